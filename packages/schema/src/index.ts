@@ -1,1 +1,74 @@
-export {}
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * Acontext REST DTOs: the response envelope, sessions, stored messages, message pages.
+ *
+ * @since 0.1.0
+ */
+export * as Acontext from "./Acontext.js"
+
+/**
+ * The Anthropic-format blob acx stores in Acontext, with its output invariants.
+ *
+ * @since 0.1.0
+ */
+export * as AnthropicBlob from "./AnthropicBlob.js"
+
+/**
+ * Content blocks of SDK messages (assistant and user side), open-ended.
+ *
+ * @since 0.1.0
+ */
+export * as ContentBlock from "./ContentBlock.js"
+
+/**
+ * Hook inputs and outputs (SessionStart, UserPromptSubmit, PostToolUse, Stop, SessionEnd).
+ *
+ * @since 0.1.0
+ */
+export * as Hook from "./Hook.js"
+
+/**
+ * JSON values and objects.
+ *
+ * @since 0.1.0
+ */
+export * as Json from "./Json.js"
+
+/**
+ * The Python SDK's `asdict()` message shapes (no `type` keys).
+ *
+ * @since 0.1.0
+ */
+export * as PythonMessage from "./PythonMessage.js"
+
+/**
+ * Every `SDKMessage` variant of the Claude Agent SDK, the undeclared runtime frames, and an
+ * Unknown member.
+ *
+ * @since 0.1.0
+ */
+export * as SdkMessage from "./SdkMessage.js"
+
+/**
+ * Branded UUID session ids.
+ *
+ * @since 0.1.0
+ */
+export * as SessionId from "./SessionId.js"
+
+/**
+ * The SDK's `SessionStore` types: keys (with subpath rules), entries, summaries.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
+
+/**
+ * Claude Code on-disk transcript entries (open-ended union over `type`).
+ *
+ * @since 0.1.0
+ */
+export * as Transcript from "./Transcript.js"
