@@ -1,1 +1,59 @@
-export {}
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * Content block conversion and its options.
+ *
+ * @since 0.1.0
+ */
+export * as ContentBlocks from "./ContentBlocks.js"
+
+/**
+ * The storage decider: `decide(state, message)` and `evolve(state, event)`.
+ *
+ * @since 0.1.0
+ */
+export * as Decider from "./Decider.js"
+
+/**
+ * Message conversion: user and assistant messages to Anthropic blobs and meta.
+ *
+ * @since 0.1.0
+ */
+export * as Messages from "./Messages.js"
+
+/**
+ * Python-SDK message shapes normalised to TypeScript SDK shapes.
+ *
+ * @since 0.1.0
+ */
+export * as PythonShape from "./PythonShape.js"
+
+/**
+ * Session-id resolution from SDK messages.
+ *
+ * @since 0.1.0
+ */
+export * as SessionIds from "./SessionIds.js"
+
+/**
+ * `tool_result.content` normalisation.
+ *
+ * @since 0.1.0
+ */
+export * as ToolResult from "./ToolResult.js"
+
+/**
+ * `tool_use.input` normalisation.
+ *
+ * @since 0.1.0
+ */
+export * as ToolUse from "./ToolUse.js"
+
+// The seed's public function names, importable directly (ARCHITECTURE.md §6).
+export { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
+export { fromPythonMessage } from "./PythonShape.js"
+export { getSessionIdFromMessage } from "./SessionIds.js"
+export { normalizeToolResultContent } from "./ToolResult.js"
+export { normalizeToolUseInput } from "./ToolUse.js"

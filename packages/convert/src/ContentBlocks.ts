@@ -1,0 +1,160 @@
+/**
+ * Content block conversion (seed rules 4 and 5, with ARCHITECTURE.md §5): one SDK content
+ * block in, one Anthropic block or nothing out; a content value in, the blocks plus whether a
+ * thinking block was actually emitted.
+ *
+ * @since 0.1.0
+ */
+import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
+import { get, isObj, type Obj } from "./internal/json.js"
+import { normalizeToolResultContent } from "./ToolResult.js"
+import { normalizeToolUseInput } from "./ToolUse.js"
+
+/**
+ * How thinking is represented when it is included: `"text"` (the seed's rule: a text block,
+ * flagged by `meta.has_thinking`) or `"native"` (`{type: "thinking", thinking, signature}`, and
+ * `redacted_thinking` kept; falls back to text when the block has no string signature).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ThinkingFormat = "text" | "native"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConversionOptions {
+  /** Store thinking blocks (default `false`: they are dropped). */
+  readonly includeThinking?: boolean | undefined
+  /** Representation of included thinking (default `"text"`). */
+  readonly thinkingFormat?: ThinkingFormat | undefined
+}
+
+/**
+ * The role a block is converted for: some blocks are valid on one side only.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Role = "user" | "assistant"
+
+/**
+ * Any block acx emits, user or assistant side.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AnthropicBlock = AnthropicBlob.UserContentBlock | AnthropicBlob.AssistantContentBlock
+
+/**
+ * The result of converting a content value.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConvertedContent<Block extends AnthropicBlock = AnthropicBlock> {
+  readonly blocks: Array<Block>
+  /** `true` when at least one thinking block was emitted (not merely present). */
+  readonly hasThinking: boolean
+}
+
+const isAttachmentSource = (source: unknown): boolean => {
+  switch (get(source, "type")) {
+    case "base64":
+      return typeof get(source, "media_type") === "string" && typeof get(source, "data") === "string"
+    case "url":
+      return typeof get(source, "url") === "string"
+    default:
+      return false
+  }
+}
+
+const convertThinking = (block: Obj, format: ThinkingFormat | undefined): AnthropicBlock | null => {
+  const thinking = block["thinking"]
+  if (typeof thinking !== "string" || thinking === "") return null
+  const signature = block["signature"]
+  return format === "native" && typeof signature === "string"
+    ? { type: "thinking", thinking, signature }
+    : { type: "text", text: thinking }
+}
+
+/**
+ * Converts one block, or returns `null` to skip it:
+ * - `text`: kept when `text` is a non-empty string (citations and other fields dropped);
+ * - `thinking`: only with `includeThinking` and non-empty `thinking` (see {@link ThinkingFormat});
+ * - `redacted_thinking`: only with `includeThinking` and `thinkingFormat: "native"`;
+ * - `tool_use`: assistant only, string `id` and `name`, `input` normalised to an object;
+ * - `tool_result`: user only, string `tool_use_id`, `content` normalised, `is_error: true` only
+ *   when truthy;
+ * - `image` / `document`: user only, with a complete `base64` (`media_type`, `data`) or `url`
+ *   source, passed through as is;
+ * - anything else (server tools, unknown types, non-objects): skipped.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const convertBlock = (block: unknown, role: Role, options?: ConversionOptions): AnthropicBlock | null => {
+  if (!isObj(block)) return null
+  switch (block["type"]) {
+    case "text": {
+      const text = block["text"]
+      return typeof text === "string" && text !== "" ? { type: "text", text } : null
+    }
+    case "thinking":
+      return options?.includeThinking === true ? convertThinking(block, options.thinkingFormat) : null
+    case "redacted_thinking": {
+      const data = block["data"]
+      return options?.includeThinking === true && options.thinkingFormat === "native" && typeof data === "string"
+        ? { type: "redacted_thinking", data }
+        : null
+    }
+    case "tool_use": {
+      const id = block["id"]
+      const name = block["name"]
+      return role === "assistant" && typeof id === "string" && typeof name === "string"
+        ? { type: "tool_use", id, name, input: normalizeToolUseInput(block["input"]) }
+        : null
+    }
+    case "tool_result": {
+      const toolUseId = block["tool_use_id"]
+      if (role !== "user" || typeof toolUseId !== "string") return null
+      const content = normalizeToolResultContent(block["content"])
+      return block["is_error"]
+        ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true }
+        : { type: "tool_result", tool_use_id: toolUseId, content }
+    }
+    case "image":
+    case "document":
+      return role === "user" && isAttachmentSource(block["source"]) ? block as AnthropicBlock : null
+    default:
+      return null
+  }
+}
+
+const isThinking = (block: AnthropicBlock | null, source: Obj): boolean =>
+  block !== null && (source["type"] === "thinking" || source["type"] === "redacted_thinking")
+
+/**
+ * Converts a message's `content`: a non-empty string becomes one text block; an array is
+ * converted block by block (non-object items skipped); anything else yields no blocks.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const convertContentBlocks = (content: unknown, role: Role, options?: ConversionOptions): ConvertedContent => {
+  if (typeof content === "string") {
+    return { blocks: content === "" ? [] : [{ type: "text", text: content }], hasThinking: false }
+  }
+  const blocks: Array<AnthropicBlock> = []
+  let hasThinking = false
+  if (Array.isArray(content)) {
+    for (const item of content) {
+      const converted = convertBlock(item, role, options)
+      if (converted === null) continue
+      blocks.push(converted)
+      if (!hasThinking && isThinking(converted, item as Obj)) hasThinking = true
+    }
+  }
+  return { blocks, hasThinking }
+}
