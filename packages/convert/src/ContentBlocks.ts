@@ -82,8 +82,9 @@ const convertThinking = (block: Obj, format: ThinkingFormat | undefined): Anthro
 /**
  * Converts one block, or returns `null` to skip it:
  * - `text`: kept when `text` is a non-empty string (citations and other fields dropped);
- * - `thinking`: only with `includeThinking` and non-empty `thinking` (see {@link ThinkingFormat});
- * - `redacted_thinking`: only with `includeThinking` and `thinkingFormat: "native"`;
+ * - `thinking`: assistant only, with `includeThinking` and non-empty `thinking` (see
+ *   {@link ThinkingFormat});
+ * - `redacted_thinking`: assistant only, with `includeThinking` and `thinkingFormat: "native"`;
  * - `tool_use`: assistant only, string `id` and `name`, `input` normalised to an object;
  * - `tool_result`: user only, string `tool_use_id`, `content` normalised, `is_error: true` only
  *   when truthy;
@@ -102,10 +103,13 @@ export const convertBlock = (block: unknown, role: Role, options?: ConversionOpt
       return typeof text === "string" && text !== "" ? { type: "text", text } : null
     }
     case "thinking":
-      return options?.includeThinking === true ? convertThinking(block, options.thinkingFormat) : null
+      return role === "assistant" && options?.includeThinking === true
+        ? convertThinking(block, options.thinkingFormat)
+        : null
     case "redacted_thinking": {
       const data = block["data"]
-      return options?.includeThinking === true && options.thinkingFormat === "native" && typeof data === "string"
+      return role === "assistant" && options?.includeThinking === true && options.thinkingFormat === "native" &&
+          typeof data === "string"
         ? { type: "redacted_thinking", data }
         : null
     }

@@ -8,7 +8,8 @@
  * Interpreting a `Store` decision:
  * 1. if `!state.ensured`: create the Acontext session with `use_uuid: state.sessionId` (200, 201
  *    and 409 all mean it exists) and evolve with `SessionEnsured` (on any other failure, do not
- *    evolve: the next `Store` tries again);
+ *    evolve: the next `Store` tries again). A 409 is only meaningful when a `use_uuid` was sent:
+ *    without a session id there is nothing to adopt, so it counts as a failure;
  * 2. store the blob with its meta, then evolve with `MessageStored`.
  *
  * @since 0.1.0

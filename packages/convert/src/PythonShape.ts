@@ -12,14 +12,14 @@ const has = (value: Obj, key: string): boolean => key in value
 /**
  * Adds the `type` a Python-shaped content block lacks, by key presence in the Python plan's
  * order: thinking (`thinking` + `signature`) → tool_use (`id` + `name` + `input`) → tool_result
- * (`tool_use_id`) → text (`text`). A block that already has a string `type`, or matches none of
+ * (`tool_use_id`) → text (`text`). A block that already has a `type` key, or matches none of
  * these, is returned unchanged (and is later skipped as unknown).
  *
  * @since 0.1.0
  * @category conversions
  */
 export const fromPythonBlock = (block: unknown): unknown => {
-  if (!isObj(block) || typeof block["type"] === "string") return block
+  if (!isObj(block) || has(block, "type")) return block
   if (has(block, "thinking") && has(block, "signature")) return { type: "thinking", ...block }
   if (has(block, "id") && has(block, "name") && has(block, "input")) return { type: "tool_use", ...block }
   if (has(block, "tool_use_id")) return { type: "tool_result", ...block }
@@ -34,7 +34,8 @@ const fromPythonContent = (content: unknown): unknown =>
  * Which Python message a value is, by key presence (`undefined` when it is not one):
  * assistant = `content` + `model`; user = `content` without `model`; system = `subtype` +
  * `data` without `content`; result = `subtype` + `session_id` without `content`; stream event =
- * `uuid` + `session_id` + `event`. A value with a string `type` is never Python-shaped.
+ * `uuid` + `session_id` + `event`. A value with a `type` key is never Python-shaped (the Python
+ * SDK's dicts have none).
  *
  * @since 0.1.0
  * @category guards
@@ -42,7 +43,7 @@ const fromPythonContent = (content: unknown): unknown =>
 export const pythonMessageKind = (
   message: unknown
 ): "assistant" | "user" | "system" | "result" | "stream_event" | undefined => {
-  if (!isObj(message) || typeof message["type"] === "string") return undefined
+  if (!isObj(message) || has(message, "type")) return undefined
   if (has(message, "content")) return has(message, "model") ? "assistant" : "user"
   if (has(message, "subtype") && has(message, "data")) return "system"
   if (has(message, "subtype") && has(message, "session_id")) return "result"
@@ -59,7 +60,7 @@ export const pythonMessageKind = (
  *   `data` is the raw CLI frame; a `data` that is not an object contributes nothing);
  * - `ResultMessage` → `{type: "result", ...}`; `StreamEvent` → `{type: "stream_event", ...}`.
  *
- * Anything else, including every value that already has a string `type`, is returned as is.
+ * Anything else, including every value that has a `type` key, is returned as is.
  * Total: never throws.
  *
  * @since 0.1.0
