@@ -27,8 +27,7 @@ export const fromPythonBlock = (block: unknown): unknown => {
   return block
 }
 
-const fromPythonContent = (content: unknown): unknown =>
-  Array.isArray(content) ? content.map(fromPythonBlock) : content
+const fromPythonContent = (content: unknown): unknown => Array.isArray(content) ? content.map(fromPythonBlock) : content
 
 /**
  * Which Python message a value is, by key presence (`undefined` when it is not one):

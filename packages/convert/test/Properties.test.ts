@@ -12,7 +12,15 @@ import {
 import * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
-import { anyBlock, anyMessage, assistantMessage, json, pythonableMessage, toPythonTwin, userMessage } from "./arbitraries.js"
+import {
+  anyBlock,
+  anyMessage,
+  assistantMessage,
+  json,
+  pythonableMessage,
+  toPythonTwin,
+  userMessage
+} from "./arbitraries.js"
 
 const runs = { numRuns: 2_000 }
 const state = Either.getOrThrow(Decider.initialState())
