@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
-import { get, isObj, type Obj } from "./internal/json.js"
+import type { Obj } from "./internal/json.js"
 import { normalizeToolResultContent } from "./ToolResult.js"
 import { normalizeToolUseInput } from "./ToolUse.js"
 
@@ -60,20 +60,22 @@ export interface ConvertedContent<Block extends AnthropicBlock = AnthropicBlock>
 }
 
 const isAttachmentSource = (source: unknown): boolean => {
-  switch (get(source, "type")) {
+  if (typeof source !== "object" || source === null) return false
+  const s = source as Obj
+  switch (s.type) {
     case "base64":
-      return typeof get(source, "media_type") === "string" && typeof get(source, "data") === "string"
+      return typeof s.media_type === "string" && typeof s.data === "string"
     case "url":
-      return typeof get(source, "url") === "string"
+      return typeof s.url === "string"
     default:
       return false
   }
 }
 
 const convertThinking = (block: Obj, format: ThinkingFormat | undefined): AnthropicBlock | null => {
-  const thinking = block["thinking"]
+  const thinking = block.thinking
   if (typeof thinking !== "string" || thinking === "") return null
-  const signature = block["signature"]
+  const signature = block.signature
   return format === "native" && typeof signature === "string"
     ? { type: "thinking", thinking, signature }
     : { type: "text", text: thinking }
@@ -95,49 +97,102 @@ const convertThinking = (block: Obj, format: ThinkingFormat | undefined): Anthro
  * @since 0.1.0
  * @category conversions
  */
-export const convertBlock = (block: unknown, role: Role, options?: ConversionOptions): AnthropicBlock | null => {
-  if (!isObj(block)) return null
-  switch (block["type"]) {
-    case "text": {
-      const text = block["text"]
-      return typeof text === "string" && text !== "" ? { type: "text", text } : null
-    }
-    case "thinking":
-      return role === "assistant" && options?.includeThinking === true
-        ? convertThinking(block, options.thinkingFormat)
-        : null
-    case "redacted_thinking": {
-      const data = block["data"]
-      return role === "assistant" && options?.includeThinking === true && options.thinkingFormat === "native" &&
-          typeof data === "string"
-        ? { type: "redacted_thinking", data }
-        : null
-    }
-    case "tool_use": {
-      const id = block["id"]
-      const name = block["name"]
-      return role === "assistant" && typeof id === "string" && typeof name === "string"
-        ? { type: "tool_use", id, name, input: normalizeToolUseInput(block["input"]) }
-        : null
-    }
-    case "tool_result": {
-      const toolUseId = block["tool_use_id"]
-      if (role !== "user" || typeof toolUseId !== "string") return null
-      const content = normalizeToolResultContent(block["content"])
-      return block["is_error"]
-        ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true }
-        : { type: "tool_result", tool_use_id: toolUseId, content }
-    }
+export const convertBlock = (block: unknown, role: Role, options?: ConversionOptions): AnthropicBlock | null =>
+  role === "user" ? convertUserBlock(block) : convertAssistantBlock(block, options)
+
+// One small converter per role (rather than one switch checking the role in every case) keeps
+// both inlinable and their property-load sites monomorphic-ish on real streams.
+const convertText = (block: Obj): AnthropicBlock | null => {
+  const text = block.text
+  return typeof text === "string" && text !== "" ? { type: "text", text } : null
+}
+
+const convertToolResult = (block: Obj): AnthropicBlock | null => {
+  const toolUseId = block.tool_use_id
+  if (typeof toolUseId !== "string") return null
+  const content = normalizeToolResultContent(block.content)
+  return block.is_error
+    ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true }
+    : { type: "tool_result", tool_use_id: toolUseId, content }
+}
+
+const convertToolUse = (block: Obj): AnthropicBlock | null => {
+  const id = block.id
+  const name = block.name
+  return typeof id === "string" && typeof name === "string"
+    ? { type: "tool_use", id, name, input: normalizeToolUseInput(block.input) }
+    : null
+}
+
+const convertRedactedThinking = (block: Obj, options: ConversionOptions | undefined): AnthropicBlock | null => {
+  const data = block.data
+  return options?.includeThinking === true && options.thinkingFormat === "native" && typeof data === "string"
+    ? { type: "redacted_thinking", data }
+    : null
+}
+
+const convertUserBlock = (block: unknown): AnthropicBlock | null => {
+  if (typeof block !== "object" || block === null) return null
+  const b = block as Obj
+  switch (b.type) {
+    case "tool_result":
+      return convertToolResult(b)
+    case "text":
+      return convertText(b)
     case "image":
     case "document":
-      return role === "user" && isAttachmentSource(block["source"]) ? block as AnthropicBlock : null
+      return isAttachmentSource(b.source) ? b as AnthropicBlock : null
     default:
       return null
   }
 }
 
-const isThinking = (block: AnthropicBlock | null, source: Obj): boolean =>
-  block !== null && (source["type"] === "thinking" || source["type"] === "redacted_thinking")
+const convertAssistantBlock = (block: unknown, options: ConversionOptions | undefined): AnthropicBlock | null => {
+  if (typeof block !== "object" || block === null) return null
+  const b = block as Obj
+  switch (b.type) {
+    case "text":
+      return convertText(b)
+    case "tool_use":
+      return convertToolUse(b)
+    case "thinking":
+      return options?.includeThinking === true ? convertThinking(b, options.thinkingFormat) : null
+    case "redacted_thinking":
+      return convertRedactedThinking(b, options)
+    default:
+      return null
+  }
+}
+
+/**
+ * Converts the blocks of an array `content` into `out` (the hot path: no intermediate
+ * allocations); returns whether a thinking block was emitted.
+ *
+ * @internal
+ */
+export const collectBlocks = (
+  content: ReadonlyArray<unknown>,
+  role: Role,
+  options: ConversionOptions | undefined,
+  out: Array<AnthropicBlock>
+): boolean => {
+  if (role === "user") {
+    for (let i = 0; i < content.length; i++) {
+      const converted = convertUserBlock(content[i])
+      if (converted !== null) out.push(converted)
+    }
+    return false
+  }
+  let hasThinking = false
+  for (let i = 0; i < content.length; i++) {
+    const converted = convertAssistantBlock(content[i], options)
+    if (converted === null) continue
+    out.push(converted)
+    if (converted.type === "thinking" || converted.type === "redacted_thinking") hasThinking = true
+    else if (converted.type === "text" && (content[i] as Obj).type === "thinking") hasThinking = true
+  }
+  return hasThinking
+}
 
 /**
  * Converts a message's `content`: a non-empty string becomes one text block; an array is
@@ -151,14 +206,6 @@ export const convertContentBlocks = (content: unknown, role: Role, options?: Con
     return { blocks: content === "" ? [] : [{ type: "text", text: content }], hasThinking: false }
   }
   const blocks: Array<AnthropicBlock> = []
-  let hasThinking = false
-  if (Array.isArray(content)) {
-    for (const item of content) {
-      const converted = convertBlock(item, role, options)
-      if (converted === null) continue
-      blocks.push(converted)
-      if (!hasThinking && isThinking(converted, item as Obj)) hasThinking = true
-    }
-  }
+  const hasThinking = Array.isArray(content) ? collectBlocks(content, role, options, blocks) : false
   return { blocks, hasThinking }
 }

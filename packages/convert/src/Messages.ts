@@ -9,10 +9,18 @@
  */
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import type { JsonValue } from "@acx/schema/Json"
-import { isNonEmptyArray } from "effect/Array"
-import { type ConversionOptions, convertContentBlocks } from "./ContentBlocks.js"
-import { get } from "./internal/json.js"
+import { type AnthropicBlock, collectBlocks, type ConversionOptions, convertBlock } from "./ContentBlocks.js"
+import type { Obj } from "./internal/json.js"
 import { fromPythonMessage } from "./PythonShape.js"
+
+// Direct property loads (not a shared `get(value, key)` helper) keep each site's inline cache
+// small: this is the hot path of every stored message.
+const innerMessage = (message: unknown): Obj | undefined => {
+  const normalized = fromPythonMessage(message)
+  if (typeof normalized !== "object" || normalized === null) return undefined
+  const inner = (normalized as Obj).message
+  return typeof inner === "object" && inner !== null ? inner as Obj : undefined
+}
 
 /**
  * Converts a user message. Content is read from `message.content` (a string or blocks; missing
@@ -23,9 +31,21 @@ import { fromPythonMessage } from "./PythonShape.js"
  * @category conversions
  */
 export const claudeUserMessageToAnthropicBlob = (message: unknown): AnthropicBlob.UserBlob | null => {
-  const content = get(get(fromPythonMessage(message), "message"), "content") ?? ""
-  const { blocks } = convertContentBlocks(content, "user")
-  return isNonEmptyArray(blocks) ? { role: "user", content: blocks as AnthropicBlob.UserBlob["content"] } : null
+  const content = innerMessage(message)?.content
+  if (typeof content === "string") {
+    return content === ""
+      ? null
+      : { role: "user", content: [{ type: "text", text: content }] }
+  }
+  if (!Array.isArray(content)) return null
+  if (content.length === 1) {
+    // The CLI emits one block per frame: skip the growable array on the common path.
+    const block = convertBlock(content[0], "user")
+    return block === null ? null : { role: "user", content: [block as AnthropicBlob.UserContentBlock] }
+  }
+  const blocks: Array<AnthropicBlock> = []
+  collectBlocks(content, "user", undefined, blocks)
+  return blocks.length === 0 ? null : { role: "user", content: blocks as unknown as AnthropicBlob.UserBlob["content"] }
 }
 
 /**
@@ -40,13 +60,18 @@ export interface AssistantConversion {
   readonly hasThinking: boolean
 }
 
+const noThinking: ConversionOptions = { includeThinking: false }
+const withThinking: ConversionOptions = { includeThinking: true }
+const emptyConversion: AssistantConversion = { blob: null, hasThinking: false }
+
 const toOptions = (options: boolean | ConversionOptions | undefined): ConversionOptions =>
-  typeof options === "boolean" ? { includeThinking: options } : options ?? {}
+  options === undefined || options === false ? noThinking : options === true ? withThinking : options
 
 /**
  * Converts an assistant message. Content is read from `message.content` (missing counts as
- * `[]`); `tool_result` blocks are skipped on the assistant side. The second argument is the
- * seed's `includeThinking` flag or full {@link ConversionOptions}.
+ * `[]`; a string becomes one text block); `tool_result` blocks are skipped on the assistant
+ * side. The second argument is the seed's `includeThinking` flag or full
+ * {@link ConversionOptions}.
  *
  * @since 0.1.0
  * @category conversions
@@ -55,11 +80,26 @@ export const claudeAssistantMessageToAnthropicBlob = (
   message: unknown,
   options?: boolean | ConversionOptions
 ): AssistantConversion => {
-  const content = get(get(fromPythonMessage(message), "message"), "content") ?? []
-  const { blocks, hasThinking } = convertContentBlocks(content, "assistant", toOptions(options))
-  return isNonEmptyArray(blocks)
-    ? { blob: { role: "assistant", content: blocks as AnthropicBlob.AssistantBlob["content"] }, hasThinking }
-    : { blob: null, hasThinking }
+  const content = innerMessage(message)?.content
+  if (typeof content === "string") {
+    return content === ""
+      ? emptyConversion
+      : { blob: { role: "assistant", content: [{ type: "text", text: content }] }, hasThinking: false }
+  }
+  if (!Array.isArray(content)) return emptyConversion
+  const resolved = toOptions(options)
+  if (content.length === 1) {
+    const block = convertBlock(content[0], "assistant", resolved)
+    if (block === null) return emptyConversion
+    const hasThinking = block.type === "thinking" || block.type === "redacted_thinking" ||
+      (block.type === "text" && (content[0] as Obj).type === "thinking")
+    return { blob: { role: "assistant", content: [block as AnthropicBlob.AssistantContentBlock] }, hasThinking }
+  }
+  const blocks: Array<AnthropicBlock> = []
+  const hasThinking = collectBlocks(content, "assistant", resolved, blocks)
+  return blocks.length === 0
+    ? { blob: null, hasThinking }
+    : { blob: { role: "assistant", content: blocks as unknown as AnthropicBlob.AssistantBlob["content"] }, hasThinking }
 }
 
 /**
@@ -73,21 +113,15 @@ export const claudeAssistantMessageToAnthropicBlob = (
  */
 export const assistantMeta = (message: unknown, hasThinking: boolean): AnthropicBlob.AssistantMeta | null => {
   const normalized = fromPythonMessage(message)
-  const model = get(get(normalized, "message"), "model")
-  const error = get(normalized, "error")
-  const meta: { model?: string; has_thinking?: true; error?: JsonValue } = {}
-  let empty = true
-  if (typeof model === "string" && model !== "") {
-    meta.model = model
-    empty = false
+  if (typeof normalized !== "object" || normalized === null) return hasThinking ? { has_thinking: true } : null
+  const inner = (normalized as Obj).message
+  const model = typeof inner === "object" && inner !== null ? (inner as Obj).model : undefined
+  const error = (normalized as Obj).error as JsonValue | undefined
+  const hasModel = typeof model === "string" && model !== ""
+  if (!error) {
+    if (hasModel) return hasThinking ? { model, has_thinking: true } : { model }
+    return hasThinking ? { has_thinking: true } : null
   }
-  if (hasThinking) {
-    meta.has_thinking = true
-    empty = false
-  }
-  if (error) {
-    meta.error = error as JsonValue
-    empty = false
-  }
-  return empty ? null : meta
+  if (hasModel) return hasThinking ? { model, has_thinking: true, error } : { model, error }
+  return hasThinking ? { has_thinking: true, error } : { error }
 }

@@ -66,6 +66,8 @@ export const pythonMessageKind = (
  * @category conversions
  */
 export const fromPythonMessage = (message: unknown): unknown => {
+  // Fast path: every TS SDK message has a `type` key.
+  if (typeof message !== "object" || message === null || "type" in message) return message
   const kind = pythonMessageKind(message)
   if (kind === undefined) return message
   const dict = message as Obj

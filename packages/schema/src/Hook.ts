@@ -1,4 +1,485 @@
 /**
+ * Claude Code hook inputs (the JSON a command hook reads on stdin, or the `input` of an SDK hook
+ * callback) and hook outputs (what a hook prints or returns).
+ *
+ * Inputs are an open-ended union on `hook_event_name`: SessionStart, UserPromptSubmit,
+ * PostToolUse, Stop and SessionEnd are typed; any other event decodes as `UnknownHookInput`.
+ * A known event name always selects its own member (a malformed SessionStart is an error, not
+ * an Unknown). Enumerations sent by the CLI (`source`, `reason`, …) are kept as open strings so
+ * a newer CLI cannot break a hook; their known values are exported as literal schemas.
+ * Unknown fields are preserved.
+ *
  * @since 0.1.0
  */
-export {}
+import * as Schema from "effect/Schema"
+
+const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
+
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/**
+ * A string enum that stays open: the Type lists the known values (for completion and
+ * exhaustiveness hints), but any string decodes, so a newer CLI cannot break decoding.
+ */
+const Open = <const Literals extends ReadonlyArray<string>>(
+  ...literals: Literals
+): Schema.Schema<Literals[number] | (string & {})> =>
+  Schema.String.annotations({
+    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
+    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
+  })
+
+// -------------------------------------------------------------------------------------------------
+// inputs
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * The event names with a typed input here.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const KNOWN_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type KnownHookEvent = typeof KNOWN_HOOK_EVENTS[number]
+
+/**
+ * Whether an event name has a typed input here.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isKnownHookEvent = (name: string): name is KnownHookEvent =>
+  (KNOWN_HOOK_EVENTS as ReadonlyArray<string>).includes(name)
+
+/**
+ * `BaseHookInput.effort`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HookEffort = Schema.Struct({
+  level: Schema.String
+}).annotations({ identifier: "HookEffort", ...preserve })
+
+/**
+ * The fields every hook input carries. `transcript_path` is `""` when the CLI runs without a
+ * disk; `scratchpad_dir` is sent at runtime but not declared by the SDK.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BaseHookInput = Schema.Struct({
+  session_id: Schema.String,
+  transcript_path: Schema.String,
+  cwd: Schema.String,
+  prompt_id: optional(Schema.String),
+  permission_mode: optional(Schema.String),
+  agent_id: optional(Schema.String),
+  agent_type: optional(Schema.String),
+  effort: optional(HookEffort),
+  scratchpad_dir: optional(Schema.String)
+}).annotations({ identifier: "BaseHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type BaseHookInput = typeof BaseHookInput.Type
+
+/**
+ * Known values of `SessionStartHookInput.source`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionStartSource = Schema.Literal("startup", "resume", "clear", "compact", "fork")
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionStartHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("SessionStart"),
+  source: Open(...SessionStartSource.literals),
+  model: optional(Schema.String),
+  session_title: optional(Schema.String),
+  seconds_since_last_response: optional(Schema.Number),
+  context_tokens: optional(Schema.Number),
+  prompt_cache_likely_expired: optional(Schema.Boolean),
+  estimated_cache_write_usd: optional(Schema.Number)
+}).annotations({ identifier: "SessionStartHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionStartHookInput = typeof SessionStartHookInput.Type
+
+/**
+ * Known values of `UserPromptSubmitHookInput.source`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UserPromptSource = Schema.Literal(
+  "user",
+  "sdk",
+  "system",
+  "loop_wakeup",
+  "schedule_wakeup",
+  "poll_event"
+)
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UserPromptSubmitHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("UserPromptSubmit"),
+  prompt: Schema.String,
+  source: optional(Open(...UserPromptSource.literals)),
+  session_title: optional(Schema.String)
+}).annotations({ identifier: "UserPromptSubmitHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type UserPromptSubmitHookInput = typeof UserPromptSubmitHookInput.Type
+
+/**
+ * Where an MCP tool's server was configured (`sdk`, `plugin`, `user`, … an open set).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const McpServerProvenance = Schema.Struct({
+  name: Schema.String,
+  source: Schema.String
+}).annotations({ identifier: "McpServerProvenance", ...preserve })
+
+/**
+ * `tool_input` and `tool_response` are the tool's own shapes (the response has the shapes of a
+ * transcript's `toolUseResult`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PostToolUseHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("PostToolUse"),
+  tool_name: Schema.String,
+  tool_input: Schema.Unknown,
+  tool_response: Schema.Unknown,
+  tool_use_id: Schema.String,
+  duration_ms: optional(Schema.Number),
+  mcp_server: optional(McpServerProvenance)
+}).annotations({ identifier: "PostToolUseHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PostToolUseHookInput = typeof PostToolUseHookInput.Type
+
+/**
+ * One in-flight background task, as listed on Stop.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BackgroundTaskSummary = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  status: Schema.String,
+  description: Schema.String,
+  command: optional(Schema.String),
+  agent_type: optional(Schema.String),
+  server: optional(Schema.String),
+  tool: optional(Schema.String),
+  name: optional(Schema.String)
+}).annotations({ identifier: "BackgroundTaskSummary", ...preserve })
+
+/**
+ * One session-scoped cron task, as listed on Stop.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionCronSummary = Schema.Struct({
+  id: Schema.String,
+  schedule: Schema.String,
+  recurring: Schema.Boolean,
+  prompt: Schema.String
+}).annotations({ identifier: "SessionCronSummary", ...preserve })
+
+/**
+ * `last_assistant_message` is the text of the last assistant message: a Stop hook need not read
+ * the transcript (which is written asynchronously and can lag).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const StopHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("Stop"),
+  stop_hook_active: Schema.Boolean,
+  last_assistant_message: optional(Schema.String),
+  background_tasks: optional(Schema.Array(BackgroundTaskSummary)),
+  session_crons: optional(Schema.Array(SessionCronSummary))
+}).annotations({ identifier: "StopHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type StopHookInput = typeof StopHookInput.Type
+
+/**
+ * Known values of `SessionEndHookInput.reason` (the SDK's `ExitReason`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ExitReason = Schema.Literal("clear", "resume", "logout", "prompt_input_exit", "other")
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionEndHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("SessionEnd"),
+  reason: Open(...ExitReason.literals)
+}).annotations({ identifier: "SessionEndHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionEndHookInput = typeof SessionEndHookInput.Type
+
+/**
+ * The input of any other event (PreToolUse, SubagentStop, PreCompact, … and events of newer
+ * CLIs): the base fields and the event name, everything else preserved.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UnknownHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.String.pipe(
+    Schema.filter((name) => !isKnownHookEvent(name) || `${name} input must match its own schema`)
+  )
+}).annotations({ identifier: "UnknownHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type UnknownHookInput = typeof UnknownHookInput.Type
+
+/**
+ * The typed hook inputs.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const KnownHookInput = Schema.Union(
+  SessionStartHookInput,
+  UserPromptSubmitHookInput,
+  PostToolUseHookInput,
+  StopHookInput,
+  SessionEndHookInput
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type KnownHookInput = typeof KnownHookInput.Type
+
+/**
+ * Any hook input, open-ended (Unknown last).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HookInput = Schema.Union(
+  SessionStartHookInput,
+  UserPromptSubmitHookInput,
+  PostToolUseHookInput,
+  StopHookInput,
+  SessionEndHookInput,
+  UnknownHookInput
+).annotations({ identifier: "HookInput" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type HookInput = typeof HookInput.Type
+
+/**
+ * Whether a decoded input is one of the typed events.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isKnownHookInput = (input: HookInput): input is KnownHookInput => isKnownHookEvent(input.hook_event_name)
+
+// -------------------------------------------------------------------------------------------------
+// outputs
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionStartHookSpecificOutput = Schema.Struct({
+  hookEventName: Schema.Literal("SessionStart"),
+  additionalContext: optional(Schema.String),
+  initialUserMessage: optional(Schema.String),
+  sessionTitle: optional(Schema.String),
+  watchPaths: optional(Schema.mutable(Schema.Array(Schema.String))),
+  reloadSkills: optional(Schema.Boolean)
+}).annotations({ identifier: "SessionStartHookSpecificOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionStartHookSpecificOutput = typeof SessionStartHookSpecificOutput.Type
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UserPromptSubmitHookSpecificOutput = Schema.Struct({
+  hookEventName: Schema.Literal("UserPromptSubmit"),
+  additionalContext: optional(Schema.String),
+  sessionTitle: optional(Schema.String),
+  suppressOriginalPrompt: optional(Schema.Boolean)
+}).annotations({ identifier: "UserPromptSubmitHookSpecificOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type UserPromptSubmitHookSpecificOutput = typeof UserPromptSubmitHookSpecificOutput.Type
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PostToolUseHookSpecificOutput = Schema.Struct({
+  hookEventName: Schema.Literal("PostToolUse"),
+  additionalContext: optional(Schema.String),
+  classifierContext: optional(Schema.String),
+  updatedToolOutput: optional(Schema.Unknown),
+  updatedMCPToolOutput: optional(Schema.Unknown)
+}).annotations({ identifier: "PostToolUseHookSpecificOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PostToolUseHookSpecificOutput = typeof PostToolUseHookSpecificOutput.Type
+
+/**
+ * `additionalContext` is non-error feedback to the model; the conversation continues.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const StopHookSpecificOutput = Schema.Struct({
+  hookEventName: Schema.Literal("Stop"),
+  additionalContext: optional(Schema.String)
+}).annotations({ identifier: "StopHookSpecificOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type StopHookSpecificOutput = typeof StopHookSpecificOutput.Type
+
+/**
+ * The event-specific outputs acx produces (SessionEnd has none). Closed, so that the Type is
+ * assignable to the SDK's `SyncHookJSONOutput["hookSpecificOutput"]`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HookSpecificOutput = Schema.Union(
+  SessionStartHookSpecificOutput,
+  UserPromptSubmitHookSpecificOutput,
+  PostToolUseHookSpecificOutput,
+  StopHookSpecificOutput
+).annotations({ identifier: "HookSpecificOutput" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type HookSpecificOutput = typeof HookSpecificOutput.Type
+
+/**
+ * A synchronous hook result.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SyncHookOutput = Schema.Struct({
+  continue: optional(Schema.Boolean),
+  suppressOutput: optional(Schema.Boolean),
+  stopReason: optional(Schema.String),
+  decision: optional(Schema.Literal("approve", "block")),
+  systemMessage: optional(Schema.String),
+  terminalSequence: optional(Schema.String),
+  reason: optional(Schema.String),
+  hookSpecificOutput: optional(HookSpecificOutput)
+}).annotations({ identifier: "SyncHookOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SyncHookOutput = typeof SyncHookOutput.Type
+
+/**
+ * "Running in the background": the hook's real result arrives later.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AsyncHookOutput = Schema.Struct({
+  async: Schema.Literal(true),
+  asyncTimeout: optional(Schema.Number)
+}).annotations({ identifier: "AsyncHookOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type AsyncHookOutput = typeof AsyncHookOutput.Type
+
+/**
+ * The SDK's `HookJSONOutput`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HookOutput = Schema.Union(AsyncHookOutput, SyncHookOutput).annotations({ identifier: "HookOutput" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type HookOutput = typeof HookOutput.Type

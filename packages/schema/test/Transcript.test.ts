@@ -1,0 +1,404 @@
+import { Transcript } from "@acx/schema"
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, FastCheck } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+
+const decode = Schema.decodeUnknownSync(Transcript.TranscriptEntry)
+
+const decodeRight = (value: unknown): Transcript.TranscriptEntry => {
+  const result = Transcript.decodeLine(JSON.stringify(value), 1)
+  if (Either.isLeft(result)) throw new Error(result.left.message)
+  return result.right
+}
+
+const SID = "258c7280-ae70-4798-800f-63464d01a85d"
+
+const chain = {
+  parentUuid: "7c642069-996d-4ae0-a61c-554b35d36fb6",
+  isSidechain: false,
+  userType: "external",
+  entrypoint: "cli",
+  cwd: "/srv/app",
+  sessionId: SID,
+  version: "2.1.330",
+  gitBranch: "main",
+  timestamp: "2026-02-11T21:18:41.543Z"
+}
+
+describe("Transcript entries", () => {
+  it("decodes the entry shapes the SDK reads or writes (§4.2)", () => {
+    const entries: ReadonlyArray<[unknown, unknown]> = [
+      [{ type: "custom-title", customTitle: "Fix failing foo test", sessionId: SID }, Transcript.CustomTitleEntry],
+      [
+        { type: "custom-title", customTitle: "T", sessionId: SID, uuid: "u", timestamp: chain.timestamp },
+        Transcript.CustomTitleEntry
+      ],
+      [{ type: "ai-title", aiTitle: "Fix failing foo test", sessionId: SID }, Transcript.AiTitleEntry],
+      [{ type: "tag", tag: "", sessionId: SID }, Transcript.TagEntry],
+      [
+        { type: "last-prompt", lastPrompt: "go", sessionId: SID, leafUuid: null, explicit: true },
+        Transcript.LastPromptEntry
+      ],
+      [{ type: "summary", summary: "Fixing tests", leafUuid: "u" }, Transcript.SummaryEntry],
+      [{ type: "relocated", sessionId: SID, relocatedCwd: "/new/cwd" }, Transcript.RelocatedEntry],
+      [{ type: "continued-in", continuedInSessionId: SID }, Transcript.ContinuedInEntry],
+      [
+        {
+          type: "file-history-snapshot",
+          messageId: "m",
+          snapshot: { messageId: "m", trackedFileBackups: {}, timestamp: chain.timestamp },
+          isSnapshotUpdate: false
+        },
+        Transcript.FileHistorySnapshotEntry
+      ],
+      [
+        { type: "queue-operation", operation: "remove", reason: "absorbed_mid_turn", deliveryId: "d", sessionId: SID },
+        Transcript.QueueOperationEntry
+      ],
+      [
+        {
+          type: "derived-from",
+          v: 1,
+          sessionId: SID,
+          sessions: [{ type: "claude_code_session", id: SID, via: "fork" }]
+        },
+        Transcript.DerivedFromEntry
+      ],
+      [{ type: "tools-used", sessionId: SID, tools: ["Read", "Bash"] }, Transcript.ToolsUsedEntry],
+      [
+        { type: "agent_metadata", agentType: "Explore", toolUseId: "toolu_00", description: "look around" },
+        Transcript.AgentMetadataEntry
+      ],
+      [{ type: "history-suppression" }, Transcript.HistorySuppressionEntry]
+    ]
+    for (const [entry, schema] of entries) {
+      const decoded = decodeRight(entry)
+      expect(decoded).toStrictEqual(entry)
+      expect(Schema.is(schema as Schema.Schema<unknown>)(decoded)).toBe(true)
+      expect(Transcript.isKnown(decoded)).toBe(true)
+    }
+  })
+
+  it("decodes user and assistant turns with their content blocks", () => {
+    const user = {
+      ...chain,
+      type: "user",
+      uuid: "u1",
+      promptId: "p1",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "ok" }] },
+      toolUseResult: { type: "text", file: { filePath: "/a", content: "x", numLines: 1, startLine: 1, totalLines: 1 } },
+      sourceToolAssistantUUID: "a1"
+    }
+    const assistant = {
+      ...chain,
+      type: "assistant",
+      uuid: "a1",
+      requestId: "req_1",
+      message: {
+        id: "msg_01",
+        type: "message",
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "tool_use", id: "toolu_1", name: "Read", input: { file_path: "/a" } }],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 1 }
+      }
+    }
+    const u = decodeRight(user)
+    const a = decodeRight(assistant)
+    expect(u).toStrictEqual(user)
+    expect(a).toStrictEqual(assistant)
+    expect(Schema.is(Transcript.UserEntry)(u)).toBe(true)
+    expect(Schema.is(Transcript.AssistantEntry)(a)).toBe(true)
+    expect(Transcript.isConversationEntry(u)).toBe(true)
+    // string content and a compact summary
+    const summary = {
+      ...chain,
+      type: "user",
+      uuid: "u2",
+      isCompactSummary: true,
+      message: { role: "user", content: "S" }
+    }
+    expect(Schema.is(Transcript.UserEntry)(decodeRight(summary))).toBe(true)
+  })
+
+  it("decodes a compact boundary with camelCase metadata and preserved segments", () => {
+    const boundary = {
+      ...chain,
+      parentUuid: null,
+      logicalParentUuid: "7c642069-996d-4ae0-a61c-554b35d36fb6",
+      type: "system",
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      isMeta: false,
+      level: "info",
+      uuid: "b1",
+      compactMetadata: {
+        trigger: "auto",
+        preTokens: 167094,
+        postTokens: 9000,
+        durationMs: 1200,
+        preservedSegment: { headUuid: "h", anchorUuid: "a", tailUuid: "t" },
+        preservedMessages: { anchorUuid: "a", uuids: ["x", "y"], allUuids: ["x", "y", "z"] }
+      }
+    }
+    const decoded = decodeRight(boundary)
+    expect(decoded).toStrictEqual(boundary)
+    expect(Schema.is(Transcript.CompactBoundaryEntry)(decoded)).toBe(true)
+  })
+
+  it("keeps system entries open on subtype", () => {
+    const cases: ReadonlyArray<[Record<string, unknown>, unknown]> = [
+      [
+        { subtype: "local_command", content: "<command-name>/cost</command-name>", level: "info" },
+        Transcript.LocalCommandEntry
+      ],
+      [
+        {
+          subtype: "stop_hook_summary",
+          hookCount: 1,
+          hookInfos: [{ command: "x.sh" }],
+          hookErrors: [],
+          preventedContinuation: false,
+          stopReason: "",
+          hasOutput: true,
+          level: "suggestion",
+          toolUseID: "t"
+        },
+        Transcript.StopHookSummaryEntry
+      ],
+      [{ subtype: "turn_duration", durationMs: 5000, isMeta: false }, Transcript.TurnDurationEntry],
+      [
+        {
+          subtype: "api_error",
+          level: "error",
+          error: { status: 529 },
+          retryInMs: 500,
+          retryAttempt: 1,
+          maxRetries: 10
+        },
+        Transcript.ApiErrorEntry
+      ],
+      [{ subtype: "informational", content: "note", level: "notice" }, Transcript.InformationalEntry],
+      [
+        { subtype: "microcompact_boundary", microcompactMetadata: { trigger: "auto" } },
+        Transcript.MicrocompactBoundaryEntry
+      ],
+      [{ subtype: "away_summary", content: "while you were away" }, Transcript.OtherSystemEntry],
+      // CLIs before 2.0 wrote system entries without a subtype
+      [{ content: "Running PostToolUse:Edit...", level: "info", toolUseID: "t" }, Transcript.OtherSystemEntry]
+    ]
+    for (const [fields, schema] of cases) {
+      const entry = { ...chain, type: "system", uuid: "s1", ...fields }
+      const decoded = decodeRight(entry)
+      expect(decoded).toStrictEqual(entry)
+      expect(Schema.is(schema as Schema.Schema<unknown>)(decoded)).toBe(true)
+      expect(Transcript.isKnown(decoded)).toBe(true)
+    }
+  })
+
+  it("decodes progress and attachment entries", () => {
+    const progress = {
+      ...chain,
+      type: "progress",
+      uuid: "p1",
+      data: { type: "hook_progress", hookEvent: "PostToolUse", hookName: "PostToolUse:Read", command: "x" },
+      toolUseID: "toolu_1",
+      parentToolUseID: "toolu_1"
+    }
+    const attachment = { ...chain, type: "attachment", uuid: "at1", attachment: { type: "new_file", filename: "a" } }
+    expect(Schema.is(Transcript.ProgressEntry)(decodeRight(progress))).toBe(true)
+    expect(Schema.is(Transcript.AttachmentEntry)(decodeRight(attachment))).toBe(true)
+  })
+
+  it("decodes unknown types as UnknownEntry, keeping every field", () => {
+    const entry = { type: "brand-new-entry", uuid: "x", payload: { deep: [1, { a: null }] } }
+    const decoded = decodeRight(entry)
+    expect(decoded).toStrictEqual(entry)
+    expect(Transcript.isUnknown(decoded)).toBe(true)
+    expect(Transcript.isKnownType(decoded.type)).toBe(false)
+  })
+
+  it("keeps a known type with an unexpected shape as Unknown, detectably", () => {
+    const entry = { type: "user", uuid: "x", message: { role: "user", content: 42 } }
+    const decoded = decodeRight(entry)
+    expect(decoded).toStrictEqual(entry)
+    expect(Transcript.isKnownType(decoded.type)).toBe(true)
+    expect(Transcript.isKnown(decoded)).toBe(false)
+    expect(Transcript.isUnknown(decoded)).toBe(true)
+  })
+
+  it("preserves unknown fields at every level", () => {
+    const entry = {
+      ...chain,
+      type: "assistant",
+      uuid: "a1",
+      futureTopLevel: true,
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "hi", futureBlockField: { x: 1 } }],
+        futureMessageField: "m"
+      }
+    }
+    expect(decode(entry)).toStrictEqual(entry)
+    const boundary = {
+      type: "system",
+      subtype: "compact_boundary",
+      compactMetadata: { trigger: "manual", preTokens: 1, futureMeta: 1, preservedSegment: { headUuid: "h", x: 2 } }
+    }
+    expect(decode(boundary)).toStrictEqual(boundary)
+  })
+
+  it("lists every type of the CLI's entry-type table, plus agent_metadata", () => {
+    const table = [
+      "user",
+      "assistant",
+      "system",
+      "attachment",
+      "progress",
+      "summary",
+      "custom-title",
+      "ai-title",
+      "tag",
+      "last-prompt",
+      "file-history-snapshot",
+      "file-history-delta",
+      "content-replacement",
+      "continued-in",
+      "resume-head-vouch",
+      "relocated",
+      "derived-from",
+      "fork-context-ref",
+      "frame-link",
+      "data-flow-records",
+      "data-flow-incomplete",
+      "api-request",
+      "api-request-resumed",
+      "api-request-shape",
+      "api-request-blob",
+      "agent-name",
+      "agent-color",
+      "agent-setting",
+      "mode",
+      "permission-mode",
+      "repl-mode",
+      "isolation-latch",
+      "session-owner",
+      "dev-mods",
+      "memory-mode",
+      "atis-latch",
+      "tools-used",
+      "worktree-state",
+      "bridge-session",
+      "hybrid-organization",
+      "history-suppression",
+      "pr-link",
+      "attribution-snapshot",
+      "artifact-comment-monitor",
+      "artifact-autoreact-ledger",
+      "ended-by-model",
+      "cost-state",
+      "queue-operation",
+      "observer-ref",
+      "host-row",
+      "agent_metadata"
+    ]
+    expect([...Transcript.KNOWN_ENTRY_TYPES].sort()).toStrictEqual([...table].sort())
+    for (const type of table) {
+      const decoded = decodeRight({ type })
+      // conversation, title and queue entries need more than `type`; the others decode from `type` alone
+      if (!Transcript.isKnown(decoded)) {
+        expect([
+          "user",
+          "assistant",
+          "progress",
+          "summary",
+          "custom-title",
+          "ai-title",
+          "tag",
+          "file-history-snapshot",
+          "continued-in",
+          "relocated",
+          "queue-operation"
+        ]).toContain(type)
+      }
+    }
+  })
+
+  it("property: entries round-trip through the union", () => {
+    const schemas = [
+      Transcript.UserEntry,
+      Transcript.AssistantEntry,
+      Transcript.CompactBoundaryEntry,
+      Transcript.OtherSystemEntry,
+      Transcript.ProgressEntry,
+      Transcript.QueueOperationEntry,
+      Transcript.CustomTitleEntry,
+      Transcript.AgentMetadataEntry,
+      Transcript.UnknownEntry
+    ] as unknown as ReadonlyArray<Schema.Schema<Transcript.TranscriptEntry>>
+    for (const schema of schemas) {
+      FastCheck.assert(
+        FastCheck.property(Arbitrary.make(schema), (entry) => {
+          const encoded = Schema.encodeSync(Transcript.TranscriptEntry)(entry)
+          expect(decode(encoded)).toStrictEqual(entry)
+        }),
+        { numRuns: 40 }
+      )
+    }
+  })
+})
+
+describe("Transcript.decodeLine", () => {
+  const errorOf = (text: string, line = 7) => {
+    const result = Transcript.decodeLine(text, line)
+    if (Either.isRight(result)) throw new Error("expected an error")
+    return result.left
+  }
+
+  it("reports invalid JSON", () => {
+    const error = errorOf("{\"type\":\"user\",", 12)
+    expect(error._tag).toBe("TranscriptLineError")
+    expect(error.reason).toBe("InvalidJson")
+    expect(error.line).toBe(12)
+    expect(error.excerpt).toBe("{\"type\":\"user\",")
+    expect(error.message).toMatch(/^line 12: InvalidJson: /)
+    expect(errorOf("").reason).toBe("InvalidJson")
+  })
+
+  it("reports values that are not objects", () => {
+    expect(errorOf("[1,2]").reason).toBe("NotAnObject")
+    expect(errorOf("[1,2]").description).toBe("expected a JSON object, got an array")
+    expect(errorOf("null").description).toBe("expected a JSON object, got null")
+    expect(errorOf("42").description).toBe("expected a JSON object, got number")
+    expect(errorOf("\"user\"").reason).toBe("NotAnObject")
+  })
+
+  it("reports objects that are no entry", () => {
+    expect(errorOf("{\"uuid\":\"x\"}").reason).toBe("InvalidEntry")
+    expect(errorOf("{\"uuid\":\"x\"}").description).toBe("an entry needs a string `type`")
+    expect(errorOf("{\"type\":7}").reason).toBe("InvalidEntry")
+    const badUuid = errorOf("{\"type\":\"brand-new\",\"uuid\":5}")
+    expect(badUuid.reason).toBe("InvalidEntry")
+    expect(badUuid.description).toContain("uuid")
+  })
+
+  it("keeps excerpts short", () => {
+    const long = JSON.stringify({ uuid: "x".repeat(1000) })
+    const error = errorOf(long)
+    expect(error.excerpt.length).toBeLessThanOrEqual(121)
+    expect(error.excerpt.endsWith("…")).toBe(true)
+  })
+
+  it("never throws", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.oneof(FastCheck.string(), FastCheck.json()), (text) => {
+        const result = Transcript.decodeLine(text, 1)
+        expect(Either.isLeft(result) || Either.isRight(result)).toBe(true)
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
