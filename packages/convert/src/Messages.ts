@@ -8,7 +8,6 @@
  * @since 0.1.0
  */
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
-import type { JsonValue } from "@acx/schema/Json"
 import { type AnthropicBlock, collectBlocks, type ConversionOptions, convertBlock } from "./ContentBlocks.js"
 import type { Obj } from "./internal/json.js"
 import { fromPythonMessage } from "./PythonShape.js"
@@ -116,7 +115,7 @@ export const assistantMeta = (message: unknown, hasThinking: boolean): Anthropic
   if (typeof normalized !== "object" || normalized === null) return hasThinking ? { has_thinking: true } : null
   const inner = (normalized as Obj).message
   const model = typeof inner === "object" && inner !== null ? (inner as Obj).model : undefined
-  const error = (normalized as Obj).error as JsonValue | undefined
+  const error = (normalized as Obj).error
   const hasModel = typeof model === "string" && model !== ""
   if (!error) {
     if (hasModel) return hasThinking ? { model, has_thinking: true } : { model }

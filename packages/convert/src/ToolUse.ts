@@ -3,11 +3,18 @@
  *
  * @since 0.1.0
  */
-import type { JsonObject } from "@acx/schema/Json"
 import { isObj } from "./internal/json.js"
 
 /**
- * Normalises `tool_use.input` into a JSON object:
+ * A tool call's input: a plain object.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ToolUseInput = { readonly [key: string]: unknown }
+
+/**
+ * Normalises `tool_use.input` into a plain object:
  * - an object → as is;
  * - a string → `JSON.parse`d, used only if that yields a plain object, else `{raw: input}`
  *   (so `"5"`, `"null"`, `"[1]"` and `"NaN"` are all wrapped, never sent as non-objects);
@@ -19,16 +26,16 @@ import { isObj } from "./internal/json.js"
  * @since 0.1.0
  * @category conversions
  */
-export const normalizeToolUseInput = (input: unknown): JsonObject => {
-  if (isObj(input)) return input as JsonObject
+export const normalizeToolUseInput = (input: unknown): ToolUseInput => {
+  if (isObj(input)) return input
   if (input === undefined) return {}
   if (typeof input === "string") {
     try {
       const parsed: unknown = JSON.parse(input)
-      if (isObj(parsed)) return parsed as JsonObject
+      if (isObj(parsed)) return parsed
     } catch {
       // not JSON: wrapped below
     }
   }
-  return { raw: input } as JsonObject
+  return { raw: input }
 }

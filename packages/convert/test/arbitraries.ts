@@ -4,6 +4,8 @@
  */
 import * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import { JsonValue } from "@acx/schema/Json"
+import * as PythonMessage from "@acx/schema/PythonMessage"
+import * as SdkMessage from "@acx/schema/SdkMessage"
 import { Arbitrary, FastCheck as fc } from "effect"
 
 export const json: fc.Arbitrary<unknown> = Arbitrary.make(JsonValue)
@@ -110,8 +112,18 @@ const otherMessage = fc.record(
   { requiredKeys: ["type"] }
 )
 
+/** Messages generated from @acx/schema's own schemas of the SDK and Python SDK shapes. */
+export const schemaMessage: fc.Arbitrary<unknown> = fc.oneof(
+  Arbitrary.make(SdkMessage.UserMessage),
+  Arbitrary.make(SdkMessage.UserMessageReplay),
+  Arbitrary.make(SdkMessage.AssistantMessage),
+  Arbitrary.make(SdkMessage.KnownSdkMessage),
+  Arbitrary.make(PythonMessage.KnownPythonMessage)
+)
+
 /** Any SDK-like message (TS or Python shaped), or any JSON value at all. */
 export const anyMessage: fc.Arbitrary<unknown> = fc.oneof(
+  schemaMessage,
   userMessage,
   assistantMessage,
   otherMessage,

@@ -6,7 +6,8 @@
  * acx promises to send, as refinements checked by the property tests:
  * - at least one content block;
  * - text blocks have non-empty text (tool_result text items may be empty);
- * - `tool_use` only in assistant messages, with an object `input`;
+ * - `tool_use` only in assistant messages, with an object `input` (a plain object, not an array;
+ *   its values are whatever the caller gave, JSON-encoded when sent);
  * - `tool_result` only in user messages, `content` a string or a non-empty array of text items,
  *   `is_error` present only when `true`;
  * - `image` / `document` only in user messages, with a `base64` or `url` source.
@@ -14,7 +15,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { JsonObject, JsonValue } from "./Json.js"
+import { OpaqueObject } from "./Json.js"
 
 /**
  * @since 0.1.0
@@ -57,7 +58,7 @@ export const ToolUseBlock = Schema.Struct({
   type: Schema.Literal("tool_use"),
   id: Schema.String,
   name: Schema.String,
-  input: JsonObject
+  input: OpaqueObject
 }).annotations({ identifier: "ToolUseBlock" })
 
 /**
@@ -210,7 +211,7 @@ export type AnthropicBlob = typeof AnthropicBlob.Type
 export const AssistantMeta = Schema.Struct({
   model: Schema.optionalWith(Schema.NonEmptyString, { exact: true }),
   has_thinking: Schema.optionalWith(Schema.Literal(true), { exact: true }),
-  error: Schema.optionalWith(JsonValue, { exact: true })
+  error: Schema.optionalWith(Schema.Unknown, { exact: true })
 }).annotations({ identifier: "AssistantMeta" })
 
 /**
