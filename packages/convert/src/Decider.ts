@@ -21,7 +21,7 @@ import * as Either from "effect/Either"
 import * as HashSet from "effect/HashSet"
 import * as Schema from "effect/Schema"
 import type { ConversionOptions, Role } from "./ContentBlocks.js"
-import { get, isObj } from "./internal/json.js"
+import { isObj, type Obj } from "./internal/json.js"
 import { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
 import { fromPythonMessage } from "./PythonShape.js"
 import { sessionIdCandidate } from "./SessionIds.js"
@@ -195,13 +195,23 @@ const decideNonStorable = (state: StorageState, message: { readonly [key: string
   }
 }
 
-const uuidOf = (message: unknown): string | null => {
-  const uuid = get(message, "uuid")
+const uuidOf = (message: Obj): string | null => {
+  const uuid = message.uuid
   return typeof uuid === "string" && uuid !== "" ? uuid : null
 }
 
-const decideUser = (state: StorageState, message: unknown, options: DeciderOptions): Decision => {
-  const isReplay = get(message, "isReplay") === true
+// Decisions are built as plain literals on the hot path (same type as the `Decision`
+// constructors, without their structural-equality prototype).
+const store = (
+  role: Role,
+  blob: AnthropicBlob.AnthropicBlob,
+  meta: AnthropicBlob.AssistantMeta | null,
+  uuid: string | null,
+  isReplay: boolean
+): Decision => ({ _tag: "Store", role, blob, meta, uuid, isReplay })
+
+const decideUser = (state: StorageState, message: Obj, options: DeciderOptions): Decision => {
+  const isReplay = message.isReplay === true
   const uuid = uuidOf(message)
   if (isReplay) {
     if (options.replays === "skip") {
@@ -214,20 +224,14 @@ const decideUser = (state: StorageState, message: unknown, options: DeciderOptio
   const blob = claudeUserMessageToAnthropicBlob(message)
   return blob === null
     ? Decision.Skip({ reason: "EmptyContent", detail: "user message: no storable content" })
-    : Decision.Store({ role: "user", blob, meta: null, uuid, isReplay })
+    : store("user", blob, null, uuid, isReplay)
 }
 
-const decideAssistant = (message: unknown, options: DeciderOptions): Decision => {
+const decideAssistant = (message: Obj, options: DeciderOptions): Decision => {
   const { blob, hasThinking } = claudeAssistantMessageToAnthropicBlob(message, options)
   return blob === null
     ? Decision.Skip({ reason: "EmptyContent", detail: "assistant message: no storable content" })
-    : Decision.Store({
-      role: "assistant",
-      blob,
-      meta: assistantMeta(message, hasThinking),
-      uuid: uuidOf(message),
-      isReplay: false
-    })
+    : store("assistant", blob, assistantMeta(message, hasThinking), uuidOf(message), false)
 }
 
 /**
