@@ -5,9 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as PythonMessage from "@acx/schema/PythonMessage"
 import { get, isObj, type Obj } from "./internal/json.js"
-
-const has = (value: Obj, key: string): boolean => key in value
 
 /**
  * Adds the `type` a Python-shaped content block lacks, by key presence in the Python plan's
@@ -19,12 +18,9 @@ const has = (value: Obj, key: string): boolean => key in value
  * @category conversions
  */
 export const fromPythonBlock = (block: unknown): unknown => {
-  if (!isObj(block) || has(block, "type")) return block
-  if (has(block, "thinking") && has(block, "signature")) return { type: "thinking", ...block }
-  if (has(block, "id") && has(block, "name") && has(block, "input")) return { type: "tool_use", ...block }
-  if (has(block, "tool_use_id")) return { type: "tool_result", ...block }
-  if (has(block, "text")) return { type: "text", ...block }
-  return block
+  if (!isObj(block) || "type" in block) return block
+  const kind = PythonMessage.classifyPythonBlock(block)
+  return kind === "unknown" ? block : { type: kind, ...block }
 }
 
 const fromPythonContent = (content: unknown): unknown => Array.isArray(content) ? content.map(fromPythonBlock) : content
@@ -41,13 +37,10 @@ const fromPythonContent = (content: unknown): unknown => Array.isArray(content) 
  */
 export const pythonMessageKind = (
   message: unknown
-): "assistant" | "user" | "system" | "result" | "stream_event" | undefined => {
-  if (!isObj(message) || has(message, "type")) return undefined
-  if (has(message, "content")) return has(message, "model") ? "assistant" : "user"
-  if (has(message, "subtype") && has(message, "data")) return "system"
-  if (has(message, "subtype") && has(message, "session_id")) return "result"
-  if (has(message, "uuid") && has(message, "session_id") && has(message, "event")) return "stream_event"
-  return undefined
+): Exclude<PythonMessage.PythonMessageKind, "unknown"> | undefined => {
+  if (!isObj(message) || "type" in message) return undefined
+  const kind = PythonMessage.classifyPythonMessage(message)
+  return kind === "unknown" ? undefined : kind
 }
 
 /**

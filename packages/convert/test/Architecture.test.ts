@@ -15,13 +15,18 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, HashSet } from "effect"
 import {
   assistant,
+  assistantBlob,
+  create,
   MODEL,
   pyAssistant,
   pyUserBlocks,
+  store,
   streamEvent,
   systemInit,
   TEXT,
+  textBlock,
   THINKING,
+  userBlob,
   userBlocks,
   userReplay,
   userText,
@@ -32,17 +37,6 @@ import {
 } from "./utils/fixtures.js"
 import { created, existing, failure, run, script, simulate, skipReasons, stored } from "./utils/simulate.js"
 
-const textBlock = (text: string) => ({ type: "text", text })
-const userBlob = (...content: Array<unknown>) => ({ role: "user", content })
-const assistantBlob = (...content: Array<unknown>) => ({ role: "assistant", content })
-const create = (use_uuid: string | null, user: string | null = null) => ({ call: "create", use_uuid, user })
-const store = (sessionId: string, blob: unknown, meta: unknown = null) => ({
-  call: "store",
-  sessionId,
-  blob,
-  format: "anthropic",
-  meta
-})
 const USER_UUID = "0b1c2d3e-0000-4000-8000-0000000000aa"
 const OTHER_UUID = "0b1c2d3e-0000-4000-8000-0000000000bb"
 const userWithUuid = (text: string, uuid: string) => ({ ...userText(text), uuid, session_id: UUID_DEFAULT })

@@ -13,9 +13,12 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import {
   assistant,
+  assistantBlob,
   pyAssistant,
   pyUserBlocks,
   TEXT,
+  textBlock,
+  userBlob,
   userBlocks,
   userReplay,
   UUID_DEFAULT,
@@ -23,9 +26,6 @@ import {
 } from "./utils/fixtures.js"
 import { run, skipReasons } from "./utils/simulate.js"
 
-const textBlock = (text: string) => ({ type: "text", text })
-const userBlob = (...content: Array<unknown>) => ({ role: "user", content })
-const assistantBlob = (...content: Array<unknown>) => ({ role: "assistant", content })
 const TEXT_OUT = textBlock("Hello, world!")
 const native = { includeThinking: true, thinkingFormat: "native" } as const
 const toolResult = (content: unknown) => userBlocks({ type: "tool_result", tool_use_id: "t", content })

@@ -20,6 +20,7 @@ import {
 } from "@acx/convert"
 import { describe, expect, it } from "@effect/vitest"
 import * as F from "./utils/fixtures.js"
+import { assistantBlob, create, store, textBlock, userBlob } from "./utils/fixtures.js"
 import {
   failure,
   type FakeClient,
@@ -59,21 +60,10 @@ const {
   pyUserText
 } = F
 
-const textBlock = (text: string) => ({ type: "text", text })
-const userBlob = (...content: Array<unknown>) => ({ role: "user", content })
-const assistantBlob = (...content: Array<unknown>) => ({ role: "assistant", content })
 const TEXT_OUT = textBlock("Hello, world!")
 const THINKING_AS_TEXT = textBlock("Let me reason...")
 const TOOL_USE_OUT = { type: "tool_use", id: "tu_1", name: "calculator", input: { expr: "1+1" } }
 const TOOL_RESULT_OUT = { type: "tool_result", tool_use_id: "tu_1", content: "Result is 2" }
-const create = (use_uuid: string | null, user: string | null = null) => ({ call: "create", use_uuid, user })
-const store = (sessionId: string, blob: unknown, meta: unknown = null) => ({
-  call: "store",
-  sessionId,
-  blob,
-  format: "anthropic",
-  meta
-})
 
 /** Python dict → TS shape → user blob. */
 const userOf = (dict: unknown) => claudeUserMessageToAnthropicBlob(fromPythonMessage(dict))

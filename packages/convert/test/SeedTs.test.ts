@@ -18,20 +18,25 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import {
   assistant,
+  assistantBlob,
+  create,
   EMPTY_TEXT,
   EMPTY_THINKING,
   MODEL,
   resultMessage,
+  store,
   streamEvent,
   systemInit,
   systemOther,
   TEXT,
+  textBlock,
   THINKING,
   TOOL_RESULT,
   TOOL_RESULT_ARRAY,
   TOOL_RESULT_ERROR,
   TOOL_RESULT_NULL,
   TOOL_USE,
+  userBlob,
   userBlocks,
   userReplay,
   userText,
@@ -46,21 +51,10 @@ import {
 } from "./utils/fixtures.js"
 import { failure, run, script, skipReasons } from "./utils/simulate.js"
 
-const textBlock = (text: string) => ({ type: "text", text })
-const userBlob = (...content: Array<unknown>) => ({ role: "user", content })
-const assistantBlob = (...content: Array<unknown>) => ({ role: "assistant", content })
 const TEXT_OUT = textBlock("Hello, world!")
 const THINKING_AS_TEXT = textBlock("Let me reason...")
 const TOOL_USE_OUT = { type: "tool_use", id: "tu_1", name: "calculator", input: { expr: "1+1" } }
 const TOOL_RESULT_OUT = { type: "tool_result", tool_use_id: "tu_1", content: "Result is 2" }
-const create = (use_uuid: string | null, user: string | null = null) => ({ call: "create", use_uuid, user })
-const store = (sessionId: string, blob: unknown, meta: unknown = null) => ({
-  call: "store",
-  sessionId,
-  blob,
-  format: "anthropic",
-  meta
-})
 
 describe("seed 000: user conversion (11 cases)", () => {
   it("string content → one text block", () => {

@@ -6,11 +6,8 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { opt, preserve } from "./internal/schema.js"
 import { OpaqueObject } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
-
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 /**
  * The envelope of every response: `{ code, data?, msg, error? }`. `code` is `0` on success and
@@ -24,9 +21,9 @@ const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith
 export const Envelope = <A, I, R>(data: Schema.Schema<A, I, R>) =>
   Schema.Struct({
     code: Schema.Int,
-    data: optional(data),
+    data: opt(data),
     msg: Schema.String,
-    error: optional(Schema.String)
+    error: opt(Schema.String)
   }).annotations(preserve)
 
 /**
@@ -52,7 +49,7 @@ export type ErrorEnvelope = typeof ErrorEnvelope.Type
 export const Session = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
-  user_id: optional(Schema.NullOr(Schema.String)),
+  user_id: opt(Schema.NullOr(Schema.String)),
   disable_task_tracking: Schema.Boolean,
   configs: Schema.NullOr(OpaqueObject),
   created_at: Schema.String,
@@ -75,8 +72,8 @@ export type Session = typeof Session.Type
  */
 export const Part = Schema.Struct({
   type: Schema.String,
-  text: optional(Schema.String),
-  meta: optional(Schema.NullOr(OpaqueObject))
+  text: opt(Schema.String),
+  meta: opt(Schema.NullOr(OpaqueObject))
 }).annotations({ identifier: "Part", ...preserve })
 
 /**
@@ -96,14 +93,14 @@ export type Part = typeof Part.Type
 export const Message = Schema.Struct({
   id: Schema.String,
   session_id: Schema.String,
-  parent_id: optional(Schema.NullOr(Schema.String)),
+  parent_id: opt(Schema.NullOr(Schema.String)),
   role: Schema.String,
-  meta: optional(Schema.NullOr(OpaqueObject)),
+  meta: opt(Schema.NullOr(OpaqueObject)),
   parts: Schema.Array(Part),
-  task_id: optional(Schema.NullOr(Schema.String)),
-  session_task_process_status: optional(Schema.String),
-  created_at: optional(Schema.String),
-  updated_at: optional(Schema.String)
+  task_id: opt(Schema.NullOr(Schema.String)),
+  session_task_process_status: opt(Schema.String),
+  created_at: opt(Schema.String),
+  updated_at: opt(Schema.String)
 }).annotations({ identifier: "Message", ...preserve })
 
 /**
@@ -125,12 +122,12 @@ export const GetMessagesOutputOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
     items: Schema.Array(item),
     ids: Schema.Array(Schema.String),
     metas: Schema.optionalWith(Schema.Array(OpaqueObject), { nullable: true, default: () => [] }),
-    next_cursor: optional(Schema.NullOr(Schema.String)),
+    next_cursor: opt(Schema.NullOr(Schema.String)),
     has_more: Schema.Boolean,
     this_time_tokens: Schema.Number,
-    edit_at_message_id: optional(Schema.NullOr(Schema.String)),
-    events: optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
-    public_urls: optional(Schema.NullOr(OpaqueObject))
+    edit_at_message_id: opt(Schema.NullOr(Schema.String)),
+    events: opt(Schema.NullOr(Schema.Array(Schema.Unknown))),
+    public_urls: opt(Schema.NullOr(OpaqueObject))
   }).annotations(preserve)
 
 /**
@@ -155,7 +152,7 @@ export type GetMessagesOutput = typeof GetMessagesOutput.Type
  */
 export const ListSessionsOutput = Schema.Struct({
   items: Schema.Array(Session),
-  next_cursor: optional(Schema.NullOr(Schema.String)),
+  next_cursor: opt(Schema.NullOr(Schema.String)),
   has_more: Schema.Boolean
 }).annotations({ identifier: "ListSessionsOutput", ...preserve })
 
@@ -173,10 +170,10 @@ export type ListSessionsOutput = typeof ListSessionsOutput.Type
  * @category schemas
  */
 export const CreateSessionRequest = Schema.Struct({
-  use_uuid: optional(Schema.UUID),
-  user: optional(Schema.String),
-  disable_task_tracking: optional(Schema.Boolean),
-  configs: optional(Schema.NullOr(OpaqueObject))
+  use_uuid: opt(Schema.UUID),
+  user: opt(Schema.String),
+  disable_task_tracking: opt(Schema.Boolean),
+  configs: opt(Schema.NullOr(OpaqueObject))
 }).annotations({ identifier: "CreateSessionRequest", ...preserve })
 
 /**
@@ -209,7 +206,7 @@ export type MessageFormat = typeof MessageFormat.Type
 export const StoreMessageRequest = Schema.Struct({
   format: MessageFormat,
   blob: Schema.Unknown,
-  meta: optional(OpaqueObject)
+  meta: opt(OpaqueObject)
 }).annotations({ identifier: "StoreMessageRequest", ...preserve })
 
 /**

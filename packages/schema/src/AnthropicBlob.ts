@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { preserve } from "./internal/schema.js"
 import { OpaqueObject } from "./Json.js"
 
 /**
@@ -107,8 +108,6 @@ export const UrlSource = Schema.Struct({
   type: Schema.Literal("url"),
   url: Schema.String
 }).annotations({ identifier: "UrlSource" })
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
 
 /**
  * A user attachment, passed through as it arrived (extra fields such as `cache_control` kept).

@@ -21,28 +21,8 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { Open, opt, optNull, preserve, struct } from "./internal/schema.js"
 import { OpaqueObject } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve", propertyOrder: "original" } } as const
-
-const struct = <Fields extends Schema.Struct.Fields>(identifier: string, fields: Fields): Schema.Struct<Fields> =>
-  Schema.Struct(fields).annotations({ identifier, ...preserve })
-
-const opt = <S extends Schema.Schema.All>(self: S) => Schema.optionalWith(self, { exact: true })
-
-const optNull = <S extends Schema.Schema.All>(self: S) => Schema.optionalWith(Schema.NullOr(self), { exact: true })
-
-/**
- * A string enum that stays open: the type lists the SDK's known values, but any string decodes
- * (newer SDKs add values, and an unexpected value must not turn a known block into an unknown one).
- */
-const Open = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
 
 // ---------------------------------------------------------------------------------------------
 // shared pieces

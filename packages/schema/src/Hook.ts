@@ -12,22 +12,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
-
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
-/**
- * A string enum that stays open: the Type lists the known values (for completion and
- * exhaustiveness hints), but any string decodes, so a newer CLI cannot break decoding.
- */
-const Open = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
+import { Open, opt, preserve } from "./internal/schema.js"
 
 // -------------------------------------------------------------------------------------------------
 // inputs
@@ -77,12 +62,12 @@ export const BaseHookInput = Schema.Struct({
   session_id: Schema.String,
   transcript_path: Schema.String,
   cwd: Schema.String,
-  prompt_id: optional(Schema.String),
-  permission_mode: optional(Schema.String),
-  agent_id: optional(Schema.String),
-  agent_type: optional(Schema.String),
-  effort: optional(HookEffort),
-  scratchpad_dir: optional(Schema.String)
+  prompt_id: opt(Schema.String),
+  permission_mode: opt(Schema.String),
+  agent_id: opt(Schema.String),
+  agent_type: opt(Schema.String),
+  effort: opt(HookEffort),
+  scratchpad_dir: opt(Schema.String)
 }).annotations({ identifier: "BaseHookInput", ...preserve })
 
 /**
@@ -107,12 +92,12 @@ export const SessionStartHookInput = Schema.Struct({
   ...BaseHookInput.fields,
   hook_event_name: Schema.Literal("SessionStart"),
   source: Open(...SessionStartSource.literals),
-  model: optional(Schema.String),
-  session_title: optional(Schema.String),
-  seconds_since_last_response: optional(Schema.Number),
-  context_tokens: optional(Schema.Number),
-  prompt_cache_likely_expired: optional(Schema.Boolean),
-  estimated_cache_write_usd: optional(Schema.Number)
+  model: opt(Schema.String),
+  session_title: opt(Schema.String),
+  seconds_since_last_response: opt(Schema.Number),
+  context_tokens: opt(Schema.Number),
+  prompt_cache_likely_expired: opt(Schema.Boolean),
+  estimated_cache_write_usd: opt(Schema.Number)
 }).annotations({ identifier: "SessionStartHookInput", ...preserve })
 
 /**
@@ -144,8 +129,8 @@ export const UserPromptSubmitHookInput = Schema.Struct({
   ...BaseHookInput.fields,
   hook_event_name: Schema.Literal("UserPromptSubmit"),
   prompt: Schema.String,
-  source: optional(Open(...UserPromptSource.literals)),
-  session_title: optional(Schema.String)
+  source: opt(Open(...UserPromptSource.literals)),
+  session_title: opt(Schema.String)
 }).annotations({ identifier: "UserPromptSubmitHookInput", ...preserve })
 
 /**
@@ -179,8 +164,8 @@ export const PostToolUseHookInput = Schema.Struct({
   tool_input: Schema.Unknown,
   tool_response: Schema.Unknown,
   tool_use_id: Schema.String,
-  duration_ms: optional(Schema.Number),
-  mcp_server: optional(McpServerProvenance)
+  duration_ms: opt(Schema.Number),
+  mcp_server: opt(McpServerProvenance)
 }).annotations({ identifier: "PostToolUseHookInput", ...preserve })
 
 /**
@@ -200,11 +185,11 @@ export const BackgroundTaskSummary = Schema.Struct({
   type: Schema.String,
   status: Schema.String,
   description: Schema.String,
-  command: optional(Schema.String),
-  agent_type: optional(Schema.String),
-  server: optional(Schema.String),
-  tool: optional(Schema.String),
-  name: optional(Schema.String)
+  command: opt(Schema.String),
+  agent_type: opt(Schema.String),
+  server: opt(Schema.String),
+  tool: opt(Schema.String),
+  name: opt(Schema.String)
 }).annotations({ identifier: "BackgroundTaskSummary", ...preserve })
 
 /**
@@ -231,9 +216,9 @@ export const StopHookInput = Schema.Struct({
   ...BaseHookInput.fields,
   hook_event_name: Schema.Literal("Stop"),
   stop_hook_active: Schema.Boolean,
-  last_assistant_message: optional(Schema.String),
-  background_tasks: optional(Schema.Array(BackgroundTaskSummary)),
-  session_crons: optional(Schema.Array(SessionCronSummary))
+  last_assistant_message: opt(Schema.String),
+  background_tasks: opt(Schema.Array(BackgroundTaskSummary)),
+  session_crons: opt(Schema.Array(SessionCronSummary))
 }).annotations({ identifier: "StopHookInput", ...preserve })
 
 /**
@@ -345,11 +330,11 @@ export const isKnownHookInput = (input: HookInput): input is KnownHookInput => i
  */
 export const SessionStartHookSpecificOutput = Schema.Struct({
   hookEventName: Schema.Literal("SessionStart"),
-  additionalContext: optional(Schema.String),
-  initialUserMessage: optional(Schema.String),
-  sessionTitle: optional(Schema.String),
-  watchPaths: optional(Schema.mutable(Schema.Array(Schema.String))),
-  reloadSkills: optional(Schema.Boolean)
+  additionalContext: opt(Schema.String),
+  initialUserMessage: opt(Schema.String),
+  sessionTitle: opt(Schema.String),
+  watchPaths: opt(Schema.mutable(Schema.Array(Schema.String))),
+  reloadSkills: opt(Schema.Boolean)
 }).annotations({ identifier: "SessionStartHookSpecificOutput", ...preserve })
 
 /**
@@ -364,9 +349,9 @@ export type SessionStartHookSpecificOutput = typeof SessionStartHookSpecificOutp
  */
 export const UserPromptSubmitHookSpecificOutput = Schema.Struct({
   hookEventName: Schema.Literal("UserPromptSubmit"),
-  additionalContext: optional(Schema.String),
-  sessionTitle: optional(Schema.String),
-  suppressOriginalPrompt: optional(Schema.Boolean)
+  additionalContext: opt(Schema.String),
+  sessionTitle: opt(Schema.String),
+  suppressOriginalPrompt: opt(Schema.Boolean)
 }).annotations({ identifier: "UserPromptSubmitHookSpecificOutput", ...preserve })
 
 /**
@@ -381,10 +366,10 @@ export type UserPromptSubmitHookSpecificOutput = typeof UserPromptSubmitHookSpec
  */
 export const PostToolUseHookSpecificOutput = Schema.Struct({
   hookEventName: Schema.Literal("PostToolUse"),
-  additionalContext: optional(Schema.String),
-  classifierContext: optional(Schema.String),
-  updatedToolOutput: optional(Schema.Unknown),
-  updatedMCPToolOutput: optional(Schema.Unknown)
+  additionalContext: opt(Schema.String),
+  classifierContext: opt(Schema.String),
+  updatedToolOutput: opt(Schema.Unknown),
+  updatedMCPToolOutput: opt(Schema.Unknown)
 }).annotations({ identifier: "PostToolUseHookSpecificOutput", ...preserve })
 
 /**
@@ -401,7 +386,7 @@ export type PostToolUseHookSpecificOutput = typeof PostToolUseHookSpecificOutput
  */
 export const StopHookSpecificOutput = Schema.Struct({
   hookEventName: Schema.Literal("Stop"),
-  additionalContext: optional(Schema.String)
+  additionalContext: opt(Schema.String)
 }).annotations({ identifier: "StopHookSpecificOutput", ...preserve })
 
 /**
@@ -437,14 +422,14 @@ export type HookSpecificOutput = typeof HookSpecificOutput.Type
  * @category schemas
  */
 export const SyncHookOutput = Schema.Struct({
-  continue: optional(Schema.Boolean),
-  suppressOutput: optional(Schema.Boolean),
-  stopReason: optional(Schema.String),
-  decision: optional(Schema.Literal("approve", "block")),
-  systemMessage: optional(Schema.String),
-  terminalSequence: optional(Schema.String),
-  reason: optional(Schema.String),
-  hookSpecificOutput: optional(HookSpecificOutput)
+  continue: opt(Schema.Boolean),
+  suppressOutput: opt(Schema.Boolean),
+  stopReason: opt(Schema.String),
+  decision: opt(Schema.Literal("approve", "block")),
+  systemMessage: opt(Schema.String),
+  terminalSequence: opt(Schema.String),
+  reason: opt(Schema.String),
+  hookSpecificOutput: opt(HookSpecificOutput)
 }).annotations({ identifier: "SyncHookOutput", ...preserve })
 
 /**
@@ -461,7 +446,7 @@ export type SyncHookOutput = typeof SyncHookOutput.Type
  */
 export const AsyncHookOutput = Schema.Struct({
   async: Schema.Literal(true),
-  asyncTimeout: optional(Schema.Number)
+  asyncTimeout: opt(Schema.Number)
 }).annotations({ identifier: "AsyncHookOutput", ...preserve })
 
 /**

@@ -15,24 +15,11 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { Open, preserve } from "./internal/schema.js"
 import { isObject, OpaqueObject } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
 
 const has = (value: { readonly [key: string]: unknown }, key: string): boolean =>
   Object.prototype.hasOwnProperty.call(value, key)
-
-/**
- * A string enum that stays open: the Type lists the known values (for completion and
- * exhaustiveness hints), but any string decodes, so a newer CLI cannot break decoding.
- */
-const Open = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
 
 // -------------------------------------------------------------------------------------------------
 // key-presence rules

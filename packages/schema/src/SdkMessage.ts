@@ -35,25 +35,8 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { ContentBlock, TextCitation } from "./ContentBlock.js"
+import { Open, opt, optNull, preserve, struct } from "./internal/schema.js"
 import { OpaqueObject, RecordKey } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve", propertyOrder: "original" } } as const
-
-const struct = <Fields extends Schema.Struct.Fields>(identifier: string, fields: Fields): Schema.Struct<Fields> =>
-  Schema.Struct(fields).annotations({ identifier, ...preserve })
-
-const opt = <S extends Schema.Schema.All>(self: S) => Schema.optionalWith(self, { exact: true })
-
-const optNull = <S extends Schema.Schema.All>(self: S) => Schema.optionalWith(Schema.NullOr(self), { exact: true })
-
-/** A string enum that stays open: the SDK's known values in the type, any string at runtime. */
-const Open = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
 
 const Strings = Schema.Array(Schema.String)
 

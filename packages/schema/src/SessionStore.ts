@@ -14,9 +14,8 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
+import { preserve } from "./internal/schema.js"
 import { isObject, OpaqueObject } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
 
 /**
  * Why a key is invalid.

@@ -24,25 +24,8 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ContentBlock } from "./ContentBlock.js"
+import { Open, opt, optNull, preserve } from "./internal/schema.js"
 import { isObject, OpaqueObject } from "./Json.js"
-
-const preserve = { parseOptions: { onExcessProperty: "preserve" } } as const
-
-const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
-const optNull = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(Schema.NullOr(schema), { exact: true })
-
-/**
- * A string enum that stays open: the Type lists the known values (for completion and
- * exhaustiveness hints), but any string decodes, so a newer CLI cannot break decoding.
- */
-const Open = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    description: `one of ${literals.map((l) => JSON.stringify(l)).join(", ")}, or a newer value`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
 
 // -------------------------------------------------------------------------------------------------
 // conversation entries

@@ -1,9 +1,10 @@
+import { isObject } from "@acx/schema/Json"
+
 /** @internal */
 export type Obj = { readonly [key: string]: unknown }
 
 /** @internal A plain object: not null, not an array. */
-export const isObj = (value: unknown): value is Obj =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+export const isObj: (value: unknown) => value is Obj = isObject
 
 /** @internal Reads a key of any value without throwing (`undefined` for non-objects). */
 export const get = (value: unknown, key: string): unknown =>

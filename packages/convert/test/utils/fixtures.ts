@@ -102,3 +102,16 @@ export const pyStreamEvent = (sessionId: string = UUID_DEFAULT): Dict => ({
   session_id: sessionId,
   event: "delta"
 })
+
+/** Expected-output builders shared by the test files. */
+export const textBlock = (text: string) => ({ type: "text", text })
+export const userBlob = (...content: Array<unknown>) => ({ role: "user", content })
+export const assistantBlob = (...content: Array<unknown>) => ({ role: "assistant", content })
+export const create = (use_uuid: string | null, user: string | null = null) => ({ call: "create", use_uuid, user })
+export const store = (sessionId: string, blob: unknown, meta: unknown = null) => ({
+  call: "store",
+  sessionId,
+  blob,
+  format: "anthropic",
+  meta
+})
