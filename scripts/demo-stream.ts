@@ -132,6 +132,8 @@ export const generateStream = (prompt: string): Array<Record<string, unknown>> =
     assistant("msg_03", { type: "tool_use", id: testId, name: "Bash", input: "{\"command\":\"pnpm test foo\"}" }),
     toolResult(testId, "FAIL test/foo.test.ts\n  expected 4, received 0", null, true),
     assistant("msg_04", { type: "text", text: "Fixed: add() now returns a + b, and the test passes." }),
+    // A frame from a newer CLI than this SDK version declares: decodes as Unknown, never fails.
+    { type: "system", subtype: "context_checkpoint", checkpoint_id: "ckpt-7", tokens_saved: 18000, ...base() },
     {
       type: "system",
       subtype: "post_turn_summary",

@@ -25,8 +25,17 @@ const requests: Array<{ method: string; path: string; body: unknown }> = []
 const label = (message: Record<string, unknown>): string => {
   const decoded = decode(message)
   if (Either.isLeft(decoded)) return "invalid"
-  const kind = SdkMessage.isUnknown(decoded.right) ? " (unknown to this SDK version: kept as Unknown)" : ""
-  return `${String(message["type"])}${typeof message["subtype"] === "string" ? `/${message["subtype"]}` : ""}${kind}`
+  const msg = decoded.right
+  const subtype = typeof message["subtype"] === "string" ? `/${message["subtype"]}` : ""
+  if (!SdkMessage.isKnown(msg)) return `${msg.type}${subtype} (Unknown)`
+  switch (msg.type) {
+    case "assistant":
+      return `assistant [${msg.message.content.map((block) => block.type).join(", ")}]`
+    case "user":
+      return "isReplay" in msg && msg.isReplay ? "user (replay)" : "user"
+    default:
+      return `${msg.type}${subtype}`
+  }
 }
 
 console.log(`acx demo: ${stream.length} SDK messages → Acontext (format "anthropic")\n`)
@@ -53,7 +62,7 @@ for (const message of stream) {
       return `store ${role} message (${blob.content.map((b) => b.type).join(", ")})`
     }
   })
-  console.log(`  ${label(message).padEnd(28)} → ${summary}`)
+  console.log(`  ${label(message).padEnd(36)} → ${summary}`)
 }
 
 console.log(`\n${requests.length} requests acx would send:\n`)
