@@ -2,6 +2,7 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    projects: ["packages/*/vitest.config.ts"]
+    projects: ["packages/*/vitest.config.ts"],
+    globalSetup: ["./vitest.globalSetup.ts"]
   }
 })
