@@ -1,0 +1,31 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * The Acontext REST client: sessions and messages over `@effect/platform`'s HttpClient.
+ *
+ * @since 0.1.0
+ */
+export * as AcontextClient from "./AcontextClient.js"
+
+/**
+ * The Acontext error family.
+ *
+ * @since 0.1.0
+ */
+export * as AcontextError from "./AcontextError.js"
+
+/**
+ * Persist Claude Agent SDK message streams into Acontext.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeAgentStorage from "./ClaudeAgentStorage.js"
+
+/**
+ * The durable outbox: journal before delivery, deliver in order, survive restarts.
+ *
+ * @since 0.1.0
+ */
+export * as Outbox from "./Outbox.js"
