@@ -11,8 +11,6 @@ import {
   normalizeToolResultContent,
   normalizeToolUseInput
 } from "@acx/convert"
-import { describe, expect, it } from "@effect/vitest"
-import { Either, HashSet } from "effect"
 import {
   assistant,
   assistantBlob,
@@ -34,7 +32,9 @@ import {
   UUID_DEFAULT,
   UUID_DISCOVERED,
   UUID_SECOND
-} from "./utils/fixtures.js"
+} from "@acx/fixtures/seed"
+import { describe, expect, it } from "@effect/vitest"
+import { Either, HashSet } from "effect"
 import { created, existing, failure, run, script, simulate, skipReasons, stored } from "./utils/simulate.js"
 
 const USER_UUID = "0b1c2d3e-0000-4000-8000-0000000000aa"

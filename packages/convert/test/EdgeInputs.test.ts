@@ -10,7 +10,6 @@ import {
   fromPythonMessage,
   getSessionIdFromMessage
 } from "@acx/convert"
-import { describe, expect, it } from "@effect/vitest"
 import {
   assistant,
   assistantBlob,
@@ -23,7 +22,8 @@ import {
   userReplay,
   UUID_DEFAULT,
   UUID_DISCOVERED
-} from "./utils/fixtures.js"
+} from "@acx/fixtures/seed"
+import { describe, expect, it } from "@effect/vitest"
 import { run, skipReasons } from "./utils/simulate.js"
 
 const TEXT_OUT = textBlock("Hello, world!")

@@ -18,9 +18,9 @@ import {
   fromPythonMessage,
   getSessionIdFromMessage
 } from "@acx/convert"
+import * as F from "@acx/fixtures/seed"
+import { assistantBlob, create, store, textBlock, userBlob } from "@acx/fixtures/seed"
 import { describe, expect, it } from "@effect/vitest"
-import * as F from "./utils/fixtures.js"
-import { assistantBlob, create, store, textBlock, userBlob } from "./utils/fixtures.js"
 import {
   failure,
   type FakeClient,

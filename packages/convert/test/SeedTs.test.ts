@@ -15,7 +15,6 @@ import {
   claudeUserMessageToAnthropicBlob,
   getSessionIdFromMessage
 } from "@acx/convert"
-import { describe, expect, it } from "@effect/vitest"
 import {
   assistant,
   assistantBlob,
@@ -48,7 +47,8 @@ import {
   UUID_FROM_RESULT,
   UUID_FROM_STREAM,
   UUID_SECOND
-} from "./utils/fixtures.js"
+} from "@acx/fixtures/seed"
+import { describe, expect, it } from "@effect/vitest"
 import { failure, run, script, skipReasons } from "./utils/simulate.js"
 
 const TEXT_OUT = textBlock("Hello, world!")

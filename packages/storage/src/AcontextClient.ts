@@ -1,4 +1,489 @@
 /**
+ * The Acontext REST client: sessions and messages, over `@effect/platform`'s `HttpClient`
+ * (any implementation; `layerNode` and `Default` use Node's undici client).
+ *
+ * Every response is decoded with Schema from Acontext's `{code, data, msg, error?}` envelope;
+ * every failure is an {@link AcontextError}. Transient failures (transport, timeout, 408, 429,
+ * 5xx) are retried with a jittered exponential schedule (configurable, or `retry: false`). The
+ * API key is `Redacted` and the `Authorization` header is redacted in logs and spans.
+ *
+ * @example
+ * ```ts
+ * import { AcontextClient } from "@acx/storage"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const client = yield* AcontextClient.AcontextClient
+ *   const session = yield* client.createSession({ user: "alice@example.com" })
+ *   yield* client.storeMessage(session.id, { role: "user", content: [{ type: "text", text: "Hi" }] })
+ * })
+ * program.pipe(Effect.provide(AcontextClient.Default)) // ACONTEXT_API_KEY, ACONTEXT_BASE_URL
+ * ```
+ *
  * @since 0.1.0
  */
-export {}
+import * as Acontext from "@acx/schema/Acontext"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Chunk from "effect/Chunk"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import { pipe } from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as Redacted_ from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { AcontextError, reasonFromStatus } from "./AcontextError.js"
+
+/**
+ * Acontext's hosted API, `/api/v1` included.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_BASE_URL = "https://api.acontext.app/api/v1"
+
+/**
+ * Per-request timeout when none is configured.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
+
+/**
+ * The default retry policy: exponential from 100 ms (×2), jittered, at most 4 retries.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultRetrySchedule: Schedule.Schedule<unknown, AcontextError> = Schedule.exponential("100 millis").pipe(
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(4))
+)
+
+/**
+ * Counts request attempts (first try and retries) made by the current fiber: reset it to 0,
+ * call the client, read it back (ClaudeAgentStorage logs it with every save).
+ *
+ * @since 0.1.0
+ * @category fiber refs
+ */
+export const currentAttempts: FiberRef.FiberRef<number> = FiberRef.unsafeMake(0)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextClientOptions {
+  /** A project API key (`sk-ac-…`). */
+  readonly apiKey: Redacted.Redacted
+  /** Default {@link DEFAULT_BASE_URL}; a trailing `/` is ignored. */
+  readonly baseUrl?: string | undefined
+  /** Per-request (per-attempt) timeout; default {@link DEFAULT_TIMEOUT}. */
+  readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Retry schedule for transient failures, or `false` to never retry. Default
+   * {@link defaultRetrySchedule}.
+   */
+  readonly retry?: Schedule.Schedule<unknown, AcontextError> | false | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface CreateSessionOptions {
+  /** Create (or, if it already exists in this project, return) the session with this UUID. */
+  readonly useUuid?: string | null | undefined
+  /** Attach the session to a user (created on first use); empty strings are omitted. */
+  readonly user?: string | null | undefined
+  readonly disableTaskTracking?: boolean | undefined
+  readonly configs?: { readonly [key: string]: unknown } | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoreMessageOptions {
+  /** Default `"anthropic"`. */
+  readonly format?: Acontext.MessageFormat | undefined
+  /** Omitted from the request when `null` or `undefined`. */
+  readonly meta?: { readonly [key: string]: unknown } | null | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface GetMessagesOptions {
+  /** Default `"anthropic"` (the server's own default is `"openai"`). */
+  readonly format?: Acontext.MessageFormat | undefined
+  /** 1–200 messages per page; omitted means all messages. */
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly timeDesc?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListSessionsOptions {
+  readonly user?: string | undefined
+  /** 1–200, server default 20. */
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly timeDesc?: boolean | undefined
+}
+
+/**
+ * One stored message as read back, with its id and user meta.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoredMessage {
+  readonly id: string
+  readonly message: unknown
+  readonly meta: { readonly [key: string]: unknown }
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextClient {
+  readonly baseUrl: string
+  /** `POST /session`: 201 created, or 200 when `useUuid` already exists in this project. */
+  readonly createSession: (options?: CreateSessionOptions) => Effect.Effect<Acontext.Session, AcontextError>
+  /** `DELETE /session/{id}`. */
+  readonly deleteSession: (sessionId: string) => Effect.Effect<void, AcontextError>
+  /** `GET /session`: one page of sessions. */
+  readonly listSessions: (options?: ListSessionsOptions) => Effect.Effect<Acontext.ListSessionsOutput, AcontextError>
+  /** `POST /session/{id}/messages`. */
+  readonly storeMessage: (
+    sessionId: string,
+    blob: unknown,
+    options?: StoreMessageOptions
+  ) => Effect.Effect<Acontext.Message, AcontextError>
+  /** `GET /session/{id}/messages`: one page. */
+  readonly getMessages: (
+    sessionId: string,
+    options?: GetMessagesOptions
+  ) => Effect.Effect<Acontext.GetMessagesOutput, AcontextError>
+  /** Every message of a session, page by page (`pageSize` default 100). */
+  readonly messages: (
+    sessionId: string,
+    options?: Omit<GetMessagesOptions, "limit" | "cursor"> & { readonly pageSize?: number | undefined }
+  ) => Stream.Stream<StoredMessage, AcontextError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const AcontextClient: Context.Tag<AcontextClient, AcontextClient> = Context.GenericTag<AcontextClient>(
+  "@acx/storage/AcontextClient"
+)
+
+const decodeErrorEnvelope = Schema.decodeUnknownOption(Acontext.ErrorEnvelope)
+
+const failure = (
+  operation: string,
+  fields: Omit<ConstructorParameters<typeof AcontextError>[0], "operation">
+): AcontextError => new AcontextError({ operation, ...fields })
+
+const parseJson = (text: string): Option.Option<unknown> => {
+  try {
+    return Option.some(JSON.parse(text))
+  } catch {
+    return Option.none()
+  }
+}
+
+/** Turns a response into the envelope's `data`, or the error it describes. */
+const readEnvelope = <A, I>(
+  operation: string,
+  response: HttpClientResponse.HttpClientResponse,
+  data: Schema.Schema<A, I>
+): Effect.Effect<A, AcontextError> =>
+  Effect.gen(function*() {
+    const text = yield* Effect.mapError(
+      response.text,
+      (cause) => failure(operation, { reason: "Transport", description: "reading the response body failed", cause })
+    )
+    const json = parseJson(text)
+    const envelope = Option.flatMap(json, decodeErrorEnvelope)
+    const apiCode = Option.map(envelope, (e) => e.code)
+    const failed = response.status >= 400 || Option.exists(apiCode, (code) => code >= 400)
+    if (failed) {
+      const status = response.status >= 400 ? response.status : Option.getOrElse(apiCode, () => response.status)
+      return yield* failure(operation, {
+        reason: reasonFromStatus(status),
+        status: response.status,
+        ...Option.match(envelope, {
+          onNone: () => ({ description: text.slice(0, 200) || `HTTP ${response.status}` }),
+          onSome: (e) => ({
+            code: e.code,
+            description: e.msg || `HTTP ${response.status}`,
+            ...(e.error === undefined ? {} : { detail: e.error })
+          })
+        })
+      })
+    }
+    if (Option.isNone(json)) {
+      return yield* failure(operation, {
+        reason: "Decode",
+        status: response.status,
+        description: `expected a JSON envelope, got ${JSON.stringify(text.slice(0, 120))}`
+      })
+    }
+    return yield* Schema.decodeUnknown(Acontext.Envelope(data))(json.value).pipe(
+      Effect.mapError((cause) =>
+        failure(operation, {
+          reason: "Decode",
+          status: response.status,
+          description: `unexpected response shape: ${cause.message.slice(0, 500)}`,
+          cause
+        })
+      ),
+      Effect.flatMap((envelope) =>
+        envelope.data === undefined
+          ? Schema.decodeUnknown(data)(undefined).pipe(
+            Effect.mapError((cause) =>
+              failure(operation, { reason: "Decode", status: response.status, description: "missing data", cause })
+            )
+          )
+          : Effect.succeed(envelope.data)
+      )
+    )
+  })
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, "")
+
+const compact = (entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> =>
+  Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== null))
+
+const urlParams = (entries: ReadonlyArray<readonly [string, string | number | boolean | undefined]>) =>
+  entries.flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)] as const]))
+
+/**
+ * Builds the client from options, on the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextClient, never, HttpClient.HttpClient> =
+  Effect.fnUntraced(function*(options: AcontextClientOptions) {
+    const baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL)
+    const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
+    const retry = options.retry ?? defaultRetrySchedule
+    const http = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest((request) =>
+        pipe(
+          request,
+          HttpClientRequest.prependUrl(baseUrl),
+          HttpClientRequest.bearerToken(options.apiKey),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.setHeader("user-agent", "acx/0.1.0")
+        )
+      )
+    )
+
+    const run = <A, I>(
+      operation: string,
+      request: HttpClientRequest.HttpClientRequest,
+      data: Schema.Schema<A, I>,
+      attributes: Record<string, unknown> = {}
+    ): Effect.Effect<A, AcontextError> => {
+      const attempt = FiberRef.update(currentAttempts, (n) => n + 1).pipe(
+        Effect.zipRight(http.execute(request)),
+        Effect.mapError((cause) =>
+          failure(operation, {
+            reason: cause._tag === "RequestError" ? "Transport" : "Decode",
+            description: cause.message,
+            cause
+          })
+        ),
+        Effect.flatMap((response) => readEnvelope(operation, response, data)),
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () =>
+            failure(operation, { reason: "Timeout", description: `no answer within ${Duration.format(timeout)}` })
+        })
+      )
+      const retried = retry === false
+        ? attempt
+        : Effect.retry(attempt, { schedule: retry, while: (error) => error.isTransient })
+      return retried.pipe(
+        Effect.withSpan(`AcontextClient.${operation}`, {
+          kind: "client",
+          attributes: { "acontext.base_url": baseUrl, ...attributes }
+        })
+      )
+    }
+
+    const createSession = (options: CreateSessionOptions = {}) =>
+      run(
+        "createSession",
+        HttpClientRequest.post("/session").pipe(HttpClientRequest.bodyUnsafeJson(compact([
+          ["use_uuid", options.useUuid],
+          ["user", options.user === "" ? undefined : options.user],
+          ["disable_task_tracking", options.disableTaskTracking],
+          ["configs", options.configs]
+        ]))),
+        Acontext.Session,
+        { "acontext.use_uuid": options.useUuid ?? "" }
+      )
+
+    const deleteSession = (sessionId: string) =>
+      run("deleteSession", HttpClientRequest.del(`/session/${encodeURIComponent(sessionId)}`), Schema.Unknown, {
+        "acontext.session_id": sessionId
+      }).pipe(Effect.asVoid)
+
+    const listSessions = (options: ListSessionsOptions = {}) =>
+      run(
+        "listSessions",
+        HttpClientRequest.get("/session").pipe(HttpClientRequest.setUrlParams(urlParams([
+          ["user", options.user],
+          ["limit", options.limit],
+          ["cursor", options.cursor],
+          ["time_desc", options.timeDesc]
+        ]))),
+        Acontext.ListSessionsOutput
+      )
+
+    const storeMessage = (sessionId: string, blob: unknown, options: StoreMessageOptions = {}) =>
+      run(
+        "storeMessage",
+        HttpClientRequest.post(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
+          HttpClientRequest.bodyUnsafeJson(compact([
+            ["format", options.format ?? "anthropic"],
+            ["meta", options.meta],
+            ["blob", blob]
+          ]))
+        ),
+        Acontext.Message,
+        { "acontext.session_id": sessionId }
+      )
+
+    const getMessages = (sessionId: string, options: GetMessagesOptions = {}) =>
+      run(
+        "getMessages",
+        HttpClientRequest.get(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
+          HttpClientRequest.setUrlParams(urlParams([
+            ["format", options.format ?? "anthropic"],
+            ["limit", options.limit],
+            ["cursor", options.cursor],
+            ["time_desc", options.timeDesc]
+          ]))
+        ),
+        Acontext.GetMessagesOutput,
+        { "acontext.session_id": sessionId }
+      )
+
+    const messages: AcontextClient["messages"] = (sessionId, options = {}) =>
+      Stream.paginateChunkEffect(undefined as string | undefined, (cursor) =>
+        getMessages(sessionId, {
+          format: options.format,
+          timeDesc: options.timeDesc,
+          limit: options.pageSize ?? 100,
+          cursor
+        }).pipe(Effect.map((page) =>
+          [
+            Chunk.fromIterable(page.items.map((message, index): StoredMessage => ({
+              id: page.ids[index] ?? "",
+              message,
+              meta: page.metas[index] ?? {}
+            }))),
+            page.has_more && typeof page.next_cursor === "string" && page.next_cursor !== ""
+              ? Option.some(page.next_cursor)
+              : Option.none()
+          ] as const
+        )))
+
+    return AcontextClient.of({
+      baseUrl,
+      createSession,
+      deleteSession,
+      listSessions,
+      storeMessage,
+      getMessages,
+      messages
+    })
+  })
+
+/**
+ * The client as a layer, on any `HttpClient`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: AcontextClientOptions): Layer.Layer<AcontextClient, never, HttpClient.HttpClient> =>
+  Layer.effect(AcontextClient, make(options))
+
+/**
+ * The client's settings from the environment: `ACONTEXT_API_KEY` (redacted, required),
+ * `ACONTEXT_BASE_URL` (default {@link DEFAULT_BASE_URL}), `ACONTEXT_TIMEOUT` (milliseconds,
+ * default 60 000).
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const config: Config.Config<AcontextClientOptions> = Config.all({
+  apiKey: Config.redacted("ACONTEXT_API_KEY"),
+  baseUrl: Config.string("ACONTEXT_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL)),
+  timeout: Config.integer("ACONTEXT_TIMEOUT").pipe(
+    Config.map((ms): Duration.Duration => Duration.millis(ms)),
+    Config.withDefault(DEFAULT_TIMEOUT)
+  )
+})
+
+/**
+ * The client as a layer, its options read from `Config` (each field may be a `Config`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: Config.Config.Wrap<AcontextClientOptions> = config
+): Layer.Layer<AcontextClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
+  Layer.effect(AcontextClient, Effect.flatMap(Config.unwrap(options), make))
+
+/**
+ * {@link layer} on Node's undici HTTP client.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerNode = (options: AcontextClientOptions): Layer.Layer<AcontextClient> =>
+  layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+/**
+ * The default layer: settings from the environment ({@link config}), Node's undici client.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const Default: Layer.Layer<AcontextClient, ConfigError.ConfigError> = layerConfig().pipe(
+  Layer.provide(NodeHttpClient.layerUndici)
+)
+
+/**
+ * Makes a `Redacted` API key from a plain string (for the Promise facade and tests).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const apiKey = (key: string): Redacted.Redacted => Redacted_.make(key)

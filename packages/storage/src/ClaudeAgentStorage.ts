@@ -1,4 +1,312 @@
 /**
+ * Persist a Claude Agent SDK message stream into Acontext, in Anthropic format.
+ *
+ * `save(message)` follows the seed rules (only user and assistant messages are stored; the
+ * session id comes from the stream; the Acontext session is created lazily) with the decisions
+ * of ARCHITECTURE.md §5, all decided by `@acx/convert`'s pure `Decider`; this module only
+ * performs the I/O. Saves are serialised, so messages are stored in the order they were saved
+ * even when several fibers save at once.
+ *
+ * Failures never break the caller's loop unless asked: the error policy is `"log"` (default),
+ * `"fail"` (a typed {@link StorageError} in the error channel) or a handler Effect; every failure
+ * is also published on `failures`. With an {@link Outbox} in context, messages are journaled to
+ * SQLite first and delivered by a background fiber (in order, surviving restarts).
+ *
+ * @example
+ * ```ts
+ * import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
+ * import { query } from "@anthropic-ai/claude-agent-sdk"
+ * import { Effect, Layer, Stream } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const storage = yield* ClaudeAgentStorage.ClaudeAgentStorage
+ *   yield* Stream.fromAsyncIterable(query({ prompt: "Fix the test" }), (e) => e).pipe(
+ *     storage.tap, // persisted while consumed
+ *     Stream.runForEach((message) => Effect.log(message.type))
+ *   )
+ * })
+ * program.pipe(Effect.provide(ClaudeAgentStorage.layer({}).pipe(Layer.provide(AcontextClient.Default))))
+ * ```
+ *
  * @since 0.1.0
  */
-export {}
+import * as Decider from "@acx/convert/Decider"
+import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
+import * as SessionId from "@acx/schema/SessionId"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+import { randomUUID } from "node:crypto"
+import { AcontextClient } from "./AcontextClient.js"
+import { type Delivery, type DeliveryFailure, fromAcontextClient } from "./Delivery.js"
+import { Outbox } from "./Outbox.js"
+import { StorageError } from "./StorageError.js"
+
+/**
+ * What happens when a message cannot be stored:
+ * - `"log"` (default): a warning is logged and `save` succeeds — the caller's loop never breaks;
+ * - `"fail"`: `save` fails with the {@link StorageError};
+ * - a handler: runs with the error and the converted blob; `save` then succeeds (a handler that
+ *   fails or dies is logged, never propagated).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ErrorPolicy =
+  | "log"
+  | "fail"
+  | ((error: StorageError, blob: AnthropicBlob.AnthropicBlob) => Effect.Effect<void, unknown>)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaudeAgentStorageOptions extends Decider.DeciderOptions {
+  /** An existing Acontext session id (a UUID); otherwise resolved from the stream or created. */
+  readonly sessionId?: string | null | undefined
+  /** Forwarded to session creation. */
+  readonly user?: string | null | undefined
+  /** Default `"log"`. */
+  readonly onError?: ErrorPolicy | undefined
+}
+
+/**
+ * What `save` did with a message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SaveOutcome =
+  | { readonly _tag: "Stored"; readonly sessionId: string; readonly attempts: number }
+  | { readonly _tag: "Queued"; readonly sessionId: string }
+  | { readonly _tag: "SessionResolved"; readonly sessionId: string }
+  | { readonly _tag: "Skipped"; readonly reason: Decider.SkipReason; readonly detail: string }
+  | { readonly _tag: "Failed"; readonly error: StorageError }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaudeAgentStorage {
+  /** Stores one SDK message (TS or Python shape) when it should be; see {@link SaveOutcome}. */
+  readonly save: (message: unknown) => Effect.Effect<SaveOutcome, StorageError>
+  /** The Acontext session id, once known. */
+  readonly sessionId: Effect.Effect<string | null>
+  /** The same, synchronously (for the Promise facade's getter). */
+  readonly unsafeSessionId: () => string | null
+  /** The decider state (session id, ensured flag, stored user uuids). */
+  readonly state: Effect.Effect<Decider.StorageState>
+  /** Saves every element of a stream (`Stream.run(stream, storage.sink)`). */
+  readonly sink: Sink.Sink<void, unknown, never, StorageError>
+  /** Passes a stream through unchanged, saving each element on the way. */
+  readonly tap: <A, E, R>(self: Stream.Stream<A, E, R>) => Stream.Stream<A, E | StorageError, R>
+  /** Every failure, as it happens (subscribe before saving to see them all). */
+  readonly failures: Stream.Stream<StorageError>
+  /** Waits until the outbox (if any) has delivered everything journaled so far. */
+  readonly flush: Effect.Effect<void>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const ClaudeAgentStorage: Context.Tag<ClaudeAgentStorage, ClaudeAgentStorage> = Context.GenericTag<
+  ClaudeAgentStorage
+>("@acx/storage/ClaudeAgentStorage")
+
+const blobOf = (error: StorageError): AnthropicBlob.AnthropicBlob => error.blob as AnthropicBlob.AnthropicBlob
+
+/**
+ * Builds the storage on a {@link Delivery} target (use {@link layer} for acx's
+ * `AcontextClient`). Fails with `InvalidSessionId` when `options.sessionId` is not a UUID. The
+ * scope owns the failures hub.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: ClaudeAgentStorageOptions,
+  delivery: Delivery,
+  outbox: Option.Option<Outbox> = Option.none()
+): Effect.Effect<ClaudeAgentStorage, Decider.InvalidSessionId, Scope.Scope> =>
+  Effect.gen(function*() {
+    const initial = yield* Decider.initialState({ sessionId: options.sessionId })
+    const state = yield* Ref.make(initial)
+    let latestSessionId: string | null = initial.sessionId
+    const evolve = (event: Decider.StorageEvent) =>
+      Ref.updateAndGet(state, (s) => Decider.evolve(s, event)).pipe(
+        Effect.tap((s) => {
+          latestSessionId = s.sessionId
+        })
+      )
+    const hub = yield* Effect.acquireRelease(PubSub.unbounded<StorageError>(), PubSub.shutdown)
+    const lock = yield* Effect.makeSemaphore(1)
+    const user = options.user ?? null
+    const policy: ErrorPolicy = options.onError ?? "log"
+
+    const report = (error: StorageError): Effect.Effect<SaveOutcome, StorageError> =>
+      PubSub.publish(hub, error).pipe(
+        Effect.zipRight(
+          policy === "fail"
+            ? Effect.fail(error)
+            : policy === "log"
+            ? Effect.logWarning(error.message).pipe(
+              Effect.annotateLogs({ "acx.session_id": error.sessionId ?? "", "acx.reason": error.reason })
+            )
+            : Effect.suspend(() => policy(error, blobOf(error))).pipe(
+              Effect.catchAllCause((cause) => Effect.logWarning("acx onError handler failed", cause))
+            )
+        ),
+        Effect.as<SaveOutcome>({ _tag: "Failed", error })
+      )
+
+    const failed = (
+      reason: StorageError["reason"],
+      sessionId: string | null,
+      blob: unknown,
+      meta: unknown,
+      failure: DeliveryFailure
+    ) =>
+      report(
+        new StorageError({ reason, sessionId, blob, meta, attempts: failure.attempts, cause: failure.error })
+      )
+
+    const storeDirect = (current: Decider.StorageState, decision: Extract<Decider.Decision, { _tag: "Store" }>) =>
+      Effect.gen(function*() {
+        let ensured = current
+        if (!current.ensured) {
+          const created = yield* Effect.either(delivery.createSession(current.sessionId, user))
+          if (created._tag === "Right") {
+            ensured = yield* evolve(
+              Decider.StorageEvent.SessionEnsured({ id: SessionId.unsafeMake(created.right.value.id) })
+            )
+          } else if (created.left.conflict && current.sessionId !== null) {
+            // 409: the UUID exists (a create race): continue with it.
+            ensured = yield* evolve(Decider.StorageEvent.SessionEnsured({ id: current.sessionId }))
+          } else {
+            return yield* failed("CreateSession", current.sessionId, decision.blob, decision.meta, created.left)
+          }
+        }
+        const sessionId = ensured.sessionId as string
+        return yield* delivery.storeMessage(sessionId, decision.blob, decision.meta).pipe(
+          Effect.matchEffect({
+            onFailure: (failure) => failed("StoreMessage", sessionId, decision.blob, decision.meta, failure),
+            onSuccess: ({ attempts }) =>
+              evolve(Decider.StorageEvent.MessageStored({ role: decision.role, uuid: decision.uuid })).pipe(
+                Effect.as<SaveOutcome>({ _tag: "Stored", sessionId, attempts })
+              )
+          })
+        )
+      })
+
+    const storeQueued = (
+      queue: Outbox,
+      current: Decider.StorageState,
+      decision: Extract<Decider.Decision, { _tag: "Store" }>
+    ) =>
+      Effect.gen(function*() {
+        // Journaled messages must all target one session, known before delivery: when the
+        // stream has not named one yet, acx names it (Acontext's create accepts the UUID).
+        const sessionId = current.sessionId ??
+          (yield* evolve(Decider.StorageEvent.SessionResolved({ id: SessionId.unsafeMake(randomUUID()) })))
+            .sessionId as string
+        return yield* queue.enqueue({ sessionId, user, blob: decision.blob, meta: decision.meta }).pipe(
+          Effect.matchEffect({
+            onFailure: (cause) =>
+              report(
+                new StorageError({
+                  reason: "Journal",
+                  sessionId,
+                  blob: decision.blob,
+                  meta: decision.meta,
+                  attempts: 1,
+                  cause
+                })
+              ),
+            onSuccess: () =>
+              evolve(Decider.StorageEvent.MessageStored({ role: decision.role, uuid: decision.uuid })).pipe(
+                Effect.as<SaveOutcome>({ _tag: "Queued", sessionId })
+              )
+          })
+        )
+      })
+
+    const save = (message: unknown): Effect.Effect<SaveOutcome, StorageError> =>
+      lock.withPermits(1)(
+        Effect.gen(function*() {
+          const current = yield* Ref.get(state)
+          const decision = Decider.decide(current, message, options)
+          switch (decision._tag) {
+            case "Skip":
+              if (decision.reason === "InvalidSessionId") yield* Effect.logWarning(decision.detail)
+              return { _tag: "Skipped", reason: decision.reason, detail: decision.detail } as const
+            case "ResolveSession":
+              yield* evolve(Decider.StorageEvent.SessionResolved({ id: decision.id }))
+              return { _tag: "SessionResolved", sessionId: decision.id } as const
+            case "Store":
+              return yield* Option.match(outbox, {
+                onNone: () => storeDirect(current, decision),
+                onSome: (queue) => storeQueued(queue, current, decision)
+              })
+          }
+        })
+      ).pipe(
+        Effect.tap((outcome) =>
+          Effect.logDebug("acx save").pipe(Effect.annotateLogs({
+            "acx.outcome": outcome._tag,
+            "acx.session_id": latestSessionId ?? "",
+            "acx.attempts": outcome._tag === "Stored"
+              ? outcome.attempts
+              : outcome._tag === "Failed"
+              ? outcome.error.attempts
+              : 0
+          }))
+        ),
+        Effect.withSpan("ClaudeAgentStorage.save", {
+          attributes: {
+            "acx.message_type": typeof message === "object" && message !== null
+              ? String((message as { type?: unknown }).type)
+              : typeof message
+          }
+        })
+      )
+
+    return ClaudeAgentStorage.of({
+      save,
+      sessionId: Effect.sync(() => latestSessionId),
+      unsafeSessionId: () => latestSessionId,
+      state: Ref.get(state),
+      sink: Sink.forEach((message: unknown) => save(message)),
+      tap: (self) => Stream.tap(self, save),
+      failures: Stream.merge(
+        Stream.fromPubSub(hub),
+        Option.match(outbox, { onNone: () => Stream.empty, onSome: (queue) => queue.failures })
+      ),
+      flush: Option.match(outbox, { onNone: () => Effect.void, onSome: (queue) => queue.flush })
+    })
+  })
+
+/**
+ * The storage as a layer on acx's {@link AcontextClient}; uses the {@link Outbox} when one is
+ * in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: ClaudeAgentStorageOptions = {}
+): Layer.Layer<ClaudeAgentStorage, Decider.InvalidSessionId, AcontextClient> =>
+  Layer.scoped(
+    ClaudeAgentStorage,
+    Effect.gen(function*() {
+      const client = yield* AcontextClient
+      const outbox = yield* Effect.serviceOption(Outbox)
+      return yield* make(options, fromAcontextClient(client), outbox)
+    })
+  )

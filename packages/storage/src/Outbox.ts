@@ -1,4 +1,313 @@
 /**
+ * The durable outbox: ClaudeAgentStorage journals each converted message in a SQLite file
+ * before delivery, and a background fiber delivers the journal to Acontext in order, removing
+ * each entry once the API acknowledged it. An API outage only delays delivery; a crash or a
+ * restart loses nothing — pending entries are delivered when the outbox starts again.
+ *
+ * Guarantees and limits:
+ * - **Order**: entries are delivered one at a time in journal order (across sessions).
+ * - **At least once**: an entry is removed only after Acontext acknowledged it. If the process
+ *   stops after the acknowledgement and before the removal (a window of one local SQLite
+ *   write), that entry is delivered again on restart: Acontext then holds it twice.
+ * - **Transient failures** (transport, timeout, 408/429/5xx, after the client's own retries)
+ *   are retried forever with a capped backoff: nothing is dropped during an outage.
+ * - **Permanent failures** (e.g. 400, 401) mark the entry `failed` — kept in the journal,
+ *   reported on `failures` and to the storage's error policy — and delivery moves on.
+ * - **Durability**: SQLite in WAL mode with `synchronous=NORMAL` survives process crashes; use
+ *   `synchronous: "FULL"` to also survive power loss, at the cost of one fsync per message.
+ *
  * @since 0.1.0
  */
-export {}
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
+import { AcontextClient } from "./AcontextClient.js"
+import { type Delivery, type DeliveryFailure, fromAcontextClient } from "./Delivery.js"
+import { StorageError } from "./StorageError.js"
+
+/**
+ * One journaled message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface OutboxEntry {
+  readonly sessionId: string
+  readonly user: string | null
+  readonly blob: unknown
+  readonly meta: unknown
+}
+
+/**
+ * An entry that could not be delivered (kept in the journal with status `failed`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FailedEntry extends OutboxEntry {
+  readonly id: number
+  readonly attempts: number
+  readonly lastError: string
+}
+
+/**
+ * The outbox could not read or write its journal.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class OutboxError extends Schema.TaggedError<OutboxError>("@acx/storage/Outbox/OutboxError")("OutboxError", {
+  reason: Schema.Literal("Journal", "Open"),
+  description: Schema.String,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `acx outbox ${this.reason} error: ${this.description}`
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Outbox {
+  /** Journals an entry (durably) and wakes the delivery fiber. */
+  readonly enqueue: (entry: OutboxEntry) => Effect.Effect<void, OutboxError>
+  /** Entries waiting for delivery. */
+  readonly pending: Effect.Effect<number>
+  /** Waits until every entry journaled so far is delivered or failed. */
+  readonly flush: Effect.Effect<void>
+  /** Entries that failed permanently. */
+  readonly failed: Effect.Effect<ReadonlyArray<FailedEntry>, OutboxError>
+  /** Puts failed entries back in the queue (e.g. after fixing an API key). */
+  readonly retryFailed: Effect.Effect<number, OutboxError>
+  /** Permanent delivery failures, as they happen. */
+  readonly failures: Stream.Stream<StorageError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const Outbox: Context.Tag<Outbox, Outbox> = Context.GenericTag<Outbox>("@acx/storage/Outbox")
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface OutboxOptions {
+  /** The SQLite journal file (created if missing). */
+  readonly filename: string
+  /** Backoff between delivery attempts of an entry after a transient failure (default: 200 ms ×2, capped at 30 s). */
+  readonly backoff?: Schedule.Schedule<unknown, DeliveryFailure> | undefined
+  /** `"NORMAL"` (default, survives process crashes) or `"FULL"` (also power loss). */
+  readonly synchronous?: "NORMAL" | "FULL" | undefined
+}
+
+const defaultBackoff: Schedule.Schedule<unknown, DeliveryFailure> = Schedule.exponential("200 millis").pipe(
+  Schedule.either(Schedule.spaced("30 seconds")),
+  Schedule.jittered
+)
+
+interface Row {
+  readonly id: number
+  readonly sessionId: string
+  readonly user: string | null
+  readonly blob: string
+  readonly meta: string | null
+  readonly attempts: number
+  readonly lastError: string | null
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Opens the journal and starts the delivery fiber (stopped when the scope closes; an entry
+ * being delivered is finished first).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: OutboxOptions,
+  delivery: Delivery
+): Effect.Effect<Outbox, OutboxError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sql = yield* SqliteClient.make({ filename: options.filename }).pipe(Effect.provide(Reactivity.layer))
+    const journal = <A>(what: string) => (effect: Effect.Effect<A, SqlError>) =>
+      Effect.mapError(effect, (cause) => new OutboxError({ reason: "Journal", description: what, cause }))
+
+    yield* Effect.all([
+      sql`PRAGMA busy_timeout = 5000`,
+      sql.unsafe(`PRAGMA synchronous = ${options.synchronous ?? "NORMAL"}`),
+      sql`CREATE TABLE IF NOT EXISTS acx_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        user TEXT,
+        blob TEXT NOT NULL,
+        meta TEXT,
+        status TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        created_at INTEGER NOT NULL
+      )`,
+      sql`CREATE INDEX IF NOT EXISTS acx_outbox_pending ON acx_outbox (status, id)`
+    ], { discard: true }).pipe(
+      Effect.mapError((cause) =>
+        new OutboxError({ reason: "Open", description: `cannot open journal ${options.filename}`, cause })
+      )
+    )
+
+    const countPending = sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM acx_outbox WHERE status = 'pending'`
+      .pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)), journal("count"))
+    const pendingCount = yield* SubscriptionRef.make(yield* countPending)
+    const refreshPending = Effect.flatMap(Effect.orDie(countPending), (n) => SubscriptionRef.set(pendingCount, n))
+    const wake = yield* Queue.sliding<void>(1)
+    const hub = yield* Effect.acquireRelease(PubSub.unbounded<StorageError>(), PubSub.shutdown)
+    const ensured = new Set<string>()
+
+    const next = sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
+      FROM acx_outbox WHERE status = 'pending' ORDER BY id LIMIT 1`.pipe(
+      Effect.map((rows) => rows[0]),
+      journal("read next entry")
+    )
+
+    const deliverOnce = (row: Row): Effect.Effect<void, DeliveryFailure> =>
+      Effect.gen(function*() {
+        const blob: unknown = JSON.parse(row.blob)
+        const meta = row.meta === null ? null : JSON.parse(row.meta) as { readonly [key: string]: unknown }
+        if (!ensured.has(row.sessionId)) {
+          yield* delivery.createSession(row.sessionId, row.user).pipe(
+            Effect.catchIf((failure) => failure.conflict, () => Effect.void)
+          )
+          ensured.add(row.sessionId)
+        }
+        yield* delivery.storeMessage(row.sessionId, blob, meta)
+      })
+
+    const markFailed = (row: Row, failure: DeliveryFailure) =>
+      Effect.gen(function*() {
+        const lastError = describe(failure.error)
+        yield* sql`UPDATE acx_outbox SET status = 'failed', attempts = attempts + ${failure.attempts},
+          last_error = ${lastError} WHERE id = ${row.id}`.pipe(Effect.orDie)
+        yield* PubSub.publish(
+          hub,
+          new StorageError({
+            reason: "Delivery",
+            sessionId: row.sessionId,
+            blob: JSON.parse(row.blob),
+            meta: row.meta === null ? null : JSON.parse(row.meta),
+            attempts: row.attempts + failure.attempts,
+            cause: failure.error
+          })
+        )
+        yield* Effect.logWarning(`acx outbox: entry ${row.id} failed permanently: ${lastError}`).pipe(
+          Effect.annotateLogs({ "acx.session_id": row.sessionId })
+        )
+      })
+
+    // One entry: deliver (retrying transient failures with backoff), then remove it. The
+    // delivery and the removal run uninterruptibly so that a shutdown finishes the entry in
+    // flight instead of leaving it acknowledged but still journaled.
+    const deliver = (row: Row) =>
+      deliverOnce(row).pipe(
+        Effect.tapError((failure) =>
+          failure.transient
+            ? sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
+              describe(failure.error)
+            } WHERE id = ${row.id}`.pipe(Effect.orDie)
+            : Effect.void
+        ),
+        Effect.retry({ schedule: options.backoff ?? defaultBackoff, while: (failure) => failure.transient }),
+        Effect.matchEffect({
+          onFailure: (failure) => markFailed(row, failure),
+          onSuccess: () => sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(Effect.orDie)
+        }),
+        Effect.zipRight(refreshPending),
+        Effect.withSpan("Outbox.deliver", { attributes: { "acx.session_id": row.sessionId, "acx.entry": row.id } }),
+        Effect.uninterruptible
+      )
+
+    const loop: Effect.Effect<never> = Effect.gen(function*() {
+      const row = yield* Effect.orDie(next)
+      if (row === undefined) yield* Queue.take(wake)
+      else yield* deliver(row)
+    }).pipe(Effect.forever)
+
+    yield* Effect.forkScoped(loop)
+
+    const enqueue = (entry: OutboxEntry) =>
+      sql`INSERT INTO acx_outbox (session_id, user, blob, meta, created_at) VALUES (${entry.sessionId}, ${entry.user}, ${
+        JSON.stringify(entry.blob)
+      }, ${entry.meta === null || entry.meta === undefined ? null : JSON.stringify(entry.meta)}, ${Date.now()})`.pipe(
+        journal("append entry"),
+        Effect.zipRight(SubscriptionRef.update(pendingCount, (n) => n + 1)),
+        Effect.zipRight(Queue.offer(wake, undefined)),
+        Effect.asVoid,
+        Effect.withSpan("Outbox.enqueue", { attributes: { "acx.session_id": entry.sessionId } })
+      )
+
+    const failed = sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
+      FROM acx_outbox WHERE status = 'failed' ORDER BY id`.pipe(
+      journal("read failed entries"),
+      Effect.map((rows) =>
+        rows.map((row): FailedEntry => ({
+          id: row.id,
+          sessionId: row.sessionId,
+          user: row.user,
+          blob: JSON.parse(row.blob),
+          meta: row.meta === null ? null : JSON.parse(row.meta),
+          attempts: row.attempts,
+          lastError: row.lastError ?? ""
+        }))
+      )
+    )
+
+    const retryFailed = sql<{ readonly n: number }>`UPDATE acx_outbox SET status = 'pending' WHERE status = 'failed'
+      RETURNING id AS n`.pipe(
+      journal("requeue failed entries"),
+      Effect.map((rows) => rows.length),
+      Effect.tap(() => Effect.zipRight(refreshPending, Queue.offer(wake, undefined)))
+    )
+
+    return Outbox.of({
+      enqueue,
+      pending: SubscriptionRef.get(pendingCount),
+      flush: pendingCount.changes.pipe(Stream.takeUntil((n) => n === 0), Stream.runDrain),
+      failed,
+      retryFailed,
+      failures: Stream.fromPubSub(hub)
+    })
+  })
+
+/**
+ * The outbox as a layer, delivering through acx's {@link AcontextClient}. Provide it next to
+ * `ClaudeAgentStorage.layer` to make storage durable.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: OutboxOptions): Layer.Layer<Outbox, OutboxError, AcontextClient> =>
+  Layer.scoped(Outbox, Effect.flatMap(AcontextClient, (client) => make(options, fromAcontextClient(client))))
+
+/**
+ * How long `flush` may wait by default in the Promise facade's `close()`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_FLUSH_TIMEOUT: Duration.Duration = Duration.seconds(30)

@@ -24,8 +24,22 @@ export * as AcontextError from "./AcontextError.js"
 export * as ClaudeAgentStorage from "./ClaudeAgentStorage.js"
 
 /**
+ * Delivery targets: acx's AcontextClient, or a seed-style duck-typed client.
+ *
+ * @since 0.1.0
+ */
+export * as Delivery from "./Delivery.js"
+
+/**
  * The durable outbox: journal before delivery, deliver in order, survive restarts.
  *
  * @since 0.1.0
  */
 export * as Outbox from "./Outbox.js"
+
+/**
+ * Why a message could not be stored.
+ *
+ * @since 0.1.0
+ */
+export * as StorageError from "./StorageError.js"

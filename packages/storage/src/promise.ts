@@ -1,1 +1,180 @@
-export {}
+/**
+ * `ClaudeAgentStorage` for plain TypeScript: the seed's Promise API (Acontext's own
+ * `ClaudeAgentStorage` is a drop-in predecessor), on top of the Effect service.
+ *
+ * @example
+ * ```ts
+ * import { ClaudeAgentStorage } from "@acx/storage/promise"
+ * import { query } from "@anthropic-ai/claude-agent-sdk"
+ *
+ * await using storage = new ClaudeAgentStorage({ client: { apiKey: process.env.ACONTEXT_API_KEY! } })
+ * for await (const message of query({ prompt: "What is the capital of France?" })) {
+ *   await storage.saveMessage(message) // never throws; failures are logged or go to onError
+ * }
+ * console.log(storage.sessionId)
+ * ```
+ *
+ * @since 0.1.0
+ */
+import * as Decider from "@acx/convert/Decider"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as AcontextClient from "./AcontextClient.js"
+import * as CAS from "./ClaudeAgentStorage.js"
+import { type AcontextClientLike, type Delivery, fromAcontextClient, fromClientLike } from "./Delivery.js"
+import * as Outbox from "./Outbox.js"
+import type { StorageError } from "./StorageError.js"
+
+export type { AcontextClientLike } from "./Delivery.js"
+export { StorageError } from "./StorageError.js"
+
+/**
+ * acx's own HTTP client settings, instead of a client object.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextConnection {
+  readonly apiKey: string
+  /** Default `https://api.acontext.app/api/v1`. */
+  readonly baseUrl?: string | undefined
+  /** Per-request timeout in milliseconds (default 60 000). */
+  readonly timeout?: number | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaudeAgentStorageOptions {
+  /** A seed-style client (`sessions.create` / `sessions.storeMessage`) or acx's own settings. */
+  readonly client: AcontextClientLike | AcontextConnection
+  /** An existing Acontext session id (must be a UUID: the constructor throws `InvalidSessionId` otherwise). */
+  readonly sessionId?: string | null | undefined
+  readonly user?: string | null | undefined
+  /** Store thinking blocks (default `false`). */
+  readonly includeThinking?: boolean | undefined
+  /** `"text"` (default) or `"native"`. */
+  readonly thinkingFormat?: "text" | "native" | undefined
+  /** `"store"` (default: stored once, deduplicated by uuid) or `"skip"` (the seed's behaviour). */
+  readonly replays?: "store" | "skip" | undefined
+  /**
+   * Receives each failure and the converted blob. Without it failures are logged with
+   * `console.warn`. Either way `saveMessage` resolves; an error thrown here is logged too.
+   */
+  readonly onError?: ((error: unknown, blob: Record<string, unknown>) => void | Promise<void>) | undefined
+  /** Journal messages in this SQLite file and deliver them in the background (durable, in order). */
+  readonly outbox?: string | Outbox.OutboxOptions | undefined
+}
+
+const isConnection = (client: AcontextClientLike | AcontextConnection): client is AcontextConnection =>
+  typeof (client as AcontextConnection).apiKey === "string"
+
+const deliveryLayer = (client: AcontextClientLike | AcontextConnection): Effect.Effect<Delivery> =>
+  isConnection(client)
+    ? Effect.map(AcontextClient.AcontextClient, fromAcontextClient).pipe(
+      Effect.provide(AcontextClient.layerNode({
+        apiKey: Redacted.make(client.apiKey),
+        baseUrl: client.baseUrl,
+        timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
+      }))
+    )
+    : Effect.succeed(fromClientLike(client))
+
+const unwrap = <A>(exit: Exit.Exit<A, unknown>): Promise<A> =>
+  Exit.isSuccess(exit) ? Promise.resolve(exit.value) : Promise.reject(Cause.squash(exit.cause))
+
+/**
+ * Persists Claude Agent SDK messages into Acontext.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export class ClaudeAgentStorage {
+  readonly #runtime: ManagedRuntime.ManagedRuntime<CAS.ClaudeAgentStorage, unknown>
+  readonly #initialSessionId: string | null
+  #service: CAS.ClaudeAgentStorage | undefined
+  #closed = false
+
+  constructor(options: ClaudeAgentStorageOptions) {
+    const initial = Decider.initialState({ sessionId: options.sessionId })
+    if (initial._tag === "Left") throw initial.left
+    this.#initialSessionId = initial.right.sessionId
+    const onError = options.onError
+    const policy: CAS.ErrorPolicy = (error: StorageError, blob) =>
+      Effect.promise(async () => {
+        if (onError === undefined) console.warn(`Failed to store message (session=${error.sessionId}):`, error.cause)
+        else await onError(error.cause, blob as unknown as Record<string, unknown>)
+      })
+    const storageOptions: CAS.ClaudeAgentStorageOptions = {
+      sessionId: options.sessionId,
+      user: options.user,
+      includeThinking: options.includeThinking,
+      thinkingFormat: options.thinkingFormat,
+      replays: options.replays,
+      onError: policy
+    }
+    const outboxOptions = typeof options.outbox === "string" ? { filename: options.outbox } : options.outbox
+    this.#runtime = ManagedRuntime.make(Layer.scoped(
+      CAS.ClaudeAgentStorage,
+      Effect.gen(function*() {
+        const delivery = yield* deliveryLayer(options.client)
+        const outbox = outboxOptions === undefined
+          ? Option.none()
+          : Option.some(yield* Outbox.make(outboxOptions, delivery))
+        return yield* CAS.make(storageOptions, delivery, outbox)
+      })
+    ))
+  }
+
+  async #storage(): Promise<CAS.ClaudeAgentStorage> {
+    if (this.#service === undefined) this.#service = await this.#runtime.runPromise(CAS.ClaudeAgentStorage)
+    return this.#service
+  }
+
+  /** The Acontext session id: explicit, resolved from the stream, or created; `null` until known. */
+  get sessionId(): string | null {
+    return this.#service?.unsafeSessionId() ?? this.#initialSessionId
+  }
+
+  /**
+   * Stores one SDK message when it should be (user and assistant messages; Python-SDK dicts
+   * too). Resolves in every case: failures go to `onError` or `console.warn`.
+   */
+  async saveMessage(message: unknown): Promise<void> {
+    if (this.#closed) throw new Error("ClaudeAgentStorage is closed")
+    const storage = await this.#storage()
+    const exit = await this.#runtime.runPromiseExit(storage.save(message))
+    if (Exit.isFailure(exit)) console.warn("acx: saveMessage failed unexpectedly:", Cause.squash(exit.cause))
+  }
+
+  /** Waits until the outbox (if any) has delivered everything saved so far. */
+  async flush(): Promise<void> {
+    if (this.#service === undefined) return
+    await unwrap(await this.#runtime.runPromiseExit(this.#service.flush))
+  }
+
+  /**
+   * Flushes the outbox (up to `timeoutMs`, default 30 s; undelivered entries stay journaled for
+   * the next start) and releases resources.
+   */
+  async close(timeoutMs = 30_000): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    if (this.#service !== undefined) {
+      await this.#runtime.runPromiseExit(
+        this.#service.flush.pipe(Effect.timeoutOption(`${timeoutMs} millis`))
+      )
+    }
+    await this.#runtime.dispose()
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close()
+  }
+}

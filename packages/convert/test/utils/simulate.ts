@@ -17,10 +17,10 @@
  * lives in `@acx/storage`; this is test scaffolding and must stay obviously correct.
  */
 import { Decider } from "@acx/convert"
+import { UUID_AUTO } from "@acx/fixtures/seed"
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import * as SessionId from "@acx/schema/SessionId"
 import { Either } from "effect"
-import { UUID_AUTO } from "./fixtures.js"
 
 /** What the fake client answers to `create`. */
 export type CreateOutcome =
