@@ -1,26 +1,18 @@
 /**
- * The README's main job (until the `acx` CLI exists): decode a realistic generated SDK message
- * stream with @acx/schema, run it through @acx/convert's storage decider, and print what acx
- * would store in Acontext — every request body, in order.
+ * The README's main job: a generated, realistic Claude Agent SDK conversation goes through
+ * ClaudeAgentStorage (Effect service, acx's HTTP client) into an embedded Acontext emulator on
+ * 127.0.0.1; then the stored conversation is read back in Anthropic format and printed.
  *
  * Usage: pnpm demo [--thinking] [--native] [--json]
  */
-import { Decider } from "@acx/convert"
-import { SdkMessage, SessionId } from "@acx/schema"
-import { Either, Schema } from "effect"
-import { randomUUID } from "node:crypto"
+import { SdkMessage } from "@acx/schema"
+import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
+import * as AcontextEmulator from "@acx/storage/AcontextEmulator"
+import { Effect, Either, Layer, Stream } from "effect"
 import { generateStream } from "./demo-stream.js"
 
 const args = new Set(process.argv.slice(2))
-const options: Decider.DeciderOptions = {
-  includeThinking: args.has("--thinking") || args.has("--native"),
-  thinkingFormat: args.has("--native") ? "native" : "text"
-}
-const decode = Schema.decodeUnknownEither(SdkMessage.SdkMessage)
-
-const stream = generateStream("The foo test fails: expected 4, got 0. Please fix it.")
-let state = Either.getOrThrow(Decider.initialState())
-const requests: Array<{ method: string; path: string; body: unknown }> = []
+const decode = SdkMessage.decode
 
 const label = (message: Record<string, unknown>): string => {
   const decoded = decode(message)
@@ -38,35 +30,90 @@ const label = (message: Record<string, unknown>): string => {
   }
 }
 
-console.log(`acx demo: ${stream.length} SDK messages → Acontext (format "anthropic")\n`)
-for (const message of stream) {
-  const decision = Decider.decide(state, message, options)
-  const summary = Decider.Decision.$match(decision, {
-    ResolveSession: ({ id }) => {
-      state = Decider.evolve(state, Decider.StorageEvent.SessionResolved({ id }))
-      return `session id ${id}`
-    },
-    Skip: ({ detail, reason }) => `skip (${reason}): ${detail}`,
-    Store: ({ blob, meta, role, uuid }) => {
-      if (!state.ensured) {
-        const id = state.sessionId ?? SessionId.unsafeMake(randomUUID())
-        requests.push({ method: "POST", path: "/api/v1/session", body: { use_uuid: id } })
-        state = Decider.evolve(state, Decider.StorageEvent.SessionEnsured({ id }))
-      }
-      requests.push({
-        method: "POST",
-        path: `/api/v1/session/${state.sessionId}/messages`,
-        body: meta === null ? { format: "anthropic", blob } : { format: "anthropic", meta, blob }
-      })
-      state = Decider.evolve(state, Decider.StorageEvent.MessageStored({ role, uuid }))
-      return `store ${role} message (${blob.content.map((b) => b.type).join(", ")})`
-    }
-  })
-  console.log(`  ${label(message).padEnd(36)} → ${summary}`)
+const describeOutcome = (outcome: ClaudeAgentStorage.SaveOutcome): string => {
+  switch (outcome._tag) {
+    case "Stored":
+      return "stored"
+    case "Queued":
+      return "queued"
+    case "SessionResolved":
+      return `session id ${outcome.sessionId}`
+    case "Skipped":
+      return `skipped (${outcome.reason})`
+    case "Failed":
+      return `FAILED: ${outcome.error.message}`
+  }
 }
 
-console.log(`\n${requests.length} requests acx would send:\n`)
-for (const request of requests) {
-  console.log(`${request.method} ${request.path}`)
-  console.log(args.has("--json") ? JSON.stringify(request.body) : JSON.stringify(request.body, null, 2))
+const summarize = (block: Record<string, unknown>): string => {
+  const clip = (text: string) => (text.length > 90 ? `${text.slice(0, 87)}...` : text).replace(/\n/g, " ⏎ ")
+  switch (block["type"]) {
+    case "text":
+      return clip(String(block["text"]))
+    case "thinking":
+      return `(thinking) ${clip(String(block["thinking"]))}`
+    case "tool_use":
+      return `→ ${String(block["name"])}(${clip(JSON.stringify(block["input"]))})`
+    case "tool_result": {
+      const content = block["content"]
+      const text = Array.isArray(content)
+        ? content.map((item: { text?: unknown }) => String(item.text ?? "")).join("")
+        : String(content)
+      return `← ${block["is_error"] ? "error: " : ""}${clip(text)}`
+    }
+    default:
+      return `[${String(block["type"])}]`
+  }
 }
+
+const program = Effect.gen(function*() {
+  const storage = yield* ClaudeAgentStorage.ClaudeAgentStorage
+  const client = yield* AcontextClient.AcontextClient
+  const emulator = yield* AcontextEmulator.AcontextEmulator
+  const stream = generateStream("The foo test fails: expected 4, got 0. Please fix it.")
+
+  console.log(
+    `acx demo: ${stream.length} Claude Agent SDK messages → ClaudeAgentStorage → Acontext emulator at ${emulator.url}\n`
+  )
+  yield* Stream.fromIterable(stream).pipe(
+    Stream.mapEffect((message) => Effect.map(storage.save(message), (outcome) => [message, outcome] as const)),
+    Stream.runForEach(([message, outcome]) =>
+      Effect.sync(() => console.log(`  ${label(message).padEnd(36)} → ${describeOutcome(outcome)}`))
+    )
+  )
+
+  const sessionId = yield* storage.sessionId
+  if (sessionId === null) return yield* Effect.die("no session was created")
+  const stored = yield* Stream.runCollect(client.messages(sessionId))
+  console.log(
+    `\nStored in Acontext session ${sessionId}: ${stored.length} messages (read back with format=anthropic)\n`
+  )
+  for (const { message, meta } of stored) {
+    if (args.has("--json")) {
+      console.log(JSON.stringify({ message, meta }))
+      continue
+    }
+    const { content, role } = message as { role: string; content: Array<Record<string, unknown>> }
+    const model = typeof meta["model"] === "string" ? `  (${meta["model"]})` : ""
+    console.log(`${role.padEnd(10)} ${content.map(summarize).join("\n           ")}${model}`)
+  }
+})
+
+const Emulator = AcontextEmulator.layer()
+const Client = Layer.unwrapEffect(
+  Effect.map(
+    AcontextEmulator.AcontextEmulator,
+    (emulator) => AcontextClient.layerNode({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
+  )
+)
+const Storage = ClaudeAgentStorage.layer({
+  includeThinking: args.has("--thinking") || args.has("--native"),
+  thinkingFormat: args.has("--native") ? "native" : "text"
+})
+
+Effect.runPromise(
+  program.pipe(Effect.provide(Storage.pipe(Layer.provideMerge(Client), Layer.provideMerge(Emulator))))
+).catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
