@@ -221,7 +221,12 @@ const readEnvelope = <A, I>(
   Effect.gen(function*() {
     const text = yield* Effect.mapError(
       response.text,
-      (cause) => failure(operation, { reason: "Transport", description: "reading the response body failed", cause })
+      (cause) =>
+        failure(operation, {
+          reason: "Transport",
+          description: `reading the response body failed: ${cause.message}`,
+          ...(cause.cause === undefined ? {} : { cause: cause.cause })
+        })
     )
     const json = parseJson(text)
     const envelope = Option.flatMap(json, decodeErrorEnvelope)
@@ -307,21 +312,27 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
       data: Schema.Schema<A, I>,
       attributes: Record<string, unknown> = {}
     ): Effect.Effect<A, AcontextError> => {
+      // The attempt counter is updated outside `timeoutFail` (which runs its effect in a child
+      // fiber whose FiberRefs are only merged back on success), so failed attempts count too.
       const attempt = FiberRef.update(currentAttempts, (n) => n + 1).pipe(
-        Effect.zipRight(http.execute(request)),
-        Effect.mapError((cause) =>
-          failure(operation, {
-            reason: cause._tag === "RequestError" ? "Transport" : "Decode",
-            description: cause.message,
-            cause
-          })
-        ),
-        Effect.flatMap((response) => readEnvelope(operation, response, data)),
-        Effect.timeoutFail({
-          duration: timeout,
-          onTimeout: () =>
-            failure(operation, { reason: "Timeout", description: `no answer within ${Duration.format(timeout)}` })
-        })
+        Effect.zipRight(
+          http.execute(request).pipe(
+            Effect.mapError((cause) =>
+              failure(operation, {
+                reason: cause._tag === "RequestError" ? "Transport" : "Decode",
+                description: cause.message,
+                // Never the platform error itself: it holds the request, Authorization header included.
+                ...(cause.cause === undefined ? {} : { cause: cause.cause })
+              })
+            ),
+            Effect.flatMap((response) => readEnvelope(operation, response, data)),
+            Effect.timeoutFail({
+              duration: timeout,
+              onTimeout: () =>
+                failure(operation, { reason: "Timeout", description: `no answer within ${Duration.format(timeout)}` })
+            })
+          )
+        )
       )
       const retried = retry === false
         ? attempt

@@ -120,6 +120,13 @@ export const ClaudeAgentStorage: Context.Tag<ClaudeAgentStorage, ClaudeAgentStor
   ClaudeAgentStorage
 >("@acx/storage/ClaudeAgentStorage")
 
+// Total: a span attribute must never throw (e.g. on a `type` with a null prototype).
+const messageType = (message: unknown): string => {
+  if (typeof message !== "object" || message === null) return typeof message
+  const type = (message as { readonly type?: unknown }).type
+  return typeof type === "string" ? type : typeof type
+}
+
 const blobOf = (error: StorageError): AnthropicBlob.AnthropicBlob => error.blob as AnthropicBlob.AnthropicBlob
 
 /**
@@ -268,14 +275,22 @@ export const make = (
               : 0
           }))
         ),
-        Effect.withSpan("ClaudeAgentStorage.save", {
-          attributes: {
-            "acx.message_type": typeof message === "object" && message !== null
-              ? String((message as { type?: unknown }).type)
-              : typeof message
-          }
-        })
+        Effect.withSpan("ClaudeAgentStorage.save", { attributes: { "acx.message_type": messageType(message) } })
       )
+
+    // The outbox reports permanent delivery failures after `save` returned: the policy still
+    // applies (a "fail" policy cannot fail a save that already succeeded, so those are logged).
+    if (Option.isSome(outbox)) {
+      yield* Effect.forkScoped(
+        Stream.runForEach(outbox.value.failures, (error) =>
+          policy === "fail" || policy === "log"
+            ? Effect.void
+            : Effect.suspend(() => policy(error, blobOf(error))).pipe(
+              Effect.catchAllCause((cause) => Effect.logWarning("acx onError handler failed", cause))
+            ))
+      )
+      yield* Effect.yieldNow()
+    }
 
     return ClaudeAgentStorage.of({
       save,

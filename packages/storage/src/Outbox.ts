@@ -6,9 +6,13 @@
  *
  * Guarantees and limits:
  * - **Order**: entries are delivered one at a time in journal order (across sessions).
- * - **At least once**: an entry is removed only after Acontext acknowledged it. If the process
- *   stops after the acknowledgement and before the removal (a window of one local SQLite
- *   write), that entry is delivered again on restart: Acontext then holds it twice.
+ * - **At least once**: an entry is removed only after Acontext acknowledged it. It is delivered
+ *   again (and Acontext then holds it twice) only when the acknowledgement is lost: the process
+ *   dies between the acknowledgement and the removal (one local SQLite write), a request was
+ *   applied but its answer never arrived (a dropped connection, or a timeout after the server
+ *   stored it), or a shutdown had to interrupt an attempt still in flight after
+ *   `shutdownGracePeriod`. A normal shutdown lets the attempt in flight finish and starts no
+ *   other: the rest stays journaled for the next start.
  * - **Transient failures** (transport, timeout, 408/429/5xx, after the client's own retries)
  *   are retried forever with a capped backoff: nothing is dropped during an outage.
  * - **Permanent failures** (e.g. 400, 401) mark the entry `failed` — kept in the journal,
@@ -22,8 +26,10 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
@@ -116,6 +122,11 @@ export interface OutboxOptions {
   readonly backoff?: Schedule.Schedule<unknown, DeliveryFailure> | undefined
   /** `"NORMAL"` (default, survives process crashes) or `"FULL"` (also power loss). */
   readonly synchronous?: "NORMAL" | "FULL" | undefined
+  /**
+   * On shutdown, how long the attempt in flight may take to finish before it is interrupted
+   * (default 10 s; an interrupted attempt is retried on the next start).
+   */
+  readonly shutdownGracePeriod?: Duration.DurationInput | undefined
 }
 
 const defaultBackoff: Schedule.Schedule<unknown, DeliveryFailure> = Schedule.exponential("200 millis").pipe(
@@ -220,35 +231,74 @@ export const make = (
         )
       })
 
-    // One entry: deliver (retrying transient failures with backoff), then remove it. The
-    // delivery and the removal run uninterruptibly so that a shutdown finishes the entry in
-    // flight instead of leaving it acknowledged but still journaled.
+    // Shutdown is graceful: `stopping` is signalled, the attempt in flight finishes (so an
+    // acknowledged entry is removed, not redelivered), no new attempt or backoff starts, and
+    // only after `shutdownGracePeriod` is the delivery fiber interrupted.
+    const stopping = yield* Deferred.make<void>()
+    const isStopping = Deferred.isDone(stopping)
+
+    type Attempted =
+      | { readonly _tag: "Delivered" }
+      | { readonly _tag: "Failed"; readonly failure: DeliveryFailure }
+      | { readonly _tag: "Stopped" }
+
+    const deliverWithRetry = (row: Row): Effect.Effect<Attempted> =>
+      Effect.gen(function*() {
+        const backoff = yield* Schedule.driver(options.backoff ?? defaultBackoff)
+        while (true) {
+          const result = yield* Effect.either(deliverOnce(row))
+          if (result._tag === "Right") return { _tag: "Delivered" } as const
+          const failure = result.left
+          if (!failure.transient) return { _tag: "Failed", failure } as const
+          yield* sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
+            describe(failure.error)
+          } WHERE id = ${row.id}`.pipe(Effect.orDie)
+          if (yield* isStopping) return { _tag: "Stopped" } as const
+          const waited = yield* Effect.raceFirst(
+            backoff.next(failure).pipe(Effect.as("retry" as const), Effect.orElseSucceed(() => "exhausted" as const)),
+            Deferred.await(stopping).pipe(Effect.as("stopped" as const))
+          )
+          if (waited === "stopped") return { _tag: "Stopped" } as const
+          if (waited === "exhausted") return { _tag: "Failed", failure } as const
+        }
+      })
+
+    // The bookkeeping after an answer (remove, or mark failed) runs uninterruptibly.
     const deliver = (row: Row) =>
-      deliverOnce(row).pipe(
-        Effect.tapError((failure) =>
-          failure.transient
-            ? sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
-              describe(failure.error)
-            } WHERE id = ${row.id}`.pipe(Effect.orDie)
-            : Effect.void
-        ),
-        Effect.retry({ schedule: options.backoff ?? defaultBackoff, while: (failure) => failure.transient }),
-        Effect.matchEffect({
-          onFailure: (failure) => markFailed(row, failure),
-          onSuccess: () => sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(Effect.orDie)
-        }),
-        Effect.zipRight(refreshPending),
-        Effect.withSpan("Outbox.deliver", { attributes: { "acx.session_id": row.sessionId, "acx.entry": row.id } }),
-        Effect.uninterruptible
+      Effect.uninterruptibleMask((restore) =>
+        restore(deliverWithRetry(row)).pipe(
+          Effect.flatMap((attempted) => {
+            switch (attempted._tag) {
+              case "Delivered":
+                return sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(Effect.orDie)
+              case "Failed":
+                return markFailed(row, attempted.failure)
+              case "Stopped":
+                return Effect.void
+            }
+          }),
+          Effect.zipRight(refreshPending)
+        )
+      ).pipe(
+        Effect.withSpan("Outbox.deliver", { attributes: { "acx.session_id": row.sessionId, "acx.entry": row.id } })
       )
 
-    const loop: Effect.Effect<never> = Effect.gen(function*() {
-      const row = yield* Effect.orDie(next)
-      if (row === undefined) yield* Queue.take(wake)
-      else yield* deliver(row)
-    }).pipe(Effect.forever)
+    const loop = Effect.gen(function*() {
+      while (!(yield* isStopping)) {
+        const row = yield* Effect.orDie(next)
+        if (row === undefined) yield* Effect.raceFirst(Queue.take(wake), Deferred.await(stopping))
+        else yield* deliver(row)
+      }
+    })
 
-    yield* Effect.forkScoped(loop)
+    const fiber = yield* Effect.forkDaemon(loop)
+    yield* Effect.addFinalizer(() =>
+      Deferred.succeed(stopping, undefined).pipe(
+        Effect.zipRight(Effect.timeout(Fiber.await(fiber), options.shutdownGracePeriod ?? "10 seconds")),
+        Effect.ignore,
+        Effect.zipRight(Fiber.interrupt(fiber))
+      )
+    )
 
     const enqueue = (entry: OutboxEntry) =>
       sql`INSERT INTO acx_outbox (session_id, user, blob, meta, created_at) VALUES (${entry.sessionId}, ${entry.user}, ${

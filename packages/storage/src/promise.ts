@@ -24,6 +24,7 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import * as AcontextClient from "./AcontextClient.js"
 import * as CAS from "./ClaudeAgentStorage.js"
 import { type AcontextClientLike, type Delivery, fromAcontextClient, fromClientLike } from "./Delivery.js"
@@ -75,16 +76,21 @@ export interface ClaudeAgentStorageOptions {
 const isConnection = (client: AcontextClientLike | AcontextConnection): client is AcontextConnection =>
   typeof (client as AcontextConnection).apiKey === "string"
 
-const deliveryLayer = (client: AcontextClientLike | AcontextConnection): Effect.Effect<Delivery> =>
+/** The storage layer; the HTTP client (when acx's own) lives as long as the storage does. */
+const storageLayer = (
+  client: AcontextClientLike | AcontextConnection,
+  build: (delivery: Delivery) => Effect.Effect<CAS.ClaudeAgentStorage, unknown, Scope.Scope>
+): Layer.Layer<CAS.ClaudeAgentStorage, unknown> =>
   isConnection(client)
-    ? Effect.map(AcontextClient.AcontextClient, fromAcontextClient).pipe(
-      Effect.provide(AcontextClient.layerNode({
-        apiKey: Redacted.make(client.apiKey),
-        baseUrl: client.baseUrl,
-        timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
-      }))
-    )
-    : Effect.succeed(fromClientLike(client))
+    ? Layer.scoped(
+      CAS.ClaudeAgentStorage,
+      Effect.flatMap(AcontextClient.AcontextClient, (acontext) => build(fromAcontextClient(acontext)))
+    ).pipe(Layer.provide(AcontextClient.layerNode({
+      apiKey: Redacted.make(client.apiKey),
+      baseUrl: client.baseUrl,
+      timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
+    })))
+    : Layer.scoped(CAS.ClaudeAgentStorage, build(fromClientLike(client)))
 
 const unwrap = <A>(exit: Exit.Exit<A, unknown>): Promise<A> =>
   Exit.isSuccess(exit) ? Promise.resolve(exit.value) : Promise.reject(Cause.squash(exit.cause))
@@ -98,7 +104,9 @@ const unwrap = <A>(exit: Exit.Exit<A, unknown>): Promise<A> =>
 export class ClaudeAgentStorage {
   readonly #runtime: ManagedRuntime.ManagedRuntime<CAS.ClaudeAgentStorage, unknown>
   readonly #initialSessionId: string | null
-  #service: CAS.ClaudeAgentStorage | undefined
+  readonly #service: Promise<CAS.ClaudeAgentStorage>
+  readonly #outbox: () => Outbox.Outbox | undefined
+  #ready: CAS.ClaudeAgentStorage | undefined
   #closed = false
 
   constructor(options: ClaudeAgentStorageOptions) {
@@ -120,26 +128,28 @@ export class ClaudeAgentStorage {
       onError: policy
     }
     const outboxOptions = typeof options.outbox === "string" ? { filename: options.outbox } : options.outbox
-    this.#runtime = ManagedRuntime.make(Layer.scoped(
-      CAS.ClaudeAgentStorage,
+    let outbox: Outbox.Outbox | undefined
+    this.#runtime = ManagedRuntime.make(storageLayer(options.client, (delivery) =>
       Effect.gen(function*() {
-        const delivery = yield* deliveryLayer(options.client)
-        const outbox = outboxOptions === undefined
-          ? Option.none()
-          : Option.some(yield* Outbox.make(outboxOptions, delivery))
-        return yield* CAS.make(storageOptions, delivery, outbox)
-      })
-    ))
+        if (outboxOptions !== undefined) outbox = yield* Outbox.make(outboxOptions, delivery)
+        return yield* CAS.make(storageOptions, delivery, Option.fromNullable(outbox))
+      })))
+    this.#outbox = () => outbox
+    // Built now, not on the first save: an outbox left with entries by a previous run starts
+    // delivering them at once, and concurrent first saves all wait on the same promise (in order).
+    this.#service = this.#runtime.runPromise(CAS.ClaudeAgentStorage)
+    this.#service.catch(() => undefined)
   }
 
   async #storage(): Promise<CAS.ClaudeAgentStorage> {
-    if (this.#service === undefined) this.#service = await this.#runtime.runPromise(CAS.ClaudeAgentStorage)
-    return this.#service
+    const storage = await this.#service
+    this.#ready = storage
+    return storage
   }
 
   /** The Acontext session id: explicit, resolved from the stream, or created; `null` until known. */
   get sessionId(): string | null {
-    return this.#service?.unsafeSessionId() ?? this.#initialSessionId
+    return this.#ready?.unsafeSessionId() ?? this.#initialSessionId
   }
 
   /**
@@ -155,8 +165,22 @@ export class ClaudeAgentStorage {
 
   /** Waits until the outbox (if any) has delivered everything saved so far. */
   async flush(): Promise<void> {
-    if (this.#service === undefined) return
-    await unwrap(await this.#runtime.runPromiseExit(this.#service.flush))
+    const storage = await this.#storage()
+    await unwrap(await this.#runtime.runPromiseExit(storage.flush))
+  }
+
+  /** Outbox entries that failed permanently (empty without an outbox). */
+  async failedEntries(): Promise<ReadonlyArray<Outbox.FailedEntry>> {
+    await this.#storage()
+    const outbox = this.#outbox()
+    return outbox === undefined ? [] : unwrap(await this.#runtime.runPromiseExit(outbox.failed))
+  }
+
+  /** Puts failed outbox entries back in the queue; resolves with how many. */
+  async retryFailed(): Promise<number> {
+    await this.#storage()
+    const outbox = this.#outbox()
+    return outbox === undefined ? 0 : unwrap(await this.#runtime.runPromiseExit(outbox.retryFailed))
   }
 
   /**
@@ -166,10 +190,9 @@ export class ClaudeAgentStorage {
   async close(timeoutMs = 30_000): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    if (this.#service !== undefined) {
-      await this.#runtime.runPromiseExit(
-        this.#service.flush.pipe(Effect.timeoutOption(`${timeoutMs} millis`))
-      )
+    const storage = await this.#service.catch(() => undefined)
+    if (storage !== undefined) {
+      await this.#runtime.runPromiseExit(storage.flush.pipe(Effect.timeoutOption(`${timeoutMs} millis`)))
     }
     await this.#runtime.dispose()
   }
