@@ -7,7 +7,7 @@
  */
 import { SdkMessage } from "@acx/schema"
 import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
-import * as AcontextEmulator from "@acx/storage/AcontextEmulator"
+import { AcontextEmulator } from "@acx/storage/testing"
 import { Effect, Either, Layer, Stream } from "effect"
 import { generateStream } from "./demo-stream.js"
 

@@ -1,9 +1,27 @@
 /**
  * Test kits for acx users and acx's own tests: a faithful Acontext emulator on 127.0.0.1 with
- * fault injection, and a scriptable stand-in for the Claude Code CLI that drives the real
- * SDK's `query()` offline.
+ * fault injection (`AcontextEmulator.make` / `layer` for Effect code, `startAcontextEmulator`
+ * for Promise code), and a scriptable stand-in for the Claude Code CLI that drives the real
+ * SDK's `query()` offline (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …).
  *
  * @since 0.1.0
  */
-export * from "./AcontextEmulator.js"
+
+/**
+ * The Acontext emulator: `AcontextEmulator.AcontextEmulator` (tag), `make`, `layer` and types.
+ *
+ * @since 0.1.0
+ */
+export * as AcontextEmulator from "./AcontextEmulator.js"
+
+export {
+  AcontextEmulatorError,
+  type AcontextEmulatorHandle,
+  type AcontextEmulatorOptions,
+  type AcontextFault,
+  type AcontextRequestLogEntry,
+  type AcontextRoute,
+  startAcontextEmulator
+} from "./AcontextEmulator.js"
+
 export * from "./StandInCli.js"

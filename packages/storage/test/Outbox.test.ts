@@ -7,11 +7,12 @@
  */
 import { assistantBlob, create, MODEL, store, textBlock, userBlob, UUID_DEFAULT, UUID_FLOW } from "@acx/fixtures/seed"
 import * as F from "@acx/fixtures/seed"
+import { AcontextEmulator } from "@acx/storage/AcontextEmulator"
 import * as CAS from "@acx/storage/ClaudeAgentStorage"
 import * as Outbox from "@acx/storage/Outbox"
 import { ClaudeAgentStorage as PromiseStorage } from "@acx/storage/promise"
 import { StorageError } from "@acx/storage/StorageError"
-import { AcontextEmulator, startAcontextEmulator } from "@acx/storage/testing"
+import { startAcontextEmulator } from "@acx/storage/testing"
 import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
