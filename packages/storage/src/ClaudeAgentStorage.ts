@@ -35,7 +35,9 @@ import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import * as SessionId from "@acx/schema/SessionId"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
@@ -244,6 +246,22 @@ export const make = (
         )
       })
 
+    // Every save is logged at debug level; checking the level first keeps the cost (building
+    // the annotations) off the hot path when debug logging is off, the default.
+    const logSave = (outcome: SaveOutcome) =>
+      FiberRef.getWith(FiberRef.currentMinimumLogLevel, (level) =>
+        LogLevel.greaterThan(level, LogLevel.Debug)
+          ? Effect.void
+          : Effect.logDebug("acx save").pipe(Effect.annotateLogs({
+            "acx.outcome": outcome._tag,
+            "acx.session_id": latestSessionId ?? "",
+            "acx.attempts": outcome._tag === "Stored"
+              ? outcome.attempts
+              : outcome._tag === "Failed"
+              ? outcome.error.attempts
+              : 0
+          })))
+
     const save = (message: unknown): Effect.Effect<SaveOutcome, StorageError> =>
       lock.withPermits(1)(
         Effect.gen(function*() {
@@ -264,17 +282,7 @@ export const make = (
           }
         })
       ).pipe(
-        Effect.tap((outcome) =>
-          Effect.logDebug("acx save").pipe(Effect.annotateLogs({
-            "acx.outcome": outcome._tag,
-            "acx.session_id": latestSessionId ?? "",
-            "acx.attempts": outcome._tag === "Stored"
-              ? outcome.attempts
-              : outcome._tag === "Failed"
-              ? outcome.error.attempts
-              : 0
-          }))
-        ),
+        Effect.tap(logSave),
         Effect.withSpan("ClaudeAgentStorage.save", { attributes: { "acx.message_type": messageType(message) } })
       )
 
