@@ -231,8 +231,8 @@ describe("Outbox with ClaudeAgentStorage", () => {
           yield* (yield* CAS.ClaudeAgentStorage).flush
         }).pipe(Effect.provide(durableStorage(journal, { sessionId: UUID_DEFAULT })))
 
-        // The in-flight entry was finished before the stop (delivery and removal are one
-        // uninterruptible step), so every message is stored exactly once, in order.
+        // The stop let the attempt in flight finish and remove its entry (graceful shutdown), so
+        // every message is stored exactly once, in order.
         expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(all)
         // The second outbox re-ensured the session: 200 (idempotent) the second time.
         expect((yield* emu.requests).filter((r) => r.route === "createSession").map((r) => r.status))
