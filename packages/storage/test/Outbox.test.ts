@@ -12,7 +12,7 @@ import * as CAS from "@acx/storage/ClaudeAgentStorage"
 import * as Outbox from "@acx/storage/Outbox"
 import { ClaudeAgentStorage as PromiseStorage } from "@acx/storage/promise"
 import { StorageError } from "@acx/storage/StorageError"
-import { startAcontextEmulator } from "@acx/storage/testing"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
 import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
@@ -358,51 +358,33 @@ describe("the Promise facade's outbox option", () => {
     expect((await emu.messages(UUID_DEFAULT)).map((m) => m.parts[0]!.text)).toStrictEqual(["m1", "m2"])
   })
 
-  // A new facade starts its outbox at construction: `flush()` delivers what a previous process
-  // left in the journal, without a new message.
-  it("a new facade on the same journal delivers the leftovers on flush(), without a new message", async () => {
-    await using emu = await startAcontextEmulator({ faults: [{ route: "storeMessage", latencyMs: 40 }] })
+  // A previous "process" journals 6 messages and stops before delivering them all (its close
+  // gives up flushing after 30 ms); returns a second facade on the same journal.
+  const leftovers = async (emu: AcontextEmulatorHandle) => {
     const journal = dir.file("journal.db")
-    const first = new PromiseStorage({
-      client: fetchClient(emu.url, emu.apiKey),
-      sessionId: UUID_DEFAULT,
-      outbox: journal
-    })
-    for (const text of texts(6)) await first.saveMessage(F.userText(text))
-    await first.close(30) // gives up flushing after 30 ms: the rest stays journaled
-    const delivered = (await emu.messages(UUID_DEFAULT)).length
-    expect(delivered).toBeLessThan(6)
-    await emu.clearFaults()
-    const second = new PromiseStorage({
-      client: fetchClient(emu.url, emu.apiKey),
-      sessionId: UUID_DEFAULT,
-      outbox: journal
-    })
-    await second.flush()
-    const afterFlush = (await emu.messages(UUID_DEFAULT)).map((m) => m.parts[0]!.text)
-    // Clean up: a saved message starts the outbox, which then delivers everything.
-    await second.saveMessage(F.streamEvent(UUID_DEFAULT))
-    await second.close()
-    expect(afterFlush).toStrictEqual(texts(6))
-  })
-
-  it("a new facade on the same journal delivers the leftovers once it has started (first saveMessage)", async () => {
-    await using emu = await startAcontextEmulator({ faults: [{ route: "storeMessage", latencyMs: 40 }] })
-    const journal = dir.file("journal.db")
-    const first = new PromiseStorage({
-      client: fetchClient(emu.url, emu.apiKey),
-      sessionId: UUID_DEFAULT,
-      outbox: journal
-    })
+    const options = { client: fetchClient(emu.url, emu.apiKey), sessionId: UUID_DEFAULT, outbox: journal }
+    await emu.setFaults([{ route: "storeMessage", latencyMs: 40 }])
+    const first = new PromiseStorage(options)
     for (const text of texts(6)) await first.saveMessage(F.userText(text))
     await first.close(30)
     expect((await emu.messages(UUID_DEFAULT)).length).toBeLessThan(6)
     await emu.clearFaults()
-    const second = new PromiseStorage({
-      client: fetchClient(emu.url, emu.apiKey),
-      sessionId: UUID_DEFAULT,
-      outbox: journal
-    })
+    return new PromiseStorage(options)
+  }
+
+  // A new facade starts its outbox at construction: `flush()` delivers what a previous process
+  // left in the journal, without a new message.
+  it("a new facade on the same journal delivers the leftovers on flush(), without a new message", async () => {
+    await using emu = await startAcontextEmulator()
+    const second = await leftovers(emu)
+    await second.flush()
+    expect((await emu.messages(UUID_DEFAULT)).map((m) => m.parts[0]!.text)).toStrictEqual(texts(6))
+    await second.close()
+  })
+
+  it("a new facade on the same journal delivers the leftovers before a new message", async () => {
+    await using emu = await startAcontextEmulator()
+    const second = await leftovers(emu)
     await second.saveMessage(F.userText("m6"))
     await second.close()
     expect((await emu.messages(UUID_DEFAULT)).map((m) => m.parts[0]!.text)).toStrictEqual(texts(7))
