@@ -43,3 +43,10 @@ export * as Outbox from "./Outbox.js"
  * @since 0.1.0
  */
 export * as StorageError from "./StorageError.js"
+
+/**
+ * The SDK's SessionStore contract as an Effect service, and its Promise (SDK) form.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
