@@ -1,0 +1,46 @@
+/**
+ * A worker process for the SQLite concurrency test: opens the real adapter on the given file
+ * and appends `batches` batches to one session, interleaving with the other workers. Each batch
+ * holds `batchSize` entries with worker-unique uuids, one entry without a uuid, and the shared
+ * uuids every worker appends (each must end up stored once). Every third batch is appended twice,
+ * like an SDK retry after a lost acknowledgement.
+ *
+ * The store is opened (and the file migrated, concurrently with the other workers) first; the
+ * worker then prints `ready` and starts appending when a line arrives on stdin, so that the
+ * parent starts all workers together.
+ *
+ * Usage: `node --import tsx sqliteAppendWorker.ts <filename> <worker> <batches> <batchSize>`
+ */
+import { createSqliteSessionStore } from "../../src/SqliteSessionStore.js"
+
+const [filename, worker, batchesText, batchSizeText] = process.argv.slice(2)
+if (filename === undefined || worker === undefined) {
+  throw new Error("usage: sqliteAppendWorker <filename> <worker> <batches> <batchSize>")
+}
+const batches = Number(batchesText ?? "25")
+const batchSize = Number(batchSizeText ?? "20")
+const key = { projectKey: "concurrency", sessionId: "shared-session" }
+
+const store = createSqliteSessionStore({ filename, busyTimeout: "30 seconds" })
+const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
+const go = new Promise<void>((resolve) => process.stdin.once("data", () => resolve()))
+try {
+  // Opens the file and runs the migrations now, before the synchronised start.
+  await store.listSessions(key.projectKey)
+  process.stdout.write("ready\n")
+  await go
+  process.stdin.destroy()
+  for (let batch = 0; batch < batches; batch++) {
+    const entries: Array<{ type: string; uuid?: string; worker: string; batch: number; index: number }> = []
+    for (let index = 0; index < batchSize; index++) {
+      entries.push({ type: "user", uuid: `w${worker}-b${batch}-e${index}`, worker, batch, index })
+    }
+    entries.push({ type: "marker", worker, batch, index: batchSize })
+    entries.push({ type: "shared", uuid: `shared-${batch}`, worker, batch, index: batchSize + 1 })
+    await store.append(key, entries)
+    if (batch % 3 === 0) await store.append(key, entries.filter((entry) => entry.uuid !== undefined))
+    await sleep(1)
+  }
+} finally {
+  await store.close()
+}
