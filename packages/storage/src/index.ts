@@ -31,11 +31,32 @@ export * as ClaudeAgentStorage from "./ClaudeAgentStorage.js"
 export * as Delivery from "./Delivery.js"
 
 /**
+ * An in-memory SessionStore (uuid-idempotent): tests and single processes.
+ *
+ * @since 0.1.0
+ */
+export * as MemorySessionStore from "./MemorySessionStore.js"
+
+/**
  * The durable outbox: journal before delivery, deliver in order, survive restarts.
  *
  * @since 0.1.0
  */
 export * as Outbox from "./Outbox.js"
+
+/**
+ * The Postgres SessionStore: many machines, one database.
+ *
+ * @since 0.1.0
+ */
+export * as PostgresSessionStore from "./PostgresSessionStore.js"
+
+/**
+ * The embedded SQLite SessionStore (the default).
+ *
+ * @since 0.1.0
+ */
+export * as SqliteSessionStore from "./SqliteSessionStore.js"
 
 /**
  * Why a message could not be stored.

@@ -1,8 +1,9 @@
 /**
  * Test kits for acx users and acx's own tests: a faithful Acontext emulator on 127.0.0.1 with
  * fault injection (`AcontextEmulator.make` / `layer` for Effect code, `startAcontextEmulator`
- * for Promise code), and a scriptable stand-in for the Claude Code CLI that drives the real
- * SDK's `query()` offline (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …).
+ * for Promise code), a scriptable stand-in for the Claude Code CLI that drives the real SDK's
+ * `query()` offline (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …), and the
+ * SessionStore conformance suite for vitest (`runSessionStoreConformance`).
  *
  * @since 0.1.0
  */
@@ -23,5 +24,13 @@ export {
   type AcontextRoute,
   startAcontextEmulator
 } from "./AcontextEmulator.js"
+
+export {
+  CONFORMANCE_CASES,
+  type ConformanceCase,
+  type ConformanceOptions,
+  type ConformanceStore,
+  runSessionStoreConformance
+} from "./SessionStoreConformance.js"
 
 export * from "./StandInCli.js"
