@@ -52,6 +52,9 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as SessionStore from "./SessionStore.js"
 
+// Rows per INSERT statement: 6 parameters each, under SQLite's default 32 766.
+const INSERT_CHUNK = 1000
+
 /**
  * @since 0.1.0
  * @category models
@@ -216,13 +219,29 @@ const makeStore = (sql: SqliteClient.SqliteClient): SessionStore.SessionStore =>
     yield* Effect.annotateCurrentSpan({ projectKey: key.projectKey, sessionId: key.sessionId, subpath })
     yield* sql.withTransaction(Effect.gen(function*() {
       const mtime = yield* nextMtime
+      // Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique
+      // uuid index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT.
+      const insertedUuids = new Set<string>()
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => ({
+          project_key: key.projectKey,
+          session_id: key.sessionId,
+          subpath,
+          uuid: row.uuid,
+          entry: row.json,
+          created_at: mtime
+        }))
+        const inserted = yield* sql<{ readonly uuid: string | null }>`INSERT INTO acx_session_entries ${
+          sql.insert(chunk)
+        } ON CONFLICT DO NOTHING RETURNING uuid`
+        for (const { uuid } of inserted) if (uuid !== null) insertedUuids.add(uuid)
+      }
+      // What was stored, in call order: every entry without uuid, and the first occurrence of
+      // each uuid the database accepted.
       const stored: Array<SessionStore.SessionStoreEntry> = []
       for (const row of rows) {
-        const inserted = yield* sql<{ readonly id: number }>`INSERT INTO acx_session_entries
-          (project_key, session_id, subpath, uuid, entry, created_at)
-          VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${row.uuid}, ${row.json}, ${mtime})
-          ON CONFLICT DO NOTHING RETURNING id`
-        if (inserted.length > 0) stored.push(row.entry)
+        if (row.uuid === null) stored.push(row.entry)
+        else if (insertedUuids.delete(row.uuid)) stored.push(row.entry)
       }
       if (stored.length === 0) return
       yield* sql`INSERT INTO acx_session_keys (project_key, session_id, subpath, mtime)
