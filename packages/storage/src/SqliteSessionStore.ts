@@ -4,16 +4,16 @@
  *
  * Schema (created by the `@effect/sql` Migrator; migrations recorded in
  * `acx_session_store_migrations`):
- * - `acx_session_entries (id INTEGER PRIMARY KEY AUTOINCREMENT, project_key TEXT NOT NULL,
- *   session_id TEXT NOT NULL, subpath TEXT NOT NULL DEFAULT '', uuid TEXT NULL,
- *   entry TEXT NOT NULL, created_at INTEGER NOT NULL)`: one row per stored transcript line, the
- *   entry as JSON text; `subpath = ''` is the main transcript. Indexes:
- *   `(project_key, session_id, subpath, id)` for `load`, and a UNIQUE index on
- *   `(project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL` that makes `uuid` an
+ * - `acx_session_keys (id INTEGER PRIMARY KEY, project_key TEXT, session_id TEXT, subpath TEXT,
+ *   mtime INTEGER)`, UNIQUE `(project_key, session_id, subpath)`: every written key with its
+ *   mtime, for `listSessions` (`subpath = ''` is the main transcript), `listSubkeys`
+ *   (`subpath <> ''`) and retention; `id` is the key's compact handle in the entries table.
+ * - `acx_session_entries (id INTEGER PRIMARY KEY AUTOINCREMENT, key_id INTEGER NOT NULL,
+ *   uuid TEXT NULL, entry TEXT NOT NULL, created_at INTEGER NOT NULL)`: one row per stored
+ *   transcript line of the key `key_id`, the entry as JSON text. Indexes: `(key_id, id)` for
+ *   `load`, and a UNIQUE index on `(key_id, uuid) WHERE uuid IS NOT NULL` that makes `uuid` an
  *   idempotency key across connections and processes (`INSERT … ON CONFLICT DO NOTHING`).
- * - `acx_session_keys (project_key, session_id, subpath, mtime INTEGER)`, primary key
- *   `(project_key, session_id, subpath)`: every written key with its mtime, for `listSessions`
- *   (`subpath = ''`), `listSubkeys` (`subpath <> ''`) and retention.
+ *   Entries are deleted together with their key row (no foreign key; the adapter does it).
  * - `acx_session_summaries (project_key, session_id, mtime INTEGER, data TEXT)`, primary key
  *   `(project_key, session_id)`: the SDK's `SessionSummaryEntry` of each main transcript, `data`
  *   stored verbatim as JSON.
@@ -52,8 +52,22 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as SessionStore from "./SessionStore.js"
 
-// Rows per INSERT statement: 6 parameters each, under SQLite's default 32 766.
+// Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
 const INSERT_CHUNK = 1000
+
+// The multi-row INSERT text for `rows` rows; full chunks always reuse the same text, so the
+// client's prepared-statement cache serves them.
+const insertTexts = new Map<number, string>()
+const insertText = (rows: number): string => {
+  let text = insertTexts.get(rows)
+  if (text === undefined) {
+    text = `INSERT INTO acx_session_entries (key_id, uuid, entry, created_at) VALUES ${
+      Array(rows).fill("(?, ?, ?, ?)").join(",")
+    } ON CONFLICT DO NOTHING`
+    if (insertTexts.size < 64) insertTexts.set(rows, text)
+  }
+  return text
+}
 
 /**
  * @since 0.1.0
@@ -71,25 +85,24 @@ const MIGRATIONS_TABLE = "acx_session_store_migrations"
 const migrations = Migrator.fromRecord({
   "1_session_store": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE acx_session_entries (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      subpath TEXT NOT NULL DEFAULT '',
-      uuid TEXT NULL,
-      entry TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    )`
-    yield* sql`CREATE INDEX acx_session_entries_key ON acx_session_entries (project_key, session_id, subpath, id)`
-    yield* sql`CREATE UNIQUE INDEX acx_session_entries_uuid
-      ON acx_session_entries (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL`
     yield* sql`CREATE TABLE acx_session_keys (
+      id INTEGER PRIMARY KEY,
       project_key TEXT NOT NULL,
       session_id TEXT NOT NULL,
       subpath TEXT NOT NULL,
       mtime INTEGER NOT NULL,
-      PRIMARY KEY (project_key, session_id, subpath)
+      UNIQUE (project_key, session_id, subpath)
     )`
+    yield* sql`CREATE TABLE acx_session_entries (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      key_id INTEGER NOT NULL,
+      uuid TEXT NULL,
+      entry TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    )`
+    yield* sql`CREATE INDEX acx_session_entries_key ON acx_session_entries (key_id, id)`
+    yield* sql`CREATE UNIQUE INDEX acx_session_entries_uuid
+      ON acx_session_entries (key_id, uuid) WHERE uuid IS NOT NULL`
     yield* sql`CREATE INDEX acx_session_keys_mtime ON acx_session_keys (mtime)`
     yield* sql`CREATE TABLE acx_session_summaries (
       project_key TEXT NOT NULL,
@@ -202,7 +215,8 @@ const makeStore = (sql: SqliteClient.SqliteClient): SessionStore.SessionStore =>
 
   const deleteSession = (projectKey: string, sessionId: string) =>
     Effect.all([
-      sql`DELETE FROM acx_session_entries WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
+      sql`DELETE FROM acx_session_entries WHERE key_id IN
+        (SELECT id FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId})`,
       sql`DELETE FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
       sql`DELETE FROM acx_session_summaries WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
     ], { discard: true })
@@ -215,38 +229,63 @@ const makeStore = (sql: SqliteClient.SqliteClient): SessionStore.SessionStore =>
     const entries = yield* SessionStore.validateEntries("append", rawEntries)
     if (entries.length === 0) return
     const subpath = subpathOf(key)
-    const rows = entries.map((entry) => ({ entry, uuid: uuidOf(entry), json: JSON.stringify(entry) }))
+    const count = entries.length
+    const uuids = new Array<string | null>(count)
+    const jsons = new Array<string>(count)
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i]!
+      uuids[i] = uuidOf(entry)
+      jsons[i] = JSON.stringify(entry)
+    }
     yield* Effect.annotateCurrentSpan({ projectKey: key.projectKey, sessionId: key.sessionId, subpath })
     yield* sql.withTransaction(Effect.gen(function*() {
       const mtime = yield* nextMtime
+      // The key row first, for its id: a new key gets this append's mtime, an existing one keeps
+      // its own (older: the clock is strictly increasing) until something is actually stored.
+      const keyRows = yield* sql<{ readonly id: number; readonly mtime: number }>`INSERT INTO acx_session_keys
+        (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
+        ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = acx_session_keys.mtime
+        RETURNING id, mtime`
+      const keyId = Number(keyRows[0]!.id)
+      const newKey = Number(keyRows[0]!.mtime) === mtime
       // Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique
       // uuid index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT.
-      const insertedUuids = new Set<string>()
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-        const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => ({
-          project_key: key.projectKey,
-          session_id: key.sessionId,
-          subpath,
-          uuid: row.uuid,
-          entry: row.json,
-          created_at: mtime
-        }))
-        const inserted = yield* sql<{ readonly uuid: string | null }>`INSERT INTO acx_session_entries ${
-          sql.insert(chunk)
-        } ON CONFLICT DO NOTHING RETURNING uuid`
-        for (const { uuid } of inserted) if (uuid !== null) insertedUuids.add(uuid)
+      let changes = 0
+      for (let start = 0; start < count; start += INSERT_CHUNK) {
+        const end = Math.min(count, start + INSERT_CHUNK)
+        const params = new Array<unknown>((end - start) * 4)
+        for (let i = start, p = 0; i < end; i++, p += 4) {
+          params[p] = keyId
+          params[p + 1] = uuids[i]
+          params[p + 2] = jsons[i]
+          params[p + 3] = mtime
+        }
+        const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
+        changes += result.changes
       }
-      // What was stored, in call order: every entry without uuid, and the first occurrence of
-      // each uuid the database accepted.
-      const stored: Array<SessionStore.SessionStoreEntry> = []
-      for (const row of rows) {
-        if (row.uuid === null) stored.push(row.entry)
-        else if (insertedUuids.delete(row.uuid)) stored.push(row.entry)
+      // What was stored, in call order: everything when no row was skipped; otherwise every entry
+      // without uuid, and the first occurrence of each uuid the database accepted, i.e. stored
+      // under this key by this append: its `changes` newest rows (ids only grow, and this
+      // transaction holds the write lock).
+      let stored: ReadonlyArray<SessionStore.SessionStoreEntry> = entries
+      if (changes !== count) {
+        const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
+          WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
+        const insertedUuids = new Set<string>()
+        for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
+        const kept: Array<SessionStore.SessionStoreEntry> = []
+        for (let i = 0; i < count; i++) {
+          const uuid = uuids[i] ?? null
+          if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
+        }
+        stored = kept
       }
-      if (stored.length === 0) return
-      yield* sql`INSERT INTO acx_session_keys (project_key, session_id, subpath, mtime)
-        VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
-        ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = excluded.mtime`
+      if (stored.length === 0) {
+        // nothing stored: leave the key as it was (a new key cannot get here, but stays unwritten)
+        if (newKey) yield* sql`DELETE FROM acx_session_keys WHERE id = ${keyId}`
+        return
+      }
+      if (!newKey) yield* sql`UPDATE acx_session_keys SET mtime = ${mtime} WHERE id = ${keyId}`
       if (!SessionStore.isMainKey(key)) return
       const previous = yield* sql<SummaryRow>`SELECT session_id AS "sessionId", mtime, data
         FROM acx_session_summaries WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
@@ -270,7 +309,8 @@ const makeStore = (sql: SqliteClient.SqliteClient): SessionStore.SessionStore =>
     const key = yield* SessionStore.validateKey("load", rawKey)
     const subpath = subpathOf(key)
     const rows = yield* sql<EntryRow>`SELECT entry FROM acx_session_entries
-      WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}
+      WHERE key_id = (SELECT id FROM acx_session_keys
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})
       ORDER BY id`.pipe(Effect.mapError(storageError("load")))
     if (rows.length === 0) return null
     return yield* Effect.forEach(rows, (row) => parseJson("load", row.entry)) as Effect.Effect<
@@ -306,8 +346,8 @@ const makeStore = (sql: SqliteClient.SqliteClient): SessionStore.SessionStore =>
       SessionStore.isMainKey(key)
         ? deleteSession(key.projectKey, key.sessionId)
         : Effect.all([
-          sql`DELETE FROM acx_session_entries
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
+          sql`DELETE FROM acx_session_entries WHERE key_id = (SELECT id FROM acx_session_keys
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})`,
           sql`DELETE FROM acx_session_keys
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`
         ], { discard: true })
