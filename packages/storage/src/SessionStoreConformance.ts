@@ -30,7 +30,14 @@
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import { foldSessionSummary } from "@anthropic-ai/claude-agent-sdk"
 import { randomUUID } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+// Registration goes through @vitest/runner (what vitest's own `describe`/`it` are): importing
+// `vitest` itself outside its runner throws, and this module is re-exported by
+// `@acx/storage/testing`, which scripts import for the emulator. `expect` is taken from vitest
+// once the suite runs (in `beforeAll`), when the runner is live.
+import { afterAll, beforeAll, describe, it } from "@vitest/runner"
+import type { ExpectStatic } from "vitest"
+
+let expect: ExpectStatic
 
 /**
  * What the suite runs against: the SDK's `SessionStore`, optional methods possibly missing.
@@ -284,6 +291,7 @@ export const runSessionStoreConformance = (
     }
 
     beforeAll(async () => {
+      expect = (await import("vitest")).expect
       current = await track(makeStore)
     })
 
