@@ -51,6 +51,34 @@ export * as ToolResult from "./ToolResult.js"
  */
 export * as ToolUse from "./ToolUse.js"
 
+/**
+ * Assistant fragments sharing `message.id` merged into one message.
+ *
+ * @since 0.1.0
+ */
+export * as Fragments from "./Fragments.js"
+
+/**
+ * Session and project statistics over transcripts.
+ *
+ * @since 0.1.0
+ */
+export * as Stats from "./Stats.js"
+
+/**
+ * A past transcript as the Anthropic blobs acx would store.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptBlobs from "./TranscriptBlobs.js"
+
+/**
+ * Token usage, counted once per message with the last fragment's usage.
+ *
+ * @since 0.1.0
+ */
+export * as Usage from "./Usage.js"
+
 // The seed's public function names, importable directly (ARCHITECTURE.md §6).
 export { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
 export { fromPythonMessage } from "./PythonShape.js"
