@@ -79,6 +79,27 @@ export * as TranscriptBlobs from "./TranscriptBlobs.js"
  */
 export * as Usage from "./Usage.js"
 
+/**
+ * Claude Code's project-directory name for a path.
+ *
+ * @since 0.1.0
+ */
+export * as ProjectDir from "./ProjectDir.js"
+
+/**
+ * Conversation reconstruction from transcript entries: chains, compactions, sidechains, ancestry.
+ *
+ * @since 0.1.0
+ */
+export * as Reconstruct from "./Reconstruct.js"
+
+/**
+ * Lenient, streaming JSONL transcript parsing.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptParse from "./TranscriptParse.js"
+
 // The seed's public function names, importable directly (ARCHITECTURE.md §6).
 export { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
 export { fromPythonMessage } from "./PythonShape.js"
