@@ -10,6 +10,13 @@
 export * as AcontextClient from "./AcontextClient.js"
 
 /**
+ * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjects from "./ClaudeProjects.js"
+
+/**
  * The Acontext error family.
  *
  * @since 0.1.0
