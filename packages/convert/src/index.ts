@@ -100,6 +100,20 @@ export * as Reconstruct from "./Reconstruct.js"
  */
 export * as TranscriptParse from "./TranscriptParse.js"
 
+/**
+ * Fork a transcript into a new session (fresh uuids, remapped chain), as the SDK's forkSession does.
+ *
+ * @since 0.1.0
+ */
+export * as Fork from "./Fork.js"
+
+/**
+ * Transcript entries back to JSONL.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptWrite from "./TranscriptWrite.js"
+
 // The seed's public function names, importable directly (ARCHITECTURE.md §6).
 export { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
 export { fromPythonMessage } from "./PythonShape.js"

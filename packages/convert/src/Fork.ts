@@ -1,0 +1,213 @@
+/**
+ * Forking a session's transcript, as the SDK's `forkSession` does in store mode: the entries
+ * of the new session, with fresh uuids, the parent chain remapped, the session id rewritten
+ * and each entry pointing back at the one it was copied from. Pure: the new uuids and the
+ * current time are injected.
+ *
+ * Follows the SDK's rules: only conversation entries (user, assistant, system, attachment,
+ * progress) with a uuid are copied, sidechain entries are not, progress entries are dropped
+ * (a parent that is a progress entry is replaced by its nearest non-progress ancestor), so
+ * no metadata entry (ai-title, last-prompt, queue-operation, file history, …) is carried over;
+ * `isSidechain` becomes `false` and the team, agent, slug and per-turn bookkeeping fields are
+ * removed; the compact metadata's preserved uuids are remapped; the last entry's timestamp
+ * becomes `now`; a `custom-title` entry is appended. Not reproduced: the session-state entries
+ * the SDK writes after the copied ones (content replacements, `relocated`, data-flow records,
+ * `derived-from`, …), the remapping of `source_uuid` in commands and deferred-tool records,
+ * and the first-prompt fallback of the default title.
+ *
+ * @since 0.1.0
+ */
+import * as Transcript from "@acx/schema/Transcript"
+import { get, isObj } from "./internal/json.js"
+import type { Obj } from "./internal/json.js"
+import { ancestry, conversation } from "./Reconstruct.js"
+
+/**
+ * What a fork needs:
+ * - `newSessionId`: the session id of the fork;
+ * - `upToUuid`: the last entry to copy, with its ancestry (every main entry when absent);
+ * - `title`: the fork's title (default: the original's custom or AI title, plus " (fork)");
+ * - `sourceSessionId`: the forked session's id, for `forkedFrom` (default: the first copied
+ *   entry's `sessionId`);
+ * - `now`: an ISO timestamp; `uuid`: a generator of fresh uuids.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ForkOptions {
+  readonly newSessionId: string
+  readonly upToUuid?: string
+  readonly title?: string
+  readonly sourceSessionId?: string
+  readonly now: string
+  readonly uuid: () => string
+}
+
+const CONVERSATION_TYPES: ReadonlySet<string> = new Set(Transcript.CONVERSATION_ENTRY_TYPES)
+
+// The fields the SDK clears on every copied entry (besides `isSidechain`, set to false).
+const CLEARED_FIELDS: ReadonlyArray<string> = [
+  "teamName",
+  "agentName",
+  "sessionKind",
+  "slug",
+  "sourceToolAssistantUUID",
+  "summarizedTurnPromptUuids",
+  "droppedPromptUuids",
+  "sentAsUuid",
+  "rowsAheadOfPutBack",
+  "turnAttributionKey"
+]
+
+const str = (value: unknown): string | undefined => typeof value === "string" ? value : undefined
+
+interface Copied {
+  readonly obj: Obj
+  readonly uuid: string
+  readonly type: string
+}
+
+const copyable = (entries: ReadonlyArray<Transcript.TranscriptEntry>): Array<Copied> =>
+  entries.flatMap((entry) => {
+    if (!isObj(entry)) return []
+    const obj: Obj = entry
+    const uuid = str(obj["uuid"])
+    const type = str(obj["type"])
+    if (uuid === undefined || type === undefined || !CONVERSATION_TYPES.has(type) || obj["isSidechain"] === true) {
+      return []
+    }
+    return [{ obj, uuid, type }]
+  })
+
+const select = (
+  entries: ReadonlyArray<Transcript.TranscriptEntry>,
+  candidates: ReadonlyArray<Copied>,
+  upToUuid: string | undefined
+): Array<Copied> => {
+  if (upToUuid === undefined) return [...candidates]
+  const last = candidates.findIndex((item) => item.uuid === upToUuid)
+  if (last === -1) return []
+  // The SDK keeps the ancestry of `upToUuid` and what its chain reconstruction splices in (the
+  // other blocks and tool results of the same API messages) from the entries before it.
+  const end = entries.findIndex((entry) => get(entry, "uuid") === upToUuid)
+  const leaf = {
+    type: "system",
+    uuid: `${upToUuid}\u0000fork`,
+    parentUuid: upToUuid
+  } as unknown as Transcript.TranscriptEntry
+  const chain = new Set([
+    ...ancestry(entries, upToUuid).map((item) => item.uuid),
+    ...conversation([...entries.slice(0, end + 1), leaf]).map((item) => item.uuid)
+  ])
+  return candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
+}
+
+const originalTitle = (entries: ReadonlyArray<Transcript.TranscriptEntry>): string | undefined => {
+  let custom: string | undefined
+  let ai: string | undefined
+  for (const entry of entries) {
+    const customTitle = get(entry, "customTitle")
+    const aiTitle = get(entry, "aiTitle")
+    if (typeof customTitle === "string" && customTitle !== "") custom = customTitle
+    if (typeof aiTitle === "string" && aiTitle !== "") ai = aiTitle
+  }
+  return custom ?? ai
+}
+
+const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unknown => {
+  if (!isObj(metadata)) return metadata
+  const one = (value: unknown): unknown => typeof value === "string" ? map.get(value) ?? value : value
+  const remap = (value: unknown, keys: ReadonlyArray<string>): unknown => {
+    if (!isObj(value)) return value
+    const copy: Record<string, unknown> = { ...value }
+    for (const key of keys) {
+      if (!(key in copy)) continue
+      const field = copy[key]
+      copy[key] = Array.isArray(field) ? field.map(one) : one(field)
+    }
+    return copy
+  }
+  const copy: Record<string, unknown> = { ...metadata }
+  if ("preservedMessages" in copy) {
+    copy["preservedMessages"] = remap(copy["preservedMessages"], ["anchorUuid", "uuids", "allUuids"])
+  }
+  if ("preservedSegment" in copy) {
+    copy["preservedSegment"] = remap(copy["preservedSegment"], ["headUuid", "anchorUuid", "tailUuid"])
+  }
+  return copy
+}
+
+/**
+ * The entries of a new session forked from `entries` (a main transcript): the main entries up
+ * to and including `upToUuid` along its ancestry (all of them when absent), copied with fresh
+ * uuids (`parentUuid` and `logicalParentUuid` remapped through the same map), `sessionId` set to
+ * `newSessionId`, `forkedFrom: { sessionId, messageUuid }` naming the original, the last
+ * entry's timestamp set to `now`, then a `custom-title` entry. Empty when there is nothing to
+ * fork (no main conversation entry, or `upToUuid` is not one), where the SDK throws.
+ *
+ * @since 0.1.0
+ * @category forking
+ */
+export const forkTranscript = (
+  entries: ReadonlyArray<Transcript.TranscriptEntry>,
+  options: ForkOptions
+): Array<Transcript.TranscriptEntry> => {
+  const candidates = copyable(entries)
+  const selected = select(entries, candidates, options.upToUuid)
+  const kept = selected.filter((item) => item.type !== "progress")
+  if (kept.length === 0) return []
+  const sourceSessionId = options.sourceSessionId ?? selected.map((item) => str(item.obj["sessionId"])).find(
+    (id) => id !== undefined
+  ) ?? ""
+  const fresh = new Map<string, string>()
+  for (const item of selected) if (!fresh.has(item.uuid)) fresh.set(item.uuid, options.uuid())
+  const keptFresh = new Map<string, string>()
+  for (const item of kept) keptFresh.set(item.uuid, fresh.get(item.uuid) ?? item.uuid)
+  const byUuid = new Map<string, Copied>()
+  // progress entries are passed through even when not selected (the SDK's slice keeps them)
+  for (const item of candidates) byUuid.set(item.uuid, item)
+  const parentOf = (item: Copied): string | null => {
+    let current = str(item.obj["parentUuid"])
+    const seen = new Set<string>()
+    while (current !== undefined) {
+      const parent = byUuid.get(current)
+      if (parent === undefined) return null
+      if (parent.type !== "progress" || seen.has(parent.uuid)) return fresh.get(parent.uuid) ?? null
+      seen.add(parent.uuid)
+      current = str(parent.obj["parentUuid"])
+    }
+    return null
+  }
+  const copies = kept.map((item, index): Transcript.TranscriptEntry => {
+    const copy: Record<string, unknown> = { ...item.obj }
+    if (item.type === "system" && "compactMetadata" in copy) {
+      copy["compactMetadata"] = remapMetadata(copy["compactMetadata"], keptFresh)
+    }
+    copy["uuid"] = fresh.get(item.uuid) ?? item.uuid
+    copy["parentUuid"] = parentOf(item)
+    const logical = item.obj["logicalParentUuid"]
+    if (typeof logical === "string") copy["logicalParentUuid"] = fresh.get(logical) ?? null
+    copy["sessionId"] = options.newSessionId
+    if (index === kept.length - 1) copy["timestamp"] = options.now
+    copy["isSidechain"] = false
+    for (const field of CLEARED_FIELDS) delete copy[field]
+    const requestSessionId = item.type === "assistant"
+      ? [item.obj["requestSessionId"], get(item.obj["forkedFrom"], "sessionId"), item.obj["sessionId"]].find(
+        (id): id is string => typeof id === "string"
+      )
+      : undefined
+    if (requestSessionId === undefined) delete copy["requestSessionId"]
+    else copy["requestSessionId"] = requestSessionId
+    copy["forkedFrom"] = { sessionId: sourceSessionId, messageUuid: item.uuid }
+    return copy as Transcript.TranscriptEntry
+  })
+  const title = options.title?.trim() || `${originalTitle(entries) ?? "Forked session"} (fork)`
+  const titleEntry: Record<string, unknown> = {
+    type: "custom-title",
+    sessionId: options.newSessionId,
+    customTitle: title,
+    uuid: options.uuid(),
+    timestamp: options.now
+  }
+  return [...copies, titleEntry as Transcript.TranscriptEntry]
+}

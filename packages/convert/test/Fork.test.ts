@@ -1,0 +1,282 @@
+import { forkTranscript } from "@acx/convert/Fork"
+import type { ForkOptions } from "@acx/convert/Fork"
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import { ancestry, conversation } from "@acx/convert/Reconstruct"
+import { parseTranscript } from "@acx/convert/TranscriptParse"
+import * as Fixtures from "@acx/fixtures"
+import type { TranscriptEntry } from "@acx/schema/Transcript"
+import { describe, expect, it } from "@effect/vitest"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as os from "node:os"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+
+type Raw = Record<string, unknown>
+
+const NOW = "2030-01-01T00:00:00.000Z"
+const NEW_SID = "00000000-0000-4000-8000-000000000001"
+
+const counter = () => {
+  let n = 0
+  return () => `fresh-${n++}`
+}
+
+const options = (extra: Partial<ForkOptions> = {}): ForkOptions => ({
+  newSessionId: NEW_SID,
+  now: NOW,
+  uuid: counter(),
+  ...extra
+})
+
+const decode = (raws: ReadonlyArray<Raw>): Array<TranscriptEntry> => {
+  const parsed = parseTranscript(raws.map((raw) => JSON.stringify(raw)).join("\n"))
+  expect(parsed.errors).toEqual([])
+  return parsed.entries.map(({ entry }) => entry)
+}
+
+const raw = (entry: TranscriptEntry | Raw): Raw => entry as unknown as Raw
+
+const msg = (uuid: string, parentUuid: string | null, type = "user", extra: Raw = {}): Raw => ({
+  type,
+  uuid,
+  parentUuid,
+  sessionId: "old",
+  timestamp: `2026-01-01T00:00:0${uuid.length % 10}.000Z`,
+  message: { role: type, content: `text of ${uuid}` },
+  ...extra
+})
+
+// Every parent link points inside the fork, no original uuid survives.
+const checkStructure = (original: ReadonlyArray<TranscriptEntry>, fork: ReadonlyArray<TranscriptEntry | Raw>) => {
+  const forkUuids = new Set<unknown>(fork.map((entry) => raw(entry)["uuid"]))
+  const originalUuids = new Set<unknown>(
+    original.map((entry) => raw(entry)["uuid"]).filter((uuid) => uuid !== undefined)
+  )
+  for (const entry of fork) {
+    const parent = raw(entry)["parentUuid"]
+    if (parent !== undefined && parent !== null) expect(forkUuids.has(parent)).toBe(true)
+    const logical = raw(entry)["logicalParentUuid"]
+    if (logical !== undefined && logical !== null) expect(forkUuids.has(logical)).toBe(true)
+    expect(originalUuids.has(raw(entry)["uuid"])).toBe(false)
+  }
+}
+
+describe("forkTranscript", () => {
+  const entries = decode([
+    { type: "queue-operation", operation: "enqueue", sessionId: "old" },
+    msg("u1", null),
+    msg("a1", "u1", "assistant"),
+    { type: "progress", uuid: "p1", parentUuid: "a1", sessionId: "old", data: {} },
+    msg("u2", "p1"),
+    msg("s1", "a1", "user", { isSidechain: true, agentId: "x" }),
+    msg("a2", "u2", "assistant", { teamName: "t", slug: "s" }),
+    { type: "ai-title", aiTitle: "Original", sessionId: "old" },
+    { type: "last-prompt", lastPrompt: "p", sessionId: "old" },
+    msg("u3", "a2")
+  ])
+
+  it("copies the main entries with fresh uuids and a remapped chain", () => {
+    const fork = forkTranscript(entries, options())
+    expect(fork.map((entry) => raw(entry)["type"])).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "custom-title"
+    ])
+    checkStructure(entries, fork)
+    const copied = fork.slice(0, -1).map(raw)
+    expect(copied.map((entry) => entry["forkedFrom"])).toEqual(
+      ["u1", "a1", "u2", "a2", "u3"].map((messageUuid) => ({ sessionId: "old", messageUuid }))
+    )
+    // u2's parent was the progress entry p1: it is skipped, to a1
+    expect(copied.map((entry) => entry["parentUuid"])).toEqual([null, "fresh-0", "fresh-1", "fresh-3", "fresh-4"])
+    expect(copied.every((entry) => entry["sessionId"] === NEW_SID && entry["isSidechain"] === false)).toBe(true)
+    expect(copied[3]?.["teamName"]).toBeUndefined()
+    expect(copied[3]?.["requestSessionId"]).toBe("old")
+    expect(copied.map((entry) => entry["timestamp"]).at(-1)).toBe(NOW)
+    expect(copied.map((entry) => entry["message"])).toEqual(
+      ["u1", "a1", "u2", "a2", "u3"].map((uuid) =>
+        raw(entries.find((entry) => raw(entry)["uuid"] === uuid)!)["message"]
+      )
+    )
+    expect(fork.at(-1)).toEqual({
+      type: "custom-title",
+      sessionId: NEW_SID,
+      customTitle: "Original (fork)",
+      uuid: "fresh-6",
+      timestamp: NOW
+    })
+  })
+
+  it("stops at upToUuid, keeps its ancestry only, and uses the given title", () => {
+    const fork = forkTranscript(entries, options({ upToUuid: "u2", title: "  Mine " }))
+    expect(fork.map((entry) => raw(entry)["forkedFrom"] ?? raw(entry)["customTitle"])).toEqual([
+      { sessionId: "old", messageUuid: "u1" },
+      { sessionId: "old", messageUuid: "a1" },
+      { sessionId: "old", messageUuid: "u2" },
+      "Mine"
+    ])
+    checkStructure(entries, fork)
+  })
+
+  it("remaps logicalParentUuid and the preserved uuids of a compact boundary", () => {
+    const compacted = decode([
+      msg("u1", null),
+      msg("a1", "u1", "assistant"),
+      {
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: "b1",
+        parentUuid: null,
+        logicalParentUuid: "a1",
+        content: "Conversation compacted",
+        compactMetadata: { trigger: "auto", preservedSegment: { headUuid: "u1", anchorUuid: "b1", tailUuid: "a1" } }
+      },
+      msg("u2", "b1", "user", { isCompactSummary: true })
+    ])
+    const fork = forkTranscript(compacted, options())
+    checkStructure(compacted, fork)
+    const boundary = raw(fork[2]!)
+    expect(boundary["logicalParentUuid"]).toBe("fresh-1")
+    expect(boundary["compactMetadata"]).toEqual({
+      trigger: "auto",
+      preservedSegment: { headUuid: "fresh-0", anchorUuid: "fresh-2", tailUuid: "fresh-1" }
+    })
+  })
+
+  it("is empty when there is nothing to fork", () => {
+    expect(forkTranscript([], options())).toEqual([])
+    expect(forkTranscript(entries, options({ upToUuid: "missing" }))).toEqual([])
+    expect(forkTranscript(entries, options({ upToUuid: "s1" }))).toEqual([])
+  })
+})
+
+// ------------------------------------------------------------------------------------------------
+// cross-check with the SDK's forkSession in store mode
+// ------------------------------------------------------------------------------------------------
+
+interface Store {
+  load(key: { projectKey: string; sessionId: string }): Promise<Array<Raw> | null>
+}
+interface Sdk {
+  readonly InMemorySessionStore: new() => Store
+  readonly importSessionToStore: (sid: string, store: Store, options: { dir: string }) => Promise<void>
+  readonly forkSession: (
+    sid: string,
+    options: { dir: string; sessionStore: Store; upToMessageId?: string; title?: string }
+  ) => Promise<{ sessionId: string }>
+}
+
+const loadSdk = async (): Promise<Sdk> => {
+  const entry = createRequire(import.meta.url).resolve("@anthropic-ai/claude-agent-sdk")
+  return (await import(pathToFileURL(entry).href)) as Sdk
+}
+
+// Entries the SDK writes after the copied ones from session state, which forkTranscript does not.
+const SESSION_STATE_TYPES = new Set([
+  "content-replacement",
+  "atis-latch",
+  "tools-used",
+  "data-flow-incomplete",
+  "data-flow-records",
+  "derived-from",
+  "relocated",
+  "history-suppression",
+  "hybrid-organization"
+])
+
+const IDS = ["uuid", "parentUuid", "logicalParentUuid", "forkedFrom", "sessionId", "timestamp"]
+
+const contents = (entries: ReadonlyArray<Raw>) =>
+  entries.map((entry) => {
+    const copy = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined))
+    for (const key of IDS) delete copy[key]
+    return copy
+  })
+
+// Each entry's parent as an index into the list (uuids aside).
+const shape = (entries: ReadonlyArray<Raw>) => {
+  const index = new Map(entries.map((entry, i) => [entry["uuid"], i]))
+  return entries.map((entry) => [
+    entry["parentUuid"] == null ? null : index.get(entry["parentUuid"]) ?? "outside",
+    entry["logicalParentUuid"] == null ? null : index.get(entry["logicalParentUuid"]) ?? "outside",
+    (entry["forkedFrom"] as Raw | undefined)?.["messageUuid"] ?? null
+  ])
+}
+
+describe.skipIf(!Fixtures.available)(
+  `fixture transcripts against the SDK's forkSession ${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+  () => {
+    it("gives the SDK's entries, in its order, uuids aside", async () => {
+      const files = Fixtures.transcriptFiles().filter((file) => !file.includes(`${path.sep}subagents${path.sep}`))
+      expect(files.length).toBeGreaterThan(0)
+      const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-fork-")))
+      const configDir = path.join(root, "config")
+      const projectDir = path.join(root, "project")
+      fs.mkdirSync(projectDir, { recursive: true })
+      const projectKey = encodeProjectDir(fs.realpathSync(projectDir))
+      const transcriptsDir = path.join(configDir, "projects", projectKey)
+      fs.mkdirSync(transcriptsDir, { recursive: true })
+      const previous = process.env["CLAUDE_CONFIG_DIR"]
+      process.env["CLAUDE_CONFIG_DIR"] = configDir
+      let compared = 0
+      try {
+        const sdk = await loadSdk()
+        for (const file of files) {
+          const text = fs.readFileSync(file, "utf8")
+          const entries = parseTranscript(text).entries.map(({ entry }) => entry)
+          const turns = conversation(entries).filter((item) =>
+            !item.spliced && (item.entry.type === "user" || item.entry.type === "assistant")
+          )
+          const middle = turns[Math.floor(turns.length / 2)]?.uuid
+          for (const upToUuid of [undefined, middle]) {
+            const label = `${Fixtures.relative(file)} up to ${upToUuid ?? "the end"}`
+            const sessionId = crypto.randomUUID()
+            fs.writeFileSync(path.join(transcriptsDir, `${sessionId}.jsonl`), text)
+            const store = new sdk.InMemorySessionStore()
+            await sdk.importSessionToStore(sessionId, store, { dir: projectDir })
+            const forked = await sdk.forkSession(sessionId, {
+              dir: projectDir,
+              sessionStore: store,
+              title: "Forked",
+              ...(upToUuid === undefined ? {} : { upToMessageId: upToUuid })
+            })
+            const theirs = (await store.load({ projectKey, sessionId: forked.sessionId })) ?? []
+            const ours = forkTranscript(entries, {
+              newSessionId: forked.sessionId,
+              sourceSessionId: sessionId,
+              title: "Forked",
+              now: NOW,
+              uuid: () => crypto.randomUUID(),
+              ...(upToUuid === undefined ? {} : { upToUuid })
+            }).map(raw)
+            // inherent: the session-state entries the SDK writes after the copied ones (see Fork.ts)
+            // are not reproduced; everything else must agree
+            const compare = theirs.filter((entry) => !SESSION_STATE_TYPES.has(String(entry["type"])))
+            expect(compare.at(-1)?.["customTitle"], label).toBe("Forked")
+            expect(contents(ours), label).toEqual(contents(compare))
+            expect(shape(ours), label).toEqual(shape(compare))
+            checkStructure(entries, ours)
+            if (upToUuid !== undefined) {
+              // the whole chain up to upToUuid is copied (plus what the SDK splices in beside it)
+              const copied = new Set(ours.map((entry) => (entry["forkedFrom"] as Raw | undefined)?.["messageUuid"]))
+              const chain = ancestry(entries, upToUuid).filter((item) => item.entry.type !== "progress")
+              expect(chain.filter((item) => !copied.has(item.uuid)), label).toEqual([])
+              expect(ours.at(-2)?.["forkedFrom"], label).toEqual({ sessionId, messageUuid: upToUuid })
+            }
+            compared++
+          }
+        }
+      } finally {
+        if (previous === undefined) delete process.env["CLAUDE_CONFIG_DIR"]
+        else process.env["CLAUDE_CONFIG_DIR"] = previous
+        fs.rmSync(root, { recursive: true, force: true })
+      }
+      expect(compared).toBeGreaterThan(0)
+    })
+  }
+)
