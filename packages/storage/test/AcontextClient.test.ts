@@ -15,6 +15,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -339,7 +340,11 @@ describe("typed errors", () => {
       })
       expect(error.isTransient).toBe(true)
       // The emulator saw the client go away during the latency: no session was created.
-      yield* Effect.sleep("400 millis")
+      // Poll (bounded) rather than guess how long the emulator takes to notice.
+      yield* routeStatuses("createSession").pipe(
+        Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (s) => s.length > 0 }),
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("no createSession logged") })
+      )
       expect(yield* routeStatuses("createSession")).toStrictEqual(["aborted"])
       expect(yield* emu.sessions).toStrictEqual([])
     }).pipe(Effect.provide(stack({ retry: false, timeout: "50 millis" }))))
