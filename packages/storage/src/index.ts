@@ -10,11 +10,25 @@
 export * as AcontextClient from "./AcontextClient.js"
 
 /**
+ * Import a Claude config directory into any SessionStore (idempotent, batched, with progress).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeImport from "./ClaudeImport.js"
+
+/**
  * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
  *
  * @since 0.1.0
  */
 export * as ClaudeProjects from "./ClaudeProjects.js"
+
+/**
+ * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjectsSessionStore from "./ClaudeProjectsSessionStore.js"
 
 /**
  * The Acontext error family.

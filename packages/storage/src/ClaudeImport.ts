@@ -1,0 +1,158 @@
+/**
+ * Imports a whole Claude Code config directory into any {@link SessionStore.SessionStore}: every
+ * session of every project (the projectKey is the project DIRECTORY name, unlike the SDK's
+ * `importSessionToStore`, which derives it from `dir`), its main transcript and every subagent
+ * transcript (subpath = path under `<sessionId>/` minus `.jsonl`, e.g. `subagents/agent-<id>`),
+ * each subagent's `agent-<id>.meta.json` appended after it as `{ type: "agent_metadata", ...meta }`
+ * like the SDK's importer does.
+ *
+ * Lines are read raw (unparseable lines skipped) and appended in batches of `batchSize`. The
+ * import is idempotent for entries with a `uuid` (the target store dedupes them); an
+ * `agent_metadata` entry equal to one already in the subkey is not appended again.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as ClaudeProjects from "./ClaudeProjects.js"
+import type * as SessionStore from "./SessionStore.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ImportProgress {
+  /** Sessions finished so far. */
+  readonly sessions: number
+  /** Entries offered to the store so far (duplicates the store skips included). */
+  readonly entries: number
+  readonly currentSession: { readonly projectKey: string; readonly sessionId: string }
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ImportOptions {
+  /** The source: a `ClaudeProjects` service, or a config directory. */
+  readonly from: ClaudeProjects.ClaudeProjects | { readonly configDir: string }
+  readonly to: SessionStore.SessionStore
+  /** Only this project. */
+  readonly projectKey?: string | undefined
+  /** Entries per `append`; default 500. */
+  readonly batchSize?: number | undefined
+  readonly onProgress?: ((progress: ImportProgress) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ImportResult {
+  readonly sessions: number
+  readonly entries: number
+  readonly subagents: number
+}
+
+const parseLines = (text: string): Array<SessionStore.SessionStoreEntry> => {
+  const entries: Array<SessionStore.SessionStoreEntry> = []
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue
+    try {
+      const value: unknown = JSON.parse(line)
+      if (
+        typeof value === "object" && value !== null && !Array.isArray(value) &&
+        typeof (value as { readonly type?: unknown }).type === "string"
+      ) entries.push(value as SessionStore.SessionStoreEntry)
+    } catch {
+      // unparseable line: skipped, as the SDK's importer does
+    }
+  }
+  return entries
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  return ka.length === kb.length &&
+    ka.every((k) =>
+      Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    )
+}
+
+/**
+ * Imports every session (or one project's) into the store; see the module docs.
+ *
+ * @since 0.1.0
+ * @category import
+ */
+export const importClaudeDir = (
+  options: ImportOptions
+): Effect.Effect<
+  ImportResult,
+  ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError,
+  FileSystem.FileSystem | Path.Path
+> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const source = "listSessions" in options.from ? options.from : yield* ClaudeProjects.make(options.from)
+    const store = options.to
+    const batchSize = Math.max(1, options.batchSize ?? 500)
+    const readEntries = (file: string) =>
+      fs.readFileString(file).pipe(
+        Effect.map(parseLines),
+        Effect.mapError((cause) =>
+          new ClaudeProjects.ClaudeProjectsError({
+            reason: "Io",
+            operation: "importClaudeDir",
+            description: `cannot read ${file}`,
+            cause
+          })
+        )
+      )
+    const appendBatched = (key: SessionStore.SessionKey, entries: ReadonlyArray<SessionStore.SessionStoreEntry>) =>
+      Effect.gen(function*() {
+        for (let i = 0; i < entries.length; i += batchSize) {
+          yield* store.append(key, entries.slice(i, i + batchSize))
+        }
+      })
+
+    let sessions = 0
+    let entries = 0
+    let subagents = 0
+    const listed = yield* source.listSessions(options.projectKey)
+    for (const info of listed) {
+      const { projectKey, sessionId } = info
+      const main = yield* readEntries(info.file)
+      yield* appendBatched({ projectKey, sessionId }, main)
+      entries += main.length
+      const agents = yield* source.listSubagents(projectKey, sessionId)
+      const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
+      for (const agent of agents) {
+        const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
+        const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
+        const lines = yield* readEntries(agent.file)
+        yield* appendBatched(key, lines)
+        entries += lines.length
+        if (agent.meta !== undefined) {
+          const metadata: SessionStore.SessionStoreEntry = { ...agent.meta, type: "agent_metadata" }
+          const existing = (yield* store.load(key)) ?? []
+          if (!existing.some((entry) => entry.type === "agent_metadata" && sameJson(entry, metadata))) {
+            yield* store.append(key, [metadata])
+          }
+          entries += 1
+        }
+        subagents++
+      }
+      sessions++
+      if (options.onProgress !== undefined) {
+        yield* options.onProgress({ sessions, entries, currentSession: { projectKey, sessionId } })
+      }
+    }
+    return { sessions, entries, subagents }
+  })

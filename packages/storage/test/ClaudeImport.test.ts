@@ -1,0 +1,125 @@
+import * as Fixtures from "@acx/fixtures"
+import { importClaudeDir, type ImportProgress } from "@acx/storage/ClaudeImport"
+import * as MemorySessionStore from "@acx/storage/MemorySessionStore"
+import * as SessionStore from "@acx/storage/SessionStore"
+import * as SqliteSessionStore from "@acx/storage/SqliteSessionStore"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-import-"))
+afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }))
+
+const parse = (file: string): Array<SessionStore.SessionStoreEntry> =>
+  fs.readFileSync(file, "utf8").split("\n").flatMap((line) => {
+    if (line.trim() === "") return []
+    try {
+      const value = JSON.parse(line) as SessionStore.SessionStoreEntry
+      return typeof value === "object" && value !== null && typeof value.type === "string" ? [value] : []
+    } catch {
+      return []
+    }
+  })
+
+interface Expected {
+  readonly key: SessionStore.SessionKey
+  readonly file: string
+  readonly meta?: Record<string, unknown>
+}
+
+/** Copies the fixtures into `<configDir>/projects/<fixture dir>/`, non-UUID transcripts renamed to UUIDs. */
+const buildConfigDir = (): { readonly configDir: string; readonly expected: Array<Expected> } => {
+  const configDir = path.join(tempDir, "config")
+  const root = path.join(Fixtures.fixturesDir, "claude-code-jsonl")
+  const expected: Array<Expected> = []
+  for (const project of fs.readdirSync(root).sort()) {
+    const from = path.join(root, project)
+    if (!fs.statSync(from).isDirectory()) continue
+    const to = path.join(configDir, "projects", project)
+    fs.mkdirSync(to, { recursive: true })
+    for (const name of fs.readdirSync(from)) {
+      if (!name.endsWith(".jsonl")) continue
+      const original = name.slice(0, -".jsonl".length)
+      const sessionId = uuidPattern.test(original) ? original : randomUUID()
+      const file = path.join(to, `${sessionId}.jsonl`)
+      fs.copyFileSync(path.join(from, name), file)
+      expected.push({ key: { projectKey: project, sessionId }, file })
+      const subDir = path.join(from, original, "subagents")
+      if (fs.existsSync(subDir)) {
+        fs.mkdirSync(path.join(to, sessionId, "subagents"), { recursive: true })
+        for (const sub of fs.readdirSync(subDir).filter((n) => n.endsWith(".jsonl")).sort()) {
+          const target = path.join(to, sessionId, "subagents", sub)
+          fs.copyFileSync(path.join(subDir, sub), target)
+          const meta = { agentType: "Explore", description: `meta of ${sub}` }
+          fs.writeFileSync(target.slice(0, -".jsonl".length) + ".meta.json", JSON.stringify(meta))
+          expected.push({
+            key: { projectKey: project, sessionId, subpath: `subagents/${sub.slice(0, -".jsonl".length)}` },
+            file: target,
+            meta
+          })
+        }
+      }
+    }
+  }
+  return { configDir, expected }
+}
+
+const stores: ReadonlyArray<readonly [string, () => Layer.Layer<SessionStore.SessionStore, unknown>]> = [
+  ["MemorySessionStore", () => MemorySessionStore.layer],
+  ["SqliteSessionStore", () => SqliteSessionStore.layer({ filename: path.join(tempDir, `${randomUUID()}.sqlite`) })]
+]
+
+describe.skipIf(!Fixtures.available)(
+  `importClaudeDir${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+  () => {
+    const { configDir, expected } = Fixtures.available ? buildConfigDir() : { configDir: "", expected: [] }
+    const mains = expected.filter((e) => e.key.subpath === undefined)
+    const subs = expected.filter((e) => e.key.subpath !== undefined)
+    const total = expected.reduce((n, e) => n + parse(e.file).length + (e.meta !== undefined ? 1 : 0), 0)
+
+    for (const [name, makeLayer] of stores) {
+      it(`imports the fixture dir into ${name}, idempotently`, async () => {
+        const progress: Array<ImportProgress> = []
+        await Effect.gen(function*() {
+          const store = yield* SessionStore.SessionStore
+          const run = importClaudeDir({
+            from: { configDir },
+            to: store,
+            batchSize: 7,
+            onProgress: (p) => Effect.sync(() => progress.push(p))
+          })
+          const first = yield* run
+          expect(first).toEqual({ sessions: mains.length, entries: total, subagents: subs.length })
+          expect(progress.length).toBe(mains.length)
+          expect(progress.at(-1)?.sessions).toBe(mains.length)
+          const want = (e: Expected) => [
+            ...parse(e.file),
+            ...(e.meta !== undefined ? [{ ...e.meta, type: "agent_metadata" }] : [])
+          ]
+          for (const e of expected) expect(yield* store.load(e.key)).toEqual(want(e))
+          const second = yield* run
+          expect(second.sessions).toBe(mains.length)
+          // The second import adds no entry with a uuid (the store dedupes them) and no second
+          // agent_metadata; uuid-less lines are appended again, per the SessionStore contract.
+          const withUuid = (entries: ReadonlyArray<SessionStore.SessionStoreEntry>) =>
+            entries.filter((entry) => typeof entry.uuid === "string")
+          for (const e of expected) {
+            const loaded = (yield* store.load(e.key)) ?? []
+            expect(withUuid(loaded)).toEqual(withUuid(want(e)))
+            expect(loaded.filter((entry) => entry.type === "agent_metadata").length).toBe(e.meta !== undefined ? 1 : 0)
+          }
+          const projectKey = mains[0]!.key.projectKey
+          const only = yield* importClaudeDir({ from: { configDir }, to: store, projectKey })
+          expect(only.sessions).toBe(mains.filter((e) => e.key.projectKey === projectKey).length)
+        }).pipe(Effect.provide(makeLayer()), Effect.provide(NodeContext.layer), Effect.runPromise)
+      })
+    }
+  }
+)

@@ -1,0 +1,71 @@
+import * as Fixtures from "@acx/fixtures"
+import { createClaudeProjectsSessionStore } from "@acx/storage/ClaudeProjectsSessionStore"
+import { runSessionStoreConformance } from "@acx/storage/SessionStoreConformance"
+import { getSessionMessages, importSessionToStore } from "@anthropic-ai/claude-agent-sdk"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-projects-store-"))
+afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }))
+const configDir = path.join(tempDir, "conformance")
+
+runSessionStoreConformance("ClaudeProjectsSessionStore", () => createClaudeProjectsSessionStore({ configDir }), {
+  sharedStorage: () => createClaudeProjectsSessionStore({ configDir })
+})
+
+describe("ClaudeProjectsSessionStore files", () => {
+  it("writes Claude Code JSONL: one JSON object per line", async () => {
+    const dir = path.join(tempDir, "jsonl")
+    const store = createClaudeProjectsSessionStore({ configDir: dir })
+    const sessionId = randomUUID()
+    const key = { projectKey: "-tmp-project", sessionId }
+    const entries = [
+      { type: "user", uuid: randomUUID(), sessionId, message: { role: "user", content: "line\nbreak\u2028" } },
+      { type: "assistant", uuid: randomUUID(), sessionId, message: { role: "assistant", content: [] } }
+    ]
+    await store.append(key, entries)
+    await store.append(key, entries)
+    await store.append({ ...key, subpath: "subagents/agent-a1" }, [{ type: "agent_metadata", agentType: "x" }])
+    const text = fs.readFileSync(path.join(dir, "projects", "-tmp-project", `${sessionId}.jsonl`), "utf8")
+    expect(text.endsWith("\n")).toBe(true)
+    const lines = text.split("\n").slice(0, -1)
+    expect(lines.map((line) => JSON.parse(line))).toEqual(entries)
+    expect(fs.existsSync(path.join(dir, "projects", "-tmp-project", sessionId, "subagents", "agent-a1.jsonl"))).toBe(
+      true
+    )
+    expect(await store.listSubkeys(key)).toEqual(["subagents/agent-a1"])
+    await store.close()
+  })
+})
+
+const fixture = Fixtures.available ? Fixtures.transcriptFiles()[0] : undefined
+
+describe.skipIf(fixture === undefined)(
+  `SDK over the store${fixture === undefined ? ` — skipped: ${Fixtures.skipReason}` : ""}`,
+  () => {
+    it("getSessionMessages reads a session imported with importSessionToStore", async () => {
+      const file = fixture as string
+      const source = path.join(tempDir, "source")
+      const sessionId = randomUUID()
+      fs.mkdirSync(path.join(source, "projects", "-tmp-src"), { recursive: true })
+      fs.copyFileSync(file, path.join(source, "projects", "-tmp-src", `${sessionId}.jsonl`))
+      const store = createClaudeProjectsSessionStore({ configDir: path.join(tempDir, "mirror") })
+      const previous = process.env["CLAUDE_CONFIG_DIR"]
+      process.env["CLAUDE_CONFIG_DIR"] = source
+      try {
+        await importSessionToStore(sessionId, store, { dir: "/tmp/src" })
+        const fromStore = await getSessionMessages(sessionId, { dir: "/tmp/src", sessionStore: store })
+        const fromDisk = await getSessionMessages(sessionId, { dir: "/tmp/src" })
+        expect(fromStore.length).toBeGreaterThan(0)
+        expect(fromStore).toEqual(fromDisk)
+      } finally {
+        if (previous === undefined) delete process.env["CLAUDE_CONFIG_DIR"]
+        else process.env["CLAUDE_CONFIG_DIR"] = previous
+        await store.close()
+      }
+    })
+  }
+)
