@@ -16,6 +16,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as ClaudeProjects from "./ClaudeProjects.js"
+import { parseEntryLines } from "./internal/jsonl.js"
 import type * as SessionStore from "./SessionStore.js"
 
 /**
@@ -55,23 +56,6 @@ export interface ImportResult {
   readonly subagents: number
 }
 
-const parseLines = (text: string): Array<SessionStore.SessionStoreEntry> => {
-  const entries: Array<SessionStore.SessionStoreEntry> = []
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue
-    try {
-      const value: unknown = JSON.parse(line)
-      if (
-        typeof value === "object" && value !== null && !Array.isArray(value) &&
-        typeof (value as { readonly type?: unknown }).type === "string"
-      ) entries.push(value as SessionStore.SessionStoreEntry)
-    } catch {
-      // unparseable line: skipped, as the SDK's importer does
-    }
-  }
-  return entries
-}
-
 const sameJson = (a: unknown, b: unknown): boolean => {
   if (a === b) return true
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
@@ -105,7 +89,7 @@ export const importClaudeDir = (
     const batchSize = Math.max(1, options.batchSize ?? 500)
     const readEntries = (file: string) =>
       fs.readFileString(file).pipe(
-        Effect.map(parseLines),
+        Effect.map(parseEntryLines),
         Effect.mapError((cause) =>
           new ClaudeProjects.ClaudeProjectsError({
             reason: "Io",

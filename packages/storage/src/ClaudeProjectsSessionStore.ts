@@ -33,6 +33,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as os from "node:os"
+import { parseEntryLines } from "./internal/jsonl.js"
 import * as SessionStore from "./SessionStore.js"
 
 /**
@@ -60,23 +61,6 @@ const expandHome = (dir: string): string =>
 
 const storageError = (operation: string, description: string) => (cause: unknown) =>
   new SessionStore.SessionStoreError({ reason: "Storage", operation, description, cause })
-
-const parseLines = (text: string): Array<SessionStore.SessionStoreEntry> => {
-  const entries: Array<SessionStore.SessionStoreEntry> = []
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue
-    try {
-      const value: unknown = JSON.parse(line)
-      if (
-        typeof value === "object" && value !== null && !Array.isArray(value) &&
-        typeof (value as { readonly type?: unknown }).type === "string"
-      ) entries.push(value as SessionStore.SessionStoreEntry)
-    } catch {
-      // a torn or foreign line: skipped
-    }
-  }
-  return entries
-}
 
 /**
  * Builds the store over `FileSystem` and `Path`.
@@ -160,7 +144,7 @@ export const make = (
     })
 
     const loadKey = (operation: string, key: SessionStore.SessionKey) =>
-      Effect.map(readOptional(operation, fileOf(key)), Option.map(parseLines))
+      Effect.map(readOptional(operation, fileOf(key)), Option.map(parseEntryLines))
 
     const append = (
       rawKey: SessionStore.SessionKey,
@@ -175,7 +159,7 @@ export const make = (
           const existingText = yield* readOptional("append", file)
           const seen = new Set<string>()
           if (Option.isSome(existingText)) {
-            for (const entry of parseLines(existingText.value)) {
+            for (const entry of parseEntryLines(existingText.value)) {
               if (typeof entry.uuid === "string") seen.add(entry.uuid)
             }
           }
