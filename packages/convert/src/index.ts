@@ -120,3 +120,10 @@ export { fromPythonMessage } from "./PythonShape.js"
 export { getSessionIdFromMessage } from "./SessionIds.js"
 export { normalizeToolResultContent } from "./ToolResult.js"
 export { normalizeToolUseInput } from "./ToolUse.js"
+
+/**
+ * A transcript's conversation as Markdown.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptMarkdown from "./TranscriptMarkdown.js"

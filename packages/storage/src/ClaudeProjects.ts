@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import * as Fork from "@acx/convert/Fork"
 import * as TranscriptParse from "@acx/convert/TranscriptParse"
 import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
@@ -25,6 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { randomUUID } from "node:crypto"
 import * as os from "node:os"
 
 /**
@@ -108,6 +110,19 @@ export interface TranscriptRead {
 }
 
 /**
+ * What {@link ClaudeProjects.forkSession} wrote: the new session's id, file and entry count.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ForkResult {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  readonly entries: number
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -151,6 +166,17 @@ export interface ClaudeProjects {
     entries: ReadonlyArray<unknown>,
     subpath?: string
   ) => Effect.Effect<void, ClaudeProjectsError>
+  /**
+   * Forks a session into a new one in the same project (see `@acx/convert/Fork`): the main
+   * conversation up to `upToUuid` (all of it when absent) copied with fresh uuids and a remapped
+   * parent chain, then a `custom-title` entry. Fails with `NotFound` when there is nothing to fork
+   * (no conversation entry, or `upToUuid` is not one of the main conversation's entries).
+   */
+  readonly forkSession: (
+    projectKey: string,
+    sessionId: string,
+    options?: { readonly upToUuid?: string | undefined; readonly title?: string | undefined }
+  ) => Effect.Effect<ForkResult, ClaudeProjectsError>
   /** Deletes the main transcript and its `<sessionId>/` directory (missing ones are fine). */
   readonly deleteSession: (projectKey: string, sessionId: string) => Effect.Effect<void, ClaudeProjectsError>
 }
@@ -513,6 +539,32 @@ export const make: (
       }
     )
 
+    const forkSession = Effect.fn("ClaudeProjects.forkSession")(function*(
+      projectKey: string,
+      sessionId: string,
+      options: { readonly upToUuid?: string | undefined; readonly title?: string | undefined } = {}
+    ) {
+      const { entries } = yield* readSession(projectKey, sessionId)
+      const newSessionId = randomUUID()
+      const forked = Fork.forkTranscript(entries, {
+        newSessionId,
+        sourceSessionId: sessionId,
+        now: new Date().toISOString(),
+        uuid: randomUUID,
+        ...(options.upToUuid !== undefined ? { upToUuid: options.upToUuid } : {}),
+        ...(options.title !== undefined ? { title: options.title } : {})
+      })
+      if (forked.length === 0) {
+        const what = options.upToUuid === undefined
+          ? `session ${sessionId} has no conversation entry to fork`
+          : `no main conversation entry ${JSON.stringify(options.upToUuid)} in session ${sessionId}`
+        return yield* Effect.fail(fail("NotFound", "forkSession", what))
+      }
+      yield* appendEntries(projectKey, newSessionId, forked)
+      const file = yield* inside("forkSession", projectKey, `${newSessionId}.jsonl`)
+      return { projectKey, sessionId: newSessionId, file, entries: forked.length } satisfies ForkResult
+    })
+
     const deleteSession = Effect.fn("ClaudeProjects.deleteSession")(function*(projectKey: string, sessionId: string) {
       const file = yield* sessionFile("deleteSession", projectKey, sessionId)
       const dir = yield* inside("deleteSession", projectKey, sessionId)
@@ -530,6 +582,7 @@ export const make: (
       listSubagents,
       readSubagent,
       appendEntries,
+      forkSession,
       deleteSession
     })
   }

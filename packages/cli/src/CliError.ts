@@ -1,0 +1,81 @@
+/**
+ * The CLI's own failures, and the one-line rendering of every error a command can end with.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Schema from "effect/Schema"
+
+/**
+ * Why a command could not run:
+ * - `InvalidArgument`: an argument or option has the wrong shape (not a session id, an unknown
+ *   store URL, a missing API key);
+ * - `NotFound`: the session, project or entry named does not exist;
+ * - `Ambiguous`: a session id or prefix names more than one session.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CliError extends Schema.TaggedError<CliError>("@acx/cli/CliError")("CliError", {
+  reason: Schema.Literal("InvalidArgument", "NotFound", "Ambiguous"),
+  description: Schema.String
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return this.description
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const invalidArgument = (description: string): CliError =>
+  new CliError({ reason: "InvalidArgument", description })
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const notFound = (description: string): CliError => new CliError({ reason: "NotFound", description })
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const ambiguous = (description: string): CliError => new CliError({ reason: "Ambiguous", description })
+
+const firstLine = (text: string): string => {
+  const line = text.split("\n").find((part) => part.trim() !== "") ?? text
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line
+}
+
+/**
+ * One line for any failure: the error's `message` (every acx error class has a readable one),
+ * else its string form; only the first non-blank line, at most 400 characters.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const describeError = (error: unknown): string => {
+  if (error instanceof Error) return firstLine(error.message || error.name)
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    return firstLine(error.message)
+  }
+  return firstLine(String(error))
+}
+
+/**
+ * One line for a cause: its first failure, else its first defect, else "interrupted".
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const describeCause = (cause: Cause.Cause<unknown>): string => {
+  const failures = Cause.failures(cause)
+  for (const failure of failures) return describeError(failure)
+  for (const defect of Cause.defects(cause)) return `internal error: ${describeError(defect)}`
+  return "interrupted"
+}

@@ -1,0 +1,89 @@
+/**
+ * `acx show <id> [--format markdown|anthropic|jsonl]`: one session, as readable Markdown (full
+ * history across compactions), as the Anthropic messages acx would store, or as its JSONL
+ * entries re-serialised.
+ *
+ * @since 0.1.0
+ */
+import * as Reconstruct from "@acx/convert/Reconstruct"
+import * as TranscriptBlobs from "@acx/convert/TranscriptBlobs"
+import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
+import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
+import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import { configDirOption, findSession, projectOption, projectsLayer } from "../internal/source.js"
+
+/**
+ * The `<id>` argument every per-session command takes.
+ *
+ * @since 0.1.0
+ * @category arguments
+ */
+export const sessionIdArg = Args.text({ name: "id" }).pipe(
+  Args.withDescription("The session id, or a unique prefix of it (at least 4 characters)")
+)
+
+const formatOption = Options.choice("format", ["markdown", "anthropic", "jsonl"]).pipe(
+  Options.withAlias("f"),
+  Options.withDescription(
+    "markdown: the conversation for reading; anthropic: the messages acx stores in Acontext (JSON); jsonl: the entries"
+  ),
+  Options.withDefault("markdown" as const)
+)
+
+const thinkingOption = Options.boolean("no-thinking").pipe(
+  Options.withDescription("Leave thinking blocks out (markdown and anthropic)")
+)
+
+/**
+ * @since 0.1.0
+ * @category commands
+ */
+export const show = Command.make(
+  "show",
+  {
+    id: sessionIdArg,
+    format: formatOption,
+    project: projectOption,
+    configDir: configDirOption,
+    noThinking: thinkingOption
+  },
+  ({ configDir, format, id, noThinking, project }) =>
+    Effect.gen(function*() {
+      const projects = yield* ClaudeProjects.ClaudeProjects
+      const session = yield* findSession(projects, id, project)
+      const { entries, errors } = yield* projects.readSession(session.projectKey, session.sessionId)
+      if (errors.length > 0) {
+        const first = errors[0]!
+        yield* Console.error(
+          `acx: warning: ${errors.length} malformed line(s) skipped (first: line ${first.line}: ${first.description})`
+        )
+      }
+      switch (format) {
+        case "markdown": {
+          const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
+          const markdown = TranscriptMarkdown.transcriptToMarkdown(entries, {
+            title: session.title ?? session.sessionId,
+            includeThinking: !noThinking
+          })
+          const footer = agents.length === 0
+            ? ""
+            : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.map((agent) => agent.agentId).join(", ")}*\n`
+          return yield* Console.log(markdown + footer)
+        }
+        case "anthropic": {
+          const ordered = Reconstruct.conversation(entries).map((item) => item.entry)
+          const blobs = TranscriptBlobs.transcriptToBlobs(ordered, { includeThinking: !noThinking })
+          return yield* Console.log(
+            JSON.stringify(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })), null, 2)
+          )
+        }
+        case "jsonl":
+          return yield* Effect.sync(() => process.stdout.write(TranscriptWrite.serializeTranscript(entries)))
+      }
+    }).pipe(Effect.provide(projectsLayer(configDir)))
+).pipe(Command.withDescription("Print one session as Markdown, Anthropic messages (JSON) or JSONL entries"))

@@ -1,0 +1,47 @@
+/**
+ * A progress bar on stderr for long operations, drawn only when stderr is a terminal (and not
+ * for `--json`): scripts and CI logs stay quiet.
+ */
+import * as Effect from "effect/Effect"
+
+export interface Progress {
+  /** Sets the amount done (and the total, when it becomes known). */
+  readonly update: (done: number, total?: number) => Effect.Effect<void>
+  /** Erases the bar. */
+  readonly clear: Effect.Effect<void>
+}
+
+const quiet: Progress = { update: () => Effect.void, clear: Effect.void }
+
+const WIDTH = 28
+const REDRAW_MILLIS = 80
+
+export const progress = (label: string, options: { readonly enabled: boolean; readonly unit: string }): Progress => {
+  const stream = process.stderr
+  if (!options.enabled || !stream.isTTY) return quiet
+  let total = 0
+  let lastDraw = 0
+  let drawn = false
+  const draw = (done: number) => {
+    const ratio = total > 0 ? Math.min(1, done / total) : 0
+    const filled = Math.round(ratio * WIDTH)
+    const bar = `${"█".repeat(filled)}${"░".repeat(WIDTH - filled)}`
+    const amount = total > 0 ? `${done}/${total}` : String(done)
+    stream.write(`\r${label} ${bar} ${Math.round(ratio * 100)}% ${amount} ${options.unit}\x1b[K`)
+    drawn = true
+  }
+  return {
+    update: (done, newTotal) =>
+      Effect.sync(() => {
+        if (newTotal !== undefined) total = newTotal
+        const now = Date.now()
+        if (now - lastDraw < REDRAW_MILLIS && done < total) return
+        lastDraw = now
+        draw(done)
+      }),
+    clear: Effect.sync(() => {
+      if (drawn) stream.write("\r\x1b[K")
+      drawn = false
+    })
+  }
+}

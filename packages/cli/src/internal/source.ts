@@ -1,0 +1,89 @@
+/**
+ * Where sessions are read from: a Claude Code config directory (`--config-dir`, else
+ * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
+ */
+import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as os from "node:os"
+import * as CliError from "../CliError.js"
+
+export const configDirOption = Options.text("config-dir").pipe(
+  Options.withDescription("Claude Code config directory (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
+  Options.optional
+)
+
+export const projectOption = Options.text("project").pipe(
+  Options.withAlias("p"),
+  Options.withDescription("Only this project (its directory name under <config-dir>/projects)"),
+  Options.optional
+)
+
+export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
+
+export const resolveConfigDir = (option: Option.Option<string>): string => {
+  const dir = Option.getOrElse(option, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
+  return dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
+}
+
+export const projectsLayer = (configDir: Option.Option<string>): Layer.Layer<ClaudeProjects.ClaudeProjects> =>
+  ClaudeProjects.layerNode({ configDir: resolveConfigDir(configDir) })
+
+const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
+
+/**
+ * The one session whose id is `id` or starts with it (at least 4 characters), in `projectKey`
+ * or in any project. Anything that is not (a prefix of) a UUID is refused before touching the
+ * file system, so ids like `../../x` cannot name a path.
+ */
+export const findSession = (
+  projects: ClaudeProjects.ClaudeProjects,
+  id: string,
+  projectKey: Option.Option<string>
+): Effect.Effect<ClaudeProjects.SessionInfo, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
+  Effect.gen(function*() {
+    if (!ID_PREFIX.test(id)) {
+      return yield* CliError.invalidArgument(`not a session id: ${JSON.stringify(id)} (expected a UUID or its prefix)`)
+    }
+    const wanted = id.toLowerCase()
+    const sessions = yield* projects.listSessions(Option.getOrUndefined(projectKey))
+    const exact = sessions.filter((session) => session.sessionId.toLowerCase() === wanted)
+    const matches = exact.length > 0
+      ? exact
+      : sessions.filter((session) => session.sessionId.toLowerCase().startsWith(wanted))
+    if (matches.length === 1) return matches[0]!
+    const where = Option.match(projectKey, {
+      onNone: () => projects.projectsDir,
+      onSome: (key) => `project ${key}`
+    })
+    if (matches.length === 0) return yield* CliError.notFound(`no session ${id} in ${where}`)
+    const names = matches.slice(0, 5).map((session) => `${session.projectKey}/${session.sessionId}`).join(", ")
+    return yield* CliError.ambiguous(
+      `${id} matches ${matches.length} sessions (${names}); pass the full id or --project`
+    )
+  })
+
+/** The main transcript's entries plus every subagent's, for statistics. */
+export const readWithSubagents = (
+  projects: ClaudeProjects.ClaudeProjects,
+  session: ClaudeProjects.SessionInfo
+) =>
+  Effect.gen(function*() {
+    const main = yield* projects.readSession(session.projectKey, session.sessionId)
+    const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
+    const subagents = yield* Effect.forEach(agents, (agent) =>
+      projects.readSubagent(session.projectKey, session.sessionId, agent.agentId))
+    return {
+      main,
+      agents,
+      entries: [
+        ...main.entries,
+        ...subagents.flatMap((read) =>
+          read.entries
+        )
+      ],
+      errors: main.errors.length + subagents.reduce((sum, read) => sum + read.errors.length, 0)
+    }
+  })

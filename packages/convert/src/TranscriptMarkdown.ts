@@ -1,0 +1,167 @@
+/**
+ * A transcript's conversation as Markdown, for reading a session in a terminal or pasting it
+ * into a review: the full history across compactions ({@link conversation}), assistant fragments
+ * merged, tool calls with their input, tool results clipped, thinking as a quote, compaction
+ * boundaries as rules.
+ *
+ * Inputs are `unknown`: parsed JSON lines in file order. Every function here is total.
+ *
+ * @since 0.1.0
+ */
+import type * as Transcript from "@acx/schema/Transcript"
+import { mergeAssistantFragments } from "./Fragments.js"
+import { get, isObj, stringify } from "./internal/json.js"
+import { conversation } from "./Reconstruct.js"
+
+/**
+ * Options of {@link transcriptToMarkdown}:
+ * - `title`: the heading (default: none);
+ * - `includeThinking`: render thinking blocks as quotes (default `true`);
+ * - `includeMeta`: render `isMeta` entries such as command output (default `false`);
+ * - `maxToolResultChars`: clip tool results to this many characters (default 2 000; 0 = no limit).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MarkdownOptions {
+  readonly title?: string | undefined
+  readonly includeThinking?: boolean | undefined
+  readonly includeMeta?: boolean | undefined
+  readonly maxToolResultChars?: number | undefined
+}
+
+const clip = (text: string, max: number): string =>
+  max > 0 && text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
+
+// A fence longer than any backtick run inside, so code blocks cannot be closed early by content.
+const fence = (text: string, info = ""): string => {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length))
+  const ticks = "`".repeat(longest + 1)
+  return `${ticks}${info}\n${text}\n${ticks}`
+}
+
+const pretty = (value: unknown): string => {
+  try {
+    const json = JSON.stringify(value, null, 2)
+    return typeof json === "string" ? json : stringify(value)
+  } catch {
+    return stringify(value)
+  }
+}
+
+const quote = (text: string): string => text.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n")
+
+const textOf = (value: unknown): string => {
+  if (typeof value === "string") return value
+  if (Array.isArray(value)) {
+    return value.map((item) => {
+      if (typeof item === "string") return item
+      const type = get(item, "type")
+      if (type === "text") return String(get(item, "text") ?? "")
+      return `[${typeof type === "string" ? type : "block"}]`
+    }).join("\n")
+  }
+  return value === undefined || value === null ? "" : stringify(value)
+}
+
+interface RenderOptions {
+  readonly includeThinking: boolean
+  readonly includeMeta: boolean
+  readonly maxToolResultChars: number
+}
+
+const renderBlock = (block: unknown, options: RenderOptions): string | undefined => {
+  if (typeof block === "string") return block
+  if (!isObj(block)) return undefined
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? block.text : undefined
+    case "thinking":
+      return options.includeThinking && typeof block.thinking === "string" && block.thinking !== ""
+        ? quote(`💭 ${block.thinking}`)
+        : undefined
+    case "redacted_thinking":
+      return options.includeThinking ? "> 💭 (redacted thinking)" : undefined
+    case "tool_use":
+    case "server_tool_use":
+      return `**🔧 ${typeof block.name === "string" ? block.name : "tool"}**\n${
+        fence(pretty(block.input ?? {}), "json")
+      }`
+    case "tool_result": {
+      const label = block.is_error === true ? "**↳ tool error**" : "**↳ tool result**"
+      return `${label}\n${fence(clip(textOf(block.content), options.maxToolResultChars))}`
+    }
+    case "image":
+      return "*[image]*"
+    case "document":
+      return "*[document]*"
+    default:
+      return `*[${typeof block.type === "string" ? block.type : "block"}]*`
+  }
+}
+
+const contentBlocks = (message: unknown): ReadonlyArray<unknown> => {
+  const content = get(message, "content")
+  if (Array.isArray(content)) return content
+  return typeof content === "string" ? [content] : []
+}
+
+const heading = (entry: { readonly [key: string]: unknown }): string => {
+  const time = typeof entry.timestamp === "string" ? ` · ${entry.timestamp}` : ""
+  if (entry.type === "assistant") {
+    const model = get(entry.message, "model")
+    return `### Assistant${typeof model === "string" && model !== "" ? ` (${model})` : ""}${time}`
+  }
+  const blocks = contentBlocks(entry.message)
+  const onlyResults = blocks.length > 0 && blocks.every((block) => get(block, "type") === "tool_result")
+  return `### ${onlyResults ? "Tool result" : "User"}${time}`
+}
+
+/**
+ * Renders a main transcript's conversation (full history, sidechains left out) as Markdown.
+ * Entries that render to nothing (empty text, thinking when excluded) are skipped; a
+ * compaction boundary becomes a horizontal rule with its trigger and token count, and the
+ * compaction summary is shown as a collapsed `<details>` block.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const transcriptToMarkdown = (
+  entries: ReadonlyArray<Transcript.TranscriptEntry>,
+  options: MarkdownOptions = {}
+): string => {
+  const opts: RenderOptions = {
+    includeThinking: options.includeThinking ?? true,
+    includeMeta: options.includeMeta ?? false,
+    maxToolResultChars: options.maxToolResultChars ?? 2_000
+  }
+  const items = Array.isArray(entries) ? conversation(entries).filter((item) => !item.isSidechain) : []
+  const sections: Array<string> = []
+  if (typeof options.title === "string" && options.title !== "") sections.push(`# ${options.title}`)
+  for (const entry of mergeAssistantFragments(items.map((item) => item.entry))) {
+    if (entry.type === "system" && entry.subtype === "compact_boundary") {
+      const metadata = isObj(entry.compactMetadata) ? entry.compactMetadata : {}
+      const details = [
+        typeof metadata.trigger === "string" ? metadata.trigger : undefined,
+        typeof metadata.preTokens === "number" ? `${metadata.preTokens} tokens before` : undefined
+      ].filter((part) => part !== undefined)
+      sections.push(`---\n\n*Conversation compacted${details.length > 0 ? ` (${details.join(", ")})` : ""}*`)
+      continue
+    }
+    if (entry.type !== "user" && entry.type !== "assistant") continue
+    if (entry.isCompactSummary === true) {
+      sections.push(
+        `<details><summary>Compaction summary</summary>\n\n${textOf(get(entry.message, "content"))}\n\n</details>`
+      )
+      continue
+    }
+    if (entry.isMeta === true && !opts.includeMeta) continue
+    const body = contentBlocks(entry.message).flatMap((block) => {
+      const rendered = renderBlock(block, opts)
+      return rendered === undefined || rendered.trim() === "" ? [] : [rendered]
+    })
+    if (body.length === 0) continue
+    sections.push(`${heading(entry)}\n\n${body.join("\n\n")}`)
+  }
+  return sections.join("\n\n") + "\n"
+}
