@@ -164,6 +164,40 @@ describe.skipIf(!Fixtures.available)("ClaudeProjects", () => {
     await run((p) => p.deleteSession(PROJECT, FRESH))
   })
 
+  it("forks a session into a new file of the same project, up to a chosen message", async () => {
+    const original = await run((p) => p.readSession(PROJECT, MAROT))
+    const whole = await run((p) => p.forkSession(PROJECT, MAROT))
+    expect(whole.projectKey).toBe(PROJECT)
+    expect(whole.sessionId).not.toBe(MAROT)
+    expect(whole.file).toBe(path.join(configDir, "projects", PROJECT, `${whole.sessionId}.jsonl`))
+    const forked = await run((p) => p.readSession(PROJECT, whole.sessionId))
+    expect(forked.errors).toEqual([])
+    expect(forked.entries).toHaveLength(whole.entries)
+    const originalUuids = new Set(original.entries.flatMap((e) => (typeof e.uuid === "string" ? [e.uuid] : [])))
+    for (const entry of forked.entries) {
+      expect(entry.sessionId).toBe(whole.sessionId)
+      if (typeof entry.uuid === "string") expect(originalUuids.has(entry.uuid)).toBe(false)
+    }
+    expect(forked.entries.at(-1)).toMatchObject({ type: "custom-title", sessionId: whole.sessionId })
+
+    const firstPrompt = original.entries.find((e) => e.type === "user" && typeof e.uuid === "string")!
+    const early = await run((p) =>
+      p.forkSession(PROJECT, MAROT, { upToUuid: firstPrompt.uuid as string, title: "early" })
+    )
+    expect(early.entries).toBeLessThan(whole.entries)
+    const earlyRead = await run((p) => p.readSession(PROJECT, early.sessionId))
+    expect(earlyRead.entries.at(-1)).toMatchObject({ type: "custom-title", customTitle: "early" })
+    expect(earlyRead.entries.filter((e) => e.type === "user")).toHaveLength(1)
+
+    const before = snapshot(root)
+    expectReason(await runEither((p) => p.forkSession(PROJECT, MAROT, { upToUuid: "nope" })), "NotFound")
+    expectReason(await runEither((p) => p.forkSession(PROJECT, "../x")), "InvalidSessionId")
+    expect(snapshot(root)).toEqual(before)
+    await run((p) =>
+      Effect.zipRight(p.deleteSession(PROJECT, whole.sessionId), p.deleteSession(PROJECT, early.sessionId))
+    )
+  })
+
   it("rejects bad ids and paths with typed errors, writing nothing outside", async () => {
     const before = snapshot(root)
     for (const bad of ["../x", "a/b", "..", "", "not-a-uuid", `../${MAROT}`, `${MAROT}/..`]) {
