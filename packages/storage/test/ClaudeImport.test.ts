@@ -12,8 +12,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-import-"))
 afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }))
 
@@ -34,41 +32,22 @@ interface Expected {
   readonly meta?: Record<string, unknown>
 }
 
-/** Copies the fixtures into `<configDir>/projects/<fixture dir>/`, non-UUID transcripts renamed to UUIDs. */
+/** The fixtures as a Claude config dir (shared helper), flattened to one row per transcript. */
 const buildConfigDir = (): { readonly configDir: string; readonly expected: Array<Expected> } => {
-  const configDir = path.join(tempDir, "config")
-  const root = path.join(Fixtures.fixturesDir, "claude-code-jsonl")
-  const expected: Array<Expected> = []
-  for (const project of fs.readdirSync(root).sort()) {
-    const from = path.join(root, project)
-    if (!fs.statSync(from).isDirectory()) continue
-    const to = path.join(configDir, "projects", project)
-    fs.mkdirSync(to, { recursive: true })
-    for (const name of fs.readdirSync(from)) {
-      if (!name.endsWith(".jsonl")) continue
-      const original = name.slice(0, -".jsonl".length)
-      const sessionId = uuidPattern.test(original) ? original : randomUUID()
-      const file = path.join(to, `${sessionId}.jsonl`)
-      fs.copyFileSync(path.join(from, name), file)
-      expected.push({ key: { projectKey: project, sessionId }, file })
-      const subDir = path.join(from, original, "subagents")
-      if (fs.existsSync(subDir)) {
-        fs.mkdirSync(path.join(to, sessionId, "subagents"), { recursive: true })
-        for (const sub of fs.readdirSync(subDir).filter((n) => n.endsWith(".jsonl")).sort()) {
-          const target = path.join(to, sessionId, "subagents", sub)
-          fs.copyFileSync(path.join(subDir, sub), target)
-          const meta = { agentType: "Explore", description: `meta of ${sub}` }
-          fs.writeFileSync(target.slice(0, -".jsonl".length) + ".meta.json", JSON.stringify(meta))
-          expected.push({
-            key: { projectKey: project, sessionId, subpath: `subagents/${sub.slice(0, -".jsonl".length)}` },
-            file: target,
-            meta
-          })
-        }
-      }
-    }
-  }
-  return { configDir, expected }
+  const built = Fixtures.buildClaudeConfigDir(path.join(tempDir, "config"))
+  const expected = built.sessions.flatMap((session): Array<Expected> => [
+    { key: { projectKey: session.projectKey, sessionId: session.sessionId }, file: session.file },
+    ...session.subagents.map((agent): Expected => ({
+      key: {
+        projectKey: session.projectKey,
+        sessionId: session.sessionId,
+        subpath: `subagents/agent-${agent.agentId}`
+      },
+      file: agent.file,
+      meta: agent.meta
+    }))
+  ])
+  return { configDir: built.configDir, expected }
 }
 
 const stores: ReadonlyArray<readonly [string, () => Layer.Layer<SessionStore.SessionStore, unknown>]> = [
