@@ -17,6 +17,13 @@ export * as AcontextClient from "./AcontextClient.js"
 export * as ClaudeImport from "./ClaudeImport.js"
 
 /**
+ * Push one past Claude Code session to Acontext (full history, resumable, idempotent).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudePush from "./ClaudePush.js"
+
+/**
  * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
  *
  * @since 0.1.0
