@@ -109,7 +109,7 @@ export const importClaudeDir = (
     let sessions = 0
     let entries = 0
     let subagents = 0
-    const listed = yield* source.listSessions(options.projectKey)
+    const listed = yield* source.listSessionFiles(options.projectKey)
     for (const info of listed) {
       const { projectKey, sessionId } = info
       const main = yield* readEntries(info.file)

@@ -68,6 +68,18 @@ export interface ProjectInfo {
 }
 
 /**
+ * Where a main transcript is, as {@link ClaudeProjects.listSessionFiles} finds it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionFile {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -139,7 +151,13 @@ export interface ClaudeProjects {
   readonly configDir: string
   readonly projectsDir: string
   readonly listProjects: () => Effect.Effect<Array<ProjectInfo>, ClaudeProjectsError>
-  /** Sessions of one project, or of every project. */
+  /**
+   * The main transcript files of one project, or of every project, without reading them: what
+   * to use to find a session by id or to walk a large config directory (`listSessions` parses
+   * every transcript for its metadata).
+   */
+  readonly listSessionFiles: (projectKey?: string) => Effect.Effect<Array<SessionFile>, ClaudeProjectsError>
+  /** Sessions of one project, or of every project, with metadata read from each transcript. */
   readonly listSessions: (projectKey?: string) => Effect.Effect<Array<SessionInfo>, ClaudeProjectsError>
   readonly readSession: (projectKey: string, sessionId: string) => Effect.Effect<TranscriptRead, ClaudeProjectsError>
   /** The entries, parsed incrementally over the file's bytes; malformed lines are skipped. */
@@ -405,6 +423,22 @@ export const make: (
         } satisfies SessionInfo
       })
 
+    const listSessionFiles = Effect.fn("ClaudeProjects.listSessionFiles")(function*(projectKey?: string) {
+      if (projectKey !== undefined) yield* checkProject("listSessionFiles", projectKey)
+      const keys = projectKey !== undefined ? [projectKey] : yield* projectKeys("listSessionFiles")
+      const perProject = yield* Effect.forEach(keys, (key) =>
+        sessionIdsIn("listSessionFiles", key).pipe(
+          Effect.map((ids) =>
+            ids.map((sessionId): SessionFile => ({
+              projectKey: key,
+              sessionId,
+              file: path.join(projectsDir, key, `${sessionId}.jsonl`)
+            }))
+          )
+        ))
+      return perProject.flat()
+    })
+
     const listSessions = Effect.fn("ClaudeProjects.listSessions")(function*(projectKey?: string) {
       if (projectKey !== undefined) yield* checkProject("listSessions", projectKey)
       const keys = projectKey !== undefined ? [projectKey] : yield* projectKeys("listSessions")
@@ -576,6 +610,7 @@ export const make: (
       configDir,
       projectsDir,
       listProjects,
+      listSessionFiles,
       listSessions,
       readSession,
       streamSession,

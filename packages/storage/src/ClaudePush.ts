@@ -215,19 +215,9 @@ const nodeSource = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
 const locate = (source: ClaudeProjects.ClaudeProjects, sessionId: string) =>
   Effect.gen(function*() {
-    // Only each project's directory listing is read (listSessions would parse every transcript
-    // of every project for its titles), and the listing is already filtered to UUID names.
-    const projects = yield* source.listProjects()
-    const holding: Array<string> = []
-    for (const project of projects) {
-      const found = yield* source.streamSession(project.projectKey, sessionId).pipe(
-        Stream.take(1),
-        Stream.runDrain,
-        Effect.as(true),
-        Effect.catchIf((error) => error.reason === "NotFound", () => Effect.succeed(false))
-      )
-      if (found) holding.push(project.projectKey)
-    }
+    // Directory listings only: listSessions would parse every transcript for its titles.
+    const files = yield* source.listSessionFiles()
+    const holding = files.filter((file) => file.sessionId === sessionId).map((file) => file.projectKey)
     if (holding.length === 0) {
       return yield* new ClaudePushError({
         reason: "SessionNotFound",

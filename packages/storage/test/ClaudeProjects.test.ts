@@ -98,6 +98,16 @@ describe.skipIf(!Fixtures.available)("ClaudeProjects", () => {
     expect(one.map((s) => s.sessionId)).toEqual([KIMUSON])
   })
 
+  it("lists session files without reading them, the same sessions as listSessions", async () => {
+    const files = await run((p) => p.listSessionFiles())
+    const sessions = await run((p) => p.listSessions())
+    const key = (s: { projectKey: string; sessionId: string; file: string }) =>
+      `${s.projectKey}/${s.sessionId}:${s.file}`
+    expect(files.map(key).sort()).toEqual(sessions.map(key).sort())
+    expect((await run((p) => p.listSessionFiles(OTHER))).map((s) => s.sessionId)).toEqual([KIMUSON])
+    expectReason(await runEither((p) => p.listSessionFiles("../x")), "PathEscape")
+  })
+
   it("takes the title from custom-title, else ai-title, else summary", async () => {
     const sid = "44444444-4444-4444-8444-444444444444"
     await run((p) =>

@@ -1,7 +1,8 @@
 /**
  * `acx import [--from DIR] --to sqlite:FILE|postgres://URL [--project P]`: every session of a
  * Claude Code config directory (main and subagent transcripts) into a SessionStore. Idempotent:
- * entries already there (same uuid under the same key) are not stored twice.
+ * entries already there (same uuid under the same key, or, without a uuid, an equal entry) are
+ * not stored twice.
  *
  * @since 0.1.0
  */
@@ -15,6 +16,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
+import { dedupeUuidless } from "../internal/dedupe.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
 import { jsonOption, projectOption, projectsLayer } from "../internal/source.js"
@@ -49,14 +51,14 @@ export const importCommand = Command.make(
       const target = yield* parseTarget(to)
       const projects = yield* ClaudeProjects.ClaudeProjects
       const projectKey = Option.getOrUndefined(project)
-      const total = (yield* projects.listSessions(projectKey)).length
+      const total = (yield* projects.listSessionFiles(projectKey)).length
       const bar = progress("importing", { enabled: !json, unit: "sessions" })
       const started = Date.now()
       const result = yield* Effect.gen(function*() {
         const store = yield* SessionStore.SessionStore
         return yield* ClaudeImport.importClaudeDir({
           from: projects,
-          to: store,
+          to: dedupeUuidless(store),
           projectKey,
           batchSize,
           onProgress: (p) => bar.update(p.sessions, total)

@@ -103,7 +103,7 @@ export const collectStats = (
   ClaudeProjects.ClaudeProjectsError
 > =>
   Effect.gen(function*() {
-    const sessions = (yield* projects.listSessions(projectKey)).sort((a, b) => b.mtime - a.mtime)
+    const sessions = yield* projects.listSessionFiles(projectKey)
     let done = 0
     let skippedLines = 0
     const rows = yield* Effect.forEach(sessions, (session) =>

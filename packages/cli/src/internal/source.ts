@@ -42,13 +42,13 @@ export const findSession = (
   projects: ClaudeProjects.ClaudeProjects,
   id: string,
   projectKey: Option.Option<string>
-): Effect.Effect<ClaudeProjects.SessionInfo, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
+): Effect.Effect<ClaudeProjects.SessionFile, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
   Effect.gen(function*() {
     if (!ID_PREFIX.test(id)) {
       return yield* CliError.invalidArgument(`not a session id: ${JSON.stringify(id)} (expected a UUID or its prefix)`)
     }
     const wanted = id.toLowerCase()
-    const sessions = yield* projects.listSessions(Option.getOrUndefined(projectKey))
+    const sessions = yield* projects.listSessionFiles(Option.getOrUndefined(projectKey))
     const exact = sessions.filter((session) => session.sessionId.toLowerCase() === wanted)
     const matches = exact.length > 0
       ? exact
@@ -68,7 +68,7 @@ export const findSession = (
 /** The main transcript's entries plus every subagent's, for statistics. */
 export const readWithSubagents = (
   projects: ClaudeProjects.ClaudeProjects,
-  session: ClaudeProjects.SessionInfo
+  session: ClaudeProjects.SessionFile
 ) =>
   Effect.gen(function*() {
     const main = yield* projects.readSession(session.projectKey, session.sessionId)
