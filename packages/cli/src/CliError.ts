@@ -47,8 +47,17 @@ export const notFound = (description: string): CliError => new CliError({ reason
  */
 export const ambiguous = (description: string): CliError => new CliError({ reason: "Ambiguous", description })
 
+/**
+ * `text` made safe for one terminal line: control characters (a `\r`, `\b` or escape from a
+ * binary transcript quoted in a parse error) become `?`.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
+
 const firstLine = (text: string): string => {
-  const line = text.split("\n").find((part) => part.trim() !== "") ?? text
+  const line = printable(text.split("\n").find((part) => part.trim() !== "") ?? text)
   return line.length > 400 ? `${line.slice(0, 397)}...` : line
 }
 

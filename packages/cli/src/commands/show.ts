@@ -5,16 +5,16 @@
  *
  * @since 0.1.0
  */
-import * as Reconstruct from "@acx/convert/Reconstruct"
-import * as TranscriptBlobs from "@acx/convert/TranscriptBlobs"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
 import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
 import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
+import * as ClaudePush from "@acx/storage/ClaudePush"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { describeError } from "../CliError.js"
 import { configDirOption, findSession, projectOption, projectsLayer } from "../internal/source.js"
 
 /**
@@ -60,14 +60,16 @@ export const show = Command.make(
       if (errors.length > 0) {
         const first = errors[0]!
         yield* Console.error(
-          `acx: warning: ${errors.length} malformed line(s) skipped (first: line ${first.line}: ${first.description})`
+          `acx: warning: ${errors.length} malformed line(s) skipped (first: line ${first.line}: ${
+            describeError(first.description)
+          })`
         )
       }
       switch (format) {
         case "markdown": {
           const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
           const markdown = TranscriptMarkdown.transcriptToMarkdown(entries, {
-            title: session.title ?? session.sessionId,
+            title: ClaudeProjects.sessionMetadata(entries).title ?? session.sessionId,
             includeThinking: !noThinking
           })
           const footer = agents.length === 0
@@ -76,8 +78,8 @@ export const show = Command.make(
           return yield* Console.log(markdown + footer)
         }
         case "anthropic": {
-          const ordered = Reconstruct.conversation(entries).map((item) => item.entry)
-          const blobs = TranscriptBlobs.transcriptToBlobs(ordered, { includeThinking: !noThinking })
+          // exactly what `acx push` would store, in the same order
+          const blobs = ClaudePush.sessionBlobs(entries, { includeThinking: !noThinking })
           return yield* Console.log(
             JSON.stringify(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })), null, 2)
           )

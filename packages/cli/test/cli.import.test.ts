@@ -1,0 +1,283 @@
+/**
+ * End-to-end tests of `acx import` (SQLite, and Postgres when ACX_PG_URL is set) and `acx push`
+ * (to an in-process Acontext emulator) on the real Claude Code fixtures, run through the BUILT
+ * binary. What was written is read back through the stores' Promise APIs and the emulator.
+ */
+import * as Fixtures from "@acx/fixtures"
+import { createPostgresSessionStore } from "@acx/storage/PostgresSessionStore"
+import type { SdkSessionStore } from "@acx/storage/SessionStore"
+import { createSqliteSessionStore } from "@acx/storage/SqliteSessionStore"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
+import { randomUUID } from "node:crypto"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, type AcxResult, parseableLines, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+
+interface PgClient {
+  connect(): Promise<void>
+  query(sql: string): Promise<unknown>
+  end(): Promise<void>
+}
+
+const PG_URL = process.env["ACX_PG_URL"]
+const SCHEMA = `acx_cli_test_${process.pid}_${randomUUID().slice(0, 8)}`
+
+const ok = (result: AcxResult) => {
+  expect(result.code, `exit code (stderr: ${result.stderr})`).toBe(0)
+  expect(result.stderr, "stderr").toBe("")
+  return result
+}
+
+interface ImportJson {
+  readonly sessions: number
+  readonly subagents: number
+  readonly entries: number
+  readonly target: string
+  readonly seconds: number
+}
+
+/**
+ * What an import of `built` must have stored: each main transcript's parseable lines, each
+ * subagent's parseable lines followed by its `agent_metadata` entry (the meta.json), in file order.
+ */
+const expectImported = async (store: SdkSessionStore, built: Fixtures.BuiltConfigDir) => {
+  for (const session of built.sessions) {
+    const key = { projectKey: session.projectKey, sessionId: session.sessionId }
+    expect(await store.load(key), session.source).toEqual(parseableLines(session.file))
+    const subkeys = (await store.listSubkeys(key)).sort()
+    expect(subkeys).toEqual(session.subagents.map((agent) => `subagents/agent-${agent.agentId}`).sort())
+    for (const agent of session.subagents) {
+      const loaded = await store.load({ ...key, subpath: `subagents/agent-${agent.agentId}` })
+      expect(loaded, agent.source).toEqual([...parseableLines(agent.file), { ...agent.meta, type: "agent_metadata" }])
+    }
+  }
+}
+
+const expectedCounts = (built: Fixtures.BuiltConfigDir) => ({
+  sessions: built.sessions.length,
+  subagents: built.sessions.reduce((n, s) => n + s.subagents.length, 0),
+  entries: built.sessions.reduce(
+    (n, s) =>
+      n + parseableLines(s.file).length +
+      s.subagents.reduce((m, agent) => m + parseableLines(agent.file).length + 1, 0),
+    0
+  )
+})
+
+describe.skipIf(!Fixtures.available)(
+  `acx import / push (${Fixtures.available ? "fixtures found" : Fixtures.skipReason})`,
+  () => {
+    let root = ""
+    let built: Fixtures.BuiltConfigDir
+    let env: Record<string, string> = {}
+
+    beforeAll(() => {
+      root = tempDir("import")
+      built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+      env = { CLAUDE_CONFIG_DIR: built.configDir }
+    })
+    afterAll(() => removeDir(root))
+
+    describe("import into SQLite", () => {
+      it("imports every session and subagent; load() returns the transcripts; a second run adds nothing", {
+        timeout: TEST_TIMEOUT_MS
+      }, async () => {
+        const file = path.join(root, "sessions.sqlite")
+        const first = parseJson<ImportJson>(ok(await acx(["import", "--to", `sqlite:${file}`, "--json"], { env })))
+        expect(first).toMatchObject({ ...expectedCounts(built), target: `sqlite:${file}` })
+        expect(first.entries).toBeGreaterThan(1000)
+
+        const store = createSqliteSessionStore({ filename: file })
+        try {
+          await expectImported(store, built)
+          const projects = [...new Set(built.sessions.map((s) => s.projectKey))]
+          for (const projectKey of projects) {
+            const listed = (await store.listSessions(projectKey)).map((s) => s.sessionId).sort()
+            expect(listed).toEqual(
+              built.sessions.filter((s) => s.projectKey === projectKey).map((s) => s.sessionId).sort()
+            )
+          }
+        } finally {
+          await store.close()
+        }
+
+        // again, from --from instead of CLAUDE_CONFIG_DIR, with a tiny batch size: nothing new
+        const second = await acx(["import", "--from", built.configDir, "--to", `sqlite:${file}`, "--batch-size", "7"])
+        expect(ok(second).stdout).toMatch(
+          new RegExp(
+            `^imported ${built.sessions.length} session\\(s\\), .* entries into sqlite:${file} in [\\d.]+s\\n$`
+          )
+        )
+        const again = createSqliteSessionStore({ filename: file })
+        try {
+          await expectImported(again, built)
+        } finally {
+          await again.close()
+        }
+      })
+
+      it("--project imports only that project", { timeout: TEST_TIMEOUT_MS }, async () => {
+        const file = path.join(root, "one-project.sqlite")
+        const projectKey = built.sessions[0]!.projectKey
+        const result = parseJson<ImportJson>(
+          ok(await acx(["import", "--to", `sqlite:${file}`, "--project", projectKey, "--json"], { env }))
+        )
+        const inProject = built.sessions.filter((s) => s.projectKey === projectKey)
+        expect(result.sessions).toBe(inProject.length)
+        const store = createSqliteSessionStore({ filename: file })
+        try {
+          const others = [...new Set(built.sessions.map((s) => s.projectKey))].filter((p) => p !== projectKey)
+          expect(others.length).toBeGreaterThan(0)
+          for (const other of others) expect(await store.listSessions(other)).toEqual([])
+          expect((await store.listSessions(projectKey)).length).toBe(inProject.length)
+        } finally {
+          await store.close()
+        }
+      })
+
+      it.each([
+        ["bogus", /^acx: --to must be sqlite:FILE or postgres:\/\/URL, got "bogus"$/],
+        ["sqlite:", /^acx: --to sqlite: needs a file/],
+        ["postgres://[::1", /^acx: --to is not a valid postgres:\/\/ URL$/]
+      ])("--to %s is an invalid argument (exit 2, one line)", { timeout: TEST_TIMEOUT_MS }, async (to, message) => {
+        const result = await acx(["import", "--to", to], { env })
+        expect(result.code).toBe(2)
+        expect(result.stdout).toBe("")
+        expect(result.stderrLines).toHaveLength(1)
+        expect(result.stderrLines[0]).toMatch(message)
+      })
+
+      it("--batch-size 0 is an invalid argument (exit 2)", { timeout: TEST_TIMEOUT_MS }, async () => {
+        const result = await acx(["import", "--to", `sqlite:${path.join(root, "never.sqlite")}`, "--batch-size", "0"], {
+          env
+        })
+        expect(result.code).toBe(2)
+        expect(result.stderrLines).toEqual(["acx: --batch-size must be at least 1"])
+      })
+    })
+
+    describe.skipIf(PG_URL === undefined)(
+      PG_URL === undefined ? "import into Postgres (skipped: ACX_PG_URL not set)" : `import into Postgres (${SCHEMA})`,
+      () => {
+        afterAll(async () => {
+          // pg is a dependency of @acx/cli, but its types are not installed here
+          const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
+          const client = new pg.default.Client({ connectionString: PG_URL })
+          await client.connect()
+          try {
+            await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+          } finally {
+            await client.end()
+          }
+        })
+
+        it("imports every session; load() returns the transcripts; a second run adds nothing", {
+          timeout: TEST_TIMEOUT_MS
+        }, async () => {
+          const to = `${PG_URL}${PG_URL!.includes("?") ? "&" : "?"}schema=${SCHEMA}`
+          const first = parseJson<ImportJson>(ok(await acx(["import", "--to", to, "--json"], { env })))
+          expect(first).toMatchObject(expectedCounts(built))
+          expect(first.target).toContain(`(schema ${SCHEMA})`)
+          const url = new URL(PG_URL!)
+          if (url.password !== "") {
+            expect(first.target).toContain(`:***@${url.host}`)
+            expect(first.target).not.toContain(`:${url.password}@`)
+          }
+          const second = parseJson<ImportJson>(ok(await acx(["import", "--to", to, "--json"], { env })))
+          expect(second).toMatchObject(expectedCounts(built))
+          const store = createPostgresSessionStore({ url: PG_URL!, schema: SCHEMA })
+          try {
+            await expectImported(store, built)
+          } finally {
+            await store.close()
+          }
+        })
+      }
+    )
+
+    describe("push to Acontext (emulator)", () => {
+      let emulator: AcontextEmulatorHandle
+      let pushEnv: Record<string, string> = {}
+      beforeAll(async () => {
+        emulator = await startAcontextEmulator()
+        pushEnv = { ...env, ACONTEXT_API_KEY: emulator.apiKey }
+      })
+      afterAll(() => emulator?.close())
+
+      it("stores the messages `show --format anthropic` prints; a second push stores 0", {
+        timeout: TEST_TIMEOUT_MS
+      }, async () => {
+        // the small sessions, plus one with subagents
+        const picked = built.sessions.filter((s) => s.subagents.length === 0).slice(0, 2)
+        for (const session of picked) {
+          const [pushed, shown] = await Promise.all([
+            acx(["push", session.sessionId, "--base-url", emulator.url, "--json"], { env: pushEnv }),
+            // push leaves thinking out by default, like --no-thinking
+            acx(["show", session.sessionId, "--format", "anthropic", "--no-thinking"], { env })
+          ])
+          const result = parseJson<{ sessionId: string; stored: number; alreadyPresent: number; total: number }>(
+            ok(pushed)
+          )
+          const messages = parseJson<Array<{ role: string }>>(ok(shown))
+          expect(result).toMatchObject({
+            sessionId: session.sessionId,
+            stored: messages.length,
+            alreadyPresent: 0,
+            total: messages.length
+          })
+          const stored = await emulator.messages(session.sessionId)
+          expect(stored.length, session.source).toBe(messages.length)
+          expect(stored.map((m) => (m as { role?: string }).role ?? "")).toEqual(messages.map((m) => m.role))
+        }
+
+        const session = picked[0]!
+        const before = (await emulator.messages(session.sessionId)).length
+        const again = await acx(["push", session.sessionId.slice(0, 8), "--base-url", emulator.url], { env: pushEnv })
+        expect(ok(again).stdout.trim()).toBe(
+          `pushed ${session.sessionId} to ${emulator.url}: 0 message(s) stored, ${before} already there (${before} in the session)`
+        )
+        expect((await emulator.messages(session.sessionId)).length).toBe(before)
+      })
+
+      it("ACONTEXT_BASE_URL is used when --base-url is absent", { timeout: TEST_TIMEOUT_MS }, async () => {
+        const session = built.sessions.find((s) => s.subagents.length > 0)!
+        const result = parseJson<{ stored: number; total: number }>(
+          ok(await acx(["push", session.sessionId, "--json"], { env: { ...pushEnv, ACONTEXT_BASE_URL: emulator.url } }))
+        )
+        expect(result.stored).toBe(result.total)
+        expect((await emulator.messages(session.sessionId)).length).toBe(result.total)
+      })
+
+      it("without ACONTEXT_API_KEY: exit 2, one line, nothing sent", { timeout: TEST_TIMEOUT_MS }, async () => {
+        await emulator.clearRequests()
+        const session = built.sessions[0]!
+        for (const key of [undefined, "   "]) {
+          const result = await acx(["push", session.sessionId, "--base-url", emulator.url], {
+            env: { ...env, ACONTEXT_API_KEY: key }
+          })
+          expect(result.code).toBe(2)
+          expect(result.stdout).toBe("")
+          expect(result.stderrLines).toEqual(["acx: ACONTEXT_API_KEY is not set (the Acontext API key to push with)"])
+        }
+        expect(await emulator.requests()).toEqual([])
+      })
+
+      it("a wrong API key fails with one line (exit 1)", { timeout: TEST_TIMEOUT_MS }, async () => {
+        const session = built.sessions[0]!
+        const result = await acx(["push", session.sessionId, "--base-url", emulator.url], {
+          env: { ...env, ACONTEXT_API_KEY: "sk-ac-wrong" }
+        })
+        expect(result.code).toBe(1)
+        expect(result.stdout).toBe("")
+        expect(result.stderrLines).toHaveLength(1)
+        expect(result.stderrLines[0]).toMatch(/^acx: /)
+      })
+
+      it("a --base-url that is not http(s) is an invalid argument (exit 2)", { timeout: TEST_TIMEOUT_MS }, async () => {
+        const result = await acx(["push", built.sessions[0]!.sessionId, "--base-url", "ftp://x"], { env: pushEnv })
+        expect(result.code).toBe(2)
+        expect(result.stderrLines).toEqual(["acx: --base-url must be http(s)://…, got ftp://x"])
+      })
+    })
+  }
+)

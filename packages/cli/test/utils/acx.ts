@@ -1,0 +1,113 @@
+/**
+ * Spawns the BUILT `acx` binary (`node packages/cli/bin/acx.mjs`, bundled by the globalSetup)
+ * asynchronously — an in-process Acontext emulator must keep answering while it runs — and
+ * collects its exit code and output.
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const BIN = fileURLToPath(new URL("../../bin/acx.mjs", import.meta.url))
+
+/** Every spawned process is killed after this long (the test then fails on the exit code). */
+export const SPAWN_TIMEOUT_MS = 60_000
+
+/** Vitest timeout for a test that spawns a few processes. */
+export const TEST_TIMEOUT_MS = 120_000
+
+export interface AcxResult {
+  /** The exit code; `null` when the process was killed (timeout). */
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+  /** The non-empty stderr lines. */
+  readonly stderrLines: ReadonlyArray<string>
+}
+
+export interface AcxOptions {
+  /** Extra environment (`undefined` removes a variable). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  readonly cwd?: string
+}
+
+// Variables a developer's shell may have set that would change what the CLI does.
+const SCRUBBED = ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]
+
+export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !SCRUBBED.includes(key)) env[key] = value
+  }
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key]
+    else env[key] = value
+  }
+  env["NO_COLOR"] = "1"
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env,
+      cwd: options.cwd ?? process.cwd(),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: SPAWN_TIMEOUT_MS,
+      killSignal: "SIGKILL"
+    })
+    const out: Array<Buffer> = []
+    const err: Array<Buffer> = []
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
+    child.on("error", reject)
+    child.on("close", (code, signal) => {
+      const stdout = Buffer.concat(out).toString("utf8")
+      const stderr = Buffer.concat(err).toString("utf8")
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        stderrLines: stderr.split("\n").filter((line) => line.trim() !== "")
+      })
+    })
+  })
+}
+
+/** Help output without ANSI styling. */
+export const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, "")
+
+/** Parses `--json` output, with the output in the failure message when it is not JSON. */
+export const parseJson = <A = any>(result: AcxResult): A => {
+  try {
+    return JSON.parse(result.stdout) as A
+  } catch {
+    throw new Error(
+      `not JSON (exit ${result.code}): ${result.stdout.slice(0, 500)}\nstderr: ${result.stderr.slice(0, 500)}`
+    )
+  }
+}
+
+/** A fresh temp directory under the OS temp dir. */
+export const tempDir = (prefix: string): string => fs.mkdtempSync(path.join(os.tmpdir(), `acx-cli-${prefix}-`))
+
+export const removeDir = (dir: string): void => {
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+/** Every path under `dir` (relative, sorted), for before/after comparisons. */
+export const listTree = (dir: string): Array<string> =>
+  (fs.readdirSync(dir, { recursive: true, encoding: "utf8" }) as Array<string>).sort()
+
+/** The parseable JSON objects of a JSON Lines file (what a reader keeps). */
+export const parseableLines = (file: string): Array<Record<string, unknown>> =>
+  fs.readFileSync(file, "utf8").split("\n").flatMap((line) => {
+    if (line.trim() === "") return []
+    try {
+      const value = JSON.parse(line) as unknown
+      return typeof value === "object" && value !== null && !Array.isArray(value)
+        ? [value as Record<string, unknown>]
+        : []
+    } catch {
+      return []
+    }
+  })
