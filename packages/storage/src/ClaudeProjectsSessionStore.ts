@@ -16,8 +16,10 @@
  *   (written by Claude Code itself) lists with its file mtime.
  *
  * `uuid` idempotency re-reads the key's file on every append, so it holds across instances and
- * processes. Appends are serialised within one instance; concurrent writers in different
- * processes are not locked against each other. `projectKey` and `sessionId` must be single safe
+ * processes. Every write (append, delete, retention) holds `.acx-lock`, a lock file created
+ * exclusively, so writers in several processes, or on several machines sharing the volume, take
+ * turns; a crashed holder's lock is broken when its pid is gone (same host) or it is older than
+ * 30 seconds. `projectKey` and `sessionId` must be single safe
  * path segments, subpath segments must not be empty, `.` or hold NUL: anything else fails with
  * `InvalidKey`. Torn trailing lines (a crash mid-write) are skipped by `load` and terminated
  * before the next append.
@@ -29,6 +31,7 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -43,6 +46,11 @@ import * as SessionStore from "./SessionStore.js"
 export interface ClaudeProjectsSessionStoreOptions {
   /** The Claude config directory; transcripts go to `<configDir>/projects`. A leading `~` is expanded. */
   readonly configDir: string
+  /**
+   * How long a write waits for another process's directory lock before failing with a
+   * `Storage` error; default 10 seconds.
+   */
+  readonly lockTimeout?: Duration.DurationInput | undefined
 }
 
 interface Sidecar {
@@ -53,6 +61,8 @@ interface Sidecar {
 
 const SIDECAR = ".acx.json"
 const CLOCK = ".acx-clock"
+const LOCK = ".acx-lock"
+const LOCK_STALE_MILLIS = 30_000
 
 const isSafeSegment = (value: string): boolean => value.length > 0 && !/[/\\\0]/.test(value) && !/^[. ]+$/.test(value)
 
@@ -77,7 +87,6 @@ export const make = (
     const projectsDir = path.join(path.resolve(expandHome(options.configDir)), "projects")
     const clockFile = path.join(projectsDir, CLOCK)
     const lock = yield* Effect.makeSemaphore(1)
-    const serialized = lock.withPermits(1)
 
     const checkKey = (operation: string, raw: unknown) =>
       Effect.flatMap(SessionStore.validateKey(operation, raw), (key) => {
@@ -142,6 +151,86 @@ export const make = (
       yield* writeAtomic("append", clockFile, String(next))
       return next
     })
+
+    // Writers in other processes (or on other machines sharing the volume) take the same lock
+    // file, created exclusively; the holder's pid, host and time let a crashed holder's lock be
+    // broken (dead pid on this host, or older than LOCK_STALE_MILLIS anywhere).
+    const lockFile = path.join(projectsDir, LOCK)
+    const host = os.hostname()
+    const ownToken = `${process.pid}:${host}:${Math.random().toString(36).slice(2)}`
+    const lockTimeout = Math.max(0, Math.round(Duration.toMillis(options.lockTimeout ?? Duration.seconds(10))))
+
+    const isStale = (content: string, ageMillis: number): boolean => {
+      if (ageMillis > LOCK_STALE_MILLIS) return true
+      const [pidText, lockHost] = content.split(":")
+      const pid = Number(pidText)
+      if (lockHost !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
+      try {
+        process.kill(pid, 0)
+        return false
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === "ESRCH"
+      }
+    }
+
+    const tryCreateLock = fs.writeFileString(lockFile, ownToken, { flag: "wx" }).pipe(
+      Effect.as(true),
+      Effect.catchIf((error) => error._tag === "SystemError" && error.reason === "AlreadyExists", () =>
+        Effect.succeed(false)),
+      Effect.mapError(storageError("lock", `cannot create ${lockFile}`))
+    )
+
+    const breakIfStale = Effect.gen(function*() {
+      const content = yield* readOptional("lock", lockFile)
+      const info = yield* Effect.option(fs.stat(lockFile))
+      if (Option.isNone(content) || Option.isNone(info)) {
+        return
+      }
+      const mtime = Option.match(info.value.mtime, {
+        onNone: () =>
+          0,
+        onSome: (date) => date.getTime()
+      })
+      const now = yield* Clock.currentTimeMillis
+      if (isStale(content.value, now - mtime)) yield* Effect.ignore(fs.remove(lockFile))
+    })
+
+    const acquireDirectoryLock = Effect.gen(function*() {
+      yield* fs.makeDirectory(projectsDir, { recursive: true }).pipe(
+        Effect.mapError(storageError("lock", `cannot create ${projectsDir}`))
+      )
+      const start = yield* Clock.currentTimeMillis
+      for (let attempt = 0;; attempt++) {
+        if (yield* tryCreateLock) return
+        yield* breakIfStale
+        const now = yield* Clock.currentTimeMillis
+        if (now - start > lockTimeout) {
+          const holder = Option.getOrElse(
+            yield* Effect.orElseSucceed(readOptional("lock", lockFile), Option.none),
+            () => ""
+          )
+          return yield* Effect.fail(
+            new SessionStore.SessionStoreError({
+              reason: "Storage",
+              operation: "lock",
+              description: `${lockFile} is held by another writer (${holder || "unknown"}) for over ${lockTimeout} ms`
+            })
+          )
+        }
+        yield* Effect.sleep(Duration.millis(Math.min(50, 1 + attempt) + Math.random() * 5))
+      }
+    })
+
+    const releaseDirectoryLock = Effect.gen(function*() {
+      const content = yield* Effect.orElseSucceed(readOptional("unlock", lockFile), Option.none)
+      if (Option.isSome(content) && content.value === ownToken) yield* Effect.ignore(fs.remove(lockFile))
+    })
+
+    // One writer at a time: in this instance (the semaphore), then across processes (the file).
+    const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      lock.withPermits(1)(
+        Effect.acquireUseRelease(acquireDirectoryLock, () => effect, () => releaseDirectoryLock)
+      )
 
     const loadKey = (operation: string, key: SessionStore.SessionKey) =>
       Effect.map(readOptional(operation, fileOf(key)), Option.map(parseEntryLines))
@@ -302,8 +391,10 @@ export const make = (
     const listSubkeys = (
       rawKey: SessionStore.MainSessionKey
     ): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
-      Effect.flatMap(checkKey("listSubkeys", rawKey), (key) =>
-        Effect.map(walk(path.join(projectDir(key.projectKey), key.sessionId), ""), (subkeys) => subkeys.sort()))
+      Effect.flatMap(
+        checkKey("listSubkeys", rawKey),
+        (key) => Effect.map(walk(path.join(projectDir(key.projectKey), key.sessionId), ""), (subkeys) => subkeys.sort())
+      )
 
     const sessionIdsIn = (projectKey: string) =>
       Effect.map(listDir("deleteOlderThan", projectDir(projectKey)), (names) => {
@@ -342,9 +433,7 @@ export const make = (
             (yield* listDir("deleteOlderThan", projectsDir)).filter(isSafeSegment),
             (name) =>
               fs.stat(path.join(projectsDir, name)).pipe(
-                Effect.map((info) =>
-                  info.type === "Directory"
-                ),
+                Effect.map((info) => info.type === "Directory"),
                 Effect.orElseSucceed(() => false)
               )
           )

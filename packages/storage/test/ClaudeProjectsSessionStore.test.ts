@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { expectInterleavedAppends, runAppendWorkers } from "./utils/appendWorkers.js"
 
 const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-projects-store-"))
 afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }))
@@ -38,6 +39,48 @@ describe("ClaudeProjectsSessionStore files", () => {
     )
     expect(await store.listSubkeys(key)).toEqual(["subagents/agent-a1"])
     await store.close()
+  })
+})
+
+describe("ClaudeProjectsSessionStore (several processes)", () => {
+  it("4 processes appending to one session take turns: every entry once, in order, summary exact", async () => {
+    const dir = path.join(tempDir, "processes")
+    const run = { workers: 4, batches: 15, batchSize: 10 }
+    await runAppendWorkers("claudeProjectsAppendWorker.ts", dir, run)
+    const store = createClaudeProjectsSessionStore({ configDir: dir })
+    await expectInterleavedAppends(
+      store,
+      { projectKey: "concurrency", sessionId: "0b5c3f4e-2a47-4c1e-9d3b-6f1a2e8c7d90" },
+      run
+    )
+    expect(fs.existsSync(path.join(dir, "projects", ".acx-lock"))).toBe(false)
+    await store.close()
+  }, 60_000)
+
+  it("breaks the lock of a holder that died, and times out on a live one", async () => {
+    const dir = path.join(tempDir, "stale-lock")
+    const lockFile = path.join(dir, "projects", ".acx-lock")
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true })
+    const key = { projectKey: "p", sessionId: randomUUID() }
+    // a pid that cannot be alive on this host
+    fs.writeFileSync(lockFile, `2147483646:${os.hostname()}:dead`)
+    const store = createClaudeProjectsSessionStore({ configDir: dir, lockTimeout: "2 seconds" })
+    await store.append(key, [{ type: "user", uuid: randomUUID() }])
+    expect(await store.load(key)).toHaveLength(1)
+    expect(fs.existsSync(lockFile)).toBe(false)
+
+    // held by this very process under another token (alive): the append waits, then fails typed
+    fs.writeFileSync(lockFile, `${process.pid}:${os.hostname()}:someone-else`)
+    const blocked = createClaudeProjectsSessionStore({ configDir: dir, lockTimeout: "200 millis" })
+    await expect(blocked.append(key, [{ type: "user", uuid: randomUUID() }])).rejects.toMatchObject({
+      _tag: "SessionStoreError",
+      reason: "Storage",
+      operation: "lock"
+    })
+    expect(await store.load(key)).toHaveLength(1)
+    expect(fs.readFileSync(lockFile, "utf8")).toContain("someone-else")
+    fs.rmSync(lockFile)
+    await Promise.all([store.close(), blocked.close()])
   })
 })
 

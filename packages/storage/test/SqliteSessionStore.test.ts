@@ -20,11 +20,10 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { expectInterleavedAppends, runAppendWorkers } from "./utils/appendWorkers.js"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-sqlite-session-store-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -434,70 +433,12 @@ describe("SqliteSessionStore (construction)", () => {
 })
 
 describe("SqliteSessionStore (concurrency)", () => {
-  const workerFile = fileURLToPath(new URL("./workers/sqliteAppendWorker.ts", import.meta.url))
-  const packageDir = fileURLToPath(new URL("..", import.meta.url))
-
-  /** Spawns a worker; `ready` resolves once it opened the store, `go()` starts its appends. */
-  const spawnWorker = (filename: string, worker: number, batches: number, batchSize: number) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", workerFile, filename, String(worker), String(batches), String(batchSize)],
-      { cwd: packageDir, stdio: ["pipe", "pipe", "pipe"] }
-    )
-    let stderr = ""
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const done = new Promise<void>((resolve, reject) => {
-      child.on("error", reject)
-      child.on(
-        "exit",
-        (code) => code === 0 ? resolve() : reject(new Error(`worker ${worker} exited with ${code}: ${stderr}`))
-      )
-    })
-    const ready = Promise.race([
-      new Promise<void>((resolve) => child.stdout.once("data", () => resolve())),
-      done.then(() => Promise.reject(new Error(`worker ${worker} exited before it was ready`)))
-    ])
-    return { ready, done, go: () => child.stdin.end("go\n") }
-  }
-
   it("4 processes appending to one session: every entry once, each process's entries in order", async () => {
     const filename = tempFile()
-    const workers = 4
-    const batches = 25
-    const batchSize = 20
-    const children = Array.from({ length: workers }, (_, worker) => spawnWorker(filename, worker, batches, batchSize))
-    await Promise.all(children.map((child) => child.ready))
-    for (const child of children) child.go()
-    await Promise.all(children.map((child) => child.done))
-
+    const run = { workers: 4, batches: 25, batchSize: 20 }
+    await runAppendWorkers("sqliteAppendWorker.ts", filename, run)
     await using store = SqliteSessionStore.createSqliteSessionStore({ filename })
-    const loaded = (await store.load({ projectKey: "concurrency", sessionId: "shared-session" })) ?? []
-    // worker entries with uuid + one marker per batch + the shared uuids once
-    expect(loaded).toHaveLength(workers * batches * (batchSize + 1) + batches)
-    const uuids = loaded.flatMap((entry) => (entry.uuid === undefined ? [] : [entry.uuid]))
-    expect(new Set(uuids).size).toBe(uuids.length)
-    for (let batch = 0; batch < batches; batch++) {
-      expect(uuids.filter((uuid) => uuid === `shared-${batch}`)).toHaveLength(1)
-    }
-    for (let worker = 0; worker < workers; worker++) {
-      const own = loaded.filter((entry) => entry["worker"] === String(worker) && entry.type !== "shared")
-      expect(own).toHaveLength(batches * (batchSize + 1))
-      const order = own.map((entry) => Number(entry["batch"]) * 1000 + Number(entry["index"]))
-      expect(order).toEqual([...order].sort((a, b) => a - b))
-    }
-    // The processes really interleaved.
-    const writers = loaded.map((entry) => entry["worker"])
-    const switches = writers.filter((writer, i) => i > 0 && writer !== writers[i - 1]).length
-    expect(switches).toBeGreaterThan(workers)
-    const [summary] = await store.listSessionSummaries("concurrency")
-    const [listing] = await store.listSessions("concurrency")
-    expect(summary).toEqual(
-      foldSessionSummary(undefined, { projectKey: "concurrency", sessionId: "shared-session" }, loaded, {
-        mtime: listing!.mtime
-      })
-    )
+    await expectInterleavedAppends(store, { projectKey: "concurrency", sessionId: "shared-session" }, run)
   }, 30_000)
 })
 

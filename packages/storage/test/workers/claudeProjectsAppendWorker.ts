@@ -1,0 +1,40 @@
+/**
+ * A worker process for the Claude-layout concurrency test: opens `ClaudeProjectsSessionStore` on
+ * the given config directory and appends `batches` batches to one session, interleaving with
+ * the other workers (same batch shapes as sqliteAppendWorker.ts: worker-unique uuids, one entry
+ * without uuid, the shared uuids every worker appends, every third batch appended twice). Prints
+ * `ready`, then starts when a line arrives on stdin.
+ *
+ * Usage: `node --import tsx claudeProjectsAppendWorker.ts <configDir> <worker> <batches> <batchSize>`
+ */
+import { createClaudeProjectsSessionStore } from "../../src/ClaudeProjectsSessionStore.js"
+
+const [configDir, worker, batchesText, batchSizeText] = process.argv.slice(2)
+if (configDir === undefined || worker === undefined) {
+  throw new Error("usage: claudeProjectsAppendWorker <configDir> <worker> <batches> <batchSize>")
+}
+const batches = Number(batchesText ?? "25")
+const batchSize = Number(batchSizeText ?? "20")
+const key = { projectKey: "concurrency", sessionId: "0b5c3f4e-2a47-4c1e-9d3b-6f1a2e8c7d90" }
+
+const store = createClaudeProjectsSessionStore({ configDir, lockTimeout: "60 seconds" })
+const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
+const go = new Promise<void>((resolve) => process.stdin.once("data", () => resolve()))
+try {
+  process.stdout.write("ready\n")
+  await go
+  process.stdin.destroy()
+  for (let batch = 0; batch < batches; batch++) {
+    const entries: Array<{ type: string; uuid?: string; worker: string; batch: number; index: number }> = []
+    for (let index = 0; index < batchSize; index++) {
+      entries.push({ type: "user", uuid: `w${worker}-b${batch}-e${index}`, worker, batch, index })
+    }
+    entries.push({ type: "marker", worker, batch, index: batchSize })
+    entries.push({ type: "shared", uuid: `shared-${batch}`, worker, batch, index: batchSize + 1 })
+    await store.append(key, entries)
+    if (batch % 3 === 0) await store.append(key, entries.filter((entry) => entry.uuid !== undefined))
+    await sleep(1)
+  }
+} finally {
+  await store.close()
+}
