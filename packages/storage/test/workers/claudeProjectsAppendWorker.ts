@@ -8,6 +8,7 @@
  * Usage: `node --import tsx claudeProjectsAppendWorker.ts <configDir> <worker> <batches> <batchSize>`
  */
 import { createClaudeProjectsSessionStore } from "../../src/ClaudeProjectsSessionStore.js"
+import { appendBatches, waitForGo } from "./appendBatches.js"
 
 const [configDir, worker, batchesText, batchSizeText] = process.argv.slice(2)
 if (configDir === undefined || worker === undefined) {
@@ -18,23 +19,11 @@ const batchSize = Number(batchSizeText ?? "20")
 const key = { projectKey: "concurrency", sessionId: "0b5c3f4e-2a47-4c1e-9d3b-6f1a2e8c7d90" }
 
 const store = createClaudeProjectsSessionStore({ configDir, lockTimeout: "60 seconds" })
-const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
-const go = new Promise<void>((resolve) => process.stdin.once("data", () => resolve()))
+const go = waitForGo()
 try {
   process.stdout.write("ready\n")
   await go
-  process.stdin.destroy()
-  for (let batch = 0; batch < batches; batch++) {
-    const entries: Array<{ type: string; uuid?: string; worker: string; batch: number; index: number }> = []
-    for (let index = 0; index < batchSize; index++) {
-      entries.push({ type: "user", uuid: `w${worker}-b${batch}-e${index}`, worker, batch, index })
-    }
-    entries.push({ type: "marker", worker, batch, index: batchSize })
-    entries.push({ type: "shared", uuid: `shared-${batch}`, worker, batch, index: batchSize + 1 })
-    await store.append(key, entries)
-    if (batch % 3 === 0) await store.append(key, entries.filter((entry) => entry.uuid !== undefined))
-    await sleep(1)
-  }
+  await appendBatches(store, key, worker, batches, batchSize)
 } finally {
   await store.close()
 }

@@ -12,6 +12,7 @@
  * Usage: `node --import tsx sqliteAppendWorker.ts <filename> <worker> <batches> <batchSize>`
  */
 import { createSqliteSessionStore } from "../../src/SqliteSessionStore.js"
+import { appendBatches, waitForGo } from "./appendBatches.js"
 
 const [filename, worker, batchesText, batchSizeText] = process.argv.slice(2)
 if (filename === undefined || worker === undefined) {
@@ -22,25 +23,13 @@ const batchSize = Number(batchSizeText ?? "20")
 const key = { projectKey: "concurrency", sessionId: "shared-session" }
 
 const store = createSqliteSessionStore({ filename, busyTimeout: "30 seconds" })
-const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
-const go = new Promise<void>((resolve) => process.stdin.once("data", () => resolve()))
+const go = waitForGo()
 try {
   // Opens the file and runs the migrations now, before the synchronised start.
   await store.listSessions(key.projectKey)
   process.stdout.write("ready\n")
   await go
-  process.stdin.destroy()
-  for (let batch = 0; batch < batches; batch++) {
-    const entries: Array<{ type: string; uuid?: string; worker: string; batch: number; index: number }> = []
-    for (let index = 0; index < batchSize; index++) {
-      entries.push({ type: "user", uuid: `w${worker}-b${batch}-e${index}`, worker, batch, index })
-    }
-    entries.push({ type: "marker", worker, batch, index: batchSize })
-    entries.push({ type: "shared", uuid: `shared-${batch}`, worker, batch, index: batchSize + 1 })
-    await store.append(key, entries)
-    if (batch % 3 === 0) await store.append(key, entries.filter((entry) => entry.uuid !== undefined))
-    await sleep(1)
-  }
+  await appendBatches(store, key, worker, batches, batchSize)
 } finally {
   await store.close()
 }
