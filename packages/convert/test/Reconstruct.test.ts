@@ -1,5 +1,10 @@
+import { forkTranscript } from "@acx/convert/Fork"
+import { mergeAssistantFragments } from "@acx/convert/Fragments"
 import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import { ancestry, conversation, sidechains } from "@acx/convert/Reconstruct"
+import { sessionStats } from "@acx/convert/Stats"
+import { transcriptToBlobs } from "@acx/convert/TranscriptBlobs"
+import { transcriptToMarkdown } from "@acx/convert/TranscriptMarkdown"
 import { parseTranscript } from "@acx/convert/TranscriptParse"
 import * as Fixtures from "@acx/fixtures"
 import type { TranscriptEntry } from "@acx/schema/Transcript"
@@ -183,6 +188,84 @@ describe("conversation", () => {
     const items = conversation(entries)
     expect(uuids(items)).toEqual(["u1", "t1", "t2", "r1", "r2", "a2", "u2"])
     expect(items.filter((item) => item.spliced).map((item) => item.uuid)).toEqual(["r1"])
+  })
+})
+
+describe("shallow line decoding", () => {
+  // `decodeLine` checks only the entry envelope, so an entry of a known type can carry any nested
+  // payload; every reader of decoded entries must stay total on them.
+  const garbage = fc.oneof(
+    fc.jsonValue(),
+    fc.record({ role: fc.jsonValue(), content: fc.jsonValue(), id: fc.jsonValue() }, { requiredKeys: [] }),
+    fc.record({
+      role: fc.constantFrom("user", "assistant"),
+      id: fc.constantFrom("m1", "m2"),
+      content: fc.array(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record({
+            type: fc.constantFrom("text", "tool_use", "tool_result", "thinking", "image"),
+            id: fc.oneof(fc.constantFrom("t1", "t2"), fc.jsonValue()),
+            tool_use_id: fc.oneof(fc.constantFrom("t1", "t2"), fc.jsonValue()),
+            text: fc.jsonValue(),
+            content: fc.jsonValue(),
+            input: fc.jsonValue()
+          }, { requiredKeys: ["type"] })
+        ),
+        { maxLength: 3 }
+      ),
+      usage: fc.jsonValue(),
+      stop_reason: fc.jsonValue()
+    }, { requiredKeys: [] })
+  )
+  const ids = ["a", "b", "c", "d"]
+  const raw = fc.record({
+    type: fc.constantFrom("user", "assistant", "system", "attachment", "progress", "summary", "custom-title"),
+    uuid: fc.constantFrom(...ids),
+    parentUuid: fc.oneof(fc.constantFrom(...ids, null), fc.jsonValue()),
+    logicalParentUuid: fc.oneof(fc.constantFrom(...ids), fc.jsonValue()),
+    timestamp: fc.constantFrom("2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z"),
+    isSidechain: fc.oneof(fc.boolean(), fc.jsonValue()),
+    isMeta: fc.jsonValue(),
+    isCompactSummary: fc.jsonValue(),
+    agentId: fc.jsonValue(),
+    subtype: fc.oneof(fc.constantFrom("compact_boundary", "turn_duration"), fc.jsonValue()),
+    compactMetadata: fc.jsonValue(),
+    message: garbage,
+    toolUseResult: fc.jsonValue(),
+    sourceToolAssistantUUID: fc.oneof(fc.constantFrom(...ids), fc.jsonValue()),
+    attachment: fc.jsonValue(),
+    data: fc.jsonValue(),
+    customTitle: fc.jsonValue()
+  }, { requiredKeys: ["type", "uuid", "timestamp"] })
+
+  it("property: entries with garbage nested payloads decode, and every reader of them is total", async () => {
+    fc.assert(
+      fc.property(fc.array(raw, { maxLength: 10 }), fc.constantFrom(...ids), (raws, target) => {
+        const parsed = parseTranscript(raws.map((entry) => JSON.stringify(entry)).join("\n"))
+        // every such line is an entry: the envelope (type, uuid, timestamp) is well-formed
+        expect(parsed.errors).toEqual([])
+        const entries = parsed.entries.map(({ entry }) => entry)
+        expect(entries.length).toBe(raws.length)
+        const items = conversation(entries)
+        expect(new Set(uuids(items)).size).toBe(items.length)
+        ancestry(entries, target)
+        sidechains(entries)
+        sessionStats(entries)
+        transcriptToBlobs(entries)
+        transcriptToBlobs(entries, { includeThinking: true })
+        mergeAssistantFragments(entries)
+        forkTranscript(entries, { newSessionId: "s2", now: "2026-01-02T00:00:00.000Z", uuid: () => "x" })
+        forkTranscript(entries, {
+          newSessionId: "s2",
+          upToUuid: target,
+          now: "2026-01-02T00:00:00.000Z",
+          uuid: () => "y"
+        })
+        transcriptToMarkdown(entries)
+      }),
+      { numRuns: 500 }
+    )
   })
 })
 

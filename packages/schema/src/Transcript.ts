@@ -18,6 +18,10 @@
  * An entry of a known `type` whose shape is unexpected is not lost: it decodes as
  * {@link UnknownEntry} (see {@link isKnown}).
  *
+ * Reading a line ({@link decodeLine}) checks only the envelope that decides whether an object is an
+ * entry at all, and returns the parsed object; the deep check against the known schemas runs when
+ * asked ({@link isKnown}, {@link decodeLineStrict}).
+ *
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
@@ -1085,6 +1089,18 @@ export const CONVERSATION_ENTRY_TYPES = ["user", "assistant", "system", "attachm
 
 const isKnownEntry = Schema.is(KnownTranscriptEntry)
 
+// Effect's union dispatch converts a discriminator value with `String`, which throws for an object
+// whose `toString` is not a function (`{"type":{"toString":0}}` is valid JSON, and so is such a
+// `subtype` on any entry). Every schema run on a value not checked deeply first goes through here,
+// so the functions of this module stay total; such a value counts as matching no known schema.
+const orElse = <A>(run: () => A, onThrow: () => A): A => {
+  try {
+    return run()
+  } catch {
+    return onThrow()
+  }
+}
+
 /**
  * Whether a decoded entry matches a known entry schema (a known `type` with an unexpected shape
  * is not known: it decoded as {@link UnknownEntry}).
@@ -1093,7 +1109,7 @@ const isKnownEntry = Schema.is(KnownTranscriptEntry)
  * @category guards
  */
 export const isKnown = (entry: TranscriptEntry): entry is KnownTranscriptEntry =>
-  knownTypes.has(entry.type) && isKnownEntry(entry)
+  knownTypes.has(entry.type) && orElse(() => isKnownEntry(entry), () => false)
 
 /**
  * Whether a decoded entry fell into {@link UnknownEntry}.
@@ -1156,20 +1172,74 @@ const decodeTranscriptEntry = Schema.decodeUnknownEither(TranscriptEntry)
  * @category decoding
  */
 export const decodeEntry = (value: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> =>
-  decodeTranscriptEntry(value)
+  orElse(
+    () => decodeTranscriptEntry(value),
+    () =>
+      Either.left(
+        new ParseResult.ParseError({
+          issue: new ParseResult.Type(TranscriptEntry.ast, value, "a discriminator cannot be read as a string")
+        })
+      )
+  )
 
 const decodeUnknownEntry = Schema.decodeUnknownEither(UnknownEntry)
 
-// When the union fails on an object with a string `type`, its last member (UnknownEntry) failed
-// too, and that member's issues are the short, useful explanation.
-const describeInvalidEntry = (value: { readonly [key: string]: unknown }, error: ParseResult.ParseError): string => {
+const formatIssues = (error: ParseResult.ParseError): string =>
+  orElse(
+    () =>
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+        `${issue.path.join(".") || "entry"}: ${issue.message}`
+      ).join("; "),
+    () => "the value does not match the schema"
+  )
+
+// An object that is no entry: the catch-all's own issues are the short, useful explanation.
+const describeInvalidEntry = (value: { readonly [key: string]: unknown }): string => {
   if (typeof value.type !== "string") return "an entry needs a string `type`"
-  const issues = Either.match(decodeUnknownEntry(value), {
-    onLeft: (unknownError) => ParseResult.ArrayFormatter.formatErrorSync(unknownError),
-    onRight: () => ParseResult.ArrayFormatter.formatErrorSync(error)
-  })
-  return issues.map((issue) => `${issue.path.join(".") || "entry"}: ${issue.message}`).join("; ")
+  return orElse(
+    () => Either.match(decodeUnknownEntry(value), { onLeft: formatIssues, onRight: () => "not an entry" }),
+    () => "`uuid` and `timestamp` must be strings"
+  )
 }
+
+// The one check that decides whether a parsed object is an entry: what `UnknownEntry`, the
+// union's catch-all, requires (a string `type`; `uuid` and `timestamp` strings when present).
+// Every known member requires at least as much, so the full union accepts exactly these objects,
+// and, as every member preserves unknown fields in their original order and none transforms, its
+// output is JSON-equal to the input (a deep copy, but for an explicit `undefined` where a required
+// `Schema.Unknown` key is absent). Validating the known members at parse time therefore only
+// costs time: whether an entry matches its known schema is asked on demand, by `isKnown`.
+const isEntryEnvelope = (value: { readonly [key: string]: unknown }): boolean => {
+  if (typeof value.type !== "string") return false
+  const uuid = value.uuid
+  if (uuid !== undefined && typeof uuid !== "string") return false
+  const timestamp = value.timestamp
+  return timestamp === undefined || typeof timestamp === "string"
+}
+
+const parseObject = (
+  text: string,
+  lineNumber: number
+): Either.Either<{ readonly [key: string]: unknown }, TranscriptLineError> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return lineError(text, lineNumber, "InvalidJson", error instanceof Error ? error.message : String(error))
+  }
+  if (!isObject(value)) {
+    return lineError(
+      text,
+      lineNumber,
+      "NotAnObject",
+      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
+    )
+  }
+  return Either.right(value)
+}
+
+const lineError = (text: string, lineNumber: number, reason: TranscriptLineError["reason"], description: string) =>
+  Either.left(new TranscriptLineError({ reason, line: lineNumber, excerpt: excerptOf(text), description }))
 
 /**
  * Reads one line of a transcript without throwing: the entry, or why the line is not one
@@ -1177,26 +1247,55 @@ const describeInvalidEntry = (value: { readonly [key: string]: unknown }, error:
  * without a string `type`).
  * `lineNumber` is reported in the error (1-based by convention).
  *
+ * The check is shallow, and accepts and rejects exactly the lines a full decode with
+ * {@link TranscriptEntry} does: only the envelope every entry needs (a string `type`, and `uuid`
+ * and `timestamp` strings when present) is checked, and the entry is the parsed JSON object
+ * itself, with every field in its original order (where the full decode throws, on a
+ * discriminator that cannot be converted to a string, this still answers). Nested payloads (`message` and its content
+ * blocks, `toolUseResult`, `data`, `snapshot`, …) are not validated here: an entry of a known
+ * `type` with an unexpected shape is an entry all the same (as it was before, where it fell into
+ * {@link UnknownEntry}); {@link isKnown} tells the two apart, and {@link decodeLineStrict}
+ * rejects it.
+ *
  * @since 0.1.0
  * @category decoding
  */
 export const decodeLine = (text: string, lineNumber: number): Either.Either<TranscriptEntry, TranscriptLineError> => {
-  const fail = (reason: TranscriptLineError["reason"], description: string) =>
-    Either.left(new TranscriptLineError({ reason, line: lineNumber, excerpt: excerptOf(text), description }))
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    return fail("InvalidJson", error instanceof Error ? error.message : String(error))
-  }
-  if (!isObject(value)) {
-    return fail(
-      "NotAnObject",
-      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
-    )
-  }
-  const result = decodeTranscriptEntry(value)
+  const parsed = parseObject(text, lineNumber)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const value = parsed.right
+  return isEntryEnvelope(value)
+    ? Either.right(value as TranscriptEntry)
+    : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
+}
+
+const decodeKnownEntry = Schema.decodeUnknownEither(KnownTranscriptEntry)
+
+/**
+ * Reads one line of a transcript and validates it deeply, without throwing: an entry of a known
+ * `type` must match its own schema (content blocks, compact metadata, progress data, …), so one
+ * with an unexpected shape is an `InvalidEntry` error with the schema's issues, instead of an
+ * entry {@link isKnown} rejects; an entry of another `type` is decoded as {@link UnknownEntry}.
+ * Costs a full schema decode per line: for audits and tests, not for reading transcripts.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decodeLineStrict = (
+  text: string,
+  lineNumber: number
+): Either.Either<TranscriptEntry, TranscriptLineError> => {
+  const parsed = parseObject(text, lineNumber)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const value = parsed.right
+  if (!isEntryEnvelope(value)) return lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
+  const type = value.type as string
+  const decode = knownTypes.has(type) ? decodeKnownEntry : decodeTranscriptEntry
+  const result: Either.Either<TranscriptEntry, string> = orElse(
+    () => Either.mapLeft(decode(value), formatIssues),
+    () => Either.left("a discriminator cannot be converted to a string")
+  )
   return Either.isRight(result)
     ? Either.right(result.right)
-    : fail("InvalidEntry", describeInvalidEntry(value, result.left))
+    : lineError(text, lineNumber, "InvalidEntry", `a \`${type}\` entry that matches no known schema: ${result.left}`)
 }

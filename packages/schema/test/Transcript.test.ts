@@ -228,6 +228,13 @@ describe("Transcript entries", () => {
     expect(Transcript.isKnownType(decoded.type)).toBe(true)
     expect(Transcript.isKnown(decoded)).toBe(false)
     expect(Transcript.isUnknown(decoded)).toBe(true)
+    // the strict reader rejects it, with the known schema's issues
+    const strict = Transcript.decodeLineStrict(JSON.stringify(entry), 3)
+    if (Either.isRight(strict)) throw new Error("expected an error")
+    expect(strict.left.reason).toBe("InvalidEntry")
+    expect(strict.left.line).toBe(3)
+    expect(strict.left.description).toContain("`user` entry")
+    expect(strict.left.description).toContain("message.content")
   })
 
   it("preserves unknown fields at every level", () => {
@@ -348,6 +355,152 @@ describe("Transcript entries", () => {
         { numRuns: 40 }
       )
     }
+  })
+})
+
+// What `decodeLine` did before it became shallow: a full decode with the union, which is the
+// specification the shallow reader must agree with.
+const referenceDecodeLine = (text: string): Either.Either<Transcript.TranscriptEntry, string> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return Either.left("InvalidJson")
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return Either.left("NotAnObject")
+  try {
+    return Either.mapLeft(Schema.decodeUnknownEither(Transcript.TranscriptEntry)(value), () => "InvalidEntry")
+  } catch {
+    // the full decode throws where a discriminator (`type`, `subtype`, a block's `type`) is an
+    // object whose `toString` is not a function: no answer to agree with, only totality to check
+    return Either.left("Throws")
+  }
+}
+
+const expectAgreement = (text: string) => {
+  const shallow = Transcript.decodeLine(text, 1)
+  const reference = referenceDecodeLine(text)
+  if (Either.isLeft(reference)) {
+    if (reference.left !== "Throws") expect(Either.isLeft(shallow) && shallow.left.reason).toBe(reference.left)
+    return
+  }
+  if (Either.isLeft(shallow)) throw new Error(`shallow rejected what the schema accepts: ${shallow.left.message}`)
+  // JSON-equal, keys in the same order. Not `toStrictEqual`: a full decode writes an explicit
+  // `undefined` for a required `Schema.Unknown` key the line lacks (e.g. a tool change's
+  // `definition`), where the shallow reader returns the line's object as parsed.
+  expect(shallow.right).toEqual(reference.right)
+  expect(JSON.stringify(shallow.right)).toBe(JSON.stringify(reference.right))
+  expect(Transcript.isKnown(shallow.right)).toBe(Transcript.isKnown(reference.right))
+}
+
+describe("Transcript.decodeLine agrees with a full schema decode", () => {
+  const envelopeKeys = ["type", "uuid", "timestamp", "subtype", "parentUuid", "message", "sessionId", "data"] as const
+  // an entry of any member, with at most two top-level fields replaced by any JSON value
+  const perturbed = <A>(arbitrary: FastCheck.Arbitrary<A>) =>
+    FastCheck.tuple(
+      arbitrary,
+      FastCheck.array(FastCheck.tuple(FastCheck.constantFrom(...envelopeKeys), FastCheck.jsonValue()), { maxLength: 2 })
+    ).map(([entry, replacements]) => {
+      const value: Record<string, unknown> = { ...(entry as Record<string, unknown>) }
+      for (const [key, replacement] of replacements) value[key] = replacement
+      return JSON.stringify(value)
+    })
+
+  it("property: on entries of every member schema, as generated and perturbed", () => {
+    for (const member of Transcript.TranscriptEntry.members) {
+      const arbitrary = Arbitrary.make(member as Schema.Schema<unknown>)
+      FastCheck.assert(
+        FastCheck.property(arbitrary, (entry) => expectAgreement(JSON.stringify(entry))),
+        { numRuns: 15 }
+      )
+      FastCheck.assert(FastCheck.property(perturbed(arbitrary), expectAgreement), { numRuns: 15 })
+    }
+  })
+
+  it("property: on any JSON text and any object with a type", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.oneof(FastCheck.json(), FastCheck.string()), expectAgreement),
+      { numRuns: 300 }
+    )
+    const objects = FastCheck.record({
+      type: FastCheck.oneof(FastCheck.constantFrom(...Transcript.KNOWN_ENTRY_TYPES, "other"), FastCheck.jsonValue()),
+      uuid: FastCheck.oneof(FastCheck.string(), FastCheck.jsonValue()),
+      timestamp: FastCheck.oneof(FastCheck.string(), FastCheck.jsonValue()),
+      message: FastCheck.jsonValue(),
+      extra: FastCheck.jsonValue()
+    }, { requiredKeys: [] })
+    FastCheck.assert(FastCheck.property(objects, (value) => expectAgreement(JSON.stringify(value))), {
+      numRuns: 500
+    })
+  })
+
+  it("keeps fields it does not know, in their order, and returns the parsed object", () => {
+    const text = "{\"zeta\":1,\"type\":\"assistant\",\"message\":{\"content\":7},\"alpha\":[{\"b\":1,\"a\":2}]}"
+    const result = Transcript.decodeLine(text, 1)
+    if (Either.isLeft(result)) throw new Error(result.left.message)
+    expect(JSON.stringify(result.right)).toBe(text)
+    expect(Transcript.isKnown(result.right)).toBe(false)
+  })
+})
+
+describe("totality on values Effect's union dispatch cannot read", () => {
+  it("reports or classifies a discriminator whose toString is not a function instead of throwing", () => {
+    const error = Transcript.decodeLine("{\"type\":{\"toString\":0}}", 1)
+    expect(Either.isLeft(error) && error.left.description).toBe("an entry needs a string `type`")
+    expect(Either.isLeft(Transcript.decodeEntry({ type: { toString: 0 } }))).toBe(true)
+    const nested = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":{\"toString\":0}}]}}"
+    const entry = Either.getOrThrow(Transcript.decodeLine(nested, 1))
+    expect(Transcript.isKnown(entry)).toBe(false)
+    const strict = Transcript.decodeLineStrict(nested, 1)
+    expect(Either.isLeft(strict) && strict.left.reason).toBe("InvalidEntry")
+  })
+})
+
+describe("Transcript.decodeLineStrict", () => {
+  it("accepts what matches a known schema, and unknown types", () => {
+    const user = { ...chain, type: "user", uuid: "u", message: { role: "user", content: "hi" } }
+    const strict = Transcript.decodeLineStrict(JSON.stringify(user), 1)
+    expect(Either.getOrThrow(strict)).toStrictEqual(user)
+    const other = { type: "brand-new", payload: { x: 1 } }
+    expect(Either.getOrThrow(Transcript.decodeLineStrict(JSON.stringify(other), 1))).toStrictEqual(other)
+  })
+
+  it("rejects a known type with an unexpected shape, and what decodeLine rejects", () => {
+    const badQueueOperation = { type: "queue-operation", operation: 5 }
+    const error = Transcript.decodeLineStrict(JSON.stringify(badQueueOperation), 2)
+    expect(Either.isLeft(error) && error.left.reason).toBe("InvalidEntry")
+    expect(Either.isRight(Transcript.decodeLine(JSON.stringify(badQueueOperation), 2))).toBe(true)
+    for (const [text, reason] of [["{", "InvalidJson"], ["[]", "NotAnObject"], ["{\"type\":1}", "InvalidEntry"]]) {
+      const result = Transcript.decodeLineStrict(text!, 1)
+      expect(Either.isLeft(result) && result.left.reason).toBe(reason)
+    }
+  })
+
+  it("property: accepts a line iff decodeLine accepts it and it is known or of an unknown type", () => {
+    const values = FastCheck.oneof(
+      ...[Transcript.UserEntry, Transcript.AssistantEntry, Transcript.ProgressEntry, Transcript.SummaryEntry].map(
+        (schema) => Arbitrary.make(schema as Schema.Schema<unknown>)
+      ),
+      FastCheck.record({
+        type: FastCheck.constantFrom("user", "assistant", "summary", "other"),
+        uuid: FastCheck.string(),
+        message: FastCheck.jsonValue()
+      })
+    )
+    FastCheck.assert(
+      FastCheck.property(values, (value) => {
+        const text = JSON.stringify(value)
+        const lenient = Transcript.decodeLine(text, 1)
+        const strict = Transcript.decodeLineStrict(text, 1)
+        const expected = Either.isRight(lenient) &&
+          (!Transcript.isKnownType(lenient.right.type) || Transcript.isKnown(lenient.right))
+        expect(Either.isRight(strict)).toBe(expected)
+        if (Either.isRight(strict) && Either.isRight(lenient)) {
+          expect(JSON.stringify(strict.right)).toBe(JSON.stringify(lenient.right))
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 })
 

@@ -22,6 +22,7 @@ const label = (entry: Transcript.TranscriptEntry): string =>
 
 const encode = Schema.encodeSync(Transcript.TranscriptEntry)
 const decodeKnown = Schema.decodeUnknownEither(Transcript.KnownTranscriptEntry)
+const decodeFull = Schema.decodeUnknownEither(Transcript.TranscriptEntry)
 
 describe.skipIf(!Fixtures.available)(
   `transcript fixtures${Fixtures.available ? "" : " — " + Fixtures.skipReason}`,
@@ -36,6 +37,9 @@ describe.skipIf(!Fixtures.available)(
       const failures: Array<string> = []
       const demoted: Array<string> = []
       const notRoundTripped: Array<number> = []
+      // the shallow reader gives exactly what a full schema decode gives, keys in the same order
+      const disagreements: Array<number> = []
+      const strictFailures: Array<string> = []
       for (const line of linesOf(file)) {
         const result = Transcript.decodeLine(line.text, line.number)
         if (Either.isLeft(result)) {
@@ -43,6 +47,12 @@ describe.skipIf(!Fixtures.available)(
           continue
         }
         const entry = result.right
+        const full = decodeFull(JSON.parse(line.text))
+        if (Either.isLeft(full) || JSON.stringify(full.right) !== JSON.stringify(entry)) {
+          disagreements.push(line.number)
+        }
+        const strict = Transcript.decodeLineStrict(line.text, line.number)
+        if (Either.isLeft(strict)) strictFailures.push(strict.left.message)
         if (Transcript.isKnownType(entry.type) && !Transcript.isKnown(entry)) {
           const why = decodeKnown(JSON.parse(line.text))
           demoted.push(`line ${line.number} (${label(entry)}): ${Either.isLeft(why) ? why.left.message : "?"}`)
@@ -57,6 +67,8 @@ describe.skipIf(!Fixtures.available)(
       expect(failures).toStrictEqual([])
       expect(demoted).toStrictEqual([])
       expect(notRoundTripped).toStrictEqual([])
+      expect(disagreements).toStrictEqual([])
+      expect(strictFailures).toStrictEqual([])
     })
 
     it("decodes message content into known content blocks", () => {
