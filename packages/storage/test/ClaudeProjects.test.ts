@@ -185,7 +185,7 @@ describe.skipIf(!Fixtures.available)("ClaudeProjects", () => {
     expect(forked.entries).toHaveLength(whole.entries)
     const originalUuids = new Set(original.entries.flatMap((e) => (typeof e.uuid === "string" ? [e.uuid] : [])))
     for (const entry of forked.entries) {
-      expect(entry.sessionId).toBe(whole.sessionId)
+      expect((entry as { readonly sessionId?: unknown }).sessionId).toBe(whole.sessionId)
       if (typeof entry.uuid === "string") expect(originalUuids.has(entry.uuid)).toBe(false)
     }
     expect(forked.entries.at(-1)).toMatchObject({ type: "custom-title", sessionId: whole.sessionId })
