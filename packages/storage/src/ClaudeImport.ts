@@ -6,9 +6,11 @@
  * each subagent's `agent-<id>.meta.json` appended after it as `{ type: "agent_metadata", ...meta }`
  * like the SDK's importer does.
  *
- * Lines are read raw (unparseable lines skipped) and appended in batches of `batchSize`. The
- * import is idempotent for entries with a `uuid` (the target store dedupes them); an
- * `agent_metadata` entry equal to one already in the subkey is not appended again.
+ * Lines are read raw (unparseable lines skipped and counted) and appended in batches of
+ * `batchSize`. The import is idempotent: entries with a `uuid` are deduped by the target store;
+ * an entry without one (file-history snapshots, titles, `agent_metadata`, …) is not appended
+ * when an equal entry (as JSON, key order aside) is already stored under the key from an earlier
+ * run, while a transcript's own repeated lines are all kept.
  *
  * @since 0.1.0
  */
@@ -16,6 +18,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as ClaudeProjects from "./ClaudeProjects.js"
+import { dedupeUuidless } from "./internal/dedupeUuidless.js"
 import { parseEntryLines } from "./internal/jsonl.js"
 import type * as SessionStore from "./SessionStore.js"
 
@@ -52,20 +55,11 @@ export interface ImportOptions {
  */
 export interface ImportResult {
   readonly sessions: number
+  /** Entries offered to the store (what it already held included). */
   readonly entries: number
   readonly subagents: number
-}
-
-const sameJson = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const ka = Object.keys(a)
-  const kb = Object.keys(b)
-  return ka.length === kb.length &&
-    ka.every((k) =>
-      Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-    )
+  /** Non-blank lines that are not entries (malformed JSON, torn last lines, non-objects). */
+  readonly skippedLines: number
 }
 
 /**
@@ -85,11 +79,11 @@ export const importClaudeDir = (
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const source = "listSessions" in options.from ? options.from : yield* ClaudeProjects.make(options.from)
-    const store = options.to
+    const store = dedupeUuidless(options.to)
     const batchSize = Math.max(1, options.batchSize ?? 500)
     const readEntries = (file: string) =>
       fs.readFileString(file).pipe(
-        Effect.map(parseEntryLines),
+        Effect.map((text) => parseEntryLines(text, skipped)),
         Effect.mapError((cause) =>
           new ClaudeProjects.ClaudeProjectsError({
             reason: "Io",
@@ -106,6 +100,7 @@ export const importClaudeDir = (
         }
       })
 
+    const skipped = { lines: 0 }
     let sessions = 0
     let entries = 0
     let subagents = 0
@@ -124,11 +119,7 @@ export const importClaudeDir = (
         yield* appendBatched(key, lines)
         entries += lines.length
         if (agent.meta !== undefined) {
-          const metadata: SessionStore.SessionStoreEntry = { ...agent.meta, type: "agent_metadata" }
-          const existing = (yield* store.load(key)) ?? []
-          if (!existing.some((entry) => entry.type === "agent_metadata" && sameJson(entry, metadata))) {
-            yield* store.append(key, [metadata])
-          }
+          yield* store.append(key, [{ ...agent.meta, type: "agent_metadata" }])
           entries += 1
         }
         subagents++
@@ -138,5 +129,5 @@ export const importClaudeDir = (
         yield* options.onProgress({ sessions, entries, currentSession: { projectKey, sessionId } })
       }
     }
-    return { sessions, entries, subagents }
+    return { sessions, entries, subagents, skippedLines: skipped.lines }
   })

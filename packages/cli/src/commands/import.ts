@@ -16,7 +16,6 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
-import { dedupeUuidless } from "../internal/dedupe.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
 import { jsonOption, projectOption, projectsLayer } from "../internal/source.js"
@@ -58,7 +57,7 @@ export const importCommand = Command.make(
         const store = yield* SessionStore.SessionStore
         return yield* ClaudeImport.importClaudeDir({
           from: projects,
-          to: dedupeUuidless(store),
+          to: store,
           projectKey,
           batchSize,
           onProgress: (p) => bar.update(p.sessions, total)
@@ -71,5 +70,8 @@ export const importCommand = Command.make(
           seconds.toFixed(1)
         }s`
       )
+      if (result.skippedLines > 0) {
+        yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped (not entries)`)
+      }
     }).pipe(Effect.provide(projectsLayer(from)), Effect.provide(NodeContext.layer))
 ).pipe(Command.withDescription("Import every session of a Claude Code config directory into SQLite or Postgres"))

@@ -1,13 +1,13 @@
 /**
- * Makes `acx import` idempotent for entries without a `uuid` too (file-history snapshots,
+ * Makes an import idempotent for entries without a `uuid` too (file-history snapshots,
  * summaries, titles…): the stores dedupe by uuid only, so a second import appended those again.
  * Before the first append to a key in this run, the entries already stored under it are loaded;
  * each incoming uuid-less entry equal to one of them (as JSON, key order ignored) is skipped, as
  * many times as it is stored. Entries written by this run are not compared, so a transcript's own
  * repeated lines are kept.
  */
-import type * as SessionStore from "@acx/storage/SessionStore"
 import * as Effect from "effect/Effect"
+import type * as SessionStore from "../SessionStore.js"
 
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`
@@ -28,6 +28,7 @@ const hasUuid = (entry: SessionStore.SessionStoreEntry): boolean =>
 const keyString = (key: SessionStore.SessionKey): string =>
   JSON.stringify([key.projectKey, key.sessionId, key.subpath ?? ""])
 
+/** @internal */
 export const dedupeUuidless = (store: SessionStore.SessionStore): SessionStore.SessionStore => {
   const stored = new Map<string, Map<string, number>>()
   const storedUnder = (key: SessionStore.SessionKey) =>
