@@ -419,5 +419,14 @@ describe.concurrent("acx demo", () => {
     )
     expect(listed).toHaveLength(1)
     expect(text).toContain(listed[0]!.sessionId)
+    // --project also takes the absolute path the session ran in (Claude Code's encoding)
+    const byPath = parseJson<Array<{ sessionId: string }>>(
+      ok(await acx(["sessions", "--json", "--project", "/home/dev/acme-api", "--config-dir", path.join(dir, "claude")]))
+    )
+    expect(byPath.map((s) => s.sessionId)).toEqual([listed[0]!.sessionId])
+    const elsewhere = ok(
+      await acx(["sessions", "--json", "--project", "/home/dev/other", "--config-dir", path.join(dir, "claude")])
+    )
+    expect(parseJson<Array<unknown>>(elsewhere)).toEqual([])
   })
 })

@@ -2,12 +2,14 @@
  * Where sessions are read from: a Claude Code config directory (`--config-dir`, else
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as os from "node:os"
+import * as path from "node:path"
 import * as CliError from "../CliError.js"
 
 export const configDirOption = Options.text("config-dir").pipe(
@@ -15,10 +17,15 @@ export const configDirOption = Options.text("config-dir").pipe(
   Options.optional
 )
 
+// An absolute path names the project it was the working directory of (Claude Code's encoding),
+// so `--project "$PWD"` works; anything else is the directory name itself.
 export const projectOption = Options.text("project").pipe(
   Options.withAlias("p"),
-  Options.withDescription("Only this project (its directory name under <config-dir>/projects)"),
-  Options.optional
+  Options.withDescription(
+    "Only this project: its directory name under <config-dir>/projects, or the absolute path it was run in"
+  ),
+  Options.optional,
+  Options.map(Option.map((value) => (path.isAbsolute(value) ? encodeProjectDir(value) : value)))
 )
 
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
