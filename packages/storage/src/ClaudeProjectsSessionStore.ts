@@ -180,6 +180,9 @@ export const make = (
       Effect.mapError(storageError("lock", `cannot create ${lockFile}`))
     )
 
+    // Two waiters that find the same dead holder at once can both remove: the second may remove
+    // the lock the first just took. It needs a crashed holder and a same-millisecond race; a
+    // rename-based break would close it.
     const breakIfStale = Effect.gen(function*() {
       const content = yield* readOptional("lock", lockFile)
       const info = yield* Effect.option(fs.stat(lockFile))
