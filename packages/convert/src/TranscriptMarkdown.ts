@@ -118,18 +118,16 @@ const heading = (entry: { readonly [key: string]: unknown }): string => {
 }
 
 /**
- * Renders a main transcript's conversation (full history, sidechains left out) as Markdown.
- * Entries that render to nothing (empty text, thinking when excluded) are skipped; a
- * compaction boundary becomes a horizontal rule with its trigger and token count, and the
- * compaction summary is shown as a collapsed `<details>` block.
+ * The sections of {@link transcriptToMarkdown} (title, one per message, compaction rules), for
+ * writing a large session piece by piece: joined with blank lines they are the whole document.
  *
  * @since 0.1.0
  * @category rendering
  */
-export const transcriptToMarkdown = (
+export const markdownSections = (
   entries: ReadonlyArray<Transcript.TranscriptEntry>,
   options: MarkdownOptions = {}
-): string => {
+): Array<string> => {
   const opts: RenderOptions = {
     includeThinking: options.includeThinking ?? true,
     includeMeta: options.includeMeta ?? false,
@@ -163,5 +161,19 @@ export const transcriptToMarkdown = (
     if (body.length === 0) continue
     sections.push(`${heading(entry)}\n\n${body.join("\n\n")}`)
   }
-  return sections.join("\n\n") + "\n"
+  return sections
 }
+
+/**
+ * Renders a main transcript's conversation (full history, sidechains left out) as Markdown.
+ * Entries that render to nothing (empty text, thinking when excluded) are skipped; a
+ * compaction boundary becomes a horizontal rule with its trigger and token count, and the
+ * compaction summary is shown as a collapsed `<details>` block.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const transcriptToMarkdown = (
+  entries: ReadonlyArray<Transcript.TranscriptEntry>,
+  options: MarkdownOptions = {}
+): string => markdownSections(entries, options).join("\n\n") + "\n"

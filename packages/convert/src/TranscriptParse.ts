@@ -105,11 +105,15 @@ const decodeInto = (
 export const feed = (state: ParserState, chunk: string): FeedResult => {
   const entries: Array<ParsedLine> = []
   const errors: Array<Transcript.TranscriptLineError> = []
+  // Only the new chunk is searched for the first newline: a line spanning many chunks is not
+  // rescanned (nor flattened) on every chunk.
+  const first = chunk.indexOf("\n")
+  if (first === -1) return { state: { pending: state.pending + chunk, lines: state.lines }, entries, errors }
   const text = state.pending === "" ? chunk : state.pending + chunk
   let lines = state.lines
   let start = 0
   // Walks the newlines instead of splitting: no array of every line of a large transcript.
-  for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+  for (let end = state.pending.length + first; end !== -1; end = text.indexOf("\n", start)) {
     lines++
     decodeInto(lineAt(text, start, end), lines, entries, errors)
     start = end + 1

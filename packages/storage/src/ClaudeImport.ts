@@ -19,7 +19,7 @@ import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as ClaudeProjects from "./ClaudeProjects.js"
 import { dedupeUuidless } from "./internal/dedupeUuidless.js"
-import { parseEntryLines } from "./internal/jsonl.js"
+import { readEntryLines } from "./internal/jsonl.js"
 import type * as SessionStore from "./SessionStore.js"
 
 /**
@@ -82,8 +82,8 @@ export const importClaudeDir = (
     const store = dedupeUuidless(options.to)
     const batchSize = Math.max(1, options.batchSize ?? 500)
     const readEntries = (file: string) =>
-      fs.readFileString(file).pipe(
-        Effect.map((text) => parseEntryLines(text, skipped)),
+      readEntryLines(fs, file, skipped).pipe(
+        Effect.map((read) => read.entries),
         Effect.mapError((cause) =>
           new ClaudeProjects.ClaudeProjectsError({
             reason: "Io",

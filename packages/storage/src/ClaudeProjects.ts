@@ -28,6 +28,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import * as os from "node:os"
+import { foldTranscript } from "./internal/transcriptFile.js"
 
 /**
  * Why an operation failed:
@@ -296,6 +297,42 @@ export const sessionMetadata = (
   }
 }
 
+// The entries `sessionMetadata` reads, in file order: every title and last-prompt entry, the
+// first and the last user prompt, the first entry with a cwd and the first with a git branch.
+// Folding those gives the same metadata as folding the whole transcript.
+const metadataCollector = () => {
+  const titles: Array<readonly [number, unknown]> = []
+  let firstPrompt: readonly [number, unknown] | undefined
+  let lastPrompt: readonly [number, unknown] | undefined
+  let firstCwd: readonly [number, unknown] | undefined
+  let firstBranch: readonly [number, unknown] | undefined
+  let index = 0
+  return {
+    offer: (raw: unknown) => {
+      const entry = asObj(raw)
+      const at = [index++, raw] as const
+      switch (entry.type) {
+        case "custom-title":
+        case "ai-title":
+        case "summary":
+        case "last-prompt":
+          titles.push(at)
+      }
+      if (promptText(entry) !== undefined) {
+        firstPrompt ??= at
+        lastPrompt = at
+      }
+      if (firstCwd === undefined && str(entry.cwd) !== undefined) firstCwd = at
+      if (firstBranch === undefined && str(entry.gitBranch) !== undefined) firstBranch = at
+    },
+    entries: (): Array<unknown> => {
+      const picked = new Map<number, unknown>(titles)
+      for (const at of [firstPrompt, lastPrompt, firstCwd, firstBranch]) if (at !== undefined) picked.set(at[0], at[1])
+      return [...picked.entries()].sort((a, b) => a[0] - b[0]).map(([, entry]) => entry)
+    }
+  }
+}
+
 /**
  * Builds the service over `FileSystem` and `Path`.
  *
@@ -354,14 +391,23 @@ export const make: (
         Effect.zipRight(inside(operation, projectKey, `${sessionId}.jsonl`))
       )
 
-    const readTranscript = (operation: string, file: string) =>
-      fs.readFileString(file).pipe(
-        Effect.mapError(ioError(operation, file)),
-        Effect.map((text): TranscriptRead => {
-          const result = TranscriptParse.parseTranscript(text)
-          return { entries: result.entries.map((parsed) => parsed.entry), errors: result.errors }
-        })
+    // Read in chunks, never as one string (V8 strings stop at about 512 MB).
+    const readTranscript = (operation: string, file: string) => {
+      const read: TranscriptRead = { entries: [], errors: [] }
+      return foldTranscript(fs, file, (entry) => read.entries.push(entry), (error) => read.errors.push(error)).pipe(
+        Effect.as(read),
+        Effect.mapError(ioError(operation, file))
       )
+    }
+
+    // Listing keeps only the entries the metadata fold looks at, not the whole transcript.
+    const readMetadata = (operation: string, file: string) => {
+      const kept = metadataCollector()
+      return foldTranscript(fs, file, kept.offer, () => {}).pipe(
+        Effect.map(() => sessionMetadata(kept.entries())),
+        Effect.mapError(ioError(operation, file))
+      )
+    }
 
     const listDir = (operation: string, dir: string) =>
       fs.readDirectory(dir).pipe(
@@ -412,14 +458,14 @@ export const make: (
       Effect.gen(function*() {
         const file = yield* inside("listSessions", projectKey, `${sessionId}.jsonl`)
         const info = yield* fs.stat(file).pipe(Effect.mapError(ioError("listSessions", file)))
-        const read = yield* readTranscript("listSessions", file)
+        const metadata = yield* readMetadata("listSessions", file)
         return {
           projectKey,
           sessionId,
           file,
           mtime: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() }),
           size: Number(info.size),
-          ...sessionMetadata(read.entries)
+          ...metadata
         } satisfies SessionInfo
       })
 

@@ -36,7 +36,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as os from "node:os"
-import { parseEntryLines } from "./internal/jsonl.js"
+import { readEntryLines } from "./internal/jsonl.js"
 import * as SessionStore from "./SessionStore.js"
 
 /**
@@ -117,6 +117,22 @@ export const make = (
         Effect.catchIf(
           (error) => error._tag === "SystemError" && error.reason === "NotFound",
           () => Effect.succeed(Option.none<string>())
+        ),
+        Effect.mapError(storageError(operation, `cannot read ${file}`))
+      )
+
+    // Transcripts are read in chunks (any size); NotFound is `None`.
+    const readEntriesOptional = (operation: string, file: string) =>
+      readEntryLines(fs, file).pipe(
+        Effect.map(Option.some),
+        Effect.catchIf(
+          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          () =>
+            Effect.succeed(
+              Option.none<
+                { readonly entries: Array<SessionStore.SessionStoreEntry>; readonly endsWithNewline: boolean }
+              >()
+            )
         ),
         Effect.mapError(storageError(operation, `cannot read ${file}`))
       )
@@ -236,7 +252,7 @@ export const make = (
       )
 
     const loadKey = (operation: string, key: SessionStore.SessionKey) =>
-      Effect.map(readOptional(operation, fileOf(key)), Option.map(parseEntryLines))
+      Effect.map(readEntriesOptional(operation, fileOf(key)), Option.map((read) => read.entries))
 
     const append = (
       rawKey: SessionStore.SessionKey,
@@ -248,10 +264,10 @@ export const make = (
         if (validated.length === 0) return
         yield* serialized(Effect.gen(function*() {
           const file = fileOf(key)
-          const existingText = yield* readOptional("append", file)
+          const existing = yield* readEntriesOptional("append", file)
           const seen = new Set<string>()
-          if (Option.isSome(existingText)) {
-            for (const entry of parseEntryLines(existingText.value)) {
+          if (Option.isSome(existing)) {
+            for (const entry of existing.value.entries) {
               if (typeof entry.uuid === "string") seen.add(entry.uuid)
             }
           }
@@ -284,8 +300,7 @@ export const make = (
           } else {
             sidecar.subkeys[key.subpath] = mtime
           }
-          const torn = Option.isSome(existingText) && existingText.value.length > 0 &&
-            !existingText.value.endsWith("\n")
+          const torn = Option.isSome(existing) && !existing.value.endsWithNewline
           yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
             Effect.zipRight(fs.writeFileString(file, (torn ? "\n" : "") + text, { flag: "a" })),
             Effect.mapError(storageError("append", `cannot append to ${file}`))

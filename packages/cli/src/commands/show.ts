@@ -16,6 +16,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError } from "../CliError.js"
 import { configDirOption, findSession, projectOption, projectsLayer } from "../internal/source.js"
+import { jsonArrayLines, writeStdout } from "../internal/stdout.js"
 
 /**
  * The `<id>` argument every per-session command takes.
@@ -65,27 +66,31 @@ export const show = Command.make(
           })`
         )
       }
+      // Written piece by piece: a session can be larger than the longest string V8 can build.
       switch (format) {
         case "markdown": {
           const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
-          const markdown = TranscriptMarkdown.transcriptToMarkdown(entries, {
+          const sections = TranscriptMarkdown.markdownSections(entries, {
             title: ClaudeProjects.sessionMetadata(entries).title ?? session.sessionId,
             includeThinking: !noThinking
           })
           const footer = agents.length === 0
             ? ""
             : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.map((agent) => agent.agentId).join(", ")}*\n`
-          return yield* Console.log(markdown + footer)
+          return yield* writeStdout(function*() {
+            for (let i = 0; i < sections.length; i++) yield i === 0 ? sections[i]! : `\n\n${sections[i]!}`
+            yield `\n${footer}\n`
+          }())
         }
         case "anthropic": {
           // exactly what `acx push` would store, in the same order
           const blobs = ClaudePush.sessionBlobs(entries, { includeThinking: !noThinking })
-          return yield* Console.log(
-            JSON.stringify(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })), null, 2)
+          return yield* writeStdout(
+            jsonArrayLines(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })))
           )
         }
         case "jsonl":
-          return yield* Effect.sync(() => process.stdout.write(TranscriptWrite.serializeTranscript(entries)))
+          return yield* writeStdout(entries.map((entry) => `${TranscriptWrite.serializeEntry(entry)}\n`))
       }
     }).pipe(Effect.provide(projectsLayer(configDir)))
 ).pipe(Command.withDescription("Print one session as Markdown, Anthropic messages (JSON) or JSONL entries"))
