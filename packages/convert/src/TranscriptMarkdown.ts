@@ -40,15 +40,6 @@ const fence = (text: string, info = ""): string => {
   return `${ticks}${info}\n${text}\n${ticks}`
 }
 
-const pretty = (value: unknown): string => {
-  try {
-    const json = JSON.stringify(value, null, 2)
-    return typeof json === "string" ? json : stringify(value)
-  } catch {
-    return stringify(value)
-  }
-}
-
 const quote = (text: string): string => text.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n")
 
 const textOf = (value: unknown): string => {
@@ -85,7 +76,7 @@ const renderBlock = (block: unknown, options: RenderOptions): string | undefined
     case "tool_use":
     case "server_tool_use":
       return `**🔧 ${typeof block.name === "string" ? block.name : "tool"}**\n${
-        fence(pretty(block.input ?? {}), "json")
+        fence(stringify(block.input ?? {}, 2), "json")
       }`
     case "tool_result": {
       const label = block.is_error === true ? "**↳ tool error**" : "**↳ tool result**"

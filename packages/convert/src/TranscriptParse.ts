@@ -95,6 +95,29 @@ const decodeInto = (
 }
 
 /**
+ * The line splitting under {@link feed}, for readers of raw lines: appends `chunk` to the
+ * unfinished line `pending`, hands every line it completes to `onLine` (without its `\n`, and
+ * without the `\r` of a `\r\n`), and returns the new unfinished line. Only the new chunk is
+ * searched for the first newline, so a line spanning many chunks is not rescanned (nor
+ * flattened) on every chunk.
+ *
+ * @since 0.1.0
+ * @category incremental
+ */
+export const splitLines = (pending: string, chunk: string, onLine: (line: string) => void): string => {
+  const first = chunk.indexOf("\n")
+  if (first === -1) return pending + chunk
+  const text = pending === "" ? chunk : pending + chunk
+  let start = 0
+  // Walks the newlines instead of splitting: no array of every line of a large transcript.
+  for (let end = pending.length + first; end !== -1; end = text.indexOf("\n", start)) {
+    onLine(lineAt(text, start, end))
+    start = end + 1
+  }
+  return text.slice(start)
+}
+
+/**
  * Feeds a chunk of text: every line the chunk completes (up to its last `\n`) is decoded; the
  * rest waits for the next chunk or {@link finish}. A line may span any number of chunks; a
  * `\r` before the `\n` is dropped.
@@ -105,20 +128,18 @@ const decodeInto = (
 export const feed = (state: ParserState, chunk: string): FeedResult => {
   const entries: Array<ParsedLine> = []
   const errors: Array<Transcript.TranscriptLineError> = []
-  // Only the new chunk is searched for the first newline: a line spanning many chunks is not
-  // rescanned (nor flattened) on every chunk.
+  // splitLines' walk, inlined: a callback per line cost about a tenth of the parse throughput.
   const first = chunk.indexOf("\n")
   if (first === -1) return { state: { pending: state.pending + chunk, lines: state.lines }, entries, errors }
   const text = state.pending === "" ? chunk : state.pending + chunk
   let lines = state.lines
   let start = 0
-  // Walks the newlines instead of splitting: no array of every line of a large transcript.
   for (let end = state.pending.length + first; end !== -1; end = text.indexOf("\n", start)) {
     lines++
     decodeInto(lineAt(text, start, end), lines, entries, errors)
     start = end + 1
   }
-  return { state: { pending: start === 0 ? text : text.slice(start), lines }, entries, errors }
+  return { state: { pending: text.slice(start), lines }, entries, errors }
 }
 
 /**

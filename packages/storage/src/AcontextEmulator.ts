@@ -485,14 +485,11 @@ export const layer = (options?: AcontextEmulatorOptions): Layer.Layer<AcontextEm
  * @since 0.1.0
  * @category models
  */
-export interface AcontextEmulatorHandle extends AsyncDisposable {
-  /** Base URL, `/api/v1` included, e.g. `http://127.0.0.1:41234/api/v1`. */
-  readonly url: string
-  readonly port: number
-  readonly apiKey: string
-  readonly projectId: string
-  readonly otherProjectApiKey: string
-  readonly otherProjectId: string
+export interface AcontextEmulatorHandle
+  extends
+    AsyncDisposable,
+    Pick<AcontextEmulator, "url" | "port" | "apiKey" | "projectId" | "otherProjectApiKey" | "otherProjectId">
+{
   /** Stops the server and closes the storage; idempotent. */
   readonly close: () => Promise<void>
   /** Replaces the active faults; rejects with an `AcontextEmulatorError` when one is invalid. */

@@ -27,7 +27,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
-import * as os from "node:os"
+import { expandHome, isSafeSegment } from "./internal/paths.js"
 import { foldTranscript } from "./internal/transcriptFile.js"
 
 /**
@@ -170,6 +170,11 @@ export interface ClaudeProjects {
     projectKey: string,
     sessionId: string
   ) => Effect.Effect<Array<SubagentInfo>, ClaudeProjectsError>
+  /** Every subagent of the session with its transcript, from one walk of its directory. */
+  readonly readSubagents: (
+    projectKey: string,
+    sessionId: string
+  ) => Effect.Effect<Array<SubagentInfo & TranscriptRead>, ClaudeProjectsError>
   readonly readSubagent: (
     projectKey: string,
     sessionId: string,
@@ -208,9 +213,6 @@ export const ClaudeProjects: Context.Tag<ClaudeProjects, ClaudeProjects> = Conte
   "@acx/storage/ClaudeProjects"
 )
 
-const isSafeSegment = (value: unknown): value is string =>
-  typeof value === "string" && value.length > 0 && !/[/\\\0]/.test(value) && !/^[. ]+$/.test(value)
-
 /**
  * Whether `value` is a valid agent id: a single path segment, non-empty, without `/` or `\`,
  * not only dots or spaces.
@@ -219,9 +221,6 @@ const isSafeSegment = (value: unknown): value is string =>
  * @category validation
  */
 export const isAgentId = (value: unknown): value is string => isSafeSegment(value)
-
-const expandHome = (dir: string): string =>
-  dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
 
 type Obj = { readonly [key: string]: unknown }
 
@@ -254,6 +253,13 @@ const promptText = (entry: Obj): string | undefined => {
 export const sessionMetadata = (
   entries: ReadonlyArray<unknown>
 ): Pick<SessionInfo, "title" | "firstPrompt" | "lastPrompt" | "cwd" | "gitBranch"> => {
+  const fold = metadataFold()
+  for (const entry of entries) fold.offer(entry)
+  return fold.result()
+}
+
+// sessionMetadata one entry at a time, so a listing folds a transcript without keeping it.
+const metadataFold = () => {
   let customTitle: string | undefined
   let aiTitle: string | undefined
   let summary: string | undefined
@@ -262,73 +268,41 @@ export const sessionMetadata = (
   let lastUserPrompt: string | undefined
   let cwd: string | undefined
   let gitBranch: string | undefined
-  for (const raw of entries) {
-    const entry = asObj(raw)
-    switch (entry.type) {
-      case "custom-title":
-        customTitle = str(entry.customTitle) ?? customTitle
-        break
-      case "ai-title":
-        aiTitle = str(entry.aiTitle) ?? aiTitle
-        break
-      case "summary":
-        summary = str(entry.summary) ?? summary
-        break
-      case "last-prompt":
-        lastPromptEntry = str(entry.lastPrompt) ?? lastPromptEntry
-        break
-    }
-    const prompt = promptText(entry)
-    if (prompt !== undefined) {
-      firstPrompt ??= prompt
-      lastUserPrompt = prompt
-    }
-    cwd ??= str(entry.cwd)
-    gitBranch ??= str(entry.gitBranch)
-  }
-  const title = customTitle ?? aiTitle ?? summary
-  const lastPrompt = lastPromptEntry ?? lastUserPrompt
   return {
-    ...(title !== undefined ? { title } : {}),
-    ...(firstPrompt !== undefined ? { firstPrompt } : {}),
-    ...(lastPrompt !== undefined ? { lastPrompt } : {}),
-    ...(cwd !== undefined ? { cwd } : {}),
-    ...(gitBranch !== undefined ? { gitBranch } : {})
-  }
-}
-
-// The entries `sessionMetadata` reads, in file order: every title and last-prompt entry, the
-// first and the last user prompt, the first entry with a cwd and the first with a git branch.
-// Folding those gives the same metadata as folding the whole transcript.
-const metadataCollector = () => {
-  const titles: Array<readonly [number, unknown]> = []
-  let firstPrompt: readonly [number, unknown] | undefined
-  let lastPrompt: readonly [number, unknown] | undefined
-  let firstCwd: readonly [number, unknown] | undefined
-  let firstBranch: readonly [number, unknown] | undefined
-  let index = 0
-  return {
-    offer: (raw: unknown) => {
+    offer: (raw: unknown): void => {
       const entry = asObj(raw)
-      const at = [index++, raw] as const
       switch (entry.type) {
         case "custom-title":
+          customTitle = str(entry.customTitle) ?? customTitle
+          break
         case "ai-title":
+          aiTitle = str(entry.aiTitle) ?? aiTitle
+          break
         case "summary":
+          summary = str(entry.summary) ?? summary
+          break
         case "last-prompt":
-          titles.push(at)
+          lastPromptEntry = str(entry.lastPrompt) ?? lastPromptEntry
+          break
       }
-      if (promptText(entry) !== undefined) {
-        firstPrompt ??= at
-        lastPrompt = at
+      const prompt = promptText(entry)
+      if (prompt !== undefined) {
+        firstPrompt ??= prompt
+        lastUserPrompt = prompt
       }
-      if (firstCwd === undefined && str(entry.cwd) !== undefined) firstCwd = at
-      if (firstBranch === undefined && str(entry.gitBranch) !== undefined) firstBranch = at
+      cwd ??= str(entry.cwd)
+      gitBranch ??= str(entry.gitBranch)
     },
-    entries: (): Array<unknown> => {
-      const picked = new Map<number, unknown>(titles)
-      for (const at of [firstPrompt, lastPrompt, firstCwd, firstBranch]) if (at !== undefined) picked.set(at[0], at[1])
-      return [...picked.entries()].sort((a, b) => a[0] - b[0]).map(([, entry]) => entry)
+    result: (): Pick<SessionInfo, "title" | "firstPrompt" | "lastPrompt" | "cwd" | "gitBranch"> => {
+      const title = customTitle ?? aiTitle ?? summary
+      const lastPrompt = lastPromptEntry ?? lastUserPrompt
+      return {
+        ...(title !== undefined ? { title } : {}),
+        ...(firstPrompt !== undefined ? { firstPrompt } : {}),
+        ...(lastPrompt !== undefined ? { lastPrompt } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(gitBranch !== undefined ? { gitBranch } : {})
+      }
     }
   }
 }
@@ -400,11 +374,11 @@ export const make: (
       )
     }
 
-    // Listing keeps only the entries the metadata fold looks at, not the whole transcript.
+    // A listing folds each transcript into its metadata without keeping the entries.
     const readMetadata = (operation: string, file: string) => {
-      const kept = metadataCollector()
-      return foldTranscript(fs, file, kept.offer, () => {}).pipe(
-        Effect.map(() => sessionMetadata(kept.entries())),
+      const fold = metadataFold()
+      return foldTranscript(fs, file, fold.offer, () => {}).pipe(
+        Effect.map(fold.result),
         Effect.mapError(ioError(operation, file))
       )
     }
@@ -576,6 +550,14 @@ export const make: (
       )
     })
 
+    const readSubagents = Effect.fn("ClaudeProjects.readSubagents")(function*(projectKey: string, sessionId: string) {
+      const agents = yield* listSubagents(projectKey, sessionId)
+      return yield* Effect.forEach(
+        agents,
+        (agent) => Effect.map(readTranscript("readSubagents", agent.file), (read) => ({ ...agent, ...read }))
+      )
+    })
+
     const readSubagent = Effect.fn("ClaudeProjects.readSubagent")(
       function*(projectKey: string, sessionId: string, agentId: string) {
         yield* checkAgent("readSubagent", agentId)
@@ -661,6 +643,7 @@ export const make: (
       readSession,
       streamSession,
       listSubagents,
+      readSubagents,
       readSubagent,
       appendEntries,
       forkSession,

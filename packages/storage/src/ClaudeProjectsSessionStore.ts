@@ -37,6 +37,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as os from "node:os"
 import { readEntryLines } from "./internal/jsonl.js"
+import { expandHome, isSafeSegment } from "./internal/paths.js"
 import * as SessionStore from "./SessionStore.js"
 
 /**
@@ -63,11 +64,6 @@ const SIDECAR = ".acx.json"
 const CLOCK = ".acx-clock"
 const LOCK = ".acx-lock"
 const LOCK_STALE_MILLIS = 30_000
-
-const isSafeSegment = (value: string): boolean => value.length > 0 && !/[/\\\0]/.test(value) && !/^[. ]+$/.test(value)
-
-const expandHome = (dir: string): string =>
-  dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
 
 const storageError = (operation: string, description: string) => (cause: unknown) =>
   new SessionStore.SessionStoreError({ reason: "Storage", operation, description, cause })

@@ -145,6 +145,10 @@ describe.skipIf(!Fixtures.available)("ClaudeProjects", () => {
     expect(read.entries.length).toBeGreaterThan(0)
     expectReason(await runEither((p) => p.readSubagent(PROJECT, MAROT, "nope")), "NotFound")
     expect(await run((p) => p.listSubagents(OTHER, KIMUSON))).toEqual([])
+    const all = await run((p) => p.readSubagents(PROJECT, MAROT))
+    expect(all.map((a) => [a.agentId, a.file, a.meta])).toEqual(agents.map((a) => [a.agentId, a.file, a.meta]))
+    expect(all[0]!.entries).toEqual(read.entries)
+    expect(all[1]!.entries.length).toBeGreaterThan(0)
   })
 
   it("appends complete lines and reads them back, then deletes", async () => {

@@ -8,7 +8,6 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 
@@ -30,13 +29,11 @@ export const projectOption = Options.text("project").pipe(
 
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
 
-export const resolveConfigDir = (option: Option.Option<string>): string => {
-  const dir = Option.getOrElse(option, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
-  return dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
-}
-
+// ClaudeProjects expands a leading `~`.
 export const projectsLayer = (configDir: Option.Option<string>): Layer.Layer<ClaudeProjects.ClaudeProjects> =>
-  ClaudeProjects.layerNode({ configDir: resolveConfigDir(configDir) })
+  ClaudeProjects.layerNode({
+    configDir: Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
+  })
 
 const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
 
@@ -79,18 +76,10 @@ export const readWithSubagents = (
 ) =>
   Effect.gen(function*() {
     const main = yield* projects.readSession(session.projectKey, session.sessionId)
-    const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
-    const subagents = yield* Effect.forEach(agents, (agent) =>
-      projects.readSubagent(session.projectKey, session.sessionId, agent.agentId))
+    const subagents = yield* projects.readSubagents(session.projectKey, session.sessionId)
     return {
       main,
-      agents,
-      entries: [
-        ...main.entries,
-        ...subagents.flatMap((read) =>
-          read.entries
-        )
-      ],
+      entries: [...main.entries, ...subagents.flatMap((read) => read.entries)],
       errors: main.errors.length + subagents.reduce((sum, read) => sum + read.errors.length, 0)
     }
   })

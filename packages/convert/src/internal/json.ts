@@ -11,9 +11,9 @@ export const get = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? (value as Obj)[key] : undefined
 
 /** @internal `JSON.stringify` made total: values it cannot encode fall back to `String`. */
-export const stringify = (value: unknown): string => {
+export const stringify = (value: unknown, space?: number): string => {
   try {
-    const json = JSON.stringify(value)
+    const json = JSON.stringify(value, null, space)
     return typeof json === "string" ? json : String(value)
   } catch {
     return safeString(value)

@@ -49,6 +49,6 @@ export const readEntryLines = (
       const entry = entryOfLine(line, skipped)
       if (entry !== undefined) entries.push(entry)
     }),
-    (end) => ({ entries, endsWithNewline: end.endsWithNewline || end.empty })
+    (end) => ({ entries, endsWithNewline: end.endsWithNewline })
   )
 }

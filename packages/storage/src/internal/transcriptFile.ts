@@ -43,7 +43,7 @@ export const foldTranscript = (
 
 /**
  * Hands every raw line (without its `\n` and a trailing `\r`) to `onLine`, and says whether the
- * file ended without a newline (a torn last line, when non-empty).
+ * file ended with a newline (an empty file does; a non-empty last line without one is torn).
  *
  * @internal
  */
@@ -51,25 +51,12 @@ export const foldLines = (
   fs: FileSystem.FileSystem,
   file: string,
   onLine: (line: string) => void
-): Effect.Effect<{ readonly endsWithNewline: boolean; readonly empty: boolean }, PlatformError.PlatformError> =>
+): Effect.Effect<{ readonly endsWithNewline: boolean }, PlatformError.PlatformError> =>
   fs.stream(file, { chunkSize: CHUNK }).pipe(
     Stream.decodeText(),
-    Stream.runFold({ pending: "", empty: true }, (state, chunk) => {
-      if (chunk.length === 0) return state
-      // As in TranscriptParse.feed: only the new chunk is searched for the first newline.
-      const first = chunk.indexOf("\n")
-      if (first === -1) return { pending: state.pending + chunk, empty: false }
-      const text = state.pending + chunk
-      let start = 0
-      for (let newline = state.pending.length + first; newline !== -1; newline = text.indexOf("\n", start)) {
-        const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline
-        onLine(text.slice(start, end))
-        start = newline + 1
-      }
-      return { pending: text.slice(start), empty: false }
-    }),
-    Effect.map((state) => {
-      if (state.pending !== "") onLine(state.pending.endsWith("\r") ? state.pending.slice(0, -1) : state.pending)
-      return { endsWithNewline: state.pending === "", empty: state.empty }
+    Stream.runFold("", (pending, chunk) => TranscriptParse.splitLines(pending, chunk, onLine)),
+    Effect.map((pending) => {
+      if (pending !== "") onLine(pending.endsWith("\r") ? pending.slice(0, -1) : pending)
+      return { endsWithNewline: pending === "" }
     })
   )
