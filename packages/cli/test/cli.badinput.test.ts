@@ -4,8 +4,8 @@
  * clear exit code and at most one `acx: …` line on stderr, keep every good entry, and write
  * nothing outside its target. Needs no fixtures: the sessions are generated in a temp dir.
  */
-import { createSqliteSessionStore } from "@acx/storage/SqliteSessionStore"
-import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

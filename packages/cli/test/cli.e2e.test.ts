@@ -3,10 +3,10 @@
  * temporary config directory in Claude Code layout): help, sessions, show, stats, fork, demo.
  * Import and push are in cli.import.test.ts, bad input in cli.badinput.test.ts.
  */
+import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as TranscriptBlobs from "@acx/convert/TranscriptBlobs"
 import * as Fixtures from "@acx/fixtures"
 import type * as Transcript from "@acx/schema/Transcript"
-import * as ClaudePush from "@acx/storage/ClaudePush"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

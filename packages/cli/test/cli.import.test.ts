@@ -4,10 +4,10 @@
  * binary. What was written is read back through the stores' Promise APIs and the emulator.
  */
 import * as Fixtures from "@acx/fixtures"
-import { createPostgresSessionStore } from "@acx/storage/PostgresSessionStore"
-import type { SdkSessionStore } from "@acx/storage/SessionStore"
-import { createSqliteSessionStore } from "@acx/storage/SqliteSessionStore"
-import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
+import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
+import type { SdkSessionStore } from "@acx/session-store/SessionStore"
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

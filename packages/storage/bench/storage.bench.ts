@@ -10,14 +10,14 @@
  */
 import { Decider } from "@acx/convert"
 import * as Fixtures from "@acx/fixtures"
+import { AcontextClient, ClaudeAgentStorage, Outbox } from "@acx/storage"
+import { fromAcontextClient } from "@acx/storage/Delivery"
+import * as AcontextEmulator from "@acx/testing/AcontextEmulator"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Either, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as AcontextEmulator from "../src/AcontextEmulator.js"
-import { fromAcontextClient } from "../src/Delivery.js"
-import { AcontextClient, ClaudeAgentStorage, Outbox } from "../src/index.js"
 
 type Message = Record<string, unknown>
 

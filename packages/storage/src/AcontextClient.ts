@@ -1,6 +1,7 @@
 /**
  * The Acontext REST client: sessions and messages, over `@effect/platform`'s `HttpClient`
- * (any implementation; `layerNode` and `Default` use Node's undici client).
+ * (any implementation: `FetchHttpClient.layer` from `@effect/platform` on Node 20+, or
+ * `NodeHttpClient.layerUndici` from `@effect/platform-node`).
  *
  * Every response is decoded with Schema from Acontext's `{code, data, msg, error?}` envelope;
  * every failure is an {@link AcontextError}. Transient failures (transport, timeout, 408, 429,
@@ -10,20 +11,21 @@
  * @example
  * ```ts
  * import { AcontextClient } from "@acx/storage"
- * import { Effect } from "effect"
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Effect, Layer } from "effect"
  *
  * const program = Effect.gen(function*() {
  *   const client = yield* AcontextClient.AcontextClient
  *   const session = yield* client.createSession({ user: "alice@example.com" })
  *   yield* client.storeMessage(session.id, { role: "user", content: [{ type: "text", text: "Hi" }] })
  * })
- * program.pipe(Effect.provide(AcontextClient.Default)) // ACONTEXT_API_KEY, ACONTEXT_BASE_URL
+ * // ACONTEXT_API_KEY, ACONTEXT_BASE_URL, ACONTEXT_TIMEOUT
+ * program.pipe(Effect.provide(AcontextClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))))
  * ```
  *
  * @since 0.1.0
  */
 import * as Acontext from "@acx/schema/Acontext"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -35,6 +37,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { pipe } from "effect/Function"
+import { globalValue } from "effect/GlobalValue"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -78,7 +81,10 @@ export const defaultRetrySchedule: Schedule.Schedule<unknown, AcontextError> = S
  * @since 0.1.0
  * @category fiber refs
  */
-export const currentAttempts: FiberRef.FiberRef<number> = FiberRef.unsafeMake(0)
+export const currentAttempts: FiberRef.FiberRef<number> = globalValue(
+  Symbol.for("@acx/storage/AcontextClient/currentAttempts"),
+  () => FiberRef.unsafeMake(0)
+)
 
 /**
  * @since 0.1.0
@@ -471,25 +477,6 @@ export const layerConfig = (
   options: Config.Config.Wrap<AcontextClientOptions> = config
 ): Layer.Layer<AcontextClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(AcontextClient, Effect.flatMap(Config.unwrap(options), make))
-
-/**
- * {@link layer} on Node's undici HTTP client.
- *
- * @since 0.1.0
- * @category layers
- */
-export const layerNode = (options: AcontextClientOptions): Layer.Layer<AcontextClient> =>
-  layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici))
-
-/**
- * The default layer: settings from the environment ({@link config}), Node's undici client.
- *
- * @since 0.1.0
- * @category layers
- */
-export const Default: Layer.Layer<AcontextClient, ConfigError.ConfigError> = layerConfig().pipe(
-  Layer.provide(NodeHttpClient.layerUndici)
-)
 
 /**
  * Makes a `Redacted` API key from a plain string (for the Promise facade and tests).

@@ -15,6 +15,7 @@
  * @example
  * ```ts
  * import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
+ * import { FetchHttpClient } from "@effect/platform"
  * import { query } from "@anthropic-ai/claude-agent-sdk"
  * import { Effect, Layer, Stream } from "effect"
  *
@@ -25,7 +26,10 @@
  *     Stream.runForEach((message) => Effect.log(message.type))
  *   )
  * })
- * program.pipe(Effect.provide(ClaudeAgentStorage.layer({}).pipe(Layer.provide(AcontextClient.Default))))
+ * program.pipe(Effect.provide(ClaudeAgentStorage.layer({}).pipe(
+ *   Layer.provide(AcontextClient.layerConfig()),
+ *   Layer.provide(FetchHttpClient.layer)
+ * )))
  * ```
  *
  * @since 0.1.0

@@ -20,10 +20,12 @@
  * - **Durability**: SQLite in WAL mode with `synchronous=NORMAL` survives process crashes; use
  *   `synchronous: "FULL"` to also survive power loss, at the cost of one fsync per message.
  *
+ * The SQLite driver, `@effect/sql-sqlite-node` (and through it `better-sqlite3`), is an optional
+ * peer of `@acx/storage`, loaded when an outbox opens: without it, opening fails with
+ * `OutboxError` reason `MissingDriver`, which names the package to install.
+ *
  * @since 0.1.0
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -74,7 +76,7 @@ export interface FailedEntry extends OutboxEntry {
  * @category errors
  */
 export class OutboxError extends Schema.TaggedError<OutboxError>("@acx/storage/Outbox/OutboxError")("OutboxError", {
-  reason: Schema.Literal("Journal", "Open"),
+  reason: Schema.Literal("Journal", "Open", "MissingDriver"),
   description: Schema.String,
   cause: Schema.optionalWith(Schema.Defect, { exact: true })
 }) {
@@ -158,7 +160,22 @@ export const make = (
   delivery: Delivery
 ): Effect.Effect<Outbox, OutboxError, Scope.Scope> =>
   Effect.gen(function*() {
-    const sql = yield* SqliteClient.make({ filename: options.filename }).pipe(Effect.provide(Reactivity.layer))
+    const Sqlite = yield* Effect.tryPromise({
+      try: () => import("@effect/sql-sqlite-node/SqliteClient"),
+      catch: (cause) =>
+        new OutboxError({
+          reason: "MissingDriver",
+          description:
+            "the outbox needs the SQLite driver @effect/sql-sqlite-node: npm install @effect/sql-sqlite-node",
+          cause
+        })
+    })
+    const sql = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
+      Effect.map((context) => Context.get(context, Sqlite.SqliteClient)),
+      Effect.mapError((cause) =>
+        new OutboxError({ reason: "Open", description: `cannot open journal ${options.filename}`, cause })
+      )
+    )
     const journal = <A>(what: string) => (effect: Effect.Effect<A, SqlError>) =>
       Effect.mapError(effect, (cause) => new OutboxError({ reason: "Journal", description: what, cause }))
 

@@ -17,6 +17,7 @@
  * @since 0.1.0
  */
 import * as Decider from "@acx/convert/Decider"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -85,11 +86,15 @@ const storageLayer = (
     ? Layer.scoped(
       CAS.ClaudeAgentStorage,
       Effect.flatMap(AcontextClient.AcontextClient, (acontext) => build(fromAcontextClient(acontext)))
-    ).pipe(Layer.provide(AcontextClient.layerNode({
-      apiKey: Redacted.make(client.apiKey),
-      baseUrl: client.baseUrl,
-      timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
-    })))
+    ).pipe(
+      Layer.provide(AcontextClient.layer({
+        apiKey: Redacted.make(client.apiKey),
+        baseUrl: client.baseUrl,
+        timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
+      })),
+      // Node's own fetch: nothing beyond @effect/platform to install
+      Layer.provide(FetchHttpClient.layer)
+    )
     : Layer.scoped(CAS.ClaudeAgentStorage, build(fromClientLike(client)))
 
 const unwrap = <A>(exit: Exit.Exit<A, unknown>): Promise<A> =>

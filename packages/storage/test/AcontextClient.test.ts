@@ -5,8 +5,8 @@
  */
 import { AcontextClient } from "@acx/storage/AcontextClient"
 import * as AcontextClientModule from "@acx/storage/AcontextClient"
-import { AcontextEmulator } from "@acx/storage/AcontextEmulator"
 import { AcontextError } from "@acx/storage/AcontextError"
+import { AcontextEmulator } from "@acx/testing/AcontextEmulator"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"

@@ -11,10 +11,10 @@
  *   exactly the messages whose request was hit, each stored twice, next to each other.
  */
 import { AcontextClient } from "@acx/storage/AcontextClient"
-import { AcontextEmulator, type AcontextFault } from "@acx/storage/AcontextEmulator"
 import type { AcontextError } from "@acx/storage/AcontextError"
 import * as CAS from "@acx/storage/ClaudeAgentStorage"
 import * as Outbox from "@acx/storage/Outbox"
+import { AcontextEmulator, type AcontextFault } from "@acx/testing/AcontextEmulator"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"

@@ -7,10 +7,11 @@
  */
 import { Decider } from "@acx/convert"
 import * as AcontextClient from "@acx/storage/AcontextClient"
-import * as AcontextEmulator from "@acx/storage/AcontextEmulator"
 import * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
-import { makeStandInCli, promptStream, realisticConversation } from "@acx/storage/testing"
+import { makeStandInCli, promptStream, realisticConversation } from "@acx/testing"
+import * as AcontextEmulator from "@acx/testing/AcontextEmulator"
 import { query } from "@anthropic-ai/claude-agent-sdk"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Stream } from "effect"
 
@@ -58,9 +59,9 @@ const Emulator = AcontextEmulator.layer()
 const Client = Layer.unwrapEffect(
   Effect.map(
     AcontextEmulator.AcontextEmulator,
-    (emulator) => AcontextClient.layerNode({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
+    (emulator) => AcontextClient.layer({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
   )
-)
+).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const run = (options: ClaudeAgentStorage.ClaudeAgentStorageOptions) =>
   Effect.gen(function*() {

@@ -14,7 +14,7 @@ import { assistantBlob, create, MODEL, store, textBlock, userBlob, UUID_DEFAULT,
 import * as F from "@acx/fixtures/seed"
 import { AcontextError } from "@acx/storage/AcontextError"
 import { ClaudeAgentStorage } from "@acx/storage/promise"
-import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
 import { fetchClient } from "./utils/fetchClient.js"
 import { wireCalls } from "./utils/harness.js"

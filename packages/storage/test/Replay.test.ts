@@ -15,7 +15,7 @@
 import * as Fixtures from "@acx/fixtures"
 import * as AcontextClient from "@acx/storage/AcontextClient"
 import { ClaudeAgentStorage, type ClaudeAgentStorageOptions } from "@acx/storage/promise"
-import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/storage/testing"
+import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"

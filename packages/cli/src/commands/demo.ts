@@ -7,15 +7,15 @@
  *
  * @since 0.1.0
  */
+import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Fragments from "@acx/convert/Fragments"
 import * as Reconstruct from "@acx/convert/Reconstruct"
+import * as SessionStore from "@acx/session-store/SessionStore"
+import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as AcontextClient from "@acx/storage/AcontextClient"
-import * as AcontextEmulator from "@acx/storage/AcontextEmulator"
 import * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
-import * as ClaudeImport from "@acx/storage/ClaudeImport"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
-import * as SessionStore from "@acx/storage/SessionStore"
-import * as SqliteSessionStore from "@acx/storage/SqliteSessionStore"
+import * as AcontextEmulator from "@acx/testing/AcontextEmulator"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -30,7 +30,7 @@ import * as path from "node:path"
 import { generateDemoSession } from "../DemoSession.js"
 import { summarizeMessage } from "../internal/blocks.js"
 import * as format from "../internal/format.js"
-import { jsonOption } from "../internal/source.js"
+import { acontextLayer, jsonOption } from "../internal/source.js"
 import { sessionsTable } from "./sessions.js"
 import { collectStats, statsReport } from "./stats.js"
 
@@ -173,8 +173,7 @@ export const demo = Command.make(
               Layer.unwrapEffect(
                 Effect.map(
                   AcontextEmulator.AcontextEmulator,
-                  (emulator) =>
-                    AcontextClient.layerNode({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
+                  (emulator) => acontextLayer({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
                 )
               )
             ),

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"

@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
-import * as ClaudeImport from "@acx/storage/ClaudeImport"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
-import * as SessionStore from "@acx/storage/SessionStore"
+import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionStore from "@acx/session-store/SessionStore"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as NodeContext from "@effect/platform-node/NodeContext"

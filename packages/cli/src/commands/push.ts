@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as AcontextClient from "@acx/storage/AcontextClient"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
-import * as ClaudePush from "@acx/storage/ClaudePush"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
@@ -16,7 +16,14 @@ import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
-import { configDirOption, findSession, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import {
+  acontextLayer,
+  configDirOption,
+  findSession,
+  jsonOption,
+  projectOption,
+  projectsLayer
+} from "../internal/source.js"
 import { sessionIdArg } from "./show.js"
 
 const baseUrlOption = Options.text("base-url").pipe(
@@ -71,7 +78,7 @@ export const push = Command.make(
         onProgress: (p) => bar.update(p.stored, p.total)
       }).pipe(
         Effect.ensuring(bar.clear),
-        Effect.provide(AcontextClient.layerNode({ apiKey: AcontextClient.apiKey(key.trim()), baseUrl: url }))
+        Effect.provide(acontextLayer({ apiKey: AcontextClient.apiKey(key.trim()), baseUrl: url }))
       )
       if (json) return yield* Console.log(format.json(result))
       yield* Console.log(

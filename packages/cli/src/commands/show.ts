@@ -5,10 +5,10 @@
  *
  * @since 0.1.0
  */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
 import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
-import * as ClaudePush from "@acx/storage/ClaudePush"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Stats from "@acx/convert/Stats"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
 import * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

@@ -2,11 +2,13 @@
  * Where sessions are read from: a Claude Code config directory (`--config-dir`, else
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { encodeProjectDir } from "@acx/convert/ProjectDir"
-import * as ClaudeProjects from "@acx/storage/ClaudeProjects"
+import * as AcontextClient from "@acx/storage/AcontextClient"
 import * as Options from "@effect/cli/Options"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
@@ -34,6 +36,12 @@ export const projectsLayer = (configDir: Option.Option<string>): Layer.Layer<Cla
   ClaudeProjects.layerNode({
     configDir: Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
   })
+
+/** acx's Acontext client on Node's undici HTTP client. */
+export const acontextLayer = (
+  options: AcontextClient.AcontextClientOptions
+): Layer.Layer<AcontextClient.AcontextClient> =>
+  AcontextClient.layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
 

@@ -1,7 +1,7 @@
 /** `acx import --to`: `sqlite:FILE` or `postgres://URL` as a SessionStore layer. */
-import * as PostgresSessionStore from "@acx/storage/PostgresSessionStore"
-import type * as SessionStore from "@acx/storage/SessionStore"
-import * as SqliteSessionStore from "@acx/storage/SqliteSessionStore"
+import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
+import type * as SessionStore from "@acx/session-store/SessionStore"
+import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"

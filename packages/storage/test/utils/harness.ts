@@ -4,14 +4,14 @@
  * back as the seed's `create(...)` / `store(...)` calls, and a log-capturing logger.
  */
 import * as AcontextClient from "@acx/storage/AcontextClient"
+import type { AcontextError } from "@acx/storage/AcontextError"
+import * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
 import {
   AcontextEmulator,
   type AcontextEmulatorOptions,
   type AcontextRequestLogEntry,
   layer as emulatorLayer
-} from "@acx/storage/AcontextEmulator"
-import type { AcontextError } from "@acx/storage/AcontextError"
-import * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
+} from "@acx/testing/AcontextEmulator"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Cause from "effect/Cause"

@@ -1,0 +1,31 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjects from "./ClaudeProjects.js"
+
+/**
+ * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjectsSessionStore from "./ClaudeProjectsSessionStore.js"
+
+/**
+ * Import a Claude config directory into any SessionStore (idempotent, batched, with progress).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeImport from "./ClaudeImport.js"
+
+/**
+ * Push one past Claude Code session to Acontext (full history, resumable, idempotent).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudePush from "./ClaudePush.js"

@@ -1,0 +1,98 @@
+import { importClaudeDir, type ImportProgress } from "@acx/claude-code/ClaudeImport"
+import * as Fixtures from "@acx/fixtures"
+import * as MemorySessionStore from "@acx/session-store/MemorySessionStore"
+import * as SessionStore from "@acx/session-store/SessionStore"
+import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-import-"))
+afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }))
+
+const parse = (file: string): Array<SessionStore.SessionStoreEntry> =>
+  fs.readFileSync(file, "utf8").split("\n").flatMap((line) => {
+    if (line.trim() === "") return []
+    try {
+      const value = JSON.parse(line) as SessionStore.SessionStoreEntry
+      return typeof value === "object" && value !== null && typeof value.type === "string" ? [value] : []
+    } catch {
+      return []
+    }
+  })
+
+interface Expected {
+  readonly key: SessionStore.SessionKey
+  readonly file: string
+  readonly meta?: Record<string, unknown>
+}
+
+/** The fixtures as a Claude config dir (shared helper), flattened to one row per transcript. */
+const buildConfigDir = (): { readonly configDir: string; readonly expected: Array<Expected> } => {
+  const built = Fixtures.buildClaudeConfigDir(path.join(tempDir, "config"))
+  const expected = built.sessions.flatMap((session): Array<Expected> => [
+    { key: { projectKey: session.projectKey, sessionId: session.sessionId }, file: session.file },
+    ...session.subagents.map((agent): Expected => ({
+      key: {
+        projectKey: session.projectKey,
+        sessionId: session.sessionId,
+        subpath: `subagents/agent-${agent.agentId}`
+      },
+      file: agent.file,
+      meta: agent.meta
+    }))
+  ])
+  return { configDir: built.configDir, expected }
+}
+
+const stores: ReadonlyArray<readonly [string, () => Layer.Layer<SessionStore.SessionStore, unknown>]> = [
+  ["MemorySessionStore", () => MemorySessionStore.layer],
+  ["SqliteSessionStore", () => SqliteSessionStore.layer({ filename: path.join(tempDir, `${randomUUID()}.sqlite`) })]
+]
+
+describe.skipIf(!Fixtures.available)(
+  `importClaudeDir${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+  () => {
+    const { configDir, expected } = Fixtures.available ? buildConfigDir() : { configDir: "", expected: [] }
+    const mains = expected.filter((e) => e.key.subpath === undefined)
+    const subs = expected.filter((e) => e.key.subpath !== undefined)
+    const total = expected.reduce((n, e) => n + parse(e.file).length + (e.meta !== undefined ? 1 : 0), 0)
+
+    for (const [name, makeLayer] of stores) {
+      it(`imports the fixture dir into ${name}, idempotently`, async () => {
+        const progress: Array<ImportProgress> = []
+        await Effect.gen(function*() {
+          const store = yield* SessionStore.SessionStore
+          const run = importClaudeDir({
+            from: { configDir },
+            to: store,
+            batchSize: 7,
+            onProgress: (p) => Effect.sync(() => progress.push(p))
+          })
+          const first = yield* run
+          expect(first).toEqual({ sessions: mains.length, entries: total, subagents: subs.length, skippedLines: 0 })
+          expect(progress.length).toBe(mains.length)
+          expect(progress.at(-1)?.sessions).toBe(mains.length)
+          const want = (e: Expected) => [
+            ...parse(e.file),
+            ...(e.meta !== undefined ? [{ ...e.meta, type: "agent_metadata" }] : [])
+          ]
+          for (const e of expected) expect(yield* store.load(e.key)).toEqual(want(e))
+          const second = yield* run
+          expect(second.sessions).toBe(mains.length)
+          // The second import adds nothing: entries with a uuid are deduped by the store, equal
+          // uuid-less ones (snapshots, titles, agent_metadata) by the importer.
+          for (const e of expected) expect(yield* store.load(e.key)).toEqual(want(e))
+          const projectKey = mains[0]!.key.projectKey
+          const only = yield* importClaudeDir({ from: { configDir }, to: store, projectKey })
+          expect(only.sessions).toBe(mains.filter((e) => e.key.projectKey === projectKey).length)
+        }).pipe(Effect.provide(makeLayer()), Effect.provide(NodeContext.layer), Effect.runPromise)
+      })
+    }
+  }
+)

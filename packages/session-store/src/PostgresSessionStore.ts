@@ -1,0 +1,446 @@
+/**
+ * A PostgreSQL {@link SessionStore.SessionStore} on `@effect/sql-pg`.
+ *
+ * Schema (all tables live in one Postgres schema, `public` unless `schema` is given; created by
+ * the `@effect/sql` Migrator, whose bookkeeping table is `acx_session_store_migrations`):
+ *
+ * ```sql
+ * -- seed 002's entry table, extended with the idempotency column `uuid`
+ * CREATE TABLE claude_session_entries (
+ *   id BIGSERIAL PRIMARY KEY,
+ *   project_key TEXT NOT NULL,
+ *   session_id TEXT NOT NULL,
+ *   subpath TEXT NOT NULL DEFAULT '',          -- '' = main transcript
+ *   entry JSONB NOT NULL,
+ *   created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+ *   uuid TEXT NULL                              -- entry.uuid when it is a string
+ * );
+ * CREATE INDEX claude_session_entries_key_idx
+ *   ON claude_session_entries (project_key, session_id, subpath, id);
+ * CREATE UNIQUE INDEX claude_session_entries_uuid_idx
+ *   ON claude_session_entries (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL;
+ * -- one row per written key: the store-clock mtime of its last append
+ * CREATE TABLE acx_session_keys (
+ *   project_key TEXT NOT NULL, session_id TEXT NOT NULL, subpath TEXT NOT NULL,
+ *   mtime BIGINT NOT NULL, PRIMARY KEY (project_key, session_id, subpath)
+ * );
+ * -- the SDK's folded summary per main transcript
+ * CREATE TABLE acx_session_summaries (
+ *   project_key TEXT NOT NULL, session_id TEXT NOT NULL,
+ *   mtime BIGINT NOT NULL, data JSONB NOT NULL, PRIMARY KEY (project_key, session_id)
+ * );
+ * -- the store clock: one row, strictly increasing epoch milliseconds
+ * CREATE TABLE acx_clock (id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id), last BIGINT NOT NULL);
+ * ```
+ *
+ * Concurrency: every `append` is one transaction that starts with
+ * `UPDATE acx_clock SET last = GREATEST(<db now ms>, last + 1) RETURNING last`. The row lock is
+ * held until commit, so appends are serialised across every process sharing the database: the
+ * clock is strictly increasing store-wide, entry ids are allocated in commit order, and the
+ * summary read-fold-write never races. The price is one writer at a time per store (schema),
+ * which the SDK's batched mirroring (one append per ~100 ms per session) comfortably affords.
+ *
+ * Known limit: Postgres `JSONB` cannot hold the character U+0000 or unpaired UTF-16 surrogates;
+ * such entries fail with reason `Storage`.
+ *
+ * @since 0.1.0
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import { importDriver } from "./internal/driver.js"
+import * as SessionStore from "./SessionStore.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface PostgresSessionStoreOptions {
+  /** Connection URL, e.g. `postgres://user:pass@host:5432/db`. */
+  readonly url: Redacted.Redacted
+  /**
+   * Postgres schema holding the tables (created when missing). Lower-case letters, digits and
+   * `_`, starting with a letter or `_`. Default `public`.
+   */
+  readonly schema?: string | undefined
+  /** Pool size. Default: the pg default (10). */
+  readonly maxConnections?: number | undefined
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Rows per INSERT statement: 5 parameters per row stays far below Postgres' 65535 limit. */
+const INSERT_CHUNK = 2000
+
+const storageError = (operation: string) => (cause: unknown): SessionStore.SessionStoreError =>
+  new SessionStore.SessionStoreError({
+    reason: "Storage",
+    operation,
+    description: cause instanceof Error ? cause.message : String(cause),
+    cause
+  })
+
+const validateSchema = (schema: string): Effect.Effect<string, SessionStore.SessionStoreError> =>
+  SCHEMA_NAME.test(schema)
+    ? Effect.succeed(schema)
+    : Effect.fail(
+      new SessionStore.SessionStoreError({
+        reason: "Storage",
+        operation: "make",
+        description: `invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`
+      })
+    )
+
+const migrations = (schema: string) => ({
+  "1_create_session_store": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const t = (name: string) => sql(`${schema}.${name}`)
+    yield* sql`CREATE TABLE IF NOT EXISTS ${t("claude_session_entries")} (
+      id BIGSERIAL PRIMARY KEY,
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL DEFAULT '',
+      entry JSONB NOT NULL,
+      created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    )`
+    yield* sql`ALTER TABLE ${t("claude_session_entries")} ADD COLUMN IF NOT EXISTS uuid TEXT NULL`
+    yield* sql`CREATE INDEX IF NOT EXISTS claude_session_entries_key_idx
+      ON ${t("claude_session_entries")} (project_key, session_id, subpath, id)`
+    yield* sql`CREATE UNIQUE INDEX IF NOT EXISTS claude_session_entries_uuid_idx
+      ON ${t("claude_session_entries")} (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL`
+    yield* sql`CREATE TABLE ${t("acx_session_keys")} (
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL,
+      mtime BIGINT NOT NULL,
+      PRIMARY KEY (project_key, session_id, subpath)
+    )`
+    yield* sql`CREATE INDEX acx_session_keys_mtime_idx ON ${t("acx_session_keys")} (mtime)`
+    yield* sql`CREATE TABLE ${t("acx_session_summaries")} (
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      mtime BIGINT NOT NULL,
+      data JSONB NOT NULL,
+      PRIMARY KEY (project_key, session_id)
+    )`
+    yield* sql`CREATE TABLE ${t("acx_clock")} (
+      id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id),
+      last BIGINT NOT NULL
+    )`
+    yield* sql`INSERT INTO ${t("acx_clock")} (id, last) VALUES (TRUE, 0)`
+  })
+})
+
+/**
+ * Creates the schema and runs the migrations. A transaction-scoped advisory lock serialises
+ * `CREATE SCHEMA` and the creation of the migrations table across processes (the Migrator's own
+ * `LOCK TABLE` then serialises the migrations themselves).
+ */
+const migrate = (schema: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const table = `${schema}.acx_session_store_migrations`
+    yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`acx_session_store:${schema}`}))`
+      yield* sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`
+      yield* sql`CREATE TABLE IF NOT EXISTS ${sql(table)} (
+        migration_id integer primary key,
+        created_at timestamp with time zone not null default now(),
+        name text not null
+      )`
+    }))
+    yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations(schema)), table })
+  }).pipe(
+    Effect.mapError(storageError("migrate")),
+    Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
+  )
+
+const keyAttributes = (key: SessionStore.SessionKey) => ({
+  projectKey: key.projectKey,
+  sessionId: key.sessionId,
+  subpath: key.subpath ?? ""
+})
+
+interface EntryRow {
+  readonly entry: SessionStore.SessionStoreEntry
+}
+
+interface SummaryRow {
+  readonly session_id: string
+  readonly mtime: string | number
+  readonly data: Record<string, unknown>
+}
+
+/**
+ * Builds the store on the Postgres `SqlClient` in context (e.g. an application's own
+ * `PgClient.layer`, which provides it) and runs the migrations in `schema` (default `public`).
+ * Use it to share one pool with the rest of an application.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeWithClient = (
+  options: { readonly schema?: string | undefined } = {}
+): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const schema = yield* validateSchema(options.schema ?? "public")
+    const sql = yield* SqlClient.SqlClient
+    yield* migrate(schema)
+
+    const entries = sql(`${schema}.claude_session_entries`)
+    const keys = sql(`${schema}.acx_session_keys`)
+    const summaries = sql(`${schema}.acx_session_summaries`)
+    const clock = sql(`${schema}.acx_clock`)
+
+    const run = <A, R>(
+      operation: string,
+      attributes: Record<string, unknown>,
+      effect: Effect.Effect<A, SqlError | SessionStore.SessionStoreError, R>
+    ): Effect.Effect<A, SessionStore.SessionStoreError, R> =>
+      effect.pipe(
+        Effect.mapError((error) => error._tag === "SqlError" ? storageError(operation)(error) : error),
+        Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema, ...attributes } })
+      )
+
+    const append: SessionStore.SessionStore["append"] = (rawKey, rawEntries) =>
+      Effect.gen(function*() {
+        const key = yield* SessionStore.validateKey("append", rawKey)
+        const batch = yield* SessionStore.validateEntries("append", rawEntries)
+        if (batch.length === 0) return
+        const subpath = key.subpath ?? ""
+        // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
+        const seen = new Set<string>()
+        const candidates = batch.filter((entry) => {
+          if (typeof entry.uuid !== "string") return true
+          if (seen.has(entry.uuid)) return false
+          seen.add(entry.uuid)
+          return true
+        })
+        yield* run(
+          "append",
+          { ...keyAttributes(key), entries: batch.length },
+          sql.withTransaction(Effect.gen(function*() {
+            const [tick] = yield* sql<{ readonly last: string | number }>`UPDATE ${clock}
+              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)
+              RETURNING last`
+            const mtime = Number(tick!.last)
+            const inserted = new Set<string>()
+            for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
+              const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
+                project_key: key.projectKey,
+                session_id: key.sessionId,
+                subpath,
+                uuid: typeof entry.uuid === "string" ? entry.uuid : null,
+                entry: JSON.stringify(entry)
+              }))
+              const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
+                ON CONFLICT DO NOTHING RETURNING uuid`
+              for (const row of returned) {
+                if (row.uuid !== null) inserted.add(row.uuid)
+              }
+            }
+            yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
+              VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
+              ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
+            if (!SessionStore.isMainKey(key)) return
+            const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
+            const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
+              WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
+            const prev = prevRow === undefined
+              ? undefined
+              : { sessionId: prevRow.session_id, mtime: Number(prevRow.mtime), data: prevRow.data }
+            const summary = yield* SessionStore.foldSummary(prev, key, fresh, mtime)
+            yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
+              VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::jsonb)
+              ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
+          }))
+        )
+      })
+
+    const load: SessionStore.SessionStore["load"] = (rawKey) =>
+      Effect.gen(function*() {
+        const key = yield* SessionStore.validateKey("load", rawKey)
+        const rows = yield* run(
+          "load",
+          keyAttributes(key),
+          sql<EntryRow>`SELECT entry FROM ${entries}
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
+              AND subpath = ${key.subpath ?? ""}
+            ORDER BY id`
+        )
+        return rows.length === 0 ? null : rows.map((row) => row.entry)
+      })
+
+    const listSessions: SessionStore.SessionStore["listSessions"] = (projectKey) =>
+      run(
+        "listSessions",
+        { projectKey },
+        sql<{ readonly session_id: string; readonly mtime: string | number }>`SELECT session_id, mtime
+          FROM ${keys} WHERE project_key = ${projectKey} AND subpath = '' ORDER BY mtime DESC`
+      ).pipe(Effect.map((rows) => rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime) }))))
+
+    const listSessionSummaries: SessionStore.SessionStore["listSessionSummaries"] = (projectKey) =>
+      run(
+        "listSessionSummaries",
+        { projectKey },
+        sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
+          WHERE project_key = ${projectKey} ORDER BY mtime DESC`
+      ).pipe(
+        Effect.map((rows) =>
+          rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime), data: row.data }))
+        )
+      )
+
+    const deleteKey: SessionStore.SessionStore["delete"] = (rawKey) =>
+      Effect.gen(function*() {
+        const key = yield* SessionStore.validateKey("delete", rawKey)
+        const same = sql`project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
+        const scope = SessionStore.isMainKey(key) ? same : sql`${same} AND subpath = ${key.subpath!}`
+        yield* run(
+          "delete",
+          keyAttributes(key),
+          sql.withTransaction(Effect.gen(function*() {
+            yield* sql`DELETE FROM ${entries} WHERE ${scope}`
+            yield* sql`DELETE FROM ${keys} WHERE ${scope}`
+            if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
+          }))
+        )
+      })
+
+    const listSubkeys: SessionStore.SessionStore["listSubkeys"] = (rawKey) =>
+      Effect.gen(function*() {
+        const key = yield* SessionStore.validateKey("listSubkeys", rawKey)
+        const rows = yield* run(
+          "listSubkeys",
+          keyAttributes(key),
+          sql<{ readonly subpath: string }>`SELECT subpath FROM ${keys}
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath <> ''
+            ORDER BY subpath`
+        )
+        return rows.map((row) => row.subpath)
+      })
+
+    const deleteOlderThan: SessionStore.SessionStore["deleteOlderThan"] = (cutoff, options) => {
+      const projectKey = options?.projectKey
+      const inProject = projectKey === undefined ? sql`TRUE` : sql`project_key = ${projectKey}`
+      // A session's age is the newest mtime over its main transcript and its subkeys.
+      const victims = sql`SELECT project_key, session_id FROM ${keys} WHERE ${inProject}
+        GROUP BY project_key, session_id HAVING max(mtime) < ${Math.floor(cutoff)}`
+      const matches = sql`(project_key, session_id) IN (SELECT project_key, session_id FROM victims)`
+      return run(
+        "deleteOlderThan",
+        { cutoff, projectKey: projectKey ?? "*" },
+        sql<{ readonly deleted: string | number }>`WITH victims AS (${victims}),
+          gone_entries AS (DELETE FROM ${entries} WHERE ${matches}),
+          gone_summaries AS (DELETE FROM ${summaries} WHERE ${matches}),
+          gone_keys AS (DELETE FROM ${keys} WHERE ${matches} RETURNING project_key, session_id)
+          SELECT count(*) AS deleted FROM (SELECT DISTINCT project_key, session_id FROM gone_keys) AS d`
+      ).pipe(Effect.map(([row]) => Number(row?.deleted ?? 0)))
+    }
+
+    return SessionStore.SessionStore.of({
+      append,
+      load,
+      listSessions,
+      listSessionSummaries,
+      delete: deleteKey,
+      listSubkeys,
+      deleteOlderThan
+    })
+  })
+
+/**
+ * Opens a connection pool (closed with the scope), runs the migrations and builds the store.
+ * The driver, `@effect/sql-pg`, is an optional peer loaded here: without it this fails with
+ * `MissingDriver`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: PostgresSessionStoreOptions
+): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
+    const context = yield* Layer.build(Pg.layer({
+      url: options.url,
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      applicationName: "@acx/session-store/PostgresSessionStore"
+    })).pipe(Effect.mapError(storageError("connect")))
+    return yield* makeWithClient({ schema: options.schema }).pipe(
+      Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
+    )
+  })
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: PostgresSessionStoreOptions
+): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError> =>
+  Layer.scoped(SessionStore.SessionStore, make(options))
+
+/**
+ * The store on an existing Postgres `SqlClient` (see {@link makeWithClient}).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWithClient = (
+  options: { readonly schema?: string | undefined } = {}
+): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+  Layer.effect(SessionStore.SessionStore, makeWithClient(options))
+
+/**
+ * Like {@link layer}, with every option read from `Config`; `url` defaults to
+ * `Config.redacted("ACX_PG_URL")`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  config: Partial<Config.Config.Wrap<PostgresSessionStoreOptions>> = {}
+): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(
+    Config.unwrap<PostgresSessionStoreOptions>({
+      url: Config.redacted("ACX_PG_URL"),
+      ...config
+    } as Config.Config.Wrap<PostgresSessionStoreOptions>).pipe(Effect.map(layer))
+  )
+
+/**
+ * The store as the SDK's `SessionStore` (every optional method, plus `deleteOlderThan` and
+ * `close()`), for `query({ options: { sessionStore } })` and the SDK's session functions.
+ *
+ * @example
+ * ```ts
+ * import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
+ * import * as Redacted from "effect/Redacted"
+ *
+ * const sessionStore = createPostgresSessionStore({ url: Redacted.make(process.env.ACX_PG_URL!) })
+ * // query({ prompt, options: { sessionStore } }) … then:
+ * await sessionStore.close()
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const createPostgresSessionStore = (
+  options: {
+    readonly url: Redacted.Redacted | string
+    readonly schema?: string | undefined
+    readonly maxConnections?: number | undefined
+  }
+): SessionStore.SdkSessionStore =>
+  SessionStore.toSdk(layer({
+    ...options,
+    url: typeof options.url === "string" ? Redacted.make(options.url) : options.url
+  }))

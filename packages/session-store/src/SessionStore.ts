@@ -1,0 +1,252 @@
+/**
+ * The Claude Agent SDK's `SessionStore` contract as an Effect service: the SDK mirrors every
+ * transcript line into `append` and resumes from `load`. Adapters (`MemorySessionStore`,
+ * `SqliteSessionStore`, `PostgresSessionStore`) implement {@link SessionStore}; {@link toSdk}
+ * turns any of them into the object `query({ options: { sessionStore } })` expects.
+ *
+ * The contract every adapter honours (and the conformance suite in `@acx/storage/testing`
+ * checks):
+ * - `append` keeps call order; `uuid` is an idempotency key per key (a repeated uuid in the same
+ *   key is ignored, also across processes); entries without `uuid` are never deduplicated;
+ * - `load` returns `null` for a never-written key, otherwise entries deep-equal to what was
+ *   appended (key order aside);
+ * - `listSessions` returns main transcripts only, with integer epoch-ms `mtime` from the store's
+ *   clock, strictly increasing per store;
+ * - `listSessionSummaries` is maintained inside `append` with the SDK's own
+ *   `foldSessionSummary`, in the same transaction, serialised per session, `mtime` on the same
+ *   clock;
+ * - `delete` of a main key removes its subkeys and summary too; of a subkey, only that subkey;
+ * - `listSubkeys` returns raw subpaths; an empty, absolute or `..` subpath is rejected with a
+ *   typed {@link SessionStoreError}.
+ *
+ * @since 0.1.0
+ */
+import * as SessionStoreSchema from "@acx/schema/SessionStore"
+import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
+import { foldSessionSummary } from "@anthropic-ai/claude-agent-sdk"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import type * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Schema from "effect/Schema"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionKey = SessionStoreSchema.SessionKey
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type MainSessionKey = SessionStoreSchema.MainSessionKey
+
+/**
+ * One transcript line: `{ type, uuid?, timestamp?, ...anything }`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionStoreEntry = SessionStoreSchema.SessionStoreEntry
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionSummaryEntry = SessionStoreSchema.SessionSummaryEntry
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionListing {
+  readonly sessionId: string
+  /** Epoch milliseconds from the store's clock. */
+  readonly mtime: number
+}
+
+/**
+ * Why a store operation failed:
+ * - `InvalidKey`: the key breaks the rules (empty, absolute or `..` subpath, empty ids);
+ * - `InvalidEntry`: an entry is not a JSON object with a string `type`;
+ * - `Storage`: the database failed (connection, SQL, disk);
+ * - `Summary`: the SDK's `foldSessionSummary` threw.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@acx/storage/SessionStoreError")(
+  "SessionStoreError",
+  {
+    reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),
+    operation: Schema.String,
+    description: Schema.String,
+    cause: Schema.optionalWith(Schema.Defect, { exact: true })
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `SessionStore ${this.operation} failed (${this.reason}): ${this.description}`
+  }
+}
+
+/**
+ * A session store, the Effect way. Every method validates its key first.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionStore {
+  readonly append: (
+    key: SessionKey,
+    entries: ReadonlyArray<SessionStoreEntry>
+  ) => Effect.Effect<void, SessionStoreError>
+  readonly load: (key: SessionKey) => Effect.Effect<Array<SessionStoreEntry> | null, SessionStoreError>
+  readonly listSessions: (projectKey: string) => Effect.Effect<Array<SessionListing>, SessionStoreError>
+  readonly listSessionSummaries: (projectKey: string) => Effect.Effect<Array<SessionSummaryEntry>, SessionStoreError>
+  readonly delete: (key: SessionKey) => Effect.Effect<void, SessionStoreError>
+  readonly listSubkeys: (key: MainSessionKey) => Effect.Effect<Array<string>, SessionStoreError>
+  /**
+   * Retention (the SDK never deletes): deletes every session (main transcript, subkeys,
+   * summary) whose `mtime` is older than `cutoff` (epoch ms), in one project or in all.
+   * Returns how many sessions were deleted.
+   */
+  readonly deleteOlderThan: (
+    cutoff: number,
+    options?: { readonly projectKey?: string | undefined }
+  ) => Effect.Effect<number, SessionStoreError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const SessionStore: Context.Tag<SessionStore, SessionStore> = Context.GenericTag<SessionStore>(
+  "@acx/session-store/SessionStore"
+)
+
+/**
+ * Validates a key (the subpath rules of the SDK) into a {@link SessionStoreError}.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const validateKey = (operation: string, key: unknown): Effect.Effect<SessionKey, SessionStoreError> =>
+  Either.match(SessionStoreSchema.validateKey(key), {
+    onLeft: (error) =>
+      Effect.fail(
+        new SessionStoreError({ reason: "InvalidKey", operation, description: error.message, cause: error })
+      ),
+    onRight: Effect.succeed
+  })
+
+/**
+ * Validates entries: each a JSON object with a string `type`.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const validateEntries = (
+  operation: string,
+  entries: unknown
+): Effect.Effect<ReadonlyArray<SessionStoreEntry>, SessionStoreError> => {
+  if (!Array.isArray(entries)) {
+    return Effect.fail(
+      new SessionStoreError({ reason: "InvalidEntry", operation, description: "entries must be an array" })
+    )
+  }
+  const index = entries.findIndex((entry) =>
+    typeof entry !== "object" || entry === null || Array.isArray(entry) ||
+    typeof (entry as { readonly type?: unknown }).type !== "string"
+  )
+  return index === -1
+    ? Effect.succeed(entries as ReadonlyArray<SessionStoreEntry>)
+    : Effect.fail(
+      new SessionStoreError({
+        reason: "InvalidEntry",
+        operation,
+        description: `entry ${index} is not an object with a string "type"`
+      })
+    )
+}
+
+/**
+ * The SDK's `SessionStore` (every optional method implemented) plus `close()`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SdkSessionStore extends Required<Sdk.SessionStore> {
+  /** Deletes sessions older than `cutoff` (epoch ms); see {@link SessionStore.deleteOlderThan}. */
+  deleteOlderThan(cutoff: number, options?: { readonly projectKey?: string }): Promise<number>
+  /** Releases the store (connections, files). */
+  close(): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/**
+ * Runs a store layer in its own runtime and exposes it as the SDK's `SessionStore`. Methods
+ * reject with the typed {@link SessionStoreError} itself (not a FiberFailure wrapper).
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toSdk = <E>(layer: Layer.Layer<SessionStore, E>): SdkSessionStore => {
+  const runtime = ManagedRuntime.make(layer)
+  const run = <A>(f: (store: SessionStore) => Effect.Effect<A, SessionStoreError>): Promise<A> =>
+    runtime.runPromiseExit(Effect.flatMap(SessionStore, f)).then((exit) =>
+      Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
+    )
+  const close = () => runtime.dispose()
+  return {
+    append: (key, entries) => run((store) => store.append(key, entries as ReadonlyArray<SessionStoreEntry>)),
+    load: (key) => run((store) => store.load(key)) as Promise<Array<Sdk.SessionStoreEntry> | null>,
+    listSessions: (projectKey) => run((store) => store.listSessions(projectKey)),
+    listSessionSummaries: (projectKey) =>
+      run((store) => store.listSessionSummaries(projectKey)) as Promise<Array<Sdk.SessionSummaryEntry>>,
+    delete: (key) => run((store) => store.delete(key)),
+    listSubkeys: (key) => run((store) => store.listSubkeys(key)),
+    deleteOlderThan: (cutoff, options) => run((store) => store.deleteOlderThan(cutoff, options)),
+    close,
+    [Symbol.asyncDispose]: close
+  }
+}
+
+/**
+ * The SDK's own `foldSessionSummary` (acx never re-implements it), as an Effect: the summary of
+ * a main key after `entries`, with `mtime` from the store's clock.
+ *
+ * @since 0.1.0
+ * @category summaries
+ */
+export const foldSummary = (
+  prev: SessionSummaryEntry | undefined,
+  key: SessionKey,
+  entries: ReadonlyArray<SessionStoreEntry>,
+  mtime: number
+): Effect.Effect<SessionSummaryEntry, SessionStoreError> =>
+  Effect.try({
+    try: () =>
+      foldSessionSummary(
+        prev as Sdk.SessionSummaryEntry | undefined,
+        key,
+        entries as Array<Sdk.SessionStoreEntry>,
+        { mtime }
+      ) as SessionSummaryEntry,
+    catch: (cause) =>
+      new SessionStoreError({ reason: "Summary", operation: "append", description: String(cause), cause })
+  })
+
+/**
+ * Whether a key is a main transcript key (no subpath).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isMainKey = (key: SessionKey): boolean => key.subpath === undefined

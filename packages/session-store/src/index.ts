@@ -1,0 +1,42 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * The SDK's SessionStore contract as an Effect service, and its Promise (SDK) form.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
+
+/**
+ * An in-memory SessionStore (uuid-idempotent): tests and single processes.
+ *
+ * @since 0.1.0
+ */
+export * as MemorySessionStore from "./MemorySessionStore.js"
+
+/**
+ * The embedded SQLite SessionStore (the default).
+ *
+ * @since 0.1.0
+ */
+export * as SqliteSessionStore from "./SqliteSessionStore.js"
+
+/**
+ * The Postgres SessionStore: many machines, one database.
+ *
+ * @since 0.1.0
+ */
+export * as PostgresSessionStore from "./PostgresSessionStore.js"
+
+export {
+  /**
+   * The Promise constructors, also at `@acx/session-store/promise`.
+   *
+   * @since 0.1.0
+   */
+  createMemorySessionStore,
+  createPostgresSessionStore,
+  createSqliteSessionStore
+} from "./promise.js"

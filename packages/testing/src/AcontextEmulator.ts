@@ -1,0 +1,542 @@
+/**
+ * A faithful Acontext emulator: a real HTTP server on 127.0.0.1 that implements the part of the
+ * Acontext REST API acx uses (`/api/v1`: create, list and delete sessions, store and read
+ * messages in `format: "anthropic"`, ping), with the server's status codes, envelopes and
+ * error texts, backed by memory or a SQLite file, with fault injection (status codes, latency,
+ * dropped connections, every Nth request, the first N requests, side effect applied or not)
+ * changeable at runtime, and introspection of requests and stored data.
+ *
+ * Two APIs: the Effect one (`AcontextEmulator` tag, scoped `make`, `layer`) and the Promise one
+ * (`startAcontextEmulator`).
+ *
+ * Not emulated (each answers loudly rather than pretending): the `openai`, `gemini` and
+ * `acontext` message formats (400 `"format not supported by the acx emulator"`), multipart
+ * uploads, `edit_strategies`, and the session routes acx does not call (configs, flush, events,
+ * tasks, token counts, …: 404).
+ *
+ * @example
+ * ```ts
+ * import { startAcontextEmulator } from "@acx/testing"
+ *
+ * const emulator = await startAcontextEmulator({ faults: [{ route: "storeMessage", status: 503, times: 1 }] })
+ * const res = await fetch(`${emulator.url}/session`, {
+ *   method: "POST",
+ *   headers: { Authorization: `Bearer ${emulator.apiKey}`, "Content-Type": "application/json" },
+ *   body: JSON.stringify({})
+ * })
+ * await emulator.close()
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as Acontext from "@acx/schema/Acontext"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import { randomBytes, randomUUID } from "node:crypto"
+import * as Http from "node:http"
+import * as Faults from "./internal/emulator/faults.js"
+import * as Handlers from "./internal/emulator/handlers.js"
+import * as Store from "./internal/emulator/store.js"
+
+/**
+ * The emulated routes, as named in faults and in the request log:
+ * - `createSession`: `POST /api/v1/session`
+ * - `listSessions`: `GET /api/v1/session`
+ * - `deleteSession`: `DELETE /api/v1/session/{id}`
+ * - `storeMessage`: `POST /api/v1/session/{id}/messages`
+ * - `getMessages`: `GET /api/v1/session/{id}/messages`
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AcontextRoute = "createSession" | "listSessions" | "deleteSession" | "storeMessage" | "getMessages"
+
+/**
+ * A fault injected into the requests of a route (`"*"`: all five routes; `GET /ping` and
+ * unknown paths are never faulted).
+ *
+ * Each fault counts the requests of its route and **fires** on every one of them, or on every
+ * `everyNth`-th (N, 2N, …), at most `times` times in all (then the route behaves again). When it
+ * fires:
+ * - `latencyMs` delays the request (the latencies of all faults firing together add up);
+ * - `status` answers with that status and `body` (default: an envelope such as
+ *   `{"code":503,"msg":"service unavailable","error":"fault injected by the acx emulator"}`;
+ *   a string body is sent as text) and `headers` (e.g. `Retry-After`);
+ * - `drop` destroys the connection without any response (the client sees a socket error).
+ *
+ * A fault with `status` or `drop` **replaces** the request: its side effect (session created,
+ * message stored, session deleted) is not applied — unless `afterEffect: true`, which applies
+ * it, then waits `latencyMs`, then answers with the fault (how tests provoke the at-least-once
+ * duplicate window). `afterEffect` on a latency-only fault applies the side effect before the
+ * delay, then answers normally (a client timing out during the delay retries a request that
+ * was already applied). When several faults fire on one request, the first one (in list order)
+ * with a status or a drop decides the answer and whether the side effect is applied.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextFault {
+  readonly route: AcontextRoute | "*"
+  /** Answer with this HTTP status (100–599) instead of handling the request. */
+  readonly status?: number | undefined
+  /** The body sent with `status` (JSON, or text when a string). */
+  readonly body?: unknown
+  /** Headers sent with `status`. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Delay, in milliseconds, before the request is handled (or faulted). */
+  readonly latencyMs?: number | undefined
+  /** Destroy the connection without responding. Exclusive with `status`. */
+  readonly drop?: boolean | undefined
+  /** Fire on every Nth matching request only (N ≥ 1; default: every request). */
+  readonly everyNth?: number | undefined
+  /** Fire at most this many times (default: no limit). */
+  readonly times?: number | undefined
+  /** Apply the request's side effect first, then the latency and the answer (or drop). */
+  readonly afterEffect?: boolean | undefined
+}
+
+/**
+ * One request the emulator answered, in the order answers were given. `status` is
+ * `"dropped"` when a fault destroyed the connection, `"aborted"` when the client went away
+ * before the answer (e.g. its timeout fired during an injected latency).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextRequestLogEntry {
+  readonly route: AcontextRoute | "ping" | "unknown"
+  readonly method: string
+  /** The path, without the query string. */
+  readonly path: string
+  readonly query: Readonly<Record<string, string>>
+  readonly status: number | "dropped" | "aborted"
+  /** The request body: parsed JSON, or the raw text when it is not JSON; absent when empty. */
+  readonly body?: unknown
+  /** Whether an injected fault fired on this request (latency included). */
+  readonly faulted: boolean
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextEmulatorOptions {
+  /** TCP port; default `0` (an ephemeral port). */
+  readonly port?: number | undefined
+  /** Interface to listen on; default `"127.0.0.1"`. */
+  readonly host?: string | undefined
+  /**
+   * The default project's API key (`sk-ac-…`); default: generated, or the one stored in the
+   * SQLite file.
+   */
+  readonly apiKey?: string | undefined
+  /** The second project's API key (`sk-ac-…`); same defaults as `apiKey`. */
+  readonly otherProjectApiKey?: string | undefined
+  /** Faults active from the start. */
+  readonly faults?: ReadonlyArray<AcontextFault> | undefined
+  /**
+   * Where data lives: in memory (default), or in a SQLite file (created when missing) that a
+   * later emulator can reopen — projects and their keys included.
+   */
+  readonly storage?: { readonly filename: string } | undefined
+}
+
+/**
+ * Why the emulator could not start or be configured:
+ * - `PortInUse`: the port is taken;
+ * - `Listen`: any other failure to listen;
+ * - `Storage`: the SQLite file could not be opened or initialised;
+ * - `InvalidOptions`: bad options or faults (the description says which).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const AcontextEmulatorErrorReason = Schema.Literal("PortInUse", "Listen", "Storage", "InvalidOptions")
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type AcontextEmulatorErrorReason = typeof AcontextEmulatorErrorReason.Type
+
+/**
+ * Misuse of the emulator (not an emulated API error: those are HTTP responses).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class AcontextEmulatorError extends Schema.TaggedError<AcontextEmulatorError>(
+  "@acx/storage/AcontextEmulatorError"
+)("AcontextEmulatorError", {
+  reason: AcontextEmulatorErrorReason,
+  description: Schema.String,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `Acontext emulator: ${this.reason}: ${this.description}`
+  }
+}
+
+/**
+ * A running emulator.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextEmulator {
+  /** Base URL, `/api/v1` included, e.g. `http://127.0.0.1:41234/api/v1` (the client's `baseUrl`). */
+  readonly url: string
+  readonly port: number
+  /** The default project's key. */
+  readonly apiKey: string
+  readonly projectId: string
+  /** The second project's key (for 409 on another project's UUID, 403 on delete, …). */
+  readonly otherProjectApiKey: string
+  readonly otherProjectId: string
+  /** Replaces the active faults (their counters restart). */
+  readonly setFaults: (faults: ReadonlyArray<AcontextFault>) => Effect.Effect<void, AcontextEmulatorError>
+  readonly clearFaults: Effect.Effect<void>
+  /** The requests answered so far. */
+  readonly requests: Effect.Effect<ReadonlyArray<AcontextRequestLogEntry>>
+  readonly clearRequests: Effect.Effect<void>
+  /** Every stored session (both projects), oldest first. */
+  readonly sessions: Effect.Effect<ReadonlyArray<Acontext.Session>>
+  /** The stored messages of a session, in order, as `POST …/messages` returned them (`[]` if none). */
+  readonly messages: (sessionId: string) => Effect.Effect<ReadonlyArray<Acontext.Message>>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const AcontextEmulator: Context.Tag<AcontextEmulator, AcontextEmulator> = Context.GenericTag<AcontextEmulator>(
+  "@acx/testing/AcontextEmulator"
+)
+
+const invalid = (description: string) => new AcontextEmulatorError({ reason: "InvalidOptions", description })
+
+const checkOptions = (options: AcontextEmulatorOptions): AcontextEmulatorError | undefined => {
+  const port = options.port ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return invalid(`port must be 0-65535, got ${port}`)
+  for (const [name, key] of [["apiKey", options.apiKey], ["otherProjectApiKey", options.otherProjectApiKey]] as const) {
+    if (key !== undefined && !(key.startsWith("sk-ac-") && key.length > "sk-ac-".length)) {
+      return invalid(`${name} must start with "sk-ac-" and not be empty after it`)
+    }
+  }
+  if (options.apiKey !== undefined && options.apiKey === options.otherProjectApiKey) {
+    return invalid("apiKey and otherProjectApiKey must differ")
+  }
+  const faults = Faults.validate(options.faults ?? [])
+  return faults === undefined ? undefined : invalid(faults)
+}
+
+const generateApiKey = () => `sk-ac-${randomBytes(24).toString("base64url")}`
+
+/** Strictly increasing RFC 3339 timestamps with microseconds (so created_at order = insertion order). */
+const makeClock = () => {
+  let last = 0
+  return (): string => {
+    const micros = Math.max(Date.now() * 1000, last + 1)
+    last = micros
+    const iso = new Date(Math.floor(micros / 1000)).toISOString()
+    return `${iso.slice(0, -1)}${String(micros % 1000).padStart(3, "0")}Z`
+  }
+}
+
+const parseBody = (text: string): unknown => {
+  if (text === "") return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+const listenError = (cause: unknown, host: string, port: number) => {
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
+  return new AcontextEmulatorError({
+    reason: code === "EADDRINUSE" ? "PortInUse" : "Listen",
+    description: `cannot listen on ${host}:${port}${code === undefined ? "" : ` (${code})`}`,
+    cause
+  })
+}
+
+/**
+ * Starts an emulator; it stops (connections closed, SQLite file closed) when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (
+  options?: AcontextEmulatorOptions
+) => Effect.Effect<AcontextEmulator, AcontextEmulatorError, Scope.Scope> = Effect.fn("AcontextEmulator.make")(
+  function*(options: AcontextEmulatorOptions = {}) {
+    const problem = checkOptions(options)
+    if (problem !== undefined) return yield* problem
+    const host = options.host ?? "127.0.0.1"
+    const port = options.port ?? 0
+
+    const store = options.storage === undefined
+      ? yield* Store.memory
+      : yield* Store.sqlite(options.storage.filename).pipe(
+        Effect.catchAllDefect((cause) => Effect.fail(cause)),
+        Effect.mapError((cause) =>
+          new AcontextEmulatorError({
+            reason: "Storage",
+            description: `cannot open ${options.storage!.filename}`,
+            cause
+          })
+        )
+      )
+    const project = yield* store.project(
+      "default",
+      { id: randomUUID(), apiKey: options.apiKey ?? generateApiKey() },
+      options.apiKey
+    )
+    const otherProject = yield* store.project(
+      "other",
+      { id: randomUUID(), apiKey: options.otherProjectApiKey ?? generateApiKey() },
+      options.otherProjectApiKey
+    )
+    if (project.apiKey === otherProject.apiKey) return yield* invalid("both projects would have the same API key")
+    const projectsByKey = new Map([[project.apiKey, project], [otherProject.apiKey, otherProject]])
+
+    const faults = yield* Faults.make(options.faults ?? [])
+    const lock = yield* Effect.makeSemaphore(1)
+    const log: Array<AcontextRequestLogEntry> = []
+    const env: Handlers.Env = { store, now: makeClock(), uuid: randomUUID }
+
+    const describe = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const url = new URL(request.url, "http://emulator")
+      const bodyText = yield* Effect.orElseSucceed(request.text, () => "")
+      return { request, url, bodyText }
+    })
+
+    const record = (
+      route: AcontextRequestLogEntry["route"],
+      described: Effect.Effect.Success<typeof describe>,
+      status: AcontextRequestLogEntry["status"],
+      faulted: boolean
+    ) =>
+      Effect.sync(() => {
+        const body = parseBody(described.bodyText)
+        log.push({
+          route,
+          method: described.request.method,
+          path: described.url.pathname,
+          query: Object.fromEntries(described.url.searchParams),
+          status,
+          ...(body === undefined ? {} : { body }),
+          faulted
+        })
+      })
+
+    const reply = (status: number, body: unknown, headers?: Readonly<Record<string, string>>) =>
+      typeof body === "string"
+        ? HttpServerResponse.text(body, { status, ...(headers === undefined ? {} : { headers }) })
+        : HttpServerResponse.unsafeJson(body, {
+          status,
+          contentType: "application/json; charset=utf-8",
+          ...(headers === undefined ? {} : { headers })
+        })
+
+    const handle = (route: AcontextRoute, described: Effect.Effect.Success<typeof describe>) =>
+      Effect.gen(function*() {
+        const authorization = described.request.headers["authorization"] ?? ""
+        const token = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : ""
+        const owner = token.startsWith("sk-ac-") ? projectsByKey.get(token) : undefined
+        if (owner === undefined) return { status: 401, body: { code: 401, msg: "Unauthorized" } }
+        const params = yield* HttpRouter.params
+        return yield* Handlers.handlers[route](env, owner, {
+          query: described.url.searchParams,
+          contentType: described.request.headers["content-type"] ?? "",
+          bodyText: described.bodyText,
+          params
+        })
+      }).pipe(
+        lock.withPermits(1),
+        Effect.catchAllDefect((defect) =>
+          Effect.succeed({
+            status: 500,
+            body: { code: 500, msg: "internal server error", error: `acx emulator defect: ${String(defect)}` }
+          })
+        )
+      )
+
+    const serve = (route: AcontextRoute) =>
+      Effect.gen(function*() {
+        const described = yield* describe
+        const state = { answered: false, faulted: false }
+        const answer = (status: AcontextRequestLogEntry["status"], faulted: boolean) =>
+          Effect.suspend(() => {
+            state.answered = true
+            return record(route, described, status, faulted)
+          })
+        return yield* Effect.gen(function*() {
+          const decision = yield* faults.decide(route)
+          state.faulted = decision.faulted
+          const delay = decision.latencyMs > 0 ? Effect.sleep(Duration.millis(decision.latencyMs)) : Effect.void
+          if (!decision.afterEffect) yield* delay
+          const fault = decision.outcome
+          if (fault === undefined || decision.afterEffect) {
+            const response = yield* handle(route, described)
+            if (decision.afterEffect) yield* delay
+            if (fault === undefined) {
+              yield* answer(response.status, decision.faulted)
+              return reply(response.status, response.body)
+            }
+          }
+          if (fault._tag === "Status") {
+            yield* answer(fault.status, true)
+            return reply(fault.status, fault.body, fault.headers)
+          }
+          yield* answer("dropped", true)
+          NodeHttpServerRequest.toIncomingMessage(described.request).socket.destroy()
+          // The server interrupts this fiber when it sees the connection close.
+          return yield* Effect.never
+        }).pipe(Effect.onInterrupt(() => (state.answered ? Effect.void : answer("aborted", state.faulted))))
+      })
+
+    const untracked = (route: "ping" | "unknown", status: number, body: unknown) =>
+      Effect.gen(function*() {
+        const described = yield* describe
+        yield* record(route, described, status, false)
+        return reply(status, body)
+      })
+
+    const app = HttpRouter.empty.pipe(
+      HttpRouter.post("/api/v1/session", serve("createSession")),
+      HttpRouter.get("/api/v1/session", serve("listSessions")),
+      HttpRouter.del("/api/v1/session/:id", serve("deleteSession")),
+      HttpRouter.post("/api/v1/session/:id/messages", serve("storeMessage")),
+      HttpRouter.get("/api/v1/session/:id/messages", serve("getMessages")),
+      HttpRouter.get("/api/v1/ping", untracked("ping", 200, { code: 0, msg: "pong" })),
+      Effect.catchTag("RouteNotFound", (e) =>
+        untracked("unknown", 404, {
+          code: 404,
+          msg: "not found",
+          error: `${e.request.method} ${new URL(e.request.url, "http://emulator").pathname} is not emulated`
+        }))
+    )
+
+    let nodeServer: Http.Server | undefined
+    const server = yield* NodeHttpServer.make(() => {
+      nodeServer = Http.createServer()
+      return nodeServer
+    }, { port, host }).pipe(Effect.mapError((e) => listenError(e.cause, host, port)))
+    // Runs before the server's own release, which waits for open connections to end.
+    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
+    // A real server keeps real time, even when started under a TestClock.
+    yield* server.serve(app).pipe(Effect.withClock(Clock.make()))
+    const boundPort = server.address._tag === "TcpAddress" ? server.address.port : port
+    const urlHost = host.includes(":") ? `[${host}]` : host
+
+    return AcontextEmulator.of({
+      url: `http://${urlHost}:${boundPort}/api/v1`,
+      port: boundPort,
+      apiKey: project.apiKey,
+      projectId: project.id,
+      otherProjectApiKey: otherProject.apiKey,
+      otherProjectId: otherProject.id,
+      setFaults: (list) =>
+        Effect.suspend(() => {
+          const error = Faults.validate(list)
+          return error === undefined ? faults.set(list) : Effect.fail(invalid(error))
+        }),
+      clearFaults: faults.set([]),
+      requests: Effect.sync(() => [...log]),
+      clearRequests: Effect.sync(() => {
+        log.length = 0
+      }),
+      sessions: Effect.map(store.allSessions, (all) => all.map(Handlers.sessionDto)),
+      messages: (sessionId) => Effect.map(store.listMessages(sessionId), (all) => all.map(Handlers.messageDto))
+    })
+  }
+)
+
+/**
+ * A layer running an emulator for the layer's lifetime.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: AcontextEmulatorOptions): Layer.Layer<AcontextEmulator, AcontextEmulatorError> =>
+  Layer.scoped(AcontextEmulator, make(options))
+
+/**
+ * A running emulator, Promise side. `close()` (or `await using`) stops it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcontextEmulatorHandle
+  extends
+    AsyncDisposable,
+    Pick<AcontextEmulator, "url" | "port" | "apiKey" | "projectId" | "otherProjectApiKey" | "otherProjectId">
+{
+  /** Stops the server and closes the storage; idempotent. */
+  readonly close: () => Promise<void>
+  /** Replaces the active faults; rejects with an `AcontextEmulatorError` when one is invalid. */
+  readonly setFaults: (faults: ReadonlyArray<AcontextFault>) => Promise<void>
+  readonly clearFaults: () => Promise<void>
+  readonly requests: () => Promise<ReadonlyArray<AcontextRequestLogEntry>>
+  readonly clearRequests: () => Promise<void>
+  readonly sessions: () => Promise<ReadonlyArray<Acontext.Session>>
+  readonly messages: (sessionId: string) => Promise<ReadonlyArray<Acontext.Message>>
+}
+
+const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+  Effect.runPromiseExit(effect).then((exit) =>
+    Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
+  )
+
+/**
+ * Starts an emulator (Promise API). Rejects with an {@link AcontextEmulatorError} when it
+ * cannot start.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const startAcontextEmulator = async (options?: AcontextEmulatorOptions): Promise<AcontextEmulatorHandle> => {
+  const scope = Effect.runSync(Scope.make())
+  const started = await Effect.runPromiseExit(Scope.extend(make(options), scope))
+  if (Exit.isFailure(started)) {
+    await Effect.runPromise(Scope.close(scope, started))
+    throw Cause.squash(started.cause)
+  }
+  const emulator = started.value
+  let closing: Promise<void> | undefined
+  const close = () => (closing ??= Effect.runPromise(Scope.close(scope, Exit.void)))
+  return {
+    url: emulator.url,
+    port: emulator.port,
+    apiKey: emulator.apiKey,
+    projectId: emulator.projectId,
+    otherProjectApiKey: emulator.otherProjectApiKey,
+    otherProjectId: emulator.otherProjectId,
+    close,
+    [Symbol.asyncDispose]: close,
+    setFaults: (faults) => run(emulator.setFaults(faults)),
+    clearFaults: () => run(emulator.clearFaults),
+    requests: () => run(emulator.requests),
+    clearRequests: () => run(emulator.clearRequests),
+    sessions: () => run(emulator.sessions),
+    messages: (sessionId) => run(emulator.messages(sessionId))
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Test kits for acx users and acx's own tests: a faithful Acontext emulator on 127.0.0.1 with
+ * fault injection (`AcontextEmulator.make` / `layer` for Effect code, `startAcontextEmulator`
+ * for Promise code), a scriptable stand-in for the Claude Code CLI that drives the real SDK's
+ * `query()` offline (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …), and the
+ * SessionStore conformance and concurrency suites for vitest (`runSessionStoreConformance`,
+ * `SessionStoreConcurrency`).
+ *
+ * Importing this module loads neither vitest nor the Claude Agent SDK (both optional peers):
+ * the suites load them when they run.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * The Acontext emulator: `AcontextEmulator.AcontextEmulator` (tag), `make`, `layer` and types.
+ *
+ * @since 0.1.0
+ */
+export * as AcontextEmulator from "./AcontextEmulator.js"
+
+export {
+  AcontextEmulatorError,
+  type AcontextEmulatorHandle,
+  type AcontextEmulatorOptions,
+  type AcontextFault,
+  type AcontextRequestLogEntry,
+  type AcontextRoute,
+  startAcontextEmulator
+} from "./AcontextEmulator.js"
+
+export {
+  CONFORMANCE_CASES,
+  type ConformanceCase,
+  type ConformanceOptions,
+  type ConformanceStore,
+  runSessionStoreConformance
+} from "./SessionStoreConformance.js"
+
+/**
+ * Several processes appending to one session at once: workers, runner and the check.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStoreConcurrency from "./SessionStoreConcurrency.js"
+
+export * from "./StandInCli.js"
