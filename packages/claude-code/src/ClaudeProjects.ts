@@ -40,7 +40,7 @@ import { foldTranscript } from "./internal/transcriptFile.js"
  * @since 0.1.0
  * @category errors
  */
-export class ClaudeProjectsError extends Schema.TaggedError<ClaudeProjectsError>("@acx/storage/ClaudeProjectsError")(
+export class ClaudeProjectsError extends Schema.TaggedError<ClaudeProjectsError>("@acx/claude-code/ClaudeProjects/ClaudeProjectsError")(
   "ClaudeProjectsError",
   {
     reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "Io", "Parse"),

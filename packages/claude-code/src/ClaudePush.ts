@@ -57,7 +57,7 @@ export type ClaudePushErrorReason = typeof ClaudePushErrorReason.Type
  * @since 0.1.0
  * @category errors
  */
-export class ClaudePushError extends Schema.TaggedError<ClaudePushError>("@acx/storage/ClaudePushError")(
+export class ClaudePushError extends Schema.TaggedError<ClaudePushError>("@acx/claude-code/ClaudePush/ClaudePushError")(
   "ClaudePushError",
   {
     reason: ClaudePushErrorReason,

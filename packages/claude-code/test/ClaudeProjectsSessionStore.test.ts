@@ -46,7 +46,7 @@ describe("ClaudeProjectsSessionStore (several processes)", () => {
   it("4 processes appending to one session take turns: every entry once, in order, summary exact", async () => {
     const dir = path.join(tempDir, "processes")
     const run = { workers: 4, batches: 15, batchSize: 10 }
-    await runAppendWorkers("claudeProjectsAppendWorker.ts", dir, run)
+    await runAppendWorkers(new URL("./workers/claudeProjectsAppendWorker.ts", import.meta.url), dir, run)
     const store = createClaudeProjectsSessionStore({ configDir: dir })
     await expectInterleavedAppends(
       store,
@@ -84,13 +84,13 @@ describe("ClaudeProjectsSessionStore (several processes)", () => {
   })
 })
 
-const fixture = Fixtures.available ? Fixtures.transcriptFiles()[0] : undefined
+const fixture = Fixtures.transcriptFiles()[0]
 
-describe.skipIf(fixture === undefined)(
-  `SDK over the store${fixture === undefined ? ` — skipped: ${Fixtures.skipReason}` : ""}`,
+describe(
+  "SDK over the store",
   () => {
     it("getSessionMessages reads a session imported with importSessionToStore", async () => {
-      const file = fixture as string
+      const file = fixture!
       const source = path.join(tempDir, "source")
       const sessionId = randomUUID()
       fs.mkdirSync(path.join(source, "projects", "-tmp-src"), { recursive: true })

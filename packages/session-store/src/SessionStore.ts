@@ -4,7 +4,7 @@
  * `SqliteSessionStore`, `PostgresSessionStore`) implement {@link SessionStore}; {@link toSdk}
  * turns any of them into the object `query({ options: { sessionStore } })` expects.
  *
- * The contract every adapter honours (and the conformance suite in `@acx/storage/testing`
+ * The contract every adapter honours (and the conformance suite in `@acx/testing`
  * checks):
  * - `append` keeps call order; `uuid` is an idempotency key per key (a repeated uuid in the same
  *   key is ignored, also across processes); entries without `uuid` are never deduplicated;
@@ -79,7 +79,7 @@ export interface SessionListing {
  * @since 0.1.0
  * @category errors
  */
-export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@acx/storage/SessionStoreError")(
+export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@acx/session-store/SessionStore/SessionStoreError")(
   "SessionStoreError",
   {
     reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),

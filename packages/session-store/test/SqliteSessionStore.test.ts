@@ -436,7 +436,7 @@ describe("SqliteSessionStore (concurrency)", () => {
   it("4 processes appending to one session: every entry once, each process's entries in order", async () => {
     const filename = tempFile()
     const run = { workers: 4, batches: 25, batchSize: 20 }
-    await runAppendWorkers("sqliteAppendWorker.ts", filename, run)
+    await runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), filename, run)
     await using store = SqliteSessionStore.createSqliteSessionStore({ filename })
     await expectInterleavedAppends(store, { projectKey: "concurrency", sessionId: "shared-session" }, run)
   }, 30_000)
@@ -446,10 +446,8 @@ describe("SqliteSessionStore (SDK session functions)", () => {
   const sessionId = "258c7280-ae70-4798-800f-63464d01a85d"
   const source = Fixtures.transcriptFiles().find((file) => file.endsWith(`marot-spotter/${sessionId}.jsonl`))
 
-  it.skipIf(source === undefined)(
-    `importSessionToStore + getSessionMessages match InMemorySessionStore ${
-      source === undefined ? Fixtures.skipReason : ""
-    }`,
+  it(
+    "importSessionToStore + getSessionMessages match InMemorySessionStore",
     async () => {
       const base = fs.realpathSync(fs.mkdtempSync(path.join(root, "sdk-")))
       const dir = path.join(base, "project")

@@ -1,6 +1,6 @@
 /**
- * `ClaudeAgentStorage` for plain TypeScript: the seed's Promise API (Acontext's own
- * `ClaudeAgentStorage` is a drop-in predecessor), on top of the Effect service.
+ * `ClaudeAgentStorage` for plain TypeScript: the Promise API of Acontext's TypeScript integration
+ * (Acontext's own `ClaudeAgentStorage` is a drop-in predecessor), on top of the Effect service.
  *
  * @example
  * ```ts
@@ -17,6 +17,7 @@
  * @since 0.1.0
  */
 import * as Decider from "@acx/convert/Decider"
+import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -54,7 +55,7 @@ export interface AcontextConnection {
  * @category models
  */
 export interface ClaudeAgentStorageOptions {
-  /** A seed-style client (`sessions.create` / `sessions.storeMessage`) or acx's own settings. */
+  /** A client shaped like Acontext's (`sessions.create` / `sessions.storeMessage`) or acx's own settings. */
   readonly client: AcontextClientLike | AcontextConnection
   /** An existing Acontext session id (must be a UUID: the constructor throws `InvalidSessionId` otherwise). */
   readonly sessionId?: string | null | undefined
@@ -63,7 +64,7 @@ export interface ClaudeAgentStorageOptions {
   readonly includeThinking?: boolean | undefined
   /** `"text"` (default) or `"native"`. */
   readonly thinkingFormat?: "text" | "native" | undefined
-  /** `"store"` (default: stored once, deduplicated by uuid) or `"skip"` (the seed's behaviour). */
+  /** `"store"` (default: stored once, deduplicated by uuid) or `"skip"` (Acontext's TypeScript integration). */
   readonly replays?: "store" | "skip" | undefined
   /**
    * Receives each failure and the converted blob. Without it failures are logged with
@@ -142,7 +143,7 @@ export class ClaudeAgentStorage {
     this.#outbox = () => outbox
     // Built now, not on the first save: an outbox left with entries by a previous run starts
     // delivering them at once, and concurrent first saves all wait on the same promise (in order).
-    this.#service = this.#runtime.runPromise(CAS.ClaudeAgentStorage)
+    this.#service = this.#runtime.runPromiseExit(CAS.ClaudeAgentStorage).then(unwrap)
     this.#service.catch(() => undefined)
   }
 
@@ -166,6 +167,40 @@ export class ClaudeAgentStorage {
     const storage = await this.#storage()
     const exit = await this.#runtime.runPromiseExit(storage.save(message))
     if (Exit.isFailure(exit)) console.warn("acx: saveMessage failed unexpectedly:", Cause.squash(exit.cause))
+  }
+
+  /**
+   * The Claude Agent SDK's `query()`, every message stored as it passes and yielded unchanged.
+   * The CLI is asked to echo the prompts (`--replay-user-messages`), so each prompt is stored
+   * once, in its place in the conversation. The SDK is an optional peer of `@acx/storage`, loaded
+   * here: without it this rejects with an error naming the package to install.
+   *
+   * @example
+   * ```ts
+   * for await (const message of storage.query({ prompt: "Fix the failing test", options: { cwd } })) {
+   *   if (message.type === "result") console.log(message.total_cost_usd)
+   * }
+   * ```
+   */
+  async *query(params: {
+    readonly prompt: string | AsyncIterable<Sdk.SDKUserMessage>
+    readonly options?: Sdk.Options | undefined
+  }): AsyncGenerator<Sdk.SDKMessage, void, undefined> {
+    if (this.#closed) throw new Error("ClaudeAgentStorage is closed")
+    const sdk = await import("@anthropic-ai/claude-agent-sdk").catch((cause: unknown) => {
+      throw new Error("storage.query() runs the Claude Agent SDK: npm install @anthropic-ai/claude-agent-sdk", {
+        cause
+      })
+    })
+    const options = params.options ?? {}
+    const messages = sdk.query({
+      prompt: params.prompt,
+      options: { ...options, extraArgs: { ...options.extraArgs, "replay-user-messages": null } }
+    })
+    for await (const message of messages) {
+      await this.saveMessage(message)
+      yield message
+    }
   }
 
   /** Waits until the outbox (if any) has delivered everything saved so far. */

@@ -178,7 +178,7 @@ export type AcontextEmulatorErrorReason = typeof AcontextEmulatorErrorReason.Typ
  * @category errors
  */
 export class AcontextEmulatorError extends Schema.TaggedError<AcontextEmulatorError>(
-  "@acx/storage/AcontextEmulatorError"
+  "@acx/testing/AcontextEmulator/AcontextEmulatorError"
 )("AcontextEmulatorError", {
   reason: AcontextEmulatorErrorReason,
   description: Schema.String,

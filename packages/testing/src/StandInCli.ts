@@ -383,7 +383,7 @@ export type StandInLogRecord = typeof StandInLogRecord.Type
  * @since 0.1.0
  * @category errors
  */
-export class StandInCliError extends Schema.TaggedError<StandInCliError>("@acx/storage/StandInCli/StandInCliError")(
+export class StandInCliError extends Schema.TaggedError<StandInCliError>("@acx/testing/StandInCli/StandInCliError")(
   "StandInCliError",
   {
     reason: Schema.Literal("ScriptNotFound", "InvalidScenario", "Io", "InvalidLog"),
@@ -405,13 +405,9 @@ const describe = (error: unknown): string => error instanceof Error ? error.mess
 // preparing
 // -------------------------------------------------------------------------------------------------
 
-// From `src/` (vitest, tsx: the package exports point at sources), then from a build next to
-// `src/` (`build/src/` of tsc, `dist/esm/` of a pack): the script is never compiled.
-const scriptCandidates = [
-  "./internal/standin/cli.mjs",
-  "../src/internal/standin/cli.mjs",
-  "../../src/internal/standin/cli.mjs"
-]
+// Next to this module: in `src/` (sources, as inside the repository) and in `dist/` (the build
+// copies the script there; it is never compiled).
+const scriptCandidates = ["./internal/standin/cli.mjs"]
 
 /**
  * The absolute path of the stand-in script, located relative to this module.

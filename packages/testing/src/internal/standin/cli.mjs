@@ -2,7 +2,7 @@
 /**
  * A scriptable stand-in for the Claude Code CLI, spawned by the real Claude Agent SDK's `query()`
  * (`pathToClaudeCodeExecutable` = this file, `executable: "node"`). Private to
- * `@acx/storage/testing` (see `src/StandInCli.ts` for the scenario format).
+ * `@acx/testing` (see `StandInCli.ts` for the scenario format).
  *
  * Protocol (stream-json, one JSON object per line both ways):
  * - stdin: `control_request`s from the SDK (answered at once with a success `control_response`:

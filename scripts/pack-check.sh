@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Proves the packages install and work as a user gets them: builds, packs every public package
+# with `pnpm pack`, installs the tarballs with plain npm (no pnpm, no workspace links) into empty
+# directories outside the workspace, and checks, each in its own directory:
+#   1. runtime:  a plain Node script imports @acx/storage/promise and @acx/testing where vitest is
+#                not installed, saves a conversation into the emulator, reads it back, and runs the
+#                stand-in Claude Code CLI from the installed @acx/testing;
+#   2. types:    a .ts file using the Effect API of @acx/storage and @acx/session-store type-checks
+#                against the installed .d.ts (moduleResolution node16 and bundler);
+#   3. cli:      `npx acx demo` from the packed @acx/cli;
+#   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
+#                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
+# Usage: bash scripts/pack-check.sh [--keep] (keeps the work directory and prints where it is).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+checks="$repo/scripts/pack-check"
+
+keep=0
+[ "${1:-}" = "--keep" ] && keep=1
+work=$(mktemp -d "${TMPDIR:-/tmp}/acx-pack-check.XXXXXX")
+cleanup() { if [ "$keep" = 1 ]; then echo "pack-check: kept $work"; else rm -rf "$work"; fi; }
+trap cleanup EXIT
+
+step() { echo "== pack-check: $*"; }
+fail() { echo "pack-check: FAILED: $*" >&2; exit 1; }
+
+# The versions the workspace itself resolves, so the check installs what the repo was tested with.
+version_of() { node -p "require('$repo/packages/$1/package.json').$2['$3']"; }
+EFFECT=$(version_of storage devDependencies effect)
+PLATFORM=$(version_of storage devDependencies @effect/platform)
+PLATFORM_NODE=$(version_of testing devDependencies @effect/platform-node)
+SQL=$(version_of session-store devDependencies @effect/sql)
+EXPERIMENTAL=$(version_of session-store devDependencies @effect/experimental)
+SQLITE=$(version_of session-store devDependencies @effect/sql-sqlite-node)
+SQL_PG=$(version_of session-store devDependencies @effect/sql-pg)
+SDK=$(version_of session-store devDependencies @anthropic-ai/claude-agent-sdk)
+TYPESCRIPT=$(node -p "require('$repo/package.json').devDependencies.typescript")
+TYPES_NODE=$(node -p "require('$repo/package.json').devDependencies['@types/node']")
+
+step "build"
+pnpm -s build
+
+step "pack"
+mkdir -p "$work/tarballs"
+pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" exec pnpm pack --pack-destination "$work/tarballs" >/dev/null
+tgz() { ls "$work"/tarballs/acx-"$1"-*.tgz; }
+ls -1 "$work/tarballs"
+
+# An empty npm project outside the workspace; `npm install` there with the given specs.
+project() {
+  local dir="$work/$1"
+  shift
+  mkdir -p "$dir"
+  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund --loglevel=error "$@" >/dev/null)
+  echo "$dir"
+}
+absent() { # dir package…: fails when npm ls finds any of the packages
+  local dir=$1
+  shift
+  for name in "$@"; do
+    if (cd "$dir" && npm ls --all "$name" >/dev/null 2>&1); then
+      (cd "$dir" && npm ls --all "$name") >&2
+      fail "$name is installed in $(basename "$dir")"
+    fi
+  done
+}
+
+step "4. minimal: @acx/storage and its required peers only"
+minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
+absent "$minimal" pg better-sqlite3 vitest @anthropic-ai/claude-agent-sdk
+cp "$checks/minimal.mjs" "$minimal/"
+(cd "$minimal" && node minimal.mjs)
+
+step "1. runtime: storage + testing without vitest"
+runtime=$(project runtime "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz testing)" \
+  "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE")
+absent "$runtime" vitest @vitest/runner
+cp "$checks/runtime.mjs" "$runtime/"
+(cd "$runtime" && node runtime.mjs)
+
+step "2. types and 3. cli: every package, every optional peer"
+full=$(project full "$work"/tarballs/*.tgz \
+  "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" "@effect/sql@$SQL" \
+  "@effect/experimental@$EXPERIMENTAL" "@effect/sql-sqlite-node@$SQLITE" "@effect/sql-pg@$SQL_PG" \
+  "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
+cp "$checks/types.ts" "$full/"
+for resolution in node16 bundler; do
+  module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
+  (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
+    --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
+  echo "types.ts type-checks under moduleResolution $resolution"
+done
+(cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
+grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
+echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+
+step "passed"

@@ -1,0 +1,45 @@
+// pack-check step 2: the Effect API of @acx/storage and @acx/session-store, type-checked against
+// the installed declarations (tsc --noEmit, moduleResolution node16 and bundler).
+import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
+import { ClaudeAgentStorage as ClaudeAgentStoragePromise } from "@acx/storage/promise"
+import { MemorySessionStore, SessionStore, SqliteSessionStore } from "@acx/session-store"
+import { createPostgresSessionStore, createSqliteSessionStore } from "@acx/session-store/promise"
+import type { SessionStore as SdkSessionStore } from "@anthropic-ai/claude-agent-sdk"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+
+const acontext: Layer.Layer<AcontextClient.AcontextClient> = AcontextClient.layer({
+  apiKey: Redacted.make("sk-test"),
+  baseUrl: "http://127.0.0.1:8029/api/v1"
+}).pipe(Layer.provide(FetchHttpClient.layer))
+
+const save = Effect.gen(function*() {
+  const storage = yield* ClaudeAgentStorage.ClaudeAgentStorage
+  const outcome = yield* storage.save({ type: "user", message: { role: "user", content: "hi" } })
+  return outcome
+}).pipe(
+  Effect.provide(ClaudeAgentStorage.layer({ includeThinking: true }).pipe(Layer.provide(acontext))),
+  Effect.catchTag("StorageError", (error) => Effect.succeed(error.reason))
+)
+
+const roundTrip = Effect.gen(function*() {
+  const store = yield* SessionStore.SessionStore
+  const key = { projectKey: "p", sessionId: "s" }
+  yield* store.append(key, [{ type: "user", uuid: "u1" }])
+  const entries: ReadonlyArray<SessionStore.SessionStoreEntry> | null = yield* store.load(key)
+  return entries?.length ?? 0
+})
+const inMemory: Effect.Effect<number, SessionStore.SessionStoreError> = roundTrip.pipe(
+  Effect.provide(MemorySessionStore.layer)
+)
+const onSqlite: Effect.Effect<number, SessionStore.SessionStoreError> = roundTrip.pipe(
+  Effect.provide(SqliteSessionStore.layer({ filename: "sessions.db" }))
+)
+
+const sdkStore: SdkSessionStore = createSqliteSessionStore({ filename: "sessions.db" })
+const pgStore: SdkSessionStore = createPostgresSessionStore({ url: "postgres://127.0.0.1/acx" })
+const facade = new ClaudeAgentStoragePromise({ client: { apiKey: "sk-test" } })
+
+export { facade, inMemory, onSqlite, pgStore, save, sdkStore }
