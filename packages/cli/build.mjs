@@ -1,7 +1,9 @@
 // Bundles the CLI, the workspace packages it uses (TypeScript sources) and its pure-JS
-// dependencies into dist/acx.mjs, so a run loads one file instead of hundreds of ESM modules
-// (startup is most of a short command's time). Native modules, packages with optional native
-// parts, and the Claude Agent SDK (large, used for one function) load from node_modules.
+// dependencies, the Claude Agent SDK's JavaScript included, into dist/acx.mjs, so a run loads one
+// file instead of hundreds of ESM modules (startup is most of a short command's time) and an
+// install pulls no SDK package (whose platform binary alone is ~360 MB: acx runs no Claude Code
+// here, it only folds session summaries with the SDK's function). Native modules and packages
+// with optional native parts load from node_modules.
 import * as esbuild from "esbuild"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -12,7 +14,6 @@ const external = [
   "better-sqlite3",
   "pg",
   "pg-native",
-  "@anthropic-ai/claude-agent-sdk",
   "msgpackr-extract",
   "bufferutil",
   "utf-8-validate"
