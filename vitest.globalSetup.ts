@@ -1,6 +1,7 @@
-import * as Fixtures from "@acx/fixtures"
-
-/** Says once per run why the tests on real-world fixtures are skipped, when they are. */
-export default function setup(): void {
-  if (!Fixtures.available) console.warn(`\n[acx] tests on real-world fixtures ${Fixtures.skipReason}\n`)
-}
+/**
+ * Runs once before all test projects. Nothing needs preparing today: the real-world fixtures
+ * live in the repository (`packages/fixtures/data`), so no test waits on or skips for them.
+ * Kept (and referenced from `vitest.config.ts`) as the place for run-wide setup such as
+ * starting a shared database.
+ */
+export default function setup(): void {}

@@ -1,11 +1,11 @@
 /**
  * `pnpm bench` for `ClaudeImport.importClaudeDir`: a Claude config dir built from
- * ../shared/fixtures (`buildClaudeConfigDir`, each project copied COPIES times under new session
+ * packages/fixtures/data (`buildClaudeConfigDir`, each project copied COPIES times under new session
  * ids so a round is long enough to time) imported into a fresh SQLite file per round, in
  * entries/s, against a baseline measured in the same run over the same files: read each
  * transcript, split lines + JSON.parse, one direct `append` per file into a fresh
  * SqliteSessionStore. Rounds alternate which goes first; medians are printed with the ratio.
- * Temporary files are removed at the end. Exits with the reason when the fixtures are absent.
+ * Temporary files are removed at the end.
  */
 import { importClaudeDir } from "@acx/claude-code/ClaudeImport"
 import * as Fixtures from "@acx/fixtures"
@@ -20,11 +20,6 @@ import * as path from "node:path"
 
 const COPIES = 10
 const ROUNDS = 9
-
-if (!Fixtures.available) {
-  console.log(`import bench ${Fixtures.skipReason}`)
-  process.exit(0)
-}
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-import-bench-"))
 process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }))

@@ -55,10 +55,10 @@ const stores: ReadonlyArray<readonly [string, () => Layer.Layer<SessionStore.Ses
   ["SqliteSessionStore", () => SqliteSessionStore.layer({ filename: path.join(tempDir, `${randomUUID()}.sqlite`) })]
 ]
 
-describe.skipIf(!Fixtures.available)(
-  `importClaudeDir${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "importClaudeDir",
   () => {
-    const { configDir, expected } = Fixtures.available ? buildConfigDir() : { configDir: "", expected: [] }
+    const { configDir, expected } = buildConfigDir()
     const mains = expected.filter((e) => e.key.subpath === undefined)
     const subs = expected.filter((e) => e.key.subpath !== undefined)
     const total = expected.reduce((n, e) => n + parse(e.file).length + (e.meta !== undefined ? 1 : 0), 0)

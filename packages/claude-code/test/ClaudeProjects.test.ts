@@ -41,7 +41,7 @@ const expectReason = (result: Either.Either<unknown, unknown>, reason: ClaudePro
   }
 }
 
-describe.skipIf(!Fixtures.available)("ClaudeProjects", () => {
+describe("ClaudeProjects", () => {
   beforeAll(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-claude-projects-"))
     configDir = path.join(root, "config")

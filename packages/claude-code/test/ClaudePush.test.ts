@@ -44,11 +44,11 @@ const Stack = Layer.unwrapEffect(
 const str = (value: unknown): string => (typeof value === "string" ? value : "")
 
 /**
- * What Acontext's anthropic converter gives back for a stored block (docs/acontext.md,
- * acontext-api.md §1.3), or `undefined` when it is dropped: empty texts and thinking, tool calls
- * without id or name, unknown block types; tool results flattened to one text. Tool-use inputs
- * come back with their keys sorted (Go's json.Marshal); `toStrictEqual` ignores key order, so
- * the input is compared as a value.
+ * What Acontext's anthropic converter gives back for a stored block (docs/acontext.md; the
+ * emulator in `@acx/testing` follows the server's converter), or `undefined` when it is
+ * dropped: empty texts and thinking, tool calls without id or name, unknown block types; tool
+ * results flattened to one text. Tool-use inputs come back with their keys sorted (Go's
+ * json.Marshal); `toStrictEqual` ignores key order, so the input is compared as a value.
  */
 const readBackBlock = (block: Block): Block | undefined => {
   switch (block["type"]) {
@@ -168,12 +168,12 @@ describe("pushSession: ids and lookup (no fixtures needed)", () => {
     }).pipe(Effect.provide(Stack)))
 })
 
-describe.skipIf(!Fixtures.available)(
-  `pushSession on the fixture sessions${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "pushSession on the fixture sessions",
   () => {
-    const built = Fixtures.available ? Fixtures.buildClaudeConfigDir(temp.file("config")) : undefined
-    const configDir = built?.configDir ?? ""
-    const sessions = built?.sessions ?? []
+    const built = Fixtures.buildClaudeConfigDir(temp.file("config"))
+    const configDir = built.configDir
+    const sessions = built.sessions
     const blobsOf = (
       projectKey: string,
       sessionId: string,

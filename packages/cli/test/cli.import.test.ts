@@ -64,8 +64,8 @@ const expectedCounts = (built: Fixtures.BuiltConfigDir) => ({
   )
 })
 
-describe.skipIf(!Fixtures.available)(
-  `acx import / push (${Fixtures.available ? "fixtures found" : Fixtures.skipReason})`,
+describe(
+  "acx import / push",
   () => {
     let root = ""
     let built: Fixtures.BuiltConfigDir

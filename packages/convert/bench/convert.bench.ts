@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` for @acx/convert: conversion throughput over every user/assistant message
- * derivable from ../shared/fixtures (transcript `message` objects wrapped as SDK messages, plus
+ * derivable from packages/fixtures/data (transcript `message` objects wrapped as SDK messages, plus
  * the SDK stream fixtures), against a baseline measured in the same run: a shallow copy of
  * every content block into a new `{role, content}` object, the least work any converter does.
  * Schema decoding with @acx/schema is measured separately so its cost is visible.
@@ -78,10 +78,6 @@ const decode: Candidate<Message> = {
 }
 
 const main = () => {
-  if (!Fixtures.available) {
-    console.log(`convert bench ${Fixtures.skipReason}`)
-    return
-  }
   const messages = loadMessages()
   const bytes = messages.reduce((n, m) => n + JSON.stringify(m).length, 0)
   console.log(

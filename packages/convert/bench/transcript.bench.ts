@@ -20,10 +20,6 @@ const main = () => {
     "marot-spotter",
     "258c7280-ae70-4798-800f-63464d01a85d.jsonl"
   )
-  if (!Fixtures.available || !fs.existsSync(file)) {
-    console.log(`transcript bench ${Fixtures.skipReason}`)
-    return
-  }
   const text = fs.readFileSync(file, "utf8")
   const megabytes = Buffer.byteLength(text) / 1e6
   const baseline: Candidate<string> = {

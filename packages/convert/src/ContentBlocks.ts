@@ -1,7 +1,8 @@
 /**
- * Content block conversion (seed rules 4 and 5, with ARCHITECTURE.md §5): one SDK content
- * block in, one Anthropic block or nothing out; a content value in, the blocks plus whether a
- * thinking block was actually emitted.
+ * Content block conversion (docs/convert.md, rules 4–6; the decisions are in docs/design.md,
+ * "Behaviour decisions for ClaudeAgentStorage"): one SDK content block in, one Anthropic block
+ * or nothing out; a content value in, the blocks plus whether a thinking block was actually
+ * emitted.
  *
  * @since 0.1.0
  */
@@ -11,9 +12,10 @@ import { normalizeToolResultContent } from "./ToolResult.js"
 import { normalizeToolUseInput } from "./ToolUse.js"
 
 /**
- * How thinking is represented when it is included: `"text"` (the seed's rule: a text block,
- * flagged by `meta.has_thinking`) or `"native"` (`{type: "thinking", thinking, signature}`, and
- * `redacted_thinking` kept; falls back to text when the block has no string signature).
+ * How thinking is represented when it is included: `"text"` (the default, as Acontext's
+ * integration plans specify: a text block, flagged by `meta.has_thinking`) or `"native"`
+ * (`{type: "thinking", thinking, signature}`, and `redacted_thinking` kept; falls back to text
+ * when the block has no string signature). See docs/design.md#thinking-blocks.
  *
  * @since 0.1.0
  * @category models

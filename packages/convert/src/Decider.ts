@@ -29,7 +29,8 @@ import { sessionIdCandidate } from "./SessionIds.js"
 /**
  * What to do with replay frames (`type: "user", isReplay: true`): `"store"` (default) stores a
  * replay unless a user message with the same `uuid` was already stored in this session;
- * `"skip"` drops every replay, as the seed did.
+ * `"skip"` drops every replay, as Acontext's TypeScript integration does
+ * (docs/design.md#replay-frames).
  *
  * @since 0.1.0
  * @category models
@@ -235,7 +236,7 @@ const decideAssistant = (message: Obj, options: DeciderOptions): Decision => {
 }
 
 /**
- * Decides what to do with one message (seed rule 1, routing). Python-shaped dicts are
+ * Decides what to do with one message (docs/convert.md, rule 1: routing). Python-shaped dicts are
  * normalised first. Total: any value in, a decision out.
  *
  * @since 0.1.0

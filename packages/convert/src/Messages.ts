@@ -1,5 +1,5 @@
 /**
- * Message conversion (seed rules 6–8 and 11): an SDK user or assistant message in, the
+ * Message conversion (docs/convert.md, rules 7–9): an SDK user or assistant message in, the
  * Anthropic blob (and, for assistants, the `meta`) that acx stores in Acontext out.
  *
  * Inputs are `unknown`: TypeScript SDK messages, Python-SDK `asdict()` dicts, or any JSON.
@@ -69,8 +69,8 @@ const toOptions = (options: boolean | ConversionOptions | undefined): Conversion
 /**
  * Converts an assistant message. Content is read from `message.content` (missing counts as
  * `[]`; a string becomes one text block); `tool_result` blocks are skipped on the assistant
- * side. The second argument is the seed's `includeThinking` flag or full
- * {@link ConversionOptions}.
+ * side. The second argument is the `includeThinking` flag (as in Acontext's TypeScript
+ * integration) or full {@link ConversionOptions}.
  *
  * @since 0.1.0
  * @category conversions
@@ -102,10 +102,10 @@ export const claudeAssistantMessageToAnthropicBlob = (
 }
 
 /**
- * The `meta` stored with an assistant message, or `null` when it would be empty (seed rule 8):
- * `model` (from `message.model`, when a non-empty string), `has_thinking: true` (when a thinking
- * block was emitted), `error` (the SDK's top-level `error`, when truthy — the message is still
- * stored, rule 11).
+ * The `meta` stored with an assistant message, or `null` when it would be empty
+ * (docs/convert.md, rule 8): `model` (from `message.model`, when a non-empty string),
+ * `has_thinking: true` (when a thinking block was emitted), `error` (the SDK's top-level `error`,
+ * when truthy — the message is still stored, rule 9).
  *
  * @since 0.1.0
  * @category conversions

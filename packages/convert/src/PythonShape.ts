@@ -1,7 +1,8 @@
 /**
  * The Python Claude Agent SDK's messages, as `dataclasses.asdict()` gives them (no `type` keys
  * anywhere), normalised into the TypeScript SDK's shapes so that one set of rules serves both.
- * Identification is by key presence, in the order of the Python plan (seed 001).
+ * Identification is by key presence, in the order of Acontext's Python integration
+ * (docs/convert.md, rule 10).
  *
  * @since 0.1.0
  */

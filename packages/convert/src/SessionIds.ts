@@ -1,5 +1,5 @@
 /**
- * Session-id resolution (seed rules 2 and 3, with ARCHITECTURE.md §5: ids must be UUIDs).
+ * Session-id resolution (docs/convert.md, rule 2; ids must be UUIDs: docs/design.md#session-ids).
  *
  * @since 0.1.0
  */

@@ -114,7 +114,7 @@ export * as Fork from "./Fork.js"
  */
 export * as TranscriptWrite from "./TranscriptWrite.js"
 
-// The seed's public function names, importable directly (ARCHITECTURE.md §6).
+// The function names of Acontext's TypeScript integration, importable directly.
 export { assistantMeta, claudeAssistantMessageToAnthropicBlob, claudeUserMessageToAnthropicBlob } from "./Messages.js"
 export { fromPythonMessage } from "./PythonShape.js"
 export { getSessionIdFromMessage } from "./SessionIds.js"

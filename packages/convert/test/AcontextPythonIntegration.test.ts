@@ -1,16 +1,18 @@
 /**
- * Seed 001 (the Python ClaudeAgentStorage plan): its "Test cases" list, and upstream's 65
- * Python tests (acontext-py `tests/test_claude_agent_storage.py`) as vectors. Every input is a
+ * Acontext's Python `ClaudeAgentStorage` integration: the "Test cases" list of its plan, and
+ * upstream's 65 Python tests (acontext-py `tests/test_claude_agent_storage.py`) as vectors. Every input is a
  * Python-SDK `asdict()` dict (no `type` keys; blocks identified by key presence), first
  * normalised with `fromPythonMessage`, then run through the same conversion functions and the
  * pure storage model as the TypeScript shapes. `runPy` also checks that the raw dicts (which
  * the decider normalises itself) give the very same run.
  *
- * Where the Python plan contradicts itself or ARCHITECTURE.md, the test says which rule it
- * follows: errored assistant messages are stored with `meta.error` (TS Rule 11, the plan's own
- * Notes, and upstream code); a message before any session id makes acx create a session lazily
- * (ARCHITECTURE.md §5, TS Rule 9, upstream code) instead of the plan's "skip with a warning";
- * ids are UUIDs; thinking is a text block by default.
+ * Where the Python plan contradicts itself or acx's decisions (docs/design.md, "Behaviour
+ * decisions for ClaudeAgentStorage"), the test says which rule it follows ("TS Rule N" is the
+ * numbering of the TypeScript integration's plan): errored assistant messages are stored with
+ * `meta.error` (TS Rule 11, the plan's own Notes, and upstream code); a message before any
+ * session id makes acx create a session lazily (docs/design.md#session-creation, TS Rule 9,
+ * upstream code) instead of the plan's "skip with a warning"; ids are UUIDs; thinking is a text
+ * block by default.
  */
 import {
   claudeAssistantMessageToAnthropicBlob,
@@ -18,8 +20,8 @@ import {
   fromPythonMessage,
   getSessionIdFromMessage
 } from "@acx/convert"
-import * as F from "@acx/fixtures/seed"
-import { assistantBlob, create, store, textBlock, userBlob } from "@acx/fixtures/seed"
+import * as F from "@acx/fixtures/acontextVectors"
+import { assistantBlob, create, store, textBlock, userBlob } from "@acx/fixtures/acontextVectors"
 import { describe, expect, it } from "@effect/vitest"
 import {
   failure,
@@ -195,8 +197,8 @@ describe("upstream py: assistant conversion (10 cases)", () => {
   })
 
   it("thinking included when opted in: a text block", () => {
-    // Upstream Python HEAD asserts a native thinking block; acx's default is the seed's text
-    // block (ARCHITECTURE.md §5; native is thinkingFormat: "native").
+    // Upstream Python HEAD asserts a native thinking block; acx's default is the plans' text
+    // block (docs/design.md#thinking-blocks; native is thinkingFormat: "native").
     expect(assistantOf(pyAssistant([PY_THINKING, PY_TEXT]), true)).toStrictEqual({
       blob: assistantBlob(THINKING_AS_TEXT, TEXT_OUT),
       hasThinking: true
@@ -281,7 +283,7 @@ describe("upstream py: session id extraction (11 cases)", () => {
   })
 })
 
-// Upstream's Python storage tests pass session_id="sess-1"; a UUID here (ARCHITECTURE.md §5).
+// Upstream's Python storage tests pass session_id="sess-1"; a UUID here (docs/design.md#session-ids).
 describe("upstream py: basic, session_id provided (6 cases)", () => {
   it("user message stored: format anthropic, blob, no meta", () => {
     expect(runPy({ sessionId: UUID_DEFAULT }, [pyUserText("Hi")]).calls).toStrictEqual([
@@ -400,7 +402,7 @@ describe("upstream py: error handling (2 cases)", () => {
 
   it("on_error gets (error, converted blob)", () => {
     // The Python plan says on_error receives the message dict; upstream code and the TS plan
-    // (Rule 10) pass the converted blob, and so does acx.
+    // (its Rule 10) pass the converted blob, and so does acx.
     const r = runPy({ sessionId: UUID_DEFAULT, onError: true }, [pyUserText("Hi")], apiDown)
     expect(r.errors).toStrictEqual([
       { error: { op: "storeMessage", status: 500, message: "API down" }, blob: userBlob(textBlock("Hi")) }
@@ -542,7 +544,7 @@ describe("upstream py: session creation (7 cases)", () => {
   })
 })
 
-describe("seed 001 test cases: 1. conversion (11 cases)", () => {
+describe("Acontext Python integration plan test cases: 1. conversion (11 cases)", () => {
   it("UserMessage with string content → one text block", () => {
     expect(userOf(pyUserText("What is the capital of France?"))).toStrictEqual(
       userBlob(textBlock("What is the capital of France?"))
@@ -618,7 +620,7 @@ describe("seed 001 test cases: 1. conversion (11 cases)", () => {
   })
 })
 
-describe("seed 001 test cases: 2. session id (4 cases)", () => {
+describe("Acontext Python integration plan test cases: 2. session id (4 cases)", () => {
   it("init data.session_id → returned, and used for later stores", () => {
     expect(sessionIdOf(pySystemInit(UUID_DISCOVERED))).toBe(UUID_DISCOVERED)
     expect(runPy({}, [pySystemInit(UUID_DISCOVERED), pyUserText("x")]).calls).toStrictEqual([
@@ -643,8 +645,9 @@ describe("seed 001 test cases: 2. session id (4 cases)", () => {
   })
 
   it("user/assistant before any session id → a session is CREATED (plan says skip with a warning)", () => {
-    // The Python plan skips with a warning; upstream code, TS Rule 9 and ARCHITECTURE.md §5
-    // ("lazily before the first store") create the session instead. Nothing is warned.
+    // The Python plan skips with a warning; upstream code, TS Rule 9 and
+    // docs/design.md#session-creation ("lazily, just before the first message is stored") create
+    // the session instead. Nothing is warned.
     const r = runPy({}, [pyUserText("early"), pyAssistant([PY_TEXT])])
     expect(r.calls).toStrictEqual([
       create(null),
@@ -655,7 +658,7 @@ describe("seed 001 test cases: 2. session id (4 cases)", () => {
   })
 })
 
-describe("seed 001 test cases: 3. only user and assistant stored (3 cases)", () => {
+describe("Acontext Python integration plan test cases: 3. only user and assistant stored (3 cases)", () => {
   it("given a session id: user and assistant each stored once with blob, format and meta", () => {
     expect(runPy({ sessionId: UUID_DEFAULT }, [pyUserText("Hi"), pyAssistant([PY_TEXT])]).calls).toStrictEqual([
       create(UUID_DEFAULT),
@@ -686,7 +689,7 @@ describe("seed 001 test cases: 3. only user and assistant stored (3 cases)", () 
   })
 })
 
-describe("seed 001 test cases: 4. error handling (2 cases)", () => {
+describe("Acontext Python integration plan test cases: 4. error handling (2 cases)", () => {
   const flaky = { storeMessage: script(failure(503, "unavailable"), stored) }
 
   it("store_message fails → on_error invoked, the loop continues", () => {
@@ -710,7 +713,7 @@ describe("seed 001 test cases: 4. error handling (2 cases)", () => {
   })
 })
 
-describe("seed 001 test cases: 5. edge (3 cases)", () => {
+describe("Acontext Python integration plan test cases: 5. edge (3 cases)", () => {
   it("empty content after filtering → store skipped", () => {
     const r = runPy({ sessionId: UUID_DEFAULT }, [pyAssistant([PY_EMPTY_TEXT, PY_TOOL_RESULT, PY_EMPTY_THINKING])])
     expect(r.calls).toStrictEqual([])

@@ -1,12 +1,14 @@
 /**
- * Seed 000 (the TypeScript ClaudeAgentStorage plan): its test matrix, group by group, with
- * upstream's 66 TypeScript tests (acontext-ts `tests/claude-agent-storage.test.ts`) as the
- * vectors. Storage groups run through the pure model in `./utils/simulate.ts`.
+ * Acontext's TypeScript `ClaudeAgentStorage` integration: the test matrix of its plan, group by
+ * group, with upstream's 66 TypeScript tests (acontext-ts `tests/claude-agent-storage.test.ts`)
+ * as the vectors ("Rule N" is the plan's numbering). Storage groups run through the pure model
+ * in `./utils/simulate.ts`.
  *
- * Where ARCHITECTURE.md §5 overrides a vector, the test says so:
+ * Where a decision of docs/design.md ("Behaviour decisions for ClaudeAgentStorage") overrides a
+ * vector, the test says so:
  * - session ids are UUIDs: upstream's "sess-1" / "explicit" become UUID_DEFAULT, its
  *   "auto-generated-uuid" becomes UUID_AUTO, and non-UUID stream ids resolve to nothing;
- * - thinking is a text block by default (the seed's rule; upstream HEAD emits native blocks,
+ * - thinking is a text block by default (the plan's rule; upstream HEAD emits native blocks,
  *   which acx does with `thinkingFormat: "native"`);
  * - replay frames are stored (deduplicated by uuid) unless `replays: "skip"`.
  */
@@ -47,7 +49,7 @@ import {
   UUID_FROM_RESULT,
   UUID_FROM_STREAM,
   UUID_SECOND
-} from "@acx/fixtures/seed"
+} from "@acx/fixtures/acontextVectors"
 import { describe, expect, it } from "@effect/vitest"
 import { failure, run, script, skipReasons } from "./utils/simulate.js"
 
@@ -56,7 +58,7 @@ const THINKING_AS_TEXT = textBlock("Let me reason...")
 const TOOL_USE_OUT = { type: "tool_use", id: "tu_1", name: "calculator", input: { expr: "1+1" } }
 const TOOL_RESULT_OUT = { type: "tool_result", tool_use_id: "tu_1", content: "Result is 2" }
 
-describe("seed 000: user conversion (11 cases)", () => {
+describe("Acontext TS integration: user conversion (11 cases)", () => {
   it("string content → one text block", () => {
     expect(claudeUserMessageToAnthropicBlob(userText("Hi"))).toStrictEqual(userBlob(textBlock("Hi")))
   })
@@ -110,7 +112,7 @@ describe("seed 000: user conversion (11 cases)", () => {
   })
 })
 
-describe("seed 000: assistant conversion (12 cases)", () => {
+describe("Acontext TS integration: assistant conversion (12 cases)", () => {
   it("text block", () => {
     expect(claudeAssistantMessageToAnthropicBlob(assistant([TEXT]))).toStrictEqual({
       blob: assistantBlob(TEXT_OUT),
@@ -132,9 +134,9 @@ describe("seed 000: assistant conversion (12 cases)", () => {
     })
   })
 
-  it("thinking included when opted in: a text block (the seed's rule)", () => {
-    // Upstream HEAD emits {type: "thinking", thinking, signature} here. ARCHITECTURE.md §5 keeps
-    // the seed's text block as the default; native blocks need thinkingFormat: "native" (below).
+  it("thinking included when opted in: a text block (the plan's rule)", () => {
+    // Upstream HEAD emits {type: "thinking", thinking, signature} here. docs/design.md#thinking-blocks
+    // keeps the plan's text block as the default; native blocks need thinkingFormat: "native" (below).
     expect(claudeAssistantMessageToAnthropicBlob(assistant([THINKING, TEXT]), true)).toStrictEqual({
       blob: assistantBlob(THINKING_AS_TEXT, TEXT_OUT),
       hasThinking: true
@@ -187,7 +189,7 @@ describe("seed 000: assistant conversion (12 cases)", () => {
   })
 
   it("full message (thinking + text + tool_use) with includeThinking: text, text, tool_use", () => {
-    // Upstream HEAD: ["thinking", "text", "tool_use"]; the default here is the seed's text form.
+    // Upstream HEAD: ["thinking", "text", "tool_use"]; the default here is the plan's text form.
     expect(claudeAssistantMessageToAnthropicBlob(assistant([THINKING, TEXT, TOOL_USE]), true)).toStrictEqual({
       blob: assistantBlob(THINKING_AS_TEXT, TEXT_OUT, TOOL_USE_OUT),
       hasThinking: true
@@ -211,8 +213,8 @@ describe("seed 000: assistant conversion (12 cases)", () => {
   })
 })
 
-describe("seed 000: session id (7 cases; upstream has 10)", () => {
-  // The seed's vectors used ids like "sid-1"; acx (and upstream since 40c1f5e7) only accepts
+describe("Acontext TS integration: session id (7 cases; upstream has 10)", () => {
+  // The plan's vectors used ids like "sid-1"; acx (and upstream since 40c1f5e7) only accepts
   // UUIDs, so the positive cases use the upstream UUIDs and non-UUIDs give null.
   it("system init with a session_id", () => {
     expect(getSessionIdFromMessage(systemInit(UUID_DEFAULT))).toBe(UUID_DEFAULT)
@@ -255,9 +257,9 @@ describe("seed 000: session id (7 cases; upstream has 10)", () => {
   })
 })
 
-// Upstream's "basic" tests pass sessionId: "sess-1"; acx rejects non-UUID ids (ARCHITECTURE.md
-// §5), so every storage test with an explicit id uses UUID_DEFAULT.
-describe("seed 000: basic, sessionId provided (6 cases)", () => {
+// Upstream's "basic" tests pass sessionId: "sess-1"; acx rejects non-UUID ids
+// (docs/design.md#session-ids), so every storage test with an explicit id uses UUID_DEFAULT.
+describe("Acontext TS integration: basic, sessionId provided (6 cases)", () => {
   it("user message: created lazily, stored with its blob and meta null", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [userText("Hi")]).calls).toStrictEqual([
       create(UUID_DEFAULT),
@@ -299,7 +301,7 @@ describe("seed 000: basic, sessionId provided (6 cases)", () => {
   })
 })
 
-describe("seed 000: session discovery (5 cases)", () => {
+describe("Acontext TS integration: session discovery (5 cases)", () => {
   it("session_id from system init is used for later stores", () => {
     const r = run({}, [systemInit(UUID_DISCOVERED), userText("After init")])
     expect(r.states.map((s) => s.sessionId)).toStrictEqual([UUID_DISCOVERED, UUID_DISCOVERED])
@@ -334,7 +336,7 @@ describe("seed 000: session discovery (5 cases)", () => {
   })
 })
 
-describe("seed 000: errored assistant messages (2 cases)", () => {
+describe("Acontext TS integration: errored assistant messages (2 cases)", () => {
   it("errored assistant with valid content → stored, meta.error set (Rule 11)", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [assistant([TEXT], { error: "rate_limit" })]).calls).toStrictEqual([
       create(UUID_DEFAULT),
@@ -349,7 +351,7 @@ describe("seed 000: errored assistant messages (2 cases)", () => {
   })
 })
 
-describe("seed 000: empty content (4 cases)", () => {
+describe("Acontext TS integration: empty content (4 cases)", () => {
   // Nothing is stored and, the creation being lazy, no session is created either.
   it("empty user string → not stored", () => {
     const r = run({ sessionId: UUID_DEFAULT }, [userText("")])
@@ -376,7 +378,7 @@ describe("seed 000: empty content (4 cases)", () => {
   })
 })
 
-describe("seed 000: error handling (2 cases)", () => {
+describe("Acontext TS integration: error handling (2 cases)", () => {
   const apiDown = { storeMessage: script(failure(500, "API down")) }
   const hiBlob = userBlob(textBlock("Hi"))
 
@@ -401,7 +403,7 @@ describe("seed 000: error handling (2 cases)", () => {
   })
 })
 
-describe("seed 000: session creation (7 cases)", () => {
+describe("Acontext TS integration: session creation (7 cases)", () => {
   const hi = userText("Hi")
   const hiBlob = userBlob(textBlock("Hi"))
 
@@ -459,14 +461,14 @@ describe("seed 000: session creation (7 cases)", () => {
   })
 })
 
-describe("seed 000: replay messages (1 case)", () => {
-  it("replays: \"skip\" → a replay frame is not stored (the seed's vector)", () => {
+describe("Acontext TS integration: replay messages (1 case)", () => {
+  it("replays: \"skip\" → a replay frame is not stored (the upstream vector)", () => {
     const r = run({ sessionId: UUID_DEFAULT, replays: "skip" }, [userReplay("Replayed")])
     expect(r.calls).toStrictEqual([])
     expect(skipReasons(r)).toStrictEqual(["ReplaySkipped"])
   })
 
-  it("default: a replay frame is stored (ARCHITECTURE.md §5 overrides the seed's skip)", () => {
+  it("default: a replay frame is stored (acx's replay decision overrides upstream's skip)", () => {
     // The TS SDK only shows user prompts as replays: skipping them loses every prompt.
     expect(run({ sessionId: UUID_DEFAULT }, [userReplay("Replayed")]).calls).toStrictEqual([
       create(UUID_DEFAULT),
@@ -475,7 +477,7 @@ describe("seed 000: replay messages (1 case)", () => {
   })
 })
 
-describe("seed 000: session id not overwritten (2 cases)", () => {
+describe("Acontext TS integration: session id not overwritten (2 cases)", () => {
   it("a resolved id is not overwritten by a later message", () => {
     const r = run({}, [systemInit(UUID_FIRST), resultMessage(UUID_SECOND)])
     expect(r.states.map((s) => s.sessionId)).toStrictEqual([UUID_FIRST, UUID_FIRST])
@@ -483,14 +485,14 @@ describe("seed 000: session id not overwritten (2 cases)", () => {
   })
 
   it("an explicit id is not overwritten by the stream", () => {
-    // Upstream's explicit id was "explicit"; a UUID here (ARCHITECTURE.md §5).
+    // Upstream's explicit id was "explicit"; a UUID here (docs/design.md#session-ids).
     const r = run({ sessionId: UUID_DEFAULT }, [systemInit(UUID_FROM_STREAM), userText("Hi")])
     expect(r.states.map((s) => s.sessionId)).toStrictEqual([UUID_DEFAULT, UUID_DEFAULT])
     expect(r.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, userBlob(textBlock("Hi")))])
   })
 })
 
-describe("seed 000: assistant meta edge cases (2 cases)", () => {
+describe("Acontext TS integration: assistant meta edge cases (2 cases)", () => {
   it("empty model string → not in meta; meta empty → null", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [assistant([TEXT], { model: "" })]).calls).toStrictEqual([
       create(UUID_DEFAULT),
@@ -507,7 +509,7 @@ describe("seed 000: assistant meta edge cases (2 cases)", () => {
   })
 })
 
-describe("seed 000: full flow (2 cases)", () => {
+describe("Acontext TS integration: full flow (2 cases)", () => {
   it("init → user → stream → assistant → result", () => {
     const r = run({}, [
       systemInit(UUID_FLOW),

@@ -1,7 +1,8 @@
 /**
- * ARCHITECTURE.md §5, one `describe` per row that concerns conversion or the decider. The rows
- * about the error policy, delivery (retries, outbox) and duck-typed clients belong to
- * `@acx/storage` and are not tested here.
+ * acx's behaviour decisions for ClaudeAgentStorage (docs/design.md, "Behaviour decisions for
+ * ClaudeAgentStorage"), one `describe` per decision that concerns conversion or the decider,
+ * titled after its section. The decisions about the error policy and delivery (retries, outbox,
+ * duck-typed clients) belong to `@acx/storage` and are not tested here.
  */
 import {
   claudeAssistantMessageToAnthropicBlob,
@@ -32,7 +33,7 @@ import {
   UUID_DEFAULT,
   UUID_DISCOVERED,
   UUID_SECOND
-} from "@acx/fixtures/seed"
+} from "@acx/fixtures/acontextVectors"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, HashSet } from "effect"
 import { created, existing, failure, run, script, simulate, skipReasons, stored } from "./utils/simulate.js"
@@ -41,7 +42,7 @@ const USER_UUID = "0b1c2d3e-0000-4000-8000-0000000000aa"
 const OTHER_UUID = "0b1c2d3e-0000-4000-8000-0000000000bb"
 const userWithUuid = (text: string, uuid: string) => ({ ...userText(text), uuid, session_id: UUID_DEFAULT })
 
-describe("§5 thinking blocks", () => {
+describe("decision: thinking blocks", () => {
   it("includeThinking defaults to false: thinking dropped, no has_thinking", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [assistant([THINKING, TEXT])]).calls[1]).toStrictEqual(
       store(UUID_DEFAULT, assistantBlob(textBlock("Hello, world!")), { model: MODEL })
@@ -118,7 +119,7 @@ describe("§5 thinking blocks", () => {
   })
 })
 
-describe("§5 replay frames", () => {
+describe("decision: replay frames", () => {
   it("a replay is stored by default, and its uuid remembered", () => {
     const r = run({ sessionId: UUID_DEFAULT }, [userReplay("prompt", USER_UUID)])
     expect(r.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, userBlob(textBlock("prompt")))])
@@ -164,7 +165,7 @@ describe("§5 replay frames", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [userReplay("x"), userReplay("x")]).calls).toHaveLength(3)
   })
 
-  it("replays: \"skip\" drops every replay (the seed's behaviour), other user messages still stored", () => {
+  it("replays: \"skip\" drops every replay (as Acontext's TS integration does), other user messages still stored", () => {
     const r = run({ sessionId: UUID_DEFAULT, replays: "skip" }, [
       userReplay("a", USER_UUID),
       userWithUuid("b", OTHER_UUID)
@@ -174,7 +175,7 @@ describe("§5 replay frames", () => {
   })
 })
 
-describe("§5 session ids", () => {
+describe("decision: session ids", () => {
   it("a non-UUID id in the stream is ignored (Skip InvalidSessionId) and a session is created later", () => {
     const r = run({}, [systemInit("claude-session-123"), userText("Hi")])
     expect(skipReasons(r)).toStrictEqual(["InvalidSessionId", null])
@@ -214,7 +215,7 @@ describe("§5 session ids", () => {
   })
 })
 
-describe("§5 session creation", () => {
+describe("decision: session creation", () => {
   it("lazy: nothing is created for non-storable or empty messages", () => {
     const r = run({ sessionId: UUID_DEFAULT }, [systemInit(), userText(""), assistant([THINKING]), streamEvent()])
     expect(r.calls).toStrictEqual([])
@@ -282,7 +283,7 @@ describe("§5 session creation", () => {
   })
 })
 
-describe("§5 tool_result content", () => {
+describe("decision: tool_result content", () => {
   const cases: ReadonlyArray<readonly [string, unknown, unknown]> = [
     ["null", null, ""],
     ["undefined", undefined, ""],
@@ -341,7 +342,7 @@ describe("§5 tool_result content", () => {
   })
 })
 
-describe("§5 tool_use input", () => {
+describe("decision: tool_use input", () => {
   const cases: ReadonlyArray<readonly [string, unknown, unknown]> = [
     ["object as is", { expr: "1+1" }, { expr: "1+1" }],
     ["empty object as is", {}, {}],
@@ -378,7 +379,7 @@ describe("§5 tool_use input", () => {
   })
 })
 
-describe("§5 images and documents", () => {
+describe("decision: images and documents", () => {
   const base64Image = {
     type: "image",
     source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" },
@@ -425,7 +426,7 @@ describe("§5 images and documents", () => {
   })
 })
 
-describe("§5 Python-SDK shapes", () => {
+describe("decision: Python-SDK shapes", () => {
   it("a Python dict yields the same blob and meta as the TS shape", () => {
     const py = pyAssistant([{ thinking: "hmm", signature: "s" }, { text: "hi" }, { id: "t", name: "n", input: "{}" }], {
       error: "rate_limit"

@@ -1,7 +1,9 @@
 /**
- * The edge inputs of acontext-api.md §3.3 (where upstream TS and Python diverge, or agree on
- * something acx changes), each with what acx does, deliberately. Items 1–11 follow §3.3's
- * numbered list; 12–20 are its "same in both" line and the §3.1/§4/§6 caveats.
+ * The edge inputs where Acontext's TypeScript and Python integrations diverge, or agree on
+ * something acx changes, each with what acx does, deliberately. Items 1–11 are where the two
+ * upstream implementations diverge; 12–20 are inputs they handle alike, where acx changes the
+ * outcome or deliberately keeps it. The reasons are in docs/convert.md ("Where acx differs from
+ * Acontext's own integration, and why").
  */
 import {
   claudeAssistantMessageToAnthropicBlob,
@@ -22,7 +24,7 @@ import {
   userReplay,
   UUID_DEFAULT,
   UUID_DISCOVERED
-} from "@acx/fixtures/seed"
+} from "@acx/fixtures/acontextVectors"
 import { describe, expect, it } from "@effect/vitest"
 import { run, skipReasons } from "./utils/simulate.js"
 
@@ -33,7 +35,7 @@ const toolResultOut = (content: unknown) => userBlob({ type: "tool_result", tool
 const toolUse = (input: unknown) => assistant([{ type: "tool_use", id: "t", name: "n", input }])
 const toolUseOut = (input: unknown) => assistantBlob({ type: "tool_use", id: "t", name: "n", input })
 
-describe("acontext-api.md §3.3 edge inputs (20 cases + 1 never exercised upstream)", () => {
+describe("edge inputs where upstream TS and Python diverge (20 cases + 1 never exercised upstream)", () => {
   it("1. TS thinking without signature: text form, and native falls back to text (upstream TS: signature \"\")", () => {
     const message = assistant([{ type: "thinking", thinking: "why" }])
     expect(claudeAssistantMessageToAnthropicBlob(message, true)).toStrictEqual({
@@ -195,7 +197,7 @@ describe("acontext-api.md §3.3 edge inputs (20 cases + 1 never exercised upstre
     ).toStrictEqual(assistantBlob(TEXT_OUT))
   })
 
-  it("(§4, never exercised upstream) errored message with includeThinking; model \"<synthetic>\" kept in meta", () => {
+  it("(never exercised by upstream tests) errored message with includeThinking; model \"<synthetic>\" kept in meta", () => {
     const message = assistant([{ type: "thinking", thinking: "t", signature: "s" }, TEXT], {
       model: "<synthetic>",
       error: "rate_limit"
@@ -208,8 +210,8 @@ describe("acontext-api.md §3.3 edge inputs (20 cases + 1 never exercised upstre
       meta: { model: "<synthetic>", has_thinking: true, error: "rate_limit" }
     })
   })
-  // §3.3 item 11 (the `create` wire body: no body vs {}, `user: ""`) is HTTP encoding and
-  // belongs to @acx/storage's client, not to @acx/convert.
+  // The remaining divergence (the `create` wire body: no body vs {}, `user: ""`) is HTTP
+  // encoding and belongs to @acx/storage's client, not to @acx/convert.
 })
 
 describe("role rules in the lower-level ContentBlocks API", () => {

@@ -208,8 +208,8 @@ const shape = (entries: ReadonlyArray<Raw>) => {
   ])
 }
 
-describe.skipIf(!Fixtures.available)(
-  `fixture transcripts against the SDK's forkSession ${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "fixture transcripts against the SDK's forkSession",
   () => {
     it("gives the SDK's entries, in its order, uuids aside", async () => {
       const files = Fixtures.transcriptFiles().filter((file) => !file.includes(`${path.sep}subagents${path.sep}`))

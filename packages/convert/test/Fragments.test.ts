@@ -19,8 +19,6 @@ const frag = (uuid: string, id: string, block: unknown, usage: unknown, extra: R
   ...extra
 })
 
-const title = (name: string) => Fixtures.available ? name : `${name} (${Fixtures.skipReason})`
-
 describe("mergeAssistantFragments", () => {
   it("merges fragments sharing message.id, keeping first ids and last usage, in first position", () => {
     const user = { type: "user", uuid: "u1", message: { role: "user", content: "hi" } }
@@ -71,7 +69,7 @@ describe("mergeAssistantFragments", () => {
     })
   })
 
-  it.skipIf(!Fixtures.available)(title("fixtures: merging keeps every block and every fragment uuid"), () => {
+  it("fixtures: merging keeps every block and every fragment uuid", () => {
     for (const file of Fixtures.transcriptFiles()) {
       const entries = Fixtures.readJsonLines(file).map((line) => line.value)
       const merged = mergeAssistantFragments(entries)

@@ -328,8 +328,8 @@ const loadSdk = async (): Promise<GetSessionMessages> => {
 const mainTranscripts = () =>
   Fixtures.transcriptFiles().filter((file) => !file.includes(`${path.sep}subagents${path.sep}`))
 
-describe.skipIf(!Fixtures.available)(
-  `fixture transcripts against getSessionMessages ${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "fixture transcripts against getSessionMessages",
   () => {
     it("puts every inline sidechain entry in one sidechain and none in the conversation", () => {
       let seen = 0

@@ -3,8 +3,6 @@ import * as Fixtures from "@acx/fixtures"
 import { describe, expect, it } from "@effect/vitest"
 import * as path from "node:path"
 
-const title = (name: string) => Fixtures.available ? name : `${name} (${Fixtures.skipReason})`
-
 const load = (dir: string, name: string): Array<unknown> => {
   const file = Fixtures.transcriptFiles().find((f) =>
     path.basename(path.dirname(f)) === dir && path.basename(f) === name
@@ -85,7 +83,7 @@ describe("sessionStats", () => {
   })
 
   // Hand-counted by reading the files (27 and 15 lines).
-  it.skipIf(!Fixtures.available)(title("tomjnsn-agentlogs crud.jsonl and compact.jsonl, hand-counted"), () => {
+  it("tomjnsn-agentlogs crud.jsonl and compact.jsonl, hand-counted", () => {
     const crud = sessionStats(load("tomjnsn-agentlogs", "crud.jsonl"))
     // 1 typed prompt, 19 assistant lines = 10 message ids, 9 tool_result lines for 9 tool_use.
     expect(crud).toEqual({
@@ -128,7 +126,7 @@ describe("sessionStats", () => {
     expect(project.sessions).toBe(2)
   })
 
-  it.skipIf(!Fixtures.available)(title("marot-spotter subagent file counts its agent"), () => {
+  it("marot-spotter subagent file counts its agent", () => {
     const stats = sessionStats(load("subagents", "agent-a881341.jsonl"))
     expect(stats.subagents).toBe(1)
   })

@@ -5,7 +5,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
 
-const title = (name: string) => Fixtures.available ? name : `${name} (${Fixtures.skipReason})`
 const isBlob = Schema.is(AnthropicBlob.AnthropicBlob)
 const isMeta = Schema.is(AnthropicBlob.AssistantMeta)
 
@@ -69,7 +68,7 @@ describe("transcriptToBlobs", () => {
     expect(transcriptToBlobs([1, "x", { type: "assistant" }, { type: "user", message: 5 }], null as never)).toEqual([])
   })
 
-  it.skipIf(!Fixtures.available)(title("fixtures: every blob is a valid AnthropicBlob"), () => {
+  it("fixtures: every blob is a valid AnthropicBlob", () => {
     for (const file of Fixtures.transcriptFiles()) {
       const values = Fixtures.readJsonLines(file).map((line) => line.value)
       for (const options of [{}, { includeThinking: true, includeSidechains: true, includeMeta: true }]) {
@@ -81,7 +80,7 @@ describe("transcriptToBlobs", () => {
     }
   })
 
-  it.skipIf(!Fixtures.available)(title("fixtures: counts match the non-empty user/assistant messages"), () => {
+  it("fixtures: counts match the non-empty user/assistant messages", () => {
     // crud.jsonl: 1 prompt + 9 tool results + 10 merged assistant messages.
     const crud = transcriptToBlobs(load("tomjnsn-agentlogs", "crud.jsonl"))
     expect(crud.filter((b) => b.blob.role === "user")).toHaveLength(10)

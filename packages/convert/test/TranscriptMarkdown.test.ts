@@ -8,8 +8,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc } from "effect"
 import * as path from "node:path"
 
-const title = (name: string) => Fixtures.available ? name : `${name} (${Fixtures.skipReason})`
-
 const asEntries = (values: ReadonlyArray<unknown>) => values as ReadonlyArray<Transcript.TranscriptEntry>
 
 const mainFiles = () => Fixtures.transcriptFiles().filter((file) => !file.includes(`${path.sep}subagents${path.sep}`))
@@ -107,7 +105,7 @@ describe("transcriptToMarkdown", () => {
     expect(transcriptToMarkdown(null as never)).toBe("\n")
   })
 
-  it.skipIf(!Fixtures.available)(title("renders every fixture's prompts, tool calls and compactions"), () => {
+  it("renders every fixture's prompts, tool calls and compactions", () => {
     for (const file of mainFiles()) {
       const entries = asEntries(Fixtures.readJsonLines(file).map((line) => line.value))
       const markdown = transcriptToMarkdown(entries, { maxToolResultChars: 0 })

@@ -106,8 +106,8 @@ describe("incremental parser", () => {
   })
 })
 
-describe.skipIf(!Fixtures.available)(
-  `fixture transcripts ${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "fixture transcripts",
   () => {
     it("parse without errors and chunk-independently", () => {
       const files = Fixtures.transcriptFiles()

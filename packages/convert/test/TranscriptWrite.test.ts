@@ -24,8 +24,8 @@ describe("TranscriptWrite", () => {
   })
 })
 
-describe.skipIf(!Fixtures.available)(
-  `fixture transcripts round-trip ${Fixtures.available ? "" : ` — ${Fixtures.skipReason}`}`,
+describe(
+  "fixture transcripts round-trip",
   () => {
     it("parse → write → parse gives the same entries for every fixture", () => {
       const files = Fixtures.transcriptFiles()

@@ -3,8 +3,6 @@ import * as Fixtures from "@acx/fixtures"
 import { describe, expect, it } from "@effect/vitest"
 import * as path from "node:path"
 
-const title = (name: string) => Fixtures.available ? name : `${name} (${Fixtures.skipReason})`
-
 const a = (id: string | undefined, requestId: string | undefined, model: string, usage: unknown) => ({
   type: "assistant",
   ...(requestId === undefined ? {} : { requestId }),
@@ -55,8 +53,8 @@ describe("usageOf", () => {
     expect(Object.keys(odd.byModel)).toEqual(["__proto__"])
   })
 
-  it.skipIf(!Fixtures.available)(
-    title("marot-spotter 2.x: the first-fragment rule undercounts output (10,458 vs 38,899)"),
+  it(
+    "marot-spotter 2.x: the first-fragment rule undercounts output (10,458 vs 38,899)",
     () => {
       const file = Fixtures.transcriptFiles().find((f) =>
         path.basename(f) === "258c7280-ae70-4798-800f-63464d01a85d.jsonl"

@@ -7,7 +7,7 @@
 import * as Schema from "effect/Schema"
 
 /**
- * The pattern every session id must match (the SDK's own validator, §4.1 of the SDK reference).
+ * The pattern every session id must match (the same as the SDK's own, internal UUID validator).
  *
  * @since 0.1.0
  * @category constants

@@ -6,7 +6,8 @@ import * as Schema from "effect/Schema"
 
 const SID = "44444444-4444-4444-4444-444444444444"
 
-// The literal examples of acontext-api.md §1 (placeholders replaced by concrete values).
+// Responses of the Acontext API's session routes as the server (memodb-io/Acontext) documents
+// them, with concrete values for its placeholders.
 const createdSession = {
   code: 0,
   msg: "",

@@ -17,7 +17,8 @@ const decoded = <A>(either: Either.Either<A, unknown>): A => {
 
 const S = "a1b2c3d4-e5f6-7890-abcd-ef1234567890"
 
-// The Python plan's (seed 001) and the upstream tests' fixtures, in the Python (no `type`) shape.
+// The fixtures of Acontext's Python integration (its plan and its upstream tests), in the Python
+// (no `type`) shape.
 const TEXT = { text: "Hello, world!" }
 const EMPTY_TEXT = { text: "" }
 const THINKING = { thinking: "Let me reason...", signature: "sig123" }
@@ -170,8 +171,8 @@ describe("PythonMessage messages", () => {
 
 const parsedShapesFile = path.join(Fixtures.fixturesDir, "sdk-streams", "python-sdk-parser-frames.json")
 
-describe.skipIf(!Fixtures.available)(
-  `python_sdk_parsed_shapes${Fixtures.available ? "" : " — " + Fixtures.skipReason}`,
+describe(
+  "python_sdk_parsed_shapes",
   () => {
     const shapes = (): Record<string, unknown> =>
       (JSON.parse(fs.readFileSync(parsedShapesFile, "utf8")) as { python_sdk_parsed_shapes: Record<string, unknown> })

@@ -1,5 +1,5 @@
 /**
- * Decodes the real-world fixtures (`../shared/fixtures`): every SDK stream message, and every
+ * Decodes the real-world fixtures (`packages/fixtures/data`): every SDK stream message, and every
  * user/assistant transcript entry's `message` wrapped as an SDK message. Nothing may fail, and
  * nothing may fall into Unknown — neither a message nor any content block (tool_result items
  * included).
@@ -110,8 +110,8 @@ const summary = (tally: Tally): string =>
     JSON.stringify(Object.fromEntries(tally.blockTypes))
   }`
 
-describe.skipIf(!Fixtures.available)(
-  `SdkMessage fixtures (${Fixtures.available ? "shared" : Fixtures.skipReason})`,
+describe(
+  "SdkMessage fixtures",
   () => {
     it(`SDK stream messages: all ${streamSamples.length} decode as known, blocks known`, () => {
       const tally = check(streamSamples)

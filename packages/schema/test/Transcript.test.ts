@@ -27,7 +27,7 @@ const chain = {
 }
 
 describe("Transcript entries", () => {
-  it("decodes the entry shapes the SDK reads or writes (§4.2)", () => {
+  it("decodes the entry shapes the SDK reads or writes", () => {
     const entries: ReadonlyArray<[unknown, unknown]> = [
       [{ type: "custom-title", customTitle: "Fix failing foo test", sessionId: SID }, Transcript.CustomTitleEntry],
       [

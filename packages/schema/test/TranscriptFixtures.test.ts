@@ -24,8 +24,8 @@ const encode = Schema.encodeSync(Transcript.TranscriptEntry)
 const decodeKnown = Schema.decodeUnknownEither(Transcript.KnownTranscriptEntry)
 const decodeFull = Schema.decodeUnknownEither(Transcript.TranscriptEntry)
 
-describe.skipIf(!Fixtures.available)(
-  `transcript fixtures${Fixtures.available ? "" : " — " + Fixtures.skipReason}`,
+describe(
+  "transcript fixtures",
   () => {
     const files = Fixtures.transcriptFiles()
 

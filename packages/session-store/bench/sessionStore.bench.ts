@@ -4,8 +4,8 @@
  *   INSERTs of the same rows (target: adapter ≥ 50% of the baseline);
  * - `load` of a 10 000-entry session against a raw SELECT + JSON.parse (target ≤ 2×);
  * - `listSessionSummaries` over 1 000 sessions (one query, no per-session load).
- * SQLite always; Postgres when ACX_PG_URL is set. Entries come from ../shared/fixtures
- * transcripts (the bench says why and exits when they are absent).
+ * SQLite always; Postgres when ACX_PG_URL is set. Entries come from the transcripts in
+ * packages/fixtures/data.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
@@ -155,10 +155,6 @@ const compare = async (name: string, store: SessionStore.SdkSessionStore, raw: R
 }
 
 const main = async () => {
-  if (!Fixtures.available) {
-    console.log(`session store bench ${Fixtures.skipReason}`)
-    return
-  }
   console.log(
     `SessionStore bench — ${new Date().toISOString()} — node ${process.version}, ${
       os.cpus()[0]?.model ?? "cpu"

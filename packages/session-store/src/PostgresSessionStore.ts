@@ -5,7 +5,7 @@
  * the `@effect/sql` Migrator, whose bookkeeping table is `acx_session_store_migrations`):
  *
  * ```sql
- * -- seed 002's entry table, extended with the idempotency column `uuid`
+ * -- one row per entry, keyed by project, session and subpath; `uuid` makes appends idempotent
  * CREATE TABLE claude_session_entries (
  *   id BIGSERIAL PRIMARY KEY,
  *   project_key TEXT NOT NULL,

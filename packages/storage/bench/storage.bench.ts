@@ -5,8 +5,8 @@
  *   (target: save ≤ 1.2× direct);
  * - outbox throughput: messages/s journaled, and journaled + delivered (until `flush`).
  *
- * Inputs: every user/assistant message derivable from ../shared/fixtures (as in the convert
- * bench); without the fixtures the bench says so and exits.
+ * Inputs: every user/assistant message derivable from the real-world fixtures in
+ * packages/fixtures/data (as in the convert bench).
  */
 import { Decider } from "@acx/convert"
 import * as Fixtures from "@acx/fixtures"
@@ -111,18 +111,14 @@ const program = Effect.gen(function*() {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-if (!Fixtures.available) {
-  console.log(`storage bench ${Fixtures.skipReason}`)
-} else {
-  const Emulator = AcontextEmulator.layer()
-  const Client = Layer.unwrapEffect(
-    Effect.map(
-      AcontextEmulator.AcontextEmulator,
-      (emulator) => AcontextClient.layer({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
-    )
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
-  Effect.runPromise(program.pipe(Effect.provide(Client.pipe(Layer.provideMerge(Emulator))))).catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-}
+const Emulator = AcontextEmulator.layer()
+const Client = Layer.unwrapEffect(
+  Effect.map(
+    AcontextEmulator.AcontextEmulator,
+    (emulator) => AcontextClient.layer({ apiKey: AcontextClient.apiKey(emulator.apiKey), baseUrl: emulator.url })
+  )
+).pipe(Layer.provide(NodeHttpClient.layerUndici))
+Effect.runPromise(program.pipe(Effect.provide(Client.pipe(Layer.provideMerge(Emulator))))).catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})

@@ -1,9 +1,10 @@
 /**
  * Persist a Claude Agent SDK message stream into Acontext, in Anthropic format.
  *
- * `save(message)` follows the seed rules (only user and assistant messages are stored; the
- * session id comes from the stream; the Acontext session is created lazily) with the decisions
- * of ARCHITECTURE.md §5, all decided by `@acx/convert`'s pure `Decider`; this module only
+ * `save(message)` follows the rules of Acontext's own integrations (only user and assistant
+ * messages are stored; the session id comes from the stream; the Acontext session is created
+ * lazily) with the decisions of docs/design.md ("Behaviour decisions for ClaudeAgentStorage"),
+ * all decided by `@acx/convert`'s pure `Decider`; this module only
  * performs the I/O. Saves are serialised, so messages are stored in the order they were saved
  * even when several fibers save at once.
  *

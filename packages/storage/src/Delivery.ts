@@ -1,8 +1,8 @@
 /**
  * Where ClaudeAgentStorage and the outbox send sessions and messages: acx's own
- * {@link AcontextClient} (typed errors, retries), or any object with the seed's
- * `AcontextClientLike` shape (`sessions.create` / `sessions.storeMessage`, Promise-based), whose
- * errors acx does not retry: that client owns its transport.
+ * {@link AcontextClient} (typed errors, retries), or any object with the `AcontextClientLike`
+ * shape of Acontext's TypeScript integration (`sessions.create` / `sessions.storeMessage`,
+ * Promise-based), whose errors acx does not retry: that client owns its transport.
  *
  * @since 0.1.0
  */
@@ -13,7 +13,8 @@ import { currentAttempts } from "./AcontextClient.js"
 import type { AcontextError } from "./AcontextError.js"
 
 /**
- * The seed's duck-typed client (`@acontext/acontext`'s `AcontextClient` fits, as does any mock).
+ * The duck-typed client of Acontext's TypeScript integration (`@acontext/acontext`'s
+ * `AcontextClient` fits, as does any mock).
  *
  * @since 0.1.0
  * @category models

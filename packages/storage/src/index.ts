@@ -24,7 +24,7 @@ export * as AcontextError from "./AcontextError.js"
 export * as ClaudeAgentStorage from "./ClaudeAgentStorage.js"
 
 /**
- * Delivery targets: acx's AcontextClient, or a seed-style duck-typed client.
+ * Delivery targets: acx's AcontextClient, or a duck-typed client shaped like Acontext's own.
  *
  * @since 0.1.0
  */

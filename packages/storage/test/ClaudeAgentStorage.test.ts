@@ -1,13 +1,14 @@
 /**
  * The Effect `ClaudeAgentStorage` service over the Acontext emulator (real HTTP, acx's own
- * `AcontextClient` with fast retries): the seed's storage groups (TypeScript shapes and Python
- * dicts) checked on the wire (the emulator's request log, read back as the seed's
- * `create` / `store` calls) and in the emulator's stored data; then `save` outcomes, `sink` and
- * `tap`, the error policies, the `failures` stream, session creation against a real server's
- * answers (201 / 200 / 409), replays and Python dicts.
+ * `AcontextClient` with fast retries): the storage groups of Acontext's integrations
+ * (TypeScript shapes and Python dicts) checked on the wire (the emulator's request log, read
+ * back as `create` / `store` calls in the shape of the upstream test vectors) and in the
+ * emulator's stored data; then `save` outcomes, `sink` and `tap`, the error policies, the
+ * `failures` stream, session creation against a real server's answers (201 / 200 / 409),
+ * replays and Python dicts.
  */
 import { InvalidSessionId } from "@acx/convert/Decider"
-import * as F from "@acx/fixtures/seed"
+import * as F from "@acx/fixtures/acontextVectors"
 import {
   assistantBlob,
   create,
@@ -22,7 +23,7 @@ import {
   UUID_FROM_RESULT,
   UUID_FROM_STREAM,
   UUID_SECOND
-} from "@acx/fixtures/seed"
+} from "@acx/fixtures/acontextVectors"
 import * as AcontextClientModule from "@acx/storage/AcontextClient"
 import { AcontextClient } from "@acx/storage/AcontextClient"
 import { AcontextError } from "@acx/storage/AcontextError"
@@ -51,9 +52,9 @@ import {
 } from "./utils/harness.js"
 import { PY, type Shape, TEXT_OUT, THINKING_AS_TEXT, TOOL_RESULT_OUT, TOOL_USE_OUT, TS } from "./utils/shapes.js"
 
-interface SeedRun {
+interface IntegrationRun {
   readonly outcomes: ReadonlyArray<CAS.SaveOutcome>
-  /** The successful create / store requests, as seed calls. */
+  /** The successful create / store requests, as upstream-shaped calls. */
   readonly calls: ReadonlyArray<WireCall>
   /** `storage.sessionId` before any message, then after each message. */
   readonly sessionIds: ReadonlyArray<string | null>
@@ -78,11 +79,11 @@ const saveAll = (messages: ReadonlyArray<unknown>) =>
     const last = sessionIds.at(-1) ?? null
     const stored = last === null ? [] : (yield* emu.messages(last)).map((m) => [m.role, m.meta] as const)
     const requests = yield* emu.requests
-    return { outcomes, calls, sessionIds, stored, requests } satisfies SeedRun
+    return { outcomes, calls, sessionIds, stored, requests } satisfies IntegrationRun
   })
 
 /** Every store call of a run is in the emulator, with its role and user meta ({} for none). */
-const expectStoredAsSent = (run: SeedRun) => {
+const expectStoredAsSent = (run: IntegrationRun) => {
   const sent = run.calls.flatMap((c) =>
     c.call === "store" ? [[(c.blob as { role: string }).role, c.meta ?? {}] as const] : []
   )
@@ -90,14 +91,14 @@ const expectStoredAsSent = (run: SeedRun) => {
 }
 
 /** Runs the messages through a fresh emulator + storage built with `options`. */
-const seedRun = (
+const integrationRun = (
   options: CAS.ClaudeAgentStorageOptions,
   messages: ReadonlyArray<unknown>,
   clientOptions?: ClientOptions
 ) => saveAll(messages).pipe(Effect.provide(storageStack(options, clientOptions)))
 
 /** The id of the one session the emulator generated (created without `use_uuid`). */
-const generatedId = (run: SeedRun) => {
+const generatedId = (run: IntegrationRun) => {
   const id = run.sessionIds.at(-1)
   expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/)
   return id as string
@@ -112,7 +113,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
   describe("basic, sessionId provided (6 cases)", () => {
     it.live("user message: created lazily, stored with format anthropic and no meta", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [hi])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [hi])
         expect(run.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, hiBlob)])
         expect(run.stored).toStrictEqual([["user", {}]])
         expect(run.outcomes).toStrictEqual([{ _tag: "Stored", sessionId: UUID_DEFAULT, attempts: 1 }])
@@ -120,7 +121,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("assistant message: meta.model", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { model: MODEL })])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { model: MODEL })])
         expect(run.calls).toStrictEqual([
           create(UUID_DEFAULT),
           store(UUID_DEFAULT, assistantBlob(TEXT_OUT), { model: MODEL })
@@ -130,7 +131,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("assistant with thinking and includeThinking: a text block and meta.has_thinking", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT, includeThinking: true }, [
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT, includeThinking: true }, [
           S.assistant([S.THINKING, S.TEXT])
         ])
         expect(run.calls).toStrictEqual([
@@ -148,7 +149,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
     ) {
       it.live(`${name} message: not stored, no session created (Skipped NotStorable)`, () =>
         Effect.gen(function*() {
-          const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [message])
+          const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [message])
           expect(run.calls).toStrictEqual([])
           expect(run.outcomes.map((o) => o._tag === "Skipped" && o.reason)).toStrictEqual(["NotStorable"])
           expect(run.requests).toStrictEqual([])
@@ -159,7 +160,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
   describe("session discovery (5 cases)", () => {
     it.live("session_id from system init is used for later stores", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.systemInit(UUID_DISCOVERED), S.userText("After init")])
+        const run = yield* integrationRun({}, [S.systemInit(UUID_DISCOVERED), S.userText("After init")])
         expect(run.sessionIds).toStrictEqual([null, UUID_DISCOVERED, UUID_DISCOVERED])
         expect(run.outcomes[0]).toStrictEqual({ _tag: "SessionResolved", sessionId: UUID_DISCOVERED })
         expect(run.calls).toStrictEqual([
@@ -171,21 +172,21 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("session_id from a result message", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.resultMessage(UUID_FROM_RESULT)])
+        const run = yield* integrationRun({}, [S.resultMessage(UUID_FROM_RESULT)])
         expect(run.sessionIds).toStrictEqual([null, UUID_FROM_RESULT])
         expect(run.calls).toStrictEqual([])
       }))
 
     it.live("session_id from a stream event", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.streamEvent(UUID_FROM_STREAM)])
+        const run = yield* integrationRun({}, [S.streamEvent(UUID_FROM_STREAM)])
         expect(run.sessionIds).toStrictEqual([null, UUID_FROM_STREAM])
         expect(run.calls).toStrictEqual([])
       }))
 
     it.live("user message before any session id: created without use_uuid, the generated id adopted", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.userText("Before init")])
+        const run = yield* integrationRun({}, [S.userText("Before init")])
         const id = generatedId(run)
         expect(run.calls).toStrictEqual([create(null), store(id, userBlob(textBlock("Before init")))])
         expect(run.sessionIds).toStrictEqual([null, id])
@@ -194,7 +195,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("assistant message before any session id: created, the generated id adopted", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.assistant([S.TEXT])])
+        const run = yield* integrationRun({}, [S.assistant([S.TEXT])])
         const id = generatedId(run)
         expect(run.calls).toStrictEqual([create(null), store(id, assistantBlob(TEXT_OUT), { model: MODEL })])
       }))
@@ -203,7 +204,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
   describe("errored assistant messages (2 cases)", () => {
     it.live("with valid content: stored, meta.error set", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { error: "rate_limit" })])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { error: "rate_limit" })])
         expect(run.calls).toStrictEqual([
           create(UUID_DEFAULT),
           store(UUID_DEFAULT, assistantBlob(TEXT_OUT), { model: MODEL, error: "rate_limit" })
@@ -213,7 +214,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("with empty content: Skipped EmptyContent, no request", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [
           S.assistant([S.EMPTY_TEXT], { error: "server_error" })
         ])
         expect(run.calls).toStrictEqual([])
@@ -235,7 +236,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
     for (const [name, message] of cases) {
       it.live(name, () =>
         Effect.gen(function*() {
-          const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [message])
+          const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [message])
           expect(run.calls).toStrictEqual([])
           expect(run.requests).toStrictEqual([])
           expect(run.outcomes.map((o) => o._tag === "Skipped" && o.reason)).toStrictEqual(["EmptyContent"])
@@ -305,7 +306,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("created only once for several stores", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [S.userText("First"), S.userText("Second")])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [S.userText("First"), S.userText("Second")])
         expect(run.calls).toStrictEqual([
           create(UUID_DEFAULT),
           store(UUID_DEFAULT, userBlob(textBlock("First"))),
@@ -350,13 +351,13 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("a discovered session id is used as use_uuid", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.systemInit(UUID_DISCOVERED), hi])
+        const run = yield* integrationRun({}, [S.systemInit(UUID_DISCOVERED), hi])
         expect(run.calls).toStrictEqual([create(UUID_DISCOVERED), store(UUID_DISCOVERED, hiBlob)])
       }))
 
     it.live("no session id: created without use_uuid, the generated id adopted", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [hi, S.userText("Second")])
+        const run = yield* integrationRun({}, [hi, S.userText("Second")])
         const id = generatedId(run)
         expect(run.calls).toStrictEqual([
           create(null),
@@ -378,14 +379,14 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
   describe("session id not overwritten (2 cases)", () => {
     it.live("a resolved id is not overwritten by a later message", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({}, [S.systemInit(UUID_FIRST), S.resultMessage(UUID_SECOND)])
+        const run = yield* integrationRun({}, [S.systemInit(UUID_FIRST), S.resultMessage(UUID_SECOND)])
         expect(run.sessionIds).toStrictEqual([null, UUID_FIRST, UUID_FIRST])
         expect(run.outcomes.map((o) => o._tag)).toStrictEqual(["SessionResolved", "Skipped"])
       }))
 
     it.live("an explicit id is not overwritten by the stream", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [S.systemInit(UUID_FROM_STREAM), hi])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [S.systemInit(UUID_FROM_STREAM), hi])
         expect(run.sessionIds).toStrictEqual([UUID_DEFAULT, UUID_DEFAULT, UUID_DEFAULT])
         expect(run.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, hiBlob)])
       }))
@@ -394,7 +395,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
   describe("assistant meta edge cases (2 cases)", () => {
     it.live("empty model → meta omitted on the wire, {} stored", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { model: "" })])
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [S.assistant([S.TEXT], { model: "" })])
         expect(run.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, assistantBlob(TEXT_OUT), null)])
         expect(run.stored).toStrictEqual([["assistant", {}]])
         expect(run.requests[1]!.body).toStrictEqual({ format: "anthropic", blob: assistantBlob(TEXT_OUT) })
@@ -402,7 +403,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("includeThinking with only an empty thinking block: no has_thinking", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ sessionId: UUID_DEFAULT, includeThinking: true }, [
+        const run = yield* integrationRun({ sessionId: UUID_DEFAULT, includeThinking: true }, [
           S.assistant([S.EMPTY_THINKING, S.TEXT])
         ])
         expect(run.calls).toStrictEqual([
@@ -451,7 +452,7 @@ describe.each([TS, PY])("$name, against the emulator", (S: Shape) => {
 
     it.live("init → assistant with thinking (includeThinking)", () =>
       Effect.gen(function*() {
-        const run = yield* seedRun({ includeThinking: true }, [
+        const run = yield* integrationRun({ includeThinking: true }, [
           S.systemInit(UUID_FLOW),
           S.assistant([S.THINKING, S.TEXT], { model: MODEL })
         ])
@@ -496,7 +497,7 @@ describe("save outcomes", () => {
 
   it.live("replays: \"skip\" → Skipped ReplaySkipped", () =>
     Effect.gen(function*() {
-      const run = yield* seedRun({ sessionId: UUID_DEFAULT, replays: "skip" }, [F.userReplay("Replayed", "r-1")])
+      const run = yield* integrationRun({ sessionId: UUID_DEFAULT, replays: "skip" }, [F.userReplay("Replayed", "r-1")])
       expect(run.outcomes).toStrictEqual([{
         _tag: "Skipped",
         reason: "ReplaySkipped",
@@ -752,7 +753,7 @@ describe("session creation against a real server's answers", () => {
 
   it.live("409 for a UUID another project owns: acx treats it as \"exists\" and continues; every store then fails (400), reported, never stored", () =>
     Effect.gen(function*() {
-      // ARCHITECTURE.md §5: 200 and 409 both mean "exists, continue". On a real server a 409
+      // docs/design.md#session-creation: 200 and 409 both mean "exists, continue". On a real server a 409
       // with a UUID means a create race OR another project's session; in the second case the
       // stores that follow are rejected with 400 (DBErr "session does not belong to project")
       // — acx reports each one through the error policy and does not create again.
@@ -857,7 +858,7 @@ describe("replays and Python dicts", () => {
 
   it.live("a replay alone (the TS SDK's only view of a prompt) is stored once", () =>
     Effect.gen(function*() {
-      const run = yield* seedRun({ sessionId: UUID_DEFAULT }, [
+      const run = yield* integrationRun({ sessionId: UUID_DEFAULT }, [
         F.userReplay("Prompt", "r-1"),
         F.userReplay("Prompt", "r-1")
       ])
@@ -866,12 +867,12 @@ describe("replays and Python dicts", () => {
 
   it.live("Python dicts: the same wire calls as the TypeScript shapes", () =>
     Effect.gen(function*() {
-      const ts = yield* seedRun({ includeThinking: true }, [
+      const ts = yield* integrationRun({ includeThinking: true }, [
         F.systemInit(UUID_FLOW),
         F.userBlocks(F.TEXT, F.TOOL_USE, F.TOOL_RESULT, F.TOOL_RESULT_ARRAY, F.TOOL_RESULT_NULL, F.TOOL_RESULT_ERROR),
         F.assistant([F.THINKING, F.TEXT, F.TOOL_USE, F.TOOL_RESULT], { error: "x" })
       ])
-      const py = yield* seedRun({ includeThinking: true }, [
+      const py = yield* integrationRun({ includeThinking: true }, [
         F.pySystemInit(UUID_FLOW),
         F.pyUserBlocks(
           F.PY_TEXT,

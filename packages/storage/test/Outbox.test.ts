@@ -5,8 +5,17 @@
  * mid-stream and a new outbox started on the same file, and the Promise facade's `outbox`
  * option.
  */
-import { assistantBlob, create, MODEL, store, textBlock, userBlob, UUID_DEFAULT, UUID_FLOW } from "@acx/fixtures/seed"
-import * as F from "@acx/fixtures/seed"
+import {
+  assistantBlob,
+  create,
+  MODEL,
+  store,
+  textBlock,
+  userBlob,
+  UUID_DEFAULT,
+  UUID_FLOW
+} from "@acx/fixtures/acontextVectors"
+import * as F from "@acx/fixtures/acontextVectors"
 import * as CAS from "@acx/storage/ClaudeAgentStorage"
 import * as Outbox from "@acx/storage/Outbox"
 import { ClaudeAgentStorage as PromiseStorage } from "@acx/storage/promise"
@@ -345,7 +354,7 @@ describe("the Promise facade's outbox option", () => {
   })
 
   it("a duck client's error is permanent for the outbox: the entry is marked failed, the rest delivered", async () => {
-    // Duck-typed clients own their transport (ARCHITECTURE.md §5): acx does not retry their
+    // Duck-typed clients own their transport (docs/design.md#delivery): acx does not retry their
     // errors, so under an outbox any failure marks the entry failed (kept in the journal).
     await using emu = await startAcontextEmulator({ faults: [{ route: "storeMessage", status: 503, times: 1 }] })
     const storage = new PromiseStorage({

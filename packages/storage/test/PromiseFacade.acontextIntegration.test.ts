@@ -1,18 +1,18 @@
 /**
- * The seed's storage test groups (seed 000, TypeScript; seed 001, Python dicts) against the REAL
+ * The storage test groups of Acontext's integrations (TypeScript; Python dicts) against the REAL
  * Promise facade, `new ClaudeAgentStorage({ client })` from `@acx/storage/promise`, with a
  * recording duck-typed client (test/utils/recordingClient.ts).
  *
  * The expected `create` / `storeMessage` sequences are the ones the pure model expects in
- * packages/convert/test/SeedTs.test.ts and SeedPython.test.ts (same UUID substitutions: acx only
- * accepts UUID session ids; thinking is a text block by default; replays are stored unless
- * `replays: "skip"`). On top of the sequences, this file checks what only the real facade can
+ * packages/convert/test/AcontextTsIntegration.test.ts and AcontextPythonIntegration.test.ts
+ * (same UUID substitutions: acx only accepts UUID session ids; thinking is a text block by
+ * default; replays are stored unless `replays: "skip"`). On top of the sequences, this file checks what only the real facade can
  * show: the raw wire arguments, the `sessionId` getter, `onError(err, blob)` with the very error
  * the client threw, `console.warn` by default, handler failures, no retries of a duck client's
  * errors, and `close()` / `await using`.
  */
 import { InvalidSessionId } from "@acx/convert/Decider"
-import * as F from "@acx/fixtures/seed"
+import * as F from "@acx/fixtures/acontextVectors"
 import {
   assistantBlob,
   create,
@@ -28,7 +28,7 @@ import {
   UUID_FROM_RESULT,
   UUID_FROM_STREAM,
   UUID_SECOND
-} from "@acx/fixtures/seed"
+} from "@acx/fixtures/acontextVectors"
 import { ClaudeAgentStorage, type ClaudeAgentStorageOptions } from "@acx/storage/promise"
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "@effect/vitest"
 import {
@@ -391,13 +391,13 @@ describe.each([TS, PY])("$name", (S) => {
   })
 })
 
-describe("seed 000 only: replay messages", () => {
-  it("replays: \"skip\" → a replay frame is not stored (the seed's vector)", async () => {
+describe("Acontext TS integration only: replay messages", () => {
+  it("replays: \"skip\" → a replay frame is not stored (the upstream vector)", async () => {
     expect((await runFacade({ sessionId: UUID_DEFAULT, replays: "skip" }, [F.userReplay("Replayed")])).calls)
       .toStrictEqual([])
   })
 
-  it("default: a replay frame is stored (ARCHITECTURE.md §5 overrides the seed's skip)", async () => {
+  it("default: a replay frame is stored (acx's replay decision overrides upstream's skip)", async () => {
     expect((await runFacade({ sessionId: UUID_DEFAULT }, [F.userReplay("Replayed")])).calls).toStrictEqual([
       create(UUID_DEFAULT),
       store(UUID_DEFAULT, userBlob(textBlock("Replayed")))
@@ -436,7 +436,7 @@ describe("seed 000 only: replay messages", () => {
   })
 })
 
-describe("seed 000 only: more meta edge cases", () => {
+describe("Acontext TS integration only: more meta edge cases", () => {
   it("no model, no thinking, no error → meta null", async () => {
     const message = { type: "assistant", message: { role: "assistant", content: [F.TEXT] } }
     expect((await runFacade({ sessionId: UUID_DEFAULT }, [message])).calls).toStrictEqual([
@@ -460,7 +460,7 @@ describe("seed 000 only: more meta edge cases", () => {
   })
 })
 
-describe("seed 001 only: Python dict shapes", () => {
+describe("Acontext Python integration only: Python dict shapes", () => {
   it("dataclass-like instances are handled like their dicts", async () => {
     class FakeUserMessage {
       content = "Dataclass hello"

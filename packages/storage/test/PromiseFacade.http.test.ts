@@ -1,7 +1,7 @@
 /**
  * The Promise facade over real HTTP, against the Acontext emulator, through both kinds of
  * client:
- * - a seed-style duck-typed client over `fetch` (test/utils/fetchClient.ts, shaped like
+ * - a duck-typed client over `fetch` (test/utils/fetchClient.ts, shaped like
  *   upstream's `@acontext/acontext` client): what reaches the server, and that its errors are
  *   not retried by acx;
  * - acx's own client (`client: { apiKey, baseUrl, timeout }`): retries of transient failures,
@@ -10,8 +10,17 @@
  * The Promise facade with acx's own HTTP client (`client: { apiKey, baseUrl }`), over real HTTP:
  * its client lives as long as the facade (regression: it was once closed right after being built).
  */
-import { assistantBlob, create, MODEL, store, textBlock, userBlob, UUID_DEFAULT, UUID_FLOW } from "@acx/fixtures/seed"
-import * as F from "@acx/fixtures/seed"
+import {
+  assistantBlob,
+  create,
+  MODEL,
+  store,
+  textBlock,
+  userBlob,
+  UUID_DEFAULT,
+  UUID_FLOW
+} from "@acx/fixtures/acontextVectors"
+import * as F from "@acx/fixtures/acontextVectors"
 import { AcontextError } from "@acx/storage/AcontextError"
 import { ClaudeAgentStorage } from "@acx/storage/promise"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
@@ -48,7 +57,7 @@ const flow = () => [
 ]
 
 describe("Promise facade with a duck-typed fetch client", () => {
-  it("a full flow reaches the server as the seed's calls", async () => {
+  it("a full flow reaches the server as the upstream vectors' calls", async () => {
     const errors: Array<unknown> = []
     {
       await using storage = new ClaudeAgentStorage({

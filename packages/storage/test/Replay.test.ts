@@ -1,15 +1,15 @@
 /**
- * A full replay of the real SDK streams in ../shared/fixtures/sdk-streams (one stream per
+ * A full replay of the real SDK streams in packages/fixtures/data/sdk-streams (one stream per
  * fixture file, in order) through the Promise facade into the Acontext emulator, then read back
  * with `getMessages(format=anthropic)` (acx's `AcontextClient.messages`).
  *
- * The expected conversations are stated literally for these small fixtures: the seed's
- * conversion rules (thinking dropped by default, tool_result only on the user side, meta =
- * model / error), then the emulator's documented read-back rules (acontext-api.md §1.3: a
- * tool_result comes back as one text item with `is_error` always present; metas are the user
- * meta, `{}` when none).
+ * The expected conversations are stated literally for these small fixtures: the conversion
+ * rules of Acontext's TypeScript integration (thinking dropped by default, tool_result only on
+ * the user side, meta = model / error), then the read-back rules of the Acontext server, which
+ * the emulator follows (a tool_result comes back as one text item with `is_error` always present;
+ * metas are the user meta, `{}` when none).
  *
- * The facade is given a seed-style duck client over `fetch`; the same replay with
+ * The facade is given a duck-typed client over `fetch`, shaped like Acontext's own; the same replay with
  * `client: { apiKey, baseUrl }` (acx's own client) stores the same conversation as the duck client.
  */
 import * as Fixtures from "@acx/fixtures"
@@ -165,14 +165,12 @@ const checkSession = (expected: Expected, sessionId: string | null) => {
   }
 }
 
-const describeFixtures = Fixtures.available ? describe : describe.skip
-
-describeFixtures(Fixtures.available ? "replay of the SDK stream fixtures" : `replay: ${Fixtures.skipReason}`, () => {
+describe("replay of the SDK stream fixtures", () => {
   it("every fixture file has an expectation (a new fixture needs one)", () => {
     expect(streams().map(([file]) => file).sort()).toStrictEqual(Object.keys(expectations).sort())
   })
 
-  for (const [file, messages] of Fixtures.available ? streams() : []) {
+  for (const [file, messages] of streams()) {
     it(`${file}: ${messages.length} frames stored and read back as expected`, async () => {
       const expected = expectations[file]!
       const { errors, sessionId } = await replay(messages, { client: fetchClient(emulator.url, emulator.apiKey) })
@@ -203,7 +201,7 @@ describeFixtures(Fixtures.available ? "replay of the SDK stream fixtures" : `rep
     )
   })
 
-  it(`${PARSER} with replays: "skip" (the seed's rule): the replay ack's prompt is lost`, async () => {
+  it(`${PARSER} with replays: "skip" (the Acontext TypeScript integration's rule): the replay ack's prompt is lost`, async () => {
     const messages = streams().find(([file]) => file === PARSER)![1]
     const { sessionId } = await replay(messages, {
       client: fetchClient(emulator.url, emulator.apiKey),

@@ -1,6 +1,6 @@
 /**
  * A pure model of `ClaudeAgentStorage`, built only from `Decider.decide` and `Decider.evolve`,
- * used to express the seed's storage test groups without I/O.
+ * used to express the storage test groups of Acontext's integrations without I/O.
  *
  * It interprets decisions exactly as the doc comment of `src/Decider.ts` describes:
  * - `ResolveSession` → evolve with `SessionResolved`;
@@ -11,13 +11,13 @@
  *   creates again) and no store call. Then `storeMessage(sessionId, blob, {format: "anthropic",
  *   meta})`: success → `MessageStored`; failure → the error policy.
  *
- * The error policy is the seed's (Rule 10): with an `onError` callback, failures are passed to
- * it as `(error, blob)` (recorded in `errors`); without one they are logged (recorded in
- * `warned`, with the session id of the seed's warning line). The real, effectful interpreter
+ * The error policy is that of Acontext's TypeScript integration (its plan's Rule 10): with an
+ * `onError` callback, failures are passed to it as `(error, blob)` (recorded in `errors`);
+ * without one they are logged (recorded in `warned`, with the session id of its warning line). The real, effectful interpreter
  * lives in `@acx/storage`; this is test scaffolding and must stay obviously correct.
  */
 import { Decider } from "@acx/convert"
-import { UUID_AUTO } from "@acx/fixtures/seed"
+import { UUID_AUTO } from "@acx/fixtures/acontextVectors"
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import * as SessionId from "@acx/schema/SessionId"
 import { Either } from "effect"

@@ -1,5 +1,5 @@
 /**
- * A minimal seed-style duck-typed client over `fetch`, shaped like upstream's
+ * A minimal duck-typed client over `fetch`, shaped like upstream's
  * `@acontext/acontext` `AcontextClient` (`sessions.create({ useUuid, user })`,
  * `sessions.storeMessage(id, blob, { format, meta })`, an `ApiError` with `statusCode` on HTTP
  * errors; no retries). It lets the Promise facade talk to the emulator over real HTTP through

@@ -1,7 +1,8 @@
 /**
  * Shared wiring for the tests that talk to the Acontext emulator over real HTTP: layers for the
  * emulator, acx's `AcontextClient` (fast retries) and `ClaudeAgentStorage`, the request log read
- * back as the seed's `create(...)` / `store(...)` calls, and a log-capturing logger.
+ * back as `create(...)` / `store(...)` calls in the shape of the upstream test vectors, and a
+ * log-capturing logger.
  */
 import * as AcontextClient from "@acx/storage/AcontextClient"
 import type { AcontextError } from "@acx/storage/AcontextError"
@@ -70,7 +71,10 @@ export const storageStack = (
     Layer.provideMerge(emulator(emulatorOptions))
   )
 
-/** The seed's call shapes (as `@acx/fixtures/seed`'s `create` / `store` build them). */
+/**
+ * The call shapes of the upstream test vectors (as `@acx/fixtures/acontextVectors`'s `create` /
+ * `store` build them).
+ */
 export type WireCall =
   | { readonly call: "create"; readonly use_uuid: string | null; readonly user: string | null }
   | {
@@ -84,9 +88,9 @@ export type WireCall =
 const MESSAGES_PATH = /^\/api\/v1\/session\/([^/]+)\/messages$/
 
 /**
- * The create / store requests of a request log, as seed calls (`meta: null` when the body had
- * none; the wire omits it). Only requests with the given statuses (default: all answered with
- * a 2xx) are kept: a retried request appears once per attempt otherwise.
+ * The create / store requests of a request log, as upstream-shaped calls (`meta: null` when the
+ * body had none; the wire omits it). Only requests with the given statuses (default: all
+ * answered with a 2xx) are kept: a retried request appears once per attempt otherwise.
  */
 export const wireCalls = (
   log: ReadonlyArray<AcontextRequestLogEntry>,
@@ -109,7 +113,7 @@ export const wireCalls = (
     return []
   })
 
-/** The create / store requests of the emulator in context, as seed calls. */
+/** The create / store requests of the emulator in context, as upstream-shaped calls. */
 export const wire = Effect.map(Effect.flatMap(AcontextEmulator, (e) => e.requests), (log) => wireCalls(log))
 
 /** One captured log line. */

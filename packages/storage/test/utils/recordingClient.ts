@@ -1,15 +1,16 @@
 /**
- * A duck-typed `AcontextClientLike` (the seed's client shape) for the Promise facade's tests.
+ * A duck-typed `AcontextClientLike` (the client shape of Acontext's TypeScript integration) for
+ * the Promise facade's tests.
  *
  * It records every `sessions.create` / `sessions.storeMessage` call in order, in the same shape
- * as `@acx/fixtures/seed`'s `create(...)` / `store(...)` builders (so the expected call
+ * as `@acx/fixtures/acontextVectors`'s `create(...)` / `store(...)` builders (so the expected call
  * sequences of the pure model in packages/convert/test can be compared as they are), keeps the
  * raw arguments too (to check the exact wire options), answers from a script (a session id, or
  * an upstream-like `APIError` with a `statusCode`, thrown), and validates every stored blob
  * against `AnthropicBlob` and every meta against `AssistantMeta` (null for user messages),
  * recording the invalid ones so a test can assert there were none.
  */
-import { UUID_AUTO } from "@acx/fixtures/seed"
+import { UUID_AUTO } from "@acx/fixtures/acontextVectors"
 import * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import type { AcontextClientLike } from "@acx/storage/promise"
 import * as ParseResult from "effect/ParseResult"

@@ -1,10 +1,11 @@
 /**
- * The seed message builders of both SDK shapes behind one interface, so each storage group can
- * run once with TypeScript SDK messages (seed 000) and once with Python `asdict()` dicts
- * (seed 001), and the expected blocks they convert to.
+ * The message builders of the upstream test vectors, in both SDK shapes, behind one interface, so
+ * each storage group can run once with TypeScript SDK messages (Acontext's TypeScript
+ * integration) and once with Python `asdict()` dicts (its Python integration), and the expected
+ * blocks they convert to.
  */
-import * as F from "@acx/fixtures/seed"
-import { textBlock } from "@acx/fixtures/seed"
+import * as F from "@acx/fixtures/acontextVectors"
+import { textBlock } from "@acx/fixtures/acontextVectors"
 
 /** The message builders of one SDK shape. */
 export interface Shape {
@@ -27,7 +28,7 @@ export interface Shape {
 }
 
 export const TS: Shape = {
-  name: "seed 000 (TypeScript shapes)",
+  name: "Acontext TS integration (TypeScript shapes)",
   TEXT: F.TEXT,
   EMPTY_TEXT: F.EMPTY_TEXT,
   THINKING: F.THINKING,
@@ -43,7 +44,7 @@ export const TS: Shape = {
 }
 
 export const PY: Shape = {
-  name: "seed 001 (Python dicts)",
+  name: "Acontext Python integration (Python dicts)",
   TEXT: F.PY_TEXT,
   EMPTY_TEXT: F.PY_EMPTY_TEXT,
   THINKING: F.PY_THINKING,
@@ -58,7 +59,7 @@ export const PY: Shape = {
   streamEvent: F.pyStreamEvent
 }
 
-/** What the seed's blocks convert to. */
+/** What the upstream vectors' blocks convert to. */
 export const TEXT_OUT = textBlock("Hello, world!")
 export const THINKING_AS_TEXT = textBlock("Let me reason...")
 export const TOOL_USE_OUT = { type: "tool_use", id: "tu_1", name: "calculator", input: { expr: "1+1" } }

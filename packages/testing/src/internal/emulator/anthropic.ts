@@ -1,6 +1,8 @@
 /**
  * The server's `format: "anthropic"` handling: the normalizer (blob → stored parts) and the
- * converter (stored parts → Anthropic blocks), as described in acontext-api.md §1.2–§2.
+ * converter (stored parts → Anthropic blocks), following the Acontext server's
+ * `internal/pkg/normalizer/anthropic.go` and `internal/pkg/converter/anthropic.go`
+ * (memodb-io/Acontext, under `src/server/api/go/`).
  *
  * @internal
  */

@@ -1,6 +1,7 @@
 /**
  * The emulated routes, as functions from a parsed request to a status and a JSON body. Check
- * order, status codes and error texts follow the server's handlers (acontext-api.md §1).
+ * order, status codes and error texts follow the Acontext server's handlers and middleware
+ * (memodb-io/Acontext, under `src/server/api/go/internal/`).
  *
  * @internal
  */

@@ -105,8 +105,9 @@ const loadScenario = () => {
   return scenario
 }
 
-// The SDK's project-dir rule (reference §4.1): realpath of the cwd, every non-alphanumeric
-// character replaced by "-", names over 200 characters truncated and suffixed with a hash.
+// The SDK's project-dir rule (docs/transcripts.md, "Project directories"): realpath of the cwd,
+// every non-alphanumeric character replaced by "-", names over 200 characters truncated and
+// suffixed with a hash.
 const MAX_PROJECT_KEY = 200
 
 const hashPath = (text) => {
