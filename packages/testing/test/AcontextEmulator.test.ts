@@ -240,7 +240,7 @@ describe("AcontextEmulator", () => {
   })
 
   describe("POST /session/{id}/messages and GET …?format=anthropic", () => {
-    it.live("stores the reference example and answers the stored Message DTO", () =>
+    it.live("stores an assistant message (thinking + text) and answers the stored Message DTO", () =>
       withEmulator({}, (emu) =>
         Effect.gen(function*() {
           yield* createSession(emu)
