@@ -1,9 +1,9 @@
 // pack-check step 2: the Effect API of @acx/storage and @acx/session-store, type-checked against
 // the installed declarations (tsc --noEmit, moduleResolution node16 and bundler).
-import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
-import { ClaudeAgentStorage as ClaudeAgentStoragePromise } from "@acx/storage/promise"
 import { MemorySessionStore, SessionStore, SqliteSessionStore } from "@acx/session-store"
 import { createPostgresSessionStore, createSqliteSessionStore } from "@acx/session-store/promise"
+import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
+import { ClaudeAgentStorage as ClaudeAgentStoragePromise } from "@acx/storage/promise"
 import type { SessionStore as SdkSessionStore } from "@anthropic-ai/claude-agent-sdk"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"

@@ -40,15 +40,17 @@ import { foldTranscript } from "./internal/transcriptFile.js"
  * @since 0.1.0
  * @category errors
  */
-export class ClaudeProjectsError extends Schema.TaggedError<ClaudeProjectsError>("@acx/claude-code/ClaudeProjects/ClaudeProjectsError")(
-  "ClaudeProjectsError",
-  {
-    reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "Io", "Parse"),
-    operation: Schema.String,
-    description: Schema.String,
-    cause: Schema.optionalWith(Schema.Defect, { exact: true })
-  }
-) {
+export class ClaudeProjectsError
+  extends Schema.TaggedError<ClaudeProjectsError>("@acx/claude-code/ClaudeProjects/ClaudeProjectsError")(
+    "ClaudeProjectsError",
+    {
+      reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "Io", "Parse"),
+      operation: Schema.String,
+      description: Schema.String,
+      cause: Schema.optionalWith(Schema.Defect, { exact: true })
+    }
+  )
+{
   /**
    * @since 0.1.0
    */

@@ -79,15 +79,17 @@ export interface SessionListing {
  * @since 0.1.0
  * @category errors
  */
-export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@acx/session-store/SessionStore/SessionStoreError")(
-  "SessionStoreError",
-  {
-    reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),
-    operation: Schema.String,
-    description: Schema.String,
-    cause: Schema.optionalWith(Schema.Defect, { exact: true })
-  }
-) {
+export class SessionStoreError
+  extends Schema.TaggedError<SessionStoreError>("@acx/session-store/SessionStore/SessionStoreError")(
+    "SessionStoreError",
+    {
+      reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),
+      operation: Schema.String,
+      description: Schema.String,
+      cause: Schema.optionalWith(Schema.Defect, { exact: true })
+    }
+  )
+{
   /**
    * @since 0.1.0
    */
