@@ -29,3 +29,10 @@ export * as ClaudeImport from "./ClaudeImport.js"
  * @since 0.1.0
  */
 export * as ClaudePush from "./ClaudePush.js"
+
+/**
+ * Where the Claude Code binary is: `ACX_CLAUDE_PATH`, the installed `@anthropic-ai/claude-code`, `claude` on `PATH`.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeBinary from "./ClaudeBinary.js"

@@ -38,6 +38,34 @@ export {
 } from "./SessionStoreConformance.js"
 
 /**
+ * A model double: the Anthropic Messages API on 127.0.0.1 with scripted replies, so the real
+ * Claude Code CLI runs offline.
+ *
+ * @since 0.1.0
+ */
+export * as ModelDouble from "./ModelDouble.js"
+
+export {
+  type ModelAnswer,
+  type ModelDoubleHandle,
+  type ModelDoubleOptions,
+  type ModelReply,
+  type ModelRequest,
+  type Script,
+  startModelDouble
+} from "./ModelDouble.js"
+
+/**
+ * The real Claude Code CLI, offline against a model double: locate, run in print mode, or hand
+ * to the SDK's `query()`.
+ *
+ * @since 0.1.0
+ */
+export * as RealClaude from "./RealClaude.js"
+
+export { detectClaude, realClaude } from "./RealClaude.js"
+
+/**
  * Several processes appending to one session at once: workers, runner and the check.
  *
  * @since 0.1.0
