@@ -170,7 +170,7 @@ describe("ModelDouble over HTTP", () => {
     })
     const response = await post(model.url, agentRequest("x"))
     expect(response.status).toBe(500)
-    expect((await response.json()).error.message).toContain("boom")
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("boom")
   })
 })
 
