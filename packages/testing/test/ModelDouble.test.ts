@@ -9,6 +9,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
+/** A response body as JSON, for assertions. */
+const json = async (response: Response): Promise<any> => await response.json()
+
 const post = (url: string, body: unknown, pathname = "/v1/messages?beta=true") =>
   fetch(`${url}${pathname}`, {
     method: "POST",
@@ -101,19 +104,19 @@ describe("ModelDouble over HTTP", () => {
 
   it("answers JSON when stream is false; count_tokens; 404 elsewhere", async () => {
     await using model = await startModelDouble({ script: [{ content: "Plain answer." }] })
-    const json = await (await post(model.url, agentRequest("hi", { stream: false }))).json()
-    expect(json).toMatchObject({
+    const message = await json(await post(model.url, agentRequest("hi", { stream: false })))
+    expect(message).toMatchObject({
       type: "message",
       role: "assistant",
       content: [{ type: "text", text: "Plain answer." }],
       stop_reason: "end_turn"
     })
-    expect(json.usage.input_tokens).toBeGreaterThan(0)
-    const count = await (await post(model.url, agentRequest("hi"), "/v1/messages/count_tokens")).json()
+    expect(message.usage.input_tokens).toBeGreaterThan(0)
+    const count = await json(await post(model.url, agentRequest("hi"), "/v1/messages/count_tokens"))
     expect(count.input_tokens).toBeGreaterThan(0)
     const missing = await fetch(`${model.url}/v1/models`)
     expect(missing.status).toBe(404)
-    expect((await missing.json()).type).toBe("error")
+    expect((await json(missing)).type).toBe("error")
     expect(model.requests().map((r) => r.route)).toEqual(["messages", "count_tokens", "unknown"])
   })
 
@@ -142,7 +145,7 @@ describe("ModelDouble over HTTP", () => {
     // nothing left for an agent request
     const exhausted = await post(model.url, agentRequest("again"))
     expect(exhausted.status).toBe(400)
-    expect((await exhausted.json()).error).toMatchObject({ type: "invalid_request_error" })
+    expect((await json(exhausted)).error).toMatchObject({ type: "invalid_request_error" })
     expect(model.agentRequests()).toHaveLength(5)
   })
 
@@ -150,7 +153,7 @@ describe("ModelDouble over HTTP", () => {
     await using model = await startModelDouble({ script: [ModelDouble.overloaded] })
     const overloaded = await post(model.url, agentRequest("x"))
     expect(overloaded.status).toBe(529)
-    expect(await overloaded.json()).toEqual({
+    expect(await json(overloaded)).toEqual({
       type: "error",
       error: { type: "overloaded_error", message: "Overloaded" }
     })
@@ -170,7 +173,7 @@ describe("ModelDouble over HTTP", () => {
     })
     const response = await post(model.url, agentRequest("x"))
     expect(response.status).toBe(500)
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("boom")
+    expect((await json(response)).error.message).toContain("boom")
   })
 })
 
