@@ -150,6 +150,9 @@ export const realClaude = async (options: RealClaudeOptions): Promise<RealClaude
     })),
     HOME: home,
     USERPROFILE: home,
+    // Said explicitly: the SDK maps mirrored transcript paths against the child's config dir,
+    // which it reads from this environment, not from the child's HOME.
+    CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
     ANTHROPIC_BASE_URL: options.baseUrl,
     ANTHROPIC_API_KEY: "sk-ant-model-double",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",

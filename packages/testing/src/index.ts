@@ -66,6 +66,16 @@ export * as RealClaude from "./RealClaude.js"
 export { detectClaude, realClaude } from "./RealClaude.js"
 
 /**
+ * The real Claude Code CLI through the SDK's `query()` with a `sessionStore`: mirroring and
+ * resume, checked on any store.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStoreRealClaude from "./SessionStoreRealClaude.js"
+
+export { runSessionStoreRealClaudeSuite } from "./SessionStoreRealClaude.js"
+
+/**
  * Several processes appending to one session at once: workers, runner and the check.
  *
  * @since 0.1.0

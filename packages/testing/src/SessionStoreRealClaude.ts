@@ -1,0 +1,218 @@
+/**
+ * A vitest suite that runs the real Claude Code CLI, offline against a {@link ModelDouble},
+ * through the SDK's `query()` with a `sessionStore`, and checks what the store holds:
+ *
+ * - two turns in one process (streaming input) are mirrored: the store's entries equal the
+ *   transcript the CLI wrote, less the entries the CLI keeps local (`api-request*`);
+ * - with the local transcript gone, `query({ resume })` loads the session from the store alone:
+ *   the model sees the whole history, the result's `total_cost_usd` continues the saved total,
+ *   and the store grows by the new turn.
+ *
+ * Each case gets a fresh store from `makeStore` (closed afterwards when it has `close()`), a
+ * private HOME and a scratch project directory. Without a Claude Code binary (see `RealClaude`)
+ * the cases skip, saying why. The SDK, vitest and `@acx/claude-code` are loaded when the suite
+ * runs (optional peers).
+ *
+ * @example
+ * ```ts
+ * import { runSessionStoreRealClaudeSuite } from "@acx/testing/SessionStoreRealClaude"
+ *
+ * runSessionStoreRealClaudeSuite("SqliteSessionStore", () => createSqliteSessionStore({ filename: tmpFile() }))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { loadSdk, loadVitest, requireRunner } from "./internal/optional.js"
+import { lastMessageHasToolResult, lastUserText, type ModelRequest, startModelDouble } from "./ModelDouble.js"
+import { detectClaude, realClaude } from "./RealClaude.js"
+import { projectKeyFor, promptMessage } from "./StandInCli.js"
+
+/**
+ * A store the suite can run: the SDK's `SessionStore`, maybe closable.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RealClaudeStore = Sdk.SessionStore & { readonly close?: () => Promise<void> }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface RealClaudeSuiteOptions {
+  /** Per case (default 60 s). */
+  readonly timeoutMs?: number | undefined
+  /** The model the CLI is asked for (default `claude-sonnet-4-5`). */
+  readonly model?: string | undefined
+}
+
+const says = (text: string) => (request: ModelRequest) =>
+  lastUserText(request)?.includes(text) === true && !lastMessageHasToolResult(request)
+
+/** The double's words for the suite: a tool round in turn one, plain answers after. */
+const script = [
+  {
+    when: says("List the project"),
+    reply: {
+      content: [
+        { type: "text" as const, text: "Listing it." },
+        { type: "tool_use" as const, name: "Bash", input: { command: "ls -a" } }
+      ],
+      usage: { inputTokens: 1000, outputTokens: 30, cacheReadInputTokens: 200 }
+    }
+  },
+  {
+    when: lastMessageHasToolResult,
+    reply: { content: "The project is empty.", usage: { inputTokens: 1100, outputTokens: 8 } }
+  },
+  { when: says("Now the tests"), reply: { content: "There are none.", usage: { inputTokens: 1200, outputTokens: 6 } } },
+  { when: says("And the docs"), reply: { content: "None either.", usage: { inputTokens: 1300, outputTokens: 5 } } }
+]
+
+type Message = { readonly type: string; readonly [key: string]: unknown }
+
+/**
+ * Registers the suite (one `describe(name)`, one `it` per case).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const runSessionStoreRealClaudeSuite = (
+  name: string,
+  makeStore: () => Promise<RealClaudeStore> | RealClaudeStore,
+  options: RealClaudeSuiteOptions = {}
+): void => {
+  const { describe, it } = requireRunner("runSessionStoreRealClaudeSuite")
+  const timeout = options.timeoutMs ?? 60_000
+  const model = options.model ?? "claude-sonnet-4-5"
+
+  /** One case's world: double, CLI, store, HOME and project; everything released after `body`. */
+  const withWorld = async (
+    skip: (note?: string) => void,
+    body: (world: {
+      readonly double: Awaited<ReturnType<typeof startModelDouble>>
+      readonly claude: Awaited<ReturnType<typeof realClaude>>
+      readonly store: RealClaudeStore
+      readonly home: string
+      readonly cwd: string
+      readonly query: typeof Sdk.query
+    }) => Promise<void>
+  ) => {
+    const detected = await detectClaude()
+    if (!detected.available) return skip(`no Claude Code binary: ${detected.reason}`)
+    const { query } = await loadSdk()
+    const double = await startModelDouble({ script })
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-home-"))
+    const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-project-")))
+    const store = await makeStore()
+    try {
+      const claude = await realClaude({ baseUrl: double.url, path: detected.path })
+      await body({ double, claude, store, home, cwd, query })
+    } finally {
+      await store.close?.()
+      await double.close()
+      fs.rmSync(home, { recursive: true, force: true })
+      fs.rmSync(cwd, { recursive: true, force: true })
+    }
+  }
+
+  /** Two prompts in one process, the second sent once the first turn's result arrived. */
+  const twoTurns = async (world: Parameters<Parameters<typeof withWorld>[1]>[0]): Promise<Array<Message>> => {
+    let firstDone!: () => void
+    const first = new Promise<void>((resolve) => (firstDone = resolve))
+    const prompts = async function*() {
+      yield promptMessage("List the project")
+      await first
+      yield promptMessage("Now the tests")
+    }
+    const messages: Array<Message> = []
+    for await (
+      const message of world.query({
+        prompt: prompts() as AsyncIterable<Sdk.SDKUserMessage>,
+        options: {
+          ...world.claude.queryOptions(world.home),
+          cwd: world.cwd,
+          sessionStore: world.store,
+          allowedTools: ["Bash"],
+          model
+        }
+      })
+    ) {
+      messages.push(message as Message)
+      if (message.type === "result") firstDone()
+    }
+    return messages
+  }
+
+  const transcriptOf = (home: string, key: { projectKey: string; sessionId: string }): Array<Message> =>
+    fs.readFileSync(path.join(home, ".claude", "projects", key.projectKey, `${key.sessionId}.jsonl`), "utf8")
+      .split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Message)
+
+  describe(`${name} with the real Claude Code CLI`, () => {
+    it("mirrors two turns of one process: the store holds the transcript the CLI wrote", async ({ skip }) => {
+      await withWorld(skip, async (world) => {
+        const { expect } = await loadVitest()
+        const messages = await twoTurns(world)
+        const results = messages.filter((message) => message.type === "result")
+        expect(results.map((result) => result["subtype"])).toEqual(["success", "success"])
+        const sessionId = String(results[0]!["session_id"])
+        expect(results[1]!["session_id"]).toBe(sessionId)
+        const key = { projectKey: projectKeyFor(world.cwd), sessionId }
+        const stored = (await world.store.load(key)) ?? []
+        const written = transcriptOf(world.home, key)
+        // everything the CLI wrote, in order, but what it keeps local
+        expect(stored).toEqual(written.filter((entry) => !entry.type.startsWith("api-request")))
+        expect(stored.filter((entry) => entry.type === "user" || entry.type === "assistant").length)
+          .toBeGreaterThanOrEqual(6)
+        const [summary] = (await world.store.listSessionSummaries?.(key.projectKey)) ?? []
+        if (world.store.listSessionSummaries !== undefined) expect(summary?.sessionId).toBe(sessionId)
+      })
+    }, timeout)
+
+    it("resumes from the store alone: the whole history, the running cost, the new turn stored", async ({ skip }) => {
+      await withWorld(skip, async (world) => {
+        const { expect } = await loadVitest()
+        const messages = await twoTurns(world)
+        const results = messages.filter((message) => message.type === "result")
+        const sessionId = String(results[0]!["session_id"])
+        const key = { projectKey: projectKeyFor(world.cwd), sessionId }
+        const before = ((await world.store.load(key)) ?? []).length
+        // only the store has the session now
+        fs.rmSync(path.join(world.home, ".claude", "projects"), { recursive: true, force: true })
+        const asked = world.double.agentRequests().length
+        const resumed: Array<Message> = []
+        for await (
+          const message of world.query({
+            prompt: "And the docs",
+            options: {
+              ...world.claude.queryOptions(world.home),
+              cwd: world.cwd,
+              sessionStore: world.store,
+              resume: sessionId,
+              model
+            }
+          })
+        ) resumed.push(message as Message)
+        const result = resumed.find((message) => message.type === "result")
+        expect(result?.["subtype"]).toBe("success")
+        expect(result?.["session_id"]).toBe(sessionId)
+        // the model saw both earlier turns, the tool round included, then the new prompt
+        const firstRequest = world.double.agentRequests()[asked]!
+        const history = firstRequest.body["messages"] as ReadonlyArray<unknown>
+        const roles = world.double.agentRequests()[asked - 1]!.body["messages"] as ReadonlyArray<unknown>
+        expect(history.length).toBeGreaterThan(roles.length)
+        expect(JSON.stringify(history)).toContain("List the project")
+        expect(JSON.stringify(history)).toContain("Now the tests")
+        expect(lastUserText(firstRequest)).toContain("And the docs")
+        // cost is cumulative per session: the resumed run starts from the saved total
+        const saved = Number(results.at(-1)!["total_cost_usd"])
+        expect(Number(result?.["total_cost_usd"])).toBeGreaterThan(saved)
+        expect(((await world.store.load(key)) ?? []).length).toBeGreaterThan(before)
+      })
+    }, timeout)
+  })
+}
