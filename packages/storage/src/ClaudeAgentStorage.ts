@@ -38,6 +38,7 @@
 import * as Decider from "@acx/convert/Decider"
 import type * as AnthropicBlob from "@acx/schema/AnthropicBlob"
 import * as SessionId from "@acx/schema/SessionId"
+import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
@@ -46,6 +47,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
@@ -338,3 +340,79 @@ export const layer = (
       return yield* make(options, fromAcontextClient(client), outbox)
     })
   )
+
+/**
+ * The SDK options with the CLI asked to echo the user's prompts (`--replay-user-messages`), the
+ * caller's other `extraArgs` kept. Without it a `query()` stream carries no user prompt at all,
+ * so storing its messages loses every prompt.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const withReplayedPrompts = (options: Sdk.Options | undefined): Sdk.Options => ({
+  ...options,
+  extraArgs: { ...options?.extraArgs, "replay-user-messages": null }
+})
+
+/**
+ * `query()` could not run: the SDK is not installed, or the query failed (the CLI could not
+ * start, exited with an error, …).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class QueryError extends Schema.TaggedError<QueryError>("@acx/storage/ClaudeAgentStorage/QueryError")(
+  "QueryError",
+  {
+    reason: Schema.Literal("MissingSdk", "Query"),
+    description: Schema.String,
+    cause: Schema.optionalWith(Schema.Defect, { exact: true })
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `query failed (${this.reason}): ${this.description}`
+  }
+}
+
+/**
+ * The SDK's `query()` as a Stream, every message stored by the {@link ClaudeAgentStorage} in
+ * context as it passes and emitted unchanged; the prompts are stored once each (see
+ * {@link withReplayedPrompts}). The SDK is an optional peer of `@acx/storage`, imported here.
+ * Interrupting the stream ends the query.
+ *
+ * @example
+ * ```ts
+ * const result = yield* ClaudeAgentStorage.query({ prompt: "Fix the failing test", options: { cwd } }).pipe(
+ *   Stream.filter((message) => message.type === "result"),
+ *   Stream.runLast
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const query = (params: {
+  readonly prompt: string | AsyncIterable<Sdk.SDKUserMessage>
+  readonly options?: Sdk.Options | undefined
+}): Stream.Stream<Sdk.SDKMessage, QueryError | StorageError, ClaudeAgentStorage> =>
+  Stream.unwrap(Effect.gen(function*() {
+    const storage = yield* ClaudeAgentStorage
+    const sdk = yield* Effect.tryPromise({
+      try: () => import("@anthropic-ai/claude-agent-sdk"),
+      catch: (cause) =>
+        new QueryError({
+          reason: "MissingSdk",
+          description: "query() runs the Claude Agent SDK: npm install @anthropic-ai/claude-agent-sdk",
+          cause
+        })
+    })
+    const messages = Stream.fromAsyncIterable(
+      sdk.query({ prompt: params.prompt, options: withReplayedPrompts(params.options) }),
+      (cause) =>
+        new QueryError({ reason: "Query", description: cause instanceof Error ? cause.message : String(cause), cause })
+    )
+    return storage.tap(messages)
+  }))

@@ -192,11 +192,7 @@ export class ClaudeAgentStorage {
         cause
       })
     })
-    const options = params.options ?? {}
-    const messages = sdk.query({
-      prompt: params.prompt,
-      options: { ...options, extraArgs: { ...options.extraArgs, "replay-user-messages": null } }
-    })
+    const messages = sdk.query({ prompt: params.prompt, options: CAS.withReplayedPrompts(params.options) })
     for await (const message of messages) {
       await this.saveMessage(message)
       yield message
