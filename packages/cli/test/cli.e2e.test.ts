@@ -7,6 +7,7 @@ import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as TranscriptBlobs from "@acx/convert/TranscriptBlobs"
 import * as Fixtures from "@acx/fixtures"
 import type * as Transcript from "@acx/schema/Transcript"
+import { detectClaude } from "@acx/testing/RealClaude"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -39,7 +40,7 @@ describe.concurrent("acx --help / --version (no fixtures needed)", () => {
     ["import", ["--from", "--to", "--project", "--batch-size", "--json"]],
     ["push", ["--base-url", "--thinking", "--include-sidechains", "--json", "--project", "<id>"]],
     ["fork", ["--at", "--title", "--json", "--project", "<id>"]],
-    ["demo", ["--dir", "--thinking", "--json"]]
+    ["demo", ["--dir", "--generated", "--thinking", "--json"]]
   ]
 
   it("acx --help lists every subcommand", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -381,6 +382,8 @@ describe(
   }
 )
 
+const claude = await detectClaude()
+
 describe.concurrent("acx demo", () => {
   let root = ""
   beforeAll(() => {
@@ -388,15 +391,53 @@ describe.concurrent("acx demo", () => {
   })
   afterAll(() => removeDir(root))
 
+  type DemoJson = {
+    dir: string | null
+    source: { kind: "real-claude-code"; turns: number; costUsd: number; commands: Array<string> } | {
+      kind: "generated"
+      reason: string
+    }
+    sessions: Array<unknown>
+    imported: { sessions: number; entries: number; mainEntries: number }
+    stats: { tokens: { input: number; output: number }; toolCalls: Record<string, number> }
+    acontext: { saved: number; failed: number; messages: Array<{ message: { role: string } }> }
+  }
+
+  it.runIf(claude.available)(
+    "with the real Claude Code CLI installed: its session, three turns, real commands, all of it stored",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const out = parseJson<DemoJson>(ok(await acx(["demo", "--json"])))
+      expect(out.source).toMatchObject({ kind: "real-claude-code", turns: 3 })
+      if (out.source.kind !== "real-claude-code") return
+      expect(out.source.commands[0]).toBe("cat src/cart.mjs")
+      expect(out.source.costUsd).toBeGreaterThan(0)
+      expect(out.sessions).toHaveLength(1)
+      expect(out.stats.toolCalls).toEqual({ Bash: 3 })
+      // the double's figures: 3120 + 3390 + 3610 + 3800 + 3950 + 4100 input, 48 + 96 + 22 + 71 + 18 + 24 output
+      expect(out.stats.tokens).toMatchObject({ input: 21970, output: 279 })
+      const roles = out.acontext.messages.map((m) => m.message.role)
+      expect(roles.filter((role) => role === "user").length).toBeGreaterThanOrEqual(3 + 3)
+      expect(out.acontext.failed).toBe(0)
+    }
+  )
+
+  it("--generated (or no Claude Code binary): the generated session, and the reason said", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const noBinary = await acx(["demo"], {
+      env: { ACX_CLAUDE_PATH: path.join(root, "no-such-claude") }
+    })
+    // a wrong ACX_CLAUDE_PATH is not a reason to look elsewhere: the demo says so and goes on
+    expect(ok(noBinary).stdout).toContain("a generated Claude Code session")
+    expect(noBinary.stdout).toContain("ACX_CLAUDE_PATH names")
+  })
+
   it("--json: one session, imported entries, messages in Acontext, none failed", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const out = parseJson<{
-      dir: string | null
-      sessions: Array<unknown>
-      imported: { sessions: number; entries: number; mainEntries: number }
-      acontext: { saved: number; failed: number; messages: Array<unknown> }
-    }>(ok(await acx(["demo", "--json"])))
+    const out = parseJson<DemoJson>(ok(await acx(["demo", "--json", "--generated"])))
+    expect(out.source).toEqual({ kind: "generated", reason: "--generated" })
     expect(out.dir).toBeNull()
     expect(out.sessions).toHaveLength(1)
     expect(out.imported.sessions).toBe(1)
@@ -411,7 +452,7 @@ describe.concurrent("acx demo", () => {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
     const dir = path.join(root, "kept")
-    const text = ok(await acx(["demo", "--dir", dir])).stdout
+    const text = ok(await acx(["demo", "--dir", dir, "--generated"])).stdout
     expect(text).toContain(`Kept in ${dir}`)
     expect(fs.existsSync(path.join(dir, "acx.sqlite"))).toBe(true)
     const listed = parseJson<Array<{ sessionId: string; projectKey: string }>>(

@@ -1,12 +1,18 @@
 /**
- * `acx demo`: the whole toolkit end to end on a machine with nothing set up. A realistic Claude
- * Code session (prompt, thinking, tool turns, a subagent, a compaction) is written in Claude Code
- * layout to a temporary config directory with `ClaudeProjects`, imported into the embedded
- * SQLite SessionStore, pushed through `ClaudeAgentStorage` into an in-process Acontext emulator
- * on 127.0.0.1, and read back; every step prints what it did.
+ * `acx demo`: the whole toolkit end to end on a machine with nothing set up. Where the Claude
+ * Code binary is installed (see `ClaudeBinary`), the real CLI runs a session offline against a
+ * model double: two turns and a resumed third, commands really executed in a scratch project,
+ * its transcript written to a temporary config directory. Elsewhere (or with `--generated`) a
+ * realistic generated session (prompt, thinking, tool turns, a subagent, a compaction) is
+ * written there with `ClaudeProjects`, and the demo says why. Either session is then imported
+ * into the embedded SQLite SessionStore, counted, saved through `ClaudeAgentStorage` into an
+ * in-process Acontext emulator on 127.0.0.1 (the live SDK messages of the real session; those a
+ * live `query()` would have streamed for the generated one) and read back; every step prints
+ * what it did.
  *
  * @since 0.1.0
  */
+import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Fragments from "@acx/convert/Fragments"
@@ -30,6 +36,7 @@ import * as path from "node:path"
 import { generateDemoSession } from "../DemoSession.js"
 import { summarizeMessage } from "../internal/blocks.js"
 import * as format from "../internal/format.js"
+import { runRealSession } from "../internal/realSession.js"
 import { acontextLayer, jsonOption } from "../internal/source.js"
 import { sessionsTable } from "./sessions.js"
 import { collectStats, statsReport } from "./stats.js"
@@ -37,6 +44,10 @@ import { collectStats, statsReport } from "./stats.js"
 const dirOption = Options.text("dir").pipe(
   Options.withDescription("Keep the generated config directory and SQLite file here (default: a temp dir, removed)"),
   Options.optional
+)
+
+const generatedOption = Options.boolean("generated").pipe(
+  Options.withDescription("Use the generated session even where the real Claude Code CLI is installed")
 )
 
 const thinkingOption = Options.boolean("thinking").pipe(
@@ -69,8 +80,8 @@ const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "
  */
 export const demo = Command.make(
   "demo",
-  { dir: dirOption, thinking: thinkingOption, json: jsonOption },
-  ({ dir, json, thinking }) =>
+  { dir: dirOption, generated: generatedOption, thinking: thinkingOption, json: jsonOption },
+  ({ dir, generated, json, thinking }) =>
     Effect.gen(function*() {
       const root = Option.match(dir, {
         onNone: () => fs.mkdtempSync(path.join(os.tmpdir(), "acx-demo-")),
@@ -86,40 +97,71 @@ export const demo = Command.make(
       const log = (text: string) => (json ? Effect.void : Console.log(text))
       const configDir = path.join(root, "claude")
       const sqliteFile = path.join(root, "acx.sqlite")
-      const session = generateDemoSession()
-
-      yield* log("acx demo: a generated Claude Code session, end to end (nothing leaves this machine)")
-
-      // 1. Claude Code layout, written through the same service that reads ~/.claude.
       const projects = yield* ClaudeProjects.make({ configDir })
-      yield* projects.appendEntries(session.projectKey, session.sessionId, session.entries)
-      yield* projects.appendEntries(
-        session.projectKey,
-        session.sessionId,
-        session.subagent.entries,
-        `subagents/agent-${session.subagent.agentId}`
-      )
-      yield* Effect.sync(() =>
-        fs.writeFileSync(
-          path.join(
-            projects.projectsDir,
-            session.projectKey,
-            session.sessionId,
-            "subagents",
-            `agent-${session.subagent.agentId}.meta.json`
-          ),
-          JSON.stringify(session.subagent.meta)
+      const binary = generated ? undefined : ClaudeBinary.findSync()
+      const found = binary !== undefined && !(binary instanceof ClaudeBinary.ClaudeBinaryError) ? binary : undefined
+      // A binary that cannot run the session (a placeholder, a broken install) is reported, and the
+      // demo goes on with the generated session.
+      const attempt = found === undefined
+        ? undefined
+        : yield* Effect.either(runRealSession({ binary: found.path, root, configDir }))
+      const real = attempt?._tag === "Right" ? attempt.right : undefined
+      const why = attempt?._tag === "Left"
+        ? `the real Claude Code CLI at ${found!.path} could not run it: ${attempt.left.message}`
+        : binary instanceof ClaudeBinary.ClaudeBinaryError
+        ? `no Claude Code binary: ${binary.description}`
+        : "--generated"
+
+      // 1. A Claude Code session in Claude Code layout: written by the real CLI, or generated and
+      //    written through the same service that reads ~/.claude.
+      let session: { readonly projectKey: string; readonly sessionId: string; readonly title: string }
+      let sdkMessages: ReadonlyArray<unknown>
+      if (real !== undefined) {
+        const [file] = yield* projects.listSessionFiles()
+        session = { projectKey: file!.projectKey, sessionId: real.sessionId, title: real.title }
+        sdkMessages = real.messages
+        yield* log(
+          "acx demo: a real Claude Code session, run offline against a model double, end to end (nothing leaves this machine)"
         )
-      )
-      const listed = yield* projects.listSessions()
-      if (!json) {
-        yield* section(1, `Claude Code transcript written in Claude Code layout → ${configDir}`)
-        yield* Console.log(indent(sessionsTable(listed)))
-        yield* Console.log(
-          indent(
-            `\nmain transcript: ${session.entries.length} lines (one content block per assistant line, as the CLI writes them); subagent agent-${session.subagent.agentId}: ${session.subagent.entries.length} lines`
+      } else {
+        const made = generateDemoSession()
+        session = made
+        sdkMessages = sdkMessagesOf(made.entries, made.sessionId)
+        yield* log(`acx demo: a generated Claude Code session, end to end (nothing leaves this machine; ${why})`)
+        yield* projects.appendEntries(made.projectKey, made.sessionId, made.entries)
+        yield* projects.appendEntries(
+          made.projectKey,
+          made.sessionId,
+          made.subagent.entries,
+          `subagents/agent-${made.subagent.agentId}`
+        )
+        yield* Effect.sync(() =>
+          fs.writeFileSync(
+            path.join(
+              projects.projectsDir,
+              made.projectKey,
+              made.sessionId,
+              "subagents",
+              `agent-${made.subagent.agentId}.meta.json`
+            ),
+            JSON.stringify(made.subagent.meta)
           )
         )
+      }
+      const listed = yield* projects.listSessions()
+      if (!json && real !== undefined) {
+        yield* section(
+          1,
+          `Claude Code (the real CLI: ${
+            found!.path
+          }) ran ${real.turns} turns in ${real.projectDir}, the third in a resumed process → ${configDir}`
+        )
+        yield* Console.log(indent(sessionsTable(listed)))
+        yield* Console.log(indent(`\ncommands it ran for real:\n${real.commands.map((c) => `  $ ${c}`).join("\n")}`))
+        yield* Console.log(indent(`cost the CLI reported: $${real.costUsd.toFixed(6)} (cumulative over the session)`))
+      } else if (!json) {
+        yield* section(1, `Claude Code transcript written in Claude Code layout → ${configDir}`)
+        yield* Console.log(indent(sessionsTable(listed)))
       }
 
       // 2. Into the embedded SessionStore.
@@ -154,7 +196,7 @@ export const demo = Command.make(
         const storage = yield* ClaudeAgentStorage.ClaudeAgentStorage
         const client = yield* AcontextClient.AcontextClient
         const emulator = yield* AcontextEmulator.AcontextEmulator
-        const messages = sdkMessagesOf(session.entries, session.sessionId)
+        const messages = sdkMessages
         const outcomes = yield* Effect.forEach(messages, (message) => storage.save(message))
         const failed = outcomes.filter((outcome) => outcome._tag === "Failed")
         const sessionId = (yield* storage.sessionId) ?? session.sessionId
@@ -184,6 +226,9 @@ export const demo = Command.make(
       if (json) {
         return yield* Console.log(format.json({
           dir: keep ? root : null,
+          source: real !== undefined
+            ? { kind: "real-claude-code", turns: real.turns, costUsd: real.costUsd, commands: real.commands }
+            : { kind: "generated", reason: why },
           session: { projectKey: session.projectKey, sessionId: session.sessionId, title: session.title },
           sessions: listed,
           imported,
