@@ -43,12 +43,13 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import { randomBytes, randomUUID } from "node:crypto"
 import * as Http from "node:http"
 import * as Faults from "./internal/emulator/faults.js"
 import * as Handlers from "./internal/emulator/handlers.js"
 import * as Store from "./internal/emulator/store.js"
+import { startScoped } from "./internal/scoped.js"
 
 /**
  * The emulated routes, as named in faults and in the request log:
@@ -514,15 +515,7 @@ const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
  * @category constructors
  */
 export const startAcontextEmulator = async (options?: AcontextEmulatorOptions): Promise<AcontextEmulatorHandle> => {
-  const scope = Effect.runSync(Scope.make())
-  const started = await Effect.runPromiseExit(Scope.extend(make(options), scope))
-  if (Exit.isFailure(started)) {
-    await Effect.runPromise(Scope.close(scope, started))
-    throw Cause.squash(started.cause)
-  }
-  const emulator = started.value
-  let closing: Promise<void> | undefined
-  const close = () => (closing ??= Effect.runPromise(Scope.close(scope, Exit.void)))
+  const { close, service: emulator } = await startScoped(make(options))
   return {
     url: emulator.url,
     port: emulator.port,

@@ -44,16 +44,15 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
 import * as Http from "node:http"
 import * as Internal from "./internal/modelDouble.js"
+import { startScoped } from "./internal/scoped.js"
 
 /**
  * One content block of a reply.
@@ -440,15 +439,7 @@ export interface ModelDoubleHandle extends AsyncDisposable {
  * @category constructors
  */
 export const startModelDouble = async (options?: ModelDoubleOptions): Promise<ModelDoubleHandle> => {
-  const scope = Effect.runSync(Scope.make())
-  const started = await Effect.runPromiseExit(Scope.extend(make(options), scope))
-  if (Exit.isFailure(started)) {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    throw Cause.squash(started.cause)
-  }
-  const double = started.value
-  let closing: Promise<void> | undefined
-  const close = () => (closing ??= Effect.runPromise(Scope.close(scope, Exit.void)))
+  const { close, service: double } = await startScoped(make(options))
   return {
     url: double.url,
     port: double.port,
