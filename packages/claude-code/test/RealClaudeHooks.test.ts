@@ -1,0 +1,72 @@
+/**
+ * The real Claude Code CLI's command hooks, offline against the model double: every hook acx
+ * models fires with its real stdin payload, in order, and each payload decodes with
+ * `@acx/schema`'s strict hook-input schemas (what the memory's hook handlers will read).
+ */
+import * as Hook from "@acx/schema/Hook"
+import { detectClaude, ModelDouble, realClaude, startModelDouble } from "@acx/testing"
+import { describe, expect, it } from "@effect/vitest"
+import * as Schema from "effect/Schema"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
+
+// A hook command: appends `{event, input}` (stdin parsed) as one line to the log, exits 0.
+const HOOK_SCRIPT = `
+import { appendFileSync, readFileSync } from "node:fs"
+const [log, event] = process.argv.slice(2)
+appendFileSync(log, JSON.stringify({ event, input: JSON.parse(readFileSync(0, "utf8")) }) + "\\n")
+`
+
+describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
+  it("fire with real payloads that decode with the strict hook-input schemas", async () => {
+    await using model = await startModelDouble({
+      script: [
+        { content: [{ type: "tool_use", name: "Bash", input: { command: "echo hooked" } }] },
+        { when: ModelDouble.lastMessageHasToolResult, reply: { content: "Done." } }
+      ]
+    })
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-hooks-"))
+    const cwd = fs.realpathSync(fs.mkdtempSync(path.join(root, "project-")))
+    const script = path.join(root, "hook.mjs")
+    const log = path.join(root, "hooks.jsonl")
+    fs.writeFileSync(script, HOOK_SCRIPT)
+    const command = (event: string) => ({
+      hooks: [{ type: "command", command: `"${process.execPath}" "${script}" "${log}" ${event}` }]
+    })
+    const hooks = Object.fromEntries(Hook.KNOWN_HOOK_EVENTS.map((event) => [event, [command(event)]]))
+    try {
+      const cli = await realClaude({ baseUrl: model.url })
+      const run = await cli.run({ prompt: "Say hooked", cwd, allowedTools: ["Bash"], settings: { hooks } })
+      expect(run.exitCode, run.stderr).toBe(0)
+      const fired = fs.readFileSync(log, "utf8").trim().split("\n").map((line) =>
+        JSON.parse(line) as { event: string; input: unknown }
+      )
+      expect(fired.map((f) => f.event)).toEqual([
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd"
+      ])
+      for (const { event, input } of fired) {
+        const decoded = Schema.decodeUnknownSync(Hook.KnownHookInput)(input, { onExcessProperty: "preserve" })
+        expect(decoded.hook_event_name).toBe(event)
+        expect(decoded.session_id).toBe(run.sessionId)
+        expect(decoded.cwd).toBe(cwd)
+      }
+      const start = fired[0]!.input as Hook.SessionStartHookInput
+      expect(start.source).toBe("startup")
+      const prompt = fired[1]!.input as Hook.UserPromptSubmitHookInput
+      expect(prompt.prompt).toBe("Say hooked")
+      const tool = fired[2]!.input as Hook.PostToolUseHookInput
+      expect(tool.tool_name).toBe("Bash")
+      expect(JSON.stringify(tool.tool_response)).toContain("hooked")
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
