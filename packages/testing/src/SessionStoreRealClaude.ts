@@ -6,7 +6,9 @@
  *   transcript the CLI wrote, less the entries the CLI keeps local (`api-request*`);
  * - with the local transcript gone, `query({ resume })` loads the session from the store alone:
  *   the model sees the whole history, the result's `total_cost_usd` continues the saved total,
- *   and the store grows by the new turn.
+ *   and the store grows by the new turn;
+ * - a Task subagent's transcript is mirrored under its subpath (`subagents/agent-<id>`), equal to
+ *   the file the CLI wrote, with its `agent_metadata` entries (stores with `listSubkeys`).
  *
  * Each case gets a fresh store from `makeStore` (closed afterwards when it has `close()`), a
  * private HOME and a scratch project directory. Without a Claude Code binary (see `RealClaude`)
@@ -50,6 +52,8 @@ export interface RealClaudeSuiteOptions {
   readonly model?: string | undefined
 }
 
+const SUBAGENT_PROMPT = "Count the files in the project"
+
 const says = (text: string) => (request: ModelRequest) =>
   lastUserText(request)?.includes(text) === true && !lastMessageHasToolResult(request)
 
@@ -70,6 +74,23 @@ const script = [
     reply: { content: "The project is empty.", usage: { inputTokens: 1100, outputTokens: 8 } }
   },
   { when: says("Now the tests"), reply: { content: "There are none.", usage: { inputTokens: 1200, outputTokens: 6 } } },
+  // a Task subagent (in the foreground: its answer is the Task's tool result)
+  {
+    when: says("Delegate the count"),
+    reply: {
+      content: [{
+        type: "tool_use" as const,
+        name: "Task",
+        input: {
+          description: "Count files",
+          prompt: SUBAGENT_PROMPT,
+          subagent_type: "general-purpose",
+          run_in_background: false
+        }
+      }]
+    }
+  },
+  { when: says(SUBAGENT_PROMPT), reply: { content: "There are 0 files." } },
   { when: says("And the docs"), reply: { content: "None either.", usage: { inputTokens: 1300, outputTokens: 5 } } }
 ]
 
@@ -212,6 +233,47 @@ export const runSessionStoreRealClaudeSuite = (
         const saved = Number(results.at(-1)!["total_cost_usd"])
         expect(Number(result?.["total_cost_usd"])).toBeGreaterThan(saved)
         expect(((await world.store.load(key)) ?? []).length).toBeGreaterThan(before)
+      })
+    }, timeout)
+
+    it("mirrors a Task subagent's transcript under its subpath, with its agent_metadata", async ({ skip }) => {
+      await withWorld(skip, async (world) => {
+        const { expect } = await loadVitest()
+        const messages: Array<Message> = []
+        for await (
+          const message of world.query({
+            prompt: "Delegate the count",
+            options: {
+              ...world.claude.queryOptions(world.home),
+              cwd: world.cwd,
+              sessionStore: world.store,
+              allowedTools: ["Task"],
+              model
+            }
+          })
+        ) messages.push(message as Message)
+        const result = messages.find((message) => message.type === "result")
+        expect(result?.["subtype"]).toBe("success")
+        const key = { projectKey: projectKeyFor(world.cwd), sessionId: String(result?.["session_id"]) }
+        if (world.store.listSubkeys === undefined) return
+        const subkeys = await world.store.listSubkeys(key)
+        const subagents = subkeys.filter((subpath) => subpath.startsWith("subagents/agent-"))
+        expect(subagents).toHaveLength(1)
+        const entries = (await world.store.load({ ...key, subpath: subagents[0]! })) ?? []
+        // the subagent's conversation, as the CLI wrote it, and its metadata: the CLI mirrors an
+        // `agent_metadata` entry as the subagent starts and as it ends (the SDK restores the last)
+        expect(JSON.stringify(entries)).toContain(SUBAGENT_PROMPT)
+        expect(JSON.stringify(entries)).toContain("There are 0 files.")
+        const metadata = entries.filter((entry) => entry.type === "agent_metadata")
+        expect(metadata.length).toBeGreaterThanOrEqual(1)
+        for (const entry of metadata) expect(entry).toMatchObject({ agentType: "general-purpose" })
+        const written = fs.readFileSync(
+          path.join(world.home, ".claude", "projects", key.projectKey, key.sessionId, `${subagents[0]!}.jsonl`),
+          "utf8"
+        ).split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Message)
+        expect(entries.filter((entry) => entry.type !== "agent_metadata")).toEqual(
+          written.filter((entry) => !entry.type.startsWith("api-request"))
+        )
       })
     }, timeout)
   })
