@@ -47,12 +47,13 @@ pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" exec pnpm pack --pack-
 tgz() { ls "$work"/tarballs/acx-"$1"-*.tgz; }
 ls -1 "$work/tarballs"
 
-# An empty npm project outside the workspace; `npm install` there with the given specs.
+# An empty npm project outside the workspace; `npm install` there with the given specs. Optional
+# dependencies are left out: none is needed here, and the SDK's would bring its 360 MB binary.
 project() {
   local dir="$work/$1"
   shift
   mkdir -p "$dir"
-  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund --loglevel=error "$@" >/dev/null)
+  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund --loglevel=error --omit=optional "$@" >/dev/null)
   echo "$dir"
 }
 absent() { # dir package…: fails when npm ls finds any of the packages
