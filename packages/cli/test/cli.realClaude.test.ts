@@ -19,8 +19,6 @@ if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${cla
 const MODEL = "claude-sonnet-4-5"
 const SUBAGENT_PROMPT = "Count the lines of notes.txt"
 
-const says = (text: string) => (request: ModelDouble.ModelRequest) =>
-  JSON.stringify(request.body["messages"]).includes(text) && !ModelDouble.lastMessageHasToolResult(request)
 const inSubagent = (request: ModelDouble.ModelRequest) =>
   JSON.stringify((request.body["messages"] as ReadonlyArray<unknown>)[0] ?? "").includes(SUBAGENT_PROMPT)
 
@@ -49,7 +47,7 @@ const script: ModelDouble.Script = [
   },
   // the main loop
   {
-    when: says("Look at the notes"),
+    when: ModelDouble.userSays("Look at the notes"),
     reply: {
       content: [{ type: "tool_use", name: "Bash", input: { command: "ls" } }],
       usage: usage.mainTool
@@ -73,7 +71,7 @@ const script: ModelDouble.Script = [
     }
   },
   { when: ModelDouble.lastMessageHasToolResult, reply: { content: "The notes have 3 lines.", usage: usage.mainDone } },
-  { when: says("Anything else"), reply: { content: "No, that is all.", usage: usage.resumed } }
+  { when: ModelDouble.userSays("Anything else"), reply: { content: "No, that is all.", usage: usage.resumed } }
 ]
 
 const sum = (figures: ReadonlyArray<(typeof usage)[keyof typeof usage]>) => ({

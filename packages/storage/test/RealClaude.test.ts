@@ -25,12 +25,9 @@ import * as path from "node:path"
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
 
-const says = (text: string) => (request: ModelDouble.ModelRequest) =>
-  ModelDouble.lastUserText(request)?.includes(text) === true && !ModelDouble.lastMessageHasToolResult(request)
-
 const script: ModelDouble.Script = [
   {
-    when: says("Which files"),
+    when: ModelDouble.userSays("Which files"),
     reply: {
       content: [
         { type: "text", text: "Let me list them." },
@@ -39,7 +36,7 @@ const script: ModelDouble.Script = [
     }
   },
   { when: ModelDouble.lastMessageHasToolResult, reply: { content: "Two files: a.txt and b.txt." } },
-  { when: says("Which is bigger"), reply: { content: "They are both empty." } }
+  { when: ModelDouble.userSays("Which is bigger"), reply: { content: "They are both empty." } }
 ]
 
 type Part = { readonly type: string; readonly text?: string }

@@ -267,6 +267,16 @@ export const systemMentions = (text: string) => (request: ModelRequest): boolean
   JSON.stringify(request.body["system"] ?? "").includes(text)
 
 /**
+ * Whether the request is a new prompt containing `text`: the last user message's text contains
+ * it and carries no tool result (the follow-ups of a tool call quote the prompt in their history).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const userSays = (text: string) => (request: ModelRequest): boolean =>
+  Internal.lastUserText(request)?.includes(text) === true && !lastMessageHasToolResult(request)
+
+/**
  * The text of the last user message, if it has text.
  *
  * @since 0.1.0

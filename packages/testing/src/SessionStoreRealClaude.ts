@@ -29,7 +29,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { loadSdk, loadVitest, requireRunner } from "./internal/optional.js"
-import { lastMessageHasToolResult, lastUserText, type ModelRequest, startModelDouble } from "./ModelDouble.js"
+import { lastMessageHasToolResult, lastUserText, startModelDouble, userSays } from "./ModelDouble.js"
 import { detectClaude, realClaude } from "./RealClaude.js"
 import { projectKeyFor, promptMessage } from "./StandInCli.js"
 
@@ -54,13 +54,10 @@ export interface RealClaudeSuiteOptions {
 
 const SUBAGENT_PROMPT = "Count the files in the project"
 
-const says = (text: string) => (request: ModelRequest) =>
-  lastUserText(request)?.includes(text) === true && !lastMessageHasToolResult(request)
-
 /** The double's words for the suite: a tool round in turn one, plain answers after. */
 const script = [
   {
-    when: says("List the project"),
+    when: userSays("List the project"),
     reply: {
       content: [
         { type: "text" as const, text: "Listing it." },
@@ -73,10 +70,13 @@ const script = [
     when: lastMessageHasToolResult,
     reply: { content: "The project is empty.", usage: { inputTokens: 1100, outputTokens: 8 } }
   },
-  { when: says("Now the tests"), reply: { content: "There are none.", usage: { inputTokens: 1200, outputTokens: 6 } } },
+  {
+    when: userSays("Now the tests"),
+    reply: { content: "There are none.", usage: { inputTokens: 1200, outputTokens: 6 } }
+  },
   // a Task subagent (in the foreground: its answer is the Task's tool result)
   {
-    when: says("Delegate the count"),
+    when: userSays("Delegate the count"),
     reply: {
       content: [{
         type: "tool_use" as const,
@@ -90,8 +90,8 @@ const script = [
       }]
     }
   },
-  { when: says(SUBAGENT_PROMPT), reply: { content: "There are 0 files." } },
-  { when: says("And the docs"), reply: { content: "None either.", usage: { inputTokens: 1300, outputTokens: 5 } } }
+  { when: userSays(SUBAGENT_PROMPT), reply: { content: "There are 0 files." } },
+  { when: userSays("And the docs"), reply: { content: "None either.", usage: { inputTokens: 1300, outputTokens: 5 } } }
 ]
 
 type Message = { readonly type: string; readonly [key: string]: unknown }

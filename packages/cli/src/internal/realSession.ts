@@ -36,9 +36,6 @@ const PROMPTS = [
 
 const TITLE = "Fix the cart total"
 
-const says = (text: string) => (request: ModelDouble.ModelRequest) =>
-  ModelDouble.lastUserText(request)?.includes(text) === true && !ModelDouble.lastMessageHasToolResult(request)
-
 const bash = (command: string, description: string) =>
   ({ type: "tool_use", name: "Bash", input: { command, description } }) as const
 
@@ -46,7 +43,7 @@ const bash = (command: string, description: string) =>
 const script = (node: string): ModelDouble.Script => [
   { when: ModelDouble.isSideCall, reply: { content: TITLE }, times: Infinity },
   {
-    when: says(PROMPTS[0]),
+    when: ModelDouble.userSays(PROMPTS[0]),
     reply: {
       content: [
         { type: "text", text: "Let me read the code first." },
@@ -73,7 +70,7 @@ const script = (node: string): ModelDouble.Script => [
     }
   },
   {
-    when: says(PROMPTS[1]),
+    when: ModelDouble.userSays(PROMPTS[1]),
     reply: {
       content: [bash(
         `printf '%s\\n' 'assert.equal(total([]), 0)' >> test.mjs && "${node}" test.mjs`,
@@ -90,7 +87,7 @@ const script = (node: string): ModelDouble.Script => [
     }
   },
   {
-    when: says(PROMPTS[2]),
+    when: ModelDouble.userSays(PROMPTS[2]),
     reply: {
       content: "`total()` no longer multiplies by 0, and a test now covers the empty cart.",
       usage: { inputTokens: 4100, outputTokens: 24, cacheReadInputTokens: 14800 }
