@@ -127,3 +127,10 @@ export { normalizeToolUseInput } from "./ToolUse.js"
  * @since 0.1.0
  */
 export * as TranscriptMarkdown from "./TranscriptMarkdown.js"
+
+/**
+ * Agent events: every SDK message as what a conversation shows a caller (`mapSdkMessage`, total).
+ *
+ * @since 0.1.0
+ */
+export * as AgentEvent from "./AgentEvent.js"
