@@ -134,3 +134,10 @@ export * as TranscriptMarkdown from "./TranscriptMarkdown.js"
  * @since 0.1.0
  */
 export * as AgentEvent from "./AgentEvent.js"
+
+/**
+ * Usage of an agent conversation per turn and in total: tokens by model, and dollars read from the cumulative totals.
+ *
+ * @since 0.1.0
+ */
+export * as AgentUsage from "./AgentUsage.js"

@@ -1,0 +1,142 @@
+/**
+ * Usage of an agent conversation, per turn and in total, folded from its {@link AgentEvent}s:
+ * tokens by model and US dollars, counted the way the SDK reports them.
+ *
+ * - **Tokens**: each model response reports its usage on every assistant message line it spans
+ *   (one content block per line, the figures growing); within a turn the last report of a
+ *   message id counts, once. A turn's tokens are added to the conversation's when it completes.
+ * - **Dollars**: a result's `total_cost_usd` is cumulative for the session's process — a second
+ *   turn of the same `query()` reports the running total, and a resumed session starts from the
+ *   total its transcript saved — so it is read, never summed. A turn's cost is the rise of the
+ *   conversation's total. A total lower than the last one means a process that did not carry the
+ *   saved total: what was spent before is kept, and the new total added on top.
+ *
+ * Pure and total: any events in, a usage out (non-finite or negative figures count as 0).
+ *
+ * @since 0.1.0
+ */
+import type { AgentEvent } from "./AgentEvent.js"
+import { addTotals, emptyTotals, type TokenTotals } from "./Usage.js"
+
+/**
+ * Tokens by model and what they cost.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UsageFigures {
+  readonly tokens: TokenTotals
+  readonly tokensByModel: { readonly [model: string]: TokenTotals }
+  readonly costUsd: number
+}
+
+/**
+ * The conversation's usage: totals, the last completed turn, and the turn in progress.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConversationUsage extends UsageFigures {
+  readonly turns: number
+  readonly lastTurn: UsageFigures | undefined
+  /** The responses of the turn in progress, by message id (the last report of each). */
+  readonly pending: ReadonlyArray<{ readonly key: string; readonly model: string; readonly tokens: TokenTotals }>
+  /** The session process's last cumulative `total_cost_usd`, and what was spent before it. */
+  readonly processTotalUsd: number
+  readonly earlierUsd: number
+}
+
+/**
+ * No usage yet.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const empty: ConversationUsage = {
+  tokens: emptyTotals,
+  tokensByModel: {},
+  costUsd: 0,
+  turns: 0,
+  lastTurn: undefined,
+  pending: [],
+  processTotalUsd: 0,
+  earlierUsd: 0
+}
+
+const UNKNOWN_MODEL = "unknown"
+
+const dollars = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
+
+const clean = (tokens: TokenTotals): TokenTotals => ({
+  input: dollars(tokens.input),
+  output: dollars(tokens.output),
+  cacheRead: dollars(tokens.cacheRead),
+  cacheWrite: dollars(tokens.cacheWrite)
+})
+
+const byModel = (
+  entries: ReadonlyArray<{ readonly model: string; readonly tokens: TokenTotals }>
+): { readonly [model: string]: TokenTotals } => {
+  const out: { [model: string]: TokenTotals } = {}
+  for (const { model, tokens } of entries) out[model] = addTotals(out[model] ?? emptyTotals, tokens)
+  return out
+}
+
+const mergeByModel = (
+  a: { readonly [model: string]: TokenTotals },
+  b: { readonly [model: string]: TokenTotals }
+): { readonly [model: string]: TokenTotals } => {
+  const out: { [model: string]: TokenTotals } = { ...a }
+  for (const [model, tokens] of Object.entries(b)) out[model] = addTotals(out[model] ?? emptyTotals, tokens)
+  return out
+}
+
+/**
+ * The usage after one more event (only `Usage` and `TurnComplete` change it).
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const step = (usage: ConversationUsage, event: AgentEvent): ConversationUsage => {
+  if (event._tag === "Usage") {
+    // a report without a message id is its own response
+    const key = event.messageId ?? `#${usage.pending.length}`
+    const entry = { key, model: event.model ?? UNKNOWN_MODEL, tokens: clean(event.tokens) }
+    const rest = usage.pending.filter((pending) => pending.key !== key)
+    return { ...usage, pending: [...rest, entry] }
+  }
+  if (event._tag !== "TurnComplete") return usage
+  const total = dollars(event.totalCostUsd)
+  // a process that did not carry the saved total: keep what was spent, start a new base
+  const earlierUsd = total < usage.processTotalUsd ? usage.earlierUsd + usage.processTotalUsd : usage.earlierUsd
+  const costUsd = earlierUsd + total
+  const turnByModel = byModel(usage.pending)
+  const turnTokens = Object.values(turnByModel).reduce(addTotals, emptyTotals)
+  const lastTurn: UsageFigures = {
+    tokens: turnTokens,
+    tokensByModel: turnByModel,
+    costUsd: Math.max(0, costUsd - usage.costUsd)
+  }
+  return {
+    tokens: addTotals(usage.tokens, turnTokens),
+    tokensByModel: mergeByModel(usage.tokensByModel, turnByModel),
+    costUsd,
+    turns: usage.turns + 1,
+    lastTurn,
+    pending: [],
+    processTotalUsd: total,
+    earlierUsd
+  }
+}
+
+/**
+ * The usage of a whole event sequence.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const ofEvents = (events: Iterable<AgentEvent>, from: ConversationUsage = empty): ConversationUsage => {
+  let usage = from
+  for (const event of events) usage = step(usage, event)
+  return usage
+}
