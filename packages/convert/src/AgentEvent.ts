@@ -201,12 +201,13 @@ const streamEvents = (message: Obj): Array<AgentEvent> => {
 
 const costByModel = (modelUsage: unknown): { readonly [model: string]: number } => {
   if (!isObj(modelUsage)) return {}
-  const out: { [model: string]: number } = {}
-  for (const [model, usage] of Object.entries(modelUsage)) {
-    const cost = num(get(usage, "costUSD"))
-    if (cost !== undefined) out[model] = cost
-  }
-  return out
+  // own properties only (a model named "__proto__" is a model like any other)
+  return Object.fromEntries(
+    Object.entries(modelUsage).flatMap(([model, usage]) => {
+      const cost = num(get(usage, "costUSD"))
+      return cost === undefined ? [] : [[model, cost] as const]
+    })
+  )
 }
 
 const resultEvent = (message: Obj): AgentEvent => {

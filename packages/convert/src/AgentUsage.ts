@@ -11,7 +11,8 @@
  *   conversation's total. A total lower than the last one means a process that did not carry the
  *   saved total: what was spent before is kept, and the new total added on top.
  *
- * Pure and total: any events in, a usage out (non-finite or negative figures count as 0).
+ * Pure and total: any events in, a usage out (non-finite or negative figures count as 0, figures
+ * past 2^53 are capped).
  *
  * @since 0.1.0
  */
@@ -65,31 +66,35 @@ export const empty: ConversationUsage = {
 
 const UNKNOWN_MODEL = "unknown"
 
-const dollars = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
+// A figure as counted: non-finite or negative is 0; past 2^53 it is capped (no real figure is
+// that large, and sums of capped figures stay finite).
+const figure = (value: number): number =>
+  Number.isFinite(value) && value > 0 ? Math.min(value, Number.MAX_SAFE_INTEGER) : 0
 
 const clean = (tokens: TokenTotals): TokenTotals => ({
-  input: dollars(tokens.input),
-  output: dollars(tokens.output),
-  cacheRead: dollars(tokens.cacheRead),
-  cacheWrite: dollars(tokens.cacheWrite)
+  input: figure(tokens.input),
+  output: figure(tokens.output),
+  cacheRead: figure(tokens.cacheRead),
+  cacheWrite: figure(tokens.cacheWrite)
 })
+
+// Maps, then own properties: a model named "toString" or "__proto__" is a model like any other.
+const sumByModel = (
+  entries: Iterable<readonly [model: string, tokens: TokenTotals]>
+): { readonly [model: string]: TokenTotals } => {
+  const sums = new Map<string, TokenTotals>()
+  for (const [model, tokens] of entries) sums.set(model, addTotals(sums.get(model) ?? emptyTotals, tokens))
+  return Object.fromEntries(sums)
+}
 
 const byModel = (
   entries: ReadonlyArray<{ readonly model: string; readonly tokens: TokenTotals }>
-): { readonly [model: string]: TokenTotals } => {
-  const out: { [model: string]: TokenTotals } = {}
-  for (const { model, tokens } of entries) out[model] = addTotals(out[model] ?? emptyTotals, tokens)
-  return out
-}
+): { readonly [model: string]: TokenTotals } => sumByModel(entries.map(({ model, tokens }) => [model, tokens] as const))
 
 const mergeByModel = (
   a: { readonly [model: string]: TokenTotals },
   b: { readonly [model: string]: TokenTotals }
-): { readonly [model: string]: TokenTotals } => {
-  const out: { [model: string]: TokenTotals } = { ...a }
-  for (const [model, tokens] of Object.entries(b)) out[model] = addTotals(out[model] ?? emptyTotals, tokens)
-  return out
-}
+): { readonly [model: string]: TokenTotals } => sumByModel([...Object.entries(a), ...Object.entries(b)])
 
 /**
  * The usage after one more event (only `Usage` and `TurnComplete` change it).
@@ -106,7 +111,7 @@ export const step = (usage: ConversationUsage, event: AgentEvent): ConversationU
     return { ...usage, pending: [...rest, entry] }
   }
   if (event._tag !== "TurnComplete") return usage
-  const total = dollars(event.totalCostUsd)
+  const total = figure(event.totalCostUsd)
   // a process that did not carry the saved total: keep what was spent, start a new base
   const earlierUsd = total < usage.processTotalUsd ? usage.earlierUsd + usage.processTotalUsd : usage.earlierUsd
   const costUsd = earlierUsd + total
