@@ -10,6 +10,21 @@ import { FastCheck as fc } from "effect"
 const { AgentEvent: E } = AgentEvent
 const MODELS = ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-5-5"]
 
+/** A successful turn's result with the session's cumulative cost (nothing else matters here). */
+const result = (totalCostUsd: number) =>
+  E.TurnComplete({
+    sessionId: "s",
+    subtype: "success",
+    isError: false,
+    result: undefined,
+    errors: [],
+    totalCostUsd,
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costByModel: {},
+    numTurns: 1,
+    durationMs: 0
+  })
+
 const tokens = fc.record({
   input: fc.nat({ max: 50_000 }),
   output: fc.nat({ max: 5_000 }),
@@ -72,18 +87,7 @@ describe("AgentUsage", () => {
           // a fresh process whose first turn costs less than the old total shows as a reset; one
           // that costs more cannot be told from a carried total (nor can the SDK's own figure)
           processTotal += t.cost
-          events.push(E.TurnComplete({
-            sessionId: "s",
-            subtype: "success",
-            isError: false,
-            result: "ok",
-            errors: [],
-            totalCostUsd: processTotal,
-            tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-            costByModel: {},
-            numTurns: 1,
-            durationMs: 1
-          }))
+          events.push(result(processTotal))
         }
         const usage = AgentUsage.ofEvents(events)
         expect(usage.turns).toBe(turns.length)
@@ -109,19 +113,6 @@ describe("AgentUsage", () => {
   })
 
   it("a resumed process that starts from the saved total is read, not summed; a fresh one is added", () => {
-    const result = (totalCostUsd: number) =>
-      E.TurnComplete({
-        sessionId: "s",
-        subtype: "success",
-        isError: false,
-        result: undefined,
-        errors: [],
-        totalCostUsd,
-        tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        costByModel: {},
-        numTurns: 1,
-        durationMs: 0
-      })
     // two turns in one process (0.10 → 0.25), then a resumed process (0.25 carried → 0.40)
     const carried = AgentUsage.ofEvents([result(0.1), result(0.25), result(0.4)])
     expect(carried.costUsd).toBeCloseTo(0.4, 12)
@@ -144,20 +135,7 @@ describe("AgentUsage", () => {
             E.Usage({ ...base, tokens: t, parentToolUseId: null })
           )
         ),
-      figure.map((totalCostUsd) =>
-        E.TurnComplete({
-          sessionId: undefined,
-          subtype: "success",
-          isError: false,
-          result: undefined,
-          errors: [],
-          totalCostUsd,
-          tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-          costByModel: {},
-          numTurns: 0,
-          durationMs: 0
-        })
-      ),
+      figure.map(result),
       fc.constant(E.Status({ status: "idle" }))
     )
     fc.assert(
