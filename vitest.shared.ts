@@ -1,7 +1,13 @@
 import type { ViteUserConfig } from "vitest/config"
 
+// Inside the repository the packages resolve to their TypeScript sources (the `@acx/source`
+// export condition; installed packages resolve to dist/), with vite's own default conditions.
+const conditions = ["@acx/source", "module", "node", "development|production"]
+
 /** Settings every package's vitest project shares. */
 export const shared: ViteUserConfig = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: [new URL("./vitest.setup.ts", import.meta.url).pathname],

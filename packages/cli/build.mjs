@@ -29,6 +29,8 @@ await esbuild.build({
   sourcemap: "linked",
   logLevel: "warning",
   external,
+  // the workspace packages from their TypeScript sources (their `@acx/source` export condition)
+  conditions: ["@acx/source"],
   // bundled CommonJS dependencies call require() for Node built-ins
   banner: {
     js: "import { createRequire as __acxCreateRequire } from \"node:module\"\n" +

@@ -46,7 +46,10 @@ describe("ClaudeProjectsSessionStore (several processes)", () => {
   it("4 processes appending to one session take turns: every entry once, in order, summary exact", async () => {
     const dir = path.join(tempDir, "processes")
     const run = { workers: 4, batches: 15, batchSize: 10 }
-    await runAppendWorkers(new URL("./workers/claudeProjectsAppendWorker.ts", import.meta.url), dir, run)
+    await runAppendWorkers(new URL("./workers/claudeProjectsAppendWorker.ts", import.meta.url), dir, run, {
+      // the workspace packages from their sources, as in the tests
+      execArgv: ["--conditions=@acx/source", "--import", "tsx"]
+    })
     const store = createClaudeProjectsSessionStore({ configDir: dir })
     await expectInterleavedAppends(
       store,

@@ -3,7 +3,6 @@
  * line as a known entry, the SDK's own `getSessionMessages` / `listSessions` read it, and the
  * statistics are the hand-counted figures stated here.
  */
-import { generateDemoSession } from "@acx/cli/DemoSession"
 import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import { conversation } from "@acx/convert/Reconstruct"
 import { sessionStats } from "@acx/convert/Stats"
@@ -14,6 +13,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { generateDemoSession } from "../src/DemoSession.js"
 
 const jsonl = (entries: ReadonlyArray<unknown>) => entries.map((entry) => JSON.stringify(entry) + "\n").join("")
 

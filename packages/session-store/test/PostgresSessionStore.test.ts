@@ -378,6 +378,7 @@ describe.skipIf(!PG_URL)(
         const runWorker = (id: number) =>
           new Promise<void>((resolve, reject) => {
             const child = spawn(process.execPath, [
+              "--conditions=@acx/source",
               "--import",
               "tsx",
               workerFile,

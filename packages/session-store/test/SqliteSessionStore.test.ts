@@ -436,7 +436,10 @@ describe("SqliteSessionStore (concurrency)", () => {
   it("4 processes appending to one session: every entry once, each process's entries in order", async () => {
     const filename = tempFile()
     const run = { workers: 4, batches: 25, batchSize: 20 }
-    await runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), filename, run)
+    await runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), filename, run, {
+      // the workspace packages from their sources, as in the tests
+      execArgv: ["--conditions=@acx/source", "--import", "tsx"]
+    })
     await using store = SqliteSessionStore.createSqliteSessionStore({ filename })
     await expectInterleavedAppends(store, { projectKey: "concurrency", sessionId: "shared-session" }, run)
   }, 30_000)
