@@ -76,7 +76,11 @@ export type AgentEvent = Data.TaggedEnum<{
   ApiRetry: { readonly attempt: number | undefined; readonly error: string | undefined }
   /** The conversation was compacted. */
   Compaction: { readonly trigger: string | undefined; readonly preTokens: number | undefined }
-  /** The turn ended: success, or an error subtype with its messages. `totalCostUsd` is cumulative for the session. */
+  /**
+   * The turn ended: success, or an error subtype with its messages. `tokens` are the turn's (the
+   * result's `usage`); `totalCostUsd`, `costByModel` and `tokensByModel` (the result's
+   * `modelUsage`, side calls included) are cumulative for the session, as the CLI reports them.
+   */
   TurnComplete: {
     readonly sessionId: string | undefined
     readonly subtype: string
@@ -86,6 +90,7 @@ export type AgentEvent = Data.TaggedEnum<{
     readonly totalCostUsd: number
     readonly tokens: TokenTotals
     readonly costByModel: { readonly [model: string]: number }
+    readonly tokensByModel: { readonly [model: string]: TokenTotals }
     readonly numTurns: number
     readonly durationMs: number
   }
@@ -210,6 +215,25 @@ const costByModel = (modelUsage: unknown): { readonly [model: string]: number } 
   )
 }
 
+const modelTokens = (usage: unknown): TokenTotals => {
+  const figure = (key: string) => num(get(usage, key)) ?? 0
+  return totalsOf({
+    input_tokens: figure("inputTokens"),
+    output_tokens: figure("outputTokens"),
+    cache_read_input_tokens: figure("cacheReadInputTokens"),
+    cache_creation_input_tokens: figure("cacheCreationInputTokens")
+  })
+}
+
+const tokensByModel = (modelUsage: unknown): { readonly [model: string]: TokenTotals } =>
+  isObj(modelUsage)
+    ? Object.fromEntries(
+      Object.entries(modelUsage).flatMap((
+        [model, usage]
+      ) => (isObj(usage) ? [[model, modelTokens(usage)] as const] : []))
+    )
+    : {}
+
 const resultEvent = (message: Obj): AgentEvent => {
   const errors = get(message, "errors")
   return AgentEvent.TurnComplete({
@@ -221,6 +245,7 @@ const resultEvent = (message: Obj): AgentEvent => {
     totalCostUsd: num(message["total_cost_usd"]) ?? 0,
     tokens: totalsOf(message["usage"]),
     costByModel: costByModel(message["model_usage"] ?? message["modelUsage"]),
+    tokensByModel: tokensByModel(message["model_usage"] ?? message["modelUsage"]),
     numTurns: num(message["num_turns"]) ?? 0,
     durationMs: num(message["duration_ms"]) ?? 0
   })

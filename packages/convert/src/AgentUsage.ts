@@ -2,9 +2,11 @@
  * Usage of an agent conversation, per turn and in total, folded from its {@link AgentEvent}s:
  * tokens by model and US dollars, counted the way the SDK reports them.
  *
- * - **Tokens**: each model response reports its usage on every assistant message line it spans
- *   (one content block per line, the figures growing); within a turn the last report of a
- *   message id counts, once. A turn's tokens are added to the conversation's when it completes.
+ * - **Tokens**: a turn's result reports the session's tokens by model (`modelUsage`, side calls
+ *   such as titles included), cumulative like its dollars: read the same way, a turn's tokens are
+ *   the rise. A result without them (an older CLI) falls back on the responses' own reports: each
+ *   response reports its usage on every assistant message line it spans, and within a turn the
+ *   last report of a message id counts, once (those lines may carry a preliminary output count).
  * - **Dollars**: a result's `total_cost_usd` is cumulative for the session's process — a second
  *   turn of the same `query()` reports the running total, and a resumed session starts from the
  *   total its transcript saved — so it is read, never summed. A turn's cost is the rise of the
@@ -45,6 +47,9 @@ export interface ConversationUsage extends UsageFigures {
   /** The session process's last cumulative `total_cost_usd`, and what was spent before it. */
   readonly processTotalUsd: number
   readonly earlierUsd: number
+  /** The process's last cumulative tokens by model, and the tokens counted before it. */
+  readonly processByModel: { readonly [model: string]: TokenTotals }
+  readonly earlierByModel: { readonly [model: string]: TokenTotals }
 }
 
 /**
@@ -61,7 +66,9 @@ export const empty: ConversationUsage = {
   lastTurn: undefined,
   pending: [],
   processTotalUsd: 0,
-  earlierUsd: 0
+  earlierUsd: 0,
+  processByModel: {},
+  earlierByModel: {}
 }
 
 const UNKNOWN_MODEL = "unknown"
@@ -115,7 +122,11 @@ export const step = (usage: ConversationUsage, event: AgentEvent): ConversationU
   // a process that did not carry the saved total: keep what was spent, start a new base
   const earlierUsd = total < usage.processTotalUsd ? usage.earlierUsd + usage.processTotalUsd : usage.earlierUsd
   const costUsd = earlierUsd + total
-  const turnByModel = byModel(usage.pending)
+  const cumulative = cleanByModel(event.tokensByModel)
+  const counted = cumulative.size > 0
+    ? fromCumulative(usage, cumulative)
+    : { ...usage, tokensByModel: mergeByModel(usage.tokensByModel, byModel(usage.pending)) }
+  const turnByModel = difference(counted.tokensByModel, usage.tokensByModel)
   const turnTokens = Object.values(turnByModel).reduce(addTotals, emptyTotals)
   const lastTurn: UsageFigures = {
     tokens: turnTokens,
@@ -123,8 +134,8 @@ export const step = (usage: ConversationUsage, event: AgentEvent): ConversationU
     costUsd: Math.max(0, costUsd - usage.costUsd)
   }
   return {
+    ...counted,
     tokens: addTotals(usage.tokens, turnTokens),
-    tokensByModel: mergeByModel(usage.tokensByModel, turnByModel),
     costUsd,
     turns: usage.turns + 1,
     lastTurn,
@@ -132,6 +143,52 @@ export const step = (usage: ConversationUsage, event: AgentEvent): ConversationU
     processTotalUsd: total,
     earlierUsd
   }
+}
+
+const cleanByModel = (byModel: { readonly [model: string]: TokenTotals }): Map<string, TokenTotals> =>
+  new Map(Object.entries(byModel).map(([model, tokens]) => [model, clean(tokens)] as const))
+
+const below = (a: TokenTotals, b: TokenTotals): boolean =>
+  a.input < b.input || a.output < b.output || a.cacheRead < b.cacheRead || a.cacheWrite < b.cacheWrite
+
+/** The conversation's tokens by model from a process's cumulative reading. */
+const fromCumulative = (
+  usage: ConversationUsage,
+  cumulative: Map<string, TokenTotals>
+): Pick<ConversationUsage, "tokensByModel" | "processByModel" | "earlierByModel"> => {
+  // a reading below the last one (a model missing, a figure lower) is a process that did not
+  // carry the saved figures: what was counted before is kept, the new reading added on top
+  const reset = Object.entries(usage.processByModel).some(([model, last]) => {
+    const now = cumulative.get(model)
+    return now === undefined || below(now, last)
+  })
+  // the first reading after turns counted from responses alone starts a new base too
+  const earlierByModel = Object.keys(usage.processByModel).length === 0
+    ? usage.tokensByModel
+    : reset
+    ? mergeByModel(usage.earlierByModel, usage.processByModel)
+    : usage.earlierByModel
+  const processByModel = Object.fromEntries(cumulative)
+  return { tokensByModel: mergeByModel(earlierByModel, processByModel), processByModel, earlierByModel }
+}
+
+/** `after - before` per model, never negative, models without a rise left out. */
+const difference = (
+  after: { readonly [model: string]: TokenTotals },
+  before: { readonly [model: string]: TokenTotals }
+): { readonly [model: string]: TokenTotals } => {
+  const rises = new Map<string, TokenTotals>()
+  for (const [model, now] of Object.entries(after)) {
+    const was = Object.hasOwn(before, model) ? before[model]! : emptyTotals
+    const rise = {
+      input: Math.max(0, now.input - was.input),
+      output: Math.max(0, now.output - was.output),
+      cacheRead: Math.max(0, now.cacheRead - was.cacheRead),
+      cacheWrite: Math.max(0, now.cacheWrite - was.cacheWrite)
+    }
+    if (rise.input + rise.output + rise.cacheRead + rise.cacheWrite > 0) rises.set(model, rise)
+  }
+  return Object.fromEntries(rises)
 }
 
 /**

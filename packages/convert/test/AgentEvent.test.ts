@@ -139,7 +139,10 @@ describe("mapSdkMessage", () => {
       errors: ["too many turns", 3],
       total_cost_usd: 0.5,
       usage: { input_tokens: 100, output_tokens: 20 },
-      modelUsage: { "claude-sonnet-4-5": { costUSD: 0.5 } },
+      modelUsage: {
+        "claude-sonnet-4-5": { costUSD: 0.5, inputTokens: 300, outputTokens: 40, cacheReadInputTokens: 7 },
+        "claude-haiku-4-5": "not an object"
+      },
       num_turns: 9,
       duration_ms: 1200
     })).toEqual([AgentEvent.AgentEvent.TurnComplete({
@@ -151,6 +154,7 @@ describe("mapSdkMessage", () => {
       totalCostUsd: 0.5,
       tokens: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0 },
       costByModel: { "claude-sonnet-4-5": 0.5 },
+      tokensByModel: { "claude-sonnet-4-5": { input: 300, output: 40, cacheRead: 7, cacheWrite: 0 } },
       numTurns: 9,
       durationMs: 1200
     })])

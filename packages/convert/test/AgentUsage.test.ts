@@ -10,8 +10,13 @@ import { FastCheck as fc } from "effect"
 const { AgentEvent: E } = AgentEvent
 const MODELS = ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-5-5"]
 
+const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
+
 /** A successful turn's result with the session's cumulative cost (nothing else matters here). */
-const result = (totalCostUsd: number) =>
+const result = (
+  totalCostUsd: number,
+  tokensByModel: { readonly [model: string]: typeof zero } = {}
+) =>
   E.TurnComplete({
     sessionId: "s",
     subtype: "success",
@@ -21,6 +26,7 @@ const result = (totalCostUsd: number) =>
     totalCostUsd,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     costByModel: {},
+    tokensByModel,
     numTurns: 1,
     durationMs: 0
   })
@@ -108,6 +114,71 @@ describe("AgentUsage", () => {
           }, [])
         expect(folded.reduce((a, b) => a + b, 0)).toBeCloseTo(usage.costUsd, 9)
       }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("property: tokens by model read from cumulative results (a turn's the rise), a reset process added on top", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ spent: fc.dictionary(fc.constantFrom(...MODELS), tokens), fresh: fc.boolean() }),
+          { maxLength: 8 }
+        ),
+        (turns) => {
+          const events: Array<AgentEvent.AgentEvent> = []
+          let reading: Record<string, typeof zero> = {}
+          const expected: Record<string, typeof zero> = {}
+          const turnTotals: Array<number> = []
+          for (const t of turns) {
+            // a fresh process starts counting again (from nothing, so its reading drops)
+            if (t.fresh && Object.keys(reading).length > 0) reading = {}
+            let turnInput = 0
+            for (const [model, spent] of Object.entries(t.spent)) {
+              const was = reading[model] ?? zero
+              reading = {
+                ...reading,
+                [model]: {
+                  input: was.input + spent.input,
+                  output: was.output + spent.output,
+                  cacheRead: was.cacheRead + spent.cacheRead,
+                  cacheWrite: was.cacheWrite + spent.cacheWrite
+                }
+              }
+              const sum = expected[model] ?? zero
+              expected[model] = {
+                input: sum.input + spent.input,
+                output: sum.output + spent.output,
+                cacheRead: sum.cacheRead + spent.cacheRead,
+                cacheWrite: sum.cacheWrite + spent.cacheWrite
+              }
+              turnInput += spent.input
+            }
+            // preliminary per-line reports are ignored when the result has the figures
+            events.push(E.Usage({ messageId: "m", model: MODELS[0], parentToolUseId: null, tokens: zero }))
+            events.push(result(0, reading))
+            turnTotals.push(turnInput)
+          }
+          const usage = AgentUsage.ofEvents(events)
+          const nonZero = Object.fromEntries(
+            Object.entries(expected).filter(([, t]) => t.input + t.output + t.cacheRead + t.cacheWrite > 0)
+          )
+          const counted = Object.fromEntries(
+            Object.entries(usage.tokensByModel).filter(([, t]) => t.input + t.output + t.cacheRead + t.cacheWrite > 0)
+          )
+          // a fresh process whose first reading is not below the last cannot be told from a
+          // carried one (the same limit as dollars): only count what is certain
+          const resets = turns.slice(1).some((t) => t.fresh)
+          if (!resets) expect(counted).toEqual(nonZero)
+          const perTurn = events.flatMap((event, index) =>
+            event._tag === "TurnComplete"
+              ? [AgentUsage.ofEvents(events.slice(0, index + 1)).lastTurn!.tokens.input]
+              : []
+          )
+          if (!resets) expect(perTurn).toEqual(turnTotals)
+          expect(perTurn.reduce((a, b) => a + b, 0)).toBe(usage.tokens.input)
+        }
+      ),
       { numRuns: 300 }
     )
   })

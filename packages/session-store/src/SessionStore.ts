@@ -31,6 +31,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import type * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 
 /**
@@ -201,24 +202,46 @@ export interface SdkSessionStore extends Required<Sdk.SessionStore> {
  */
 export const toSdk = <E>(layer: Layer.Layer<SessionStore, E>): SdkSessionStore => {
   const runtime = ManagedRuntime.make(layer)
-  const run = <A>(f: (store: SessionStore) => Effect.Effect<A, SessionStoreError>): Promise<A> =>
-    runtime.runPromiseExit(Effect.flatMap(SessionStore, f)).then((exit) =>
-      Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
-    )
   const close = () => runtime.dispose()
   return {
-    append: (key, entries) => run((store) => store.append(key, entries as ReadonlyArray<SessionStoreEntry>)),
-    load: (key) => run((store) => store.load(key)) as Promise<Array<Sdk.SessionStoreEntry> | null>,
-    listSessions: (projectKey) => run((store) => store.listSessions(projectKey)),
-    listSessionSummaries: (projectKey) =>
-      run((store) => store.listSessionSummaries(projectKey)) as Promise<Array<Sdk.SessionSummaryEntry>>,
-    delete: (key) => run((store) => store.delete(key)),
-    listSubkeys: (key) => run((store) => store.listSubkeys(key)),
-    deleteOlderThan: (cutoff, options) => run((store) => store.deleteOlderThan(cutoff, options)),
+    ...sdkMethods((operation) => runtime.runPromiseExit(Effect.flatMap(SessionStore, operation)).then(settle)),
     close,
     [Symbol.asyncDispose]: close
   }
 }
+
+/**
+ * The store as the SDK's `SessionStore`, run on the current runtime: for an Effect program
+ * that already holds a store (its own layer, its own scope) and hands it to `query()`. The
+ * methods reject with the typed {@link SessionStoreError}; closing stays with the scope that
+ * opened the store.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toSdkWithRuntime = (
+  store: SessionStore
+): Effect.Effect<Required<Sdk.SessionStore> & Pick<SdkSessionStore, "deleteOlderThan">> =>
+  Effect.map(
+    Effect.runtime<never>(),
+    (runtime) => sdkMethods((operation) => Runtime.runPromiseExit(runtime)(operation(store)).then(settle))
+  )
+
+const settle = <A, E>(exit: Exit.Exit<A, E>): Promise<A> =>
+  Exit.isSuccess(exit) ? Promise.resolve(exit.value) : Promise.reject(Cause.squash(exit.cause))
+
+const sdkMethods = (
+  run: <A>(operation: (store: SessionStore) => Effect.Effect<A, SessionStoreError>) => Promise<A>
+): Required<Sdk.SessionStore> & Pick<SdkSessionStore, "deleteOlderThan"> => ({
+  append: (key, entries) => run((store) => store.append(key, entries as ReadonlyArray<SessionStoreEntry>)),
+  load: (key) => run((store) => store.load(key)) as Promise<Array<Sdk.SessionStoreEntry> | null>,
+  listSessions: (projectKey) => run((store) => store.listSessions(projectKey)),
+  listSessionSummaries: (projectKey) =>
+    run((store) => store.listSessionSummaries(projectKey)) as Promise<Array<Sdk.SessionSummaryEntry>>,
+  delete: (key) => run((store) => store.delete(key)),
+  listSubkeys: (key) => run((store) => store.listSubkeys(key)),
+  deleteOlderThan: (cutoff, options) => run((store) => store.deleteOlderThan(cutoff, options))
+})
 
 /**
  * The SDK's own `foldSessionSummary` (acx never re-implements it), as an Effect: the summary of

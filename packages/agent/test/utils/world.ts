@@ -1,0 +1,89 @@
+/**
+ * The world of an agent test: the real Claude Code CLI, offline against a model double, behind a
+ * wrapper script that logs every spawn (so a test counts processes), a private HOME, a scratch
+ * project and a SQLite session store in a temporary directory.
+ */
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
+
+/** The model the tests ask for (Claude Code 2.1.330 prices it $3 / $15 / $0.30 / $3.75 per MTok). */
+export const MODEL = "claude-sonnet-4-5"
+
+/** What Claude Code charges for a reply's usage on {@link MODEL}. */
+export const costOf = (usage: ModelDouble.ModelUsage): number =>
+  ((usage.inputTokens ?? 0) * 3 + (usage.outputTokens ?? 0) * 15 + (usage.cacheReadInputTokens ?? 0) * 0.3 +
+    (usage.cacheCreationInputTokens ?? 0) * 3.75) / 1e6
+
+/** Side calls (titles and the like) answer with no usage, so the costs are the agent loop's alone. */
+export const sideCalls: ModelDouble.ScriptStep = {
+  when: ModelDouble.isSideCall,
+  reply: { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } },
+  times: Infinity
+}
+
+export const TEST_TIMEOUT_MS = 120_000
+
+export interface World {
+  readonly root: string
+  readonly home: string
+  readonly cwd: string
+  readonly double: ModelDouble.ModelDoubleHandle
+  /** The wrapper script to give as `pathToClaudeCodeExecutable`. */
+  readonly binary: string
+  readonly env: { readonly [name: string]: string }
+  readonly storePath: string
+  /** How many Claude Code processes were started so far. */
+  readonly spawns: () => number
+  readonly close: () => Promise<void>
+}
+
+/** A new world; `script` is the model double's. */
+export const makeWorld = async (script: ModelDouble.Script): Promise<World> => {
+  if (!claude.available) throw new Error(claude.reason)
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-agent-"))
+  const home = path.join(root, "home")
+  const cwd = path.join(root, "project")
+  fs.mkdirSync(path.join(home, ".claude"), { recursive: true })
+  fs.mkdirSync(cwd)
+  const double = await ModelDouble.startModelDouble({ script })
+  const real = await realClaude({ baseUrl: double.url, path: claude.path })
+  const spawnLog = path.join(root, "spawns.log")
+  const binary = path.join(root, "claude-wrapper")
+  fs.writeFileSync(binary, `#!/bin/sh\necho "$$" >> '${spawnLog}'\nexec '${claude.path}' "$@"\n`, { mode: 0o755 })
+  return {
+    root,
+    home,
+    cwd,
+    double,
+    binary,
+    env: real.env(home),
+    storePath: path.join(root, "agent.db"),
+    spawns: () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, "utf8").trim().split("\n").length : 0),
+    close: async () => {
+      await double.close()
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  }
+}
+
+/** A SQLite store on the world's file (the SDK-facing Promise object). */
+export const openStore = (world: World) => createSqliteSessionStore({ filename: world.storePath })
+
+/** The user texts of a request's messages (what the model was shown). */
+export const userTexts = (request: ModelDouble.ModelRequest): ReadonlyArray<string> =>
+  (request.body["messages"] as ReadonlyArray<{ role: string; content: unknown }>).flatMap((message) =>
+    message.role !== "user"
+      ? []
+      : typeof message.content === "string"
+      ? [message.content]
+      : (message.content as ReadonlyArray<{ type: string; text?: string }>).flatMap((block) =>
+        block.type === "text" && block.text !== undefined ? [block.text] : []
+      )
+  )
