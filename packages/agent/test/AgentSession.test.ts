@@ -79,8 +79,7 @@ const optionsOf = (w: World, s: SdkSessionStore): AgentSession.AgentSessionOptio
   allowedTools: ["Bash"]
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) =>
-  Effect.runPromise(Effect.scoped(effect))
+const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
 const textOf = (events: ReadonlyArray<AgentEvent>) =>
   events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
