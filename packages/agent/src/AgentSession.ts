@@ -16,7 +16,7 @@
  *   read from the SDK's cumulative `total_cost_usd`, never summed (see `AgentUsage`).
  * - Options pass through to the SDK (`model`, `cwd`, tools, permissions, hooks, budget, …); the
  *   binary is found the one way acx finds Claude Code (`ACX_CLAUDE_PATH` first, see
- *   `ClaudeBinary`). `mirror` saves the stream into Acontext; `onTurnComplete` hands each finished
+ *   `ClaudeBinary`). `mirror` saves the stream into Acontext (`ClaudeAgentStorage`); `onTurnComplete` hands each finished
  *   turn to the app (its own database).
  *
  * Interrupting the consumer of a turn's stream (or `ask`) before the turn starts drops it; while
@@ -46,7 +46,6 @@ import { mapSdkMessage } from "@acx/convert/AgentEvent"
 import * as AgentUsage from "@acx/convert/AgentUsage"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
-import type * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -135,6 +134,16 @@ export type PassThroughOptions = Pick<
 >
 
 /**
+ * Where the SDK messages are copied as they pass: `ClaudeAgentStorage` of `@acx/storage` is one.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MessageMirror {
+  readonly save: (message: unknown) => Effect.Effect<unknown, unknown>
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -151,8 +160,11 @@ export interface AgentSessionOptions extends PassThroughOptions {
   readonly sessionStore?: Sdk.SessionStore | null | undefined
   /** Any other SDK option (`systemPrompt`, `mcpServers`, `agents`, …); the fields above win. */
   readonly sdkOptions?: Omit<Sdk.Options, "resume" | "sessionStore" | "cwd" | "includePartialMessages"> | undefined
-  /** Saves every SDK message into Acontext as it passes (an acx `ClaudeAgentStorage`). */
-  readonly mirror?: ClaudeAgentStorage.ClaudeAgentStorage | undefined
+  /**
+   * Saves every SDK message as it passes: an acx `ClaudeAgentStorage` (`@acx/storage`) mirrors the
+   * conversation into Acontext. Failures are logged; the conversation goes on.
+   */
+  readonly mirror?: MessageMirror | undefined
   /** Runs after each turn, before its stream ends (an app's own persistence); failures are logged. */
   readonly onTurnComplete?: ((turn: Turn) => Effect.Effect<void, unknown>) | undefined
   /** The conversation's usage so far (a pool restores it from its registry). */
