@@ -284,6 +284,28 @@ export const validatePrompt = (prompt: unknown): Either.Either<Prompt, AgentErro
 const STDERR_KEPT = 4096
 const GRACEFUL_EXIT = Duration.seconds(10)
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** Waits (polling) until the process has exited; kills it after the grace period. */
+const awaitExit = (pid: number): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + Duration.toMillis(GRACEFUL_EXIT)
+    while (isAlive(pid)) {
+      if (Date.now() >= deadline) {
+        yield* Effect.sync(() => process.kill(pid, "SIGKILL")).pipe(Effect.ignore)
+        return
+      }
+      yield* Effect.sleep(Duration.millis(10))
+    }
+  })
+
 const loadSdk = Effect.tryPromise({
   try: () => import("@anthropic-ai/claude-agent-sdk"),
   catch: (cause) =>
@@ -437,7 +459,8 @@ export const make = (
           try: () => sdk.query({ prompt: queueIterable(input), options: sdkOptions(resume, onStderr) }),
           catch: (cause) => startFailed(`cannot start Claude Code (${binary}): ${describe(cause)}`, cause)
         })
-        const reader = yield* Effect.forkIn(readLoop(gen, query), scope)
+        // interruptible whatever region the session was made in (a pool makes it in an acquire)
+        const reader = yield* Effect.forkIn(Effect.interruptible(readLoop(gen, query)), scope)
         const init = yield* Effect.tryPromise({
           try: () => query.initializationResult(),
           catch: (cause) =>
@@ -478,6 +501,8 @@ export const make = (
         if (graceful) yield* Fiber.await(ended.reader).pipe(Effect.timeout(GRACEFUL_EXIT), Effect.ignore)
         yield* Effect.sync(() => ended.query.close())
         yield* Fiber.interrupt(ended.reader)
+        // gone from the system before this returns: a pool counts on it to never exceed its slots
+        if (ended.pid !== undefined) yield* awaitExit(ended.pid)
         if (live === ended) {
           live = undefined
           yield* Ref.set(pidRef, Option.none())
@@ -582,6 +607,7 @@ export const make = (
       return Effect.tryPromise(() => running.query.interrupt()).pipe(
         Effect.timeout(GRACEFUL_EXIT),
         Effect.ignore,
+        Effect.interruptible,
         Effect.forkIn(scope),
         Effect.asVoid
       )
@@ -629,7 +655,7 @@ export const make = (
       let running = true
       while (running) running = yield* Queue.take(inbox).pipe(Effect.flatMap(handle))
     }).pipe(Effect.ensuring(Deferred.succeed(closedDone, undefined)))
-    yield* Effect.forkIn(driver, scope)
+    yield* Effect.forkIn(Effect.interruptible(driver), scope)
 
     const close: Effect.Effect<void> = Ref.getAndSet(closedRef, true).pipe(
       Effect.flatMap((already) => (already ? Effect.void : Queue.offer(inbox, { _tag: "Close" }))),

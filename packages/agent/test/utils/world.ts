@@ -41,6 +41,8 @@ export interface World {
   readonly storePath: string
   /** How many Claude Code processes were started so far. */
   readonly spawns: () => number
+  /** How many of this world's Claude Code processes are alive now (read from /proc). */
+  readonly alive: () => number
   readonly close: () => Promise<void>
 }
 
@@ -65,10 +67,47 @@ export const makeWorld = async (script: ModelDouble.Script): Promise<World> => {
     binary,
     env: real.env(home),
     storePath: path.join(root, "agent.db"),
+    alive: () => aliveIn(claude.path, home),
     spawns: () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, "utf8").trim().split("\n").length : 0),
     close: async () => {
       await double.close()
       fs.rmSync(root, { recursive: true, force: true })
+    }
+  }
+}
+
+/**
+ * This world's Claude Code processes: the binary's, with the world's HOME in their environment,
+ * less the short-lived helpers a CLI forks of itself (their parent is a CLI process).
+ */
+const aliveIn = (binary: string, home: string): number => {
+  const parents = new Map<string, string>()
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]
+      if (argv0 !== binary) continue
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+      if (!environ.includes(`HOME=${home}`)) continue
+      // the fourth field of /proc/<pid>/stat is the parent pid (the name, in parentheses, has no spaces here)
+      parents.set(pid, fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[3] ?? "")
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return [...parents.values()].filter((parent) => !parents.has(parent)).length
+}
+
+/** Samples `alive()` every 20 ms until stopped; returns the largest count seen. */
+export const watchAlive = (world: World): { readonly stop: () => number } => {
+  let max = world.alive()
+  const timer = setInterval(() => {
+    max = Math.max(max, world.alive())
+  }, 20)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      return Math.max(max, world.alive())
     }
   }
 }

@@ -1,0 +1,151 @@
+/**
+ * AgentPool on the real Claude Code CLI, offline against the model double: 50 conversations
+ * through 4 processes (every answer to its own conversation, never a fifth process alive,
+ * evicted conversations resumed with their history), a send that waits for a busy pool times
+ * out typed, a restarted pool resumes from its registry, and idle conversations are closed.
+ */
+import { AgentError } from "@acx/agent/AgentError"
+import * as AgentPool from "@acx/agent/AgentPool"
+import type { AgentEvent } from "@acx/convert/AgentEvent"
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { claude, makeWorld, MODEL, TEST_TIMEOUT_MS, userTexts, watchAlive, type World } from "./utils/world.js"
+
+/** The model repeats the prompt and counts the prompts it was shown (the history). */
+const echo: ModelDouble.Script = (request) => {
+  if (ModelDouble.isSideCall(request)) return { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } }
+  // the CLI may put reminders in text blocks of their own: the prompts are the texts named "conv-…"
+  const prompts = userTexts(request).filter((text) => text.startsWith("conv-"))
+  const prompt = prompts.at(-1) ?? ""
+  if (prompt.includes("sleep")) {
+    return ModelDouble.lastMessageHasToolResult(request)
+      ? { content: "slept" }
+      : { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 3" } }] }
+  }
+  return { content: `ack ${prompt} (seen ${prompts.length})`, usage: { inputTokens: 100, outputTokens: 10 } }
+}
+
+let world: World | undefined
+afterEach(async () => {
+  await world?.close()
+  world = undefined
+})
+
+const textOf = (events: ReadonlyArray<AgentEvent>) =>
+  events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
+
+const poolOptions = (w: World, extra: AgentPool.AgentPoolOptions = {}): AgentPool.AgentPoolOptions => ({
+  cwd: w.cwd,
+  session: { model: MODEL, env: w.env, pathToClaudeCodeExecutable: w.binary, allowedTools: ["Bash"] },
+  ...extra
+})
+
+const runPool = <A, E>(
+  w: World,
+  effect: Effect.Effect<A, E, AgentPool.AgentPool>,
+  extra?: AgentPool.AgentPoolOptions
+) =>
+  Effect.runPromise(
+    effect.pipe(
+      Effect.provide(AgentPool.layer(poolOptions(w, extra))),
+      Effect.provide(AgentPool.layerDatabase(`sqlite:${path.join(w.root, "pool.db")}`))
+    )
+  )
+
+const skipWithout = claude.available ? it : it.skip
+
+describe("AgentPool on the real Claude Code CLI", () => {
+  skipWithout("50 conversations, maxWarm 4, interleaved: every answer to its own, never a fifth process", async () => {
+    world = await makeWorld(echo)
+    const watch = watchAlive(world)
+    const keys = Array.from({ length: 50 }, (_, i) => `conv-${i}`)
+    const answers = await runPool(
+      world,
+      Effect.gen(function*() {
+        const pool = yield* AgentPool.AgentPool
+        const ask = (key: string, turn: number) =>
+          pool.ask(key, `${key} turn ${turn}`).pipe(Effect.map((t) => [key, turn, textOf(t.events)] as const))
+        // first turns interleaved, then a second turn for every fifth conversation, most of them
+        // evicted by then: they resume from the store (each process start costs a CPU-second here)
+        const first = yield* Effect.forEach(keys, (key) => ask(key, 1), { concurrency: 12 })
+        const again = keys.filter((_, i) => i % 5 === 0)
+        const second = yield* Effect.forEach(again, (key) => ask(key, 2), { concurrency: 12 })
+        const warm = yield* pool.warm
+        const records = yield* pool.conversations
+        return { first, second, warm, records }
+      }),
+      { maxWarm: 4 }
+    )
+    const maxAlive = watch.stop()
+    expect(maxAlive).toBeLessThanOrEqual(4)
+    expect(maxAlive).toBeGreaterThan(0)
+    for (const [key, turn, text] of [...answers.first, ...answers.second]) {
+      expect(text).toBe(`ack ${key} turn ${turn} (seen ${turn})`)
+    }
+    expect(answers.warm.length).toBeLessThanOrEqual(4)
+    expect(answers.records.length).toBe(50)
+    expect(answers.records.every((record) => record.sessionId !== undefined)).toBe(true)
+    expect(answers.records.filter((record) => record.turns === 2).length).toBe(10)
+    // evicted conversations came back: one process per cold send, never more
+    expect(world.spawns()).toBeGreaterThan(50)
+    expect(world.spawns()).toBeLessThanOrEqual(60)
+  }, 300_000)
+
+  skipWithout("a send waits for a slot while every process is busy, then fails with a typed Timeout", async () => {
+    world = await makeWorld(echo)
+    const outcome = await runPool(
+      world,
+      Effect.gen(function*() {
+        const pool = yield* AgentPool.AgentPool
+        const busy = yield* Effect.fork(pool.ask("conv-a", "conv-a please sleep"))
+        yield* Effect.sleep("500 millis")
+        const waited = yield* Effect.either(pool.ask("conv-b", "conv-b hello"))
+        yield* busy.await
+        const after = yield* pool.ask("conv-b", "conv-b hello")
+        return { waited, after }
+      }),
+      { maxWarm: 1, acquireTimeout: "300 millis" }
+    )
+    expect(Either.isLeft(outcome.waited) && outcome.waited.left).toBeInstanceOf(AgentError)
+    expect(Either.isLeft(outcome.waited) && outcome.waited.left.reason).toBe("Timeout")
+    expect(textOf(outcome.after.events)).toBe("ack conv-b hello (seen 1)")
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("a restarted pool resumes every conversation from its registry; idle ones are closed", async () => {
+    world = await makeWorld(echo)
+    await runPool(
+      world,
+      Effect.gen(function*() {
+        const pool = yield* AgentPool.AgentPool
+        yield* pool.ask("conv-x", "conv-x one")
+        yield* pool.ask("conv-y", "conv-y one")
+        yield* Effect.sleep("600 millis")
+        // idle for longer than idleTimeout: closed, their processes ended
+        expect(yield* pool.warm).toEqual([])
+      }),
+      { idleTimeout: "200 millis" }
+    )
+    const spawnsBefore = world.spawns()
+    const resumed = await runPool(
+      world,
+      Effect.gen(function*() {
+        const pool = yield* AgentPool.AgentPool
+        const events = yield* Stream.runCollect(pool.send("conv-x", "conv-x two"))
+        const record = yield* pool.conversation("conv-x")
+        return { text: textOf(Chunk.toReadonlyArray(events)), record }
+      })
+    )
+    expect(resumed.text).toBe("ack conv-x two (seen 2)")
+    const record = Option.getOrThrow(resumed.record)
+    expect(record.turns).toBe(2)
+    expect(record.cwd).toBe(world.cwd)
+    expect(record.usage.tokens.input).toBe(200)
+    expect(world.spawns()).toBe(spawnsBefore + 1)
+  }, TEST_TIMEOUT_MS)
+})
