@@ -373,6 +373,9 @@ export const make = (
         Effect.zipRight(entry.lost === undefined ? Effect.void : evict(entry))
       )
 
+    // a turn cut short because the lease was lost (the session closed under it) says so
+    const lostOr = (entry: Entry, error: AgentError): AgentError => entry.lost ?? error
+
     const cwdOf = (given: string | undefined) => (given === undefined ? defaultCwd : path.resolve(given))
 
     /** One use of the conversation's entry for the current scope. */
@@ -386,7 +389,9 @@ export const make = (
         const entry = yield* use(key, sendOptions?.cwd)
         const events = yield* entry.session.submit(prompt)
         const leaseCheck = Effect.suspend(() => (entry.lost === undefined ? Effect.void : Effect.fail(entry.lost)))
-        return Stream.concat(events, Stream.drain(Stream.fromEffect(leaseCheck)))
+        return Stream.concat(events, Stream.drain(Stream.fromEffect(leaseCheck))).pipe(
+          Stream.catchAll((error) => Stream.fail(lostOr(entry, error)))
+        )
       })).pipe(Stream.withSpan("AgentPool.send", { attributes: { key } }))
 
     // idle conversations are closed after idleTimeout
@@ -419,7 +424,7 @@ export const make = (
       ask: (key, prompt, askOptions) =>
         Effect.scoped(Effect.gen(function*() {
           const entry = yield* use(key, askOptions?.cwd)
-          const turn = yield* entry.session.ask(prompt)
+          const turn = yield* entry.session.ask(prompt).pipe(Effect.mapError((error) => lostOr(entry, error)))
           if (entry.lost !== undefined) return yield* entry.lost
           return turn
         })).pipe(Effect.withSpan("AgentPool.ask", { attributes: { key } })),
