@@ -119,8 +119,12 @@ export interface Turn {
  * @since 0.1.0
  * @category models
  */
-export type PassThroughOptions = Pick<
-  Sdk.Options,
+export type PassThroughOptions = {
+  readonly [K in PassThroughKey]?: Sdk.Options[K] | undefined
+}
+
+type PassThroughKey = Extract<
+  keyof Sdk.Options,
   | "model"
   | "allowedTools"
   | "disallowedTools"

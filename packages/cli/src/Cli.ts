@@ -15,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import { CliError, describeCause } from "./CliError.js"
+import { chat } from "./commands/chat.js"
 import { demo } from "./commands/demo.js"
 import { fork } from "./commands/fork.js"
 import { importCommand } from "./commands/import.js"
@@ -38,9 +39,9 @@ export const VERSION = "0.1.0"
  */
 export const acx = Command.make("acx").pipe(
   Command.withDescription(
-    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork"
+    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process"
   ),
-  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, demo])
+  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, demo])
 )
 
 const cli = Command.run(acx, { name: "acx", version: VERSION })

@@ -20,11 +20,11 @@ const withoutPassword = (url: URL): string => {
   return copy.href
 }
 
-export const parseTarget = (spec: string): Effect.Effect<Target, CliError.CliError> => {
+export const parseTarget = (spec: string, flag = "--to"): Effect.Effect<Target, CliError.CliError> => {
   if (spec.startsWith("sqlite:")) {
     const file = spec.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
     if (file === "") {
-      return Effect.fail(CliError.invalidArgument("--to sqlite: needs a file, e.g. sqlite:./sessions.db"))
+      return Effect.fail(CliError.invalidArgument(`${flag} sqlite: needs a file, e.g. sqlite:./sessions.db`))
     }
     const filename = path.resolve(file)
     return Effect.succeed({ layer: SqliteSessionStore.layer({ filename }), display: `sqlite:${filename}` })
@@ -34,7 +34,7 @@ export const parseTarget = (spec: string): Effect.Effect<Target, CliError.CliErr
     try {
       url = new URL(spec)
     } catch {
-      return Effect.fail(CliError.invalidArgument("--to is not a valid postgres:// URL"))
+      return Effect.fail(CliError.invalidArgument(`${flag} is not a valid postgres:// URL`))
     }
     const schema = url.searchParams.get("schema") ?? undefined
     url.searchParams.delete("schema")
@@ -44,6 +44,6 @@ export const parseTarget = (spec: string): Effect.Effect<Target, CliError.CliErr
     })
   }
   return Effect.fail(
-    CliError.invalidArgument(`--to must be sqlite:FILE or postgres://URL, got ${JSON.stringify(spec.slice(0, 80))}`)
+    CliError.invalidArgument(`${flag} must be sqlite:FILE or postgres://URL, got ${JSON.stringify(spec.slice(0, 80))}`)
   )
 }

@@ -31,6 +31,8 @@ export interface AcxOptions {
   /** Extra environment (`undefined` removes a variable). */
   readonly env?: Readonly<Record<string, string | undefined>>
   readonly cwd?: string
+  /** Written to stdin, which is then closed (default: no stdin). */
+  readonly input?: string
 }
 
 // Variables a developer's shell may have set that would change what the CLI does.
@@ -50,7 +52,7 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
     const child = spawn(process.execPath, [BIN, ...args], {
       env,
       cwd: options.cwd ?? process.cwd(),
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       timeout: SPAWN_TIMEOUT_MS,
       killSignal: "SIGKILL"
     })
@@ -59,6 +61,7 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
     child.on("error", reject)
+    if (options.input !== undefined) child.stdin?.end(options.input)
     child.on("close", (code, signal) => {
       const stdout = Buffer.concat(out).toString("utf8")
       const stderr = Buffer.concat(err).toString("utf8")
