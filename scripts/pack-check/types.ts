@@ -1,5 +1,7 @@
-// pack-check step 2: the Effect API of @acx/storage and @acx/session-store, type-checked against
+// pack-check step 2: the Effect API of @acx/storage, @acx/session-store and @acx/agent, type-checked against
 // the installed declarations (tsc --noEmit, moduleResolution node16 and bundler).
+import { AgentError, AgentPool, AgentSession } from "@acx/agent"
+import { createAgentSession, type Turn } from "@acx/agent/promise"
 import { MemorySessionStore, SessionStore, SqliteSessionStore } from "@acx/session-store"
 import { createPostgresSessionStore, createSqliteSessionStore } from "@acx/session-store/promise"
 import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
@@ -42,4 +44,16 @@ const sdkStore: SdkSessionStore = createSqliteSessionStore({ filename: "sessions
 const pgStore: SdkSessionStore = createPostgresSessionStore({ url: "postgres://127.0.0.1/acx" })
 const facade = new ClaudeAgentStoragePromise({ client: { apiKey: "sk-test" } })
 
-export { facade, inMemory, onSqlite, pgStore, save, sdkStore }
+const conversation: Effect.Effect<number, AgentError.AgentError> = Effect.scoped(Effect.gen(function*() {
+  const session = yield* AgentSession.make({ cwd: ".", model: "claude-sonnet-4-5" })
+  const turn: AgentSession.Turn = yield* session.ask("Hello")
+  return turn.usage.costUsd
+}))
+const pooled: Effect.Effect<string, AgentError.AgentError> = Effect.scoped(Effect.gen(function*() {
+  const pool = yield* AgentPool.make({ maxWarm: 2 })
+  const turn = yield* pool.ask("chat-1", "Hello")
+  return turn.result.subtype
+})).pipe(Effect.provide(AgentPool.layerDatabase("sqlite:agent.db")))
+const promised: Promise<Turn> = createAgentSession({ model: "claude-sonnet-4-5" }).then((session) => session.ask("Hi"))
+
+export { conversation, facade, inMemory, onSqlite, pgStore, pooled, promised, save, sdkStore }

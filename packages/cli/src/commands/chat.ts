@@ -89,7 +89,10 @@ const makeInput = (interactive: boolean) => {
     for (const waiter of waiters.splice(0)) waiter(undefined)
   })
   const next = (prompt: string): Promise<string | undefined> => {
-    if (interactive) rl.setPrompt(prompt), rl.prompt()
+    if (interactive) {
+      rl.setPrompt(prompt)
+      rl.prompt()
+    }
     const line = lines.shift()
     if (line !== undefined) return Promise.resolve(line)
     if (ended) return Promise.resolve(undefined)
