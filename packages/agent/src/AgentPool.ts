@@ -287,25 +287,40 @@ export const make = (
         Effect.flatMap((present) => (present ? closeEntry(entry).pipe(Effect.zipRight(signal)) : Effect.void))
       )
 
-    const attempt = (key: string): Effect.Effect<Attempt> =>
+    // sends waiting for a slot, first come first served: a newcomer never takes a slot or a
+    // victim ahead of a send already waiting (it would run first, being already scheduled)
+    const queue: Array<object> = []
+    const leaveQueue = (ticket: object) => {
+      const index = queue.indexOf(ticket)
+      if (index !== -1) queue.splice(index, 1)
+      return index === 0
+    }
+
+    const attempt = (key: string, ticket: object): Effect.Effect<Attempt> =>
       Effect.gen(function*() {
         const ready = entries.get(key)
         if (ready !== undefined) {
           ready.inUse += 1
           ready.lastUsed = Date.now()
+          leaveQueue(ticket)
           return { _tag: "Ready", entry: ready } as const
         }
         const pending = creating.get(key)
         if (pending !== undefined) return { _tag: "Await", created: pending } as const
+        const first = queue.length === 0 || queue[0] === ticket
         const occupied = entries.size + creating.size
         let victim: Entry | undefined
-        if (occupied >= maxWarm) {
+        if (first && occupied >= maxWarm) {
           for (const entry of entries.values()) {
             if (entry.inUse === 0 && (victim === undefined || entry.lastUsed < victim.lastUsed)) victim = entry
           }
-          if (victim === undefined) return { _tag: "Wait", changed: yield* Ref.get(changedRef) } as const
-          entries.delete(victim.key)
         }
+        if (!first || (occupied >= maxWarm && victim === undefined)) {
+          if (!queue.includes(ticket)) queue.push(ticket)
+          return { _tag: "Wait", changed: yield* Ref.get(changedRef) } as const
+        }
+        if (victim !== undefined) entries.delete(victim.key)
+        leaveQueue(ticket)
         const created = yield* Deferred.make<Entry, AgentError>()
         creating.set(key, created)
         return { _tag: "Create", created, victim } as const
@@ -319,11 +334,12 @@ export const make = (
       key: string,
       cwd: string,
       restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-    ): Effect.Effect<Entry, AgentError> =>
-      Effect.gen(function*() {
+    ): Effect.Effect<Entry, AgentError> => {
+      const ticket = {}
+      return Effect.gen(function*() {
         const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(acquireTimeout)
         while (true) {
-          const next = yield* lock.withPermits(1)(attempt(key))
+          const next = yield* lock.withPermits(1)(attempt(key, ticket))
           switch (next._tag) {
             case "Ready":
               return next.entry
@@ -352,16 +368,29 @@ export const make = (
               const made = yield* Effect.exit(restore(create(key, cwd, deadline)))
               yield* lock.withPermits(1)(Effect.sync(() => {
                 creating.delete(key)
-                if (Exit.isSuccess(made)) entries.set(key, made.value)
+                if (Exit.isSuccess(made)) {
+                  // in use by its creator from the start: no waiter may take it for a victim
+                  made.value.inUse = 1
+                  made.value.lastUsed = Date.now()
+                  entries.set(key, made.value)
+                }
               }))
               yield* Deferred.done(next.created, made)
               yield* signal
               if (Exit.isFailure(made)) return yield* Effect.failCause(made.cause)
-              continue
+              return made.value
             }
           }
         }
-      })
+      }).pipe(
+        // a send that stops waiting (timeout, interruption) leaves the queue; the next one looks again
+        Effect.ensuring(
+          lock.withPermits(1)(Effect.sync(() => leaveQueue(ticket))).pipe(
+            Effect.flatMap((wasFirst) => (wasFirst ? signal : Effect.void))
+          )
+        )
+      )
+    }
 
     const releaseUse = (entry: Entry) =>
       lock.withPermits(1)(Effect.sync(() => {
