@@ -8,6 +8,7 @@
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentSession from "@acx/agent/AgentSession"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import * as Chunk from "effect/Chunk"
@@ -214,6 +215,21 @@ describe("AgentSession on the real Claude Code CLI", () => {
       // the resumed process showed the model the first turn
       const last = world.double.agentRequests().at(-1)!
       expect(userTexts(last)).toContain("First question")
+      // the store holds every prompt once: nothing lost, nothing doubled by the resume
+      const entries = (await store.load({ projectKey: encodeProjectDir(world.cwd), sessionId: result.sessionId })) ?? []
+      const prompts = entries.flatMap((entry) => {
+        const message = entry["message"] as { role?: string; content?: unknown } | undefined
+        if (entry.type !== "user" || message?.role !== "user") return []
+        const content = message.content
+        return typeof content === "string"
+          ? [content]
+          : Array.isArray(content)
+          ? content.flatMap((block: { type?: string; text?: string }) => (block.type === "text" ? [block.text ?? ""] : []))
+          : []
+      })
+      expect(prompts.filter((text) => text === "First question")).toHaveLength(1)
+      expect(prompts.filter((text) => text === "What did I ask first?")).toHaveLength(1)
+      expect(prompts.filter((text) => text === "Run the slow command").length).toBeLessThanOrEqual(1)
     },
     TEST_TIMEOUT_MS
   )
