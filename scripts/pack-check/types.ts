@@ -1,6 +1,7 @@
 // pack-check step 2: the Effect API of @acx/storage, @acx/session-store and @acx/agent, type-checked against
 // the installed declarations (tsc --noEmit, moduleResolution node16 and bundler).
-import { AgentError, AgentPool, AgentSession } from "@acx/agent"
+import type { AgentError } from "@acx/agent"
+import { AgentPool, AgentSession } from "@acx/agent"
 import { createAgentSession, type Turn } from "@acx/agent/promise"
 import { MemorySessionStore, SessionStore, SqliteSessionStore } from "@acx/session-store"
 import { createPostgresSessionStore, createSqliteSessionStore } from "@acx/session-store/promise"

@@ -224,7 +224,9 @@ describe("AgentSession on the real Claude Code CLI", () => {
         return typeof content === "string"
           ? [content]
           : Array.isArray(content)
-          ? content.flatMap((block: { type?: string; text?: string }) => (block.type === "text" ? [block.text ?? ""] : []))
+          ? content.flatMap((
+            block: { type?: string; text?: string }
+          ) => (block.type === "text" ? [block.text ?? ""] : []))
           : []
       })
       expect(prompts.filter((text) => text === "First question")).toHaveLength(1)

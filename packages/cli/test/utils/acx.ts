@@ -58,8 +58,8 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
     })
     const out: Array<Buffer> = []
     const err: Array<Buffer> = []
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
+    child.stdout!.on("data", (chunk: Buffer) => out.push(chunk))
+    child.stderr!.on("data", (chunk: Buffer) => err.push(chunk))
     child.on("error", reject)
     if (options.input !== undefined) child.stdin?.end(options.input)
     child.on("close", (code, signal) => {
