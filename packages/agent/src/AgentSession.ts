@@ -435,11 +435,18 @@ export const make = (
           Effect.catchAllCause((cause) => Effect.logWarning("acx agent: Acontext mirror failed", cause))
         )
 
+    // A loop of its own rather than Stream.fromAsyncIterable: that one awaits the iterator's
+    // return() when interrupted, and an async generator's return() waits behind a pending next()
+    // — which never settles once the CLI is killed — so closing could hang forever.
     const readLoop = (gen: number, query: Sdk.Query): Effect.Effect<void> =>
-      Stream.fromAsyncIterable(query, (error) => error).pipe(
-        Stream.runForEach((message) =>
-          mirrorSave(message).pipe(Effect.zipRight(Queue.offer(inbox, { _tag: "Message", generation: gen, message })))
-        ),
+      Effect.gen(function*() {
+        while (true) {
+          const next = yield* Effect.tryPromise({ try: () => query.next(), catch: (error) => error })
+          if (next.done === true) return
+          yield* mirrorSave(next.value)
+          yield* Queue.offer(inbox, { _tag: "Message", generation: gen, message: next.value })
+        }
+      }).pipe(
         Effect.exit,
         Effect.flatMap((exit) =>
           Queue.offer(inbox, {

@@ -7,30 +7,18 @@
  * - an owner paused (SIGSTOP) past its lease while a turn runs: another takes the conversation
  *   over; when it wakes it appends nothing and records no turn (`LeaseLost`).
  */
-import * as ModelDouble from "@acx/testing/ModelDouble"
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import pg from "pg"
 import { afterEach, describe, expect, it } from "vitest"
-import { claude, makeWorld, MODEL, userTexts, type World } from "./utils/world.js"
+import { claude, echoScript, makeWorld, MODEL, userTexts, type World } from "./utils/world.js"
 
 const pgUrl = process.env["ACX_PG_URL"]
 const run = randomBytes(4).toString("hex")
 
-/** The model repeats the prompt and says how many of the conversation's prompts it was shown. */
-const echo: ModelDouble.Script = (request) => {
-  if (ModelDouble.isSideCall(request)) return { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } }
-  const prompts = userTexts(request).filter((text) => text.startsWith("conv-"))
-  const prompt = prompts.at(-1) ?? ""
-  if (prompt.includes("slow")) {
-    return ModelDouble.lastMessageHasToolResult(request)
-      ? { content: "late answer" }
-      : { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 4" } }] }
-  }
-  return { content: `ack ${prompt} (seen ${prompts.length})` }
-}
+const echo = echoScript(4)
 
 interface Answer {
   readonly id: string

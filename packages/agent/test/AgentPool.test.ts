@@ -6,8 +6,6 @@
  */
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentPool from "@acx/agent/AgentPool"
-import type { AgentEvent } from "@acx/convert/AgentEvent"
-import * as ModelDouble from "@acx/testing/ModelDouble"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -15,30 +13,15 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { claude, makeWorld, MODEL, TEST_TIMEOUT_MS, userTexts, watchAlive, type World } from "./utils/world.js"
+import { claude, echoScript, makeWorld, MODEL, TEST_TIMEOUT_MS, textOf, watchAlive, type World } from "./utils/world.js"
 
-/** The model repeats the prompt and counts the prompts it was shown (the history). */
-const echo: ModelDouble.Script = (request) => {
-  if (ModelDouble.isSideCall(request)) return { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } }
-  // the CLI may put reminders in text blocks of their own: the prompts are the texts named "conv-…"
-  const prompts = userTexts(request).filter((text) => text.startsWith("conv-"))
-  const prompt = prompts.at(-1) ?? ""
-  if (prompt.includes("sleep")) {
-    return ModelDouble.lastMessageHasToolResult(request)
-      ? { content: "slept" }
-      : { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 3" } }] }
-  }
-  return { content: `ack ${prompt} (seen ${prompts.length})`, usage: { inputTokens: 100, outputTokens: 10 } }
-}
+const echo = echoScript(3)
 
 let world: World | undefined
 afterEach(async () => {
   await world?.close()
   world = undefined
 })
-
-const textOf = (events: ReadonlyArray<AgentEvent>) =>
-  events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
 
 const poolOptions = (w: World, extra: AgentPool.AgentPoolOptions = {}): AgentPool.AgentPoolOptions => ({
   cwd: w.cwd,
@@ -103,7 +86,7 @@ describe("AgentPool on the real Claude Code CLI", () => {
       world,
       Effect.gen(function*() {
         const pool = yield* AgentPool.AgentPool
-        const busy = yield* Effect.fork(pool.ask("conv-a", "conv-a please sleep"))
+        const busy = yield* Effect.fork(pool.ask("conv-a", "conv-a please go slow"))
         yield* Effect.sleep("500 millis")
         const waited = yield* Effect.either(pool.ask("conv-b", "conv-b hello"))
         yield* busy.await

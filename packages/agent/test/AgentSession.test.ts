@@ -7,7 +7,6 @@
  */
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentSession from "@acx/agent/AgentSession"
-import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
@@ -28,6 +27,7 @@ import {
   openStore,
   sideCalls,
   TEST_TIMEOUT_MS,
+  textOf,
   userTexts,
   type World
 } from "./utils/world.js"
@@ -71,7 +71,7 @@ const setup = async () => {
   return { world, store }
 }
 
-const optionsOf = (w: World, s: SdkSessionStore): AgentSession.AgentSessionOptions => ({
+const optionsOf = (w: World, s: SdkSessionStore | undefined): AgentSession.AgentSessionOptions => ({
   cwd: w.cwd,
   model: MODEL,
   env: w.env,
@@ -81,9 +81,6 @@ const optionsOf = (w: World, s: SdkSessionStore): AgentSession.AgentSessionOptio
 })
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
-
-const textOf = (events: ReadonlyArray<AgentEvent>) =>
-  events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
 
 const skipWithout = claude.available ? it : it.skip
 
@@ -162,6 +159,34 @@ describe("AgentSession on the real Claude Code CLI", () => {
     expect(answers).toEqual(["First answer.", "Second answer.", "Third answer."])
     expect(world.spawns()).toBe(1)
   }, TEST_TIMEOUT_MS)
+
+  skipWithout("eight sessions side by side, three queued turns each, all closed: none hangs", async () => {
+    // a regression: closing waited on the SDK iterator's return(), which an async generator
+    // queues behind a next() that never settles once the CLI is gone — under load, forever
+    const worlds = await Promise.all(Array.from({ length: 8 }, () => makeWorld(script)))
+    try {
+      const answers = await Promise.all(worlds.map((w) =>
+        Effect.runPromise(
+          Effect.scoped(Effect.gen(function*() {
+            const session = yield* AgentSession.make({ ...optionsOf(w, undefined), sessionStore: null })
+            const streams = yield* Effect.all([
+              session.submit("First question"),
+              session.submit("Second question"),
+              session.submit("Third question")
+            ])
+            return yield* Effect.forEach(
+              streams,
+              (stream) => Stream.runCollect(stream).pipe(Effect.map((events) => textOf(Chunk.toReadonlyArray(events)))),
+              { concurrency: "unbounded" }
+            )
+          })).pipe(Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error("a session hung") }))
+        )
+      ))
+      for (const answer of answers) expect(answer).toEqual(["First answer.", "Second answer.", "Third answer."])
+    } finally {
+      await Promise.all(worlds.map((w) => w.close()))
+    }
+  }, 150_000)
 
   skipWithout(
     "interrupt ends the running turn with an error result; the next turn runs in the same process",

@@ -6,7 +6,7 @@ import { createAgentSession, isAgentError, runOnce, type Turn } from "@acx/agent
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { afterEach, describe, expect, it } from "vitest"
-import { claude, makeWorld, MODEL, sideCalls, TEST_TIMEOUT_MS, type World } from "./utils/world.js"
+import { claude, makeWorld, MODEL, sideCalls, TEST_TIMEOUT_MS, textOf, type World } from "./utils/world.js"
 
 const script: ModelDouble.Script = [
   sideCalls,
@@ -30,9 +30,6 @@ afterEach(async () => {
   await world?.close()
   world = undefined
 })
-
-const textOf = (events: ReadonlyArray<AgentEvent>) =>
-  events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
 
 const collect = async (iterable: AsyncIterable<AgentEvent>) => {
   const events: Array<AgentEvent> = []

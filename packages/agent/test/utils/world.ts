@@ -3,6 +3,7 @@
  * wrapper script that logs every spawn (so a test counts processes), a private HOME, a scratch
  * project and a SQLite session store in a temporary directory.
  */
+import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
@@ -126,3 +127,24 @@ export const userTexts = (request: ModelDouble.ModelRequest): ReadonlyArray<stri
         block.type === "text" && block.text !== undefined ? [block.text] : []
       )
   )
+
+/** The text blocks of a turn's events, joined. */
+export const textOf = (events: ReadonlyArray<AgentEvent>): string =>
+  events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
+
+/**
+ * The pool tests' model: it repeats the prompt and says how many of the conversation's prompts it
+ * was shown (the history). A prompt mentioning "slow" runs `sleep <slowSeconds>` first. The CLI
+ * may put reminders in text blocks of their own: the prompts are the texts that start "conv-".
+ */
+export const echoScript = (slowSeconds: number): ModelDouble.Script => (request) => {
+  if (ModelDouble.isSideCall(request)) return { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } }
+  const prompts = userTexts(request).filter((text) => text.startsWith("conv-"))
+  const prompt = prompts.at(-1) ?? ""
+  if (prompt.includes("slow")) {
+    return ModelDouble.lastMessageHasToolResult(request)
+      ? { content: "late answer" }
+      : { content: [{ type: "tool_use", name: "Bash", input: { command: `sleep ${slowSeconds}` } }] }
+  }
+  return { content: `ack ${prompt} (seen ${prompts.length})`, usage: { inputTokens: 100, outputTokens: 10 } }
+}
