@@ -4,7 +4,12 @@
  */
 import { createAgentSession, isAgentError, runOnce, type Turn } from "@acx/agent/promise"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import { createSqliteSessionStore } from "@acx/session-store/promise"
+import { ClaudeAgentStorage } from "@acx/storage/promise"
+import { startAcontextEmulator } from "@acx/testing/AcontextEmulator"
 import * as ModelDouble from "@acx/testing/ModelDouble"
+import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { claude, makeWorld, MODEL, sideCalls, TEST_TIMEOUT_MS, textOf, type World } from "./utils/world.js"
 
@@ -78,6 +83,37 @@ describe("@acx/agent/promise", () => {
     }
     await expect(session.ask("Hello")).rejects.toSatisfy((error) => isAgentError(error) && error.reason === "Closed")
   }, TEST_TIMEOUT_MS)
+
+  skipWithout(
+    "mirror: the conversation lands in Acontext as it passes; the default store is $ACX_HOME/agent.db",
+    async () => {
+      world = await makeWorld(script)
+      await using emulator = await startAcontextEmulator()
+      const storage = new ClaudeAgentStorage({ client: { apiKey: emulator.apiKey, baseUrl: emulator.url } })
+      const acxHome = path.join(world.root, "acx-home")
+      const session = await createAgentSession({
+        cwd: world.cwd,
+        model: MODEL,
+        env: world.env,
+        pathToClaudeCodeExecutable: world.binary,
+        acxHome,
+        mirror: storage
+      })
+      await session.ask("Hello")
+      await session.ask("And again")
+      await session.close()
+      await storage.close()
+      const stored = (await emulator.messages(storage.sessionId!)).map((message) =>
+        message.parts.map((part) => part.text ?? "").join("")
+      )
+      expect(stored).toEqual(["Hello", "Hi there.", "And again", "Hi again."])
+      // no store given: the embedded default, $ACX_HOME/agent.db, holds the transcript
+      await using store = createSqliteSessionStore({ filename: path.join(acxHome, "agent.db") })
+      const entries = await store.load({ projectKey: encodeProjectDir(world.cwd), sessionId: session.sessionId! })
+      expect(JSON.stringify(entries)).toContain("Hi again.")
+    },
+    TEST_TIMEOUT_MS
+  )
 
   skipWithout("runOnce: one turn in its own process", async () => {
     world = await makeWorld(script)
