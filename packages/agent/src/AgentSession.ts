@@ -348,7 +348,8 @@ const resolveStore = (
 const resolveBinary = (options: AgentSessionOptions): Effect.Effect<string, AgentError> =>
   options.pathToClaudeCodeExecutable !== undefined
     ? Effect.succeed(options.pathToClaudeCodeExecutable)
-    : ClaudeBinary.find(options.env === undefined ? {} : { env: options.env }).pipe(
+    // acx's own setting (ACX_CLAUDE_PATH) is read from this process, not from the CLI's `env`
+    : ClaudeBinary.find().pipe(
       Effect.map((binary) => binary.path),
       Effect.mapError((cause) => new AgentError({ reason: "StartFailed", description: cause.message, cause }))
     )
