@@ -7,11 +7,12 @@
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] acx chat tests skipped: ${claude.reason}`)
@@ -25,19 +26,32 @@ const texts = (request: ModelDouble.ModelRequest): ReadonlyArray<string> =>
       )
   )
 
+/** The last user message has a text block with `text` (the CLI may add reminder blocks of its own) and no tool result. */
+const says = (text: string) => (request: ModelDouble.ModelRequest): boolean => {
+  const messages = request.body["messages"] as ReadonlyArray<{ role: string; content: unknown }>
+  const last = messages.at(-1)
+  if (last === undefined || last.role !== "user" || ModelDouble.lastMessageHasToolResult(request)) return false
+  return typeof last.content === "string"
+    ? last.content.includes(text)
+    : (last.content as ReadonlyArray<{ type: string; text?: string }>).some((block) =>
+      block.type === "text" && block.text?.includes(text) === true
+    )
+}
+
 const script: ModelDouble.Script = [
   { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
   {
-    when: ModelDouble.userSays("List the files"),
+    when: says("List the files"),
     reply: { content: [{ type: "tool_use", name: "Bash", input: { command: "ls" } }] }
   },
   {
-    when: ModelDouble.userSays("Create a file"),
-    reply: { content: [{ type: "tool_use", name: "Bash", input: { command: "touch created.txt" } }] }
+    when: says("Create a file"),
+    reply: { content: [{ type: "tool_use", name: "Bash", input: { command: "touch created.txt" } }] },
+    times: Infinity
   },
-  { when: ModelDouble.userSays("Say hello"), reply: { content: "Hello from the double." } },
+  { when: says("Say hello"), reply: { content: "Hello from the double." } },
   {
-    when: ModelDouble.userSays("What did I ask?"),
+    when: says("What did I ask?"),
     reply: { content: "You asked me to list the files and to say hello." }
   },
   { when: ModelDouble.lastMessageHasToolResult, reply: { content: "There is one file: notes.txt." }, times: Infinity }
@@ -120,6 +134,49 @@ describe("acx chat on the real Claude Code CLI", () => {
     // the prompt line was never taken as an answer: the model got the denial as the tool's result
     const denied = double.agentRequests().at(-1)!
     expect(JSON.stringify(denied.body["messages"])).toContain("did not allow Bash")
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("on a terminal a tool that needs permission is asked about, and allowed by the answer", async () => {
+    // a real pty: util-linux `script` runs acx with its stdin and stdout on one
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
+    const command = [
+      process.execPath,
+      BIN,
+      "chat",
+      "--store",
+      `sqlite:${path.join(root, "tty.db")}`,
+      "--model",
+      "claude-sonnet-4-5"
+    ]
+      .map(quote).join(" ")
+    const cwd = path.join(root, "project")
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd,
+      env: { ...process.env, ...env, NO_COLOR: "1" }
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 60_000
+      while (!output.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} in: ${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    try {
+      await waitFor("/exit (or Ctrl-D) to end")
+      child.stdin.write("Create a file\r")
+      await waitFor("Allow Bash(touch created.txt)? [y/N]")
+      child.stdin.write("y\r")
+      await waitFor("There is one file: notes.txt.")
+      child.stdin.write("/exit\r")
+      await waitFor("session: ")
+      expect(fs.existsSync(path.join(cwd, "created.txt"))).toBe(true)
+    } finally {
+      child.kill("SIGKILL")
+      fs.rmSync(path.join(cwd, "created.txt"), { force: true })
+    }
   }, TEST_TIMEOUT_MS)
 
   it("rejects a bad --store with one line and exit 2", async () => {
