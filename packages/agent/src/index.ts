@@ -29,3 +29,17 @@ export * as AgentUsage from "@acx/convert/AgentUsage"
  * @since 0.1.0
  */
 export * as AgentSession from "./AgentSession.js"
+
+/**
+ * Many conversations by key through at most `maxWarm` processes, with a registry and leases.
+ *
+ * @since 0.1.0
+ */
+export * as AgentPool from "./AgentPool.js"
+
+/**
+ * Where a pool keeps its conversations and their leases (SQLite or Postgres).
+ *
+ * @since 0.1.0
+ */
+export * as AgentRegistry from "./AgentRegistry.js"
