@@ -1,6 +1,6 @@
 /**
  * The real Claude Code CLI's command hooks, offline against the model double: every hook acx
- * models fires with its real stdin payload, in order, and each payload decodes with
+ * models fires with its real stdin payload, in order (a failing command fires PostToolUseFailure), and each payload decodes with
  * `@acx/schema`'s strict hook-input schemas (what the memory's hook handlers will read).
  */
 import * as Hook from "@acx/schema/Hook"
@@ -26,6 +26,11 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
     await using model = await startModelDouble({
       script: [
         { content: [{ type: "tool_use", name: "Bash", input: { command: "echo hooked" } }] },
+        // then a command that fails: the CLI fires PostToolUseFailure instead of PostToolUse
+        {
+          when: ModelDouble.lastMessageHasToolResult,
+          reply: { content: [{ type: "tool_use", name: "Bash", input: { command: "echo broken >&2; exit 3" } }] }
+        },
         { when: ModelDouble.lastMessageHasToolResult, reply: { content: "Done." } }
       ]
     })
@@ -49,6 +54,7 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
         "SessionStart",
         "UserPromptSubmit",
         "PostToolUse",
+        "PostToolUseFailure",
         "Stop",
         "SessionEnd"
       ])
@@ -65,6 +71,10 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
       const tool = fired[2]!.input as Hook.PostToolUseHookInput
       expect(tool.tool_name).toBe("Bash")
       expect(JSON.stringify(tool.tool_response)).toContain("hooked")
+      const failure = fired[3]!.input as Hook.PostToolUseFailureHookInput
+      expect(failure.tool_name).toBe("Bash")
+      expect(failure.error).toContain("broken")
+      expect(failure.tool_use_id).not.toBe(tool.tool_use_id)
     } finally {
       fs.rmSync(root, { recursive: true, force: true })
     }

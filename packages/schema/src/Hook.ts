@@ -3,7 +3,7 @@
  * callback) and hook outputs (what a hook prints or returns).
  *
  * Inputs are an open-ended union on `hook_event_name`: SessionStart, UserPromptSubmit,
- * PostToolUse, Stop and SessionEnd are typed; any other event decodes as `UnknownHookInput`.
+ * PostToolUse, PostToolUseFailure, Stop and SessionEnd are typed; any other event decodes as `UnknownHookInput`.
  * A known event name always selects its own member (a malformed SessionStart is an error, not
  * an Unknown). Enumerations sent by the CLI (`source`, `reason`, …) are kept as open strings so
  * a newer CLI cannot break a hook; their known values are exported as literal schemas.
@@ -24,7 +24,14 @@ import { Open, opt, preserve } from "./internal/schema.js"
  * @since 0.1.0
  * @category constants
  */
-export const KNOWN_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] as const
+export const KNOWN_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SessionEnd"
+] as const
 
 /**
  * @since 0.1.0
@@ -175,6 +182,31 @@ export const PostToolUseHookInput = Schema.Struct({
 export type PostToolUseHookInput = typeof PostToolUseHookInput.Type
 
 /**
+ * A tool call that failed: Claude Code fires PostToolUseFailure instead of PostToolUse, with the
+ * error text (`is_interrupt` when the user interrupted it).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PostToolUseFailureHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("PostToolUseFailure"),
+  tool_name: Schema.String,
+  tool_input: Schema.Unknown,
+  tool_use_id: Schema.String,
+  error: Schema.String,
+  is_interrupt: opt(Schema.Boolean),
+  duration_ms: opt(Schema.Number),
+  mcp_server: opt(McpServerProvenance)
+}).annotations({ identifier: "PostToolUseFailureHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PostToolUseFailureHookInput = typeof PostToolUseFailureHookInput.Type
+
+/**
  * One in-flight background task, as listed on Stop.
  *
  * @since 0.1.0
@@ -281,6 +313,7 @@ export const KnownHookInput = Schema.Union(
   SessionStartHookInput,
   UserPromptSubmitHookInput,
   PostToolUseHookInput,
+  PostToolUseFailureHookInput,
   StopHookInput,
   SessionEndHookInput
 )
@@ -301,6 +334,7 @@ export const HookInput = Schema.Union(
   SessionStartHookInput,
   UserPromptSubmitHookInput,
   PostToolUseHookInput,
+  PostToolUseFailureHookInput,
   StopHookInput,
   SessionEndHookInput,
   UnknownHookInput
@@ -379,6 +413,23 @@ export const PostToolUseHookSpecificOutput = Schema.Struct({
 export type PostToolUseHookSpecificOutput = typeof PostToolUseHookSpecificOutput.Type
 
 /**
+ * `additionalContext` is added for the model after the failed call.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PostToolUseFailureHookSpecificOutput = Schema.Struct({
+  hookEventName: Schema.Literal("PostToolUseFailure"),
+  additionalContext: opt(Schema.String)
+}).annotations({ identifier: "PostToolUseFailureHookSpecificOutput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PostToolUseFailureHookSpecificOutput = typeof PostToolUseFailureHookSpecificOutput.Type
+
+/**
  * `additionalContext` is non-error feedback to the model; the conversation continues.
  *
  * @since 0.1.0
@@ -406,6 +457,7 @@ export const HookSpecificOutput = Schema.Union(
   SessionStartHookSpecificOutput,
   UserPromptSubmitHookSpecificOutput,
   PostToolUseHookSpecificOutput,
+  PostToolUseFailureHookSpecificOutput,
   StopHookSpecificOutput
 ).annotations({ identifier: "HookSpecificOutput" })
 

@@ -28,6 +28,16 @@ describe("Hook inputs", () => {
       permission_mode: "default",
       effort: { level: "high" }
     },
+    PostToolUseFailure: {
+      ...base,
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_use_id: "toolu_02",
+      error: "Exit code 1\nnpm ERR! Test failed.",
+      is_interrupt: false,
+      duration_ms: 840
+    },
     Stop: {
       ...base,
       hook_event_name: "Stop",
@@ -96,6 +106,7 @@ describe("Hook outputs", () => {
       { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "memories", watchPaths: ["/a"] } },
       { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "ctx", sessionTitle: "T" } },
       { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "ctx", updatedToolOutput: { a: 1 } } },
+      { hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "the test failed before" } },
       {
         decision: "block",
         reason: "tests fail",
@@ -144,6 +155,7 @@ describe("Hook types line up with the SDK", () => {
     expectTypeOf<Sdk.SessionStartHookInput>().toExtend<typeof Hook.SessionStartHookInput.Encoded>()
     expectTypeOf<Sdk.UserPromptSubmitHookInput>().toExtend<typeof Hook.UserPromptSubmitHookInput.Encoded>()
     expectTypeOf<Sdk.PostToolUseHookInput>().toExtend<typeof Hook.PostToolUseHookInput.Encoded>()
+    expectTypeOf<Sdk.PostToolUseFailureHookInput>().toExtend<typeof Hook.PostToolUseFailureHookInput.Encoded>()
     expectTypeOf<Sdk.StopHookInput>().toExtend<typeof Hook.StopHookInput.Encoded>()
     expectTypeOf<Sdk.SessionEndHookInput>().toExtend<typeof Hook.SessionEndHookInput.Encoded>()
     expectTypeOf<Sdk.PreCompactHookInput>().toExtend<typeof Hook.UnknownHookInput.Encoded>()
@@ -157,6 +169,7 @@ describe("Hook types line up with the SDK", () => {
     expectTypeOf<Hook.SessionStartHookSpecificOutput>().toExtend<Sdk.SessionStartHookSpecificOutput>()
     expectTypeOf<Hook.UserPromptSubmitHookSpecificOutput>().toExtend<Sdk.UserPromptSubmitHookSpecificOutput>()
     expectTypeOf<Hook.PostToolUseHookSpecificOutput>().toExtend<Sdk.PostToolUseHookSpecificOutput>()
+    expectTypeOf<Hook.PostToolUseFailureHookSpecificOutput>().toExtend<Sdk.PostToolUseFailureHookSpecificOutput>()
     expectTypeOf<Hook.StopHookSpecificOutput>().toExtend<Sdk.StopHookSpecificOutput>()
   })
 
