@@ -141,3 +141,10 @@ export * as AgentEvent from "./AgentEvent.js"
  * @since 0.1.0
  */
 export * as AgentUsage from "./AgentUsage.js"
+
+/**
+ * A memory observer's reply: `<observation>` blocks and the session `<summary>`, read tolerantly.
+ *
+ * @since 0.1.0
+ */
+export * as ObserverReply from "./ObserverReply.js"
