@@ -148,3 +148,10 @@ export * as AgentUsage from "./AgentUsage.js"
  * @since 0.1.0
  */
 export * as ObserverReply from "./ObserverReply.js"
+
+/**
+ * Private parts removed and secrets redacted, before anything is stored or shown to a model.
+ *
+ * @since 0.1.0
+ */
+export * as Redact from "./Redact.js"
