@@ -415,14 +415,12 @@ export const make = (
       }
     }
 
-    const startFailed = (description: string, cause?: unknown) =>
+    /** A process of session `sessionId` (the one it was to resume, if any) that could not start. */
+    const startFailed = (sessionId: string | undefined) => (description: string, cause?: unknown) =>
       new AgentError({
         reason: "StartFailed",
         description,
-        ...Option.match(Effect.runSync(Ref.get(sessionIdRef)), {
-          onNone: () => ({}),
-          onSome: (sessionId) => ({ sessionId })
-        }),
+        ...(sessionId === undefined ? {} : { sessionId }),
         ...(cause === undefined ? {} : { cause })
       })
 
@@ -461,6 +459,7 @@ export const make = (
 
     const start = (gen: number, resume: string | undefined): Effect.Effect<Process, AgentError> =>
       Effect.gen(function*() {
+        const failed = startFailed(resume)
         const sdk = yield* loadSdk
         const input = yield* Queue.unbounded<Sdk.SDKUserMessage>()
         let stderr = ""
@@ -469,19 +468,19 @@ export const make = (
         }
         const query = yield* Effect.try({
           try: () => sdk.query({ prompt: queueIterable(input), options: sdkOptions(resume, onStderr) }),
-          catch: (cause) => startFailed(`cannot start Claude Code (${binary}): ${describe(cause)}`, cause)
+          catch: (cause) => failed(`cannot start Claude Code (${binary}): ${describe(cause)}`, cause)
         })
         // interruptible whatever region the session was made in (a pool makes it in an acquire)
         const reader = yield* Effect.forkIn(Effect.interruptible(readLoop(gen, query)), scope)
         const init = yield* Effect.tryPromise({
           try: () => query.initializationResult(),
           catch: (cause) =>
-            startFailed(withStderr(`Claude Code (${binary}) did not start: ${describe(cause)}`, stderr), cause)
+            failed(withStderr(`Claude Code (${binary}) did not start: ${describe(cause)}`, stderr), cause)
         }).pipe(
           Effect.timeoutFail({
             duration: startTimeout,
             onTimeout: () =>
-              startFailed(withStderr(
+              failed(withStderr(
                 `Claude Code (${binary}) did not answer within ${Duration.format(startTimeout)}`,
                 stderr
               ))
