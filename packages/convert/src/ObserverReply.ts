@@ -1,7 +1,8 @@
 /**
  * What a memory observer's reply says: `<observation>` blocks (type, title, subtitle, facts,
  * narrative, concepts, files read, files modified), one `<summary>` (request, investigated,
- * learned, completed, next steps, files read, files edited, notes) or `<skip_summary/>`.
+ * learned, completed, next steps, files read, files edited, notes), `<skip_summary/>`, or
+ * `<no_observations/>` (nothing in the batch worth keeping).
  *
  * A model's reply is not a document: {@link parse} is total and tolerant — code fences, prose
  * around the XML, any case in tag names, odd whitespace, missing fields, entities, CDATA, an
@@ -67,8 +68,10 @@ export interface Summary {
 export interface ObserverReply {
   readonly observations: ReadonlyArray<Observation>
   readonly summary: Summary | undefined
-  /** The model said there is nothing to summarise. */
+  /** The model said there is nothing to summarise (`<skip_summary/>`). */
   readonly skipSummary: boolean
+  /** The model said nothing in the batch is worth an observation (`<no_observations/>`). */
+  readonly noObservations: boolean
 }
 
 const ENTITIES: { readonly [name: string]: string } = { lt: "<", gt: ">", amp: "&", quot: "\"", apos: "'" }
@@ -193,18 +196,19 @@ export const parse = (reply: unknown): ObserverReply => {
   return {
     observations,
     summary: summaries.at(-1),
-    skipSummary: /<skip_summary\s*\/?>/i.test(text)
+    skipSummary: /<skip_summary\s*\/?>/i.test(text),
+    noObservations: /<no_observations\s*\/?>/i.test(text)
   }
 }
 
 /**
- * Whether a reply said anything at all (observations, a summary, or that it skips the summary).
+ * Whether a reply said anything at all (observations, a summary, or that it has nothing to add).
  *
  * @since 0.1.0
  * @category parsing
  */
 export const isEmpty = (reply: ObserverReply): boolean =>
-  reply.observations.length === 0 && reply.summary === undefined && !reply.skipSummary
+  reply.observations.length === 0 && reply.summary === undefined && !reply.skipSummary && !reply.noObservations
 
 const element = (name: string, text: string) => `<${name}>${escapeText(text)}</${name}>`
 const listElement = (name: string, item: string, items: ReadonlyArray<string>) =>
@@ -260,5 +264,6 @@ export const render = (reply: ObserverReply): string =>
   [
     ...reply.observations.map(renderObservation),
     ...(reply.summary === undefined ? [] : [renderSummary(reply.summary)]),
-    ...(reply.skipSummary ? ["<skip_summary/>"] : [])
+    ...(reply.skipSummary ? ["<skip_summary/>"] : []),
+    ...(reply.noObservations ? ["<no_observations/>"] : [])
   ].join("\n")

@@ -92,6 +92,8 @@ Thanks!`)
 
   it("says when the model skipped the summary, and when nothing parsed", () => {
     expect(ObserverReply.parse("Nothing notable. <skip_summary/>").skipSummary).toBe(true)
+    const nothing = ObserverReply.parse("Routine reads only.\n<no_observations />")
+    expect([nothing.noObservations, ObserverReply.isEmpty(nothing)]).toEqual([true, false])
     expect(ObserverReply.isEmpty(ObserverReply.parse("I cannot help with that."))).toBe(true)
     expect(ObserverReply.isEmpty(ObserverReply.parse(undefined))).toBe(true)
   })
@@ -102,7 +104,8 @@ Thanks!`)
         fc.record({
           observations: fc.array(observation, { maxLength: 4 }),
           summary: fc.option(summary, { nil: undefined }),
-          skipSummary: fc.boolean()
+          skipSummary: fc.boolean(),
+          noObservations: fc.boolean()
         }),
         (reply) => {
           expect(ObserverReply.parse(ObserverReply.render(reply))).toEqual(reply)

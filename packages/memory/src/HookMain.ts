@@ -1,0 +1,95 @@
+/**
+ * The `acx hook <Event>` process: reads stdin, runs {@link HookRunner.runHook}, prints its JSON
+ * line, its warning (stderr), starts the worker detached when events wait and none runs, and
+ * always exits 0. The acx bin hands `acx hook …` here before loading anything else; this module
+ * and what it imports are bundled on their own (no CLI framework, no Effect).
+ *
+ * @since 0.1.0
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as HookRunner from "./HookRunner.js"
+import * as MemoryConfig from "./MemoryConfig.js"
+
+/**
+ * The command that starts the worker: `ACX_MEMORY_WORKER_BIN` (a script run with this Node), else
+ * the script this process was started as (the acx bin), with `memory worker`.
+ *
+ * @since 0.1.0
+ * @category worker
+ */
+export const workerCommand = (
+  env: { readonly [name: string]: string | undefined } = process.env
+): readonly [string, ReadonlyArray<string>] | undefined => {
+  const script = env["ACX_MEMORY_WORKER_BIN"] ?? process.argv[1]
+  return script === undefined || script === "" ? undefined : [process.execPath, [script, "memory", "worker"]]
+}
+
+/**
+ * Starts the worker detached (its own process group, stdin closed, output appended to the
+ * worker log) and does not wait for it. Returns a warning line when it could not.
+ *
+ * @since 0.1.0
+ * @category worker
+ */
+export const startWorker = (
+  home: string,
+  env: { readonly [name: string]: string | undefined } = process.env
+): string | undefined => {
+  const command = workerCommand(env)
+  if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
+  const files = MemoryConfig.paths(home)
+  try {
+    fs.mkdirSync(files.home, { recursive: true })
+    const log = fs.openSync(files.workerLog, "a")
+    try {
+      const child = spawn(command[0], [...command[1]], {
+        detached: true,
+        stdio: ["ignore", log, log],
+        env: { ...env, ACX_HOME: home },
+        cwd: files.home
+      })
+      child.on("error", () => {})
+      child.unref()
+    } finally {
+      fs.closeSync(log)
+    }
+    return undefined
+  } catch (error) {
+    return `could not start the worker: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+const readStdin = (): string => {
+  try {
+    return fs.readFileSync(0, "utf8")
+  } catch {
+    // a closed or absent stdin reads as empty
+    return ""
+  }
+}
+
+/**
+ * Runs `acx hook <Event>` with `argv` as `process.argv`; resolves to the exit code (always 0).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const main = (argv: ReadonlyArray<string> = process.argv): number => {
+  const event = argv[3] ?? ""
+  const env = process.env
+  const outcome = event === ""
+    ? {
+      stdout: JSON.stringify({ continue: true, suppressOutput: true }),
+      warning: "acx hook: which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)",
+      startWorker: false
+    }
+    : HookRunner.runHook(event, readStdin(), { env })
+  process.stdout.write(`${outcome.stdout}\n`)
+  const warnings = [outcome.warning]
+  if (outcome.startWorker) warnings.push(startWorker(MemoryConfig.acxHome(env), env))
+  for (const warning of warnings) {
+    if (warning !== undefined) process.stderr.write(`${warning}\n`)
+  }
+  return 0
+}

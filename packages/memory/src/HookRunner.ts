@@ -1,0 +1,202 @@
+/**
+ * One hook invocation, start to end, as a function: the event name and stdin's text in; what to
+ * print on stdout (only what Claude Code should read), the warning line for stderr, and whether
+ * the worker should be started, out. It never throws and never waits for the worker or the
+ * network: the worst a hook does is one line on stderr and exit 0.
+ *
+ * When the database stays locked past the busy timeout, the input is written to the spool
+ * directory instead, and the worker records it later: a locked file loses nothing.
+ *
+ * Plain TypeScript with no Effect import: `acx hook …` loads this and better-sqlite3 only.
+ *
+ * @since 0.1.0
+ */
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
+import { capture } from "./HookCapture.js"
+import type { MemoryPaths } from "./MemoryConfig.js"
+import * as MemoryConfig from "./MemoryConfig.js"
+import * as MemoryContext from "./MemoryContext.js"
+import * as HookStore from "./internal/hookStore.js"
+import * as Sqlite from "./internal/sqlite.js"
+
+/**
+ * Set in the observer's environment: a hook that sees it records nothing (the observer's own
+ * Claude Code must never feed the memory it writes).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const OBSERVER_ENV = "ACX_MEMORY_OBSERVER"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookRunOptions {
+  /** acx's home (default `ACX_HOME`, else `~/.acx`). */
+  readonly home?: string | undefined
+  /** The environment the hook runs in (default `process.env`). */
+  readonly env?: { readonly [name: string]: string | undefined } | undefined
+  /** Now, in epoch ms (default `Date.now()`). */
+  readonly now?: number | undefined
+  /** How long a write waits for a locked database before spooling (ms). */
+  readonly busyTimeoutMs?: number | undefined
+}
+
+/**
+ * What the invocation produced.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookOutcome {
+  /** The JSON line for stdout. */
+  readonly stdout: string
+  /** One line for stderr, or `undefined`. */
+  readonly warning: string | undefined
+  /** Whether events wait and no worker is alive: the caller starts one, detached. */
+  readonly startWorker: boolean
+  /** Whether a new event was stored (false for duplicates and skips). */
+  readonly recorded: boolean
+  /** The input went to the spool (the database was locked). */
+  readonly spooled: boolean
+}
+
+const output = (event: MemoryHookEvent | undefined, context: string | undefined): string =>
+  JSON.stringify({
+    continue: true,
+    suppressOutput: true,
+    ...(event === "SessionStart" && context !== undefined && context !== ""
+      ? { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } }
+      : {})
+  })
+
+const describe = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300)
+
+const isBusy = (error: unknown): boolean => {
+  const code = (error as { code?: unknown }).code
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+}
+
+/**
+ * Writes a hook input to the spool directory for the worker to record (atomic: written under a
+ * temporary name, then renamed).
+ *
+ * @since 0.1.0
+ * @category spool
+ */
+export const spool = (dir: string, event: string, raw: string, now: number): string => {
+  fs.mkdirSync(dir, { recursive: true })
+  const name = `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`
+  const temporary = path.join(dir, `.${name}.tmp`)
+  fs.writeFileSync(temporary, JSON.stringify({ event, raw }))
+  const final = path.join(dir, name)
+  fs.renameSync(temporary, final)
+  return final
+}
+
+/**
+ * Runs a capture against an open database: records it, builds SessionStart's context, and says
+ * whether a worker is needed. Throws what the database throws.
+ */
+const apply = (
+  db: import("better-sqlite3").Database,
+  captured: CaptureResult & { _tag: "Capture" },
+  contextTokens: number,
+  now: number
+) => {
+  const recorded = HookStore.record(db, captured, now)
+  const context = captured.wantsContext
+    ? MemoryContext.render(
+      captured.project,
+      HookStore.contextEntries(db, captured.project, Math.max(20, Math.ceil(contextTokens / 8))),
+      contextTokens
+    )
+    : undefined
+  const startWorker = HookStore.hasPendingWork(db) && HookStore.liveWorkerPid(db, now) === undefined
+  return { recorded, context, startWorker }
+}
+
+/**
+ * Runs one hook invocation. Never throws.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const runHook = (event: string, raw: string, options: HookRunOptions = {}): HookOutcome => {
+  const env = options.env ?? process.env
+  const now = options.now ?? Date.now()
+  const quiet = (warning: string | undefined, known?: MemoryHookEvent): HookOutcome => ({
+    stdout: output(known, undefined),
+    warning: warning === undefined ? undefined : `acx hook ${event}: ${warning}`,
+    startWorker: false,
+    recorded: false,
+    spooled: false
+  })
+  if (env[OBSERVER_ENV] === "1") return quiet(undefined)
+  const home = options.home ?? MemoryConfig.acxHome(env)
+  const { config } = MemoryConfig.load(home)
+  if (Buffer.byteLength(raw) > config.maxHookInputBytes) {
+    return quiet(`stdin is larger than ${config.maxHookInputBytes} bytes (memory.maxHookInputBytes): nothing recorded`)
+  }
+  if (raw.trim() === "") return quiet("stdin is empty: nothing recorded")
+  let input: unknown
+  try {
+    input = JSON.parse(raw)
+  } catch {
+    return quiet("stdin is not JSON: nothing recorded")
+  }
+  const captured = capture(event, input, raw, config)
+  if (captured._tag === "Skip") return quiet(captured.warning, captured.event)
+  const files: MemoryPaths = MemoryConfig.paths(home)
+  let db: import("better-sqlite3").Database | undefined
+  try {
+    db = Sqlite.open(files.database, { busyTimeoutMs: options.busyTimeoutMs ?? 3_000 })
+    const { context, recorded, startWorker } = apply(db, captured, config.contextTokens, now)
+    return { stdout: output(captured.event, context), warning: undefined, startWorker, recorded, spooled: false }
+  } catch (error) {
+    if (isBusy(error)) {
+      try {
+        spool(files.spool, event, raw, now)
+        return {
+          ...quiet("the memory database is locked: the event waits in the spool for the worker"),
+          startWorker: true,
+          spooled: true
+        }
+      } catch (spoolError) {
+        return quiet(`the memory database is locked and the spool is not writable (${describe(spoolError)})`)
+      }
+    }
+    return quiet(`not recorded: ${describe(error)} (database ${files.database})`)
+  } finally {
+    db?.close()
+  }
+}
+
+/**
+ * Records a spooled input (the worker's side of {@link spool}); returns false when the input is
+ * no longer one the memory records. Throws what the database throws (the file stays for later).
+ *
+ * @since 0.1.0
+ * @category spool
+ */
+export const recordSpooled = (
+  db: import("better-sqlite3").Database,
+  event: string,
+  raw: string,
+  config: MemoryConfig.MemoryConfig,
+  now: number
+): boolean => {
+  let input: unknown
+  try {
+    input = JSON.parse(raw)
+  } catch {
+    return false
+  }
+  const captured = capture(event, input, raw, config)
+  return captured._tag === "Capture" && HookStore.record(db, captured, now)
+}

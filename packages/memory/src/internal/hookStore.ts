@@ -1,0 +1,127 @@
+/**
+ * The hook's reads and writes, synchronous over better-sqlite3: one immediate transaction per
+ * capture, the context's rows, and whether the worker is needed.
+ */
+import type Database from "better-sqlite3"
+import type { Capture } from "../HookCapture.js"
+import type { ContextEntry } from "../MemoryContext.js"
+import { immediate } from "./sqlite.js"
+
+/** A worker whose heartbeat is older than this is taken for dead even if its pid is in use. */
+export const WORKER_STALE_MS = 60_000
+
+/**
+ * Records a capture in one transaction: the session (created or touched), the queued event
+ * (ignored when its idempotency key is known), and with a new prompt event the prompt itself.
+ * Returns whether the event was new.
+ */
+export const record = (db: Database.Database, capture: Capture, now: number): boolean =>
+  immediate(db, () => {
+    db.prepare(
+      `INSERT INTO memory_sessions (id, project, transcript_path, started_at, last_event_at)
+       VALUES (@id, @project, @transcript, @now, @now)
+       ON CONFLICT (id) DO UPDATE SET
+         last_event_at = max(last_event_at, @now),
+         transcript_path = coalesce(@transcript, transcript_path),
+         status = CASE WHEN status = 'interrupted' AND @reopen = 1 THEN 'active' ELSE status END`
+    ).run({
+      id: capture.sessionId,
+      project: capture.project,
+      transcript: capture.transcriptPath ?? null,
+      now,
+      reopen: capture.queued !== undefined && capture.queued.kind !== "summarise" ? 1 : 0
+    })
+    if (capture.endReason !== undefined) {
+      db.prepare(
+        "UPDATE memory_sessions SET ended_at = coalesce(ended_at, ?), end_reason = coalesce(end_reason, ?) WHERE id = ?"
+      ).run(now, capture.endReason, capture.sessionId)
+    }
+    const queued = capture.queued
+    if (queued === undefined) return false
+    const inserted = db.prepare(
+      `INSERT INTO memory_events (session_id, project, kind, idempotency_key, tool_name, payload, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`
+    ).run(capture.sessionId, capture.project, queued.kind, queued.idempotencyKey, queued.toolName ?? null, queued.payload, now)
+    if (inserted.changes === 0) return false
+    if (capture.prompt !== undefined) {
+      const { number } = db.prepare(
+        "UPDATE memory_sessions SET prompt_count = prompt_count + 1 WHERE id = ? RETURNING prompt_count AS number"
+      ).get(capture.sessionId) as { number: number }
+      db.prepare(
+        "INSERT INTO memory_prompts (session_id, project, prompt_number, text, created_at) VALUES (?, ?, ?, ?, ?)"
+      ).run(capture.sessionId, capture.project, number, capture.prompt, now)
+    }
+    return true
+  })
+
+interface ObservationRow {
+  readonly id: number
+  readonly type: string
+  readonly title: string
+  readonly subtitle: string | null
+  readonly created_at: number
+}
+
+interface SummaryRow {
+  readonly id: number
+  readonly request: string
+  readonly completed: string
+  readonly learned: string
+  readonly next_steps: string
+  readonly created_at: number
+}
+
+/** A project's newest observations and summaries, at most `limit` of each. */
+export const contextEntries = (db: Database.Database, project: string, limit: number): Array<ContextEntry> => {
+  const observations = db.prepare(
+    `SELECT id, type, title, subtitle, created_at FROM memory_observations
+     WHERE project = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+  ).all(project, limit) as Array<ObservationRow>
+  const summaries = db.prepare(
+    `SELECT id, request, completed, learned, next_steps, created_at FROM memory_summaries
+     WHERE project = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+  ).all(project, limit) as Array<SummaryRow>
+  return [
+    ...observations.map((row): ContextEntry => ({
+      _tag: "Observation",
+      id: row.id,
+      type: row.type,
+      title: row.title,
+      subtitle: row.subtitle,
+      createdAt: row.created_at
+    })),
+    ...summaries.map((row): ContextEntry => ({
+      _tag: "Summary",
+      id: row.id,
+      request: row.request,
+      completed: row.completed,
+      learned: row.learned,
+      nextSteps: row.next_steps,
+      createdAt: row.created_at
+    }))
+  ]
+}
+
+/** Whether any event waits for the worker. */
+export const hasPendingWork = (db: Database.Database): boolean =>
+  db.prepare("SELECT 1 FROM memory_events WHERE state = 'pending' LIMIT 1").get() !== undefined
+
+/** Whether a process with this pid exists (a pid we may not signal still exists). */
+export const processExists = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** The worker row: a live worker has a running pid and a fresh heartbeat. */
+export const liveWorkerPid = (db: Database.Database, now: number): number | undefined => {
+  const row = db.prepare("SELECT pid, heartbeat_at FROM memory_worker WHERE id = 1").get() as
+    | { pid: number | null; heartbeat_at: number | null }
+    | undefined
+  if (row === undefined || row.pid === null || row.heartbeat_at === null) return undefined
+  if (now - row.heartbeat_at > WORKER_STALE_MS) return undefined
+  return processExists(row.pid) ? row.pid : undefined
+}

@@ -1,0 +1,198 @@
+/**
+ * The memory database's schema, one entry per migration. Both writers apply the same list:
+ * `@effect/sql`'s Migrator in the worker and the CLI (`MemoryDatabase`), and the hook's own
+ * few-line runner (`internal/sqlite.ts`), which records them in the Migrator's table
+ * (`effect_sql_migrations`) so either may find the file first.
+ *
+ * Times are epoch milliseconds (integers); lists are JSON arrays in TEXT columns. The FTS5
+ * indexes are external-content tables kept in step by triggers, so every write that touches a
+ * row updates its index entry in the same transaction.
+ */
+
+/**
+ * A migration: its id, name and statements (run in one transaction). Statements are kept
+ * apart because a prepared statement holds exactly one (the `@effect/sql` client prepares).
+ */
+export interface Migration {
+  readonly id: number
+  readonly name: string
+  readonly statements: ReadonlyArray<string>
+}
+
+/** Splits DDL on the semicolons that end statements (a trigger's body ends with `END;`). */
+const statements = (ddl: string): Array<string> => {
+  const out: Array<string> = []
+  let current = ""
+  for (const line of ddl.split("\n")) {
+    current += `${line}\n`
+    const trimmed = line.trim()
+    const inTrigger = /^CREATE TRIGGER/i.test(current.trim()) && !/^END;$/i.test(trimmed)
+    if (trimmed.endsWith(";") && !inTrigger) {
+      out.push(current.trim())
+      current = ""
+    }
+  }
+  if (current.trim() !== "") out.push(current.trim())
+  return out
+}
+
+const ftsOver = (table: string, columns: ReadonlyArray<string>): string => {
+  const list = columns.join(", ")
+  const values = (prefix: string) => columns.map((column) => `${prefix}.${column}`).join(", ")
+  return `
+CREATE VIRTUAL TABLE ${table}_fts USING fts5(${list}, content='${table}', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
+  INSERT INTO ${table}_fts(rowid, ${list}) VALUES (new.id, ${values("new")});
+END;
+CREATE TRIGGER ${table}_fts_delete AFTER DELETE ON ${table} BEGIN
+  INSERT INTO ${table}_fts(${table}_fts, rowid, ${list}) VALUES ('delete', old.id, ${values("old")});
+END;
+CREATE TRIGGER ${table}_fts_update AFTER UPDATE ON ${table} BEGIN
+  INSERT INTO ${table}_fts(${table}_fts, rowid, ${list}) VALUES ('delete', old.id, ${values("old")});
+  INSERT INTO ${table}_fts(rowid, ${list}) VALUES (new.id, ${values("new")});
+END;`
+}
+
+/** Every migration, oldest first. */
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    id: 1,
+    name: "memory_init",
+    statements: statements(`
+CREATE TABLE memory_sessions (
+  id TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'completed', 'interrupted', 'failed')),
+  observer_session_id TEXT,
+  observer_usage TEXT,
+  observer_local_reason TEXT,
+  transcript_path TEXT,
+  prompt_count INTEGER NOT NULL DEFAULT 0,
+  started_at INTEGER NOT NULL,
+  last_event_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  end_reason TEXT,
+  last_error TEXT
+);
+CREATE INDEX memory_sessions_project ON memory_sessions (project, last_event_at);
+CREATE INDEX memory_sessions_status ON memory_sessions (status, last_event_at);
+
+CREATE TABLE memory_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('prompt', 'tool', 'tool_failure', 'summarise')),
+  idempotency_key TEXT NOT NULL UNIQUE,
+  tool_name TEXT,
+  payload TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  last_reply TEXT,
+  processed_at INTEGER
+);
+CREATE INDEX memory_events_pending ON memory_events (state, session_id, id);
+CREATE INDEX memory_events_session ON memory_events (session_id, id);
+
+CREATE TABLE memory_prompts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  project TEXT NOT NULL,
+  prompt_number INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX memory_prompts_session ON memory_prompts (session_id, prompt_number);
+CREATE INDEX memory_prompts_project ON memory_prompts (project, created_at);
+${ftsOver("memory_prompts", ["text"])}
+
+CREATE TABLE memory_observations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  project TEXT NOT NULL,
+  type TEXT NOT NULL,
+  title TEXT NOT NULL,
+  subtitle TEXT,
+  narrative TEXT NOT NULL,
+  facts TEXT NOT NULL DEFAULT '[]',
+  concepts TEXT NOT NULL DEFAULT '[]',
+  files_read TEXT NOT NULL DEFAULT '[]',
+  files_modified TEXT NOT NULL DEFAULT '[]',
+  event_ids TEXT NOT NULL DEFAULT '[]',
+  source TEXT NOT NULL CHECK (source IN ('model', 'local')),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX memory_observations_project ON memory_observations (project, created_at);
+CREATE INDEX memory_observations_session ON memory_observations (session_id, id);
+${ftsOver("memory_observations", ["title", "subtitle", "narrative", "facts", "concepts", "files_read", "files_modified"])}
+
+CREATE TABLE memory_summaries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  project TEXT NOT NULL,
+  request TEXT NOT NULL,
+  investigated TEXT NOT NULL,
+  learned TEXT NOT NULL,
+  completed TEXT NOT NULL,
+  next_steps TEXT NOT NULL,
+  files_read TEXT NOT NULL DEFAULT '[]',
+  files_edited TEXT NOT NULL DEFAULT '[]',
+  notes TEXT NOT NULL,
+  event_ids TEXT NOT NULL DEFAULT '[]',
+  source TEXT NOT NULL CHECK (source IN ('model', 'local')),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX memory_summaries_project ON memory_summaries (project, created_at);
+CREATE INDEX memory_summaries_session ON memory_summaries (session_id, id);
+${
+      ftsOver("memory_summaries", [
+        "request",
+        "investigated",
+        "learned",
+        "completed",
+        "next_steps",
+        "files_read",
+        "files_edited",
+        "notes"
+      ])
+    }
+
+CREATE TABLE memory_usage (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  cache_read_tokens INTEGER NOT NULL,
+  cache_creation_tokens INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  day TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX memory_usage_day ON memory_usage (day);
+
+CREATE TABLE memory_worker (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  pid INTEGER,
+  started_at INTEGER,
+  heartbeat_at INTEGER,
+  stopped_at INTEGER,
+  last_error TEXT,
+  local_reason TEXT
+);
+INSERT INTO memory_worker (id) VALUES (1);
+`)
+  }
+]
+
+/** The Migrator's bookkeeping table (the same columns `@effect/sql` creates on SQLite). */
+export const MIGRATIONS_TABLE = "effect_sql_migrations"
+
+/** Its DDL, as `@effect/sql`'s Migrator writes it for SQLite. */
+export const migrationsTableSql = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+  migration_id integer PRIMARY KEY NOT NULL,
+  created_at datetime NOT NULL DEFAULT current_timestamp,
+  name VARCHAR(255) NOT NULL
+)`
