@@ -11,16 +11,17 @@
  *
  * @since 0.1.0
  */
+import type Database from "better-sqlite3"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
 import { capture } from "./HookCapture.js"
+import * as HookStore from "./internal/hookStore.js"
+import * as Sqlite from "./internal/sqlite.js"
 import type { MemoryPaths } from "./MemoryConfig.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 import * as MemoryContext from "./MemoryContext.js"
-import * as HookStore from "./internal/hookStore.js"
-import * as Sqlite from "./internal/sqlite.js"
 
 /**
  * Set in the observer's environment: a hook that sees it records nothing (the observer's own
@@ -104,7 +105,7 @@ export const spool = (dir: string, event: string, raw: string, now: number): str
  * whether a worker is needed. Throws what the database throws.
  */
 const apply = (
-  db: import("better-sqlite3").Database,
+  db: Database.Database,
   captured: CaptureResult & { _tag: "Capture" },
   contextTokens: number,
   now: number
@@ -153,7 +154,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   const captured = capture(event, input, raw, config)
   if (captured._tag === "Skip") return quiet(captured.warning, captured.event)
   const files: MemoryPaths = MemoryConfig.paths(home)
-  let db: import("better-sqlite3").Database | undefined
+  let db: Database.Database | undefined
   try {
     db = Sqlite.open(files.database, { busyTimeoutMs: options.busyTimeoutMs ?? 3_000 })
     const { context, recorded, startWorker } = apply(db, captured, config.contextTokens, now)
@@ -185,7 +186,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
  * @category spool
  */
 export const recordSpooled = (
-  db: import("better-sqlite3").Database,
+  db: Database.Database,
   event: string,
   raw: string,
   config: MemoryConfig.MemoryConfig,

@@ -1,0 +1,88 @@
+/**
+ * The memory database for Effect programs (the worker, the CLI's memory commands, the MCP
+ * server): an `@effect/sql` SQLite client on `$ACX_HOME/memory.db` with WAL, a busy timeout and
+ * the migrations applied by `@effect/sql`'s Migrator (the same list the hook applies itself).
+ *
+ * @since 0.1.0
+ */
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { migrations, MIGRATIONS_TABLE } from "./internal/migrations.js"
+import { BUSY_TIMEOUT_MS } from "./internal/sqlite.js"
+import { MemoryError } from "./MemoryError.js"
+
+const runMigrations = Migrator.make({})
+
+/**
+ * The migrations as the Migrator loads them.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const loader: Migrator.Loader = Migrator.fromRecord(
+  Object.fromEntries(migrations.map((migration) => [
+    `${migration.id}_${migration.name}`,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const statement of migration.statements) yield* sql.unsafe(statement)
+    })
+  ]))
+)
+
+const databaseError = (file: string) => (cause: unknown) =>
+  new MemoryError({
+    reason: "Database",
+    description: `cannot open the memory database ${file}: ${
+      (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
+    }`,
+    cause
+  })
+
+/**
+ * Applies the migrations the database lacks.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const migrate: Effect.Effect<void, MemoryError, SqlClient.SqlClient> = runMigrations({
+  loader,
+  table: MIGRATIONS_TABLE
+}).pipe(
+  Effect.asVoid,
+  Effect.mapError((cause) =>
+    new MemoryError({
+      reason: "Database",
+      description: `migrating the memory database failed: ${cause.message}`,
+      cause
+    })
+  ),
+  Effect.withSpan("MemoryDatabase.migrate")
+)
+
+/**
+ * A SQLite client on `file` (its directory created), WAL, busy timeout, migrated.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (file: string): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, MemoryError> =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      yield* Effect.try({
+        try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+        catch: databaseError(file)
+      })
+      const context = yield* Layer.build(SqliteClient.layer({ filename: file })).pipe(
+        Effect.mapError(databaseError(file))
+      )
+      const sql = yield* Effect.provide(SqlClient.SqlClient, context)
+      yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).pipe(Effect.mapError(databaseError(file)))
+      yield* Effect.provide(migrate, context)
+      return context
+    })
+  )

@@ -1,0 +1,516 @@
+/**
+ * `acx memory worker`: turns queued hook events into observations and summaries, then exits
+ * after a few idle minutes. Started detached by a hook when events wait and no worker lives;
+ * one per memory directory (a lock row with pid and heartbeat); it listens on no port — hooks
+ * and worker meet only in the database.
+ *
+ * Per Claude Code session, ONE observer conversation (an `AgentSession`: one streaming-input
+ * `query()`): its first prompt carries the instructions and the first batch, later prompts a
+ * batch of queued events each (at most `batchSize`, after waiting up to `batchWaitSeconds` for
+ * a batch to fill), and a summary prompt at each Stop / SessionEnd. A batch's observations are
+ * stored and its events marked done in one transaction: a worker killed at any point leaves
+ * every event either pending (done again after a restart) or done with its observations, never
+ * twice. Failures retry with backoff; after `maxAttempts` an event is `failed`.
+ *
+ * Without a model — `mode: "local"`, no credentials, the daily budget spent, or a session's
+ * observer past its per-query budget — batches become deterministic observations
+ * (`LocalObservations`), so memory keeps working offline and for free.
+ *
+ * @since 0.1.0
+ */
+import type * as AgentUsage from "@acx/convert/AgentUsage"
+import * as ObserverReply from "@acx/convert/ObserverReply"
+import * as SessionStore from "@acx/session-store/SessionStore"
+import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as HookRunner from "./HookRunner.js"
+import type { Observer, ObserverAnswer, ObserverFactory } from "./internal/observer.js"
+import { agentObserver, prepareCredentials } from "./internal/observer.js"
+import * as Sqlite from "./internal/sqlite.js"
+import * as WorkerLock from "./internal/workerLock.js"
+import * as LocalObservations from "./LocalObservations.js"
+import * as MemoryConfig from "./MemoryConfig.js"
+import { MemoryError } from "./MemoryError.js"
+import * as MemoryStore from "./MemoryStore.js"
+import * as ObserverPrompts from "./ObserverPrompts.js"
+
+type Env = { readonly [name: string]: string | undefined }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface WorkerOptions {
+  /** acx's home (default `ACX_HOME`, else `~/.acx`). */
+  readonly home?: string | undefined
+  /** The environment the observer's Claude Code inherits (default `process.env`). */
+  readonly env?: Env | undefined
+  /** The settings (default: read from `$ACX_HOME/config.json`). */
+  readonly config?: MemoryConfig.MemoryConfig | undefined
+  /** The lock holder's pid (default this process's). */
+  readonly pid?: number | undefined
+  /** How often the queue is polled when idle (default 500 ms). */
+  readonly pollInterval?: Duration.DurationInput | undefined
+  /** How long the worker stays with nothing to do (default `workerIdleMinutes`). */
+  readonly idleTimeout?: Duration.DurationInput | undefined
+  /** The Claude Code binary the observer runs (default: acx's lookup). */
+  readonly pathToClaudeCodeExecutable?: string | undefined
+  /** Starts observers (default: `AgentSession`s on Claude Code). */
+  readonly observer?: ObserverFactory | undefined
+  /** The prompt texts (default: the package's files). */
+  readonly templates?: ObserverPrompts.Templates | undefined
+  /** Progress lines (default: stderr, which a detached worker appends to its log). */
+  readonly log?: ((line: string) => void) | undefined
+  /** At most this many observer processes stay warm (default 2). */
+  readonly maxObservers?: number | undefined
+}
+
+/**
+ * How a worker ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type WorkerExit =
+  | { readonly _tag: "AlreadyRunning"; readonly pid: number | null }
+  | { readonly _tag: "Idle"; readonly batches: number; readonly events: number }
+  | { readonly _tag: "LockLost" }
+
+interface Warm {
+  readonly observer: Observer
+  /** The instructions were given in this conversation (now or before a restart). */
+  instructed: boolean
+  lastUsed: number
+}
+
+const describe = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500)
+
+const parseUsage = (json: string | null): AgentUsage.ConversationUsage | undefined => {
+  if (json === null) return undefined
+  try {
+    return JSON.parse(json) as AgentUsage.ConversationUsage
+  } catch {
+    return undefined
+  }
+}
+
+const payloadField = (payload: string, name: string): string | undefined => {
+  try {
+    const value = (JSON.parse(payload) as Record<string, unknown>)[name]
+    return typeof value === "string" ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Runs the worker until it has been idle for the idle timeout (or another worker holds the
+ * lock). Interrupting it closes the observers gracefully (interrupt, then end the process)
+ * and releases the lock.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, MemoryError, SqlClient.SqlClient> =>
+  Effect.scoped(
+    Effect.gen(function*() {
+      const env = options.env ?? process.env
+      const home = options.home ?? MemoryConfig.acxHome(env)
+      const files = MemoryConfig.paths(home)
+      const config = options.config ?? MemoryConfig.load(home).config
+      const pid = options.pid ?? process.pid
+      const log = options.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`))
+      const pollInterval = Duration.decode(options.pollInterval ?? Duration.millis(500))
+      const idleTimeout = Duration.toMillis(options.idleTimeout ?? Duration.minutes(config.workerIdleMinutes))
+      const maxObservers = options.maxObservers ?? 2
+      const templates = options.templates ?? ObserverPrompts.load()
+      const databaseError = (what: string) => (cause: unknown) =>
+        cause instanceof MemoryError
+          ? cause
+          : new MemoryError({ reason: "Database", description: `${what}: ${describe(cause)}`, cause })
+
+      const claimed = yield* WorkerLock.claim(pid, yield* Clock.currentTimeMillis).pipe(
+        Effect.mapError(databaseError("taking the worker lock"))
+      )
+      if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
+      log(`worker ${pid}: started (memory ${files.database})`)
+
+      const credentials = config.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
+      const sdkStore = yield* Effect.gen(function*() {
+        const store = yield* SqliteSessionStore.makeWithClient()
+        return yield* SessionStore.toSdkWithRuntime(store)
+      }).pipe(Effect.mapError(databaseError("opening the observer's session store")))
+      const startObserver = options.observer ?? agentObserver({
+        files,
+        config,
+        env,
+        sessionStore: sdkStore,
+        pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable
+      })
+      const warm = new Map<string, Warm>()
+      const closeObserver = (sessionId: string) =>
+        Effect.suspend(() => {
+          const entry = warm.get(sessionId)
+          warm.delete(sessionId)
+          return entry === undefined ? Effect.void : entry.observer.close
+        })
+
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function*() {
+          yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
+          const now = yield* Clock.currentTimeMillis
+          yield* WorkerLock.release(pid, now).pipe(Effect.ignore)
+          log(`worker ${pid}: stopped`)
+        })
+      )
+
+      const localReason = (session: MemoryStore.SessionRow) =>
+        Effect.gen(function*() {
+          if (config.mode === "local") return "mode is local"
+          if (!credentials.ok) return credentials.reason
+          if (session.observerLocalReason !== null) return session.observerLocalReason
+          const spend = yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis)
+          if (config.dailyBudgetUsd !== null && spend.costUsd >= config.dailyBudgetUsd) {
+            return `the daily budget of $${config.dailyBudgetUsd} is spent ($${
+              spend.costUsd.toFixed(4)
+            } on ${spend.day})`
+          }
+          if (config.dailyBudgetTokens !== null && spend.tokens >= config.dailyBudgetTokens) {
+            return `the daily budget of ${config.dailyBudgetTokens} tokens is spent (${spend.tokens} on ${spend.day})`
+          }
+          return undefined
+        })
+
+      const observerFor = (session: MemoryStore.SessionRow) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const existing = warm.get(session.id)
+          if (existing !== undefined) {
+            existing.lastUsed = now
+            return existing
+          }
+          // a slot for it: the least recently used observer ends first
+          while (warm.size >= maxObservers) {
+            const oldest = [...warm.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!
+            yield* closeObserver(oldest[0])
+          }
+          const observer = yield* startObserver({
+            sessionId: session.id,
+            resume: session.observerSessionId ?? undefined,
+            usage: parseUsage(session.observerUsage)
+          })
+          const entry: Warm = { observer, instructed: session.observerSessionId !== null, lastUsed: now }
+          warm.set(session.id, entry)
+          return entry
+        })
+
+      /** Asks, and once more with a reminder when nothing in the reply parses. */
+      const askParsed = (session: MemoryStore.SessionRow, prompt: (instructed: boolean) => string) =>
+        Effect.gen(function*() {
+          const entry = yield* observerFor(session)
+          const answers: Array<ObserverAnswer> = []
+          const ask = (text: string) =>
+            entry.observer.ask(text).pipe(
+              Effect.tap((answer) =>
+                Effect.sync(() => answers.push(answer)).pipe(
+                  Effect.zipRight(MemoryStore.saveObserver(session.id, answer))
+                )
+              )
+            )
+          const first = yield* ask(prompt(entry.instructed))
+          entry.instructed = true
+          const ledger = () => answers.flatMap((answer) => answer.ledger)
+          if (first.error !== undefined) return { _tag: "Error" as const, answer: first, ledger: ledger() }
+          const reply = ObserverReply.parse(first.text)
+          if (!ObserverReply.isEmpty(reply)) return { _tag: "Reply" as const, reply, ledger: ledger() }
+          const second = yield* ask(templates.reminder)
+          if (second.error !== undefined) return { _tag: "Error" as const, answer: second, ledger: ledger() }
+          const retried = ObserverReply.parse(second.text)
+          return ObserverReply.isEmpty(retried)
+            ? { _tag: "Unreadable" as const, text: second.text, ledger: ledger() }
+            : { _tag: "Reply" as const, reply: retried, ledger: ledger() }
+        })
+
+      const facts = (session: MemoryStore.SessionRow, now: number): ObserverPrompts.SessionFacts => ({
+        project: session.project,
+        sessionId: session.id,
+        now
+      })
+
+      const fail = (
+        session: MemoryStore.SessionRow,
+        events: ReadonlyArray<MemoryStore.EventRow>,
+        error: string,
+        extra: { readonly reply?: string | undefined; readonly ledger?: ReadonlyArray<MemoryStore.LedgerEntry> }
+      ) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (extra.ledger !== undefined && extra.ledger.length > 0) yield* MemoryStore.recordLedger(extra.ledger, now)
+          const failed = yield* MemoryStore.failBatch(events.map((event) => event.id), error, {
+            reply: extra.reply,
+            maxAttempts: config.maxAttempts,
+            now
+          })
+          log(`session ${session.id}: events ${events.map((event) => event.id).join(",")} failed: ${error}`)
+          if (failed > 0) yield* MemoryStore.setSessionStatus(session.id, "failed", error)
+        })
+
+      /** The observer said its query budget is spent: the session goes local. */
+      const goLocal = (session: MemoryStore.SessionRow, answer: ObserverAnswer) =>
+        Effect.gen(function*() {
+          const reason = `the observer's query budget (maxBudgetUsdPerQuery $${config.maxBudgetUsdPerQuery}) is spent`
+          yield* MemoryStore.setObserverLocal(session.id, reason)
+          yield* closeObserver(session.id)
+          log(`session ${session.id}: ${reason} (${answer.error?.subtype}); recording locally from now on`)
+          return { ...session, observerLocalReason: reason }
+        })
+
+      const isBudgetError = (answer: ObserverAnswer) => answer.error?.subtype === "error_max_budget_usd"
+
+      const observe = (
+        session: MemoryStore.SessionRow,
+        batch: ReadonlyArray<MemoryStore.EventRow>
+      ): Effect.Effect<void, MemoryError | SqlError, SqlClient.SqlClient> =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const ids = batch.map((event) => event.id)
+          const reason = yield* localReason(session)
+          if (reason !== undefined) {
+            yield* MemoryStore.completeBatch({
+              sessionId: session.id,
+              project: session.project,
+              eventIds: ids,
+              observations: LocalObservations.observe(session.project, batch),
+              summary: undefined,
+              source: "local",
+              ledger: []
+            }, now)
+            return
+          }
+          const outcome = yield* askParsed(
+            session,
+            (instructed) =>
+              ObserverPrompts.observe(templates, batch, { first: !instructed, session: facts(session, now) })
+          ).pipe(Effect.either)
+          if (outcome._tag === "Left") return yield* fail(session, batch, outcome.left.message, {})
+          const result = outcome.right
+          if (result._tag === "Error") {
+            if (isBudgetError(result.answer)) {
+              yield* MemoryStore.recordLedger(result.ledger, now)
+              return yield* observe(yield* goLocal(session, result.answer), batch)
+            }
+            return yield* fail(
+              session,
+              batch,
+              `the observer answered with an error: ${result.answer.error!.subtype} ${
+                result.answer.error!.messages.join("; ")
+              }`.trim(),
+              { reply: result.answer.text, ledger: result.ledger }
+            )
+          }
+          if (result._tag === "Unreadable") {
+            return yield* fail(session, batch, "the observer's reply had no readable XML, twice", {
+              reply: result.text,
+              ledger: result.ledger
+            })
+          }
+          yield* MemoryStore.completeBatch({
+            sessionId: session.id,
+            project: session.project,
+            eventIds: ids,
+            observations: result.reply.observations,
+            summary: undefined,
+            source: "model",
+            ledger: result.ledger
+          }, now)
+        })
+
+      const summarise = (
+        session: MemoryStore.SessionRow,
+        checkpoints: ReadonlyArray<MemoryStore.EventRow>
+      ): Effect.Effect<void, MemoryError | SqlError, SqlClient.SqlClient> =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const ids = checkpoints.map((event) => event.id)
+          const covered = yield* MemoryStore.eventsSinceSummary(session.id, checkpoints[0]!.id)
+          const store = (summary: ObserverReply.Summary | undefined, source: "model" | "local", extra?: {
+            readonly observations: ReadonlyArray<ObserverReply.Observation>
+            readonly ledger: ReadonlyArray<MemoryStore.LedgerEntry>
+          }) =>
+            MemoryStore.completeBatch({
+              sessionId: session.id,
+              project: session.project,
+              eventIds: ids,
+              observations: extra?.observations ?? [],
+              summary,
+              source,
+              ledger: extra?.ledger ?? []
+            }, now)
+          // nothing happened since the last summary (a Stop then a SessionEnd): no model call
+          if (covered.length === 0) return yield* store(undefined, "local")
+          const reason = yield* localReason(session)
+          if (reason !== undefined) {
+            return yield* store(LocalObservations.summarise(session.project, covered, reason), "local")
+          }
+          const trigger = payloadField(checkpoints[0]!.payload, "trigger") ?? "Stop"
+          const outcome = yield* askParsed(
+            session,
+            (instructed) =>
+              ObserverPrompts.summarise(templates, { trigger, first: !instructed, session: facts(session, now) })
+          ).pipe(Effect.either)
+          if (outcome._tag === "Left") return yield* fail(session, checkpoints, outcome.left.message, {})
+          const result = outcome.right
+          if (result._tag === "Error") {
+            if (isBudgetError(result.answer)) {
+              yield* MemoryStore.recordLedger(result.ledger, now)
+              return yield* summarise(yield* goLocal(session, result.answer), checkpoints)
+            }
+            return yield* fail(
+              session,
+              checkpoints,
+              `the observer answered with an error: ${result.answer.error!.subtype}`,
+              {
+                reply: result.answer.text,
+                ledger: result.ledger
+              }
+            )
+          }
+          if (result._tag === "Unreadable") {
+            return yield* fail(session, checkpoints, "the observer's reply had no readable XML, twice", {
+              reply: result.text,
+              ledger: result.ledger
+            })
+          }
+          yield* store(result.reply.skipSummary ? undefined : result.reply.summary, "model", {
+            observations: result.reply.observations,
+            ledger: result.ledger
+          })
+        })
+
+      /** One step for a session: a batch, a checkpoint, or nothing yet (a batch still filling). */
+      const step = (sessionId: string) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const events = yield* MemoryStore.readyEvents(sessionId, now, config.batchSize)
+          if (events.length === 0) return 0
+          const session = yield* MemoryStore.session(sessionId)
+          if (session === undefined) return 0
+          const firstCheckpoint = events.findIndex((event) => event.kind === "summarise")
+          let handled: number
+          if (firstCheckpoint === 0) {
+            const end = events.findIndex((event) => event.kind !== "summarise")
+            const checkpoints = events.slice(0, end === -1 ? undefined : end)
+            yield* summarise(session, checkpoints)
+            handled = checkpoints.length
+          } else {
+            const batch = firstCheckpoint === -1 ? events : events.slice(0, firstCheckpoint)
+            const filling = firstCheckpoint === -1 && batch.length < config.batchSize && session.endedAt === null &&
+              now - batch.at(-1)!.createdAt < config.batchWaitSeconds * 1000
+            if (filling) return 0
+            yield* observe(session, batch)
+            handled = batch.length
+          }
+          const after = yield* MemoryStore.session(sessionId)
+          const left = yield* MemoryStore.readyEvents(sessionId, Number.MAX_SAFE_INTEGER, 1)
+          if (after !== undefined && after.endedAt !== null && left.length === 0) {
+            if (after.status === "active" || after.status === "interrupted") {
+              yield* MemoryStore.setSessionStatus(sessionId, "completed")
+            }
+            yield* closeObserver(sessionId)
+          }
+          return handled
+        })
+
+      const ingestSpool = Effect.sync(() => {
+        let names: Array<string>
+        try {
+          names = fs.readdirSync(files.spool).filter((name) => name.endsWith(".json") && !name.startsWith("."))
+        } catch {
+          return 0
+        }
+        if (names.length === 0) return 0
+        const db = Sqlite.open(files.database)
+        let recorded = 0
+        try {
+          for (const name of names.sort()) {
+            const file = path.join(files.spool, name)
+            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as { event: string; raw: string }
+            const at = Number(name.split("-")[0])
+            if (
+              HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, Number.isFinite(at) ? at : Date.now())
+            ) {
+              recorded++
+            }
+            fs.unlinkSync(file)
+          }
+        } finally {
+          db.close()
+        }
+        return recorded
+      }).pipe(
+        Effect.tap((recorded) =>
+          recorded > 0 ? Effect.sync(() => log(`recorded ${recorded} spooled event(s)`)) : Effect.void
+        ),
+        Effect.catchAllDefect((defect) =>
+          Effect.sync(() => log(`the spool could not be read yet: ${describe(defect)}`))
+        )
+      )
+
+      const loop = Effect.gen(function*() {
+        let batches = 0
+        let handled = 0
+        let lastWork = yield* Clock.currentTimeMillis
+        while (true) {
+          yield* ingestSpool
+          const now = yield* Clock.currentTimeMillis
+          const interrupted = yield* MemoryStore.markInterrupted(now, config.interruptedAfterHours)
+          if (interrupted > 0) log(`${interrupted} session(s) marked interrupted`)
+          const sessions = yield* MemoryStore.sessionsWithWork(now)
+          let worked = false
+          for (const sessionId of sessions) {
+            const count = yield* step(sessionId).pipe(Effect.mapError(databaseError(`processing session ${sessionId}`)))
+            if (count > 0) {
+              worked = true
+              batches++
+              handled += count
+            }
+          }
+          if (worked) {
+            lastWork = yield* Clock.currentTimeMillis
+            continue
+          }
+          if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) break
+          yield* Effect.sleep(pollInterval)
+        }
+        log(`worker ${pid}: idle, exiting (${batches} batches, ${handled} events)`)
+        return { _tag: "Idle", batches, events: handled } satisfies WorkerExit
+      })
+
+      // the heartbeat: a worker that lost its lock (taken for dead while paused) stops at once
+      const watch = Effect.gen(function*() {
+        while (true) {
+          yield* Effect.sleep("10 seconds")
+          const ours = yield* WorkerLock.heartbeat(pid, yield* Clock.currentTimeMillis).pipe(
+            Effect.orElseSucceed(() => true)
+          )
+          if (!ours) {
+            log(`worker ${pid}: the lock was taken over; stopping`)
+            return { _tag: "LockLost" } satisfies WorkerExit
+          }
+        }
+      })
+
+      return yield* Effect.raceFirst(loop, watch) as Effect.Effect<WorkerExit, MemoryError | SqlError>
+    }).pipe(Effect.mapError((cause) =>
+      cause instanceof MemoryError
+        ? cause
+        : new MemoryError({ reason: "Database", description: `the worker failed: ${describe(cause)}`, cause })
+    ))
+  )

@@ -1,0 +1,270 @@
+/**
+ * The worker on a real memory database: local mode (deterministic observations and summary, no
+ * model), and the observer on the REAL Claude Code CLI against the model double — batches in one
+ * conversation, the instructions once, observations and summary stored with the events done,
+ * the ledger from the CLI's cumulative cost, the observer's transcripts kept out of the user's
+ * config directory; an unreadable reply retried once, then failed with the reply kept, and
+ * `retryFailed` re-queueing it; two workers at once (one wins).
+ */
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import * as HookRunner from "../src/HookRunner.js"
+import * as Sqlite from "../src/internal/sqlite.js"
+import * as MemoryConfig from "../src/MemoryConfig.js"
+import * as MemoryDatabase from "../src/MemoryDatabase.js"
+import * as MemoryStore from "../src/MemoryStore.js"
+import * as MemoryWorker from "../src/MemoryWorker.js"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
+
+const roots: Array<string> = []
+afterEach(() => {
+  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
+})
+
+const makeRoot = () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-worker-"))
+  roots.push(root)
+  const acxHome = path.join(root, "acx")
+  const home = path.join(root, "home")
+  const project = path.join(root, "project")
+  for (const dir of [acxHome, path.join(home, ".claude"), project]) fs.mkdirSync(dir, { recursive: true })
+  return { root, acxHome, home, project }
+}
+
+/** A session's worth of hook inputs, through the real hook function. */
+const session = (acxHome: string, project: string, sessionId: string, tools: number) => {
+  const at = (event: string, extra: Record<string, unknown>) =>
+    HookRunner.runHook(
+      event,
+      JSON.stringify({ session_id: sessionId, transcript_path: "", cwd: project, hook_event_name: event, ...extra }),
+      {
+        home: acxHome,
+        env: {}
+      }
+    )
+  at("UserPromptSubmit", { prompt: "Make the cart total include tax" })
+  for (let i = 0; i < tools; i++) {
+    at("PostToolUse", {
+      tool_name: i % 2 === 0 ? "Read" : "Edit",
+      tool_use_id: `${sessionId}-t${i}`,
+      tool_input: { file_path: path.join(project, `src/file${i}.ts`) },
+      tool_response: { ok: true }
+    })
+  }
+  at("PostToolUseFailure", {
+    tool_name: "Bash",
+    tool_use_id: `${sessionId}-fail`,
+    tool_input: { command: "npm test" },
+    error: "Exit code 1: 2 failing"
+  })
+  at("Stop", { stop_hook_active: false })
+  at("SessionEnd", { reason: "other" })
+}
+
+const query = (acxHome: string, sql: string) => {
+  const db = Sqlite.open(MemoryConfig.paths(acxHome).database)
+  try {
+    return db.prepare(sql).all() as Array<Record<string, any>>
+  } finally {
+    db.close()
+  }
+}
+
+const runWorker = <A, E>(acxHome: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  Effect.runPromise(effect.pipe(Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(acxHome).database))))
+
+const quick = (config: Partial<MemoryConfig.MemoryConfig>): MemoryConfig.MemoryConfig => ({
+  ...MemoryConfig.defaults,
+  batchWaitSeconds: 0,
+  ...config
+})
+
+describe("MemoryWorker", () => {
+  it("local mode: deterministic observations and summary, every event done once", async () => {
+    const { acxHome, project } = makeRoot()
+    session(acxHome, project, "s-local", 4)
+    const exit = await runWorker(
+      acxHome,
+      MemoryWorker.run({ home: acxHome, env: {}, config: quick({ mode: "local" }), idleTimeout: 0, log: () => {} })
+    )
+    expect(exit).toMatchObject({ _tag: "Idle", events: 8 })
+    expect(query(acxHome, "SELECT state, count(*) AS n FROM memory_events GROUP BY state")).toEqual([
+      { state: "done", n: 8 }
+    ])
+    const observations = query(acxHome, "SELECT type, title, source FROM memory_observations ORDER BY id")
+    expect(observations.map((row) => row["title"])).toEqual([
+      "User asked: Make the cart total include tax",
+      "Edited 2 files: src/file1.ts, src/file3.ts",
+      "Ran 1 command (1 failed): npm test",
+      "1 tool call failed: Bash: Exit code 1: 2 failing",
+      "Read 2 files: src/file0.ts, src/file2.ts"
+    ])
+    expect(new Set(observations.map((row) => row["source"]))).toEqual(new Set(["local"]))
+    // the Stop summarised; the SessionEnd after it found nothing new
+    const summaries = query(acxHome, "SELECT request, files_edited, notes FROM memory_summaries")
+    expect(summaries).toEqual([{
+      request: "Make the cart total include tax",
+      files_edited: JSON.stringify(["src/file1.ts", "src/file3.ts"]),
+      notes: "Recorded without a model (mode is local)."
+    }])
+    expect(query(acxHome, "SELECT status FROM memory_sessions")).toEqual([{ status: "completed" }])
+    // the next session starts with it
+    const start = HookRunner.runHook(
+      "SessionStart",
+      JSON.stringify({
+        session_id: "s-next",
+        transcript_path: "",
+        cwd: project,
+        hook_event_name: "SessionStart",
+        source: "startup"
+      }),
+      { home: acxHome, env: {} }
+    )
+    const context = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string
+    expect(context).toContain("[session summary]")
+    expect(context).toContain("Edited 2 files")
+  })
+
+  it("two workers started at once: one runs, the other says who holds the lock", async () => {
+    const { acxHome, project } = makeRoot()
+    session(acxHome, project, "s-race", 2)
+    const config = quick({ mode: "local" })
+    const worker = (pid: number) =>
+      MemoryWorker.run({ home: acxHome, env: {}, config, pid, idleTimeout: "300 millis", log: () => {} })
+    const exits = await runWorker(acxHome, Effect.all([worker(process.pid), worker(process.ppid)], { concurrency: 2 }))
+    expect(exits.map((exit) => exit._tag).sort()).toEqual(["AlreadyRunning", "Idle"])
+    expect(query(acxHome, "SELECT count(*) AS n FROM memory_observations")[0]!["n"]).toBe(5)
+  })
+
+  describe.skipIf(!claude.available)("with the real Claude Code CLI as the observer", () => {
+    const observation = (n: number) =>
+      `Noted.\n<observation><type>feature</type><title>Cart total includes tax ${n}</title><facts><fact>tax rate 8%</fact></facts><narrative>The cart total now adds tax.</narrative><concepts><concept>cart</concept></concepts><files_modified><file>src/file1.ts</file></files_modified></observation>`
+    const summary =
+      "<summary><request>Cart total with tax</request><investigated>src/file0.ts</investigated><learned>Tax is 8%</learned><completed>Added tax</completed><next_steps>Fix the failing test</next_steps><files_read><file>src/file0.ts</file></files_read><files_edited><file>src/file1.ts</file></files_edited><notes>none</notes></summary>"
+
+    // the observer offers no tools, so the double tells its requests from the CLI's side calls
+    // by the system prompt
+    const isObserver = ModelDouble.systemMentions("acx's memory observer")
+    const observerCalls = (double: ModelDouble.ModelDoubleHandle) => double.requests().filter(isObserver)
+
+    const world = async (script: ModelDouble.Script) => {
+      const root = makeRoot()
+      const double = await ModelDouble.startModelDouble({ script })
+      const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : undefined })
+      return { ...root, double, env: { ...process.env, ...real.env(root.home) } }
+    }
+
+    it("batches events into one conversation, stores what it says, and bills the ledger", async () => {
+      let batches = 0
+      const w = await world((request) => {
+        if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+        const text = ModelDouble.lastUserText(request) ?? ""
+        const usage = { inputTokens: 2000, outputTokens: 100 }
+        if (text.includes("SESSION CHECKPOINT")) return { content: summary, usage }
+        return { content: observation(++batches), usage }
+      })
+      try {
+        session(w.acxHome, w.project, "s-model", 14)
+        const exit = await runWorker(
+          w.acxHome,
+          MemoryWorker.run({
+            home: w.acxHome,
+            env: w.env,
+            config: quick({ batchSize: 10 }),
+            idleTimeout: 0,
+            pathToClaudeCodeExecutable: claude.available ? claude.path : undefined,
+            log: () => {}
+          })
+        )
+        expect(exit).toMatchObject({ _tag: "Idle", events: 18 })
+        const calls = observerCalls(w.double)
+        // 16 prompt and tool events in batches of 10, then one summary: 3 model calls
+        expect(calls).toHaveLength(3)
+        const prompts = calls.map((request) => ModelDouble.lastUserText(request) ?? "")
+        expect(prompts[0]).toContain("You are acx's memory observer")
+        expect(prompts[0]).toContain("EVENTS 1 TO 10")
+        expect(prompts[1]).not.toContain("You are acx's memory observer")
+        expect(prompts[2]).toContain("SESSION CHECKPOINT (Stop)")
+        // one conversation: the summary request carries the earlier batches
+        expect(JSON.stringify(calls[2]!.body["messages"])).toContain("EVENTS 1 TO 10")
+        expect(calls.every((request) => request.body["model"] === "claude-haiku-4-5")).toBe(true)
+        expect(query(w.acxHome, "SELECT title, source FROM memory_observations ORDER BY id")).toEqual([
+          { title: "Cart total includes tax 1", source: "model" },
+          { title: "Cart total includes tax 2", source: "model" }
+        ])
+        expect(query(w.acxHome, "SELECT request, next_steps, source FROM memory_summaries")).toEqual([
+          { request: "Cart total with tax", next_steps: "Fix the failing test", source: "model" }
+        ])
+        expect(query(w.acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+        // haiku 4.5 at $1 / $5 per million tokens, read from the CLI's cumulative cost
+        const ledger = query(w.acxHome, "SELECT model, input_tokens, output_tokens, cost_usd FROM memory_usage")
+        expect(ledger).toHaveLength(3)
+        for (const row of ledger) {
+          expect(row).toMatchObject({ model: "claude-haiku-4-5", input_tokens: 2000, output_tokens: 100 })
+          expect(row["cost_usd"]).toBeCloseTo(0.0025, 6)
+        }
+        // the observer's transcript is in its private config dir, never in the user's
+        const files = MemoryConfig.paths(w.acxHome)
+        expect(fs.existsSync(path.join(w.home, ".claude", "projects"))).toBe(false)
+        expect(fs.readdirSync(path.join(files.observerConfigDir, "projects"))).toHaveLength(1)
+        const [row] = query(w.acxHome, "SELECT observer_session_id, status FROM memory_sessions")
+        expect(row).toMatchObject({ status: "completed" })
+        expect(row!["observer_session_id"]).toMatch(/^[0-9a-f-]{36}$/)
+        // and the SessionStore in the memory database holds it, to resume from
+        expect(query(w.acxHome, "SELECT count(*) AS n FROM sqlite_master WHERE name LIKE '%session%'")[0]!["n"])
+          .toBeGreaterThan(0)
+      } finally {
+        await w.double.close()
+      }
+    }, 120_000)
+
+    it("an unreadable reply is retried once, then the batch fails with the reply kept; retry re-queues", async () => {
+      const w = await world((request) =>
+        !isObserver(request)
+          ? { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+          : { content: "Sure! I will keep that in mind.", usage: { inputTokens: 100, outputTokens: 10 } }
+      )
+      try {
+        session(w.acxHome, w.project, "s-bad", 1)
+        const run = MemoryWorker.run({
+          home: w.acxHome,
+          env: w.env,
+          config: quick({ maxAttempts: 1 }),
+          idleTimeout: 0,
+          pathToClaudeCodeExecutable: claude.available ? claude.path : undefined,
+          log: () => {}
+        })
+        await runWorker(w.acxHome, run)
+        const failed = query(
+          w.acxHome,
+          "SELECT kind, attempts, last_error, last_reply FROM memory_events WHERE state = 'failed'"
+        )
+        expect(failed.length).toBeGreaterThan(0)
+        expect(failed[0]).toMatchObject({
+          attempts: 1,
+          last_error: "the observer's reply had no readable XML, twice",
+          last_reply: "Sure! I will keep that in mind."
+        })
+        const calls = observerCalls(w.double)
+        expect(ModelDouble.lastUserText(calls[1]!)).toContain("could not be read")
+        expect(query(w.acxHome, "SELECT status FROM memory_sessions")).toEqual([{ status: "failed" }])
+        expect(query(w.acxHome, "SELECT count(*) AS n FROM memory_usage")[0]!["n"]).toBeGreaterThanOrEqual(2)
+        const requeued = await runWorker(w.acxHome, MemoryStore.retryFailed())
+        expect(requeued).toBe(failed.length)
+        expect(query(w.acxHome, "SELECT DISTINCT state FROM memory_events WHERE state != 'done'")).toEqual([
+          { state: "pending" }
+        ])
+      } finally {
+        await w.double.close()
+      }
+    }, 120_000)
+  })
+})
