@@ -5,6 +5,7 @@
 // here, it only folds session summaries with the SDK's function). Native modules and packages
 // with optional native parts load from node_modules.
 import * as esbuild from "esbuild"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -19,9 +20,7 @@ const external = [
   "utf-8-validate"
 ]
 
-await esbuild.build({
-  entryPoints: [path.join(here, "src/bin.ts")],
-  outfile: path.join(here, "dist/acx.mjs"),
+const common = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -36,4 +35,18 @@ await esbuild.build({
     js: "import { createRequire as __acxCreateRequire } from \"node:module\"\n" +
       "const require = __acxCreateRequire(import.meta.url)"
   }
-})
+}
+
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: [path.join(here, "src/bin.ts")], outfile: path.join(here, "dist/acx.mjs") }),
+  // `acx hook …` runs on every tool call of Claude Code: a bundle of its own, without the CLI
+  // framework or Effect (the bin hands it over before loading anything else)
+  esbuild.build({ ...common, entryPoints: [path.join(here, "src/hook.ts")], outfile: path.join(here, "dist/hook.mjs") })
+])
+
+// the memory observer's prompts are files, read next to the module that fills them
+const prompts = path.join(here, "../memory/src/prompts")
+fs.mkdirSync(path.join(here, "dist/prompts"), { recursive: true })
+for (const name of fs.readdirSync(prompts)) {
+  fs.copyFileSync(path.join(prompts, name), path.join(here, "dist/prompts", name))
+}

@@ -19,6 +19,7 @@ import { chat } from "./commands/chat.js"
 import { demo } from "./commands/demo.js"
 import { fork } from "./commands/fork.js"
 import { importCommand } from "./commands/import.js"
+import { memory } from "./commands/memory.js"
 import { push } from "./commands/push.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
@@ -39,9 +40,9 @@ export const VERSION = "0.1.0"
  */
 export const acx = Command.make("acx").pipe(
   Command.withDescription(
-    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process"
+    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions"
   ),
-  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, demo])
+  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, memory, demo])
 )
 
 const cli = Command.run(acx, { name: "acx", version: VERSION })

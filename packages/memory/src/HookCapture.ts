@@ -171,7 +171,9 @@ export const capture = (
     )
   }
   const sessionId = stringField(input, "session_id")
-  if (sessionId === undefined || sessionId.trim() === "") return skip("stdin has no session_id: nothing recorded", event)
+  if (sessionId === undefined || sessionId.trim() === "") {
+    return skip("stdin has no session_id: nothing recorded", event)
+  }
   const cwd = stringField(input, "cwd")
   if (cwd === undefined || !path.isAbsolute(cwd)) {
     return skip("stdin has no absolute cwd (the project): nothing recorded", event)

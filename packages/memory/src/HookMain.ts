@@ -81,7 +81,8 @@ export const main = (argv: ReadonlyArray<string> = process.argv): number => {
   const outcome = event === ""
     ? {
       stdout: JSON.stringify({ continue: true, suppressOutput: true }),
-      warning: "acx hook: which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)",
+      warning:
+        "acx hook: which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)",
       startWorker: false
     }
     : HookRunner.runHook(event, readStdin(), { env })

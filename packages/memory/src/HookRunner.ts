@@ -100,6 +100,14 @@ export const spool = (dir: string, event: string, raw: string, now: number): str
   return final
 }
 
+const renderContext = (db: Database.Database, project: string, contextTokens: number): string =>
+  MemoryContext.render(
+    project,
+    // an entry costs at least ~8 tokens: more rows than that could never fit
+    HookStore.contextEntries(db, project, Math.max(20, Math.ceil(contextTokens / 8))),
+    contextTokens
+  )
+
 /**
  * Runs a capture against an open database: records it, builds SessionStart's context, and says
  * whether a worker is needed. Throws what the database throws.
@@ -111,13 +119,7 @@ const apply = (
   now: number
 ) => {
   const recorded = HookStore.record(db, captured, now)
-  const context = captured.wantsContext
-    ? MemoryContext.render(
-      captured.project,
-      HookStore.contextEntries(db, captured.project, Math.max(20, Math.ceil(contextTokens / 8))),
-      contextTokens
-    )
-    : undefined
+  const context = captured.wantsContext ? renderContext(db, captured.project, contextTokens) : undefined
   const startWorker = HookStore.hasPendingWork(db) && HookStore.liveWorkerPid(db, now) === undefined
   return { recorded, context, startWorker }
 }
@@ -200,4 +202,23 @@ export const recordSpooled = (
   }
   const captured = capture(event, input, raw, config)
   return captured._tag === "Capture" && HookStore.record(db, captured, now)
+}
+
+/**
+ * The context SessionStart would inject for a project now (`""` when there is nothing yet):
+ * the hook's own query and rendering, for `acx memory context`. Throws what the database throws.
+ *
+ * @since 0.1.0
+ * @category context
+ */
+export const contextFor = (home: string, project: string): string => {
+  const { config } = MemoryConfig.load(home)
+  const file = MemoryConfig.paths(home).database
+  if (!fs.existsSync(file)) return ""
+  const db = Sqlite.open(file)
+  try {
+    return renderContext(db, path.resolve(project), config.contextTokens)
+  } finally {
+    db.close()
+  }
 }

@@ -10,8 +10,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookRunner from "../src/HookRunner.js"
-import * as MemoryConfig from "../src/MemoryConfig.js"
 import * as Sqlite from "../src/internal/sqlite.js"
+import * as MemoryConfig from "../src/MemoryConfig.js"
 
 const homes: Array<string> = []
 afterEach(() => {
@@ -106,7 +106,11 @@ describe("runHook", () => {
       ["PostToolUse", { cwd: project, hook_event_name: "PostToolUse" }, /no session_id/],
       ["PostToolUse", base("PostToolUse", { cwd: "relative/dir" }), /absolute cwd/],
       ["PostToolUse", base("PostToolUse", { tool_name: "Read" }), /tool_use_id/],
-      ["PostToolUse", base("PostToolUse", { tool_name: "Read", tool_use_id: "t", tool_input: "y".repeat(2000) }), /larger than 1000 bytes/],
+      [
+        "PostToolUse",
+        base("PostToolUse", { tool_name: "Read", tool_use_id: "t", tool_input: "y".repeat(2000) }),
+        /larger than 1000 bytes/
+      ],
       ["PreCompact", base("PreCompact", {}), /not an event acx memory records/]
     ]
     for (const [event, input, warning] of cases) {

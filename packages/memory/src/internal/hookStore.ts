@@ -17,6 +17,14 @@ export const WORKER_STALE_MS = 60_000
  */
 export const record = (db: Database.Database, capture: Capture, now: number): boolean =>
   immediate(db, () => {
+    // `claude mcp list` and other short commands fire SessionEnd for sessions that never
+    // started: nothing to end, nothing to summarise
+    if (
+      capture.event === "SessionEnd" &&
+      db.prepare("SELECT 1 FROM memory_sessions WHERE id = ?").get(capture.sessionId) === undefined
+    ) {
+      return false
+    }
     db.prepare(
       `INSERT INTO memory_sessions (id, project, transcript_path, started_at, last_event_at)
        VALUES (@id, @project, @transcript, @now, @now)
@@ -41,7 +49,15 @@ export const record = (db: Database.Database, capture: Capture, now: number): bo
     const inserted = db.prepare(
       `INSERT INTO memory_events (session_id, project, kind, idempotency_key, tool_name, payload, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`
-    ).run(capture.sessionId, capture.project, queued.kind, queued.idempotencyKey, queued.toolName ?? null, queued.payload, now)
+    ).run(
+      capture.sessionId,
+      capture.project,
+      queued.kind,
+      queued.idempotencyKey,
+      queued.toolName ?? null,
+      queued.payload,
+      now
+    )
     if (inserted.changes === 0) return false
     if (capture.prompt !== undefined) {
       const { number } = db.prepare(

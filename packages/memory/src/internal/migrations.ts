@@ -126,7 +126,17 @@ CREATE TABLE memory_observations (
 );
 CREATE INDEX memory_observations_project ON memory_observations (project, created_at);
 CREATE INDEX memory_observations_session ON memory_observations (session_id, id);
-${ftsOver("memory_observations", ["title", "subtitle", "narrative", "facts", "concepts", "files_read", "files_modified"])}
+${
+      ftsOver("memory_observations", [
+        "title",
+        "subtitle",
+        "narrative",
+        "facts",
+        "concepts",
+        "files_read",
+        "files_modified"
+      ])
+    }
 
 CREATE TABLE memory_summaries (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

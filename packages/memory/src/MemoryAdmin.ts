@@ -1,0 +1,187 @@
+/**
+ * Looking after the memory: its status (queue depth, failed events, the worker, today's spend
+ * against the budget, the settings in force) and forgetting (a session, a project, everything
+ * before a date — rows, their index entries, and the observer's transcripts of those sessions).
+ *
+ * @since 0.1.0
+ */
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import { processExists, WORKER_STALE_MS } from "./internal/hookStore.js"
+import type { LoadedConfig, MemoryPaths } from "./MemoryConfig.js"
+import { MemoryError } from "./MemoryError.js"
+import type { DaySpend } from "./MemoryStore.js"
+import { spendOn, writeTransaction } from "./MemoryStore.js"
+
+/**
+ * A failed event, as `status` lists it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FailedEvent {
+  readonly id: number
+  readonly sessionId: string
+  readonly kind: string
+  readonly toolName: string | null
+  readonly attempts: number
+  readonly lastError: string | null
+}
+
+/**
+ * The memory's state.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MemoryStatus {
+  readonly paths: MemoryPaths
+  readonly settings: LoadedConfig
+  readonly queue: { readonly pending: number; readonly done: number; readonly failed: number }
+  readonly failed: ReadonlyArray<FailedEvent>
+  readonly worker: {
+    readonly running: boolean
+    readonly pid: number | null
+    readonly heartbeatAt: number | null
+    readonly stoppedAt: number | null
+    readonly lastError: string | null
+  }
+  readonly lastError: string | null
+  readonly sessions: { readonly [status: string]: number }
+  readonly counts: { readonly observations: number; readonly summaries: number; readonly prompts: number }
+  readonly today: DaySpend
+}
+
+const databaseError = (what: string) => (cause: SqlError | MemoryError) =>
+  cause instanceof MemoryError
+    ? cause
+    : new MemoryError({ reason: "Database", description: `${what}: ${cause.message.split("\n")[0]}`, cause })
+
+/**
+ * Reads the memory's state.
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPaths, settings: LoadedConfig) {
+  const sql = yield* SqlClient.SqlClient
+  const now = Date.now()
+  const states = yield* sql<{ state: string; n: number }>`SELECT state, count(*) AS n FROM memory_events GROUP BY state`
+  const count = (state: string) => states.find((row) => row.state === state)?.n ?? 0
+  const failed = yield* sql<FailedEvent>`
+    SELECT id, session_id AS sessionId, kind, tool_name AS toolName, attempts, last_error AS lastError
+    FROM memory_events WHERE state = 'failed' ORDER BY id DESC LIMIT 20`
+  const [worker] = yield* sql<
+    { pid: number | null; heartbeatAt: number | null; stoppedAt: number | null; lastError: string | null }
+  >`SELECT pid, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError
+    FROM memory_worker WHERE id = 1`
+  const [lastError] = yield* sql<{ lastError: string }>`
+    SELECT last_error AS lastError FROM memory_events WHERE last_error IS NOT NULL ORDER BY id DESC LIMIT 1`
+  const sessions = yield* sql<{ status: string; n: number }>`
+    SELECT status, count(*) AS n FROM memory_sessions GROUP BY status`
+  const [counts] = yield* sql<{ observations: number; summaries: number; prompts: number }>`
+    SELECT (SELECT count(*) FROM memory_observations) AS observations,
+      (SELECT count(*) FROM memory_summaries) AS summaries, (SELECT count(*) FROM memory_prompts) AS prompts`
+  const running = worker?.pid != null && worker.heartbeatAt !== null && now - worker.heartbeatAt <= WORKER_STALE_MS &&
+    processExists(worker.pid)
+  return {
+    paths,
+    settings,
+    queue: { pending: count("pending"), done: count("done"), failed: count("failed") },
+    failed,
+    worker: {
+      running,
+      pid: running ? worker!.pid : null,
+      heartbeatAt: worker?.heartbeatAt ?? null,
+      stoppedAt: worker?.stoppedAt ?? null,
+      lastError: worker?.lastError ?? null
+    },
+    lastError: lastError?.lastError ?? worker?.lastError ?? null,
+    sessions: Object.fromEntries(sessions.map((row) => [row.status, row.n])),
+    counts: counts!,
+    today: yield* spendOn(now)
+  } satisfies MemoryStatus
+}, Effect.mapError(databaseError("reading the memory's status")))
+
+/**
+ * What to forget: one session, one project, or everything before a time (epoch ms); at least
+ * one, combined with AND.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ForgetOptions {
+  readonly session?: string | undefined
+  readonly project?: string | undefined
+  readonly before?: number | undefined
+}
+
+/**
+ * How many rows were deleted, by kind.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Forgotten {
+  readonly sessions: number
+  readonly events: number
+  readonly prompts: number
+  readonly observations: number
+  readonly summaries: number
+  readonly observerTranscripts: number
+}
+
+/**
+ * Deletes what `options` selects — rows and (through the triggers) their index entries in one
+ * transaction, then the observer's transcripts of the sessions deleted. The usage ledger is
+ * kept: what was spent stays spent.
+ *
+ * @since 0.1.0
+ * @category forgetting
+ */
+export const forget = Effect.fn("MemoryAdmin.forget")(function*(paths: MemoryPaths, options: ForgetOptions) {
+  if (options.session === undefined && options.project === undefined && options.before === undefined) {
+    return yield* new MemoryError({
+      reason: "InvalidArgument",
+      description: "say what to forget: --session ID, --project DIR or --before DATE"
+    })
+  }
+  const sql = yield* SqlClient.SqlClient
+  const where = (timeColumn: string) =>
+    sql.and([
+      ...(options.session === undefined ? [] : [sql`session_id = ${options.session}`]),
+      ...(options.project === undefined ? [] : [sql`project = ${options.project}`]),
+      ...(options.before === undefined ? [] : [sql`${sql.literal(timeColumn)} < ${options.before}`])
+    ])
+  const result = yield* writeTransaction(Effect.gen(function*() {
+    const deleted = (table: string, timeColumn = "created_at") =>
+      Effect.map(sql`DELETE FROM ${sql.literal(table)} WHERE ${where(timeColumn)} RETURNING id`, (rows) => rows.length)
+    const observations = yield* deleted("memory_observations")
+    const summaries = yield* deleted("memory_summaries")
+    const prompts = yield* deleted("memory_prompts")
+    const events = yield* deleted("memory_events")
+    // a session goes when nothing of it is left
+    const sessionWhere = sql.and([
+      ...(options.session === undefined ? [] : [sql`id = ${options.session}`]),
+      ...(options.project === undefined ? [] : [sql`project = ${options.project}`]),
+      ...(options.before === undefined ? [] : [sql`last_event_at < ${options.before}`])
+    ])
+    const sessions = yield* sql<{ observerSessionId: string | null }>`
+      DELETE FROM memory_sessions WHERE ${sessionWhere}
+        AND NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.session_id = memory_sessions.id)
+      RETURNING observer_session_id AS observerSessionId`
+    return { observations, summaries, prompts, events, sessions }
+  }))
+  const store = yield* SqliteSessionStore.makeWithClient()
+  const projectKey = encodeProjectDir(paths.observerCwd)
+  let observerTranscripts = 0
+  for (const { observerSessionId } of result.sessions) {
+    if (observerSessionId === null) continue
+    yield* store.delete({ projectKey, sessionId: observerSessionId })
+    observerTranscripts++
+  }
+  return { ...result, sessions: result.sessions.length, observerTranscripts } satisfies Forgotten
+}, Effect.mapError((cause) => databaseError("forgetting")(cause as SqlError | MemoryError)))

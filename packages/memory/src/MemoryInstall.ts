@@ -1,0 +1,660 @@
+/**
+ * `acx memory install` / `uninstall`: puts the memory's command hooks into Claude Code's
+ * settings and its MCP server (`acx-memory`) into Claude Code's MCP file, and takes out exactly
+ * what it put in.
+ *
+ * Where Claude Code reads them (checked with the real CLI, `claude mcp list`):
+ * - user scope: hooks in `<config dir>/settings.json`; MCP servers in `$CLAUDE_CONFIG_DIR/.claude.json`
+ *   when `CLAUDE_CONFIG_DIR` is set, else in `~/.claude.json` (beside the config dir, not in it;
+ *   with the variable set there is no fallback to `~/.claude.json`).
+ * - project scope: `<project>/.claude/settings.json` and `<project>/.mcp.json`; Claude Code lists
+ *   a server of `.mcp.json` as pending approval until the user approves it in a session.
+ *
+ * Safety, in order: every file is read and every change computed before anything is written,
+ * so an invalid file or a conflicting server changes nothing; a file whose content would not
+ * change is not touched (installing twice writes nothing and backs up nothing); an existing file
+ * is copied to `<file>.acx-backup-<UTC stamp>` before it changes; writes go to a temporary file
+ * in the same directory, renamed over the target. What was added is recorded in
+ * `$ACX_HOME/memory-install.json`, which is all `uninstall` removes.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Merge from "./ClaudeSettingsMerge.js"
+import { MEMORY_HOOK_EVENTS, type MemoryHookEvent } from "./HookCapture.js"
+import { acxHome as defaultAcxHome } from "./MemoryConfig.js"
+import { MemoryError } from "./MemoryError.js"
+
+/**
+ * The name of the memory's MCP server in Claude Code's configuration.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MCP_SERVER_NAME = "acx-memory"
+
+/**
+ * Each hook's timeout in seconds: SessionStart builds the context the session starts with, the
+ * others only record an event.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const HOOK_TIMEOUTS: { readonly [E in MemoryHookEvent]: number } = {
+  SessionStart: 15,
+  UserPromptSubmit: 10,
+  PostToolUse: 10,
+  PostToolUseFailure: 10,
+  Stop: 10,
+  SessionEnd: 10
+}
+
+/**
+ * `user`: every session of this user; `project`: sessions in one project directory.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type InstallScope = "user" | "project"
+
+/**
+ * Where the files are; each defaults as Claude Code resolves it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LocationOptions {
+  /** The project (project scope); default the current directory. */
+  readonly projectDir?: string | undefined
+  /** The `CLAUDE_CONFIG_DIR` Claude Code runs with; default the environment's, else `<home>/.claude`. */
+  readonly claudeConfigDir?: string | undefined
+  /** The user's home directory; default `os.homedir()`. */
+  readonly home?: string | undefined
+  /** acx's home, which keeps the manifest; default `ACX_HOME`, else `~/.acx`. */
+  readonly acxHome?: string | undefined
+  /** The environment read for `CLAUDE_CONFIG_DIR` and `ACX_HOME`; default `process.env`. */
+  readonly env?: { readonly [name: string]: string | undefined } | undefined
+  /** The time in backup names; default now. */
+  readonly now?: Date | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface InstallOptions extends LocationOptions {
+  readonly scope: InstallScope
+  /** The command Claude Code runs for an event, e.g. `acx hook PostToolUse`. */
+  readonly hookCommand: (event: MemoryHookEvent) => string
+  /**
+   * How Claude Code starts the MCP server, e.g. `{ command: "acx", args: ["memory", "mcp"] }`;
+   * `undefined`: hooks only, no MCP file is touched.
+   */
+  readonly mcpServer?: { readonly command: string; readonly args: ReadonlyArray<string> } | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface UninstallOptions extends LocationOptions {
+  /**
+   * Only what was installed in this scope; default everything in the manifest. With `scope`, a
+   * `projectDir` (project) or a `claudeConfigDir`/`home` (user) narrows it to those files.
+   */
+  readonly scope?: InstallScope | undefined
+}
+
+/**
+ * The two files of a scope.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TargetFiles {
+  readonly settings: string
+  readonly mcp: string
+}
+
+/**
+ * What happened to one file.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FileReport {
+  readonly path: string
+  readonly changed: boolean
+  /** The copy taken before the change; `undefined` when the file did not exist or did not change. */
+  readonly backup: string | undefined
+  readonly created: boolean
+  /** Uninstall removed a file that install had created and that is empty again. */
+  readonly deleted: boolean
+  readonly added: ReadonlyArray<Merge.Change>
+  readonly removed: ReadonlyArray<Merge.Change>
+  /** What was left alone, and why. */
+  readonly notes: ReadonlyArray<string>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface InstallReport {
+  readonly action: "install" | "uninstall"
+  readonly files: ReadonlyArray<FileReport>
+  readonly manifest: { readonly path: string; readonly changed: boolean }
+}
+
+const McpServerSchema = Schema.Struct({
+  command: Schema.String,
+  args: Schema.Array(Schema.String),
+  env: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { exact: true })
+})
+
+/**
+ * One thing install added: a hook (`event`, `command`) or the MCP server (`name`, `server`,
+ * `command` being the server's).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ManifestEntry = Schema.Struct({
+  scope: Schema.Literal("user", "project"),
+  file: Schema.String,
+  kind: Schema.Literal("hook", "mcp"),
+  event: Schema.optionalWith(Schema.String, { exact: true }),
+  command: Schema.String,
+  name: Schema.optionalWith(Schema.String, { exact: true }),
+  server: Schema.optionalWith(McpServerSchema, { exact: true })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ManifestEntry = typeof ManifestEntry.Type
+
+/**
+ * `$ACX_HOME/memory-install.json`: what install added, and the files it created (uninstall
+ * deletes such a file when it is empty again).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Manifest = Schema.Struct({
+  version: Schema.Literal(1),
+  entries: Schema.Array(ManifestEntry),
+  createdFiles: Schema.Array(Schema.String)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Manifest = typeof Manifest.Type
+
+const emptyManifest: Manifest = { version: 1, entries: [], createdFiles: [] }
+
+// ---------------------------------------------------------------------------------------------
+// paths
+// ---------------------------------------------------------------------------------------------
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === "" ? undefined : value
+
+/**
+ * The manifest's path under acx's home.
+ *
+ * @since 0.1.0
+ * @category paths
+ */
+export const manifestPath = (acxHome: string): string => path.join(acxHome, "memory-install.json")
+
+const acxHomeOf = (options: LocationOptions): string =>
+  options.acxHome !== undefined ? path.resolve(options.acxHome) : defaultAcxHome(options.env ?? process.env)
+
+/**
+ * The files of a scope, resolved as Claude Code resolves them: for `user`, `settings.json` in
+ * the config dir, and `.claude.json` in the config dir when one is given (option or
+ * `CLAUDE_CONFIG_DIR`), else in the home directory.
+ *
+ * @since 0.1.0
+ * @category paths
+ */
+export const targetFiles = (scope: InstallScope, options: LocationOptions = {}): TargetFiles => {
+  if (scope === "project") {
+    const project = path.resolve(options.projectDir ?? process.cwd())
+    return { settings: path.join(project, ".claude", "settings.json"), mcp: path.join(project, ".mcp.json") }
+  }
+  const home = path.resolve(options.home ?? os.homedir())
+  const configDir = nonEmpty(options.claudeConfigDir) ?? nonEmpty((options.env ?? process.env)["CLAUDE_CONFIG_DIR"])
+  return configDir === undefined
+    ? { settings: path.join(home, ".claude", "settings.json"), mcp: path.join(home, ".claude.json") }
+    : {
+      settings: path.join(path.resolve(configDir), "settings.json"),
+      mcp: path.join(path.resolve(configDir), ".claude.json")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// files
+// ---------------------------------------------------------------------------------------------
+
+const describeCause = (cause: unknown): string => {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message
+}
+
+const settingsError = (description: string, cause?: unknown): MemoryError =>
+  cause === undefined
+    ? new MemoryError({ reason: "Settings", description })
+    : new MemoryError({ reason: "Settings", description: `${description} (${describeCause(cause)})`, cause })
+
+const attempt = <A>(what: string, run: () => A): Effect.Effect<A, MemoryError> =>
+  Effect.try({ try: run, catch: (cause) => settingsError(what, cause) })
+
+interface JsonFile {
+  readonly path: string
+  readonly exists: boolean
+  /** `undefined` for a missing or blank file. */
+  readonly value: unknown
+  /** Permission bits kept on rewrite. */
+  readonly mode: number | undefined
+}
+
+const readText = (file: string): string | undefined => {
+  try {
+    return fs.readFileSync(file, "utf8")
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw error
+  }
+}
+
+const readJsonFile = (file: string): Effect.Effect<JsonFile, MemoryError> =>
+  Effect.gen(function*() {
+    const text = yield* attempt(`cannot read ${file}; nothing was changed`, () => readText(file))
+    if (text === undefined) return { path: file, exists: false, value: undefined, mode: undefined }
+    const mode = yield* attempt(`cannot read ${file}; nothing was changed`, () => fs.statSync(file).mode & 0o777)
+    if (text.trim() === "") return { path: file, exists: true, value: undefined, mode }
+    const value = yield* attempt(`${file} is not valid JSON; nothing was changed`, () => JSON.parse(text) as unknown)
+    return { path: file, exists: true, value, mode }
+  })
+
+const toText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+
+const stamp = (now: Date): string => now.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "")
+
+// Never overwrites an earlier backup: install and uninstall in the same second each keep theirs.
+const copyToBackup = (file: string, now: Date): string => {
+  const base = `${file}.acx-backup-${stamp(now)}`
+  for (let attemptNumber = 1;; attemptNumber++) {
+    const candidate = attemptNumber === 1 ? base : `${base}-${attemptNumber}`
+    try {
+      fs.copyFileSync(file, candidate, fs.constants.COPYFILE_EXCL)
+      return candidate
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    }
+  }
+}
+
+// A symlinked settings file (dotfiles) stays a symlink: the file it points to is the one replaced.
+const writeTarget = (file: string): string => fs.existsSync(file) ? fs.realpathSync(file) : file
+
+const writeAtomically = (file: string, text: string, mode: number | undefined): void => {
+  const target = writeTarget(file)
+  fs.mkdirSync(path.dirname(target), { recursive: true })
+  const temporary = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.acx-${process.pid}-${randomBytes(4).toString("hex")}.tmp`
+  )
+  try {
+    fs.writeFileSync(temporary, text, { flag: "wx", ...(mode === undefined ? {} : { mode }) })
+    if (mode !== undefined) fs.chmodSync(temporary, mode)
+    fs.renameSync(temporary, target)
+  } catch (error) {
+    fs.rmSync(temporary, { force: true })
+    throw error
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// plans: every change computed before anything is written
+// ---------------------------------------------------------------------------------------------
+
+interface FilePlan {
+  readonly file: JsonFile
+  readonly value: unknown
+  readonly added: ReadonlyArray<Merge.Change>
+  readonly removed: ReadonlyArray<Merge.Change>
+  readonly notes: ReadonlyArray<string>
+  /** Uninstall deletes a file install created once it is an empty object again. */
+  readonly deleteFile: boolean
+  /** The mode of a file created now. */
+  readonly newFileMode: number | undefined
+}
+
+const isChanged = (plan: FilePlan): boolean => plan.added.length > 0 || plan.removed.length > 0
+
+const accept = <A>(file: string, result: Merge.MergeResult<A>): Effect.Effect<Merge.Merged<A>, MemoryError> =>
+  result.ok ? Effect.succeed(result) : Effect.fail(settingsError(`${file}: ${result.problem}; nothing was changed`))
+
+const applyPlan = (plan: FilePlan, now: Date): Effect.Effect<FileReport, MemoryError> =>
+  Effect.gen(function*() {
+    const { file } = plan
+    const changed = isChanged(plan)
+    const backup = changed && file.exists
+      ? yield* attempt(`cannot back up ${file.path}`, () => copyToBackup(file.path, now))
+      : undefined
+    if (changed && plan.deleteFile) {
+      yield* attempt(`cannot remove ${file.path}`, () => fs.rmSync(writeTarget(file.path), { force: true }))
+    } else if (changed) {
+      yield* attempt(
+        `cannot write ${file.path}`,
+        () => writeAtomically(file.path, toText(plan.value), file.mode ?? plan.newFileMode)
+      )
+    }
+    return {
+      path: file.path,
+      changed,
+      backup,
+      created: changed && !file.exists,
+      deleted: changed && plan.deleteFile,
+      added: plan.added,
+      removed: plan.removed,
+      notes: plan.notes
+    }
+  }).pipe(Effect.withSpan("MemoryInstall.applyPlan", { attributes: { file: plan.file.path } }))
+
+// ---------------------------------------------------------------------------------------------
+// manifest
+// ---------------------------------------------------------------------------------------------
+
+const readManifest = (file: string): Effect.Effect<Manifest, MemoryError> =>
+  Effect.gen(function*() {
+    const json = yield* readJsonFile(file)
+    if (json.value === undefined) return emptyManifest
+    const decoded = Schema.decodeUnknownEither(Manifest)(json.value)
+    return Either.isRight(decoded)
+      ? decoded.right
+      : yield* Effect.fail(settingsError(`${file} is not an acx install manifest; nothing was changed`, decoded.left))
+  })
+
+const writeManifest = (file: string, manifest: Manifest): Effect.Effect<void, MemoryError> =>
+  attempt(`cannot write ${file}`, () => writeAtomically(file, toText(manifest), undefined))
+
+const withoutDuplicates = <A>(items: ReadonlyArray<A>): Array<A> =>
+  items.filter((item, index) => items.findIndex((other) => Merge.jsonEqual(other, item)) === index)
+
+// ---------------------------------------------------------------------------------------------
+// install
+// ---------------------------------------------------------------------------------------------
+
+const invalid = (description: string): MemoryError => new MemoryError({ reason: "InvalidArgument", description })
+
+const hookEntries = (options: InstallOptions): Effect.Effect<ReadonlyArray<Merge.HookEntry>, MemoryError> =>
+  Effect.forEach(MEMORY_HOOK_EVENTS, (event) => {
+    const command = options.hookCommand(event)
+    return typeof command === "string" && command.trim() !== ""
+      ? Effect.succeed({ event, command, timeout: HOOK_TIMEOUTS[event] })
+      : Effect.fail(invalid(`hookCommand("${event}") must be a command, not ${JSON.stringify(command)}`))
+  })
+
+const isDirectory = (dir: string): boolean => {
+  try {
+    return fs.statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const requireDirectory = (dir: string): Effect.Effect<void, MemoryError> =>
+  isDirectory(dir) ? Effect.void : Effect.fail(invalid(`the project directory ${dir} does not exist`))
+
+const validateInstall = (options: InstallOptions): Effect.Effect<void, MemoryError> => {
+  if (options.scope !== "user" && options.scope !== "project") {
+    return Effect.fail(invalid(`scope must be "user" or "project", not ${JSON.stringify(options.scope)}`))
+  }
+  const { args, command } = options.mcpServer ?? { command: "-", args: [] }
+  if (typeof command !== "string" || command.trim() === "") {
+    return Effect.fail(invalid("mcpServer.command must be a command"))
+  }
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
+    return Effect.fail(invalid("mcpServer.args must be a list of strings"))
+  }
+  return options.scope === "project" ? requireDirectory(path.resolve(options.projectDir ?? process.cwd())) : Effect.void
+}
+
+const plan = (file: JsonFile, merged: Merge.Merged<unknown>, direction: "add" | "remove"): FilePlan => ({
+  file,
+  value: merged.value,
+  added: direction === "add" ? merged.changes : [],
+  removed: direction === "remove" ? merged.changes : [],
+  notes: merged.notes,
+  deleteFile: false,
+  newFileMode: undefined
+})
+
+const recordedServer = (server: Merge.McpServer): NonNullable<ManifestEntry["server"]> =>
+  server.env === undefined
+    ? { command: server.command, args: [...server.args] }
+    : { command: server.command, args: [...server.args], env: { ...server.env } }
+
+const manifestEntries = (scope: InstallScope, file: string, changes: ReadonlyArray<Merge.Change>) =>
+  changes.map((change): ManifestEntry =>
+    change.kind === "hook"
+      ? { scope, file, kind: "hook", event: change.event, command: change.command }
+      : {
+        scope,
+        file,
+        kind: "mcp",
+        command: change.server.command,
+        name: change.name,
+        server: recordedServer(change.server)
+      }
+  )
+
+const recordInstall = (manifest: Manifest, scope: InstallScope, plans: ReadonlyArray<FilePlan>): Manifest => ({
+  version: 1,
+  entries: withoutDuplicates([
+    ...manifest.entries,
+    ...plans.flatMap((plan) => manifestEntries(scope, plan.file.path, plan.added))
+  ]),
+  createdFiles: withoutDuplicates([
+    ...manifest.createdFiles,
+    ...plans.filter((plan) => isChanged(plan) && !plan.file.exists).map((plan) => plan.file.path)
+  ])
+})
+
+/**
+ * Installs the memory's hooks (every event of `MEMORY_HOOK_EVENTS`, with {@link HOOK_TIMEOUTS})
+ * and its MCP server `acx-memory` in the scope's files ({@link targetFiles}), and records what it
+ * added in the manifest. Idempotent. Fails with `Settings` (nothing changed) when a file is not
+ * valid JSON, is not in a shape Claude Code reads, or already names a different `acx-memory`
+ * server; with `InvalidArgument` for unusable options.
+ *
+ * @since 0.1.0
+ * @category install
+ */
+export const install: (options: InstallOptions) => Effect.Effect<InstallReport, MemoryError> = Effect.fn(
+  "MemoryInstall.install"
+)(function*(options: InstallOptions) {
+  yield* validateInstall(options)
+  const entries = yield* hookEntries(options)
+  const targets = targetFiles(options.scope, options)
+  const manifestFile = manifestPath(acxHomeOf(options))
+  yield* Effect.annotateCurrentSpan({ scope: options.scope, settings: targets.settings, mcp: targets.mcp })
+
+  const settings = yield* readJsonFile(targets.settings)
+  const mcp = yield* readJsonFile(targets.mcp)
+  const manifest = yield* readManifest(manifestFile)
+  const mcpServer = options.mcpServer
+  const plans: ReadonlyArray<FilePlan> = [
+    plan(settings, yield* accept(settings.path, Merge.addHooks(settings.value, entries)), "add"),
+    ...(mcpServer === undefined ? [] : [{
+      ...plan(
+        mcp,
+        yield* accept(
+          mcp.path,
+          Merge.addMcpServer(mcp.value, MCP_SERVER_NAME, { command: mcpServer.command, args: [...mcpServer.args] })
+        ),
+        "add"
+      ),
+      // Claude Code keeps its own `.claude.json` private; one created here starts the same way.
+      newFileMode: options.scope === "user" ? 0o600 : undefined
+    }])
+  ]
+
+  // The manifest first: should a later write fail, it names a change that did not happen, which
+  // uninstall finds absent and skips; the other order could leave a hook nothing knows about.
+  const nextManifest = recordInstall(manifest, options.scope, plans)
+  const manifestChanged = !Merge.jsonEqual(nextManifest, manifest)
+  if (manifestChanged) yield* writeManifest(manifestFile, nextManifest)
+  const now = options.now ?? new Date()
+  const files = yield* Effect.forEach(plans, (plan) => applyPlan(plan, now))
+  return { action: "install", files, manifest: { path: manifestFile, changed: manifestChanged } }
+})
+
+// ---------------------------------------------------------------------------------------------
+// uninstall
+// ---------------------------------------------------------------------------------------------
+
+const locationGiven = (scope: InstallScope, options: UninstallOptions): boolean =>
+  scope === "project"
+    ? options.projectDir !== undefined
+    : options.claudeConfigDir !== undefined || options.home !== undefined
+
+const selector = (options: UninstallOptions): (entry: ManifestEntry) => boolean => {
+  const scope = options.scope
+  if (scope === undefined) return () => true
+  if (!locationGiven(scope, options)) return (entry) => entry.scope === scope
+  const targets = targetFiles(scope, options)
+  return (entry) => entry.scope === scope && (entry.file === targets.settings || entry.file === targets.mcp)
+}
+
+const removeEntries = (
+  file: JsonFile,
+  entries: ReadonlyArray<ManifestEntry>
+): Effect.Effect<Merge.Merged<unknown>, MemoryError> =>
+  Effect.gen(function*() {
+    const commands = entries.flatMap((entry) => entry.kind === "hook" ? [entry.command] : [])
+    let current = yield* accept(file.path, Merge.removeHooks(file.value, commands))
+    const changes: Array<Merge.Change> = [...current.changes]
+    const notes: Array<string> = [...current.notes]
+    for (const entry of entries) {
+      if (entry.kind !== "mcp" || entry.name === undefined || entry.server === undefined) continue
+      current = yield* accept(file.path, Merge.removeMcpServer(current.value, entry.name, entry.server))
+      changes.push(...current.changes)
+      notes.push(...current.notes)
+    }
+    return { ok: true, value: current.value, changes, notes }
+  })
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+
+const planRemoval = (
+  file: string,
+  entries: ReadonlyArray<ManifestEntry>,
+  manifest: Manifest
+): Effect.Effect<FilePlan, MemoryError> =>
+  Effect.gen(function*() {
+    const json = yield* readJsonFile(file)
+    const merged = yield* removeEntries(json, entries)
+    return {
+      ...plan(json, merged, "remove"),
+      deleteFile: manifest.createdFiles.includes(file) && isEmptyObject(merged.value)
+    }
+  })
+
+const recordUninstall = (manifest: Manifest, selected: ReadonlyArray<ManifestEntry>): Manifest => {
+  const entries = manifest.entries.filter((entry) => !selected.includes(entry))
+  return {
+    version: 1,
+    entries,
+    createdFiles: manifest.createdFiles.filter((file) => entries.some((entry) => entry.file === file))
+  }
+}
+
+/**
+ * Removes what the manifest says install added (in `scope`, or everything), backing up each file
+ * before it changes, then forgets those entries. A hook or server already gone is skipped; a
+ * server changed since install is the user's and stays (a note says so). Running it twice changes
+ * nothing the second time. Fails with `Settings` (nothing changed) when a file or the manifest
+ * cannot be read.
+ *
+ * @since 0.1.0
+ * @category install
+ */
+export const uninstall: (options?: UninstallOptions) => Effect.Effect<InstallReport, MemoryError> = Effect.fn(
+  "MemoryInstall.uninstall"
+)(function*(options: UninstallOptions = {}) {
+  if (options.scope !== undefined && options.scope !== "user" && options.scope !== "project") {
+    return yield* Effect.fail(invalid(`scope must be "user" or "project", not ${JSON.stringify(options.scope)}`))
+  }
+  const manifestFile = manifestPath(acxHomeOf(options))
+  const manifest = yield* readManifest(manifestFile)
+  const selected = manifest.entries.filter(selector(options))
+  const files = withoutDuplicates(selected.map((entry) => entry.file))
+  yield* Effect.annotateCurrentSpan({ entries: selected.length, files: files.join(", ") })
+  const plans = yield* Effect.forEach(
+    files,
+    (file) => planRemoval(file, selected.filter((entry) => entry.file === file), manifest)
+  )
+
+  const now = options.now ?? new Date()
+  const reports = yield* Effect.forEach(plans, (plan) => applyPlan(plan, now))
+  // The manifest last: should a write fail, its entries stay, and the next uninstall retries.
+  const nextManifest = recordUninstall(manifest, selected)
+  const manifestChanged = !Merge.jsonEqual(nextManifest, manifest)
+  if (manifestChanged) yield* writeManifest(manifestFile, nextManifest)
+  return { action: "uninstall", files: reports, manifest: { path: manifestFile, changed: manifestChanged } }
+})
+
+// ---------------------------------------------------------------------------------------------
+// report
+// ---------------------------------------------------------------------------------------------
+
+const describeChange = (change: Merge.Change): string =>
+  change.kind === "hook"
+    ? `${change.event} hook (${change.command})`
+    : `MCP server ${change.name} (${[change.server.command, ...change.server.args].join(" ")})`
+
+const describeFile = (file: FileReport): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  if (!file.changed) {
+    lines.push(`${file.path}: unchanged`)
+  } else {
+    const verb = file.deleted ? "removed the file" : file.created ? "created" : "updated"
+    lines.push(`${file.path}: ${verb}${file.backup === undefined ? "" : ` (backup: ${file.backup})`}`)
+  }
+  lines.push(...file.added.map((change) => `  added ${describeChange(change)}`))
+  lines.push(...file.removed.map((change) => `  removed ${describeChange(change)}`))
+  lines.push(...file.notes.map((note) => `  ${note}`))
+  return lines
+}
+
+/**
+ * The report as lines for the CLI: one per file (created, updated, unchanged, with its backup),
+ * then what was added or removed and what was left alone, indented.
+ *
+ * @since 0.1.0
+ * @category report
+ */
+export const describeReport = (report: InstallReport): Array<string> => {
+  if (report.files.length === 0) {
+    return [report.action === "install" ? "nothing to install" : "nothing to uninstall: no memory install recorded"]
+  }
+  const lines = report.files.flatMap(describeFile)
+  if (report.manifest.changed) lines.push(`recorded in ${report.manifest.path}`)
+  return lines
+}

@@ -1,0 +1,279 @@
+/**
+ * Retrieval: full-text search over observations, session summaries and prompts (FTS5, ranked by
+ * bm25, with highlighted snippets), one entry by id (`O12`, `S3`, `P7`), and a timeline of a
+ * project's entries around one of them. The ids are the ones the SessionStart context shows.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import { MemoryError } from "./MemoryError.js"
+
+/**
+ * What an id names.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type EntryKind = "observation" | "summary" | "prompt"
+
+const PREFIX: { readonly [K in EntryKind]: string } = { observation: "O", summary: "S", prompt: "P" }
+
+/**
+ * Reads `O12`, `S3`, `P7` (any case; a bare number is an observation). Total.
+ *
+ * @since 0.1.0
+ * @category ids
+ */
+export const parseId = (text: string): { readonly kind: EntryKind; readonly id: number } | undefined => {
+  const match = /^\s*([osp])?#?(\d{1,15})\s*$/i.exec(text)
+  if (match === null) return undefined
+  const letter = (match[1] ?? "o").toLowerCase()
+  return { kind: letter === "s" ? "summary" : letter === "p" ? "prompt" : "observation", id: Number(match[2]) }
+}
+
+/**
+ * An entry's id as shown.
+ *
+ * @since 0.1.0
+ * @category ids
+ */
+export const formatId = (kind: EntryKind, id: number): string => `${PREFIX[kind]}${id}`
+
+/**
+ * The words of a query as an FTS5 expression: every word must appear (each quoted, so the
+ * query language's operators and punctuation in the user's text cannot break it). Total:
+ * `undefined` when there is no word.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export const toMatchExpression = (query: string): string | undefined => {
+  const words = query.match(/[\p{L}\p{N}_]+/gu) ?? []
+  return words.length === 0 ? undefined : words.map((word) => `"${word}"`).join(" ")
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SearchOptions {
+  /** Only this project (an absolute path). */
+  readonly project?: string | undefined
+  /** Only observations of this type (or `summary` / `prompt` for those kinds only). */
+  readonly type?: string | undefined
+  /** Only entries from this time on (epoch ms). */
+  readonly since?: number | undefined
+  /** At most this many results (default 20). */
+  readonly limit?: number | undefined
+}
+
+/**
+ * One search result.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SearchResult {
+  readonly id: string
+  readonly kind: EntryKind
+  readonly project: string
+  readonly sessionId: string
+  /** The observation's type, `summary` or `prompt`. */
+  readonly type: string
+  readonly title: string
+  /** The best matching part, matches between `**`. */
+  readonly snippet: string
+  readonly createdAt: number
+  /** bm25: lower is better. */
+  readonly rank: number
+}
+
+interface Source {
+  readonly kind: EntryKind
+  readonly table: string
+  readonly type: string
+  readonly title: string
+}
+
+const SOURCES: ReadonlyArray<Source> = [
+  { kind: "observation", table: "memory_observations", type: "t.type", title: "t.title" },
+  { kind: "summary", table: "memory_summaries", type: "'summary'", title: "t.request" },
+  { kind: "prompt", table: "memory_prompts", type: "'prompt'", title: "substr(t.text, 1, 120)" }
+]
+
+const databaseError = (what: string) => (cause: SqlError) =>
+  new MemoryError({ reason: "Database", description: `${what}: ${cause.message.split("\n")[0]}`, cause })
+
+/**
+ * Searches everything the memory keeps, best matches first.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export const search = Effect.fn("MemorySearch.search")(function*(query: string, options: SearchOptions = {}) {
+  const match = toMatchExpression(query)
+  if (match === undefined) {
+    return yield* new MemoryError({ reason: "InvalidArgument", description: `nothing to search for in "${query}"` })
+  }
+  const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)))
+  const sql = yield* SqlClient.SqlClient
+  const sources = SOURCES.filter((source) =>
+    options.type === undefined ? true : source.kind === "observation" ?
+      !["summary", "prompt"].includes(options.type)
+      : source.kind === options.type
+  )
+  const results: Array<SearchResult> = []
+  for (const source of sources) {
+    const fts = `${source.table}_fts`
+    const rows = yield* sql<Omit<SearchResult, "id" | "kind"> & { readonly rowId: number }>`
+      SELECT t.id AS rowId, t.project AS project, t.session_id AS sessionId, ${sql.literal(source.type)} AS type,
+        ${sql.literal(source.title)} AS title, t.created_at AS createdAt,
+        snippet(${sql.literal(fts)}, -1, '**', '**', '…', 16) AS snippet, bm25(${sql.literal(fts)}) AS rank
+      FROM ${sql.literal(fts)} JOIN ${sql.literal(source.table)} t ON t.id = ${sql.literal(fts)}.rowid
+      WHERE ${sql.literal(fts)} MATCH ${match}
+        AND (${options.project ?? null} IS NULL OR t.project = ${options.project ?? null})
+        AND ${source.kind === "observation" && options.type !== undefined ? sql`t.type = ${options.type}` : sql`1 = 1`}
+        AND t.created_at >= ${options.since ?? 0}
+      ORDER BY rank LIMIT ${limit}`.pipe(Effect.mapError(databaseError("searching")))
+    for (const { rowId, ...row } of rows) results.push({ ...row, id: formatId(source.kind, rowId), kind: source.kind })
+  }
+  return results.sort((a, b) => a.rank - b.rank || b.createdAt - a.createdAt).slice(0, limit)
+})
+
+/**
+ * An entry in full: its columns (JSON lists decoded) and its id.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Entry {
+  readonly id: string
+  readonly kind: EntryKind
+  readonly fields: { readonly [column: string]: unknown }
+}
+
+const LIST_COLUMNS = new Set([
+  "facts",
+  "concepts",
+  "files_read",
+  "files_modified",
+  "files_edited",
+  "event_ids"
+])
+
+const decodeRow = (row: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(row).map(([column, value]) => {
+      if (!LIST_COLUMNS.has(column) || typeof value !== "string") return [column, value]
+      try {
+        return [column, JSON.parse(value)]
+      } catch {
+        return [column, value]
+      }
+    })
+  )
+
+const TABLES: { readonly [K in EntryKind]: string } = {
+  observation: "memory_observations",
+  summary: "memory_summaries",
+  prompt: "memory_prompts"
+}
+
+/**
+ * Entries by id, in the order asked; unknown ids are left out (`NotFound` only for a lone id:
+ * see {@link show}).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const get = Effect.fn("MemorySearch.get")(function*(ids: ReadonlyArray<string>) {
+  const sql = yield* SqlClient.SqlClient
+  const out: Array<Entry> = []
+  for (const text of ids) {
+    const parsed = parseId(text)
+    if (parsed === undefined) continue
+    const [row] = yield* sql<Record<string, unknown>>`
+      SELECT * FROM ${sql.literal(TABLES[parsed.kind])} WHERE id = ${parsed.id}`.pipe(
+      Effect.mapError(databaseError("reading an entry"))
+    )
+    if (row !== undefined) out.push({ id: formatId(parsed.kind, parsed.id), kind: parsed.kind, fields: decodeRow(row) })
+  }
+  return out
+})
+
+/**
+ * One entry by id.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const show = Effect.fn("MemorySearch.show")(function*(id: string) {
+  if (parseId(id) === undefined) {
+    return yield* new MemoryError({
+      reason: "InvalidArgument",
+      description: `"${id}" is not an id (O12 for an observation, S3 for a summary, P7 for a prompt)`
+    })
+  }
+  const [entry] = yield* get([id])
+  if (entry === undefined) return yield* new MemoryError({ reason: "NotFound", description: `no entry ${id}` })
+  return entry
+})
+
+/**
+ * A timeline entry: what happened, when.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TimelineEntry {
+  readonly id: string
+  readonly kind: EntryKind
+  readonly sessionId: string
+  readonly type: string
+  readonly title: string
+  readonly createdAt: number
+}
+
+/**
+ * The entries of an entry's project around it in time: `window` before and after (default 5),
+ * oldest first, the entry itself included.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const timeline = Effect.fn("MemorySearch.timeline")(function*(around: string, window = 5) {
+  const center = yield* show(around)
+  const project = center.fields["project"] as string
+  const at = center.fields["created_at"] as number
+  const sql = yield* SqlClient.SqlClient
+  const side = (before: boolean) =>
+    Effect.forEach(SOURCES, (source) =>
+      sql<Omit<TimelineEntry, "id" | "kind"> & { readonly rowId: number }>`
+        SELECT t.id AS rowId, t.session_id AS sessionId, ${sql.literal(source.type)} AS type,
+          ${sql.literal(source.title)} AS title, t.created_at AS createdAt
+        FROM ${sql.literal(source.table)} t
+        WHERE t.project = ${project} AND ${sql.literal(before ? "t.created_at <= " : "t.created_at > ")}${at}
+        ORDER BY t.created_at ${sql.literal(before ? "DESC" : "ASC")} LIMIT ${window + 1}`.pipe(
+        Effect.map((rows) =>
+          rows.map(({ rowId, ...row }): TimelineEntry => ({
+            ...row,
+            id: formatId(source.kind, rowId),
+            kind: source.kind
+          }))
+        )
+      )).pipe(Effect.map((lists) => lists.flat()), Effect.mapError(databaseError("reading the timeline")))
+  const byTime = (a: TimelineEntry, b: TimelineEntry) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)
+  const before = (yield* side(true)).filter((entry) => entry.id !== center.id).sort(byTime).slice(-window)
+  const after = (yield* side(false)).sort(byTime).slice(0, window)
+  const self: TimelineEntry = {
+    id: center.id,
+    kind: center.kind,
+    sessionId: center.fields["session_id"] as string,
+    type: center.kind === "observation" ? center.fields["type"] as string : center.kind,
+    title: String(center.fields["title"] ?? center.fields["request"] ?? center.fields["text"] ?? ""),
+    createdAt: at
+  }
+  return [...before, self, ...after]
+})

@@ -1,0 +1,115 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * Claude Code settings and MCP files merged and unmerged, pure: acx's hooks and server added or removed, everything else kept.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeSettingsMerge from "./ClaudeSettingsMerge.js"
+
+/**
+ * What a hook's stdin asks the memory to record, pure: checked, private parts removed, secrets redacted, large values cut.
+ *
+ * @since 0.1.0
+ */
+export * as HookCapture from "./HookCapture.js"
+
+/**
+ * The `acx hook <Event>` process: stdin in, one JSON line out, exit 0 always.
+ *
+ * @since 0.1.0
+ */
+export * as HookMain from "./HookMain.js"
+
+/**
+ * One hook invocation as a function: records, builds SessionStart's context, spools when the database is locked.
+ *
+ * @since 0.1.0
+ */
+export * as HookRunner from "./HookRunner.js"
+
+/**
+ * Observations and summaries without a model: files, commands, errors and prompts read from the events.
+ *
+ * @since 0.1.0
+ */
+export * as LocalObservations from "./LocalObservations.js"
+
+/**
+ * The memory's status and forgetting.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryAdmin from "./MemoryAdmin.js"
+
+/**
+ * Online backups of the memory database, pruning, damage checks and restore.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryBackup from "./MemoryBackup.js"
+
+/**
+ * The memory's settings (`$ACX_HOME/config.json`, every key defaulted) and files.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryConfig from "./MemoryConfig.js"
+
+/**
+ * The context SessionStart injects, within a token budget, pure.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryContext from "./MemoryContext.js"
+
+/**
+ * The memory database for Effect programs: SQLite, WAL, `@effect/sql` migrations.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryDatabase from "./MemoryDatabase.js"
+
+/**
+ * What can go wrong in the memory: one typed error with a `reason`.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryError from "./MemoryError.js"
+
+/**
+ * `acx memory install` / `uninstall`: acx's hooks in Claude Code's settings, backups first, exactly undone.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryInstall from "./MemoryInstall.js"
+
+/**
+ * Full-text search, entries by id, timelines.
+ *
+ * @since 0.1.0
+ */
+export * as MemorySearch from "./MemorySearch.js"
+
+/**
+ * The queue, sessions, the usage ledger: the worker's reads and writes.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryStore from "./MemoryStore.js"
+
+/**
+ * The worker: queued events to observations and summaries through one observer conversation per session.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryWorker from "./MemoryWorker.js"
+
+/**
+ * The observer's prompts (files in the package), filled with a session's events.
+ *
+ * @since 0.1.0
+ */
+export * as ObserverPrompts from "./ObserverPrompts.js"
