@@ -24,13 +24,14 @@ import { push } from "./commands/push.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
 import { stats } from "./commands/stats.js"
+import { VERSION as version } from "./internal/version.js"
 
 /**
  * The version `acx --version` prints.
  *
  * @since 0.1.0
  */
-export const VERSION = "0.1.0"
+export const VERSION = version
 
 /**
  * The root command.

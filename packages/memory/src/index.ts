@@ -87,6 +87,13 @@ export * as MemoryError from "./MemoryError.js"
 export * as MemoryInstall from "./MemoryInstall.js"
 
 /**
+ * The memory as an MCP server on stdio: search, get_observations, timeline.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryMcp from "./MemoryMcp.js"
+
+/**
  * Full-text search, entries by id, timelines.
  *
  * @since 0.1.0

@@ -12,6 +12,7 @@ import * as MemoryBackup from "@acx/memory/MemoryBackup"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
+import * as MemoryMcp from "@acx/memory/MemoryMcp"
 import * as MemorySearch from "@acx/memory/MemorySearch"
 import * as MemoryStore from "@acx/memory/MemoryStore"
 import * as MemoryWorker from "@acx/memory/MemoryWorker"
@@ -20,11 +21,14 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as path from "node:path"
 import { invalidArgument, printable } from "../CliError.js"
 import * as format from "../internal/format.js"
 import { jsonOption } from "../internal/source.js"
+import { VERSION } from "../internal/version.js"
 
 const files = () => MemoryConfig.paths(MemoryConfig.acxHome())
 
@@ -298,12 +302,15 @@ const install = Command.make(
       const report = yield* MemoryInstall.install({
         scope,
         projectDir: Option.getOrUndefined(project),
-        hookCommand
+        hookCommand,
+        mcpServer: { command: process.execPath, args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp"] }
       })
       for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
     })
 ).pipe(
-  Command.withDescription("Add acx's memory hooks to Claude Code's settings (backups first; twice changes nothing)")
+  Command.withDescription(
+    "Add acx's memory hooks to Claude Code's settings and its MCP server where Claude Code reads them (backups first; twice changes nothing)"
+  )
 )
 
 const uninstall = Command.make(
@@ -318,6 +325,31 @@ const uninstall = Command.make(
       for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
     })
 ).pipe(Command.withDescription("Remove exactly what acx memory install added (backups first)"))
+
+/** Ends when the client closes stdin: the server has no one left to answer. */
+const untilStdinEnds = Effect.async<void>((resume) => {
+  const done = () => resume(Effect.void)
+  process.stdin.once("end", done)
+  process.stdin.once("close", done)
+  return Effect.sync(() => {
+    process.stdin.off("end", done)
+    process.stdin.off("close", done)
+  })
+})
+
+const mcp = Command.make("mcp", {}, () =>
+  withDatabase(
+    Layer.launch(MemoryMcp.layerStdio(VERSION)).pipe(
+      Effect.raceFirst(untilStdinEnds),
+      Effect.raceFirst(untilSignal),
+      // stdout is the protocol: every log line goes to stderr
+      Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false })))
+    )
+  )).pipe(
+    Command.withDescription(
+      "The memory as an MCP server on stdio (search, get_observations, timeline) for Claude Code: acx memory install registers it"
+    )
+  )
 
 /**
  * @since 0.1.0
@@ -339,6 +371,7 @@ export const memory = Command.make("memory").pipe(
     restore,
     install,
     uninstall,
+    mcp,
     worker
   ])
 )
