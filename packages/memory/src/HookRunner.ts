@@ -45,6 +45,12 @@ export interface HookRunOptions {
   readonly now?: number | undefined
   /** How long a write waits for a locked database before spooling (ms). */
   readonly busyTimeoutMs?: number | undefined
+  /**
+   * Give the project's memory with a session's first prompt (UserPromptSubmit's
+   * `additionalContext`), for hosts that never run SessionStart hooks: the Agent SDK's
+   * programmatic hooks do not receive SessionStart.
+   */
+  readonly contextOnFirstPrompt?: boolean | undefined
 }
 
 /**
@@ -70,8 +76,8 @@ const output = (event: MemoryHookEvent | undefined, context: string | undefined)
   JSON.stringify({
     continue: true,
     suppressOutput: true,
-    ...(event === "SessionStart" && context !== undefined && context !== ""
-      ? { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } }
+    ...((event === "SessionStart" || event === "UserPromptSubmit") && context !== undefined && context !== ""
+      ? { hookSpecificOutput: { hookEventName: event, additionalContext: context } }
       : {})
   })
 
@@ -116,10 +122,12 @@ const apply = (
   db: Database.Database,
   captured: CaptureResult & { _tag: "Capture" },
   contextTokens: number,
-  now: number
+  now: number,
+  contextOnFirstPrompt: boolean
 ) => {
-  const recorded = HookStore.record(db, captured, now)
-  const context = captured.wantsContext ? renderContext(db, captured.project, contextTokens) : undefined
+  const { promptNumber, recorded } = HookStore.record(db, captured, now)
+  const wantsContext = captured.wantsContext || (contextOnFirstPrompt && promptNumber === 1)
+  const context = wantsContext ? renderContext(db, captured.project, contextTokens) : undefined
   const startWorker = HookStore.hasPendingWork(db) && HookStore.liveWorkerPid(db, now) === undefined
   return { recorded, context, startWorker }
 }
@@ -159,7 +167,13 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   let db: Database.Database | undefined
   try {
     db = Sqlite.open(files.database, { busyTimeoutMs: options.busyTimeoutMs ?? 3_000 })
-    const { context, recorded, startWorker } = apply(db, captured, config.contextTokens, now)
+    const { context, recorded, startWorker } = apply(
+      db,
+      captured,
+      config.contextTokens,
+      now,
+      options.contextOnFirstPrompt === true
+    )
     return { stdout: output(captured.event, context), warning: undefined, startWorker, recorded, spooled: false }
   } catch (error) {
     if (isBusy(error)) {
@@ -201,7 +215,7 @@ export const recordSpooled = (
     return false
   }
   const captured = capture(event, input, raw, config)
-  return captured._tag === "Capture" && HookStore.record(db, captured, now)
+  return captured._tag === "Capture" && HookStore.record(db, captured, now).recorded
 }
 
 /**

@@ -87,6 +87,13 @@ export * as MemoryError from "./MemoryError.js"
 export * as MemoryInstall from "./MemoryInstall.js"
 
 /**
+ * The memory's capture as Agent SDK programmatic hooks: `query({ options: { hooks: memoryHooks() } })`.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryHooks from "./MemoryHooks.js"
+
+/**
  * The memory as an MCP server on stdio: search, get_observations, timeline.
  *
  * @since 0.1.0

@@ -10,12 +10,21 @@ import { immediate } from "./sqlite.js"
 /** A worker whose heartbeat is older than this is taken for dead even if its pid is in use. */
 export const WORKER_STALE_MS = 60_000
 
+/** What a capture changed. */
+export interface Recorded {
+  /** A new event was stored (false for duplicates and captures without an event). */
+  readonly recorded: boolean
+  /** A new prompt's number in its session (1 for the first). */
+  readonly promptNumber: number | undefined
+}
+
+const nothing: Recorded = { recorded: false, promptNumber: undefined }
+
 /**
  * Records a capture in one transaction: the session (created or touched), the queued event
  * (ignored when its idempotency key is known), and with a new prompt event the prompt itself.
- * Returns whether the event was new.
  */
-export const record = (db: Database.Database, capture: Capture, now: number): boolean =>
+export const record = (db: Database.Database, capture: Capture, now: number): Recorded =>
   immediate(db, () => {
     // `claude mcp list` and other short commands fire SessionEnd for sessions that never
     // started: nothing to end, nothing to summarise
@@ -23,7 +32,7 @@ export const record = (db: Database.Database, capture: Capture, now: number): bo
       capture.event === "SessionEnd" &&
       db.prepare("SELECT 1 FROM memory_sessions WHERE id = ?").get(capture.sessionId) === undefined
     ) {
-      return false
+      return nothing
     }
     db.prepare(
       `INSERT INTO memory_sessions (id, project, transcript_path, started_at, last_event_at)
@@ -45,7 +54,7 @@ export const record = (db: Database.Database, capture: Capture, now: number): bo
       ).run(now, capture.endReason, capture.sessionId)
     }
     const queued = capture.queued
-    if (queued === undefined) return false
+    if (queued === undefined) return nothing
     const inserted = db.prepare(
       `INSERT INTO memory_events (session_id, project, kind, idempotency_key, tool_name, payload, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`
@@ -58,16 +67,17 @@ export const record = (db: Database.Database, capture: Capture, now: number): bo
       queued.payload,
       now
     )
-    if (inserted.changes === 0) return false
-    if (capture.prompt !== undefined) {
+    if (inserted.changes === 0) return nothing
+    if (capture.prompt === undefined) return { recorded: true, promptNumber: undefined }
+    {
       const { number } = db.prepare(
         "UPDATE memory_sessions SET prompt_count = prompt_count + 1 WHERE id = ? RETURNING prompt_count AS number"
       ).get(capture.sessionId) as { number: number }
       db.prepare(
         "INSERT INTO memory_prompts (session_id, project, prompt_number, text, created_at) VALUES (?, ?, ?, ?, ?)"
       ).run(capture.sessionId, capture.project, number, capture.prompt, now)
+      return { recorded: true, promptNumber: number }
     }
-    return true
   })
 
 interface ObservationRow {
