@@ -236,3 +236,21 @@ export const contextFor = (home: string, project: string): string => {
     db.close()
   }
 }
+
+/**
+ * Whether the memory has nothing left to do: no pending event and no live worker (a database
+ * that does not exist yet is idle). For tools that must wait for the worker, never for hooks.
+ *
+ * @since 0.1.0
+ * @category worker
+ */
+export const isIdle = (home: string, now: number = Date.now()): boolean => {
+  const file = MemoryConfig.paths(home).database
+  if (!fs.existsSync(file)) return true
+  const db = Sqlite.open(file)
+  try {
+    return !HookStore.hasPendingWork(db) && HookStore.liveWorkerPid(db, now) === undefined
+  } finally {
+    db.close()
+  }
+}

@@ -29,6 +29,7 @@ import { invalidArgument, printable } from "../CliError.js"
 import * as format from "../internal/format.js"
 import { jsonOption } from "../internal/source.js"
 import { VERSION } from "../internal/version.js"
+import { memoryDemo } from "./memoryDemo.js"
 
 const files = () => MemoryConfig.paths(MemoryConfig.acxHome())
 
@@ -372,6 +373,7 @@ export const memory = Command.make("memory").pipe(
     install,
     uninstall,
     mcp,
+    memoryDemo,
     worker
   ])
 )
