@@ -47,7 +47,9 @@ const installedBin = (): string | undefined => {
  * @since 0.1.0
  * @category hooks
  */
-export const memoryHooks = (options: MemoryHooksOptions = {}): Partial<Record<HookEvent, Array<HookCallbackMatcher>>> => {
+export const memoryHooks = (
+  options: MemoryHooksOptions = {}
+): Partial<Record<HookEvent, Array<HookCallbackMatcher>>> => {
   const warn = options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`))
   const home = options.home ?? MemoryConfig.acxHome()
   const workerBin = options.workerBin ?? process.env["ACX_MEMORY_WORKER_BIN"] ?? installedBin()

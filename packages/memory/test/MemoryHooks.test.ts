@@ -12,11 +12,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import * as Sqlite from "../src/internal/sqlite.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
 import * as MemoryDatabase from "../src/MemoryDatabase.js"
 import { memoryHooks } from "../src/MemoryHooks.js"
 import * as MemoryWorker from "../src/MemoryWorker.js"
-import * as Sqlite from "../src/internal/sqlite.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -31,7 +31,10 @@ describe.skipIf(!claude.available)("memoryHooks", () => {
     const project = path.join(root, "project")
     for (const dir of [home, acxHome, project]) fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(path.join(project, "notes.md"), "the deploy key lives in vault\n")
-    fs.writeFileSync(path.join(acxHome, "config.json"), JSON.stringify({ memory: { mode: "local", batchWaitSeconds: 0 } }))
+    fs.writeFileSync(
+      path.join(acxHome, "config.json"),
+      JSON.stringify({ memory: { mode: "local", batchWaitSeconds: 0 } })
+    )
     const started = path.join(root, "worker-started")
     const workerBin = path.join(root, "fake-acx.mjs")
     fs.writeFileSync(workerBin, `import * as fs from "node:fs"\nfs.writeFileSync(${JSON.stringify(started)}, "yes")\n`)
