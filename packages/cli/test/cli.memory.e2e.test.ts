@@ -129,8 +129,9 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
     expect(list.stdout).toMatch(/acx-memory: .*memory mcp/)
 
     const real = await realClaude({ baseUrl: double.url, path: binary })
+    const secret = "sk-ant-api03-" + "PlantedSecret42".repeat(3)
     const first = await real.run({
-      prompt: "Add tax to the cart total",
+      prompt: `Add tax to the cart total <private>my password is hunter22</private> with key ${secret}`,
       cwd: project,
       home,
       allowedTools: ["Read", "Edit", "Bash"]
@@ -155,6 +156,17 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
       "summarise"
     ])
     expect(query(database, "SELECT project, status FROM memory_sessions")).toEqual([{ project, status: "completed" }])
+    // the private part and the planted key are in no byte of the memory (the observer's mirrored
+    // transcript included), nor of its WAL
+    for (const file of [database, `${database}-wal`]) {
+      if (!fs.existsSync(file)) continue
+      const bytes = fs.readFileSync(file)
+      expect(bytes.includes(Buffer.from("hunter22")), file).toBe(false)
+      expect(bytes.includes(Buffer.from(secret)), file).toBe(false)
+    }
+    expect(query(database, "SELECT text FROM memory_prompts")).toEqual([
+      { text: "Add tax to the cart total  with key [REDACTED:anthropic-key]" }
+    ])
     expect(query(database, "SELECT title, source FROM memory_observations")).toEqual([{
       title: TITLE,
       source: "model"

@@ -163,6 +163,21 @@ describe("runHook", () => {
     expect(text).not.toContain("correct-horse-battery")
     expect(text).toContain("[REDACTED:anthropic-key]")
     expect(text).toContain("PORT=3000")
+    // nor in the file's bytes: the database and its WAL, read while a connection holds the WAL open
+    const files = MemoryConfig.paths(home)
+    const reader = new Database(files.database)
+    try {
+      reader.prepare("SELECT count(*) FROM memory_events").get()
+      for (const file of [files.database, `${files.database}-wal`]) {
+        if (!fs.existsSync(file)) continue
+        const bytes = fs.readFileSync(file)
+        for (const secret of ["hunter22", key, "correct-horse-battery"]) {
+          expect(bytes.includes(Buffer.from(secret)), `${secret} in ${path.basename(file)}`).toBe(false)
+        }
+      }
+    } finally {
+      reader.close()
+    }
   })
 
   it("a locked database: the input is spooled, not lost", () => {
