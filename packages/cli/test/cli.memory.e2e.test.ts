@@ -27,12 +27,6 @@ if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${cla
 const TITLE = "Cart total now includes 8% tax"
 const isObserver = ModelDouble.systemMentions("acx's memory observer")
 
-const toolResults = (request: ModelDouble.ModelRequest): number =>
-  (request.body["messages"] as Array<{ content?: unknown }>).filter((message) =>
-    Array.isArray(message.content) &&
-    message.content.some((block: { type?: unknown }) => block.type === "tool_result")
-  ).length
-
 const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
   if (isObserver(request)) {
     const text = ModelDouble.lastUserText(request) ?? ""
@@ -51,7 +45,7 @@ const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDo
   if (ModelDouble.isSideCall(request)) return { content: "Cart tax" }
   if (ModelDouble.userSays("What do you remember")(request)) return { content: "We added tax to the cart." }
   const cart = path.join(project, "cart.js")
-  switch (toolResults(request)) {
+  switch (ModelDouble.toolResultCount(request)) {
     case 0:
       return { content: [{ type: "tool_use", name: "Read", input: { file_path: cart } }] }
     case 1:

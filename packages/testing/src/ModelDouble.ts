@@ -258,6 +258,22 @@ export const lastMessageHasToolResult = (request: ModelRequest): boolean =>
   Internal.lastUserBlocks(request).some((block) => block.type === "tool_result")
 
 /**
+ * How many messages of the request carry a `tool_result`: how many tool rounds the conversation
+ * has had, so a script can ask for its next step by number.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const toolResultCount = (request: ModelRequest): number => {
+  const messages = request.body["messages"]
+  if (!Array.isArray(messages)) return 0
+  return messages.filter((message: { content?: unknown } | null) =>
+    Array.isArray(message?.content) &&
+    message.content.some((block: { type?: unknown } | null) => block?.type === "tool_result")
+  ).length
+}
+
+/**
  * Whether the system prompt mentions `text`.
  *
  * @since 0.1.0

@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { writeProject } from "./realSession.js"
 
 /** The two prompts: the work, then a new session asking what is known. */
 export const PROMPTS = ["The cart total is always 0. Fix it.", "What do you know about this project?"] as const
@@ -28,12 +29,6 @@ const SUMMARY =
   "<summary><request>Fix the cart total, which was always 0</request><investigated>src/cart.mjs</investigated><learned>total() multiplied the sum by 0</learned><completed>Removed the multiplication; node test.mjs passes</completed><next_steps>Add a test for an empty cart</next_steps><files_read><file>src/cart.mjs</file></files_read><files_edited><file>src/cart.mjs</file></files_edited><notes></notes></summary>"
 
 const isObserver = ModelDouble.systemMentions("acx's memory observer")
-
-const toolResults = (request: ModelDouble.ModelRequest): number =>
-  (request.body["messages"] as Array<{ content?: unknown }>).filter((message) =>
-    Array.isArray(message.content) &&
-    message.content.some((block: { type?: unknown }) => block.type === "tool_result")
-  ).length
 
 /** Both models' words: the coding session's tool calls and the observer's XML. */
 const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
@@ -54,7 +49,7 @@ const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDo
     return { content: "From my memory of the last session: the cart total bug (total() multiplied by 0) is fixed." }
   }
   const cart = path.join(project, "src", "cart.mjs")
-  switch (toolResults(request)) {
+  switch (ModelDouble.toolResultCount(request)) {
     case 0:
       return { content: [{ type: "tool_use", name: "Read", input: { file_path: cart } }] }
     case 1:
@@ -76,18 +71,6 @@ const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDo
     default:
       return { content: "Fixed: total() multiplied the sum by 0. The test passes." }
   }
-}
-
-const writeProject = (project: string) => {
-  fs.mkdirSync(path.join(project, "src"), { recursive: true })
-  fs.writeFileSync(
-    path.join(project, "src", "cart.mjs"),
-    "export const total = (items) => items.reduce((sum, item) => sum + item.price * item.quantity, 0) * 0\n"
-  )
-  fs.writeFileSync(
-    path.join(project, "test.mjs"),
-    "import assert from \"node:assert/strict\"\nimport { total } from \"./src/cart.mjs\"\nassert.equal(total([{ price: 3, quantity: 2 }]), 6)\n"
-  )
 }
 
 /** What the demo shows afterwards. */

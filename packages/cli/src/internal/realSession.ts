@@ -95,7 +95,8 @@ const script = (node: string): ModelDouble.Script => [
   }
 ]
 
-const writeProject = (projectDir: string) => {
+/** The scratch project: a cart module whose total is always 0, and its test. */
+export const writeProject = (projectDir: string) => {
   fs.mkdirSync(path.join(projectDir, "src"), { recursive: true })
   fs.writeFileSync(
     path.join(projectDir, "src", "cart.mjs"),
