@@ -274,6 +274,16 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
 
       const isBudgetError = (answer: ObserverAnswer) => answer.error?.subtype === "error_max_budget_usd"
 
+      /**
+       * What an error result said: its subtype and its errors, or (an API error the CLI gave up
+       * on comes as subtype `success` with no errors) the result's text, e.g. `API Error: 400 …`.
+       */
+      const answerError = (answer: ObserverAnswer) => {
+        const error = answer.error!
+        const detail = error.messages.length > 0 ? error.messages.join("; ") : answer.text
+        return `the observer answered with an error: ${error.subtype} ${detail}`.trim()
+      }
+
       const observe = (
         session: MemoryStore.SessionRow,
         batch: ReadonlyArray<MemoryStore.EventRow>
@@ -306,14 +316,10 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
               yield* MemoryStore.recordLedger(result.ledger, now)
               return yield* observe(yield* goLocal(session, result.answer), batch)
             }
-            return yield* fail(
-              session,
-              batch,
-              `the observer answered with an error: ${result.answer.error!.subtype} ${
-                result.answer.error!.messages.join("; ")
-              }`.trim(),
-              { reply: result.answer.text, ledger: result.ledger }
-            )
+            return yield* fail(session, batch, answerError(result.answer), {
+              reply: result.answer.text,
+              ledger: result.ledger
+            })
           }
           if (result._tag === "Unreadable") {
             return yield* fail(session, batch, "the observer's reply had no readable XML, twice", {
@@ -372,15 +378,10 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
               yield* MemoryStore.recordLedger(result.ledger, now)
               return yield* summarise(yield* goLocal(session, result.answer), checkpoints)
             }
-            return yield* fail(
-              session,
-              checkpoints,
-              `the observer answered with an error: ${result.answer.error!.subtype}`,
-              {
-                reply: result.answer.text,
-                ledger: result.ledger
-              }
-            )
+            return yield* fail(session, checkpoints, answerError(result.answer), {
+              reply: result.answer.text,
+              ledger: result.ledger
+            })
           }
           if (result._tag === "Unreadable") {
             return yield* fail(session, checkpoints, "the observer's reply had no readable XML, twice", {

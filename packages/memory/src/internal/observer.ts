@@ -149,7 +149,11 @@ export const agentObserver = (options: {
       Effect.zipRight(agent.close),
       Effect.zipRight(Scope.close(scope, Exit.void)),
       Effect.timeout("20 seconds"),
-      Effect.ignore
+      Effect.ignore,
+      // interruptible even where it is called from a finalizer (the worker's, an uninterruptible
+      // region): there the session's interrupt (a race) waited forever for its loser to end, and
+      // the timeout could not end it either, so a worker with a warm observer never exited
+      Effect.interruptible
     )
     return { ask, close } satisfies Observer
   })

@@ -1,0 +1,605 @@
+/**
+ * `acx memory worker` as a real process under faults, with the observer on the REAL Claude Code
+ * CLI against the model double:
+ * - `kill -9` of the worker at random moments (while a model reply is pending, right after a
+ *   batch was committed, during start-up), then a restart: every event done once, no
+ *   observation stored twice, the dead worker's lock taken over, the lock free at the end;
+ * - the model answering HTTP 400: attempts counted with the error and the reply, the backoff
+ *   waited, `failed` after `maxAttempts`, listed by `acx memory status --json`, re-queued by
+ *   `acx memory retry`; SIGTERM stops a worker whose observer is still warm;
+ * - acx's hooks installed in the user's settings, a real Claude Code session recording through
+ *   them and starting the worker: the observer's own Claude Code records nothing and writes
+ *   nothing into the user's `~/.claude/projects`.
+ */
+import * as HookRunner from "@acx/memory/HookRunner"
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import Database from "better-sqlite3"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as Http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { acx, BIN, parseJson } from "./utils/acx.js"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
+const claudePath = claude.available ? claude.path : ""
+
+const isObserver = ModelDouble.systemMentions("acx's memory observer")
+
+// -------------------------------------------------------------------------------------------------
+// what every test cleans up: temporary directories, doubles, proxies, and the process groups of
+// the workers this file started (a worker killed with SIGKILL leaves its Claude Code behind)
+// -------------------------------------------------------------------------------------------------
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+const waitFor = async (what: string, check: () => boolean, timeoutMs = 45_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+/** The live (not zombie) processes of a process group, from /proc (Linux); `[]` elsewhere. */
+const groupMembers = (pgid: number): Array<number> => {
+  let entries: Array<string>
+  try {
+    entries = fs.readdirSync("/proc")
+  } catch {
+    return []
+  }
+  return entries.flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return []
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      return fields[0] !== "Z" && Number(fields[2]) === pgid ? [Number(entry)] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+const killGroup = (pgid: number) => {
+  try {
+    process.kill(-pgid, "SIGKILL")
+  } catch {
+    // the group is gone
+  }
+}
+
+interface World {
+  readonly root: string
+  /** `$ACX_HOME`. */
+  readonly acxHome: string
+  /** The user's HOME (`.claude` in it is the user's Claude Code config dir). */
+  readonly home: string
+  readonly project: string
+  readonly double: ModelDouble.ModelDoubleHandle
+  /** The worker's environment: the double as the API, a dummy key, ACX_HOME, the binary. */
+  readonly env: Record<string, string>
+}
+
+const makeWorld = async (
+  memory: Record<string, unknown>,
+  script: ModelDouble.Script,
+  options: { readonly baseUrl?: (doubleUrl: string) => Promise<string> } = {}
+): Promise<World> => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-memory-faults-"))
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+  const acxHome = path.join(root, "acx")
+  const home = path.join(root, "home")
+  const project = path.join(root, "shop")
+  for (const dir of [acxHome, path.join(home, ".claude"), project]) fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(acxHome, "config.json"), JSON.stringify({ memory }))
+  const double = await ModelDouble.startModelDouble({ script })
+  cleanups.push(() => double.close())
+  const baseUrl = options.baseUrl === undefined ? double.url : await options.baseUrl(double.url)
+  const real = await realClaude({ baseUrl, path: claudePath })
+  const env = { ...real.env(home), ACX_HOME: acxHome, ACX_CLAUDE_PATH: claudePath, NO_COLOR: "1" }
+  return { root, acxHome, home, project, double, env }
+}
+
+/**
+ * A proxy in front of the double that holds each observer request for `delayMs` before passing
+ * it on: a slow model, so that a worker can be killed while a reply is pending.
+ */
+const slowProxy = async (target: string, delayMs: number) => {
+  let outstanding = 0
+  let arrivals = 0
+  const server = Http.createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      const body = Buffer.concat(chunks)
+      let observer = false
+      try {
+        observer = isObserver({ path: "", query: {}, headers: {}, body: JSON.parse(body.toString("utf8")) })
+      } catch {
+        // not JSON: passed on as it is
+      }
+      if (observer) {
+        arrivals++
+        outstanding++
+      }
+      const settle = () => {
+        if (observer) outstanding--
+        observer = false
+      }
+      response.on("close", settle)
+      setTimeout(() => {
+        const upstream = Http.request(
+          new URL(request.url ?? "/", target),
+          { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
+          (answer) => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(response)
+          }
+        )
+        upstream.on("error", () => response.destroy())
+        upstream.end(body)
+      }, observer ? delayMs : 0)
+    })
+    response.on("error", () => {})
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address() as { port: number }
+  cleanups.push(() =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
+  )
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    /** Observer requests received so far. */
+    arrivals: () => arrivals,
+    /** Observer requests received and not answered yet. */
+    outstanding: () => outstanding
+  }
+}
+
+interface Worker {
+  readonly child: ChildProcess
+  readonly pid: number
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+  readonly hasExited: () => boolean
+  readonly stderr: () => string
+}
+
+/** `acx memory worker` in a process group of its own (as a hook starts it), output collected. */
+const startWorker = (env: Record<string, string>): Worker => {
+  const child = spawn(process.execPath, [BIN, "memory", "worker"], {
+    env,
+    cwd: env["ACX_HOME"],
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const pid = child.pid!
+  // whatever happens to the test, nothing this worker started outlives it
+  cleanups.push(() => killGroup(pid))
+  let stderr = ""
+  let done = false
+  child.stdout!.resume()
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (code, signal) => {
+      done = true
+      resolve({ code, signal })
+    })
+  })
+  return { child, pid, exited, hasExited: () => done, stderr: () => stderr }
+}
+
+const rows = (acxHome: string, sql: string): Array<Record<string, any>> => {
+  const db = new Database(path.join(acxHome, "memory.db"), { readonly: true, fileMustExist: true })
+  try {
+    return db.prepare(sql).all() as Array<Record<string, any>>
+  } finally {
+    db.close()
+  }
+}
+
+const value = (acxHome: string, sql: string): any => Object.values(rows(acxHome, sql)[0] ?? {})[0]
+
+/** Records a hook event in-process, the way `acx hook` does (without starting a worker). */
+const hookEvent = (acxHome: string, project: string, sessionId: string, event: string, extra: object) =>
+  HookRunner.runHook(
+    event,
+    JSON.stringify({ session_id: sessionId, transcript_path: "", cwd: project, hook_event_name: event, ...extra }),
+    { home: acxHome, env: {} }
+  )
+
+const recordSession = (
+  acxHome: string,
+  project: string,
+  sessionId: string,
+  tools: number,
+  options: { readonly ended: boolean }
+) => {
+  hookEvent(acxHome, project, sessionId, "UserPromptSubmit", { prompt: `Work on ${sessionId}` })
+  for (let i = 0; i < tools; i++) {
+    hookEvent(acxHome, project, sessionId, "PostToolUse", {
+      tool_name: i % 2 === 0 ? "Read" : "Edit",
+      tool_use_id: `${sessionId}-t${i}`,
+      tool_input: { file_path: path.join(project, `src/${sessionId}-${i}.ts`) },
+      tool_response: { ok: true }
+    })
+  }
+  if (options.ended) {
+    hookEvent(acxHome, project, sessionId, "Stop", { stop_hook_active: false })
+    hookEvent(acxHome, project, sessionId, "SessionEnd", { reason: "other" })
+  }
+}
+
+/** A small seeded generator (mulberry32), so that a failing kill plan can be replayed. */
+const random = (seed: number) => {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe.skipIf(!claude.available)("acx memory worker under faults (real Claude Code CLI as the observer)", () => {
+  it("kill -9 at random moments, then a restart: every event done once, no observation twice", async () => {
+    const seed = Number(process.env["ACX_FAULT_SEED"] ?? Date.now() % 1_000_000)
+    const rand = random(seed)
+    const delayMs = 1_000
+    // the double: a unique observation per batch (named after its events and the call that
+    // answered it), <no_observations/> for batches starting at a multiple of 4, a summary
+    let calls = 0
+    const quiet: Array<readonly [number, number]> = []
+    const script = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+      if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+      const call = ++calls
+      const text = ModelDouble.lastUserText(request) ?? ""
+      const usage = { inputTokens: 1_000, outputTokens: 50 }
+      if (text.includes("SESSION CHECKPOINT")) {
+        return {
+          content:
+            `<summary><request>Summary ${call}</request><completed>work</completed><next_steps>more</next_steps></summary>`,
+          usage
+        }
+      }
+      const range = /EVENTS (\d+) TO (\d+)/.exec(text)
+      if (range === null) return { content: "<no_observations/>", usage }
+      const [first, last] = [Number(range[1]), Number(range[2])]
+      if (first % 4 === 0) {
+        quiet.push([first, last])
+        return { content: "Nothing new.\n<no_observations/>", usage }
+      }
+      return {
+        content: `<observation><type>change</type><title>Batch ${first}-${last} (call ${call})</title>` +
+          `<narrative>Events ${first} to ${last}.</narrative></observation>`,
+        usage
+      }
+    }
+    let proxy: Awaited<ReturnType<typeof slowProxy>> | undefined
+    const w = await makeWorld(
+      { batchWaitSeconds: 0, workerIdleMinutes: 0.05, batchSize: 3 },
+      script,
+      { baseUrl: async (url) => (proxy = await slowProxy(url, delayMs)).url }
+    )
+    // an ended session (batches, then a summary) and one still running (its observer stays warm
+    // until the worker exits)
+    recordSession(w.acxHome, w.project, "s-ended", 11, { ended: true })
+    recordSession(w.acxHome, w.project, "s-open", 5, { ended: false })
+    const events = rows(w.acxHome, "SELECT id, session_id, kind FROM memory_events ORDER BY id")
+    expect(events).toHaveLength(14 + 6)
+
+    const done = () => Number(value(w.acxHome, "SELECT count(*) FROM memory_events WHERE state = 'done'"))
+    const lockPid = () => value(w.acxHome, "SELECT pid FROM memory_worker WHERE id = 1") as number | null
+    type Round = { readonly kind: "timer" | "mid-request" | "after-commit"; readonly ms: number }
+    const plan: Array<Round> = [
+      { kind: "mid-request", ms: Math.round(rand() * delayMs * 0.6) },
+      { kind: "timer", ms: 200 + Math.round(rand() * 2_800) },
+      { kind: "after-commit", ms: 0 },
+      { kind: "mid-request", ms: Math.round(rand() * delayMs * 0.6) }
+    ]
+    const about = `seed ${seed} (ACX_FAULT_SEED=${seed} replays it), plan ${JSON.stringify(plan)}`
+    const killed: Array<{ readonly round: Round; readonly pid: number; readonly pending: number }> = []
+    let lastKilled: number | undefined
+    let late = 0
+    for (const round of plan) {
+      const worker = startWorker(w.env)
+      const before = { arrivals: proxy!.arrivals(), done: done() }
+      const stopWaiting = () => worker.hasExited()
+      if (round.kind === "timer") await sleep(round.ms)
+      if (round.kind === "mid-request") {
+        await waitFor("an observer request", () => stopWaiting() || proxy!.arrivals() > before.arrivals)
+        await sleep(round.ms)
+      }
+      if (round.kind === "after-commit") await waitFor("a batch stored", () => stopWaiting() || done() > before.done)
+      if (worker.hasExited()) {
+        // it finished everything before the kill: no more rounds needed
+        expect((await worker.exited).code, `${about}\n${worker.stderr()}`).toBe(0)
+        break
+      }
+      // a dead predecessor's lock was taken over: a worker that did work holds it
+      if (round.kind !== "timer" || (lastKilled !== undefined && lockPid() !== lastKilled)) {
+        expect(lockPid(), about).toBe(worker.pid)
+      }
+      killed.push({ round, pid: worker.pid, pending: proxy!.outstanding() })
+      process.kill(worker.pid, "SIGKILL")
+      expect((await worker.exited).signal).toBe("SIGKILL")
+      lastKilled = worker.pid
+      // the worker's Claude Code, orphaned, ends when its stdin closes; whatever is left is ended
+      // with the group, so that the next worker starts on a quiet observer directory
+      await waitFor("the killed worker's Claude Code to end", () => groupMembers(worker.pid).length === 0, 5_000)
+        .catch(() => killGroup(worker.pid))
+      // the dead worker still holds the lock row: hooks take it for dead and would start another
+      if (lockPid() === worker.pid) {
+        late++
+        expect(
+          hookEvent(w.acxHome, w.project, "s-open", "PostToolUse", {
+            tool_name: "Read",
+            tool_use_id: `s-open-late-${late}`,
+            tool_input: { file_path: path.join(w.project, "late.ts") },
+            tool_response: "ok"
+          }).startWorker
+        ).toBe(true)
+      }
+    }
+    // at least two kills landed while a model reply was pending
+    expect(killed.filter((kill) => kill.pending > 0).length, about).toBeGreaterThanOrEqual(2)
+
+    // the last worker: takes the lock over from the dead one, finishes, exits when idle
+    const final = startWorker(w.env)
+    const exit = await Promise.race([final.exited, sleep(50_000).then(() => "timeout" as const)])
+    expect(exit, `${about}\n${final.stderr()}`).toEqual({ code: 0, signal: null })
+    expect(final.stderr()).toMatch(/acx memory worker: done \(\d+ batches, \d+ events\)/)
+    expect(final.stderr()).not.toContain("another worker runs")
+
+    const all = rows(w.acxHome, "SELECT id, session_id, kind, state, attempts FROM memory_events ORDER BY id")
+    expect(all.length).toBe(20 + late)
+    expect(all.filter((event) => event.state !== "done"), about).toEqual([])
+    expect(all.every((event) => event.attempts === 0), about).toBe(true)
+    // each event in exactly one observation, or in none when its batch had nothing to say
+    const observations = rows(w.acxHome, "SELECT title, event_ids, source FROM memory_observations")
+    expect(observations.every((row) => row.source === "model"), about).toBe(true)
+    const seen = new Map<number, number>()
+    for (const row of observations) {
+      for (const id of JSON.parse(row.event_ids) as Array<number>) seen.set(id, (seen.get(id) ?? 0) + 1)
+    }
+    const inQuietBatch = (id: number) => quiet.some(([first, last]) => id >= first && id <= last)
+    for (const event of all.filter((event) => event.kind !== "summarise")) {
+      const count = seen.get(event.id) ?? 0
+      expect(count, `event ${event.id}: ${about}`).toBeLessThanOrEqual(1)
+      if (count === 0) expect(inQuietBatch(event.id), `event ${event.id} lost: ${about}`).toBe(true)
+    }
+    // one observation per batch: no two titles for the same events
+    const batches = observations.map((row) => /^Batch (\d+-\d+) \(call \d+\)$/.exec(row.title)?.[1])
+    expect(batches.every((batch) => batch !== undefined), about).toBe(true)
+    expect(new Set(batches).size, about).toBe(batches.length)
+    // one summary for the ended session, covering its checkpoints once
+    const summaries = rows(w.acxHome, "SELECT session_id, event_ids, source FROM memory_summaries")
+    expect(summaries.map((row) => [row.session_id, row.source]), about).toEqual([["s-ended", "model"]])
+    const checkpoints = all.filter((event) => event.kind === "summarise").map((event) => event.id)
+    expect(JSON.parse(summaries[0]!.event_ids), about).toEqual(checkpoints)
+    // the lock is free, and nothing the workers started lives on
+    expect(rows(w.acxHome, "SELECT pid, heartbeat_at FROM memory_worker"), about).toEqual([
+      { pid: null, heartbeat_at: null }
+    ])
+    expect(rows(w.acxHome, "SELECT id, status FROM memory_sessions ORDER BY id"), about).toEqual([
+      { id: "s-ended", status: "completed" },
+      { id: "s-open", status: "active" }
+    ])
+    expect(groupMembers(final.pid)).toEqual([])
+  }, 120_000)
+
+  it("HTTP 400 from the model: attempts and the error kept, the backoff waited, failed, listed, retried", async () => {
+    const asked: Array<number> = []
+    const w = await makeWorld(
+      { batchWaitSeconds: 0, workerIdleMinutes: 0.5, maxAttempts: 2 },
+      (request) => {
+        if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+        asked.push(Date.now())
+        return { error: { status: 400, type: "invalid_request_error", message: "the double refuses this request" } }
+      }
+    )
+    const env = { ACX_HOME: w.acxHome }
+    recordSession(w.acxHome, w.project, "s-400", 2, { ended: false })
+    const ids = rows(w.acxHome, "SELECT id FROM memory_events ORDER BY id").map((row) => row.id as number)
+    expect(ids).toHaveLength(3)
+    const events = () =>
+      rows(w.acxHome, "SELECT id, state, attempts, last_error, last_reply, next_attempt_at FROM memory_events")
+    const worker = startWorker(w.env)
+    // the first attempt: counted, the error and the reply kept, the next one after the backoff
+    await waitFor("the first failure", () => events().every((event) => event.attempts >= 1))
+    const firstTry = asked.at(-1)!
+    const first = events()
+    for (const event of first) {
+      expect(event).toMatchObject({ state: "pending", attempts: 1 })
+      expect(event.last_error).toContain("the observer answered with an error")
+      expect(event.last_error).toContain("API Error: 400")
+      expect(event.last_error).toContain("the double refuses this request")
+      expect(event.last_reply).toContain("API Error: 400")
+      expect(event.next_attempt_at).toBeGreaterThanOrEqual(firstTry + 5_000)
+    }
+    const retryAt = first[0]!.next_attempt_at as number
+    // the second attempt, not before the backoff, is the last: the events are failed
+    await waitFor("the events to fail", () => events().every((event) => event.state === "failed"), 30_000)
+    const secondTries = asked.filter((at) => at > firstTry + 1_000)
+    expect(secondTries.length).toBeGreaterThan(0)
+    expect(secondTries[0]!).toBeGreaterThanOrEqual(retryAt)
+    expect(events().map((event) => event.attempts)).toEqual([2, 2, 2])
+    expect(value(w.acxHome, "SELECT status FROM memory_sessions")).toBe("failed")
+    // SIGTERM stops the worker gracefully although its observer is still warm (the session goes
+    // on): the observer closed, the lock released
+    process.kill(worker.pid, "SIGTERM")
+    const stopped = await Promise.race([worker.exited, sleep(30_000).then(() => "still running" as const)])
+    expect(stopped, worker.stderr()).toEqual({ code: 0, signal: null })
+    expect(worker.stderr()).toContain("acx memory worker: stopped by SIGTERM")
+    expect(rows(w.acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
+    expect(groupMembers(worker.pid)).toEqual([])
+
+    const status = parseJson(await acx(["memory", "status", "--json"], { env }))
+    expect(status).toMatchObject({ queue: { pending: 0, done: 0, failed: 3 }, worker: { running: false } })
+    expect(status.failed.map((event: { id: number }) => event.id).sort((a: number, b: number) => a - b)).toEqual(ids)
+    for (const event of status.failed) {
+      expect(event).toMatchObject({ sessionId: "s-400", attempts: 2 })
+      expect(event.lastError).toContain("API Error: 400")
+    }
+    expect(status.lastError).toContain("API Error: 400")
+    const human = await acx(["memory", "status"], { env })
+    expect(human.stdout).toContain("failed events (acx memory retry re-queues them):")
+    expect(human.stdout).toContain("(session s-400, 2 attempts)")
+
+    const retry = await acx(["memory", "retry"], { env })
+    expect([retry.code, retry.stdout.trim()]).toEqual([
+      0,
+      "3 failed event(s) queued again; the next hook starts the worker"
+    ])
+    expect(events().map((event) => [event.state, event.attempts])).toEqual([["pending", 0], ["pending", 0], [
+      "pending",
+      0
+    ]])
+    expect(parseJson(await acx(["memory", "status", "--json"], { env }))).toMatchObject({
+      queue: { pending: 3, done: 0, failed: 0 },
+      failed: []
+    })
+
+    // the model is back: the re-queued events are observed
+    w.double.setScript((request) =>
+      isObserver(request)
+        ? { content: "<observation><type>discovery</type><title>Back again</title></observation>" }
+        : { content: "title" }
+    )
+    const again = startWorker(w.env)
+    await waitFor("the events to be done", () => events().every((event) => event.state === "done"))
+    process.kill(again.pid, "SIGTERM")
+    expect(await again.exited).toEqual({ code: 0, signal: null })
+    expect(events().map((event) => [event.state, event.last_error])).toEqual([["done", null], ["done", null], [
+      "done",
+      null
+    ]])
+    expect(rows(w.acxHome, "SELECT title, event_ids FROM memory_observations")).toEqual([
+      { title: "Back again", event_ids: JSON.stringify(ids) }
+    ])
+  }, 90_000)
+
+  it(
+    "hooks installed for the user: the observer's Claude Code records nothing and writes nothing of the user's",
+    async () => {
+      const reply = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+        if (isObserver(request)) {
+          return ModelDouble.lastUserText(request)?.includes("SESSION CHECKPOINT")
+            ? { content: "<summary><request>Say hello</request><completed>Said hello</completed></summary>" }
+            : { content: "<observation><type>discovery</type><title>The user says hello</title></observation>" }
+        }
+        if (ModelDouble.isSideCall(request)) return { content: "title" }
+        // the user's session: one Bash call, then done
+        return ModelDouble.lastMessageHasToolResult(request)
+          ? { content: "It printed hello." }
+          : { content: [{ type: "tool_use", name: "Bash", input: { command: "echo hello" } }] }
+      }
+      const w = await makeWorld({ batchWaitSeconds: 0, workerIdleMinutes: 0.05 }, reply)
+      const files = {
+        settings: path.join(w.home, ".claude", "settings.json"),
+        userProjects: path.join(w.home, ".claude", "projects"),
+        observerCwd: path.join(w.acxHome, "observer", "work"),
+        observerProjects: path.join(w.acxHome, "observer", "claude", "projects"),
+        witness: path.join(w.root, "witness.mjs"),
+        witnessLog: path.join(w.root, "witness.log")
+      }
+      // acx's six hooks as `acx memory install` writes them, and a witness that notes every
+      // SessionStart any Claude Code with these user settings runs
+      fs.writeFileSync(
+        files.witness,
+        `import * as fs from "node:fs"\nfs.appendFileSync(${
+          JSON.stringify(files.witnessLog)
+        }, fs.readFileSync(0, "utf8").replace(/\\n/g, " ") + "\\n")\n`
+      )
+      const command = (args: string) => `"${process.execPath}" ${args}`
+      const events = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]
+      const hooks = Object.fromEntries(events.map((event) => [
+        event,
+        [{
+          hooks: [
+            { type: "command", command: command(`"${BIN}" hook ${event}`), timeout: 15 },
+            ...(event === "SessionStart" ? [{ type: "command", command: command(`"${files.witness}"`) }] : [])
+          ]
+        }]
+      ]))
+      fs.writeFileSync(files.settings, JSON.stringify({ hooks }, null, 2))
+
+      // first, a session recorded (as hooks would) and the worker run with the model observer
+      recordSession(w.acxHome, w.project, "s-recorded", 2, { ended: true })
+      const worker = startWorker(w.env)
+      expect(await worker.exited, worker.stderr()).toEqual({ code: 0, signal: null })
+      expect(w.double.requests().filter(isObserver).length).toBeGreaterThan(0)
+      expect(rows(w.acxHome, "SELECT title, source FROM memory_observations")).toEqual([
+        { title: "The user says hello", source: "model" }
+      ])
+      expect(rows(w.acxHome, "SELECT id, project FROM memory_sessions")).toEqual([
+        { id: "s-recorded", project: w.project }
+      ])
+      expect(value(w.acxHome, "SELECT count(*) FROM memory_events WHERE project != " + `'${w.project}'`)).toBe(0)
+      expect(fs.existsSync(files.userProjects)).toBe(false)
+      expect(fs.existsSync(files.witnessLog)).toBe(false)
+      expect(fs.readdirSync(files.observerProjects)).toEqual([
+        fs.readdirSync(files.observerProjects).find((dir) => dir.endsWith("observer-work"))
+      ])
+
+      // then the user's own Claude Code with the same settings: its hooks record it and start the
+      // worker, whose observer again records nothing
+      const user = spawn(
+        claudePath,
+        ["-p", "Say hello with echo", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash"],
+        { cwd: w.project, env: w.env, stdio: ["ignore", "pipe", "pipe"] }
+      )
+      let output = ""
+      user.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+      user.stderr.resume()
+      const code = await new Promise<number | null>((resolve) => user.on("close", resolve))
+      expect(code, output.slice(-2_000)).toBe(0)
+      const userSession = rows(w.acxHome, "SELECT id FROM memory_sessions WHERE id != 's-recorded'")
+      expect(userSession).toHaveLength(1)
+      // the worker the hooks started: it observes the session, then exits when idle
+      cleanups.push(() => {
+        const pid = value(w.acxHome, "SELECT pid FROM memory_worker") as number | null
+        if (pid !== null) killGroup(pid)
+      })
+      await waitFor(
+        "the worker the hooks started to finish",
+        () =>
+          value(w.acxHome, "SELECT count(*) FROM memory_events WHERE state != 'done'") === 0 &&
+          value(w.acxHome, "SELECT count(*) FROM memory_summaries") === 2 &&
+          value(w.acxHome, "SELECT count(*) FROM memory_worker WHERE pid IS NOT NULL") === 0
+      )
+      expect(fs.readFileSync(path.join(w.acxHome, "memory-worker.log"), "utf8")).toMatch(/acx memory worker: done/)
+      const kinds = rows(
+        w.acxHome,
+        `SELECT kind, tool_name FROM memory_events WHERE session_id = '${userSession[0]!.id}'`
+      )
+      expect(kinds).toContainEqual({ kind: "tool", tool_name: "Bash" })
+      // no session, event or prompt of the observer's working directory; everything is the user's
+      for (const table of ["memory_sessions", "memory_events", "memory_prompts", "memory_observations"]) {
+        expect(rows(w.acxHome, `SELECT DISTINCT project FROM ${table}`), table).toEqual([{ project: w.project }])
+      }
+      expect(value(w.acxHome, `SELECT count(*) FROM memory_sessions WHERE project = '${files.observerCwd}'`)).toBe(0)
+      // the witness saw the user's session start, never the observer's
+      const started = fs.readFileSync(files.witnessLog, "utf8").trim().split("\n").map((line) => JSON.parse(line))
+      expect(started.map((input) => input.cwd)).toEqual([w.project])
+      // the user's config dir holds the user's transcript only; the observer's are in its own
+      expect(fs.readdirSync(files.userProjects)).toHaveLength(1)
+      expect(fs.readdirSync(files.userProjects)[0]).not.toContain("observer")
+      expect(fs.readdirSync(files.observerProjects)).toHaveLength(1)
+    },
+    120_000
+  )
+})

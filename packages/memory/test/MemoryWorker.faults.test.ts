@@ -1,0 +1,388 @@
+/**
+ * The worker when the observer's model misbehaves, on real SQLite files with the observer on the
+ * REAL Claude Code CLI against the model double:
+ * - the per-query budget exceeded by the first turn (`error_max_budget_usd`): the session is
+ *   recorded locally from then on, every event done;
+ * - empty replies, prose, half an XML block: asked again once with the reminder, then failed with
+ *   the reply kept; a reminder answered well, fences and prose around the XML, and XML cut after
+ *   its title are read;
+ * - no credentials: local observations without starting Claude Code; a credentials file in the
+ *   user's config dir (HOME's or `CLAUDE_CONFIG_DIR`) copied owner-only into the observer's, and
+ *   the observer signed in with it;
+ * - a worker whose observer is still warm (its session goes on) exits when idle and when
+ *   interrupted, its observer's process ended.
+ *
+ * (`kill -9`, HTTP errors and the CLI's status / retry: `packages/cli/test/cli.memory.faults.test.ts`.)
+ */
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import * as HookRunner from "../src/HookRunner.js"
+import * as Sqlite from "../src/internal/sqlite.js"
+import * as MemoryConfig from "../src/MemoryConfig.js"
+import * as MemoryDatabase from "../src/MemoryDatabase.js"
+import * as MemoryWorker from "../src/MemoryWorker.js"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
+const claudePath = claude.available ? claude.path : undefined
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+// the observer offers no tools: the double tells its requests from the CLI's side calls by the
+// system prompt
+const isObserver = ModelDouble.systemMentions("acx's memory observer")
+const sideCall: ModelDouble.ModelAnswer = { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+const REMINDER = "Your last answer could not be read"
+
+const world = async (script: ModelDouble.Script) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-faults-"))
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+  const acxHome = path.join(root, "acx")
+  const home = path.join(root, "home")
+  const project = path.join(root, "project")
+  for (const dir of [acxHome, path.join(home, ".claude"), project]) fs.mkdirSync(dir, { recursive: true })
+  const double = await ModelDouble.startModelDouble({ script })
+  cleanups.push(() => double.close())
+  const real = await realClaude({ baseUrl: double.url, path: claudePath })
+  return { root, acxHome, home, project, double, real, env: real.env(home) as Record<string, string | undefined> }
+}
+
+/** Hook inputs through the real hook function: a prompt, tool calls, and optionally the end. */
+const session = (
+  acxHome: string,
+  project: string,
+  sessionId: string,
+  tools: number,
+  options: { readonly ended: boolean } = { ended: true }
+) => {
+  const at = (event: string, extra: Record<string, unknown>) =>
+    HookRunner.runHook(
+      event,
+      JSON.stringify({ session_id: sessionId, transcript_path: "", cwd: project, hook_event_name: event, ...extra }),
+      { home: acxHome, env: {} }
+    )
+  at("UserPromptSubmit", { prompt: `Fix the cart in ${sessionId}` })
+  for (let i = 0; i < tools; i++) {
+    at("PostToolUse", {
+      tool_name: "Edit",
+      tool_use_id: `${sessionId}-t${i}`,
+      tool_input: { file_path: path.join(project, `src/cart${i}.ts`) },
+      tool_response: { ok: true }
+    })
+  }
+  if (options.ended) {
+    at("Stop", { stop_hook_active: false })
+    at("SessionEnd", { reason: "other" })
+  }
+}
+
+const query = (acxHome: string, sql: string) => {
+  const db = Sqlite.open(MemoryConfig.paths(acxHome).database)
+  try {
+    return db.prepare(sql).all() as Array<Record<string, any>>
+  } finally {
+    db.close()
+  }
+}
+
+const provide = <A, E>(acxHome: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  effect.pipe(Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(acxHome).database)))
+
+/** Runs a worker to its end; a worker that does not end fails the test instead of hanging it. */
+const runWorker = async (
+  acxHome: string,
+  options: Omit<MemoryWorker.WorkerOptions, "home">,
+  config: Partial<MemoryConfig.MemoryConfig> = {}
+) => {
+  const lines: Array<string> = []
+  const run = MemoryWorker.run({
+    home: acxHome,
+    config: { ...MemoryConfig.defaults, batchWaitSeconds: 0, ...config },
+    idleTimeout: 0,
+    pathToClaudeCodeExecutable: claudePath,
+    log: (line) => lines.push(line),
+    ...options
+  })
+  let timer: NodeJS.Timeout | undefined
+  const exit = await Promise.race([
+    Effect.runPromise(provide(acxHome, run)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the worker did not end:\n${lines.join("\n")}`)), 45_000)
+    })
+  ]).finally(() => clearTimeout(timer))
+  return { exit, lines }
+}
+
+const observerPrompts = (double: ModelDouble.ModelDoubleHandle, sessionId: string) =>
+  double.requests().filter((request) =>
+    isObserver(request) && JSON.stringify(request.body["messages"]).includes(`Claude Code session: ${sessionId}.`)
+  ).map((request) => ModelDouble.lastUserText(request) ?? "")
+
+const observation = (title: string) =>
+  `<observation><type>bugfix</type><title>${title}</title><facts><fact>tax is rounded last</fact></facts><narrative>The cart rounded before adding tax.</narrative></observation>`
+
+/** The observer's answers: `text` to a batch, a summary at a checkpoint. */
+const observer = (text: string) => (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer =>
+  !isObserver(request)
+    ? sideCall
+    : ModelDouble.lastUserText(request)?.includes("SESSION CHECKPOINT") === true
+    ? { content: "<summary><request>Fix the cart</request><completed>Fixed it</completed></summary>" }
+    : { content: text }
+
+describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as the observer)", () => {
+  it("the first turn over maxBudgetUsdPerQuery: the session is recorded locally from then on", async () => {
+    const w = await world((request) =>
+      isObserver(request)
+        // $0.0025 at haiku's prices: far over the budget
+        ? { content: observation("Never stored"), usage: { inputTokens: 2_000, outputTokens: 100 } }
+        : sideCall
+    )
+    session(w.acxHome, w.project, "s-budget", 4)
+    const { exit, lines } = await runWorker(
+      w.acxHome,
+      { env: { ...w.env } },
+      { batchSize: 3, maxBudgetUsdPerQuery: 0.000001 }
+    )
+    expect(exit).toMatchObject({ _tag: "Idle", events: 7 })
+    expect(lines.join("\n")).toContain("error_max_budget_usd")
+    // one model call, then none: the batches and the summary are local
+    expect(w.double.requests().filter(isObserver)).toHaveLength(1)
+    expect(query(w.acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+    expect(query(w.acxHome, "SELECT sum(attempts) AS n FROM memory_events")).toEqual([{ n: 0 }])
+    const [row] = query(w.acxHome, "SELECT observer_local_reason, status, last_error FROM memory_sessions")
+    expect(row).toEqual({
+      observer_local_reason: "the observer's query budget (maxBudgetUsdPerQuery $0.000001) is spent",
+      status: "completed",
+      last_error: null
+    })
+    const observations = query(w.acxHome, "SELECT title, source FROM memory_observations ORDER BY id")
+    expect(observations.length).toBeGreaterThan(0)
+    expect(observations.every((observation) => observation.source === "local")).toBe(true)
+    expect(observations.map((observation) => observation.title)).not.toContain("Never stored")
+    expect(query(w.acxHome, "SELECT source, notes FROM memory_summaries")).toEqual([{
+      source: "local",
+      notes: "Recorded without a model (the observer's query budget (maxBudgetUsdPerQuery $0.000001) is spent)."
+    }])
+    // what the call cost is in the ledger all the same
+    const ledger = query(w.acxHome, "SELECT input_tokens, output_tokens, cost_usd FROM memory_usage")
+    expect(ledger).toHaveLength(1)
+    expect(ledger[0]).toMatchObject({ input_tokens: 2_000, output_tokens: 100 })
+    expect(ledger[0]!["cost_usd"]).toBeCloseTo(0.0025, 6)
+  }, 60_000)
+
+  it(
+    "empty, prose and half-XML replies are asked again once, then fail with the reply kept; readable ones are stored",
+    async () => {
+      const half = "<observation>\n  <type>bugfix</type>\n  <ti"
+      const fenced = `Here is what I noted:\n\n\`\`\`xml\n${
+        observation("Cart tax is rounded last")
+      }\n\`\`\`\n\nLet me know if you need more.`
+      const cut =
+        "<observation><type>bugfix</type><title>Cart rounding fixed</title><narrative>The total was rounded bef"
+      // per Claude Code session: the first answer, and the answer to the reminder
+      const answers: Record<string, readonly [string, string]> = {
+        "s-empty": ["", ""],
+        "s-prose": ["Sure! I will keep that in mind.", "Noted, thanks."],
+        "s-half": [half, half],
+        "s-reminded": [half, observation("Found after the reminder")],
+        "s-fenced": [fenced, "unused"],
+        "s-cut": [cut, "unused"]
+      }
+      const w = await world((request) => {
+        if (!isObserver(request)) return sideCall
+        const messages = JSON.stringify(request.body["messages"])
+        const id = Object.keys(answers).find((id) => messages.includes(`Claude Code session: ${id}.`))
+        if (id === undefined) return { content: "<no_observations/>" }
+        const reminded = ModelDouble.lastUserText(request)?.includes(REMINDER) === true
+        return { content: answers[id]![reminded ? 1 : 0], usage: { inputTokens: 100, outputTokens: 10 } }
+      })
+      for (const id of Object.keys(answers)) session(w.acxHome, w.project, id, 1, { ended: false })
+      await runWorker(w.acxHome, { env: { ...w.env } }, { maxAttempts: 1 })
+
+      const events = (id: string) =>
+        query(w.acxHome, `SELECT state, attempts, last_error, last_reply FROM memory_events WHERE session_id = '${id}'`)
+      // one ledger row per question the worker asked
+      const asked = (id: string) =>
+        query(w.acxHome, `SELECT count(*) AS n FROM memory_usage WHERE session_id = '${id}'`)[0]!["n"] as number
+      const titles = (id: string) =>
+        query(w.acxHome, `SELECT title, source FROM memory_observations WHERE session_id = '${id}'`)
+      for (const [id, reply] of [["s-empty", ""], ["s-prose", "Noted, thanks."], ["s-half", half]] as const) {
+        // asked twice: the batch, then the reminder (an empty reply is nudged once more by the CLI
+        // itself, inside the same turn)
+        const prompts = observerPrompts(w.double, id)
+        expect(prompts[0], id).toContain("EVENTS ")
+        expect(prompts.filter((prompt) => prompt.includes(REMINDER)).length, id).toBeGreaterThan(0)
+        expect(asked(id), id).toBe(2)
+        expect(events(id), id).toEqual([
+          {
+            state: "failed",
+            attempts: 1,
+            last_error: "the observer's reply had no readable XML, twice",
+            last_reply: reply
+          },
+          {
+            state: "failed",
+            attempts: 1,
+            last_error: "the observer's reply had no readable XML, twice",
+            last_reply: reply
+          }
+        ])
+        expect(titles(id), id).toEqual([])
+        expect(query(w.acxHome, `SELECT status FROM memory_sessions WHERE id = '${id}'`), id).toEqual([
+          { status: "failed" }
+        ])
+      }
+      // the reminder worked
+      expect(asked("s-reminded")).toBe(2)
+      expect(titles("s-reminded")).toEqual([{ title: "Found after the reminder", source: "model" }])
+      // fences and prose around the XML, and XML cut after its title: read at once
+      for (const [id, title] of [["s-fenced", "Cart tax is rounded last"], ["s-cut", "Cart rounding fixed"]] as const) {
+        expect(asked(id), id).toBe(1)
+        expect(observerPrompts(w.double, id).some((prompt) => prompt.includes(REMINDER)), id).toBe(false)
+        expect(titles(id), id).toEqual([{ title, source: "model" }])
+      }
+      for (const id of ["s-reminded", "s-fenced", "s-cut"]) {
+        expect(events(id).map((event) => [event.state, event.attempts, event.last_error]), id).toEqual([
+          ["done", 0, null],
+          ["done", 0, null]
+        ])
+      }
+      const [fencedRow] = query(
+        w.acxHome,
+        "SELECT facts, narrative FROM memory_observations WHERE session_id = 's-fenced'"
+      )
+      expect(fencedRow).toEqual({
+        facts: JSON.stringify(["tax is rounded last"]),
+        narrative: "The cart rounded before adding tax."
+      })
+    },
+    90_000
+  )
+
+  it("no credentials: local observations, no Claude Code started", async () => {
+    const w = await world(observer(observation("Never asked")))
+    session(w.acxHome, w.project, "s-nokey", 2)
+    // what a user without a key, a token or a login has: HOME, PATH, the API's address
+    const { ANTHROPIC_API_KEY: _key, CLAUDE_CONFIG_DIR: _dir, ...env } = w.env
+    const { exit } = await runWorker(w.acxHome, {
+      env: { ...env, ANTHROPIC_AUTH_TOKEN: "", CLAUDE_CODE_OAUTH_TOKEN: "" }
+    })
+    expect(exit).toMatchObject({ _tag: "Idle", events: 5 })
+    expect(w.double.requests()).toEqual([])
+    const files = MemoryConfig.paths(w.acxHome)
+    expect(fs.existsSync(path.join(files.observerConfigDir, ".credentials.json"))).toBe(false)
+    expect(fs.existsSync(path.join(files.observerConfigDir, "projects"))).toBe(false)
+    expect(query(w.acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+    const sources = query(w.acxHome, "SELECT DISTINCT source FROM memory_observations")
+    expect(sources).toEqual([{ source: "local" }])
+    const [summary] = query(w.acxHome, "SELECT source, notes FROM memory_summaries")
+    expect(summary!["source"]).toBe("local")
+    expect(summary!["notes"]).toContain("Recorded without a model (no credentials (no ANTHROPIC_API_KEY")
+    expect(summary!["notes"]).toContain(path.join(w.home, ".claude", ".credentials.json"))
+  }, 60_000)
+
+  it(
+    "a credentials file in the user's config dir is copied owner-only, and the observer signs in with it",
+    async () => {
+      const w = await world(observer(observation("Observed with the login")))
+      const login = (token: string) =>
+        JSON.stringify({
+          claudeAiOauth: {
+            accessToken: token,
+            refreshToken: `${token}-refresh`,
+            expiresAt: Date.now() + 365 * 24 * 3_600_000,
+            scopes: ["user:inference", "user:profile"],
+            subscriptionType: "max"
+          }
+        })
+      const { ANTHROPIC_API_KEY: _key, CLAUDE_CONFIG_DIR: _dir, ...env } = w.env
+      // HOME's .claude (the file readable by others, as a careless copy leaves it), then a
+      // CLAUDE_CONFIG_DIR elsewhere
+      const cases = [
+        { token: "sk-ant-oat01-home", configDir: path.join(w.home, ".claude"), env },
+        {
+          token: "sk-ant-oat01-configdir",
+          configDir: path.join(w.root, "claude-config"),
+          env: { ...env, CLAUDE_CONFIG_DIR: path.join(w.root, "claude-config") }
+        }
+      ]
+      for (const [i, item] of cases.entries()) {
+        const acxHome = path.join(w.root, `acx-${i}`)
+        fs.mkdirSync(item.configDir, { recursive: true })
+        const credentials = login(item.token)
+        fs.writeFileSync(path.join(item.configDir, ".credentials.json"), credentials, { mode: 0o644 })
+        session(acxHome, w.project, `s-login-${i}`, 1)
+        const { exit } = await runWorker(acxHome, { env: item.env })
+        expect(exit).toMatchObject({ _tag: "Idle", events: 4 })
+        const copy = path.join(MemoryConfig.paths(acxHome).observerConfigDir, ".credentials.json")
+        expect(fs.readFileSync(copy, "utf8")).toBe(credentials)
+        expect(fs.statSync(copy).mode & 0o777).toBe(0o600)
+        expect(fs.statSync(path.dirname(copy)).mode & 0o077).toBe(0)
+        // the observer's Claude Code used the login: the double saw its token
+        const calls = w.double.requests().filter((request) =>
+          isObserver(request) && request.headers["authorization"] === `Bearer ${item.token}`
+        )
+        expect(calls.length, item.token).toBeGreaterThan(0)
+        expect(query(acxHome, "SELECT title, source FROM memory_observations")).toEqual([
+          { title: "Observed with the login", source: "model" }
+        ])
+        expect(query(acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+      }
+      expect(w.double.requests().filter(isObserver).every((request) => request.headers["x-api-key"] === undefined))
+        .toBe(true)
+    },
+    60_000
+  )
+
+  it("a worker whose observer is still warm exits when idle, and when interrupted", async () => {
+    const w = await world(observer(observation("Still going")))
+    // sessions that go on: their observers stay warm until the worker ends
+    session(w.acxHome, w.project, "s-warm", 1, { ended: false })
+    const { exit, lines } = await runWorker(w.acxHome, { env: { ...w.env } })
+    expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
+    expect(lines.at(-1)).toMatch(/^worker \d+: stopped$/)
+    expect(query(w.acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
+
+    // interrupted (what SIGTERM does in `acx memory worker`) once its first batch is stored
+    session(w.acxHome, w.project, "s-warm-2", 1, { ended: false })
+    const fiber = Effect.runFork(provide(
+      w.acxHome,
+      MemoryWorker.run({
+        home: w.acxHome,
+        env: { ...w.env },
+        config: { ...MemoryConfig.defaults, batchWaitSeconds: 0 },
+        idleTimeout: "1 minute",
+        pathToClaudeCodeExecutable: claudePath,
+        log: () => {}
+      })
+    ))
+    const deadline = Date.now() + 30_000
+    while (query(w.acxHome, "SELECT count(*) AS n FROM memory_events WHERE state = 'pending'")[0]!["n"] > 0) {
+      if (Date.now() > deadline) throw new Error("the batch was not stored")
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    let timer: NodeJS.Timeout | undefined
+    const stopped = await Promise.race([
+      Effect.runPromise(Fiber.interrupt(fiber)).then(() => "stopped"),
+      new Promise((resolve) => (timer = setTimeout(() => resolve("still running"), 30_000)))
+    ]).finally(() => clearTimeout(timer))
+    expect(stopped).toBe("stopped")
+    expect(query(w.acxHome, "SELECT pid, stopped_at IS NOT NULL AS stopped FROM memory_worker")).toEqual([
+      { pid: null, stopped: 1 }
+    ])
+    expect(query(w.acxHome, "SELECT title FROM memory_observations")).toEqual([
+      { title: "Still going" },
+      { title: "Still going" }
+    ])
+  }, 90_000)
+})
