@@ -284,6 +284,45 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         return `the observer answered with an error: ${error.subtype} ${detail}`.trim()
       }
 
+      /**
+       * Asks the observer about some events: a readable reply goes to `onReply`; a spent query
+       * budget sends the session local and runs `again` on it; anything else fails the events.
+       */
+      const consult = (
+        session: MemoryStore.SessionRow,
+        events: ReadonlyArray<MemoryStore.EventRow>,
+        prompt: (instructed: boolean) => string,
+        again: (local: MemoryStore.SessionRow) => Effect.Effect<void, MemoryError | SqlError, SqlClient.SqlClient>,
+        onReply: (
+          reply: ObserverReply.ObserverReply,
+          ledger: ReadonlyArray<MemoryStore.LedgerEntry>
+        ) => Effect.Effect<void, MemoryError | SqlError, SqlClient.SqlClient>
+      ): Effect.Effect<void, MemoryError | SqlError, SqlClient.SqlClient> =>
+        Effect.gen(function*() {
+          const outcome = yield* askParsed(session, prompt).pipe(Effect.either)
+          if (outcome._tag === "Left") return yield* fail(session, events, outcome.left.message, {})
+          const result = outcome.right
+          switch (result._tag) {
+            case "Error": {
+              if (!isBudgetError(result.answer)) {
+                return yield* fail(session, events, answerError(result.answer), {
+                  reply: result.answer.text,
+                  ledger: result.ledger
+                })
+              }
+              yield* MemoryStore.recordLedger(result.ledger, yield* Clock.currentTimeMillis)
+              return yield* again(yield* goLocal(session, result.answer))
+            }
+            case "Unreadable":
+              return yield* fail(session, events, "the observer's reply had no readable XML, twice", {
+                reply: result.text,
+                ledger: result.ledger
+              })
+            case "Reply":
+              return yield* onReply(result.reply, result.ledger)
+          }
+        })
+
       const observe = (
         session: MemoryStore.SessionRow,
         batch: ReadonlyArray<MemoryStore.EventRow>
@@ -304,38 +343,23 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             }, now)
             return
           }
-          const outcome = yield* askParsed(
+          yield* consult(
             session,
+            batch,
             (instructed) =>
-              ObserverPrompts.observe(templates, batch, { first: !instructed, session: facts(session, now) })
-          ).pipe(Effect.either)
-          if (outcome._tag === "Left") return yield* fail(session, batch, outcome.left.message, {})
-          const result = outcome.right
-          if (result._tag === "Error") {
-            if (isBudgetError(result.answer)) {
-              yield* MemoryStore.recordLedger(result.ledger, now)
-              return yield* observe(yield* goLocal(session, result.answer), batch)
-            }
-            return yield* fail(session, batch, answerError(result.answer), {
-              reply: result.answer.text,
-              ledger: result.ledger
-            })
-          }
-          if (result._tag === "Unreadable") {
-            return yield* fail(session, batch, "the observer's reply had no readable XML, twice", {
-              reply: result.text,
-              ledger: result.ledger
-            })
-          }
-          yield* MemoryStore.completeBatch({
-            sessionId: session.id,
-            project: session.project,
-            eventIds: ids,
-            observations: result.reply.observations,
-            summary: undefined,
-            source: "model",
-            ledger: result.ledger
-          }, now)
+              ObserverPrompts.observe(templates, batch, { first: !instructed, session: facts(session, now) }),
+            (local) => observe(local, batch),
+            (reply, ledger) =>
+              MemoryStore.completeBatch({
+                sessionId: session.id,
+                project: session.project,
+                eventIds: ids,
+                observations: reply.observations,
+                summary: undefined,
+                source: "model",
+                ledger
+              }, now)
+          )
         })
 
       const summarise = (
@@ -366,33 +390,18 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             return yield* store(LocalObservations.summarise(session.project, covered, reason), "local")
           }
           const trigger = payloadField(checkpoints[0]!.payload, "trigger") ?? "Stop"
-          const outcome = yield* askParsed(
+          yield* consult(
             session,
+            checkpoints,
             (instructed) =>
-              ObserverPrompts.summarise(templates, { trigger, first: !instructed, session: facts(session, now) })
-          ).pipe(Effect.either)
-          if (outcome._tag === "Left") return yield* fail(session, checkpoints, outcome.left.message, {})
-          const result = outcome.right
-          if (result._tag === "Error") {
-            if (isBudgetError(result.answer)) {
-              yield* MemoryStore.recordLedger(result.ledger, now)
-              return yield* summarise(yield* goLocal(session, result.answer), checkpoints)
-            }
-            return yield* fail(session, checkpoints, answerError(result.answer), {
-              reply: result.answer.text,
-              ledger: result.ledger
-            })
-          }
-          if (result._tag === "Unreadable") {
-            return yield* fail(session, checkpoints, "the observer's reply had no readable XML, twice", {
-              reply: result.text,
-              ledger: result.ledger
-            })
-          }
-          yield* store(result.reply.skipSummary ? undefined : result.reply.summary, "model", {
-            observations: result.reply.observations,
-            ledger: result.ledger
-          })
+              ObserverPrompts.summarise(templates, { trigger, first: !instructed, session: facts(session, now) }),
+            (local) => summarise(local, checkpoints),
+            (reply, ledger) =>
+              store(reply.skipSummary ? undefined : reply.summary, "model", {
+                observations: reply.observations,
+                ledger
+              })
+          )
         })
 
       /** One step for a session: a batch, a checkpoint, or nothing yet (a batch still filling). */
