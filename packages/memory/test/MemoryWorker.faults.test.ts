@@ -16,18 +16,15 @@
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
-import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import * as HookRunner from "../src/HookRunner.js"
-import * as Sqlite from "../src/internal/sqlite.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
-import * as MemoryDatabase from "../src/MemoryDatabase.js"
 import * as MemoryWorker from "../src/MemoryWorker.js"
+import { hooksOf, provideDatabase, query } from "./utils/world.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -65,12 +62,7 @@ const session = (
   tools: number,
   options: { readonly ended: boolean } = { ended: true }
 ) => {
-  const at = (event: string, extra: Record<string, unknown>) =>
-    HookRunner.runHook(
-      event,
-      JSON.stringify({ session_id: sessionId, transcript_path: "", cwd: project, hook_event_name: event, ...extra }),
-      { home: acxHome, env: {} }
-    )
+  const at = hooksOf(acxHome, project, sessionId)
   at("UserPromptSubmit", { prompt: `Fix the cart in ${sessionId}` })
   for (let i = 0; i < tools; i++) {
     at("PostToolUse", {
@@ -86,17 +78,7 @@ const session = (
   }
 }
 
-const query = (acxHome: string, sql: string) => {
-  const db = Sqlite.open(MemoryConfig.paths(acxHome).database)
-  try {
-    return db.prepare(sql).all() as Array<Record<string, any>>
-  } finally {
-    db.close()
-  }
-}
-
-const provide = <A, E>(acxHome: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-  effect.pipe(Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(acxHome).database)))
+const provide = provideDatabase
 
 /** Runs a worker to its end; a worker that does not end fails the test instead of hanging it. */
 const runWorker = async (

@@ -15,11 +15,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookRunner from "../src/HookRunner.js"
-import * as Sqlite from "../src/internal/sqlite.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
-import * as MemoryDatabase from "../src/MemoryDatabase.js"
 import * as MemoryStore from "../src/MemoryStore.js"
 import * as MemoryWorker from "../src/MemoryWorker.js"
+import { hooksOf, provideDatabase, query } from "./utils/world.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -41,15 +40,7 @@ const makeRoot = () => {
 
 /** A session's worth of hook inputs, through the real hook function. */
 const session = (acxHome: string, project: string, sessionId: string, tools: number) => {
-  const at = (event: string, extra: Record<string, unknown>) =>
-    HookRunner.runHook(
-      event,
-      JSON.stringify({ session_id: sessionId, transcript_path: "", cwd: project, hook_event_name: event, ...extra }),
-      {
-        home: acxHome,
-        env: {}
-      }
-    )
+  const at = hooksOf(acxHome, project, sessionId)
   at("UserPromptSubmit", { prompt: "Make the cart total include tax" })
   for (let i = 0; i < tools; i++) {
     at("PostToolUse", {
@@ -69,17 +60,8 @@ const session = (acxHome: string, project: string, sessionId: string, tools: num
   at("SessionEnd", { reason: "other" })
 }
 
-const query = (acxHome: string, sql: string) => {
-  const db = Sqlite.open(MemoryConfig.paths(acxHome).database)
-  try {
-    return db.prepare(sql).all() as Array<Record<string, any>>
-  } finally {
-    db.close()
-  }
-}
-
 const runWorker = <A, E>(acxHome: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-  Effect.runPromise(effect.pipe(Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(acxHome).database))))
+  Effect.runPromise(provideDatabase(acxHome, effect))
 
 const quick = (config: Partial<MemoryConfig.MemoryConfig>): MemoryConfig.MemoryConfig => ({
   ...MemoryConfig.defaults,
