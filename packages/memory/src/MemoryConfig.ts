@@ -42,6 +42,12 @@ export interface MemoryConfig {
   readonly maxAttempts: number
   /** The SDK's `maxBudgetUsd` of each observer query. */
   readonly maxBudgetUsdPerQuery: number
+  /**
+   * An observer conversation whose last call read this many input tokens (cached ones included)
+   * is ended, and the session's next batch starts a fresh one: a conversation re-reads all of
+   * itself on every call, so without a bound its cost grows with the square of its length.
+   */
+  readonly observerMaxContextTokens: number
   /** The observer's daily spend cap in USD (UTC days); `null`: none. */
   readonly dailyBudgetUsd: number | null
   /** The observer's daily cap in tokens (input + output + cache); `null`: none. */
@@ -72,6 +78,7 @@ export const defaults: MemoryConfig = {
   batchWaitSeconds: 5,
   maxAttempts: 3,
   maxBudgetUsdPerQuery: 0.5,
+  observerMaxContextTokens: 30_000,
   dailyBudgetUsd: 1,
   dailyBudgetTokens: null,
   workerIdleMinutes: 3,
@@ -112,6 +119,7 @@ const checks: { readonly [K in keyof MemoryConfig]: readonly [Check, string] } =
   batchWaitSeconds: [nonNegative, "a number ≥ 0"],
   maxAttempts: [wholePositive, "a positive whole number"],
   maxBudgetUsdPerQuery: [positive, "a positive number"],
+  observerMaxContextTokens: [wholePositive, "a positive whole number"],
   dailyBudgetUsd: [orNull(nonNegative), "a number ≥ 0 or null"],
   dailyBudgetTokens: [orNull(nonNegative), "a number ≥ 0 or null"],
   workerIdleMinutes: [positive, "a positive number"],

@@ -350,6 +350,30 @@ export const saveObserver = Effect.fn("MemoryStore.saveObserver")(function*(
 }, Effect.mapError(databaseError("saving the observer's session")))
 
 /**
+ * Forgets a session's observer conversation: its next batch starts a fresh one.
+ *
+ * @since 0.1.0
+ * @category sessions
+ */
+export const forgetObserver = Effect.fn("MemoryStore.forgetObserver")(function*(id: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE memory_sessions SET observer_session_id = NULL, observer_usage = NULL WHERE id = ${id}`
+}, Effect.mapError(databaseError("updating a session")))
+
+/**
+ * A session's observations so far, oldest first (at most `limit`): what a summary written by a
+ * fresh observer conversation is told.
+ *
+ * @since 0.1.0
+ * @category sessions
+ */
+export const sessionObservations = Effect.fn("MemoryStore.sessionObservations")(function*(id: string, limit = 40) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql<{ readonly type: string; readonly title: string }>`
+    SELECT type, title FROM memory_observations WHERE session_id = ${id} ORDER BY id LIMIT ${limit}`
+}, Effect.mapError(databaseError("reading a session's observations")))
+
+/**
  * Sets a session's status (and its last error).
  *
  * @since 0.1.0

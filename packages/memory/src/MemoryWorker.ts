@@ -212,7 +212,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         })
 
       /** Asks, and once more with a reminder when nothing in the reply parses. */
-      const askParsed = (session: MemoryStore.SessionRow, prompt: (instructed: boolean) => string) =>
+      const askTwice = (session: MemoryStore.SessionRow, prompt: (instructed: boolean) => string) =>
         Effect.gen(function*() {
           const entry = yield* observerFor(session)
           const answers: Array<ObserverAnswer> = []
@@ -236,6 +236,21 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           return ObserverReply.isEmpty(retried)
             ? { _tag: "Unreadable" as const, text: second.text, ledger: ledger() }
             : { _tag: "Reply" as const, reply: retried, ledger: ledger() }
+        })
+
+      /**
+       * {@link askTwice}, then a conversation that has grown past `observerMaxContextTokens` is
+       * ended: the session's next batch starts a fresh one (with the instructions again).
+       */
+      const askParsed = (session: MemoryStore.SessionRow, prompt: (instructed: boolean) => string) =>
+        Effect.tap(askTwice(session, prompt), (result) => {
+          const last = result.ledger.at(-1)
+          const context = last === undefined
+            ? 0
+            : last.inputTokens + last.cacheReadTokens + last.cacheCreationTokens
+          if (context < config.observerMaxContextTokens) return Effect.void
+          log(`session ${session.id}: the observer read ${context} tokens; its next batch starts a fresh conversation`)
+          return closeObserver(session.id).pipe(Effect.zipRight(MemoryStore.forgetObserver(session.id)))
         })
 
       const facts = (session: MemoryStore.SessionRow, now: number): ObserverPrompts.SessionFacts => ({
@@ -390,11 +405,18 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             return yield* store(LocalObservations.summarise(session.project, covered, reason), "local")
           }
           const trigger = payloadField(checkpoints[0]!.payload, "trigger") ?? "Stop"
+          // a fresh conversation (one ended for its length) has not seen them: name them
+          const recorded = yield* MemoryStore.sessionObservations(session.id)
           yield* consult(
             session,
             checkpoints,
             (instructed) =>
-              ObserverPrompts.summarise(templates, { trigger, first: !instructed, session: facts(session, now) }),
+              ObserverPrompts.summarise(templates, {
+                trigger,
+                first: !instructed,
+                session: facts(session, now),
+                recorded
+              }),
             (local) => summarise(local, checkpoints),
             (reply, ledger) =>
               store(reply.skipSummary ? undefined : reply.summary, "model", {

@@ -143,16 +143,29 @@ export const init = (templates: Templates, session: SessionFacts): string =>
   })
 
 /**
- * The summary prompt (`trigger`: what asked for it, e.g. `Stop` or `SessionEnd`); the first
- * prompt of a conversation carries the instructions too.
+ * The summary prompt (`trigger`: what asked for it, e.g. `Stop` or `SessionEnd`), naming the
+ * observations recorded so far (a conversation started afresh has not seen the earlier batches);
+ * the first prompt of a conversation carries the instructions too.
  *
  * @since 0.1.0
  * @category filling
  */
 export const summarise = (
   templates: Templates,
-  options: { readonly trigger: string; readonly first: boolean; readonly session: SessionFacts }
+  options: {
+    readonly trigger: string
+    readonly first: boolean
+    readonly session: SessionFacts
+    /** The observations recorded in the session so far. */
+    readonly recorded?: ReadonlyArray<{ readonly type: string; readonly title: string }> | undefined
+  }
 ): string => {
-  const body = fill(templates.summarise, { trigger: options.trigger })
+  const recorded = options.recorded ?? []
+  const body = fill(templates.summarise, {
+    trigger: options.trigger,
+    recorded: recorded.length === 0
+      ? "(none yet)"
+      : recorded.map((observation) => `- [${observation.type}] ${observation.title}`).join("\n")
+  })
   return options.first ? `${init(templates, options.session)}\n\n${body}` : body
 }

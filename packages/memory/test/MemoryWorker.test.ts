@@ -208,6 +208,48 @@ describe("MemoryWorker", () => {
       }
     }, 120_000)
 
+    it(
+      "a conversation grown past observerMaxContextTokens is ended; the summary is told what was recorded",
+      async () => {
+        let batches = 0
+        const w = await world((request) => {
+          if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+          const text = ModelDouble.lastUserText(request) ?? ""
+          const usage = { inputTokens: 5000, outputTokens: 100 }
+          if (text.includes("SESSION CHECKPOINT")) return { content: summary, usage }
+          return { content: observation(++batches), usage }
+        })
+        try {
+          session(w.acxHome, w.project, "s-rotate", 14)
+          await runWorker(
+            w.acxHome,
+            MemoryWorker.run({
+              home: w.acxHome,
+              env: w.env,
+              config: quick({ batchSize: 10, observerMaxContextTokens: 4000 }),
+              idleTimeout: 0,
+              pathToClaudeCodeExecutable: claude.available ? claude.path : undefined,
+              log: () => {}
+            })
+          )
+          const calls = observerCalls(w.double)
+          expect(calls).toHaveLength(3)
+          // every call read more than the bound: each started a fresh conversation, instructions first
+          for (const call of calls) {
+            expect(ModelDouble.lastUserText(call)).toContain("You are acx's memory observer")
+            expect(call.body["messages"]).toHaveLength(1)
+          }
+          const checkpoint = ModelDouble.lastUserText(calls[2]!) ?? ""
+          expect(checkpoint).toContain("- [feature] Cart total includes tax 1")
+          expect(checkpoint).toContain("- [feature] Cart total includes tax 2")
+          expect(query(w.acxHome, "SELECT request FROM memory_summaries")).toEqual([{ request: "Cart total with tax" }])
+        } finally {
+          await w.double.close()
+        }
+      },
+      120_000
+    )
+
     it("an unreadable reply is retried once, then the batch fails with the reply kept; retry re-queues", async () => {
       const w = await world((request) =>
         !isObserver(request)
