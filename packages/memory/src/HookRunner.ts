@@ -128,7 +128,7 @@ const apply = (
   const { promptNumber, recorded } = HookStore.record(db, captured, now)
   const wantsContext = captured.wantsContext || (contextOnFirstPrompt && promptNumber === 1)
   const context = wantsContext ? renderContext(db, captured.project, contextTokens) : undefined
-  const startWorker = HookStore.hasPendingWork(db) && HookStore.liveWorkerPid(db, now) === undefined
+  const startWorker = HookStore.claimWorkerStart(db, now)
   return { recorded, context, startWorker }
 }
 

@@ -96,6 +96,26 @@ describe("runHook", () => {
     expect(session!["ended_at"]).toBeTypeOf("number")
   })
 
+  it("of a burst of hooks, one starts the worker; another may after the grace if none took the lock", () => {
+    const home = makeHome()
+    const at = (n: number, now: number) =>
+      HookRunner.runHook(
+        "PostToolUse",
+        JSON.stringify(
+          base("PostToolUse", { tool_name: "Read", tool_use_id: `t${n}`, tool_input: {}, tool_response: "" })
+        ),
+        { home, env: {}, now }
+      )
+    const t0 = 1_800_000_000_000
+    expect([at(1, t0), at(2, t0 + 10), at(3, t0 + 9_000)].map((outcome) => outcome.startWorker)).toEqual([
+      true,
+      false,
+      false
+    ])
+    // the worker never took the lock: after the grace a hook starts one again
+    expect(at(4, t0 + 10_001).startWorker).toBe(true)
+  })
+
   it("bad stdin: one warning line, exit as usual, nothing written", () => {
     const home = makeHome({ maxHookInputBytes: 1000 })
     const cases: Array<[string, string | unknown, RegExp]> = [

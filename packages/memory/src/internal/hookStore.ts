@@ -132,6 +132,19 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
 export const hasPendingWork = (db: Database.Database): boolean =>
   db.prepare("SELECT 1 FROM memory_events WHERE state = 'pending' LIMIT 1").get() !== undefined
 
+/** How long a started worker has to take the lock before another hook starts one again. */
+export const SPAWN_GRACE_MS = 10_000
+
+/**
+ * Whether this hook should start the worker: events wait, no worker lives, and no other hook
+ * started one in the last {@link SPAWN_GRACE_MS} (taken by compare-and-set, so of a burst of
+ * hooks one starts it). The worker clears the mark when it takes or gives up the lock.
+ */
+export const claimWorkerStart = (db: Database.Database, now: number): boolean =>
+  hasPendingWork(db) && liveWorkerPid(db, now) === undefined &&
+  db.prepare("UPDATE memory_worker SET spawned_at = ? WHERE id = 1 AND (spawned_at IS NULL OR spawned_at < ?)")
+      .run(now, now - SPAWN_GRACE_MS).changes === 1
+
 /** Whether a process with this pid exists (a pid we may not signal still exists). */
 export const processExists = (pid: number): boolean => {
   try {

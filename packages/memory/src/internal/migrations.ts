@@ -194,6 +194,12 @@ CREATE TABLE memory_worker (
 );
 INSERT INTO memory_worker (id) VALUES (1);
 `)
+  },
+  {
+    id: 2,
+    name: "memory_worker_spawned_at",
+    // when a hook last started a worker: hooks in a burst start one, not one each
+    statements: ["ALTER TABLE memory_worker ADD COLUMN spawned_at INTEGER"]
   }
 ]
 

@@ -28,7 +28,9 @@ export const claim = (pid: number, now: number) =>
       return { won: false as const, holder }
     }
     const taken = yield* sql`UPDATE memory_worker SET pid = ${pid}, started_at = ${now}, heartbeat_at = ${now},
-      stopped_at = NULL WHERE id = 1 AND pid IS ${holder} AND heartbeat_at IS ${row?.heartbeatAt ?? null} RETURNING id`
+      stopped_at = NULL, spawned_at = NULL WHERE id = 1 AND pid IS ${holder} AND heartbeat_at IS ${
+      row?.heartbeatAt ?? null
+    } RETURNING id`
     if (taken.length === 1) return { won: true as const }
     const [after] = yield* sql<WorkerRow>`SELECT pid, heartbeat_at AS heartbeatAt FROM memory_worker WHERE id = 1`
     return { won: false as const, holder: after?.pid ?? null }
@@ -47,7 +49,7 @@ export const release = (pid: number, now: number, lastError?: string) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
-      sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now},
+      sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now}, spawned_at = NULL,
       last_error = coalesce(${lastError ?? null}, last_error) WHERE id = 1 AND pid = ${pid}`
   )
 
