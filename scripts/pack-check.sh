@@ -10,19 +10,28 @@
 #   3. cli:      `npx acx demo` from the packed @acx/cli;
 #   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
-# Usage: bash scripts/pack-check.sh [--keep] (keeps the work directory and prints where it is).
+# Usage: bash scripts/pack-check.sh [--keep] [--no-build]: --keep keeps the work directory and
+# prints where it is; --no-build packs what `pnpm build` already made (CI builds first, then runs
+# this beside the tests, which must not see their files rewritten).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 checks="$repo/scripts/pack-check"
 
 keep=0
-[ "${1:-}" = "--keep" ] && keep=1
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --keep) keep=1 ;;
+    --no-build) build=0 ;;
+    *) echo "pack-check: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/acx-pack-check.XXXXXX")
 cleanup() { if [ "$keep" = 1 ]; then echo "pack-check: kept $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
 
-step() { echo "== pack-check: $*"; }
+step() { echo "== pack-check: $* (+$SECONDS s)"; }
 fail() { echo "pack-check: FAILED: $*" >&2; exit 1; }
 
 # The versions the workspace itself resolves, so the check installs what the repo was tested with.
@@ -38,8 +47,10 @@ SDK=$(version_of session-store devDependencies @anthropic-ai/claude-agent-sdk)
 TYPESCRIPT=$(node -p "require('$repo/package.json').devDependencies.typescript")
 TYPES_NODE=$(node -p "require('$repo/package.json').devDependencies['@types/node']")
 
-step "build"
-pnpm -s build
+if [ "$build" = 1 ]; then
+  step "build"
+  pnpm -s build
+fi
 
 step "pack"
 mkdir -p "$work/tarballs"

@@ -42,7 +42,8 @@ describe("transcripts over V8's string limit", () => {
     fs.writeSync(fd, JSON.stringify({ type: "ai-title", aiTitle: "A very large session", sessionId: SESSION }) + "\n")
     fs.closeSync(fd)
     expect(fs.statSync(path.join(dir, `${SESSION}.jsonl`)).size).toBeGreaterThan(530_000_000)
-  })
+    // half a gigabyte written: seconds alone, more beside other test files
+  }, 120_000)
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
 
   const run = <A, E>(f: (projects: ClaudeProjects) => Effect.Effect<A, E>): Promise<A> =>

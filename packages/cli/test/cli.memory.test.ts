@@ -95,13 +95,20 @@ describe("acx hook and acx memory", () => {
     await at("Stop", { stop_hook_active: false })
     await at("SessionEnd", { reason: "prompt_input_exit" })
     // the first hook started the worker, detached; it records and exits when idle
+    const log = () =>
+      fs.existsSync(path.join(home, "memory-worker.log"))
+        ? fs.readFileSync(path.join(home, "memory-worker.log"), "utf8")
+        : ""
+    // the worker's last line comes after it gave the lock up
     await waitFor(
       "the worker to finish",
       () =>
         count(home, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'") === 0 &&
-        count(home, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL") === 0
+        count(home, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL") === 0 &&
+        /acx memory worker: done/.test(log())
     )
-    expect(fs.readFileSync(path.join(home, "memory-worker.log"), "utf8")).toMatch(/done \(\d+ batches, 5 events\)/)
+    // one worker did it all: the hooks after the first saw it starting
+    expect(log()).toMatch(/acx memory worker: done \(\d+ batches, 5 events\)/)
 
     const status = await acx(["memory", "status", "--json"], { env })
     expect(status.code).toBe(0)
@@ -114,6 +121,7 @@ describe("acx hook and acx memory", () => {
     const human = await acx(["memory", "status"], { env })
     expect(human.stdout).toContain("queue:    0 pending, 5 done, 0 failed")
     expect(human.stdout).toContain("  mode: \"local\"")
+    expect(human.stdout).toContain("model:    none, observations are recorded locally (mode is local)")
 
     const search = await acx(["memory", "search", "cart", "--json"], { env })
     const results = JSON.parse(search.stdout) as Array<{ id: string; snippet: string; project: string }>

@@ -48,6 +48,8 @@ export interface MemoryStatus {
     readonly heartbeatAt: number | null
     readonly stoppedAt: number | null
     readonly lastError: string | null
+    /** Why the last worker recorded without a model (`null`: it used the model). */
+    readonly localReason: string | null
   }
   readonly lastError: string | null
   readonly sessions: { readonly [status: string]: number }
@@ -75,9 +77,15 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
     SELECT id, session_id AS sessionId, kind, tool_name AS toolName, attempts, last_error AS lastError
     FROM memory_events WHERE state = 'failed' ORDER BY id DESC LIMIT 20`
   const [worker] = yield* sql<
-    { pid: number | null; heartbeatAt: number | null; stoppedAt: number | null; lastError: string | null }
-  >`SELECT pid, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError
-    FROM memory_worker WHERE id = 1`
+    {
+      pid: number | null
+      heartbeatAt: number | null
+      stoppedAt: number | null
+      lastError: string | null
+      localReason: string | null
+    }
+  >`SELECT pid, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError,
+    local_reason AS localReason FROM memory_worker WHERE id = 1`
   const [lastError] = yield* sql<{ lastError: string }>`
     SELECT last_error AS lastError FROM memory_events WHERE last_error IS NOT NULL ORDER BY id DESC LIMIT 1`
   const sessions = yield* sql<{ status: string; n: number }>`
@@ -97,7 +105,8 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
       pid: running ? worker!.pid : null,
       heartbeatAt: worker?.heartbeatAt ?? null,
       stoppedAt: worker?.stoppedAt ?? null,
-      lastError: worker?.lastError ?? null
+      lastError: worker?.lastError ?? null,
+      localReason: worker?.localReason ?? null
     },
     lastError: lastError?.lastError ?? worker?.lastError ?? null,
     sessions: Object.fromEntries(sessions.map((row) => [row.status, row.n])),

@@ -149,7 +149,8 @@ export const decode = (json: unknown): { readonly config: MemoryConfig; readonly
   }
   const config: Record<string, unknown> = { ...defaults }
   for (const [key, value] of Object.entries(section)) {
-    const check = (checks as Record<string, readonly [Check, string] | undefined>)[key]
+    // own keys only: "toString" is not a setting
+    const check = Object.hasOwn(checks, key) ? (checks as Record<string, readonly [Check, string]>)[key] : undefined
     if (check === undefined) {
       problems.push(`memory.${key} is not a setting (ignored)`)
     } else if (!check[0](value)) {

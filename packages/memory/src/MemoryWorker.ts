@@ -143,6 +143,10 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       log(`worker ${pid}: started (memory ${files.database})`)
 
       const credentials = config.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
+      // what `acx memory status` says about the model: why this worker records without one
+      yield* WorkerLock.setLocalReason(
+        config.mode === "local" ? "mode is local" : credentials.ok ? undefined : credentials.reason
+      ).pipe(Effect.mapError(databaseError("noting the worker's mode")))
       const sdkStore = yield* Effect.gen(function*() {
         const store = yield* SqliteSessionStore.makeWithClient()
         return yield* SessionStore.toSdkWithRuntime(store)

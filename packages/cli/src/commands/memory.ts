@@ -121,6 +121,11 @@ const statusCommand = Command.make("status", { json: jsonOption }, ({ json }) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
+      `model:    ${
+        status.worker.localReason === null
+          ? `${config.model} (the observer)`
+          : `none, observations are recorded locally (${status.worker.localReason})`
+      }`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,

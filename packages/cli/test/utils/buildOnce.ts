@@ -3,5 +3,7 @@ import { fileURLToPath } from "node:url"
 
 /** Bundles the CLI before the end-to-end tests spawn it, so they always run the current sources. */
 export default function setup(): void {
+  // CI built it in the step before (and packs it beside the tests: it must not be rewritten now)
+  if (process.env["ACX_CLI_PREBUILT"] === "1") return
   execFileSync(process.execPath, [fileURLToPath(new URL("../../build.mjs", import.meta.url))], { stdio: "inherit" })
 }
