@@ -19,34 +19,14 @@ import { Open, opt, preserve } from "./internal/schema.js"
 // -------------------------------------------------------------------------------------------------
 
 /**
- * The event names with a typed input here.
+ * The event names with a typed input here, their type and guard (plain constants, in
+ * `HookEvents`, for code that must not load Schema).
  *
  * @since 0.1.0
  * @category constants
  */
-export const KNOWN_HOOK_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SessionEnd"
-] as const
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type KnownHookEvent = typeof KNOWN_HOOK_EVENTS[number]
-
-/**
- * Whether an event name has a typed input here.
- *
- * @since 0.1.0
- * @category guards
- */
-export const isKnownHookEvent = (name: string): name is KnownHookEvent =>
-  (KNOWN_HOOK_EVENTS as ReadonlyArray<string>).includes(name)
+export { isKnownHookEvent, KNOWN_HOOK_EVENTS, type KnownHookEvent } from "./HookEvents.js"
+import { isKnownHookEvent } from "./HookEvents.js"
 
 /**
  * `BaseHookInput.effort`.

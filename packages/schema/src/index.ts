@@ -31,6 +31,13 @@ export * as ContentBlock from "./ContentBlock.js"
 export * as Hook from "./Hook.js"
 
 /**
+ * The hook events with a typed input, as plain constants (no Schema loaded).
+ *
+ * @since 0.1.0
+ */
+export * as HookEvents from "./HookEvents.js"
+
+/**
  * JSON values and objects.
  *
  * @since 0.1.0
