@@ -31,6 +31,11 @@
  * );
  * -- the store clock: one row, strictly increasing epoch milliseconds
  * CREATE TABLE acx_clock (id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id), last BIGINT NOT NULL);
+ * -- the ImportLedger: what an import took of each source file (see ImportLedger.ts)
+ * CREATE TABLE acx_import_ledger (
+ *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
+ *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
+ * );
  * ```
  *
  * Concurrency: every `append` is one transaction that starts with
@@ -55,6 +60,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import * as SessionStore from "./SessionStore.js"
 
@@ -135,6 +141,18 @@ const migrations = (schema: string) => ({
       last BIGINT NOT NULL
     )`
     yield* sql`INSERT INTO ${t("acx_clock")} (id, last) VALUES (TRUE, 0)`
+  }),
+  "3_import_ledger": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS ${sql(`${schema}.acx_import_ledger`)} (
+      source TEXT NOT NULL,
+      file TEXT NOT NULL,
+      size BIGINT NOT NULL,
+      mtime_ms DOUBLE PRECISION NOT NULL,
+      "offset" BIGINT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      PRIMARY KEY (source, file)
+    )`
   })
 })
 
@@ -172,6 +190,14 @@ interface EntryRow {
   readonly entry: SessionStore.SessionStoreEntry
 }
 
+interface LedgerRow {
+  readonly file: string
+  readonly size: string | number
+  readonly mtime_ms: number
+  readonly offset: string | number
+  readonly fingerprint: string
+}
+
 interface SummaryRow {
   readonly session_id: string
   readonly mtime: string | number
@@ -188,7 +214,7 @@ interface SummaryRow {
  */
 export const makeWithClient = (
   options: { readonly schema?: string | undefined } = {}
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const schema = yield* validateSchema(options.schema ?? "public")
     const sql = yield* SqlClient.SqlClient
@@ -345,15 +371,60 @@ export const makeWithClient = (
       ).pipe(Effect.map(([row]) => Number(row?.deleted ?? 0)))
     }
 
-    return SessionStore.SessionStore.of({
+    const ledger = sql(`${schema}.acx_import_ledger`)
+
+    const importedFiles: ImportLedger.ImportLedger["importedFiles"] = (source) =>
+      run(
+        "importedFiles",
+        { source },
+        sql<LedgerRow>`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE source = ${source}`
+      ).pipe(Effect.map((rows) =>
+        rows.map((row): ImportLedger.ImportedFile => ({
+          file: row.file,
+          size: Number(row.size),
+          mtimeMs: Number(row.mtime_ms),
+          offset: Number(row.offset),
+          fingerprint: row.fingerprint
+        }))
+      ))
+
+    const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
+      const { next, source } = advance
+      return run(
+        "appendImported",
+        { ...keyAttributes(key), entries: batch.length, file: next.file },
+        sql.withTransaction(Effect.gen(function*() {
+          // the clock row's lock first: every writer of the store waits on it (see the module doc),
+          // so the record read below cannot move before the commit
+          yield* sql`UPDATE ${clock} SET last = last`
+          const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+            FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
+          const current = stored === undefined
+            ? undefined
+            : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+          if (!ImportLedger.isExpected(current, advance.expected)) return false
+          yield* append(key, batch)
+          yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
+            VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+            ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
+              "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
+          return true
+        }))
+      )
+    }
+
+    const store: ImportLedger.SessionStoreWithLedger = {
       append,
       load,
       listSessions,
       listSessionSummaries,
       delete: deleteKey,
       listSubkeys,
-      deleteOlderThan
-    })
+      deleteOlderThan,
+      importedFiles,
+      appendImported
+    }
+    return store
   })
 
 /**
@@ -366,7 +437,7 @@ export const makeWithClient = (
  */
 export const make = (
   options: PostgresSessionStoreOptions
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
     const context = yield* Layer.build(Pg.layer({

@@ -19,6 +19,9 @@
  *   stored verbatim as JSON.
  * - `acx_session_store_clock (id INTEGER PRIMARY KEY CHECK (id = 1), mtime INTEGER)`: one row,
  *   the last mtime handed out, so the clock is strictly increasing across the whole file.
+ * - `acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)`, primary key
+ *   `(source, file)`: the {@link ImportLedger} (what an import took of each source file), written
+ *   in the same transaction as the entries (`appendImported`).
  *
  * Every write runs in one transaction whose first statement writes the clock row
  * (`UPDATE … SET mtime = max(now, mtime + 1) … RETURNING mtime`): SQLite takes the database
@@ -49,6 +52,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import * as SessionStore from "./SessionStore.js"
 
@@ -116,6 +120,18 @@ const migrations = Migrator.fromRecord({
       mtime INTEGER NOT NULL
     )`
     yield* sql`INSERT INTO acx_session_store_clock (id, mtime) VALUES (1, 0)`
+  }),
+  "2_import_ledger": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE acx_session_import_ledger (
+      source TEXT NOT NULL,
+      file TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ms REAL NOT NULL,
+      "offset" INTEGER NOT NULL,
+      fingerprint TEXT NOT NULL,
+      PRIMARY KEY (source, file)
+    )`
   })
 })
 
@@ -146,7 +162,7 @@ const parseJson = (operation: string, text: string): Effect.Effect<unknown, Sess
  */
 export const make = (
   options: SqliteSessionStoreOptions
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
     const Sqlite = yield* importDriver("@effect/sql-sqlite-node", () => import("@effect/sql-sqlite-node/SqliteClient"))
     const context = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
@@ -184,7 +200,7 @@ export const make = (
  */
 export const makeWithClient = (
   options: { readonly busyTimeout?: Duration.DurationInput | undefined } = {}
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const busyMillis = Math.max(0, Math.round(Duration.toMillis(options.busyTimeout ?? Duration.seconds(5))))
@@ -223,12 +239,20 @@ interface SummaryRow {
   readonly data: string
 }
 
+interface LedgerRow {
+  readonly file: string
+  readonly size: number
+  readonly mtimeMs: number
+  readonly offset: number
+  readonly fingerprint: string
+}
+
 interface SessionRow {
   readonly projectKey: string
   readonly sessionId: string
 }
 
-const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
+const makeStore = (sql: SqlClient.SqlClient): ImportLedger.SessionStoreWithLedger => {
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
   const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     sql.withTransaction(
@@ -414,6 +438,44 @@ const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
     )
   })
 
+  const importedFiles = Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
+    const rows = yield* sql<LedgerRow>`SELECT file, size, mtime_ms AS "mtimeMs", "offset", fingerprint
+      FROM acx_session_import_ledger WHERE source = ${source}`.pipe(Effect.mapError(storageError("importedFiles")))
+    return rows.map((row): ImportLedger.ImportedFile => ({
+      file: row.file,
+      size: Number(row.size),
+      mtimeMs: Number(row.mtimeMs),
+      offset: Number(row.offset),
+      fingerprint: row.fingerprint
+    }))
+  })
+
+  const appendImported = Effect.fn("SqliteSessionStore.appendImported")(function*(
+    key: SessionStore.SessionKey,
+    entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+    advance: ImportLedger.LedgerAdvance
+  ) {
+    const { next, source } = advance
+    // the write lock first, so the record read below cannot change before the commit
+    return yield* writeTransaction(Effect.gen(function*() {
+      const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+        FROM acx_session_import_ledger WHERE source = ${source} AND file = ${next.file}`
+      const current = stored === undefined
+        ? undefined
+        : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+      if (!ImportLedger.isExpected(current, advance.expected)) return false
+      yield* append(key, entries)
+      yield* sql`INSERT INTO acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)
+        VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+        ON CONFLICT (source, file) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+          "offset" = excluded."offset", fingerprint = excluded.fingerprint`
+      return true
+    })).pipe(
+      Effect.catchTag("SqlError", (cause) => Effect.fail(storageError("appendImported")(cause))),
+      Effect.catchAllDefect((cause) => Effect.fail(storageError("appendImported")(cause)))
+    )
+  })
+
   return {
     append,
     load,
@@ -421,7 +483,9 @@ const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
     listSessionSummaries,
     delete: remove,
     listSubkeys,
-    deleteOlderThan
+    deleteOlderThan,
+    importedFiles,
+    appendImported
   }
 }
 
