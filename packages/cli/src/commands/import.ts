@@ -18,7 +18,7 @@ import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
-import { jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import { followSymlinksOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
 import { parseTarget } from "../internal/target.js"
 
 const fromOption = Options.text("from").pipe(
@@ -43,8 +43,15 @@ const batchOption = Options.integer("batch-size").pipe(
  */
 export const importCommand = Command.make(
   "import",
-  { from: fromOption, to: toOption, project: projectOption, batchSize: batchOption, json: jsonOption },
-  ({ batchSize, from, json, project, to }) =>
+  {
+    from: fromOption,
+    to: toOption,
+    project: projectOption,
+    batchSize: batchOption,
+    json: jsonOption,
+    followSymlinks: followSymlinksOption
+  },
+  ({ batchSize, followSymlinks, from, json, project, to }) =>
     Effect.gen(function*() {
       if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
       const target = yield* parseTarget(to)
@@ -73,5 +80,5 @@ export const importCommand = Command.make(
       if (result.skippedLines > 0) {
         yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped (not entries)`)
       }
-    }).pipe(Effect.provide(projectsLayer(from)), Effect.provide(NodeContext.layer))
+    }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))
 ).pipe(Command.withDescription("Import every session of a Claude Code config directory into SQLite or Postgres"))
