@@ -149,7 +149,8 @@ const readTail = (
       const nl = start === from ? -1 : buf.indexOf(NL)
       first = start === from ? 0 : nl === -1 ? -1 : nl + 1
       if (start === from) break
-      if (first !== -1) {
+      // at least one complete line (a "\n" at the very end starts none)
+      if (first !== -1 && first < buf.length) {
         const found = SessionMetadata.foldEntries(SessionMetadata.initialState, entriesOf(buf, first, buf.length))
         if (SessionMetadata.tailFound(found) || size - start >= limits.tailBudget) break
       }
