@@ -5,8 +5,8 @@
  *
  * - **Head and tail**: the head is read until the first prompt, cwd, branch and start time are
  *   found (at most 1 MiB, plus the line in progress), the tail until the last prompt and last
- *   time are (the same budget, and always one complete line, however long); a file of up to
- *   about 128 KiB is read whole. Equal to a full read (`SessionMetadata.sessionMetadata`)
+ *   time are (the same budget, and always one complete line, however long); reads start at
+ *   16 KiB and double, and where head and tail meet every line is read, so small files are read whole. Equal to a full read (`SessionMetadata.sessionMetadata`)
  *   whenever the lines that decide each field are in the parts read; not found otherwise: a
  *   title (`custom-title`, `ai-title`, `summary`) or `last-prompt` entry only in the unread middle
  *   of a large file (a title that is followed by one of the same kind in the tail is overridden

@@ -30,7 +30,7 @@ export interface ReadLimits {
 
 /** @internal */
 export const defaultLimits: ReadLimits = {
-  window: 64 * 1024,
+  window: 16 * 1024,
   headBudget: 1024 * 1024,
   tailBudget: 1024 * 1024,
   appendBudget: 8 * 1024 * 1024
@@ -144,16 +144,17 @@ const readTail = (
     if (from >= size) return { state, foldedTo: from }
     let start = Math.max(from, size - limits.window)
     let buf = yield* readRange(file, start, size - start)
-    let first = 0
+    let lines: Array<unknown> = []
     while (true) {
       const nl = start === from ? -1 : buf.indexOf(NL)
-      first = start === from ? 0 : nl === -1 ? -1 : nl + 1
-      if (start === from) break
+      const first = start === from ? 0 : nl === -1 ? -1 : nl + 1
       // at least one complete line (a "\n" at the very end starts none)
       if (first !== -1 && first < buf.length) {
-        const found = SessionMetadata.foldEntries(SessionMetadata.initialState, entriesOf(buf, first, buf.length))
+        lines = entriesOf(buf, first, buf.length)
+        if (start === from) break
+        const found = SessionMetadata.foldEntries(SessionMetadata.initialState, lines)
         if (SessionMetadata.tailFound(found) || size - start >= limits.tailBudget) break
-      }
+      } else if (start === from) break
       const next = Math.max(from, size - 2 * (size - start))
       const more = yield* readRange(file, next, start - next)
       buf = Buffer.concat([more, buf])
@@ -161,7 +162,7 @@ const readTail = (
     }
     const lastNl = buf.lastIndexOf(NL)
     const foldedTo = lastNl === -1 || start + lastNl + 1 <= from ? from : start + lastNl + 1
-    return { state: SessionMetadata.foldEntries(state, entriesOf(buf, first, buf.length)), foldedTo }
+    return { state: SessionMetadata.foldEntries(state, lines), foldedTo }
   })
 
 /**
