@@ -11,12 +11,12 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { foldTranscript } from "../src/internal/transcriptFile.js"
-import * as FileSystem from "@effect/platform/FileSystem"
 
 const SESSIONS = Number(process.env["ACX_BENCH_SESSIONS"] ?? 200)
 const BYTES = Number(process.env["ACX_BENCH_BYTES"] ?? 552_000_000)
@@ -88,7 +88,9 @@ const main = async () => {
   const full = await timed(fullRead())
   const base = median(samples.baseline)
   console.log(
-    `sessions: ${big.sessions} sessions (${big.subagents} with a subagent), ${(big.bytes / 1e6).toFixed(0)} MB, ${big.lines} lines${
+    `sessions: ${big.sessions} sessions (${big.subagents} with a subagent), ${
+      (big.bytes / 1e6).toFixed(0)
+    } MB, ${big.lines} lines${
       generatedMs > 1000 ? ` (generated in ${(generatedMs / 1000).toFixed(1)} s)` : " (reused)"
     }, ${ROUNDS} rounds`
   )
@@ -101,7 +103,11 @@ const main = async () => {
       }, max ${ms(Math.max(...samples[name]))}), ${(m / base).toFixed(2)}× the baseline`
     )
   }
-  console.log(`  full read of every transcript (the listing before, one round): ${ms(full.ms)}, ${(full.ms / base).toFixed(0)}× the baseline`)
+  console.log(
+    `  full read of every transcript (the listing before, one round): ${ms(full.ms)}, ${
+      (full.ms / base).toFixed(0)
+    }× the baseline`
+  )
 }
 
 main().catch((error) => {

@@ -374,7 +374,11 @@ export const make: (
               if (Option.isNone(real)) return true
               const rel = path.relative(root, real.value)
               if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return true
-              yield* skip(target, "Symlink", `a symbolic link to ${real.value}, outside the config directory ${configDir}`)
+              yield* skip(
+                target,
+                "Symlink",
+                `a symbolic link to ${real.value}, outside the config directory ${configDir}`
+              )
               return false
             })
         })

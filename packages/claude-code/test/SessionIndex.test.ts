@@ -83,7 +83,9 @@ describe("SessionIndex", () => {
     const expected = files.map(fullRead)
     for (const limits of windows) {
       const got = await indexed(files, { limits })
-      files.forEach((file, i) => expect(got[i], `${Fixtures.relative(file)} ${JSON.stringify(limits)}`).toEqual(expected[i]))
+      files.forEach((file, i) =>
+        expect(got[i], `${Fixtures.relative(file)} ${JSON.stringify(limits)}`).toEqual(expected[i])
+      )
     }
     // the fixtures exercise every field somewhere
     for (const field of ["title", "firstPrompt", "lastPrompt", "cwd", "gitBranch", "startTime", "lastTime"] as const) {
@@ -154,7 +156,13 @@ describe("SessionIndex", () => {
     fs.writeFileSync(file, prompt("rewritten", 1) + prompt("and more", 2))
     expect((await indexed([file], { cache: true }))[0]).toEqual(fullRead(file))
 
-    for (const garbage of ["{not json", "[]", JSON.stringify({ version: 1, projectsDir, files: { [file]: { size: "x" } } })]) {
+    for (
+      const garbage of [
+        "{not json",
+        "[]",
+        JSON.stringify({ version: 1, projectsDir, files: { [file]: { size: "x" } } })
+      ]
+    ) {
       fs.writeFileSync(cacheFile, garbage)
       expect((await indexed([file], { cache: true }))[0]).toEqual(fullRead(file))
       const rebuilt = JSON.parse(fs.readFileSync(cacheFile, "utf8")) as { files: Record<string, unknown> }

@@ -93,27 +93,39 @@ describe("acx listing rows", () => {
 
   afterAll(() => removeDir(root))
 
-  const skippedDir = () => `acx: warning: skipped ${path.join(projectDir(), `${S.dir}.jsonl`)}: a directory, not a transcript`
-  const skippedLink = (name: string) => new RegExp(`^acx: warning: skipped ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: a symbolic link to .* \\(--follow-symlinks reads it\\)$`)
+  const skippedDir = () =>
+    `acx: warning: skipped ${path.join(projectDir(), `${S.dir}.jsonl`)}: a directory, not a transcript`
+  const skippedLink = (name: string) =>
+    new RegExp(
+      `^acx: warning: skipped ${
+        name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      }: a symbolic link to .* \\(--follow-symlinks reads it\\)$`
+    )
 
-  it("sessions: a directory named <uuid>.jsonl and outside links are skipped, each named once; titles show /clear", async () => {
-    const result = await run(["sessions", "--config-dir", configDir, "--json"])
-    expectOk(result)
-    const list = parseJson<Array<{ sessionId: string; firstPrompt?: string; startTime?: string }>>(result)
-    expect(list.map((s) => s.sessionId).sort()).toEqual([S.clear, S.plain])
-    expect(list.find((s) => s.sessionId === S.clear)!.firstPrompt).toBe("/clear")
-    expect(list.find((s) => s.sessionId === S.plain)!.startTime).toBe("2026-01-01T00:00:01Z")
-    expect(result.stderrLines).toHaveLength(3)
-    expect(result.stderrLines).toContain(skippedDir())
-    expect(result.stderrLines.some((l) => skippedLink(path.join(projectDir(), `${S.link}.jsonl`)).test(l))).toBe(true)
-    expect(result.stderrLines.some((l) => skippedLink(path.join(configDir, "projects", "-linked")).test(l))).toBe(true)
-    expect(result.stderr).not.toContain("secret outside")
+  it(
+    "sessions: a directory named <uuid>.jsonl and outside links are skipped, each named once; titles show /clear",
+    async () => {
+      const result = await run(["sessions", "--config-dir", configDir, "--json"])
+      expectOk(result)
+      const list = parseJson<Array<{ sessionId: string; firstPrompt?: string; startTime?: string }>>(result)
+      expect(list.map((s) => s.sessionId).sort()).toEqual([S.clear, S.plain])
+      expect(list.find((s) => s.sessionId === S.clear)!.firstPrompt).toBe("/clear")
+      expect(list.find((s) => s.sessionId === S.plain)!.startTime).toBe("2026-01-01T00:00:01Z")
+      expect(result.stderrLines).toHaveLength(3)
+      expect(result.stderrLines).toContain(skippedDir())
+      expect(result.stderrLines.some((l) => skippedLink(path.join(projectDir(), `${S.link}.jsonl`)).test(l))).toBe(true)
+      expect(result.stderrLines.some((l) => skippedLink(path.join(configDir, "projects", "-linked")).test(l))).toBe(
+        true
+      )
+      expect(result.stderr).not.toContain("secret outside")
 
-    const table = await run(["sessions", "--config-dir", configDir])
-    expectOk(table)
-    expect(table.stdout).toContain("/clear")
-    expect(table.stdout).not.toContain("<command-name>")
-  }, TEST_TIMEOUT_MS)
+      const table = await run(["sessions", "--config-dir", configDir])
+      expectOk(table)
+      expect(table.stdout).toContain("/clear")
+      expect(table.stdout).not.toContain("<command-name>")
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("sessions caches under $ACX_HOME/cache and writes nothing into the config directory", async () => {
     const before = listTree(configDir)
@@ -194,31 +206,37 @@ describe("acx listing rows", () => {
     expect(again.find((s) => s.sessionId === clear.sessionId)!.title).toBe("/clear (fork)")
   }, TEST_TIMEOUT_MS)
 
-  it("malformed-line warnings name the files: stats lists the first five and how many more; show names its file", async () => {
-    const dir = path.join(root, "malformed")
-    const project = path.join(dir, "projects", PROJECT)
-    fs.mkdirSync(project, { recursive: true })
-    const files: Array<string> = []
-    for (let i = 1; i <= 7; i++) {
-      const sid = `bbbbbbbb-0000-4000-8000-00000000000${i}`
-      const file = path.join(project, `${sid}.jsonl`)
-      fs.writeFileSync(file, user(sid, 1, `prompt ${i}`) + "{not json\n".repeat(i))
-      files.push(file)
-    }
-    const stats = await run(["stats", "--config-dir", dir])
-    expectOk(stats)
-    expect(stats.stderrLines).toHaveLength(1)
-    const warning = stats.stderrLines[0]!
-    expect(warning).toMatch(/^acx: warning: 28 malformed line\(s\) skipped in 7 file\(s\): /)
-    expect(warning).toMatch(/ and 2 more$/)
-    for (const [i, file] of files.slice(0, 5).entries()) expect(warning).toContain(`${file} (${i + 1})`)
-    expect(warning).not.toContain(files[6]!)
+  it(
+    "malformed-line warnings name the files: stats lists the first five and how many more; show names its file",
+    async () => {
+      const dir = path.join(root, "malformed")
+      const project = path.join(dir, "projects", PROJECT)
+      fs.mkdirSync(project, { recursive: true })
+      const files: Array<string> = []
+      for (let i = 1; i <= 7; i++) {
+        const sid = `bbbbbbbb-0000-4000-8000-00000000000${i}`
+        const file = path.join(project, `${sid}.jsonl`)
+        fs.writeFileSync(file, user(sid, 1, `prompt ${i}`) + "{not json\n".repeat(i))
+        files.push(file)
+      }
+      const stats = await run(["stats", "--config-dir", dir])
+      expectOk(stats)
+      expect(stats.stderrLines).toHaveLength(1)
+      const warning = stats.stderrLines[0]!
+      expect(warning).toMatch(/^acx: warning: 28 malformed line\(s\) skipped in 7 file\(s\): /)
+      expect(warning).toMatch(/ and 2 more$/)
+      for (const [i, file] of files.slice(0, 5).entries()) expect(warning).toContain(`${file} (${i + 1})`)
+      expect(warning).not.toContain(files[6]!)
 
-    const show = await run(["show", "bbbbbbbb-0000-4000-8000-000000000003", "--config-dir", dir])
-    expectOk(show)
-    expect(show.stderrLines).toHaveLength(1)
-    expect(show.stderrLines[0]).toMatch(
-      new RegExp(`^acx: warning: 3 malformed line\\(s\\) skipped in ${files[2]!.replace(/[.]/g, "\\.")} \\(first: line 2: `)
-    )
-  }, TEST_TIMEOUT_MS)
+      const show = await run(["show", "bbbbbbbb-0000-4000-8000-000000000003", "--config-dir", dir])
+      expectOk(show)
+      expect(show.stderrLines).toHaveLength(1)
+      expect(show.stderrLines[0]).toMatch(
+        new RegExp(
+          `^acx: warning: 3 malformed line\\(s\\) skipped in ${files[2]!.replace(/[.]/g, "\\.")} \\(first: line 2: `
+        )
+      )
+    },
+    TEST_TIMEOUT_MS
+  )
 })

@@ -25,7 +25,11 @@ const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
 
 describe("SessionTitle", () => {
   it("shows a slash command as typed", () => {
-    expect(displayPrompt("<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"))
+    expect(
+      displayPrompt(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
+      )
+    )
       .toBe("/clear")
     expect(displayPrompt(slash("review", "  src/a.ts\n  --fast "))).toBe("/review src/a.ts --fast")
     expect(displayPrompt("<command-name>compact</command-name>")).toBe("/compact")
@@ -91,7 +95,10 @@ describe("SessionMetadata", () => {
     })
     expect(SessionMetadata.sessionMetadata([{ type: "last-prompt", lastPrompt: "LP" }, user("later")]).lastPrompt)
       .toBe("LP")
-    expect(SessionMetadata.sessionMetadata([{ type: "custom-title", customTitle: "C" }, { type: "ai-title", aiTitle: "A" }]).title)
+    expect(
+      SessionMetadata.sessionMetadata([{ type: "custom-title", customTitle: "C" }, { type: "ai-title", aiTitle: "A" }])
+        .title
+    )
       .toBe("C")
   })
 

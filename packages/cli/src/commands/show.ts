@@ -16,13 +16,7 @@ import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError, printable } from "../CliError.js"
-import {
-  configDirOption,
-  findSession,
-  followSymlinksOption,
-  projectOption,
-  projectsLayer
-} from "../internal/source.js"
+import { configDirOption, findSession, followSymlinksOption, projectOption, projectsLayer } from "../internal/source.js"
 import { jsonArrayLines, writeStdout } from "../internal/stdout.js"
 
 /**
@@ -69,9 +63,9 @@ export const show = Command.make(
       if (errors.length > 0) {
         const first = errors[0]!
         yield* Console.error(
-          `acx: warning: ${errors.length} malformed line(s) skipped in ${printable(session.file)} (first: line ${first.line}: ${
-            describeError(first.description)
-          })`
+          `acx: warning: ${errors.length} malformed line(s) skipped in ${
+            printable(session.file)
+          } (first: line ${first.line}: ${describeError(first.description)})`
         )
       }
       // Written piece by piece: a session can be larger than the longest string V8 can build.

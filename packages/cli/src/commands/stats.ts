@@ -17,8 +17,8 @@ import {
   configDirOption,
   followSymlinksOption,
   jsonOption,
-  malformedWarning,
   type MalformedFile,
+  malformedWarning,
   projectOption,
   projectsLayer,
   readWithSubagents
@@ -159,6 +159,8 @@ export const stats = Command.make(
       }
       yield* Console.log(statsReport(result.rows, result.total))
       const warning = malformedWarning(result.malformed)
-      if (warning !== undefined) yield* Console.error(warning)
+      if (warning !== undefined) {
+        yield* Console.error(warning)
+      }
     }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("Statistics per session and in total: messages, tool calls, tokens, models, duration"))
