@@ -19,7 +19,7 @@ import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
-import { jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import { followSymlinksOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
 import { parseTarget } from "../internal/target.js"
 
 const fromOption = Options.text("from").pipe(
@@ -84,8 +84,15 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  */
 export const importCommand = Command.make(
   "import",
-  { from: fromOption, to: toOption, project: projectOption, batchSize: batchOption, json: jsonOption },
-  ({ batchSize, from, json, project, to }) =>
+  {
+    from: fromOption,
+    to: toOption,
+    project: projectOption,
+    batchSize: batchOption,
+    json: jsonOption,
+    followSymlinks: followSymlinksOption
+  },
+  ({ batchSize, followSymlinks, from, json, project, to }) =>
     Effect.gen(function*() {
       if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
       const target = yield* parseTarget(to)
@@ -112,5 +119,5 @@ export const importCommand = Command.make(
         }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
       )
       for (const line of importWarnings(result.warnings)) yield* Console.error(line)
-    }).pipe(Effect.provide(projectsLayer(from)), Effect.provide(NodeContext.layer))
+    }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))
 ).pipe(Command.withDescription("Import every session of a Claude Code config directory into SQLite or Postgres"))

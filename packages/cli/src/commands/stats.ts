@@ -13,7 +13,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
-import { configDirOption, jsonOption, projectOption, projectsLayer, readWithSubagents } from "../internal/source.js"
+import {
+  configDirOption,
+  followSymlinksOption,
+  jsonOption,
+  type MalformedFile,
+  malformedWarning,
+  projectOption,
+  projectsLayer,
+  readWithSubagents
+} from "../internal/source.js"
 
 /**
  * One session's statistics, keyed by where it lives.
@@ -99,18 +108,25 @@ export const collectStats = (
   projectKey: string | undefined,
   onProgress: (done: number, total: number) => Effect.Effect<void> = () => Effect.void
 ): Effect.Effect<
-  { readonly rows: Array<SessionStatsRow>; readonly total: Stats.SessionStats; readonly skippedLines: number },
+  {
+    readonly rows: Array<SessionStatsRow>
+    readonly total: Stats.SessionStats
+    readonly skippedLines: number
+    readonly malformed: Array<MalformedFile>
+  },
   ClaudeProjects.ClaudeProjectsError
 > =>
   Effect.gen(function*() {
     const sessions = yield* projects.listSessionFiles(projectKey)
     let done = 0
     let skippedLines = 0
+    const malformed: Array<MalformedFile> = []
     const rows = yield* Effect.forEach(sessions, (session) =>
       readWithSubagents(projects, session).pipe(
         Effect.tap((read) => {
           done++
           skippedLines += read.errors
+          malformed.push(...read.malformed)
           return onProgress(done, sessions.length)
         }),
         Effect.map((read): SessionStatsRow => ({
@@ -119,7 +135,7 @@ export const collectStats = (
           stats: Stats.sessionStats(read.entries)
         }))
       ))
-    return { rows, total: Stats.projectStats(rows.map((row) => row.stats)), skippedLines }
+    return { rows, total: Stats.projectStats(rows.map((row) => row.stats)), skippedLines, malformed }
   })
 
 /**
@@ -128,8 +144,8 @@ export const collectStats = (
  */
 export const stats = Command.make(
   "stats",
-  { configDir: configDirOption, project: projectOption, json: jsonOption },
-  ({ configDir, json, project }) =>
+  { configDir: configDirOption, project: projectOption, json: jsonOption, followSymlinks: followSymlinksOption },
+  ({ configDir, followSymlinks, json, project }) =>
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const bar = progress("reading", { enabled: !json, unit: "sessions" })
@@ -142,8 +158,9 @@ export const stats = Command.make(
         return yield* Console.log(`no sessions in ${projects.projectsDir}`)
       }
       yield* Console.log(statsReport(result.rows, result.total))
-      if (result.skippedLines > 0) {
-        yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped`)
+      const warning = malformedWarning(result.malformed)
+      if (warning !== undefined) {
+        yield* Console.error(warning)
       }
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("Statistics per session and in total: messages, tool calls, tokens, models, duration"))
