@@ -184,7 +184,10 @@ const search = Command.make(
 
 const show = Command.make(
   "show",
-  { id: Args.text({ name: "id" }).pipe(Args.withDescription("O12, S3 or P7")), json: jsonOption },
+  {
+    id: Args.text({ name: "id" }).pipe(Args.withDescription("An observation, summary or prompt id: O12, S3 or P7")),
+    json: jsonOption
+  },
   ({ id, json }) =>
     withDatabase(Effect.gen(function*() {
       const entry = yield* MemorySearch.show(id)
