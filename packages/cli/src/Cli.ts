@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import * as CliConfig from "@effect/cli/CliConfig"
 import * as BuiltInOptions from "@effect/cli/BuiltInOptions"
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as CommandDescriptor from "@effect/cli/CommandDescriptor"
 import * as CommandDirective from "@effect/cli/CommandDirective"
@@ -17,10 +17,10 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import { CliError, describeCause } from "./CliError.js"
 import { chat } from "./commands/chat.js"
 import { demo } from "./commands/demo.js"
@@ -98,7 +98,11 @@ const main = (args: ReadonlyArray<string>) =>
       Effect.catchSome((failure: unknown) =>
         ValidationError.isValidationError(failure) && ValidationError.isHelpRequested(failure)
           ? Option.some(
-            printHelp(args, CommandDescriptor.getUsage(failure.command), CommandDescriptor.getHelp(failure.command, config))
+            printHelp(
+              args,
+              CommandDescriptor.getUsage(failure.command),
+              CommandDescriptor.getHelp(failure.command, config)
+            )
           )
           : Option.none()
       )

@@ -77,7 +77,7 @@ describe.concurrent("acx --help", () => {
     expect(paths.map((path) => path.join(" "))).toEqual(
       expect.arrayContaining(["sessions", "show", "stats", "import", "push", "fork", "demo", "memory search"])
     )
-    for (const { text, label } of section(root, "COMMANDS")) expect(text, label).not.toBe("")
+    for (const { label, text } of section(root, "COMMANDS")) expect(text, label).not.toBe("")
     // a few at a time: each is a node process
     const pages: Array<readonly [ReadonlyArray<string>, string]> = []
     for (let i = 0; i < paths.length; i += 4) {

@@ -281,7 +281,9 @@ const backup = Command.make("backup", {}, () =>
     yield* Console.log(`backed up to ${info.path} (${format.bytes(info.size)})`)
   })).pipe(Command.withDescription("Back the memory database up now (online; the worker also does it daily)"))
 
-const restore = Command.make("restore", { file: Args.text({ name: "file" }).pipe(Args.withDescription("The backup file to restore")) }, ({ file }) =>
+const restore = Command.make("restore", {
+  file: Args.text({ name: "file" }).pipe(Args.withDescription("The backup file to restore"))
+}, ({ file }) =>
   Effect.gen(function*() {
     const info = yield* MemoryBackup.restore(files(), path.resolve(file))
     yield* Console.log(

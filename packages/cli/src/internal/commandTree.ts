@@ -100,7 +100,9 @@ const nodeOf = (descriptor: unknown): CommandNode | undefined => {
     case "Standard":
     case "GetUserInput": {
       const name = stringField(descriptor, "name")
-      return name === undefined ? undefined : { name, options: optionsOf(descriptor["options"], Option.none()), children: [] }
+      return name === undefined
+        ? undefined
+        : { name, options: optionsOf(descriptor["options"], Option.none()), children: [] }
     }
     case "Map":
       return nodeOf(descriptor["command"])

@@ -108,7 +108,9 @@ export const describeUsageError = (message: string, args: ReadonlyArray<string>,
       const next = args[index + 1]
       const valueMissing = option.type !== "boolean" && !token.includes("=") &&
         (next === undefined || next.startsWith("-"))
-      return oneLine(valueMissing ? `${option.names[0]}: missing value${hint}` : `${option.names[0]} given more than once`)
+      return oneLine(
+        valueMissing ? `${option.names[0]}: missing value${hint}` : `${option.names[0]} given more than once`
+      )
     }
     const closest = closestOption(command, name)
     return oneLine(
