@@ -41,13 +41,14 @@ const SCRUBBED = ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]
 export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !SCRUBBED.includes(key)) env[key] = value
+    if (value !== undefined && !SCRUBBED.includes(key) && key !== "FORCE_COLOR") env[key] = value
   }
+  // plain output unless a test asks otherwise (`NO_COLOR: undefined`, `FORCE_COLOR`)
+  env["NO_COLOR"] = "1"
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key]
     else env[key] = value
   }
-  env["NO_COLOR"] = "1"
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env,
