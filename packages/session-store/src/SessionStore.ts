@@ -74,8 +74,15 @@ export interface SessionListing {
  * Why a store operation failed:
  * - `InvalidKey`: the key breaks the rules (empty, absolute or `..` subpath, empty ids);
  * - `InvalidEntry`: an entry is not a JSON object with a string `type`;
- * - `Storage`: the database failed (connection, SQL, disk);
- * - `Summary`: the SDK's `foldSessionSummary` threw.
+ * - `Storage`: the database failed (SQL, disk);
+ * - `Summary`: the SDK's `foldSessionSummary` threw;
+ * - `MissingDriver`: the adapter's optional driver package is not installed;
+ * - `InvalidOption`: a constructor option is invalid (e.g. a Postgres `schema` that is not a
+ *   plain identifier), reported when the store is constructed, before any I/O;
+ * - `ReadOnly`: the database cannot be written (a read-only file, or a directory where SQLite
+ *   cannot create its journal files);
+ * - `Connection`: the database server cannot be reached (the description names host, port and
+ *   why; never the password).
  *
  * @since 0.1.0
  * @category errors
@@ -84,7 +91,16 @@ export class SessionStoreError
   extends Schema.TaggedError<SessionStoreError>("@acx/session-store/SessionStore/SessionStoreError")(
     "SessionStoreError",
     {
-      reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),
+      reason: Schema.Literal(
+        "InvalidKey",
+        "InvalidEntry",
+        "Storage",
+        "Summary",
+        "MissingDriver",
+        "InvalidOption",
+        "ReadOnly",
+        "Connection"
+      ),
       operation: Schema.String,
       description: Schema.String,
       cause: Schema.optionalWith(Schema.Defect, { exact: true })
