@@ -83,3 +83,10 @@ export { runSessionStoreRealClaudeSuite } from "./SessionStoreRealClaude.js"
 export * as SessionStoreConcurrency from "./SessionStoreConcurrency.js"
 
 export * from "./StandInCli.js"
+
+/**
+ * Read-only files and directories for tests, also as root (`chattr +i`).
+ *
+ * @since 0.1.0
+ */
+export * as ReadOnlyPath from "./ReadOnlyPath.js"
