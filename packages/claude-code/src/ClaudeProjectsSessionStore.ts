@@ -174,15 +174,18 @@ export const make = (
     // One writer at a time: in this instance, then across processes.
     const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       directoryLock.withLock(effect).pipe(
-        Effect.catchTag("DirectoryLockError", (error) =>
-          Effect.fail(
-            new SessionStore.SessionStoreError({
-              reason: "Storage",
-              operation: "lock",
-              description: error.description,
-              ...(error.cause === undefined ? {} : { cause: error.cause })
-            })
-          ))
+        Effect.catchIf(
+          (error): error is DirectoryLock.DirectoryLockError => error instanceof DirectoryLock.DirectoryLockError,
+          (error) =>
+            Effect.fail(
+              new SessionStore.SessionStoreError({
+                reason: "Storage",
+                operation: "lock",
+                description: error.description,
+                ...(error.cause === undefined ? {} : { cause: error.cause })
+              })
+            )
+        )
       )
 
     const loadKey = (operation: string, key: SessionStore.SessionKey) =>

@@ -6,8 +6,8 @@
  * waiter that takes the lock while a live one is moved aside gives it up; a holder that
  * releases while moved aside leaves nothing behind).
  */
-import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as FileSystem from "@effect/platform/FileSystem"

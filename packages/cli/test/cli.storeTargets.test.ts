@@ -84,7 +84,13 @@ describe("acx import into targets it cannot write", () => {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
     const port = await closedPort()
-    const result = await acx(["import", "--from", configDir, "--to", `postgres://acx:hunter2-secret@127.0.0.1:${port}/acx`])
+    const result = await acx([
+      "import",
+      "--from",
+      configDir,
+      "--to",
+      `postgres://acx:hunter2-secret@127.0.0.1:${port}/acx`
+    ])
     expectOneError(result, `cannot connect to Postgres at 127.0.0.1:${port}: connection refused`)
     expect(result.stderr).not.toContain("hunter2-secret")
     expect(result.stderr).not.toContain("Failed to connect")
@@ -121,7 +127,10 @@ describe("acx import into targets it cannot write", () => {
       expectOneError(result, `database is read-only: ${file}`)
       // A new file there cannot be created either, and the line says why.
       const fresh = await acx(["import", "--from", configDir, "--to", `sqlite:${path.join(dir, "new.sqlite")}`])
-      expectOneError(fresh, `cannot create database ${path.join(dir, "new.sqlite")}: the directory ${dir} is not writable`)
+      expectOneError(
+        fresh,
+        `cannot create database ${path.join(dir, "new.sqlite")}: the directory ${dir} is not writable`
+      )
     } finally {
       readOnly.restore()
     }

@@ -55,9 +55,9 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as Either from "effect/Either"
 import * as CorruptEntry from "./CorruptEntry.js"
 import { importDriver } from "./internal/driver.js"
 import { classify } from "./internal/sqliteErrors.js"
@@ -180,16 +180,15 @@ const uuidOf = (entry: SessionStore.SessionStoreEntry): string | null =>
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /** A database failure; the read-only and cannot-open cases told as such (see internal/sqliteErrors). */
-const storageErrorOf =
-  (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
-    const known = classify(cause, filename)
-    return new SessionStore.SessionStoreError({
-      reason: known?.reason ?? "Storage",
-      operation,
-      description: known?.description ?? describe(cause),
-      cause
-    })
-  }
+const storageErrorOf = (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
+  const known = classify(cause, filename)
+  return new SessionStore.SessionStoreError({
+    reason: known?.reason ?? "Storage",
+    operation,
+    description: known?.description ?? describe(cause),
+    cause
+  })
+}
 
 const parseJson = (operation: string, text: string): Effect.Effect<unknown, SessionStore.SessionStoreError> =>
   Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageErrorOf(operation) })

@@ -617,7 +617,9 @@ describe.skipIf(!PG_URL)("PostgresSessionStore: migrations, options and connecti
       Effect.flip(Effect.scoped(Pg.make({ url: Redacted.make(wrongPassword.href) })))
     )
     expect(denied.reason).toBe("Connection")
-    expect(denied.message).toContain(`at ${wrongPassword.hostname}:${wrongPassword.port || "5432"}: password authentication failed`)
+    expect(denied.message).toContain(
+      `at ${wrongPassword.hostname}:${wrongPassword.port || "5432"}: password authentication failed`
+    )
     expect(denied.message).not.toContain("not-the-password")
   })
 })

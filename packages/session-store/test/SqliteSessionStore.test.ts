@@ -9,8 +9,6 @@ import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import { makeReadOnly } from "@acx/testing/ReadOnlyPath"
 import { expectInterleavedAppends, runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import {
   foldSessionSummary,
   getSessionMessages,
@@ -18,6 +16,8 @@ import {
   InMemorySessionStore
 } from "@anthropic-ai/claude-agent-sdk"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
@@ -497,7 +497,9 @@ describe("SqliteSessionStore (read-only databases, invalid options)", () => {
       expect(readOnly.ok).toBe(true)
       const error = await Effect.runPromise(Effect.flip(Effect.scoped(SqliteSessionStore.make({ filename }))))
       expect(error.reason).toBe("ReadOnly")
-      expect(error.description).toMatch(new RegExp(`^database is read-only: ${filename.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`))
+      expect(error.description).toMatch(
+        new RegExp(`^database is read-only: ${filename.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)
+      )
     } finally {
       readOnly.restore()
     }
@@ -524,11 +526,13 @@ describe("SqliteSessionStore (corrupt rows)", () => {
       logs.push({ message, annotations: Object.fromEntries(annotations) })
     })
     const reported: Array<unknown> = []
-    const loaded = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const store = yield* SqliteSessionStore.make({ filename, onCorruptEntry: (corrupt) => reported.push(corrupt) })
-      yield* store.append(key(), [user("after-1", "after")])
-      return yield* store.load(key())
-    })).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture))))
+    const loaded = await Effect.runPromise(
+      Effect.scoped(Effect.gen(function*() {
+        const store = yield* SqliteSessionStore.make({ filename, onCorruptEntry: (corrupt) => reported.push(corrupt) })
+        yield* store.append(key(), [user("after-1", "after")])
+        return yield* store.load(key())
+      })).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
+    )
     expect(loaded).toEqual([user("seed-1", "kept"), user("after-1", "after")])
     expect(reported).toEqual([{
       key: key(),

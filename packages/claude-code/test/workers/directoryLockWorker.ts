@@ -23,20 +23,22 @@ const inside = path.join(dir, "inside")
 const log = path.join(dir, `worker-${worker}.log`)
 
 const go = waitForGo()
-await Effect.runPromise(Effect.gen(function*() {
-  const lock = yield* DirectoryLock.make({ dir, timeout: "60 seconds" })
-  process.stdout.write("ready\n")
-  yield* Effect.promise(() => go)
-  for (let round = 0; round < rounds; round++) {
-    yield* lock.withLock(Effect.gen(function*() {
-      fs.writeFileSync(inside, worker, { flag: "wx" })
-      yield* Effect.sleep(`${1 + (round % 3)} millis`)
-      fs.appendFileSync(log, `${round}\n`)
-      fs.unlinkSync(inside)
-      if ((round + Number(worker)) % 3 === 0) {
-        // die holding the lock, as far as the lock can tell: a pid that cannot be alive here
-        fs.writeFileSync(lock.file, `2147483646:${os.hostname()}:dead-${worker}-${round}`)
-      }
-    }))
-  }
-}).pipe(Effect.provide(NodeFileSystem.layer)))
+await Effect.runPromise(
+  Effect.gen(function*() {
+    const lock = yield* DirectoryLock.make({ dir, timeout: "60 seconds" })
+    process.stdout.write("ready\n")
+    yield* Effect.promise(() => go)
+    for (let round = 0; round < rounds; round++) {
+      yield* lock.withLock(Effect.gen(function*() {
+        fs.writeFileSync(inside, worker, { flag: "wx" })
+        yield* Effect.sleep(`${1 + (round % 3)} millis`)
+        fs.appendFileSync(log, `${round}\n`)
+        fs.unlinkSync(inside)
+        if ((round + Number(worker)) % 3 === 0) {
+          // die holding the lock, as far as the lock can tell: a pid that cannot be alive here
+          fs.writeFileSync(lock.file, `2147483646:${os.hostname()}:dead-${worker}-${round}`)
+        }
+      }))
+    }
+  }).pipe(Effect.provide(NodeFileSystem.layer))
+)

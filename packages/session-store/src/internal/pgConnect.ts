@@ -7,7 +7,9 @@
 const rootCause = (cause: unknown): unknown => {
   let current = cause
   for (let depth = 0; depth < 8; depth++) {
-    const next = typeof current === "object" && current !== null ? (current as { readonly cause?: unknown }).cause : undefined
+    const next = typeof current === "object" && current !== null
+      ? (current as { readonly cause?: unknown }).cause
+      : undefined
     if (next === undefined || next === null) return current
     current = next
   }
