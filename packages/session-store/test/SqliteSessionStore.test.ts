@@ -461,7 +461,7 @@ describe("SqliteSessionStore (read-only databases, invalid options)", () => {
   it("a database on a read-only connection (SQLite's own SQLITE_READONLY) fails with ReadOnly naming the file", async () => {
     const filename = await seeded()
     const error = await Effect.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
-      const context = yield* Layer.build(SqliteClient.layer({ filename, readonly: true }))
+      const context = yield* Layer.build(SqliteClient.layer({ filename, readonly: true })).pipe(Effect.orDie)
       return yield* SqliteSessionStore.makeWithClient({ filename }).pipe(
         Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
       )
