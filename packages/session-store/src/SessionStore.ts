@@ -9,7 +9,8 @@
  * - `append` keeps call order; `uuid` is an idempotency key per key (a repeated uuid in the same
  *   key is ignored, also across processes); entries without `uuid` are never deduplicated;
  * - `load` returns `null` for a never-written key, otherwise entries deep-equal to what was
- *   appended (key order aside);
+ *   appended (key order aside; U+0000 and unpaired surrogates included); a stored row that is
+ *   not an entry (written by something else) is skipped and reported (`CorruptEntry`);
  * - `listSessions` returns main transcripts only, with integer epoch-ms `mtime` from the store's
  *   clock, strictly increasing per store;
  * - `listSessionSummaries` is maintained inside `append` with the SDK's own
