@@ -28,6 +28,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
+import * as DirectoryLock from "./internal/directoryLock.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
 import { foldTranscript } from "./internal/transcriptFile.js"
 import * as SessionIndex from "./SessionIndex.js"
@@ -594,6 +595,10 @@ export const make: (
       }
     )
 
+    // The writers' lock ClaudeProjectsSessionStore takes on the same directory: an append here
+    // never interleaves with a store's read-check-append of the same file.
+    const directoryLock = yield* DirectoryLock.make({ dir: projectsDir, timeout: "10 seconds" })
+
     const appendEntries = Effect.fn("ClaudeProjects.appendEntries")(
       function*(projectKey: string, sessionId: string, entries: ReadonlyArray<unknown>, subpath?: string) {
         const operation = "appendEntries"
@@ -618,10 +623,14 @@ export const make: (
           }
           text += line + "\n"
         }
-        yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
-          Effect.mapError(ioError(operation, path.dirname(file)))
+        yield* directoryLock.withLock(Effect.gen(function*() {
+          yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
+            Effect.mapError(ioError(operation, path.dirname(file)))
+          )
+          yield* fs.writeFileString(file, text, { flag: "a" }).pipe(Effect.mapError(ioError(operation, file)))
+        })).pipe(
+          Effect.catchTag("DirectoryLockError", (error) => Effect.fail(fail("Io", operation, error.description, error)))
         )
-        yield* fs.writeFileString(file, text, { flag: "a" }).pipe(Effect.mapError(ioError(operation, file)))
       }
     )
 

@@ -38,6 +38,14 @@
  *   `load`. A batch made only of already-stored entries changes nothing (no mtime bump).
  * - Retention (`deleteOlderThan`) measures a session by the newest mtime of any of its keys, so
  *   a session whose subagent is still writing is never cut.
+ * - A stored row that is not an entry (unparseable text, or JSON that is not an object with a
+ *   string `type`, written by something else) is skipped by `load` and reported (see
+ *   `CorruptEntry`), not fatal.
+ *
+ * Errors: a database that cannot be written (a read-only file, or a directory where SQLite
+ * cannot create its `-wal`/`-shm` files) fails with reason `ReadOnly`, "database is read-only:
+ * FILE"; an empty `filename` (SQLite would open a temporary database, dropped on close) is
+ * rejected with reason `InvalidOption` when the store is constructed.
  *
  * @since 0.1.0
  */
@@ -50,10 +58,13 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
+import { classify } from "./internal/sqliteErrors.js"
 import * as SessionStore from "./SessionStore.js"
 
 // Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
@@ -82,7 +93,45 @@ export interface SqliteSessionStoreOptions {
   readonly filename: string
   /** How long a write waits for another connection's lock (SQLite `busy_timeout`; default 5 s). */
   readonly busyTimeout?: Duration.DurationInput | undefined
+  /** Told about every stored row `load` skips as corrupt (see `CorruptEntry`). */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
 }
+
+/**
+ * The options of {@link makeWithClient}: the store on an application's own `SqlClient`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SqliteSessionStoreClientOptions {
+  /** See {@link SqliteSessionStoreOptions.busyTimeout}. */
+  readonly busyTimeout?: Duration.DurationInput | undefined
+  /** See {@link SqliteSessionStoreOptions.onCorruptEntry}. */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
+  /** The client's file, for error messages ("database is read-only: FILE"). */
+  readonly filename?: string | undefined
+}
+
+/**
+ * Checks the options without any I/O: `filename` a non-empty path without NUL (an empty one
+ * would make SQLite open a temporary database that is dropped on close). The Promise
+ * constructor throws what this returns; `make` fails with it before opening anything.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const validateOptions = (
+  options: { readonly filename?: unknown }
+): Either.Either<string, SessionStore.SessionStoreError> =>
+  typeof options.filename === "string" && options.filename !== "" && !options.filename.includes("\0")
+    ? Either.right(options.filename)
+    : Either.left(
+      new SessionStore.SessionStoreError({
+        reason: "InvalidOption",
+        operation: "make",
+        description: `filename must be a non-empty path without NUL, got ${JSON.stringify(options.filename)}`
+      })
+    )
 
 const MIGRATIONS_TABLE = "acx_session_store_migrations"
 
@@ -146,11 +195,19 @@ const uuidOf = (entry: SessionStore.SessionStoreEntry): string | null =>
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-const storageError = (operation: string) => (cause: unknown): SessionStore.SessionStoreError =>
-  new SessionStore.SessionStoreError({ reason: "Storage", operation, description: describe(cause), cause })
+/** A database failure; the read-only and cannot-open cases told as such (see internal/sqliteErrors). */
+const storageErrorOf = (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
+  const known = classify(cause, filename)
+  return new SessionStore.SessionStoreError({
+    reason: known?.reason ?? "Storage",
+    operation,
+    description: known?.description ?? describe(cause),
+    cause
+  })
+}
 
 const parseJson = (operation: string, text: string): Effect.Effect<unknown, SessionStore.SessionStoreError> =>
-  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageError(operation) })
+  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageErrorOf(operation) })
 
 /**
  * Opens (and migrates) the SQLite file and returns the store; the connection is closed with the
@@ -164,9 +221,10 @@ export const make = (
   options: SqliteSessionStoreOptions
 ): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
+    yield* validateOptions(options)
     const Sqlite = yield* importDriver("@effect/sql-sqlite-node", () => import("@effect/sql-sqlite-node/SqliteClient"))
     const context = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
-      Effect.mapError(storageError("open"))
+      Effect.mapError(storageErrorOf("open", options.filename))
     )
     return yield* makeWithClient(options).pipe(
       Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
@@ -175,9 +233,14 @@ export const make = (
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
       const error = Cause.squash(cause)
+      // Opening a file SQLite cannot open throws from the driver's constructor (a defect).
+      const known = error instanceof SessionStore.SessionStoreError ? undefined : classify(error, options.filename)
       return Effect.fail(
-        error instanceof SessionStore.SessionStoreError && error.reason === "MissingDriver"
+        error instanceof SessionStore.SessionStoreError &&
+          (error.reason === "MissingDriver" || error.reason === "InvalidOption" || error.reason === "ReadOnly")
           ? error
+          : known !== undefined
+          ? new SessionStore.SessionStoreError({ ...known, operation: "open", cause })
           : new SessionStore.SessionStoreError({
             reason: "Storage",
             operation: "open",
@@ -199,7 +262,7 @@ export const make = (
  * @category constructors
  */
 export const makeWithClient = (
-  options: { readonly busyTimeout?: Duration.DurationInput | undefined } = {}
+  options: SqliteSessionStoreClientOptions = {}
 ): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -219,12 +282,15 @@ export const makeWithClient = (
         Effect.zipRight(runMigrator({ loader: migrations, table: MIGRATIONS_TABLE }))
       )
     )
-    return makeStore(sql)
+    return makeStore(sql, options)
   }).pipe(
-    Effect.mapError((error) => error instanceof SessionStore.SessionStoreError ? error : storageError("open")(error))
+    Effect.mapError((error) =>
+      error instanceof SessionStore.SessionStoreError ? error : storageErrorOf("open", options.filename)(error)
+    )
   )
 
 interface EntryRow {
+  readonly id: number
   readonly entry: string
 }
 
@@ -252,7 +318,12 @@ interface SessionRow {
   readonly sessionId: string
 }
 
-const makeStore = (sql: SqlClient.SqlClient): ImportLedger.SessionStoreWithLedger => {
+const makeStore = (
+  sql: SqlClient.SqlClient,
+  options: SqliteSessionStoreClientOptions
+): ImportLedger.SessionStoreWithLedger => {
+  const storageError = (operation: string) => storageErrorOf(operation, options.filename)
+
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
   const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     sql.withTransaction(
@@ -361,15 +432,12 @@ const makeStore = (sql: SqlClient.SqlClient): ImportLedger.SessionStoreWithLedge
   const load = Effect.fn("SqliteSessionStore.load")(function*(rawKey: SessionStore.SessionKey) {
     const key = yield* SessionStore.validateKey("load", rawKey)
     const subpath = subpathOf(key)
-    const rows = yield* sql<EntryRow>`SELECT entry FROM acx_session_entries
+    const rows = yield* sql<EntryRow>`SELECT id, entry FROM acx_session_entries
       WHERE key_id = (SELECT id FROM acx_session_keys
         WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})
       ORDER BY id`.pipe(Effect.mapError(storageError("load")))
     if (rows.length === 0) return null
-    return yield* Effect.forEach(rows, (row) => parseJson("load", row.entry)) as Effect.Effect<
-      Array<SessionStore.SessionStoreEntry>,
-      SessionStore.SessionStoreError
-    >
+    return yield* CorruptEntry.decodeRows(key, rows, options.onCorruptEntry)
   })
 
   const listSessions = Effect.fn("SqliteSessionStore.listSessions")(function*(projectKey: string) {
@@ -507,7 +575,7 @@ export const layer = (
  * @category layers
  */
 export const layerWithClient = (
-  options: { readonly busyTimeout?: Duration.DurationInput | undefined } = {}
+  options: SqliteSessionStoreClientOptions = {}
 ): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Layer.effect(SessionStore.SessionStore, makeWithClient(options))
 
@@ -526,10 +594,14 @@ export const layerConfig = (
 /**
  * The store for `query({ options: { sessionStore } })` and the SDK's session functions: every
  * optional `SessionStore` method, plus `deleteOlderThan`, `close()` and `Symbol.asyncDispose`.
- * Methods reject with {@link SessionStore.SessionStoreError}.
+ * Methods reject with {@link SessionStore.SessionStoreError}; invalid options throw it (reason
+ * `InvalidOption`) right here, the file opens on first use.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const createSqliteSessionStore = (options: SqliteSessionStoreOptions): SessionStore.SdkSessionStore =>
-  SessionStore.toSdk(layer(options))
+export const createSqliteSessionStore = (options: SqliteSessionStoreOptions): SessionStore.SdkSessionStore => {
+  const checked = validateOptions(options)
+  if (Either.isLeft(checked)) throw checked.left
+  return SessionStore.toSdk(layer(options))
+}

@@ -37,6 +37,13 @@ export * as PostgresSessionStore from "./PostgresSessionStore.js"
  */
 export * as ImportLedger from "./ImportLedger.js"
 
+/**
+ * Stored rows that are not entries: skipped by `load` and reported.
+ *
+ * @since 0.1.0
+ */
+export * as CorruptEntry from "./CorruptEntry.js"
+
 export {
   /**
    * The Promise constructors, also at `@acx/session-store/promise`.

@@ -90,3 +90,10 @@ export * from "./StandInCli.js"
  * @since 0.1.0
  */
 export { type BigConfigDir, type BigConfigDirOptions, generateBigConfigDir } from "./BigConfigDir.js"
+
+/**
+ * Read-only files and directories for tests, also as root (`chattr +i`).
+ *
+ * @since 0.1.0
+ */
+export * as ReadOnlyPath from "./ReadOnlyPath.js"
