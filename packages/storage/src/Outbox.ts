@@ -6,13 +6,18 @@
  *
  * Guarantees and limits:
  * - **Order**: entries are delivered one at a time in journal order (across sessions).
- * - **At least once**: an entry is removed only after Acontext acknowledged it. It is delivered
- *   again (and Acontext then holds it twice) only when the acknowledgement is lost: the process
- *   dies between the acknowledgement and the removal (one local SQLite write), a request was
- *   applied but its answer never arrived (a dropped connection, or a timeout after the server
- *   stored it), or a shutdown had to interrupt an attempt still in flight after
- *   `shutdownGracePeriod`. A normal shutdown lets the attempt in flight finish and starts no
- *   other: the rest stays journaled for the next start.
+ * - **Exactly once** with acx's client (at least once with a duck-typed one; see `Delivery`):
+ *   an entry is removed only after Acontext acknowledged it, and an entry whose answer was lost
+ *   is not stored twice: after an ambiguous failure (a dropped connection, a timeout, a 5xx) the
+ *   session's tail is read and an entry already there is not stored again. After a restart the
+ *   first pending entry — the only one that can have been in flight when the process stopped
+ *   (between the acknowledgement and the removal, or interrupted after `shutdownGracePeriod`)
+ *   — is checked the same way before it is delivered. The limits: a request still running on
+ *   the server after the client gave up on it (a timeout) can land after the check; and the
+ *   restart check compares content only (the previous message id is not journaled), so an
+ *   entry equal to the message stored just before it is taken for already stored. A normal
+ *   shutdown lets the attempt in flight finish and starts no other: the rest stays journaled
+ *   for the next start.
  * - **Transient failures** (transport, timeout, 408/429/5xx, after the client's own retries)
  *   are retried forever with a capped backoff: nothing is dropped during an outage.
  * - **Permanent failures** (e.g. 400, 401) mark the entry `failed` — kept in the journal,
@@ -213,6 +218,12 @@ export const make = (
       Effect.map((rows) => rows[0]),
       journal("read next entry")
     )
+
+    // Delivery is sequential, so only the first pending entry can have been in flight when the
+    // previous process stopped (a crash, or a shutdown past its grace period): Acontext may hold
+    // it already. Its session's tail is read before it is delivered again.
+    const inFlightBefore = yield* next
+    if (inFlightBefore !== undefined) yield* delivery.markInDoubt(inFlightBefore.sessionId)
 
     const deliverOnce = (row: Row): Effect.Effect<void, DeliveryFailure> =>
       Effect.gen(function*() {
