@@ -77,10 +77,13 @@ const toolResultText = (content: unknown): string => {
   return text
 }
 
+// An attachment is read back only with a complete source: base64 with its media type, or a URL.
 const sourceKey = (block: Obj): string => {
   const source = block["source"]
   if (!isObj(source)) return ""
-  return source["type"] === "url" ? `url:${str(source["url"])}` : `${str(source["media_type"])}:${str(source["data"])}`
+  if (source["type"] === "url") return str(source["url"]) === "" ? "" : `url:${str(source["url"])}`
+  if (source["type"] !== "base64" || str(source["media_type"]) === "" || str(source["data"]) === "") return ""
+  return `${str(source["media_type"])}:${str(source["data"])}`
 }
 
 // One block as it survives Acontext's store and read-back, or nothing when the server drops it.
