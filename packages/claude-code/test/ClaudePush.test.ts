@@ -307,7 +307,10 @@ describe(
 
     for (
       const { faults, name } of [
-        { name: "store-then-drop at rate 0.1", faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }] },
+        {
+          name: "store-then-drop at rate 0.1",
+          faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }]
+        },
         {
           name: "store-then-502 at rate 0.5",
           faults: [{ route: "storeMessage", status: 502, afterEffect: true, rate: 0.5, seed: 5 }]

@@ -51,26 +51,30 @@ describe("acx push under store-then-fail faults", () => {
     removeDir(root)
   })
 
-  it("stored, then the connection dropped (rate 0.1): no duplicate, exit 0 with the right count; a re-push stores nothing", {
-    timeout: TEST_TIMEOUT_MS
-  }, async () => {
-    await emulator.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }])
-    const first = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
-    await emulator.clearFaults()
-    expect(first.stdout.trim()).toBe(
-      `pushed ${sessionId} to ${emulator.url}: ${expected.length} message(s) stored, 0 already there (${expected.length} in the session)`
-    )
-    const hit = (await emulator.requests()).filter((r) => r.route === "storeMessage" && r.faulted).length
-    expect(hit).toBeGreaterThan(0)
-    const stored = await emulator.messages(sessionId)
-    expect(stored.map((m) => m.role)).toEqual(expected.map((m) => (m as { role: string }).role))
+  it(
+    "stored, then the connection dropped (rate 0.1): no duplicate, exit 0 with the right count; a re-push stores nothing",
+    {
+      timeout: TEST_TIMEOUT_MS
+    },
+    async () => {
+      await emulator.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }])
+      const first = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
+      await emulator.clearFaults()
+      expect(first.stdout.trim()).toBe(
+        `pushed ${sessionId} to ${emulator.url}: ${expected.length} message(s) stored, 0 already there (${expected.length} in the session)`
+      )
+      const hit = (await emulator.requests()).filter((r) => r.route === "storeMessage" && r.faulted).length
+      expect(hit).toBeGreaterThan(0)
+      const stored = await emulator.messages(sessionId)
+      expect(stored.map((m) => m.role)).toEqual(expected.map((m) => (m as { role: string }).role))
 
-    const again = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
-    expect(again.stdout.trim()).toBe(
-      `pushed ${sessionId} to ${emulator.url}: 0 message(s) stored, ${expected.length} already there (${expected.length} in the session)`
-    )
-    expect((await emulator.messages(sessionId)).length).toBe(expected.length)
-  })
+      const again = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
+      expect(again.stdout.trim()).toBe(
+        `pushed ${sessionId} to ${emulator.url}: 0 message(s) stored, ${expected.length} already there (${expected.length} in the session)`
+      )
+      expect((await emulator.messages(sessionId)).length).toBe(expected.length)
+    }
+  )
 
   const cases: ReadonlyArray<{ readonly name: string; readonly faults: ReadonlyArray<AcontextFault> }> = [
     {
@@ -109,39 +113,44 @@ describe("acx push under store-then-fail faults", () => {
     })
   }
 
-  it("a session another writer filled: exit 1, one line saying to use --new-session; --new-session pushes it and prints the new id", {
-    timeout: TEST_TIMEOUT_MS
-  }, async () => {
-    const session = [...built.sessions].reverse().find((s) => s.sessionId !== sessionId)!
-    // Another writer stored a message of its own in the Acontext session first.
-    const headers = { Authorization: `Bearer ${emulator.apiKey}`, "Content-Type": "application/json" }
-    await fetch(`${emulator.url}/session`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ use_uuid: session.sessionId })
-    })
-    await fetch(`${emulator.url}/session/${session.sessionId}/messages`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ format: "anthropic", blob: { role: "user", content: "not from this transcript" } })
-    })
-    const diverged = await acx(["push", session.sessionId, "--base-url", emulator.url], { env })
-    expect(diverged.code).toBe(1)
-    expect(diverged.stdout).toBe("")
-    expect(diverged.stderrLines).toHaveLength(1)
-    expect(diverged.stderrLines[0]).toMatch(/^acx: cannot push Claude session .* \(Diverged\): /)
-    expect(diverged.stderrLines[0]).toContain(`acx push ${session.sessionId} --new-session`)
-    expect((await emulator.messages(session.sessionId)).length).toBe(1)
+  it(
+    "a session another writer filled: exit 1, one line saying to use --new-session; --new-session pushes it and prints the new id",
+    {
+      timeout: TEST_TIMEOUT_MS
+    },
+    async () => {
+      const session = [...built.sessions].reverse().find((s) => s.sessionId !== sessionId)!
+      // Another writer stored a message of its own in the Acontext session first.
+      const headers = { Authorization: `Bearer ${emulator.apiKey}`, "Content-Type": "application/json" }
+      await fetch(`${emulator.url}/session`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ use_uuid: session.sessionId })
+      })
+      await fetch(`${emulator.url}/session/${session.sessionId}/messages`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ format: "anthropic", blob: { role: "user", content: "not from this transcript" } })
+      })
+      const diverged = await acx(["push", session.sessionId, "--base-url", emulator.url], { env })
+      expect(diverged.code).toBe(1)
+      expect(diverged.stdout).toBe("")
+      expect(diverged.stderrLines).toHaveLength(1)
+      expect(diverged.stderrLines[0]).toMatch(/^acx: cannot push Claude session .* \(Diverged\): /)
+      expect(diverged.stderrLines[0]).toContain(`acx push ${session.sessionId} --new-session`)
+      expect((await emulator.messages(session.sessionId)).length).toBe(1)
 
-    const fresh = ok(await acx(["push", session.sessionId, "--base-url", emulator.url, "--new-session"], { env }))
-    const match = /^pushed (\S+) to (\S+) as new session (\S+): (\d+) message\(s\) stored, 0 already there \((\d+) in the session\)$/
-      .exec(fresh.stdout.trim())
-    expect(match, fresh.stdout).not.toBeNull()
-    const [, claudeId, , newId, storedCount, total] = match!
-    expect(claudeId).toBe(session.sessionId)
-    expect(newId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-    expect(storedCount).toBe(total)
-    expect((await emulator.messages(newId!)).length).toBe(Number(total))
-    expect((await emulator.messages(session.sessionId)).length).toBe(1)
-  })
+      const fresh = ok(await acx(["push", session.sessionId, "--base-url", emulator.url, "--new-session"], { env }))
+      const match =
+        /^pushed (\S+) to (\S+) as new session (\S+): (\d+) message\(s\) stored, 0 already there \((\d+) in the session\)$/
+          .exec(fresh.stdout.trim())
+      expect(match, fresh.stdout).not.toBeNull()
+      const [, claudeId, , newId, storedCount, total] = match!
+      expect(claudeId).toBe(session.sessionId)
+      expect(newId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(storedCount).toBe(total)
+      expect((await emulator.messages(newId!)).length).toBe(Number(total))
+      expect((await emulator.messages(session.sessionId)).length).toBe(1)
+    }
+  )
 })

@@ -206,7 +206,10 @@ describe("faults before the side effect: exactly once, in order", () => {
 
 /** Store-then-fail faults: the server stores the message, then drops the connection or answers 502. */
 const afterEffectFaults: ReadonlyArray<{ readonly name: string; readonly faults: ReadonlyArray<AcontextFault> }> = [
-  { name: "store-then-drop at rate 0.1", faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }] },
+  {
+    name: "store-then-drop at rate 0.1",
+    faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }]
+  },
   {
     name: "store-then-502 at rate 0.5",
     faults: [{ route: "storeMessage", status: 502, afterEffect: true, rate: 0.5, seed: 3 }]
@@ -221,8 +224,9 @@ const afterEffectFaults: ReadonlyArray<{ readonly name: string; readonly faults:
   }
 ]
 
-const storeStatuses = (log: ReadonlyArray<{ readonly route: string; readonly status: unknown; readonly faulted: boolean }>) =>
-  log.filter((r) => r.route === "storeMessage" && r.faulted).length
+const storeStatuses = (
+  log: ReadonlyArray<{ readonly route: string; readonly status: unknown; readonly faulted: boolean }>
+) => log.filter((r) => r.route === "storeMessage" && r.faulted).length
 
 describe("faults after the side effect (afterEffect): exactly once, by reading the tail", () => {
   for (const { faults, name } of afterEffectFaults) {

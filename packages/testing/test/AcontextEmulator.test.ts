@@ -812,8 +812,14 @@ describe("AcontextEmulator", () => {
           withEmulator({ faults: [{ route: "createSession", status: 502, rate: 0.5, seed }] }, (emu) =>
             Effect.gen(function*() {
               const statuses: Array<number> = []
-              for (let i = 0; i < 40; i++) statuses.push((yield* call(emu, "POST", "/session")).status)
-              expect((yield* emu.sessions).length).toBe(statuses.filter((s) => s === 201).length)
+              for (let i = 0; i < 40; i++) {
+                statuses.push((yield* call(emu, "POST", "/session")).status)
+              }
+              expect((yield* emu.sessions).length).toBe(
+                statuses.filter((s) =>
+                  s === 201
+                ).length
+              )
               return statuses
             }))
         const first = yield* run(7)
@@ -824,10 +830,13 @@ describe("AcontextEmulator", () => {
         expect(failed).toBeLessThan(30)
         expect(yield* run(8)).not.toEqual(first)
         const all = yield* withEmulator({ faults: [{ route: "createSession", status: 502, rate: 1 }] }, (emu) =>
-          Effect.forEach([1, 2, 3], () => Effect.map(call(emu, "POST", "/session"), (r) => r.status)))
+          Effect.forEach([1, 2, 3], () =>
+            Effect.map(call(emu, "POST", "/session"), (r) => r.status)))
         expect(all).toEqual([502, 502, 502])
         const none = yield* withEmulator({ faults: [{ route: "createSession", status: 502, rate: 0 }] }, (emu) =>
-          Effect.forEach([1, 2, 3], () => Effect.map(call(emu, "POST", "/session"), (r) => r.status)))
+          Effect.forEach([1, 2, 3], () =>
+            Effect.map(call(emu, "POST", "/session"), (r) =>
+              r.status)))
         expect(none).toEqual([201, 201, 201])
       }))
 

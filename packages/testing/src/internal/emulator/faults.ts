@@ -158,7 +158,8 @@ export const make = (initial: ReadonlyArray<AcontextFault>): Effect.Effect<Fault
           const f = a.fault
           if (f.route !== "*" && f.route !== route) return a
           const seen = a.seen + 1
-          const due = (f.everyNth === undefined || seen % f.everyNth === 0) && (f.times === undefined || a.fired < f.times)
+          const due = (f.everyNth === undefined || seen % f.everyNth === 0) &&
+            (f.times === undefined || a.fired < f.times)
           // A rate fault draws once per due request, so its sequence depends only on the seed.
           const [roll, draw] = due && f.rate !== undefined ? nextDraw(a.draw) : [0, a.draw]
           const fires = due && (f.rate === undefined || roll < f.rate)
