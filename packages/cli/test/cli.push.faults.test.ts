@@ -113,6 +113,12 @@ describe("acx push under store-then-fail faults", () => {
     })
   }
 
+  it("acx push --help documents --new-session", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const help = ok(await acx(["push", "--help"])).stdout
+    expect(help).toContain("--new-session")
+    expect(help.replace(/\s+/g, " ")).toContain("Push into a fresh Acontext session id")
+  })
+
   it(
     "a session another writer filled: exit 1, one line saying to use --new-session; --new-session pushes it and prints the new id",
     {
