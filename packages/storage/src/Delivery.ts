@@ -67,6 +67,14 @@ export interface Delivered<A> {
 }
 
 /**
+ * The stored message's id, when the target says (acx's client does; a duck-typed one: `null`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StoredId = string | null
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -76,9 +84,11 @@ export interface Delivery {
   /**
    * The last store into this session may have been applied without an answer (e.g. the process
    * stopped while it was in flight): the next store into it reads the session's tail first.
-   * Does nothing for a target that cannot read.
+   * `after`, when known, is the id of the session's newest message before that store (what a
+   * previous `storeMessage` returned), so an equal message just before it is not mistaken for
+   * it. Does nothing for a target that cannot read.
    */
-  readonly markInDoubt: (sessionId: string) => Effect.Effect<void>
+  readonly markInDoubt: (sessionId: string, after?: string | null) => Effect.Effect<void>
   readonly createSession: (
     useUuid: string | null,
     user: string | null
@@ -87,7 +97,7 @@ export interface Delivery {
     sessionId: string,
     blob: unknown,
     meta: { readonly [key: string]: unknown } | null
-  ) => Effect.Effect<Delivered<void>, DeliveryFailure>
+  ) => Effect.Effect<Delivered<StoredId>, DeliveryFailure>
 }
 
 const counted = <A>(effect: Effect.Effect<A, AcontextError>): Effect.Effect<Delivered<A>, DeliveryFailure> =>
@@ -124,9 +134,9 @@ export const fromAcontextClient = (client: AcontextClient): Delivery => {
   const positions = new Map<string, Position>()
   return {
     exactlyOnce: true,
-    markInDoubt: (sessionId) =>
+    markInDoubt: (sessionId, after) =>
       Effect.sync(() => {
-        positions.set(sessionId, { after: positions.get(sessionId)?.after, inDoubt: true })
+        positions.set(sessionId, { after: after ?? positions.get(sessionId)?.after, inDoubt: true })
       }),
     createSession: (useUuid, user) => counted(client.createSession({ useUuid, user })),
     storeMessage: (sessionId, blob, meta) =>
@@ -142,7 +152,7 @@ export const fromAcontextClient = (client: AcontextClient): Delivery => {
         ).pipe(
           Effect.map(({ attempts, value }) => {
             positions.set(sessionId, { after: value.id, inDoubt: false })
-            return { value: undefined, attempts }
+            return { value: value.id, attempts }
           }),
           // A failure that may hide an applied store puts the session in doubt: whatever is
           // stored next into it, the tail is read first.
@@ -195,5 +205,5 @@ export const fromClientLike = (client: AcontextClientLike): Delivery => ({
         format: "anthropic",
         meta: meta as Record<string, unknown> | null
       })
-    ).pipe(Effect.map(({ attempts }) => ({ value: undefined, attempts })))
+    ).pipe(Effect.map(({ attempts }) => ({ value: null, attempts })))
 })

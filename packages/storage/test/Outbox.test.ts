@@ -307,6 +307,39 @@ describe("Outbox with ClaudeAgentStorage", () => {
       })
     ).pipe(Effect.provide(emulator())))
 
+  it.live("after a restart, a pending entry equal to the message before it is told apart by the journaled id", () =>
+    withTempDir((file) =>
+      Effect.gen(function*() {
+        const emu = yield* AcontextEmulator
+        const journal = file("journal.db")
+        const all = ["m0", "same", "same", "m3"]
+        // The first process delivers "m0" and the first "same", then Acontext answers 503 to
+        // every store and the process stops: the second "same" stays journaled, not stored. On
+        // the next start it is checked against the tail as if it had been in flight, and the
+        // session's newest message equals it: only the journaled id of that message says it is
+        // the one before.
+        const scope1 = yield* Scope.make()
+        const context1 = yield* Layer.buildWithScope(durableStorage(journal, { sessionId: UUID_DEFAULT }), scope1)
+        const storage1 = Context.get(context1, CAS.ClaudeAgentStorage)
+        for (const text of all.slice(0, 2)) yield* storage1.save(F.userText(text))
+        yield* storage1.flush
+        yield* emu.setFaults([{ route: "storeMessage", status: 503 }])
+        for (const text of all.slice(2)) yield* storage1.save(F.userText(text))
+        yield* waitUntil(
+          Effect.map(emu.requests, (log) => log.filter((r) => r.route === "storeMessage" && r.faulted).length),
+          (n) => n >= 1
+        )
+        yield* Scope.close(scope1, Exit.void)
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(["m0", "same"])
+
+        yield* emu.clearFaults
+        yield* Effect.flatMap(CAS.ClaudeAgentStorage, (storage) => storage.flush).pipe(
+          Effect.provide(durableStorage(journal, { sessionId: UUID_DEFAULT }))
+        )
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(all)
+      })
+    ).pipe(Effect.provide(emulator())))
+
   // The client's per-request timeout abandons a slow request even inside the outbox, so a
   // request slower than the timeout is not completed and then redelivered (a duplicate).
   it("a request slower than the client's timeout is abandoned, not completed and redelivered", () =>
