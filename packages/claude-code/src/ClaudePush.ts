@@ -4,11 +4,19 @@
  * stored, into the Acontext session whose id is the Claude session id.
  *
  * The push is **resumable and idempotent**: it first reads what the Acontext session already
- * holds; when that is a prefix of what it would push (same count or fewer, same roles and the
- * same tool ids message by message) only the rest is stored, so re-running after a failure
+ * holds; when that is a prefix of what it would push (same count or fewer, the same messages as
+ * Acontext reads them back — role, texts, tool ids and results, meta: `Reconcile.sameMessage`)
+ * only the rest is stored, so re-running after a failure
  * completes the session without duplicates, and re-running after success stores nothing. When
  * the session holds something else, the push fails with `ClaudePushError` (reason `Diverged`)
- * before storing anything.
+ * before storing anything; `targetSessionId` pushes into another (e.g. a fresh) session instead.
+ *
+ * Each message is stored **exactly once** (`AcontextClient.storeMessageOnce`): when a store
+ * fails without a clear answer (a dropped connection, a timeout, a 5xx — the server may have
+ * stored it), the session's tail is read and the message is not stored again when it is there.
+ * The push knows the id of the session's newest message at every step (from its first read,
+ * then from each store's answer), so two equal consecutive messages are never taken for a
+ * retry.
  *
  * Errors: `ClaudePushError` for what is specific to pushing (`SessionNotFound`, `Ambiguous`,
  * `Diverged`); reading the transcript fails with the source's own `ClaudeProjectsError` (e.g.
@@ -23,6 +31,7 @@ import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
 import { AcontextClient } from "@acx/storage/AcontextClient"
 import type { AcontextError } from "@acx/storage/AcontextError"
+import * as Reconcile from "@acx/storage/Reconcile"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as Chunk from "effect/Chunk"
@@ -102,8 +111,13 @@ export interface PushProgress {
 export interface PushOptions {
   /** The source: a `ClaudeProjects` service, or a Claude config directory (read with Node's fs). */
   readonly from: ClaudeProjects.ClaudeProjects | { readonly configDir: string }
-  /** The Claude session id (a UUID); also the Acontext session id. */
+  /** The Claude session id (a UUID); also the Acontext session id unless `targetSessionId` is given. */
   readonly sessionId: string
+  /**
+   * The Acontext session to push into (a UUID; created if needed): e.g. a fresh one when the
+   * session `sessionId` in Acontext holds something else (`Diverged`). Default: `sessionId`.
+   */
+  readonly targetSessionId?: string | undefined
   /** The project directory name; found by looking in every project when omitted. */
   readonly projectKey?: string | undefined
   /**
@@ -128,12 +142,19 @@ export interface PushOptions {
 export interface PushResult {
   readonly projectKey: string
   readonly sessionId: string
+  /** The Acontext session pushed into (`sessionId` unless `targetSessionId` was given). */
+  readonly acontextSessionId: string
   /** Messages of the conversation. */
   readonly total: number
   /** Messages stored by this push. */
   readonly stored: number
   /** Messages found already in Acontext (a prefix of the conversation). */
   readonly alreadyPresent: number
+  /**
+   * Stores whose answer was lost (the connection dropped, a 5xx) and that the tail read found
+   * stored: counted in `stored`, not stored twice.
+   */
+  readonly recovered: number
   /** Transcript lines that could not be read (malformed, torn), skipped. */
   readonly skippedLines: number
 }
@@ -186,31 +207,6 @@ export const sessionBlobs = (
     thinkingFormat: options.thinkingFormat
   })
 
-type Block = { readonly [key: string]: unknown }
-
-const contentOf = (message: unknown): ReadonlyArray<unknown> => {
-  if (typeof message !== "object" || message === null) return []
-  const content = (message as Block)["content"]
-  return Array.isArray(content) ? content : []
-}
-
-// What survives Acontext's read-back unchanged and identifies a message well enough to tell a
-// prefix from another conversation: the role and its tool ids in order (texts come back
-// normalised — tool results flattened, empty texts dropped — so they are not compared).
-const fingerprint = (message: unknown): string => {
-  const role = typeof message === "object" && message !== null ? (message as Block)["role"] : undefined
-  const ids: Array<string> = []
-  for (const block of contentOf(message)) {
-    if (typeof block !== "object" || block === null) continue
-    const b = block as Block
-    if (b["type"] === "tool_use" && typeof b["id"] === "string" && b["id"] !== "") ids.push(`u:${b["id"]}`)
-    if (b["type"] === "tool_result" && typeof b["tool_use_id"] === "string" && b["tool_use_id"] !== "") {
-      ids.push(`r:${b["tool_use_id"]}`)
-    }
-  }
-  return JSON.stringify([role, ids])
-}
-
 const nodeSource = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
 const locate = (source: ClaudeProjects.ClaudeProjects, sessionId: string) =>
@@ -250,14 +246,17 @@ export const pushSession: (
 ) => Effect.Effect<PushResult, ClaudePushError | ClaudeProjects.ClaudeProjectsError | AcontextError, AcontextClient> =
   Effect.fn("ClaudePush.pushSession")(function*(options: PushOptions) {
     const { sessionId } = options
-    yield* Effect.annotateCurrentSpan("acx.session_id", sessionId)
-    // Checked before anything is read or sent: the id becomes a path and a URL segment.
-    if (!isUuid(sessionId)) {
-      return yield* new ClaudeProjects.ClaudeProjectsError({
-        reason: "InvalidSessionId",
-        operation: "pushSession",
-        description: `not a UUID: ${JSON.stringify(sessionId)}`
-      })
+    const target = options.targetSessionId ?? sessionId
+    yield* Effect.annotateCurrentSpan({ "acx.session_id": sessionId, "acx.target_session_id": target })
+    // Checked before anything is read or sent: the ids become a path and URL segments.
+    for (const id of [sessionId, target]) {
+      if (!isUuid(id)) {
+        return yield* new ClaudeProjects.ClaudeProjectsError({
+          reason: "InvalidSessionId",
+          operation: "pushSession",
+          description: `not a UUID: ${JSON.stringify(id)}`
+        })
+      }
     }
     const source = "listSessions" in options.from
       ? options.from
@@ -281,39 +280,54 @@ export const pushSession: (
     const total = blobs.length
 
     const client = yield* AcontextClient
-    yield* client.createSession({ useUuid: sessionId }).pipe(
+    yield* client.createSession({ useUuid: target }).pipe(
       // 409: the UUID exists already (a create race, or an older server): use it.
       Effect.catchIf((error) => error.reason === "Conflict", () => Effect.void),
       Effect.withSpan("ClaudePush.ensureSession")
     )
     const existing = Chunk.toReadonlyArray(
-      yield* Stream.runCollect(client.messages(sessionId, { format: "anthropic", pageSize: 200 })).pipe(
+      yield* Stream.runCollect(client.messages(target, { format: "anthropic", pageSize: 200 })).pipe(
         Effect.withSpan("ClaudePush.readExisting")
       )
     )
-    const mismatchAt = existing.findIndex((stored, i) =>
-      i >= total || fingerprint(stored.message) !== fingerprint(blobs[i]!.blob)
-    )
+    // Compared as Acontext reads messages back (role, texts, tool ids, tool result texts, meta:
+    // `Reconcile.sameMessage`), so a prefix is recognised and anything else is not.
+    const mismatchAt = existing.findIndex((stored, i) => i >= total || !Reconcile.sameMessage(blobs[i]!, stored))
     if (mismatchAt !== -1) {
+      const named = target === sessionId ? "" : ` ${target}`
       return yield* new ClaudePushError({
         reason: "Diverged",
         sessionId,
         projectKey,
         existing: existing.length,
         mismatchAt,
-        description: mismatchAt >= total
-          ? `the Acontext session holds ${existing.length} messages, the transcript converts to ${total}`
-          : `message ${mismatchAt} of the Acontext session (of ${existing.length}) differs from the transcript's`
+        description: (mismatchAt >= total
+          ? `the Acontext session${named} holds ${existing.length} messages, the transcript converts to ${total}`
+          : `message ${mismatchAt} of the Acontext session${named} (of ${existing.length}) differs from the transcript's`) +
+          "; nothing was stored"
       })
     }
 
     const alreadyPresent = existing.length
     yield* Effect.annotateCurrentSpan({ "acx.total": total, "acx.already_present": alreadyPresent })
     let stored = 0
+    let recovered = 0
+    let after: string | null = existing.at(-1)?.id ?? null
     for (const { blob, meta } of blobs.slice(alreadyPresent)) {
-      yield* client.storeMessage(sessionId, blob, { format: "anthropic", meta })
+      const once = yield* client.storeMessageOnce(target, blob, { format: "anthropic", meta, after })
+      after = once.id
       stored++
+      if (once.found) recovered++
       if (options.onProgress !== undefined) yield* options.onProgress({ stored, total, alreadyPresent })
     }
-    return { projectKey, sessionId, total, stored, alreadyPresent, skippedLines: read.errors.length }
+    return {
+      projectKey,
+      sessionId,
+      acontextSessionId: target,
+      total,
+      stored,
+      alreadyPresent,
+      recovered,
+      skippedLines: read.errors.length
+    }
   })

@@ -200,9 +200,11 @@ describe(
           expect(first).toEqual({
             projectKey,
             sessionId,
+            acontextSessionId: sessionId,
             total: blobs.length,
             stored: blobs.length,
             alreadyPresent: 0,
+            recovered: 0,
             skippedLines: 0
           })
           expect(progress.map((p) => p.stored)).toEqual(blobs.map((_, i) => i + 1))
@@ -303,6 +305,54 @@ describe(
         expect(yield* stored(sessionId)).toStrictEqual(expectedReadBack(blobs))
       }).pipe(Effect.provide(Stack)))
 
+    for (
+      const { faults, name } of [
+        {
+          name: "store-then-drop at rate 0.1",
+          faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }]
+        },
+        {
+          name: "store-then-502 at rate 0.5",
+          faults: [{ route: "storeMessage", status: 502, afterEffect: true, rate: 0.5, seed: 5 }]
+        },
+        { name: "store-then-drop on every request", faults: [{ route: "storeMessage", drop: true, afterEffect: true }] }
+      ] satisfies ReadonlyArray<{ name: string; faults: ReadonlyArray<Emulator.AcontextFault> }>
+    ) {
+      it.live(`${name}: every message stored once, in order; a re-push stores nothing`, () =>
+        Effect.gen(function*() {
+          const { blobs, session } = yield* largest
+          const { sessionId } = session
+          const emu = yield* AcontextEmulator
+          yield* emu.setFaults(faults)
+          const result = yield* ClaudePush.pushSession({ from: { configDir }, sessionId })
+          yield* emu.clearFaults
+          const hit = (yield* emu.requests).filter((r) => r.route === "storeMessage" && r.faulted).length
+          expect(hit).toBeGreaterThan(0)
+          expect(result).toMatchObject({ total: blobs.length, stored: blobs.length, recovered: hit })
+          expect(yield* stored(sessionId)).toStrictEqual(expectedReadBack(blobs))
+          const again = yield* ClaudePush.pushSession({ from: { configDir }, sessionId })
+          expect(again).toMatchObject({ stored: 0, alreadyPresent: blobs.length })
+        }).pipe(Effect.provide(Stack)))
+    }
+
+    it.live("targetSessionId pushes into another Acontext session: a Diverged session completes there", () =>
+      Effect.gen(function*() {
+        const { blobs, session } = yield* largest
+        const { sessionId } = session
+        const acontext = yield* AcontextClient
+        yield* acontext.createSession({ useUuid: sessionId })
+        yield* acontext.storeMessage(sessionId, { role: "user", content: [{ type: "text", text: "someone else" }] })
+        const diverged = yield* Effect.flip(ClaudePush.pushSession({ from: { configDir }, sessionId }))
+        expect(diverged).toMatchObject({ reason: "Diverged" })
+        const fresh = randomUUID()
+        const result = yield* ClaudePush.pushSession({ from: { configDir }, sessionId, targetSessionId: fresh })
+        expect(result).toMatchObject({ sessionId, acontextSessionId: fresh, stored: blobs.length, alreadyPresent: 0 })
+        expect(yield* stored(fresh)).toStrictEqual(expectedReadBack(blobs))
+        expect((yield* stored(sessionId)).length).toBe(1)
+        const bad = yield* Effect.flip(ClaudePush.pushSession({ from: { configDir }, sessionId, targetSessionId: "x" }))
+        expect(bad).toMatchObject({ _tag: "ClaudeProjectsError", reason: "InvalidSessionId" })
+      }).pipe(Effect.provide(Stack)))
+
     it.live("a session holding other messages is Diverged and nothing is stored", () =>
       Effect.gen(function*() {
         const { blobs, session } = yield* largest
@@ -382,9 +432,11 @@ describe(
         expect(result).toEqual({
           projectKey,
           sessionId,
+          acontextSessionId: sessionId,
           total: expected.length,
           stored: expected.length,
           alreadyPresent: 0,
+          recovered: 0,
           skippedLines: 4
         })
         expect(yield* stored(sessionId)).toStrictEqual(expectedReadBack(expected))

@@ -11,13 +11,14 @@ import * as Schema from "effect/Schema"
  * - `InvalidArgument`: an argument or option has the wrong shape (not a session id, an unknown
  *   store URL, a missing API key);
  * - `NotFound`: the session, project or entry named does not exist;
- * - `Ambiguous`: a session id or prefix names more than one session.
+ * - `Ambiguous`: a session id or prefix names more than one session;
+ * - `Conflict`: the target holds something else (e.g. an Acontext session another writer filled).
  *
  * @since 0.1.0
  * @category errors
  */
 export class CliError extends Schema.TaggedError<CliError>("@acx/cli/CliError")("CliError", {
-  reason: Schema.Literal("InvalidArgument", "NotFound", "Ambiguous"),
+  reason: Schema.Literal("InvalidArgument", "NotFound", "Ambiguous", "Conflict"),
   description: Schema.String
 }) {
   /**
@@ -46,6 +47,12 @@ export const notFound = (description: string): CliError => new CliError({ reason
  * @category constructors
  */
 export const ambiguous = (description: string): CliError => new CliError({ reason: "Ambiguous", description })
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const conflict = (description: string): CliError => new CliError({ reason: "Conflict", description })
 
 /**
  * `text` made safe for one terminal line: control characters (a `\r`, `\b` or escape from a

@@ -107,6 +107,7 @@ export const initialState = (
  * - `InvalidSessionId`: a non-storable message offered a non-UUID session id (ignored);
  * - `ReplaySkipped`: a replay frame under `replays: "skip"`;
  * - `DuplicateReplay`: a replay of a user message already stored in this session;
+ * - `DuplicateUser`: a user message (not a replay) whose `uuid` is already stored in this session;
  * - `EmptyContent`: nothing storable left after conversion;
  * - `Unrecognized`: not an SDK message at all (no object, no `type`, no Python shape).
  *
@@ -118,6 +119,7 @@ export type SkipReason =
   | "InvalidSessionId"
   | "ReplaySkipped"
   | "DuplicateReplay"
+  | "DuplicateUser"
   | "EmptyContent"
   | "Unrecognized"
 
@@ -214,13 +216,14 @@ const store = (
 const decideUser = (state: StorageState, message: Obj, options: DeciderOptions): Decision => {
   const isReplay = message.isReplay === true
   const uuid = uuidOf(message)
-  if (isReplay) {
-    if (options.replays === "skip") {
-      return Decision.Skip({ reason: "ReplaySkipped", detail: "user replay: skipped (replays: \"skip\")" })
-    }
-    if (uuid !== null && HashSet.has(state.storedUserUuids, uuid)) {
-      return Decision.Skip({ reason: "DuplicateReplay", detail: `user replay ${uuid}: already stored` })
-    }
+  if (isReplay && options.replays === "skip") {
+    return Decision.Skip({ reason: "ReplaySkipped", detail: "user replay: skipped (replays: \"skip\")" })
+  }
+  // A user message is stored once per uuid, replay or not (the same message saved twice).
+  if (uuid !== null && HashSet.has(state.storedUserUuids, uuid)) {
+    return isReplay
+      ? Decision.Skip({ reason: "DuplicateReplay", detail: `user replay ${uuid}: already stored` })
+      : Decision.Skip({ reason: "DuplicateUser", detail: `user message ${uuid}: already stored` })
   }
   const blob = claudeUserMessageToAnthropicBlob(message)
   return blob === null

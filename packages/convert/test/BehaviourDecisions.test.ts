@@ -146,6 +146,21 @@ describe("decision: replay frames", () => {
     ])
   })
 
+  it("a user message (not a replay) whose uuid is already stored is skipped: the same message saved twice is stored once", () => {
+    const r = run({ sessionId: UUID_DEFAULT }, [
+      userWithUuid("prompt", USER_UUID),
+      userWithUuid("prompt", USER_UUID),
+      userReplay("prompt", USER_UUID),
+      userWithUuid("other", OTHER_UUID)
+    ])
+    expect(skipReasons(r)).toStrictEqual([null, "DuplicateUser", "DuplicateReplay", null])
+    expect(r.calls).toStrictEqual([
+      create(UUID_DEFAULT),
+      store(UUID_DEFAULT, userBlob(textBlock("prompt"))),
+      store(UUID_DEFAULT, userBlob(textBlock("other")))
+    ])
+  })
+
   it("dedupe is against STORED messages: if the original failed, the replay is stored", () => {
     const r = run(
       { sessionId: UUID_DEFAULT, onError: true },

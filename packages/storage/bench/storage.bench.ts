@@ -3,7 +3,11 @@
  * - per-message cost of `ClaudeAgentStorage.save` against a direct `AcontextClient.storeMessage`
  *   of the already-converted blob, measured in the same run over the same messages
  *   (target: save ≤ 1.2× direct);
- * - outbox throughput: messages/s journaled, and journaled + delivered (until `flush`).
+ * - outbox throughput: messages/s journaled, and journaled + delivered (until `flush`);
+ * - exactly-once delivery: one reconciliation read (`newestMessages`, the tail read after an
+ *   ambiguous failure) against one direct store, and `save` with 10 % of the stores applied and
+ *   then their connection dropped (each answered by a tail read) against `save` without faults,
+ *   paired rounds in the same run.
  *
  * Inputs: every user/assistant message derivable from the real-world fixtures in
  * packages/fixtures/data (as in the convert bench).
@@ -92,6 +96,50 @@ const program = Effect.gen(function*() {
     }x`
   )
   console.log(`save overhead ratio: ${ratio.toFixed(2)}x (target <= 1.20x) ${ratio <= 1.2 ? "MET" : "NOT MET"}`)
+
+  // Exactly-once: what reconciliation costs when it happens, and under a 10 % store-then-drop rate.
+  const long = yield* client.createSession()
+  for (const { blob, meta } of stores.slice(0, 200)) yield* client.storeMessage(long.id, blob, { meta })
+  const readMs: Array<number> = []
+  for (let i = 0; i < 200; i++) readMs.push(yield* timed(Effect.asVoid(client.newestMessages(long.id))))
+  const perRead = median(readMs)
+  console.log(
+    `  tail read (reconciliation)       ${(perRead * 1000).toFixed(0).padStart(6)} µs/read     ratio ${
+      (perRead / perDirect).toFixed(2)
+    }x a direct store (two GETs on a ${Math.min(200, stores.length)}-message session)`
+  )
+  const cleanMs: Array<number> = []
+  const faultyMs: Array<number> = []
+  let duplicates = 0
+  const faulty = Effect.gen(function*() {
+    yield* emulator.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1, seed: duplicates }])
+    const start = performance.now()
+    const sessionId = yield* Effect.scoped(Effect.gen(function*() {
+      const storage = yield* ClaudeAgentStorage.make({}, fromAcontextClient(client))
+      for (const message of messages) yield* storage.save(message)
+      return yield* storage.sessionId
+    }))
+    const elapsed = performance.now() - start
+    yield* emulator.clearFaults
+    duplicates += (yield* emulator.messages(sessionId ?? "")).length - stores.length
+    return elapsed
+  })
+  for (let round = 0; round < 6; round++) {
+    if (round % 2 === 0) {
+      cleanMs.push(yield* timed(viaStorage))
+      faultyMs.push(yield* faulty)
+    } else {
+      faultyMs.push(yield* faulty)
+      cleanMs.push(yield* timed(viaStorage))
+    }
+  }
+  const perClean = median(cleanMs) / stores.length
+  const perFaulty = median(faultyMs) / stores.length
+  console.log(
+    `  save, 10% store-then-drop        ${(perFaulty * 1000).toFixed(0).padStart(6)} µs/message  ratio ${
+      (perFaulty / perClean).toFixed(2)
+    }x save without faults (${(perClean * 1000).toFixed(0)} µs/message); duplicates stored: ${duplicates}`
+  )
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-outbox-bench-"))
   yield* Effect.scoped(Effect.gen(function*() {

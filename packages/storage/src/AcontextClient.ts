@@ -46,6 +46,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { AcontextError, reasonFromStatus } from "./AcontextError.js"
+import * as Reconcile from "./Reconcile.js"
 
 /**
  * Acontext's hosted API, `/api/v1` included.
@@ -129,6 +130,40 @@ export interface StoreMessageOptions {
 }
 
 /**
+ * Options of {@link AcontextClient.storeMessageOnce}: where the message goes in the session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoreMessageOnceOptions extends StoreMessageOptions {
+  /**
+   * The id of the session's newest message before this one, as the caller last saw it (the
+   * previous store's answer); `null` for an empty session; omitted when not known.
+   */
+  readonly after?: string | null | undefined
+  /**
+   * A previous attempt to store this message may have been applied without an answer (it
+   * failed ambiguously, or the process stopped while it was in flight): read the tail first.
+   */
+  readonly inDoubt?: boolean | undefined
+}
+
+/**
+ * What {@link AcontextClient.storeMessageOnce} did.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoredOnce {
+  /** The stored message's id. */
+  readonly id: string
+  /** The message was found already stored by an attempt whose answer was lost: not stored again. */
+  readonly found: boolean
+  /** Tail reads made to reconcile (each one or two `GET …/messages`). */
+  readonly reads: number
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -183,6 +218,25 @@ export interface AcontextClient {
     blob: unknown,
     options?: StoreMessageOptions
   ) => Effect.Effect<Acontext.Message, AcontextError>
+  /**
+   * `POST /session/{id}/messages` exactly once: the store is retried like `storeMessage`, but
+   * after an ambiguous failure (no answer, a timeout or a 5xx: the server may have stored it)
+   * the session's tail is read first ({@link AcontextClient.newestMessages}) and, when the
+   * message is there ({@link Reconcile.verdict}), it is not stored again. Costs one tail read
+   * per ambiguous failure, nothing otherwise.
+   */
+  readonly storeMessageOnce: (
+    sessionId: string,
+    blob: unknown,
+    options?: StoreMessageOnceOptions
+  ) => Effect.Effect<StoredOnce, AcontextError>
+  /**
+   * The session's newest messages, oldest first: the two newest (fewer in a shorter session),
+   * plus any stored meanwhile. One `GET` for a session of up to one message, two otherwise
+   * (Acontext sorts a newest-first page oldest-first before cutting it, so that page never
+   * holds the newest message; the second read continues from its cursor).
+   */
+  readonly newestMessages: (sessionId: string) => Effect.Effect<ReadonlyArray<StoredMessage>, AcontextError>
   /** `GET /session/{id}/messages`: one page. */
   readonly getMessages: (
     sessionId: string,
@@ -316,7 +370,8 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
       operation: string,
       request: HttpClientRequest.HttpClientRequest,
       data: Schema.Schema<A, I>,
-      attributes: Record<string, unknown> = {}
+      attributes: Record<string, unknown> = {},
+      retried: boolean = true
     ): Effect.Effect<A, AcontextError> => {
       // The attempt counter is updated outside `timeoutFail` (which runs its effect in a child
       // fiber whose FiberRefs are only merged back on success), so failed attempts count too.
@@ -340,10 +395,10 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
           )
         )
       )
-      const retried = retry === false
+      const attempts = retry === false || !retried
         ? attempt
         : Effect.retry(attempt, { schedule: retry, while: (error) => error.isTransient })
-      return retried.pipe(
+      return attempts.pipe(
         Effect.withSpan(`AcontextClient.${operation}`, {
           kind: "client",
           attributes: { "acontext.base_url": baseUrl, ...attributes }
@@ -381,7 +436,7 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
         Acontext.ListSessionsOutput
       )
 
-    const storeMessage = (sessionId: string, blob: unknown, options: StoreMessageOptions = {}) =>
+    const storeMessage = (sessionId: string, blob: unknown, options: StoreMessageOptions = {}, retried = true) =>
       run(
         "storeMessage",
         HttpClientRequest.post(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
@@ -392,7 +447,8 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
           ]))
         ),
         Acontext.Message,
-        { "acontext.session_id": sessionId }
+        { "acontext.session_id": sessionId },
+        retried
       )
 
     const getMessages = (sessionId: string, options: GetMessagesOptions = {}) =>
@@ -430,12 +486,78 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
           ] as const
         )))
 
+    const storedOf = (page: Acontext.GetMessagesOutput): Array<StoredMessage> =>
+      page.items.map((message, index) => ({ id: page.ids[index] ?? "", message, meta: page.metas[index] ?? {} }))
+
+    const newestMessages = (sessionId: string) =>
+      Effect.gen(function*() {
+        const first = yield* getMessages(sessionId, { limit: 1, timeDesc: true })
+        const tail = storedOf(first)
+        let cursor = first.has_more ? first.next_cursor : undefined
+        // Messages stored meanwhile extend the tail; a session written that fast is read up
+        // to 10 pages on, which is enough to see the message just stored.
+        for (let page = 0; page < 10 && typeof cursor === "string" && cursor !== ""; page++) {
+          const next = yield* getMessages(sessionId, { limit: 100, cursor })
+          tail.push(...storedOf(next))
+          cursor = next.has_more ? next.next_cursor : undefined
+        }
+        return tail
+      }).pipe(Effect.withSpan("AcontextClient.newestMessages", { attributes: { "acontext.session_id": sessionId } }))
+
+    const storeMessageOnce = (sessionId: string, blob: unknown, options: StoreMessageOnceOptions = {}) =>
+      Effect.gen(function*() {
+        const { after: initialAfter, inDoubt: initialDoubt, ...storeOptions } = options
+        const meta = options.meta ?? null
+        let after = initialAfter
+        let inDoubt = initialDoubt === true
+        let reads = 0
+        // Reads the tail: the message's id when it is there already, else undefined.
+        const reconcile = Effect.gen(function*() {
+          const tail = yield* newestMessages(sessionId)
+          reads++
+          const verdict = Reconcile.verdict({ after, tail, blob, meta })
+          inDoubt = false
+          if (verdict._tag === "Stored") return verdict.id
+          after = verdict.after
+          return undefined
+        })
+        const schedule: Schedule.Schedule<unknown, AcontextError> = retry === false ? Schedule.stop : retry
+        const backoff = yield* Schedule.driver(schedule)
+        while (true) {
+          let error: AcontextError
+          const checked = inDoubt ? yield* Effect.either(reconcile) : undefined
+          if (checked?._tag === "Right" && checked.right !== undefined) {
+            return { id: checked.right, found: true, reads }
+          }
+          if (checked?._tag === "Left") {
+            error = checked.left
+          } else {
+            const stored = yield* Effect.either(storeMessage(sessionId, blob, storeOptions, false))
+            if (stored._tag === "Right") return { id: stored.right.id, found: false, reads }
+            error = stored.left
+            if (Reconcile.isAmbiguousReason(error.reason)) {
+              // The server may have stored it: look now, before any wait.
+              inDoubt = true
+              const found = yield* Effect.either(reconcile)
+              if (found._tag === "Right" && found.right !== undefined) return { id: found.right, found: true, reads }
+            }
+          }
+          if (!error.isTransient) return yield* error
+          const next = yield* Effect.either(backoff.next(error))
+          if (next._tag === "Left") return yield* error
+        }
+      }).pipe(
+        Effect.withSpan("AcontextClient.storeMessageOnce", { attributes: { "acontext.session_id": sessionId } })
+      )
+
     return AcontextClient.of({
       baseUrl,
       createSession,
       deleteSession,
       listSessions,
-      storeMessage,
+      storeMessage: (sessionId, blob, options) => storeMessage(sessionId, blob, options),
+      storeMessageOnce,
+      newestMessages,
       getMessages,
       messages
     })

@@ -4,6 +4,18 @@
  * shape of Acontext's TypeScript integration (`sessions.create` / `sessions.storeMessage`,
  * Promise-based), whose errors acx does not retry: that client owns its transport.
  *
+ * Delivery guarantees:
+ * - **acx's client: exactly once.** Each message is stored with `storeMessageOnce`: after an
+ *   ambiguous failure (no answer, a timeout, a 5xx — the server may have stored it) the
+ *   session's tail is read and the message is not stored again when it is there
+ *   (`Reconcile`). The delivery remembers, per session, the id of the newest message it stored
+ *   (so two equal consecutive messages are not mistaken for a retry) and whether the last store
+ *   failed without a clear answer (then the next store into that session reads the tail first,
+ *   whatever message it carries). One tail read per ambiguous failure; nothing otherwise.
+ * - **A duck-typed client: at least once.** It has no read method acx relies on, so acx cannot
+ *   check what an unanswered request did; acx does not retry it either (its errors go to the
+ *   error policy), but a caller or an outbox that delivers the message again may store it twice.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
@@ -55,10 +67,28 @@ export interface Delivered<A> {
 }
 
 /**
+ * The stored message's id, when the target says (acx's client does; a duck-typed one: `null`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StoredId = string | null
+
+/**
  * @since 0.1.0
  * @category models
  */
 export interface Delivery {
+  /** Whether ambiguous failures are reconciled: `true` for acx's client, `false` for a duck-typed one. */
+  readonly exactlyOnce: boolean
+  /**
+   * The last store into this session may have been applied without an answer (e.g. the process
+   * stopped while it was in flight): the next store into it reads the session's tail first.
+   * `after`, when known, is the id of the session's newest message before that store (what a
+   * previous `storeMessage` returned), so an equal message just before it is not mistaken for
+   * it. Does nothing for a target that cannot read.
+   */
+  readonly markInDoubt: (sessionId: string, after?: string | null) => Effect.Effect<void>
   readonly createSession: (
     useUuid: string | null,
     user: string | null
@@ -67,7 +97,7 @@ export interface Delivery {
     sessionId: string,
     blob: unknown,
     meta: { readonly [key: string]: unknown } | null
-  ) => Effect.Effect<Delivered<void>, DeliveryFailure>
+  ) => Effect.Effect<Delivered<StoredId>, DeliveryFailure>
 }
 
 const counted = <A>(effect: Effect.Effect<A, AcontextError>): Effect.Effect<Delivered<A>, DeliveryFailure> =>
@@ -86,17 +116,58 @@ const counted = <A>(effect: Effect.Effect<A, AcontextError>): Effect.Effect<Deli
     )
   )
 
+interface Position {
+  /** The newest message id of the session as acx knows it (`undefined`: not known). */
+  readonly after: string | null | undefined
+  readonly inDoubt: boolean
+}
+
 /**
- * Delivery through acx's {@link AcontextClient}.
+ * Delivery through acx's {@link AcontextClient}, exactly once (see the module docs).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const fromAcontextClient = (client: AcontextClient): Delivery => ({
-  createSession: (useUuid, user) => counted(client.createSession({ useUuid, user })),
-  storeMessage: (sessionId, blob, meta) =>
-    counted(client.storeMessage(sessionId, blob, { format: "anthropic", meta }).pipe(Effect.asVoid))
-})
+export const fromAcontextClient = (client: AcontextClient): Delivery => {
+  // Per session (stores into one session are sequential: ClaudeAgentStorage serialises saves,
+  // the outbox delivers one entry at a time).
+  const positions = new Map<string, Position>()
+  return {
+    exactlyOnce: true,
+    markInDoubt: (sessionId, after) =>
+      Effect.sync(() => {
+        positions.set(sessionId, { after: after ?? positions.get(sessionId)?.after, inDoubt: true })
+      }),
+    createSession: (useUuid, user) => counted(client.createSession({ useUuid, user })),
+    storeMessage: (sessionId, blob, meta) =>
+      Effect.suspend(() => {
+        const position = positions.get(sessionId)
+        return counted(
+          client.storeMessageOnce(sessionId, blob, {
+            format: "anthropic",
+            meta,
+            after: position?.after,
+            inDoubt: position?.inDoubt
+          })
+        ).pipe(
+          Effect.map(({ attempts, value }) => {
+            positions.set(sessionId, { after: value.id, inDoubt: false })
+            return { value: value.id, attempts }
+          }),
+          // A failure that may hide an applied store puts the session in doubt: whatever is
+          // stored next into it, the tail is read first.
+          Effect.tapError((failure) =>
+            Effect.sync(() => {
+              positions.set(sessionId, {
+                after: position?.after,
+                inDoubt: position?.inDoubt === true || failure.transient
+              })
+            })
+          )
+        )
+      })
+  }
+}
 
 const statusOf = (error: unknown): number | undefined => {
   if (typeof error !== "object" || error === null) return undefined
@@ -117,13 +188,16 @@ const fromPromise = <A>(thunk: () => Promise<A>): Effect.Effect<Delivered<A>, De
   }).pipe(Effect.map((value) => ({ value, attempts: 1 })))
 
 /**
- * Delivery through a duck-typed client. Its errors are passed on as thrown (with
- * `statusCode`/`status` 409 recognised as "already exists") and never retried.
+ * Delivery through a duck-typed client, at least once: its errors are passed on as thrown (with
+ * `statusCode`/`status` 409 recognised as "already exists") and never retried, and nothing is
+ * reconciled (acx reads sessions only through its own client).
  *
  * @since 0.1.0
  * @category constructors
  */
 export const fromClientLike = (client: AcontextClientLike): Delivery => ({
+  exactlyOnce: false,
+  markInDoubt: () => Effect.void,
   createSession: (useUuid, user) => fromPromise(() => client.sessions.create({ useUuid, user })),
   storeMessage: (sessionId, blob, meta) =>
     fromPromise(() =>
@@ -131,5 +205,5 @@ export const fromClientLike = (client: AcontextClientLike): Delivery => ({
         format: "anthropic",
         meta: meta as Record<string, unknown> | null
       })
-    ).pipe(Effect.map(({ attempts }) => ({ value: undefined, attempts })))
+    ).pipe(Effect.map(({ attempts }) => ({ value: null, attempts })))
 })

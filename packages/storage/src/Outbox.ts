@@ -6,13 +6,18 @@
  *
  * Guarantees and limits:
  * - **Order**: entries are delivered one at a time in journal order (across sessions).
- * - **At least once**: an entry is removed only after Acontext acknowledged it. It is delivered
- *   again (and Acontext then holds it twice) only when the acknowledgement is lost: the process
- *   dies between the acknowledgement and the removal (one local SQLite write), a request was
- *   applied but its answer never arrived (a dropped connection, or a timeout after the server
- *   stored it), or a shutdown had to interrupt an attempt still in flight after
- *   `shutdownGracePeriod`. A normal shutdown lets the attempt in flight finish and starts no
- *   other: the rest stays journaled for the next start.
+ * - **Exactly once** with acx's client (at least once with a duck-typed one; see `Delivery`):
+ *   an entry is removed only after Acontext acknowledged it, and an entry whose answer was lost
+ *   is not stored twice: after an ambiguous failure (a dropped connection, a timeout, a 5xx) the
+ *   session's tail is read and an entry already there is not stored again. After a restart the
+ *   first pending entry — the only one that can have been in flight when the process stopped
+ *   (between the acknowledgement and the removal, or interrupted after `shutdownGracePeriod`)
+ *   — is checked the same way before it is delivered, knowing the id of the session's newest
+ *   message delivered from this journal (kept per session, written with each removal). The
+ *   limit: a request still running on the server after the client gave up on it (a timeout)
+ *   can land after the check. A normal
+ *   shutdown lets the attempt in flight finish and starts no other: the rest stays journaled
+ *   for the next start.
  * - **Transient failures** (transport, timeout, 408/429/5xx, after the client's own retries)
  *   are retried forever with a capped backoff: nothing is dropped during an outage.
  * - **Permanent failures** (e.g. 400, 401) mark the entry `failed` — kept in the journal,
@@ -41,7 +46,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { AcontextClient } from "./AcontextClient.js"
-import { type Delivery, type DeliveryFailure, fromAcontextClient } from "./Delivery.js"
+import { type Delivery, type DeliveryFailure, fromAcontextClient, type StoredId } from "./Delivery.js"
 import { StorageError } from "./StorageError.js"
 
 /**
@@ -193,7 +198,14 @@ export const make = (
         last_error TEXT,
         created_at INTEGER NOT NULL
       )`,
-      sql`CREATE INDEX IF NOT EXISTS acx_outbox_pending ON acx_outbox (status, id)`
+      sql`CREATE INDEX IF NOT EXISTS acx_outbox_pending ON acx_outbox (status, id)`,
+      // Per session, the id of the newest message delivered from this journal (written with the
+      // removal of its entry): after a restart it tells the entry that was in flight from an
+      // equal message stored just before it.
+      sql`CREATE TABLE IF NOT EXISTS acx_outbox_position (
+        session_id TEXT PRIMARY KEY,
+        last_message_id TEXT NOT NULL
+      )`
     ], { discard: true }).pipe(
       Effect.mapError((cause) =>
         new OutboxError({ reason: "Open", description: `cannot open journal ${options.filename}`, cause })
@@ -214,7 +226,17 @@ export const make = (
       journal("read next entry")
     )
 
-    const deliverOnce = (row: Row): Effect.Effect<void, DeliveryFailure> =>
+    // Delivery is sequential, so only the first pending entry can have been in flight when the
+    // previous process stopped (a crash, or a shutdown past its grace period): Acontext may hold
+    // it already. Its session's tail is read before it is delivered again.
+    const inFlightBefore = yield* next
+    if (inFlightBefore !== undefined) {
+      const position = yield* sql<{ readonly id: string }>`SELECT last_message_id AS id FROM acx_outbox_position
+        WHERE session_id = ${inFlightBefore.sessionId}`.pipe(journal("read the session position"))
+      yield* delivery.markInDoubt(inFlightBefore.sessionId, position[0]?.id)
+    }
+
+    const deliverOnce = (row: Row): Effect.Effect<StoredId, DeliveryFailure> =>
       Effect.gen(function*() {
         const blob: unknown = JSON.parse(row.blob)
         const meta = row.meta === null ? null : JSON.parse(row.meta) as { readonly [key: string]: unknown }
@@ -224,7 +246,7 @@ export const make = (
           )
           ensured.add(row.sessionId)
         }
-        yield* delivery.storeMessage(row.sessionId, blob, meta)
+        return (yield* delivery.storeMessage(row.sessionId, blob, meta)).value
       })
 
     const markFailed = (row: Row, failure: DeliveryFailure) =>
@@ -255,7 +277,7 @@ export const make = (
     const isStopping = Deferred.isDone(stopping)
 
     type Attempted =
-      | { readonly _tag: "Delivered" }
+      | { readonly _tag: "Delivered"; readonly id: StoredId }
       | { readonly _tag: "Failed"; readonly failure: DeliveryFailure }
       | { readonly _tag: "Stopped" }
 
@@ -264,7 +286,7 @@ export const make = (
         const backoff = yield* Schedule.driver(options.backoff ?? defaultBackoff)
         while (true) {
           const result = yield* Effect.either(deliverOnce(row))
-          if (result._tag === "Right") return { _tag: "Delivered" } as const
+          if (result._tag === "Right") return { _tag: "Delivered", id: result.right } as const
           const failure = result.left
           if (!failure.transient) return { _tag: "Failed", failure } as const
           yield* sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
@@ -287,7 +309,16 @@ export const make = (
           Effect.flatMap((attempted) => {
             switch (attempted._tag) {
               case "Delivered":
-                return sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(Effect.orDie)
+                return sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(
+                  Effect.zipRight(
+                    attempted.id === null
+                      ? Effect.void
+                      : sql`INSERT OR REPLACE INTO acx_outbox_position (session_id, last_message_id)
+                          VALUES (${row.sessionId}, ${attempted.id})`
+                  ),
+                  sql.withTransaction,
+                  Effect.orDie
+                )
               case "Failed":
                 return markFailed(row, attempted.failure)
               case "Stopped":

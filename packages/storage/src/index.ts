@@ -38,6 +38,13 @@ export * as Delivery from "./Delivery.js"
 export * as Outbox from "./Outbox.js"
 
 /**
+ * Exactly-once delivery after an ambiguous failure: was the message already stored?
+ *
+ * @since 0.1.0
+ */
+export * as Reconcile from "./Reconcile.js"
+
+/**
  * Why a message could not be stored.
  *
  * @since 0.1.0

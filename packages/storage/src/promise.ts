@@ -55,7 +55,12 @@ export interface AcontextConnection {
  * @category models
  */
 export interface ClaudeAgentStorageOptions {
-  /** A client shaped like Acontext's (`sessions.create` / `sessions.storeMessage`) or acx's own settings. */
+  /**
+   * acx's own settings (`{ apiKey, baseUrl?, timeout? }`: delivery exactly once — a store whose
+   * answer was lost is found by reading the session's tail, not stored twice) or a client shaped
+   * like Acontext's (`sessions.create` / `sessions.storeMessage`: at least once — acx cannot read
+   * through it, so nothing is reconciled; its errors are not retried).
+   */
   readonly client: AcontextClientLike | AcontextConnection
   /** An existing Acontext session id (must be a UUID: the constructor throws `InvalidSessionId` otherwise). */
   readonly sessionId?: string | null | undefined

@@ -512,7 +512,8 @@ describe("retries", () => {
   it.live("with afterEffect (applied, then the connection dropped), a retry duplicates the message", () =>
     Effect.gen(function*() {
       // The client cannot know the server applied the request: retrying a non-idempotent POST
-      // is at-least-once. This is the documented duplicate window.
+      // is at-least-once: plain storeMessage keeps this window; storeMessageOnce closes it by
+      // reading the tail first (Reconcile.test.ts).
       const acontext = yield* AcontextClient
       const emu = yield* AcontextEmulator
       yield* acontext.createSession({ useUuid: SID })

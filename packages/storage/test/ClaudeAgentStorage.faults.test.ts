@@ -7,8 +7,9 @@
  *   retries absorb them and every message is stored exactly once, in order — directly, and
  *   through the outbox (there without the latencies: see Outbox.test.ts for the timeout bug).
  * - Faults applied AFTER the side effect (`afterEffect`: the server stored the message, then
- *   the connection dropped): the retry stores it again. At-least-once: the duplicates are
- *   exactly the messages whose request was hit, each stored twice, next to each other.
+ *   dropped the connection or answered 5xx), at a random rate up to every request: acx reads
+ *   the session's tail before retrying and finds the message there, so every message is still
+ *   stored exactly once, in order — directly and through the outbox.
  */
 import { AcontextClient } from "@acx/storage/AcontextClient"
 import type { AcontextError } from "@acx/storage/AcontextError"
@@ -203,39 +204,104 @@ describe("faults before the side effect: exactly once, in order", () => {
     ))
 })
 
-describe("faults after the side effect (afterEffect): at-least-once", () => {
-  it.live("a store applied by the server whose answer is lost is retried: those messages are stored twice, next to each other", () =>
+/** Store-then-fail faults: the server stores the message, then drops the connection or answers 502. */
+const afterEffectFaults: ReadonlyArray<{ readonly name: string; readonly faults: ReadonlyArray<AcontextFault> }> = [
+  {
+    name: "store-then-drop at rate 0.1",
+    faults: [{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.1 }]
+  },
+  {
+    name: "store-then-502 at rate 0.5",
+    faults: [{ route: "storeMessage", status: 502, afterEffect: true, rate: 0.5, seed: 3 }]
+  },
+  { name: "store-then-drop on every request", faults: [{ route: "storeMessage", drop: true, afterEffect: true }] },
+  {
+    name: "store-then-drop every 5th request, store-then-503 every 7th",
+    faults: [
+      { route: "storeMessage", drop: true, afterEffect: true, everyNth: 5 },
+      { route: "storeMessage", status: 503, afterEffect: true, everyNth: 7 }
+    ]
+  }
+]
+
+const storeStatuses = (
+  log: ReadonlyArray<{ readonly route: string; readonly status: unknown; readonly faulted: boolean }>
+) => log.filter((r) => r.route === "storeMessage" && r.faulted).length
+
+describe("faults after the side effect (afterEffect): exactly once, by reading the tail", () => {
+  for (const { faults, name } of afterEffectFaults) {
+    it.live(`${name}: every message stored once, in order; every save Stored`, () =>
+      Effect.gen(function*() {
+        const expected = yield* reference
+        const storage = yield* CAS.ClaudeAgentStorage
+        const emu = yield* AcontextEmulator
+        yield* emu.clearRequests
+        yield* emu.setFaults(faults)
+        const outcomes = []
+        for (const frame of conversation()) outcomes.push((yield* storage.save(frame))._tag)
+        yield* emu.clearFaults
+
+        const log = yield* emu.requests
+        expect(outcomes.filter((o) => o === "Stored")).toHaveLength(TURNS * STORED_PER_TURN)
+        expect(yield* readBack).toStrictEqual(expected.readBack)
+        // The faults fired, and each was answered by one tail read (one or two GETs), not by
+        // storing again.
+        const hit = storeStatuses(log)
+        expect(hit).toBeGreaterThan(0)
+        expect(log.filter((r) => r.route === "storeMessage")).toHaveLength(TURNS * STORED_PER_TURN)
+        const reads = log.filter((r) => r.route === "getMessages").length
+        expect(reads).toBeGreaterThanOrEqual(hit)
+        expect(reads).toBeLessThanOrEqual(2 * hit)
+      }).pipe(Effect.provide(storageStack({}, { retry }))))
+  }
+
+  it.live("through the outbox, store-then-drop at rate 0.5: every message stored once, in order", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => tempDir("after-effect")),
+      (dir) =>
+        Effect.gen(function*() {
+          const expected = yield* reference
+          const emu = yield* AcontextEmulator
+          yield* emu.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, rate: 0.5, seed: 11 }])
+          yield* Effect.gen(function*() {
+            const storage = yield* CAS.ClaudeAgentStorage
+            for (const frame of conversation()) yield* storage.save(frame)
+            yield* storage.flush
+            expect(yield* (yield* Outbox.Outbox).failed).toStrictEqual([])
+          }).pipe(
+            Effect.provide(
+              Layer.orDie(CAS.layer({})).pipe(
+                Layer.provideMerge(
+                  Layer.orDie(Outbox.layer({ filename: dir.file("journal.db"), backoff: Schedule.spaced("5 millis") }))
+                ),
+                Layer.provide(client({ retry: false }))
+              )
+            )
+          )
+          yield* emu.clearFaults
+          expect(yield* readBack).toStrictEqual(expected.readBack)
+          expect(storeStatuses(yield* emu.requests)).toBeGreaterThan(10)
+        }).pipe(Effect.provide(client({ retry }).pipe(Layer.provideMerge(emulator())))),
+      (dir) => Effect.sync(dir.cleanup)
+    ))
+
+  it.live("two equal consecutive messages are both stored: the known newest id tells them from a retry", () =>
     Effect.gen(function*() {
-      const expected = yield* reference
-      const every = 5
       const storage = yield* CAS.ClaudeAgentStorage
       const emu = yield* AcontextEmulator
-      yield* emu.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, everyNth: every }])
-      for (const frame of conversation()) yield* storage.save(frame)
-      yield* emu.clearFaults
+      const ok = { type: "user", message: { role: "user", content: "ok" } }
+      expect((yield* storage.save(ok))._tag).toBe("Stored")
+      // The second "ok" is not stored by its first attempt (a 503 before the side effect): the
+      // tail's newest message equals it, but it is the one stored before, so it is stored.
+      yield* emu.setFaults([{ route: "storeMessage", status: 503, times: 1 }])
+      expect((yield* storage.save(ok))._tag).toBe("Stored")
+      // The third is stored, then the answer lost: found in the tail, not stored again.
+      yield* emu.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, times: 1 }])
+      expect((yield* storage.save(ok))._tag).toBe("Stored")
+      expect((yield* emu.messages(SESSION)).map((m) => m.parts[0]!.text)).toStrictEqual(["ok", "ok", "ok"])
+    }).pipe(Effect.provide(storageStack({ sessionId: SESSION }, { retry }))))
 
-      // Model of the window: request n hits when n % 5 == 0; the message of that request is
-      // stored, the answer lost, the retry (request n + 1) stores it again.
-      const model: Array<(typeof expected.readBack)[number]> = []
-      let request = 0
-      for (const message of expected.readBack) {
-        request++
-        model.push(message)
-        if (request % every === 0) {
-          request++
-          model.push(message)
-        }
-      }
-      const actual = yield* readBack
-      expect(actual).toStrictEqual(model)
-      // At least once: more stored than sent, nothing lost, order kept once the adjacent
-      // duplicates are collapsed.
-      expect(actual.length).toBeGreaterThan(expected.readBack.length)
-      const collapsed = actual.filter((m, i) => i === 0 || JSON.stringify(m) !== JSON.stringify(actual[i - 1]))
-      expect(collapsed).toStrictEqual(expected.readBack)
-    }).pipe(Effect.provide(storageStack({}, { retry }))))
-
-  it.live("with retry: false there is no duplicate, but the message whose answer was lost is reported as failed although stored", () =>
+  it.live("with retry: false the message whose answer was lost is found by the tail read: Stored, once", () =>
     Effect.gen(function*() {
       const storage = yield* CAS.ClaudeAgentStorage
       const emu = yield* AcontextEmulator
@@ -244,7 +310,25 @@ describe("faults after the side effect (afterEffect): at-least-once", () => {
       for (const text of ["a", "b", "c"]) {
         outcomes.push((yield* storage.save({ type: "user", message: { role: "user", content: text } }))._tag)
       }
-      expect(outcomes).toStrictEqual(["Stored", "Failed", "Stored"])
+      expect(outcomes).toStrictEqual(["Stored", "Stored", "Stored"])
       expect((yield* emu.messages(SESSION)).map((m) => m.parts[0]!.text)).toStrictEqual(["a", "b", "c"])
+    }).pipe(Effect.provide(storageStack({ sessionId: SESSION }, { retry: false }))))
+
+  it.live("a store that failed for good leaves the session in doubt: the next save reads the tail first", () =>
+    Effect.gen(function*() {
+      const storage = yield* CAS.ClaudeAgentStorage
+      const emu = yield* AcontextEmulator
+      // "b" is stored, then every answer and every read fails: the save fails (reported).
+      yield* emu.setFaults([
+        { route: "storeMessage", drop: true, afterEffect: true, times: 1 },
+        { route: "getMessages", status: 503 }
+      ])
+      const save = (text: string) => storage.save({ type: "user", message: { role: "user", content: text } })
+      expect((yield* save("a"))._tag).toBe("Failed")
+      yield* emu.clearFaults
+      yield* emu.clearRequests
+      expect((yield* save("b"))._tag).toBe("Stored")
+      expect((yield* emu.requests).map((r) => r.route)).toStrictEqual(["getMessages", "storeMessage"])
+      expect((yield* emu.messages(SESSION)).map((m) => m.parts[0]!.text)).toStrictEqual(["a", "b"])
     }).pipe(Effect.provide(storageStack({ sessionId: SESSION }, { retry: false }))))
 })

@@ -249,20 +249,95 @@ describe("Outbox with ClaudeAgentStorage", () => {
       })
     ).pipe(Effect.provide(emulator())))
 
-  it.live("a store applied by the server whose answer was lost is delivered again: at-least-once (the documented window)", () =>
+  it.live("a store applied by the server whose answer was lost is not delivered again: the tail read finds it", () =>
     withTempDir((file) =>
       Effect.gen(function*() {
         // The outbox removes an entry only after Acontext acknowledged it. When the server
-        // applied the store but the answer never arrived (dropped connection), the entry is
-        // still journaled and is delivered again: Acontext then holds it twice. This is the
-        // at-least-once window; everything else is stored once, in order.
+        // applied the store but the answer never arrived (dropped connection, or a 502 after
+        // storing), the session's tail is read before the entry is delivered again: it is there,
+        // so it is removed without a second store.
         const emu = yield* AcontextEmulator
-        yield* emu.setFaults([{ route: "storeMessage", drop: true, afterEffect: true, everyNth: 3, times: 1 }])
+        yield* emu.setFaults([
+          { route: "storeMessage", drop: true, afterEffect: true, everyNth: 3, times: 1 },
+          { route: "storeMessage", status: 502, afterEffect: true, everyNth: 5, times: 1 }
+        ])
         const storage = yield* CAS.ClaudeAgentStorage
-        for (const text of texts(5)) yield* storage.save(F.userText(text))
+        for (const text of texts(8)) yield* storage.save(F.userText(text))
         yield* storage.flush
-        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(["m0", "m1", "m2", "m2", "m3", "m4"])
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(texts(8))
+        expect((yield* emu.requests).filter((r) => r.route === "storeMessage").map((r) => r.status))
+          .toStrictEqual([201, 201, "dropped", 201, 502, 201, 201, 201])
       }).pipe(Effect.provide(durableStorage(file("journal.db"), { sessionId: UUID_DEFAULT })))
+    ).pipe(Effect.provide(emulator())))
+
+  it.live("after a restart, the entry that was in flight is checked against the tail before it is delivered again", () =>
+    withTempDir((file) =>
+      Effect.gen(function*() {
+        const emu = yield* AcontextEmulator
+        const journal = file("journal.db")
+        // "m2" is stored by the server, which then holds the answer for a long time; the first
+        // process stops meanwhile (grace period 0: the attempt is interrupted), so its entry
+        // stays journaled although Acontext holds it.
+        yield* emu.setFaults([{ route: "storeMessage", latencyMs: 1000, afterEffect: true, everyNth: 3, times: 1 }])
+        const scope1 = yield* Scope.make()
+        const context1 = yield* Layer.buildWithScope(
+          Layer.orDie(CAS.layer({ sessionId: UUID_DEFAULT })).pipe(
+            Layer.provideMerge(
+              Layer.orDie(Outbox.layer({ filename: journal, backoff: fastBackoff, shutdownGracePeriod: 0 }))
+            ),
+            Layer.provide(client({ retry: false }))
+          ),
+          scope1
+        )
+        const storage1 = Context.get(context1, CAS.ClaudeAgentStorage)
+        for (const text of texts(5)) yield* storage1.save(F.userText(text))
+        yield* waitUntil(Effect.map(emu.messages(UUID_DEFAULT), (m) => m.length), (n) => n >= 3)
+        yield* Scope.close(scope1, Exit.void)
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(["m0", "m1", "m2"])
+
+        yield* emu.clearFaults
+        yield* emu.clearRequests
+        yield* Effect.flatMap(CAS.ClaudeAgentStorage, (storage) => storage.flush).pipe(
+          Effect.provide(durableStorage(journal, { sessionId: UUID_DEFAULT }))
+        )
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(texts(5))
+        // One tail read (two GETs) before the first delivery; m2 was found, m3 and m4 stored.
+        const routes = (yield* emu.requests).map((r) => r.route).filter((r) => r !== "createSession")
+        expect(routes).toStrictEqual(["getMessages", "getMessages", "storeMessage", "storeMessage"])
+      })
+    ).pipe(Effect.provide(emulator())))
+
+  it.live("after a restart, a pending entry equal to the message before it is told apart by the journaled id", () =>
+    withTempDir((file) =>
+      Effect.gen(function*() {
+        const emu = yield* AcontextEmulator
+        const journal = file("journal.db")
+        const all = ["m0", "same", "same", "m3"]
+        // The first process delivers "m0" and the first "same", then Acontext answers 503 to
+        // every store and the process stops: the second "same" stays journaled, not stored. On
+        // the next start it is checked against the tail as if it had been in flight, and the
+        // session's newest message equals it: only the journaled id of that message says it is
+        // the one before.
+        const scope1 = yield* Scope.make()
+        const context1 = yield* Layer.buildWithScope(durableStorage(journal, { sessionId: UUID_DEFAULT }), scope1)
+        const storage1 = Context.get(context1, CAS.ClaudeAgentStorage)
+        for (const text of all.slice(0, 2)) yield* storage1.save(F.userText(text))
+        yield* storage1.flush
+        yield* emu.setFaults([{ route: "storeMessage", status: 503 }])
+        for (const text of all.slice(2)) yield* storage1.save(F.userText(text))
+        yield* waitUntil(
+          Effect.map(emu.requests, (log) => log.filter((r) => r.route === "storeMessage" && r.faulted).length),
+          (n) => n >= 1
+        )
+        yield* Scope.close(scope1, Exit.void)
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(["m0", "same"])
+
+        yield* emu.clearFaults
+        yield* Effect.flatMap(CAS.ClaudeAgentStorage, (storage) => storage.flush).pipe(
+          Effect.provide(durableStorage(journal, { sessionId: UUID_DEFAULT }))
+        )
+        expect(yield* storedTexts(UUID_DEFAULT)).toStrictEqual(all)
+      })
     ).pipe(Effect.provide(emulator())))
 
   // The client's per-request timeout abandons a slow request even inside the outbox, so a

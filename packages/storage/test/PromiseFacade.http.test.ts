@@ -154,6 +154,32 @@ describe("Promise facade with acx's own client ({ apiKey, baseUrl })", () => {
     expect(await statuses("storeMessage")).toStrictEqual([503, 201])
   })
 
+  it("store-then-502 and store-then-drop: each message stored once, no onError; the same user message saved twice is stored once", async () => {
+    await emulator.setFaults([
+      { route: "storeMessage", status: 502, afterEffect: true, everyNth: 2 },
+      { route: "storeMessage", drop: true, afterEffect: true, everyNth: 3 }
+    ])
+    const errors: Array<unknown> = []
+    const storage = new ClaudeAgentStorage({
+      client: connection(),
+      sessionId: UUID_DEFAULT,
+      onError: (error) => void errors.push(error)
+    })
+    const prompt = { ...F.userText("same"), uuid: "0c0c0c0c-0000-4000-8000-000000000001" }
+    for (const message of [F.userText("a"), prompt, F.assistant([F.TEXT]), prompt, F.userText("b")]) {
+      await storage.saveMessage(message)
+    }
+    await storage.close()
+    expect(errors.map(String)).toStrictEqual([])
+    expect((await emulator.messages(UUID_DEFAULT)).map((m) => m.parts[0]?.text)).toStrictEqual([
+      "a",
+      "same",
+      "Hello, world!",
+      "b"
+    ])
+    expect((await emulator.requests()).filter((r) => r.faulted).length).toBeGreaterThanOrEqual(2)
+  })
+
   it("a permanent failure: onError gets the typed AcontextError (BadRequest 400) and the blob", async () => {
     await emulator.setFaults([{ route: "storeMessage", status: 400, times: 1 }])
     const errors: Array<{ error: unknown; blob: unknown }> = []

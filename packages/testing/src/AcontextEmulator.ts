@@ -3,8 +3,8 @@
  * Acontext REST API acx uses (`/api/v1`: create, list and delete sessions, store and read
  * messages in `format: "anthropic"`, ping), with the server's status codes, envelopes and
  * error texts, backed by memory or a SQLite file, with fault injection (status codes, latency,
- * dropped connections, every Nth request, the first N requests, side effect applied or not)
- * changeable at runtime, and introspection of requests and stored data.
+ * dropped connections, every Nth request, a seeded random rate, the first N requests, side
+ * effect applied or not) changeable at runtime, and introspection of requests and stored data.
  *
  * Two APIs: the Effect one (`AcontextEmulator` tag, scoped `make`, `layer`) and the Promise one
  * (`startAcontextEmulator`).
@@ -69,8 +69,8 @@ export type AcontextRoute = "createSession" | "listSessions" | "deleteSession" |
  * unknown paths are never faulted).
  *
  * Each fault counts the requests of its route and **fires** on every one of them, or on every
- * `everyNth`-th (N, 2N, …), at most `times` times in all (then the route behaves again). When it
- * fires:
+ * `everyNth`-th (N, 2N, …), or at random with probability `rate` (seeded: reproducible), at most
+ * `times` times in all (then the route behaves again). When it fires:
  * - `latencyMs` delays the request (the latencies of all faults firing together add up);
  * - `status` answers with that status and `body` (default: an envelope such as
  *   `{"code":503,"msg":"service unavailable","error":"fault injected by the acx emulator"}`;
@@ -102,6 +102,14 @@ export interface AcontextFault {
   readonly drop?: boolean | undefined
   /** Fire on every Nth matching request only (N ≥ 1; default: every request). */
   readonly everyNth?: number | undefined
+  /**
+   * Fire on each matching request with this probability (0–1), drawn from a generator seeded
+   * with `seed`: the same faults hit the same requests on every run. Combines with `everyNth`
+   * (drawn on every Nth request only) and `times`.
+   */
+  readonly rate?: number | undefined
+  /** Seed of the `rate` draws (an integer; default 1). */
+  readonly seed?: number | undefined
   /** Fire at most this many times (default: no limit). */
   readonly times?: number | undefined
   /** Apply the request's side effect first, then the latency and the answer (or drop). */

@@ -806,6 +806,40 @@ describe("AcontextEmulator", () => {
           expect(yield* emu.sessions).toHaveLength(5)
         })))
 
+    it.live("rate fails matching requests at random, the same ones for the same seed", () =>
+      Effect.gen(function*() {
+        const run = (seed: number) =>
+          withEmulator({ faults: [{ route: "createSession", status: 502, rate: 0.5, seed }] }, (emu) =>
+            Effect.gen(function*() {
+              const statuses: Array<number> = []
+              for (let i = 0; i < 40; i++) {
+                statuses.push((yield* call(emu, "POST", "/session")).status)
+              }
+              expect((yield* emu.sessions).length).toBe(
+                statuses.filter((s) =>
+                  s === 201
+                ).length
+              )
+              return statuses
+            }))
+        const first = yield* run(7)
+        expect(yield* run(7)).toEqual(first)
+        const failed = first.filter((s) => s === 502).length
+        // 40 draws at 0.5: far from both ends (the seed fixes the sequence, so this cannot flake).
+        expect(failed).toBeGreaterThan(10)
+        expect(failed).toBeLessThan(30)
+        expect(yield* run(8)).not.toEqual(first)
+        const all = yield* withEmulator({ faults: [{ route: "createSession", status: 502, rate: 1 }] }, (emu) =>
+          Effect.forEach([1, 2, 3], () =>
+            Effect.map(call(emu, "POST", "/session"), (r) => r.status)))
+        expect(all).toEqual([502, 502, 502])
+        const none = yield* withEmulator({ faults: [{ route: "createSession", status: 502, rate: 0 }] }, (emu) =>
+          Effect.forEach([1, 2, 3], () =>
+            Effect.map(call(emu, "POST", "/session"), (r) =>
+              r.status)))
+        expect(none).toEqual([201, 201, 201])
+      }))
+
     it.live("times fails the first N matching requests, then behaves", () =>
       withEmulator({ faults: [{ route: "*", status: 503, times: 2 }] }, (emu) =>
         Effect.gen(function*() {
@@ -896,7 +930,9 @@ describe("AcontextEmulator", () => {
               { route: "storeMessage" },
               { route: "storeMessage", status: 500, everyNth: 0 },
               { route: "storeMessage", body: { code: 1 } },
-              { route: "storeMessage", latencyMs: -1 }
+              { route: "storeMessage", latencyMs: -1 },
+              { route: "storeMessage", status: 500, rate: 1.5 },
+              { route: "storeMessage", status: 500, rate: 0.5, seed: 0.5 }
             ] as const
           ) {
             const error = yield* Effect.flip(emu.setFaults([fault]))

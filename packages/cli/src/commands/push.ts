@@ -1,7 +1,10 @@
 /**
- * `acx push <id> [--base-url U]`: one past session into Acontext (API key from
+ * `acx push <id> [--base-url U] [--new-session]`: one past session into Acontext (API key from
  * `ACONTEXT_API_KEY`), converted with the same rules as live `ClaudeAgentStorage`. Resumable: a
- * second push (or one after an interrupted push) stores only the messages not there yet.
+ * second push (or one after an interrupted push) stores only the messages not there yet. Exactly
+ * once: a store whose answer was lost is checked against the session's tail, never repeated
+ * blindly. `--new-session` pushes into a fresh Acontext session id (printed), for a session
+ * that holds something else in Acontext.
  *
  * @since 0.1.0
  */
@@ -13,6 +16,7 @@ import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { randomUUID } from "node:crypto"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
@@ -42,6 +46,12 @@ const sidechainsOption = Options.boolean("include-sidechains").pipe(
   Options.withDescription("Also push inline sidechain (old-layout subagent) messages")
 )
 
+const newSessionOption = Options.boolean("new-session").pipe(
+  Options.withDescription(
+    "Push into a fresh Acontext session id (printed) instead of the Claude session's own, e.g. when that one holds other messages"
+  )
+)
+
 /**
  * @since 0.1.0
  * @category commands
@@ -55,10 +65,11 @@ export const push = Command.make(
     configDir: configDirOption,
     thinking: thinkingOption,
     includeSidechains: sidechainsOption,
+    newSession: newSessionOption,
     json: jsonOption,
     followSymlinks: followSymlinksOption
   },
-  ({ baseUrl, configDir, followSymlinks, id, includeSidechains, json, project, thinking }) =>
+  ({ baseUrl, configDir, followSymlinks, id, includeSidechains, json, newSession, project, thinking }) =>
     Effect.gen(function*() {
       const key = process.env["ACONTEXT_API_KEY"]
       if (key === undefined || key.trim() === "") {
@@ -75,16 +86,25 @@ export const push = Command.make(
         from: projects,
         projectKey: session.projectKey,
         sessionId: session.sessionId,
+        targetSessionId: newSession ? randomUUID() : undefined,
         includeThinking: thinking,
         includeSidechains,
         onProgress: (p) => bar.update(p.stored, p.total)
       }).pipe(
         Effect.ensuring(bar.clear),
-        Effect.provide(acontextLayer({ apiKey: AcontextClient.apiKey(key.trim()), baseUrl: url }))
+        Effect.provide(acontextLayer({ apiKey: AcontextClient.apiKey(key.trim()), baseUrl: url })),
+        Effect.catchIf(
+          (error) => error._tag === "ClaudePushError" && error.reason === "Diverged",
+          (error) =>
+            CliError.conflict(
+              `${error.message}; to push it anyway, into a new Acontext session: acx push ${session.sessionId} --new-session`
+            )
+        )
       )
       if (json) return yield* Console.log(format.json(result))
+      const into = result.acontextSessionId === result.sessionId ? "" : ` as new session ${result.acontextSessionId}`
       yield* Console.log(
-        `pushed ${result.sessionId} to ${url}: ${result.stored} message(s) stored, ${result.alreadyPresent} already there (${result.total} in the session)`
+        `pushed ${result.sessionId} to ${url}${into}: ${result.stored} message(s) stored, ${result.alreadyPresent} already there (${result.total} in the session)`
       )
       if (result.skippedLines > 0) {
         yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped`)

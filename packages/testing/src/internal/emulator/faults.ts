@@ -46,6 +46,22 @@ interface Armed {
   readonly fault: AcontextFault
   readonly seen: number
   readonly fired: number
+  /** The state of the fault's pseudo-random draws (for `rate`). */
+  readonly draw: number
+}
+
+/**
+ * One draw of mulberry32: a float in [0, 1) and the next state. Deterministic per seed, so a
+ * test with `rate` faults is reproducible.
+ *
+ * @internal
+ */
+export const nextDraw = (state: number): readonly [number, number] => {
+  const next = (state + 0x6d2b79f5) | 0
+  let t = next
+  t = Math.imul(t ^ (t >>> 15), t | 1)
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+  return [((t ^ (t >>> 14)) >>> 0) / 4294967296, next]
 }
 
 const isNonNegativeInt = (n: number) => Number.isInteger(n) && n >= 0
@@ -69,6 +85,12 @@ export const validate = (faults: ReadonlyArray<AcontextFault>): string | undefin
     }
     if (f.everyNth !== undefined && !(Number.isInteger(f.everyNth) && f.everyNth >= 1)) {
       return `${at}.everyNth must be an integer >= 1, got ${f.everyNth}`
+    }
+    if (f.rate !== undefined && !(Number.isFinite(f.rate) && f.rate >= 0 && f.rate <= 1)) {
+      return `${at}.rate must be a probability (0-1), got ${f.rate}`
+    }
+    if (f.seed !== undefined && !Number.isInteger(f.seed)) {
+      return `${at}.seed must be an integer, got ${f.seed}`
     }
     if (f.times !== undefined && !isNonNegativeInt(f.times)) {
       return `${at}.times must be an integer >= 0, got ${f.times}`
@@ -113,12 +135,12 @@ export interface FaultBox {
 }
 
 const arm = (faults: ReadonlyArray<AcontextFault>): ReadonlyArray<Armed> =>
-  faults.map((fault) => ({ fault, seen: 0, fired: 0 }))
+  faults.map((fault) => ({ fault, seen: 0, fired: 0, draw: fault.seed ?? 1 }))
 
 /**
  * Fault state, replaced atomically by `set` (counters restart). Each fault counts the requests
- * of its route; it fires on every `everyNth`-th of them (every one by default), at most `times`
- * times. Latencies of the fired faults add up; the first fired fault with a status or a drop
+ * of its route; it fires on every `everyNth`-th of them (every one by default), with probability
+ * `rate` (a seeded draw), at most `times` times. Latencies of the fired faults add up; the first fired fault with a status or a drop
  * decides the response.
  *
  * @internal
@@ -136,9 +158,12 @@ export const make = (initial: ReadonlyArray<AcontextFault>): Effect.Effect<Fault
           const f = a.fault
           if (f.route !== "*" && f.route !== route) return a
           const seen = a.seen + 1
-          const due = f.everyNth === undefined || seen % f.everyNth === 0
-          const fires = due && (f.times === undefined || a.fired < f.times)
-          if (!fires) return { ...a, seen }
+          const due = (f.everyNth === undefined || seen % f.everyNth === 0) &&
+            (f.times === undefined || a.fired < f.times)
+          // A rate fault draws once per due request, so its sequence depends only on the seed.
+          const [roll, draw] = due && f.rate !== undefined ? nextDraw(a.draw) : [0, a.draw]
+          const fires = due && (f.rate === undefined || roll < f.rate)
+          if (!fires) return { ...a, seen, draw }
           faulted = true
           latencyMs += f.latencyMs ?? 0
           if (outcome === undefined && f.afterEffect === true) afterEffect = true
@@ -151,7 +176,7 @@ export const make = (initial: ReadonlyArray<AcontextFault>): Effect.Effect<Fault
             }
             afterEffect = f.afterEffect === true
           }
-          return { ...a, seen, fired: a.fired + 1 }
+          return { ...a, seen, fired: a.fired + 1, draw }
         })
         const decision: FaultDecision = { faulted, latencyMs, outcome, afterEffect }
         return [decision, next]
