@@ -147,6 +147,8 @@ export interface SubagentInfo {
 export interface TranscriptRead {
   readonly entries: Array<Transcript.TranscriptEntry>
   readonly errors: Array<Transcript.TranscriptLineError>
+  /** 1-based numbers of the lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
+  readonly invalidUtf8Lines: Array<number>
 }
 
 /**
@@ -338,8 +340,14 @@ export const make: (
 
     // Read in chunks, never as one string (V8 strings stop at about 512 MB).
     const readTranscript = (operation: string, file: string) => {
-      const read: TranscriptRead = { entries: [], errors: [] }
-      return foldTranscript(fs, file, (entry) => read.entries.push(entry), (error) => read.errors.push(error)).pipe(
+      const read: TranscriptRead = { entries: [], errors: [], invalidUtf8Lines: [] }
+      return foldTranscript(
+        fs,
+        file,
+        (entry) => read.entries.push(entry),
+        (error) => read.errors.push(error),
+        (line) => read.invalidUtf8Lines.push(line)
+      ).pipe(
         Effect.as(read),
         Effect.mapError(ioError(operation, file))
       )

@@ -239,4 +239,33 @@ describe("acx listing rows", () => {
     },
     TEST_TIMEOUT_MS
   )
+
+  it("show: lines that are not UTF-8 are shown with U+FFFD and named in one warning", async () => {
+    const dir = path.join(root, "latin1")
+    const project = path.join(dir, "projects", PROJECT)
+    fs.mkdirSync(project, { recursive: true })
+    const sid = "cccccccc-0000-4000-8000-000000000001"
+    const file = path.join(project, `${sid}.jsonl`)
+    // "café" in Latin-1 (one byte 0xE9) on line 2, valid UTF-8 on lines 1 and 3
+    const [head, tail] = user(sid, 2, "caf@@").split("@@")
+    fs.writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from(user(sid, 1, "first")),
+        Buffer.from(head!),
+        Buffer.from([0xe9]),
+        Buffer.from(tail!),
+        Buffer.from(assistant(sid, 3, "naïve"))
+      ])
+    )
+    const show = await run(["show", sid, "--config-dir", dir, "--format", "jsonl"])
+    expectOk(show)
+    expect(show.stderrLines).toEqual([
+      `acx: warning: 1 line(s) not valid UTF-8 in ${file}, shown with U+FFFD in place of the bad bytes (first: line 2)`
+    ])
+    const shown = show.stdout.trim().split("\n").map((l) => JSON.parse(l) as { message: { content: unknown } })
+    expect(shown).toHaveLength(3)
+    expect(shown[1]!.message.content).toBe("caf\uFFFD")
+    expect(JSON.stringify(shown[2]!.message.content)).toContain("naïve")
+  }, TEST_TIMEOUT_MS)
 })

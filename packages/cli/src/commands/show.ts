@@ -59,7 +59,14 @@ export const show = Command.make(
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const session = yield* findSession(projects, id, project)
-      const { entries, errors } = yield* projects.readSession(session.projectKey, session.sessionId)
+      const { entries, errors, invalidUtf8Lines } = yield* projects.readSession(session.projectKey, session.sessionId)
+      if (invalidUtf8Lines.length > 0) {
+        yield* Console.error(
+          `acx: warning: ${invalidUtf8Lines.length} line(s) not valid UTF-8 in ${
+            printable(session.file)
+          }, shown with U+FFFD in place of the bad bytes (first: line ${invalidUtf8Lines[0]})`
+        )
+      }
       if (errors.length > 0) {
         const first = errors[0]!
         yield* Console.error(
