@@ -86,10 +86,14 @@ export interface SessionFile {
 }
 
 /**
+ * A session as a listing shows it: where it is, and its metadata (`@acx/convert/SessionMetadata`:
+ * title, first prompt as a listing shows it — a slash command as `/name args` —, last prompt,
+ * cwd, branch, start and last times).
+ *
  * @since 0.1.0
  * @category models
  */
-export interface SessionInfo {
+export interface SessionInfo extends SessionMetadata.SessionMetadata {
   readonly projectKey: string
   readonly sessionId: string
   readonly file: string
@@ -97,17 +101,6 @@ export interface SessionInfo {
   readonly mtime: number
   /** Bytes. */
   readonly size: number
-  /** `custom-title`, else `ai-title`, else `summary`. */
-  readonly title?: string
-  /** As a listing shows it: a slash command as `/name args` (`@acx/convert/SessionTitle`). */
-  readonly firstPrompt?: string
-  readonly lastPrompt?: string
-  readonly cwd?: string
-  readonly gitBranch?: string
-  /** The first entry's `timestamp`. */
-  readonly startTime?: string
-  /** The last entry's `timestamp`. */
-  readonly lastTime?: string
 }
 
 /**

@@ -89,7 +89,12 @@ export class ByteLineSplitter {
   }
 }
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+/**
+ * The parts as one array (the part itself when there is one).
+ *
+ * @internal
+ */
+export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1) return parts[0]!
   let size = 0
   for (const part of parts) size += part.length

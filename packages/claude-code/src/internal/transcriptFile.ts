@@ -13,6 +13,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { isUtf8 } from "node:buffer"
+import { concat } from "./byteLines.js"
 
 const CHUNK = FileSystem.MiB(1)
 
@@ -45,19 +46,6 @@ const decodeLines = (region: Uint8Array, firstLine: number, onInvalidUtf8: (line
   }
   const text = parts.join("\n")
   return region[region.length - 1] === NEWLINE ? `${text}\n` : text
-}
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  let size = 0
-  for (const part of parts) size += part.length
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }
 
 /**
