@@ -171,13 +171,16 @@ const emptyDay = (): DayCell => ({
   models: {}
 })
 
-const dayCell = (state: FoldState, day: string): DayCell => {
-  const existing = state.days[day]
-  if (existing !== undefined) return existing
-  const created = emptyDay()
-  state.days[day] = created
-  return created
+// Keys come from transcripts ("__proto__" is a possible model or tool name): own properties only.
+const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined
+
+const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  return value
 }
+
+const dayCell = (state: FoldState, day: string): DayCell => own(state.days, day) ?? setOwn(state.days, day, emptyDay())
 
 /**
  * Adds `b` into `a` (`sign` −1 takes it away).
@@ -196,13 +199,8 @@ export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
   a.costUSD += sign * b.costUSD
 }
 
-const modelCell = (day: DayCell, model: string): ModelCell => {
-  const existing = day.models[model]
-  if (existing !== undefined) return existing
-  const created = emptyModelCell()
-  day.models[model] = created
-  return created
-}
+const modelCell = (day: DayCell, model: string): ModelCell =>
+  own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
 
 const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
   const figures = Pricing.responseUsage(usage)
@@ -258,7 +256,7 @@ const countAssistant = (state: FoldState, entry: { readonly [key: string]: unkno
     for (const block of content) {
       const name = get(block, "name")
       if (get(block, "type") === "tool_use" && typeof name === "string") {
-        cell.toolCalls[name] = (cell.toolCalls[name] ?? 0) + 1
+        setOwn(cell.toolCalls, name, (own(cell.toolCalls, name) ?? 0) + 1)
       }
     }
   }
@@ -413,7 +411,7 @@ export const restore = (json: unknown): FoldState | undefined => {
       )
     }
     if (!isDayCell(cell)) return undefined
-    days[day] = cell
+    setOwn(days, day, cell)
   }
   if (!json.agents.every((agent) => typeof agent === "string")) return undefined
   const recent = new Map<string, Counted>()

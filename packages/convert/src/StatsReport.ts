@@ -219,7 +219,7 @@ const tokensOf = (cell: ModelCell): Tokens => {
 
 const finish = (acc: Acc, pricing: Pricing.PricingTable, subagents: (session: string) => number): Row => {
   const all = emptyModelCell()
-  const models: { [model: string]: ModelUsage } = {}
+  const models: Array<readonly [string, ModelUsage]> = []
   const unpriced: Array<string> = []
   let costUSD = 0
   for (const model of [...acc.models.keys()].sort()) {
@@ -228,12 +228,12 @@ const finish = (acc: Acc, pricing: Pricing.PricingTable, subagents: (session: st
     const priced = Pricing.ratesFor(pricing, model) !== undefined
     if (priced) costUSD += cell.costUSD
     else if (cell.messages > 0) unpriced.push(model)
-    models[model] = {
+    models.push([model, {
       messages: cell.messages,
       tokens: tokensOf(cell),
       webSearchRequests: cell.webSearchRequests,
       costUSD: priced ? cell.costUSD : null
-    }
+    }])
   }
   const known = Number.isFinite(acc.firstMs) && Number.isFinite(acc.lastMs)
   let agents = 0
@@ -253,7 +253,7 @@ const finish = (acc: Acc, pricing: Pricing.PricingTable, subagents: (session: st
     tokens: tokensOf(all),
     costUSD,
     unpriced,
-    models
+    models: Object.fromEntries(models)
   }
 }
 
