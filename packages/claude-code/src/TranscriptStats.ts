@@ -177,7 +177,11 @@ const writeCache = (file: string, cache: CacheFile): string | undefined => {
     fs.renameSync(temp, file)
     return undefined
   } catch (cause) {
-    fs.rmSync(temp, { force: true })
+    try {
+      fs.rmSync(temp, { force: true })
+    } catch {
+      // nothing was written
+    }
     return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
   }
 }
@@ -253,6 +257,7 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
     > = []
     const entries = new Array<CacheEntry | undefined>(files.length)
     const tails = new Array<string | undefined>(files.length)
+    const states = new Array<StatsFold.FoldState | undefined>(files.length)
     let appended = 0
     let bytesToRead = 0
     for (const [index, item] of files.entries()) {
@@ -268,11 +273,14 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
         continue
       }
       const hit = cached[item.file]
-      if (hit !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
+      const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
+      if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
         entries[index] = hit
+        states[index] = state
         continue
       }
-      const resumable = hit !== undefined && hit.offset > 0 && hit.offset <= stat.size && hit.size <= stat.size &&
+      // a damaged fold is folded again from the start
+      const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size && hit.size <= stat.size &&
         sameMark(item.file, hit)
       if (resumable) appended++
       const bytes = stat.size - (resumable ? hit.offset : 0)
@@ -320,7 +328,7 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
     for (const [index, item] of files.entries()) {
       const entry = entries[index]
       if (entry === undefined) continue
-      const state = StatsFold.restore(entry.state) ?? StatsFold.empty()
+      const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
       const tail = tails[index]
       if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
       folds.push({ projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
