@@ -238,7 +238,8 @@ export const statsJson = (result: StatsResult) => {
     rows: report.rows.map((row) => rowJson(report.by, row)),
     total: rowJson("day", report.total),
     skippedLines: report.malformed,
-    skippedFiles: result.run.skipped
+    skippedFiles: result.run.skipped,
+    read: { ...result.run.files, bytes: result.run.bytesRead, workers: result.run.workers }
   }
 }
 
