@@ -11,8 +11,10 @@ import { importClaudeDir } from "@acx/claude-code/ClaudeImport"
 import * as Fixtures from "@acx/fixtures"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Effect from "effect/Effect"
+import * as crypto from "node:crypto"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -160,6 +162,98 @@ const main = async () => {
     }, max ${fmt(Math.max(...baseRates))})`
   )
   console.log(`  ratio: ${(imp / base).toFixed(2)}× the baseline`)
+  await big()
+}
+
+const BIG_MB = Number(process.env["ACX_BENCH_BIG_MB"] ?? "552")
+
+const listJsonl = (dir: string): Array<string> =>
+  fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".jsonl"))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort()
+
+const big = async () => {
+  const generated = generateBigConfigDir({
+    dir: path.join(os.tmpdir(), `acx-bench-big-${BIG_MB}mb`),
+    sessions: 200,
+    bytes: BIG_MB * 1e6
+  })
+  const projectsDir = path.join(generated.configDir, "projects")
+  const bigFiles: Array<FileToLoad> = listJsonl(projectsDir).map((file) => {
+    const [projectKey, sessionId, ...rest] = path.relative(projectsDir, file).split(path.sep)
+    const key: SessionStore.SessionKey = rest.length === 0
+      ? { projectKey: projectKey!, sessionId: sessionId!.slice(0, -".jsonl".length) }
+      : { projectKey: projectKey!, sessionId: sessionId!, subpath: rest.join("/").slice(0, -".jsonl".length) }
+    const metaFile = file.slice(0, -".jsonl".length) + ".meta.json"
+    return fs.existsSync(metaFile)
+      ? { key, file, meta: JSON.parse(fs.readFileSync(metaFile, "utf8")) as Record<string, unknown> }
+      : { key, file }
+  })
+  const file = path.join(root, "big.sqlite")
+  const importInto = (filename: string) =>
+    Effect.scoped(Effect.gen(function*() {
+      const store = yield* SqliteSessionStore.make({ filename })
+      return yield* importClaudeDir({ from: { configDir: generated.configDir }, to: store })
+    })).pipe(Effect.provide(NodeContext.layer))
+  const baselineBig = Effect.scoped(Effect.gen(function*() {
+    const store = yield* SqliteSessionStore.make({ filename: path.join(root, "big-baseline.sqlite") })
+    let entries = 0
+    for (const f of bigFiles) {
+      const parsed = parseLines(fs.readFileSync(f.file, "utf8"))
+      const all = f.meta === undefined ? parsed : [...parsed, { ...f.meta, type: "agent_metadata" }]
+      for (let i = 0; i < all.length; i += 500) yield* store.append(f.key, all.slice(i, i + 500))
+      entries += all.length
+    }
+    return entries
+  }))
+  const time = async <A>(run: () => Promise<A>) => {
+    const start = performance.now()
+    const value = await run()
+    return { value, ms: performance.now() - start }
+  }
+  const baseRun = await time(() => Effect.runPromise(baselineBig))
+  const first = await time(() => Effect.runPromise(importInto(file)))
+  if (first.value.entries !== baseRun.value) {
+    throw new Error(`entry counts differ: import ${first.value.entries}, baseline ${baseRun.value}`)
+  }
+  const unchanged = await time(() => Effect.runPromise(importInto(file)))
+  // a tenth of the transcripts grow by a few lines, as sessions in use do
+  const grown = bigFiles.filter((_, i) => i % 10 === 0)
+  const sizes = grown.map((f) => fs.statSync(f.file).size)
+  for (const f of grown) {
+    const lines = fs.readFileSync(f.file, "utf8").trimEnd().split("\n").slice(-3)
+    fs.appendFileSync(
+      f.file,
+      lines.map((line) => line.replace(/"uuid":"[^"]+"/, `"uuid":"${crypto.randomUUID()}"`)).join("\n") + "\n"
+    )
+  }
+  const incremental = await time(() => Effect.runPromise(importInto(file)))
+  const mb = generated.bytes / 1e6
+  console.log(
+    `import at scale: generated dir, ${generated.sessions} sessions + ${generated.subagents} subagents, ${
+      generated.lines.toLocaleString("en")
+    } lines, ${mb.toFixed(0)} MB`
+  )
+  console.log(
+    `  first import: ${(first.ms / 1000).toFixed(1)} s (${
+      (mb / (first.ms / 1000)).toFixed(1)
+    } MB/s); baseline (read + parse + append in 500s): ${(baseRun.ms / 1000).toFixed(1)} s; ratio ${
+      (baseRun.ms / first.ms).toFixed(2)
+    }× the baseline's throughput`
+  )
+  console.log(
+    `  re-import, nothing changed: ${
+      (unchanged.ms / 1000).toFixed(2)
+    } s (${unchanged.value.filesUnchanged} files not opened, ${unchanged.value.bytesRead} B read)`
+  )
+  console.log(
+    `  re-import after ${grown.length} transcripts grew: ${
+      (incremental.ms / 1000).toFixed(2)
+    } s (${incremental.value.entries} entries, ${(incremental.value.bytesRead / 1e3).toFixed(0)} kB read)`
+  )
+  // the generated dir is reused by later runs: put it back as generated
+  grown.forEach((f, i) => fs.truncateSync(f.file, sizes[i]))
 }
 
 main().catch((error) => {

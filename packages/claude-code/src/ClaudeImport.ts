@@ -6,21 +6,40 @@
  * each subagent's `agent-<id>.meta.json` appended after it as `{ type: "agent_metadata", ...meta }`
  * like the SDK's importer does.
  *
- * Lines are read raw (unparseable lines skipped and counted) and appended in batches of
- * `batchSize`. The import is idempotent: entries with a `uuid` are deduped by the target store;
- * an entry without one (file-history snapshots, titles, `agent_metadata`, …) is not appended
- * when an equal entry (as JSON, key order aside) is already stored under the key from an earlier
- * run, while a transcript's own repeated lines are all kept.
+ * Lines are read as bytes (unparseable lines skipped and reported per file, lines that are not
+ * valid UTF-8 kept with U+FFFD and reported with their byte offset) and appended in batches of
+ * `batchSize`.
+ *
+ * **Exactly once, and incremental**, into a store that keeps an
+ * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
+ * together with the file's new record (bytes taken, a fingerprint of them, the file's size and
+ * mtime) by compare-and-set, so
+ * - a file whose size and mtime are those recorded is not opened;
+ * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
+ *   and of the KiB before the offset — tells growth from a rewrite);
+ * - two imports of the same source at the same time store every line once: a batch whose record
+ *   another import moved meanwhile stores nothing, and its import goes on from the new record;
+ * - a last line without its newline is left for the next import unless it is a whole entry.
+ *
+ * Into a store without a ledger (and for a file rewritten in place), the whole file is read and
+ * the import stays idempotent the old way: entries with a `uuid` are deduped by the store, and an
+ * entry without one is not appended when an equal entry is already stored under the key from an
+ * earlier run (a transcript's own repeated lines are all kept).
  *
  * @since 0.1.0
  */
+import * as ImportLedger from "@acx/session-store/ImportLedger"
 import type * as SessionStore from "@acx/session-store/SessionStore"
+import type * as PlatformError from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { createHash } from "node:crypto"
 import * as ClaudeProjects from "./ClaudeProjects.js"
-import { dedupeUuidless } from "./internal/dedupeUuidless.js"
-import { readEntryLines } from "./internal/jsonl.js"
+import { type ByteLine, ByteLineSplitter } from "./internal/byteLines.js"
+import { canonicalJson, uuidlessFilter } from "./internal/dedupeUuidless.js"
+import { entryOfLine } from "./internal/jsonl.js"
 
 /**
  * @since 0.1.0
@@ -29,8 +48,10 @@ import { readEntryLines } from "./internal/jsonl.js"
 export interface ImportProgress {
   /** Sessions finished so far. */
   readonly sessions: number
-  /** Entries offered to the store so far (duplicates the store skips included). */
+  /** Entries read so far (what the store already held and skips included). */
   readonly entries: number
+  /** Bytes read so far. */
+  readonly bytes: number
   readonly currentSession: { readonly projectKey: string; readonly sessionId: string }
 }
 
@@ -50,17 +71,60 @@ export interface ImportOptions {
 }
 
 /**
+ * Lines of one file that were not stored as they were.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FileWarning {
+  /** The file, relative to the projects directory. */
+  readonly file: string
+  /** Non-blank lines that are not entries (malformed JSON, non-objects, a torn last line). */
+  readonly malformedLines: number
+  /** Lines that were not valid UTF-8, stored with U+FFFD in place of the bad bytes. */
+  readonly invalidUtf8Lines: number
+  /** Byte offset of the first such line (malformed or not UTF-8). */
+  readonly firstOffset: number
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
 export interface ImportResult {
   readonly sessions: number
-  /** Entries offered to the store (what it already held included). */
+  /** Entries read this run (what the store already held included; 0 for unchanged files). */
   readonly entries: number
   readonly subagents: number
   /** Non-blank lines that are not entries (malformed JSON, torn last lines, non-objects). */
   readonly skippedLines: number
+  /** Files read (wholly or from where the last import stopped). */
+  readonly filesRead: number
+  /** Files the ledger showed unchanged, not opened. */
+  readonly filesUnchanged: number
+  /** Bytes read. */
+  readonly bytesRead: number
+  /** Per file: lines skipped or not valid UTF-8. */
+  readonly warnings: ReadonlyArray<FileWarning>
 }
+
+const CHUNK = 1024 * 1024
+const PRINT = 1024
+// A batch whose record another import moved is retried from the new record; an import that
+// loses this many times in a row on one file is racing something that never stops.
+const MAX_CONFLICTS = 1000
+
+const sha1 = (bytes: Uint8Array): string => createHash("sha1").update(bytes).digest("base64url").slice(0, 16)
+
+interface FileTask {
+  readonly key: SessionStore.SessionKey
+  /** Absolute path. */
+  readonly path: string
+  /** Relative to the projects directory, `/`-separated: the ledger's file name. */
+  readonly name: string
+}
+
+class ImportConflictError extends Error {}
 
 /**
  * Imports every session (or one project's) into the store; see the module docs.
@@ -79,55 +143,278 @@ export const importClaudeDir = (
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const source = "listSessions" in options.from ? options.from : yield* ClaudeProjects.make(options.from)
-    const store = dedupeUuidless(options.to)
+    const store = options.to
+    const ledger = ImportLedger.ledgerOf(store)
+    const filter = uuidlessFilter(store)
     const batchSize = Math.max(1, options.batchSize ?? 500)
-    const readEntries = (file: string) =>
-      readEntryLines(fs, file, skipped).pipe(
-        Effect.map((read) => read.entries),
-        Effect.mapError((cause) =>
-          new ClaudeProjects.ClaudeProjectsError({
-            reason: "Io",
-            operation: "importClaudeDir",
-            description: `cannot read ${file}`,
-            cause
-          })
-        )
-      )
-    const appendBatched = (key: SessionStore.SessionKey, entries: ReadonlyArray<SessionStore.SessionStoreEntry>) =>
+    const ioError = (file: string) => (cause: PlatformError.PlatformError) =>
+      new ClaudeProjects.ClaudeProjectsError({
+        reason: "Io",
+        operation: "importClaudeDir",
+        description: `cannot read ${file}: ${cause.message}`,
+        cause
+      })
+
+    const sourceId = yield* fs.realPath(source.projectsDir).pipe(
+      Effect.orElseSucceed(() => path.resolve(source.projectsDir))
+    )
+    const records = new Map<string, ImportLedger.ImportedFile>()
+    const loadRecords = Effect.gen(function*() {
+      if (ledger === undefined) return
+      records.clear()
+      for (const record of yield* ledger.importedFiles(sourceId)) records.set(record.file, record)
+    })
+    yield* loadRecords
+
+    const totals = { entries: 0, bytes: 0, skipped: 0, filesRead: 0, filesUnchanged: 0 }
+    const warnings: Array<FileWarning> = []
+
+    // Where the file's bytes up to `offset` come from: hashes of the first KiB and the KiB before it.
+    const fingerprintAt = (file: FileSystem.File, offset: number) =>
       Effect.gen(function*() {
-        for (let i = 0; i < entries.length; i += batchSize) {
-          yield* store.append(key, entries.slice(i, i + batchSize))
+        if (offset === 0) return "empty"
+        const headLength = Math.min(PRINT, offset)
+        yield* file.seek(0, "start")
+        const head = Option.getOrElse(yield* file.readAlloc(headLength), () => new Uint8Array(0))
+        const tailStart = Math.max(0, offset - PRINT)
+        yield* file.seek(tailStart, "start")
+        const tail = Option.getOrElse(yield* file.readAlloc(offset - tailStart), () => new Uint8Array(0))
+        return `${offset}:${sha1(head)}:${sha1(tail)}`
+      })
+
+    /** Stores one batch (and, with a ledger, the file's next record); a moved record is a conflict. */
+    const storeBatch = (
+      task: FileTask,
+      entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+      dedupe: boolean,
+      advance: ImportLedger.LedgerAdvance | undefined
+    ) =>
+      Effect.gen(function*() {
+        const fresh = dedupe && entries.length > 0 ? yield* filter(task.key, entries) : entries
+        if (ledger === undefined || advance === undefined) {
+          if (fresh.length > 0) yield* store.append(task.key, fresh)
+        } else {
+          const stored = yield* ledger.appendImported(task.key, fresh, advance)
+          if (!stored) return yield* Effect.fail(new ImportConflictError())
+          records.set(advance.next.file, advance.next)
+        }
+        totals.entries += entries.length
+      })
+
+    const statOf = (task: FileTask) =>
+      Effect.map(fs.stat(task.path).pipe(Effect.mapError(ioError(task.name))), (info) => ({
+        size: Number(info.size),
+        mtimeMs: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
+      }))
+
+    const unchanged = (record: ImportLedger.ImportedFile | null, size: number, mtimeMs: number) =>
+      ledger !== undefined && record !== null && record.size === size && record.mtimeMs === mtimeMs
+
+    /** One pass over a transcript from where its record says; fails with a conflict to be retried. */
+    const importTranscriptOnce = (task: FileTask, warning: Warning) =>
+      Effect.scoped(Effect.gen(function*() {
+        const { mtimeMs, size } = yield* statOf(task)
+        const record = records.get(task.name) ?? null
+        if (unchanged(record, size, mtimeMs)) {
+          totals.filesUnchanged++
+          return
+        }
+        const file = yield* fs.open(task.path, { flag: "r" }).pipe(Effect.mapError(ioError(task.name)))
+        const fingerprint = (offset: number) => fingerprintAt(file, offset).pipe(Effect.mapError(ioError(task.name)))
+        let start = 0
+        if (ledger !== undefined && record !== null && record.offset <= size) {
+          if ((yield* fingerprint(record.offset)) === record.fingerprint) start = record.offset
+        }
+        // from the start of a file the store may hold already (no record, or rewritten in place)
+        const dedupe = start === 0
+        totals.filesRead++
+        let expected = record
+        let batch: Array<SessionStore.SessionStoreEntry> = []
+        let taken = start
+        // counted since the last stored batch: they count once that batch is stored
+        const seen = emptyCounts()
+        // A record written mid-file says `size: offset`: it is never taken for the whole file's,
+        // so an import stopped (or outrun) there is carried on by the next one.
+        const flush = (final: boolean) =>
+          Effect.gen(function*() {
+            const entries = batch
+            batch = []
+            if (ledger === undefined) {
+              yield* storeBatch(task, entries, dedupe, undefined)
+            } else {
+              const next: ImportLedger.ImportedFile = {
+                file: task.name,
+                size: final ? size : taken,
+                mtimeMs,
+                offset: taken,
+                fingerprint: yield* fingerprint(taken)
+              }
+              yield* storeBatch(task, entries, dedupe, { source: sourceId, expected, next })
+              expected = next
+            }
+            commit(warning, seen)
+          })
+        const splitter = new ByteLineSplitter(start)
+        const lines: Array<ByteLine> = []
+        let position = start
+        while (position < size) {
+          yield* file.seek(position, "start")
+          const chunk = yield* file.readAlloc(Math.min(CHUNK, size - position)).pipe(
+            Effect.mapError(ioError(task.name))
+          )
+          if (Option.isNone(chunk) || chunk.value.length === 0) break
+          position += chunk.value.length
+          totals.bytes += chunk.value.length
+          splitter.feed(chunk.value, (line) => lines.push(line))
+          for (const line of lines) {
+            const entry = entryOfLine(line.text)
+            count(seen, line, entry === undefined && line.text.trim() !== "")
+            if (entry !== undefined) batch.push(entry)
+            taken = line.end
+            if (batch.length >= batchSize) yield* flush(false)
+          }
+          lines.length = 0
+        }
+        const rest = splitter.rest()
+        if (rest !== undefined && rest.text.trim() !== "") {
+          const entry = entryOfLine(rest.text)
+          if (entry !== undefined) {
+            // a whole entry without its newline is taken (a `\n` added later reads as a blank line)
+            count(seen, rest, false)
+            batch.push(entry)
+            taken = rest.end
+          } else {
+            // torn: left for the next import, which reads it again once it is complete
+            count(seen, rest, true)
+          }
+        }
+        const moved = expected === null || expected.offset !== taken || expected.size !== size ||
+          expected.mtimeMs !== mtimeMs
+        if (batch.length > 0 || (ledger !== undefined && moved)) yield* flush(true)
+        commit(warning, seen)
+      }))
+
+    /** A subagent's `.meta.json`, appended as one `agent_metadata` entry when it changed. */
+    const importMetaOnce = (task: FileTask, meta: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        const { mtimeMs, size } = yield* statOf(task)
+        const record = records.get(task.name) ?? null
+        if (unchanged(record, size, mtimeMs)) {
+          totals.filesUnchanged++
+          return
+        }
+        totals.filesRead++
+        const entry: SessionStore.SessionStoreEntry = { ...meta, type: "agent_metadata" }
+        const fingerprint = `meta:${sha1(new TextEncoder().encode(canonicalJson(entry)))}`
+        const next: ImportLedger.ImportedFile = { file: task.name, size, mtimeMs, offset: size, fingerprint }
+        const entries = record !== null && record.fingerprint === fingerprint ? [] : [entry]
+        yield* storeBatch(
+          task,
+          entries,
+          true,
+          ledger === undefined ? undefined : { source: sourceId, expected: record, next }
+        )
+      })
+
+    const retrying = <A, E, R>(
+      name: string,
+      once: Effect.Effect<A, E | ImportConflictError, R>
+    ): Effect.Effect<A, E | ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError, R> => {
+      const attempt = (
+        n: number
+      ): Effect.Effect<A, E | ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError, R> =>
+        Effect.catchIf(once, (error): error is ImportConflictError =>
+          error instanceof ImportConflictError, () =>
+          n >= MAX_CONFLICTS
+            ? Effect.fail(
+              new ClaudeProjects.ClaudeProjectsError({
+                reason: "Io",
+                operation: "importClaudeDir",
+                description: `${name} keeps changing under another import; try again once that import is done`
+              })
+            )
+            : Effect.zipRight(loadRecords, attempt(n + 1)))
+      return attempt(1)
+    }
+
+    const relative = (file: string) =>
+      path.relative(source.projectsDir, file).split(path.sep).join("/")
+    const importTranscript = (key: SessionStore.SessionKey, file: string) =>
+      Effect.gen(function*() {
+        const task: FileTask = { key, path: file, name: relative(file) }
+        const warning = emptyCounts()
+        yield* retrying(task.name, importTranscriptOnce(task, warning))
+        totals.skipped += warning.malformed
+        if (warning.malformed > 0 || warning.invalidUtf8 > 0) {
+          warnings.push({
+            file: task.name,
+            malformedLines: warning.malformed,
+            invalidUtf8Lines: warning.invalidUtf8,
+            firstOffset: warning.firstOffset
+          })
         }
       })
 
-    const skipped = { lines: 0 }
     let sessions = 0
-    let entries = 0
     let subagents = 0
     const listed = yield* source.listSessionFiles(options.projectKey)
     for (const info of listed) {
       const { projectKey, sessionId } = info
-      const main = yield* readEntries(info.file)
-      yield* appendBatched({ projectKey, sessionId }, main)
-      entries += main.length
+      yield* importTranscript({ projectKey, sessionId }, info.file)
       const agents = yield* source.listSubagents(projectKey, sessionId)
       const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
       for (const agent of agents) {
         const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
         const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
-        const lines = yield* readEntries(agent.file)
-        yield* appendBatched(key, lines)
-        entries += lines.length
+        yield* importTranscript(key, agent.file)
         if (agent.meta !== undefined) {
-          yield* store.append(key, [{ ...agent.meta, type: "agent_metadata" }])
-          entries += 1
+          const metaFile = agent.file.slice(0, -".jsonl".length) + ".meta.json"
+          const task: FileTask = { key, path: metaFile, name: relative(metaFile) }
+          yield* retrying(task.name, importMetaOnce(task, agent.meta))
         }
         subagents++
       }
       sessions++
       if (options.onProgress !== undefined) {
-        yield* options.onProgress({ sessions, entries, currentSession: { projectKey, sessionId } })
+        yield* options.onProgress({
+          sessions,
+          entries: totals.entries,
+          bytes: totals.bytes,
+          currentSession: { projectKey, sessionId }
+        })
       }
     }
-    return { sessions, entries, subagents, skippedLines: skipped.lines }
+    return {
+      sessions,
+      entries: totals.entries,
+      subagents,
+      skippedLines: totals.skipped,
+      filesRead: totals.filesRead,
+      filesUnchanged: totals.filesUnchanged,
+      bytesRead: totals.bytes,
+      warnings
+    }
   })
+
+interface Warning {
+  malformed: number
+  invalidUtf8: number
+  firstOffset: number
+}
+
+const emptyCounts = (): Warning => ({ malformed: 0, invalidUtf8: 0, firstOffset: -1 })
+
+const count = (counts: Warning, line: ByteLine, malformed: boolean): void => {
+  if (line.invalidUtf8) counts.invalidUtf8++
+  if (malformed) counts.malformed++
+  if ((malformed || line.invalidUtf8) && counts.firstOffset < 0) counts.firstOffset = line.start
+}
+
+const commit = (into: Warning, from: Warning): void => {
+  into.malformed += from.malformed
+  into.invalidUtf8 += from.invalidUtf8
+  if (into.firstOffset < 0) into.firstOffset = from.firstOffset
+  from.malformed = 0
+  from.invalidUtf8 = 0
+  from.firstOffset = -1
+}

@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import * as Fork from "@acx/convert/Fork"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptParse from "@acx/convert/TranscriptParse"
 import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
@@ -27,8 +28,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
+import * as DirectoryLock from "./internal/directoryLock.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
 import { foldTranscript } from "./internal/transcriptFile.js"
+import * as SessionIndex from "./SessionIndex.js"
 
 /**
  * Why an operation failed:
@@ -96,10 +99,32 @@ export interface SessionInfo {
   readonly size: number
   /** `custom-title`, else `ai-title`, else `summary`. */
   readonly title?: string
+  /** As a listing shows it: a slash command as `/name args` (`@acx/convert/SessionTitle`). */
   readonly firstPrompt?: string
   readonly lastPrompt?: string
   readonly cwd?: string
   readonly gitBranch?: string
+  /** The first entry's `timestamp`. */
+  readonly startTime?: string
+  /** The last entry's `timestamp`. */
+  readonly lastTime?: string
+}
+
+/**
+ * A path a listing left out, and why:
+ * - `Directory`: a directory named like a transcript (`<uuid>.jsonl`);
+ * - `NotAFile`: not a regular file (a FIFO, a socket, a device);
+ * - `Symlink`: a symbolic link (or inside a linked directory) that resolves outside the config
+ *   directory, not followed without `followSymlinks`;
+ * - `Unreadable`: `stat` failed (a dangling link, no permission).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SkippedPath {
+  readonly path: string
+  readonly reason: "Directory" | "NotAFile" | "Symlink" | "Unreadable"
+  readonly description: string
 }
 
 /**
@@ -144,6 +169,18 @@ export interface ForkResult {
 export interface ClaudeProjectsOptions {
   /** The Claude Code config directory (`~/.claude`); a leading `~` is expanded. */
   readonly configDir: string
+  /**
+   * Read transcripts and project directories that are symbolic links resolving outside the
+   * config directory (default: they are skipped and reported to `onSkipped`).
+   */
+  readonly followSymlinks?: boolean | undefined
+  /** Told of every path a listing leaves out (see {@link SkippedPath}); default: nothing. */
+  readonly onSkipped?: ((skipped: SkippedPath) => Effect.Effect<void>) | undefined
+  /**
+   * Where `listSessions` caches the metadata it reads (`SessionIndex`; the CLI passes
+   * `$ACX_HOME/cache`); absent: no cache.
+   */
+  readonly cacheDir?: string | undefined
 }
 
 /**
@@ -156,11 +193,16 @@ export interface ClaudeProjects {
   readonly listProjects: () => Effect.Effect<Array<ProjectInfo>, ClaudeProjectsError>
   /**
    * The main transcript files of one project, or of every project, without reading them: what
-   * to use to find a session by id or to walk a large config directory (`listSessions` parses
-   * every transcript for its metadata).
+   * to use to find a session by id or to walk a large config directory. Directories named like
+   * transcripts, other non-files and (without `followSymlinks`) links that resolve outside the
+   * config directory are left out and reported to `onSkipped`; a `projectKey` whose directory
+   * does not exist fails with `NotFound`.
    */
   readonly listSessionFiles: (projectKey?: string) => Effect.Effect<Array<SessionFile>, ClaudeProjectsError>
-  /** Sessions of one project, or of every project, with metadata read from each transcript. */
+  /**
+   * Sessions of one project, or of every project, with metadata read from the head and tail of
+   * each transcript and cached (see `SessionIndex` for what a head and tail cannot give).
+   */
   readonly listSessions: (projectKey?: string) => Effect.Effect<Array<SessionInfo>, ClaudeProjectsError>
   readonly readSession: (projectKey: string, sessionId: string) => Effect.Effect<TranscriptRead, ClaudeProjectsError>
   /** The entries, parsed incrementally over the file's bytes; malformed lines are skipped. */
@@ -224,90 +266,17 @@ export const ClaudeProjects: Context.Tag<ClaudeProjects, ClaudeProjects> = Conte
  */
 export const isAgentId = (value: unknown): value is string => isSafeSegment(value)
 
-type Obj = { readonly [key: string]: unknown }
-
-const asObj = (entry: unknown): Obj => (typeof entry === "object" && entry !== null ? entry as Obj : {})
-
-const str = (value: unknown): string | undefined => typeof value === "string" && value.length > 0 ? value : undefined
-
-const promptText = (entry: Obj): string | undefined => {
-  if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true) return undefined
-  const content = asObj(entry.message).content
-  if (typeof content === "string") return str(content.trim())
-  if (Array.isArray(content)) {
-    for (const block of content) {
-      const b = asObj(block)
-      if (b.type === "tool_result") return undefined
-      if (b.type === "text" && typeof b.text === "string") return str(b.text.trim())
-    }
-  }
-  return undefined
-}
-
 /**
- * Folds a session's listing metadata out of its entries: title (`custom-title`, else
- * `ai-title`, else `summary`; the last of each wins), first user prompt, last prompt
- * (`last-prompt`, else the last user prompt), and the first `cwd` / `gitBranch`.
+ * A session's listing metadata from all of its entries (`@acx/convert/SessionMetadata`): title
+ * (`custom-title`, else `ai-title`, else `summary`; the last of each wins), first user prompt,
+ * last prompt (`last-prompt`, else the last user prompt), the first `cwd` / `gitBranch`, the
+ * first and last `timestamp`.
  *
  * @since 0.1.0
  * @category metadata
  */
-export const sessionMetadata = (
-  entries: ReadonlyArray<unknown>
-): Pick<SessionInfo, "title" | "firstPrompt" | "lastPrompt" | "cwd" | "gitBranch"> => {
-  const fold = metadataFold()
-  for (const entry of entries) fold.offer(entry)
-  return fold.result()
-}
-
-// sessionMetadata one entry at a time, so a listing folds a transcript without keeping it.
-const metadataFold = () => {
-  let customTitle: string | undefined
-  let aiTitle: string | undefined
-  let summary: string | undefined
-  let firstPrompt: string | undefined
-  let lastPromptEntry: string | undefined
-  let lastUserPrompt: string | undefined
-  let cwd: string | undefined
-  let gitBranch: string | undefined
-  return {
-    offer: (raw: unknown): void => {
-      const entry = asObj(raw)
-      switch (entry.type) {
-        case "custom-title":
-          customTitle = str(entry.customTitle) ?? customTitle
-          break
-        case "ai-title":
-          aiTitle = str(entry.aiTitle) ?? aiTitle
-          break
-        case "summary":
-          summary = str(entry.summary) ?? summary
-          break
-        case "last-prompt":
-          lastPromptEntry = str(entry.lastPrompt) ?? lastPromptEntry
-          break
-      }
-      const prompt = promptText(entry)
-      if (prompt !== undefined) {
-        firstPrompt ??= prompt
-        lastUserPrompt = prompt
-      }
-      cwd ??= str(entry.cwd)
-      gitBranch ??= str(entry.gitBranch)
-    },
-    result: (): Pick<SessionInfo, "title" | "firstPrompt" | "lastPrompt" | "cwd" | "gitBranch"> => {
-      const title = customTitle ?? aiTitle ?? summary
-      const lastPrompt = lastPromptEntry ?? lastUserPrompt
-      return {
-        ...(title !== undefined ? { title } : {}),
-        ...(firstPrompt !== undefined ? { firstPrompt } : {}),
-        ...(lastPrompt !== undefined ? { lastPrompt } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        ...(gitBranch !== undefined ? { gitBranch } : {})
-      }
-    }
-  }
-}
+export const sessionMetadata = (entries: ReadonlyArray<unknown>): SessionMetadata.SessionMetadata =>
+  SessionMetadata.sessionMetadata(entries)
 
 /**
  * Builds the service over `FileSystem` and `Path`.
@@ -376,23 +345,44 @@ export const make: (
       )
     }
 
-    // A listing folds each transcript into its metadata without keeping the entries.
-    const readMetadata = (operation: string, file: string) => {
-      const fold = metadataFold()
-      return foldTranscript(fs, file, fold.offer, () => {}).pipe(
-        Effect.map(fold.result),
-        Effect.mapError(ioError(operation, file))
-      )
-    }
+    const followSymlinks = options.followSymlinks === true
+    const onSkipped = options.onSkipped ?? (() => Effect.void)
+    const skip = (target: string, reason: SkippedPath["reason"], description: string) =>
+      onSkipped({ path: target, reason, description })
+    const index = yield* SessionIndex.make({ projectsDir, cacheDir: options.cacheDir })
+    const realConfigDir = yield* Effect.cached(fs.realPath(configDir).pipe(Effect.orElseSucceed(() => configDir)))
 
-    const listDir = (operation: string, dir: string) =>
+    const listDir = (operation: string, dir: string, mustExist = false) =>
       fs.readDirectory(dir).pipe(
         Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          (error) => !mustExist && error._tag === "SystemError" && error.reason === "NotFound",
           () => Effect.succeed<Array<string>>([])
         ),
         Effect.mapError(ioError(operation, dir)),
         Effect.map((names) => names.slice().sort())
+      )
+
+    // Whether `target` may be read: not a symbolic link resolving outside the config directory
+    // (unless links are followed). Only a link pays for the resolution.
+    const linkAllowed = (target: string) =>
+      followSymlinks ? Effect.succeed(true) : fs.readLink(target).pipe(
+        Effect.matchEffect({
+          onFailure: () => Effect.succeed(true),
+          onSuccess: () =>
+            Effect.gen(function*() {
+              const root = yield* realConfigDir
+              const real = yield* fs.realPath(target).pipe(Effect.option)
+              if (Option.isNone(real)) return true
+              const rel = path.relative(root, real.value)
+              if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return true
+              yield* skip(
+                target,
+                "Symlink",
+                `a symbolic link to ${real.value}, outside the config directory ${configDir}`
+              )
+              return false
+            })
+        })
       )
 
     const isDirectory = (target: string) =>
@@ -401,11 +391,49 @@ export const make: (
         Effect.orElseSucceed(() => false)
       )
 
-    const sessionIdsIn = (operation: string, projectKey: string) =>
-      listDir(operation, path.join(projectsDir, projectKey)).pipe(
-        Effect.map((names) =>
-          names.filter((name) => name.endsWith(".jsonl") && isUuid(name.slice(0, -6))).map((name) => name.slice(0, -6))
-        )
+    interface Listed extends SessionFile {
+      readonly size: number
+      readonly mtime: number
+    }
+
+    // A `<uuid>.jsonl` entry that is a readable regular file, with its size and mtime.
+    const checkTranscript = (projectKey: string, sessionId: string) =>
+      Effect.gen(function*() {
+        const file = path.join(projectsDir, projectKey, `${sessionId}.jsonl`)
+        const stat = yield* Effect.either(fs.stat(file))
+        if (stat._tag === "Left") {
+          yield* skip(file, "Unreadable", `cannot be read: ${stat.left.message}`)
+          return Option.none<Listed>()
+        }
+        const info = stat.right
+        if (info.type === "Directory") {
+          yield* skip(file, "Directory", "a directory, not a transcript")
+          return Option.none<Listed>()
+        }
+        if (info.type !== "File") {
+          yield* skip(file, "NotAFile", `not a regular file (${info.type})`)
+          return Option.none<Listed>()
+        }
+        if (!(yield* linkAllowed(file))) return Option.none<Listed>()
+        return Option.some<Listed>({
+          projectKey,
+          sessionId,
+          file,
+          mtime: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() }),
+          size: Number(info.size)
+        })
+      })
+
+    const sessionsIn = (operation: string, projectKey: string, mustExist = false) =>
+      listDir(operation, path.join(projectsDir, projectKey), mustExist).pipe(
+        Effect.flatMap((names) =>
+          Effect.forEach(
+            names.filter((name) => name.endsWith(".jsonl") && isUuid(name.slice(0, -6))),
+            (name) => checkTranscript(projectKey, name.slice(0, -6)),
+            { concurrency: 16 }
+          )
+        ),
+        Effect.map((found) => found.flatMap((listed) => Option.isSome(listed) ? [listed.value] : []))
       )
 
     const projectKeys = (operation: string) =>
@@ -413,15 +441,34 @@ export const make: (
         Effect.flatMap((names) =>
           Effect.filter(
             names.filter((name) => isSafeSegment(name) && !name.includes("..")),
-            (name) => isDirectory(path.join(projectsDir, name))
+            (name) => {
+              const dir = path.join(projectsDir, name)
+              return isDirectory(dir).pipe(Effect.flatMap((isDir) => isDir ? linkAllowed(dir) : Effect.succeed(false)))
+            }
           )
         )
       )
 
+    // The sessions of one project (its directory must exist) or of every project.
+    const listed = (operation: string, projectKey: string | undefined) =>
+      Effect.gen(function*() {
+        if (projectKey === undefined) {
+          const keys = yield* projectKeys(operation)
+          return (yield* Effect.forEach(keys, (key) => sessionsIn(operation, key))).flat()
+        }
+        yield* checkProject(operation, projectKey)
+        const dir = path.join(projectsDir, projectKey)
+        if (!(yield* isDirectory(dir))) {
+          return yield* Effect.fail(fail("NotFound", operation, `no project ${projectKey} in ${projectsDir}`))
+        }
+        if (!(yield* linkAllowed(dir))) return []
+        return yield* sessionsIn(operation, projectKey, true)
+      })
+
     const listProjects = Effect.fn("ClaudeProjects.listProjects")(function*() {
       const keys = yield* projectKeys("listProjects")
       return yield* Effect.forEach(keys, (projectKey) =>
-        sessionIdsIn("listProjects", projectKey).pipe(
+        sessionsIn("listProjects", projectKey).pipe(
           Effect.map((ids): ProjectInfo => ({
             projectKey,
             path: path.join(projectsDir, projectKey),
@@ -430,45 +477,18 @@ export const make: (
         ))
     })
 
-    const sessionInfo = (projectKey: string, sessionId: string) =>
-      Effect.gen(function*() {
-        const file = yield* inside("listSessions", projectKey, `${sessionId}.jsonl`)
-        const info = yield* fs.stat(file).pipe(Effect.mapError(ioError("listSessions", file)))
-        const metadata = yield* readMetadata("listSessions", file)
-        return {
-          projectKey,
-          sessionId,
-          file,
-          mtime: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() }),
-          size: Number(info.size),
-          ...metadata
-        } satisfies SessionInfo
-      })
-
     const listSessionFiles = Effect.fn("ClaudeProjects.listSessionFiles")(function*(projectKey?: string) {
-      if (projectKey !== undefined) yield* checkProject("listSessionFiles", projectKey)
-      const keys = projectKey !== undefined ? [projectKey] : yield* projectKeys("listSessionFiles")
-      const perProject = yield* Effect.forEach(keys, (key) =>
-        sessionIdsIn("listSessionFiles", key).pipe(
-          Effect.map((ids) =>
-            ids.map((sessionId): SessionFile => ({
-              projectKey: key,
-              sessionId,
-              file: path.join(projectsDir, key, `${sessionId}.jsonl`)
-            }))
-          )
-        ))
-      return perProject.flat()
+      const found = yield* listed("listSessionFiles", projectKey)
+      return found.map(({ file, projectKey, sessionId }): SessionFile => ({ projectKey, sessionId, file }))
     })
 
     const listSessions = Effect.fn("ClaudeProjects.listSessions")(function*(projectKey?: string) {
-      if (projectKey !== undefined) yield* checkProject("listSessions", projectKey)
-      const keys = projectKey !== undefined ? [projectKey] : yield* projectKeys("listSessions")
-      const perProject = yield* Effect.forEach(keys, (key) =>
-        sessionIdsIn("listSessions", key).pipe(
-          Effect.flatMap((ids) => Effect.forEach(ids, (id) => sessionInfo(key, id), { concurrency: 8 }))
-        ))
-      return perProject.flat()
+      const found = yield* listed("listSessions", projectKey)
+      const under = projectKey === undefined ? undefined : path.join(projectsDir, projectKey)
+      const metadata = yield* index.metadata(found, { under }).pipe(
+        Effect.mapError((error) => fail("Io", "listSessions", `I/O error: ${error.file}`, error.cause))
+      )
+      return found.map((session, i): SessionInfo => ({ ...session, ...metadata[i] }))
     })
 
     const readSession = Effect.fn("ClaudeProjects.readSession")(function*(projectKey: string, sessionId: string) {
@@ -510,8 +530,11 @@ export const make: (
         Effect.flatMap((names) =>
           Effect.forEach(names, (name) => {
             const full = path.join(dir, name)
-            return isDirectory(full).pipe(
-              Effect.flatMap((isDir) => isDir ? walkFiles(full) : Effect.succeed([full]))
+            return linkAllowed(full).pipe(
+              Effect.flatMap((allowed) => allowed ? isDirectory(full) : Effect.succeed(undefined)),
+              Effect.flatMap((isDir) =>
+                isDir === undefined ? Effect.succeed([]) : isDir ? walkFiles(full) : Effect.succeed([full])
+              )
             )
           })
         ),
@@ -572,6 +595,10 @@ export const make: (
       }
     )
 
+    // The writers' lock ClaudeProjectsSessionStore takes on the same directory: an append here
+    // never interleaves with a store's read-check-append of the same file.
+    const directoryLock = yield* DirectoryLock.make({ dir: projectsDir, timeout: "10 seconds" })
+
     const appendEntries = Effect.fn("ClaudeProjects.appendEntries")(
       function*(projectKey: string, sessionId: string, entries: ReadonlyArray<unknown>, subpath?: string) {
         const operation = "appendEntries"
@@ -596,10 +623,14 @@ export const make: (
           }
           text += line + "\n"
         }
-        yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
-          Effect.mapError(ioError(operation, path.dirname(file)))
+        yield* directoryLock.withLock(Effect.gen(function*() {
+          yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
+            Effect.mapError(ioError(operation, path.dirname(file)))
+          )
+          yield* fs.writeFileString(file, text, { flag: "a" }).pipe(Effect.mapError(ioError(operation, file)))
+        })).pipe(
+          Effect.catchTag("DirectoryLockError", (error) => Effect.fail(fail("Io", operation, error.description, error)))
         )
-        yield* fs.writeFileString(file, text, { flag: "a" }).pipe(Effect.mapError(ioError(operation, file)))
       }
     )
 

@@ -18,8 +18,10 @@
  * `uuid` idempotency re-reads the key's file on every append, so it holds across instances and
  * processes. Every write (append, delete, retention) holds `.acx-lock`, a lock file created
  * exclusively, so writers in several processes, or on several machines sharing the volume, take
- * turns; a crashed holder's lock is broken when its pid is gone (same host) or it is older than
- * 30 seconds. `projectKey` and `sessionId` must be single safe
+ * turns (`ClaudeProjects.appendEntries` takes it too); a crashed holder's lock is broken when its
+ * pid is gone (same host) or it is older than 30 seconds, by a rename that two waiters cannot
+ * both do (docs/design.md, "Breaking a dead holder's directory lock"). `projectKey` and
+ * `sessionId` must be single safe
  * path segments, subpath segments must not be empty, `.` or hold NUL: anything else fails with
  * `InvalidKey`. Torn trailing lines (a crash mid-write) are skipped by `load` and terminated
  * before the next append.
@@ -36,7 +38,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as os from "node:os"
+import * as DirectoryLock from "./internal/directoryLock.js"
 import { readEntryLines } from "./internal/jsonl.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
 
@@ -62,8 +64,6 @@ interface Sidecar {
 
 const SIDECAR = ".acx.json"
 const CLOCK = ".acx-clock"
-const LOCK = ".acx-lock"
-const LOCK_STALE_MILLIS = 30_000
 
 const storageError = (operation: string, description: string) => (cause: unknown) =>
   new SessionStore.SessionStoreError({ reason: "Storage", operation, description, cause })
@@ -82,7 +82,6 @@ export const make = (
     const path = yield* Path.Path
     const projectsDir = path.join(path.resolve(expandHome(options.configDir)), "projects")
     const clockFile = path.join(projectsDir, CLOCK)
-    const lock = yield* Effect.makeSemaphore(1)
 
     const checkKey = (operation: string, raw: unknown) =>
       Effect.flatMap(SessionStore.validateKey(operation, raw), (key) => {
@@ -164,87 +163,29 @@ export const make = (
       return next
     })
 
-    // Writers in other processes (or on other machines sharing the volume) take the same lock
-    // file, created exclusively; the holder's pid, host and time let a crashed holder's lock be
-    // broken (dead pid on this host, or older than LOCK_STALE_MILLIS anywhere).
-    const lockFile = path.join(projectsDir, LOCK)
-    const host = os.hostname()
-    const ownToken = `${process.pid}:${host}:${Math.random().toString(36).slice(2)}`
-    const lockTimeout = Math.max(0, Math.round(Duration.toMillis(options.lockTimeout ?? Duration.seconds(10))))
-
-    const isStale = (content: string, ageMillis: number): boolean => {
-      if (ageMillis > LOCK_STALE_MILLIS) return true
-      const [pidText, lockHost] = content.split(":")
-      const pid = Number(pidText)
-      if (lockHost !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
-      try {
-        process.kill(pid, 0)
-        return false
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === "ESRCH"
-      }
-    }
-
-    const tryCreateLock = fs.writeFileString(lockFile, ownToken, { flag: "wx" }).pipe(
-      Effect.as(true),
-      Effect.catchIf((error) => error._tag === "SystemError" && error.reason === "AlreadyExists", () =>
-        Effect.succeed(false)),
-      Effect.mapError(storageError("lock", `cannot create ${lockFile}`))
-    )
-
-    // Two waiters that find the same dead holder at once can both remove: the second may remove
-    // the lock the first just took. It needs a crashed holder and a same-millisecond race; a
-    // rename-based break would close it.
-    const breakIfStale = Effect.gen(function*() {
-      const content = yield* readOptional("lock", lockFile)
-      const info = yield* Effect.option(fs.stat(lockFile))
-      if (Option.isNone(content) || Option.isNone(info)) {
-        return
-      }
-      const mtime = Option.match(info.value.mtime, {
-        onNone: () =>
-          0,
-        onSome: (date) => date.getTime()
-      })
-      const now = yield* Clock.currentTimeMillis
-      if (isStale(content.value, now - mtime)) yield* Effect.ignore(fs.remove(lockFile))
+    // Writers in other processes (or on other machines sharing the volume), and
+    // `ClaudeProjects.appendEntries`, take the same lock file (internal/directoryLock: a dead
+    // holder's lock is broken by a rename, see docs/design.md).
+    const directoryLock = yield* DirectoryLock.make({
+      dir: projectsDir,
+      timeout: options.lockTimeout ?? Duration.seconds(10)
     })
 
-    const acquireDirectoryLock = Effect.gen(function*() {
-      yield* fs.makeDirectory(projectsDir, { recursive: true }).pipe(
-        Effect.mapError(storageError("lock", `cannot create ${projectsDir}`))
-      )
-      const start = yield* Clock.currentTimeMillis
-      for (let attempt = 0;; attempt++) {
-        if (yield* tryCreateLock) return
-        yield* breakIfStale
-        const now = yield* Clock.currentTimeMillis
-        if (now - start > lockTimeout) {
-          const holder = Option.getOrElse(
-            yield* Effect.orElseSucceed(readOptional("lock", lockFile), Option.none),
-            () => ""
-          )
-          return yield* Effect.fail(
-            new SessionStore.SessionStoreError({
-              reason: "Storage",
-              operation: "lock",
-              description: `${lockFile} is held by another writer (${holder || "unknown"}) for over ${lockTimeout} ms`
-            })
-          )
-        }
-        yield* Effect.sleep(Duration.millis(Math.min(50, 1 + attempt) + Math.random() * 5))
-      }
-    })
-
-    const releaseDirectoryLock = Effect.gen(function*() {
-      const content = yield* Effect.orElseSucceed(readOptional("unlock", lockFile), Option.none)
-      if (Option.isSome(content) && content.value === ownToken) yield* Effect.ignore(fs.remove(lockFile))
-    })
-
-    // One writer at a time: in this instance (the semaphore), then across processes (the file).
+    // One writer at a time: in this instance, then across processes.
     const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      lock.withPermits(1)(
-        Effect.acquireUseRelease(acquireDirectoryLock, () => effect, () => releaseDirectoryLock)
+      directoryLock.withLock(effect).pipe(
+        Effect.catchIf(
+          (error): error is DirectoryLock.DirectoryLockError => error instanceof DirectoryLock.DirectoryLockError,
+          (error) =>
+            Effect.fail(
+              new SessionStore.SessionStoreError({
+                reason: "Storage",
+                operation: "lock",
+                description: error.description,
+                ...(error.cause === undefined ? {} : { cause: error.cause })
+              })
+            )
+        )
       )
 
     const loadKey = (operation: string, key: SessionStore.SessionKey) =>

@@ -331,7 +331,7 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
       const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
       const tail = tails[index]
       if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
-      folds.push({ projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
+      folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
     }
     let cacheWarning: string | undefined
     if (cacheFile !== undefined && (jobs.length > 0 || scope.complete)) {

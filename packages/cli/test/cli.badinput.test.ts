@@ -147,7 +147,10 @@ describe("acx on bad input", () => {
   describe.concurrent("show", () => {
     it("torn last line: one warning line, the good entries shown", { timeout: TEST_TIMEOUT_MS }, async () => {
       const md = expectOk(await acx(["show", S.torn], { env }))
-      expectOneWarning(md, /1 malformed line\(s\) skipped \(first: line 3: torn last line/)
+      expectOneWarning(
+        md,
+        /1 malformed line\(s\) skipped in \S+11111111-1111-4111-8111-111111111111\.jsonl \(first: line 3: torn last line/
+      )
       expect(md.stdout).toContain("hello torn")
       expect(md.stdout).toContain("reply before the tear")
       const jsonl = expectOk(await acx(["show", S.torn, "--format", "jsonl"], { env }))
@@ -159,7 +162,9 @@ describe("acx on bad input", () => {
       const md = expectOk(await acx(["show", S.binary], { env }))
       expectOneWarning(
         md,
-        new RegExp(`^acx: warning: ${GARBAGE_LINES} malformed line\\(s\\) skipped \\(first: line 2: `)
+        new RegExp(
+          `^acx: warning: ${GARBAGE_LINES} malformed line\\(s\\) skipped in \\S+${S.binary}\\.jsonl \\(first: line 2: `
+        )
       )
       expect(md.stdout).toContain("hello binary")
       expect(md.stdout).toContain("reply after garbage")
@@ -205,7 +210,14 @@ describe("acx on bad input", () => {
     expect(stats.skippedLines).toBe(1 + GARBAGE_LINES)
     expect(stats.rows).toHaveLength(4)
     for (const row of stats.rows) expect(row.messages, row.sessionId).toMatchObject({ user: 1, assistant: 1 })
-    expectOneWarning(expectOk(text), new RegExp(`^acx: warning: ${1 + GARBAGE_LINES} malformed line\\(s\\) skipped$`))
+    expectOneWarning(
+      expectOk(text),
+      new RegExp(
+        `^acx: warning: ${
+          1 + GARBAGE_LINES
+        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}\\)$`
+      )
+    )
   })
 
   it("import: every good entry stored, unknown types included; a second import adds nothing", {

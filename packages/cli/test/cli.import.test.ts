@@ -9,6 +9,7 @@ import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseableLines, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
@@ -29,6 +30,7 @@ const ok = (result: AcxResult) => {
 }
 
 interface ImportJson {
+  readonly filesRead: number
   readonly sessions: number
   readonly subagents: number
   readonly entries: number
@@ -105,7 +107,7 @@ describe(
         const second = await acx(["import", "--from", built.configDir, "--to", `sqlite:${file}`, "--batch-size", "7"])
         expect(ok(second).stdout).toMatch(
           new RegExp(
-            `^imported ${built.sessions.length} session\\(s\\), .* entries into sqlite:${file} in [\\d.]+s\\n$`
+            `^imported ${built.sessions.length} session\\(s\\), .* 0 new entries into sqlite:${file} in [\\d.]+s \\(0 file\\(s\\) read, 0 B; \\d+ unchanged\\)\\n$`
           )
         )
         const again = createSqliteSessionStore({ filename: file })
@@ -113,6 +115,72 @@ describe(
           await expectImported(again, built)
         } finally {
           await again.close()
+        }
+      })
+
+      it("two imports of the same source at the same time store every entry once", {
+        timeout: TEST_TIMEOUT_MS
+      }, async () => {
+        for (const round of [1, 2]) {
+          const file = path.join(root, `race-${round}.sqlite`)
+          const args = ["import", "--to", `sqlite:${file}`, "--batch-size", String(3 + round * 4), "--json"]
+          const [a, b] = await Promise.all([acx(args, { env }), acx(args, { env })])
+          const results = [parseJson<ImportJson>(ok(a)), parseJson<ImportJson>(ok(b))]
+          // each entry read by one import or the other, never stored twice
+          expect(results[0]!.entries + results[1]!.entries).toBeGreaterThanOrEqual(expectedCounts(built).entries)
+          const store = createSqliteSessionStore({ filename: file })
+          try {
+            await expectImported(store, built)
+          } finally {
+            await store.close()
+          }
+        }
+      })
+
+      it("names the files with malformed or non-UTF-8 lines; a re-import reads only what was appended", {
+        timeout: TEST_TIMEOUT_MS
+      }, async () => {
+        const dir = path.join(root, "warned")
+        const sessionId = "3f0c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
+        const transcript = path.join(dir, "projects", "-w", `${sessionId}.jsonl`)
+        fs.mkdirSync(path.dirname(transcript), { recursive: true })
+        const line = (n: number) =>
+          JSON.stringify({ type: "user", uuid: `u${n}`, message: { content: `p${n}` } }) + "\n"
+        fs.writeFileSync(
+          transcript,
+          Buffer.concat([
+            Buffer.from(line(1) + "{not json\n"),
+            Buffer.from("{\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"content\":\"caf"),
+            Buffer.from([0xe9]),
+            Buffer.from("\"}}\n")
+          ])
+        )
+        const file = path.join(root, "warned.sqlite")
+        const first = await acx(["import", "--from", dir, "--to", `sqlite:${file}`])
+        expect(first.code).toBe(0)
+        expect(first.stdout).toMatch(/^imported 1 session\(s\), 0 subagent transcript\(s\), 2 new entries /)
+        expect(first.stderrLines).toEqual([
+          `acx: warning: 1 malformed line(s) skipped (not entries) in -w/${sessionId}.jsonl (1, first at byte ${
+            Buffer.byteLength(line(1))
+          })`,
+          `acx: warning: 1 line(s) not valid UTF-8, stored with U+FFFD in place of the bad bytes, in -w/${sessionId}.jsonl (1)`
+        ])
+        fs.appendFileSync(transcript, line(3))
+        const later = new Date(fs.statSync(transcript).mtimeMs + 5_000)
+        fs.utimesSync(transcript, later, later)
+        const second = ok(await acx(["import", "--from", dir, "--to", `sqlite:${file}`]))
+        expect(second.stdout).toMatch(
+          new RegExp(
+            `1 new entries into sqlite:.* \\(1 file\\(s\\) read, ${Buffer.byteLength(line(3))} B; 0 unchanged\\)`
+          )
+        )
+        const store = createSqliteSessionStore({ filename: file })
+        try {
+          const loaded = await store.load({ projectKey: "-w", sessionId })
+          expect(loaded?.map((e) => e.uuid)).toEqual(["u1", "u2", "u3"])
+          expect(loaded?.[1]).toMatchObject({ message: { content: "caf\uFFFD" } })
+        } finally {
+          await store.close()
         }
       })
 
@@ -184,12 +252,36 @@ describe(
             expect(first.target).not.toContain(`:${url.password}@`)
           }
           const second = parseJson<ImportJson>(ok(await acx(["import", "--to", to, "--json"], { env })))
-          expect(second).toMatchObject(expectedCounts(built))
+          expect(second).toMatchObject({ ...expectedCounts(built), entries: 0, filesRead: 0 })
           const store = createPostgresSessionStore({ url: PG_URL!, schema: SCHEMA })
           try {
             await expectImported(store, built)
           } finally {
             await store.close()
+          }
+        })
+
+        it("two imports of the same source at the same time store every entry once", {
+          timeout: TEST_TIMEOUT_MS
+        }, async () => {
+          const schema = `${SCHEMA}_race`
+          const to = `${PG_URL}${PG_URL!.includes("?") ? "&" : "?"}schema=${schema}`
+          const args = ["import", "--to", to, "--batch-size", "9", "--json"]
+          try {
+            const [a, b] = await Promise.all([acx(args, { env }), acx(args, { env })])
+            ok(a)
+            ok(b)
+            const store = createPostgresSessionStore({ url: PG_URL!, schema })
+            try {
+              await expectImported(store, built)
+            } finally {
+              await store.close()
+            }
+          } finally {
+            const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
+            const client = new pg.default.Client({ connectionString: PG_URL })
+            await client.connect()
+            await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
           }
         })
       }

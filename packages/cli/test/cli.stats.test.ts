@@ -214,7 +214,7 @@ describe("acx stats: worker threads and the cache, from the built binary", () =>
       for (const line of fs.readFileSync(path.join(bigDir, "projects", "p", name), "utf8").split("\n")) {
         StatsFold.foldLine(fold, line, ctx)
       }
-      return { projectKey: "p", sessionId: name.slice(0, -6), fold }
+      return { file: name, projectKey: "p", sessionId: name.slice(0, -6), fold }
     })
     return StatsReport.report(folds, "session", {}, Pricing.builtinPricing).total
   }

@@ -12,8 +12,7 @@
  * removed; the compact metadata's preserved uuids are remapped; the last entry's timestamp
  * becomes `now`; a `custom-title` entry is appended. Not reproduced: the session-state entries
  * the SDK writes after the copied ones (content replacements, `relocated`, data-flow records,
- * `derived-from`, …), the remapping of `source_uuid` in commands and deferred-tool records,
- * and the first-prompt fallback of the default title.
+ * `derived-from`, …) and the remapping of `source_uuid` in commands and deferred-tool records.
  *
  * @since 0.1.0
  */
@@ -21,12 +20,14 @@ import * as Transcript from "@acx/schema/Transcript"
 import { get, isObj } from "./internal/json.js"
 import type { Obj } from "./internal/json.js"
 import { ancestry, conversation } from "./Reconstruct.js"
+import { displayTitle, sessionMetadata } from "./SessionMetadata.js"
 
 /**
  * What a fork needs:
  * - `newSessionId`: the session id of the fork;
  * - `upToUuid`: the last entry to copy, with its ancestry (every main entry when absent);
- * - `title`: the fork's title (default: the original's custom or AI title, plus " (fork)");
+ * - `title`: the fork's title (default: the title a listing shows for the original — its custom,
+ *   AI or summary title, else its first prompt, see `SessionMetadata.displayTitle` — plus " (fork)");
  * - `sourceSessionId`: the forked session's id, for `forkedFrom` (default: the first copied
  *   entry's `sessionId`);
  * - `now`: an ISO timestamp; `uuid`: a generator of fresh uuids.
@@ -100,18 +101,6 @@ const select = (
     ...conversation([...entries.slice(0, end + 1), leaf]).map((item) => item.uuid)
   ])
   return candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
-}
-
-const originalTitle = (entries: ReadonlyArray<Transcript.TranscriptEntry>): string | undefined => {
-  let custom: string | undefined
-  let ai: string | undefined
-  for (const entry of entries) {
-    const customTitle = get(entry, "customTitle")
-    const aiTitle = get(entry, "aiTitle")
-    if (typeof customTitle === "string" && customTitle !== "") custom = customTitle
-    if (typeof aiTitle === "string" && aiTitle !== "") ai = aiTitle
-  }
-  return custom ?? ai
 }
 
 const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unknown => {
@@ -201,7 +190,7 @@ export const forkTranscript = (
     copy["forkedFrom"] = { sessionId: sourceSessionId, messageUuid: item.uuid }
     return copy as Transcript.TranscriptEntry
   })
-  const title = options.title?.trim() || `${originalTitle(entries) ?? "Forked session"} (fork)`
+  const title = options.title?.trim() || `${displayTitle(sessionMetadata(entries)) ?? "Forked session"} (fork)`
   const titleEntry: Record<string, unknown> = {
     type: "custom-title",
     sessionId: options.newSessionId,

@@ -17,6 +17,8 @@ import { addModelCell, type DayCell, emptyModelCell, type FoldState, type ModelC
  * @category models
  */
 export interface FileFold {
+  /** The transcript's path (for messages about it). */
+  readonly file: string
   readonly projectKey: string
   readonly sessionId: string
   readonly fold: FoldState

@@ -184,3 +184,17 @@ export * as ObserverReply from "./ObserverReply.js"
  * @since 0.1.0
  */
 export * as Redact from "./Redact.js"
+
+/**
+ * How a user prompt reads in a session listing: slash-command tags as `/name args`, command output not a prompt.
+ *
+ * @since 0.1.0
+ */
+export * as SessionTitle from "./SessionTitle.js"
+
+/**
+ * A session's listing metadata (title, first/last prompt, cwd, branch, times) folded from any run of its entries.
+ *
+ * @since 0.1.0
+ */
+export * as SessionMetadata from "./SessionMetadata.js"

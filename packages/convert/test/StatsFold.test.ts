@@ -176,6 +176,7 @@ describe("StatsFold on the fixtures", () => {
 
 describe("StatsReport", () => {
   const folds: Array<StatsReport.FileFold> = files.map((file, i) => ({
+    file,
     projectKey: `p${i % 2}`,
     sessionId: path.basename(file, ".jsonl"),
     fold: foldLines(linesOf(file), StatsFold.empty(), file.includes("/subagents/") ? "subagent" : "main")
@@ -222,7 +223,7 @@ describe("StatsReport", () => {
         message: { id: "m", model: "gpt-double", usage: { input_tokens: 1000, output_tokens: 10 } }
       })
     ])
-    const { total } = StatsReport.report([{ projectKey: "p", sessionId: "s", fold }], "model", {}, pricing)
+    const { total } = StatsReport.report([{ file: "s.jsonl", projectKey: "p", sessionId: "s", fold }], "model", {}, pricing)
     expect(total.unpriced).toEqual(["gpt-double"])
     expect(total.models["gpt-double"]).toMatchObject({ costUSD: null, tokens: { total: 1010 } })
     expect(total.costUSD).toBe(0)

@@ -3,7 +3,10 @@
  * - append throughput, batches of 500 realistic transcript entries, against plain multi-row
  *   INSERTs of the same rows (target: adapter ≥ 50% of the baseline);
  * - `load` of a 10 000-entry session against a raw SELECT + JSON.parse (target ≤ 2×);
- * - `listSessionSummaries` over 1 000 sessions (one query, no per-session load).
+ * - `listSessionSummaries` over 1 000 sessions (one query, no per-session load);
+ * - Postgres only: the entry column's type, `JSONB` against `JSON` (what the adapter stores since
+ *   migration 2: the text as written, so U+0000 survives) and `TEXT`, raw INSERTs and SELECTs of
+ *   the same rows, interleaved; ratios against `JSONB`.
  * SQLite always; Postgres when ACX_PG_URL is set. Entries come from the transcripts in
  * packages/fixtures/data.
  */
@@ -74,7 +77,7 @@ const rawPg = async (url: string, schema: string): Promise<Raw> => {
   const pool = new pg.Pool({ connectionString: url, max: 2 })
   await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
   await pool.query(`CREATE TABLE ${schema}.raw_entries (id BIGSERIAL PRIMARY KEY, project_key TEXT, session_id TEXT,
-    subpath TEXT DEFAULT '', uuid TEXT, entry JSONB, created_at TIMESTAMPTZ DEFAULT clock_timestamp())`)
+    subpath TEXT DEFAULT '', uuid TEXT, entry JSON, created_at TIMESTAMPTZ DEFAULT clock_timestamp())`)
   return {
     insert: async (projectKey, sessionId, entries) => {
       const values = entries.map((_, i) => `($1, $2, $${i * 2 + 3}, $${i * 2 + 4})`).join(",")
@@ -154,6 +157,64 @@ const compare = async (name: string, store: SessionStore.SdkSessionStore, raw: R
   console.log(`  ${name} listSessionSummaries over ${listed} sessions: ${median(listMs).toFixed(1)} ms (one query)`)
 }
 
+/** Raw INSERT and SELECT of the same rows into an entry column of each type, interleaved. */
+const columnTypes = async (url: string, schema: string) => {
+  const types = ["JSONB", "JSON", "TEXT"] as const
+  const pool = new pg.Pool({ connectionString: url, max: 2 })
+  await pool.query(`CREATE SCHEMA ${schema}`)
+  try {
+    for (const type of types) {
+      await pool.query(`CREATE TABLE ${schema}.entries_${type} (id BIGSERIAL PRIMARY KEY, project_key TEXT NOT NULL,
+        session_id TEXT NOT NULL, uuid TEXT, entry ${type} NOT NULL)`)
+      await pool.query(`CREATE INDEX ON ${schema}.entries_${type} (project_key, session_id, id)`)
+    }
+    const insert = (type: string, sessionId: string, entries: ReadonlyArray<Entry>) =>
+      pool.query(
+        `INSERT INTO ${schema}.entries_${type} (project_key, session_id, uuid, entry) VALUES ${
+          entries.map((_, i) => `('p', $1, $${i * 2 + 2}, $${i * 2 + 3})`).join(",")
+        }`,
+        [sessionId, ...entries.flatMap((e) => [e.uuid ?? null, JSON.stringify(e)])]
+      )
+    const select = async (type: string, sessionId: string) =>
+      (await pool.query(
+        `SELECT entry::text AS entry FROM ${schema}.entries_${type} WHERE project_key = 'p' AND session_id = $1
+        ORDER BY id`,
+        [sessionId]
+      )).rows.map((row: { entry: string }) => JSON.parse(row.entry))
+    const inserts = new Map<string, Array<number>>(types.map((type) => [type, []]))
+    const loads = new Map<string, Array<number>>(types.map((type) => [type, []]))
+    for (let round = 0; round < BATCHES; round++) {
+      const batch = realisticEntries(BATCH)
+      const order = round % 2 === 0 ? types : [...types].reverse()
+      for (const type of order) inserts.get(type)!.push(await time(() => insert(type, randomUUID(), batch)))
+    }
+    const big = randomUUID()
+    const entries = realisticEntries(LOAD_SIZE)
+    for (const type of types) {
+      for (let i = 0; i < LOAD_SIZE; i += BATCH) await insert(type, big, entries.slice(i, i + BATCH))
+    }
+    for (let round = 0; round < 5; round++) {
+      const order = round % 2 === 0 ? types : [...types].reverse()
+      for (const type of order) loads.get(type)!.push(await time(() => select(type, big)))
+    }
+    const base = { insert: median(inserts.get("JSONB")!), load: median(loads.get("JSONB")!) }
+    for (const type of types) {
+      const insertMs = median(inserts.get(type)!)
+      const loadMs = median(loads.get(type)!)
+      console.log(
+        `  Postgres entry column ${type.padEnd(5)}: INSERT ${rate(BATCH, insertMs)} (${
+          (base.insert / insertMs).toFixed(2)
+        }× JSONB's rate), SELECT + parse of ${LOAD_SIZE} ${loadMs.toFixed(1)} ms (${
+          (loadMs / base.load).toFixed(2)
+        }× JSONB's time)`
+      )
+    }
+  } finally {
+    await pool.query(`DROP SCHEMA ${schema} CASCADE`)
+    await pool.end()
+  }
+}
+
 const main = async () => {
   console.log(
     `SessionStore bench — ${new Date().toISOString()} — node ${process.version}, ${
@@ -180,6 +241,7 @@ const main = async () => {
   const raw = await rawPg(url, schema)
   try {
     await compare("Postgres", store, raw)
+    await columnTypes(url, `${schema}_types`)
   } finally {
     await store.close()
     await raw.close()

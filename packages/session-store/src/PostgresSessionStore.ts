@@ -11,7 +11,7 @@
  *   project_key TEXT NOT NULL,
  *   session_id TEXT NOT NULL,
  *   subpath TEXT NOT NULL DEFAULT '',          -- '' = main transcript
- *   entry JSONB NOT NULL,
+ *   entry JSON NOT NULL,                        -- JSONB before migration 2 (see below)
  *   created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
  *   uuid TEXT NULL                              -- entry.uuid when it is a string
  * );
@@ -27,10 +27,15 @@
  * -- the SDK's folded summary per main transcript
  * CREATE TABLE acx_session_summaries (
  *   project_key TEXT NOT NULL, session_id TEXT NOT NULL,
- *   mtime BIGINT NOT NULL, data JSONB NOT NULL, PRIMARY KEY (project_key, session_id)
+ *   mtime BIGINT NOT NULL, data JSON NOT NULL, PRIMARY KEY (project_key, session_id)
  * );
  * -- the store clock: one row, strictly increasing epoch milliseconds
  * CREATE TABLE acx_clock (id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id), last BIGINT NOT NULL);
+ * -- the ImportLedger: what an import took of each source file (see ImportLedger.ts)
+ * CREATE TABLE acx_import_ledger (
+ *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
+ *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
+ * );
  * ```
  *
  * Concurrency: every `append` is one transaction that starts with
@@ -40,8 +45,19 @@
  * summary read-fold-write never races. The price is one writer at a time per store (schema),
  * which the SDK's batched mirroring (one append per ~100 ms per session) comfortably affords.
  *
- * Known limit: Postgres `JSONB` cannot hold the character U+0000 or unpaired UTF-16 surrogates;
- * such entries fail with reason `Storage`.
+ * Lossless: entries and summaries are `JSON` (the text as written, validated), not `JSONB`,
+ * which cannot hold U+0000 (binary bytes in a tool's output) nor unpaired UTF-16 surrogates and
+ * used to fail a whole mirror batch over one such entry. `JSON` also costs less on append (no
+ * binary conversion; measured in docs/benchmarks.md) and reads back the same (`->`, `->>` work
+ * on both). Migration 2 (`2_lossless_json`) converts a database created with `JSONB` in place.
+ *
+ * Corrupt rows: a row whose JSON is not an object with a string `type` (written by something
+ * else) is skipped by `load` and reported (see `CorruptEntry`), not fatal.
+ *
+ * Options are checked when the store is constructed (`schema` must be a plain lower-case
+ * identifier), before any connection: an invalid one fails with reason `InvalidOption`. A server
+ * that cannot be reached fails with reason `Connection`, naming host, port and why (never the
+ * password).
  *
  * @since 0.1.0
  */
@@ -52,10 +68,14 @@ import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import * as CorruptEntry from "./CorruptEntry.js"
+import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
+import { describeConnectFailure } from "./internal/pgConnect.js"
 import * as SessionStore from "./SessionStore.js"
 
 /**
@@ -72,6 +92,21 @@ export interface PostgresSessionStoreOptions {
   readonly schema?: string | undefined
   /** Pool size. Default: the pg default (10). */
   readonly maxConnections?: number | undefined
+  /** Told about every stored row `load` skips as corrupt (see `CorruptEntry`). */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
+}
+
+/**
+ * The options of {@link makeWithClient}: the store on an application's own `SqlClient`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PostgresSessionStoreClientOptions {
+  /** See {@link PostgresSessionStoreOptions.schema}. */
+  readonly schema?: string | undefined
+  /** See {@link PostgresSessionStoreOptions.onCorruptEntry}. */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -87,16 +122,34 @@ const storageError = (operation: string) => (cause: unknown): SessionStore.Sessi
     cause
   })
 
-const validateSchema = (schema: string): Effect.Effect<string, SessionStore.SessionStoreError> =>
-  SCHEMA_NAME.test(schema)
-    ? Effect.succeed(schema)
-    : Effect.fail(
-      new SessionStore.SessionStoreError({
-        reason: "Storage",
-        operation: "make",
-        description: `invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`
-      })
-    )
+const invalidOption = (description: string) =>
+  new SessionStore.SessionStoreError({ reason: "InvalidOption", operation: "make", description })
+
+/**
+ * Checks the options without any I/O: `schema` a plain lower-case identifier of at most 63
+ * characters (it is spliced into SQL as a name), `maxConnections` a positive integer. The Promise
+ * constructor throws what this returns; the Effect constructors fail with it before connecting.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const validateOptions = (
+  options: { readonly schema?: unknown; readonly maxConnections?: unknown }
+): Either.Either<string, SessionStore.SessionStoreError> => {
+  const schema = options.schema ?? "public"
+  if (typeof schema !== "string" || !SCHEMA_NAME.test(schema)) {
+    return Either.left(invalidOption(
+      `invalid Postgres schema name ${
+        JSON.stringify(schema)
+      }: use 1 to 63 lower-case letters, digits and _, starting with a letter or _`
+    ))
+  }
+  const max = options.maxConnections
+  if (max !== undefined && (typeof max !== "number" || !Number.isInteger(max) || max < 1)) {
+    return Either.left(invalidOption(`maxConnections must be a positive integer, got ${String(max)}`))
+  }
+  return Either.right(schema)
+}
 
 const migrations = (schema: string) => ({
   "1_create_session_store": Effect.gen(function*() {
@@ -135,6 +188,26 @@ const migrations = (schema: string) => ({
       last BIGINT NOT NULL
     )`
     yield* sql`INSERT INTO ${t("acx_clock")} (id, last) VALUES (TRUE, 0)`
+  }),
+  // JSONB cannot hold U+0000 or unpaired surrogates; JSON keeps the text as written. An in-place
+  // rewrite of both tables (under the Migrator's lock; other processes' appends wait for it).
+  "2_lossless_json": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const t = (name: string) => sql(`${schema}.${name}`)
+    yield* sql`ALTER TABLE ${t("claude_session_entries")} ALTER COLUMN entry TYPE JSON USING entry::json`
+    yield* sql`ALTER TABLE ${t("acx_session_summaries")} ALTER COLUMN data TYPE JSON USING data::json`
+  }),
+  "3_import_ledger": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS ${sql(`${schema}.acx_import_ledger`)} (
+      source TEXT NOT NULL,
+      file TEXT NOT NULL,
+      size BIGINT NOT NULL,
+      mtime_ms DOUBLE PRECISION NOT NULL,
+      "offset" BIGINT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      PRIMARY KEY (source, file)
+    )`
   })
 })
 
@@ -169,7 +242,16 @@ const keyAttributes = (key: SessionStore.SessionKey) => ({
 })
 
 interface EntryRow {
-  readonly entry: SessionStore.SessionStoreEntry
+  readonly id: string
+  readonly entry: string
+}
+
+interface LedgerRow {
+  readonly file: string
+  readonly size: string | number
+  readonly mtime_ms: number
+  readonly offset: string | number
+  readonly fingerprint: string
 }
 
 interface SummaryRow {
@@ -187,10 +269,10 @@ interface SummaryRow {
  * @category constructors
  */
 export const makeWithClient = (
-  options: { readonly schema?: string | undefined } = {}
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+  options: PostgresSessionStoreClientOptions = {}
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const schema = yield* validateSchema(options.schema ?? "public")
+    const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
     yield* migrate(schema)
 
@@ -258,7 +340,7 @@ export const makeWithClient = (
               : { sessionId: prevRow.session_id, mtime: Number(prevRow.mtime), data: prevRow.data }
             const summary = yield* SessionStore.foldSummary(prev, key, fresh, mtime)
             yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
-              VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::jsonb)
+              VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
               ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
           }))
         )
@@ -270,12 +352,14 @@ export const makeWithClient = (
         const rows = yield* run(
           "load",
           keyAttributes(key),
-          sql<EntryRow>`SELECT entry FROM ${entries}
+          // The text itself (`::text` is free on JSON): each row is decoded on its own, so one
+          // corrupt row is skipped and reported instead of failing the load.
+          sql<EntryRow>`SELECT id, entry::text AS entry FROM ${entries}
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
               AND subpath = ${key.subpath ?? ""}
             ORDER BY id`
         )
-        return rows.length === 0 ? null : rows.map((row) => row.entry)
+        return rows.length === 0 ? null : yield* CorruptEntry.decodeRows(key, rows, options.onCorruptEntry)
       })
 
     const listSessions: SessionStore.SessionStore["listSessions"] = (projectKey) =>
@@ -345,15 +429,60 @@ export const makeWithClient = (
       ).pipe(Effect.map(([row]) => Number(row?.deleted ?? 0)))
     }
 
-    return SessionStore.SessionStore.of({
+    const ledger = sql(`${schema}.acx_import_ledger`)
+
+    const importedFiles: ImportLedger.ImportLedger["importedFiles"] = (source) =>
+      run(
+        "importedFiles",
+        { source },
+        sql<LedgerRow>`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE source = ${source}`
+      ).pipe(Effect.map((rows) =>
+        rows.map((row): ImportLedger.ImportedFile => ({
+          file: row.file,
+          size: Number(row.size),
+          mtimeMs: Number(row.mtime_ms),
+          offset: Number(row.offset),
+          fingerprint: row.fingerprint
+        }))
+      ))
+
+    const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
+      const { next, source } = advance
+      return run(
+        "appendImported",
+        { ...keyAttributes(key), entries: batch.length, file: next.file },
+        sql.withTransaction(Effect.gen(function*() {
+          // the clock row's lock first: every writer of the store waits on it (see the module doc),
+          // so the record read below cannot move before the commit
+          yield* sql`UPDATE ${clock} SET last = last`
+          const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+            FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
+          const current = stored === undefined
+            ? undefined
+            : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+          if (!ImportLedger.isExpected(current, advance.expected)) return false
+          yield* append(key, batch)
+          yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
+            VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+            ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
+              "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
+          return true
+        }))
+      )
+    }
+
+    const store: ImportLedger.SessionStoreWithLedger = {
       append,
       load,
       listSessions,
       listSessionSummaries,
       delete: deleteKey,
       listSubkeys,
-      deleteOlderThan
-    })
+      deleteOlderThan,
+      importedFiles,
+      appendImported
+    }
+    return store
   })
 
 /**
@@ -366,15 +495,23 @@ export const makeWithClient = (
  */
 export const make = (
   options: PostgresSessionStoreOptions
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
+    yield* validateOptions(options)
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
     const context = yield* Layer.build(Pg.layer({
       url: options.url,
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       applicationName: "@acx/session-store/PostgresSessionStore"
-    })).pipe(Effect.mapError(storageError("connect")))
-    return yield* makeWithClient({ schema: options.schema }).pipe(
+    })).pipe(Effect.mapError((cause) =>
+      new SessionStore.SessionStoreError({
+        reason: "Connection",
+        operation: "connect",
+        description: describeConnectFailure(Redacted.value(options.url), cause),
+        cause
+      })
+    ))
+    return yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
       Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
     )
   })
@@ -395,7 +532,7 @@ export const layer = (
  * @category layers
  */
 export const layerWithClient = (
-  options: { readonly schema?: string | undefined } = {}
+  options: PostgresSessionStoreClientOptions = {}
 ): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Layer.effect(SessionStore.SessionStore, makeWithClient(options))
 
@@ -419,6 +556,8 @@ export const layerConfig = (
 /**
  * The store as the SDK's `SessionStore` (every optional method, plus `deleteOlderThan` and
  * `close()`), for `query({ options: { sessionStore } })` and the SDK's session functions.
+ * Invalid options throw the {@link SessionStore.SessionStoreError} (reason `InvalidOption`) right
+ * here; the connection opens on first use.
  *
  * @example
  * ```ts
@@ -438,9 +577,13 @@ export const createPostgresSessionStore = (
     readonly url: Redacted.Redacted | string
     readonly schema?: string | undefined
     readonly maxConnections?: number | undefined
+    readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
   }
-): SessionStore.SdkSessionStore =>
-  SessionStore.toSdk(layer({
+): SessionStore.SdkSessionStore => {
+  const checked = validateOptions(options)
+  if (Either.isLeft(checked)) throw checked.left
+  return SessionStore.toSdk(layer({
     ...options,
     url: typeof options.url === "string" ? Redacted.make(options.url) : options.url
   }))
+}

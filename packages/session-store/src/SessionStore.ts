@@ -9,7 +9,8 @@
  * - `append` keeps call order; `uuid` is an idempotency key per key (a repeated uuid in the same
  *   key is ignored, also across processes); entries without `uuid` are never deduplicated;
  * - `load` returns `null` for a never-written key, otherwise entries deep-equal to what was
- *   appended (key order aside);
+ *   appended (key order aside; U+0000 and unpaired surrogates included); a stored row that is
+ *   not an entry (written by something else) is skipped and reported (`CorruptEntry`);
  * - `listSessions` returns main transcripts only, with integer epoch-ms `mtime` from the store's
  *   clock, strictly increasing per store;
  * - `listSessionSummaries` is maintained inside `append` with the SDK's own
@@ -74,8 +75,15 @@ export interface SessionListing {
  * Why a store operation failed:
  * - `InvalidKey`: the key breaks the rules (empty, absolute or `..` subpath, empty ids);
  * - `InvalidEntry`: an entry is not a JSON object with a string `type`;
- * - `Storage`: the database failed (connection, SQL, disk);
- * - `Summary`: the SDK's `foldSessionSummary` threw.
+ * - `Storage`: the database failed (SQL, disk);
+ * - `Summary`: the SDK's `foldSessionSummary` threw;
+ * - `MissingDriver`: the adapter's optional driver package is not installed;
+ * - `InvalidOption`: a constructor option is invalid (e.g. a Postgres `schema` that is not a
+ *   plain identifier), reported when the store is constructed, before any I/O;
+ * - `ReadOnly`: the database cannot be written (a read-only file, or a directory where SQLite
+ *   cannot create its journal files);
+ * - `Connection`: the database server cannot be reached (the description names host, port and
+ *   why; never the password).
  *
  * @since 0.1.0
  * @category errors
@@ -84,7 +92,16 @@ export class SessionStoreError
   extends Schema.TaggedError<SessionStoreError>("@acx/session-store/SessionStore/SessionStoreError")(
     "SessionStoreError",
     {
-      reason: Schema.Literal("InvalidKey", "InvalidEntry", "Storage", "Summary", "MissingDriver"),
+      reason: Schema.Literal(
+        "InvalidKey",
+        "InvalidEntry",
+        "Storage",
+        "Summary",
+        "MissingDriver",
+        "InvalidOption",
+        "ReadOnly",
+        "Connection"
+      ),
       operation: Schema.String,
       description: Schema.String,
       cause: Schema.optionalWith(Schema.Defect, { exact: true })

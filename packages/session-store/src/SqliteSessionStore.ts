@@ -19,6 +19,9 @@
  *   stored verbatim as JSON.
  * - `acx_session_store_clock (id INTEGER PRIMARY KEY CHECK (id = 1), mtime INTEGER)`: one row,
  *   the last mtime handed out, so the clock is strictly increasing across the whole file.
+ * - `acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)`, primary key
+ *   `(source, file)`: the {@link ImportLedger} (what an import took of each source file), written
+ *   in the same transaction as the entries (`appendImported`).
  *
  * Every write runs in one transaction whose first statement writes the clock row
  * (`UPDATE … SET mtime = max(now, mtime + 1) … RETURNING mtime`): SQLite takes the database
@@ -35,6 +38,14 @@
  *   `load`. A batch made only of already-stored entries changes nothing (no mtime bump).
  * - Retention (`deleteOlderThan`) measures a session by the newest mtime of any of its keys, so
  *   a session whose subagent is still writing is never cut.
+ * - A stored row that is not an entry (unparseable text, or JSON that is not an object with a
+ *   string `type`, written by something else) is skipped by `load` and reported (see
+ *   `CorruptEntry`), not fatal.
+ *
+ * Errors: a database that cannot be written (a read-only file, or a directory where SQLite
+ * cannot create its `-wal`/`-shm` files) fails with reason `ReadOnly`, "database is read-only:
+ * FILE"; an empty `filename` (SQLite would open a temporary database, dropped on close) is
+ * rejected with reason `InvalidOption` when the store is constructed.
  *
  * @since 0.1.0
  */
@@ -47,9 +58,13 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as CorruptEntry from "./CorruptEntry.js"
+import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
+import { classify } from "./internal/sqliteErrors.js"
 import * as SessionStore from "./SessionStore.js"
 
 // Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
@@ -78,7 +93,45 @@ export interface SqliteSessionStoreOptions {
   readonly filename: string
   /** How long a write waits for another connection's lock (SQLite `busy_timeout`; default 5 s). */
   readonly busyTimeout?: Duration.DurationInput | undefined
+  /** Told about every stored row `load` skips as corrupt (see `CorruptEntry`). */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
 }
+
+/**
+ * The options of {@link makeWithClient}: the store on an application's own `SqlClient`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SqliteSessionStoreClientOptions {
+  /** See {@link SqliteSessionStoreOptions.busyTimeout}. */
+  readonly busyTimeout?: Duration.DurationInput | undefined
+  /** See {@link SqliteSessionStoreOptions.onCorruptEntry}. */
+  readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
+  /** The client's file, for error messages ("database is read-only: FILE"). */
+  readonly filename?: string | undefined
+}
+
+/**
+ * Checks the options without any I/O: `filename` a non-empty path without NUL (an empty one
+ * would make SQLite open a temporary database that is dropped on close). The Promise
+ * constructor throws what this returns; `make` fails with it before opening anything.
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const validateOptions = (
+  options: { readonly filename?: unknown }
+): Either.Either<string, SessionStore.SessionStoreError> =>
+  typeof options.filename === "string" && options.filename !== "" && !options.filename.includes("\0")
+    ? Either.right(options.filename)
+    : Either.left(
+      new SessionStore.SessionStoreError({
+        reason: "InvalidOption",
+        operation: "make",
+        description: `filename must be a non-empty path without NUL, got ${JSON.stringify(options.filename)}`
+      })
+    )
 
 const MIGRATIONS_TABLE = "acx_session_store_migrations"
 
@@ -116,6 +169,18 @@ const migrations = Migrator.fromRecord({
       mtime INTEGER NOT NULL
     )`
     yield* sql`INSERT INTO acx_session_store_clock (id, mtime) VALUES (1, 0)`
+  }),
+  "2_import_ledger": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE acx_session_import_ledger (
+      source TEXT NOT NULL,
+      file TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ms REAL NOT NULL,
+      "offset" INTEGER NOT NULL,
+      fingerprint TEXT NOT NULL,
+      PRIMARY KEY (source, file)
+    )`
   })
 })
 
@@ -130,11 +195,19 @@ const uuidOf = (entry: SessionStore.SessionStoreEntry): string | null =>
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-const storageError = (operation: string) => (cause: unknown): SessionStore.SessionStoreError =>
-  new SessionStore.SessionStoreError({ reason: "Storage", operation, description: describe(cause), cause })
+/** A database failure; the read-only and cannot-open cases told as such (see internal/sqliteErrors). */
+const storageErrorOf = (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
+  const known = classify(cause, filename)
+  return new SessionStore.SessionStoreError({
+    reason: known?.reason ?? "Storage",
+    operation,
+    description: known?.description ?? describe(cause),
+    cause
+  })
+}
 
 const parseJson = (operation: string, text: string): Effect.Effect<unknown, SessionStore.SessionStoreError> =>
-  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageError(operation) })
+  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageErrorOf(operation) })
 
 /**
  * Opens (and migrates) the SQLite file and returns the store; the connection is closed with the
@@ -146,11 +219,12 @@ const parseJson = (operation: string, text: string): Effect.Effect<unknown, Sess
  */
 export const make = (
   options: SqliteSessionStoreOptions
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
+    yield* validateOptions(options)
     const Sqlite = yield* importDriver("@effect/sql-sqlite-node", () => import("@effect/sql-sqlite-node/SqliteClient"))
     const context = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
-      Effect.mapError(storageError("open"))
+      Effect.mapError(storageErrorOf("open", options.filename))
     )
     return yield* makeWithClient(options).pipe(
       Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
@@ -159,9 +233,14 @@ export const make = (
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
       const error = Cause.squash(cause)
+      // Opening a file SQLite cannot open throws from the driver's constructor (a defect).
+      const known = error instanceof SessionStore.SessionStoreError ? undefined : classify(error, options.filename)
       return Effect.fail(
-        error instanceof SessionStore.SessionStoreError && error.reason === "MissingDriver"
+        error instanceof SessionStore.SessionStoreError &&
+          (error.reason === "MissingDriver" || error.reason === "InvalidOption" || error.reason === "ReadOnly")
           ? error
+          : known !== undefined
+          ? new SessionStore.SessionStoreError({ ...known, operation: "open", cause })
           : new SessionStore.SessionStoreError({
             reason: "Storage",
             operation: "open",
@@ -183,8 +262,8 @@ export const make = (
  * @category constructors
  */
 export const makeWithClient = (
-  options: { readonly busyTimeout?: Duration.DurationInput | undefined } = {}
-): Effect.Effect<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+  options: SqliteSessionStoreClientOptions = {}
+): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const busyMillis = Math.max(0, Math.round(Duration.toMillis(options.busyTimeout ?? Duration.seconds(5))))
@@ -203,12 +282,15 @@ export const makeWithClient = (
         Effect.zipRight(runMigrator({ loader: migrations, table: MIGRATIONS_TABLE }))
       )
     )
-    return makeStore(sql)
+    return makeStore(sql, options)
   }).pipe(
-    Effect.mapError((error) => error instanceof SessionStore.SessionStoreError ? error : storageError("open")(error))
+    Effect.mapError((error) =>
+      error instanceof SessionStore.SessionStoreError ? error : storageErrorOf("open", options.filename)(error)
+    )
   )
 
 interface EntryRow {
+  readonly id: number
   readonly entry: string
 }
 
@@ -223,12 +305,25 @@ interface SummaryRow {
   readonly data: string
 }
 
+interface LedgerRow {
+  readonly file: string
+  readonly size: number
+  readonly mtimeMs: number
+  readonly offset: number
+  readonly fingerprint: string
+}
+
 interface SessionRow {
   readonly projectKey: string
   readonly sessionId: string
 }
 
-const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
+const makeStore = (
+  sql: SqlClient.SqlClient,
+  options: SqliteSessionStoreClientOptions
+): ImportLedger.SessionStoreWithLedger => {
+  const storageError = (operation: string) => storageErrorOf(operation, options.filename)
+
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
   const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     sql.withTransaction(
@@ -337,15 +432,12 @@ const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
   const load = Effect.fn("SqliteSessionStore.load")(function*(rawKey: SessionStore.SessionKey) {
     const key = yield* SessionStore.validateKey("load", rawKey)
     const subpath = subpathOf(key)
-    const rows = yield* sql<EntryRow>`SELECT entry FROM acx_session_entries
+    const rows = yield* sql<EntryRow>`SELECT id, entry FROM acx_session_entries
       WHERE key_id = (SELECT id FROM acx_session_keys
         WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})
       ORDER BY id`.pipe(Effect.mapError(storageError("load")))
     if (rows.length === 0) return null
-    return yield* Effect.forEach(rows, (row) => parseJson("load", row.entry)) as Effect.Effect<
-      Array<SessionStore.SessionStoreEntry>,
-      SessionStore.SessionStoreError
-    >
+    return yield* CorruptEntry.decodeRows(key, rows, options.onCorruptEntry)
   })
 
   const listSessions = Effect.fn("SqliteSessionStore.listSessions")(function*(projectKey: string) {
@@ -414,6 +506,44 @@ const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
     )
   })
 
+  const importedFiles = Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
+    const rows = yield* sql<LedgerRow>`SELECT file, size, mtime_ms AS "mtimeMs", "offset", fingerprint
+      FROM acx_session_import_ledger WHERE source = ${source}`.pipe(Effect.mapError(storageError("importedFiles")))
+    return rows.map((row): ImportLedger.ImportedFile => ({
+      file: row.file,
+      size: Number(row.size),
+      mtimeMs: Number(row.mtimeMs),
+      offset: Number(row.offset),
+      fingerprint: row.fingerprint
+    }))
+  })
+
+  const appendImported = Effect.fn("SqliteSessionStore.appendImported")(function*(
+    key: SessionStore.SessionKey,
+    entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+    advance: ImportLedger.LedgerAdvance
+  ) {
+    const { next, source } = advance
+    // the write lock first, so the record read below cannot change before the commit
+    return yield* writeTransaction(Effect.gen(function*() {
+      const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+        FROM acx_session_import_ledger WHERE source = ${source} AND file = ${next.file}`
+      const current = stored === undefined
+        ? undefined
+        : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+      if (!ImportLedger.isExpected(current, advance.expected)) return false
+      yield* append(key, entries)
+      yield* sql`INSERT INTO acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)
+        VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+        ON CONFLICT (source, file) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+          "offset" = excluded."offset", fingerprint = excluded.fingerprint`
+      return true
+    })).pipe(
+      Effect.catchTag("SqlError", (cause) => Effect.fail(storageError("appendImported")(cause))),
+      Effect.catchAllDefect((cause) => Effect.fail(storageError("appendImported")(cause)))
+    )
+  })
+
   return {
     append,
     load,
@@ -421,7 +551,9 @@ const makeStore = (sql: SqlClient.SqlClient): SessionStore.SessionStore => {
     listSessionSummaries,
     delete: remove,
     listSubkeys,
-    deleteOlderThan
+    deleteOlderThan,
+    importedFiles,
+    appendImported
   }
 }
 
@@ -443,7 +575,7 @@ export const layer = (
  * @category layers
  */
 export const layerWithClient = (
-  options: { readonly busyTimeout?: Duration.DurationInput | undefined } = {}
+  options: SqliteSessionStoreClientOptions = {}
 ): Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
   Layer.effect(SessionStore.SessionStore, makeWithClient(options))
 
@@ -462,10 +594,14 @@ export const layerConfig = (
 /**
  * The store for `query({ options: { sessionStore } })` and the SDK's session functions: every
  * optional `SessionStore` method, plus `deleteOlderThan`, `close()` and `Symbol.asyncDispose`.
- * Methods reject with {@link SessionStore.SessionStoreError}.
+ * Methods reject with {@link SessionStore.SessionStoreError}; invalid options throw it (reason
+ * `InvalidOption`) right here, the file opens on first use.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const createSqliteSessionStore = (options: SqliteSessionStoreOptions): SessionStore.SdkSessionStore =>
-  SessionStore.toSdk(layer(options))
+export const createSqliteSessionStore = (options: SqliteSessionStoreOptions): SessionStore.SdkSessionStore => {
+  const checked = validateOptions(options)
+  if (Either.isLeft(checked)) throw checked.left
+  return SessionStore.toSdk(layer(options))
+}

@@ -30,6 +30,20 @@ export * as SqliteSessionStore from "./SqliteSessionStore.js"
  */
 export * as PostgresSessionStore from "./PostgresSessionStore.js"
 
+/**
+ * What an import took of each source file, kept in the SQLite and Postgres stores.
+ *
+ * @since 0.1.0
+ */
+export * as ImportLedger from "./ImportLedger.js"
+
+/**
+ * Stored rows that are not entries: skipped by `load` and reported.
+ *
+ * @since 0.1.0
+ */
+export * as CorruptEntry from "./CorruptEntry.js"
+
 export {
   /**
    * The Promise constructors, also at `@acx/session-store/promise`.

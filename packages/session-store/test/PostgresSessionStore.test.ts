@@ -478,3 +478,148 @@ describe.skipIf(!PG_URL)(
     )
   }
 )
+
+/** Migration 1 of the first release, verbatim as a database created then holds it. */
+const migration1Sql = (schema: string) => [
+  `CREATE SCHEMA ${schema}`,
+  `CREATE TABLE ${schema}.acx_session_store_migrations (
+    migration_id integer primary key, created_at timestamp with time zone not null default now(), name text not null)`,
+  `CREATE TABLE ${schema}.claude_session_entries (
+    id BIGSERIAL PRIMARY KEY, project_key TEXT NOT NULL, session_id TEXT NOT NULL, subpath TEXT NOT NULL DEFAULT '',
+    entry JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())`,
+  `ALTER TABLE ${schema}.claude_session_entries ADD COLUMN IF NOT EXISTS uuid TEXT NULL`,
+  `CREATE INDEX claude_session_entries_key_idx ON ${schema}.claude_session_entries (project_key, session_id, subpath, id)`,
+  `CREATE UNIQUE INDEX claude_session_entries_uuid_idx
+    ON ${schema}.claude_session_entries (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL`,
+  `CREATE TABLE ${schema}.acx_session_keys (project_key TEXT NOT NULL, session_id TEXT NOT NULL, subpath TEXT NOT NULL,
+    mtime BIGINT NOT NULL, PRIMARY KEY (project_key, session_id, subpath))`,
+  `CREATE INDEX acx_session_keys_mtime_idx ON ${schema}.acx_session_keys (mtime)`,
+  `CREATE TABLE ${schema}.acx_session_summaries (project_key TEXT NOT NULL, session_id TEXT NOT NULL,
+    mtime BIGINT NOT NULL, data JSONB NOT NULL, PRIMARY KEY (project_key, session_id))`,
+  `CREATE TABLE ${schema}.acx_clock (id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id), last BIGINT NOT NULL)`,
+  `INSERT INTO ${schema}.acx_clock (id, last) VALUES (TRUE, 0)`,
+  `INSERT INTO ${schema}.acx_session_store_migrations (migration_id, name) VALUES (1, 'create_session_store')`
+]
+
+/** A TCP port nothing listens on: one the OS just handed out and took back. */
+const closedPort = async (): Promise<number> => {
+  const net = await import("node:net")
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as { readonly port: number }).port
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+describe.skipIf(!PG_URL)("PostgresSessionStore: migrations, options and connection errors", () => {
+  it("migrates a database made by migration 1 (JSONB) in place: rows intact, U+0000 then stored", async () => {
+    const schema = `acx_pg_migrate_${process.pid}_${randomUUID().slice(0, 8)}`
+    const client = new pg.Client({ connectionString: PG_URL })
+    await client.connect()
+    try {
+      for (const statement of migration1Sql(schema)) await client.query(statement)
+      const key = { projectKey: newProject(), sessionId: randomUUID() }
+      const old: Array<SessionStoreEntry> = [
+        { type: "user", uuid: "u-1", message: { role: "user", content: "before the migration" } },
+        oddEntry,
+        { type: "tag", tag: "no uuid" }
+      ]
+      for (const entry of old) {
+        await client.query(
+          `INSERT INTO ${schema}.claude_session_entries (project_key, session_id, subpath, entry, uuid)
+          VALUES ($1, $2, '', $3, $4)`,
+          [key.projectKey, key.sessionId, JSON.stringify(entry), typeof entry.uuid === "string" ? entry.uuid : null]
+        )
+      }
+      const summary = foldSessionSummary(undefined, key, old as Array<Sdk.SessionStoreEntry>, { mtime: 1000 })
+      await client.query(`INSERT INTO ${schema}.acx_session_keys VALUES ($1, $2, '', 1000)`, [
+        key.projectKey,
+        key.sessionId
+      ])
+      await client.query(`INSERT INTO ${schema}.acx_session_summaries VALUES ($1, $2, 1000, $3)`, [
+        key.projectKey,
+        key.sessionId,
+        JSON.stringify(summary.data)
+      ])
+      await client.query(`UPDATE ${schema}.acx_clock SET last = 1000`)
+
+      const store = Pg.createPostgresSessionStore({ url: PG_URL!, schema })
+      try {
+        expect(await store.load(key)).toEqual(old)
+        expect(await store.listSessionSummaries(key.projectKey)).toEqual([summary])
+        const binary: Array<SessionStoreEntry> = [
+          { type: "user", uuid: "u-2", message: { role: "user", content: "bytes \u0000 and \ud800" } },
+          { type: "assistant", uuid: "u-3", text: "plain" }
+        ]
+        await store.append(key, [...binary, old[0]!])
+        expect(await store.load(key)).toEqual([...old, ...binary])
+        const [after] = await store.listSessionSummaries(key.projectKey)
+        expect(after).toEqual(
+          foldSessionSummary(undefined, key, [...old, ...binary] as Array<Sdk.SessionStoreEntry>, {
+            mtime: after!.mtime
+          })
+        )
+      } finally {
+        await store.close()
+      }
+      const types = await client.query(
+        `SELECT table_name, data_type FROM information_schema.columns
+        WHERE table_schema = $1 AND column_name IN ('entry', 'data') ORDER BY table_name`,
+        [schema]
+      )
+      expect(types.rows).toEqual([
+        { table_name: "acx_session_summaries", data_type: "json" },
+        { table_name: "claude_session_entries", data_type: "json" }
+      ])
+      const applied = await client.query(
+        `SELECT migration_id, name FROM ${schema}.acx_session_store_migrations ORDER BY migration_id`
+      )
+      expect(applied.rows.slice(0, 2)).toEqual([
+        { migration_id: 1, name: "create_session_store" },
+        { migration_id: 2, name: "lossless_json" }
+      ])
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await client.end()
+    }
+  }, 60_000)
+
+  it("rejects an invalid schema when the store is constructed, before connecting", async () => {
+    for (const schema of ["Bad-Name", "x; DROP TABLE y", "9lives", ""]) {
+      let thrown: unknown
+      try {
+        // An unreachable URL: reaching it would fail differently.
+        Pg.createPostgresSessionStore({ url: "postgres://nobody@127.0.0.1:1/none", schema })
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(SessionStoreError)
+      expect((thrown as SessionStoreError).reason).toBe("InvalidOption")
+      expect((thrown as SessionStoreError).message).toContain(JSON.stringify(schema))
+      const failed = await Effect.runPromise(
+        Effect.flip(Effect.scoped(Pg.make({ url: Redacted.make("postgres://nobody@127.0.0.1:1/none"), schema })))
+      )
+      expect(failed.reason).toBe("InvalidOption")
+    }
+  })
+
+  it("a closed port fails with Connection, naming host, port and the reason, never the password", async () => {
+    const port = await closedPort()
+    const error = await Effect.runPromise(
+      Effect.flip(Effect.scoped(Pg.make({ url: Redacted.make(`postgres://acx:s3cret-pw@127.0.0.1:${port}/acx`) })))
+    )
+    expect(error.reason).toBe("Connection")
+    expect(error.message).toContain(`cannot connect to Postgres at 127.0.0.1:${port}: connection refused`)
+    expect(error.message).not.toContain("s3cret-pw")
+    const wrongPassword = new URL(PG_URL!)
+    wrongPassword.password = "not-the-password"
+    const denied = await Effect.runPromise(
+      Effect.flip(Effect.scoped(Pg.make({ url: Redacted.make(wrongPassword.href) })))
+    )
+    expect(denied.reason).toBe("Connection")
+    expect(denied.message).toContain(
+      `at ${wrongPassword.hostname}:${wrongPassword.port || "5432"}: password authentication failed`
+    )
+    expect(denied.message).not.toContain("not-the-password")
+  })
+})

@@ -7,6 +7,7 @@
 import * as Fixtures from "@acx/fixtures"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import { makeReadOnly } from "@acx/testing/ReadOnlyPath"
 import { expectInterleavedAppends, runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import {
   foldSessionSummary,
@@ -15,11 +16,16 @@ import {
   InMemorySessionStore
 } from "@anthropic-ai/claude-agent-sdk"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -429,7 +435,115 @@ describe("SqliteSessionStore (construction)", () => {
       expect(error).toBeInstanceOf(SessionStore.SessionStoreError)
       expect(error.reason).toBe("Storage")
       expect(error.operation).toBe("open")
+      expect(error.description).toMatch(/store\.sqlite: .*directory does not exist$/)
     }))
+})
+
+/** A file with one stored entry, closed again. */
+const seeded = async (filename = tempFile()): Promise<string> => {
+  const store = SqliteSessionStore.createSqliteSessionStore({ filename })
+  await store.append(key(), [user("seed-1", "kept")])
+  await store.close()
+  return filename
+}
+
+// Whether this machine can make a file read-only for the process running the tests (as root:
+// only with chattr +i, on a filesystem that supports it).
+const probe = (() => {
+  const file = path.join(root, "probe")
+  fs.writeFileSync(file, "")
+  const readOnly = makeReadOnly(file)
+  readOnly.restore()
+  return readOnly
+})()
+
+describe("SqliteSessionStore (read-only databases, invalid options)", () => {
+  it("a database on a read-only connection (SQLite's own SQLITE_READONLY) fails with ReadOnly naming the file", async () => {
+    const filename = await seeded()
+    const error = await Effect.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
+      const context = yield* Layer.build(SqliteClient.layer({ filename, readonly: true })).pipe(Effect.orDie)
+      return yield* SqliteSessionStore.makeWithClient({ filename }).pipe(
+        Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
+      )
+    }))))
+    expect(error.reason).toBe("ReadOnly")
+    expect(error.description).toBe(`database is read-only: ${filename}`)
+  })
+
+  it.skipIf(!probe.ok)(`a read-only file fails at open with ReadOnly, and its data stays (${probe.why})`, async () => {
+    const filename = await seeded()
+    const readOnly = makeReadOnly(filename)
+    try {
+      expect(readOnly.ok).toBe(true)
+      const store = SqliteSessionStore.createSqliteSessionStore({ filename })
+      await expectStoreError(store.append(key(), [user("lost-1", "x")]), "ReadOnly")
+      const error = await store.load(key()).then(() => undefined, (e: SessionStore.SessionStoreError) => e)
+      expect(error?.description).toBe(`database is read-only: ${filename}`)
+      await store.close()
+    } finally {
+      readOnly.restore()
+    }
+    const store = SqliteSessionStore.createSqliteSessionStore({ filename })
+    expect(await store.load(key())).toEqual([user("seed-1", "kept")])
+    await store.close()
+  })
+
+  it.skipIf(!probe.ok)(`a database in a read-only directory fails at open with ReadOnly (${probe.why})`, async () => {
+    const dir = path.join(root, `ro-dir-${++counter}`)
+    fs.mkdirSync(dir)
+    const filename = await seeded(path.join(dir, "store.sqlite"))
+    const readOnly = makeReadOnly(dir)
+    try {
+      expect(readOnly.ok).toBe(true)
+      const error = await Effect.runPromise(Effect.flip(Effect.scoped(SqliteSessionStore.make({ filename }))))
+      expect(error.reason).toBe("ReadOnly")
+      expect(error.description).toMatch(
+        new RegExp(`^database is read-only: ${filename.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)
+      )
+    } finally {
+      readOnly.restore()
+    }
+  })
+
+  it("an empty filename is rejected when the store is constructed", async () => {
+    expect(() => SqliteSessionStore.createSqliteSessionStore({ filename: "" })).toThrow(SessionStore.SessionStoreError)
+    const error = await Effect.runPromise(Effect.flip(Effect.scoped(SqliteSessionStore.make({ filename: "" }))))
+    expect(error.reason).toBe("InvalidOption")
+  })
+})
+
+describe("SqliteSessionStore (corrupt rows)", () => {
+  it("load skips a corrupt row, logs a warning with key and row id, and tells onCorruptEntry", async () => {
+    const filename = await seeded()
+    const Database = (await import("better-sqlite3")).default
+    const db = new Database(filename)
+    db.prepare(`INSERT INTO acx_session_entries (key_id, uuid, entry, created_at) VALUES (
+      (SELECT id FROM acx_session_keys WHERE project_key = 'p1' AND session_id = 's1'), NULL, 'not json {', 0)`).run()
+    const rowId = (db.prepare(`SELECT max(id) AS id FROM acx_session_entries`).get() as { readonly id: number }).id
+    db.close()
+    const logs: Array<{ readonly message: unknown; readonly annotations: Record<string, unknown> }> = []
+    const capture = Logger.make(({ annotations, message }) => {
+      logs.push({ message, annotations: Object.fromEntries(annotations) })
+    })
+    const reported: Array<unknown> = []
+    const loaded = await Effect.runPromise(
+      Effect.scoped(Effect.gen(function*() {
+        const store = yield* SqliteSessionStore.make({ filename, onCorruptEntry: (corrupt) => reported.push(corrupt) })
+        yield* store.append(key(), [user("after-1", "after")])
+        return yield* store.load(key())
+      })).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
+    )
+    expect(loaded).toEqual([user("seed-1", "kept"), user("after-1", "after")])
+    expect(reported).toEqual([{
+      key: key(),
+      rowId: String(rowId),
+      reason: expect.stringMatching(/^not JSON: /),
+      preview: "not json {"
+    }])
+    expect(logs).toHaveLength(1)
+    expect(logs[0]!.annotations).toMatchObject({ projectKey: "p1", sessionId: "s1", rowId: String(rowId) })
+    expect(String(logs[0]!.message)).toContain(`corrupt row ${rowId}`)
+  })
 })
 
 describe("SqliteSessionStore (concurrency)", () => {

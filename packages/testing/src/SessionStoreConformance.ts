@@ -22,6 +22,10 @@
  *   the contract, and fail (telling you to drop the expectation) once it meets it;
  * - the cross-instance uuid case needs `sharedStorage` (a second store on the same underlying
  *   database) and is skipped, with the reason in its title, without it;
+ * - the corrupt-row case needs `corruptEntries` (a way to plant a row that is not an entry
+ *   behind the store's back, and what the store reported), the construction case needs
+ *   `invalidOptions` (constructors given an invalid option); each is skipped, with the reason in
+ *   its title, without it;
  * - after all cases, `cleanup` (default: the store's `close()` when it has one) runs on every
  *   store the suite made.
  *
@@ -81,7 +85,9 @@ export const CONFORMANCE_CASES = [
   "concurrent appends keep every entry and a consistent summary",
   "odd JSON round-trips deep-equal",
   "U+0000 and lone surrogates round-trip",
-  "stored entries are isolated from caller mutation"
+  "stored entries are isolated from caller mutation",
+  "corrupt stored rows are skipped by load and reported",
+  "invalid options are rejected when the store is constructed"
 ] as const
 
 /**
@@ -107,6 +113,49 @@ export interface ConformanceOptions {
   readonly sharedStorage?: (() => Promise<ConformanceStore> | ConformanceStore) | undefined
   /** Releases a store the suite made. Default: its `close()`, when it has one. */
   readonly cleanup?: ((store: ConformanceStore) => Promise<void> | void) | undefined
+  /**
+   * For the corrupt-row case: how to plant a stored row that is not an entry, and what the store
+   * reported. Omit it for stores whose storage nothing else can write (the case is then skipped,
+   * with the reason in its title).
+   */
+  readonly corruptEntries?: CorruptEntryHooks | undefined
+  /**
+   * For the construction case: constructors given one invalid option each (a bad schema or table
+   * name, …). Each must throw, or return a rejected promise, at once: not at first use.
+   */
+  readonly invalidOptions?: ReadonlyArray<InvalidOption> | undefined
+}
+
+/**
+ * The conformance suite's hook into a store's storage, for the corrupt-row case.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CorruptEntryHooks {
+  /**
+   * Stores one row that is not an entry (unparseable text, or JSON that is not an object with a
+   * string `type`) after the rows of `key`, behind the store's back, as another program would.
+   * The key already holds entries when this is called.
+   */
+  readonly plant: (key: Sdk.SessionKey) => Promise<void>
+  /** Every corrupt row the store reported so far (e.g. what its `onCorruptEntry` collected). */
+  readonly reported: () => ReadonlyArray<{ readonly key: Sdk.SessionKey }>
+}
+
+/**
+ * One invalid construction for the construction case.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface InvalidOption {
+  /** What is invalid, for the failure message, e.g. `schema "Bad-Name"`. */
+  readonly title: string
+  /** Constructs a store with the invalid option. */
+  readonly construct: () => unknown
+  /** A text the error's message must contain (e.g. the bad value). */
+  readonly mentions: string
 }
 
 type Entry = Sdk.SessionStoreEntry
@@ -731,10 +780,23 @@ export const runSessionStoreConformance = (
       const key = mainKey(freshProject())
       const entries: Array<Entry> = [
         { type: "tool-output", uuid: randomUUID(), binary: "a\u0000b", nested: { list: ["\u0000"] } },
-        { type: "broken-text", uuid: randomUUID(), high: "x\ud800y", low: "\udc00", reversed: "\udc00\ud800" }
+        { type: "broken-text", uuid: randomUUID(), high: "x\ud800y", low: "\udc00", reversed: "\udc00\ud800" },
+        // in the summary too: the first prompt and the title carry them
+        userEntry(key.sessionId, "cat \u0000 and \ud800"),
+        titleEntry(key.sessionId, "title \u0000")
       ]
-      await store.append(key, entries)
-      expect(await store.load(key)).toEqual(entries)
+      await store.append(key, entries.slice(0, 2))
+      // A batch where only one entry holds U+0000 is stored whole, not dropped with it.
+      const mixed = [assistantEntry(key.sessionId, "plain"), ...entries.slice(2)]
+      await store.append(key, mixed)
+      const all = [...entries.slice(0, 2), ...mixed]
+      expect(await store.load(key)).toEqual(all)
+      const sub = subKey(key, "subagents/agent-nul")
+      await store.append(sub, entries.slice(0, 1))
+      expect(await store.load(sub)).toEqual(entries.slice(0, 1))
+      const summary = await summaryOf(store, key)
+      expect(summary?.data["customTitle"]).toBe("title \u0000")
+      expect(summary).toEqual(foldSessionSummary(undefined, key, all, { mtime: summary?.mtime ?? 0 }))
     })
 
     check("stored entries are isolated from caller mutation", async (store) => {
@@ -753,5 +815,60 @@ export const runSessionStoreConformance = (
       loaded.pop()
       expect(await store.load(key)).toEqual(snapshot)
     })
+
+    if (options.corruptEntries === undefined) {
+      it.skip("corrupt stored rows are skipped by load and reported (skipped: no corruptEntries hooks given)", () => {})
+    } else {
+      const hooks = options.corruptEntries
+      check("corrupt stored rows are skipped by load and reported", async (store) => {
+        const key = mainKey(freshProject())
+        const sub = subKey(key, "subagents/agent-corrupt")
+        const before = conversation(key.sessionId, 2)
+        const after = [titleEntry(key.sessionId, "After"), markerEntry(key.sessionId, "after")]
+        await store.append(key, before)
+        await store.append(sub, before.slice(0, 1))
+        await hooks.plant(key)
+        await hooks.plant(sub)
+        await store.append(key, after)
+        const reportsBefore = hooks.reported().length
+        expect(await store.load(key)).toEqual([...before, ...after])
+        expect(await store.load(sub)).toEqual(before.slice(0, 1))
+        const reports = hooks.reported().slice(reportsBefore)
+        const same = (a: Key, b: Key) =>
+          a.projectKey === b.projectKey && a.sessionId === b.sessionId && a.subpath === b.subpath
+        expect(reports.filter((report) => same(report.key, key))).toHaveLength(1)
+        expect(reports.filter((report) => same(report.key, sub))).toHaveLength(1)
+        // The rest of the store is untouched by the corrupt rows.
+        const summary = await summaryOf(store, key)
+        expect(summary?.data["customTitle"]).toBe("After")
+        expect(await mtimeOf(store, key)).toBe(summary?.mtime)
+      })
+    }
+
+    if (options.invalidOptions === undefined || options.invalidOptions.length === 0) {
+      it.skip(
+        "invalid options are rejected when the store is constructed (skipped: no invalidOptions given)",
+        () => {}
+      )
+    } else {
+      const invalid = options.invalidOptions
+      check("invalid options are rejected when the store is constructed", async () => {
+        for (const each of invalid) {
+          let thrown: unknown = undefined
+          let made: unknown = undefined
+          try {
+            made = each.construct()
+          } catch (error) {
+            thrown = error
+          }
+          if (thrown === undefined && made instanceof Promise) {
+            thrown = await made.then(() => undefined, (error: unknown) => error)
+          }
+          if (thrown === undefined && made !== undefined) await cleanup(made as ConformanceStore)
+          expect(thrown, `${each.title}: not rejected at construction`).toBeInstanceOf(Error)
+          expect((thrown as Error).message, each.title).toContain(each.mentions)
+        }
+      })
+    }
   })
 }

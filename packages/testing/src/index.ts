@@ -83,3 +83,17 @@ export { runSessionStoreRealClaudeSuite } from "./SessionStoreRealClaude.js"
 export * as SessionStoreConcurrency from "./SessionStoreConcurrency.js"
 
 export * from "./StandInCli.js"
+
+/**
+ * A synthetic Claude Code config directory of any size, for benchmarks at a heavy user's scale.
+ *
+ * @since 0.1.0
+ */
+export { type BigConfigDir, type BigConfigDirOptions, generateBigConfigDir } from "./BigConfigDir.js"
+
+/**
+ * Read-only files and directories for tests, also as root (`chattr +i`).
+ *
+ * @since 0.1.0
+ */
+export * as ReadOnlyPath from "./ReadOnlyPath.js"

@@ -1,6 +1,7 @@
 /**
- * Makes an import idempotent for entries without a `uuid` too (file-history snapshots,
- * summaries, titles…): the stores dedupe by uuid only, so a second import appended those again.
+ * Makes an import idempotent for entries without a `uuid` (file-history snapshots, summaries,
+ * titles…) where no import ledger says what was taken already (stores without one, files
+ * rewritten in place): the stores dedupe by uuid only, so a second import appended those again.
  * Before the first append to a key in this run, the entries already stored under it are loaded;
  * each incoming uuid-less entry equal to one of them (as JSON, key order ignored) is skipped, as
  * many times as it is stored. Entries written by this run are not compared, so a transcript's own
@@ -28,8 +29,12 @@ const hasUuid = (entry: SessionStore.SessionStoreEntry): boolean =>
 const keyString = (key: SessionStore.SessionKey): string =>
   JSON.stringify([key.projectKey, key.sessionId, key.subpath ?? ""])
 
-/** @internal */
-export const dedupeUuidless = (store: SessionStore.SessionStore): SessionStore.SessionStore => {
+/**
+ * The filter of one import run: `(key, entries)` → the entries to store (see the module docs).
+ *
+ * @internal
+ */
+export const uuidlessFilter = (store: SessionStore.SessionStore) => {
   const stored = new Map<string, Map<string, number>>()
   const storedUnder = (key: SessionStore.SessionKey) =>
     Effect.gen(function*() {
@@ -45,20 +50,24 @@ export const dedupeUuidless = (store: SessionStore.SessionStore): SessionStore.S
       stored.set(id, counts)
       return counts
     })
-  return {
-    ...store,
-    append: (key, entries) =>
-      Effect.gen(function*() {
-        const counts = yield* storedUnder(key)
-        const fresh = counts.size === 0 ? entries : entries.filter((entry) => {
-          if (hasUuid(entry)) return true
-          const text = canonical(entry)
-          const n = counts.get(text) ?? 0
-          if (n === 0) return true
-          counts.set(text, n - 1)
-          return false
-        })
-        if (fresh.length > 0) yield* store.append(key, fresh)
-      })
-  }
+  return (
+    key: SessionStore.SessionKey,
+    entries: ReadonlyArray<SessionStore.SessionStoreEntry>
+  ): Effect.Effect<ReadonlyArray<SessionStore.SessionStoreEntry>, SessionStore.SessionStoreError> =>
+    Effect.map(storedUnder(key), (counts) =>
+      counts.size === 0 ? entries : entries.filter((entry) => {
+        if (hasUuid(entry)) return true
+        const text = canonical(entry)
+        const n = counts.get(text) ?? 0
+        if (n === 0) return true
+        counts.set(text, n - 1)
+        return false
+      }))
 }
+
+/**
+ * A stable text of a JSON value (keys sorted): equal values, equal texts.
+ *
+ * @internal
+ */
+export const canonicalJson = (value: unknown): string => canonical(value)

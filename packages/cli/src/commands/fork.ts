@@ -12,7 +12,14 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../internal/format.js"
-import { configDirOption, findSession, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import {
+  configDirOption,
+  findSession,
+  followSymlinksOption,
+  jsonOption,
+  projectOption,
+  projectsLayer
+} from "../internal/source.js"
 import { sessionIdArg } from "./show.js"
 
 const atOption = Options.text("at").pipe(
@@ -37,9 +44,10 @@ export const fork = Command.make(
     title: titleOption,
     project: projectOption,
     configDir: configDirOption,
-    json: jsonOption
+    json: jsonOption,
+    followSymlinks: followSymlinksOption
   },
-  ({ at, configDir, id, json, project, title }) =>
+  ({ at, configDir, followSymlinks, id, json, project, title }) =>
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const session = yield* findSession(projects, id, project)
@@ -51,5 +59,5 @@ export const fork = Command.make(
       yield* Console.log(
         `forked ${session.sessionId} → ${result.sessionId} (${result.entries} entries) in project ${result.projectKey}\n${result.file}`
       )
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("Fork a session up to a message into a new session (fresh uuids, remapped chain)"))

@@ -1,8 +1,9 @@
 /**
  * `acx import [--from DIR] --to sqlite:FILE|postgres://URL [--project P]`: every session of a
- * Claude Code config directory (main and subagent transcripts) into a SessionStore. Idempotent:
- * entries already there (same uuid under the same key, or, without a uuid, an equal entry) are
- * not stored twice.
+ * Claude Code config directory (main and subagent transcripts) into a SessionStore. Exactly once
+ * and incremental: the store's import ledger says what each file gave already, so unchanged
+ * files are not opened, grown ones are read from where the last import stopped, and imports
+ * running at the same time store every entry once.
  *
  * @since 0.1.0
  */
@@ -18,7 +19,7 @@ import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
 import { progress } from "../internal/progress.js"
-import { jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import { followSymlinksOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
 import { parseTarget } from "../internal/target.js"
 
 const fromOption = Options.text("from").pipe(
@@ -37,14 +38,61 @@ const batchOption = Options.integer("batch-size").pipe(
   Options.withDefault(500)
 )
 
+const SHOWN_FILES = 5
+
+const listFiles = (
+  warnings: ReadonlyArray<ClaudeImport.FileWarning>,
+  describe: (warning: ClaudeImport.FileWarning) => string
+): string => {
+  const shown = warnings.slice(0, SHOWN_FILES).map(describe).join(", ")
+  return warnings.length > SHOWN_FILES ? `${shown} and ${warnings.length - SHOWN_FILES} more file(s)` : shown
+}
+
+/**
+ * The warning lines of an import: which files had lines that are not entries, and which had
+ * lines that are not UTF-8 (stored with U+FFFD), with the byte offset of the first.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>): Array<string> => {
+  const lines: Array<string> = []
+  const malformed = warnings.filter((w) => w.malformedLines > 0)
+  if (malformed.length > 0) {
+    const total = malformed.reduce((n, w) => n + w.malformedLines, 0)
+    lines.push(
+      `acx: warning: ${total} malformed line(s) skipped (not entries) in ${
+        listFiles(malformed, (w) => `${w.file} (${w.malformedLines}, first at byte ${w.firstOffset})`)
+      }`
+    )
+  }
+  const invalid = warnings.filter((w) => w.invalidUtf8Lines > 0)
+  if (invalid.length > 0) {
+    const total = invalid.reduce((n, w) => n + w.invalidUtf8Lines, 0)
+    lines.push(
+      `acx: warning: ${total} line(s) not valid UTF-8, stored with U+FFFD in place of the bad bytes, in ${
+        listFiles(invalid, (w) => `${w.file} (${w.invalidUtf8Lines})`)
+      }`
+    )
+  }
+  return lines
+}
+
 /**
  * @since 0.1.0
  * @category commands
  */
 export const importCommand = Command.make(
   "import",
-  { from: fromOption, to: toOption, project: projectOption, batchSize: batchOption, json: jsonOption },
-  ({ batchSize, from, json, project, to }) =>
+  {
+    from: fromOption,
+    to: toOption,
+    project: projectOption,
+    batchSize: batchOption,
+    json: jsonOption,
+    followSymlinks: followSymlinksOption
+  },
+  ({ batchSize, followSymlinks, from, json, project, to }) =>
     Effect.gen(function*() {
       if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
       const target = yield* parseTarget(to)
@@ -66,12 +114,10 @@ export const importCommand = Command.make(
       const seconds = (Date.now() - started) / 1000
       if (json) return yield* Console.log(format.json({ ...result, target: target.display, seconds }))
       yield* Console.log(
-        `imported ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} entries into ${target.display} in ${
+        `imported ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target.display} in ${
           seconds.toFixed(1)
-        }s`
+        }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
       )
-      if (result.skippedLines > 0) {
-        yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped (not entries)`)
-      }
-    }).pipe(Effect.provide(projectsLayer(from)), Effect.provide(NodeContext.layer))
+      for (const line of importWarnings(result.warnings)) yield* Console.error(line)
+    }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))
 ).pipe(Command.withDescription("Import every session of a Claude Code config directory into SQLite or Postgres"))

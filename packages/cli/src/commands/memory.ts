@@ -152,7 +152,7 @@ const statusCommand = Command.make("status", { json: jsonOption }, ({ json }) =>
 const search = Command.make(
   "search",
   {
-    query: Args.text({ name: "query" }),
+    query: Args.text({ name: "query" }).pipe(Args.withDescription("Words to search for (full-text)")),
     project: memoryProjectOption,
     type: Options.text("type").pipe(
       Options.withDescription("Only this observation type (decision, bugfix, feature, …), or summary, or prompt"),
@@ -184,7 +184,10 @@ const search = Command.make(
 
 const show = Command.make(
   "show",
-  { id: Args.text({ name: "id" }).pipe(Args.withDescription("O12, S3 or P7")), json: jsonOption },
+  {
+    id: Args.text({ name: "id" }).pipe(Args.withDescription("An observation, summary or prompt id: O12, S3 or P7")),
+    json: jsonOption
+  },
   ({ id, json }) =>
     withDatabase(Effect.gen(function*() {
       const entry = yield* MemorySearch.show(id)
@@ -206,7 +209,7 @@ const show = Command.make(
 const timeline = Command.make(
   "timeline",
   {
-    id: Args.text({ name: "id" }),
+    id: Args.text({ name: "id" }).pipe(Args.withDescription("The entry to center on: O12, S3 or P7")),
     window: Options.integer("window").pipe(Options.withDefault(5), Options.withDescription("Entries before and after")),
     json: jsonOption
   },
@@ -278,7 +281,9 @@ const backup = Command.make("backup", {}, () =>
     yield* Console.log(`backed up to ${info.path} (${format.bytes(info.size)})`)
   })).pipe(Command.withDescription("Back the memory database up now (online; the worker also does it daily)"))
 
-const restore = Command.make("restore", { file: Args.text({ name: "file" }) }, ({ file }) =>
+const restore = Command.make("restore", {
+  file: Args.text({ name: "file" }).pipe(Args.withDescription("The backup file to restore"))
+}, ({ file }) =>
   Effect.gen(function*() {
     const info = yield* MemoryBackup.restore(files(), path.resolve(file))
     yield* Console.log(

@@ -20,6 +20,7 @@ import {
   acontextLayer,
   configDirOption,
   findSession,
+  followSymlinksOption,
   jsonOption,
   projectOption,
   projectsLayer
@@ -54,9 +55,10 @@ export const push = Command.make(
     configDir: configDirOption,
     thinking: thinkingOption,
     includeSidechains: sidechainsOption,
-    json: jsonOption
+    json: jsonOption,
+    followSymlinks: followSymlinksOption
   },
-  ({ baseUrl, configDir, id, includeSidechains, json, project, thinking }) =>
+  ({ baseUrl, configDir, followSymlinks, id, includeSidechains, json, project, thinking }) =>
     Effect.gen(function*() {
       const key = process.env["ACONTEXT_API_KEY"]
       if (key === undefined || key.trim() === "") {
@@ -87,5 +89,5 @@ export const push = Command.make(
       if (result.skippedLines > 0) {
         yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped`)
       }
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("Push one session to Acontext (resumable; ACONTEXT_API_KEY)"))

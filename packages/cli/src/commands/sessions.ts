@@ -1,16 +1,18 @@
 /**
  * `acx sessions [--project P] [--json]`: the sessions of a Claude Code config directory, newest
- * first, with title (or first prompt), size, branch and cwd.
+ * first, with title (or first prompt), size, branch and cwd, read from the head and tail of each
+ * transcript and cached under `$ACX_HOME/cache` (`@acx/claude-code/SessionIndex`).
  *
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../internal/format.js"
-import { configDirOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import { configDirOption, followSymlinksOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
 
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print).
@@ -32,7 +34,7 @@ export const sessionsTable = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo
       format.clip(session.projectKey, 40),
       format.date(session.mtime),
       format.bytes(session.size),
-      format.clip(session.title ?? session.firstPrompt ?? "", 60)
+      format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
     ])
   )
 
@@ -42,13 +44,13 @@ export const sessionsTable = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo
  */
 export const sessions = Command.make(
   "sessions",
-  { configDir: configDirOption, project: projectOption, json: jsonOption },
-  ({ configDir, json, project }) =>
+  { configDir: configDirOption, project: projectOption, json: jsonOption, followSymlinks: followSymlinksOption },
+  ({ configDir, followSymlinks, json, project }) =>
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const list = (yield* projects.listSessions(Option.getOrUndefined(project))).sort((a, b) => b.mtime - a.mtime)
       if (json) return yield* Console.log(format.json(list))
       if (list.length === 0) return yield* Console.log(`no sessions in ${projects.projectsDir}`)
       yield* Console.log(sessionsTable(list))
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("List the sessions of a Claude Code config directory, newest first"))

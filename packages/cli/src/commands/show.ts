@@ -7,6 +7,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as ClaudePush from "@acx/claude-code/ClaudePush"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
 import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
 import * as Args from "@effect/cli/Args"
@@ -14,8 +15,8 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import { describeError } from "../CliError.js"
-import { configDirOption, findSession, projectOption, projectsLayer } from "../internal/source.js"
+import { describeError, printable } from "../CliError.js"
+import { configDirOption, findSession, followSymlinksOption, projectOption, projectsLayer } from "../internal/source.js"
 import { jsonArrayLines, writeStdout } from "../internal/stdout.js"
 
 /**
@@ -51,9 +52,10 @@ export const show = Command.make(
     format: formatOption,
     project: projectOption,
     configDir: configDirOption,
-    noThinking: thinkingOption
+    noThinking: thinkingOption,
+    followSymlinks: followSymlinksOption
   },
-  ({ configDir, format, id, noThinking, project }) =>
+  ({ configDir, followSymlinks, format, id, noThinking, project }) =>
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const session = yield* findSession(projects, id, project)
@@ -61,9 +63,9 @@ export const show = Command.make(
       if (errors.length > 0) {
         const first = errors[0]!
         yield* Console.error(
-          `acx: warning: ${errors.length} malformed line(s) skipped (first: line ${first.line}: ${
-            describeError(first.description)
-          })`
+          `acx: warning: ${errors.length} malformed line(s) skipped in ${
+            printable(session.file)
+          } (first: line ${first.line}: ${describeError(first.description)})`
         )
       }
       // Written piece by piece: a session can be larger than the longest string V8 can build.
@@ -71,7 +73,7 @@ export const show = Command.make(
         case "markdown": {
           const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
           const sections = TranscriptMarkdown.markdownSections(entries, {
-            title: ClaudeProjects.sessionMetadata(entries).title ?? session.sessionId,
+            title: SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries)) ?? session.sessionId,
             includeThinking: !noThinking
           })
           const footer = agents.length === 0
@@ -92,5 +94,5 @@ export const show = Command.make(
         case "jsonl":
           return yield* writeStdout(entries.map((entry) => `${TranscriptWrite.serializeEntry(entry)}\n`))
       }
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(Command.withDescription("Print one session as Markdown, Anthropic messages (JSON) or JSONL entries"))

@@ -20,7 +20,14 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import * as format from "../internal/format.js"
-import { configDirOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
+import {
+  configDirOption,
+  followSymlinksOption,
+  jsonOption,
+  malformedWarning,
+  projectOption,
+  projectsLayer
+} from "../internal/source.js"
 
 /**
  * What `acx stats` computed: the report, the pricing it used, how the files were read.
@@ -284,10 +291,11 @@ export const stats = Command.make(
     project: projectOption,
     json: jsonOption,
     by: byOption,
+    followSymlinks: followSymlinksOption,
     since: dayOption("since", "From this local day on (YYYY-MM-DD or YYYYMMDD, inclusive)"),
     until: dayOption("until", "Up to this local day (YYYY-MM-DD or YYYYMMDD, inclusive)")
   },
-  ({ by, configDir, json, project, since, until }) =>
+  ({ by, configDir, followSymlinks, json, project, since, until }) =>
     Effect.gen(function*() {
       const range: StatsReport.DayRange = {
         since: Option.isSome(since) ? yield* parseDay("since", since.value) : undefined,
@@ -308,10 +316,9 @@ export const stats = Command.make(
         return yield* Console.log(`no sessions${where} in ${projects.projectsDir}`)
       }
       yield* Console.log(statsReport(result))
-      if (result.report.malformed > 0) {
-        yield* Console.error(`acx: warning: ${result.report.malformed} malformed line(s) skipped`)
-      }
-    }).pipe(Effect.provide(projectsLayer(configDir)))
+      const warning = malformedWarning(result.run.folds.map((item) => ({ file: item.file, lines: item.fold.malformed })))
+      if (warning !== undefined) yield* Console.error(warning)
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(
   Command.withDescription(
     "Tokens and US dollars per session, day, week, month, model or project (local days), with each row's models"

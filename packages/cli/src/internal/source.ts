@@ -3,13 +3,17 @@
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionIndex from "@acx/claude-code/SessionIndex"
 import { encodeProjectDir } from "@acx/convert/ProjectDir"
 import * as AcontextClient from "@acx/storage/AcontextClient"
 import * as Options from "@effect/cli/Options"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 
@@ -31,11 +35,56 @@ export const projectOption = Options.text("project").pipe(
 
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
 
-// ClaudeProjects expands a leading `~`.
-export const projectsLayer = (configDir: Option.Option<string>): Layer.Layer<ClaudeProjects.ClaudeProjects> =>
-  ClaudeProjects.layerNode({
-    configDir: Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
-  })
+export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
+  Options.withDescription(
+    "Read transcripts and project directories that are symbolic links to places outside the config directory (default: skipped with a warning)"
+  )
+)
+
+/** The warning line for a path a listing left out. */
+export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
+  `acx: warning: skipped ${CliError.printable(skipped.path)}: ${CliError.printable(skipped.description)}${
+    skipped.reason === "Symlink" ? " (--follow-symlinks reads it)" : ""
+  }`
+
+const expandHome = (dir: string): string =>
+  dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
+
+/**
+ * The config directory as a `ClaudeProjects` layer: it must exist (else `NotFound`, before any
+ * other file is opened), paths a listing leaves out are warned about once each on stderr, and
+ * `listSessions` caches under `$ACX_HOME/cache`.
+ */
+export const projectsLayer = (
+  configDir: Option.Option<string>,
+  options: { readonly followSymlinks?: boolean } = {}
+): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
+    const resolved = path.resolve(expandHome(dir))
+    const isDir = yield* fs.stat(resolved).pipe(
+      Effect.map((info) => info.type === "Directory"),
+      Effect.orElseSucceed(() => false)
+    )
+    if (!isDir) {
+      return yield* CliError.notFound(
+        `Claude Code config directory not found: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
+      )
+    }
+    const warned = new Set<string>()
+    return ClaudeProjects.layerNode({
+      configDir: resolved,
+      followSymlinks: options.followSymlinks === true,
+      cacheDir: SessionIndex.defaultCacheDir(),
+      onSkipped: (skipped) =>
+        Effect.suspend(() => {
+          if (warned.has(skipped.path)) return Effect.void
+          warned.add(skipped.path)
+          return Console.error(skippedWarning(skipped))
+        })
+    })
+  }))
 
 /** acx's Acontext client on Node's undici HTTP client. */
 export const acontextLayer = (
@@ -77,6 +126,27 @@ export const findSession = (
     )
   })
 
+/** A transcript and how many of its lines were malformed. */
+export interface MalformedFile {
+  readonly file: string
+  readonly lines: number
+}
+
+const MALFORMED_FILES_SHOWN = 5
+
+/**
+ * The one warning line for malformed lines skipped over several files: the total, then the
+ * files with their counts (the first five, then how many more); `undefined` when none were.
+ */
+export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | undefined => {
+  const bad = files.filter((file) => file.lines > 0)
+  if (bad.length === 0) return undefined
+  const total = bad.reduce((sum, file) => sum + file.lines, 0)
+  const shown = bad.slice(0, MALFORMED_FILES_SHOWN).map((file) => `${CliError.printable(file.file)} (${file.lines})`)
+  const more = bad.length > MALFORMED_FILES_SHOWN ? ` and ${bad.length - MALFORMED_FILES_SHOWN} more` : ""
+  return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
+}
+
 /** The main transcript's entries plus every subagent's, for statistics. */
 export const readWithSubagents = (
   projects: ClaudeProjects.ClaudeProjects,
@@ -85,9 +155,14 @@ export const readWithSubagents = (
   Effect.gen(function*() {
     const main = yield* projects.readSession(session.projectKey, session.sessionId)
     const subagents = yield* projects.readSubagents(session.projectKey, session.sessionId)
+    const malformed: Array<MalformedFile> = [
+      { file: session.file, lines: main.errors.length },
+      ...subagents.map((read) => ({ file: read.file, lines: read.errors.length }))
+    ].filter((file) => file.lines > 0)
     return {
       main,
       entries: [...main.entries, ...subagents.flatMap((read) => read.entries)],
-      errors: main.errors.length + subagents.reduce((sum, read) => sum + read.errors.length, 0)
+      errors: main.errors.length + subagents.reduce((sum, read) => sum + read.errors.length, 0),
+      malformed
     }
   })

@@ -44,15 +44,16 @@ export const TEST_ACX_HOME = path.join(os.tmpdir(), `acx-test-home-${process.pid
 export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !SCRUBBED.includes(key)) env[key] = value
+    if (value !== undefined && !SCRUBBED.includes(key) && key !== "FORCE_COLOR") env[key] = value
   }
   // acx's caches go to a scratch home unless a test names one (never the developer's ~/.acx)
   env["ACX_HOME"] = TEST_ACX_HOME
+  // plain output unless a test asks otherwise (`NO_COLOR: undefined`, `FORCE_COLOR`)
+  env["NO_COLOR"] = "1"
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key]
     else env[key] = value
   }
-  env["NO_COLOR"] = "1"
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env,

@@ -1,0 +1,258 @@
+/**
+ * The listing metadata of session transcripts (title, first and last prompt, cwd, branch, start
+ * and last time: `@acx/convert/SessionMetadata`) without reading whole transcripts, for
+ * `ClaudeProjects.listSessions` on config directories of gigabytes.
+ *
+ * - **Head and tail**: the head is read until the first prompt, cwd, branch and start time are
+ *   found (at most 1 MiB, plus the line in progress), the tail until the last prompt and last
+ *   time are (the same budget, and always one complete line, however long); reads start at
+ *   16 KiB and double, and where head and tail meet every line is read, so small files are read whole. Equal to a full read (`SessionMetadata.sessionMetadata`)
+ *   whenever the lines that decide each field are in the parts read; not found otherwise: a
+ *   title (`custom-title`, `ai-title`, `summary`) or `last-prompt` entry only in the unread middle
+ *   of a large file (a title that is followed by one of the same kind in the tail is overridden
+ *   anyway), a first prompt, cwd or branch more than 1 MiB into the file, and a last user prompt
+ *   more than 1 MiB before its end.
+ * - **Cache**: one JSON file per config directory under `cacheDir` (`$ACX_HOME/cache`, never the
+ *   config directory), an entry per transcript keyed by path, size and mtime. A transcript that
+ *   only grew (the bytes before its last indexed line are unchanged) is resumed: the lines
+ *   appended since are folded into the saved state (all of them up to 8 MiB), so a title written
+ *   while a session runs is found by the next listing. A cache that cannot be read or parsed is
+ *   ignored and rewritten; one that cannot be written leaves the listing as it is.
+ *
+ * @since 0.1.0
+ */
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { createHash, randomUUID } from "node:crypto"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
+
+/**
+ * How much of a transcript is read (bytes): `window` at each end first (doubled on every further
+ * read), at most `headBudget` / `tailBudget` while looking for fields, and up to `appendBudget`
+ * appended bytes folded whole when a cached transcript grew.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReadLimits {
+  readonly window: number
+  readonly headBudget: number
+  readonly tailBudget: number
+  readonly appendBudget: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionIndexOptions {
+  /** The `projects` directory the transcripts are in (names the cache file). */
+  readonly projectsDir: string
+  /** Where the cache file is kept; absent: no cache. */
+  readonly cacheDir?: string | undefined
+  readonly limits?: Partial<ReadLimits> | undefined
+}
+
+/**
+ * One transcript as listed: its path and what `stat` said.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface IndexedFile {
+  readonly file: string
+  readonly size: number
+  /** Epoch milliseconds. */
+  readonly mtime: number
+}
+
+/**
+ * Reading a transcript failed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SessionIndexError extends Schema.TaggedError<SessionIndexError>(
+  "@acx/claude-code/SessionIndex/SessionIndexError"
+)("SessionIndexError", {
+  reason: Schema.Literal("Io"),
+  file: Schema.String,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `SessionIndex failed (${this.reason}): I/O error: ${this.file}`
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionIndex {
+  /** The cache file, when there is one. */
+  readonly cacheFile: string | undefined
+  /**
+   * The metadata of each transcript, in order: from the cache when its size and mtime match,
+   * resumed when it grew, else read. The cache is then saved, without the entries under `under`
+   * (default: every project) that `files` no longer holds.
+   */
+  readonly metadata: (
+    files: ReadonlyArray<IndexedFile>,
+    options?: { readonly under?: string | undefined }
+  ) => Effect.Effect<Array<SessionMetadata.SessionMetadata>, SessionIndexError>
+}
+
+/**
+ * acx's home directory: `ACX_HOME`, else `~/.acx`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
+  const home = env["ACX_HOME"]
+  return home !== undefined && home !== "" ? nodePath.resolve(home) : nodePath.join(os.homedir(), ".acx")
+}
+
+/**
+ * Where the listing cache is kept by default: `$ACX_HOME/cache`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultCacheDir = (env: { readonly [name: string]: string | undefined } = process.env): string =>
+  nodePath.join(acxHome(env), "cache")
+
+/**
+ * The cache file of a `projects` directory under `cacheDir`: one per config directory.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const cacheFileFor = (cacheDir: string, projectsDir: string): string =>
+  nodePath.join(cacheDir, `sessions-${createHash("sha256").update(projectsDir).digest("hex").slice(0, 16)}.json`)
+
+// Bumped whenever the fold or the reader changes what a state means: older caches are rebuilt.
+const VERSION = 1
+
+interface CacheEntry extends Indexed {
+  readonly size: number
+  readonly mtime: number
+}
+
+const isStringRecord = (value: unknown): value is SessionMetadata.MetadataState =>
+  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  Object.values(value).every((field) => typeof field === "string")
+
+const isEntry = (value: unknown): value is CacheEntry => {
+  if (typeof value !== "object" || value === null) return false
+  const entry = value as Record<string, unknown>
+  return typeof entry["size"] === "number" && typeof entry["mtime"] === "number" &&
+    typeof entry["foldedTo"] === "number" && typeof entry["fingerprint"] === "string" &&
+    isStringRecord(entry["state"])
+}
+
+// A cache that is not exactly what this version writes counts as none.
+const parseCache = (text: string, projectsDir: string): Map<string, CacheEntry> => {
+  const entries = new Map<string, CacheEntry>()
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value !== "object" || value === null) return entries
+    const cache = value as Record<string, unknown>
+    const files = cache["files"]
+    if (cache["version"] !== VERSION || cache["projectsDir"] !== projectsDir) return entries
+    if (typeof files !== "object" || files === null || Array.isArray(files)) return entries
+    for (const [file, entry] of Object.entries(files)) if (isEntry(entry)) entries.set(file, entry)
+  } catch {
+    // not JSON: rebuilt
+  }
+  return entries
+}
+
+/**
+ * Builds the index over `FileSystem` and `Path`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: SessionIndexOptions
+): Effect.Effect<SessionIndex, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const limits: ReadLimits = { ...defaultLimits, ...options.limits }
+    const projectsDir = path.resolve(options.projectsDir)
+    const cacheFile = options.cacheDir === undefined ? undefined : cacheFileFor(options.cacheDir, projectsDir)
+
+    const loadCache = Effect.suspend(() =>
+      cacheFile === undefined
+        ? Effect.succeed(new Map<string, CacheEntry>())
+        : fs.readFileString(cacheFile).pipe(
+          Effect.map((text) => parseCache(text, projectsDir)),
+          Effect.orElseSucceed(() => new Map<string, CacheEntry>())
+        )
+    )
+
+    // Written beside the cache, then renamed over it: a reader never sees half a cache.
+    const saveCache = (entries: ReadonlyMap<string, CacheEntry>) =>
+      Effect.suspend(() => {
+        if (cacheFile === undefined) return Effect.void
+        const temp = `${cacheFile}.${process.pid}.${randomUUID()}.tmp`
+        const body = JSON.stringify({ version: VERSION, projectsDir, files: Object.fromEntries(entries) })
+        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true }).pipe(
+          Effect.zipRight(fs.writeFileString(temp, body)),
+          Effect.zipRight(fs.rename(temp, cacheFile)),
+          Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
+        )
+      }).pipe(Effect.withSpan("SessionIndex.saveCache"))
+
+    const index = (listed: IndexedFile, saved: CacheEntry | undefined) =>
+      Effect.scoped(Effect.gen(function*() {
+        const file = yield* fs.open(listed.file, { flag: "r" })
+        if (saved !== undefined && listed.size > saved.size) {
+          const resumed = yield* resumeIndexed(file, listed.size, saved, limits)
+          if (Option.isSome(resumed)) return resumed.value
+        }
+        return yield* readIndexed(file, listed.size, limits)
+      })).pipe(
+        Effect.map((indexed): CacheEntry => ({ ...indexed, size: listed.size, mtime: listed.mtime })),
+        Effect.mapError((cause) => new SessionIndexError({ reason: "Io", file: listed.file, cause }))
+      )
+
+    const metadata = Effect.fn("SessionIndex.metadata")(function*(
+      files: ReadonlyArray<IndexedFile>,
+      scope: { readonly under?: string | undefined } = {}
+    ) {
+      const cache = yield* loadCache
+      let changed = false
+      const results = yield* Effect.forEach(files, (listed) => {
+        const saved = cache.get(listed.file)
+        if (saved !== undefined && saved.size === listed.size && saved.mtime === listed.mtime) {
+          return Effect.succeed(saved)
+        }
+        changed = true
+        return index(listed, saved)
+      }, { concurrency: 16 })
+      const under = path.resolve(scope.under ?? projectsDir) + path.sep
+      const listedFiles = new Set(files.map((listed) => listed.file))
+      const kept = new Map<string, CacheEntry>()
+      for (const [file, entry] of cache) {
+        if (!file.startsWith(under) || listedFiles.has(file)) kept.set(file, entry)
+        else changed = true
+      }
+      files.forEach((listed, i) => kept.set(listed.file, results[i]!))
+      if (changed) yield* saveCache(kept)
+      return results.map((entry) => SessionMetadata.metadataOf(entry.state))
+    })
+
+    return { cacheFile, metadata }
+  })

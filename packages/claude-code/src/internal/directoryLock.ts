@@ -1,0 +1,230 @@
+/**
+ * The writers' lock of a Claude config directory's `projects/`: `.acx-lock`, a file created
+ * exclusively (`wx`) whose content is the holder's token, `pid:host:random`, fresh for every
+ * acquisition. `ClaudeProjectsSessionStore` and `ClaudeProjects.appendEntries` take it, so
+ * writers in several processes (or on several machines sharing the volume) take turns.
+ *
+ * A dead holder's lock (its pid is gone on this host, or the lock is older than
+ * {@link STALE_MILLIS}) is broken by a rename, never by a plain remove, so that two waiters
+ * that judged the same lock stale cannot both break it. The argument is in docs/design.md
+ * ("Breaking a dead holder's directory lock"); in short:
+ * 1. a waiter reads the lock's token T and judges it stale;
+ * 2. it renames `.acx-lock` to a unique marker `.acx-lock.breaking-<ms>-<pid>-<random>`: the
+ *    rename moves one directory entry atomically, so of several waiters at most one moves the
+ *    file holding T; the others fail (no such file) or move a later lock;
+ * 3. it reads the marker: T means it broke exactly the stale lock it judged (the marker is
+ *    removed); another token means it moved a live lock taken after T was broken: it puts it
+ *    back with `link` (which never replaces an existing file) and then removes the marker;
+ * 4. while a marker exists, a waiter that has just created `.acx-lock` gives it up again before
+ *    doing anything: the lock may be a moved live one's place. So the live holder never shares
+ *    the lock, even with a waiter that came in while its lock was moved aside.
+ * A holder releasing while its lock is moved aside removes the marker holding its token (the
+ * breaker then has nothing to put back) and its lock if it is back.
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { randomUUID } from "node:crypto"
+import * as os from "node:os"
+import * as path from "node:path"
+
+/** The lock file's name in the locked directory. */
+export const LOCK = ".acx-lock"
+
+/** A lock (or a breaker's marker) older than this is stale whoever holds it. */
+export const STALE_MILLIS = 30_000
+
+const MARKER_PREFIX = `${LOCK}.breaking-`
+
+/** Why the lock could not be taken: another writer held it too long, or the file system failed. */
+export class DirectoryLockError extends Schema.TaggedError<DirectoryLockError>(
+  "@acx/claude-code/internal/directoryLock/DirectoryLockError"
+)("DirectoryLockError", {
+  reason: Schema.Literal("Timeout", "Io"),
+  file: Schema.String,
+  description: Schema.String,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {
+  override get message(): string {
+    return this.description
+  }
+}
+
+export interface DirectoryLock {
+  /** The lock file. */
+  readonly file: string
+  /** Runs `effect` holding the lock: one fiber of this instance at a time, then across processes. */
+  readonly withLock: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | DirectoryLockError, R>
+  /**
+   * Steps 2–3 of the module doc for a waiter that judged the lock holding `seen` stale: moves
+   * the lock aside, and removes it if it is that one, else puts it back. (`withLock` calls it;
+   * exposed so that tests can replay a waiter that judged a lock which was replaced since.)
+   */
+  readonly breakStale: (seen: string) => Effect.Effect<void, DirectoryLockError>
+}
+
+export interface DirectoryLockOptions {
+  /** The directory to lock (created when missing). */
+  readonly dir: string
+  /** How long to wait for another writer before failing with `Timeout`. */
+  readonly timeout: Duration.DurationInput
+}
+
+const isNotFound = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { readonly reason?: unknown }).reason === "NotFound"
+const isAlreadyExists = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { readonly reason?: unknown }).reason === "AlreadyExists"
+
+/** Whether a lock with `token`, `ageMillis` old, is a dead holder's. */
+export const isStale = (token: string, ageMillis: number, host: string = os.hostname()): boolean => {
+  if (ageMillis > STALE_MILLIS) return true
+  const [pidText, lockHost] = token.split(":")
+  const pid = Number(pidText)
+  if (lockHost !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH"
+  }
+}
+
+export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const dir = options.dir
+    const file = path.join(dir, LOCK)
+    const host = os.hostname()
+    const timeoutMillis = Math.max(0, Math.round(Duration.toMillis(options.timeout)))
+    const semaphore = yield* Effect.makeSemaphore(1)
+
+    const ioError = (description: string) => (cause: unknown) =>
+      new DirectoryLockError({ reason: "Io", file, description, cause })
+
+    const readOptional = (target: string) =>
+      fs.readFileString(target).pipe(
+        Effect.map(Option.some),
+        Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<string>())),
+        Effect.mapError(ioError(`cannot read ${target}`))
+      )
+
+    const removeIgnoringMissing = (target: string) =>
+      fs.remove(target).pipe(
+        Effect.catchIf(isNotFound, () => Effect.void),
+        Effect.mapError(ioError(`cannot remove ${target}`))
+      )
+
+    /** The breakers' markers in the directory; stale ones (a crashed breaker's) are removed. */
+    const markers = Effect.gen(function*() {
+      const names = yield* fs.readDirectory(dir).pipe(Effect.mapError(ioError(`cannot list ${dir}`)))
+      const now = Date.now()
+      const live: Array<string> = []
+      for (const name of names) {
+        if (!name.startsWith(MARKER_PREFIX)) continue
+        const made = Number(name.slice(MARKER_PREFIX.length).split("-")[0])
+        if (Number.isFinite(made) && now - made <= STALE_MILLIS) live.push(path.join(dir, name))
+        else yield* Effect.ignore(fs.remove(path.join(dir, name)))
+      }
+      return live
+    })
+
+    /** Takes the lock if it is free and no break is under way; the token on success. */
+    const tryAcquire = Effect.gen(function*() {
+      const token = `${process.pid}:${host}:${randomUUID()}`
+      const created = yield* fs.writeFileString(file, token, { flag: "wx" }).pipe(
+        Effect.as(true),
+        Effect.catchIf(isAlreadyExists, () => Effect.succeed(false)),
+        Effect.mapError(ioError(`cannot create ${file}`))
+      )
+      if (!created) return Option.none<string>()
+      // A marker may hold a live lock moved aside by a breaker (step 4 of the module doc): give
+      // the lock back before doing anything under it.
+      if ((yield* markers).length > 0) {
+        yield* releaseToken(token)
+        return Option.none<string>()
+      }
+      return Option.some(token)
+    })
+
+    /** Breaks the lock if it is a dead holder's (steps 1–3 of the module doc). */
+    const breakIfStale = Effect.gen(function*() {
+      const seen = yield* readOptional(file)
+      if (Option.isNone(seen)) return
+      const info = yield* Effect.option(fs.stat(file))
+      if (Option.isNone(info)) return
+      const mtime = Option.match(info.value.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
+      if (isStale(seen.value, Date.now() - mtime, host)) yield* breakStale(seen.value)
+    })
+
+    const breakStale = (seen: string) =>
+      Effect.gen(function*() {
+        const marker = path.join(dir, `${MARKER_PREFIX}${Date.now()}-${process.pid}-${randomUUID()}`)
+        const moved = yield* fs.rename(file, marker).pipe(
+          Effect.as(true),
+          Effect.catchIf(isNotFound, () => Effect.succeed(false)),
+          Effect.mapError(ioError(`cannot rename ${file}`))
+        )
+        if (!moved) return // broken by another waiter, or released
+        const captured = yield* readOptional(marker)
+        if (Option.isSome(captured) && captured.value !== seen) {
+          // A live lock, taken after the stale one was broken: put it back (link never replaces;
+          // a waiter that created the lock meanwhile gives it up on seeing the marker).
+          const deadline = Date.now() + STALE_MILLIS
+          for (;;) {
+            const restored = yield* fs.link(marker, file).pipe(
+              Effect.as("restored" as const),
+              Effect.catchIf(isAlreadyExists, () => Effect.succeed("busy" as const)),
+              // its holder released it meanwhile and removed the marker
+              Effect.catchIf(isNotFound, () => Effect.succeed("released" as const)),
+              Effect.mapError(ioError(`cannot restore ${file}`))
+            )
+            if (restored !== "busy" || Date.now() > deadline) break
+            yield* Effect.sleep(Duration.millis(1))
+          }
+        }
+        yield* removeIgnoringMissing(marker)
+      })
+
+    /** Releases the lock taken with `token`, also when a breaker has it moved aside. */
+    const releaseToken = (token: string) =>
+      Effect.gen(function*() {
+        const current = yield* readOptional(file)
+        if (Option.isSome(current) && current.value === token) return yield* removeIgnoringMissing(file)
+        for (const marker of yield* markers) {
+          const held = yield* readOptional(marker)
+          if (Option.isSome(held) && held.value === token) yield* removeIgnoringMissing(marker)
+        }
+        const again = yield* readOptional(file)
+        if (Option.isSome(again) && again.value === token) yield* removeIgnoringMissing(file)
+      })
+
+    const acquire = Effect.gen(function*() {
+      yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError(ioError(`cannot create ${dir}`)))
+      const start = Date.now()
+      for (let attempt = 0;; attempt++) {
+        const token = yield* tryAcquire
+        if (Option.isSome(token)) return token.value
+        yield* breakIfStale
+        if (Date.now() - start > timeoutMillis) {
+          const holder = Option.getOrElse(yield* Effect.orElseSucceed(readOptional(file), Option.none), () => "")
+          return yield* Effect.fail(
+            new DirectoryLockError({
+              reason: "Timeout",
+              file,
+              description: `${file} is held by another writer (${holder || "unknown"}) for over ${timeoutMillis} ms`
+            })
+          )
+        }
+        yield* Effect.sleep(Duration.millis(Math.min(50, 1 + attempt) + Math.random() * 5))
+      }
+    })
+
+    const withLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      semaphore.withPermits(1)(
+        Effect.acquireUseRelease(acquire, () => effect, (token) => Effect.ignore(releaseToken(token)))
+      )
+
+    return { file, withLock, breakStale }
+  })

@@ -1,0 +1,224 @@
+/**
+ * Reads a transcript's listing metadata from its first and last lines instead of the whole
+ * file (see `SessionIndex`): the head is read forward until the first prompt, cwd, branch and
+ * start time are found, the tail backward until the last prompt and last time are, each within
+ * a budget (the line in progress when a budget runs out is still read whole). Where the two
+ * meet, every line is read, so a small file is read whole. A saved state resumes over the
+ * lines appended since.
+ *
+ * @internal
+ */
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as Transcript from "@acx/schema/Transcript"
+import type * as PlatformError from "@effect/platform/Error"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+
+/** @internal */
+export interface ReadLimits {
+  /** Bytes of the first read at each end; later reads double it. */
+  readonly window: number
+  /** Bytes the head may read while looking for its fields. */
+  readonly headBudget: number
+  /** Bytes the tail may read while looking for its fields. */
+  readonly tailBudget: number
+  /** Appended bytes a resumed read folds whole (beyond it, it reads their tail only). */
+  readonly appendBudget: number
+}
+
+/** @internal */
+export const defaultLimits: ReadLimits = {
+  window: 16 * 1024,
+  headBudget: 1024 * 1024,
+  tailBudget: 1024 * 1024,
+  appendBudget: 8 * 1024 * 1024
+}
+
+/**
+ * A file's folded metadata, and where its last complete line ends (`foldedTo`) with the bytes
+ * just before it (`fingerprint`, base64), so an append can be told from a rewrite.
+ *
+ * @internal
+ */
+export interface Indexed {
+  readonly state: SessionMetadata.MetadataState
+  readonly foldedTo: number
+  readonly fingerprint: string
+}
+
+const NL = 0x0a
+const CR = 0x0d
+const FINGERPRINT = 32
+
+// Reads `length` bytes at `offset` (fewer at the end of the file).
+const readRange = (file: FileSystem.File, offset: number, length: number) =>
+  Effect.gen(function*() {
+    const out = Buffer.allocUnsafe(length)
+    let filled = 0
+    yield* file.seek(offset, "start")
+    while (filled < length) {
+      const read = Number(yield* file.read(out.subarray(filled)))
+      if (read === 0) break
+      filled += read
+    }
+    return filled === length ? out : out.subarray(0, filled)
+  })
+
+// The entries of the lines in buf[start, end): each ends at a "\n" or at `end`; lines that are not
+// entries are skipped, as the full parser skips them.
+const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
+  const out: Array<unknown> = []
+  let from = start
+  while (from < end) {
+    let to = buf.indexOf(NL, from)
+    if (to === -1 || to > end) to = end
+    const last = to > from && buf[to - 1] === CR ? to - 1 : to
+    if (last > from) {
+      const decoded = Transcript.decodeLine(buf.toString("utf8", from, last), 0)
+      if (Either.isRight(decoded)) out.push(decoded.right)
+    }
+    from = to + 1
+  }
+  return out
+}
+
+const fingerprintAt = (file: FileSystem.File, foldedTo: number) =>
+  Effect.map(
+    readRange(file, Math.max(0, foldedTo - FINGERPRINT), Math.min(FINGERPRINT, foldedTo)),
+    (bytes) => bytes.toString("base64")
+  )
+
+interface Head {
+  readonly state: SessionMetadata.MetadataState
+  /** Where the unread part starts: after the last complete line read (the file's size when read whole). */
+  readonly end: number
+}
+
+const readHead = (file: FileSystem.File, size: number, limits: ReadLimits) =>
+  Effect.gen(function*(): Effect.fn.Return<Head, PlatformError.PlatformError> {
+    let state = SessionMetadata.initialState
+    let pending: Buffer = Buffer.alloc(0)
+    let lineStart = 0
+    let pos = 0
+    let chunk = limits.window
+    while (pos < size) {
+      const read = yield* readRange(file, pos, Math.min(chunk, size - pos))
+      if (read.length === 0) break
+      pos += read.length
+      const buf = pending.length === 0 ? read : Buffer.concat([pending, read])
+      const lastNl = buf.lastIndexOf(NL)
+      if (lastNl === -1) {
+        pending = buf
+      } else {
+        state = SessionMetadata.foldEntries(state, entriesOf(buf, 0, lastNl))
+        lineStart += lastNl + 1
+        pending = buf.subarray(lastNl + 1)
+      }
+      if (SessionMetadata.headFound(state)) return { state, end: lineStart }
+      if (pos >= limits.headBudget && lastNl !== -1) return { state, end: lineStart }
+      chunk = Math.min(chunk * 2, limits.headBudget)
+    }
+    // The whole file was read: its last line has no "\n" (torn, or complete but unterminated).
+    if (pending.length > 0) state = SessionMetadata.foldEntries(state, entriesOf(pending, 0, pending.length))
+    return { state, end: size }
+  })
+
+interface Tail {
+  readonly state: SessionMetadata.MetadataState
+  readonly foldedTo: number
+}
+
+// Folds the last lines of [from, size) (`from` is a line start) into `state`: the window grows
+// backward until its lines decide the last prompt and time, or the budget is spent and it holds
+// a complete line, or it reaches `from`.
+const readTail = (
+  file: FileSystem.File,
+  size: number,
+  from: number,
+  state: SessionMetadata.MetadataState,
+  limits: ReadLimits
+) =>
+  Effect.gen(function*(): Effect.fn.Return<Tail, PlatformError.PlatformError> {
+    if (from >= size) return { state, foldedTo: from }
+    let start = Math.max(from, size - limits.window)
+    let buf = yield* readRange(file, start, size - start)
+    let lines: Array<unknown> = []
+    while (true) {
+      const nl = start === from ? -1 : buf.indexOf(NL)
+      const first = start === from ? 0 : nl === -1 ? -1 : nl + 1
+      // at least one complete line (a "\n" at the very end starts none)
+      if (first !== -1 && first < buf.length) {
+        lines = entriesOf(buf, first, buf.length)
+        if (start === from) break
+        const found = SessionMetadata.foldEntries(SessionMetadata.initialState, lines)
+        if (SessionMetadata.tailFound(found) || size - start >= limits.tailBudget) break
+      } else if (start === from) break
+      const next = Math.max(from, size - 2 * (size - start))
+      const more = yield* readRange(file, next, start - next)
+      buf = Buffer.concat([more, buf])
+      start = next
+    }
+    const lastNl = buf.lastIndexOf(NL)
+    const foldedTo = lastNl === -1 || start + lastNl + 1 <= from ? from : start + lastNl + 1
+    return { state: SessionMetadata.foldEntries(state, lines), foldedTo }
+  })
+
+/**
+ * Reads an open transcript of `size` bytes from scratch.
+ *
+ * @internal
+ */
+export const readIndexed = (file: FileSystem.File, size: number, limits: ReadLimits = defaultLimits) =>
+  Effect.gen(function*(): Effect.fn.Return<Indexed, PlatformError.PlatformError> {
+    const head = yield* readHead(file, size, limits)
+    const tail = yield* readTail(file, size, head.end, head.state, limits)
+    const foldedTo = head.end === size ? yield* lastLineEnd(file, size) : tail.foldedTo
+    return { state: tail.state, foldedTo, fingerprint: yield* fingerprintAt(file, foldedTo) }
+  })
+
+// After the file's last "\n" (0 when there is none), for a file read whole by the head.
+const lastLineEnd = (file: FileSystem.File, size: number) =>
+  Effect.gen(function*() {
+    let end = size
+    while (end > 0) {
+      const start = Math.max(0, end - 4096)
+      const buf = yield* readRange(file, start, end - start)
+      const nl = buf.lastIndexOf(NL)
+      if (nl !== -1) return start + nl + 1
+      end = start
+    }
+    return 0
+  })
+
+/**
+ * Resumes a saved read of the same file, now `size` bytes: when the bytes before `foldedTo` are
+ * unchanged (the file was appended to), folds only the lines after `foldedTo` (all of them up to
+ * the append budget, else their tail); `None` when the file was rewritten.
+ *
+ * @internal
+ */
+export const resumeIndexed = (
+  file: FileSystem.File,
+  size: number,
+  saved: Indexed,
+  limits: ReadLimits = defaultLimits
+) =>
+  Effect.gen(function*(): Effect.fn.Return<Option.Option<Indexed>, PlatformError.PlatformError> {
+    if (size < saved.foldedTo || (yield* fingerprintAt(file, saved.foldedTo)) !== saved.fingerprint) {
+      return Option.none()
+    }
+    if (size - saved.foldedTo > limits.appendBudget) {
+      const tail = yield* readTail(file, size, saved.foldedTo, saved.state, limits)
+      return Option.some({ ...tail, fingerprint: yield* fingerprintAt(file, tail.foldedTo) })
+    }
+    const appended = yield* readRange(file, saved.foldedTo, size - saved.foldedTo)
+    const lastNl = appended.lastIndexOf(NL)
+    const foldedTo = lastNl === -1 ? saved.foldedTo : saved.foldedTo + lastNl + 1
+    return Option.some({
+      state: SessionMetadata.foldEntries(saved.state, entriesOf(appended, 0, appended.length)),
+      foldedTo,
+      fingerprint: yield* fingerprintAt(file, foldedTo)
+    })
+  })

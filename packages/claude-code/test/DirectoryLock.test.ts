@@ -1,0 +1,130 @@
+/**
+ * The writers' lock of a Claude config directory (src/internal/directoryLock.ts): a dead holder's
+ * lock is broken by a rename that two waiters cannot both do (the argument is in docs/design.md).
+ * Real worker processes race to break dead holders' locks; single-process tests replay the
+ * interleavings the argument names (a waiter that moves a live lock aside puts it back; a
+ * waiter that takes the lock while a live one is moved aside gives it up; a holder that
+ * releases while moved aside leaves nothing behind).
+ */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
+import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as DirectoryLock from "../src/internal/directoryLock.js"
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-directory-lock-"))
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+const freshDir = () => {
+  const dir = path.join(root, randomUUID())
+  fs.mkdirSync(dir)
+  return dir
+}
+const deadToken = (tag: string) => `2147483646:${os.hostname()}:${tag}`
+const liveToken = (tag: string) => `${process.pid}:${os.hostname()}:${tag}`
+const leftovers = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith(".acx-lock"))
+
+const run = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem>) =>
+  Effect.runPromise(Effect.provide(effect, NodeFileSystem.layer))
+
+describe("DirectoryLock", () => {
+  it("worker processes racing to break dead holders' locks never hold the lock together", async () => {
+    const dir = freshDir()
+    fs.writeFileSync(path.join(dir, DirectoryLock.LOCK), deadToken("initial"))
+    const rounds = 24
+    const workers = 5
+    // A second holder makes a worker fail creating `inside` and exit non-zero, which rejects here.
+    await runAppendWorkers(new URL("./workers/directoryLockWorker.ts", import.meta.url), dir, {
+      workers,
+      batches: rounds,
+      batchSize: 0
+    }, { execArgv: ["--conditions=@acx/source", "--import", "tsx"] })
+    for (let worker = 0; worker < workers; worker++) {
+      const log = fs.readFileSync(path.join(dir, `worker-${worker}.log`), "utf8").trim().split("\n")
+      expect(log).toEqual(Array.from({ length: rounds }, (_, round) => String(round)))
+    }
+    expect(fs.existsSync(path.join(dir, "inside"))).toBe(false)
+    // No breaker's marker is left; at most the last dead holder's lock.
+    expect(leftovers(dir).filter((name) => name !== DirectoryLock.LOCK)).toEqual([])
+  }, 120_000)
+
+  it("a waiter that judged a lock stale but moves a live one aside puts it back", () =>
+    run(Effect.gen(function*() {
+      const dir = freshDir()
+      const file = path.join(dir, DirectoryLock.LOCK)
+      const lock = yield* DirectoryLock.make({ dir, timeout: "1 second" })
+      // The waiter saw a dead holder's token; another waiter broke it and took the lock since.
+      fs.writeFileSync(file, liveToken("taken-since"))
+      yield* lock.breakStale(deadToken("seen"))
+      expect(fs.readFileSync(file, "utf8")).toBe(liveToken("taken-since"))
+      expect(leftovers(dir)).toEqual([DirectoryLock.LOCK])
+      // The stale one it saw is broken, once.
+      fs.writeFileSync(file, deadToken("seen"))
+      yield* lock.breakStale(deadToken("seen"))
+      expect(leftovers(dir)).toEqual([])
+      yield* lock.breakStale(deadToken("seen"))
+      expect(leftovers(dir)).toEqual([])
+    })))
+
+  it("while a live lock is moved aside, a waiter that takes the lock gives it up again", () =>
+    run(Effect.gen(function*() {
+      const dir = freshDir()
+      const marker = path.join(dir, `.acx-lock.breaking-${Date.now()}-1-x`)
+      fs.writeFileSync(marker, liveToken("moved-aside"))
+      const lock = yield* DirectoryLock.make({ dir, timeout: "300 millis" })
+      const blocked = yield* Effect.flip(lock.withLock(Effect.void))
+      expect(blocked.reason).toBe("Timeout")
+      expect(fs.existsSync(path.join(dir, DirectoryLock.LOCK))).toBe(false)
+      // A crashed breaker's marker, older than the stale age, blocks nobody and is cleaned up.
+      fs.renameSync(marker, path.join(dir, `.acx-lock.breaking-${Date.now() - 31_000}-1-x`))
+      expect(yield* lock.withLock(Effect.succeed("held"))).toBe("held")
+      expect(leftovers(dir)).toEqual([])
+    })))
+
+  it("a holder that releases while its lock is moved aside leaves nothing behind", () =>
+    run(Effect.gen(function*() {
+      const dir = freshDir()
+      const file = path.join(dir, DirectoryLock.LOCK)
+      const lock = yield* DirectoryLock.make({ dir, timeout: "1 second" })
+      yield* lock.withLock(Effect.sync(() => {
+        // a breaker moves the live lock aside, mid-way through putting it back
+        fs.renameSync(file, path.join(dir, `.acx-lock.breaking-${Date.now()}-1-y`))
+      }))
+      expect(leftovers(dir)).toEqual([])
+    })))
+
+  it("ClaudeProjects.appendEntries waits for the store's lock", async () => {
+    const configDir = freshDir()
+    const projects = path.join(configDir, "projects")
+    fs.mkdirSync(projects)
+    const file = path.join(projects, DirectoryLock.LOCK)
+    fs.writeFileSync(file, liveToken("a-store-writing"))
+    const sessionId = randomUUID()
+    const transcript = path.join(projects, "-p", `${sessionId}.jsonl`)
+    const appended = Effect.runPromise(
+      ClaudeProjects.ClaudeProjects.pipe(
+        Effect.flatMap((projectsService) =>
+          projectsService.appendEntries("-p", sessionId, [{ type: "user", uuid: randomUUID() }])
+        ),
+        Effect.provide(ClaudeProjects.layerNode({ configDir }))
+      )
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(fs.existsSync(transcript)).toBe(false)
+    fs.rmSync(file)
+    await appended
+    expect(fs.readFileSync(transcript, "utf8").split("\n").filter(Boolean)).toHaveLength(1)
+    expect(leftovers(projects)).toEqual([])
+    // and the store takes turns with it on the same directory
+    const store = createClaudeProjectsSessionStore({ configDir })
+    expect(await store.load({ projectKey: "-p", sessionId })).toHaveLength(1)
+    await store.close()
+  })
+})

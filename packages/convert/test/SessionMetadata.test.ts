@@ -1,0 +1,176 @@
+/**
+ * The listing metadata fold and the prompt display: slash-command tags read as the command,
+ * the fold gives the same result however the entries are split (what a head/tail reader and a
+ * resumed cache rely on), and a fork is titled as the listing shows the original.
+ */
+import { forkTranscript } from "@acx/convert/Fork"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import { commandLine, displayPrompt, isCommandOutput } from "@acx/convert/SessionTitle"
+import { parseTranscript } from "@acx/convert/TranscriptParse"
+import * as Fixtures from "@acx/fixtures"
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import * as fs from "node:fs"
+
+const runs = { numRuns: 1_000 }
+
+const slash = (name: string, args: string) =>
+  `<command-message>${name} is running…</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`
+
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: "user",
+  message: { role: "user", content },
+  ...extra
+})
+
+describe("SessionTitle", () => {
+  it("shows a slash command as typed", () => {
+    expect(
+      displayPrompt(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
+      )
+    )
+      .toBe("/clear")
+    expect(displayPrompt(slash("review", "  src/a.ts\n  --fast "))).toBe("/review src/a.ts --fast")
+    expect(displayPrompt("<command-name>compact</command-name>")).toBe("/compact")
+    expect(displayPrompt("<bash-input>ls -la</bash-input>")).toBe("!ls -la")
+    expect(displayPrompt("<local-command-stdout>Cleared</local-command-stdout>")).toBeUndefined()
+    expect(displayPrompt("   ")).toBeUndefined()
+    expect(displayPrompt("  why does <command-name>/x</command-name> fail?  ")).toBe(
+      "why does <command-name>/x</command-name> fail?"
+    )
+  })
+
+  it("property: a command's tags read as /name args", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9:_-]{0,20}$/)
+    const args = fc.string().filter((text) => !text.includes("<"))
+    fc.assert(
+      fc.property(name, args, (n, a) => {
+        const shown = displayPrompt(slash(n, a))
+        const expected = a.replace(/\s+/g, " ").trim()
+        expect(shown).toBe(expected === "" ? `/${n}` : `/${n} ${expected}`)
+      }),
+      runs
+    )
+  })
+
+  it("property: total, idempotent, and plain text is only trimmed", () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const shown = displayPrompt(text)
+        if (shown !== undefined) {
+          expect(shown).toBe(shown.trim())
+          expect(displayPrompt(shown)).toBe(shown)
+        }
+        if (!text.includes("<")) expect(shown).toBe(text.trim() === "" ? undefined : text.trim())
+        expect(typeof isCommandOutput(text)).toBe("boolean")
+        const command = commandLine(text)
+        if (command !== undefined) expect(command).toMatch(/^[/!]/)
+      }),
+      runs
+    )
+  })
+})
+
+describe("SessionMetadata", () => {
+  it("folds titles, prompts, cwd, branch and times as a listing shows them", () => {
+    const meta = SessionMetadata.sessionMetadata([
+      { type: "queue-operation", timestamp: "2026-01-01T00:00:00Z" },
+      user("hi", { isMeta: true, cwd: "/meta" }),
+      user(slash("review", "x"), { cwd: "/w", gitBranch: "main", timestamp: "2026-01-01T00:00:01Z" }),
+      user([{ type: "tool_result", tool_use_id: "t", content: "out" }], { timestamp: "2026-01-01T00:00:02Z" }),
+      { type: "summary", summary: "S" },
+      { type: "ai-title", aiTitle: "AI" },
+      user([{ type: "image" }, { type: "text", text: " second " }], { gitBranch: "dev" }),
+      user("<local-command-stdout>done</local-command-stdout>", { timestamp: "2026-01-01T00:00:03Z" })
+    ])
+    expect(meta).toEqual({
+      title: "AI",
+      firstPrompt: "/review x",
+      lastPrompt: "second",
+      cwd: "/meta",
+      gitBranch: "main",
+      startTime: "2026-01-01T00:00:00Z",
+      lastTime: "2026-01-01T00:00:03Z"
+    })
+    expect(SessionMetadata.sessionMetadata([{ type: "last-prompt", lastPrompt: "LP" }, user("later")]).lastPrompt)
+      .toBe("LP")
+    expect(
+      SessionMetadata.sessionMetadata([{ type: "custom-title", customTitle: "C" }, { type: "ai-title", aiTitle: "A" }])
+        .title
+    )
+      .toBe("C")
+  })
+
+  const entry = fc.oneof(
+    fc.record({ type: fc.constant("custom-title"), customTitle: fc.string() }),
+    fc.record({ type: fc.constant("ai-title"), aiTitle: fc.string() }),
+    fc.record({ type: fc.constant("summary"), summary: fc.string() }),
+    fc.record({ type: fc.constant("last-prompt"), lastPrompt: fc.string() }),
+    fc.record({
+      type: fc.constant("user"),
+      message: fc.record({ content: fc.oneof(fc.string(), fc.constant(slash("clear", ""))) }),
+      cwd: fc.option(fc.string(), { nil: undefined }),
+      gitBranch: fc.option(fc.string(), { nil: undefined }),
+      timestamp: fc.option(fc.string(), { nil: undefined }),
+      isMeta: fc.boolean()
+    }, { requiredKeys: ["type", "message"] }),
+    fc.anything()
+  )
+
+  it("property: any split of the entries folds to the whole's state; the last entry folded twice changes nothing", () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 30 }), fc.nat(), (entries, at) => {
+        const whole = SessionMetadata.foldEntries(SessionMetadata.initialState, entries)
+        const cut = entries.length === 0 ? 0 : at % (entries.length + 1)
+        const head = SessionMetadata.foldEntries(SessionMetadata.initialState, entries.slice(0, cut))
+        // a state survives a JSON round trip (the cache keeps it as JSON)
+        const saved = JSON.parse(JSON.stringify(head)) as SessionMetadata.MetadataState
+        expect(SessionMetadata.foldEntries(saved, entries.slice(cut))).toEqual(whole)
+        if (entries.length > 0) {
+          expect(SessionMetadata.foldEntries(whole, entries.slice(-1))).toEqual(whole)
+        }
+        expect(SessionMetadata.metadataOf(whole)).toEqual(SessionMetadata.sessionMetadata(entries))
+      }),
+      runs
+    )
+  })
+
+  it("the fixture transcripts fold without a raw command tag in any prompt", () => {
+    for (const file of Fixtures.transcriptFiles()) {
+      const { entries } = parseTranscript(fs.readFileSync(file, "utf8"))
+      const meta = SessionMetadata.sessionMetadata(entries.map((parsed) => parsed.entry))
+      expect(meta.firstPrompt ?? "", Fixtures.relative(file)).not.toMatch(/<command-name>/)
+      expect(meta.lastPrompt ?? "", Fixtures.relative(file)).not.toMatch(/<command-name>/)
+    }
+  })
+})
+
+describe("Fork title", () => {
+  const sid = "00000000-0000-4000-8000-000000000009"
+  const base = (n: number, content: string) => ({
+    type: "user",
+    uuid: `00000000-0000-4000-8000-00000000000${n}`,
+    parentUuid: null,
+    sessionId: sid,
+    timestamp: "2026-01-01T00:00:00Z",
+    message: { role: "user", content }
+  })
+  const fork = (entries: ReadonlyArray<unknown>) => {
+    let n = 0
+    const parsed = parseTranscript(entries.map((e) => JSON.stringify(e)).join("\n")).entries.map((p) => p.entry)
+    const out = forkTranscript(parsed, {
+      newSessionId: "00000000-0000-4000-8000-0000000000aa",
+      now: "2030-01-01T00:00:00Z",
+      uuid: () => `fresh-${n++}`
+    })
+    return (out.at(-1) as unknown as { customTitle: string }).customTitle
+  }
+
+  it("is the title a listing shows for the original, plus (fork)", () => {
+    expect(fork([base(1, "fix the login bug")])).toBe("fix the login bug (fork)")
+    expect(fork([base(1, slash("review", "src"))])).toBe("/review src (fork)")
+    expect(fork([{ type: "summary", summary: "Login work" }, base(1, "fix it")])).toBe("Login work (fork)")
+    expect(fork([base(1, "x"), { type: "custom-title", customTitle: "Mine", sessionId: sid }])).toBe("Mine (fork)")
+  })
+})

@@ -1,0 +1,60 @@
+/**
+ * SQLite failures that are the user's environment, not a bug, told as such: a read-only
+ * database (SQLITE_READONLY: the file, or the directory where SQLite must create its `-wal` and
+ * `-shm` files, cannot be written) and a file that cannot be opened at all (SQLITE_CANTOPEN).
+ * Everything else stays a `Storage` error with the driver's message.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+/** The SQLite result code (`SQLITE_…`) somewhere under `cause`, if any. */
+export const sqliteCode = (cause: unknown): string | undefined => {
+  let current = cause
+  for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { readonly code?: unknown }).code
+    if (typeof code === "string" && code.startsWith("SQLITE_")) return code
+    current = (current as { readonly cause?: unknown }).cause
+  }
+  return undefined
+}
+
+export interface Classified {
+  readonly reason: "ReadOnly" | "Storage"
+  readonly description: string
+}
+
+const kindOf = (file: string): "file" | "directory" | "missing" => {
+  try {
+    return fs.statSync(file).isDirectory() ? "directory" : "file"
+  } catch {
+    return "missing"
+  }
+}
+
+/**
+ * The read-only and cannot-open cases of `cause`, described for `filename` (when the store knows
+ * its file), or `undefined` for any other failure.
+ */
+export const classify = (cause: unknown, filename: string | undefined): Classified | undefined => {
+  const code = sqliteCode(cause)
+  if (code === undefined) return undefined
+  const file = filename ?? "the SQLite database"
+  if (code.startsWith("SQLITE_READONLY")) return { reason: "ReadOnly", description: `database is read-only: ${file}` }
+  if (code !== "SQLITE_CANTOPEN" || filename === undefined) return undefined
+  const dir = path.dirname(filename)
+  const kind = kindOf(filename)
+  if (kind === "directory") return { reason: "Storage", description: `cannot open database ${file}: it is a directory` }
+  if (kind === "file") {
+    // The file is there but SQLite could not open it for writing with its journal files.
+    return {
+      reason: "ReadOnly",
+      description: `database is read-only: ${file} (SQLite cannot write it, or create its -wal/-shm files in ${dir})`
+    }
+  }
+  return {
+    reason: "Storage",
+    description: kindOf(dir) === "directory"
+      ? `cannot create database ${file}: the directory ${dir} is not writable`
+      : `cannot create database ${file}: the directory ${dir} does not exist`
+  }
+}
