@@ -124,7 +124,7 @@ export const IDLE_MS = 5 * 60 * 1000
  * @since 0.1.0
  * @category constants
  */
-export const RECENT_MESSAGES = 256
+export const RECENT_MESSAGES = 16
 
 /**
  * An empty fold.
@@ -335,16 +335,76 @@ export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): v
  * @since 0.1.0
  * @category folding
  */
-export const foldLine = (state: FoldState, line: string, ctx: FoldContext): void => {
-  if (line.trim() === "") return
+export const foldLine = (state: FoldState, line: string, ctx: FoldContext): void =>
+  foldJson(state, line.length > LONG_LINE ? withoutLongStrings(line) : line, ctx)
+
+/**
+ * Folds one line already stripped of its long strings (see {@link withoutLongStrings}).
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const foldJson = (state: FoldState, json: string, ctx: FoldContext): void => {
+  if (json.trim() === "") return
   let entry: unknown
   try {
-    entry = JSON.parse(line)
+    entry = JSON.parse(json)
   } catch {
     state.malformed++
     return
   }
   foldEntry(state, entry, ctx)
+}
+
+/**
+ * Lines longer than this (characters or bytes) have their long strings skipped.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const LONG_LINE = 4096
+
+/**
+ * Strings longer than this (characters or bytes, quotes included) are skipped in long lines.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const LONG_STRING = 512
+
+/**
+ * The line with every JSON string longer than 512 characters replaced by `""`. Statistics read
+ * only short strings (types, ids, models, names, timestamps), and most of a big transcript's
+ * bytes are tool outputs and file contents: parsing them whole would cost most of the time. A
+ * string is found by its unescaped closing quote (outside strings JSON has no quotes), so a valid
+ * line stays valid; a line cut inside a string is returned as it is (and fails to parse).
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const withoutLongStrings = (line: string): string => {
+  let out = ""
+  let copied = 0
+  let at = 0
+  for (;;) {
+    const open = line.indexOf("\"", at)
+    if (open === -1) break
+    let close = open + 1
+    for (;;) {
+      close = line.indexOf("\"", close)
+      if (close === -1) return line
+      let backslashes = 0
+      while (line.charCodeAt(close - 1 - backslashes) === 92) backslashes++
+      if (backslashes % 2 === 0) break
+      close++
+    }
+    if (close - open > LONG_STRING) {
+      out += line.slice(copied, open) + "\"\""
+      copied = close + 1
+    }
+    at = close + 1
+  }
+  return copied === 0 ? line : out + line.slice(copied)
 }
 
 /**

@@ -12,6 +12,44 @@ import * as fs from "node:fs"
 
 const CHUNK = 4 * 1024 * 1024
 const NEWLINE = 0x0a
+const RETURN = 0x0d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/**
+ * A line's text for the fold: short lines decoded whole; in long ones, strings longer than
+ * `StatsFold.LONG_STRING` bytes are left undecoded and replaced by `""` (most of a big
+ * transcript's bytes are tool outputs the statistics never read; decoding them is most of the
+ * cost). The bytes `"` and `\` never occur inside a multi-byte UTF-8 character, so quotes are
+ * found on the bytes. A line cut inside a string is decoded whole (and fails to parse).
+ *
+ * @internal
+ */
+export const lineText = (bytes: Buffer, start: number, end: number): string => {
+  if (end - start <= StatsFold.LONG_LINE) return bytes.toString("utf8", start, end)
+  let out = ""
+  let copied = start
+  let at = start
+  for (;;) {
+    const open = bytes.indexOf(QUOTE, at)
+    if (open === -1 || open >= end) break
+    let close = open + 1
+    for (;;) {
+      close = bytes.indexOf(QUOTE, close)
+      if (close === -1 || close >= end) return bytes.toString("utf8", start, end)
+      let backslashes = 0
+      while (bytes[close - 1 - backslashes] === BACKSLASH) backslashes++
+      if (backslashes % 2 === 0) break
+      close++
+    }
+    if (close - open > StatsFold.LONG_STRING) {
+      out += bytes.toString("utf8", copied, open) + "\"\""
+      copied = close + 1
+    }
+    at = close + 1
+  }
+  return copied === start ? bytes.toString("utf8", start, end) : out + bytes.toString("utf8", copied, end)
+}
 
 /** What a fold job hands over and gets back (plain data: it crosses to worker threads). @internal */
 export interface FoldJob {
@@ -66,13 +104,11 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
         carry = Buffer.from(bytes)
         continue
       }
-      const text = bytes.toString("utf8", 0, end)
       let start = 0
-      while (start <= text.length) {
-        let stop = text.indexOf("\n", start)
-        if (stop === -1) stop = text.length
-        const line = text.charCodeAt(stop - 1) === 13 ? text.slice(start, stop - 1) : text.slice(start, stop)
-        if (line.length > 0) StatsFold.foldLine(fold, line, ctx)
+      while (start < end) {
+        const stop = bytes.indexOf(NEWLINE, start)
+        const lineEnd = bytes[stop - 1] === RETURN ? stop - 1 : stop
+        if (lineEnd > start) StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
         start = stop + 1
       }
       consumed = position - (bytes.length - end - 1)
