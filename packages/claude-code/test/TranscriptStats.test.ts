@@ -7,6 +7,7 @@
  */
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as Pricing from "@acx/convert/Pricing"
+import * as StatsFold from "@acx/convert/StatsFold"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as Fixtures from "@acx/fixtures"
 import { afterEach, beforeEach, describe, expect, it } from "@effect/vitest"
@@ -153,4 +154,30 @@ describe("TranscriptStats", () => {
     expect(error.reason).toBe("InvalidShape")
     expect(error.message).toContain(file)
   })
+
+  it("long strings skipped on the bytes give what the text path gives (escapes, multi-byte characters)", async () => {
+    const noise = (n: number) => `é"\\\\"\\😀\u0000 ${"x".repeat(n)} "}{][`
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      JSON.stringify({
+        type: i % 2 === 0 ? "assistant" : "user",
+        timestamp: `2026-03-01T10:${String(i).padStart(2, "0")}:00.000Z`,
+        toolUseResult: { stdout: noise(300 * i), stderr: noise(i) },
+        message: {
+          id: `m${i}`,
+          model: "claude-haiku-4-5",
+          content: i % 2 === 0
+            ? [{ type: "tool_use", id: `t${i}`, name: `Tool${i % 3}`, input: { text: noise(100 * i) } }]
+            : [{ type: "tool_result", tool_use_id: `t${i - 1}`, content: noise(500 * i) }],
+          usage: { input_tokens: i, output_tokens: 2 * i }
+        }
+      }))
+    const result = await run([transcript("bytes", lines.join("\n") + "\n")])
+    const text = StatsFold.empty()
+    const ctx = { pricing: Pricing.builtinPricing, dayOf: StatsFold.localDayOf(), kind: "main" as const }
+    for (const line of lines) StatsFold.foldLine(text, line, ctx)
+    expect(result.folds[0]!.fold.days).toEqual(text.days)
+    expect(result.folds[0]!.fold.malformed).toBe(0)
+    expect(Object.values(text.days)[0]!.toolResults).toBe(20)
+  })
 })
+

@@ -398,7 +398,7 @@ export const withoutLongStrings = (line: string): string => {
       if (backslashes % 2 === 0) break
       close++
     }
-    if (close - open > LONG_STRING) {
+    if (close - open + 1 > LONG_STRING) {
       out += line.slice(copied, open) + "\"\""
       copied = close + 1
     }

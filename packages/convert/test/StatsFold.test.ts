@@ -237,3 +237,47 @@ describe("StatsReport", () => {
     expect(StatsReport.weekOf(StatsFold.UNDATED)).toBe(StatsFold.UNDATED)
   })
 })
+
+describe("withoutLongStrings", () => {
+  /** What the statistics see: every string (and key) over the limit replaced by "". */
+  const shortened = (value: unknown): unknown => {
+    const cut = (text: string) => (JSON.stringify(text).length > StatsFold.LONG_STRING ? "" : text)
+    if (typeof value === "string") return cut(value)
+    if (Array.isArray(value)) return value.map(shortened)
+    if (typeof value === "object" && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([key, v]) => [cut(key), shortened(v)]))
+    }
+    return value
+  }
+
+  it("parses to the value with its long strings emptied, whatever the escapes", () => {
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.string({ unit: fc.constantFrom("\"", "\\", "a", "é", "\n", "😀", "\u0000"), minLength: 200, maxLength: 900 })
+    )
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.array(tie("node"), { maxLength: 4 }),
+        fc.dictionary(text, tie("node"), { maxKeys: 4 })
+      )
+    })).node
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(JSON.parse(StatsFold.withoutLongStrings(JSON.stringify(v)))).toEqual(shortened(v))
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("a line cut inside a string stays unparseable", () => {
+    const line = JSON.stringify({ type: "user", content: "x".repeat(5000) })
+    expect(() => JSON.parse(StatsFold.withoutLongStrings(line.slice(0, 3000)))).toThrow()
+    const state = StatsFold.empty()
+    StatsFold.foldLine(state, line.slice(0, 4500), ctx())
+    expect(state.malformed).toBe(1)
+  })
+})

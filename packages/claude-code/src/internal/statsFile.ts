@@ -42,7 +42,7 @@ export const lineText = (bytes: Buffer, start: number, end: number): string => {
       if (backslashes % 2 === 0) break
       close++
     }
-    if (close - open > StatsFold.LONG_STRING) {
+    if (close - open + 1 > StatsFold.LONG_STRING) {
       out += bytes.toString("utf8", copied, open) + "\"\""
       copied = close + 1
     }
