@@ -245,6 +245,10 @@ export const statsJson = (result: StatsResult) => {
     rows: report.rows.map((row) => rowJson(report.by, row)),
     total: rowJson("day", report.total),
     skippedLines: report.malformed,
+    malformed: result.run.folds.filter((item) => item.fold.malformed > 0).map((item) => ({
+      file: item.file,
+      lines: item.fold.malformed
+    })),
     skippedFiles: result.run.skipped,
     read: { ...result.run.files, bytes: result.run.bytesRead, workers: result.run.workers }
   }
