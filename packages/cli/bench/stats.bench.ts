@@ -4,7 +4,7 @@
  * kept in the OS temp dir and reused while the options are the same). The built binary is run as
  * a user runs it (`node packages/cli/bin/acx.mjs stats --json`, process start included): cold
  * (an empty `$ACX_HOME`: every transcript folded, on every core) and warm (the cache of the run
- * before answers). The baseline, measured in the same run over the same files: reading every
+ * before answers); `acx --version` is timed too (the start-up every command pays). The baseline, measured in the same run over the same files: reading every
  * transcript and `JSON.parse` of every line, on one core, in this process. Rounds alternate the
  * order; medians are printed with the ratios.
  */
@@ -65,10 +65,19 @@ const baseline = (): number => {
   return lines
 }
 
+// the environment of a user's shell: not tsx's loader, which this script runs under
+const { NODE_OPTIONS: _loader, ...userEnv } = process.env
+
+/** `acx --version`: the start-up every command pays (loading the bundle). */
+const startup = () => {
+  const result = spawnSync(process.execPath, [bin, "--version"], { env: userEnv, encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`acx --version failed: ${result.stderr}`)
+}
+
 let coldRound = 0
 const stats = (acxHome: string) => {
   const result = spawnSync(process.execPath, [bin, "stats", "--json", "--by", "day"], {
-    env: { ...process.env, CLAUDE_CONFIG_DIR: big.configDir, ACX_HOME: acxHome },
+    env: { ...userEnv, CLAUDE_CONFIG_DIR: big.configDir, ACX_HOME: acxHome },
     maxBuffer: 256 * 1024 * 1024,
     encoding: "utf8"
   })
@@ -98,11 +107,17 @@ const main = () => {
   timed(baseline)
   const filled = warm()
   if (filled.total.tokens.total !== first.tokens.total) throw new Error("cold and warm totals differ")
-  const samples: Record<"baseline" | "cold" | "warm", Array<number>> = { baseline: [], cold: [], warm: [] }
+  const samples: Record<"baseline" | "startup" | "cold" | "warm", Array<number>> = {
+    baseline: [],
+    startup: [],
+    cold: [],
+    warm: []
+  }
   let workers = 0
   for (let i = 0; i < ROUNDS; i++) {
     const steps: Array<[keyof typeof samples, () => unknown]> = [
       ["baseline", baseline],
+      ["startup", startup],
       ["cold", () => workers = cold().read.workers],
       ["warm", () => {
         const read = warm().read
@@ -121,6 +136,7 @@ const main = () => {
     }B tokens, $${first.costUSD.toFixed(2)}`
   )
   console.log(`  baseline (read + JSON.parse of every line, one core, in-process): ${ms(base)} (median)`)
+  console.log(`  acx --version (the start-up of every command): ${ms(median(samples.startup))} (median)`)
   for (const name of ["cold", "warm"] as const) {
     const m = median(samples[name])
     console.log(
