@@ -280,7 +280,8 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
         continue
       }
       // a damaged fold is folded again from the start
-      const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size && hit.size <= stat.size &&
+      const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size &&
+        hit.size <= stat.size &&
         sameMark(item.file, hit)
       if (resumable) appended++
       const bytes = stat.size - (resumable ? hit.offset : 0)

@@ -116,7 +116,10 @@ describe("TranscriptStats", () => {
     // another pricing table: folded again (dollars are in the folds)
     const cheaper: Pricing.PricingTable = {
       ...Pricing.builtinPricing,
-      models: { ...Pricing.builtinPricing.models, "claude-opus-4-6": Pricing.builtinPricing.models["claude-haiku-4-5"]! }
+      models: {
+        ...Pricing.builtinPricing.models,
+        "claude-opus-4-6": Pricing.builtinPricing.models["claude-haiku-4-5"]!
+      }
     }
     expect((await run(files, cheaper)).files.folded).toBe(1)
   })
@@ -180,4 +183,3 @@ describe("TranscriptStats", () => {
     expect(Object.values(text.days)[0]!.toolResults).toBe(20)
   })
 })
-

@@ -129,7 +129,9 @@ const main = () => {
   }
   const base = median(samples.baseline)
   console.log(
-    `stats: ${big.sessions} sessions (${big.subagents} subagent transcripts), ${(big.bytes / 1e6).toFixed(0)} MB, ${big.lines} lines${
+    `stats: ${big.sessions} sessions (${big.subagents} subagent transcripts), ${
+      (big.bytes / 1e6).toFixed(0)
+    } MB, ${big.lines} lines${
       generatedMs > 1000 ? ` (generated in ${(generatedMs / 1000).toFixed(1)} s)` : " (reused)"
     }, ${ROUNDS} rounds, ${os.availableParallelism()} cores; ${first.sessions} sessions, ${
       (first.tokens.total / 1e9).toFixed(2)
@@ -140,11 +142,11 @@ const main = () => {
   for (const name of ["cold", "warm"] as const) {
     const m = median(samples[name])
     console.log(
-      `  acx stats ${name === "cold" ? `cold (empty cache, ${workers} worker threads)` : "warm (cache)"}, process included: ${
-        ms(m)
-      } (median; min ${ms(Math.min(...samples[name]))}, max ${ms(Math.max(...samples[name]))}), ${
-        (m / base).toFixed(2)
-      }× the baseline`
+      `  acx stats ${
+        name === "cold" ? `cold (empty cache, ${workers} worker threads)` : "warm (cache)"
+      }, process included: ${ms(m)} (median; min ${ms(Math.min(...samples[name]))}, max ${
+        ms(Math.max(...samples[name]))
+      }), ${(m / base).toFixed(2)}× the baseline`
     )
   }
 }

@@ -110,7 +110,9 @@ describe.runIf(claude.available)("acx's cost equals the real Claude Code CLI's",
     { timeout: TEST_TIMEOUT_MS },
     async () => {
       const out = parseJson<{
-        rows: Array<{ sessionId: string; costUSD: number; unpriced: Array<string>; models: Record<string, { costUSD: number }> }>
+        rows: Array<
+          { sessionId: string; costUSD: number; unpriced: Array<string>; models: Record<string, { costUSD: number }> }
+        >
         total: { costUSD: number }
       }>(await acx(["stats", "--json"], { env: { CLAUDE_CONFIG_DIR: path.join(home, ".claude") } }))
       expect(out.rows.map((row) => row.sessionId).sort()).toEqual([...lastResult.keys()].sort())

@@ -93,8 +93,16 @@ beforeAll(() => {
     "-work-alpha",
     uuid(1),
     transcript([
-      { at: "2026-03-01T10:00:00.000Z", model: "claude-sonnet-4-5-20250929", usage: usage(1000, 200, 1_000_000_000, 500, 300) },
-      { at: "2026-03-01T10:03:00.000Z", model: "claude-haiku-4-5-20251001", usage: usage(2000, 100, 954_320_000, 0, 0) },
+      {
+        at: "2026-03-01T10:00:00.000Z",
+        model: "claude-sonnet-4-5-20250929",
+        usage: usage(1000, 200, 1_000_000_000, 500, 300)
+      },
+      {
+        at: "2026-03-01T10:03:00.000Z",
+        model: "claude-haiku-4-5-20251001",
+        usage: usage(2000, 100, 954_320_000, 0, 0)
+      },
       { at: "2026-03-02T09:00:00.000Z", model: "claude-sonnet-4-5-20250929", usage: usage(10, 20, 1_000_000_000, 0, 0) }
     ])
   )
@@ -128,29 +136,35 @@ describe("acx stats: dollars, groupings, ranges, numbers", () => {
     expect(out.total.costUSD).toBeCloseTo(expected + haiku + opus, 9)
   })
 
-  it("every grouping adds up to the same total; every row carries its models", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const all = await Promise.all(StatsReport.groupings.map((by) => stats("--by", by)))
-    for (const out of all) {
-      expect(out.total.tokens).toEqual(all[0]!.total.tokens)
-      expect(out.rows.reduce((n, row) => n + row.tokens.total, 0), out.by).toBe(out.total.tokens.total)
-      expect(out.rows.reduce((n, row) => n + row.costUSD, 0), out.by).toBeCloseTo(out.total.costUSD, 9)
-      for (const row of out.rows) {
-        expect(Object.values(row.models).reduce((n, m) => n + m.tokens.total, 0)).toBe(row.tokens.total)
+  it(
+    "every grouping adds up to the same total; every row carries its models",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const all = await Promise.all(StatsReport.groupings.map((by) => stats("--by", by)))
+      for (const out of all) {
+        expect(out.total.tokens).toEqual(all[0]!.total.tokens)
+        expect(out.rows.reduce((n, row) => n + row.tokens.total, 0), out.by).toBe(out.total.tokens.total)
+        expect(out.rows.reduce((n, row) => n + row.costUSD, 0), out.by).toBeCloseTo(out.total.costUSD, 9)
+        for (const row of out.rows) {
+          expect(Object.values(row.models).reduce((n, m) => n + m.tokens.total, 0)).toBe(row.tokens.total)
+        }
       }
+      const byKey = (by: string) => all.find((out) => out.by === by)!.rows.map((row) => row.key)
+      expect(byKey("session")).toEqual([uuid(1), uuid(2)])
+      expect(byKey("day")).toEqual(["2026-03-01", "2026-03-02", "2026-03-09"])
+      // 1 March 2026 is a Sunday: its week began on 23 February; the 2nd is a Monday
+      expect(byKey("week")).toEqual(["2026-02-23", "2026-03-02", "2026-03-09"])
+      expect(byKey("month")).toEqual(["2026-03"])
+      expect(byKey("project").sort()).toEqual(["-work-alpha", "-work-beta"])
+      expect(all[0]!.total.tokens.total).toBe(
+        1000 + 200 + 1e9 + 800 + 2000 + 100 + 954_320_000 + 10 + 20 + 1e9 + 100 + 10 + 1000 + 5000 + 50
+      )
     }
-    const byKey = (by: string) => all.find((out) => out.by === by)!.rows.map((row) => row.key)
-    expect(byKey("session")).toEqual([uuid(1), uuid(2)])
-    expect(byKey("day")).toEqual(["2026-03-01", "2026-03-02", "2026-03-09"])
-    // 1 March 2026 is a Sunday: its week began on 23 February; the 2nd is a Monday
-    expect(byKey("week")).toEqual(["2026-02-23", "2026-03-02", "2026-03-09"])
-    expect(byKey("month")).toEqual(["2026-03"])
-    expect(byKey("project").sort()).toEqual(["-work-alpha", "-work-beta"])
-    expect(all[0]!.total.tokens.total).toBe(
-      1000 + 200 + 1e9 + 800 + 2000 + 100 + 954_320_000 + 10 + 20 + 1e9 + 100 + 10 + 1000 + 5000 + 50
-    )
-  })
+  )
 
-  it("--since/--until keep whole local days; a bad date is one line and exit 2 (bad usage)", { timeout: TEST_TIMEOUT_MS }, async () => {
+  it("--since/--until keep whole local days; a bad date is one line and exit 2 (bad usage)", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
     expect((await stats("--by", "day", "--since", "2026-03-02")).rows.map((r) => r.key)).toEqual([
       "2026-03-02",
       "2026-03-09"
@@ -158,7 +172,14 @@ describe("acx stats: dollars, groupings, ranges, numbers", () => {
     expect((await stats("--by", "day", "--until", "20260301")).rows.map((r) => r.key)).toEqual(["2026-03-01"])
     const none = await acx(["stats", "--since", "2027-01-01"], { env: env() })
     expect(none.stdout).toContain("no sessions in that date range")
-    for (const args of [["--since", "2026-02-30"], ["--until", "March"], ["--since", "2026-03-05", "--until", "2026-03-01"]]) {
+    for (
+      const args of [["--since", "2026-02-30"], ["--until", "March"], [
+        "--since",
+        "2026-03-05",
+        "--until",
+        "2026-03-01"
+      ]]
+    ) {
       const bad = await acx(["stats", ...args], { env: env() })
       expect(bad.code, args.join(" ")).toBe(2)
       expect(bad.stderrLines, args.join(" ")).toHaveLength(1)
@@ -166,36 +187,46 @@ describe("acx stats: dollars, groupings, ranges, numbers", () => {
     }
   })
 
-  it("the text: 2.95B not 2954.32M, dollars, active time and wall span labelled", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const text = (await acx(["stats"], { env: env() })).stdout
-    expect(text).toContain("2.95B cache read")
-    expect(text).not.toMatch(/\d{4}\.\d\dM/)
-    // active: 3 minutes on the 1st (then a 23-hour gap), 1 minute on the 9th; span: 1st 10:00 to 9th 12:01
-    expect(text).toMatch(/^active time\s+4m 00s \(gaps over 5 min left out/m)
-    expect(text).toMatch(/^wall span\s+8d 02h \(2026-03-01 to 2026-03-09\)/m)
-    expect(text).toMatch(/^cost\s+\$\d[\d,]*\.\d\d \+ unpriced models$/m)
-    expect(text).toMatch(/^ {2}gpt-double\s+unpriced/m)
-    // a row with two models is followed by one sub-row per model
-    expect(text).toMatch(/00000000 .* 2 models\s+-work-alpha\n.*└ claude-haiku-4-5-20251001\n.*└ claude-sonnet-4-5-20250929/)
-    expect(text).not.toContain("duration")
-  })
-
-  it("$ACX_HOME/pricing.json overrides and adds models; a bad one is one line naming it", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const file = path.join(acxHome, "pricing.json")
-    fs.mkdirSync(acxHome, { recursive: true })
-    fs.writeFileSync(file, JSON.stringify({ models: { "gpt-double": { input: 1000, output: 0 } } }))
-    try {
-      const out = await stats("--by", "model")
-      expect(out.total.unpriced).toEqual([])
-      expect(out.rows.find((row) => row.key === "gpt-double")!.costUSD).toBeCloseTo(5, 9)
-      fs.writeFileSync(file, "{ not json")
-      const bad = await acx(["stats"], { env: env() })
-      expect(bad.code).toBe(1)
-      expect(bad.stderrLines).toEqual([expect.stringMatching(/^acx: .*pricing\.json: not JSON/)])
-    } finally {
-      fs.rmSync(file)
+  it(
+    "the text: 2.95B not 2954.32M, dollars, active time and wall span labelled",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const text = (await acx(["stats"], { env: env() })).stdout
+      expect(text).toContain("2.95B cache read")
+      expect(text).not.toMatch(/\d{4}\.\d\dM/)
+      // active: 3 minutes on the 1st (then a 23-hour gap), 1 minute on the 9th; span: 1st 10:00 to 9th 12:01
+      expect(text).toMatch(/^active time\s+4m 00s \(gaps over 5 min left out/m)
+      expect(text).toMatch(/^wall span\s+8d 02h \(2026-03-01 to 2026-03-09\)/m)
+      expect(text).toMatch(/^cost\s+\$\d[\d,]*\.\d\d \+ unpriced models$/m)
+      expect(text).toMatch(/^ {2}gpt-double\s+unpriced/m)
+      // a row with two models is followed by one sub-row per model
+      expect(text).toMatch(
+        /00000000 .* 2 models\s+-work-alpha\n.*└ claude-haiku-4-5-20251001\n.*└ claude-sonnet-4-5-20250929/
+      )
+      expect(text).not.toContain("duration")
     }
-  })
+  )
+
+  it(
+    "$ACX_HOME/pricing.json overrides and adds models; a bad one is one line naming it",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const file = path.join(acxHome, "pricing.json")
+      fs.mkdirSync(acxHome, { recursive: true })
+      fs.writeFileSync(file, JSON.stringify({ models: { "gpt-double": { input: 1000, output: 0 } } }))
+      try {
+        const out = await stats("--by", "model")
+        expect(out.total.unpriced).toEqual([])
+        expect(out.rows.find((row) => row.key === "gpt-double")!.costUSD).toBeCloseTo(5, 9)
+        fs.writeFileSync(file, "{ not json")
+        const bad = await acx(["stats"], { env: env() })
+        expect(bad.code).toBe(1)
+        expect(bad.stderrLines).toEqual([expect.stringMatching(/^acx: .*pricing\.json: not JSON/)])
+      } finally {
+        fs.rmSync(file)
+      }
+    }
+  )
 })
 
 describe("acx stats: worker threads and the cache, from the built binary", () => {
@@ -233,19 +264,23 @@ describe("acx stats: worker threads and the cache, from the built binary", () =>
     }
   })
 
-  it("cold: folded in worker threads, the figures one thread gives; warm: nothing read", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const cold = await bigStats()
-    expect(cold.read.workers).toBeGreaterThanOrEqual(1)
-    expect(cold.read.folded).toBe(12)
-    const want = expected()
-    expect(cold.total.tokens).toEqual(want.tokens)
-    expect(cold.total.costUSD).toBeCloseTo(want.costUSD, 9)
-    expect(cold.total.sessions).toBe(12)
-    const warm = await bigStats()
-    expect(warm.read).toMatchObject({ cached: 12, folded: 0, appended: 0, bytes: 0 })
-    expect(warm.total).toEqual(cold.total)
-    expect(fs.readdirSync(path.join(root, "big-home", "cache")).some((name) => name.startsWith("stats-"))).toBe(true)
-  })
+  it(
+    "cold: folded in worker threads, the figures one thread gives; warm: nothing read",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const cold = await bigStats()
+      expect(cold.read.workers).toBeGreaterThanOrEqual(1)
+      expect(cold.read.folded).toBe(12)
+      const want = expected()
+      expect(cold.total.tokens).toEqual(want.tokens)
+      expect(cold.total.costUSD).toBeCloseTo(want.costUSD, 9)
+      expect(cold.total.sessions).toBe(12)
+      const warm = await bigStats()
+      expect(warm.read).toMatchObject({ cached: 12, folded: 0, appended: 0, bytes: 0 })
+      expect(warm.total).toEqual(cold.total)
+      expect(fs.readdirSync(path.join(root, "big-home", "cache")).some((name) => name.startsWith("stats-"))).toBe(true)
+    }
+  )
 
   it("an appended file is read from where the cache stopped", { timeout: TEST_TIMEOUT_MS }, async () => {
     await bigStats()

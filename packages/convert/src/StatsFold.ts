@@ -248,7 +248,12 @@ export const modelKey = (model: unknown): string | undefined =>
  */
 export const UNKNOWN_MODEL = "<unknown>"
 
-const countAssistant = (state: FoldState, entry: { readonly [key: string]: unknown }, day: string, ctx: FoldContext) => {
+const countAssistant = (
+  state: FoldState,
+  entry: { readonly [key: string]: unknown },
+  day: string,
+  ctx: FoldContext
+) => {
   const message = entry.message
   const content = get(message, "content")
   if (Array.isArray(content)) {
@@ -439,7 +444,8 @@ const CELL_KEYS: ReadonlyArray<keyof ModelCell> = [
   "webSearchRequests",
   "costUSD"
 ]
-const isModelCell = (value: unknown): value is ModelCell => isObj(value) && CELL_KEYS.every((key) => isCount(value[key]))
+const isModelCell = (value: unknown): value is ModelCell =>
+  isObj(value) && CELL_KEYS.every((key) => isCount(value[key]))
 const isCounts = (value: unknown): boolean => isObj(value) && Object.values(value).every(isCount)
 
 const isDayCell = (value: unknown): value is DayCell =>

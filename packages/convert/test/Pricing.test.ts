@@ -125,7 +125,9 @@ describe("costOfResponse", () => {
       cache_creation: { ephemeral_5m_input_tokens: 40, ephemeral_1h_input_tokens: 60 },
       server_tool_use: { web_search_requests: 2 }
     })).toEqual(usage({ input: 10, output: 5, cacheRead: 7, cacheWrite: 100, cacheWrite1h: 60, webSearchRequests: 2 }))
-    expect(Pricing.responseUsage({ cache_creation_input_tokens: 10, cache_creation: { ephemeral_1h_input_tokens: 99 } }))
+    expect(
+      Pricing.responseUsage({ cache_creation_input_tokens: 10, cache_creation: { ephemeral_1h_input_tokens: 99 } })
+    )
       .toMatchObject({ cacheWrite: 10, cacheWrite1h: 10 })
     for (const junk of [null, 3, "x", [], { input_tokens: "9", output_tokens: -1, cache_read_input_tokens: NaN }]) {
       expect(Pricing.responseUsage(junk)).toEqual(usage({}))

@@ -44,7 +44,14 @@ const sumModels = (state: StatsFold.FoldState) => {
 }
 
 const counts = (state: StatsFold.FoldState) => {
-  const out = { user: 0, assistant: 0, toolResults: 0, meta: 0, compactions: 0, toolCalls: {} as Record<string, number> }
+  const out = {
+    user: 0,
+    assistant: 0,
+    toolResults: 0,
+    meta: 0,
+    compactions: 0,
+    toolCalls: {} as Record<string, number>
+  }
   for (const day of Object.values(state.days)) {
     out.user += day.user
     out.assistant += day.assistant
@@ -160,7 +167,9 @@ describe("StatsFold on the fixtures", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const restored = StatsFold.restore(value)
-        if (restored !== undefined) foldLines(['{"type":"assistant","message":{"id":"m","usage":{}}}'], restored)
+        if (restored !== undefined) {
+          foldLines(["{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{}}}"], restored)
+        }
       }),
       { numRuns: 500 }
     )
@@ -223,7 +232,12 @@ describe("StatsReport", () => {
         message: { id: "m", model: "gpt-double", usage: { input_tokens: 1000, output_tokens: 10 } }
       })
     ])
-    const { total } = StatsReport.report([{ file: "s.jsonl", projectKey: "p", sessionId: "s", fold }], "model", {}, pricing)
+    const { total } = StatsReport.report(
+      [{ file: "s.jsonl", projectKey: "p", sessionId: "s", fold }],
+      "model",
+      {},
+      pricing
+    )
     expect(total.unpriced).toEqual(["gpt-double"])
     expect(total.models["gpt-double"]).toMatchObject({ costUSD: null, tokens: { total: 1010 } })
     expect(total.costUSD).toBe(0)

@@ -84,7 +84,10 @@ export const collectStats = (
     readonly range?: StatsReport.DayRange | undefined
     readonly pricing?: Pricing.PricingTable | undefined
   } = {}
-): Effect.Effect<StatsResult, ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError> =>
+): Effect.Effect<
+  StatsResult,
+  ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError
+> =>
   Effect.gen(function*() {
     const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
     const range = options.range ?? {}
@@ -150,7 +153,9 @@ export const statsReport = (result: StatsResult): string => {
     { title: "CACHE R", align: "right" },
     { title: "TOTAL TOK", align: "right" },
     { title: "COST", align: "right" },
-    ...(by === "model" ? [] : [{ title: "ACTIVE", align: "right" as const }, { title: "SPAN", align: "right" as const }]),
+    ...(by === "model"
+      ? []
+      : [{ title: "ACTIVE", align: "right" as const }, { title: "SPAN", align: "right" as const }]),
     ...(by === "model" ? [] : [{ title: "MODEL" }]),
     ...(session ? [{ title: "PROJECT" }] : [])
   ]
@@ -165,7 +170,9 @@ export const statsReport = (result: StatsResult): string => {
       ...tokenCells(row.tokens),
       cost,
       ...(by === "model" ? [] : [format.duration(row.activeMs), format.duration(row.spanMs)]),
-      ...(by === "model" ? [] : [models.length === 1 ? firstKey(row.models)! : models.length === 0 ? "-" : `${models.length} models`]),
+      ...(by === "model"
+        ? []
+        : [models.length === 1 ? firstKey(row.models)! : models.length === 0 ? "-" : `${models.length} models`]),
       ...(session ? [format.clip(row.projectKey ?? "", 40)] : [])
     ])
     if (by === "model" || models.length < 2) continue
@@ -205,7 +212,9 @@ export const statsReport = (result: StatsResult): string => {
         format.count(total.models[model]!.tokens.total)
       } tokens (no price for it: add it to $ACX_HOME/pricing.json)`
     ),
-    `active time  ${format.duration(total.activeMs)} (gaps over ${StatsFold.IDLE_MS / 60_000} min left out; sessions at the same time each count)`,
+    `active time  ${format.duration(total.activeMs)} (gaps over ${
+      StatsFold.IDLE_MS / 60_000
+    } min left out; sessions at the same time each count)`,
     `wall span    ${format.duration(total.spanMs)}${
       total.firstMs !== undefined ? ` (${localDay(total.firstMs)} to ${localDay(total.lastMs)})` : ""
     }`,
@@ -231,7 +240,7 @@ const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
  * @category rendering
  */
 export const statsJson = (result: StatsResult) => {
-  const { report, pricing } = result
+  const { pricing, report } = result
   const rates: Record<string, Pricing.ModelRates | null> = {}
   for (const model of Object.keys(report.total.models)) {
     rates[model] = Pricing.ratesFor(pricing, model) ?? null
@@ -320,7 +329,9 @@ export const stats = Command.make(
         return yield* Console.log(`no sessions${where} in ${projects.projectsDir}`)
       }
       yield* Console.log(statsReport(result))
-      const warning = malformedWarning(result.run.folds.map((item) => ({ file: item.file, lines: item.fold.malformed })))
+      const warning = malformedWarning(
+        result.run.folds.map((item) => ({ file: item.file, lines: item.fold.malformed }))
+      )
       if (warning !== undefined) yield* Console.error(warning)
     }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 ).pipe(
