@@ -7,7 +7,8 @@
 #                stand-in Claude Code CLI from the installed @acx/testing;
 #   2. types:    a .ts file using the Effect API of @acx/storage and @acx/session-store type-checks
 #                against the installed .d.ts (moduleResolution node16 and bundler);
-#   3. cli:      `npx acx demo` from the packed @acx/cli;
+#   3. cli:      `npx acx demo` from the packed @acx/cli, and `acx stats` in worker threads from
+#                the installed @acx/cli and @acx/claude-code (their worker scripts ship);
 #   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
 # Usage: bash scripts/pack-check.sh [--keep] [--no-build]: --keep keeps the work directory and
@@ -103,6 +104,8 @@ for resolution in node16 bundler; do
     --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
   echo "types.ts type-checks under moduleResolution $resolution"
 done
+cp "$checks/stats.mjs" "$full/"
+(cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
 (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
 grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
 echo "npx acx demo: $(wc -l <"$full/demo.out") lines"

@@ -41,7 +41,18 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: [path.join(here, "src/bin.ts")], outfile: path.join(here, "dist/acx.mjs") }),
   // `acx hook …` runs on every tool call of Claude Code: a bundle of its own, without the CLI
   // framework or Effect (the bin hands it over before loading anything else)
-  esbuild.build({ ...common, entryPoints: [path.join(here, "src/hook.ts")], outfile: path.join(here, "dist/hook.mjs") })
+  esbuild.build({
+    ...common,
+    entryPoints: [path.join(here, "src/hook.ts")],
+    outfile: path.join(here, "dist/hook.mjs")
+  }),
+  // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
+  // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them)
+  esbuild.build({
+    ...common,
+    entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
+    outfile: path.join(here, "dist/acx-stats-worker.mjs")
+  })
 ])
 
 // the memory observer's prompts are files, read next to the module that fills them

@@ -36,3 +36,10 @@ export * as ClaudePush from "./ClaudePush.js"
  * @since 0.1.0
  */
 export * as ClaudeBinary from "./ClaudeBinary.js"
+
+/**
+ * Statistics of many transcripts on every core, each file's fold cached under `$ACX_HOME/cache` and continued when it grows.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptStats from "./TranscriptStats.js"

@@ -202,14 +202,14 @@ describe("acx on bad input", () => {
     const [json, text] = await Promise.all([acx(["stats", "--json"], { env }), acx(["stats"], { env })])
     const stats = parseJson<
       {
-        rows: Array<{ sessionId: string; stats: { messages: { user: number; assistant: number } } }>
+        rows: Array<{ sessionId: string; messages: { user: number; assistant: number } }>
         skippedLines: number
       }
     >(expectOk(json))
     expect(json.stderr).toBe("")
     expect(stats.skippedLines).toBe(1 + GARBAGE_LINES)
     expect(stats.rows).toHaveLength(4)
-    for (const row of stats.rows) expect(row.stats.messages, row.sessionId).toMatchObject({ user: 1, assistant: 1 })
+    for (const row of stats.rows) expect(row.messages, row.sessionId).toMatchObject({ user: 1, assistant: 1 })
     expectOneWarning(
       expectOk(text),
       new RegExp(

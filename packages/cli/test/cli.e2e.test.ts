@@ -235,7 +235,7 @@ describe(
         sessions: number
       }
       type StatsJson = {
-        rows: Array<{ projectKey: string; sessionId: string; stats: Stats }>
+        rows: Array<Stats & { projectKey: string; sessionId: string }>
         total: Stats
         skippedLines: number
       }
@@ -251,7 +251,7 @@ describe(
         const sum = (pick: (stats: Stats) => Record<string, number>) => {
           const out: Record<string, number> = {}
           for (const row of result.rows) {
-            for (const [key, n] of Object.entries(pick(row.stats))) out[key] = (out[key] ?? 0) + n
+            for (const [key, n] of Object.entries(pick(row))) out[key] = (out[key] ?? 0) + n
           }
           return out
         }
@@ -259,14 +259,14 @@ describe(
         expect(result.total.messages).toEqual(sum((s) => s.messages))
         expect(result.total.toolCalls).toEqual(sum((s) => s.toolCalls))
         expect(result.total.tokens).toEqual(sum((s) => s.tokens))
-        expect(result.total.subagents).toBe(result.rows.reduce((n, r) => n + r.stats.subagents, 0))
-        expect(result.total.compactions).toBe(result.rows.reduce((n, r) => n + r.stats.compactions, 0))
+        expect(result.total.subagents).toBe(result.rows.reduce((n, r) => n + r.subagents, 0))
+        expect(result.total.compactions).toBe(result.rows.reduce((n, r) => n + r.compactions, 0))
       })
 
       it("crud fixture: tool calls by name, checked by hand and counted from the raw lines", () => {
         const row = result.rows.find((r) => r.sessionId === crud().sessionId)!
         // By hand (tomjnsn-agentlogs/crud.jsonl): 5 TodoWrite, 1 each of Write, Read, Edit, Bash.
-        expect(row.stats.toolCalls).toEqual({ TodoWrite: 5, Write: 1, Read: 1, Edit: 1, Bash: 1 })
+        expect(row.toolCalls).toEqual({ TodoWrite: 5, Write: 1, Read: 1, Edit: 1, Bash: 1 })
         // Independently: tool_use blocks per unique (message.id, block id) in the raw JSON lines.
         const seen = new Set<string>()
         const byName: Record<string, number> = {}
@@ -282,9 +282,9 @@ describe(
             byName[block.name] = (byName[block.name] ?? 0) + 1
           }
         }
-        expect(row.stats.toolCalls).toEqual(byName)
-        expect(row.stats.messages.user).toBe(1)
-        expect(row.stats.subagents).toBe(0)
+        expect(row.toolCalls).toEqual(byName)
+        expect(row.messages.user).toBe(1)
+        expect(row.subagents).toBe(0)
       })
 
       it("the text report has a row per session and the totals block", { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -136,19 +136,18 @@ describe.runIf(claude.available)("acx on sessions the real Claude Code CLI wrote
       const stats = parseJson<{
         rows: Array<{
           sessionId: string
-          stats: {
-            tokens: Totals
-            tokensByModel: Record<string, Totals>
-            subagents: number
-            toolCalls: Record<string, number>
-          }
+          tokens: Totals
+          models: Record<string, { tokens: Totals }>
+          subagents: number
+          toolCalls: Record<string, number>
         }>
       }>(await acx(["stats", "--json"], { env: env() }))
       expect(stats.rows.map((row) => row.sessionId)).toEqual([sessionId])
-      const row = stats.rows[0]!.stats
+      const row = stats.rows[0]!
       const all = sum(Object.values(usage))
-      expect(row.tokens).toEqual(all)
-      expect(row.tokensByModel).toEqual({ [MODEL]: all })
+      expect(row.tokens).toMatchObject(all)
+      expect(Object.keys(row.models)).toEqual([MODEL])
+      expect(row.models[MODEL]!.tokens).toMatchObject(all)
       expect(row.subagents).toBe(1)
       expect(row.toolCalls).toEqual({ Bash: 2, Task: 1 })
     }

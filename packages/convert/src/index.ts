@@ -66,6 +66,35 @@ export * as Fragments from "./Fragments.js"
 export * as Stats from "./Stats.js"
 
 /**
+ * Claude model prices (USD per MTok, source and date stated), model-id normalisation, the cost of
+ * one response, and the user's pricing file.
+ *
+ * @since 0.1.0
+ */
+export * as Pricing from "./Pricing.js"
+
+/**
+ * The user's pricing file (`$ACX_HOME/pricing.json`), validated with Schema, applied to a table.
+ *
+ * @since 0.1.0
+ */
+export * as PricingFile from "./PricingFile.js"
+
+/**
+ * A resumable, cacheable fold of one transcript file into statistics by local day and model.
+ *
+ * @since 0.1.0
+ */
+export * as StatsFold from "./StatsFold.js"
+
+/**
+ * Reports of folded transcript files by session, day, week, month, model or project.
+ *
+ * @since 0.1.0
+ */
+export * as StatsReport from "./StatsReport.js"
+
+/**
  * A past transcript as the Anthropic blobs acx would store.
  *
  * @since 0.1.0

@@ -84,6 +84,12 @@ export interface ModelUsage {
   readonly outputTokens?: number | undefined
   /** Default 0. */
   readonly cacheCreationInputTokens?: number | undefined
+  /**
+   * Of the cache writes, how many are 1-hour writes (sent as
+   * `cache_creation.ephemeral_1h_input_tokens`, the rest as `ephemeral_5m_input_tokens`); when
+   * unset, no `cache_creation` object is sent.
+   */
+  readonly cacheCreation1hInputTokens?: number | undefined
   /** Default 0. */
   readonly cacheReadInputTokens?: number | undefined
 }

@@ -188,7 +188,7 @@ export const demo = Command.make(
       const stats = yield* collectStats(projects, undefined)
       if (!json) {
         yield* section(3, "Statistics (usage counted once per message, from its last fragment)")
-        yield* Console.log(indent(statsReport(stats.rows, stats.total)))
+        yield* Console.log(indent(statsReport(stats)))
       }
 
       // 4. Through ClaudeAgentStorage into Acontext (an emulator on 127.0.0.1), then read back.
@@ -232,7 +232,7 @@ export const demo = Command.make(
           session: { projectKey: session.projectKey, sessionId: session.sessionId, title: session.title },
           sessions: listed,
           imported,
-          stats: stats.total,
+          stats: stats.report.total,
           acontext: { saved: pushed.saved, failed: pushed.failed, messages: pushed.stored }
         }))
       }

@@ -25,19 +25,43 @@ export const bytes = (size: number): string => {
   return `${(size / 1024 / 1024).toFixed(1)} MB`
 }
 
+/** A count for people: exact below 10 000, then k, M, B, T with three significant digits or so ("2.95B"). */
 export const count = (value: number): string => {
-  if (value < 10_000) return String(value)
-  if (value < 1_000_000) return `${(value / 1000).toFixed(1)}k`
-  return `${(value / 1_000_000).toFixed(2)}M`
+  if (!Number.isFinite(value)) return "-"
+  const sign = value < 0 ? "-" : ""
+  const size = Math.abs(value)
+  if (size < 10_000) return `${sign}${Math.round(size)}`
+  const units: ReadonlyArray<readonly [number, string, number]> = [[1e3, "k", 1], [1e6, "M", 2], [1e9, "B", 2], [
+    1e12,
+    "T",
+    2
+  ]]
+  for (const [i, [divisor, unit, digits]] of units.entries()) {
+    const scaled = (size / divisor).toFixed(digits)
+    // 999 950 rounds to "1000.0k": that is "1.00M"
+    if (Number(scaled) < 1000 || i === units.length - 1) return `${sign}${scaled}${unit}`
+  }
+  return `${sign}${size}`
 }
 
+/** US dollars: "$1,234.56"; "<$0.01" for a positive amount under a cent; "unpriced" for `null`. */
+export const usd = (value: number | null): string => {
+  if (value === null) return "unpriced"
+  if (!Number.isFinite(value)) return "-"
+  if (value > 0 && value < 0.005) return "<$0.01"
+  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+}
+
+/** A duration: "42s", "7m 05s", "3h 20m", "2d 04h". */
 export const duration = (millis: number): string => {
   if (!Number.isFinite(millis) || millis <= 0) return "-"
   const seconds = Math.round(millis / 1000)
   if (seconds < 60) return `${seconds}s`
   const minutes = Math.floor(seconds / 60)
   if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`
-  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return `${hours}h ${String(minutes % 60).padStart(2, "0")}m`
+  return `${Math.floor(hours / 24)}d ${String(hours % 24).padStart(2, "0")}h`
 }
 
 const pad2 = (value: number) => String(value).padStart(2, "0")

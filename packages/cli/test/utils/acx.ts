@@ -38,11 +38,16 @@ export interface AcxOptions {
 // Variables a developer's shell may have set that would change what the CLI does.
 const SCRUBBED = ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]
 
+/** `ACX_HOME` of the spawned CLI when a test sets none: one scratch directory per test process. */
+export const TEST_ACX_HOME = path.join(os.tmpdir(), `acx-test-home-${process.pid}`)
+
 export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !SCRUBBED.includes(key) && key !== "FORCE_COLOR") env[key] = value
   }
+  // acx's caches go to a scratch home unless a test names one (never the developer's ~/.acx)
+  env["ACX_HOME"] = TEST_ACX_HOME
   // plain output unless a test asks otherwise (`NO_COLOR: undefined`, `FORCE_COLOR`)
   env["NO_COLOR"] = "1"
   for (const [key, value] of Object.entries(options.env ?? {})) {

@@ -107,6 +107,10 @@ export interface RenderedMessage {
     readonly output_tokens: number
     readonly cache_creation_input_tokens: number
     readonly cache_read_input_tokens: number
+    readonly cache_creation?: {
+      readonly ephemeral_5m_input_tokens: number
+      readonly ephemeral_1h_input_tokens: number
+    }
   }
 }
 
@@ -143,7 +147,13 @@ export const render = (
       input_tokens: usage.inputTokens ?? estimateTokens(request.body["messages"]),
       output_tokens: usage.outputTokens ?? estimateTokens(content),
       cache_creation_input_tokens: usage.cacheCreationInputTokens ?? 0,
-      cache_read_input_tokens: usage.cacheReadInputTokens ?? 0
+      cache_read_input_tokens: usage.cacheReadInputTokens ?? 0,
+      ...(usage.cacheCreation1hInputTokens === undefined ? {} : {
+        cache_creation: {
+          ephemeral_5m_input_tokens: (usage.cacheCreationInputTokens ?? 0) - usage.cacheCreation1hInputTokens,
+          ephemeral_1h_input_tokens: usage.cacheCreation1hInputTokens
+        }
+      })
     }
   }
 }

@@ -1,0 +1,415 @@
+/**
+ * Statistics of many transcript files, fast: files are folded ({@link StatsFold}) on every core
+ * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
+ * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
+ * that only grew is folded on from where its cached fold stopped (the bytes before that point
+ * must be unchanged); anything else is folded again. The cache also records the pricing table's
+ * fingerprint and the time zone (folds hold dollars and local days): a change of either refolds
+ * everything. A cache that cannot be read or is damaged is ignored and rewritten, never an error.
+ *
+ * @since 0.1.0
+ */
+import * as Pricing from "@acx/convert/Pricing"
+import * as PricingFile from "@acx/convert/PricingFile"
+import * as StatsFold from "@acx/convert/StatsFold"
+import type * as StatsReport from "@acx/convert/StatsReport"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+import { acxHome } from "./internal/acxHome.js"
+import { type FoldDone, type FoldJob, markAt, runFoldJob } from "./internal/statsFile.js"
+
+/**
+ * Why statistics could not be gathered: `Io`, a transcript could not be read; `Worker`, a worker
+ * thread failed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TranscriptStatsError
+  extends Schema.TaggedError<TranscriptStatsError>("@acx/claude-code/TranscriptStats/TranscriptStatsError")(
+    "TranscriptStatsError",
+    {
+      reason: Schema.Literal("Io", "Worker"),
+      description: Schema.String
+    }
+  )
+{
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return this.description
+  }
+}
+
+/**
+ * A transcript file to fold, and the session it belongs to.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TranscriptFile {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  readonly kind: "main" | "subagent"
+}
+
+/**
+ * What a run did: the folds, files skipped (not regular files, or gone), and how each file was
+ * read.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StatsRun {
+  readonly folds: Array<StatsReport.FileFold>
+  readonly skipped: Array<{ readonly file: string; readonly reason: string }>
+  readonly files: { readonly cached: number; readonly appended: number; readonly folded: number }
+  /** Bytes read from transcripts. */
+  readonly bytesRead: number
+  /** Worker threads used (0: folded in this thread). */
+  readonly workers: number
+  /** Why the cache could not be written, when it could not. */
+  readonly cacheWarning: string | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface TranscriptStatsOptions {
+  readonly pricing: Pricing.PricingTable
+  /** Where the cache lives; default `$ACX_HOME/cache`; `null`: no cache. */
+  readonly cacheDir?: string | null | undefined
+  /** Worker threads; default `os.availableParallelism()`; 0 folds in the calling thread. */
+  readonly workers?: number | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface TranscriptStats {
+  /**
+   * Folds `files`. `scope` names the set they come from (the projects directory: one cache file
+   * each); with `complete`, `files` is all of that scope, and cache entries of files no longer
+   * there are dropped.
+   */
+  readonly fold: (
+    files: ReadonlyArray<TranscriptFile>,
+    options: { readonly scope: string; readonly complete: boolean }
+  ) => Effect.Effect<StatsRun, TranscriptStatsError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Context.GenericTag<TranscriptStats>(
+  "@acx/claude-code/TranscriptStats"
+)
+
+const CACHE_VERSION = 1
+// below this many bytes to fold, starting workers costs more than it saves
+const INLINE_BYTES = 8 * 1024 * 1024
+
+interface CacheEntry {
+  readonly size: number
+  readonly mtimeMs: number
+  readonly offset: number
+  readonly mark: string
+  readonly state: unknown
+}
+
+interface CacheFile {
+  readonly version: number
+  readonly pricing: string
+  readonly timeZone: string
+  readonly files: { [file: string]: CacheEntry }
+}
+
+const fnv = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash.toString(16).padStart(8, "0")
+}
+
+const timeZone = (): string => `${Intl.DateTimeFormat().resolvedOptions().timeZone}|${process.env["TZ"] ?? ""}`
+
+const isEntry = (value: unknown): value is CacheEntry => {
+  if (typeof value !== "object" || value === null) return false
+  const entry = value as { readonly [key: string]: unknown }
+  return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
+    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"]
+}
+
+// Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
+const readCache = (file: string, pricing: string): { [file: string]: CacheEntry } => {
+  try {
+    const json = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<CacheFile>
+    if (json.version !== CACHE_VERSION || json.pricing !== pricing || json.timeZone !== timeZone()) return {}
+    const files = json.files
+    if (typeof files !== "object" || files === null) return {}
+    const out: { [file: string]: CacheEntry } = {}
+    for (const [name, entry] of Object.entries(files)) if (isEntry(entry)) out[name] = entry
+    return out
+  } catch {
+    return {}
+  }
+}
+
+const writeCache = (file: string, cache: CacheFile): string | undefined => {
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(temp, JSON.stringify(cache))
+    fs.renameSync(temp, file)
+    return undefined
+  } catch (cause) {
+    try {
+      fs.rmSync(temp, { force: true })
+    } catch {
+      // nothing was written
+    }
+    return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
+  }
+}
+
+// The worker script: beside this module when built (`internal/…js`), or the CLI bundle's own.
+const workerScript = (): URL | undefined => {
+  for (const candidate of ["./internal/transcriptStatsWorker.js", "./acx-stats-worker.mjs"]) {
+    const url = new URL(candidate, import.meta.url)
+    if (url.protocol === "file:" && fs.existsSync(fileURLToPath(url))) return url
+  }
+  return undefined
+}
+
+const runInWorkers = (
+  script: URL,
+  size: number,
+  jobs: ReadonlyArray<FoldJob>,
+  pricing: Pricing.PricingTable
+): Promise<Array<FoldDone>> =>
+  new Promise((resolve, reject) => {
+    const results = new Array<FoldDone>(jobs.length)
+    const workers: Array<Worker> = []
+    let next = 0
+    let finished = 0
+    let failed = false
+    const stop = () => Promise.all(workers.map((worker) => worker.terminate()))
+    const fail = (error: Error) => {
+      if (failed) return
+      failed = true
+      void stop().finally(() => reject(error))
+    }
+    const feed = (worker: Worker) => {
+      if (next >= jobs.length) return
+      const id = next++
+      worker.postMessage({ id, job: jobs[id] })
+    }
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(script, { workerData: { pricing } })
+      workers.push(worker)
+      worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
+        if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
+        results[message.id] = message.done
+        finished++
+        if (finished === jobs.length) void stop().then(() => resolve(results), reject)
+        else feed(worker)
+      })
+      worker.on("error", fail)
+      feed(worker)
+    }
+  })
+
+/**
+ * A {@link TranscriptStats} with these options.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: TranscriptStatsOptions): TranscriptStats => {
+  const pricing = options.pricing
+  const fingerprint = Pricing.fingerprint(pricing)
+  const cacheDir = options.cacheDir === undefined ? path.join(acxHome(), "cache") : options.cacheDir
+  const poolSize = options.workers ?? os.availableParallelism()
+
+  const fold = Effect.fn("TranscriptStats.fold")(function*(
+    files: ReadonlyArray<TranscriptFile>,
+    scope: { readonly scope: string; readonly complete: boolean }
+  ) {
+    const cacheFile = cacheDir === null ? undefined : path.join(cacheDir, `stats-${fnv(scope.scope)}.json`)
+    const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
+    const skipped: Array<{ readonly file: string; readonly reason: string }> = []
+    const jobs: Array<
+      { readonly job: FoldJob; readonly index: number; readonly mtimeMs: number; readonly bytes: number }
+    > = []
+    const entries = new Array<CacheEntry | undefined>(files.length)
+    const tails = new Array<string | undefined>(files.length)
+    const states = new Array<StatsFold.FoldState | undefined>(files.length)
+    let appended = 0
+    let bytesToRead = 0
+    for (const [index, item] of files.entries()) {
+      let stat: fs.Stats
+      try {
+        stat = fs.statSync(item.file)
+      } catch (cause) {
+        skipped.push({ file: item.file, reason: (cause as NodeJS.ErrnoException).code ?? "unreadable" })
+        continue
+      }
+      if (!stat.isFile()) {
+        skipped.push({ file: item.file, reason: "not a regular file" })
+        continue
+      }
+      const hit = cached[item.file]
+      const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
+      if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
+        entries[index] = hit
+        states[index] = state
+        continue
+      }
+      // a damaged fold is folded again from the start
+      const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size &&
+        hit.size <= stat.size &&
+        sameMark(item.file, hit)
+      if (resumable) appended++
+      const bytes = stat.size - (resumable ? hit.offset : 0)
+      bytesToRead += bytes
+      jobs.push({
+        index,
+        bytes,
+        mtimeMs: stat.mtimeMs,
+        job: {
+          file: item.file,
+          kind: item.kind,
+          offset: resumable ? hit.offset : 0,
+          state: resumable ? hit.state : null
+        }
+      })
+    }
+    // biggest first, so no worker is left with one large file at the end
+    jobs.sort((a, b) => b.bytes - a.bytes)
+    const script = workerScript()
+    const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
+    const done = yield* Effect.tryPromise({
+      try: () =>
+        workers > 0
+          ? runInWorkers(script!, workers, jobs.map((item) => item.job), pricing)
+          : Promise.resolve(jobs.map((item) => runFoldJob(item.job, pricing))),
+      catch: (cause) =>
+        new TranscriptStatsError({
+          reason: workers > 0 && !isNodeIoError(cause) ? "Worker" : "Io",
+          description: `cannot read transcripts: ${cause instanceof Error ? cause.message : String(cause)}`
+        })
+    }).pipe(Effect.withSpan("TranscriptStats.foldFiles", { attributes: { files: jobs.length, workers } }))
+    for (const [i, item] of jobs.entries()) {
+      const result = done[i]!
+      entries[item.index] = {
+        size: result.size,
+        mtimeMs: item.mtimeMs,
+        offset: result.offset,
+        mark: result.mark,
+        state: result.state
+      }
+      tails[item.index] = result.tail
+    }
+    const folds: Array<StatsReport.FileFold> = []
+    const dayOf = StatsFold.localDayOf()
+    for (const [index, item] of files.entries()) {
+      const entry = entries[index]
+      if (entry === undefined) continue
+      const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
+      const tail = tails[index]
+      if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+      folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
+    }
+    let cacheWarning: string | undefined
+    if (cacheFile !== undefined && (jobs.length > 0 || scope.complete)) {
+      const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
+      for (const [index, item] of files.entries()) {
+        const entry = entries[index]
+        if (entry !== undefined) kept[item.file] = entry
+      }
+      const changed = jobs.length > 0 || Object.keys(kept).length !== Object.keys(cached).length
+      if (changed) {
+        cacheWarning = writeCache(cacheFile, {
+          version: CACHE_VERSION,
+          pricing: fingerprint,
+          timeZone: timeZone(),
+          files: kept
+        })
+      }
+    }
+    return {
+      folds,
+      skipped,
+      files: { cached: files.length - skipped.length - jobs.length, appended, folded: jobs.length - appended },
+      bytesRead: bytesToRead,
+      workers,
+      cacheWarning
+    } satisfies StatsRun
+  })
+
+  return { fold: (files, options) => fold(files, options) }
+}
+
+const isNodeIoError = (cause: unknown): boolean =>
+  typeof cause === "object" && cause !== null && typeof (cause as NodeJS.ErrnoException).code === "string"
+
+// The bytes before the cached offset are what they were: the file was appended to, not rewritten.
+const sameMark = (file: string, entry: CacheEntry): boolean => {
+  try {
+    const fd = fs.openSync(file, "r")
+    try {
+      return markAt(fd, entry.offset) === entry.mark
+    } finally {
+      fs.closeSync(fd)
+    }
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The pricing table: the built-in one with the user's `$ACX_HOME/pricing.json` applied when that
+ * file exists (`file` names another). A file that cannot be read or decoded is a `PricingError`
+ * naming it.
+ *
+ * @since 0.1.0
+ * @category pricing
+ */
+export const loadPricing = Effect.fn("TranscriptStats.loadPricing")(function*(
+  file: string = path.join(acxHome(), "pricing.json")
+) {
+  let text: string
+  try {
+    text = fs.readFileSync(file, "utf8")
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return Pricing.builtinPricing
+    return yield* new PricingFile.PricingError({
+      reason: "Unreadable",
+      description: `${file}: cannot be read (${(cause as Error).message})`
+    })
+  }
+  return yield* PricingFile.decode(Pricing.builtinPricing, text, file)
+})
+
+/**
+ * A layer of {@link TranscriptStats}.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: TranscriptStatsOptions): Layer.Layer<TranscriptStats> =>
+  Layer.succeed(TranscriptStats, make(options))

@@ -1,0 +1,525 @@
+/**
+ * A resumable fold of one transcript file into statistics by local day and model: messages by
+ * role, tool calls, tokens (cache writes split 5-minute / 1-hour), dollars, active time. Made for
+ * caching: the state is plain JSON ({@link serialise} / {@link restore}), files fold apart and
+ * their results add up, and a file that grew is folded on from where the last fold stopped.
+ *
+ * Counting rules:
+ * - **Each API message once**: assistant entries sharing `message.id` + `requestId` are
+ *   fragments of one message; the LAST fragment's usage counts (it carries the final output
+ *   count), on the day of the first. A fragment that arrives after the file was last folded
+ *   replaces what its message counted then, provided the message is among the file's last
+ *   {@link RECENT_MESSAGES} messages (Claude Code writes a message's fragments within a few
+ *   lines of each other).
+ * - **Dollars** per response by {@link Pricing.costOfResponse}; a model the table does not know
+ *   is counted with its tokens and no cost (reports list it as unpriced).
+ * - **Active time**: the gaps between consecutive timestamped entries of a main transcript that
+ *   are at most {@link IDLE_MS} long (a longer gap is the user away), on the day the gap ends.
+ *   Subagent transcripts add no active time: they run inside their session's.
+ *
+ * The functions mutate the state they are given (a fold runs over hundreds of thousands of
+ * lines); every function is total over any input.
+ *
+ * @since 0.1.0
+ */
+import { get, isObj } from "./internal/plain.js"
+import * as Pricing from "./Pricing.js"
+
+/**
+ * Tokens, messages and dollars of one model.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelCell {
+  messages: number
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite5m: number
+  cacheWrite1h: number
+  webSearchRequests: number
+  /** US dollars; 0 for a model without a price. */
+  costUSD: number
+}
+
+/**
+ * What one local day of one file holds.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DayCell {
+  firstMs: number
+  lastMs: number
+  activeMs: number
+  user: number
+  assistant: number
+  toolResults: number
+  meta: number
+  compactions: number
+  toolCalls: { [name: string]: number }
+  models: { [model: string]: ModelCell }
+}
+
+interface Counted {
+  readonly day: string
+  readonly model: string | undefined
+  readonly cell: ModelCell | undefined
+}
+
+/**
+ * The fold of one file so far.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FoldState {
+  /** By local day `YYYY-MM-DD`; entries without a timestamp go under {@link UNDATED}. */
+  days: { [day: string]: DayCell }
+  agents: Array<string>
+  anonymousSidechain: boolean
+  /** The last timestamp in file order (ms), for the next gap. */
+  previousMs: number | undefined
+  /** Lines that were not JSON objects. */
+  malformed: number
+  /** The messages counted, by key, newest last (trimmed by {@link serialise}). */
+  recent: Map<string, Counted>
+}
+
+/**
+ * What the fold needs besides the lines.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FoldContext {
+  readonly pricing: Pricing.PricingTable
+  /** The local day (`YYYY-MM-DD`) of an epoch time in milliseconds. */
+  readonly dayOf: (ms: number) => string
+  /** A main transcript (adds active time) or a subagent's. */
+  readonly kind: "main" | "subagent"
+}
+
+/**
+ * The day key of entries without a usable timestamp.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const UNDATED = "undated"
+
+/**
+ * The longest gap between two entries that counts as active time: 5 minutes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const IDLE_MS = 5 * 60 * 1000
+
+/**
+ * How many of a file's last messages a serialised fold remembers, so a late fragment replaces
+ * its message's figures instead of counting again.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const RECENT_MESSAGES = 16
+
+/**
+ * An empty fold.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const empty = (): FoldState => ({
+  days: {},
+  agents: [],
+  anonymousSidechain: false,
+  previousMs: undefined,
+  malformed: 0,
+  recent: new Map()
+})
+
+/**
+ * A model cell with nothing in it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const emptyModelCell = (): ModelCell => ({
+  messages: 0,
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  webSearchRequests: 0,
+  costUSD: 0
+})
+
+const emptyDay = (): DayCell => ({
+  firstMs: Number.POSITIVE_INFINITY,
+  lastMs: Number.NEGATIVE_INFINITY,
+  activeMs: 0,
+  user: 0,
+  assistant: 0,
+  toolResults: 0,
+  meta: 0,
+  compactions: 0,
+  toolCalls: {},
+  models: {}
+})
+
+// Keys come from transcripts ("__proto__" is a possible model or tool name): own properties only.
+const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined
+
+const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  return value
+}
+
+const dayCell = (state: FoldState, day: string): DayCell => own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+
+/**
+ * Adds `b` into `a` (`sign` −1 takes it away).
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
+  a.messages += sign * b.messages
+  a.input += sign * b.input
+  a.output += sign * b.output
+  a.cacheRead += sign * b.cacheRead
+  a.cacheWrite5m += sign * b.cacheWrite5m
+  a.cacheWrite1h += sign * b.cacheWrite1h
+  a.webSearchRequests += sign * b.webSearchRequests
+  a.costUSD += sign * b.costUSD
+}
+
+const modelCell = (day: DayCell, model: string): ModelCell =>
+  own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
+
+const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
+  const figures = Pricing.responseUsage(usage)
+  const rates = model === undefined ? undefined : Pricing.ratesFor(pricing, model)
+  return {
+    messages: 1,
+    input: figures.input,
+    output: figures.output,
+    cacheRead: figures.cacheRead,
+    cacheWrite5m: figures.cacheWrite - figures.cacheWrite1h,
+    cacheWrite1h: figures.cacheWrite1h,
+    webSearchRequests: figures.webSearchRequests,
+    costUSD: rates === undefined ? 0 : Pricing.costOfResponse(rates, figures)
+  }
+}
+
+// `Usage.SYNTHETIC_MODEL` (not imported: Usage's imports would pull Effect into the worker bundle)
+const SYNTHETIC_MODEL = "<synthetic>"
+
+const isToolResultOnly = (content: unknown): boolean =>
+  Array.isArray(content) && content.length > 0 && content.every((block) => get(block, "type") === "tool_result")
+
+const timestampOf = (entry: { readonly [key: string]: unknown }): number | undefined => {
+  const text = entry.timestamp
+  if (typeof text !== "string") return undefined
+  const ms = Date.parse(text)
+  return Number.isFinite(ms) ? ms : undefined
+}
+
+/**
+ * The model key usage is counted under: the message's model, `<unknown>` when it has none;
+ * `undefined` for Claude Code's `<synthetic>` messages (made locally, no usage).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const modelKey = (model: unknown): string | undefined =>
+  model === SYNTHETIC_MODEL ? undefined : typeof model === "string" && model !== "" ? model : UNKNOWN_MODEL
+
+/**
+ * The model key of usage without a model.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const UNKNOWN_MODEL = "<unknown>"
+
+const countAssistant = (
+  state: FoldState,
+  entry: { readonly [key: string]: unknown },
+  day: string,
+  ctx: FoldContext
+) => {
+  const message = entry.message
+  const content = get(message, "content")
+  if (Array.isArray(content)) {
+    const cell = dayCell(state, day)
+    for (const block of content) {
+      const name = get(block, "name")
+      if (get(block, "type") === "tool_use" && typeof name === "string") {
+        setOwn(cell.toolCalls, name, (own(cell.toolCalls, name) ?? 0) + 1)
+      }
+    }
+  }
+  const usage = get(message, "usage")
+  const model = modelKey(get(message, "model"))
+  const id = get(message, "id")
+  const key = typeof id === "string" && id !== ""
+    ? JSON.stringify([id, typeof entry.requestId === "string" ? entry.requestId : ""])
+    : undefined
+  const previous = key === undefined ? undefined : state.recent.get(key)
+  const counted: Counted = {
+    day: previous?.day ?? day,
+    model,
+    cell: isObj(usage) && model !== undefined ? cellOf(usage, model, ctx.pricing) : previous?.cell
+  }
+  if (previous === undefined) {
+    dayCell(state, counted.day).assistant++
+  } else if (previous.cell !== undefined && previous.model !== undefined) {
+    addModelCell(modelCell(dayCell(state, previous.day), previous.model), previous.cell, -1)
+    state.recent.delete(key!)
+  }
+  if (counted.cell !== undefined && counted.model !== undefined) {
+    addModelCell(modelCell(dayCell(state, counted.day), counted.model), counted.cell)
+  }
+  if (key !== undefined) state.recent.set(key, counted)
+}
+
+/**
+ * Folds one parsed transcript entry in. Non-objects count as malformed.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): void => {
+  if (!isObj(entry)) {
+    state.malformed++
+    return
+  }
+  const ms = timestampOf(entry)
+  const day = ms === undefined ? UNDATED : ctx.dayOf(ms)
+  if (ms !== undefined) {
+    const cell = dayCell(state, day)
+    if (ms < cell.firstMs) cell.firstMs = ms
+    if (ms > cell.lastMs) cell.lastMs = ms
+    const previous = state.previousMs
+    if (previous === undefined || ms > previous) {
+      if (ctx.kind === "main" && previous !== undefined && ms - previous <= IDLE_MS) cell.activeMs += ms - previous
+      state.previousMs = ms
+    }
+  }
+  if (typeof entry.agentId === "string" && entry.agentId !== "") {
+    if (!state.agents.includes(entry.agentId)) state.agents.push(entry.agentId)
+  } else if (entry.isSidechain === true) {
+    state.anonymousSidechain = true
+  }
+  switch (entry.type) {
+    case "assistant":
+      return countAssistant(state, entry, day, ctx)
+    case "user": {
+      const cell = dayCell(state, day)
+      if (entry.isMeta === true || entry.isCompactSummary === true) cell.meta++
+      else if (isToolResultOnly(get(entry.message, "content"))) cell.toolResults++
+      else cell.user++
+      return
+    }
+    case "system":
+      if (entry.subtype === "compact_boundary") dayCell(state, day).compactions++
+      return
+  }
+}
+
+/**
+ * Folds one transcript line in: blank lines are skipped, a line that is not a JSON object counts
+ * as malformed.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const foldLine = (state: FoldState, line: string, ctx: FoldContext): void =>
+  foldJson(state, line.length > LONG_LINE ? withoutLongStrings(line) : line, ctx)
+
+/**
+ * Folds one line already stripped of its long strings (see {@link withoutLongStrings}).
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const foldJson = (state: FoldState, json: string, ctx: FoldContext): void => {
+  if (json.trim() === "") return
+  let entry: unknown
+  try {
+    entry = JSON.parse(json)
+  } catch {
+    state.malformed++
+    return
+  }
+  foldEntry(state, entry, ctx)
+}
+
+/**
+ * Lines longer than this (characters or bytes) have their long strings skipped.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const LONG_LINE = 4096
+
+/**
+ * Strings longer than this (characters or bytes, quotes included) are skipped in long lines.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const LONG_STRING = 512
+
+/**
+ * The line with every JSON string longer than 512 characters replaced by `""`. Statistics read
+ * only short strings (types, ids, models, names, timestamps), and most of a big transcript's
+ * bytes are tool outputs and file contents: parsing them whole would cost most of the time. A
+ * string is found by its unescaped closing quote (outside strings JSON has no quotes), so a valid
+ * line stays valid; a line cut inside a string is returned as it is (and fails to parse).
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const withoutLongStrings = (line: string): string => {
+  let out = ""
+  let copied = 0
+  let at = 0
+  for (;;) {
+    const open = line.indexOf("\"", at)
+    if (open === -1) break
+    let close = open + 1
+    for (;;) {
+      close = line.indexOf("\"", close)
+      if (close === -1) return line
+      let backslashes = 0
+      while (line.charCodeAt(close - 1 - backslashes) === 92) backslashes++
+      if (backslashes % 2 === 0) break
+      close++
+    }
+    if (close - open + 1 > LONG_STRING) {
+      out += line.slice(copied, open) + "\"\""
+      copied = close + 1
+    }
+    at = close + 1
+  }
+  return copied === 0 ? line : out + line.slice(copied)
+}
+
+/**
+ * The state as plain JSON, remembering only the last {@link RECENT_MESSAGES} messages.
+ *
+ * @since 0.1.0
+ * @category serialisation
+ */
+export const serialise = (state: FoldState): unknown => {
+  const recent = [...state.recent.entries()].slice(-RECENT_MESSAGES)
+  return {
+    days: state.days,
+    agents: state.agents,
+    anonymousSidechain: state.anonymousSidechain,
+    previousMs: state.previousMs ?? null,
+    malformed: state.malformed,
+    recent: recent.map(([key, counted]) => [key, counted.day, counted.model ?? null, counted.cell ?? null])
+  }
+}
+
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
+const isTime = (value: unknown): value is number =>
+  typeof value === "number" && (Number.isFinite(value) || Math.abs(value) === Number.POSITIVE_INFINITY)
+
+const CELL_KEYS: ReadonlyArray<keyof ModelCell> = [
+  "messages",
+  "input",
+  "output",
+  "cacheRead",
+  "cacheWrite5m",
+  "cacheWrite1h",
+  "webSearchRequests",
+  "costUSD"
+]
+const isModelCell = (value: unknown): value is ModelCell =>
+  isObj(value) && CELL_KEYS.every((key) => isCount(value[key]))
+const isCounts = (value: unknown): boolean => isObj(value) && Object.values(value).every(isCount)
+
+const isDayCell = (value: unknown): value is DayCell =>
+  isObj(value) &&
+  isTime(value.firstMs) && isTime(value.lastMs) &&
+  ["activeMs", "user", "assistant", "toolResults", "meta", "compactions"].every((key) => isCount(value[key])) &&
+  isCounts(value.toolCalls) &&
+  isObj(value.models) && Object.values(value.models).every(isModelCell)
+
+/**
+ * A state from {@link serialise}'s JSON (after a JSON round trip, where ±Infinity became
+ * `null`); `undefined` when it is not one, so a damaged cache is refolded, never trusted.
+ *
+ * @since 0.1.0
+ * @category serialisation
+ */
+export const restore = (json: unknown): FoldState | undefined => {
+  if (!isObj(json) || !isObj(json.days) || !Array.isArray(json.agents) || !Array.isArray(json.recent)) return undefined
+  const days: { [day: string]: DayCell } = {}
+  for (const [day, raw] of Object.entries(json.days)) {
+    if (!isObj(raw)) return undefined
+    const cell = {
+      ...raw,
+      firstMs: raw.firstMs ?? Number.POSITIVE_INFINITY,
+      lastMs: raw.lastMs ?? Number.NEGATIVE_INFINITY,
+      toolCalls: { ...(isObj(raw.toolCalls) ? raw.toolCalls : {}) },
+      models: Object.fromEntries(
+        Object.entries(isObj(raw.models) ? raw.models : {}).map(([model, value]) => [model, { ...(value as object) }])
+      )
+    }
+    if (!isDayCell(cell)) return undefined
+    setOwn(days, day, cell)
+  }
+  if (!json.agents.every((agent) => typeof agent === "string")) return undefined
+  const recent = new Map<string, Counted>()
+  for (const item of json.recent) {
+    if (!Array.isArray(item) || typeof item[0] !== "string" || typeof item[1] !== "string") return undefined
+    const model = typeof item[2] === "string" ? item[2] : undefined
+    const cell = item[3] === null ? undefined : isModelCell(item[3]) ? { ...item[3] } : null
+    if (cell === null) return undefined
+    recent.set(item[0], { day: item[1], model, cell })
+  }
+  const previousMs = json.previousMs
+  return {
+    days,
+    agents: [...(json.agents as Array<string>)],
+    anonymousSidechain: json.anonymousSidechain === true,
+    previousMs: isCount(previousMs) ? previousMs : undefined,
+    malformed: isCount(json.malformed) ? json.malformed : 0,
+    recent
+  }
+}
+
+/**
+ * The local day (`YYYY-MM-DD`) of an epoch time, in the process's time zone; remembers the
+ * last day's bounds, so consecutive entries of one day cost no date arithmetic.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const localDayOf = (): (ms: number) => string => {
+  let start = Number.POSITIVE_INFINITY
+  let end = Number.NEGATIVE_INFINITY
+  let key = UNDATED
+  return (ms) => {
+    if (ms >= start && ms < end) return key
+    const date = new Date(ms)
+    if (Number.isNaN(date.getTime())) return UNDATED
+    const y = date.getFullYear()
+    const m = date.getMonth()
+    const d = date.getDate()
+    start = new Date(y, m, d).getTime()
+    end = new Date(y, m, d + 1).getTime()
+    key = `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`
+    return key
+  }
+}

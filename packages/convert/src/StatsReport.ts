@@ -1,0 +1,342 @@
+/**
+ * Reports from folded transcript files ({@link StatsFold}): rows by session, local day, week,
+ * month, model or project, each with its per-model breakdown (tokens and dollars), a total row,
+ * and a day range filter. A session is its main transcript plus its subagents' transcripts.
+ *
+ * Pure and total.
+ *
+ * @since 0.1.0
+ */
+import * as Pricing from "./Pricing.js"
+import { addModelCell, type DayCell, emptyModelCell, type FoldState, type ModelCell, UNDATED } from "./StatsFold.js"
+
+/**
+ * One transcript file's fold, and the session it belongs to.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FileFold {
+  /** The transcript's path (for messages about it). */
+  readonly file: string
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly fold: FoldState
+}
+
+/**
+ * What rows stand for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type GroupBy = "session" | "day" | "week" | "month" | "model" | "project"
+
+/**
+ * Every grouping, in the order `--by` lists them.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const groupings: ReadonlyArray<GroupBy> = ["session", "day", "week", "month", "model", "project"]
+
+/**
+ * Local days to keep, inclusive (`YYYY-MM-DD`); days without a timestamp are left out when
+ * either bound is set.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DayRange {
+  readonly since?: string | undefined
+  readonly until?: string | undefined
+}
+
+/**
+ * Token figures of a row or model; `cacheWrite` is the 5-minute and 1-hour writes together,
+ * `total` every token.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Tokens {
+  readonly input: number
+  readonly output: number
+  readonly cacheRead: number
+  readonly cacheWrite: number
+  readonly cacheWrite5m: number
+  readonly cacheWrite1h: number
+  readonly total: number
+}
+
+/**
+ * One model's part of a row: `costUSD` is `null` when the pricing table has no price for it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelUsage {
+  readonly messages: number
+  readonly tokens: Tokens
+  readonly webSearchRequests: number
+  readonly costUSD: number | null
+}
+
+/**
+ * A report row.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Row {
+  /** The session id, day, week's Monday, month (`YYYY-MM`), model or project key. */
+  readonly key: string
+  /** Set on session rows. */
+  readonly projectKey?: string | undefined
+  readonly sessions: number
+  readonly messages: {
+    readonly user: number
+    readonly assistant: number
+    readonly toolResults: number
+    readonly meta: number
+  }
+  readonly toolCalls: { readonly [name: string]: number }
+  readonly compactions: number
+  /** Distinct subagents of the row's sessions. */
+  readonly subagents: number
+  readonly firstMs: number | undefined
+  readonly lastMs: number | undefined
+  /** Active time: see {@link StatsFold.IDLE_MS}; sessions that ran at once each count. */
+  readonly activeMs: number
+  /** Wall-clock span from the first to the last entry. */
+  readonly spanMs: number
+  readonly tokens: Tokens
+  /** Dollars of the priced models. */
+  readonly costUSD: number
+  /** Models with usage but no price. */
+  readonly unpriced: ReadonlyArray<string>
+  readonly models: { readonly [model: string]: ModelUsage }
+}
+
+/**
+ * A report: its rows and the total.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Report {
+  readonly by: GroupBy
+  readonly rows: ReadonlyArray<Row>
+  readonly total: Row
+  /** Malformed lines of the files read. */
+  readonly malformed: number
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0")
+
+/**
+ * The Monday (`YYYY-MM-DD`) of a day's week; {@link StatsFold.UNDATED} stays itself.
+ *
+ * @since 0.1.0
+ * @category grouping
+ */
+export const weekOf = (day: string): string => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  if (match === null) return day
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7))
+  return `${String(date.getUTCFullYear()).padStart(4, "0")}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`
+}
+
+const inRange = (day: string, range: DayRange): boolean => {
+  if (range.since === undefined && range.until === undefined) return true
+  if (day === UNDATED) return false
+  return (range.since === undefined || day >= range.since) && (range.until === undefined || day <= range.until)
+}
+
+interface Acc {
+  readonly key: string
+  readonly projectKey: string | undefined
+  readonly sessions: Set<string>
+  user: number
+  assistant: number
+  toolResults: number
+  meta: number
+  compactions: number
+  readonly toolCalls: Map<string, number>
+  firstMs: number
+  lastMs: number
+  activeMs: number
+  readonly models: Map<string, ModelCell>
+}
+
+const newAcc = (key: string, projectKey?: string): Acc => ({
+  key,
+  projectKey,
+  sessions: new Set(),
+  user: 0,
+  assistant: 0,
+  toolResults: 0,
+  meta: 0,
+  compactions: 0,
+  toolCalls: new Map(),
+  firstMs: Number.POSITIVE_INFINITY,
+  lastMs: Number.NEGATIVE_INFINITY,
+  activeMs: 0,
+  models: new Map()
+})
+
+const addDay = (acc: Acc, session: string, cell: DayCell, onlyModel?: string): void => {
+  acc.sessions.add(session)
+  if (cell.firstMs < acc.firstMs) acc.firstMs = cell.firstMs
+  if (cell.lastMs > acc.lastMs) acc.lastMs = cell.lastMs
+  acc.activeMs += cell.activeMs
+  for (const [model, figures] of Object.entries(cell.models)) {
+    if (onlyModel !== undefined && model !== onlyModel) continue
+    let target = acc.models.get(model)
+    if (target === undefined) acc.models.set(model, target = emptyModelCell())
+    addModelCell(target, figures)
+  }
+  if (onlyModel !== undefined) return
+  acc.user += cell.user
+  acc.assistant += cell.assistant
+  acc.toolResults += cell.toolResults
+  acc.meta += cell.meta
+  acc.compactions += cell.compactions
+  for (const [name, n] of Object.entries(cell.toolCalls)) acc.toolCalls.set(name, (acc.toolCalls.get(name) ?? 0) + n)
+}
+
+const tokensOf = (cell: ModelCell): Tokens => {
+  const cacheWrite = cell.cacheWrite5m + cell.cacheWrite1h
+  return {
+    input: cell.input,
+    output: cell.output,
+    cacheRead: cell.cacheRead,
+    cacheWrite,
+    cacheWrite5m: cell.cacheWrite5m,
+    cacheWrite1h: cell.cacheWrite1h,
+    total: cell.input + cell.output + cell.cacheRead + cacheWrite
+  }
+}
+
+const finish = (acc: Acc, pricing: Pricing.PricingTable, subagents: (session: string) => number): Row => {
+  const all = emptyModelCell()
+  const models: Array<readonly [string, ModelUsage]> = []
+  const unpriced: Array<string> = []
+  let costUSD = 0
+  for (const model of [...acc.models.keys()].sort()) {
+    const cell = acc.models.get(model)!
+    addModelCell(all, cell)
+    const priced = Pricing.ratesFor(pricing, model) !== undefined
+    if (priced) costUSD += cell.costUSD
+    else if (cell.messages > 0) unpriced.push(model)
+    models.push([model, {
+      messages: cell.messages,
+      tokens: tokensOf(cell),
+      webSearchRequests: cell.webSearchRequests,
+      costUSD: priced ? cell.costUSD : null
+    }])
+  }
+  const known = Number.isFinite(acc.firstMs) && Number.isFinite(acc.lastMs)
+  let agents = 0
+  for (const session of acc.sessions) agents += subagents(session)
+  return {
+    key: acc.key,
+    ...(acc.projectKey !== undefined ? { projectKey: acc.projectKey } : {}),
+    sessions: acc.sessions.size,
+    messages: { user: acc.user, assistant: acc.assistant, toolResults: acc.toolResults, meta: acc.meta },
+    toolCalls: Object.fromEntries([...acc.toolCalls].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+    compactions: acc.compactions,
+    subagents: agents,
+    firstMs: known ? acc.firstMs : undefined,
+    lastMs: known ? acc.lastMs : undefined,
+    activeMs: acc.activeMs,
+    spanMs: known ? acc.lastMs - acc.firstMs : 0,
+    tokens: tokensOf(all),
+    costUSD,
+    unpriced,
+    models: Object.fromEntries(models)
+  }
+}
+
+const sessionKey = (file: FileFold) => JSON.stringify([file.projectKey, file.sessionId])
+
+const order = (by: GroupBy) => (a: Row, b: Row): number => {
+  switch (by) {
+    case "session":
+      return (a.firstMs ?? Number.POSITIVE_INFINITY) - (b.firstMs ?? Number.POSITIVE_INFINITY) ||
+        a.key.localeCompare(b.key)
+    case "model":
+      return b.costUSD - a.costUSD || b.tokens.total - a.tokens.total || a.key.localeCompare(b.key)
+    default:
+      // dates sort as text; `undated` after every date
+      return a.key === b.key ? 0 : a.key === UNDATED ? 1 : b.key === UNDATED ? -1 : a.key < b.key ? -1 : 1
+  }
+}
+
+/**
+ * The report of folded files grouped `by`, limited to the days of `range`, priced with
+ * `pricing` (the table the folds were priced with: it decides which models are unpriced). A
+ * session, day, week, month or project with nothing in the range has no row.
+ *
+ * @since 0.1.0
+ * @category reports
+ */
+export const report = (
+  files: ReadonlyArray<FileFold>,
+  by: GroupBy,
+  range: DayRange,
+  pricing: Pricing.PricingTable
+): Report => {
+  const groups = new Map<string, Acc>()
+  const total = newAcc("total")
+  const agents = new Map<string, Set<string>>()
+  let malformed = 0
+  const group = (key: string, projectKey?: string): Acc => {
+    let acc = groups.get(key)
+    if (acc === undefined) groups.set(key, acc = newAcc(key, projectKey))
+    return acc
+  }
+  for (const file of files) {
+    const session = sessionKey(file)
+    malformed += file.fold.malformed
+    let used = false
+    for (const [day, cell] of Object.entries(file.fold.days)) {
+      if (!inRange(day, range)) continue
+      used = true
+      addDay(total, session, cell)
+      switch (by) {
+        case "session":
+          addDay(group(session, file.projectKey), session, cell)
+          break
+        case "day":
+          addDay(group(day), session, cell)
+          break
+        case "week":
+          addDay(group(weekOf(day)), session, cell)
+          break
+        case "month":
+          addDay(group(day === UNDATED ? day : day.slice(0, 7)), session, cell)
+          break
+        case "project":
+          addDay(group(file.projectKey), session, cell)
+          break
+        case "model":
+          for (const model of Object.keys(cell.models)) addDay(group(model), session, cell, model)
+          break
+      }
+    }
+    if (!used) continue
+    let set = agents.get(session)
+    if (set === undefined) agents.set(session, set = new Set())
+    for (const agent of file.fold.agents) set.add(agent)
+    if (file.fold.anonymousSidechain) set.add("\u0000sidechain")
+  }
+  const subagents = (session: string) => agents.get(session)?.size ?? 0
+  const rows = [...groups.values()].map((acc) => {
+    const row = finish(acc, pricing, subagents)
+    // a session row is keyed by its id (the group key also held the project)
+    return by === "session" ? { ...row, key: (JSON.parse(acc.key) as [string, string])[1] } : row
+  })
+  return { by, rows: rows.sort(order(by)), total: finish(total, pricing, subagents), malformed }
+}
