@@ -28,8 +28,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
-import * as os from "node:os"
 import * as nodePath from "node:path"
+import { acxHome as internalAcxHome } from "./internal/acxHome.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 
 /**
@@ -117,10 +117,7 @@ export interface SessionIndex {
  * @since 0.1.0
  * @category constants
  */
-export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
-  const home = env["ACX_HOME"]
-  return home !== undefined && home !== "" ? nodePath.resolve(home) : nodePath.join(os.homedir(), ".acx")
-}
+export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = internalAcxHome
 
 /**
  * Where the listing cache is kept by default: `$ACX_HOME/cache`.

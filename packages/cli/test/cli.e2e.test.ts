@@ -465,9 +465,18 @@ describe.concurrent("acx demo", () => {
       ok(await acx(["sessions", "--json", "--project", "/home/dev/acme-api", "--config-dir", path.join(dir, "claude")]))
     )
     expect(byPath.map((s) => s.sessionId)).toEqual([listed[0]!.sessionId])
-    const elsewhere = ok(
-      await acx(["sessions", "--json", "--project", "/home/dev/other", "--config-dir", path.join(dir, "claude")])
-    )
-    expect(parseJson<Array<unknown>>(elsewhere)).toEqual([])
+    // a project that is not there is an error, not an empty list (a typo must not look like "no sessions")
+    const elsewhere = await acx([
+      "sessions",
+      "--json",
+      "--project",
+      "/home/dev/other",
+      "--config-dir",
+      path.join(dir, "claude")
+    ])
+    expect(elsewhere.code).toBe(1)
+    expect(elsewhere.stdout).toBe("")
+    expect(elsewhere.stderrLines).toHaveLength(1)
+    expect(elsewhere.stderrLines[0]).toMatch(/^acx: .*home-dev-other/)
   })
 })
