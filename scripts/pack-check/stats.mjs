@@ -2,9 +2,9 @@
 // from the installed @acx/cli (its bundle's acx-stats-worker.mjs) and from the installed
 // @acx/claude-code (dist/internal/transcriptStatsWorker.js). A config dir above the size under
 // which acx folds in the main thread; both must use workers and agree on the totals.
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
-import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import { Effect } from "effect"
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
@@ -20,7 +20,9 @@ try {
   for (let s = 0; s < 6; s++) {
     const lines = []
     for (let i = 0; i < 200; i++) {
-      lines.push(JSON.stringify({ type: "user", timestamp: `2026-03-0${1 + (s % 5)}T10:00:00.000Z`, message: { content: "go" } }))
+      lines.push(
+        JSON.stringify({ type: "user", timestamp: `2026-03-0${1 + (s % 5)}T10:00:00.000Z`, message: { content: "go" } })
+      )
       lines.push(JSON.stringify({
         type: "assistant",
         timestamp: `2026-03-0${1 + (s % 5)}T10:00:01.000Z`,
@@ -39,7 +41,10 @@ try {
   }
 
   const run = await Effect.runPromise(
-    TranscriptStats.make({ pricing: Pricing.builtinPricing, cacheDir: null }).fold(files, { scope: root, complete: true })
+    TranscriptStats.make({ pricing: Pricing.builtinPricing, cacheDir: null }).fold(files, {
+      scope: root,
+      complete: true
+    })
   )
   assert.ok(run.workers >= 1, `the library folded in ${run.workers} worker threads`)
   const library = StatsReport.report(run.folds, "session", {}, Pricing.builtinPricing).total
