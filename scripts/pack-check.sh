@@ -99,11 +99,13 @@ full=$(project full "$work"/tarballs/*.tgz \
   "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
 cp "$checks/types.ts" "$full/"
 for resolution in node16 bundler; do
+  step "2. types.ts under moduleResolution $resolution"
   module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
   (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
     --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
   echo "types.ts type-checks under moduleResolution $resolution"
 done
+step "3. cli: acx stats in worker threads, npx acx demo"
 cp "$checks/stats.mjs" "$full/"
 (cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
 (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }

@@ -404,9 +404,10 @@ interface Warning {
 
 const emptyCounts = (): Warning => ({ malformed: 0, invalidUtf8: 0, firstOffset: -1 })
 
+// A line both malformed and not UTF-8 (binary garbage) counts as malformed only: it is not stored.
 const count = (counts: Warning, line: ByteLine, malformed: boolean): void => {
-  if (line.invalidUtf8) counts.invalidUtf8++
   if (malformed) counts.malformed++
+  else if (line.invalidUtf8) counts.invalidUtf8++
   if ((malformed || line.invalidUtf8) && counts.firstOffset < 0) counts.firstOffset = line.start
 }
 

@@ -140,7 +140,7 @@ export interface SubagentInfo {
 export interface TranscriptRead {
   readonly entries: Array<Transcript.TranscriptEntry>
   readonly errors: Array<Transcript.TranscriptLineError>
-  /** 1-based numbers of the lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
+  /** 1-based numbers of the entries' lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
   readonly invalidUtf8Lines: Array<number>
 }
 
@@ -334,14 +334,20 @@ export const make: (
     // Read in chunks, never as one string (V8 strings stop at about 512 MB).
     const readTranscript = (operation: string, file: string) => {
       const read: TranscriptRead = { entries: [], errors: [], invalidUtf8Lines: [] }
+      const invalid: Array<number> = []
       return foldTranscript(
         fs,
         file,
         (entry) => read.entries.push(entry),
         (error) => read.errors.push(error),
-        (line) => read.invalidUtf8Lines.push(line)
+        (line) => invalid.push(line)
       ).pipe(
-        Effect.as(read),
+        Effect.map(() => {
+          // a line that is not an entry either (binary garbage) is reported as malformed only
+          const skipped = new Set(read.errors.map((error) => error.line))
+          for (const line of invalid) if (!skipped.has(line)) read.invalidUtf8Lines.push(line)
+          return read
+        }),
         Effect.mapError(ioError(operation, file))
       )
     }

@@ -225,11 +225,12 @@ describe("acx on bad input", () => {
   }, async () => {
     const file = path.join(root, "bad.sqlite")
     const run = async () =>
-      parseJson<{ sessions: number; entries: number }>(
+      parseJson<{ sessions: number; entries: number; filesRead: number }>(
         expectOk(await acx(["import", "--to", `sqlite:${file}`, "--json"], { env }))
       )
     expect(await run()).toMatchObject({ sessions: 4, entries: 2 + 2 + 4 + 2 })
-    expect(await run()).toMatchObject({ sessions: 4, entries: 2 + 2 + 4 + 2 })
+    // nothing changed: the import ledger opens no file
+    expect(await run()).toMatchObject({ sessions: 4, entries: 0, filesRead: 0 })
     const store = createSqliteSessionStore({ filename: file })
     try {
       const load = async (sessionId: string) => (await store.load({ projectKey: PROJECT, sessionId })) ?? []

@@ -46,8 +46,10 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !SCRUBBED.includes(key) && key !== "FORCE_COLOR") env[key] = value
   }
-  // acx's caches go to a scratch home unless a test names one (never the developer's ~/.acx)
-  env["ACX_HOME"] = TEST_ACX_HOME
+  // acx's caches go to a scratch home unless a test names one, or a HOME whose ~/.acx it means
+  // (never the developer's ~/.acx)
+  const given = options.env ?? {}
+  if (!("ACX_HOME" in given) && !("HOME" in given)) env["ACX_HOME"] = TEST_ACX_HOME
   // plain output unless a test asks otherwise (`NO_COLOR: undefined`, `FORCE_COLOR`)
   env["NO_COLOR"] = "1"
   for (const [key, value] of Object.entries(options.env ?? {})) {
