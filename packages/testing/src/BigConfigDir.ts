@@ -215,49 +215,41 @@ export const generateBigConfigDir = (options: BigConfigDirOptions): BigConfigDir
           output_tokens: outputTokens,
           service_tier: "standard"
         })
-        const textUuid = uuidOf(`${tag}/${step}/text`)
-        push({
-          ...base(textUuid),
-          type: "assistant",
-          requestId,
-          message: {
-            id: messageId,
-            type: "message",
-            role: "assistant",
-            model,
-            content: [{ type: "text", text: words(15 + Math.floor(rand() * 40)) }],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: usage(1)
-          }
-        })
-        parent = textUuid
+        // the streamed fragments of one API message: same id, the last carries the final output count
+        const fragment = (uuid: string, content: unknown, stopReason: string | null, outputTokens: number) => {
+          push({
+            ...base(uuid),
+            type: "assistant",
+            requestId,
+            message: {
+              id: messageId,
+              type: "message",
+              role: "assistant",
+              model,
+              content: [content],
+              stop_reason: stopReason,
+              stop_sequence: null,
+              usage: usage(outputTokens)
+            }
+          })
+          parent = uuid
+        }
+        fragment(uuidOf(`${tag}/${step}/text`), { type: "text", text: words(15 + Math.floor(rand() * 40)) }, null, 1)
         const tool = pick(TOOLS)
         const toolUseId = idOf("toolu_", `${tag}/${step}`)
-        const toolUuid = uuidOf(`${tag}/${step}/tool`)
-        push({
-          ...base(toolUuid),
-          type: "assistant",
-          requestId,
-          message: {
-            id: messageId,
-            type: "message",
-            role: "assistant",
-            model,
-            content: [{
-              type: "tool_use",
-              id: toolUseId,
-              name: tool,
-              input: tool === "Bash"
-                ? { command: `pnpm ${pick(WORDS)}` }
-                : { file_path: `${ids.cwd}/src/${pick(WORDS)}.ts` }
-            }],
-            stop_reason: "tool_use",
-            stop_sequence: null,
-            usage: usage(finalOutput)
-          }
-        })
-        parent = toolUuid
+        fragment(
+          uuidOf(`${tag}/${step}/tool`),
+          {
+            type: "tool_use",
+            id: toolUseId,
+            name: tool,
+            input: tool === "Bash"
+              ? { command: `pnpm ${pick(WORDS)}` }
+              : { file_path: `${ids.cwd}/src/${pick(WORDS)}.ts` }
+          },
+          "tool_use",
+          finalOutput
+        )
         clock += 500 + Math.floor(rand() * 5_000)
         const resultUuid = uuidOf(`${tag}/${step}/result`)
         // mostly short outputs, one in ten long: real transcripts average about 1.5 KB a line
