@@ -184,7 +184,8 @@ export const normaliseModelId = (id: string): string => {
     if (next === current) break
     current = next
   }
-  return ALIASES[current] ?? current
+  // own keys only: "__proto__" or "constructor" is a model id like any other
+  return Object.hasOwn(ALIASES, current) ? ALIASES[current]! : current
 }
 
 /**

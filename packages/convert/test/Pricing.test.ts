@@ -34,6 +34,12 @@ const usage = (over: Partial<Pricing.ResponseUsage>): Pricing.ResponseUsage => (
 })
 
 describe("normaliseModelId", () => {
+  it("keeps the names of Object.prototype's members as they are", () => {
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      expect(Pricing.normaliseModelId(name)).toBe(name.toLowerCase())
+    }
+  })
+
   it("is total and idempotent on any string", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
