@@ -170,16 +170,23 @@ export const importClaudeDir = (
     const warnings: Array<FileWarning> = []
 
     // Where the file's bytes up to `offset` come from: hashes of the first KiB and the KiB before it.
-    const fingerprintAt = (file: FileSystem.File, offset: number) =>
+    // `head` holds the hash of the file's first KiB once read: it cannot change within a pass, so
+    // each batch reads only the KiB before its offset.
+    const fingerprintAt = (file: FileSystem.File, offset: number, head: { hash?: string }) =>
       Effect.gen(function*() {
         if (offset === 0) return "empty"
-        const headLength = Math.min(PRINT, offset)
-        yield* file.seek(0, "start")
-        const head = Option.getOrElse(yield* file.readAlloc(headLength), () => new Uint8Array(0))
+        const read = (start: number, length: number) =>
+          Effect.zipRight(
+            file.seek(start, "start"),
+            Effect.map(file.readAlloc(length), Option.getOrElse(() => new Uint8Array(0)))
+          )
+        let headHash = offset >= PRINT ? head.hash : undefined
+        if (headHash === undefined) {
+          headHash = sha1(yield* read(0, Math.min(PRINT, offset)))
+          if (offset >= PRINT) head.hash = headHash
+        }
         const tailStart = Math.max(0, offset - PRINT)
-        yield* file.seek(tailStart, "start")
-        const tail = Option.getOrElse(yield* file.readAlloc(offset - tailStart), () => new Uint8Array(0))
-        return `${offset}:${sha1(head)}:${sha1(tail)}`
+        return `${offset}:${headHash}:${sha1(yield* read(tailStart, offset - tailStart))}`
       })
 
     /** Stores one batch (and, with a ledger, the file's next record); a moved record is a conflict. */
@@ -220,7 +227,9 @@ export const importClaudeDir = (
           return
         }
         const file = yield* fs.open(task.path, { flag: "r" }).pipe(Effect.mapError(ioError(task.name)))
-        const fingerprint = (offset: number) => fingerprintAt(file, offset).pipe(Effect.mapError(ioError(task.name)))
+        const head: { hash?: string } = {}
+        const fingerprint = (offset: number) =>
+          fingerprintAt(file, offset, head).pipe(Effect.mapError(ioError(task.name)))
         let start = 0
         if (ledger !== undefined && record !== null && record.offset <= size) {
           if ((yield* fingerprint(record.offset)) === record.fingerprint) start = record.offset

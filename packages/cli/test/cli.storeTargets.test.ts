@@ -9,7 +9,7 @@
  *   adapter's own test checks the mapping on SQLite's real SQLITE_READONLY in any case).
  */
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
-import { makeReadOnly } from "@acx/testing/ReadOnlyPath"
+import { makeReadOnly, probeReadOnly } from "@acx/testing/ReadOnlyPath"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
@@ -45,13 +45,7 @@ const expectOneError = (result: AcxResult, text: string) => {
 
 // Whether this machine can make a path read-only for this process (as root: chattr +i).
 const root = tempDir("targets")
-const probe = (() => {
-  const file = path.join(root, "probe")
-  fs.writeFileSync(file, "")
-  const readOnly = makeReadOnly(file)
-  readOnly.restore()
-  return readOnly
-})()
+const probe = probeReadOnly(root)
 
 describe("acx import into targets it cannot write", () => {
   let configDir = ""

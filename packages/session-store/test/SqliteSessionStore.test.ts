@@ -7,7 +7,7 @@
 import * as Fixtures from "@acx/fixtures"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
-import { makeReadOnly } from "@acx/testing/ReadOnlyPath"
+import { makeReadOnly, probeReadOnly } from "@acx/testing/ReadOnlyPath"
 import { expectInterleavedAppends, runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import {
   foldSessionSummary,
@@ -449,13 +449,7 @@ const seeded = async (filename = tempFile()): Promise<string> => {
 
 // Whether this machine can make a file read-only for the process running the tests (as root:
 // only with chattr +i, on a filesystem that supports it).
-const probe = (() => {
-  const file = path.join(root, "probe")
-  fs.writeFileSync(file, "")
-  const readOnly = makeReadOnly(file)
-  readOnly.restore()
-  return readOnly
-})()
+const probe = probeReadOnly(root)
 
 describe("SqliteSessionStore (read-only databases, invalid options)", () => {
   it("a database on a read-only connection (SQLite's own SQLITE_READONLY) fails with ReadOnly naming the file", async () => {

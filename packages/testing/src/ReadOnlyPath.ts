@@ -83,3 +83,19 @@ export const makeReadOnly = (target: string): ReadOnlyPath => {
   restore()
   return { ok: false, why: "still writable after chmod and chattr +i", restore }
 }
+
+/**
+ * Whether this machine can make a path under `dir` read-only for this process (tried on a scratch
+ * file, then undone): for `it.skipIf(!probe.ok)(`… (${probe.why})`, …)`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const probeReadOnly = (dir: string): ReadOnlyPath => {
+  const file = path.join(dir, `.acx-read-only-probe-${randomUUID()}`)
+  fs.writeFileSync(file, "")
+  const readOnly = makeReadOnly(file)
+  readOnly.restore()
+  fs.rmSync(file, { force: true })
+  return readOnly
+}
