@@ -55,6 +55,10 @@ await Promise.all([
   })
 ])
 
+// the web page's browser assets, served from beside the bundle (acx ui)
+const { buildWeb } = await import(path.join(here, "../ui/build.mjs"))
+await buildWeb(path.join(here, "dist/assets"))
+
 // the memory observer's prompts are files, read next to the module that fills them
 const prompts = path.join(here, "../memory/src/prompts")
 fs.mkdirSync(path.join(here, "dist/prompts"), { recursive: true })

@@ -43,3 +43,10 @@ export * as ClaudeBinary from "./ClaudeBinary.js"
  * @since 0.1.0
  */
 export * as TranscriptStats from "./TranscriptStats.js"
+
+/**
+ * The statistics of a config directory as `acx stats` and the web page compute them.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStats from "./SessionStats.js"

@@ -31,6 +31,7 @@ import { push } from "./commands/push.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
 import { stats } from "./commands/stats.js"
+import { ui } from "./commands/ui.js"
 import { commandPath, commandTree } from "./internal/commandTree.js"
 import { helpPage, paragraphsText, renderHelp, useColor } from "./internal/help.js"
 import { writeStdout } from "./internal/stdout.js"
@@ -52,9 +53,9 @@ export const VERSION = version
  */
 export const acx = Command.make("acx").pipe(
   Command.withDescription(
-    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions"
+    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, memory, demo])
+  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, memory, ui, demo])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

@@ -15,6 +15,7 @@
 import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as Fragments from "@acx/convert/Fragments"
 import * as Reconstruct from "@acx/convert/Reconstruct"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -39,7 +40,7 @@ import * as format from "../internal/format.js"
 import { runRealSession } from "../internal/realSession.js"
 import { acontextLayer, jsonOption } from "../internal/source.js"
 import { sessionsTable } from "./sessions.js"
-import { collectStats, statsReport } from "./stats.js"
+import { statsReport } from "./stats.js"
 
 const dirOption = Options.text("dir").pipe(
   Options.withDescription("Keep the generated config directory and SQLite file here (default: a temp dir, removed)"),
@@ -185,7 +186,7 @@ export const demo = Command.make(
       }
 
       // 3. Statistics, with the last-fragment usage rule.
-      const stats = yield* collectStats(projects, undefined)
+      const stats = yield* SessionStats.collectStats(projects, undefined)
       if (!json) {
         yield* section(3, "Statistics (usage counted once per message, from its last fragment)")
         yield* Console.log(indent(statsReport(stats)))

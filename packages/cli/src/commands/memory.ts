@@ -27,6 +27,7 @@ import * as Option from "effect/Option"
 import * as path from "node:path"
 import { invalidArgument, printable } from "../CliError.js"
 import * as format from "../internal/format.js"
+import { untilSignal } from "../internal/signals.js"
 import { jsonOption } from "../internal/source.js"
 import { VERSION } from "../internal/version.js"
 import { memoryDemo } from "./memoryDemo.js"
@@ -60,15 +61,6 @@ const parseDate = (text: string) => {
     ? Effect.fail(invalidArgument(`"${text}" is not a date (YYYY-MM-DD or an ISO time)`))
     : Effect.succeed(value)
 }
-
-const untilSignal = Effect.async<{ readonly _tag: "Signal"; readonly signal: string }>((resume) => {
-  const on = (signal: NodeJS.Signals) => () => resume(Effect.succeed({ _tag: "Signal", signal }))
-  const handlers = [["SIGTERM", on("SIGTERM")], ["SIGINT", on("SIGINT")]] as const
-  for (const [signal, handler] of handlers) process.once(signal, handler)
-  return Effect.sync(() => {
-    for (const [signal, handler] of handlers) process.off(signal, handler)
-  })
-})
 
 const worker = Command.make("worker", {}, () =>
   Effect.gen(function*() {

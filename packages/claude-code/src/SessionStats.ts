@@ -1,0 +1,128 @@
+/**
+ * The statistics of a config directory's transcripts, as `acx stats` and the web page compute
+ * them: every session's main file and subagents' files folded (in worker threads, cached), then
+ * grouped into a report, and the report as the `--json` document both print and serve.
+ *
+ * @since 0.1.0
+ */
+import * as Pricing from "@acx/convert/Pricing"
+import type * as PricingFile from "@acx/convert/PricingFile"
+import * as StatsReport from "@acx/convert/StatsReport"
+import * as Effect from "effect/Effect"
+import type * as ClaudeProjects from "./ClaudeProjects.js"
+import * as TranscriptStats from "./TranscriptStats.js"
+
+/**
+ * What `acx stats` computed: the report, the pricing it used, how the files were read.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StatsResult {
+  readonly report: StatsReport.Report
+  readonly pricing: Pricing.PricingTable
+  readonly range: StatsReport.DayRange
+  readonly run: TranscriptStats.StatsRun
+}
+
+/**
+ * Every transcript of the config directory (of one project, or all): each session's main file
+ * and its subagents' files.
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const transcriptFiles = (
+  projects: ClaudeProjects.ClaudeProjects,
+  projectKey: string | undefined
+): Effect.Effect<Array<TranscriptStats.TranscriptFile>, ClaudeProjects.ClaudeProjectsError> =>
+  Effect.gen(function*() {
+    const sessions = yield* projects.listSessionFiles(projectKey)
+    const perSession = yield* Effect.forEach(
+      sessions,
+      (session) =>
+        projects.listSubagents(session.projectKey, session.sessionId).pipe(
+          Effect.map((agents): Array<TranscriptStats.TranscriptFile> => [
+            { ...session, kind: "main" },
+            ...agents.map((agent) => ({ ...session, file: agent.file, kind: "subagent" as const }))
+          ])
+        ),
+      { concurrency: 16 }
+    )
+    return perSession.flat()
+  })
+
+/**
+ * Statistics of every session (of one project, or all), grouped `by`, within `range`, priced
+ * with `pricing` (default: the built-in table with `$ACX_HOME/pricing.json` applied).
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const collectStats = (
+  projects: ClaudeProjects.ClaudeProjects,
+  projectKey: string | undefined,
+  options: {
+    readonly by?: StatsReport.GroupBy | undefined
+    readonly range?: StatsReport.DayRange | undefined
+    readonly pricing?: Pricing.PricingTable | undefined
+  } = {}
+): Effect.Effect<
+  StatsResult,
+  ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError
+> =>
+  Effect.gen(function*() {
+    const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
+    const range = options.range ?? {}
+    const files = yield* transcriptFiles(projects, projectKey)
+    const run = yield* TranscriptStats.make({ pricing }).fold(files, {
+      scope: projects.projectsDir,
+      complete: projectKey === undefined
+    })
+    const report = StatsReport.report(run.folds, options.by ?? "session", range, pricing)
+    return { report, pricing, range, run }
+  })
+
+/**
+ * A report row as JSON: the row, with its session id on session rows and ISO timestamps.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
+  ...(by === "session" ? { sessionId: row.key } : {}),
+  ...row,
+  firstTimestamp: row.firstMs === undefined ? null : new Date(row.firstMs).toISOString(),
+  lastTimestamp: row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
+})
+
+/**
+ * The `--json` document: the rows and total, the day range and time zone, and the rates of
+ * every model that appears (by the id they are listed under).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const statsJson = (result: StatsResult) => {
+  const { pricing, report } = result
+  const rates: Record<string, Pricing.ModelRates | null> = {}
+  for (const model of Object.keys(report.total.models)) {
+    rates[model] = Pricing.ratesFor(pricing, model) ?? null
+  }
+  return {
+    by: report.by,
+    since: result.range.since ?? null,
+    until: result.range.until ?? null,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    pricing: { source: pricing.source, date: pricing.date, unit: "USD per million tokens", rates },
+    rows: report.rows.map((row) => rowJson(report.by, row)),
+    total: rowJson("day", report.total),
+    skippedLines: report.malformed,
+    malformed: result.run.folds.filter((item) => item.fold.malformed > 0).map((item) => ({
+      file: item.file,
+      lines: item.fold.malformed
+    })),
+    skippedFiles: result.run.skipped,
+    read: { ...result.run.files, bytes: result.run.bytesRead, workers: result.run.workers }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The sessions page's data as pure functions: sessions as rows, newest first; projects named
+ * from the `cwd` their entries were written in; each session's usage from a stats report with
+ * the sessions that cost far more than their project's usual flagged.
+ *
+ * @since 0.1.0
+ */
+import type * as StatsReport from "@acx/convert/StatsReport"
+import * as CostOutliers from "./CostOutliers.js"
+import type * as UiApi from "./UiApi.js"
+
+/**
+ * What a listed session holds (the shape `ClaudeProjects.listSessions` returns).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListedSession {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly mtime: number
+  readonly size: number
+  readonly title?: string | undefined
+  readonly firstPrompt?: string | undefined
+  readonly cwd?: string | undefined
+  readonly gitBranch?: string | undefined
+  readonly startTime?: string | undefined
+  readonly lastTime?: string | undefined
+}
+
+/**
+ * The last segment of a path written on any system (`/a/b` and `C:\a\b`), without trailing
+ * separators; the whole string when it has none.
+ *
+ * @since 0.1.0
+ * @category naming
+ */
+export const lastSegment = (dir: string): string => {
+  const trimmed = dir.replace(/[\\/]+$/, "")
+  const cut = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"))
+  const name = cut < 0 ? trimmed : trimmed.slice(cut + 1)
+  return name === "" ? dir : name
+}
+
+/**
+ * The sessions as rows, newest change first (ties by id, so the order is total).
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const sessionRows = (sessions: ReadonlyArray<ListedSession>): Array<UiApi.SessionRow> =>
+  [...sessions].sort((a, b) => b.mtime - a.mtime || a.sessionId.localeCompare(b.sessionId)).map((session) => ({
+    sessionId: session.sessionId,
+    projectKey: session.projectKey,
+    title: session.title ?? null,
+    firstPrompt: session.firstPrompt ?? null,
+    cwd: session.cwd ?? null,
+    gitBranch: session.gitBranch ?? null,
+    startTime: session.startTime ?? null,
+    lastTime: session.lastTime ?? null,
+    mtime: session.mtime,
+    size: session.size
+  }))
+
+/**
+ * The projects of `rows` (rows newest first): named from the newest session's `cwd`, else the
+ * directory name; sorted by name, then key.
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const projectRows = (rows: ReadonlyArray<UiApi.SessionRow>): Array<UiApi.ProjectRow> => {
+  const projects = new Map<string, { cwd: string | null; sessions: number }>()
+  for (const row of rows) {
+    const project = projects.get(row.projectKey)
+    if (project === undefined) projects.set(row.projectKey, { cwd: row.cwd, sessions: 1 })
+    else {
+      project.sessions++
+      project.cwd ??= row.cwd
+    }
+  }
+  return [...projects].map(([projectKey, { cwd, sessions }]) => ({
+    projectKey,
+    name: cwd === null ? projectKey : lastSegment(cwd),
+    cwd,
+    sessions
+  })).sort((a, b) => a.name.localeCompare(b.name) || a.projectKey.localeCompare(b.projectKey))
+}
+
+/**
+ * Every session's usage from a report grouped by session, outliers flagged.
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const usageRows = (report: StatsReport.Report): Array<UiApi.SessionUsage> => {
+  const flagged = CostOutliers.outliers(
+    report.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
+  )
+  return report.rows.map((row) => ({
+    sessionId: row.key,
+    messages: row.messages.user + row.messages.assistant,
+    tokens: row.tokens.total,
+    costUSD: row.costUSD,
+    unpriced: row.unpriced,
+    outlier: flagged.has(row.key)
+  }))
+}

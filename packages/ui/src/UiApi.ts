@@ -1,0 +1,85 @@
+/**
+ * The JSON the page's sessions list reads (`GET /api/sessions`, `GET /api/sessions/usage`): the
+ * shapes the server writes and the browser code imports (types only). The session, costs and
+ * memory pages have theirs beside the modules that build them.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * A project: its directory under `projects/`, and the name shown, taken from the `cwd` its
+ * entries were written in (the directory name's encoding loses information).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ProjectRow {
+  readonly projectKey: string
+  /** The last path segment of `cwd`, else the directory name. */
+  readonly name: string
+  readonly cwd: string | null
+  readonly sessions: number
+}
+
+/**
+ * A session as listed, newest first.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionRow {
+  readonly sessionId: string
+  readonly projectKey: string
+  readonly title: string | null
+  readonly firstPrompt: string | null
+  readonly cwd: string | null
+  readonly gitBranch: string | null
+  /** ISO 8601, as written in the transcript. */
+  readonly startTime: string | null
+  readonly lastTime: string | null
+  /** Epoch milliseconds of the transcript's last change. */
+  readonly mtime: number
+  readonly size: number
+}
+
+/**
+ * `GET /api/sessions`: the projects and every session, newest first (the page filters and pages
+ * them itself).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionsResponse {
+  readonly configDir: string
+  readonly projects: ReadonlyArray<ProjectRow>
+  readonly sessions: ReadonlyArray<SessionRow>
+}
+
+/**
+ * One session's usage, from the same folds as `acx stats` (each API message once).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionUsage {
+  readonly sessionId: string
+  readonly messages: number
+  readonly tokens: number
+  readonly costUSD: number
+  /** Models used without a price: the cost leaves them out. */
+  readonly unpriced: ReadonlyArray<string>
+  /** Costs far more than the project's usual session (see `CostOutliers`). */
+  readonly outlier: boolean
+}
+
+/**
+ * `GET /api/sessions/usage`: every session's usage, folded in worker threads and cached; slower
+ * than the list on a cold cache, so the page asks for it after the list.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UsageResponse {
+  readonly sessions: ReadonlyArray<SessionUsage>
+  readonly pricing: { readonly source: string; readonly date: string }
+}

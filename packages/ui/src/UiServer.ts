@@ -1,0 +1,227 @@
+/**
+ * `acx ui`'s server: an `@effect/platform` HTTP server on Node that serves the page's built
+ * assets and its JSON, on loopback by default, behind a random token. Every request must name a
+ * `Host` the server answers for (no DNS rebinding) and carry the token (the printed URL's
+ * `?token=` once, then an HttpOnly SameSite=Strict cookie); a write must also come from the page
+ * itself (`Origin`). Every response carries a Content Security Policy with no inline script and
+ * no remote origin, and no CORS header. Transcripts are only read.
+ *
+ * @since 0.1.0
+ */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionIndex from "@acx/claude-code/SessionIndex"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:http"
+import * as path from "node:path"
+import { appRoutes } from "./internal/appRoutes.js"
+import type { UiContext } from "./internal/context.js"
+import { problem } from "./internal/http.js"
+import * as UiAssets from "./UiAssets.js"
+import { UiError } from "./UiError.js"
+import * as UiSecurity from "./UiSecurity.js"
+
+/**
+ * The port `acx ui` tries first.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_PORT = 7317
+
+/**
+ * How many ports after the first one are tried when it is taken.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const PORT_ATTEMPTS = 20
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface UiServerOptions {
+  /** The Claude Code config directory to show (absolute, or relative to the working directory). */
+  readonly configDir: string
+  /** acx's home (memory database, caches); default `$ACX_HOME`, else `~/.acx`. */
+  readonly acxHome?: string | undefined
+  /** Default {@link DEFAULT_PORT}, then the next free ones; `0`: any free port. */
+  readonly port?: number | undefined
+  /** The address to bind; default `127.0.0.1`. */
+  readonly host?: string | undefined
+  /** Default: 32 random bytes, base64url. */
+  readonly token?: string | undefined
+  /** Where the built assets are (default: {@link UiAssets.defaultDirs}). */
+  readonly assetsDirs?: ReadonlyArray<string> | undefined
+  /** Read transcripts behind symbolic links that leave the config directory. */
+  readonly followSymlinks?: boolean | undefined
+}
+
+/**
+ * The running server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UiServer {
+  /** The URL to open, token included: `http://127.0.0.1:PORT/?token=…`. */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+  readonly token: string
+  /** The port asked for, when it was taken and a later one was used. */
+  readonly portTaken: number | undefined
+}
+
+/**
+ * The running server, as a service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class UiServerTag extends Context.Tag("@acx/ui/UiServer")<UiServerTag, UiServer>() {}
+
+const urlHost = (host: string): string => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+
+const withSecurityHeaders = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, UiSecurity.SECURITY_HEADERS)
+
+const unauthorized = HttpServerResponse.text(
+  "acx ui: this page needs the token: open the URL that `acx ui` printed\n",
+  { status: 401 }
+)
+
+/**
+ * The checks in front of every route: the `Host`, then the token, then, for a write, the origin;
+ * the first visit with `?token=` on `/` sets the cookie and redirects to `/` (the token leaves
+ * the address bar and the history).
+ */
+const guard = (token: string, allowedHosts: ReadonlySet<string>) =>
+  HttpMiddleware.make((app) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!UiSecurity.hostAllowed(request.headers["host"], allowedHosts)) {
+        return withSecurityHeaders(HttpServerResponse.text("acx ui: unknown Host\n", { status: 403 }))
+      }
+      const url = new URL(request.url, "http://localhost")
+      const credential = UiSecurity.credentialOf(
+        { cookie: request.headers["cookie"], queryToken: url.searchParams.get(UiSecurity.TOKEN_PARAM) ?? undefined },
+        token
+      )
+      if (credential === "None") return withSecurityHeaders(unauthorized)
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        const sameOrigin = UiSecurity.sameOrigin(
+          { origin: request.headers["origin"], secFetchSite: request.headers["sec-fetch-site"] },
+          allowedHosts
+        )
+        if (!sameOrigin) {
+          return withSecurityHeaders(
+            HttpServerResponse.text("acx ui: writes come from the page only\n", { status: 403 })
+          )
+        }
+      }
+      if (credential === "Query" && request.method === "GET" && url.pathname === "/") {
+        return withSecurityHeaders(
+          HttpServerResponse.redirect("/", { status: 303, headers: { "set-cookie": UiSecurity.tokenCookie(token) } })
+        )
+      }
+      const response = yield* app
+      return withSecurityHeaders(
+        credential === "Query"
+          ? HttpServerResponse.setHeader(response, "set-cookie", UiSecurity.tokenCookie(token))
+          : response
+      )
+    }).pipe(
+      // the routes answer their own failures: what is left is a path no route has
+      Effect.catchAll((error) =>
+        Effect.succeed(withSecurityHeaders(
+          error instanceof HttpServerError.RouteNotFound ? problem(404, "not found") : problem(500, "internal error")
+        ))
+      )
+    )
+  )
+
+const listen = (host: string, port: number) =>
+  NodeHttpServer.make(() => createServer(), { host, port }).pipe(
+    Effect.mapError((error) => error.cause as NodeJS.ErrnoException | undefined)
+  )
+
+// The first port that is free: `port` itself when it is 0 or an explicit choice fails for any
+// reason but "taken", else the next ones.
+const listenFrom = (host: string, first: number) =>
+  Effect.gen(function*() {
+    const attempts = first === 0 ? 1 : PORT_ATTEMPTS
+    let lastError: NodeJS.ErrnoException | undefined
+    for (let i = 0; i < attempts && first + i <= 65535; i++) {
+      const result = yield* Effect.either(listen(host, first + i))
+      if (Either.isRight(result)) return result.right
+      lastError = result.left
+      if (lastError?.code !== "EADDRINUSE") break
+    }
+    return yield* new UiError({
+      reason: "Listen",
+      description: lastError?.code === "EADDRINUSE"
+        ? `ports ${first} to ${first + attempts - 1} on ${host} are all taken: choose one with --port`
+        : `cannot listen on ${host}:${first}: ${lastError?.message ?? "unknown error"}`,
+      cause: lastError
+    })
+  })
+
+/**
+ * Starts the server; it stops when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const host = options.host ?? "127.0.0.1"
+    const first = options.port ?? DEFAULT_PORT
+    if (!Number.isInteger(first) || first < 0 || first > 65535) {
+      return yield* new UiError({ reason: "InvalidOption", description: `port ${first} is not a port (0 to 65535)` })
+    }
+    const token = options.token ?? randomBytes(32).toString("base64url")
+    const assets = yield* UiAssets.load(options.assetsDirs)
+    const configDir = path.resolve(options.configDir)
+    const acxHome = options.acxHome ?? SessionIndex.acxHome()
+    const projects = yield* ClaudeProjects.make({
+      configDir,
+      followSymlinks: options.followSymlinks === true,
+      cacheDir: path.join(acxHome, "cache")
+    }).pipe(Effect.provide(NodeContext.layer))
+    const server = yield* listenFrom(host, first)
+    const address = server.address
+    const port = address._tag === "TcpAddress" ? address.port : first
+    const allowedHosts = UiSecurity.allowedHosts(port, host)
+    const context: UiContext = { projects, configDir, acxHome, allowedHosts }
+    const app = yield* HttpRouter.toHttpApp(appRoutes(context, assets))
+    yield* server.serve(app, guard(token, allowedHosts)).pipe(Effect.provide(NodeContext.layer))
+    return {
+      url: `http://${urlHost(host === "localhost" ? "127.0.0.1" : host)}:${port}/?${UiSecurity.TOKEN_PARAM}=${token}`,
+      host,
+      port,
+      token,
+      portTaken: first !== 0 && port !== first ? first : undefined
+    } satisfies UiServer
+  }).pipe(Effect.withSpan("UiServer.make"))
+
+/**
+ * The server as a layer (started when the layer is built, stopped when it is released).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: UiServerOptions): Layer.Layer<UiServerTag, UiError> =>
+  Layer.scoped(UiServerTag, make(options))

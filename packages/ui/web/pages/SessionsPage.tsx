@@ -1,0 +1,145 @@
+// Sessions: every project's sessions, newest first, with a project filter, a text filter and
+// pages of 100 rows; usage (messages, tokens, cost) fills in when its folds are read, and a
+// session that cost far more than its project's usual is flagged.
+import { useEffect, useMemo, useState } from "preact/hooks"
+import type { SessionRow, SessionsResponse, SessionUsage, UsageResponse } from "../../src/UiApi.js"
+import { getJson } from "../api.js"
+import * as format from "../format.js"
+import { href, type Route } from "../router.js"
+
+const PAGE_SIZE = 100
+
+const matches = (row: SessionRow, words: ReadonlyArray<string>): boolean => {
+  if (words.length === 0) return true
+  const text = [row.sessionId, row.title, row.firstPrompt, row.cwd, row.gitBranch].join("\n").toLowerCase()
+  return words.every((word) => text.includes(word))
+}
+
+export const SessionsPage = ({ route }: { readonly route: Route }) => {
+  const [list, setList] = useState<SessionsResponse | undefined>()
+  const [usage, setUsage] = useState<ReadonlyMap<string, SessionUsage> | undefined>()
+  const [error, setError] = useState<string | undefined>()
+  const [project, setProject] = useState(route.query.get("project") ?? "")
+  const [text, setText] = useState("")
+  const [page, setPage] = useState(0)
+
+  useEffect(() => {
+    const abort = new AbortController()
+    getJson<SessionsResponse>("/api/sessions", abort.signal).then(setList, (e: Error) => {
+      if (!abort.signal.aborted) setError(e.message)
+    })
+    getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
+      (body) => setUsage(new Map(body.sessions.map((row) => [row.sessionId, row]))),
+      () => setUsage(new Map())
+    )
+    return () => abort.abort()
+  }, [])
+
+  const shown = useMemo(() => {
+    if (list === undefined) return []
+    const words = text.toLowerCase().split(/\s+/).filter((word) => word !== "")
+    return list.sessions.filter((row) => (project === "" || row.projectKey === project) && matches(row, words))
+  }, [list, project, text])
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE))
+  const current = Math.min(page, pages - 1)
+
+  if (error !== undefined) return <p class="error" role="alert">{error}</p>
+  if (list === undefined) return <p class="loading">Loading sessions…</p>
+  const names = new Map(list.projects.map((p) => [p.projectKey, p.name]))
+  return (
+    <section class="page sessions">
+      <h1>
+        Sessions <span class="muted">{shown.length} of {list.sessions.length}</span>
+      </h1>
+      <div class="toolbar">
+        <label>
+          Project{" "}
+          <select
+            value={project}
+            onChange={(e) => {
+              setProject(e.currentTarget.value)
+              setPage(0)
+            }}
+          >
+            <option value="">All projects ({list.projects.length})</option>
+            {list.projects.map((p) => (
+              <option value={p.projectKey} key={p.projectKey} title={p.cwd ?? p.projectKey}>
+                {p.name} ({p.sessions})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Filter{" "}
+          <input
+            type="search"
+            placeholder="title, prompt, id, branch…"
+            value={text}
+            onInput={(e) => {
+              setText(e.currentTarget.value)
+              setPage(0)
+            }}
+          />
+        </label>
+      </div>
+      {shown.length === 0
+        ? <p class="muted">No sessions{list.sessions.length > 0 ? " match" : ` in ${list.configDir}`}.</p>
+        : (
+          <div class="table-wrap">
+            <table class="sessions-table">
+              <thead>
+                <tr>
+                  <th scope="col">Session</th>
+                  <th scope="col">Project</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Last activity</th>
+                  <th scope="col" class="num">Messages</th>
+                  <th scope="col" class="num">Tokens</th>
+                  <th scope="col" class="num">Cost</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((row) => {
+                  const used = usage?.get(row.sessionId)
+                  return (
+                    <tr key={row.sessionId} class={used?.outlier === true ? "outlier" : undefined}>
+                      <td class="title-cell">
+                        <a href={href("session", row.sessionId)}>{row.title ?? row.firstPrompt ?? row.sessionId}</a>
+                        {row.title !== null && row.firstPrompt !== null && (
+                          <div class="muted clip">{row.firstPrompt}</div>
+                        )}
+                        <div class="muted mono">
+                          {row.sessionId.slice(0, 8)}
+                          {row.gitBranch !== null && ` · ${row.gitBranch}`}
+                        </div>
+                      </td>
+                      <td title={row.cwd ?? row.projectKey}>{names.get(row.projectKey) ?? row.projectKey}</td>
+                      <td>{format.dateTime(row.startTime)}</td>
+                      <td>{format.dateTime(row.lastTime ?? row.mtime)}</td>
+                      <td class="num">{used === undefined ? "…" : used.messages}</td>
+                      <td class="num">{used === undefined ? "…" : format.count(used.tokens)}</td>
+                      <td class="num">
+                        {used === undefined ? "…" : format.usd(used.costUSD) + (used.unpriced.length > 0 ? "+?" : "")}
+                        {used?.outlier === true && (
+                          <span class="badge warn" title="Cost far more than this project's usual session">
+                            unusual
+                          </span>
+                        )}
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      {pages > 1 && (
+        <nav class="pager" aria-label="Pages of sessions">
+          <button disabled={current === 0} onClick={() => setPage(current - 1)}>Previous</button>
+          <span>Page {current + 1} of {pages}</span>
+          <button disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>Next</button>
+        </nav>
+      )}
+    </section>
+  )
+}
