@@ -1,0 +1,145 @@
+/**
+ * The web page's end-to-end kit: `acx ui` started as the user starts it (the BUILT binary, a
+ * real process, its printed URL read from stdout), and the machine's Chromium driven by
+ * playwright-core (no browser download: `CHROME_PATH`, else `/usr/bin/chromium`; where neither
+ * exists the browser tests are skipped with the reason printed).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { BIN, TEST_ACX_HOME } from "./acx.js"
+
+/** Chromium's path, or why there is none. */
+export const chromiumPath = (): { readonly path: string } | { readonly reason: string } => {
+  const candidates = [process.env["CHROME_PATH"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    .filter((candidate): candidate is string => candidate !== undefined && candidate !== "")
+  const found = candidates.find((candidate) => fs.existsSync(candidate))
+  return found !== undefined
+    ? { path: found }
+    : { reason: `no Chromium (looked for CHROME_PATH, ${candidates.join(", ")}): apt-get install -y chromium` }
+}
+
+const found = chromiumPath()
+
+/** Whether the browser tests can run here; when not, the reason is printed once. */
+export const browserAvailable: boolean = "path" in found
+if (!("path" in found)) console.warn(`[acx] browser tests skipped: ${found.reason}`)
+
+/**
+ * Launches the machine's Chromium headless, as root-safe and offline as CI needs it: no sandbox
+ * (CI runs as root), no GPU, none of the background connections the closed network refuses.
+ */
+export const launchBrowser = (): Promise<Browser> => {
+  if (!("path" in found)) throw new Error(found.reason)
+  return chromium.launch({
+    executablePath: found.path,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage"
+    ]
+  })
+}
+
+/** A running `acx ui`: the URL it printed, its port and token, its stderr so far, and stop. */
+export interface RunningUi {
+  readonly url: string
+  readonly origin: string
+  readonly port: number
+  readonly token: string
+  readonly line: string
+  readonly stderr: () => string
+  readonly process: ChildProcess
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Starts `acx ui --port 0 …args` and resolves when it printed its URL line (rejects with its
+ * output when it exits first or prints nothing within 30 s).
+ */
+export const startUi = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string | undefined>> = {}
+): Promise<RunningUi> =>
+  new Promise((resolve, reject) => {
+    const childEnv: Record<string, string> = {}
+    for (const [key, value] of Object.entries({ ACX_HOME: TEST_ACX_HOME, ...process.env, ...env })) {
+      if (value !== undefined && key !== "CLAUDE_CONFIG_DIR") childEnv[key] = value
+    }
+    if (!("ACX_HOME" in env)) childEnv["ACX_HOME"] = TEST_ACX_HOME
+    const child = spawn(process.execPath, [BIN, "ui", ...(args.includes("--port") ? [] : ["--port", "0"]), ...args], {
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    let err = ""
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`acx ui printed no URL within 30 s\nstdout: ${out}\nstderr: ${err}`))
+    }, 30_000)
+    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")))
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8")
+      const match = /(http:\/\/[^\s]+\/\?token=([A-Za-z0-9_-]+))/.exec(out)
+      if (match === null) return
+      clearTimeout(timer)
+      const url = new URL(match[1]!)
+      resolve({
+        url: match[1]!,
+        origin: url.origin,
+        port: Number(url.port),
+        token: match[2]!,
+        line: out.split("\n")[0]!,
+        stderr: () => err,
+        process: child,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done()
+            child.once("exit", () => done())
+            child.kill("SIGINT")
+          })
+      })
+    })
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`acx ui exited (${code}) before printing its URL\nstdout: ${out}\nstderr: ${err}`))
+    })
+  })
+
+/** Where the pages' screenshots go (docs/images, shown by docs/ui.md and the README). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL("../../../../docs/images/", import.meta.url))
+
+/** A 1280×800 screenshot of `page` as docs/images/ui-<name>.png. */
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `ui-${name}.png`) })
+}
+
+/**
+ * A page of `browser` with every console error and page error collected (a test asserts there
+ * were none) and every request to another origin recorded (a test asserts none left 127.0.0.1).
+ */
+export const openPage = async (browser: Browser, origin: string) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  const foreign: Array<string> = []
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`))
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`)
+  })
+  page.on("request", (request) => {
+    const url = request.url()
+    if (!url.startsWith(origin) && !url.startsWith("data:")) foreign.push(url)
+  })
+  return { context, page, errors, foreign }
+}
