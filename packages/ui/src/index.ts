@@ -46,3 +46,10 @@ export * as SessionList from "./SessionList.js"
  * @since 0.1.0
  */
 export * as CostOutliers from "./CostOutliers.js"
+
+/**
+ * Secrets masked on the page and in its exports.
+ *
+ * @since 0.1.0
+ */
+export * as SecretMask from "./SecretMask.js"
