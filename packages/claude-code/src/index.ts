@@ -50,3 +50,10 @@ export * as TranscriptStats from "./TranscriptStats.js"
  * @since 0.1.0
  */
 export * as SessionStats from "./SessionStats.js"
+
+/**
+ * A session in each format of `acx show -f`, chunk by chunk (the CLI and the web page share it).
+ *
+ * @since 0.1.0
+ */
+export * as SessionExport from "./SessionExport.js"

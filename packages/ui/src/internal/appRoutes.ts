@@ -4,6 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import type * as UiAssets from "../UiAssets.js"
 import type { UiContext } from "./context.js"
+import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
 
@@ -27,5 +28,6 @@ const pageRoutes = (assets: ReadonlyMap<string, UiAssets.Asset>) =>
 export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAssets.Asset>) =>
   HttpRouter.concatAll(
     pageRoutes(assets),
-    sessionsRoutes(context)
+    sessionsRoutes(context),
+    exportRoutes(context)
   )

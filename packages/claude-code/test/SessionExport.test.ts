@@ -1,7 +1,7 @@
 import { JsonValue } from "@acx/schema/Json"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc } from "effect"
-import { jsonArrayLines } from "../src/internal/stdout.js"
+import { jsonArrayLines } from "../src/SessionExport.js"
 
 describe("jsonArrayLines", () => {
   it("is JSON.stringify(values, null, 2) plus a newline, written element by element", () => {

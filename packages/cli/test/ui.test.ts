@@ -1,0 +1,136 @@
+/**
+ * `acx ui` as a process: the line it prints, the port it picks, the warning for a non-loopback
+ * host, the token and Host checks over real HTTP, and exports byte-equal to `acx show`.
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as net from "node:net"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { type RunningUi, startUi } from "./utils/ui.js"
+
+let dir: string
+let built: Fixtures.BuiltConfigDir
+let ui: RunningUi
+const SECRET = "sk-ant-api03-" + "A".repeat(40)
+
+beforeAll(async () => {
+  dir = tempDir("ui")
+  built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
+  // a secret in one session: masked by default, as written with mask=0
+  const session = built.sessions[0]!
+  const lines = fs.readFileSync(session.file, "utf8").trimEnd().split("\n")
+  const last = JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>
+  fs.appendFileSync(
+    session.file,
+    JSON.stringify({
+      type: "user",
+      uuid: "11111111-2222-4333-8444-555555555555",
+      parentUuid: last["uuid"] ?? null,
+      sessionId: session.sessionId,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/tmp/secret-test",
+      message: { role: "user", content: `my key is ${SECRET}` }
+    }) + "\n"
+  )
+  ui = await startUi(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") })
+}, TEST_TIMEOUT_MS)
+
+afterAll(async () => {
+  await ui?.stop()
+  removeDir(dir)
+})
+
+const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const request = http.request(
+      { host: "127.0.0.1", port: ui.port, path: pathAndQuery, headers: { cookie: `acx_ui_token=${ui.token}`, ...headers } },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
+      }
+    )
+    request.on("error", reject)
+    request.end()
+  })
+
+describe("acx ui", () => {
+  it("prints one line with the URL and its token, and says how to stop", () => {
+    expect(ui.line).toMatch(/^acx ui: http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43} — Ctrl-C stops it$/)
+    expect(ui.stderr()).toBe("")
+  })
+
+  it("answers 401 without the token and 403 for a foreign Host", async () => {
+    expect((await get("/api/sessions", { cookie: "" })).status).toBe(401)
+    expect((await get("/", { cookie: "" })).status).toBe(401)
+    expect((await get("/api/sessions", { host: `rebound.example:${ui.port}` })).status).toBe(403)
+    expect((await get("/api/sessions", { host: `localhost:${ui.port}` })).status).toBe(200)
+  })
+
+  it("exports each session in each format byte for byte as acx show prints it (mask=0)", async () => {
+    for (const session of built.sessions) {
+      for (const format of ["markdown", "anthropic", "jsonl"]) {
+        const shown = await acx(["show", session.sessionId, "-f", format, "--config-dir", built.configDir])
+        expect(shown.code).toBe(0)
+        const served = await get(`/api/session/${session.sessionId}/export?format=${format}&mask=0`)
+        expect(served.status).toBe(200)
+        expect(served.headers["content-disposition"]).toContain(`filename="${session.sessionId}`)
+        expect(served.body.equals(Buffer.from(shown.stdout, "utf8"))).toBe(true)
+      }
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("masks secrets in exports unless mask=0", async () => {
+    const id = built.sessions[0]!.sessionId
+    for (const format of ["markdown", "anthropic", "jsonl"]) {
+      const masked = (await get(`/api/session/${id}/export?format=${format}`)).body.toString("utf8")
+      expect(masked).not.toContain(SECRET)
+      expect(masked).toContain("[REDACTED:anthropic-key]")
+      expect((await get(`/api/session/${id}/export?format=${format}&mask=0`)).body.toString("utf8")).toContain(SECRET)
+    }
+  })
+
+  it("finds sessions only by id: a path or an unknown id is 404, a bad format 400", async () => {
+    for (const id of ["..%2F..%2Fetc%2Fpasswd", "../x", "00000000-0000-4000-8000-000000000000", "abc"]) {
+      expect((await get(`/api/session/${id}/export?format=jsonl`)).status).toBe(404)
+    }
+    expect((await get(`/api/session/${built.sessions[0]!.sessionId}/export?format=html`)).status).toBe(400)
+  })
+
+  it("takes the next port when the asked one is taken, and says so", async () => {
+    const blocker = net.createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve))
+    const taken = (blocker.address() as net.AddressInfo).port
+    const next = await startUi(["--config-dir", built.configDir, "--port", String(taken)], {
+      ACX_HOME: path.join(dir, "home")
+    })
+    try {
+      expect(next.port).toBeGreaterThan(taken)
+      expect(next.line).toContain(`(port ${taken} was taken)`)
+    } finally {
+      await next.stop()
+      blocker.close()
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("warns on stderr when --host is not loopback", async () => {
+    const open = await startUi(["--config-dir", built.configDir, "--host", "0.0.0.0"], {
+      ACX_HOME: path.join(dir, "home")
+    })
+    try {
+      expect(open.stderr()).toMatch(/^acx: warning: --host 0\.0\.0\.0: the page is reachable from other machines/)
+    } finally {
+      await open.stop()
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("fails with one line when the config directory does not exist", async () => {
+    const result = await acx(["ui", "--port", "0", "--config-dir", path.join(dir, "missing")])
+    expect(result.code).toBe(1)
+    expect(result.stderrLines).toEqual([expect.stringMatching(/^acx: Claude Code config directory not found/)])
+  })
+})
