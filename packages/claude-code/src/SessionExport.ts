@@ -7,10 +7,10 @@
  *
  * @since 0.1.0
  */
-import type * as Transcript from "@acx/schema/Transcript"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
 import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
+import type * as Transcript from "@acx/schema/Transcript"
 import * as ClaudePush from "./ClaudePush.js"
 
 /**

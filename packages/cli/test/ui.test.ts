@@ -46,12 +46,19 @@ afterAll(async () => {
 const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
   new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const request = http.request(
-      { host: "127.0.0.1", port: ui.port, path: pathAndQuery, headers: { cookie: `acx_ui_token=${ui.token}`, ...headers } },
+      {
+        host: "127.0.0.1",
+        port: ui.port,
+        path: pathAndQuery,
+        headers: { cookie: `acx_ui_token=${ui.token}`, ...headers }
+      },
       (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
+        response.on(
+          "end",
+          () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+        )
       }
     )
     request.on("error", reject)

@@ -42,14 +42,23 @@ export const lastSegment = (dir: string): string => {
   return name === "" ? dir : name
 }
 
+// When a session was last active: its last entry's time, else the file's last change.
+const lastActivity = (session: ListedSession): number => {
+  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
+  return Number.isNaN(written) ? session.mtime : written
+}
+
 /**
- * The sessions as rows, newest change first (ties by id, so the order is total).
+ * The sessions as rows, last active first (the last entry's time, else the file's mtime; ties by
+ * id, so the order is total).
  *
  * @since 0.1.0
  * @category rows
  */
 export const sessionRows = (sessions: ReadonlyArray<ListedSession>): Array<UiApi.SessionRow> =>
-  [...sessions].sort((a, b) => b.mtime - a.mtime || a.sessionId.localeCompare(b.sessionId)).map((session) => ({
+  [...sessions].sort((a, b) => lastActivity(b) - lastActivity(a) || a.sessionId.localeCompare(b.sessionId)).map((
+    session
+  ) => ({
     sessionId: session.sessionId,
     projectKey: session.projectKey,
     title: session.title ?? null,

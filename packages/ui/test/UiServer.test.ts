@@ -48,14 +48,14 @@ describe("UiServer", () => {
     expect(status).toBe(403)
   })
 
-  it("lists the fixture sessions, newest first, projects named from their cwd", async () => {
+  it("lists the fixture sessions, last active first, projects named from their cwd", async () => {
     const response = await t.request("/api/sessions")
     expect(response.status).toBe(200)
     expect(response.headers.get("access-control-allow-origin")).toBeNull()
     const body = (await response.json()) as UiApi.SessionsResponse
     expect(body.sessions.map((s) => s.sessionId).sort()).toEqual(t.built.sessions.map((s) => s.sessionId).sort())
-    const mtimes = body.sessions.map((s) => s.mtime)
-    expect(mtimes).toEqual([...mtimes].sort((a, b) => b - a))
+    const active = body.sessions.map((s) => s.lastTime === null ? s.mtime : Date.parse(s.lastTime))
+    expect(active).toEqual([...active].sort((a, b) => b - a))
     for (const project of body.projects) {
       if (project.cwd !== null) expect(project.cwd.endsWith(project.name)).toBe(true)
     }

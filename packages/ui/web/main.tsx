@@ -31,4 +31,7 @@ const App = () => {
   )
 }
 
-render(<App />, document.getElementById("app")!)
+const root = document.getElementById("app")!
+// the static "Loading…" goes: render appends to what the container holds
+root.textContent = ""
+render(<App />, root)

@@ -1,0 +1,77 @@
+/**
+ * The sessions page in the machine's Chromium: the printed URL opens it, the fixture sessions are
+ * listed with their usage, the filters narrow the list, nothing loads from another origin, and a
+ * browser without the token is refused.
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as path from "node:path"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+
+describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () => {
+  let dir: string
+  let built: Fixtures.BuiltConfigDir
+  let ui: RunningUi
+  let browser: Browser
+
+  beforeAll(async () => {
+    dir = tempDir("ui-sessions")
+    built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
+    ;[ui, browser] = await Promise.all([
+      startUi(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }),
+      launchBrowser()
+    ])
+  }, TEST_TIMEOUT_MS)
+
+  afterAll(async () => {
+    await browser?.close()
+    await ui?.stop()
+    removeDir(dir)
+  })
+
+  it("lists the fixture sessions with their cost, filters them, and loads nothing from elsewhere", async () => {
+    const { context, errors, foreign, page } = await openPage(browser, ui.origin)
+    await page.goto(ui.url)
+    // the token left the address bar for the cookie
+    expect(page.url()).toBe(`${ui.origin}/`)
+    const rows = page.locator("table.sessions-table tbody tr")
+    await expect.poll(() => rows.count()).toBe(built.sessions.length)
+    // usage fills in: no row still waits for its cost
+    await page.locator("td.num", { hasText: "…" }).first().waitFor({ state: "detached" })
+    await expect.poll(() => page.locator("td.num", { hasText: "$" }).count()).toBe(built.sessions.length)
+    await screenshot(page, "sessions")
+
+    // text filter: a word of one title
+    const first = (await rows.first().locator(".title-cell > a").textContent())!.trim()
+    const word = first.split(/\s+/).find((w) => w.length > 4) ?? first
+    await page.getByRole("searchbox").fill(word)
+    await expect.poll(() => rows.count()).toBeLessThan(built.sessions.length)
+    await page.getByRole("searchbox").fill("")
+
+    // project filter: the project with the most sessions
+    const counts = new Map<string, number>()
+    for (const session of built.sessions) counts.set(session.projectKey, (counts.get(session.projectKey) ?? 0) + 1)
+    const [projectKey, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!
+    await page.getByLabel("Project").selectOption(projectKey)
+    await expect.poll(() => rows.count()).toBe(n)
+
+    // at phone width nothing overflows the window sideways
+    await page.setViewportSize({ width: 390, height: 844 })
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+
+    expect(errors).toEqual([])
+    expect(foreign).toEqual([])
+    await context.close()
+  }, TEST_TIMEOUT_MS)
+
+  it("refuses a browser that has not the token", async () => {
+    const { context, page } = await openPage(browser, ui.origin)
+    const response = await page.goto(`${ui.origin}/`)
+    expect(response?.status()).toBe(401)
+    expect(await page.locator("body").textContent()).toContain("needs the token")
+    await context.close()
+  }, TEST_TIMEOUT_MS)
+})
