@@ -8,7 +8,8 @@
 #   2. types:    a .ts file using the Effect API of @acx/storage and @acx/session-store type-checks
 #                against the installed .d.ts (moduleResolution node16 and bundler);
 #   3. cli:      `npx acx demo` from the packed @acx/cli, and `acx stats` in worker threads from
-#                the installed @acx/cli and @acx/claude-code (their worker scripts ship);
+#                the installed @acx/cli and @acx/claude-code (their worker scripts ship); `npx acx
+#                ui` and @acx/ui as a library serve their built page (the assets ship);
 #   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
 # Usage: bash scripts/pack-check.sh [--keep] [--no-build]: --keep keeps the work directory and
@@ -107,9 +108,11 @@ for resolution in node16 bundler; do
     --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
   echo "types.ts type-checks under moduleResolution $resolution"
 done
-step "3. cli: acx stats in worker threads, npx acx demo"
+step "3. cli: acx stats in worker threads, acx ui, npx acx demo"
 cp "$checks/stats.mjs" "$full/"
 (cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
+cp "$checks/ui.mjs" "$full/"
+(cd "$full" && node ui.mjs) || fail "acx ui and @acx/ui serve their built assets"
 (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
 grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
 echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
