@@ -25,13 +25,16 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
 
   useEffect(() => {
     const abort = new AbortController()
-    getJson<SessionsResponse>("/api/sessions", abort.signal).then(setList, (e: Error) => {
+    // the list first: usage folds every transcript, and the list must not wait behind it
+    getJson<SessionsResponse>("/api/sessions", abort.signal).then((body) => {
+      setList(body)
+      return getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
+        (usage) => setUsage(new Map(usage.sessions.map((row) => [row.sessionId, row]))),
+        () => setUsage(new Map())
+      )
+    }, (e: Error) => {
       if (!abort.signal.aborted) setError(e.message)
     })
-    getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
-      (body) => setUsage(new Map(body.sessions.map((row) => [row.sessionId, row]))),
-      () => setUsage(new Map())
-    )
     return () => abort.abort()
   }, [])
 
