@@ -26,7 +26,9 @@ try {
   // the CLI's bundle, as npx runs it
   const child = spawn("npx", ["acx", "ui", "--port", "0", "--config-dir", configDir], {
     env: { ...process.env, ACX_HOME: path.join(root, "home") },
-    stdio: ["ignore", "pipe", "inherit"]
+    stdio: ["ignore", "pipe", "inherit"],
+    // its own process group: npx does not pass a signal on to the acx it started
+    detached: true
   })
   const url = await new Promise((resolve, reject) => {
     let out = ""
@@ -40,7 +42,9 @@ try {
   try {
     await checkServed(url)
   } finally {
-    child.kill("SIGINT")
+    const exited = new Promise((resolve) => child.once("exit", resolve))
+    process.kill(-child.pid, "SIGINT")
+    await exited
   }
   console.log("npx acx ui: page, script, style and sessions served behind the token")
 
