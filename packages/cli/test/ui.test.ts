@@ -135,6 +135,23 @@ describe("acx ui", () => {
     }
   }, TEST_TIMEOUT_MS)
 
+  it("--open hands the URL to the platform's opener", async () => {
+    const bin = path.join(dir, "bin")
+    const opened = path.join(dir, "opened.txt")
+    fs.mkdirSync(bin, { recursive: true })
+    fs.writeFileSync(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 })
+    const withOpen = await startUi(["--config-dir", built.configDir, "--open"], {
+      ACX_HOME: path.join(dir, "home"),
+      PATH: `${bin}${path.delimiter}${process.env["PATH"]}`
+    })
+    try {
+      await expect.poll(() => (fs.existsSync(opened) ? fs.readFileSync(opened, "utf8") : ""), { timeout: 10_000 })
+        .toBe(withOpen.url)
+    } finally {
+      await withOpen.stop()
+    }
+  }, TEST_TIMEOUT_MS)
+
   it("fails with one line when the config directory does not exist", async () => {
     const result = await acx(["ui", "--port", "0", "--config-dir", path.join(dir, "missing")])
     expect(result.code).toBe(1)
