@@ -57,6 +57,19 @@ describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () 
     await page.getByLabel("Project").selectOption(projectKey)
     await expect.poll(() => rows.count()).toBe(n)
 
+    // the system's dark scheme gives dark page and light text
+    const colors = () =>
+      page.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]")
+    const luminance = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3
+    await page.emulateMedia({ colorScheme: "dark" })
+    const [darkBg, darkFg] = (await colors()) as [string, string]
+    expect(luminance(darkBg)).toBeLessThan(64)
+    expect(luminance(darkFg)).toBeGreaterThan(192)
+    await page.emulateMedia({ colorScheme: "light" })
+    const [lightBg, lightFg] = (await colors()) as [string, string]
+    expect(luminance(lightBg)).toBeGreaterThan(192)
+    expect(luminance(lightFg)).toBeLessThan(64)
+
     // at phone width nothing overflows the window sideways
     await page.setViewportSize({ width: 390, height: 844 })
     // (a string: this test file is type-checked without the DOM library)
