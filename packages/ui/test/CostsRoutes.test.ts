@@ -86,7 +86,7 @@ describe("GET /api/costs", () => {
       expect(tokens).toBe(row.tokens.total)
       expect(usd).toBeCloseTo(row.costUSD, 9)
     }
-    expect(series.models.sort()).toEqual(Object.keys(day.total.models).sort())
+    expect([...series.models].sort()).toEqual(Object.keys(day.total.models).sort())
   })
 
   it("groups the same fold by project and by session: they add up to the total", async () => {
