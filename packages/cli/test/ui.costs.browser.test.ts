@@ -134,6 +134,7 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
 
     // close the tables again for the picture
     for (const summary of await page.getByText("Show as table").all()) await summary.click()
+    await page.evaluate("window.scrollTo(0, 0)")
     await screenshot(page, "costs")
 
     // the charts follow the window: at phone width they shrink and nothing overflows sideways

@@ -203,7 +203,6 @@ export const dayRangeMessage = (
     ? `${name(problem.bound)}: ${JSON.stringify(problem.value)} is not a date (YYYY-MM-DD or YYYYMMDD)`
     : `${name("since")} ${problem.since} is after ${name("until")} ${problem.until}`
 
-
 /**
  * The Monday (`YYYY-MM-DD`) of a day's week; {@link StatsFold.UNDATED} stays itself.
  *

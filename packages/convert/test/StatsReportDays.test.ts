@@ -5,7 +5,11 @@ import * as StatsReport from "../src/StatsReport.js"
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 const ymd = (date: Date) =>
   [pad(date.getUTCFullYear(), 4), pad(date.getUTCMonth() + 1), pad(date.getUTCDate())] as const
-const anyDay = fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T00:00:00Z"), noInvalidDate: true })
+const anyDay = fc.date({
+  min: new Date("0001-01-01T00:00:00Z"),
+  max: new Date("9999-12-31T00:00:00Z"),
+  noInvalidDate: true
+})
 
 describe("StatsReport days", () => {
   it("reads every real day in both spellings, spaces around allowed", () => {

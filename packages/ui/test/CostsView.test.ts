@@ -59,7 +59,11 @@ const usage: fc.Arbitrary<Usage> = fc.dictionary(
 )
 
 // a quarter (a leap day in it): the charts' days are filled in between the first and the last
-const day = fc.date({ min: new Date("2024-01-01T00:00:00Z"), max: new Date("2024-03-31T00:00:00Z"), noInvalidDate: true })
+const day = fc.date({
+  min: new Date("2024-01-01T00:00:00Z"),
+  max: new Date("2024-03-31T00:00:00Z"),
+  noInvalidDate: true
+})
   .map((date) => date.toISOString().slice(0, 10))
 
 // day rows: distinct days, sometimes the undated row of entries without a timestamp

@@ -54,7 +54,10 @@ const options = (props: StackedBarsProps, width: number): uPlot.Options => {
     cursor: { points: { show: false }, drag: { x: false, y: false } },
     legend: { live: true },
     series: [
-      { label: "Day", value: (_u, ts) => (ts === null ? "" : props.days[Math.round((ts - daySeconds(props.days[0]!)) / 86_400)] ?? "") },
+      {
+        label: "Day",
+        value: (_u, ts) => (ts === null ? "" : props.days[Math.round((ts - daySeconds(props.days[0]!)) / 86_400)] ?? "")
+      },
       ...order.map((m): uPlot.Series => {
         const color = seriesColor(m)
         return {
@@ -83,12 +86,20 @@ export const StackedBars = (props: StackedBarsProps) => {
       ...props.models.map((_, m) => m).reverse().map((m) => stacked[m]!)
     ]
     const width = () => Math.max(200, Math.floor(element.clientWidth))
-    let chart = new uPlot(options(props, width()), data, element)
+    const draw = () => {
+      const drawn = new uPlot(options(props, width()), data, element)
+      // the series are the models top of the stack first; the legend lists them bottom first
+      // (uPlot keeps its own references to the rows: moving them is safe)
+      const rows = drawn.root.querySelector(".u-legend tbody")
+      if (rows !== null) rows.append(...[...rows.children].slice(1).reverse())
+      return drawn
+    }
+    let chart = draw()
     // a new scheme changes the colors: draw again with them
     const scheme = matchMedia("(prefers-color-scheme: dark)")
     const redraw = () => {
       chart.destroy()
-      chart = new uPlot(options(props, width()), data, element)
+      chart = draw()
     }
     scheme.addEventListener("change", redraw)
     const resize = new ResizeObserver(() => {

@@ -12,8 +12,9 @@ import { StackedBars } from "../components/StackedBars.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
 
-const compactDollars = (value: number): string =>
-  value >= 1000 ? `$${format.count(Math.round(value))}` : value >= 10 || value === 0 ? `$${value.toFixed(0)}` : format.usd(value)
+// an axis label: `$12.5`, `$0.05`, `$1.2K` (the splits are round numbers, with float noise)
+const axisDollars = (value: number): string =>
+  value >= 1000 ? `$${format.count(Math.round(value))}` : `$${String(Number(value.toPrecision(4)))}`
 
 const rangeText = (since: string | null, until: string | null): string =>
   since === null && until === null
@@ -60,7 +61,9 @@ const Projects = ({ body }: { readonly body: CostsResponse }) => {
             <th scope="col" class="num">Sessions</th>
             <th scope="col" class="num">Tokens</th>
             <th scope="col" class="num">Cost</th>
-            <th scope="col" class="bar-col"><span class="visually-hidden">Share of the most</span></th>
+            <th scope="col" class="bar-col">
+              <span class="visually-hidden">Share of the most</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -155,8 +158,7 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
   return (
     <section class="page costs" aria-busy={loading}>
       <h1>
-        Costs{" "}
-        {shown !== undefined && <span class="muted">{rangeText(shown.day.since, shown.day.until)}</span>}
+        Costs {shown !== undefined && <span class="muted">{rangeText(shown.day.since, shown.day.until)}</span>}
       </h1>
       <RangePicker since={since} until={until} onChange={go} />
       {error !== undefined && <p class="error" role="alert">{error}</p>}
@@ -166,8 +168,9 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
           <Totals body={shown} />
           {total.unpriced.length > 0 && (
             <p class="warn-box" role="note">
-              No price for {total.unpriced.join(", ")}: their tokens are counted, their dollars are not (no price: add
-              it to $ACX_HOME/pricing.json).
+              No price for{" "}
+              {total.unpriced.join(", ")}: their tokens are counted, their dollars are not (no price: add it to
+              $ACX_HOME/pricing.json).
             </p>
           )}
           {shown.day.rows.length === 0
@@ -182,7 +185,7 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
                   label={`Bar chart: US dollars per day from ${shown.series.days[0]} to ${
                     shown.series.days[shown.series.days.length - 1]
                   }, stacked by model (${shown.series.models.join(", ")}); the table below holds the same numbers.`}
-                  format={compactDollars}
+                  format={axisDollars}
                 />
                 <DayTable body={shown} figure="usd" />
                 <h2 id="tokens-chart">Tokens per day, by model</h2>
@@ -205,8 +208,9 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
               </>
             )}
           <p class="muted small">
-            Prices: {shown.day.pricing.source}, {shown.day.pricing.date}. Days are local days of the server
-            ({shown.day.timeZone}); each API message is counted once. The same figures:{" "}
+            Prices: {shown.day.pricing.source},{" "}
+            {shown.day.pricing.date}. Days are local days of the server ({shown.day.timeZone}); each API message is
+            counted once. The same figures:{" "}
             <code>
               acx stats --by day{shown.day.since === null ? "" : ` --since ${shown.day.since}`}
               {shown.day.until === null ? "" : ` --until ${shown.day.until}`} --json
