@@ -132,6 +132,22 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
     expect(await links.count()).toBe(doc.total.sessions)
     expect(await links.first().getAttribute("href")).toMatch(/^#\/session\/[0-9a-f-]{36}$/)
 
+    // the charts follow the system's scheme: drawn again in its colors (the first model's
+    // legend marker has the color of the project bars, --chart-0, in light and in dark)
+    const colors = async () =>
+      (await page.evaluate(
+        `[".chart .u-legend .u-series:nth-child(2) .u-marker", ".projects-table .bar"]
+          .map((selector) => getComputedStyle(document.querySelector(selector)).backgroundColor)`
+      )) as [string, string]
+    const [lightMarker, lightBar] = await colors()
+    expect(lightMarker).toBe(lightBar)
+    await page.emulateMedia({ colorScheme: "dark" })
+    await expect.poll(async () => (await colors())[0]).not.toBe(lightMarker)
+    const [darkMarker, darkBar] = await colors()
+    expect(darkMarker).toBe(darkBar)
+    await page.emulateMedia({ colorScheme: "light" })
+    await expect.poll(async () => (await colors())[0]).toBe(lightMarker)
+
     // close the tables again for the picture
     for (const summary of await page.getByText("Show as table").all()) await summary.click()
     await page.evaluate("window.scrollTo(0, 0)")
