@@ -7,15 +7,61 @@
  */
 import * as Fixtures from "@acx/fixtures"
 import * as CostsView from "@acx/ui/CostsView"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
 
-// the fixtures' days (UTC): 2025-09-07, 2025-10-10, 2025-10-12, 2026-02-10, 2026-02-11
+// the fixtures' days (UTC): 2025-09-07, 2025-10-10, 2025-10-12, 2026-02-10, 2026-02-11; and a
+// session planted on 2025-10-11 that used a model no table prices yet, with a secret in its prompt
 const SINCE = "2025-10-01"
 const UNTIL = "2026-02-11"
+const NEW_MODEL = "claude-next-1"
+const SECRET = `sk-ant-api03-${"x7Kq".repeat(20)}`
+
+// a session of two lines as Claude Code writes them, in the project of `sibling` (same cwd)
+const plantSession = (sibling: Fixtures.BuiltSession): string => {
+  const cwd =
+    (JSON.parse(fs.readFileSync(sibling.file, "utf8").split("\n").find((line) => line.includes("\"cwd\""))!) as {
+      cwd: string
+    }).cwd
+  const sessionId = "0b5e4a9c-2f7d-4e1a-9c3b-5d6e7f8a9b0c"
+  const common = { isSidechain: false, userType: "external", cwd, sessionId, version: "2.1.0", gitBranch: "main" }
+  const lines = [
+    {
+      ...common,
+      parentUuid: null,
+      type: "user",
+      message: { role: "user", content: `deploy it with ${SECRET} please` },
+      uuid: "7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+      timestamp: "2025-10-11T12:00:00.000Z"
+    },
+    {
+      ...common,
+      parentUuid: "7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+      type: "assistant",
+      message: {
+        id: "msg_planted_next_model",
+        type: "message",
+        role: "assistant",
+        model: NEW_MODEL,
+        content: [{ type: "text", text: "Deployed." }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1200, output_tokens: 340, cache_creation_input_tokens: 0, cache_read_input_tokens: 5000 }
+      },
+      requestId: "req_planted_next_model",
+      uuid: "8e2d3c4b-5f6a-4b7c-9d8e-0f1a2b3c4d5e",
+      timestamp: "2025-10-11T12:00:05.000Z"
+    }
+  ]
+  fs.writeFileSync(
+    path.join(path.dirname(sibling.file), `${sessionId}.jsonl`),
+    lines.map((line) => JSON.stringify(line)).join("\n") + "\n"
+  )
+  return sessionId
+}
 
 type StatsDocument = CostsView.CostsResponse["day"]
 type DayRow = StatsDocument["rows"][number]
@@ -67,6 +113,7 @@ const shownTable = async (page: Page, figure: "usd" | "tokens") => {
 describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => {
   let dir: string
   let built: Fixtures.BuiltConfigDir
+  let planted: string
   let env: Record<string, string>
   let ui: RunningUi
   let browser: Browser
@@ -74,6 +121,7 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
   beforeAll(async () => {
     dir = tempDir("ui-costs")
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
+    planted = plantSession(built.sessions[0]!)
     // the page's server and the CLI see the same home (pricing, cache) and the same local days
     env = { ACX_HOME: path.join(dir, "home"), TZ: "UTC" }
     ;[ui, browser] = await Promise.all([startUi(["--config-dir", built.configDir], env), launchBrowser()])
@@ -102,6 +150,10 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
     expect(await page.getByLabel("To", { exact: true }).inputValue()).toBe(UNTIL)
 
     expect(await shownTotals(page)).toEqual(totalsOf(doc))
+    // the model without a price: named, its tokens counted, its dollars not
+    expect(doc.total.unpriced).toEqual([NEW_MODEL])
+    expect(await page.locator(".warn-box").textContent()).toContain(`${NEW_MODEL}: their tokens are counted`)
+    expect(await page.locator(".warn-box").textContent()).toContain("add it to $ACX_HOME/pricing.json")
 
     // the charts' text alternatives, opened as a keyboard user opens them
     for (const summary of await page.getByText("Show as table").all()) {
@@ -131,6 +183,10 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
     const links = page.locator("table.top-sessions tbody a")
     expect(await links.count()).toBe(doc.total.sessions)
     expect(await links.first().getAttribute("href")).toMatch(/^#\/session\/[0-9a-f-]{36}$/)
+    // the planted session's prompt is its title, its secret masked
+    const plantedLink = page.locator(`table.top-sessions a[href="#/session/${planted}"]`)
+    expect(await plantedLink.textContent()).toBe("deploy it with [REDACTED:anthropic-key] please")
+    expect(await page.locator("main").textContent()).not.toContain(SECRET)
 
     // the charts follow the system's scheme: drawn again in its colors (the first model's
     // legend marker has the color of the project bars, --chart-0, in light and in dark)

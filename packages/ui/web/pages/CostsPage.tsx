@@ -30,7 +30,7 @@ const rangeText = (since: string | null, until: string | null): string =>
 const Totals = ({ body }: { readonly body: CostsResponse }) => {
   const total = body.day.total
   const items: ReadonlyArray<readonly [string, string, string]> = [
-    ["usd", "Cost", dollars(total.costUSD) + (total.unpriced.length > 0 ? " + unpriced" : "")],
+    ["usd", "Cost", dollars(total.costUSD)],
     ["input", "Input tokens", tokenCount(total.tokens.input)],
     ["output", "Output tokens", tokenCount(total.tokens.output)],
     ["cacheWrite", "Cache write", tokenCount(total.tokens.cacheWrite)],
@@ -43,7 +43,10 @@ const Totals = ({ body }: { readonly body: CostsResponse }) => {
       {items.map(([key, label, value]) => (
         <div key={key} data-total={key}>
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          <dd>
+            {value}
+            {key === "usd" && total.unpriced.length > 0 && <small class="muted">{" + unpriced"}</small>}
+          </dd>
         </div>
       ))}
     </dl>
