@@ -53,6 +53,63 @@ export const transcriptFiles = (
   })
 
 /**
+ * Every transcript folded once, with the pricing it was priced with: group it several ways with
+ * {@link reportStats} (the web page's costs draw days, projects and sessions from one fold).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StatsFolds {
+  readonly pricing: Pricing.PricingTable
+  readonly run: TranscriptStats.StatsRun
+}
+
+/**
+ * Folds every session (of one project, or all), priced with `pricing` (default: the built-in
+ * table with `$ACX_HOME/pricing.json` applied), cached in `cacheDir` (default `$ACX_HOME/cache`).
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const foldStats = (
+  projects: ClaudeProjects.ClaudeProjects,
+  projectKey: string | undefined,
+  options: {
+    readonly pricing?: Pricing.PricingTable | undefined
+    readonly cacheDir?: string | undefined
+  } = {}
+): Effect.Effect<
+  StatsFolds,
+  ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError
+> =>
+  Effect.gen(function*() {
+    const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
+    const files = yield* transcriptFiles(projects, projectKey)
+    const run = yield* TranscriptStats.make({
+      pricing,
+      ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir })
+    }).fold(files, { scope: projects.projectsDir, complete: projectKey === undefined })
+    return { pricing, run }
+  })
+
+/**
+ * The report of folded transcripts grouped `by`, within `range` (pure: no file is read).
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const reportStats = (
+  folds: StatsFolds,
+  by: StatsReport.GroupBy,
+  range: StatsReport.DayRange = {}
+): StatsResult => ({
+  report: StatsReport.report(folds.run.folds, by, range, folds.pricing),
+  pricing: folds.pricing,
+  range,
+  run: folds.run
+})
+
+/**
  * Statistics of every session (of one project, or all), grouped `by`, within `range`, priced
  * with `pricing` (default: the built-in table with `$ACX_HOME/pricing.json` applied).
  *
@@ -71,17 +128,18 @@ export const collectStats = (
   StatsResult,
   ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError
 > =>
-  Effect.gen(function*() {
-    const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
-    const range = options.range ?? {}
-    const files = yield* transcriptFiles(projects, projectKey)
-    const run = yield* TranscriptStats.make({ pricing }).fold(files, {
-      scope: projects.projectsDir,
-      complete: projectKey === undefined
-    })
-    const report = StatsReport.report(run.folds, options.by ?? "session", range, pricing)
-    return { report, pricing, range, run }
-  })
+  Effect.map(
+    foldStats(projects, projectKey, { pricing: options.pricing }),
+    (folds) => reportStats(folds, options.by ?? "session", options.range ?? {})
+  )
+
+/**
+ * The `--json` document's type: what {@link statsJson} returns.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StatsJson = ReturnType<typeof statsJson>
 
 /**
  * A report row as JSON: the row, with its session id on session rows and ISO timestamps.

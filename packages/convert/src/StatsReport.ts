@@ -134,6 +134,75 @@ export interface Report {
 
 const pad2 = (n: number) => String(n).padStart(2, "0")
 
+const DAY = /^(\d{4})-?(\d{2})-?(\d{2})$/
+
+/**
+ * A day as `YYYY-MM-DD` from `YYYY-MM-DD` or `YYYYMMDD` (spaces around allowed), when it names a
+ * real date; `undefined` otherwise (`2025-02-30` is no day).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseDay = (value: string): string | undefined => {
+  const match = DAY.exec(value.trim())
+  if (match === null) return undefined
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999
+  const date = new Date(0)
+  date.setUTCFullYear(y, m - 1, d)
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+    ? `${match[1]}-${match[2]}-${match[3]}`
+    : undefined
+}
+
+/**
+ * Why a day range was refused: a bound that is not a date, or `since` after `until`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type DayRangeProblem =
+  | { readonly _tag: "NotADate"; readonly bound: "since" | "until"; readonly value: string }
+  | { readonly _tag: "Reversed"; readonly since: string; readonly until: string }
+
+/**
+ * A day range from its optional bounds as typed (see {@link parseDay}), or why it is refused.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseDayRange = (
+  since: string | undefined,
+  until: string | undefined
+): { readonly _tag: "Range"; readonly range: DayRange } | DayRangeProblem => {
+  const bounds: { since?: string; until?: string } = {}
+  for (const [bound, value] of [["since", since], ["until", until]] as const) {
+    if (value === undefined) continue
+    const day = parseDay(value)
+    if (day === undefined) return { _tag: "NotADate", bound, value }
+    bounds[bound] = day
+  }
+  if (bounds.since !== undefined && bounds.until !== undefined && bounds.since > bounds.until) {
+    return { _tag: "Reversed", since: bounds.since, until: bounds.until }
+  }
+  return { _tag: "Range", range: bounds }
+}
+
+/**
+ * A refused range in one line, each bound named by `name` (`--since` on the command line,
+ * `since` in a URL).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const dayRangeMessage = (
+  problem: DayRangeProblem,
+  name: (bound: "since" | "until") => string = (bound) => bound
+): string =>
+  problem._tag === "NotADate"
+    ? `${name(problem.bound)}: ${JSON.stringify(problem.value)} is not a date (YYYY-MM-DD or YYYYMMDD)`
+    : `${name("since")} ${problem.since} is after ${name("until")} ${problem.until}`
+
 /**
  * The Monday (`YYYY-MM-DD`) of a day's week; {@link StatsFold.UNDATED} stays itself.
  *

@@ -53,3 +53,10 @@ export * as CostOutliers from "./CostOutliers.js"
  * @since 0.1.0
  */
 export * as SecretMask from "./SecretMask.js"
+
+/**
+ * The costs page's data: the day report of `acx stats`, stacked series, projects, top sessions.
+ *
+ * @since 0.1.0
+ */
+export * as CostsView from "./CostsView.js"

@@ -152,28 +152,6 @@ export const statsReport = (result: SessionStats.StatsResult): string => {
   return `${format.table(columns, lines)}\n\n${summary.join("\n")}`
 }
 
-const DAY = /^(\d{4})-?(\d{2})-?(\d{2})$/
-
-/**
- * A `--since`/`--until` value as `YYYY-MM-DD`: `YYYY-MM-DD` or `YYYYMMDD`, a real date.
- *
- * @since 0.1.0
- * @category parsing
- */
-export const parseDay = (option: string, value: string): Effect.Effect<string, CliError.CliError> => {
-  const match = DAY.exec(value.trim())
-  if (match !== null) {
-    const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
-    const date = new Date(Date.UTC(y, m - 1, d))
-    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) {
-      return Effect.succeed(`${match[1]}-${match[2]}-${match[3]}`)
-    }
-  }
-  return Effect.fail(
-    CliError.invalidArgument(`--${option}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD or YYYYMMDD)`)
-  )
-}
-
 const dayOption = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description), Options.optional)
 
@@ -199,13 +177,11 @@ export const stats = Command.make(
   },
   ({ by, configDir, followSymlinks, json, project, since, until }) =>
     Effect.gen(function*() {
-      const range: StatsReport.DayRange = {
-        since: Option.isSome(since) ? yield* parseDay("since", since.value) : undefined,
-        until: Option.isSome(until) ? yield* parseDay("until", until.value) : undefined
+      const parsed = StatsReport.parseDayRange(Option.getOrUndefined(since), Option.getOrUndefined(until))
+      if (parsed._tag !== "Range") {
+        return yield* CliError.invalidArgument(StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`))
       }
-      if (range.since !== undefined && range.until !== undefined && range.since > range.until) {
-        return yield* CliError.invalidArgument(`--since ${range.since} is after --until ${range.until}`)
-      }
+      const range = parsed.range
       const projects = yield* ClaudeProjects.ClaudeProjects
       const result = yield* SessionStats.collectStats(projects, Option.getOrUndefined(project), { by, range })
       for (const skipped of result.run.skipped) {

@@ -4,6 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import type * as UiAssets from "../UiAssets.js"
 import type { UiContext } from "./context.js"
+import { costsRoutes } from "./costsRoutes.js"
 import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
@@ -29,5 +30,6 @@ export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAsse
   HttpRouter.concatAll(
     pageRoutes(assets),
     sessionsRoutes(context),
-    exportRoutes(context)
+    exportRoutes(context),
+    costsRoutes(context)
   )

@@ -1,0 +1,61 @@
+/**
+ * `GET /api/costs?since=YYYY-MM-DD&until=YYYY-MM-DD` (both optional, parsed as `acx stats` parses
+ * them): the costs page's figures, every grouping from one fold of the transcripts.
+ */
+import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
+import * as StatsReport from "@acx/convert/StatsReport"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
+import * as path from "node:path"
+import * as CostsView from "../CostsView.js"
+import * as SecretMask from "../SecretMask.js"
+import * as SessionList from "../SessionList.js"
+import type { UiContext } from "./context.js"
+import { handled, json, problem, searchParams } from "./http.js"
+
+// an empty field of the page's form means no bound
+const bound = (params: URLSearchParams, name: string): string | undefined => {
+  const value = params.get(name)
+  return value === null || value.trim() === "" ? undefined : value
+}
+
+export const costsRoutes = (context: UiContext) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.get(
+      "/api/costs",
+      handled(
+        Effect.gen(function*() {
+          const params = yield* searchParams
+          const parsed = StatsReport.parseDayRange(bound(params, "since"), bound(params, "until"))
+          if (parsed._tag !== "Range") return problem(400, StatsReport.dayRangeMessage(parsed))
+          const range = parsed.range
+          const pricing = yield* TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+          // one fold (cached under $ACX_HOME/cache, as acx stats), several groupings of it
+          const [folds, listed] = yield* Effect.all([
+            SessionStats.foldStats(context.projects, undefined, {
+              pricing,
+              cacheDir: path.join(context.acxHome, "cache")
+            }),
+            context.projects.listSessions()
+          ], { concurrency: 2 })
+          const rows = SessionList.sessionRows(listed)
+          const projects = SessionList.projectRows(rows)
+          const day = SessionStats.reportStats(folds, "day", range)
+          const body: CostsView.CostsResponse = {
+            day: SessionStats.statsJson(day),
+            series: CostsView.daySeries(day.report.rows, range),
+            projects: CostsView.projectCosts(SessionStats.reportStats(folds, "project", range).report, projects),
+            sessions: CostsView.topSessions(
+              SessionStats.reportStats(folds, "session", range).report,
+              SessionStats.reportStats(folds, "session").report,
+              rows,
+              projects,
+              SecretMask.maskingOn(params) ? SecretMask.maskText : (text) => text
+            )
+          }
+          return json(body)
+        }).pipe(Effect.withSpan("costsRoutes.costs"))
+      )
+    )
+  )
