@@ -1,19 +1,31 @@
 /** `GET /api/sessions` (the list, from the metadata cache) and `GET /api/sessions/usage`. */
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
+import * as path from "node:path"
+import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
-import { handled, json } from "./http.js"
+import { handled, json, searchParams } from "./http.js"
 
 export const sessionsRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
     HttpRouter.get(
       "/api/sessions",
       handled(Effect.gen(function*() {
+        const mask = SecretMask.maskingOn(yield* searchParams)
         const listed = yield* context.projects.listSessions()
-        const sessions = SessionList.sessionRows(listed)
+        const sessions = SessionList.sessionRows(listed).map((row) =>
+          mask
+            ? {
+              ...row,
+              title: row.title === null ? null : SecretMask.maskText(row.title),
+              firstPrompt: row.firstPrompt === null ? null : SecretMask.maskText(row.firstPrompt)
+            }
+            : row
+        )
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),
@@ -25,7 +37,13 @@ export const sessionsRoutes = (context: UiContext) =>
     HttpRouter.get(
       "/api/sessions/usage",
       handled(Effect.gen(function*() {
-        const result = yield* SessionStats.collectStats(context.projects, undefined, { by: "session" })
+        // priced and cached under the server's ACX_HOME, as the costs page and acx stats do
+        const pricing = yield* TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+        const folds = yield* SessionStats.foldStats(context.projects, undefined, {
+          pricing,
+          cacheDir: path.join(context.acxHome, "cache")
+        })
+        const result = SessionStats.reportStats(folds, "session")
         const body: UiApi.UsageResponse = {
           sessions: SessionList.usageRows(result.report),
           pricing: { source: result.pricing.source, date: result.pricing.date }
