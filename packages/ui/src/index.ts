@@ -53,3 +53,10 @@ export * as CostOutliers from "./CostOutliers.js"
  * @since 0.1.0
  */
 export * as SecretMask from "./SecretMask.js"
+
+/**
+ * The session page's items as an incremental fold over transcript lines.
+ *
+ * @since 0.1.0
+ */
+export * as SessionView from "./SessionView.js"
