@@ -579,7 +579,17 @@ const foldAssistant = (state: State, changes: Changes, entry: Obj, line: number,
     const usageKey = id === undefined ? undefined : JSON.stringify([id, requestId ?? ""])
     const owner = usageKey === undefined ? item.key : state.usage.get(usageKey) ?? item.key
     if (usageKey !== undefined && !state.usage.has(usageKey)) state.usage.set(usageKey, item.key)
-    if (owner === item.key) item.usage = turnUsage(usage, item.model ?? model, state.pricing)
+    const counted = turnUsage(usage, model ?? item.model, state.pricing)
+    if (owner === item.key) item.usage = counted
+    else {
+      // the same API message under another item (a sidechain copy): its first item keeps the count
+      const first = state.open.get(owner)
+      if (first?.kind === "assistant") {
+        const next: Item = { ...first, usage: counted }
+        state.open.set(owner, next)
+        changes.set(next)
+      }
+    }
   }
   if (fragmentKey !== undefined) state.messages.set(fragmentKey, item.key)
   state.open.set(item.key, item)
