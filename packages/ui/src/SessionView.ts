@@ -778,3 +778,73 @@ export const items = (inputs: ReadonlyArray<Input>, pricing?: Pricing.PricingTab
   upsert(view, fold(initial(pricing), inputs).items)
   return view.order.map((key) => view.byKey.get(key)!)
 }
+
+// -------------------------------------------------------------------------------------------------
+// the wire format
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * A subagent transcript of the session (`subagents/agent-<agentId>.jsonl`), with what its
+ * `.meta.json` says.
+ *
+ * @since 0.1.0
+ * @category wire
+ */
+export interface SubagentRow {
+  readonly agentId: string
+  readonly agentType: string | null
+  readonly description: string | null
+}
+
+/**
+ * What the page's header shows of a session.
+ *
+ * @since 0.1.0
+ * @category wire
+ */
+export interface SessionHeader {
+  readonly sessionId: string
+  readonly projectKey: string
+  /** The last segment of `cwd`, else the project directory's name. */
+  readonly project: string
+  readonly title: string | null
+  readonly cwd: string | null
+  readonly gitBranch: string | null
+  readonly startTime: string | null
+  readonly lastTime: string | null
+  /** `claude --resume <id>`. */
+  readonly resume: string
+  /** The transcript's size in bytes when the load began. */
+  readonly bytes: number
+  readonly subagents: ReadonlyArray<SubagentRow>
+  /** Whether secrets are masked in this payload. */
+  readonly masked: boolean
+  /** Lines over this many bytes are not read (offered as a download). */
+  readonly lineCap: number
+  readonly pricing: { readonly source: string; readonly date: string }
+}
+
+/**
+ * One line of `GET /api/session/:id` (NDJSON; also each SSE `data:` of
+ * `/api/session/:id/events`): the header first, then batches of items created or changed, then
+ * where the read ended (`bytes`: the offset after the last whole line, from which the live
+ * events go on); live only: `reload` (the file was replaced or shortened) and `subagents` (the
+ * subagent transcripts changed).
+ *
+ * @since 0.1.0
+ * @category wire
+ */
+export type SessionLine =
+  | { readonly type: "header"; readonly header: SessionHeader }
+  | { readonly type: "items"; readonly items: ReadonlyArray<Item> }
+  | { readonly type: "end"; readonly bytes: number; readonly lines: number }
+  | { readonly type: "reload" }
+  | { readonly type: "subagents"; readonly subagents: ReadonlyArray<SubagentRow> }
+
+/**
+ * `GET /api/session/:id/block`: a cut text in full, or an image as a data URL.
+ *
+ * @since 0.1.0
+ * @category wire
+ */
+export type BlockResponse = { readonly text: string } | { readonly dataUrl: string }
