@@ -210,6 +210,8 @@ type Mutable<A> = { -readonly [K in keyof A]: A[K] }
  */
 export interface State {
   readonly pricing: Pricing.PricingTable
+  /** Applied to every text before it is cut (the server's secret masking; identity by default). */
+  readonly mask: (text: string) => string
   /** Items that a later line may change (assistant turns, compactions), by key. */
   readonly open: Map<string, Item>
   /** Every key given so far (a repeated uuid gets a key of its own). */
@@ -232,13 +234,19 @@ export interface State {
 
 /**
  * A fresh state, pricing turns with `pricing` (the built-in table by default; the server passes
- * the table `acx stats` uses).
+ * the table `acx stats` uses) and passing every text through `mask` before it is cut (the
+ * server masks secrets there: only the texts the page shows pay for it, and a secret is never
+ * cut in half before masking).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const initial = (pricing: Pricing.PricingTable = Pricing.builtinPricing): State => ({
+export const initial = (
+  pricing: Pricing.PricingTable = Pricing.builtinPricing,
+  mask: (text: string) => string = (text) => text
+): State => ({
   pricing,
+  mask,
   open: new Map(),
   keys: new Set(),
   messages: new Map(),
@@ -275,6 +283,8 @@ export const capped = (text: string): Text => {
   const end = code >= 0xd800 && code <= 0xdbff ? TEXT_CAP - 1 : TEXT_CAP
   return { text: text.slice(0, end), size: text.length }
 }
+
+const cap = (text: string): Text => capped(text)
 
 // JSON.stringify that never throws (a value from JSON.parse has no cycles or BigInts, but the
 // fold takes any value).
@@ -323,7 +333,8 @@ const imageOf = (block: unknown, ref: BlockRef): ImagePart | undefined => {
   return { type: "image", mediaType, size: typeof data === "string" ? data.length : 0, ref }
 }
 
-const partOf = (block: unknown, ref: BlockRef): Part | undefined => {
+const partOf = (block: unknown, ref: BlockRef, mask: (text: string) => string): Part | undefined => {
+  const capped = (text: string) => cap(mask(text))
   if (typeof block === "string") return block.trim() === "" ? undefined : { type: "text", text: capped(block), ref }
   if (!isObj(block)) return undefined
   switch (block.type) {
@@ -341,15 +352,20 @@ const partOf = (block: unknown, ref: BlockRef): Part | undefined => {
     case "server_tool_use": {
       const id = str(block.id)
       if (id === undefined) break
-      return { type: "tool", id, name: str(block.name) ?? "tool", input: capped(json(block.input ?? {})), ref }
+      return { type: "tool", id, name: mask(str(block.name) ?? "tool"), input: capped(json(block.input ?? {})), ref }
     }
     case "image":
       return imageOf(block, ref)
   }
-  return { type: "other", blockType: str(block.type) ?? "block", raw: capped(json(block)), ref }
+  return { type: "other", blockType: mask(str(block.type) ?? "block"), raw: capped(json(block)), ref }
 }
 
-const resultOf = (block: Obj, ref: BlockRef, timestamp: string | undefined): ToolResult => {
+const resultOf = (
+  block: Obj,
+  ref: BlockRef,
+  timestamp: string | undefined,
+  mask: (text: string) => string
+): ToolResult => {
   const content = block.content
   const images = Array.isArray(content)
     ? content.flatMap((item, sub) => {
@@ -357,7 +373,7 @@ const resultOf = (block: Obj, ref: BlockRef, timestamp: string | undefined): Too
       return image === undefined ? [] : [image]
     })
     : []
-  return { isError: block.is_error === true, text: capped(resultText(content)), images, ref, timestamp }
+  return { isError: block.is_error === true, text: capped(mask(resultText(content))), images, ref, timestamp }
 }
 
 /**
@@ -565,7 +581,7 @@ const foldAssistant = (state: State, changes: Changes, entry: Obj, line: number,
     if (item.model === undefined) item.model = model
   }
   contentOf(message).forEach((block, index) => {
-    const part = partOf(block, { line, block: index })
+    const part = partOf(block, { line, block: index }, state.mask)
     if (part === undefined) return
     parts.push(part)
     if (part.type === "tool") {
@@ -600,7 +616,7 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
   const message = entry.message
   if (entry.isCompactSummary === true) {
     const content = get(message, "content")
-    const summary = { ...capped(resultText(content)), ref: { line, block: 0 } }
+    const summary = { ...capped(state.mask(resultText(content))), ref: { line, block: 0 } }
     const open = state.lastCompaction === undefined ? undefined : state.open.get(state.lastCompaction)
     state.lastCompaction = undefined
     if (open?.kind === "compaction" && open.summary === undefined) {
@@ -621,7 +637,7 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
     const ref: BlockRef = { line, block: index }
     if (isObj(block) && block.type === "tool_result") {
       const toolId = str(block.tool_use_id) ?? ""
-      const toolResult = resultOf(block, ref, str(entry.timestamp))
+      const toolResult = resultOf(block, ref, str(entry.timestamp), state.mask)
       const task = state.pendingTasks.findIndex((pending) => pending.id === toolId)
       if (task >= 0) state.pendingTasks.splice(task, 1)
       const agentId = str(get(result, "agentId"))
@@ -644,7 +660,7 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
       }
       return
     }
-    const part = partOf(block, ref)
+    const part = partOf(block, ref, state.mask)
     if (part !== undefined) parts.push(part)
   })
   if (orphans.length > 0) changes.set({ ...base(state, entry, line, within), kind: "results", parts: orphans })
@@ -675,7 +691,7 @@ const systemText = (entry: Obj): string => {
 }
 
 const foldSystem = (state: State, changes: Changes, entry: Obj, line: number, within: string | undefined) => {
-  const subtype = str(entry.subtype) ?? "system"
+  const subtype = state.mask(str(entry.subtype) ?? "system")
   if (subtype === "compact_boundary") {
     const metadata = entry.compactMetadata
     const item: Item = {
@@ -690,7 +706,7 @@ const foldSystem = (state: State, changes: Changes, entry: Obj, line: number, wi
     changes.set(item)
     return
   }
-  changes.set({ ...base(state, entry, line, within), kind: "system", subtype, text: capped(systemText(entry)), ref: { line, block: -1 } })
+  changes.set({ ...base(state, entry, line, within), kind: "system", subtype, text: capped(state.mask(systemText(entry))), ref: { line, block: -1 } })
 }
 
 const foldEntry = (state: State, changes: Changes, entry: unknown, line: number): void => {
@@ -700,7 +716,7 @@ const foldEntry = (state: State, changes: Changes, entry: unknown, line: number)
   }
   const type = typeof entry.type === "string" ? entry.type : undefined
   if (type === undefined) {
-    changes.set({ ...base(state, entry, line), kind: "unknown", type: "(no type)", raw: capped(json(entry)), ref: { line, block: -1 } })
+    changes.set({ ...base(state, entry, line), kind: "unknown", type: "(no type)", raw: capped(state.mask(json(entry))), ref: { line, block: -1 } })
     return
   }
   const within = entry.isSidechain === true && (type === "user" || type === "assistant")
@@ -722,13 +738,13 @@ const foldEntry = (state: State, changes: Changes, entry: unknown, line: number)
     }
     case "attachment": {
       const attachment = entry.attachment
-      const label = `attachment${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`
-      changes.set({ ...base(state, entry, line), kind: "meta", label, text: capped(json(attachment)), ref: { line, block: -1 } })
+      const label = state.mask(`attachment${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`)
+      changes.set({ ...base(state, entry, line), kind: "meta", label, text: capped(state.mask(json(attachment))), ref: { line, block: -1 } })
       return
     }
   }
   if (SILENT_TYPES.has(type)) return
-  changes.set({ ...base(state, entry, line), kind: "unknown", type, raw: capped(json(entry)), ref: { line, block: -1 } })
+  changes.set({ ...base(state, entry, line), kind: "unknown", type: state.mask(type), raw: capped(state.mask(json(entry))), ref: { line, block: -1 } })
 }
 
 /**

@@ -22,7 +22,12 @@ const usage = fc.record({
   cache_read_input_tokens: fc.nat(50_000),
   cache_creation_input_tokens: fc.nat(10_000)
 })
-const text = fc.oneof(fc.string(), fc.string({ minLength: 3_990, maxLength: 4_100 }), fc.constant("<script>x</script>"))
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ minLength: 3_990, maxLength: 4_100 }),
+  fc.constant("<script>x</script>"),
+  fc.string().map((s) => `${s} sk-secret ${s}`)
+)
 
 const block = fc.oneof(
   fc.record({ type: fc.constant("text"), text }),
@@ -188,6 +193,16 @@ describe("SessionView", () => {
       fc.property(fc.array(entry, { maxLength: 40 }), (entries) => {
         const total = Usage.usageOf(entries).total
         expect(usageSum(SessionView.items(inputsOf(entries)))).toEqual(total)
+      })
+    )
+  })
+
+  it("passes every text it shows through the mask before cutting it", () => {
+    const mask = (text: string) => text.replaceAll("sk-secret", "[R]")
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 30 }), (entries) => {
+        const view = SessionView.fold(SessionView.initial(undefined, mask), inputsOf(entries))
+        expect(JSON.stringify(view.items)).not.toContain("sk-secret")
       })
     )
   })

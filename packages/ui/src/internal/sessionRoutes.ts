@@ -42,6 +42,10 @@ const subagentRows = (agents: ReadonlyArray<ClaudeProjects.SubagentInfo>): Array
     description: typeof agent.meta?.["description"] === "string" ? agent.meta["description"] : null
   }))
 
+// The fold masks each text it shows before cutting it (cheaper than masking every string of
+// every entry, and a secret is never cut in half first).
+const masker = (mask: boolean): ((text: string) => string) => mask ? SecretMask.maskText : (text) => text
+
 const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
 
 /** The items of a transcript read from its start, as NDJSON lines, then where the read ended. */
@@ -51,10 +55,10 @@ const itemLines = (
   mask: boolean,
   pricing: Pricing.PricingTable
 ): Stream.Stream<string, unknown> => {
-  let state = SessionView.initial(pricing)
+  let state = SessionView.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
-  return readLines(fs, file, { from: 0, linesBefore: 0, mask, includeTorn: true }).pipe(
+  return readLines(fs, file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
     Stream.filterMap((chunk) => {
       const result = SessionView.fold(state, chunk.inputs)
       state = result.state
@@ -109,10 +113,10 @@ const liveEvents = (
     if (from > Number(first.size)) return Stream.make(sse({ type: "reload" }))
     const inode = Option.getOrUndefined(first.ino)
     // the view state of the lines the client has: folded again, nothing sent
-    let state = SessionView.initial(pricing)
+    let state = SessionView.initial(pricing, masker(mask))
     let offset = 0
     let lines = 0
-    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, mask, includeTorn: false }).pipe(
+    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
       Stream.runForEach((chunk) =>
         Effect.sync(() => {
           state = SessionView.fold(state, chunk.inputs).state
@@ -171,7 +175,7 @@ const liveEvents = (
           if (size < offset || replaced) return [{ type: "reload" }]
           if (size === offset) return []
           const out: Array<SessionView.SessionLine> = []
-          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, mask, includeTorn: false }).pipe(
+          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
             Stream.runForEach((chunk) =>
               Effect.sync(() => {
                 const result = SessionView.fold(state, chunk.inputs)
@@ -281,12 +285,14 @@ export const sessionRoutes = (context: UiContext) =>
             return out
           })
         )
-        const parsed = parseLine(bytes, line, SecretMask.maskingOn(params))
+        const parsed = parseLine(bytes, line)
         const full = parsed !== undefined && "entry" in parsed
           ? SessionView.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
           : undefined
         if (full === undefined) return notFound(`no such block in line ${line}`)
-        return json(full satisfies SessionView.BlockResponse)
+        // masked as the fold masked the cut text: the same function over the same text
+        const body: SessionView.BlockResponse = "text" in full ? { text: masker(SecretMask.maskingOn(params))(full.text) } : full
+        return json(body)
       }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.block")))
     ),
     HttpRouter.get(

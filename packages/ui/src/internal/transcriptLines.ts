@@ -8,7 +8,6 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as SecretMask from "../SecretMask.js"
 import type * as SessionView from "../SessionView.js"
 
 /** Lines over this many bytes are not parsed: the page offers them as a download. */
@@ -35,8 +34,6 @@ export interface ReadOptions {
   readonly linesBefore: number
   /** Stop at this byte offset (default: the end of the file). */
   readonly until?: number | undefined
-  /** Mask secrets in every entry. */
-  readonly mask: boolean
   /** At the end, also parse a last line without a newline (the first load; live reads wait). */
   readonly includeTorn: boolean
   readonly cap?: number | undefined
@@ -53,8 +50,8 @@ const concat = (pieces: ReadonlyArray<Uint8Array>, size: number): Uint8Array => 
   return out
 }
 
-/** One line's bytes as the fold's input: parsed (and masked), malformed, or too large. */
-export const parseLine = (bytes: Uint8Array, line: number, mask: boolean): SessionView.Input | undefined => {
+/** One line's bytes as the fold's input: parsed, or malformed. */
+export const parseLine = (bytes: Uint8Array, line: number): SessionView.Input | undefined => {
   let text = decoder.decode(bytes)
   if (text.endsWith("\r")) text = text.slice(0, -1)
   if (text.trim() === "") return undefined
@@ -64,7 +61,7 @@ export const parseLine = (bytes: Uint8Array, line: number, mask: boolean): Sessi
   } catch (error) {
     return { line, malformed: `not JSON (${error instanceof Error ? error.message : "parse error"})` }
   }
-  return { line, entry: mask ? SecretMask.maskValue(entry) : entry }
+  return { line, entry }
 }
 
 interface ReaderState {
@@ -90,7 +87,7 @@ export const readLines = (
     if (state.over > 0 || size > cap) {
       inputs.push({ line: state.line, tooLarge: state.over + size })
     } else {
-      const parsed = parseLine(concat([...state.pieces, last], size), state.line, options.mask)
+      const parsed = parseLine(concat([...state.pieces, last], size), state.line)
       if (parsed !== undefined) inputs.push(parsed)
     }
     state.pieces = []
@@ -133,7 +130,7 @@ export const readLines = (
       // a torn last line: shown if it parses, but `end` stays before it (a live read re-reads it)
       const inputs: Array<SessionView.Input> = []
       if (state.over === 0) {
-        const parsed = parseLine(concat(state.pieces, state.size), state.line + 1, options.mask)
+        const parsed = parseLine(concat(state.pieces, state.size), state.line + 1)
         if (parsed !== undefined && "entry" in parsed) inputs.push(parsed)
       } else inputs.push({ line: state.line + 1, tooLarge: state.over })
       return Stream.make({ inputs, end: state.offset, lines: state.line })
