@@ -21,7 +21,11 @@ const line = (entry: unknown) => JSON.stringify(entry) + "\n"
 // as a tool input and result, as the session's title.
 const hostileTranscript = () =>
   [
-    { type: "custom-title", customTitle: "<img src=x onerror=\"document.title='pwned'\">hostile", sessionId: HOSTILE_ID },
+    {
+      type: "custom-title",
+      customTitle: "<img src=x onerror=\"document.title='pwned'\">hostile",
+      sessionId: HOSTILE_ID
+    },
     {
       type: "user",
       uuid: "h1",

@@ -456,7 +456,9 @@ const SYNTHETIC_MODEL = "<synthetic>"
 
 // What the sessions list and acx show skip too: entries that carry no conversation.
 const SILENT_TYPES: ReadonlySet<string> = new Set(
-  Transcript.KNOWN_ENTRY_TYPES.filter((type) => !(Transcript.CONVERSATION_ENTRY_TYPES as ReadonlyArray<string>).includes(type))
+  Transcript.KNOWN_ENTRY_TYPES.filter((type) =>
+    !(Transcript.CONVERSATION_ENTRY_TYPES as ReadonlyArray<string>).includes(type)
+  )
 )
 
 // -------------------------------------------------------------------------------------------------
@@ -586,7 +588,9 @@ const foldAssistant = (state: State, changes: Changes, entry: Obj, line: number,
     parts.push(part)
     if (part.type === "tool") {
       state.tools.set(part.id, item.key)
-      if (isTaskTool(part.name)) state.pendingTasks.push({ id: part.id, prompt: str(get(get(block, "input"), "prompt")) })
+      if (isTaskTool(part.name)) {
+        state.pendingTasks.push({ id: part.id, prompt: str(get(get(block, "input"), "prompt")) })
+      }
     }
   })
   const usage = get(message, "usage")
@@ -626,7 +630,13 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
       changes.set(next)
       return
     }
-    changes.set({ ...base(state, entry, line, within), kind: "compaction", trigger: undefined, preTokens: undefined, summary })
+    changes.set({
+      ...base(state, entry, line, within),
+      kind: "compaction",
+      trigger: undefined,
+      preTokens: undefined,
+      summary
+    })
     return
   }
   const blocks = contentOf(message)
@@ -706,7 +716,13 @@ const foldSystem = (state: State, changes: Changes, entry: Obj, line: number, wi
     changes.set(item)
     return
   }
-  changes.set({ ...base(state, entry, line, within), kind: "system", subtype, text: capped(state.mask(systemText(entry))), ref: { line, block: -1 } })
+  changes.set({
+    ...base(state, entry, line, within),
+    kind: "system",
+    subtype,
+    text: capped(state.mask(systemText(entry))),
+    ref: { line, block: -1 }
+  })
 }
 
 const foldEntry = (state: State, changes: Changes, entry: unknown, line: number): void => {
@@ -716,7 +732,13 @@ const foldEntry = (state: State, changes: Changes, entry: unknown, line: number)
   }
   const type = typeof entry.type === "string" ? entry.type : undefined
   if (type === undefined) {
-    changes.set({ ...base(state, entry, line), kind: "unknown", type: "(no type)", raw: capped(state.mask(json(entry))), ref: { line, block: -1 } })
+    changes.set({
+      ...base(state, entry, line),
+      kind: "unknown",
+      type: "(no type)",
+      raw: capped(state.mask(json(entry))),
+      ref: { line, block: -1 }
+    })
     return
   }
   const within = entry.isSidechain === true && (type === "user" || type === "assistant")
@@ -738,13 +760,27 @@ const foldEntry = (state: State, changes: Changes, entry: unknown, line: number)
     }
     case "attachment": {
       const attachment = entry.attachment
-      const label = state.mask(`attachment${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`)
-      changes.set({ ...base(state, entry, line), kind: "meta", label, text: capped(state.mask(json(attachment))), ref: { line, block: -1 } })
+      const label = state.mask(
+        `attachment${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`
+      )
+      changes.set({
+        ...base(state, entry, line),
+        kind: "meta",
+        label,
+        text: capped(state.mask(json(attachment))),
+        ref: { line, block: -1 }
+      })
       return
     }
   }
   if (SILENT_TYPES.has(type)) return
-  changes.set({ ...base(state, entry, line), kind: "unknown", type: state.mask(type), raw: capped(state.mask(json(entry))), ref: { line, block: -1 } })
+  changes.set({
+    ...base(state, entry, line),
+    kind: "unknown",
+    type: state.mask(type),
+    raw: capped(state.mask(json(entry))),
+    ref: { line, block: -1 }
+  })
 }
 
 /**
@@ -776,7 +812,10 @@ export const fold = (state: State, inputs: ReadonlyArray<Input>): FoldResult => 
  * @since 0.1.0
  * @category folding
  */
-export const upsert = (view: { readonly order: Array<string>; readonly byKey: Map<string, Item> }, items: ReadonlyArray<Item>): void => {
+export const upsert = (
+  view: { readonly order: Array<string>; readonly byKey: Map<string, Item> },
+  items: ReadonlyArray<Item>
+): void => {
   for (const item of items) {
     if (!view.byKey.has(item.key)) view.order.push(item.key)
     view.byKey.set(item.key, item)

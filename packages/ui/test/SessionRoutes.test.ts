@@ -13,11 +13,13 @@ afterAll(() => t.close())
 const withSubagents = () => t.built.sessions.find((session) => session.subagents.length > 0)!
 
 const readAll = async (response: Response): Promise<Array<SessionView.SessionLine>> =>
-  (await response.text()).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as SessionView.SessionLine)
+  (await response.text()).split("\n").filter((line) => line !== "").map((line) =>
+    JSON.parse(line) as SessionView.SessionLine
+  )
 
 const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionView.Item> => {
   const view = new Map<string, SessionView.Item>()
-  for (const line of lines) if (line.type === "items") for (const item of line.items) view.set(item.key, item)
+  for (const line of lines) if (line.type === "items") { for (const item of line.items) view.set(item.key, item) }
   return [...view.values()]
 }
 
@@ -119,11 +121,12 @@ describe("GET /api/session/:id/block", () => {
   it("gives a cut tool result in full, and 404 for a block that is not there", async () => {
     const session = withSubagents()
     const items = itemsOf(await readAll(await t.request(`/api/session/${session.sessionId}`)))
-    const cut = items.flatMap((item) => "parts" in item ? item.parts : []).flatMap((part) =>
-      part.type === "tool" && part.result !== undefined && part.result.text.size > part.result.text.text.length
-        ? [part.result]
-        : []
-    )[0]
+    const cut =
+      items.flatMap((item) => "parts" in item ? item.parts : []).flatMap((part) =>
+        part.type === "tool" && part.result !== undefined && part.result.text.size > part.result.text.text.length
+          ? [part.result]
+          : []
+      )[0]
     expect(cut).toBeDefined()
     const { block, line } = cut!.ref
     const response = await t.request(`/api/session/${session.sessionId}/block?line=${line}&block=${block}`)
@@ -180,7 +183,11 @@ describe("GET /api/session/:id/events", () => {
     fs.appendFileSync(file, prompt("p2", "appended while watching") + "\n")
     let event = await nextEvent()
     while (event.type !== "items") event = await nextEvent()
-    expect(event.items).toMatchObject([{ kind: "prompt", key: "p2", parts: [{ text: { text: "appended while watching" } }] }])
+    expect(event.items).toMatchObject([{
+      kind: "prompt",
+      key: "p2",
+      parts: [{ text: { text: "appended while watching" } }]
+    }])
     expect(watchers()).toBeGreaterThan(before)
 
     abort.abort()

@@ -1,8 +1,8 @@
-import * as Fixtures from "@acx/fixtures"
 import * as Pricing from "@acx/convert/Pricing"
-import * as StatsFold from "@acx/convert/StatsFold"
 import * as Reconstruct from "@acx/convert/Reconstruct"
+import * as StatsFold from "@acx/convert/StatsFold"
 import * as Usage from "@acx/convert/Usage"
+import * as Fixtures from "@acx/fixtures"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -32,7 +32,12 @@ const text = fc.oneof(
 const block = fc.oneof(
   fc.record({ type: fc.constant("text"), text }),
   fc.record({ type: fc.constant("thinking"), thinking: text }),
-  fc.record({ type: fc.constant("tool_use"), id: toolId, name: fc.constantFrom("Bash", "Task", "Read"), input: fc.jsonValue() }),
+  fc.record({
+    type: fc.constant("tool_use"),
+    id: toolId,
+    name: fc.constantFrom("Bash", "Task", "Read"),
+    input: fc.jsonValue()
+  }),
   fc.record({
     type: fc.constant("image"),
     source: fc.record({ type: fc.constant("base64"), media_type: fc.constant("image/png"), data: fc.base64String() })
@@ -178,7 +183,9 @@ describe("SessionView", () => {
           const i = Math.min(at, all.length)
           all.splice(i, 0, call)
           all.splice(Math.min(i + 1 + after, all.length), 0, result)
-          const parts = foldInChunks(inputsOf(all), cuts).flatMap((item) => item !== undefined && "parts" in item ? item.parts : [])
+          const parts = foldInChunks(inputsOf(all), cuts).flatMap((item) =>
+            item !== undefined && "parts" in item ? item.parts : []
+          )
           expect(parts.find((part) => part.type === "tool" && part.id === "toolu_x")).toMatchObject({
             agentId: "agent-x",
             result: { text: { text: "done" } }
@@ -214,7 +221,10 @@ describe("SessionView", () => {
           const parts = "parts" in item ? item.parts : []
           for (const part of parts) {
             const texts = part.type === "tool"
-              ? [{ text: part.input, ref: part.ref }, ...(part.result ? [{ text: part.result.text, ref: part.result.ref }] : [])]
+              ? [
+                { text: part.input, ref: part.ref },
+                ...(part.result ? [{ text: part.result.text, ref: part.result.ref }] : [])
+              ]
               : part.type === "text" || part.type === "thinking"
               ? [{ text: part.text, ref: part.ref }]
               : []
@@ -290,9 +300,8 @@ describe("SessionView on the fixtures", () => {
 
   it("nests the subagent under the Task call that ran it (subagent transcript and inline sidechain)", () => {
     const withFiles = built.sessions.find((session) => session.subagents.length > 0)!
-    const task = SessionView.items(fixtureInputs(withFiles.file)).flatMap((item) =>
-      "parts" in item ? item.parts : []
-    ).find((part) => part.type === "tool" && part.id === "toolu_01VmaERAwhb19LGUwu9GenaK")
+    const task = SessionView.items(fixtureInputs(withFiles.file)).flatMap((item) => "parts" in item ? item.parts : [])
+      .find((part) => part.type === "tool" && part.id === "toolu_01VmaERAwhb19LGUwu9GenaK")
     expect(task).toMatchObject({ type: "tool", name: "Task", agentId: "a881341", result: { isError: false } })
     expect(withFiles.subagents.map((agent) => agent.agentId)).toContain("a881341")
 

@@ -10,20 +10,20 @@
  * Every file comes from the session index (`findSession`, `listSubagents`), never from the
  * request; secrets are masked unless `mask=0`.
  */
-import * as SessionList from "../SessionList.js"
-import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
+import * as SessionList from "../SessionList.js"
 import * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
@@ -44,7 +44,7 @@ const subagentRows = (agents: ReadonlyArray<ClaudeProjects.SubagentInfo>): Array
 
 // The fold masks each text it shows before cutting it (cheaper than masking every string of
 // every entry, and a secret is never cut in half first).
-const masker = (mask: boolean): ((text: string) => string) => mask ? SecretMask.maskText : (text) => text
+const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
 
 const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
 
@@ -205,138 +205,154 @@ export const sessionRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
     HttpRouter.get(
       "/api/session/:id",
-      handled(Effect.gen(function*() {
-        const found = yield* sessionOf(context)
-        if (Option.isNone(found)) return notFound("no such session")
-        const session = found.value
-        const fs = yield* FileSystem.FileSystem
-        const mask = SecretMask.maskingOn(yield* searchParams)
-        const pricing = yield* loadPricing(context)
-        const listed = (yield* context.projects.listSessions(session.projectKey)).find((info) =>
-          info.sessionId === session.sessionId
-        )
-        const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
-        const cwd = listed?.cwd ?? null
-        const header: SessionView.SessionHeader = {
-          sessionId: session.sessionId,
-          projectKey: session.projectKey,
-          project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
-          title: (listed?.title ?? null) === null ? null : mask ? SecretMask.maskText(listed!.title!) : listed!.title!,
-          cwd,
-          gitBranch: listed?.gitBranch ?? null,
-          startTime: listed?.startTime ?? null,
-          lastTime: listed?.lastTime ?? null,
-          resume: `claude --resume ${session.sessionId}`,
-          bytes: listed?.size ?? 0,
-          subagents: subagentRows(agents),
-          masked: mask,
-          lineCap: LINE_CAP,
-          pricing: { source: pricing.source, date: pricing.date }
-        }
-        return ndjsonResponse(
-          Stream.make(ndjson({ type: "header", header })).pipe(
-            Stream.concat(itemLines(fs, session.file, mask, pricing))
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const session = found.value
+          const fs = yield* FileSystem.FileSystem
+          const mask = SecretMask.maskingOn(yield* searchParams)
+          const pricing = yield* loadPricing(context)
+          const listed = (yield* context.projects.listSessions(session.projectKey)).find((info) =>
+            info.sessionId === session.sessionId
           )
-        )
-      }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session")))
+          const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
+          const cwd = listed?.cwd ?? null
+          const header: SessionView.SessionHeader = {
+            sessionId: session.sessionId,
+            projectKey: session.projectKey,
+            project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
+            title: (listed?.title ?? null) === null
+              ? null
+              : mask
+              ? SecretMask.maskText(listed!.title!)
+              : listed!.title!,
+            cwd,
+            gitBranch: listed?.gitBranch ?? null,
+            startTime: listed?.startTime ?? null,
+            lastTime: listed?.lastTime ?? null,
+            resume: `claude --resume ${session.sessionId}`,
+            bytes: listed?.size ?? 0,
+            subagents: subagentRows(agents),
+            masked: mask,
+            lineCap: LINE_CAP,
+            pricing: { source: pricing.source, date: pricing.date }
+          }
+          return ndjsonResponse(
+            Stream.make(ndjson({ type: "header", header })).pipe(
+              Stream.concat(itemLines(fs, session.file, mask, pricing))
+            )
+          )
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session"))
+      )
     ),
     HttpRouter.get(
       "/api/session/:id/subagent/:agentId",
-      handled(Effect.gen(function*() {
-        const found = yield* sessionOf(context)
-        if (Option.isNone(found)) return notFound("no such session")
-        const { agentId } = yield* HttpRouter.params
-        const file = yield* transcriptOf(context, found.value, agentId ?? "")
-        if (Option.isNone(file)) return notFound("no such subagent")
-        const fs = yield* FileSystem.FileSystem
-        const mask = SecretMask.maskingOn(yield* searchParams)
-        const pricing = yield* loadPricing(context)
-        return ndjsonResponse(itemLines(fs, file.value, mask, pricing))
-      }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.subagent")))
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const { agentId } = yield* HttpRouter.params
+          const file = yield* transcriptOf(context, found.value, agentId ?? "")
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const mask = SecretMask.maskingOn(yield* searchParams)
+          const pricing = yield* loadPricing(context)
+          return ndjsonResponse(itemLines(fs, file.value, mask, pricing))
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.subagent"))
+      )
     ),
     HttpRouter.get(
       "/api/session/:id/block",
-      handled(Effect.gen(function*() {
-        const found = yield* sessionOf(context)
-        if (Option.isNone(found)) return notFound("no such session")
-        const params = yield* searchParams
-        const line = intParam(params.get("line"))
-        const block = intParam(params.get("block"))
-        const sub = intParam(params.get("sub"))
-        if (line === undefined || block === undefined || (params.has("sub") && sub === undefined)) {
-          return problem(400, "line and block must be integers")
-        }
-        const file = yield* transcriptOf(context, found.value, params.get("agent"))
-        if (Option.isNone(file)) return notFound("no such subagent")
-        const fs = yield* FileSystem.FileSystem
-        const range = yield* locateLine(fs, file.value, line)
-        if (Option.isNone(range)) return notFound(`no line ${line}`)
-        const size = range.value.end - range.value.start
-        if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
-        const bytes = yield* fs.stream(file.value, { offset: range.value.start, bytesToRead: size }).pipe(
-          Stream.runCollect,
-          Effect.map((chunks) => {
-            const out = new Uint8Array(size)
-            let at = 0
-            for (const chunk of chunks) {
-              out.set(chunk.subarray(0, size - at), at)
-              at += chunk.length
-            }
-            return out
-          })
-        )
-        const parsed = parseLine(bytes, line)
-        const full = parsed !== undefined && "entry" in parsed
-          ? SessionView.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
-          : undefined
-        if (full === undefined) return notFound(`no such block in line ${line}`)
-        // masked as the fold masked the cut text: the same function over the same text
-        const body: SessionView.BlockResponse = "text" in full ? { text: masker(SecretMask.maskingOn(params))(full.text) } : full
-        return json(body)
-      }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.block")))
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const line = intParam(params.get("line"))
+          const block = intParam(params.get("block"))
+          const sub = intParam(params.get("sub"))
+          if (line === undefined || block === undefined || (params.has("sub") && sub === undefined)) {
+            return problem(400, "line and block must be integers")
+          }
+          const file = yield* transcriptOf(context, found.value, params.get("agent"))
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const range = yield* locateLine(fs, file.value, line)
+          if (Option.isNone(range)) return notFound(`no line ${line}`)
+          const size = range.value.end - range.value.start
+          if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
+          const bytes = yield* fs.stream(file.value, { offset: range.value.start, bytesToRead: size }).pipe(
+            Stream.runCollect,
+            Effect.map((chunks) => {
+              const out = new Uint8Array(size)
+              let at = 0
+              for (const chunk of chunks) {
+                out.set(chunk.subarray(0, size - at), at)
+                at += chunk.length
+              }
+              return out
+            })
+          )
+          const parsed = parseLine(bytes, line)
+          const full = parsed !== undefined && "entry" in parsed
+            ? SessionView.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
+            : undefined
+          if (full === undefined) return notFound(`no such block in line ${line}`)
+          // masked as the fold masked the cut text: the same function over the same text
+          const body: SessionView.BlockResponse = "text" in full
+            ? { text: masker(SecretMask.maskingOn(params))(full.text) }
+            : full
+          return json(body)
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.block"))
+      )
     ),
     HttpRouter.get(
       "/api/session/:id/line/:n",
-      handled(Effect.gen(function*() {
-        const found = yield* sessionOf(context)
-        if (Option.isNone(found)) return notFound("no such session")
-        const params = yield* searchParams
-        const { n } = yield* HttpRouter.params
-        const line = intParam(n ?? null)
-        if (line === undefined) return problem(400, "the line must be an integer")
-        const agent = params.get("agent")
-        const file = yield* transcriptOf(context, found.value, agent)
-        if (Option.isNone(file)) return notFound("no such subagent")
-        const fs = yield* FileSystem.FileSystem
-        const range = yield* locateLine(fs, file.value, line)
-        if (Option.isNone(range)) return notFound(`no line ${line}`)
-        const { end, start } = range.value
-        const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
-        const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
-        const raw = fs.stream(file.value, { offset: start, bytesToRead: end - start })
-        if (!SecretMask.maskingOn(params)) {
-          return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
-        }
-        // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
-        const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
-        return HttpServerResponse.text(SecretMask.maskText(text), { contentType: "application/json", headers })
-      }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line")))
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const { n } = yield* HttpRouter.params
+          const line = intParam(n ?? null)
+          if (line === undefined) return problem(400, "the line must be an integer")
+          const agent = params.get("agent")
+          const file = yield* transcriptOf(context, found.value, agent)
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const range = yield* locateLine(fs, file.value, line)
+          if (Option.isNone(range)) return notFound(`no line ${line}`)
+          const { end, start } = range.value
+          const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
+          const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
+          const raw = fs.stream(file.value, { offset: start, bytesToRead: end - start })
+          if (!SecretMask.maskingOn(params)) {
+            return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
+          }
+          // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
+          const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
+          return HttpServerResponse.text(SecretMask.maskText(text), { contentType: "application/json", headers })
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line"))
+      )
     ),
     HttpRouter.get(
       "/api/session/:id/events",
-      handled(Effect.gen(function*() {
-        const found = yield* sessionOf(context)
-        if (Option.isNone(found)) return notFound("no such session")
-        const params = yield* searchParams
-        const from = intParam(params.get("from"))
-        if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
-        const fs = yield* FileSystem.FileSystem
-        const pricing = yield* loadPricing(context)
-        const events = liveEvents(context, fs, found.value, from, SecretMask.maskingOn(params), pricing)
-        return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
-          contentType: "text/event-stream",
-          headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
-        })
-      }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.events")))
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const from = intParam(params.get("from"))
+          if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
+          const fs = yield* FileSystem.FileSystem
+          const pricing = yield* loadPricing(context)
+          const events = liveEvents(context, fs, found.value, from, SecretMask.maskingOn(params), pricing)
+          return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+          })
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.events"))
+      )
     )
   )

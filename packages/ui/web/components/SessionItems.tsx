@@ -147,7 +147,7 @@ const SubagentView = ({ ctx, row }: { readonly ctx: ItemContext; readonly row: S
     <details class="subagent" onToggle={(e) => e.currentTarget.open && load()}>
       <summary>
         Subagent {row.agentType ?? ""} <span class="muted mono">{row.agentId}</span>
-        {row.description !== null && <span class="muted"> — {row.description}</span>}
+        {row.description !== null && <span class="muted">— {row.description}</span>}
       </summary>
       {error !== undefined && <p class="error">{error}</p>}
       {items === undefined && error === undefined && <p class="loading">Loading the subagent…</p>}
@@ -275,7 +275,10 @@ export const ItemView = ({ ctx, item }: { readonly ctx: ItemContext; readonly it
         <Shell
           item={item}
           label="Conversation compacted"
-          meta={[item.trigger, item.preTokens === undefined ? undefined : `${format.count(item.preTokens)} tokens before`]
+          meta={[
+            item.trigger,
+            item.preTokens === undefined ? undefined : `${format.count(item.preTokens)} tokens before`
+          ]
             .filter((part) => part !== undefined).join(" · ")}
         >
           {item.summary !== undefined && (

@@ -85,11 +85,11 @@ const Header = (
           {" · "}
           {format.count(tokens)} tokens · {format.usd(cost)}
           {unpriced ? "+?" : ""}
-          {header.subagents.length > 0 && ` · ${header.subagents.length} subagent${header.subagents.length > 1 ? "s" : ""}`}
+          {header.subagents.length > 0 &&
+            ` · ${header.subagents.length} subagent${header.subagents.length > 1 ? "s" : ""}`}
         </span>
         <span class="exports">
-          Export:{" "}
-          {(["markdown", "anthropic", "jsonl"] as const).map((f) => (
+          Export: {(["markdown", "anthropic", "jsonl"] as const).map((f) => (
             <a key={f} href={exportUrl(f)} download>
               {f}
             </a>
@@ -197,7 +197,8 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
   useEffect(() => {
     if (turn === undefined || found === turn) return
     const index = top.findIndex((item) =>
-      holds(item, turn) || ("parts" in item && item.parts.some((part) =>
+      holds(item, turn) ||
+      ("parts" in item && item.parts.some((part) =>
         part.type === "tool" && (nested.get(part.id) ?? []).some((inner) => holds(inner, turn))
       ))
     )
