@@ -537,7 +537,8 @@ const updateTool = (
   state: State,
   changes: Changes,
   toolId: string,
-  change: (part: ToolPart) => ToolPart | undefined
+  change: (part: ToolPart) => ToolPart | undefined,
+  uuid?: string
 ): boolean => {
   const key = state.tools.get(toolId)
   const item = key === undefined ? undefined : state.open.get(key)
@@ -550,8 +551,10 @@ const updateTool = (
     changed = true
     return next
   })
-  if (changed) {
-    const next = { ...item, parts } as Item
+  // the result's entry is found by its uuid too (`?turn=<uuid>` of a tool result)
+  const uuids = uuid === undefined || item.uuids.includes(uuid) ? item.uuids : [...item.uuids, uuid]
+  if (changed || uuids !== item.uuids) {
+    const next = { ...item, parts, uuids } as Item
     state.open.set(next.key, next)
     changes.set(next)
   }
@@ -655,7 +658,7 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
         ...part,
         result: toolResult,
         ...(agentId !== undefined && part.agentId === undefined ? { agentId } : {})
-      }))
+      }), str(entry.uuid))
       if (found && agentId !== undefined && !state.agents.has(agentId)) state.agents.set(agentId, toolId)
       if (!found) {
         orphans.push({
