@@ -154,7 +154,14 @@ const guard = (token: string, allowedHosts: ReadonlySet<string>) =>
   )
 
 const listen = (host: string, port: number) =>
-  NodeHttpServer.make(() => createServer(), { host, port }).pipe(
+  Effect.suspend(() => {
+    const node = createServer()
+    return NodeHttpServer.make(() => node, { host, port }).pipe(
+      // runs before the server's close (finalizers run last first): an open event stream
+      // (the session page's live updates) would otherwise keep the close waiting forever
+      Effect.tap(() => Effect.addFinalizer(() => Effect.sync(() => node.closeAllConnections())))
+    )
+  }).pipe(
     Effect.mapError((error) => error.cause as NodeJS.ErrnoException | undefined)
   )
 

@@ -60,3 +60,10 @@ export * as SecretMask from "./SecretMask.js"
  * @since 0.1.0
  */
 export * as CostsView from "./CostsView.js"
+
+/**
+ * The session page's items as an incremental fold over transcript lines.
+ *
+ * @since 0.1.0
+ */
+export * as SessionView from "./SessionView.js"

@@ -7,6 +7,7 @@ import type { UiContext } from "./context.js"
 import { costsRoutes } from "./costsRoutes.js"
 import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
+import { sessionRoutes } from "./sessionRoutes.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
 
 const assetResponse = (asset: UiAssets.Asset) =>
@@ -31,5 +32,6 @@ export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAsse
     pageRoutes(assets),
     sessionsRoutes(context),
     exportRoutes(context),
-    costsRoutes(context)
+    costsRoutes(context),
+    sessionRoutes(context)
   )

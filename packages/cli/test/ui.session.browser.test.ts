@@ -1,0 +1,177 @@
+/**
+ * The session page in the machine's Chromium: the printed URL opens the list, the session with
+ * subagents opens with a tool call, its result and the nested subagent; a planted hostile
+ * transcript (`<script>`, `<img onerror>`, a `javascript:` link) runs nothing; a line appended
+ * to the open session's transcript appears on the page; nothing overflows at phone width.
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+
+const HOSTILE_ID = "66666666-6666-4666-8666-666666666666"
+const TASK_TOOL = "toolu_01VmaERAwhb19LGUwu9GenaK"
+
+const line = (entry: unknown) => JSON.stringify(entry) + "\n"
+
+// Every way a transcript could try to run code in the page: as a prompt, as assistant Markdown,
+// as a tool input and result, as the session's title.
+const hostileTranscript = () =>
+  [
+    {
+      type: "custom-title",
+      customTitle: "<img src=x onerror=\"document.title='pwned'\">hostile",
+      sessionId: HOSTILE_ID
+    },
+    {
+      type: "user",
+      uuid: "h1",
+      timestamp: "2026-03-01T10:00:00.000Z",
+      cwd: "/tmp/hostile",
+      sessionId: HOSTILE_ID,
+      message: { role: "user", content: "<script>window.__pwned = 1; document.title = 'pwned'</script> hello" }
+    },
+    {
+      type: "assistant",
+      uuid: "h2",
+      parentUuid: "h1",
+      timestamp: "2026-03-01T10:00:01.000Z",
+      sessionId: HOSTILE_ID,
+      requestId: "req_h",
+      message: {
+        id: "msg_h",
+        model: "claude-sonnet-4-5-20250929",
+        role: "assistant",
+        content: [
+          {
+            type: "text",
+            text: "Reply <script>window.__pwned = 2</script> <img src=x onerror=\"window.__pwned = 3\">\n\n" +
+              "[click me](javascript:window.__pwned=4) and [docs](https://example.com/docs) ![pic](https://example.com/p.png)"
+          },
+          { type: "tool_use", id: "toolu_h", name: "Bash", input: { command: "<img src=x onerror=window.__pwned=5>" } }
+        ],
+        usage: { input_tokens: 10, output_tokens: 5 }
+      }
+    },
+    {
+      type: "user",
+      uuid: "h3",
+      parentUuid: "h2",
+      timestamp: "2026-03-01T10:00:02.000Z",
+      sessionId: HOSTILE_ID,
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_h", content: "<script>window.__pwned = 6</script>" }]
+      }
+    }
+  ].map(line).join("")
+
+describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () => {
+  let dir: string
+  let built: Fixtures.BuiltConfigDir
+  let hostileFile: string
+  let ui: RunningUi
+  let browser: Browser
+
+  beforeAll(async () => {
+    dir = tempDir("ui-session")
+    built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
+    hostileFile = path.join(built.configDir, "projects", built.sessions[0]!.projectKey, `${HOSTILE_ID}.jsonl`)
+    fs.writeFileSync(hostileFile, hostileTranscript())
+    ;[ui, browser] = await Promise.all([
+      startUi(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }),
+      launchBrowser()
+    ])
+  }, TEST_TIMEOUT_MS)
+
+  afterAll(async () => {
+    await browser?.close()
+    await ui?.stop()
+    removeDir(dir)
+  })
+
+  it("opens the session with subagents: a tool call, its result and the nested subagent", async () => {
+    const { context, errors, foreign, page } = await openPage(browser, ui.origin)
+    await page.goto(ui.url)
+    const rows = page.locator("table.sessions-table tbody tr")
+    await expect.poll(() => rows.count()).toBe(built.sessions.length + 1)
+    const session = built.sessions.find((s) => s.subagents.length > 0)!
+    await page.locator(`a[href="#/session/${session.sessionId}"]`).click()
+    await page.locator(".session-head h1").waitFor()
+    await expect.poll(() => page.locator(".resume code").textContent()).toBe(`claude --resume ${session.sessionId}`)
+    await page.locator(".session-head").getByRole("button", { name: "Copy" }).click()
+    await page.locator(".session-head").getByRole("button", { name: /Copied|Copy failed/ }).waitFor()
+
+    // the memory page's links: ?turn=<tool_use id> opens and highlights that call
+    await page.goto(`${ui.origin}/#/session/${session.sessionId}?turn=${TASK_TOOL}`)
+    const tool = page.locator(`#tool-${TASK_TOOL}`)
+    await tool.locator(".tool-body").getByText("Result", { exact: true }).waitFor()
+    expect(await tool.getAttribute("open")).not.toBeNull()
+    expect(await tool.getAttribute("class")).toContain("highlight")
+    await tool.getByText("Based on the official Claude Code hooks documentation").first().waitFor()
+    // the subagent's transcript, nested under the call, loads when opened
+    const subagent = tool.locator("details.subagent", { hasText: "a881341" })
+    await subagent.locator("summary").click()
+    await subagent.locator("article.turn").first().waitFor()
+    await subagent.getByText("What is the output contract for Claude Code hooks").first().waitFor()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    // the turn that holds the call at the top of the window (a string: no DOM library here)
+    await page.evaluate(`document.getElementById("tool-${TASK_TOOL}").closest("[data-turn]").scrollIntoView()`)
+    await page.evaluate("window.scrollBy(0, -60)")
+    await screenshot(page, "session")
+
+    // keyboard: j moves the focus to a turn
+    await page.keyboard.press("j")
+    expect(await page.evaluate("document.activeElement?.dataset?.turn !== undefined")).toBe(true)
+
+    // at phone width nothing overflows the window sideways
+    await page.setViewportSize({ width: 390, height: 844 })
+    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    expect(overflow as number).toBeLessThanOrEqual(0)
+
+    expect(errors).toEqual([])
+    expect(foreign).toEqual([])
+    await context.close()
+  }, TEST_TIMEOUT_MS)
+
+  it("runs nothing a hostile transcript holds, and shows a line appended to it live", async () => {
+    const { context, errors, foreign, page } = await openPage(browser, ui.origin)
+    await page.goto(ui.url)
+    await page.goto(`${ui.origin}/#/session/${HOSTILE_ID}`)
+    await page.getByText("click me").waitFor()
+    // the payloads are shown as text
+    await page.getByText("<script>window.__pwned = 1; document.title = 'pwned'</script> hello").waitFor()
+    await page.locator("#tool-toolu_h summary").click()
+    await page.getByText("<script>window.__pwned = 6</script>").waitFor()
+    expect(await page.evaluate("window.__pwned === undefined")).toBe(true)
+    expect(await page.title()).not.toBe("pwned")
+    expect(await page.locator(".turns script, .turns img, .session-head img").count()).toBe(0)
+    expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0)
+    const docs = page.getByRole("link", { name: "docs" })
+    expect(await docs.getAttribute("href")).toBe("https://example.com/docs")
+    expect(await docs.getAttribute("rel")).toBe("noopener noreferrer")
+
+    // live: a line Claude Code appends shows up without a reload
+    await page.locator(".badge.live").waitFor()
+    fs.appendFileSync(
+      hostileFile,
+      line({
+        type: "user",
+        uuid: "h4",
+        parentUuid: "h3",
+        timestamp: "2026-03-01T10:01:00.000Z",
+        sessionId: HOSTILE_ID,
+        message: { role: "user", content: "a prompt appended while the page is open" }
+      })
+    )
+    await page.getByText("a prompt appended while the page is open").waitFor()
+    expect(await page.evaluate("window.__pwned === undefined")).toBe(true)
+
+    expect(errors).toEqual([])
+    expect(foreign).toEqual([])
+    await context.close()
+  }, TEST_TIMEOUT_MS)
+})

@@ -1,0 +1,358 @@
+/**
+ * The session page's routes:
+ * - `GET /api/session/:id`: the header, then the items as the file is read (NDJSON, streamed:
+ *   the transcript is folded chunk by chunk, never held whole), then where the read ended;
+ * - `GET /api/session/:id/subagent/:agentId`: a subagent transcript's items, the same way;
+ * - `GET /api/session/:id/block?line=&block=[&sub=][&agent=]`: a cut text in full, an image;
+ * - `GET /api/session/:id/line/:n[?agent=]`: one raw line as a download (for lines over the cap);
+ * - `GET /api/session/:id/events?from=<bytes>`: server-sent events: the items of the lines
+ *   appended from `from` on, as `fs.watch` reports the file changing (no polling).
+ * Every file comes from the session index (`findSession`, `listSubagents`), never from the
+ * request; secrets are masked unless `mask=0`.
+ */
+import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
+import type * as Pricing from "@acx/convert/Pricing"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as nodeFs from "node:fs"
+import * as path from "node:path"
+import * as SecretMask from "../SecretMask.js"
+import * as SessionList from "../SessionList.js"
+import * as SessionView from "../SessionView.js"
+import type { UiContext } from "./context.js"
+import { findSession } from "./findSession.js"
+import { handled, json, notFound, problem, searchParams } from "./http.js"
+import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
+
+const encoder = new TextEncoder()
+const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
+const sse = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
+const HEARTBEAT = "25 seconds"
+
+const subagentRows = (agents: ReadonlyArray<ClaudeProjects.SubagentInfo>): Array<SessionView.SubagentRow> =>
+  agents.map((agent) => ({
+    agentId: agent.agentId,
+    agentType: typeof agent.meta?.["agentType"] === "string" ? agent.meta["agentType"] : null,
+    description: typeof agent.meta?.["description"] === "string" ? agent.meta["description"] : null
+  }))
+
+// The fold masks each text it shows before cutting it (cheaper than masking every string of
+// every entry, and a secret is never cut in half first).
+const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
+
+const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+
+/** The items of a transcript read from its start, as NDJSON lines, then where the read ended. */
+const itemLines = (
+  fs: FileSystem.FileSystem,
+  file: string,
+  mask: boolean,
+  pricing: Pricing.PricingTable
+): Stream.Stream<string, unknown> => {
+  let state = SessionView.initial(pricing, masker(mask))
+  let end = 0
+  let lines = 0
+  return readLines(fs, file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
+    Stream.filterMap((chunk) => {
+      const result = SessionView.fold(state, chunk.inputs)
+      state = result.state
+      end = chunk.end
+      lines = chunk.lines
+      return result.items.length === 0 ? Option.none() : Option.some(ndjson({ type: "items", items: result.items }))
+    }),
+    Stream.concat(Stream.suspend(() => Stream.make(ndjson({ type: "end", bytes: end, lines }))))
+  )
+}
+
+const ndjsonResponse = (body: Stream.Stream<string, unknown>) =>
+  HttpServerResponse.stream(body.pipe(Stream.map((text) => encoder.encode(text))), {
+    contentType: "application/x-ndjson; charset=utf-8",
+    headers: { "cache-control": "no-store" }
+  })
+
+// The session named by the request's `:id` (only from the index), or a 404 response.
+const sessionOf = (context: UiContext) =>
+  Effect.gen(function*() {
+    const { id } = yield* HttpRouter.params
+    const found = yield* findSession(context.projects, id)
+    return Option.isNone(found) ? Option.none<ClaudeProjects.SessionFile>() : Option.some(found.value)
+  })
+
+// The transcript file a request names: the session's, or one of its subagents' (`agent`).
+const transcriptOf = (context: UiContext, session: ClaudeProjects.SessionFile, agent: string | null) =>
+  agent === null
+    ? Effect.succeed(Option.some(session.file))
+    : Effect.map(
+      context.projects.listSubagents(session.projectKey, session.sessionId),
+      (agents) => Option.fromNullable(agents.find((info) => info.agentId === agent)?.file)
+    )
+
+const intParam = (value: string | null): number | undefined => {
+  if (value === null || !/^-?\d{1,10}$/.test(value)) return undefined
+  return Number(value)
+}
+
+/** The lines appended after `from`, as server-sent events, while the client stays. */
+const liveEvents = (
+  context: UiContext,
+  fs: FileSystem.FileSystem,
+  session: ClaudeProjects.SessionFile,
+  from: number,
+  mask: boolean,
+  pricing: Pricing.PricingTable
+): Stream.Stream<string, unknown> =>
+  Stream.unwrapScoped(Effect.gen(function*() {
+    const file = session.file
+    const first = yield* fs.stat(file)
+    if (from > Number(first.size)) return Stream.make(sse({ type: "reload" }))
+    const inode = Option.getOrUndefined(first.ino)
+    // the view state of the lines the client has: folded again, nothing sent
+    let state = SessionView.initial(pricing, masker(mask))
+    let offset = 0
+    let lines = 0
+    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
+      Stream.runForEach((chunk) =>
+        Effect.sync(() => {
+          state = SessionView.fold(state, chunk.inputs).state
+          offset = chunk.end
+          lines = chunk.lines
+        })
+      )
+    )
+    const projectDir = path.dirname(file)
+    const subagentsDir = path.join(projectDir, session.sessionId, "subagents")
+    type Signal = "transcript" | "subagents"
+    const watchers: Array<nodeFs.FSWatcher> = []
+    let watchingSubagents = false
+    const signals = Stream.asyncScoped<Signal>((emit) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const watchSubagents = () => {
+            if (watchingSubagents || !nodeFs.existsSync(subagentsDir)) return
+            watchingSubagents = true
+            const watcher = nodeFs.watch(subagentsDir, { recursive: true }, () => void emit.single("subagents"))
+            watcher.on("error", () => watcher.close())
+            watchers.push(watcher)
+          }
+          // the project directory: the transcript's changes and its session directory appearing
+          const watcher = nodeFs.watch(projectDir, (_event, name) => {
+            if (name === `${session.sessionId}.jsonl`) void emit.single("transcript")
+            else if (name === session.sessionId) {
+              watchSubagents()
+              void emit.single("subagents")
+            }
+          })
+          watcher.on("error", () => void emit.end())
+          watchers.push(watcher)
+          watchSubagents()
+          // lines written between the client's read and this watch
+          void emit.single("transcript")
+        }),
+        () => Effect.sync(() => watchers.forEach((watcher) => watcher.close()))
+      )
+    )
+    let lastSubagents = ""
+    const onSignal = (signal: Signal): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
+      signal === "subagents"
+        ? Effect.map(context.projects.listSubagents(session.projectKey, session.sessionId), (agents) => {
+          const rows = subagentRows(agents)
+          const text = JSON.stringify(rows)
+          if (text === lastSubagents) return []
+          lastSubagents = text
+          return [{ type: "subagents", subagents: rows }]
+        })
+        : Effect.gen(function*() {
+          const now = yield* Effect.either(fs.stat(file))
+          if (now._tag === "Left") return [{ type: "reload" }]
+          const size = Number(now.right.size)
+          const replaced = inode !== undefined && Option.getOrUndefined(now.right.ino) !== inode
+          if (size < offset || replaced) return [{ type: "reload" }]
+          if (size === offset) return []
+          const out: Array<SessionView.SessionLine> = []
+          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
+            Stream.runForEach((chunk) =>
+              Effect.sync(() => {
+                const result = SessionView.fold(state, chunk.inputs)
+                state = result.state
+                offset = chunk.end
+                lines = chunk.lines
+                if (result.items.length > 0) out.push({ type: "items", items: result.items })
+              })
+            )
+          )
+          if (out.length > 0) out.push({ type: "end", bytes: offset, lines })
+          return out
+        })
+    const data = signals.pipe(
+      Stream.mapEffect(onSignal),
+      Stream.flattenIterables,
+      Stream.takeUntil((line) => line.type === "reload"),
+      Stream.map(sse)
+    )
+    return Stream.make("retry: 2000\n\n").pipe(
+      Stream.concat(data),
+      Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(": ping\n\n")), { haltStrategy: "left" })
+    )
+  }))
+
+export const sessionRoutes = (context: UiContext) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.get(
+      "/api/session/:id",
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const session = found.value
+          const fs = yield* FileSystem.FileSystem
+          const mask = SecretMask.maskingOn(yield* searchParams)
+          const pricing = yield* loadPricing(context)
+          const listed = (yield* context.projects.listSessions(session.projectKey)).find((info) =>
+            info.sessionId === session.sessionId
+          )
+          const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
+          const cwd = listed?.cwd ?? null
+          const header: SessionView.SessionHeader = {
+            sessionId: session.sessionId,
+            projectKey: session.projectKey,
+            project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
+            title: (listed?.title ?? null) === null
+              ? null
+              : mask
+              ? SecretMask.maskText(listed!.title!)
+              : listed!.title!,
+            cwd,
+            gitBranch: listed?.gitBranch ?? null,
+            startTime: listed?.startTime ?? null,
+            lastTime: listed?.lastTime ?? null,
+            resume: `claude --resume ${session.sessionId}`,
+            bytes: listed?.size ?? 0,
+            subagents: subagentRows(agents),
+            masked: mask,
+            lineCap: LINE_CAP,
+            pricing: { source: pricing.source, date: pricing.date }
+          }
+          return ndjsonResponse(
+            Stream.make(ndjson({ type: "header", header })).pipe(
+              Stream.concat(itemLines(fs, session.file, mask, pricing))
+            )
+          )
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/session/:id/subagent/:agentId",
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const { agentId } = yield* HttpRouter.params
+          const file = yield* transcriptOf(context, found.value, agentId ?? "")
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const mask = SecretMask.maskingOn(yield* searchParams)
+          const pricing = yield* loadPricing(context)
+          return ndjsonResponse(itemLines(fs, file.value, mask, pricing))
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.subagent"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/session/:id/block",
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const line = intParam(params.get("line"))
+          const block = intParam(params.get("block"))
+          const sub = intParam(params.get("sub"))
+          if (line === undefined || block === undefined || (params.has("sub") && sub === undefined)) {
+            return problem(400, "line and block must be integers")
+          }
+          const file = yield* transcriptOf(context, found.value, params.get("agent"))
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const range = yield* locateLine(fs, file.value, line)
+          if (Option.isNone(range)) return notFound(`no line ${line}`)
+          const size = range.value.end - range.value.start
+          if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
+          const bytes = yield* fs.stream(file.value, { offset: range.value.start, bytesToRead: size }).pipe(
+            Stream.runCollect,
+            Effect.map((chunks) => {
+              const out = new Uint8Array(size)
+              let at = 0
+              for (const chunk of chunks) {
+                out.set(chunk.subarray(0, size - at), at)
+                at += chunk.length
+              }
+              return out
+            })
+          )
+          const parsed = parseLine(bytes, line)
+          const full = parsed !== undefined && "entry" in parsed
+            ? SessionView.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
+            : undefined
+          if (full === undefined) return notFound(`no such block in line ${line}`)
+          // masked as the fold masked the cut text: the same function over the same text
+          const body: SessionView.BlockResponse = "text" in full
+            ? { text: masker(SecretMask.maskingOn(params))(full.text) }
+            : full
+          return json(body)
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.block"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/session/:id/line/:n",
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const { n } = yield* HttpRouter.params
+          const line = intParam(n ?? null)
+          if (line === undefined) return problem(400, "the line must be an integer")
+          const agent = params.get("agent")
+          const file = yield* transcriptOf(context, found.value, agent)
+          if (Option.isNone(file)) return notFound("no such subagent")
+          const fs = yield* FileSystem.FileSystem
+          const range = yield* locateLine(fs, file.value, line)
+          if (Option.isNone(range)) return notFound(`no line ${line}`)
+          const { end, start } = range.value
+          const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
+          const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
+          const raw = fs.stream(file.value, { offset: start, bytesToRead: end - start })
+          if (!SecretMask.maskingOn(params)) {
+            return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
+          }
+          // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
+          const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
+          return HttpServerResponse.text(SecretMask.maskText(text), { contentType: "application/json", headers })
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/session/:id/events",
+      handled(
+        Effect.gen(function*() {
+          const found = yield* sessionOf(context)
+          if (Option.isNone(found)) return notFound("no such session")
+          const params = yield* searchParams
+          const from = intParam(params.get("from"))
+          if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
+          const fs = yield* FileSystem.FileSystem
+          const pricing = yield* loadPricing(context)
+          const events = liveEvents(context, fs, found.value, from, SecretMask.maskingOn(params), pricing)
+          return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+          })
+        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.events"))
+      )
+    )
+  )
