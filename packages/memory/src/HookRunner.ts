@@ -238,6 +238,19 @@ export const contextFor = (home: string, project: string): string => {
 }
 
 /**
+ * What `acx memory context` prints for a project, without the final newline: the context
+ * ({@link contextFor}), or a line saying there is nothing yet. Throws what the database throws.
+ *
+ * @since 0.1.0
+ * @category context
+ */
+export const contextReport = (home: string, project: string): string => {
+  const dir = path.resolve(project)
+  const text = contextFor(home, dir)
+  return text === "" ? `(nothing remembered for ${dir} yet)` : text
+}
+
+/**
  * Whether the memory has nothing left to do: no pending event and no live worker (a database
  * that does not exist yet is idle). For tools that must wait for the worker, never for hooks.
  *
