@@ -238,16 +238,29 @@ export const contextFor = (home: string, project: string): string => {
 }
 
 /**
- * What `acx memory context` prints for a project, without the final newline: the context
- * ({@link contextFor}), or a line saying there is nothing yet. Throws what the database throws.
+ * A project's context and what `acx memory context` prints for it.
  *
  * @since 0.1.0
  * @category context
  */
-export const contextReport = (home: string, project: string): string => {
+export interface ContextReport {
+  /** What SessionStart injects ({@link contextFor}; `""`: nothing). */
+  readonly context: string
+  /** What `acx memory context` prints, without the final newline: the context, or a line saying there is none yet. */
+  readonly text: string
+}
+
+/**
+ * A project's context and what `acx memory context` prints for it (one read). Throws what the
+ * database throws.
+ *
+ * @since 0.1.0
+ * @category context
+ */
+export const contextReport = (home: string, project: string): ContextReport => {
   const dir = path.resolve(project)
-  const text = contextFor(home, dir)
-  return text === "" ? `(nothing remembered for ${dir} yet)` : text
+  const context = contextFor(home, dir)
+  return { context, text: context === "" ? `(nothing remembered for ${dir} yet)` : context }
 }
 
 /**

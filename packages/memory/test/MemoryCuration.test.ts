@@ -216,7 +216,8 @@ describe("MemoryCuration", () => {
     expect(query(acxHome, "SELECT count(*) AS n FROM memory_observations")[0]!["n"]).toBe(5)
     await run(acxHome, MemoryCuration.restore(["O2"]))
     expect(HookRunner.contextFor(acxHome, project)).toBe(before)
-    expect(HookRunner.contextReport(acxHome, project)).toBe(before)
+    expect(HookRunner.contextReport(acxHome, project)).toEqual({ context: before, text: before })
+    expect(HookRunner.contextReport(acxHome, "/nowhere").text).toBe("(nothing remembered for /nowhere yet)")
   })
 
   it("layerExisting never creates a database", async () => {

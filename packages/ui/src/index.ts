@@ -53,3 +53,10 @@ export * as CostOutliers from "./CostOutliers.js"
  * @since 0.1.0
  */
 export * as SecretMask from "./SecretMask.js"
+
+/**
+ * The memory page's JSON and its pure shaping: observations with their turns, spend, requests.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryView from "./MemoryView.js"

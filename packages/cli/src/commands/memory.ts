@@ -228,7 +228,7 @@ const context = Command.make("context", { project: memoryProjectOption }, ({ pro
       catch: (cause) =>
         invalidArgument(`cannot read the memory: ${cause instanceof Error ? cause.message : String(cause)}`)
     })
-    yield* Console.log(text)
+    yield* Console.log(text.text)
   })).pipe(
     Command.withDescription(
       `Print exactly what SessionStart injects for a project (default: here), within contextTokens (default ${MemoryConfig.defaults.contextTokens})`

@@ -6,6 +6,7 @@ import type * as UiAssets from "../UiAssets.js"
 import type { UiContext } from "./context.js"
 import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
+import { memoryRoutes } from "./memoryRoutes.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
 
 const assetResponse = (asset: UiAssets.Asset) =>
@@ -29,5 +30,6 @@ export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAsse
   HttpRouter.concatAll(
     pageRoutes(assets),
     sessionsRoutes(context),
-    exportRoutes(context)
+    exportRoutes(context),
+    memoryRoutes(context)
   )
