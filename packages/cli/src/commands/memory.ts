@@ -224,11 +224,11 @@ const context = Command.make("context", { project: memoryProjectOption }, ({ pro
     const dir = Option.getOrElse(project, () => process.cwd())
     yield* MemoryBackup.check(files())
     const text = yield* Effect.try({
-      try: () => HookRunner.contextReport(files().home, dir),
+      try: () => HookRunner.contextFor(files().home, dir),
       catch: (cause) =>
         invalidArgument(`cannot read the memory: ${cause instanceof Error ? cause.message : String(cause)}`)
     })
-    yield* Console.log(text.text)
+    yield* Console.log(text === "" ? `(nothing remembered for ${dir} yet)` : text)
   })).pipe(
     Command.withDescription(
       `Print exactly what SessionStart injects for a project (default: here), within contextTokens (default ${MemoryConfig.defaults.contextTokens})`
