@@ -230,6 +230,23 @@ describe("memory routes", () => {
     expect(event).toMatch(/^event: observation\nid: 4\ndata: /)
     const view = JSON.parse(event.split("data: ")[1]!) as MemoryView.ObservationView
     expect(view).toMatchObject({ id: "O4", sessionId: other.sessionId, title: "Live giraffe arrives" })
+
+    // a reconnecting EventSource names the last event it had: what came after it is sent at once
+    await seedBatch(t.acxHome, other, {
+      events: [],
+      observations: [observation({ title: "Missed while away", narrative: "written between connections" })]
+    })
+    const again = new AbortController()
+    const resumed = await t.request("/api/memory/events", { signal: again.signal, headers: { "last-event-id": "4" } })
+    const resumedReader = resumed.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let later = ""
+    while (!later.includes("Missed while away")) {
+      const { done, value } = await resumedReader.read()
+      if (done) break
+      later += value
+    }
+    again.abort()
+    expect(later).toContain("id: 5\n")
   })
 })
 

@@ -229,7 +229,11 @@ const spend = (context: UiContext) =>
 
 const encoder = new TextEncoder()
 
-/** A change of the database or its WAL; no polling: the kernel says when a write happened. */
+/**
+ * A change of the database or its WAL (no polling: the kernel says when a write happened), and
+ * one at the start, once the watches are in place: what was written before is read then, and
+ * nothing written after slips between that read and the watch.
+ */
 const changes = (file: string) =>
   Stream.async<void>((emit) => {
     const watchers = [file, `${file}-wal`].flatMap((watched) => {
@@ -241,6 +245,7 @@ const changes = (file: string) =>
         return []
       }
     })
+    void emit.single(undefined)
     return Effect.sync(() => {
       for (const watcher of watchers) watcher.close()
     })
@@ -364,7 +369,9 @@ export const memoryRoutes = (context: UiContext) => {
       handled(
         Effect.gen(function*() {
           const params = yield* searchParams
-          const afterText = params.get("after")
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // a reconnecting EventSource says where it stopped: nothing written meanwhile is missed
+          const afterText = params.get("after") ?? request.headers["last-event-id"] ?? null
           const after = afterText === null ? undefined : Number(afterText)
           if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) {
             return problem(400, "after must be an observation's row id")
