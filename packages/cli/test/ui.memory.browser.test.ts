@@ -193,6 +193,11 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     await seed(acxHome, turns, [], [observation({ title: "Live okapi observation", narrative: "written just now" })])
     await expect.poll(titles, { timeout: 15_000 }).toContain("Live okapi observation")
 
+    // a session's summary opens beside the timeline
+    await cards.first().getByRole("button", { name: "Session summary" }).click()
+    await expect.poll(() => page.locator(".memory-session").textContent()).toContain(turns.sessionId.slice(0, 8))
+    await expect.poll(() => page.locator(".memory-session").textContent()).toContain("No summary yet")
+
     // at phone width nothing overflows the window sideways (a string: no DOM library in tests)
     await page.setViewportSize({ width: 390, height: 844 })
     expect(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth") as number)

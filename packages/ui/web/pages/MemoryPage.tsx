@@ -120,7 +120,7 @@ const SessionPanel = ({ mask, onClose, sessionId }: {
           </p>
           {body.summaries.length === 0 && <p class="muted">No summary yet (written when the session stops).</p>}
           {body.summaries.map((s) => (
-            <dl class="summary" key={s.id}>
+            <dl class="memory-summary" key={s.id}>
               <dt>Request</dt>
               <dd>{s.request}</dd>
               <dt>Investigated</dt>
