@@ -238,6 +238,32 @@ export const contextFor = (home: string, project: string): string => {
 }
 
 /**
+ * A project's context and what `acx memory context` prints for it.
+ *
+ * @since 0.1.0
+ * @category context
+ */
+export interface ContextReport {
+  /** What SessionStart injects ({@link contextFor}; `""`: nothing). */
+  readonly context: string
+  /** What `acx memory context` prints, without the final newline: the context, or a line saying there is none yet. */
+  readonly text: string
+}
+
+/**
+ * A project's context and what `acx memory context` prints for it (one read). Throws what the
+ * database throws.
+ *
+ * @since 0.1.0
+ * @category context
+ */
+export const contextReport = (home: string, project: string): ContextReport => {
+  const dir = path.resolve(project)
+  const context = contextFor(home, dir)
+  return { context, text: context === "" ? `(nothing remembered for ${dir} yet)` : context }
+}
+
+/**
  * Whether the memory has nothing left to do: no pending event and no live worker (a database
  * that does not exist yet is idle). For tools that must wait for the worker, never for hooks.
  *

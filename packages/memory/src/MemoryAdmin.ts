@@ -53,7 +53,10 @@ export interface MemoryStatus {
   }
   readonly lastError: string | null
   readonly sessions: { readonly [status: string]: number }
+  /** What the memory keeps and shows (forgotten entries are counted apart). */
   readonly counts: { readonly observations: number; readonly summaries: number; readonly prompts: number }
+  /** Entries forgotten (soft-deleted, can be restored): left out of search and the context. */
+  readonly forgotten: { readonly observations: number; readonly summaries: number }
   readonly today: DaySpend
 }
 
@@ -91,8 +94,12 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
   const sessions = yield* sql<{ status: string; n: number }>`
     SELECT status, count(*) AS n FROM memory_sessions GROUP BY status`
   const [counts] = yield* sql<{ observations: number; summaries: number; prompts: number }>`
-    SELECT (SELECT count(*) FROM memory_observations) AS observations,
-      (SELECT count(*) FROM memory_summaries) AS summaries, (SELECT count(*) FROM memory_prompts) AS prompts`
+    SELECT (SELECT count(*) FROM memory_observations WHERE forgotten_at IS NULL) AS observations,
+      (SELECT count(*) FROM memory_summaries WHERE forgotten_at IS NULL) AS summaries,
+      (SELECT count(*) FROM memory_prompts) AS prompts`
+  const [forgotten] = yield* sql<{ observations: number; summaries: number }>`
+    SELECT (SELECT count(*) FROM memory_observations WHERE forgotten_at IS NOT NULL) AS observations,
+      (SELECT count(*) FROM memory_summaries WHERE forgotten_at IS NOT NULL) AS summaries`
   const running = worker?.pid != null && worker.heartbeatAt !== null && now - worker.heartbeatAt <= WORKER_STALE_MS &&
     processExists(worker.pid)
   return {
@@ -111,6 +118,7 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
     lastError: lastError?.lastError ?? worker?.lastError ?? null,
     sessions: Object.fromEntries(sessions.map((row) => [row.status, row.n])),
     counts: counts!,
+    forgotten: forgotten!,
     today: yield* spendOn(now)
   } satisfies MemoryStatus
 }, Effect.mapError(databaseError("reading the memory's status")))

@@ -8,11 +8,13 @@
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
+import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations, MIGRATIONS_TABLE } from "./internal/migrations.js"
+import * as Sqlite from "./internal/sqlite.js"
 import { BUSY_TIMEOUT_MS } from "./internal/sqlite.js"
 import { MemoryError } from "./MemoryError.js"
 
@@ -86,3 +88,42 @@ export const layer = (file: string): Layer.Layer<SqlClient.SqlClient | SqliteCli
       return context
     })
   )
+
+/**
+ * A SQLite client on an existing memory database, for readers that must never create one (the
+ * `acx ui` page): `NotFound` when the file does not exist. A file that lacks migrations is
+ * migrated the way the hook does it (one immediate transaction that checks again once it holds
+ * the write lock), so a hook, the worker or another page migrating at the same time cannot apply
+ * a migration twice; a current file costs one read.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerExisting = (
+  file: string
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, MemoryError> =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      yield* Effect.try({
+        try: () => {
+          const db = new Database(file, { fileMustExist: true })
+          try {
+            Sqlite.configure(db)
+            Sqlite.migrate(db)
+          } finally {
+            db.close()
+          }
+        },
+        catch: (cause) =>
+          !fs.existsSync(file)
+            ? new MemoryError({ reason: "NotFound", description: `no memory database at ${file}`, cause })
+            : databaseError(file)(cause)
+      })
+      const context = yield* Layer.build(SqliteClient.layer({ filename: file })).pipe(
+        Effect.mapError(databaseError(file))
+      )
+      const sql = yield* Effect.provide(SqlClient.SqlClient, context)
+      yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).pipe(Effect.mapError(databaseError(file)))
+      return context
+    })
+  ).pipe(Layer.withSpan("MemoryDatabase.layerExisting"))

@@ -99,13 +99,25 @@ interface Source {
   readonly table: string
   readonly type: string
   readonly title: string
+  /** Whether its rows can be forgotten (soft delete: `forgotten_at`). */
+  readonly forgettable: boolean
 }
 
 const SOURCES: ReadonlyArray<Source> = [
-  { kind: "observation", table: "memory_observations", type: "t.type", title: "t.title" },
-  { kind: "summary", table: "memory_summaries", type: "'summary'", title: "t.request" },
-  { kind: "prompt", table: "memory_prompts", type: "'prompt'", title: "substr(t.text, 1, 120)" }
+  { kind: "observation", table: "memory_observations", type: "t.type", title: "t.title", forgettable: true },
+  { kind: "summary", table: "memory_summaries", type: "'summary'", title: "t.request", forgettable: true },
+  {
+    kind: "prompt",
+    table: "memory_prompts",
+    type: "'prompt'",
+    title: "substr(t.text, 1, 120)",
+    forgettable: false
+  }
 ]
+
+/** `AND <alias>.forgotten_at IS NULL` for a table whose rows can be forgotten, else nothing. */
+const remembered = (kind: EntryKind, alias: string): string =>
+  kind === "prompt" ? "" : ` AND ${alias}.forgotten_at IS NULL`
 
 const databaseError = (what: string) => (cause: SqlError) =>
   new MemoryError({ reason: "Database", description: `${what}: ${cause.message.split("\n")[0]}`, cause })
@@ -160,6 +172,10 @@ export const search = Effect.fn("MemorySearch.search")(function*(query: string, 
       ...(since > 0 && !inIndex ? [sql`r.created_at >= ${since}`] : [])
     ]
     const filters = sql.and([
+      // the few forgotten rows, read once from their partial index
+      ...(source.forgettable
+        ? [sql`+${fts}.rowid NOT IN (SELECT id FROM ${table} WHERE forgotten_at IS NOT NULL)`]
+        : []),
       // a project's rows since a time have ids from the first of them on (read from its index)
       ...(project !== null && since > 0
         ? [sql`${fts}.rowid >= (SELECT min(id) FROM ${table} WHERE project = ${project} AND created_at >= ${since})`]
@@ -184,7 +200,7 @@ export const search = Effect.fn("MemorySearch.search")(function*(query: string, 
         AND ${fts}.rowid >= (SELECT min(id) FROM candidates) AND +${fts}.rowid IN (SELECT id FROM candidates)
         AND (${project} IS NULL OR t.project = ${project})
         AND ${byType ? sql`t.type = ${options.type}` : sql`1 = 1`}
-        AND t.created_at >= ${since}
+        AND t.created_at >= ${since}${sql.literal(remembered(source.kind, "t"))}
       ORDER BY rank LIMIT ${limit}`.pipe(Effect.mapError(databaseError("searching")))
     for (const { rowId, ...row } of rows) results.push({ ...row, id: formatId(source.kind, rowId), kind: source.kind })
   }
@@ -212,9 +228,10 @@ const LIST_COLUMNS = new Set([
   "event_ids"
 ])
 
+// `forgotten_at` is bookkeeping: an entry shown is never forgotten, so the column says nothing
 const decodeRow = (row: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
-    Object.entries(row).map(([column, value]) => {
+    Object.entries(row).filter(([column]) => column !== "forgotten_at").map(([column, value]) => {
       if (!LIST_COLUMNS.has(column) || typeof value !== "string") return [column, value]
       try {
         return [column, JSON.parse(value)]
@@ -231,8 +248,8 @@ const TABLES: { readonly [K in EntryKind]: string } = {
 }
 
 /**
- * Entries by id, in the order asked; unknown ids are left out (`NotFound` only for a lone id:
- * see {@link show}).
+ * Entries by id, in the order asked; unknown and forgotten ids are left out (`NotFound` only for
+ * a lone id: see {@link show}).
  *
  * @since 0.1.0
  * @category reading
@@ -244,7 +261,9 @@ export const get = Effect.fn("MemorySearch.get")(function*(ids: ReadonlyArray<st
     const parsed = parseId(text)
     if (parsed === undefined) continue
     const [row] = yield* sql<Record<string, unknown>>`
-      SELECT * FROM ${sql.literal(TABLES[parsed.kind])} WHERE id = ${parsed.id}`.pipe(
+      SELECT * FROM ${sql.literal(TABLES[parsed.kind])} WHERE id = ${parsed.id}${
+      sql.literal(remembered(parsed.kind, TABLES[parsed.kind]))
+    }`.pipe(
       Effect.mapError(databaseError("reading an entry"))
     )
     if (row !== undefined) out.push({ id: formatId(parsed.kind, parsed.id), kind: parsed.kind, fields: decodeRow(row) })
@@ -287,7 +306,7 @@ export interface TimelineEntry {
 
 /**
  * The entries of an entry's project around it in time: `window` before and after (default 5),
- * oldest first, the entry itself included.
+ * oldest first, the entry itself included; forgotten entries are left out.
  *
  * @since 0.1.0
  * @category reading
@@ -303,7 +322,8 @@ export const timeline = Effect.fn("MemorySearch.timeline")(function*(around: str
         SELECT t.id AS rowId, t.session_id AS sessionId, ${sql.literal(source.type)} AS type,
           ${sql.literal(source.title)} AS title, t.created_at AS createdAt
         FROM ${sql.literal(source.table)} t
-        WHERE t.project = ${project} AND ${sql.literal(before ? "t.created_at <= " : "t.created_at > ")}${at}
+        WHERE t.project = ${project}${sql.literal(remembered(source.kind, "t"))}
+          AND ${sql.literal(before ? "t.created_at <= " : "t.created_at > ")}${at}
         ORDER BY t.created_at ${sql.literal(before ? "DESC" : "ASC")} LIMIT ${window + 1}`.pipe(
         Effect.map((rows) =>
           rows.map(({ rowId, ...row }): TimelineEntry => ({

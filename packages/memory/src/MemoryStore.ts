@@ -361,8 +361,8 @@ export const forgetObserver = Effect.fn("MemoryStore.forgetObserver")(function*(
 }, Effect.mapError(databaseError("updating a session")))
 
 /**
- * A session's observations so far, oldest first (at most `limit`): what a summary written by a
- * fresh observer conversation is told.
+ * A session's observations so far, oldest first (at most `limit`; forgotten ones left out): what
+ * a summary written by a fresh observer conversation is told.
  *
  * @since 0.1.0
  * @category sessions
@@ -370,7 +370,8 @@ export const forgetObserver = Effect.fn("MemoryStore.forgetObserver")(function*(
 export const sessionObservations = Effect.fn("MemoryStore.sessionObservations")(function*(id: string, limit = 40) {
   const sql = yield* SqlClient.SqlClient
   return yield* sql<{ readonly type: string; readonly title: string }>`
-    SELECT type, title FROM memory_observations WHERE session_id = ${id} ORDER BY id LIMIT ${limit}`
+    SELECT type, title FROM memory_observations WHERE session_id = ${id} AND forgotten_at IS NULL
+    ORDER BY id LIMIT ${limit}`
 }, Effect.mapError(databaseError("reading a session's observations")))
 
 /**

@@ -59,6 +59,13 @@ export * as MemoryBackup from "./MemoryBackup.js"
 export * as MemoryConfig from "./MemoryConfig.js"
 
 /**
+ * Curation with undo: observations and summaries forgotten softly (left out by every reader) and restored.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryCuration from "./MemoryCuration.js"
+
+/**
  * The context SessionStart injects, within a token budget, pure.
  *
  * @since 0.1.0

@@ -28,6 +28,7 @@ import * as path from "node:path"
 import { appRoutes } from "./internal/appRoutes.js"
 import type { UiContext } from "./internal/context.js"
 import { problem } from "./internal/http.js"
+import * as MemoryDb from "./internal/memoryDb.js"
 import * as UiAssets from "./UiAssets.js"
 import { UiError } from "./UiError.js"
 import * as UiSecurity from "./UiSecurity.js"
@@ -212,7 +213,8 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : first
     const allowedHosts = UiSecurity.allowedHosts(port, host)
-    const context: UiContext = { projects, configDir, acxHome, allowedHosts }
+    const memory = yield* MemoryDb.make(acxHome)
+    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory }
     const app = yield* HttpRouter.toHttpApp(appRoutes(context, assets))
     yield* server.serve(app, guard(token, allowedHosts)).pipe(Effect.provide(NodeContext.layer))
     return {

@@ -67,3 +67,10 @@ export * as CostsView from "./CostsView.js"
  * @since 0.1.0
  */
 export * as SessionView from "./SessionView.js"
+
+/**
+ * The memory page's JSON and its pure shaping: observations with their turns, spend, requests.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryView from "./MemoryView.js"

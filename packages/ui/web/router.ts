@@ -37,6 +37,8 @@ export const useRoute = (): Route => {
   useEffect(() => {
     const onChange = () => setRoute(parseRoute(location.hash))
     addEventListener("hashchange", onChange)
+    // a hash set between the first render and this listener (a redirect, a quick navigation)
+    onChange()
     return () => removeEventListener("hashchange", onChange)
   }, [])
   return route

@@ -97,15 +97,15 @@ interface SummaryRow {
   readonly created_at: number
 }
 
-/** A project's newest observations and summaries, at most `limit` of each. */
+/** A project's newest observations and summaries (forgotten ones left out), at most `limit` of each. */
 export const contextEntries = (db: Database.Database, project: string, limit: number): Array<ContextEntry> => {
   const observations = db.prepare(
     `SELECT id, type, title, subtitle, created_at FROM memory_observations
-     WHERE project = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+     WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
   ).all(project, limit) as Array<ObservationRow>
   const summaries = db.prepare(
     `SELECT id, request, completed, learned, next_steps, created_at FROM memory_summaries
-     WHERE project = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+     WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
   ).all(project, limit) as Array<SummaryRow>
   return [
     ...observations.map((row): ContextEntry => ({

@@ -200,6 +200,18 @@ INSERT INTO memory_worker (id) VALUES (1);
     name: "memory_worker_spawned_at",
     // when a hook last started a worker: hooks in a burst start one, not one each
     statements: ["ALTER TABLE memory_worker ADD COLUMN spawned_at INTEGER"]
+  },
+  {
+    id: 3,
+    name: "memory_forgotten_at",
+    // soft delete (forget from the page, undo): readers leave rows with a time out; the partial
+    // indexes list the few forgotten rows without reading the others
+    statements: [
+      "ALTER TABLE memory_observations ADD COLUMN forgotten_at INTEGER",
+      "ALTER TABLE memory_summaries ADD COLUMN forgotten_at INTEGER",
+      "CREATE INDEX memory_observations_forgotten ON memory_observations (forgotten_at) WHERE forgotten_at IS NOT NULL",
+      "CREATE INDEX memory_summaries_forgotten ON memory_summaries (forgotten_at) WHERE forgotten_at IS NOT NULL"
+    ]
   }
 ]
 

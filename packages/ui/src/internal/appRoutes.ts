@@ -7,6 +7,7 @@ import type { UiContext } from "./context.js"
 import { costsRoutes } from "./costsRoutes.js"
 import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
+import { memoryRoutes } from "./memoryRoutes.js"
 import { sessionRoutes } from "./sessionRoutes.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
 
@@ -33,5 +34,6 @@ export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAsse
     sessionsRoutes(context),
     exportRoutes(context),
     costsRoutes(context),
-    sessionRoutes(context)
+    sessionRoutes(context),
+    memoryRoutes(context)
   )

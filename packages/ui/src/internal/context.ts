@@ -1,5 +1,6 @@
 /** What every route reads from: the config directory's projects, acx's home, the server's hosts. */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import type { MemoryDb } from "./memoryDb.js"
 
 /** The sources the routes read, fixed when the server starts. */
 export interface UiContext {
@@ -10,4 +11,6 @@ export interface UiContext {
   readonly acxHome: string
   /** The `Host` values the server answers for (writes check their `Origin` against them). */
   readonly allowedHosts: ReadonlySet<string>
+  /** The memory database (`$ACX_HOME/memory.db`), opened on demand, never created. */
+  readonly memory: MemoryDb
 }

@@ -1,0 +1,428 @@
+/**
+ * The memory page's routes: `GET /api/memory` (exists?, projects, worker, queue, settings),
+ * `/api/memory/observations` (timeline or search, each observation with the turn it came from),
+ * `/api/memory/session/:id`, `/api/memory/context` (what `acx memory context` prints, byte for
+ * byte), `/api/memory/spend`, `/api/memory/events` (new observations over SSE, driven by
+ * `fs.watch` on the database and its WAL), and the page's only writes, `POST
+ * /api/memory/forget` and `/api/memory/restore` (soft delete and undo). Secrets are masked
+ * unless `mask=0`. Without `$ACX_HOME/memory.db` the answers say so; none creates it.
+ */
+import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as HookRunner from "@acx/memory/HookRunner"
+import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
+import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as MemoryContext from "@acx/memory/MemoryContext"
+import * as MemoryCuration from "@acx/memory/MemoryCuration"
+import { MemoryError } from "@acx/memory/MemoryError"
+import * as MemorySearch from "@acx/memory/MemorySearch"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as MemoryView from "../MemoryView.js"
+import * as SecretMask from "../SecretMask.js"
+import type { UiContext } from "./context.js"
+import { handled, json, notFound, problem, searchParams } from "./http.js"
+
+const ENABLE = "acx memory install"
+
+const OBSERVATION_COLUMNS = `id, session_id, project, type, title, subtitle, narrative, facts, concepts, files_read,
+  files_modified, event_ids, source, created_at`
+
+const noDatabase = (context: UiContext) =>
+  notFound(`no memory database at ${context.memory.file}: \`${ENABLE}\` turns the memory on`)
+
+/** The body, its secrets masked unless the request said `mask=0`. */
+const masked = (params: URLSearchParams, body: unknown, status = 200) =>
+  json(SecretMask.maskingOn(params) ? SecretMask.maskValue(body) : body, status)
+
+/** An invalid argument is the request's fault (400); anything else is the server's. */
+const badRequest = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.catchIf(
+    effect,
+    (error) => error instanceof MemoryError && error.reason === "InvalidArgument",
+    (error) => Effect.succeed(problem(400, (error as MemoryError).description))
+  )
+
+// -------------------------------------------------------------------------------------------------
+// the turn each observation came from
+// -------------------------------------------------------------------------------------------------
+
+/** Observations with their turns: one read of their events, one of the session index, and one
+ * transcript read per session whose turn is a prompt. */
+const withTurns = (
+  context: UiContext,
+  rows: ReadonlyArray<MemoryView.ObservationRow>,
+  snippets: ReadonlyMap<number, string> = new Map()
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const eventIds = [...new Set(rows.flatMap((row) => MemoryView.idList(row.event_ids)))]
+    const events = eventIds.length === 0 ? [] : yield* sql<MemoryView.EventRow>`
+      SELECT id, session_id, kind, idempotency_key, tool_name, payload, created_at
+      FROM memory_events WHERE ${sql.in("id", eventIds)}`
+    const byId = new Map(events.map((event) => [event.id, event]))
+    const listed = new Map(
+      (yield* context.projects.listSessionFiles()).map((file) => [file.sessionId, file] as const)
+    )
+    const prompts = new Map<string, ReadonlyArray<MemoryView.PromptEntry>>()
+    const promptsOf = (file: ClaudeProjects.SessionFile) =>
+      Effect.gen(function*() {
+        const known = prompts.get(file.sessionId)
+        if (known !== undefined) return known
+        // a transcript that cannot be read gives no uuid, not a failed page
+        const read = yield* Effect.option(context.projects.readSession(file.projectKey, file.sessionId))
+        const entries = Option.match(read, { onNone: () => [], onSome: (r) => MemoryView.promptEntries(r.entries) })
+        prompts.set(file.sessionId, entries)
+        return entries
+      })
+    return yield* Effect.forEach(rows, (row) =>
+      Effect.gen(function*() {
+        const view = MemoryView.observationView(row, null, snippets.get(row.id) ?? null)
+        const file = listed.get(row.session_id)
+        const own = MemoryView.idList(row.event_ids).flatMap((id) => {
+          const event = byId.get(id)
+          return event === undefined ? [] : [event]
+        })
+        const event = MemoryView.sourceEvent(view, own)
+        if (file === undefined || event === undefined) return view
+        const prompt = MemoryView.promptOf(event)
+        const uuid = prompt === undefined
+          ? undefined
+          : MemoryView.promptEntryUuid(prompt, event.created_at, yield* promptsOf(file))
+        return { ...view, from: MemoryView.turnLink(event, uuid) }
+      }))
+  }).pipe(Effect.withSpan("MemoryRoutes.withTurns"))
+
+// -------------------------------------------------------------------------------------------------
+// reads
+// -------------------------------------------------------------------------------------------------
+
+const overview = (context: UiContext) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const paths = MemoryConfig.paths(context.acxHome)
+    const settings = MemoryConfig.load(context.acxHome)
+    const status = yield* MemoryAdmin.status(paths, settings)
+    const projects = yield* sql<MemoryView.MemoryProject>`
+      SELECT s.project AS project, count(*) AS sessions, max(s.last_event_at) AS lastAt,
+        (SELECT count(*) FROM memory_observations o WHERE o.project = s.project AND o.forgotten_at IS NULL)
+          AS observations,
+        (SELECT count(*) FROM memory_summaries m WHERE m.project = s.project AND m.forgotten_at IS NULL)
+          AS summaries
+      FROM memory_sessions s GROUP BY s.project ORDER BY lastAt DESC`
+    const { config } = settings
+    const body: MemoryView.MemoryOverview = {
+      exists: true,
+      database: paths.database,
+      projects,
+      worker: {
+        running: status.worker.running,
+        pid: status.worker.pid,
+        heartbeatAt: status.worker.heartbeatAt,
+        localReason: status.worker.localReason
+      },
+      queue: status.queue,
+      counts: status.counts,
+      forgotten: status.forgotten,
+      settings: {
+        mode: config.mode,
+        model: config.model,
+        contextTokens: config.contextTokens,
+        dailyBudgetUsd: config.dailyBudgetUsd,
+        dailyBudgetTokens: config.dailyBudgetTokens
+      }
+    }
+    return body
+  }).pipe(Effect.withSpan("MemoryRoutes.overview"))
+
+const observations = (context: UiContext, query: MemoryView.ObservationsQuery) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    if (query.q !== undefined) {
+      // ranked by the memory's own search; only observations are the timeline's
+      const found = (yield* MemorySearch.search(query.q, {
+        project: query.project,
+        type: query.type,
+        limit: 1000
+      })).filter((result) => result.kind === "observation").slice(0, query.limit)
+      const ids = found.flatMap((result) => {
+        const parsed = MemorySearch.parseId(result.id)
+        return parsed === undefined ? [] : [parsed.id]
+      })
+      const rows = ids.length === 0 ? [] : yield* sql<MemoryView.ObservationRow>`
+        SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
+        WHERE forgotten_at IS NULL AND ${sql.in("id", ids)}`
+      const order = new Map(ids.map((id, index) => [id, index]))
+      const ranked = [...rows].sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+      const snippets = new Map(found.map((result) => [Number(result.id.slice(1)), result.snippet]))
+      const body: MemoryView.ObservationsResponse = {
+        observations: yield* withTurns(context, ranked, snippets),
+        next: null
+      }
+      return body
+    }
+    const where = sql.and([
+      sql`forgotten_at IS NULL`,
+      ...(query.project === undefined ? [] : [sql`project = ${query.project}`]),
+      ...(query.type === undefined ? [] : [sql`type = ${query.type}`]),
+      ...(query.before === undefined ? [] : [sql`id < ${query.before}`])
+    ])
+    const rows = yield* sql<MemoryView.ObservationRow>`
+      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations WHERE ${where}
+      ORDER BY id DESC LIMIT ${query.limit + 1}`
+    const page = rows.slice(0, query.limit)
+    const body: MemoryView.ObservationsResponse = {
+      observations: yield* withTurns(context, page),
+      next: rows.length > query.limit ? page.at(-1)!.id : null
+    }
+    return body
+  }).pipe(Effect.withSpan("MemoryRoutes.observations"))
+
+// memory session ids are Claude Code's (UUIDs); anything with a slash or a dot-dot names nothing
+const SESSION_ID = /^[\w-]{1,128}$/
+
+const sessionMemory = (context: UiContext, sessionId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [session] = yield* sql<{ project: string; status: string }>`
+      SELECT project, status FROM memory_sessions WHERE id = ${sessionId}`
+    const summaries = yield* sql<MemoryView.SummaryRow>`
+      SELECT id, session_id, project, request, investigated, learned, completed, next_steps, notes, files_read,
+        files_edited, created_at
+      FROM memory_summaries WHERE session_id = ${sessionId} AND forgotten_at IS NULL ORDER BY id`
+    const rows = yield* sql<MemoryView.ObservationRow>`
+      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
+      WHERE session_id = ${sessionId} AND forgotten_at IS NULL ORDER BY id`
+    if (session === undefined && summaries.length === 0 && rows.length === 0) return Option.none()
+    const body: MemoryView.SessionMemoryResponse = {
+      sessionId,
+      project: session?.project ?? rows[0]?.project ?? null,
+      status: session?.status ?? null,
+      summaries: summaries.map(MemoryView.summaryView),
+      observations: yield* withTurns(context, rows)
+    }
+    return Option.some(body)
+  }).pipe(Effect.withSpan("MemoryRoutes.session"))
+
+const spend = (context: UiContext) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<MemoryView.SpendRow>`
+      SELECT day, count(*) AS calls, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+        sum(cache_read_tokens) AS cache_read_tokens, sum(cache_creation_tokens) AS cache_creation_tokens,
+        sum(cost_usd) AS cost_usd
+      FROM memory_usage GROUP BY day ORDER BY day`
+    const { config } = MemoryConfig.load(context.acxHome)
+    return MemoryView.spend(rows, { usd: config.dailyBudgetUsd, tokens: config.dailyBudgetTokens })
+  }).pipe(Effect.withSpan("MemoryRoutes.spend"))
+
+// -------------------------------------------------------------------------------------------------
+// live
+// -------------------------------------------------------------------------------------------------
+
+const encoder = new TextEncoder()
+
+/**
+ * A change of the database or its WAL (no polling: the kernel says when a write happened), and
+ * one at the start, once the watches are in place: what was written before is read then, and
+ * nothing written after slips between that read and the watch.
+ */
+const changes = (file: string) =>
+  Stream.async<void>((emit) => {
+    const watchers = [file, `${file}-wal`].flatMap((watched) => {
+      try {
+        const watcher = fs.watch(watched, { persistent: false }, () => void emit.single(undefined))
+        watcher.on("error", () => watcher.close())
+        return [watcher]
+      } catch {
+        return []
+      }
+    })
+    void emit.single(undefined)
+    return Effect.sync(() => {
+      for (const watcher of watchers) watcher.close()
+    })
+  })
+
+/** New observations (id above the last one sent), as SSE events, from `after` on. */
+const liveObservations = (context: UiContext, after: number, mask: boolean) => {
+  let last = after
+  const newRows = context.memory.use(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<MemoryView.ObservationRow>`
+      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
+      WHERE id > ${last} AND forgotten_at IS NULL ORDER BY id LIMIT ${MemoryView.MAX_LIMIT}`
+    if (rows.length > 0) last = rows.at(-1)!.id
+    return yield* withTurns(context, rows)
+  }))
+  const event = (view: MemoryView.ObservationView) =>
+    `event: observation\nid: ${view.rowId}\ndata: ${JSON.stringify(mask ? SecretMask.maskValue(view) : view)}\n\n`
+  return Stream.concat(
+    Stream.make(": live\n\n"),
+    changes(context.memory.file).pipe(
+      // writes that land while a read runs are one more read, not one each
+      Stream.buffer({ capacity: 1, strategy: "sliding" }),
+      Stream.mapEffect(() => newRows),
+      Stream.flatMap((found) =>
+        Stream.fromIterable(Option.getOrElse(found, (): ReadonlyArray<MemoryView.ObservationView> => []))
+      ),
+      Stream.map(event)
+    )
+  ).pipe(Stream.map((text) => encoder.encode(text)))
+}
+
+// -------------------------------------------------------------------------------------------------
+// routes
+// -------------------------------------------------------------------------------------------------
+
+const body = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.either(request.json))
+
+export const memoryRoutes = (context: UiContext) => {
+  /** Runs a read on the database, or answers that there is none. */
+  const withDatabase = <E>(
+    read: Effect.Effect<HttpServerResponse.HttpServerResponse, E, SqlClient.SqlClient>
+  ) =>
+    Effect.map(
+      context.memory.use(read),
+      Option.getOrElse(() => noDatabase(context))
+    )
+  return HttpRouter.empty.pipe(
+    HttpRouter.get(
+      "/api/memory",
+      handled(Effect.gen(function*() {
+        const params = yield* searchParams
+        const found = yield* context.memory.use(overview(context))
+        return Option.match(found, {
+          onNone: () =>
+            masked(
+              params,
+              {
+                exists: false,
+                database: context.memory.file,
+                enable: ENABLE
+              } satisfies MemoryView.MemoryOverview
+            ),
+          onSome: (overview) => masked(params, overview)
+        })
+      }))
+    ),
+    HttpRouter.get(
+      "/api/memory/observations",
+      handled(Effect.gen(function*() {
+        const params = yield* searchParams
+        const query = MemoryView.observationsQuery(params)
+        if (Either.isLeft(query)) return problem(400, query.left)
+        return yield* badRequest(withDatabase(Effect.map(observations(context, query.right), (b) => masked(params, b))))
+      }))
+    ),
+    HttpRouter.get(
+      "/api/memory/session/:id",
+      handled(Effect.gen(function*() {
+        const params = yield* searchParams
+        const { id } = yield* HttpRouter.params
+        if (id === undefined || !SESSION_ID.test(id)) return notFound("no such session in the memory")
+        return yield* withDatabase(Effect.map(
+          sessionMemory(context, id),
+          Option.match({
+            onNone: () => notFound("no such session in the memory"),
+            onSome: (found) => masked(params, found)
+          })
+        ))
+      }))
+    ),
+    HttpRouter.get(
+      "/api/memory/context",
+      handled(
+        Effect.gen(function*() {
+          const params = yield* searchParams
+          const project = params.get("project")
+          if (project === null || !path.isAbsolute(project)) {
+            return problem(400, "project must be the absolute directory Claude Code ran in")
+          }
+          // the hook's own query and rendering; without a database it opens nothing and says so
+          const report = yield* Effect.try(() => HookRunner.contextReport(context.acxHome, project))
+          const mask = SecretMask.maskingOn(params)
+          const text = `${mask ? SecretMask.maskText(report.text) : report.text}\n`
+          return HttpServerResponse.text(text, {
+            contentType: "text/plain; charset=utf-8",
+            headers: {
+              "x-acx-context-tokens": String(report.context === "" ? 0 : MemoryContext.estimateTokens(report.context)),
+              "x-acx-context-budget": String(MemoryConfig.load(context.acxHome).config.contextTokens)
+            }
+          })
+        }).pipe(Effect.withSpan("MemoryRoutes.context"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/memory/spend",
+      handled(withDatabase(Effect.map(spend(context), (b) => json(b))))
+    ),
+    HttpRouter.get(
+      "/api/memory/events",
+      handled(
+        Effect.gen(function*() {
+          const params = yield* searchParams
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // a reconnecting EventSource says where it stopped: nothing written meanwhile is missed
+          const afterText = params.get("after") ?? request.headers["last-event-id"] ?? null
+          const after = afterText === null ? undefined : Number(afterText)
+          if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) {
+            return problem(400, "after must be an observation's row id")
+          }
+          const start = yield* context.memory.use(
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<{ last: number | null }>`SELECT max(id) AS last FROM memory_observations`
+            )
+          )
+          if (Option.isNone(start)) {
+            return noDatabase(context)
+          }
+          const from = after ?? start.value[0]?.last ?? 0
+          return HttpServerResponse.stream(liveObservations(context, from, SecretMask.maskingOn(params)), {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+          })
+        }).pipe(Effect.withSpan("MemoryRoutes.events"))
+      )
+    ),
+    HttpRouter.post(
+      "/api/memory/forget",
+      handled(
+        Effect.gen(function*() {
+          const raw = yield* body
+          if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
+          const decoded = MemoryView.decodeBody(MemoryView.ForgetBody, raw.right)
+          if (Either.isLeft(decoded)) return problem(400, decoded.left)
+          const selection = decoded.right
+          return yield* badRequest(withDatabase(Effect.map(
+            MemoryCuration.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter }),
+            (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
+          )))
+        }).pipe(Effect.withSpan("MemoryRoutes.forget"))
+      )
+    ),
+    HttpRouter.post(
+      "/api/memory/restore",
+      handled(
+        Effect.gen(function*() {
+          const raw = yield* body
+          if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
+          const decoded = MemoryView.decodeBody(MemoryView.RestoreBody, raw.right)
+          if (Either.isLeft(decoded)) return problem(400, decoded.left)
+          return yield* badRequest(withDatabase(Effect.map(
+            MemoryCuration.restore(decoded.right.ids),
+            (restored) => json({ restored } satisfies MemoryView.CurationResponse)
+          )))
+        }).pipe(Effect.withSpan("MemoryRoutes.restore"))
+      )
+    )
+  )
+}
