@@ -1,0 +1,305 @@
+/**
+ * What `acx stats` does (its options: `../stats.ts`): the statistics, and their table and JSON.
+ *
+ * @since 0.1.0
+ */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
+import * as Pricing from "@acx/convert/Pricing"
+import type * as PricingFile from "@acx/convert/PricingFile"
+import * as StatsFold from "@acx/convert/StatsFold"
+import * as StatsReport from "@acx/convert/StatsReport"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as CliError from "../../CliError.js"
+import * as format from "../../internal/format.js"
+import { malformedWarning, projectsLayer } from "../../internal/source.js"
+import type { StatsArgs } from "../stats.js"
+
+/**
+ * What `acx stats` computed: the report, the pricing it used, how the files were read.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StatsResult {
+  readonly report: StatsReport.Report
+  readonly pricing: Pricing.PricingTable
+  readonly range: StatsReport.DayRange
+  readonly run: TranscriptStats.StatsRun
+}
+
+/**
+ * Every transcript of the config directory (of one project, or all): each session's main file
+ * and its subagents' files.
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const transcriptFiles = (
+  projects: ClaudeProjects.ClaudeProjects,
+  projectKey: string | undefined
+): Effect.Effect<Array<TranscriptStats.TranscriptFile>, ClaudeProjects.ClaudeProjectsError> =>
+  Effect.gen(function*() {
+    const sessions = yield* projects.listSessionFiles(projectKey)
+    const perSession = yield* Effect.forEach(
+      sessions,
+      (session) =>
+        projects.listSubagents(session.projectKey, session.sessionId).pipe(
+          Effect.map((agents): Array<TranscriptStats.TranscriptFile> => [
+            { ...session, kind: "main" },
+            ...agents.map((agent) => ({ ...session, file: agent.file, kind: "subagent" as const }))
+          ])
+        ),
+      { concurrency: 16 }
+    )
+    return perSession.flat()
+  })
+
+/**
+ * Statistics of every session (of one project, or all), grouped `by`, within `range`, priced
+ * with `pricing` (default: the built-in table with `$ACX_HOME/pricing.json` applied).
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const collectStats = (
+  projects: ClaudeProjects.ClaudeProjects,
+  projectKey: string | undefined,
+  options: {
+    readonly by?: StatsReport.GroupBy | undefined
+    readonly range?: StatsReport.DayRange | undefined
+    readonly pricing?: Pricing.PricingTable | undefined
+  } = {}
+): Effect.Effect<
+  StatsResult,
+  ClaudeProjects.ClaudeProjectsError | TranscriptStats.TranscriptStatsError | PricingFile.PricingError
+> =>
+  Effect.gen(function*() {
+    const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
+    const range = options.range ?? {}
+    const files = yield* transcriptFiles(projects, projectKey)
+    const run = yield* TranscriptStats.make({ pricing }).fold(files, {
+      scope: projects.projectsDir,
+      complete: projectKey === undefined
+    })
+    const report = StatsReport.report(run.folds, options.by ?? "session", range, pricing)
+    return { report, pricing, range, run }
+  })
+
+const firstKey = (record: Readonly<Record<string, unknown>>): string | undefined => Object.keys(record)[0]
+
+const top = (record: Readonly<Record<string, number>>, limit: number): string => {
+  const sorted = Object.entries(record).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+  if (sorted.length === 0) return "-"
+  const shown = sorted.slice(0, limit).map(([name, n]) => `${name} ${n}`).join(", ")
+  return sorted.length > limit ? `${shown}, … (${sorted.length - limit} more)` : shown
+}
+
+const HEADINGS: Record<StatsReport.GroupBy, string> = {
+  session: "SESSION",
+  day: "DAY",
+  week: "WEEK OF",
+  month: "MONTH",
+  model: "MODEL",
+  project: "PROJECT"
+}
+
+const tokenCells = (tokens: StatsReport.Tokens): Array<string> => [
+  format.count(tokens.input),
+  format.count(tokens.output),
+  format.count(tokens.cacheWrite),
+  format.count(tokens.cacheRead),
+  format.count(tokens.total)
+]
+
+const pad2 = (n: number) => String(n).padStart(2, "0")
+const localDay = (ms: number | undefined): string => {
+  if (ms === undefined) return "-"
+  const d = new Date(ms)
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`
+}
+
+/**
+ * The table (a row per group; a row with several models is followed by one sub-row per model)
+ * and the totals block.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const statsReport = (result: StatsResult): string => {
+  const { report } = result
+  const by = report.by
+  const session = by === "session"
+  const columns: Array<format.Column> = [
+    { title: HEADINGS[by] },
+    ...(session ? [{ title: "DATE" }] : [{ title: "SESSIONS", align: "right" as const }]),
+    { title: "INPUT", align: "right" },
+    { title: "OUTPUT", align: "right" },
+    { title: "CACHE W", align: "right" },
+    { title: "CACHE R", align: "right" },
+    { title: "TOTAL TOK", align: "right" },
+    { title: "COST", align: "right" },
+    ...(by === "model"
+      ? []
+      : [{ title: "ACTIVE", align: "right" as const }, { title: "SPAN", align: "right" as const }]),
+    ...(by === "model" ? [] : [{ title: "MODEL" }]),
+    ...(session ? [{ title: "PROJECT" }] : [])
+  ]
+  const lines: Array<Array<string>> = []
+  for (const row of report.rows) {
+    const models = Object.keys(row.models)
+    const cost = row.unpriced.length > 0 && row.costUSD === 0 ? "unpriced" : format.usd(row.costUSD) +
+      (row.unpriced.length > 0 ? "+?" : "")
+    lines.push([
+      session ? row.key.slice(0, 8) : row.key,
+      ...(session ? [localDay(row.firstMs)] : [String(row.sessions)]),
+      ...tokenCells(row.tokens),
+      cost,
+      ...(by === "model" ? [] : [format.duration(row.activeMs), format.duration(row.spanMs)]),
+      ...(by === "model"
+        ? []
+        : [models.length === 1 ? firstKey(row.models)! : models.length === 0 ? "-" : `${models.length} models`]),
+      ...(session ? [format.clip(row.projectKey ?? "", 40)] : [])
+    ])
+    if (by === "model" || models.length < 2) continue
+    for (const model of models) {
+      const usage = row.models[model]!
+      lines.push([
+        "",
+        "",
+        ...tokenCells(usage.tokens),
+        format.usd(usage.costUSD),
+        "",
+        "",
+        `└ ${model}`,
+        ...(session ? [""] : [])
+      ])
+    }
+  }
+  const total = report.total
+  const priced = Object.entries(total.models).filter(([, usage]) => usage.costUSD !== null)
+    .sort((a, b) => (b[1].costUSD ?? 0) - (a[1].costUSD ?? 0))
+  const t = total.tokens
+  const summary = [
+    `sessions     ${total.sessions}`,
+    `messages     ${total.messages.user} user, ${total.messages.assistant} assistant, ${total.messages.toolResults} tool results, ${total.messages.meta} meta`,
+    `tool calls   ${top(total.toolCalls, 8)}`,
+    `tokens       ${format.count(t.total)} total: ${format.count(t.input)} input, ${format.count(t.output)} output, ${
+      format.count(t.cacheWrite)
+    } cache write (${format.count(t.cacheWrite5m)} 5m, ${format.count(t.cacheWrite1h)} 1h), ${
+      format.count(t.cacheRead)
+    } cache read`,
+    `cost         ${format.usd(total.costUSD)}${total.unpriced.length > 0 ? " + unpriced models" : ""}`,
+    ...priced.map(([model, usage]) =>
+      `  ${model.padEnd(28)} ${format.usd(usage.costUSD).padStart(12)}  ${format.count(usage.tokens.total)} tokens`
+    ),
+    ...total.unpriced.map((model) =>
+      `  ${model.padEnd(28)} ${"unpriced".padStart(12)}  ${
+        format.count(total.models[model]!.tokens.total)
+      } tokens (no price for it: add it to $ACX_HOME/pricing.json)`
+    ),
+    `active time  ${format.duration(total.activeMs)} (gaps over ${
+      StatsFold.IDLE_MS / 60_000
+    } min left out; sessions at the same time each count)`,
+    `wall span    ${format.duration(total.spanMs)}${
+      total.firstMs !== undefined ? ` (${localDay(total.firstMs)} to ${localDay(total.lastMs)})` : ""
+    }`,
+    `subagents    ${total.subagents}`,
+    `compactions  ${total.compactions}`,
+    `prices       ${result.pricing.source}, ${result.pricing.date}`
+  ]
+  return `${format.table(columns, lines)}\n\n${summary.join("\n")}`
+}
+
+const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
+  ...(by === "session" ? { sessionId: row.key } : {}),
+  ...row,
+  firstTimestamp: row.firstMs === undefined ? null : new Date(row.firstMs).toISOString(),
+  lastTimestamp: row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
+})
+
+/**
+ * The `--json` document: the rows and total, the day range and time zone, and the rates of
+ * every model that appears (by the id they are listed under).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const statsJson = (result: StatsResult) => {
+  const { pricing, report } = result
+  const rates: Record<string, Pricing.ModelRates | null> = {}
+  for (const model of Object.keys(report.total.models)) {
+    rates[model] = Pricing.ratesFor(pricing, model) ?? null
+  }
+  return {
+    by: report.by,
+    since: result.range.since ?? null,
+    until: result.range.until ?? null,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    pricing: { source: pricing.source, date: pricing.date, unit: "USD per million tokens", rates },
+    rows: report.rows.map((row) => rowJson(report.by, row)),
+    total: rowJson("day", report.total),
+    skippedLines: report.malformed,
+    malformed: result.run.folds.filter((item) => item.fold.malformed > 0).map((item) => ({
+      file: item.file,
+      lines: item.fold.malformed
+    })),
+    skippedFiles: result.run.skipped,
+    read: { ...result.run.files, bytes: result.run.bytesRead, workers: result.run.workers }
+  }
+}
+
+const DAY = /^(\d{4})-?(\d{2})-?(\d{2})$/
+
+/**
+ * A `--since`/`--until` value as `YYYY-MM-DD`: `YYYY-MM-DD` or `YYYYMMDD`, a real date.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseDay = (option: string, value: string): Effect.Effect<string, CliError.CliError> => {
+  const match = DAY.exec(value.trim())
+  if (match !== null) {
+    const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
+    const date = new Date(Date.UTC(y, m - 1, d))
+    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) {
+      return Effect.succeed(`${match[1]}-${match[2]}-${match[3]}`)
+    }
+  }
+  return Effect.fail(
+    CliError.invalidArgument(`--${option}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD or YYYYMMDD)`)
+  )
+}
+
+/**
+ * @since 0.1.0
+ * @category handlers
+ */
+export const run = ({ by, configDir, followSymlinks, json, project, since, until }: StatsArgs) =>
+  Effect.gen(function*() {
+    const range: StatsReport.DayRange = {
+      since: Option.isSome(since) ? yield* parseDay("since", since.value) : undefined,
+      until: Option.isSome(until) ? yield* parseDay("until", until.value) : undefined
+    }
+    if (range.since !== undefined && range.until !== undefined && range.since > range.until) {
+      return yield* CliError.invalidArgument(`--since ${range.since} is after --until ${range.until}`)
+    }
+    const projects = yield* ClaudeProjects.ClaudeProjects
+    const result = yield* collectStats(projects, Option.getOrUndefined(project), { by, range })
+    for (const skipped of result.run.skipped) {
+      yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
+    }
+    if (result.run.cacheWarning !== undefined) yield* Console.error(`acx: warning: ${result.run.cacheWarning}`)
+    if (json) return yield* Console.log(format.json(statsJson(result)))
+    if (result.report.rows.length === 0) {
+      const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
+      return yield* Console.log(`no sessions${where} in ${projects.projectsDir}`)
+    }
+    yield* Console.log(statsReport(result))
+    const warning = malformedWarning(
+      result.run.folds.map((item) => ({ file: item.file, lines: item.fold.malformed }))
+    )
+    if (warning !== undefined) yield* Console.error(warning)
+  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
