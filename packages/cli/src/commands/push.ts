@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import * as AcontextClient from "@acx/storage/AcontextClient"
+import * as AcontextDefaults from "@acx/storage/AcontextDefaults"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { lazyHandler } from "../internal/lazyHandler.js"
@@ -17,7 +17,7 @@ import { sessionIdArg } from "./show.js"
 
 const baseUrlOption = Options.text("base-url").pipe(
   Options.withDescription(
-    `Acontext API base URL (default: $ACONTEXT_BASE_URL, else ${AcontextClient.DEFAULT_BASE_URL})`
+    `Acontext API base URL (default: $ACONTEXT_BASE_URL, else ${AcontextDefaults.DEFAULT_BASE_URL})`
   ),
   Options.optional
 )
