@@ -16,7 +16,8 @@
  *
  * @since 0.1.0
  */
-import * as Transcript from "@acx/schema/Transcript"
+import type * as Transcript from "@acx/schema/Transcript"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import { get, isObj } from "./internal/json.js"
 import type { Obj } from "./internal/json.js"
 import { ancestry, conversation } from "./Reconstruct.js"
@@ -44,7 +45,7 @@ export interface ForkOptions {
   readonly uuid: () => string
 }
 
-const CONVERSATION_TYPES: ReadonlySet<string> = new Set(Transcript.CONVERSATION_ENTRY_TYPES)
+const CONVERSATION_TYPES: ReadonlySet<string> = new Set(TranscriptLine.CONVERSATION_ENTRY_TYPES)
 
 // The fields the SDK clears on every copied entry (besides `isSidechain`, set to false).
 const CLEARED_FIELDS: ReadonlyArray<string> = [

@@ -12,7 +12,8 @@
  *
  * @since 0.1.0
  */
-import * as Transcript from "@acx/schema/Transcript"
+import type * as Transcript from "@acx/schema/Transcript"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import { get, isObj } from "./internal/json.js"
 import type { Obj } from "./internal/json.js"
 
@@ -70,7 +71,7 @@ class Node {
   ) {}
 }
 
-const CONVERSATION_TYPES: ReadonlySet<string> = new Set(Transcript.CONVERSATION_ENTRY_TYPES)
+const CONVERSATION_TYPES: ReadonlySet<string> = new Set(TranscriptLine.CONVERSATION_ENTRY_TYPES)
 
 const str = (value: unknown): string | undefined => typeof value === "string" ? value : undefined
 

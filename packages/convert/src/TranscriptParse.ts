@@ -1,11 +1,12 @@
 /**
  * Lenient, total parsing of a transcript's JSONL text: every non-blank line goes through
- * `Transcript.decodeLine`; a malformed line is reported with its line number and never stops
+ * `TranscriptLine.decodeLine`; a malformed line is reported with its line number and never stops
  * the parse. The incremental parser gives exactly the same result however the text is chunked.
  *
  * @since 0.1.0
  */
-import * as Transcript from "@acx/schema/Transcript"
+import type * as Transcript from "@acx/schema/Transcript"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import * as Either from "effect/Either"
 
 /**
@@ -29,7 +30,7 @@ export interface ParsedLine {
  */
 export interface ParseResult {
   readonly entries: Array<ParsedLine>
-  readonly errors: Array<Transcript.TranscriptLineError>
+  readonly errors: Array<TranscriptLine.TranscriptLineError>
   readonly torn: boolean
 }
 
@@ -63,7 +64,7 @@ export const initialParser: ParserState = { pending: "", lines: 0 }
 export interface FeedResult {
   readonly state: ParserState
   readonly entries: Array<ParsedLine>
-  readonly errors: Array<Transcript.TranscriptLineError>
+  readonly errors: Array<TranscriptLine.TranscriptLineError>
 }
 
 // A transcript line starts with `{`: only other lines pay for the full whitespace test.
@@ -77,10 +78,10 @@ const decodeInto = (
   text: string,
   line: number,
   entries: Array<ParsedLine>,
-  errors: Array<Transcript.TranscriptLineError>
-): Either.Either<Transcript.TranscriptEntry, Transcript.TranscriptLineError> | undefined => {
+  errors: Array<TranscriptLine.TranscriptLineError>
+): Either.Either<Transcript.TranscriptEntry, TranscriptLine.TranscriptLineError> | undefined => {
   if (isBlank(text)) return undefined
-  const result = Transcript.decodeLine(text, line)
+  const result = TranscriptLine.decodeLine(text, line)
   if (Either.isRight(result)) {
     // Not an object literal `{ line, entry }`: V8 moves the objects of a literal whose objects
     // mostly survive straight to the old generation ("pretenuring"), and dead ParsedLines there
@@ -127,7 +128,7 @@ export const splitLines = (pending: string, chunk: string, onLine: (line: string
  */
 export const feed = (state: ParserState, chunk: string): FeedResult => {
   const entries: Array<ParsedLine> = []
-  const errors: Array<Transcript.TranscriptLineError> = []
+  const errors: Array<TranscriptLine.TranscriptLineError> = []
   // splitLines' walk, inlined: a callback per line cost about a tenth of the parse throughput.
   const first = chunk.indexOf("\n")
   if (first === -1) return { state: { pending: state.pending + chunk, lines: state.lines }, entries, errors }
@@ -151,13 +152,13 @@ export const feed = (state: ParserState, chunk: string): FeedResult => {
  */
 export const finish = (state: ParserState): ParseResult => {
   const entries: Array<ParsedLine> = []
-  const errors: Array<Transcript.TranscriptLineError> = []
+  const errors: Array<TranscriptLine.TranscriptLineError> = []
   const text = lineAt(state.pending, 0, state.pending.length)
   const result = decodeInto(text, state.lines + 1, entries, errors)
   if (result === undefined || Either.isRight(result) || result.left.reason !== "InvalidJson") {
     return { entries, errors, torn: false }
   }
-  const torn = new Transcript.TranscriptLineError({
+  const torn = new TranscriptLine.TranscriptLineError({
     reason: result.left.reason,
     line: result.left.line,
     excerpt: result.left.excerpt,

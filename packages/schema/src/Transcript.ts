@@ -28,8 +28,9 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ContentBlock } from "./ContentBlock.js"
-import { Open, opt, optNull, preserve } from "./internal/schema.js"
-import { isObject, OpaqueObject } from "./Json.js"
+import { excerpt, formatIssues, Open, opt, optNull, orElse, preserve } from "./internal/schema.js"
+import { OpaqueObject } from "./Json.js"
+import { CONVERSATION_ENTRY_TYPES, decodeLine, TranscriptLineError, UnknownEntry } from "./TranscriptLine.js"
 
 // -------------------------------------------------------------------------------------------------
 // conversation entries
@@ -951,22 +952,14 @@ export type AgentMetadataEntry = typeof AgentMetadataEntry.Type
 
 /**
  * An entry of a `type` this version does not know (or of a known `type` with an unexpected
- * shape). Every field is preserved.
+ * shape), the union's catch-all; the entry types that carry a conversation; a line that is no
+ * entry, and the reader of one line: defined in `TranscriptLine` (what a reader loads without the
+ * schemas here), the same values.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const UnknownEntry = Schema.Struct({
-  type: Schema.String,
-  uuid: opt(Schema.String),
-  timestamp: opt(Schema.String)
-}).annotations({ identifier: "UnknownEntry", ...preserve })
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type UnknownEntry = typeof UnknownEntry.Type
+export { CONVERSATION_ENTRY_TYPES, decodeLine, TranscriptLineError, UnknownEntry } from "./TranscriptLine.js"
 
 // -------------------------------------------------------------------------------------------------
 // unions
@@ -1079,27 +1072,7 @@ const knownTypes: ReadonlySet<string> = new Set(KNOWN_ENTRY_TYPES)
  */
 export const isKnownType = (type: string): type is KnownTranscriptEntry["type"] => knownTypes.has(type)
 
-/**
- * The entry types that carry a conversation message and the chain fields.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CONVERSATION_ENTRY_TYPES = ["user", "assistant", "system", "attachment", "progress"] as const
-
 const isKnownEntry = Schema.is(KnownTranscriptEntry)
-
-// Effect's union dispatch converts a discriminator value with `String`, which throws for an object
-// whose `toString` is not a function (`{"type":{"toString":0}}` is valid JSON, and so is such a
-// `subtype` on any entry). Every schema run on a value not checked deeply first goes through here,
-// so the functions of this module stay total; such a value counts as matching no known schema.
-const orElse = <A>(run: () => A, onThrow: () => A): A => {
-  try {
-    return run()
-  } catch {
-    return onThrow()
-  }
-}
 
 /**
  * Whether a decoded entry matches a known entry schema (a known `type` with an unexpected shape
@@ -1134,35 +1107,6 @@ export const isConversationEntry = (
 // line decoding
 // -------------------------------------------------------------------------------------------------
 
-/**
- * A transcript line that could not be read as an entry.
- *
- * @since 0.1.0
- * @category errors
- */
-export class TranscriptLineError extends Schema.TaggedError<TranscriptLineError>(
-  "@acx/schema/Transcript/TranscriptLineError"
-)("TranscriptLineError", {
-  reason: Schema.Literal("InvalidJson", "NotAnObject", "InvalidEntry"),
-  line: Schema.Number,
-  excerpt: Schema.String,
-  description: Schema.String
-}) {
-  /**
-   * @since 0.1.0
-   */
-  override get message(): string {
-    return `line ${this.line}: ${this.reason}: ${this.description} (${this.excerpt})`
-  }
-}
-
-const EXCERPT_LENGTH = 120
-
-const excerptOf = (text: string): string => {
-  const trimmed = text.trim()
-  return trimmed.length > EXCERPT_LENGTH ? `${trimmed.slice(0, EXCERPT_LENGTH)}…` : trimmed
-}
-
 const decodeTranscriptEntry = Schema.decodeUnknownEither(TranscriptEntry)
 
 /**
@@ -1182,93 +1126,6 @@ export const decodeEntry = (value: unknown): Either.Either<TranscriptEntry, Pars
       )
   )
 
-const decodeUnknownEntry = Schema.decodeUnknownEither(UnknownEntry)
-
-const formatIssues = (error: ParseResult.ParseError): string =>
-  orElse(
-    () =>
-      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
-        `${issue.path.join(".") || "entry"}: ${issue.message}`
-      ).join("; "),
-    () => "the value does not match the schema"
-  )
-
-// An object that is no entry: the catch-all's own issues are the short, useful explanation.
-const describeInvalidEntry = (value: { readonly [key: string]: unknown }): string => {
-  if (typeof value.type !== "string") return "an entry needs a string `type`"
-  return orElse(
-    () => Either.match(decodeUnknownEntry(value), { onLeft: formatIssues, onRight: () => "not an entry" }),
-    () => "`uuid` and `timestamp` must be strings"
-  )
-}
-
-// The one check that decides whether a parsed object is an entry: what `UnknownEntry`, the
-// union's catch-all, requires (a string `type`; `uuid` and `timestamp` strings when present).
-// Every known member requires at least as much, so the full union accepts exactly these objects,
-// and, as every member preserves unknown fields in their original order and none transforms, its
-// output is JSON-equal to the input (a deep copy, but for an explicit `undefined` where a required
-// `Schema.Unknown` key is absent). Validating the known members at parse time therefore only
-// costs time: whether an entry matches its known schema is asked on demand, by `isKnown`.
-const isEntryEnvelope = (value: { readonly [key: string]: unknown }): boolean => {
-  if (typeof value.type !== "string") return false
-  const uuid = value.uuid
-  if (uuid !== undefined && typeof uuid !== "string") return false
-  const timestamp = value.timestamp
-  return timestamp === undefined || typeof timestamp === "string"
-}
-
-const parseObject = (
-  text: string,
-  lineNumber: number
-): Either.Either<{ readonly [key: string]: unknown }, TranscriptLineError> => {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    return lineError(text, lineNumber, "InvalidJson", error instanceof Error ? error.message : String(error))
-  }
-  if (!isObject(value)) {
-    return lineError(
-      text,
-      lineNumber,
-      "NotAnObject",
-      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
-    )
-  }
-  return Either.right(value)
-}
-
-const lineError = (text: string, lineNumber: number, reason: TranscriptLineError["reason"], description: string) =>
-  Either.left(new TranscriptLineError({ reason, line: lineNumber, excerpt: excerptOf(text), description }))
-
-/**
- * Reads one line of a transcript without throwing: the entry, or why the line is not one
- * (`InvalidJson`, `NotAnObject`, or `InvalidEntry` for an object that is no entry, e.g. one
- * without a string `type`).
- * `lineNumber` is reported in the error (1-based by convention).
- *
- * The check is shallow, and accepts and rejects exactly the lines a full decode with
- * {@link TranscriptEntry} does: only the envelope every entry needs (a string `type`, and `uuid`
- * and `timestamp` strings when present) is checked, and the entry is the parsed JSON object
- * itself, with every field in its original order (where the full decode throws, on a
- * discriminator that cannot be converted to a string, this still answers). Nested payloads (`message` and its content
- * blocks, `toolUseResult`, `data`, `snapshot`, …) are not validated here: an entry of a known
- * `type` with an unexpected shape is an entry all the same (as it was before, where it fell into
- * {@link UnknownEntry}); {@link isKnown} tells the two apart, and {@link decodeLineStrict}
- * rejects it.
- *
- * @since 0.1.0
- * @category decoding
- */
-export const decodeLine = (text: string, lineNumber: number): Either.Either<TranscriptEntry, TranscriptLineError> => {
-  const parsed = parseObject(text, lineNumber)
-  if (Either.isLeft(parsed)) return Either.left(parsed.left)
-  const value = parsed.right
-  return isEntryEnvelope(value)
-    ? Either.right(value as TranscriptEntry)
-    : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
-}
-
 const decodeKnownEntry = Schema.decodeUnknownEither(KnownTranscriptEntry)
 
 /**
@@ -1285,11 +1142,10 @@ export const decodeLineStrict = (
   text: string,
   lineNumber: number
 ): Either.Either<TranscriptEntry, TranscriptLineError> => {
-  const parsed = parseObject(text, lineNumber)
-  if (Either.isLeft(parsed)) return Either.left(parsed.left)
-  const value = parsed.right
-  if (!isEntryEnvelope(value)) return lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
-  const type = value.type as string
+  const read = decodeLine(text, lineNumber)
+  if (Either.isLeft(read)) return read
+  const value = read.right
+  const type = value.type
   const decode = knownTypes.has(type) ? decodeKnownEntry : decodeTranscriptEntry
   const result: Either.Either<TranscriptEntry, string> = orElse(
     () => Either.mapLeft(decode(value), formatIssues),
@@ -1297,5 +1153,12 @@ export const decodeLineStrict = (
   )
   return Either.isRight(result)
     ? Either.right(result.right)
-    : lineError(text, lineNumber, "InvalidEntry", `a \`${type}\` entry that matches no known schema: ${result.left}`)
+    : Either.left(
+      new TranscriptLineError({
+        reason: "InvalidEntry",
+        line: lineNumber,
+        excerpt: excerpt(text),
+        description: `a \`${type}\` entry that matches no known schema: ${result.left}`
+      })
+    )
 }

@@ -79,3 +79,10 @@ export * as SessionStore from "./SessionStore.js"
  * @since 0.1.0
  */
 export * as Transcript from "./Transcript.js"
+
+/**
+ * Reading one transcript line (the envelope check) without building the entry schemas.
+ *
+ * @since 0.1.0
+ */
+export * as TranscriptLine from "./TranscriptLine.js"

@@ -24,7 +24,6 @@
  */
 import * as SessionStoreSchema from "@acx/schema/SessionStore"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
-import { foldSessionSummary } from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -76,7 +75,7 @@ export interface SessionListing {
  * - `InvalidKey`: the key breaks the rules (empty, absolute or `..` subpath, empty ids);
  * - `InvalidEntry`: an entry is not a JSON object with a string `type`;
  * - `Storage`: the database failed (SQL, disk);
- * - `Summary`: the SDK's `foldSessionSummary` threw;
+ * - `Summary`: the SDK's `foldSessionSummary` threw, or the SDK could not be loaded;
  * - `MissingDriver`: the adapter's optional driver package is not installed;
  * - `InvalidOption`: a constructor option is invalid (e.g. a Postgres `schema` that is not a
  *   plain identifier), reported when the store is constructed, before any I/O;
@@ -260,6 +259,24 @@ const sdkMethods = (
   deleteOlderThan: (cutoff, options) => run((store) => store.deleteOlderThan(cutoff, options))
 })
 
+// The SDK is loaded by the first fold, not with this module: its ~2 MB take a few hundred
+// milliseconds to evaluate, which a program that only reads or deletes (`acx memory status`) or
+// never touches a store should not pay. Once loaded, folds use it without an async step.
+let sdk: typeof Sdk | undefined
+
+const loadSdk: Effect.Effect<typeof Sdk, SessionStoreError> = Effect.suspend(() =>
+  sdk !== undefined ? Effect.succeed(sdk) : Effect.tryPromise({
+    try: () => import("@anthropic-ai/claude-agent-sdk"),
+    catch: (cause) =>
+      new SessionStoreError({
+        reason: "Summary",
+        operation: "append",
+        description: `the Claude Agent SDK could not be loaded: ${String(cause)}`,
+        cause
+      })
+  }).pipe(Effect.tap((module) => (sdk = module)))
+)
+
 /**
  * The SDK's own `foldSessionSummary` (acx never re-implements it), as an Effect: the summary of
  * a main key after `entries`, with `mtime` from the store's clock.
@@ -273,17 +290,18 @@ export const foldSummary = (
   entries: ReadonlyArray<SessionStoreEntry>,
   mtime: number
 ): Effect.Effect<SessionSummaryEntry, SessionStoreError> =>
-  Effect.try({
-    try: () =>
-      foldSessionSummary(
-        prev as Sdk.SessionSummaryEntry | undefined,
-        key,
-        entries as Array<Sdk.SessionStoreEntry>,
-        { mtime }
-      ) as SessionSummaryEntry,
-    catch: (cause) =>
-      new SessionStoreError({ reason: "Summary", operation: "append", description: String(cause), cause })
-  })
+  Effect.flatMap(loadSdk, ({ foldSessionSummary }) =>
+    Effect.try({
+      try: () =>
+        foldSessionSummary(
+          prev as Sdk.SessionSummaryEntry | undefined,
+          key,
+          entries as Array<Sdk.SessionStoreEntry>,
+          { mtime }
+        ) as SessionSummaryEntry,
+      catch: (cause) =>
+        new SessionStoreError({ reason: "Summary", operation: "append", description: String(cause), cause })
+    }))
 
 /**
  * Whether a key is a main transcript key (no subpath).

@@ -45,16 +45,17 @@ import * as Redacted_ from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { DEFAULT_BASE_URL } from "./AcontextDefaults.js"
 import { AcontextError, reasonFromStatus } from "./AcontextError.js"
 import * as Reconcile from "./Reconcile.js"
 
 /**
- * Acontext's hosted API, `/api/v1` included.
+ * Acontext's hosted API, `/api/v1` included (a plain constant in `AcontextDefaults`).
  *
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_BASE_URL = "https://api.acontext.app/api/v1"
+export { DEFAULT_BASE_URL } from "./AcontextDefaults.js"
 
 /**
  * Per-request timeout when none is configured.

@@ -10,6 +10,13 @@
 export * as AcontextClient from "./AcontextClient.js"
 
 /**
+ * Acontext's defaults as plain constants (the base URL), without the client.
+ *
+ * @since 0.1.0
+ */
+export * as AcontextDefaults from "./AcontextDefaults.js"
+
+/**
  * The Acontext error family.
  *
  * @since 0.1.0

@@ -9,7 +9,7 @@
  * @internal
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
-import * as Transcript from "@acx/schema/Transcript"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import type * as PlatformError from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
@@ -76,7 +76,7 @@ const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
     if (to === -1 || to > end) to = end
     const last = to > from && buf[to - 1] === CR ? to - 1 : to
     if (last > from) {
-      const decoded = Transcript.decodeLine(buf.toString("utf8", from, last), 0)
+      const decoded = TranscriptLine.decodeLine(buf.toString("utf8", from, last), 0)
       if (Either.isRight(decoded)) out.push(decoded.right)
     }
     from = to + 1

@@ -8,23 +8,14 @@
  * The answer streams to stdout; tool calls (one line each), `/cost` and the closing
  * `session: <uuid>` go to stderr. Not on a terminal, stdin is read one prompt per line (`/exit`
  * or end of input ends the chat) and a tool that needs permission is denied with one line on
- * stderr saying how to allow it — a prompt line is never taken as an answer.
+ * stderr saying how to allow it — a prompt line is never taken as an answer. What it does:
+ * `run/chat.ts`.
  *
  * @since 0.1.0
  */
-import * as AgentSession from "@acx/agent/AgentSession"
-import type { AgentEvent } from "@acx/convert/AgentEvent"
-import type * as AgentUsage from "@acx/convert/AgentUsage"
-import type { CanUseTool, PermissionMode } from "@anthropic-ai/claude-agent-sdk"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
-import * as readline from "node:readline"
-import { printable } from "../CliError.js"
-import { parseTarget } from "../internal/target.js"
+import { lazyHandler } from "../internal/lazyHandler.js"
 
 const resumeOption = Options.text("resume").pipe(
   Options.withDescription("Continue this session id (loaded from the store)"),
@@ -51,168 +42,28 @@ const permissionModeOption = Options.choice("permission-mode", PERMISSION_MODES)
   Options.optional
 )
 
-const err = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))
-
-const oneLine = (value: unknown, max = 100): string => {
-  const text = printable(typeof value === "string" ? value : JSON.stringify(value) ?? "")
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+const config = {
+  resume: resumeOption,
+  model: modelOption,
+  store: storeOption,
+  cwd: cwdOption,
+  allowedTools: allowedToolsOption,
+  permissionMode: permissionModeOption
 }
 
-/** A tool call as one line: `Bash(ls -la)`. */
-const toolLine = (name: string, input: unknown): string => {
-  const fields = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {}
-  const main = fields["command"] ?? fields["file_path"] ?? fields["pattern"] ?? fields["url"] ??
-    fields["description"] ??
-    input
-  return `⏺ ${name}(${oneLine(main)})`
-}
-
-const costLine = (usage: AgentUsage.ConversationUsage): string =>
-  `cost: $${
-    usage.costUsd.toFixed(4)
-  } over ${usage.turns} turn(s); tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
-  (usage.lastTurn === undefined ? "" : `; last turn $${usage.lastTurn.costUsd.toFixed(4)}`)
-
-/** Lines from stdin: an async queue, so a permission question can take the next answer on a terminal. */
-const makeInput = (interactive: boolean) => {
-  const rl = readline.createInterface({ input: process.stdin, terminal: interactive, output: process.stderr })
-  const lines: Array<string> = []
-  const waiters: Array<(line: string | undefined) => void> = []
-  let ended = false
-  rl.on("line", (line) => {
-    const waiter = waiters.shift()
-    if (waiter !== undefined) waiter(line)
-    else lines.push(line)
-  })
-  rl.on("close", () => {
-    ended = true
-    for (const waiter of waiters.splice(0)) waiter(undefined)
-  })
-  const next = (prompt: string): Promise<string | undefined> => {
-    if (interactive) {
-      rl.setPrompt(prompt)
-      rl.prompt()
-    }
-    const line = lines.shift()
-    if (line !== undefined) return Promise.resolve(line)
-    if (ended) return Promise.resolve(undefined)
-    return new Promise((resolve) => waiters.push(resolve))
-  }
-  return { next, close: () => rl.close() }
-}
+/**
+ * What `acx chat` was given.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatArgs = Command.Command.ParseConfig<typeof config>
 
 /**
  * @since 0.1.0
  * @category commands
  */
-export const chat = Command.make(
-  "chat",
-  {
-    resume: resumeOption,
-    model: modelOption,
-    store: storeOption,
-    cwd: cwdOption,
-    allowedTools: allowedToolsOption,
-    permissionMode: permissionModeOption
-  },
-  ({ allowedTools, cwd, model, permissionMode, resume, store }) =>
-    Effect.gen(function*() {
-      const interactive = process.stdin.isTTY === true
-      const input = makeInput(interactive)
-      yield* Effect.addFinalizer(() => Effect.sync(() => input.close()))
-      const tools = Option.map(
-        allowedTools,
-        (list) => list.split(",").map((tool) => tool.trim()).filter((t) => t !== "")
-      )
-      const allowHint = (name: string) => `--allowed-tools ${[...Option.getOrElse(tools, () => []), name].join(",")}`
-      const canUseTool: CanUseTool = async (toolName, toolInput) => {
-        if (!interactive) {
-          process.stderr.write(
-            `acx: denied ${toolLine(toolName, toolInput).slice(2)}: allow it with ${allowHint(toolName)}\n`
-          )
-          return { behavior: "deny", message: `The user did not allow ${toolName} (not asked: no terminal).` }
-        }
-        const answer = await input.next(`Allow ${toolLine(toolName, toolInput).slice(2)}? [y/N] `)
-        return answer !== undefined && /^y(es)?$/i.test(answer.trim())
-          ? { behavior: "allow", updatedInput: toolInput }
-          : { behavior: "deny", message: `The user denied ${toolName}.` }
-      }
-      const session = yield* AgentSession.make({
-        cwd: Option.getOrUndefined(cwd) ?? process.cwd(),
-        resume: Option.getOrUndefined(resume),
-        model: Option.getOrUndefined(model),
-        allowedTools: Option.getOrUndefined(tools),
-        permissionMode: Option.getOrUndefined(permissionMode) as PermissionMode | undefined,
-        canUseTool
-      })
-      // the session id to resume with, whatever way the chat ends
-      yield* Effect.addFinalizer(() =>
-        Effect.flatMap(
-          session.sessionId,
-          Option.match({ onNone: () => Effect.void, onSome: (id) => err(`session: ${id}`) })
-        )
-      )
-      if (interactive) yield* err("acx chat: /cost for the spend so far, /exit (or Ctrl-D) to end")
-      while (true) {
-        const line = yield* Effect.promise(() => input.next("> "))
-        if (line === undefined || line.trim() === "/exit") break
-        if (line.trim() === "") continue
-        if (line.trim() === "/cost") {
-          yield* err(costLine(yield* session.usage))
-          continue
-        }
-        let streamed = false
-        let atLineStart = true
-        const write = (text: string) =>
-          Effect.sync(() => {
-            process.stdout.write(text)
-            atLineStart = text.endsWith("\n")
-          })
-        const show = (event: AgentEvent): Effect.Effect<void> => {
-          switch (event._tag) {
-            case "TextDelta":
-              if (event.parentToolUseId !== null) return Effect.void
-              streamed = true
-              return write(event.text)
-            case "Text":
-              // without deltas for it (no partial messages), the whole block
-              if (event.parentToolUseId !== null || streamed) return Effect.void
-              return write(event.text)
-            case "ToolUse":
-              streamed = false
-              return Effect.zipRight(atLineStart ? Effect.void : write("\n"), err(toolLine(event.name, event.input)))
-            case "TurnComplete":
-              return Effect.zipRight(
-                atLineStart ? Effect.void : write("\n"),
-                event.isError
-                  ? err(
-                    `acx: the turn ended with ${event.subtype}${
-                      event.errors.length > 0 ? `: ${oneLine(event.errors[0], 300)}` : ""
-                    }`
-                  )
-                  : Effect.void
-              )
-            default:
-              return Effect.void
-          }
-        }
-        const outcome = yield* session.send(line).pipe(Stream.runForEach(show), Effect.either)
-        if (outcome._tag === "Left") {
-          // a failed turn is one line; the chat goes on (the next prompt resumes the session)
-          yield* Effect.zipRight(atLineStart ? Effect.void : write("\n"), err(`acx: ${outcome.left.message}`))
-          if (outcome.left.reason === "StartFailed") return yield* outcome.left
-        }
-      }
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Option.match(store, {
-          onNone: () => Layer.empty,
-          onSome: (spec) => Layer.unwrapEffect(Effect.map(parseTarget(spec, "--store"), (target) => target.layer))
-        })
-      )
-    )
-).pipe(
+export const chat = Command.make("chat", config, lazyHandler(() => import("./run/chat.js"), (m) => m.run)).pipe(
   Command.withDescription(
     "Talk to Claude Code on one warm process; every turn kept in a session store (default $ACX_HOME/agent.db), resumable with --resume"
   )

@@ -3,24 +3,14 @@
  * Claude Code config directory (main and subagent transcripts) into a SessionStore. Exactly once
  * and incremental: the store's import ledger says what each file gave already, so unchanged
  * files are not opened, grown ones are read from where the last import stopped, and imports
- * running at the same time store every entry once.
+ * running at the same time store every entry once. What it does: `run/import.ts`.
  *
  * @since 0.1.0
  */
-import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
-import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as SessionStore from "@acx/session-store/SessionStore"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as CliError from "../CliError.js"
-import * as format from "../internal/format.js"
-import { progress } from "../internal/progress.js"
-import { followSymlinksOption, jsonOption, projectOption, projectsLayer } from "../internal/source.js"
-import { parseTarget } from "../internal/target.js"
+import { lazyHandler } from "../internal/lazyHandler.js"
+import { followSymlinksOption, jsonOption, projectOption } from "../internal/options.js"
 
 const fromOption = Options.text("from").pipe(
   Options.withDescription("Claude Code config directory to read (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
@@ -38,45 +28,22 @@ const batchOption = Options.integer("batch-size").pipe(
   Options.withDefault(500)
 )
 
-const SHOWN_FILES = 5
-
-const listFiles = (
-  warnings: ReadonlyArray<ClaudeImport.FileWarning>,
-  describe: (warning: ClaudeImport.FileWarning) => string
-): string => {
-  const shown = warnings.slice(0, SHOWN_FILES).map(describe).join(", ")
-  return warnings.length > SHOWN_FILES ? `${shown} and ${warnings.length - SHOWN_FILES} more file(s)` : shown
+const config = {
+  from: fromOption,
+  to: toOption,
+  project: projectOption,
+  batchSize: batchOption,
+  json: jsonOption,
+  followSymlinks: followSymlinksOption
 }
 
 /**
- * The warning lines of an import: which files had lines that are not entries, and which had
- * lines that are not UTF-8 (stored with U+FFFD), with the byte offset of the first.
+ * What `acx import` was given.
  *
  * @since 0.1.0
- * @category rendering
+ * @category models
  */
-export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>): Array<string> => {
-  const lines: Array<string> = []
-  const malformed = warnings.filter((w) => w.malformedLines > 0)
-  if (malformed.length > 0) {
-    const total = malformed.reduce((n, w) => n + w.malformedLines, 0)
-    lines.push(
-      `acx: warning: ${total} malformed line(s) skipped (not entries) in ${
-        listFiles(malformed, (w) => `${w.file} (${w.malformedLines}, first at byte ${w.firstOffset})`)
-      }`
-    )
-  }
-  const invalid = warnings.filter((w) => w.invalidUtf8Lines > 0)
-  if (invalid.length > 0) {
-    const total = invalid.reduce((n, w) => n + w.invalidUtf8Lines, 0)
-    lines.push(
-      `acx: warning: ${total} line(s) not valid UTF-8, stored with U+FFFD in place of the bad bytes, in ${
-        listFiles(invalid, (w) => `${w.file} (${w.invalidUtf8Lines})`)
-      }`
-    )
-  }
-  return lines
-}
+export type ImportArgs = Command.Command.ParseConfig<typeof config>
 
 /**
  * @since 0.1.0
@@ -84,40 +51,6 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  */
 export const importCommand = Command.make(
   "import",
-  {
-    from: fromOption,
-    to: toOption,
-    project: projectOption,
-    batchSize: batchOption,
-    json: jsonOption,
-    followSymlinks: followSymlinksOption
-  },
-  ({ batchSize, followSymlinks, from, json, project, to }) =>
-    Effect.gen(function*() {
-      if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
-      const target = yield* parseTarget(to)
-      const projects = yield* ClaudeProjects.ClaudeProjects
-      const projectKey = Option.getOrUndefined(project)
-      const total = (yield* projects.listSessionFiles(projectKey)).length
-      const bar = progress("importing", { enabled: !json, unit: "sessions" })
-      const started = Date.now()
-      const result = yield* Effect.gen(function*() {
-        const store = yield* SessionStore.SessionStore
-        return yield* ClaudeImport.importClaudeDir({
-          from: projects,
-          to: store,
-          projectKey,
-          batchSize,
-          onProgress: (p) => bar.update(p.sessions, total)
-        })
-      }).pipe(Effect.provide(target.layer), Effect.ensuring(bar.clear))
-      const seconds = (Date.now() - started) / 1000
-      if (json) return yield* Console.log(format.json({ ...result, target: target.display, seconds }))
-      yield* Console.log(
-        `imported ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target.display} in ${
-          seconds.toFixed(1)
-        }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
-      )
-      for (const line of importWarnings(result.warnings)) yield* Console.error(line)
-    }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))
+  config,
+  lazyHandler(() => import("./run/import.js"), (m) => m.run)
 ).pipe(Command.withDescription("Import every session of a Claude Code config directory into SQLite or Postgres"))

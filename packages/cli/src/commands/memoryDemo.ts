@@ -5,115 +5,39 @@
  * double answering with scripted XML, on the real CLI) distil it, and a second real session
  * starts with that memory. Elsewhere the same hook inputs are recorded through the hook function
  * and distilled without a model, and the demo says why. Every step prints what it did.
+ * What it does: `run/memoryDemo.ts`.
  *
  * @since 0.1.0
  */
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
-import * as HookRunner from "@acx/memory/HookRunner"
-import * as MemoryConfig from "@acx/memory/MemoryConfig"
-import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
-import * as MemorySearch from "@acx/memory/MemorySearch"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import * as format from "../internal/format.js"
-import { PROMPTS, runMemoryDemo } from "../internal/memoryDemo.js"
+import { lazyHandler } from "../internal/lazyHandler.js"
 
 const dirOption = Options.text("dir").pipe(
   Options.withDescription("Keep the scratch project, HOME and memory here (default: a temp dir, removed)"),
   Options.optional
 )
 
-const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
+const config = { dir: dirOption }
 
-const section = (n: number, title: string) => Console.log(`\n${n}. ${title}\n`)
-
-const report = (acxHome: string, project: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const events = yield* sql<{ id: number; kind: string; tool: string | null; state: string }>`
-      SELECT id, kind, tool_name AS tool, state FROM memory_events ORDER BY id`
-    yield* section(2, "What acx's hooks captured (one transaction per hook, private parts and secrets removed)")
-    yield* Console.log(indent(format.table(
-      [{ title: "EVENT", align: "right" }, { title: "KIND" }, { title: "TOOL" }, { title: "STATE" }],
-      events.map((event) => [String(event.id), event.kind, event.tool ?? "", event.state])
-    )))
-    const observations = yield* sql<{ id: number; type: string; title: string; source: string }>`
-      SELECT id, type, title, source FROM memory_observations ORDER BY id`
-    const summaries = yield* sql<{ id: number; request: string; completed: string; nextSteps: string; source: string }>`
-      SELECT id, request, completed, next_steps AS nextSteps, source FROM memory_summaries ORDER BY id`
-    const [spend] = yield* sql<{ calls: number; tokens: number; cost: number }>`
-      SELECT count(*) AS calls, coalesce(sum(input_tokens + output_tokens), 0) AS tokens,
-        coalesce(sum(cost_usd), 0) AS cost FROM memory_usage`
-    yield* section(3, "What the observer kept")
-    for (const observation of observations) {
-      yield* Console.log(`   O${observation.id} [${observation.type}] ${observation.title} (${observation.source})`)
-    }
-    for (const summary of summaries) {
-      yield* Console.log(
-        `   S${summary.id} [session summary] ${summary.request} — done: ${summary.completed}${
-          summary.nextSteps === "" ? "" : ` — next: ${summary.nextSteps}`
-        } (${summary.source})`
-      )
-    }
-    yield* Console.log(
-      `\n   ${spend!.calls} observer model call(s), ${format.count(spend!.tokens)} tokens, $${spend!.cost.toFixed(4)}`
-    )
-    yield* section(4, "What the next session in the project starts with (acx memory context)")
-    yield* Console.log(indent(HookRunner.contextFor(acxHome, project)))
-    const results = yield* MemorySearch.search("cart total", { project })
-    yield* section(5, "acx memory search \"cart total\"")
-    for (const result of results) {
-      yield* Console.log(`   ${result.id.padEnd(5)} ${result.type.padEnd(9)} ${format.clip(result.title, 80)}`)
-    }
-  })
+/**
+ * What `acx memory demo` was given.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type MemoryDemoArgs = Command.Command.ParseConfig<typeof config>
 
 /**
  * @since 0.1.0
  * @category commands
  */
-export const memoryDemo = Command.make("demo", { dir: dirOption }, ({ dir }) =>
-  Effect.scoped(Effect.gen(function*() {
-    const root = Option.isSome(dir)
-      ? path.resolve(dir.value)
-      : fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-demo-"))
-    if (Option.isNone(dir)) {
-      yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(root, { recursive: true, force: true })))
-    }
-    fs.mkdirSync(root, { recursive: true })
-    const found = ClaudeBinary.findSync()
-    const binary = found instanceof ClaudeBinary.ClaudeBinaryError
-      ? { reason: found.message.split("\n")[0]! }
-      : { path: found.path }
-    yield* section(1, `A Claude Code session with acx's hooks installed: "${PROMPTS[0]}"`)
-    yield* Console.log(
-      "path" in binary
-        ? `   the real Claude Code CLI (${binary.path}) runs offline against a local model double;\n   its hooks run \`acx hook …\`, and the worker they start asks the stand-in observer (the double, scripted XML)`
-        : `   no Claude Code CLI here (${binary.reason}):\n   the session's hook inputs go through \`acx hook\`'s function, and the worker records without a model`
-    )
-    const world = yield* runMemoryDemo({ root, binary, bin: path.resolve(process.argv[1] ?? "acx") })
-    yield* report(world.acxHome, world.project).pipe(
-      Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(world.acxHome).database))
-    )
-    if (world.mode._tag === "Real") {
-      yield* Console.log(
-        `\n   a second real session ("${PROMPTS[1]}"): its first request ${
-          world.injected ? "carried this memory" : "did NOT carry the memory"
-        }`
-      )
-    }
-    yield* Console.log(Option.isSome(dir) ? `\nkept in ${root}` : "")
-    if (world.mode._tag === "Real" && !world.injected) {
-      return yield* Effect.fail(new Error("the second session did not start with the memory"))
-    }
-  }))).pipe(
-    Command.withDescription(
-      "The memory end to end, offline: a real Claude Code session's hooks, the stand-in observer, what the next session starts with"
-    )
+export const memoryDemo = Command.make(
+  "demo",
+  config,
+  lazyHandler(() => import("./run/memoryDemo.js"), (m) => m.run)
+).pipe(
+  Command.withDescription(
+    "The memory end to end, offline: a real Claude Code session's hooks, the stand-in observer, what the next session starts with"
   )
+)

@@ -4,36 +4,20 @@
  * second push (or one after an interrupted push) stores only the messages not there yet. Exactly
  * once: a store whose answer was lost is checked against the session's tail, never repeated
  * blindly. `--new-session` pushes into a fresh Acontext session id (printed), for a session
- * that holds something else in Acontext.
+ * that holds something else in Acontext. What it does: `run/push.ts`.
  *
  * @since 0.1.0
  */
-import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as ClaudePush from "@acx/claude-code/ClaudePush"
-import * as AcontextClient from "@acx/storage/AcontextClient"
+import * as AcontextDefaults from "@acx/storage/AcontextDefaults"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { randomUUID } from "node:crypto"
-import * as CliError from "../CliError.js"
-import * as format from "../internal/format.js"
-import { progress } from "../internal/progress.js"
-import {
-  acontextLayer,
-  configDirOption,
-  findSession,
-  followSymlinksOption,
-  jsonOption,
-  projectOption,
-  projectsLayer
-} from "../internal/source.js"
+import { lazyHandler } from "../internal/lazyHandler.js"
+import { configDirOption, followSymlinksOption, jsonOption, projectOption } from "../internal/options.js"
 import { sessionIdArg } from "./show.js"
 
 const baseUrlOption = Options.text("base-url").pipe(
   Options.withDescription(
-    `Acontext API base URL (default: $ACONTEXT_BASE_URL, else ${AcontextClient.DEFAULT_BASE_URL})`
+    `Acontext API base URL (default: $ACONTEXT_BASE_URL, else ${AcontextDefaults.DEFAULT_BASE_URL})`
   ),
   Options.optional
 )
@@ -52,62 +36,30 @@ const newSessionOption = Options.boolean("new-session").pipe(
   )
 )
 
+const config = {
+  id: sessionIdArg,
+  baseUrl: baseUrlOption,
+  project: projectOption,
+  configDir: configDirOption,
+  thinking: thinkingOption,
+  includeSidechains: sidechainsOption,
+  newSession: newSessionOption,
+  json: jsonOption,
+  followSymlinks: followSymlinksOption
+}
+
+/**
+ * What `acx push` was given.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PushArgs = Command.Command.ParseConfig<typeof config>
+
 /**
  * @since 0.1.0
  * @category commands
  */
-export const push = Command.make(
-  "push",
-  {
-    id: sessionIdArg,
-    baseUrl: baseUrlOption,
-    project: projectOption,
-    configDir: configDirOption,
-    thinking: thinkingOption,
-    includeSidechains: sidechainsOption,
-    newSession: newSessionOption,
-    json: jsonOption,
-    followSymlinks: followSymlinksOption
-  },
-  ({ baseUrl, configDir, followSymlinks, id, includeSidechains, json, newSession, project, thinking }) =>
-    Effect.gen(function*() {
-      const key = process.env["ACONTEXT_API_KEY"]
-      if (key === undefined || key.trim() === "") {
-        return yield* CliError.invalidArgument("ACONTEXT_API_KEY is not set (the Acontext API key to push with)")
-      }
-      const url = Option.getOrElse(baseUrl, () => process.env["ACONTEXT_BASE_URL"] ?? AcontextClient.DEFAULT_BASE_URL)
-      if (!/^https?:\/\//.test(url)) {
-        return yield* CliError.invalidArgument(`--base-url must be http(s)://…, got ${url}`)
-      }
-      const projects = yield* ClaudeProjects.ClaudeProjects
-      const session = yield* findSession(projects, id, project)
-      const bar = progress("pushing", { enabled: !json, unit: "messages" })
-      const result = yield* ClaudePush.pushSession({
-        from: projects,
-        projectKey: session.projectKey,
-        sessionId: session.sessionId,
-        targetSessionId: newSession ? randomUUID() : undefined,
-        includeThinking: thinking,
-        includeSidechains,
-        onProgress: (p) => bar.update(p.stored, p.total)
-      }).pipe(
-        Effect.ensuring(bar.clear),
-        Effect.provide(acontextLayer({ apiKey: AcontextClient.apiKey(key.trim()), baseUrl: url })),
-        Effect.catchIf(
-          (error) => error._tag === "ClaudePushError" && error.reason === "Diverged",
-          (error) =>
-            CliError.conflict(
-              `${error.message}; to push it anyway, into a new Acontext session: acx push ${session.sessionId} --new-session`
-            )
-        )
-      )
-      if (json) return yield* Console.log(format.json(result))
-      const into = result.acontextSessionId === result.sessionId ? "" : ` as new session ${result.acontextSessionId}`
-      yield* Console.log(
-        `pushed ${result.sessionId} to ${url}${into}: ${result.stored} message(s) stored, ${result.alreadyPresent} already there (${result.total} in the session)`
-      )
-      if (result.skippedLines > 0) {
-        yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped`)
-      }
-    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
-).pipe(Command.withDescription("Push one session to Acontext (resumable; ACONTEXT_API_KEY)"))
+export const push = Command.make("push", config, lazyHandler(() => import("./run/push.js"), (m) => m.run)).pipe(
+  Command.withDescription("Push one session to Acontext (resumable; ACONTEXT_API_KEY)")
+)

@@ -1,98 +1,43 @@
 /**
  * `acx ui [--port N] [--host H] [--config-dir D] [--open]`: the local web page (sessions, costs,
  * memory). Prints one line with the URL, which carries a random token, and serves until Ctrl-C.
+ * What it does: `run/ui.ts`.
  *
  * @since 0.1.0
  */
-import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as SessionIndex from "@acx/claude-code/SessionIndex"
-import * as UiSecurity from "@acx/ui/UiSecurity"
-import * as UiServer from "@acx/ui/UiServer"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { spawn } from "node:child_process"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import * as CliError from "../CliError.js"
-import { untilSignal } from "../internal/signals.js"
-import { configDirOption, followSymlinksOption, projectsLayer } from "../internal/source.js"
+import { lazyHandler } from "../internal/lazyHandler.js"
+import { configDirOption, followSymlinksOption } from "../internal/options.js"
 
-const portOption = Options.integer("port").pipe(
-  Options.withDescription(
-    `The port (default ${UiServer.DEFAULT_PORT}, else the next free one; 0: any free port)`
+const config = {
+  // 7317 is @acx/ui's UiServer.DEFAULT_PORT (not imported here: the server loads with the handler)
+  port: Options.integer("port").pipe(
+    Options.withDescription("The port (default 7317, else the next free one; 0: any free port)"),
+    Options.optional
   ),
-  Options.optional
-)
-
-const hostOption = Options.text("host").pipe(
-  Options.withDescription("The address to listen on (default 127.0.0.1; another one is warned about)"),
-  Options.withDefault("127.0.0.1")
-)
-
-const openOption = Options.boolean("open").pipe(Options.withDescription("Open the page in the default browser"))
-
-// The platform's opener, detached: a missing one is a warning, never a failure.
-const openBrowser = (url: string) =>
-  Effect.sync(() => {
-    const [command, args] = process.platform === "darwin"
-      ? ["open", [url]]
-      : process.platform === "win32"
-      ? ["cmd", ["/c", "start", "", url]]
-      : ["xdg-open", [url]]
-    const child = spawn(command, args, { detached: true, stdio: "ignore" })
-    child.on("error", (error) => process.stderr.write(`acx: warning: cannot open a browser (${error.message})\n`))
-    child.unref()
-  })
-
-// The bundle ships the assets beside itself (dist/assets); from the sources, the ui package's.
-const assetsDirs = () => {
-  const here = path.dirname(fileURLToPath(import.meta.url))
-  return [path.join(here, "assets"), path.join(here, "../../../ui/dist/assets")]
+  host: Options.text("host").pipe(
+    Options.withDescription("The address to listen on (default 127.0.0.1; another one is warned about)"),
+    Options.withDefault("127.0.0.1")
+  ),
+  configDir: configDirOption,
+  open: Options.boolean("open").pipe(Options.withDescription("Open the page in the default browser")),
+  followSymlinks: followSymlinksOption
 }
+
+/**
+ * What `acx ui` was given.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UiArgs = Command.Command.ParseConfig<typeof config>
 
 /**
  * @since 0.1.0
  * @category commands
  */
-export const ui = Command.make(
-  "ui",
-  {
-    port: portOption,
-    host: hostOption,
-    configDir: configDirOption,
-    open: openOption,
-    followSymlinks: followSymlinksOption
-  },
-  ({ configDir, followSymlinks, host, open, port }) =>
-    Effect.gen(function*() {
-      const port_ = Option.getOrUndefined(port)
-      if (port_ !== undefined && (port_ < 0 || port_ > 65535)) {
-        return yield* CliError.invalidArgument(`--port: ${port_} is not a port (0 to 65535)`)
-      }
-      // the same checks as every command: the config directory must exist
-      const projects = yield* ClaudeProjects.ClaudeProjects
-      const server = yield* UiServer.make({
-        configDir: projects.configDir,
-        acxHome: SessionIndex.acxHome(),
-        port: port_,
-        host,
-        followSymlinks,
-        assetsDirs: assetsDirs()
-      })
-      if (!UiSecurity.isLoopback(host)) {
-        yield* Console.error(
-          `acx: warning: --host ${host}: the page is reachable from other machines; anyone with the URL (its token) can read your sessions`
-        )
-      }
-      const taken = server.portTaken === undefined ? "" : ` (port ${server.portTaken} was taken)`
-      yield* Console.log(`acx ui: ${server.url}${taken} — Ctrl-C stops it`)
-      if (open) yield* openBrowser(server.url)
-      yield* untilSignal
-    }).pipe(Effect.scoped, Effect.provide(projectsLayer(configDir, { followSymlinks })))
-).pipe(
+export const ui = Command.make("ui", config, lazyHandler(() => import("./run/ui.js"), (m) => m.run)).pipe(
   Command.withDescription(
     "Serve the local web page: sessions, costs and memory, on 127.0.0.1 behind a token (prints its URL)"
   )

@@ -4,10 +4,6 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionIndex from "@acx/claude-code/SessionIndex"
-import { encodeProjectDir } from "@acx/convert/ProjectDir"
-import * as AcontextClient from "@acx/storage/AcontextClient"
-import * as Options from "@effect/cli/Options"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -16,30 +12,6 @@ import * as Option from "effect/Option"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
-
-export const configDirOption = Options.text("config-dir").pipe(
-  Options.withDescription("Claude Code config directory (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
-  Options.optional
-)
-
-// An absolute path names the project it was the working directory of (Claude Code's encoding),
-// so `--project "$PWD"` works; anything else is the directory name itself.
-export const projectOption = Options.text("project").pipe(
-  Options.withAlias("p"),
-  Options.withDescription(
-    "Only this project: its directory name under <config-dir>/projects, or the absolute path it was run in"
-  ),
-  Options.optional,
-  Options.map(Option.map((value) => (path.isAbsolute(value) ? encodeProjectDir(value) : value)))
-)
-
-export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
-
-export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
-  Options.withDescription(
-    "Read transcripts and project directories that are symbolic links to places outside the config directory (default: skipped with a warning)"
-  )
-)
 
 /** The warning line for a path a listing left out. */
 export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
@@ -85,12 +57,6 @@ export const projectsLayer = (
         })
     })
   }))
-
-/** acx's Acontext client on Node's undici HTTP client. */
-export const acontextLayer = (
-  options: AcontextClient.AcontextClientOptions
-): Layer.Layer<AcontextClient.AcontextClient> =>
-  AcontextClient.layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
 

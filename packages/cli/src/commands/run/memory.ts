@@ -1,0 +1,280 @@
+/**
+ * What the `acx memory` subcommands do (their options: `../memory.ts`), but for `worker`
+ * (`memoryWorker.ts`) and `mcp` (`memoryMcp.ts`), which load what these do not need.
+ *
+ * @since 0.1.0
+ */
+import * as HookRunner from "@acx/memory/HookRunner"
+import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
+import * as MemoryBackup from "@acx/memory/MemoryBackup"
+import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as MemoryInstall from "@acx/memory/MemoryInstall"
+import * as MemorySearch from "@acx/memory/MemorySearch"
+import * as MemoryStore from "@acx/memory/MemoryStore"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as path from "node:path"
+import { invalidArgument, printable } from "../../CliError.js"
+import * as format from "../../internal/format.js"
+import { files, withDatabase } from "../../internal/memoryHome.js"
+import type {
+  ContextArgs,
+  ForgetArgs,
+  InstallArgs,
+  RestoreArgs,
+  SearchArgs,
+  ShowArgs,
+  StatusArgs,
+  TimelineArgs,
+  UninstallArgs
+} from "../memory.js"
+
+const parseDate = (text: string) => {
+  const value = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
+  return Number.isNaN(value)
+    ? Effect.fail(invalidArgument(`"${text}" is not a date (YYYY-MM-DD or an ISO time)`))
+    : Effect.succeed(value)
+}
+
+const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
+
+/** `"<node>" "<acx bin>" hook <Event>`: absolute, so Claude Code's PATH does not matter. */
+const hookCommand = (event: string) => {
+  const quote = (text: string) => `"${text.replace(/(["\\$`])/g, "\\$1")}"`
+  return `${quote(process.execPath)} ${quote(path.resolve(process.argv[1] ?? "acx"))} hook ${event}`
+}
+
+/**
+ * `acx memory status`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const status = ({ json }: StatusArgs) =>
+  withDatabase(Effect.gen(function*() {
+    const paths = files()
+    const settings = MemoryConfig.load(paths.home)
+    const status = yield* MemoryAdmin.status(paths, settings)
+    if (json) return yield* Console.log(format.json(status))
+    const { config } = settings
+    const budget = [
+      config.dailyBudgetUsd === null ? undefined : `${money(status.today.costUsd)} of ${money(config.dailyBudgetUsd)}`,
+      config.dailyBudgetTokens === null
+        ? undefined
+        : `${format.count(status.today.tokens)} of ${format.count(config.dailyBudgetTokens)} tokens`
+    ].filter((part) => part !== undefined)
+    const lines = [
+      `memory:   ${paths.database}`,
+      `queue:    ${status.queue.pending} pending, ${status.queue.done} done, ${status.queue.failed} failed`,
+      `worker:   ${
+        status.worker.running
+          ? `running (pid ${status.worker.pid})`
+          : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
+      }`,
+      `model:    ${
+        status.worker.localReason === null
+          ? `${config.model} (the observer)`
+          : `none, observations are recorded locally (${status.worker.localReason})`
+      }`,
+      `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
+        money(status.today.costUsd)
+      }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
+      `kept:     ${status.counts.observations} observations, ${status.counts.summaries} summaries, ${status.counts.prompts} prompts`,
+      `sessions: ${Object.entries(status.sessions).map(([name, n]) => `${n} ${name}`).join(", ") || "none"}`,
+      ...(status.lastError === null ? [] : [`last error: ${printable(status.lastError)}`]),
+      ...(status.failed.length === 0 ? [] : [
+        "failed events (acx memory retry re-queues them):",
+        ...status.failed.map((event) =>
+          `  #${event.id} ${event.kind}${
+            event.toolName === null ? "" : ` ${event.toolName}`
+          } (session ${event.sessionId}, ${event.attempts} attempts): ${
+            printable(format.clip(event.lastError ?? "", 100))
+          }`
+        )
+      ]),
+      `settings (${settings.file}):`,
+      ...Object.entries(config).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
+      ...settings.problems.map((problem) => `  ! ${problem}`)
+    ]
+    yield* Console.log(lines.join("\n"))
+  }))
+
+/**
+ * `acx memory search`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const search = ({ json, limit, project, query, since, type }: SearchArgs) =>
+  withDatabase(Effect.gen(function*() {
+    const results = yield* MemorySearch.search(query, {
+      project: Option.getOrUndefined(project),
+      type: Option.getOrUndefined(type),
+      since: Option.isSome(since) ? yield* parseDate(since.value) : undefined,
+      limit
+    })
+    if (json) return yield* Console.log(format.json(results))
+    if (results.length === 0) return yield* Console.log(`nothing found for "${query}"`)
+    for (const result of results) {
+      yield* Console.log(
+        `${result.id.padEnd(7)} ${result.type.padEnd(9)} ${format.date(result.createdAt)}  ${
+          printable(format.clip(result.title, 90))
+        }\n        ${printable(result.snippet.replace(/\s+/g, " "))}  (${result.project})`
+      )
+    }
+  }))
+
+/**
+ * `acx memory show`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const show = ({ id, json }: ShowArgs) =>
+  withDatabase(Effect.gen(function*() {
+    const entry = yield* MemorySearch.show(id)
+    if (json) return yield* Console.log(format.json(entry))
+    const lines = [`${entry.id} (${entry.kind})`]
+    for (const [column, value] of Object.entries(entry.fields)) {
+      if (column === "id" || value === null || value === "") continue
+      const shown = column.endsWith("_at") && typeof value === "number"
+        ? format.date(value)
+        : Array.isArray(value)
+        ? value.join(", ")
+        : String(value)
+      lines.push(`${column}: ${shown.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, "?")}`)
+    }
+    yield* Console.log(lines.join("\n"))
+  }))
+
+/**
+ * `acx memory timeline`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const timeline = ({ id, json, window }: TimelineArgs) =>
+  withDatabase(Effect.gen(function*() {
+    const entries = yield* MemorySearch.timeline(id, window)
+    if (json) return yield* Console.log(format.json(entries))
+    for (const entry of entries) {
+      yield* Console.log(
+        `${entry.id === id.toUpperCase() ? ">" : " "} ${entry.id.padEnd(7)} ${entry.type.padEnd(9)} ${
+          format.date(entry.createdAt)
+        }  ${printable(format.clip(entry.title, 100))}`
+      )
+    }
+  }))
+
+/**
+ * `acx memory context`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const context = ({ project }: ContextArgs) =>
+  Effect.gen(function*() {
+    const dir = Option.getOrElse(project, () => process.cwd())
+    yield* MemoryBackup.check(files())
+    // the same text the web page's memory view serves
+    const { text } = yield* Effect.try({
+      try: () => HookRunner.contextReport(files().home, dir),
+      catch: (cause) =>
+        invalidArgument(`cannot read the memory: ${cause instanceof Error ? cause.message : String(cause)}`)
+    })
+    yield* Console.log(text)
+  })
+
+/**
+ * `acx memory retry`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const retry = () =>
+  withDatabase(Effect.gen(function*() {
+    const count = yield* MemoryStore.retryFailed()
+    yield* Console.log(
+      count === 0 ? "no failed events" : `${count} failed event(s) queued again; the next hook starts the worker`
+    )
+  }))
+
+/**
+ * `acx memory forget`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const forget = ({ before, project, session }: ForgetArgs) =>
+  withDatabase(Effect.gen(function*() {
+    const forgotten = yield* MemoryAdmin.forget(files(), {
+      session: Option.getOrUndefined(session),
+      project: Option.getOrUndefined(project),
+      before: Option.isSome(before) ? yield* parseDate(before.value) : undefined
+    })
+    yield* Console.log(
+      `forgot ${forgotten.observations} observations, ${forgotten.summaries} summaries, ${forgotten.prompts} prompts, ${forgotten.events} events, ${forgotten.sessions} sessions`
+    )
+  }))
+
+/**
+ * `acx memory backup`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const backup = () =>
+  Effect.gen(function*() {
+    const { config } = MemoryConfig.load(files().home)
+    const info = yield* MemoryBackup.backup(files(), { keep: config.backupsKept })
+    yield* Console.log(`backed up to ${info.path} (${format.bytes(info.size)})`)
+  })
+
+/**
+ * `acx memory restore`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const restore = ({ file }: RestoreArgs) =>
+  Effect.gen(function*() {
+    const info = yield* MemoryBackup.restore(files(), path.resolve(file))
+    yield* Console.log(
+      `restored ${info.restored}${
+        info.previous === undefined ? "" : `; the database it replaced is kept at ${info.previous}`
+      }`
+    )
+  })
+
+/**
+ * `acx memory install`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const install = ({ project, scope }: InstallArgs) =>
+  Effect.gen(function*() {
+    const report = yield* MemoryInstall.install({
+      scope,
+      projectDir: Option.getOrUndefined(project),
+      hookCommand,
+      mcpServer: { command: process.execPath, args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp"] }
+    })
+    for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
+  })
+
+/**
+ * `acx memory uninstall`.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const uninstall = ({ project, scope }: UninstallArgs) =>
+  Effect.gen(function*() {
+    const report = yield* MemoryInstall.uninstall({
+      scope: Option.getOrUndefined(scope),
+      projectDir: Option.getOrUndefined(project)
+    })
+    for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
+  })

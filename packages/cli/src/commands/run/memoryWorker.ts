@@ -1,0 +1,41 @@
+/**
+ * What `acx memory worker` does (hooks start it): turns queued hook events into observations and
+ * summaries with the observer's model, then exits when idle.
+ *
+ * @since 0.1.0
+ */
+import * as MemoryBackup from "@acx/memory/MemoryBackup"
+import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
+import * as MemoryWorker from "@acx/memory/MemoryWorker"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import { files, untilSignal } from "../../internal/memoryHome.js"
+
+/**
+ * @since 0.1.0
+ * @category handlers
+ */
+export const run = () =>
+  Effect.gen(function*() {
+    const paths = files()
+    yield* MemoryBackup.check(paths)
+    const { config } = MemoryConfig.load(paths.home)
+    yield* MemoryBackup.backupIfDue(paths, { keep: config.backupsKept }).pipe(
+      Effect.catchAll((error) => Console.error(`acx memory worker: no backup today: ${error.message}`))
+    )
+    const exit = yield* MemoryWorker.run({ home: paths.home, config }).pipe(
+      Effect.provide(MemoryDatabase.layer(paths.database)),
+      // SIGTERM / SIGINT stop it gracefully: observers interrupted and closed, the lock released
+      Effect.raceFirst(untilSignal)
+    )
+    yield* Console.error(
+      exit._tag === "Signal"
+        ? `acx memory worker: stopped by ${exit.signal}`
+        : exit._tag === "AlreadyRunning"
+        ? `acx memory worker: another worker runs (pid ${exit.pid}); nothing to do`
+        : exit._tag === "LockLost"
+        ? "acx memory worker: another worker took over"
+        : `acx memory worker: done (${exit.batches} batches, ${exit.events} events)`
+    )
+  })

@@ -1,0 +1,50 @@
+/**
+ * What `acx sessions` does (its options: `../sessions.ts`).
+ *
+ * @since 0.1.0
+ */
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as format from "../../internal/format.js"
+import { projectsLayer } from "../../internal/source.js"
+import type { SessionsArgs } from "../sessions.js"
+
+/**
+ * The sessions as a table (what `acx sessions` and `acx demo` print).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const sessionsTable = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): string =>
+  format.table(
+    [
+      { title: "SESSION" },
+      { title: "PROJECT" },
+      { title: "MODIFIED" },
+      { title: "SIZE", align: "right" },
+      { title: "TITLE / FIRST PROMPT" }
+    ],
+    sessions.map((session) => [
+      session.sessionId,
+      format.clip(session.projectKey, 40),
+      format.date(session.mtime),
+      format.bytes(session.size),
+      format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
+    ])
+  )
+
+/**
+ * @since 0.1.0
+ * @category handlers
+ */
+export const run = ({ configDir, followSymlinks, json, project }: SessionsArgs) =>
+  Effect.gen(function*() {
+    const projects = yield* ClaudeProjects.ClaudeProjects
+    const list = (yield* projects.listSessions(Option.getOrUndefined(project))).sort((a, b) => b.mtime - a.mtime)
+    if (json) return yield* Console.log(format.json(list))
+    if (list.length === 0) return yield* Console.log(`no sessions in ${projects.projectsDir}`)
+    yield* Console.log(sessionsTable(list))
+  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))

@@ -1,0 +1,32 @@
+/**
+ * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
+ * part of the command tree, so this module loads with it and imports nothing a command's work needs.
+ */
+import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import * as Options from "@effect/cli/Options"
+import * as Option from "effect/Option"
+import * as path from "node:path"
+
+export const configDirOption = Options.text("config-dir").pipe(
+  Options.withDescription("Claude Code config directory (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
+  Options.optional
+)
+
+// An absolute path names the project it was the working directory of (Claude Code's encoding),
+// so `--project "$PWD"` works; anything else is the directory name itself.
+export const projectOption = Options.text("project").pipe(
+  Options.withAlias("p"),
+  Options.withDescription(
+    "Only this project: its directory name under <config-dir>/projects, or the absolute path it was run in"
+  ),
+  Options.optional,
+  Options.map(Option.map((value) => (path.isAbsolute(value) ? encodeProjectDir(value) : value)))
+)
+
+export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
+
+export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
+  Options.withDescription(
+    "Read transcripts and project directories that are symbolic links to places outside the config directory (default: skipped with a warning)"
+  )
+)

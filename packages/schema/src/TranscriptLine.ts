@@ -1,0 +1,142 @@
+/**
+ * Reading one line of a Claude Code transcript: the envelope every entry has (a string `type`;
+ * `uuid` and `timestamp` strings when present), checked without the schemas of the entry kinds,
+ * and what a line that is no entry is reported as. `Transcript` holds the entry schemas (and
+ * re-exports all of this); this module is what a reader loads, because building those schemas
+ * takes a tenth of a second that listing, showing or counting sessions does not need (as
+ * `HookEvents` is to `Hook`).
+ *
+ * @since 0.1.0
+ */
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { excerpt, formatIssues, opt, orElse, preserve } from "./internal/schema.js"
+import { isObject } from "./Json.js"
+import type { TranscriptEntry } from "./Transcript.js"
+
+/**
+ * An entry of a `type` this version does not know (or of a known `type` with an unexpected
+ * shape). Every field is preserved.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UnknownEntry = Schema.Struct({
+  type: Schema.String,
+  uuid: opt(Schema.String),
+  timestamp: opt(Schema.String)
+}).annotations({ identifier: "UnknownEntry", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type UnknownEntry = typeof UnknownEntry.Type
+
+/**
+ * The entry types that carry a conversation message and the chain fields.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const CONVERSATION_ENTRY_TYPES = ["user", "assistant", "system", "attachment", "progress"] as const
+
+/**
+ * A transcript line that could not be read as an entry.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TranscriptLineError extends Schema.TaggedError<TranscriptLineError>(
+  "@acx/schema/Transcript/TranscriptLineError"
+)("TranscriptLineError", {
+  reason: Schema.Literal("InvalidJson", "NotAnObject", "InvalidEntry"),
+  line: Schema.Number,
+  excerpt: Schema.String,
+  description: Schema.String
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `line ${this.line}: ${this.reason}: ${this.description} (${this.excerpt})`
+  }
+}
+
+const decodeUnknownEntry = Schema.decodeUnknownEither(UnknownEntry)
+
+// An object that is no entry: the catch-all's own issues are the short, useful explanation.
+const describeInvalidEntry = (value: { readonly [key: string]: unknown }): string => {
+  if (typeof value.type !== "string") return "an entry needs a string `type`"
+  return orElse(
+    () => Either.match(decodeUnknownEntry(value), { onLeft: formatIssues, onRight: () => "not an entry" }),
+    () => "`uuid` and `timestamp` must be strings"
+  )
+}
+
+// The one check that decides whether a parsed object is an entry: what `UnknownEntry`, the
+// union's catch-all, requires (a string `type`; `uuid` and `timestamp` strings when present).
+// Every known member requires at least as much, so the full union accepts exactly these objects,
+// and, as every member preserves unknown fields in their original order and none transforms, its
+// output is JSON-equal to the input (a deep copy, but for an explicit `undefined` where a required
+// `Schema.Unknown` key is absent). Validating the known members at parse time therefore only
+// costs time: whether an entry matches its known schema is asked on demand, by `Transcript.isKnown`.
+const isEntryEnvelope = (value: { readonly [key: string]: unknown }): boolean => {
+  if (typeof value.type !== "string") return false
+  const uuid = value.uuid
+  if (uuid !== undefined && typeof uuid !== "string") return false
+  const timestamp = value.timestamp
+  return timestamp === undefined || typeof timestamp === "string"
+}
+
+const parseObject = (
+  text: string,
+  lineNumber: number
+): Either.Either<{ readonly [key: string]: unknown }, TranscriptLineError> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return lineError(text, lineNumber, "InvalidJson", error instanceof Error ? error.message : String(error))
+  }
+  if (!isObject(value)) {
+    return lineError(
+      text,
+      lineNumber,
+      "NotAnObject",
+      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
+    )
+  }
+  return Either.right(value)
+}
+
+const lineError = (text: string, lineNumber: number, reason: TranscriptLineError["reason"], description: string) =>
+  Either.left(new TranscriptLineError({ reason, line: lineNumber, excerpt: excerpt(text), description }))
+
+/**
+ * Reads one line of a transcript without throwing: the entry, or why the line is not one
+ * (`InvalidJson`, `NotAnObject`, or `InvalidEntry` for an object that is no entry, e.g. one
+ * without a string `type`).
+ * `lineNumber` is reported in the error (1-based by convention).
+ *
+ * The check is shallow, and accepts and rejects exactly the lines a full decode with
+ * {@link TranscriptEntry} does: only the envelope every entry needs (a string `type`, and `uuid`
+ * and `timestamp` strings when present) is checked, and the entry is the parsed JSON object
+ * itself, with every field in its original order (where the full decode throws, on a
+ * discriminator that cannot be converted to a string, this still answers). Nested payloads (`message` and its content
+ * blocks, `toolUseResult`, `data`, `snapshot`, …) are not validated here: an entry of a known
+ * `type` with an unexpected shape is an entry all the same (as it was before, where it fell into
+ * {@link UnknownEntry}); `Transcript.isKnown` tells the two apart, and `Transcript.decodeLineStrict`
+ * rejects it.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decodeLine = (text: string, lineNumber: number): Either.Either<TranscriptEntry, TranscriptLineError> => {
+  const parsed = parseObject(text, lineNumber)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const value = parsed.right
+  return isEntryEnvelope(value)
+    ? Either.right(value as TranscriptEntry)
+    : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
+}
