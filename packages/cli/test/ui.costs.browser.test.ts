@@ -12,7 +12,17 @@ import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  horizontalOverflow,
+  launchBrowser,
+  openPage,
+  type RunningUi,
+  screenshot,
+  startUi,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 // the fixtures' days (UTC): 2025-09-07, 2025-10-10, 2025-10-12, 2026-02-10, 2026-02-11; and a
 // session planted on 2025-10-11 that used a model no table prices yet, with a secret in its prompt
@@ -128,8 +138,7 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {
-    await browser?.close()
-    await ui?.stop()
+    await stopWithBrowser(ui, browser)
     removeDir(dir)
   })
 
@@ -213,13 +222,9 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
     await page.setViewportSize({ width: 390, height: 844 })
     await expect.poll(async () => (await charts.first().locator("canvas").boundingBox())?.width ?? 0)
       .toBeLessThanOrEqual(390)
-    // (a string: this test file is type-checked without the DOM library)
-    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    expect(overflow as number).toBeLessThanOrEqual(0)
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
 
-    expect(errors).toEqual([])
-    expect(foreign).toEqual([])
-    await context.close()
+    await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 
   it("moves the range with the quick ranges and shows every day for All", async () => {

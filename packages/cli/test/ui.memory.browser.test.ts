@@ -19,7 +19,16 @@ import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  openPage,
+  type RunningUi,
+  screenshot,
+  startUi,
+  startWithBrowser,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 const observation = (fields: Partial<Observation> & { readonly title: string }): Observation => ({
   type: "discovery",
@@ -133,15 +142,11 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
         filesModified: [String(turns.tool.input.file_path)]
       })
     ])
-    ;[ui, browser] = await Promise.all([
-      startUi(["--config-dir", built.configDir], { ACX_HOME: acxHome }),
-      launchBrowser()
-    ])
+    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: acxHome }))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {
-    await browser?.close()
-    await ui?.stop()
+    await stopWithBrowser(ui, browser)
     removeDir(dir)
   })
 
@@ -212,9 +217,7 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     )
     await expect.poll(() => page.locator("main h1").first().isVisible()).toBe(true)
 
-    expect(errors).toEqual([])
-    expect(foreign).toEqual([])
-    await context.close()
+    await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 
   it("says how to turn the memory on when there is no memory database, and creates none", async () => {

@@ -10,7 +10,16 @@ import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  horizontalOverflow,
+  openPage,
+  type RunningUi,
+  screenshot,
+  startWithBrowser,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 const HOSTILE_ID = "66666666-6666-4666-8666-666666666666"
 const TASK_TOOL = "toolu_01VmaERAwhb19LGUwu9GenaK"
@@ -81,15 +90,11 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
     hostileFile = path.join(built.configDir, "projects", built.sessions[0]!.projectKey, `${HOSTILE_ID}.jsonl`)
     fs.writeFileSync(hostileFile, hostileTranscript())
-    ;[ui, browser] = await Promise.all([
-      startUi(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }),
-      launchBrowser()
-    ])
+    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {
-    await browser?.close()
-    await ui?.stop()
+    await stopWithBrowser(ui, browser)
     removeDir(dir)
   })
 
@@ -129,12 +134,9 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
 
     // at phone width nothing overflows the window sideways
     await page.setViewportSize({ width: 390, height: 844 })
-    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    expect(overflow as number).toBeLessThanOrEqual(0)
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
 
-    expect(errors).toEqual([])
-    expect(foreign).toEqual([])
-    await context.close()
+    await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 
   it("runs nothing a hostile transcript holds, and shows a line appended to it live", async () => {
@@ -170,8 +172,6 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
     await page.getByText("a prompt appended while the page is open").waitFor()
     expect(await page.evaluate("window.__pwned === undefined")).toBe(true)
 
-    expect(errors).toEqual([])
-    expect(foreign).toEqual([])
-    await context.close()
+    await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 })

@@ -8,7 +8,16 @@ import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, launchBrowser, openPage, type RunningUi, screenshot, startUi } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  horizontalOverflow,
+  openPage,
+  type RunningUi,
+  screenshot,
+  startWithBrowser,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () => {
   let dir: string
@@ -19,15 +28,11 @@ describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () 
   beforeAll(async () => {
     dir = tempDir("ui-sessions")
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
-    ;[ui, browser] = await Promise.all([
-      startUi(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }),
-      launchBrowser()
-    ])
+    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {
-    await browser?.close()
-    await ui?.stop()
+    await stopWithBrowser(ui, browser)
     removeDir(dir)
   })
 
@@ -72,13 +77,9 @@ describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () 
 
     // at phone width nothing overflows the window sideways
     await page.setViewportSize({ width: 390, height: 844 })
-    // (a string: this test file is type-checked without the DOM library)
-    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    expect(overflow as number).toBeLessThanOrEqual(0)
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
 
-    expect(errors).toEqual([])
-    expect(foreign).toEqual([])
-    await context.close()
+    await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 
   it("refuses a browser that has not the token", async () => {

@@ -88,22 +88,23 @@ export const text = (input: string): string => redactSecrets(stripPrivate(input)
 const MAX_DEPTH = 64
 
 /**
- * A JSON value with {@link text} applied to every string (keys too); anything nested deeper than
- * 64 levels is replaced by `"[REDACTED:too-deep]"` (a hook's stdin cannot be trusted to be sane).
+ * A JSON value with `redact` applied to every string (keys too); anything nested deeper than
+ * 64 levels is replaced by `"[REDACTED:too-deep]"` (input from outside cannot be trusted to be
+ * sane). The structure is kept: the result is the same JSON with its strings replaced.
  *
  * @since 0.1.0
  * @category redaction
  */
-export const value = (input: unknown, depth = 0): unknown => {
-  if (typeof input === "string") return text(input)
+export const mapStrings = (input: unknown, redact: (text: string) => string, depth = 0): unknown => {
+  if (typeof input === "string") return redact(input)
   if (typeof input !== "object" || input === null) return input
   if (depth >= MAX_DEPTH) return marker("too-deep")
-  if (Array.isArray(input)) return input.map((item) => value(item, depth + 1))
+  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(input)) {
     // defineProperty: a key named "__proto__" is data like any other
-    Object.defineProperty(out, text(key), {
-      value: value(item, depth + 1),
+    Object.defineProperty(out, redact(key), {
+      value: mapStrings(item, redact, depth + 1),
       enumerable: true,
       writable: true,
       configurable: true
@@ -111,3 +112,12 @@ export const value = (input: unknown, depth = 0): unknown => {
   }
   return out
 }
+
+/**
+ * A JSON value with {@link text} applied to every string (keys too); anything nested deeper than
+ * 64 levels is replaced by `"[REDACTED:too-deep]"` (a hook's stdin cannot be trusted to be sane).
+ *
+ * @since 0.1.0
+ * @category redaction
+ */
+export const value = (input: unknown, depth = 0): unknown => mapStrings(input, text, depth)

@@ -17,8 +17,6 @@ import * as Redact from "@acx/convert/Redact"
  */
 export const maskText: (text: string) => string = Redact.redactSecrets
 
-const MAX_DEPTH = 64
-
 /**
  * A JSON value with every string (and key) masked; the structure is kept, so masked JSON is
  * still the same JSON with secrets replaced. Deeper than 64 levels is cut to a marker.
@@ -26,23 +24,7 @@ const MAX_DEPTH = 64
  * @since 0.1.0
  * @category masking
  */
-export const maskValue = (input: unknown, depth = 0): unknown => {
-  if (typeof input === "string") return maskText(input)
-  if (typeof input !== "object" || input === null) return input
-  if (depth >= MAX_DEPTH) return "[REDACTED:too-deep]"
-  if (Array.isArray(input)) return input.map((item) => maskValue(item, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(input)) {
-    // defineProperty: a key named "__proto__" is data like any other
-    Object.defineProperty(out, maskText(key), {
-      value: maskValue(item, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true
-    })
-  }
-  return out
-}
+export const maskValue = (input: unknown): unknown => Redact.mapStrings(input, maskText)
 
 /**
  * Whether a request asked for masking (the default) or turned it off with `mask=0`

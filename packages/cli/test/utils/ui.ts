@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { expect } from "vitest"
 import { BIN, TEST_ACX_HOME } from "./acx.js"
 
 /** Chromium's path, or why there is none. */
@@ -142,4 +143,31 @@ export const openPage = async (browser: Browser, origin: string) => {
     if (!url.startsWith(origin) && !url.startsWith("data:")) foreign.push(url)
   })
   return { context, page, errors, foreign }
+}
+
+/** `acx ui …args` and the browser, started together. */
+export const startWithBrowser = async (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string | undefined>> = {}
+): Promise<{ readonly ui: RunningUi; readonly browser: Browser }> => {
+  const [ui, browser] = await Promise.all([startUi(args, env), launchBrowser()])
+  return { ui, browser }
+}
+
+/** Closes the browser and stops `acx ui` (either may be missing when the set-up failed). */
+export const stopWithBrowser = async (ui: RunningUi | undefined, browser: Browser | undefined): Promise<void> => {
+  await browser?.close()
+  await ui?.stop()
+}
+
+/** How far the page is wider than the window (> 0: it scrolls sideways). */
+export const horizontalOverflow = async (page: Page): Promise<number> =>
+  // (a string: the test files are type-checked without the DOM library)
+  (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number
+
+/** Asserts the page logged no error and asked no other origin for anything, then closes it. */
+export const closeClean = async (opened: Awaited<ReturnType<typeof openPage>>): Promise<void> => {
+  expect(opened.errors).toEqual([])
+  expect(opened.foreign).toEqual([])
+  await opened.context.close()
 }
