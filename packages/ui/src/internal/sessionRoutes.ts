@@ -55,6 +55,7 @@ const itemLines = (
   mask: boolean,
   pricing: Pricing.PricingTable
 ): Stream.Stream<string, unknown> => {
+  const show = SecretMask.shown(mask)
   let state = SessionView.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
@@ -64,7 +65,9 @@ const itemLines = (
       state = result.state
       end = chunk.end
       lines = chunk.lines
-      return result.items.length === 0 ? Option.none() : Option.some(ndjson({ type: "items", items: result.items }))
+      return result.items.length === 0
+        ? Option.none()
+        : Option.some(ndjson(show({ type: "items", items: result.items })))
     }),
     Stream.concat(Stream.suspend(() => Stream.make(ndjson({ type: "end", bytes: end, lines }))))
   )
@@ -193,7 +196,7 @@ const liveEvents = (
       Stream.mapEffect(onSignal),
       Stream.flattenIterables,
       Stream.takeUntil((line) => line.type === "reload"),
-      Stream.map(sse)
+      Stream.map((line) => sse(SecretMask.shown(mask)(line)))
     )
     return Stream.make("retry: 2000\n\n").pipe(
       Stream.concat(data),
@@ -222,11 +225,7 @@ export const sessionRoutes = (context: UiContext) =>
             sessionId: session.sessionId,
             projectKey: session.projectKey,
             project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
-            title: (listed?.title ?? null) === null
-              ? null
-              : mask
-              ? SecretMask.maskText(listed!.title!)
-              : listed!.title!,
+            title: listed?.title ?? null,
             cwd,
             gitBranch: listed?.gitBranch ?? null,
             startTime: listed?.startTime ?? null,
@@ -239,7 +238,8 @@ export const sessionRoutes = (context: UiContext) =>
             pricing: { source: pricing.source, date: pricing.date }
           }
           return ndjsonResponse(
-            Stream.make(ndjson({ type: "header", header })).pipe(
+            // the whole header through the mask: title, cwd, project, branch, subagents' meta
+            Stream.make(ndjson({ type: "header", header: SecretMask.shown(mask)(header) })).pipe(
               Stream.concat(itemLines(fs, session.file, mask, pricing))
             )
           )
@@ -332,7 +332,7 @@ export const sessionRoutes = (context: UiContext) =>
           }
           // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
           const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
-          return HttpServerResponse.text(SecretMask.maskText(text), { contentType: "application/json", headers })
+          return HttpServerResponse.text(SecretMask.maskJsonText(text), { contentType: "application/json", headers })
         }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line"))
       )
     ),
