@@ -59,7 +59,9 @@ const get = (pathAndQuery: string, options: RequestOptions = {}) =>
 const untilEnd = (body: string) => body.includes(`"type":"end"`) || body.includes(`"error"`)
 
 /** The requests that exercise `route` on the planted session (every route must have some). */
-const requestsFor = (route: UiServer.UiRoute): ReadonlyArray<{ readonly path: string; readonly options?: RequestOptions }> => {
+const requestsFor = (
+  route: UiServer.UiRoute
+): ReadonlyArray<{ readonly path: string; readonly options?: RequestOptions }> => {
   const id = planted.sessionId
   const session = `/api/session/${id}`
   const json = { "content-type": "application/json", origin: ui.origin }
@@ -92,7 +94,10 @@ const requestsFor = (route: UiServer.UiRoute): ReadonlyArray<{ readonly path: st
     "GET /api/memory/spend": [{ path: "/api/memory/spend" }],
     "GET /api/memory/events": [{ path: "/api/memory/events", options: { until: () => true } }],
     "POST /api/memory/forget": [{ path: "/api/memory/forget", options: { method: "POST", headers: json, body: "{}" } }],
-    "POST /api/memory/restore": [{ path: "/api/memory/restore", options: { method: "POST", headers: json, body: "{}" } }]
+    "POST /api/memory/restore": [{
+      path: "/api/memory/restore",
+      options: { method: "POST", headers: json, body: "{}" }
+    }]
   }
   return table[`${route.method} ${route.path}`] ?? []
 }

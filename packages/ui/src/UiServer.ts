@@ -11,7 +11,9 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionIndex from "@acx/claude-code/SessionIndex"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
@@ -23,8 +25,9 @@ import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import { appRoutes } from "./internal/appRoutes.js"
-import type { UiContext } from "./internal/context.js"
 import { guarded } from "./internal/boundary.js"
+import type { UiContext } from "./internal/context.js"
+import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
 import * as UiAssets from "./UiAssets.js"
 import { UiError } from "./UiError.js"
@@ -166,7 +169,10 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     const port = address._tag === "TcpAddress" ? address.port : first
     const allowedHosts = UiSecurity.allowedHosts(port, host)
     const memory = yield* MemoryDb.make(acxHome)
-    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory }
+    const live = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => LiveTranscripts.make(fs, projects)).pipe(
+      Effect.provide(NodeFileSystem.layer)
+    )
+    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory, live }
     const router = appRoutes(context, assets)
     const app = yield* HttpRouter.toHttpApp(router)
     // the boundary wraps the app itself, not as the server's middleware: see internal/boundary.ts

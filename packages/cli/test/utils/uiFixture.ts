@@ -131,7 +131,14 @@ export interface RequestOptions {
 export const request = (port: number, pathAndQuery: string, options: RequestOptions = {}): Promise<RawResponse> =>
   new Promise((resolve, reject) => {
     const outgoing = http.request(
-      { host: "127.0.0.1", port, path: pathAndQuery, method: options.method ?? "GET", headers: options.headers, agent: false },
+      {
+        host: "127.0.0.1",
+        port,
+        path: pathAndQuery,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        agent: false
+      },
       (response) => {
         let body = ""
         const done = () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body })

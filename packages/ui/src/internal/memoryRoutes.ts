@@ -363,7 +363,9 @@ export const memoryRoutes = (context: UiContext) => {
     HttpRouter.get(
       "/api/memory/spend",
       // the spend names projects and sessions: masked like every other answer
-      handled(Effect.flatMap(searchParams, (params) => withDatabase(Effect.map(spend(context), (b) => masked(params, b)))))
+      handled(
+        Effect.flatMap(searchParams, (params) => withDatabase(Effect.map(spend(context), (b) => masked(params, b))))
+      )
     ),
     HttpRouter.get(
       "/api/memory/events",

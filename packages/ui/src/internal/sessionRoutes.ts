@@ -20,7 +20,6 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
@@ -28,19 +27,11 @@ import * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
+import { subagentRows } from "./subagentRows.js"
 import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
 
 const encoder = new TextEncoder()
 const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
-const sse = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
-const HEARTBEAT = "25 seconds"
-
-const subagentRows = (agents: ReadonlyArray<ClaudeProjects.SubagentInfo>): Array<SessionView.SubagentRow> =>
-  agents.map((agent) => ({
-    agentId: agent.agentId,
-    agentType: typeof agent.meta?.["agentType"] === "string" ? agent.meta["agentType"] : null,
-    description: typeof agent.meta?.["description"] === "string" ? agent.meta["description"] : null
-  }))
 
 // The fold masks each text it shows before cutting it (cheaper than masking every string of
 // every entry, and a secret is never cut in half first).
@@ -100,109 +91,6 @@ const intParam = (value: string | null): number | undefined => {
   if (value === null || !/^-?\d{1,10}$/.test(value)) return undefined
   return Number(value)
 }
-
-/** The lines appended after `from`, as server-sent events, while the client stays. */
-const liveEvents = (
-  context: UiContext,
-  fs: FileSystem.FileSystem,
-  session: ClaudeProjects.SessionFile,
-  from: number,
-  mask: boolean,
-  pricing: Pricing.PricingTable
-): Stream.Stream<string, unknown> =>
-  Stream.unwrapScoped(Effect.gen(function*() {
-    const file = session.file
-    const first = yield* fs.stat(file)
-    if (from > Number(first.size)) return Stream.make(sse({ type: "reload" }))
-    const inode = Option.getOrUndefined(first.ino)
-    // the view state of the lines the client has: folded again, nothing sent
-    let state = SessionView.initial(pricing, masker(mask))
-    let offset = 0
-    let lines = 0
-    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
-      Stream.runForEach((chunk) =>
-        Effect.sync(() => {
-          state = SessionView.fold(state, chunk.inputs).state
-          offset = chunk.end
-          lines = chunk.lines
-        })
-      )
-    )
-    const projectDir = path.dirname(file)
-    const subagentsDir = path.join(projectDir, session.sessionId, "subagents")
-    type Signal = "transcript" | "subagents"
-    const watchers: Array<nodeFs.FSWatcher> = []
-    let watchingSubagents = false
-    const signals = Stream.asyncScoped<Signal>((emit) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const watchSubagents = () => {
-            if (watchingSubagents || !nodeFs.existsSync(subagentsDir)) return
-            watchingSubagents = true
-            const watcher = nodeFs.watch(subagentsDir, { recursive: true }, () => void emit.single("subagents"))
-            watcher.on("error", () => watcher.close())
-            watchers.push(watcher)
-          }
-          // the project directory: the transcript's changes and its session directory appearing
-          const watcher = nodeFs.watch(projectDir, (_event, name) => {
-            if (name === `${session.sessionId}.jsonl`) void emit.single("transcript")
-            else if (name === session.sessionId) {
-              watchSubagents()
-              void emit.single("subagents")
-            }
-          })
-          watcher.on("error", () => void emit.end())
-          watchers.push(watcher)
-          watchSubagents()
-          // lines written between the client's read and this watch
-          void emit.single("transcript")
-        }),
-        () => Effect.sync(() => watchers.forEach((watcher) => watcher.close()))
-      )
-    )
-    let lastSubagents = ""
-    const onSignal = (signal: Signal): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
-      signal === "subagents"
-        ? Effect.map(context.projects.listSubagents(session.projectKey, session.sessionId), (agents) => {
-          const rows = subagentRows(agents)
-          const text = JSON.stringify(rows)
-          if (text === lastSubagents) return []
-          lastSubagents = text
-          return [{ type: "subagents", subagents: rows }]
-        })
-        : Effect.gen(function*() {
-          const now = yield* Effect.either(fs.stat(file))
-          if (now._tag === "Left") return [{ type: "reload" }]
-          const size = Number(now.right.size)
-          const replaced = inode !== undefined && Option.getOrUndefined(now.right.ino) !== inode
-          if (size < offset || replaced) return [{ type: "reload" }]
-          if (size === offset) return []
-          const out: Array<SessionView.SessionLine> = []
-          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
-            Stream.runForEach((chunk) =>
-              Effect.sync(() => {
-                const result = SessionView.fold(state, chunk.inputs)
-                state = result.state
-                offset = chunk.end
-                lines = chunk.lines
-                if (result.items.length > 0) out.push({ type: "items", items: result.items })
-              })
-            )
-          )
-          if (out.length > 0) out.push({ type: "end", bytes: offset, lines })
-          return out
-        })
-    const data = signals.pipe(
-      Stream.mapEffect(onSignal),
-      Stream.flattenIterables,
-      Stream.takeUntil((line) => line.type === "reload"),
-      Stream.map((line) => sse(SecretMask.shown(mask)(line)))
-    )
-    return Stream.make("retry: 2000\n\n").pipe(
-      Stream.concat(data),
-      Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(": ping\n\n")), { haltStrategy: "left" })
-    )
-  }))
 
 export const sessionRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
@@ -345,9 +233,9 @@ export const sessionRoutes = (context: UiContext) =>
           const params = yield* searchParams
           const from = intParam(params.get("from"))
           if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
-          const fs = yield* FileSystem.FileSystem
           const pricing = yield* loadPricing(context)
-          const events = liveEvents(context, fs, found.value, from, SecretMask.maskingOn(params), pricing)
+          // one reader per transcript, shared by every open stream of it
+          const events = context.live.events(found.value, from, SecretMask.maskingOn(params), pricing)
           return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }

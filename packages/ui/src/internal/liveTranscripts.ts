@@ -1,0 +1,323 @@
+/**
+ * The session page's live updates, shared: one watcher and one reader per transcript (and
+ * masking), the folded view state kept once, each update folded, masked and serialised once and
+ * fanned out to every open event stream of that transcript. A stream still resumes from its own
+ * byte offset: the updates read since the reader opened are kept (up to a cap) and replayed from
+ * the one that starts there; an offset that is not such a start (the file grew while the page
+ * read it) is caught up on privately, once, up to where the shared reader is, and the stream then
+ * joins it. The reader closes when its last stream goes; a truncated or replaced file sends every
+ * stream `reload` and closes it.
+ */
+import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import type * as Pricing from "@acx/convert/Pricing"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as nodeFs from "node:fs"
+import * as path from "node:path"
+import * as SecretMask from "../SecretMask.js"
+import * as SessionView from "../SessionView.js"
+import { subagentRows } from "./subagentRows.js"
+import { readLines } from "./transcriptLines.js"
+
+/** One event of the stream (`data: …`), the line masked as the stream asked. */
+const event = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
+
+const RELOAD = event({ type: "reload" })
+
+/** How much of the updates (serialised) a reader keeps for streams that resume from an older offset. */
+export const REPLAY_CAP = 32 * 1024 * 1024
+
+// The fold masks each text before cutting it (a secret is never cut in half first).
+const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
+
+/** One update: the lines read from `start` to `end`, as the events the streams get. */
+interface Update {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+/** The shared reader of one transcript (with one masking). */
+interface Reader {
+  readonly key: string
+  readonly file: string
+  readonly mask: boolean
+  readonly pricing: Pricing.PricingTable
+  readonly lock: Effect.Semaphore
+  readonly scope: Scope.CloseableScope
+  readonly streams: Set<Queue.Queue<string>>
+  state: SessionView.State
+  offset: number
+  lines: number
+  inode: number | undefined
+  updates: Array<Update>
+  kept: number
+  lastSubagents: string
+  closed: boolean
+  holders: number
+}
+
+/** The shared readers of a running server. */
+export interface LiveTranscripts {
+  /**
+   * The events (`data: …\n\n`, the first a `retry:` hint, then a `: ping` now and then) of the
+   * lines appended to `session`'s transcript after byte `from`, while the stream is consumed.
+   */
+  readonly events: (
+    session: ClaudeProjects.SessionFile,
+    from: number,
+    mask: boolean,
+    pricing: Pricing.PricingTable
+  ) => Stream.Stream<string, unknown>
+  /** How many readers are open, and how many times a transcript was read from its start or on. */
+  readonly counts: () => { readonly readers: number; readonly reads: number }
+}
+
+const HEARTBEAT = "25 seconds"
+
+/** The shared readers; every one closes with `scope` (the server's). */
+export const make = (
+  fs: FileSystem.FileSystem,
+  projects: ClaudeProjects.ClaudeProjects
+): Effect.Effect<LiveTranscripts, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const serverScope = yield* Effect.scope
+    const readers = new Map<string, Reader>()
+    const registry = yield* Effect.makeSemaphore(1)
+    let reads = 0
+
+    const read = (file: string, options: Parameters<typeof readLines>[2]) => {
+      reads++
+      return readLines(fs, file, options)
+    }
+
+    const publish = (reader: Reader, text: string) =>
+      Effect.forEach(reader.streams, (queue) => Queue.offer(queue, text), { discard: true })
+
+    const keep = (reader: Reader, update: Update) => {
+      reader.updates.push(update)
+      reader.kept += update.text.length
+      while (reader.kept > REPLAY_CAP && reader.updates.length > 0) reader.kept -= reader.updates.shift()!.text.length
+    }
+
+    // Ends the reader: every stream gets `reload` (and ends); the next stream opens a new reader.
+    // Its watcher stops when the last stream has gone (`release`): this may run on the watcher's
+    // own fiber, which cannot wait for its own end.
+    const close = (reader: Reader) =>
+      Effect.gen(function*() {
+        if (reader.closed) return
+        reader.closed = true
+        yield* publish(reader, RELOAD)
+        if (readers.get(reader.key) === reader) readers.delete(reader.key)
+      })
+
+    // Reads what was appended since the reader's offset (under the reader's lock).
+    const catchUp = (reader: Reader) =>
+      Effect.gen(function*() {
+        if (reader.closed) return
+        const now = yield* Effect.either(fs.stat(reader.file))
+        if (now._tag === "Left") return yield* close(reader)
+        const size = Number(now.right.size)
+        const inode = Option.getOrUndefined(now.right.ino)
+        if (size < reader.offset || (reader.inode !== undefined && inode !== reader.inode)) return yield* close(reader)
+        reader.inode ??= inode
+        if (size === reader.offset) return
+        const show = SecretMask.shown(reader.mask)
+        const start = reader.offset
+        let text = ""
+        yield* read(reader.file, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
+          Stream.runForEach((chunk) =>
+            Effect.sync(() => {
+              const result = SessionView.fold(reader.state, chunk.inputs)
+              reader.state = result.state
+              reader.offset = chunk.end
+              reader.lines = chunk.lines
+              if (result.items.length > 0) text += event(show({ type: "items", items: result.items }))
+            })
+          )
+        )
+        if (reader.offset === start) return
+        if (text !== "") text += event({ type: "end", bytes: reader.offset, lines: reader.lines })
+        keep(reader, { start, end: reader.offset, text })
+        if (text !== "") yield* publish(reader, text)
+      }).pipe(Effect.catchAllCause(() => close(reader)))
+
+    const subagentsChanged = (reader: Reader, session: ClaudeProjects.SessionFile) =>
+      Effect.gen(function*() {
+        if (reader.closed) return
+        const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
+        const text = event(SecretMask.shown(reader.mask)({ type: "subagents", subagents: subagentRows(agents) }))
+        if (text === reader.lastSubagents) return
+        reader.lastSubagents = text
+        yield* publish(reader, text)
+      }).pipe(Effect.catchAllCause(() => Effect.void))
+
+    // The project directory: the transcript's changes and its session directory appearing; then
+    // the session's subagents directory. A signal only says "look": the reader reads what is new.
+    const watch = (reader: Reader, session: ClaudeProjects.SessionFile) => {
+      type Signal = "transcript" | "subagents"
+      const projectDir = path.dirname(reader.file)
+      const subagentsDir = path.join(projectDir, session.sessionId, "subagents")
+      const signals = Stream.asyncScoped<Signal>((emit) =>
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            const watchers: Array<nodeFs.FSWatcher> = []
+            let watchingSubagents = false
+            const watchSubagents = () => {
+              if (watchingSubagents || !nodeFs.existsSync(subagentsDir)) return
+              watchingSubagents = true
+              const watcher = nodeFs.watch(subagentsDir, { recursive: true }, () => void emit.single("subagents"))
+              watcher.on("error", () => watcher.close())
+              watchers.push(watcher)
+            }
+            const watcher = nodeFs.watch(projectDir, (_event, name) => {
+              if (name === path.basename(reader.file)) void emit.single("transcript")
+              else if (name === session.sessionId) {
+                watchSubagents()
+                void emit.single("subagents")
+              }
+            })
+            watcher.on("error", () => void emit.end())
+            watchers.push(watcher)
+            watchSubagents()
+            // lines written before the watch was set
+            void emit.single("transcript")
+            return watchers
+          }),
+          (watchers) => Effect.sync(() => watchers.forEach((watcher) => watcher.close()))
+        )
+      )
+      return signals.pipe(
+        Stream.runForEach((signal) =>
+          reader.lock.withPermits(1)(signal === "transcript" ? catchUp(reader) : subagentsChanged(reader, session))
+        ),
+        // the directory went away: the page reloads
+        Effect.zipRight(reader.lock.withPermits(1)(close(reader))),
+        // started while a stream acquires its reader (uninterruptible): the watcher itself must
+        // stay interruptible, or closing the reader's scope would wait for it forever
+        Effect.interruptible,
+        Effect.forkIn(reader.scope)
+      )
+    }
+
+    // The open reader of the transcript (a new one when none is), held until `release`.
+    const hold = (session: ClaudeProjects.SessionFile, mask: boolean, pricing: Pricing.PricingTable) =>
+      registry.withPermits(1)(Effect.gen(function*() {
+        const key = `${mask ? "masked" : "open"}:${session.file}`
+        const open = readers.get(key)
+        if (open !== undefined && !open.closed) {
+          open.holders++
+          return open
+        }
+        const reader: Reader = {
+          key,
+          file: session.file,
+          mask,
+          pricing,
+          lock: yield* Effect.makeSemaphore(1),
+          scope: yield* Scope.fork(serverScope, ExecutionStrategy.sequential),
+          streams: new Set(),
+          state: SessionView.initial(pricing, masker(mask)),
+          offset: 0,
+          lines: 0,
+          inode: undefined,
+          updates: [],
+          kept: 0,
+          lastSubagents: "",
+          closed: false,
+          holders: 1
+        }
+        readers.set(key, reader)
+        yield* watch(reader, session)
+        return reader
+      }))
+
+    const release = (reader: Reader) =>
+      registry.withPermits(1)(Effect.suspend(() => {
+        reader.holders--
+        if (reader.holders > 0) return Effect.void
+        if (readers.get(reader.key) === reader) readers.delete(reader.key)
+        reader.closed = true
+        return Scope.close(reader.scope, Exit.void)
+      }))
+
+    // A stream's own catch-up from an offset the reader has no update starting at: the lines up
+    // to `from` folded again without a word, then those up to `until` (where the reader is) sent.
+    const privateCatchUp = (reader: Reader, from: number, until: number): Effect.Effect<string, unknown> =>
+      Effect.gen(function*() {
+        const show = SecretMask.shown(reader.mask)
+        let state = SessionView.initial(reader.pricing, masker(reader.mask))
+        let offset = 0
+        let lines = 0
+        yield* read(reader.file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
+          Stream.runForEach((chunk) =>
+            Effect.sync(() => {
+              state = SessionView.fold(state, chunk.inputs).state
+              offset = chunk.end
+              lines = chunk.lines
+            })
+          )
+        )
+        let text = ""
+        yield* read(reader.file, { from: offset, linesBefore: lines, until, includeTorn: false }).pipe(
+          Stream.runForEach((chunk) =>
+            Effect.sync(() => {
+              const result = SessionView.fold(state, chunk.inputs)
+              state = result.state
+              offset = chunk.end
+              lines = chunk.lines
+              if (result.items.length > 0) text += event(show({ type: "items", items: result.items }))
+            })
+          )
+        )
+        return text === "" ? "" : text + event({ type: "end", bytes: offset, lines })
+      })
+
+    // Joins `reader` at `from`: what the stream is owed before the reader's next update, and the
+    // queue the next updates arrive on (registered under the reader's lock: none is missed).
+    const join = (reader: Reader, from: number) =>
+      reader.lock.withPermits(1)(Effect.gen(function*() {
+        if (from > reader.offset) yield* catchUp(reader)
+        const queue = yield* Queue.unbounded<string>()
+        if (reader.closed) {
+          yield* Queue.offer(queue, RELOAD)
+          return { queue, owed: Effect.succeed("") }
+        }
+        reader.streams.add(queue)
+        if (from === reader.offset) return { queue, owed: Effect.succeed("") }
+        const first = reader.updates.findIndex((update) => update.start === from)
+        if (first >= 0) {
+          return { queue, owed: Effect.succeed(reader.updates.slice(first).map((update) => update.text).join("")) }
+        }
+        // an offset inside an update or before the kept ones: caught up on alone, up to here
+        return { queue, owed: privateCatchUp(reader, from, reader.offset) }
+      }))
+
+    const leave = (reader: Reader, queue: Queue.Queue<string>) =>
+      Effect.zipRight(Effect.sync(() => reader.streams.delete(queue)), Queue.shutdown(queue))
+
+    const events: LiveTranscripts["events"] = (session, from, mask, pricing) =>
+      Stream.unwrapScoped(Effect.gen(function*() {
+        const first = yield* fs.stat(session.file)
+        if (from > Number(first.size)) return Stream.make(RELOAD)
+        const reader = yield* Effect.acquireRelease(hold(session, mask, pricing), release)
+        const { owed, queue } = yield* Effect.acquireRelease(join(reader, from), ({ queue }) => leave(reader, queue))
+        const data = Stream.fromEffect(owed).pipe(
+          Stream.filter((text) => text !== ""),
+          Stream.concat(Stream.fromQueue(queue)),
+          Stream.takeUntil((text) => text === RELOAD)
+        )
+        return Stream.make("retry: 2000\n\n").pipe(
+          Stream.concat(data),
+          Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(": ping\n\n")), { haltStrategy: "left" })
+        )
+      }))
+
+    return { events, counts: () => ({ readers: readers.size, reads }) }
+  })
