@@ -28,7 +28,11 @@ import { readLines } from "./transcriptLines.js"
 /** One event of the stream (`data: …`), the line masked as the stream asked. */
 const event = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
 
-const RELOAD = event({ type: "reload" })
+const encoder = new TextEncoder()
+
+// compared by identity: the stream ends after it
+const RELOAD = encoder.encode(event({ type: "reload" }))
+const NOTHING = new Uint8Array(0)
 
 /** How much of the updates (serialised) a reader keeps for streams that resume from an older offset. */
 export const REPLAY_CAP = 32 * 1024 * 1024
@@ -36,11 +40,11 @@ export const REPLAY_CAP = 32 * 1024 * 1024
 // The fold masks each text before cutting it (a secret is never cut in half first).
 const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
 
-/** One update: the lines read from `start` to `end`, as the events the streams get. */
+/** One update: the lines read from `start` to `end`, as the events the streams get (encoded once). */
 interface Update {
   readonly start: number
   readonly end: number
-  readonly text: string
+  readonly bytes: Uint8Array
 }
 
 /** The shared reader of one transcript (with one masking). */
@@ -51,7 +55,7 @@ interface Reader {
   readonly pricing: Pricing.PricingTable
   readonly lock: Effect.Semaphore
   readonly scope: Scope.CloseableScope
-  readonly streams: Set<Queue.Queue<string>>
+  readonly streams: Set<Queue.Queue<Uint8Array>>
   state: SessionView.State
   offset: number
   lines: number
@@ -74,12 +78,14 @@ export interface LiveTranscripts {
     from: number,
     mask: boolean,
     pricing: Pricing.PricingTable
-  ) => Stream.Stream<string, unknown>
+  ) => Stream.Stream<Uint8Array, unknown>
   /** How many readers are open, and how many times a transcript was read from its start or on. */
   readonly counts: () => { readonly readers: number; readonly reads: number }
 }
 
 const HEARTBEAT = "25 seconds"
+const RETRY = encoder.encode("retry: 2000\n\n")
+const PING = encoder.encode(": ping\n\n")
 
 /** The shared readers; every one closes with `scope` (the server's). */
 export const make = (
@@ -97,13 +103,13 @@ export const make = (
       return readLines(fs, file, options)
     }
 
-    const publish = (reader: Reader, text: string) =>
-      Effect.forEach(reader.streams, (queue) => Queue.offer(queue, text), { discard: true })
+    const publish = (reader: Reader, bytes: Uint8Array) =>
+      Effect.forEach(reader.streams, (queue) => Queue.offer(queue, bytes), { discard: true })
 
     const keep = (reader: Reader, update: Update) => {
       reader.updates.push(update)
-      reader.kept += update.text.length
-      while (reader.kept > REPLAY_CAP && reader.updates.length > 0) reader.kept -= reader.updates.shift()!.text.length
+      reader.kept += update.bytes.length
+      while (reader.kept > REPLAY_CAP && reader.updates.length > 0) reader.kept -= reader.updates.shift()!.bytes.length
     }
 
     // Ends the reader: every stream gets `reload` (and ends); the next stream opens a new reader.
@@ -144,8 +150,9 @@ export const make = (
         )
         if (reader.offset === start) return
         if (text !== "") text += event({ type: "end", bytes: reader.offset, lines: reader.lines })
-        keep(reader, { start, end: reader.offset, text })
-        if (text !== "") yield* publish(reader, text)
+        const bytes = encoder.encode(text)
+        keep(reader, { start, end: reader.offset, bytes })
+        if (bytes.length > 0) yield* publish(reader, bytes)
       }).pipe(Effect.catchAllCause(() => close(reader)))
 
     const subagentsChanged = (reader: Reader, session: ClaudeProjects.SessionFile) =>
@@ -155,7 +162,7 @@ export const make = (
         const text = event(SecretMask.shown(reader.mask)({ type: "subagents", subagents: subagentRows(agents) }))
         if (text === reader.lastSubagents) return
         reader.lastSubagents = text
-        yield* publish(reader, text)
+        yield* publish(reader, encoder.encode(text))
       }).pipe(Effect.catchAllCause(() => Effect.void))
 
     // The project directory: the transcript's changes and its session directory appearing; then
@@ -249,7 +256,7 @@ export const make = (
 
     // A stream's own catch-up from an offset the reader has no update starting at: the lines up
     // to `from` folded again without a word, then those up to `until` (where the reader is) sent.
-    const privateCatchUp = (reader: Reader, from: number, until: number): Effect.Effect<string, unknown> =>
+    const privateCatchUp = (reader: Reader, from: number, until: number): Effect.Effect<Uint8Array, unknown> =>
       Effect.gen(function*() {
         const show = SecretMask.shown(reader.mask)
         let state = SessionView.initial(reader.pricing, masker(reader.mask))
@@ -276,7 +283,7 @@ export const make = (
             })
           )
         )
-        return text === "" ? "" : text + event({ type: "end", bytes: offset, lines })
+        return text === "" ? NOTHING : encoder.encode(text + event({ type: "end", bytes: offset, lines }))
       })
 
     // Joins `reader` at `from`: what the stream is owed before the reader's next update, and the
@@ -284,38 +291,36 @@ export const make = (
     const join = (reader: Reader, from: number) =>
       reader.lock.withPermits(1)(Effect.gen(function*() {
         if (from > reader.offset) yield* catchUp(reader)
-        const queue = yield* Queue.unbounded<string>()
+        const queue = yield* Queue.unbounded<Uint8Array>()
         if (reader.closed) {
           yield* Queue.offer(queue, RELOAD)
-          return { queue, owed: Effect.succeed("") }
+          return { queue, owed: Stream.empty }
         }
         reader.streams.add(queue)
-        if (from === reader.offset) return { queue, owed: Effect.succeed("") }
+        if (from === reader.offset) return { queue, owed: Stream.empty }
         const first = reader.updates.findIndex((update) => update.start === from)
-        if (first >= 0) {
-          return { queue, owed: Effect.succeed(reader.updates.slice(first).map((update) => update.text).join("")) }
-        }
+        if (first >= 0) return { queue, owed: Stream.fromIterable(reader.updates.slice(first).map((u) => u.bytes)) }
         // an offset inside an update or before the kept ones: caught up on alone, up to here
-        return { queue, owed: privateCatchUp(reader, from, reader.offset) }
+        return { queue, owed: Stream.fromEffect(privateCatchUp(reader, from, reader.offset)) }
       }))
 
-    const leave = (reader: Reader, queue: Queue.Queue<string>) =>
+    const leave = (reader: Reader, queue: Queue.Queue<Uint8Array>) =>
       Effect.zipRight(Effect.sync(() => reader.streams.delete(queue)), Queue.shutdown(queue))
 
     const events: LiveTranscripts["events"] = (session, from, mask, pricing) =>
       Stream.unwrapScoped(Effect.gen(function*() {
         const first = yield* fs.stat(session.file)
-        if (from > Number(first.size)) return Stream.make(RELOAD)
+        if (from > Number(first.size)) return Stream.make(RETRY, RELOAD)
         const reader = yield* Effect.acquireRelease(hold(session, mask, pricing), release)
         const { owed, queue } = yield* Effect.acquireRelease(join(reader, from), ({ queue }) => leave(reader, queue))
-        const data = Stream.fromEffect(owed).pipe(
-          Stream.filter((text) => text !== ""),
+        const data = owed.pipe(
+          Stream.filter((bytes) => bytes.length > 0),
           Stream.concat(Stream.fromQueue(queue)),
-          Stream.takeUntil((text) => text === RELOAD)
+          Stream.takeUntil((bytes) => bytes === RELOAD)
         )
-        return Stream.make("retry: 2000\n\n").pipe(
+        return Stream.make(RETRY).pipe(
           Stream.concat(data),
-          Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(": ping\n\n")), { haltStrategy: "left" })
+          Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(PING)), { haltStrategy: "left" })
         )
       }))
 

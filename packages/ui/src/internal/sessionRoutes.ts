@@ -236,7 +236,7 @@ export const sessionRoutes = (context: UiContext) =>
           const pricing = yield* loadPricing(context)
           // one reader per transcript, shared by every open stream of it
           const events = context.live.events(found.value, from, SecretMask.maskingOn(params), pricing)
-          return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
+          return HttpServerResponse.stream(events, {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
           })
