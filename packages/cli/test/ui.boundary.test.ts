@@ -10,6 +10,7 @@ import * as UiSecurity from "@acx/ui/UiSecurity"
 import * as UiServer from "@acx/ui/UiServer"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
@@ -172,6 +173,30 @@ describe("acx ui: one boundary", () => {
       await broken.stop()
     }
   }, TEST_TIMEOUT_MS)
+})
+
+/** What the server answers to raw bytes on a fresh connection (the whole answer, until it closes). */
+const raw = (bytes: string) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = net.connect(ui.port, "127.0.0.1", () => socket.end(bytes))
+    let answer = ""
+    socket.setEncoding("utf8")
+    socket.on("data", (chunk: string) => (answer += chunk))
+    socket.on("close", () => resolve(answer))
+    socket.on("error", reject)
+  })
+
+describe("acx ui: a request Node cannot parse", () => {
+  it("is answered 400 with the security headers too", async () => {
+    for (const bytes of ["NOT HTTP AT ALL\r\n\r\n", `GET / HTTP/1.1\r\nHost: 127.0.0.1:${0}\r\nBad Header\r\n\r\n`]) {
+      const answer = await raw(bytes)
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+      const headers = answer.toLowerCase()
+      for (const [name, value] of Object.entries(UiSecurity.SECURITY_HEADERS)) {
+        expect(headers, name).toContain(`${name}: ${value.toLowerCase()}`)
+      }
+    }
+  })
 })
 
 describe("acx ui: every shown string masked", () => {

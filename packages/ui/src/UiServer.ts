@@ -25,7 +25,7 @@ import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import { appRoutes } from "./internal/appRoutes.js"
-import { guarded } from "./internal/boundary.js"
+import { guarded, onClientError } from "./internal/boundary.js"
 import type { UiContext } from "./internal/context.js"
 import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
@@ -112,6 +112,8 @@ const urlHost = (host: string): string => (host.includes(":") && !host.startsWit
 const listen = (host: string, port: number) =>
   Effect.suspend(() => {
     const node = createServer()
+    // a request Node cannot parse never reaches the app: answered with the same headers
+    node.on("clientError", onClientError)
     return NodeHttpServer.make(() => node, { host, port }).pipe(
       // runs before the server's close (finalizers run last first): an open event stream
       // (the session page's live updates) would otherwise keep the close waiting forever

@@ -9,6 +9,9 @@
  * middleware's result is looked at, so a middleware that adds headers only reaches the responses
  * it makes itself. Wrapped here, the app's response is this effect's value and nothing is written
  * before it is final.
+ *
+ * The one response that never reaches the app — Node's answer to a request it cannot parse (or
+ * that took too long to arrive) — is written by {@link onClientError}, with the same headers.
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
@@ -16,6 +19,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import type * as net from "node:net"
 import * as UiSecurity from "../UiSecurity.js"
 import { problem } from "./http.js"
 
@@ -76,3 +80,28 @@ export const guarded = <E, R>(
     Effect.catchAllCause(failed),
     Effect.map(secured)
   )
+
+// Node's own answers to a request that never became one (its default handler sends them bare).
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"]
+}
+
+/**
+ * The raw response to a request Node could not parse: its status (400, 408 or 431) with the
+ * security headers, and the connection closed.
+ */
+export const clientErrorResponse = (code: string | undefined): string => {
+  const [status, reason] = CLIENT_ERRORS[code ?? ""] ?? [400, "Bad Request"]
+  const headers = Object.entries(UiSecurity.SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`)
+  return `HTTP/1.1 ${status} ${reason}\r\n${headers.join("")}content-length: 0\r\nconnection: close\r\n\r\n`
+}
+
+/** The Node server's `clientError` listener: {@link clientErrorResponse}, unless the socket is gone. */
+export const onClientError = (error: NodeJS.ErrnoException, socket: net.Socket): void => {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  socket.end(clientErrorResponse(error.code))
+}
