@@ -8,6 +8,7 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Pricing from "@acx/convert/Pricing"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as FileSystem from "@effect/platform/FileSystem"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -19,6 +20,8 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import * as LiveTranscripts from "../src/internal/liveTranscripts.js"
 import type * as SessionView from "../src/SessionView.js"
+
+const BACKLOG = 4
 
 let root: string
 let scope: Scope.CloseableScope
@@ -34,7 +37,7 @@ beforeAll(async () => {
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.make({ configDir: path.join(root, "claude") })
       const fileSystem = yield* FileSystem.FileSystem
-      const live = yield* LiveTranscripts.make(fileSystem, projects)
+      const live = yield* LiveTranscripts.make(fileSystem, projects, { backlog: BACKLOG })
       return { projects, live }
     }).pipe(Effect.provide(NodeContext.layer), Scope.extend(scope))
   )
@@ -63,13 +66,26 @@ const plant = async (id: string, lines: ReadonlyArray<string>) => {
   return { file, session: files.find((found) => found.sessionId === id)! }
 }
 
-/** A stream consumed in the background: its events so far, and its end. */
-const open = (session: ClaudeProjects.SessionFile, from: number, mask = true) => {
+/**
+ * A stream consumed in the background: its events so far, and its end. With `gate`, the client
+ * reads its first event and then nothing until the gate opens.
+ */
+const open = (
+  session: ClaudeProjects.SessionFile,
+  from: number,
+  mask = true,
+  gate?: Deferred.Deferred<void>
+) => {
   let text = ""
   const decoder = new TextDecoder()
   const fiber = Effect.runFork(
     live.events(session, from, mask, Pricing.builtinPricing).pipe(
-      Stream.runForEach((bytes) => Effect.sync(() => (text += decoder.decode(bytes, { stream: true }))))
+      Stream.runForEach((bytes) =>
+        Effect.zipRight(
+          Effect.sync(() => (text += decoder.decode(bytes, { stream: true }))),
+          gate === undefined ? Effect.void : Deferred.await(gate)
+        )
+      )
     )
   )
   const lines = () =>
@@ -150,5 +166,30 @@ describe("LiveTranscripts", () => {
     expect(JSON.stringify(masked.lines())).not.toContain(secret)
     expect(JSON.stringify(open_.lines())).toContain(secret)
     await Promise.all([masked.stop(), open_.stop()])
+  })
+
+  it("tells a stream whose client stopped reading to reload, instead of holding its updates forever", async () => {
+    const { file, session } = await plant("aaaaaaaa-0000-4000-8000-000000000005", [prompt("a", "first")])
+    const reading = open(session, 0)
+    const gate = Effect.runSync(Deferred.make<void>())
+    const stuck = open(session, 0, true, gate)
+    await vi.waitFor(() => expect(reading.keys()).toEqual(["a"]))
+    const streams = live.counts().streams
+    // one update per line, each seen by the reading client before the next is written
+    const keys = ["a"]
+    for (let i = 0; i < BACKLOG * 3 && live.counts().streams === streams; i++) {
+      fs.appendFileSync(file, prompt(`n${i}`, `line ${i}`))
+      keys.push(`n${i}`)
+      await vi.waitFor(() => expect(reading.keys()).toEqual(keys))
+    }
+    expect(live.counts().streams).toBe(streams - 1)
+    expect(stuck.done()).toBe(false)
+    // the client reads again: what waited, then `reload`, and the stream ends
+    Effect.runSync(Deferred.succeed(gate, undefined))
+    await vi.waitFor(() => expect(stuck.done()).toBe(true))
+    expect(stuck.lines().at(-1)).toEqual({ type: "reload" })
+    fs.appendFileSync(file, prompt("z", "after"))
+    await vi.waitFor(() => expect(reading.keys()).toEqual([...keys, "z"]))
+    await reading.stop()
   })
 })

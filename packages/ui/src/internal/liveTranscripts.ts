@@ -37,6 +37,15 @@ const NOTHING = new Uint8Array(0)
 /** How much of the updates (serialised) a reader keeps for streams that resume from an older offset. */
 export const REPLAY_CAP = 32 * 1024 * 1024
 
+/** How many updates may wait for one stream's client before it is told to reload instead. */
+export const BACKLOG = 1024
+
+/** Options of {@link make}. */
+export interface LiveOptions {
+  /** Default {@link BACKLOG}. */
+  readonly backlog?: number | undefined
+}
+
 // The fold masks each text before cutting it (a secret is never cut in half first).
 const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
 
@@ -79,8 +88,8 @@ export interface LiveTranscripts {
     mask: boolean,
     pricing: Pricing.PricingTable
   ) => Stream.Stream<Uint8Array, unknown>
-  /** How many readers are open, and how many times a transcript was read from its start or on. */
-  readonly counts: () => { readonly readers: number; readonly reads: number }
+  /** How many readers and streams are open, and how many times a transcript was read (from any offset). */
+  readonly counts: () => { readonly readers: number; readonly streams: number; readonly reads: number }
 }
 
 const HEARTBEAT = "25 seconds"
@@ -90,9 +99,11 @@ const PING = encoder.encode(": ping\n\n")
 /** The shared readers; every one closes with `scope` (the server's). */
 export const make = (
   fs: FileSystem.FileSystem,
-  projects: ClaudeProjects.ClaudeProjects
+  projects: ClaudeProjects.ClaudeProjects,
+  options: LiveOptions = {}
 ): Effect.Effect<LiveTranscripts, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const backlog = options.backlog ?? BACKLOG
     const serverScope = yield* Effect.scope
     const readers = new Map<string, Reader>()
     const registry = yield* Effect.makeSemaphore(1)
@@ -103,8 +114,19 @@ export const make = (
       return readLines(fs, file, options)
     }
 
+    // A stream whose client stopped reading falls behind; past `backlog` updates it is sent `reload`
+    // instead and dropped (the page reads the session afresh) rather than held in memory forever.
     const publish = (reader: Reader, bytes: Uint8Array) =>
-      Effect.forEach(reader.streams, (queue) => Queue.offer(queue, bytes), { discard: true })
+      Effect.sync(() => {
+        for (const queue of reader.streams) {
+          const waiting = Option.getOrElse(queue.unsafeSize(), () => backlog)
+          if (waiting < backlog) queue.unsafeOffer(bytes)
+          else {
+            reader.streams.delete(queue)
+            queue.unsafeOffer(RELOAD)
+          }
+        }
+      })
 
     const keep = (reader: Reader, update: Update) => {
       reader.updates.push(update)
@@ -291,7 +313,8 @@ export const make = (
     const join = (reader: Reader, from: number) =>
       reader.lock.withPermits(1)(Effect.gen(function*() {
         if (from > reader.offset) yield* catchUp(reader)
-        const queue = yield* Queue.unbounded<Uint8Array>()
+        // one place more than the backlog: for the `reload` that ends a stream left behind
+        const queue = yield* Queue.bounded<Uint8Array>(backlog + 1)
         if (reader.closed) {
           yield* Queue.offer(queue, RELOAD)
           return { queue, owed: Stream.empty }
@@ -324,5 +347,10 @@ export const make = (
         )
       }))
 
-    return { events, counts: () => ({ readers: readers.size, reads }) }
+    const counts = () => ({
+      readers: readers.size,
+      streams: [...readers.values()].reduce((sum, reader) => sum + reader.streams.size, 0),
+      reads
+    })
+    return { events, counts }
   })
