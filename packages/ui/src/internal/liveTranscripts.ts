@@ -294,6 +294,8 @@ export const make = (
           )
         )
         let text = ""
+        // (a `from` inside a torn last line can be past the reader: nothing to send then)
+        if (offset >= until) return NOTHING
         yield* read(reader.file, { from: offset, linesBefore: lines, until, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
