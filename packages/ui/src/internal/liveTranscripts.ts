@@ -1,7 +1,8 @@
 /**
  * The session page's live updates, shared: one watcher and one reader per transcript (and
- * masking), the folded view state kept once, each update folded, masked and serialised once and
- * fanned out to every open event stream of that transcript. A stream still resumes from its own
+ * masking), the folded view state kept once, each update folded once, masked and serialised
+ * once (when a stream first needs it) and fanned out to every open event stream of that
+ * transcript. A stream still resumes from its own
  * byte offset: the updates read since the reader opened are kept (up to a cap) and replayed from
  * the one that starts there; an offset that is not such a start (the file grew while the page
  * read it) is caught up on privately, once, up to where the shared reader is, and the stream then
@@ -34,8 +35,11 @@ const encoder = new TextEncoder()
 const RELOAD = encoder.encode(event({ type: "reload" }))
 const NOTHING = new Uint8Array(0)
 
-/** How much of the updates (serialised) a reader keeps for streams that resume from an older offset. */
-export const REPLAY_CAP = 32 * 1024 * 1024
+/**
+ * How many bytes of the transcript a reader keeps the updates of, for streams that resume from
+ * an older offset (the items of a range are at most about as large as the range).
+ */
+export const REPLAY_CAP = 64 * 1024 * 1024
 
 /** How many updates may wait for one stream's client before it is told to reload instead. */
 export const BACKLOG = 1024
@@ -49,11 +53,16 @@ export interface LiveOptions {
 // The fold masks each text before cutting it (a secret is never cut in half first).
 const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
 
-/** One update: the lines read from `start` to `end`, as the events the streams get (encoded once). */
+/**
+ * One update: the lines read from `start` to `end`, as the lines the streams get; serialised
+ * (masked, JSON, UTF-8) once, when a stream first needs it: a reader opened for a page that
+ * already has the whole file sends nothing and pays for no serialisation.
+ */
 interface Update {
   readonly start: number
   readonly end: number
-  readonly bytes: Uint8Array
+  readonly lines: ReadonlyArray<SessionView.SessionLine>
+  bytes: Uint8Array | undefined
 }
 
 /** The shared reader of one transcript (with one masking). */
@@ -116,7 +125,15 @@ export const make = (
 
     // A stream whose client stopped reading falls behind; past `backlog` updates it is sent `reload`
     // instead and dropped (the page reads the session afresh) rather than held in memory forever.
-    const publish = (reader: Reader, bytes: Uint8Array) =>
+    const bytesOf = (reader: Reader, update: Update): Uint8Array => {
+      if (update.bytes === undefined) {
+        const show = SecretMask.shown(reader.mask)
+        update.bytes = encoder.encode(update.lines.map((line) => event(show(line))).join(""))
+      }
+      return update.bytes
+    }
+
+    const offerAll = (reader: Reader, bytes: Uint8Array) =>
       Effect.sync(() => {
         for (const queue of reader.streams) {
           const waiting = Option.getOrElse(queue.unsafeSize(), () => backlog)
@@ -130,8 +147,11 @@ export const make = (
 
     const keep = (reader: Reader, update: Update) => {
       reader.updates.push(update)
-      reader.kept += update.bytes.length
-      while (reader.kept > REPLAY_CAP && reader.updates.length > 0) reader.kept -= reader.updates.shift()!.bytes.length
+      reader.kept += update.end - update.start
+      while (reader.kept > REPLAY_CAP && reader.updates.length > 0) {
+        const dropped = reader.updates.shift()!
+        reader.kept -= dropped.end - dropped.start
+      }
     }
 
     // Ends the reader: every stream gets `reload` (and ends); the next stream opens a new reader.
@@ -141,7 +161,7 @@ export const make = (
       Effect.gen(function*() {
         if (reader.closed) return
         reader.closed = true
-        yield* publish(reader, RELOAD)
+        yield* offerAll(reader, RELOAD)
         if (readers.get(reader.key) === reader) readers.delete(reader.key)
       })
 
@@ -156,9 +176,8 @@ export const make = (
         if (size < reader.offset || (reader.inode !== undefined && inode !== reader.inode)) return yield* close(reader)
         reader.inode ??= inode
         if (size === reader.offset) return
-        const show = SecretMask.shown(reader.mask)
         const start = reader.offset
-        let text = ""
+        const lines: Array<SessionView.SessionLine> = []
         yield* read(reader.file, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
@@ -166,15 +185,15 @@ export const make = (
               reader.state = result.state
               reader.offset = chunk.end
               reader.lines = chunk.lines
-              if (result.items.length > 0) text += event(show({ type: "items", items: result.items }))
+              if (result.items.length > 0) lines.push({ type: "items", items: result.items })
             })
           )
         )
         if (reader.offset === start) return
-        if (text !== "") text += event({ type: "end", bytes: reader.offset, lines: reader.lines })
-        const bytes = encoder.encode(text)
-        keep(reader, { start, end: reader.offset, bytes })
-        if (bytes.length > 0) yield* publish(reader, bytes)
+        if (lines.length > 0) lines.push({ type: "end", bytes: reader.offset, lines: reader.lines })
+        const update: Update = { start, end: reader.offset, lines, bytes: undefined }
+        keep(reader, update)
+        if (lines.length > 0 && reader.streams.size > 0) yield* offerAll(reader, bytesOf(reader, update))
       }).pipe(Effect.catchAllCause(() => close(reader)))
 
     const subagentsChanged = (reader: Reader, session: ClaudeProjects.SessionFile) =>
@@ -184,7 +203,7 @@ export const make = (
         const text = event(SecretMask.shown(reader.mask)({ type: "subagents", subagents: subagentRows(agents) }))
         if (text === reader.lastSubagents) return
         reader.lastSubagents = text
-        yield* publish(reader, encoder.encode(text))
+        yield* offerAll(reader, encoder.encode(text))
       }).pipe(Effect.catchAllCause(() => Effect.void))
 
     // The project directory: the transcript's changes and its session directory appearing; then
@@ -324,7 +343,10 @@ export const make = (
         reader.streams.add(queue)
         if (from === reader.offset) return { queue, owed: Stream.empty }
         const first = reader.updates.findIndex((update) => update.start === from)
-        if (first >= 0) return { queue, owed: Stream.fromIterable(reader.updates.slice(first).map((u) => u.bytes)) }
+        if (first >= 0) {
+          const owed = reader.updates.slice(first).filter((update) => update.lines.length > 0)
+          return { queue, owed: Stream.fromIterable(owed.map((update) => bytesOf(reader, update))) }
+        }
         // an offset inside an update or before the kept ones: caught up on alone, up to here
         return { queue, owed: Stream.fromEffect(privateCatchUp(reader, from, reader.offset)) }
       }))
