@@ -2,12 +2,12 @@
  * The session page's live updates, shared: one watcher and one reader per transcript (and
  * masking), the folded view state kept once, each update folded once, masked and serialised
  * once (when a stream first needs it) and fanned out to every open event stream of that
- * transcript. A stream still resumes from its own
- * byte offset: the updates read since the reader opened are kept (up to a cap) and replayed from
- * the one that starts there; an offset that is not such a start (the file grew while the page
- * read it) is caught up on privately, once, up to where the shared reader is, and the stream then
- * joins it. The reader closes when its last stream goes; a truncated or replaced file sends every
- * stream `reload` and closes it.
+ * transcript. A stream still resumes from its own byte offset: the updates read since the reader
+ * opened are kept (up to a cap) and replayed from the one that starts there; an offset that is
+ * not such a start (the file grew while the page read it) is caught up on privately, once, up to
+ * where the shared reader is, and the stream then joins it. The reader closes when its last
+ * stream goes; a truncated or replaced file sends every stream `reload` and closes it; a stream
+ * whose client stopped reading is sent `reload` past a backlog of updates.
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type * as Pricing from "@acx/convert/Pricing"
@@ -118,13 +118,11 @@ export const make = (
     const registry = yield* Effect.makeSemaphore(1)
     let reads = 0
 
-    const read = (file: string, options: Parameters<typeof readLines>[2]) => {
+    const read = (file: string, from: Parameters<typeof readLines>[2]) => {
       reads++
-      return readLines(fs, file, options)
+      return readLines(fs, file, from)
     }
 
-    // A stream whose client stopped reading falls behind; past `backlog` updates it is sent `reload`
-    // instead and dropped (the page reads the session afresh) rather than held in memory forever.
     const bytesOf = (reader: Reader, update: Update): Uint8Array => {
       if (update.bytes === undefined) {
         const show = SecretMask.shown(reader.mask)
@@ -133,6 +131,8 @@ export const make = (
       return update.bytes
     }
 
+    // A stream whose client stopped reading falls behind; past `backlog` updates it is sent `reload`
+    // instead and dropped (the page reads the session afresh) rather than held in memory forever.
     const offerAll = (reader: Reader, bytes: Uint8Array) =>
       Effect.sync(() => {
         for (const queue of reader.streams) {
