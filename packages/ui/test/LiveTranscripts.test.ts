@@ -157,6 +157,18 @@ describe("LiveTranscripts", () => {
     await fresh.stop()
   })
 
+  it("tells every stream to reload when the transcript is deleted, and lets the reader go", async () => {
+    const { file, session } = await plant("aaaaaaaa-0000-4000-8000-000000000006", [prompt("a", "first")])
+    const before = live.counts().readers
+    const streams = [open(session, 0), open(session, 0)]
+    await vi.waitFor(() => expect(streams.every((stream) => stream.ends() === 1)).toBe(true))
+    expect(live.counts().readers).toBe(before + 1)
+    fs.rmSync(file)
+    await vi.waitFor(() => expect(streams.every((stream) => stream.done())).toBe(true))
+    for (const stream of streams) expect(stream.lines().at(-1)).toEqual({ type: "reload" })
+    await vi.waitFor(() => expect(live.counts().readers).toBe(before))
+  })
+
   it("keeps a masked and an unmasked reader apart", async () => {
     const secret = "sk-ant-api03-" + "L".repeat(40)
     const { session } = await plant("aaaaaaaa-0000-4000-8000-000000000004", [prompt("s", `key ${secret}`)])

@@ -245,7 +245,8 @@ export const make = (
         Stream.runForEach((signal) =>
           reader.lock.withPermits(1)(signal === "transcript" ? catchUp(reader) : subagentsChanged(reader, session))
         ),
-        // the directory went away: the page reloads
+        // the directory went away, or could not be watched: the pages reload
+        Effect.catchAllCause(() => Effect.void),
         Effect.zipRight(reader.lock.withPermits(1)(close(reader))),
         // started while a stream acquires its reader (uninterruptible): the watcher itself must
         // stay interruptible, or closing the reader's scope would wait for it forever
