@@ -169,6 +169,29 @@ describe("LiveTranscripts", () => {
     await vi.waitFor(() => expect(live.counts().readers).toBe(before))
   })
 
+  it("leaves no reader or watcher behind when streams come and go while the file grows", async () => {
+    const { file, session } = await plant("aaaaaaaa-0000-4000-8000-000000000007", [prompt("a", "first")])
+    const watchers = () => process.getActiveResourcesInfo().filter((name) => name === "FSEventWrap").length
+    const before = { readers: live.counts().readers, watchers: watchers() }
+    const keys = ["a"]
+    const open_ = [open(session, 0)]
+    for (let round = 0; round < 30; round++) {
+      // some streams go (the first one stays), new ones come at the start and at the end
+      const leaving = open_.splice(1, round % 3)
+      await Promise.all(leaving.map((stream) => stream.stop()))
+      open_.push(open(session, 0), open(session, fs.statSync(file).size))
+      fs.appendFileSync(file, prompt(`r${round}`, `round ${round}`))
+      keys.push(`r${round}`)
+    }
+    // the stream that stayed has every line once, in order
+    await vi.waitFor(() => expect(open_[0]!.keys()).toEqual(keys), { timeout: 10_000 })
+    await Promise.all(open_.map((stream) => stream.stop()))
+    await vi.waitFor(() => {
+      expect(live.counts().readers).toBe(before.readers)
+      expect(watchers()).toBe(before.watchers)
+    })
+  })
+
   it("keeps a masked and an unmasked reader apart", async () => {
     const secret = "sk-ant-api03-" + "L".repeat(40)
     const { session } = await plant("aaaaaaaa-0000-4000-8000-000000000004", [prompt("s", `key ${secret}`)])
