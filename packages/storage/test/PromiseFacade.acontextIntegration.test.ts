@@ -58,7 +58,8 @@ afterEach(() => {
 })
 
 /** The `console.warn` lines of the default error policy: `[line, error]`. */
-const failureWarnings = () => warn.mock.calls.filter((args) => String(args[0]).startsWith("acx: Failed to store message"))
+const failureWarnings = () =>
+  warn.mock.calls.filter((args) => String(args[0]).startsWith("acx: Failed to store message"))
 
 const loggedText = () => log.mock.calls.map((args) => args.map(String).join(" ")).join("\n")
 
