@@ -141,7 +141,7 @@ export class ClaudeAgentStorage {
   #ready: CAS.ClaudeAgentStorage | undefined
   #closed = false
 
-  constructor(options: ClaudeAgentStorageOptions) {
+  constructor(options: ClaudeAgentStorageOptions = {}) {
     const initial = Decider.initialState({ sessionId: options.sessionId })
     if (initial._tag === "Left") throw initial.left
     this.#initialSessionId = initial.right.sessionId
