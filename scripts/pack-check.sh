@@ -18,7 +18,8 @@
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
 #   5. prepack:  in a copy of the repository's files without any dist/ (a fresh clone), `npm pack`
 #                and `pnpm pack` build first: the tarballs hold dist/.
-# Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--readme-only] (0. alone): --keep keeps the work directory and
+# Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--only=readme|--only=prepack]: --only runs
+# that check alone (0. or 5.); --keep keeps the work directory and
 # prints where it is; --no-build packs what `pnpm build` already made, its prepack scripts not run
 # (CI builds first, then runs this beside the tests, which must not see their files rewritten).
 set -euo pipefail
@@ -28,12 +29,12 @@ checks="$repo/scripts/pack-check"
 
 keep=0
 build=1
-only_readme=0
+only=""
 for arg in "$@"; do
   case "$arg" in
     --keep) keep=1 ;;
     --no-build) build=0 ;;
-    --readme-only) only_readme=1 ;;
+    --only=readme | --only=prepack) only=${arg#--only=} ;;
     *) echo "pack-check: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -93,6 +94,8 @@ absent() { # dir package…: fails when npm ls finds any of the packages
   done
 }
 
+# with --only=STEP, the other checks are left out
+if [ -z "$only" ] || [ "$only" = readme ]; then
 step "0. readme: the README's install line, as written, then the SDK's"
 readme_lines=$(node "$checks/readmeInstall.mjs" "$repo/README.md" "$repo/packages/storage/package.json") \
   || fail "the README's install line"
@@ -122,7 +125,9 @@ readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
 (cd "$readme" && node readme.mjs --sdk) || fail "@acx/storage beside the SDK"
 (cd "$readme" && npm ls --all >/dev/null) || { (cd "$readme" && npm ls --all) >&2; fail "npm ls: an invalid tree"; }
 exec 3>&-
-if [ "$only_readme" = 1 ]; then step "passed (--readme-only)"; exit 0; fi
+fi
+
+if [ -z "$only" ]; then
 
 step "4. minimal: @acx/storage and its required peers only"
 minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
@@ -158,5 +163,30 @@ cp "$checks/ui.mjs" "$full/"
 (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
 grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
 echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+
+fi
+
+if [ -z "$only" ] || [ "$only" = prepack ]; then
+step "5. prepack: npm pack and pnpm pack in a fresh copy (no dist/) build first"
+fresh="$work/fresh"
+mkdir -p "$fresh"
+# the repository's files as a clone has them: tracked and new, nothing ignored (no dist/, no
+# .tsbuildinfo, no node_modules)
+(git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$fresh")
+[ ! -e "$fresh/packages/storage/dist" ] || fail "the fresh copy has a dist/"
+(cd "$fresh" && { pnpm install --frozen-lockfile --offline >/dev/null 2>&1 || pnpm install --frozen-lockfile >/dev/null; })
+mkdir -p "$work/fresh-tarballs"
+(cd "$fresh/packages/schema" && npm pack --silent --pack-destination "$work/fresh-tarballs" >/dev/null)
+(cd "$fresh/packages/storage" && pnpm pack --pack-destination "$work/fresh-tarballs" >/dev/null)
+(cd "$fresh/packages/cli" && pnpm pack --pack-destination "$work/fresh-tarballs" >/dev/null)
+for wanted in schema:package/dist/index.js storage:package/dist/promise.js cli:package/dist/acx.mjs \
+  cli:package/dist/assets/index.html; do
+  tarball=$(ls "$work"/fresh-tarballs/acx-"${wanted%%:*}"-*.tgz)
+  # (the listing first: grep -q stops reading early, and pipefail would count tar's SIGPIPE)
+  listing=$(tar -tzf "$tarball")
+  grep -qx "${wanted#*:}" <<<"$listing" || fail "$(basename "$tarball") packed without a build: no ${wanted#*:}"
+  echo "$(basename "$tarball"): ${wanted#*:}"
+done
+fi
 
 step "passed"
