@@ -32,7 +32,9 @@ if (manifestPath !== undefined) {
     const range = at < 0 ? undefined : spec.slice(at + 1)
     if (name.startsWith("@acx/") || !(name in peers)) continue
     if (range !== peers[name]) {
-      console.error(`README's install line: ${spec} must be ${name}@${peers[name]} (the range acx is built and tested on)`)
+      console.error(
+        `README's install line: ${spec} must be ${name}@${peers[name]} (the range acx is built and tested on)`
+      )
       process.exit(1)
     }
   }

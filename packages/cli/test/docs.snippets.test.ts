@@ -24,7 +24,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, "../../..")
 const hooks = path.join(here, "snippets/sdkHooks.mjs")
 
-const markdown = ["README.md", ...fs.readdirSync(path.join(repo, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]
+const markdown = [
+  "README.md",
+  ...fs.readdirSync(path.join(repo, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)
+]
 const snippets = markdown.flatMap((file) => extractSnippets(file, fs.readFileSync(path.join(repo, file), "utf8")))
 const code = snippets.filter((s) => s.lang === "ts" || s.lang === "js")
 const shell = snippets.filter((s) => s.lang === "bash" || s.lang === "sh")
@@ -39,8 +42,13 @@ const nodeFloor = path.join(
 /** Runs a file, resolving with its exit status and output (never rejects). */
 const run = (file: string, args: ReadonlyArray<string>, options: { cwd: string; env?: NodeJS.ProcessEnv }) =>
   new Promise<{ status: number | null; output: string }>((resolve) => {
-    execFile(file, [...args], { ...options, encoding: "utf8", timeout: 180_000 }, (error, stdout, stderr) =>
-      resolve({ status: error === null ? 0 : (error.code as number | null) ?? 1, output: stdout + stderr }))
+    execFile(
+      file,
+      [...args],
+      { ...options, encoding: "utf8", timeout: 180_000 },
+      (error, stdout, stderr) =>
+        resolve({ status: error === null ? 0 : (error.code as number | null) ?? 1, output: stdout + stderr })
+    )
   })
 
 // Inside packages/cli, so a snippet's imports resolve as an app's would (every acx package, the
@@ -103,6 +111,8 @@ describe(`the docs' code blocks (${snippets.length}: ${code.length} ts/js, ${she
         const dir = fs.mkdtempSync(path.join(scratch, "run-"))
         const home = path.join(dir, "home")
         fs.mkdirSync(path.join(home, ".claude"), { recursive: true })
+        // an app's package.json: ESM, so top-level await works as in the docs
+        fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module", private: true }))
         const file = path.join(dir, `snippet.${snippet.lang === "ts" ? "ts" : "mjs"}`)
         fs.writeFileSync(file, snippet.code)
         const before = (await emulator.requests()).length
@@ -117,14 +127,17 @@ describe(`the docs' code blocks (${snippets.length}: ${code.length} ts/js, ${she
               ACONTEXT_API_KEY: emulator.apiKey,
               ACONTEXT_BASE_URL: emulator.url,
               ACX_SNIPPET_MODEL_URL: model.url,
-              ...(process.env["ACX_CLAUDE_PATH"] === undefined ? {} : { ACX_CLAUDE_PATH: process.env["ACX_CLAUDE_PATH"] })
+              ...(process.env["ACX_CLAUDE_PATH"] === undefined
+                ? {}
+                : { ACX_CLAUDE_PATH: process.env["ACX_CLAUDE_PATH"] })
             }
           }
         )
         expect(result.output, result.output).not.toMatch(/Failed to store|SyntaxError|ERR_/)
         expect(result.status, result.output).toBe(0)
-        // a block that talks to Acontext reached the emulator (ACONTEXT_BASE_URL honoured)
-        if (/@acx\/storage/.test(snippet.code) && /new ClaudeAgentStorage\(/.test(snippet.code)) {
+        // a block that stores into Acontext without naming a server reached the emulator: the
+        // library honours ACONTEXT_BASE_URL (it once went to the public host)
+        if (/new ClaudeAgentStorage\(/.test(snippet.code) && !/baseUrl/.test(snippet.code)) {
           expect((await emulator.requests()).length).toBeGreaterThan(before)
         }
       })
