@@ -63,6 +63,40 @@ const stripTypes = (snippet: Snippet) =>
     fileName: "snippet.ts"
   }).outputText
 
+describe("extractSnippets", () => {
+  it("reads ts/js/bash/sh blocks with their line and marker, and passes over other fences whole", () => {
+    const text = [
+      "# Title",
+      "```ts",
+      "const a = 1",
+      "```",
+      "<!-- snippet: fragment — continues the block above -->",
+      "```bash",
+      "acx show <id>",
+      "```",
+      "```json",
+      "```ts",
+      "```",
+      "<!-- snippet: parse-only -->",
+      "```js",
+      "go()",
+      "```"
+    ].join("\n")
+    expect(extractSnippets("x.md", text)).toEqual([
+      { file: "x.md", line: 2, lang: "ts", code: "const a = 1\n", use: "run", why: "" },
+      {
+        file: "x.md",
+        line: 6,
+        lang: "bash",
+        code: "acx show <id>\n",
+        use: "fragment",
+        why: "continues the block above"
+      },
+      { file: "x.md", line: 13, lang: "js", code: "go()\n", use: "parse-only", why: "" }
+    ])
+  })
+})
+
 describe(`the docs' code blocks (${snippets.length}: ${code.length} ts/js, ${shell.length} shell)`, () => {
   it("every marker gives its reason, and few blocks are not programs", () => {
     const marked = snippets.filter((s) => s.use !== "run")

@@ -26,6 +26,8 @@ export interface Snippet {
 }
 
 const FENCE = /^```(ts|js|bash|sh)\s*$/
+/** A closing fence carries no info string (CommonMark): "```ts" inside a block does not close it. */
+const CLOSE = /^```\s*$/
 const MARKER = /^<!--\s*snippet:\s*(parse-only|fragment)\s*(?:[—–-]\s*)?(.*?)\s*-->\s*$/
 
 /** Every ts/js/bash/sh block of `text` (other fences, e.g. json or mermaid, are passed over). */
@@ -39,7 +41,7 @@ export const extractSnippets = (file: string, text: string): ReadonlyArray<Snipp
       // any other fenced block is skipped whole, so a ``` inside it is not taken for an opening
       if (lines[index]!.startsWith("```")) {
         index++
-        while (index < lines.length && !lines[index]!.startsWith("```")) index++
+        while (index < lines.length && !CLOSE.test(lines[index]!)) index++
       }
       index++
       continue
@@ -47,7 +49,7 @@ export const extractSnippets = (file: string, text: string): ReadonlyArray<Snipp
     const start = index
     const body: Array<string> = []
     index++
-    while (index < lines.length && !lines[index]!.startsWith("```")) body.push(lines[index++]!)
+    while (index < lines.length && !CLOSE.test(lines[index]!)) body.push(lines[index++]!)
     index++
     const marker = start > 0 ? MARKER.exec(lines[start - 1]!) : null
     snippets.push({
