@@ -601,7 +601,12 @@ const settings = (explicit: AcontextClientConfig): Config.Config<AcontextClientO
         validation: nonBlankKey
       })
     ),
-    baseUrl: explicit.baseUrl ?? Config.string("ACONTEXT_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL)),
+    // set but empty (`ACONTEXT_BASE_URL=` in a .env file) counts as unset, not as a relative URL
+    baseUrl: explicit.baseUrl ?? Config.option(Config.string("ACONTEXT_BASE_URL")).pipe(
+      Config.map((url) =>
+        Option.getOrElse(Option.filter(url, (value) => value.trim() !== ""), (): string => DEFAULT_BASE_URL)
+      )
+    ),
     timeout: explicit.timeout ?? Config.integer("ACONTEXT_TIMEOUT").pipe(
       Config.map((ms): Duration.DurationInput | undefined => Duration.millis(ms)),
       Config.withDefault(DEFAULT_TIMEOUT)

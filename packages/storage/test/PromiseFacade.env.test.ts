@@ -130,6 +130,9 @@ describe("AcontextClient.layerConfig", () => {
       expect(yield* baseUrlWith({ apiKey: Config.redacted("ACONTEXT_API_KEY") }, env)).toBe("http://127.0.0.1:1/env")
       expect(yield* baseUrlWith({ baseUrl: Config.succeed("http://127.0.0.1:2/given") }, env))
         .toBe("http://127.0.0.1:2/given")
+      // `ACONTEXT_BASE_URL=` (empty, as .env files have it) is unset: the default, not ""
+      expect(yield* baseUrlWith(undefined, new Map([["ACONTEXT_API_KEY", "sk-ac-env"], ["ACONTEXT_BASE_URL", ""]])))
+        .toBe(AcontextClient.DEFAULT_BASE_URL)
     }))
 
   it.effect("a blank ACONTEXT_API_KEY is a ConfigError, as Acontext's own client refuses it", () =>
