@@ -4,7 +4,7 @@
  * - each ts/js block, its types stripped and its syntax kept as written, parses there (an
  *   `await using` does not: Node 20 has no explicit resource management); each bash block
  *   parses (`bash -n`);
- * - each block not marked otherwise RUNS there, as written, in an empty directory with a private
+ * - each ts/js block not marked otherwise RUNS there, as written, in an empty directory with a private
  *   HOME: Acontext is the emulator (ACONTEXT_API_KEY, ACONTEXT_BASE_URL), the model is the model
  *   double, and the SDK's query() finds the real Claude Code CLI (test/snippets/sdkHooks.mjs);
  * - blocks that are not programs carry a marker with a reason (test/utils/docSnippets.ts); the

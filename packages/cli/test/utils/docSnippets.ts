@@ -7,6 +7,9 @@
  *   why); the Node floor must still parse it;
  * - `<!-- snippet: fragment — why -->`: not a program (a signature list, a call in context, a
  *   command reference); neither run nor parsed.
+ * Shell blocks are commands for the reader's own terminal (their sessions, an interactive
+ * `claude`, `acx ui` until Ctrl-C): the test parses them (`bash -n`); the README's install lines
+ * run as written in `pnpm pack-check`.
  * Pure: text in, blocks out.
  */
 
