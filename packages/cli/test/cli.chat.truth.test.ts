@@ -67,7 +67,10 @@ const always = (answer: ModelDouble.ModelAnswer): ModelDouble.Script => [
 
 describe("acx chat when the API fails", () => {
   skipWithout("connection refused: each retry on stderr, then one line and exit 1; nothing on stdout", async () => {
-    const result = await chat("hi\nnever sent\n", { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" }, ["--allowed-tools", "Bash"])
+    const result = await chat("hi\nnever sent\n", { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" }, [
+      "--allowed-tools",
+      "Bash"
+    ])
     expect(result.code, result.stderr).toBe(1)
     expect(result.stdout).toBe("")
     expect(retryLines(result).map((line) => RETRY_LINE.exec(line)!.slice(1))).toEqual([
@@ -91,7 +94,9 @@ describe("acx chat when the API fails", () => {
       expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 1 of 2 in/),
       expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 2 of 2 in/)
     ])
-    expect(otherLines(result)).toEqual([expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)])
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)
+    ])
     expect(double.agentRequests().length).toBe(RETRIES + 1)
   }, TEST_TIMEOUT_MS)
 
@@ -104,7 +109,9 @@ describe("acx chat when the API fails", () => {
     const result = await chat("hi\n")
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toBe("Answered after a retry.\n")
-    expect(retryLines(result)).toEqual([expect.stringMatching(/^acx: the API call failed \(500 server error\); retry 1 of 2 in/)])
+    expect(retryLines(result)).toEqual([
+      expect.stringMatching(/^acx: the API call failed \(500 server error\); retry 1 of 2 in/)
+    ])
     expect(otherLines(result)).toEqual([])
   }, TEST_TIMEOUT_MS)
 
@@ -135,22 +142,26 @@ describe("acx chat when the API fails", () => {
     expect(double.agentRequests().length).toBe(RETRIES + 1)
   }, TEST_TIMEOUT_MS)
 
-  skipWithout("no Node warning: --allowed-tools with bare names, in the modes that ask and in one that does not", async () => {
-    double.setScript([
-      { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
-      { reply: { content: "Hello." }, times: Infinity }
-    ])
-    for (
-      const args of [
-        ["--allowed-tools", "Bash,Read"],
-        ["--allowed-tools", "Bash", "--permission-mode", "acceptEdits"],
-        ["--allowed-tools", "Bash", "--permission-mode", "dontAsk"]
-      ]
-    ) {
-      const result = await chat("hi\n", {}, args)
-      expect(result.code, result.stderr).toBe(0)
-      expect(result.stdout).toBe("Hello.\n")
-      expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
-    }
-  }, TEST_TIMEOUT_MS)
+  skipWithout(
+    "no Node warning: --allowed-tools with bare names, in the modes that ask and in one that does not",
+    async () => {
+      double.setScript([
+        { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+        { reply: { content: "Hello." }, times: Infinity }
+      ])
+      for (
+        const args of [
+          ["--allowed-tools", "Bash,Read"],
+          ["--allowed-tools", "Bash", "--permission-mode", "acceptEdits"],
+          ["--allowed-tools", "Bash", "--permission-mode", "dontAsk"]
+        ]
+      ) {
+        const result = await chat("hi\n", {}, args)
+        expect(result.code, result.stderr).toBe(0)
+        expect(result.stdout).toBe("Hello.\n")
+        expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
+      }
+    },
+    TEST_TIMEOUT_MS
+  )
 })

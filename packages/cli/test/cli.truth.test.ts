@@ -12,44 +12,10 @@
 import { projectDirName } from "@acx/convert/ProjectDir"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generateDemoSession } from "../src/DemoSession.js"
 import { acx, type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-
-const PACKAGES = fileURLToPath(new URL("../../", import.meta.url))
-
-const sourceFiles = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(path.join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-      ? [path.join(dir, entry.name)]
-      : []
-  )
-
-/**
- * The names a user must never read: modules with two or more humps (`ClaudeProjects`,
- * `SessionIndex`; one-word modules like `Fork` are ordinary words), the operations of the
- * services the CLI calls (`listSessionFiles`), and what the platform says of a failed request.
- */
-const internalNames = (): ReadonlyArray<string> => {
-  const modules = fs.readdirSync(PACKAGES).flatMap((pkg) => {
-    const src = path.join(PACKAGES, pkg, "src")
-    return fs.existsSync(src) ? sourceFiles(src).map((file) => path.basename(file, ".ts")) : []
-  }).filter((name) => /^[A-Z][a-z0-9]+[A-Z]\w*$/.test(name))
-  const services = [
-    "claude-code/src/ClaudeProjects.ts",
-    "claude-code/src/SessionIndex.ts",
-    "session-store/src/SessionStore.ts",
-    "storage/src/AcontextClient.ts",
-    "agent/src/AgentSession.ts"
-  ]
-  const operations = services.flatMap((file) =>
-    [...fs.readFileSync(path.join(PACKAGES, file), "utf8").matchAll(/^\s+readonly (\w+): \(/gm)].map((m) => m[1]!)
-  ).filter((name) => /[a-z][A-Z]/.test(name))
-  return [...new Set([...modules, ...operations, "Transport error", "SystemError", "RequestError", "[object Object]"])]
-}
+import { internalNames } from "./utils/internalNames.js"
 
 const FORBIDDEN = internalNames()
 
@@ -70,7 +36,10 @@ const writeSession = (dirName: string, cwd: string) => {
   const made = generateDemoSession({ cwd })
   const dir = path.join(config, "projects", dirName)
   fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, `${made.sessionId}.jsonl`), made.entries.map((e) => JSON.stringify(e)).join("\n") + "\n")
+  fs.writeFileSync(
+    path.join(dir, `${made.sessionId}.jsonl`),
+    made.entries.map((e) => JSON.stringify(e)).join("\n") + "\n"
+  )
   return made
 }
 
@@ -91,15 +60,19 @@ describe("failures in the user's words", () => {
     )
   })
 
-  it("a project with no sessions (the README's `acx stats --project \"$PWD\"`): the path, not the encoded key", async () => {
-    const empty = path.join(root, "work", "no-sessions-here")
-    fs.mkdirSync(empty, { recursive: true })
-    for (const command of ["stats", "sessions"]) {
-      const result = await acx([command, "--config-dir", config, "--project", empty])
-      expectOneTruthfulLine(result, /^acx: no sessions for project \/\S+\/no-sessions-here \(no directory \/\S+\)$/)
-      expect(result.stderr).toContain(`for project ${empty} `)
-    }
-  }, TEST_TIMEOUT_MS)
+  it(
+    "a project with no sessions (the README's `acx stats --project \"$PWD\"`): the path, not the encoded key",
+    async () => {
+      const empty = path.join(root, "work", "no-sessions-here")
+      fs.mkdirSync(empty, { recursive: true })
+      for (const command of ["stats", "sessions"]) {
+        const result = await acx([command, "--config-dir", config, "--project", empty])
+        expectOneTruthfulLine(result, /^acx: no sessions for project \/\S+\/no-sessions-here \(no directory \/\S+\)$/)
+        expect(result.stderr).toContain(`for project ${empty} `)
+      }
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("push to an Acontext that is not listening: connection refused, and where", async () => {
     const result = await acx(
@@ -110,16 +83,53 @@ describe("failures in the user's words", () => {
   }, TEST_TIMEOUT_MS)
 
   const cases: ReadonlyArray<readonly [string, () => ReadonlyArray<string>, RegExp, Record<string, string>?]> = [
-    ["a project key that climbs out", () => ["sessions", "--config-dir", config, "--project", "../x"], /--project "\.\.\/x" is neither/],
-    ["a config dir that is not there", () => ["sessions", "--config-dir", path.join(root, "nope")], /config directory not found: \//],
+    [
+      "a project key that climbs out",
+      () => ["sessions", "--config-dir", config, "--project", "../x"],
+      /--project "\.\.\/x" is neither/
+    ],
+    [
+      "a config dir that is not there",
+      () => ["sessions", "--config-dir", path.join(root, "nope")],
+      /config directory not found: \//
+    ],
     ["a session id nowhere", () => ["fork", "abcdef12", "--config-dir", config], /^acx: no session abcdef12 in \//],
-    ["a fork point that is not in the session", () => ["fork", session.sessionId, "--config-dir", config, "--at", "nope"], /no main conversation entry "nope" in session/],
-    ["a SQLite file in a directory that is not there", () => ["import", "--from", config, "--to", `sqlite:${path.join(root, "no", "dir", "x.db")}`], /cannot open session store \/\S+x\.db/],
-    ["a Postgres that is not listening", () => ["import", "--from", config, "--to", "postgres://u:p@127.0.0.1:1/db"], /cannot connect to Postgres at 127\.0\.0\.1:1: connection refused/],
-    ["a chat store that is not listening", () => ["chat", "--store", "postgres://u:p@127.0.0.1:1/db"], /cannot connect to Postgres at 127\.0\.0\.1:1: connection refused/],
-    ["a Claude Code binary that is not there", () => ["chat", "--store", `sqlite:${path.join(root, "c.db")}`], /Claude Code/, { ACX_CLAUDE_PATH: "/nonexistent/claude" }],
-    ["push without an API key", () => ["push", session.sessionId, "--config-dir", config], /ACONTEXT_API_KEY is not set/],
-    ["a --since that is no date", () => ["stats", "--config-dir", config, "--since", "2026-13-45"], /--since: "2026-13-45" is not a date/]
+    [
+      "a fork point that is not in the session",
+      () => ["fork", session.sessionId, "--config-dir", config, "--at", "nope"],
+      /no main conversation entry "nope" in session/
+    ],
+    [
+      "a SQLite file in a directory that is not there",
+      () => ["import", "--from", config, "--to", `sqlite:${path.join(root, "no", "dir", "x.db")}`],
+      /cannot open session store \/\S+x\.db/
+    ],
+    [
+      "a Postgres that is not listening",
+      () => ["import", "--from", config, "--to", "postgres://u:p@127.0.0.1:1/db"],
+      /cannot connect to Postgres at 127\.0\.0\.1:1: connection refused/
+    ],
+    [
+      "a chat store that is not listening",
+      () => ["chat", "--store", "postgres://u:p@127.0.0.1:1/db"],
+      /cannot connect to Postgres at 127\.0\.0\.1:1: connection refused/
+    ],
+    [
+      "a Claude Code binary that is not there",
+      () => ["chat", "--store", `sqlite:${path.join(root, "c.db")}`],
+      /Claude Code/,
+      { ACX_CLAUDE_PATH: "/nonexistent/claude" }
+    ],
+    [
+      "push without an API key",
+      () => ["push", session.sessionId, "--config-dir", config],
+      /ACONTEXT_API_KEY is not set/
+    ],
+    [
+      "a --since that is no date",
+      () => ["stats", "--config-dir", config, "--since", "2026-13-45"],
+      /--since: "2026-13-45" is not a date/
+    ]
   ]
 
   for (const [name, args, pattern, env] of cases) {
@@ -135,32 +145,36 @@ describe("CLAUDE_CODE_PROJECT_DIR_NAME", () => {
     named.CLAUDE_CONFIG_DIR = config
   })
 
-  it("sessions, stats, fork, push and import find the session under projects/my_proj for --project <path>", async () => {
-    const sessions = await acx(["sessions", "--project", "/p", "--json"], { env: named })
-    expect(sessions.code, sessions.stderr).toBe(0)
-    expect(parseJson<Array<{ sessionId: string }>>(sessions).map((s) => s.sessionId)).toEqual([session.sessionId])
+  it(
+    "sessions, stats, fork, push and import find the session under projects/my_proj for --project <path>",
+    async () => {
+      const sessions = await acx(["sessions", "--project", "/p", "--json"], { env: named })
+      expect(sessions.code, sessions.stderr).toBe(0)
+      expect(parseJson<Array<{ sessionId: string }>>(sessions).map((s) => s.sessionId)).toEqual([session.sessionId])
 
-    const stats = await acx(["stats", "--project", projectDir, "--json"], { env: named })
-    expect(stats.code, stats.stderr).toBe(0)
-    expect(JSON.stringify(parseJson(stats))).toContain(session.sessionId)
+      const stats = await acx(["stats", "--project", projectDir, "--json"], { env: named })
+      expect(stats.code, stats.stderr).toBe(0)
+      expect(JSON.stringify(parseJson(stats))).toContain(session.sessionId)
 
-    const fork = await acx(["fork", session.sessionId.slice(0, 8), "--project", projectDir, "--json"], { env: named })
-    expect(fork.code, fork.stderr).toBe(0)
-    expect(parseJson<{ projectKey: string }>(fork).projectKey).toBe("my_proj")
+      const fork = await acx(["fork", session.sessionId.slice(0, 8), "--project", projectDir, "--json"], { env: named })
+      expect(fork.code, fork.stderr).toBe(0)
+      expect(parseJson<{ projectKey: string }>(fork).projectKey).toBe("my_proj")
 
-    const db = path.join(root, "named.db")
-    const imported = await acx(["import", "--to", `sqlite:${db}`, "--project", projectDir, "--json"], { env: named })
-    expect(imported.code, imported.stderr).toBe(0)
-    // the session and its fork, both in my_proj
-    expect(parseJson<{ sessions: number }>(imported).sessions).toBe(2)
+      const db = path.join(root, "named.db")
+      const imported = await acx(["import", "--to", `sqlite:${db}`, "--project", projectDir, "--json"], { env: named })
+      expect(imported.code, imported.stderr).toBe(0)
+      // the session and its fork, both in my_proj
+      expect(parseJson<{ sessions: number }>(imported).sessions).toBe(2)
 
-    const push = await acx(
-      ["push", session.sessionId, "--project", projectDir, "--base-url", "http://127.0.0.1:1/api/v1"],
-      { env: { ...named, ACONTEXT_API_KEY: "sk-test" } }
-    )
-    // found in my_proj: it got as far as Acontext
-    expect(push.stderrLines).toEqual([expect.stringMatching(/cannot reach Acontext/)])
-  }, TEST_TIMEOUT_MS)
+      const push = await acx(
+        ["push", session.sessionId, "--project", projectDir, "--base-url", "http://127.0.0.1:1/api/v1"],
+        { env: { ...named, ACONTEXT_API_KEY: "sk-test" } }
+      )
+      // found in my_proj: it got as far as Acontext
+      expect(push.stderrLines).toEqual([expect.stringMatching(/cannot reach Acontext/)])
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("is ignored, as Claude Code ignores it, without CLAUDE_CONFIG_DIR or with a name it refuses", async () => {
     const withoutConfig = await acx(["sessions", "--config-dir", config, "--project", projectDir], {
@@ -168,7 +182,9 @@ describe("CLAUDE_CODE_PROJECT_DIR_NAME", () => {
     })
     expectOneTruthfulLine(withoutConfig, /^acx: no sessions for project \/\S+ \(no directory \/\S+-work-p\)$/)
     for (const bad of ["../my_proj", "NUL", "x".repeat(65)]) {
-      const result = await acx(["sessions", "--project", projectDir], { env: { ...named, CLAUDE_CODE_PROJECT_DIR_NAME: bad } })
+      const result = await acx(["sessions", "--project", projectDir], {
+        env: { ...named, CLAUDE_CODE_PROJECT_DIR_NAME: bad }
+      })
       expect(result.code).toBe(1)
       expect(result.stderr).toContain(`(no directory ${path.join(config, "projects", projectDirName(projectDir, {}))})`)
     }

@@ -221,7 +221,9 @@ describe("mapSdkMessage", () => {
     ])
     const result = (fields: Record<string, unknown>) =>
       mapSdkMessage({ type: "result", session_id: sid, num_turns: 1, ...fields })[0] as { isError: boolean }
-    expect(result({ subtype: "success", is_error: true, terminal_reason: "api_error", result: text }).isError).toBe(true)
+    expect(result({ subtype: "success", is_error: true, terminal_reason: "api_error", result: text }).isError).toBe(
+      true
+    )
     expect(result({ subtype: "success", terminal_reason: "api_error", result: "x" }).isError).toBe(true)
     expect(result({ subtype: "success", result: "API Error: Connection refused (ECONNREFUSED)" }).isError).toBe(true)
     expect(result({ subtype: "error_during_execution", errors: ["boom"] }).isError).toBe(true)

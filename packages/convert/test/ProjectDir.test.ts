@@ -1,9 +1,4 @@
-import {
-  encodeProjectDir,
-  isValidProjectDirName,
-  projectDirName,
-  projectDirOverride
-} from "@acx/convert/ProjectDir"
+import { encodeProjectDir, isValidProjectDirName, projectDirName, projectDirOverride } from "@acx/convert/ProjectDir"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
@@ -98,7 +93,10 @@ describe("projectDirName (CLAUDE_CODE_PROJECT_DIR_NAME)", () => {
 
   it("is always one safe path segment", () => {
     fc.assert(fc.property(anyPath, fc.string(), fc.boolean(), (p, name, withConfig) => {
-      const dir = projectDirName(p, { CLAUDE_CODE_PROJECT_DIR_NAME: name, ...(withConfig ? { CLAUDE_CONFIG_DIR: "/c" } : {}) })
+      const dir = projectDirName(p, {
+        CLAUDE_CODE_PROJECT_DIR_NAME: name,
+        ...(withConfig ? { CLAUDE_CONFIG_DIR: "/c" } : {})
+      })
       return dir !== "" && dir !== "." && dir !== ".." && !dir.includes("/") && !dir.includes("\\")
     }))
   })
@@ -107,7 +105,9 @@ describe("projectDirName (CLAUDE_CODE_PROJECT_DIR_NAME)", () => {
     const sdk = sdkNameCheck()
     expect(sdk).toBeDefined()
     if (sdk === undefined) return
-    for (const name of ["my_proj", "", "a/b", "x".repeat(64), "x".repeat(65), "NUL", "nul1", "com0", "LPT5", "prn", "a.b"]) {
+    for (
+      const name of ["my_proj", "", "a/b", "x".repeat(64), "x".repeat(65), "NUL", "nul1", "com0", "LPT5", "prn", "a.b"]
+    ) {
       expect(isValidProjectDirName(name)).toBe(sdk(name))
     }
     const names = fc.oneof(fc.string({ maxLength: 70 }), validName, fc.constantFrom("con", "AUX", "com9", "lpt1"))

@@ -75,7 +75,8 @@ export const turnFailure = (
   const after = retries > 0 ? ` (after ${retries} ${retries === 1 ? "retry" : "retries"})` : ""
   const apiText = apiError?.text ?? (/^API Error\b/.test(result.result ?? "") ? result.result : undefined)
   if (apiText !== undefined && apiText.trim() !== "") return `${oneLine(apiText)}${after}`
-  const what = SUBTYPES[result.subtype] ?? (result.subtype === "success" ? "the turn failed" : `the turn ended with ${oneLine(result.subtype)}`)
+  const what = SUBTYPES[result.subtype] ??
+    (result.subtype === "success" ? "the turn failed" : `the turn ended with ${oneLine(result.subtype)}`)
   const detail = result.errors[0] ?? result.result
   return detail === undefined || detail.trim() === "" ? `${what}${after}` : `${what}: ${oneLine(detail)}${after}`
 }
@@ -110,5 +111,6 @@ export const permissionPlan = (
 export const isPreapproved = (preapproved: ReadonlyArray<string>, toolName: string): boolean =>
   preapproved.some((entry) =>
     entry === toolName ||
-    (entry.startsWith("mcp__") && (toolName.startsWith(`${entry}__`) || (entry.endsWith("__*") && toolName.startsWith(entry.slice(0, -1)))))
+    (entry.startsWith("mcp__") &&
+      (toolName.startsWith(`${entry}__`) || (entry.endsWith("__*") && toolName.startsWith(entry.slice(0, -1)))))
   )

@@ -47,17 +47,25 @@ export const projectsLayer = (
       )
     }
     const warned = new Set<string>()
-    return Layer.map(ClaudeProjects.layerNode({
-      configDir: resolved,
-      followSymlinks: options.followSymlinks === true,
-      cacheDir: SessionIndex.defaultCacheDir(),
-      onSkipped: (skipped) =>
-        Effect.suspend(() => {
-          if (warned.has(skipped.path)) return Effect.void
-          warned.add(skipped.path)
-          return Console.error(skippedWarning(skipped))
-        })
-    }), (context) => Context.add(context, ClaudeProjects.ClaudeProjects, namingProjects(Context.get(context, ClaudeProjects.ClaudeProjects))))
+    return Layer.map(
+      ClaudeProjects.layerNode({
+        configDir: resolved,
+        followSymlinks: options.followSymlinks === true,
+        cacheDir: SessionIndex.defaultCacheDir(),
+        onSkipped: (skipped) =>
+          Effect.suspend(() => {
+            if (warned.has(skipped.path)) return Effect.void
+            warned.add(skipped.path)
+            return Console.error(skippedWarning(skipped))
+          })
+      }),
+      (context) =>
+        Context.add(
+          context,
+          ClaudeProjects.ClaudeProjects,
+          namingProjects(Context.get(context, ClaudeProjects.ClaudeProjects))
+        )
+    )
   }))
 
 /**

@@ -63,7 +63,8 @@ const STATUS_WORDS: { readonly [status: number]: string } = {
 }
 
 // `Transport error (POST http://host/path)`: the request an @effect/platform RequestError names.
-const requestOf = (description: string): string | undefined => /\((?:[A-Z]+ )?(https?:\/\/[^)\s]+)\)/.exec(description)?.[1]
+const requestOf = (description: string): string | undefined =>
+  /\((?:[A-Z]+ )?(https?:\/\/[^)\s]+)\)/.exec(description)?.[1]
 
 const acontextMessage = (error: Fields): string => {
   const description = text(error["description"]) ?? ""
@@ -110,7 +111,9 @@ const systemMessage = (error: Fields): string => {
 /** Adds the network problem when the description does not say it already. */
 const withNetworkProblem = (description: string, error: unknown): string => {
   const problem = networkProblem(error)
-  return problem === undefined || description.toLowerCase().includes(problem) ? description : `${description}: ${problem}`
+  return problem === undefined || description.toLowerCase().includes(problem)
+    ? description
+    : `${description}: ${problem}`
 }
 
 /**
@@ -128,7 +131,9 @@ export const userMessage = (error: unknown): string => {
       return systemMessage(error)
     case "SessionIndexError": {
       const cause = error["cause"]
-      const why = isObject(cause) && cause["_tag"] === "SystemError" ? `: ${systemMessage({ ...cause, pathOrDescriptor: "" })}` : ""
+      const why = isObject(cause) && cause["_tag"] === "SystemError"
+        ? `: ${systemMessage({ ...cause, pathOrDescriptor: "" })}`
+        : ""
       return `cannot read ${text(error["file"]) ?? "a transcript"}${why}`
     }
     case "ClaudePushError":
