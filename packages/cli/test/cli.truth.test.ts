@@ -190,14 +190,16 @@ describe("CLAUDE_CODE_PROJECT_DIR_NAME", () => {
     }
   }, TEST_TIMEOUT_MS)
 
-  it("a path through a symbolic link names the project its target ran in", async () => {
+  it("a path through a symbolic link (or `.` in it) names the project its target ran in", async () => {
     const real = path.join(root, "real-checkout")
     fs.mkdirSync(real)
     const linked = writeSession(projectDirName(fs.realpathSync(real), {}), real)
     const link = path.join(root, "linked-checkout")
     fs.symlinkSync(real, link)
-    const result = await acx(["sessions", "--config-dir", config, "--project", link, "--json"])
-    expect(result.code, result.stderr).toBe(0)
-    expect(parseJson<Array<{ sessionId: string }>>(result).map((s) => s.sessionId)).toEqual([linked.sessionId])
+    for (const [cwd, project] of [[root, link], [link, "."]] as const) {
+      const result = await acx(["sessions", "--config-dir", config, "--project", project, "--json"], { cwd })
+      expect(result.code, result.stderr).toBe(0)
+      expect(parseJson<Array<{ sessionId: string }>>(result).map((s) => s.sessionId)).toEqual([linked.sessionId])
+    }
   }, TEST_TIMEOUT_MS)
 })

@@ -31,12 +31,13 @@ const realPath = (value: string): string => {
 }
 
 /**
- * The project directory `--project` names: an absolute path is the working directory a session
- * ran in, named as Claude Code names it (`CLAUDE_CODE_PROJECT_DIR_NAME` honoured, see
+ * The project directory `--project` names: an absolute path (or `.`, `./dir`, from the current
+ * directory) is the working directory a session ran in, named as Claude Code names it (`CLAUDE_CODE_PROJECT_DIR_NAME` honoured, see
  * `ProjectDir.projectDirName`), so `--project "$PWD"` works; anything else is the directory name.
  */
 export const projectKeyOf = (value: string, env: NodeJS.ProcessEnv = process.env): string => {
-  if (!path.isAbsolute(value)) return value
+  // `.` and `./dir` are paths too (no directory name Claude Code makes starts with a dot)
+  if (!path.isAbsolute(value) && value !== "." && !value.startsWith("./")) return value
   const key = projectDirName(realPath(value), env)
   projectPaths.set(key, value)
   return key
