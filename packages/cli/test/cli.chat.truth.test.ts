@@ -4,8 +4,11 @@
  * is ONE line and exit 1 — not an "API Error" answer on stdout, a "success" on stderr and exit 0
  * — and a retry that succeeds is just an answer. The CLI's retries are bounded here with its own
  * setting (`CLAUDE_CODE_MAX_RETRIES=2`); a user's default stays. No Node warning on stderr
- * (`--allowed-tools Bash` used to shadow the permission callback).
+ * (`--allowed-tools Bash` used to shadow the permission callback). With
+ * `CLAUDE_CODE_PROJECT_DIR_NAME`, the chat's transcript, its store key and `acx sessions
+ * --project <path>` all agree on the named project directory.
  */
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { spawn } from "node:child_process"
@@ -65,7 +68,7 @@ const always = (answer: ModelDouble.ModelAnswer): ModelDouble.Script => [
   { reply: answer, times: Infinity }
 ]
 
-describe("acx chat when the API fails", () => {
+describe("acx chat tells the truth", () => {
   skipWithout("connection refused: each retry on stderr, then one line and exit 1; nothing on stdout", async () => {
     const result = await chat("hi\nnever sent\n", { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" }, [
       "--allowed-tools",
@@ -98,6 +101,19 @@ describe("acx chat when the API fails", () => {
       expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)
     ])
     expect(double.agentRequests().length).toBe(RETRIES + 1)
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("a 400 the CLI does not retry: no retry line, the API's words as the one line", async () => {
+    double.setScript(
+      always({ error: { status: 400, type: "invalid_request_error", message: "the double refuses this request" } })
+    )
+    const result = await chat("hi\n")
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(retryLines(result)).toEqual([])
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(/^acx: API Error: 400\b.*the double refuses this request/)
+    ])
   }, TEST_TIMEOUT_MS)
 
   skipWithout("a 500 once, then an answer: the retry shown, the answer on stdout, exit 0", async () => {
@@ -161,6 +177,37 @@ describe("acx chat when the API fails", () => {
         expect(result.stdout).toBe("Hello.\n")
         expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
       }
+    },
+    TEST_TIMEOUT_MS
+  )
+
+  skipWithout(
+    "CLAUDE_CODE_PROJECT_DIR_NAME: transcript, store key and --project <path> all name projects/my_proj",
+    async () => {
+      double.setScript([
+        { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+        { reply: { content: "Hello." }, times: Infinity }
+      ])
+      const configDir = path.join(root, "home", ".claude")
+      const named = { CLAUDE_CONFIG_DIR: configDir, CLAUDE_CODE_PROJECT_DIR_NAME: "my_proj" }
+      const db = path.join(root, "named.db")
+      const result = await acx(["chat", "--store", `sqlite:${db}`], {
+        cwd: project,
+        env: { ...env, ...named },
+        input: "hi\n"
+      })
+      expect(result.code, result.stderr).toBe(0)
+      const sessionId = result.stderrLines.find((line) => line.startsWith("session: "))!.slice("session: ".length)
+      expect(fs.existsSync(path.join(configDir, "projects", "my_proj", `${sessionId}.jsonl`))).toBe(true)
+      const store = createSqliteSessionStore({ filename: db })
+      try {
+        expect((await store.load({ projectKey: "my_proj", sessionId }))?.length ?? 0).toBeGreaterThan(0)
+      } finally {
+        await store.close()
+      }
+      const listed = await acx(["sessions", "--project", project, "--json"], { env: named })
+      expect(listed.code, listed.stderr).toBe(0)
+      expect((JSON.parse(listed.stdout) as Array<{ sessionId: string }>).map((s) => s.sessionId)).toContain(sessionId)
     },
     TEST_TIMEOUT_MS
   )
