@@ -82,6 +82,7 @@ describe("failures in the user's words", () => {
     expectOneTruthfulLine(result, /^acx: cannot reach Acontext at http:\/\/127\.0\.0\.1:1: connection refused$/)
   }, TEST_TIMEOUT_MS)
 
+  const damagedHome = () => path.join(root, "acx-damaged")
   const cases: ReadonlyArray<readonly [string, () => ReadonlyArray<string>, RegExp, Record<string, string>?]> = [
     [
       "a project key that climbs out",
@@ -121,6 +122,27 @@ describe("failures in the user's words", () => {
       { ACX_CLAUDE_PATH: "/nonexistent/claude" }
     ],
     [
+      "a config dir that is a file",
+      () => [
+        "import",
+        "--from",
+        path.join(config, "projects", "my_proj", `${session.sessionId}.jsonl`),
+        "--to",
+        `sqlite:${path.join(root, "f.db")}`
+      ],
+      /^acx: Claude Code config directory is a file, not a directory: \//
+    ],
+    [
+      "a damaged memory database",
+      () => {
+        fs.mkdirSync(damagedHome(), { recursive: true })
+        fs.writeFileSync(path.join(damagedHome(), "memory.db"), "not a database\n")
+        return ["memory", "search", "anything"]
+      },
+      /^acx: \/\S+memory\.db is damaged/,
+      { ACX_HOME: "damaged" }
+    ],
+    [
       "push without an API key",
       () => ["push", session.sessionId, "--config-dir", config],
       /ACONTEXT_API_KEY is not set/
@@ -134,7 +156,8 @@ describe("failures in the user's words", () => {
 
   for (const [name, args, pattern, env] of cases) {
     it(`bad input: ${name}`, async () => {
-      expectOneTruthfulLine(await acx(args(), { input: "hi\n", ...(env === undefined ? {} : { env }) }), pattern)
+      const home = env?.["ACX_HOME"] === "damaged" ? { ...env, ACX_HOME: damagedHome() } : env
+      expectOneTruthfulLine(await acx(args(), { input: "hi\n", ...(home === undefined ? {} : { env: home }) }), pattern)
     }, TEST_TIMEOUT_MS)
   }
 })

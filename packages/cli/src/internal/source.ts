@@ -37,13 +37,14 @@ export const projectsLayer = (
     const fs = yield* FileSystem.FileSystem
     const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
     const resolved = path.resolve(expandHome(dir))
-    const isDir = yield* fs.stat(resolved).pipe(
-      Effect.map((info) => info.type === "Directory"),
-      Effect.orElseSucceed(() => false)
+    const type = yield* fs.stat(resolved).pipe(
+      Effect.map((info) => info.type),
+      Effect.orElseSucceed(() => undefined)
     )
-    if (!isDir) {
+    if (type !== "Directory") {
+      const what = type === undefined ? "not found" : "is a file, not a directory"
       return yield* CliError.notFound(
-        `Claude Code config directory not found: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
+        `Claude Code config directory ${what}: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
       )
     }
     const warned = new Set<string>()
