@@ -12,8 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as readline from "node:readline"
-import * as CliError from "../../CliError.js"
-import { describeError, printable } from "../../CliError.js"
+import { describeError, printable, turnFailed } from "../../CliError.js"
 import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatArgs } from "../chat.js"
@@ -165,7 +164,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         yield* endLine
         // a process that cannot start ends the chat; without a terminal, so does any failed turn
         if (outcome.left.reason === "StartFailed" || !interactive) {
-          return yield* CliError.turnFailed(describeError(outcome.left))
+          return yield* turnFailed(describeError(outcome.left))
         }
         yield* err(`acx: ${describeError(outcome.left)}`)
         continue
@@ -173,7 +172,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       if (failure !== undefined) {
         // a script must not go on as if answered: without a terminal the chat ends, exit 1; on
         // one, the person reads the line and may try again (the next prompt resumes the session)
-        if (!interactive) return yield* CliError.turnFailed(failure)
+        if (!interactive) return yield* turnFailed(failure)
         yield* err(`acx: ${failure}`)
       }
     }
