@@ -161,10 +161,7 @@ describe("acx chat tells the truth", () => {
   skipWithout(
     "no Node warning: --allowed-tools with bare names, in the modes that ask and in one that does not",
     async () => {
-      double.setScript([
-        { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
-        { reply: { content: "Hello." }, times: Infinity }
-      ])
+      double.setScript(always({ content: "Hello." }))
       for (
         const args of [
           ["--allowed-tools", "Bash,Read"],
@@ -184,10 +181,7 @@ describe("acx chat tells the truth", () => {
   skipWithout(
     "CLAUDE_CODE_PROJECT_DIR_NAME: transcript, store key and --project <path> all name projects/my_proj",
     async () => {
-      double.setScript([
-        { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
-        { reply: { content: "Hello." }, times: Infinity }
-      ])
+      double.setScript(always({ content: "Hello." }))
       const configDir = path.join(root, "home", ".claude")
       const named = { CLAUDE_CONFIG_DIR: configDir, CLAUDE_CODE_PROJECT_DIR_NAME: "my_proj" }
       const db = path.join(root, "named.db")
