@@ -2,7 +2,8 @@
  * `acx chat` tells the truth about a turn the API does not answer, on the REAL Claude Code CLI:
  * every retry is shown on stderr as it happens (attempt, delay, why), a turn that fails for good
  * is ONE line and exit 1 — not an "API Error" answer on stdout, a "success" on stderr and exit 0
- * — and a retry that succeeds is just an answer. The CLI's retries are bounded here with its own
+ * — and a retry that succeeds is just an answer; on a terminal the line is shown and the chat
+ * goes on. The CLI's retries are bounded here with its own
  * setting (`CLAUDE_CODE_MAX_RETRIES=2`); a user's default stays. No Node warning on stderr
  * (`--allowed-tools Bash` used to shadow the permission callback). With
  * `CLAUDE_CODE_PROJECT_DIR_NAME`, the chat's transcript, its store key and `acx sessions
@@ -156,6 +157,46 @@ describe("acx chat tells the truth", () => {
     expect(code, stderr).toBe(1)
     expect(requestsAtFirstRetry).toBe(1)
     expect(double.agentRequests().length).toBe(RETRIES + 1)
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("on a terminal a failed turn is one line and the chat goes on", async () => {
+    // a real pty: util-linux `script` runs acx with its stdin and stdout on one
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`].map(quote).join(
+      " "
+    )
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: project,
+      env: {
+        ...process.env,
+        ...env,
+        NO_COLOR: "1",
+        ANTHROPIC_BASE_URL: "http://127.0.0.1:1",
+        CLAUDE_CODE_MAX_RETRIES: "1"
+      }
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 60_000
+      while (!output.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} in: ${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    try {
+      await waitFor("/exit (or Ctrl-D) to end")
+      child.stdin.write("hi\r")
+      await waitFor("acx: API Error: Connection refused")
+      child.stdin.write("/exit\r")
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+      expect(code, output).toBe(0)
+      expect(output).toContain("retry 1 of 1")
+      expect(output.match(/acx: API Error/g)).toHaveLength(1)
+      expect(output).toMatch(/session: [0-9a-f-]{36}/)
+    } finally {
+      child.kill("SIGKILL")
+    }
   }, TEST_TIMEOUT_MS)
 
   skipWithout(
