@@ -424,8 +424,14 @@ export const make = (
         ...(cause === undefined ? {} : { cause })
       })
 
-    const withStderr = (description: string, stderr: string) =>
-      stderr.trim() === "" ? description : `${description} (stderr: ${stderr.trim().split("\n").slice(-3).join(" | ")})`
+    // the CLI's last stderr lines, unless the description quotes them already (the SDK's error for
+    // a process that exited does)
+    const withStderr = (description: string, stderr: string) => {
+      const tail = stderr.trim().split("\n").slice(-3).map((line) => line.trim()).filter((line) => line !== "")
+      return tail.length === 0 || tail.every((line) => description.includes(line))
+        ? description
+        : `${description} (stderr: ${tail.join(" | ")})`
+    }
 
     const mirrorSave = (message: unknown): Effect.Effect<void> =>
       options.mirror === undefined

@@ -136,9 +136,9 @@ describe("acx hook and acx memory", () => {
     expect(show.code).toBe(0)
     expect(show.stdout.split("\n")[0]).toMatch(new RegExp(`^${first} \\((observation|summary|prompt)\\)$`))
     const missing = await acx(["memory", "show", "O999"], { env })
-    expect([missing.code, missing.stderr.trim()]).toEqual([1, "acx: NotFound: no entry O999"])
+    expect([missing.code, missing.stderr.trim()]).toEqual([1, "acx: no entry O999"])
     const bad = await acx(["memory", "show", "cart"], { env })
-    expect(bad.stderr.trim()).toMatch(/^acx: InvalidArgument: "cart" is not an id/)
+    expect(bad.stderr.trim()).toMatch(/^acx: "cart" is not an id/)
 
     const timeline = await acx(["memory", "timeline", first], { env })
     expect(timeline.stdout).toContain(`> ${first}`)
@@ -157,7 +157,7 @@ describe("acx hook and acx memory", () => {
     const nothing = await acx(["memory", "forget"], { env })
     expect([nothing.code, nothing.stderr.trim()]).toEqual([
       1,
-      "acx: InvalidArgument: say what to forget: --session ID, --project DIR or --before DATE"
+      "acx: say what to forget: --session ID, --project DIR or --before DATE"
     ])
   }, TEST_TIMEOUT_MS)
 
