@@ -22,6 +22,7 @@
  */
 import * as Pricing from "@acx/convert/Pricing"
 import * as Transcript from "@acx/schema/Transcript"
+import type * as UiApi from "./UiApi.js"
 
 /**
  * Texts longer than this many characters are cut in the payload (the rest loads on demand).
@@ -875,6 +876,11 @@ export interface SessionHeader {
   /** The transcript's size in bytes when the load began. */
   readonly bytes: number
   readonly subagents: ReadonlyArray<SubagentRow>
+  /**
+   * Tokens and dollars of the session and its subagents, from the fold `acx stats`, the list and
+   * the costs page use (not a sum of the items: one figure everywhere).
+   */
+  readonly usage: UiApi.SessionFigure
   /** Whether secrets are masked in this payload. */
   readonly masked: boolean
   /** Lines over this many bytes are not read (offered as a download). */
@@ -886,8 +892,9 @@ export interface SessionHeader {
  * One line of `GET /api/session/:id` (NDJSON; also each SSE `data:` of
  * `/api/session/:id/events`): the header first, then batches of items created or changed, then
  * where the read ended (`bytes`: the offset after the last whole line, from which the live
- * events go on); live only: `reload` (the file was replaced or shortened) and `subagents` (the
- * subagent transcripts changed).
+ * events go on); live only: `reload` (the file was replaced or shortened), `subagents` (the
+ * subagent transcripts changed) and `usage` (the header's figure after the session or one of its
+ * subagents grew).
  *
  * @since 0.1.0
  * @category wire
@@ -898,6 +905,7 @@ export type SessionLine =
   | { readonly type: "end"; readonly bytes: number; readonly lines: number }
   | { readonly type: "reload" }
   | { readonly type: "subagents"; readonly subagents: ReadonlyArray<SubagentRow> }
+  | { readonly type: "usage"; readonly usage: UiApi.SessionFigure }
 
 /**
  * `GET /api/session/:id/block`: a cut text in full, or an image as a data URL.

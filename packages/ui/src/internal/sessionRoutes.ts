@@ -28,6 +28,7 @@ import * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
+import { sessionFigure } from "./sessionFigure.js"
 import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
 
 const encoder = new TextEncoder()
@@ -158,6 +159,21 @@ const liveEvents = (
       )
     )
     let lastSubagents = ""
+    let lastUsage = JSON.stringify(yield* sessionFigure(context, session, pricing))
+    // the header's figure again when what changed moved it (the same cached fold: only the
+    // appended bytes are read)
+    const withUsage = (
+      signal: Signal,
+      lines: Array<SessionView.SessionLine>
+    ): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
+      (signal === "transcript" && lines.length === 0) || lines.some((line) => line.type === "reload")
+        ? Effect.succeed(lines)
+        : Effect.map(sessionFigure(context, session, pricing), (usage) => {
+          const text = JSON.stringify(usage)
+          if (text === lastUsage) return lines
+          lastUsage = text
+          return [...lines, { type: "usage", usage }]
+        })
     const onSignal = (signal: Signal): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
       signal === "subagents"
         ? Effect.map(context.projects.listSubagents(session.projectKey, session.sessionId), (agents) => {
@@ -190,7 +206,7 @@ const liveEvents = (
           return out
         })
     const data = signals.pipe(
-      Stream.mapEffect(onSignal),
+      Stream.mapEffect((signal) => Effect.flatMap(onSignal(signal), (lines) => withUsage(signal, lines))),
       Stream.flattenIterables,
       Stream.takeUntil((line) => line.type === "reload"),
       Stream.map(sse)
@@ -217,6 +233,7 @@ export const sessionRoutes = (context: UiContext) =>
             info.sessionId === session.sessionId
           )
           const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
+          const usage = yield* sessionFigure(context, session, pricing)
           const cwd = listed?.cwd ?? null
           const header: SessionView.SessionHeader = {
             sessionId: session.sessionId,
@@ -234,6 +251,7 @@ export const sessionRoutes = (context: UiContext) =>
             resume: `claude --resume ${session.sessionId}`,
             bytes: listed?.size ?? 0,
             subagents: subagentRows(agents),
+            usage,
             masked: mask,
             lineCap: LINE_CAP,
             pricing: { source: pricing.source, date: pricing.date }
