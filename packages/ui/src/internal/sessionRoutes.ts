@@ -13,6 +13,7 @@
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -235,15 +236,13 @@ export const sessionRoutes = (context: UiContext) =>
           const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
           const usage = yield* sessionFigure(context, session, pricing)
           const cwd = listed?.cwd ?? null
+          // named as the list, acx sessions and acx show name it: its title, else its first prompt
+          const title = listed === undefined ? undefined : SessionMetadata.displayTitle(listed)
           const header: SessionView.SessionHeader = {
             sessionId: session.sessionId,
             projectKey: session.projectKey,
             project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
-            title: (listed?.title ?? null) === null
-              ? null
-              : mask
-              ? SecretMask.maskText(listed!.title!)
-              : listed!.title!,
+            title: title === undefined ? null : mask ? SecretMask.maskText(title) : title,
             cwd,
             gitBranch: listed?.gitBranch ?? null,
             startTime: listed?.startTime ?? null,
