@@ -41,6 +41,12 @@ export interface ExportOptions {
   readonly includeThinking?: boolean | undefined
   /** The subagents' ids, named in the Markdown footer. */
   readonly subagentIds?: ReadonlyArray<string> | undefined
+  /** The Markdown title (default: the session's title, else its id). */
+  readonly title?: string | undefined
+  /** The entries are a subagent's transcript (Markdown renders its sidechain entries). */
+  readonly subagent?: boolean | undefined
+  /** Each Markdown heading ends with the message's uuid, for `acx fork --at`. */
+  readonly uuids?: boolean | undefined
 }
 
 /**
@@ -79,12 +85,15 @@ export function* exportChunks(
     case "markdown": {
       const agents = options.subagentIds ?? []
       const sections = TranscriptMarkdown.markdownSections(entries, {
-        title: SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries)) ?? options.sessionId,
-        includeThinking
+        title: options.title ?? SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries)) ??
+          options.sessionId,
+        includeThinking,
+        subagent: options.subagent,
+        uuids: options.uuids
       })
       const footer = agents.length === 0
         ? ""
-        : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.join(", ")}*\n`
+        : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.join(", ")}* (read one with \`acx show <id>\`)\n`
       for (let i = 0; i < sections.length; i++) yield i === 0 ? sections[i]! : `\n\n${sections[i]!}`
       yield `\n${footer}\n`
       return

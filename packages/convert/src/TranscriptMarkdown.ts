@@ -22,7 +22,9 @@ import { conversation } from "./Reconstruct.js"
  * - `includeMeta`: render `isMeta` entries such as command output (default `false`);
  * - `maxToolResultChars`: clip tool results to this many characters (default 2 000; 0 = no limit);
  * - `uuids`: end each message's heading with its entry uuid (an assistant message's last
- *   fragment's), the uuid `acx fork --at` takes (default `false`).
+ *   fragment's), the uuid `acx fork --at` takes (default `false`);
+ * - `subagent`: the entries are a subagent's own transcript, whose every entry is a sidechain
+ *   entry: render them instead of leaving sidechains out (default `false`).
  *
  * @since 0.1.0
  * @category models
@@ -33,6 +35,7 @@ export interface MarkdownOptions {
   readonly includeMeta?: boolean | undefined
   readonly maxToolResultChars?: number | undefined
   readonly uuids?: boolean | undefined
+  readonly subagent?: boolean | undefined
 }
 
 const clip = (text: string, max: number): string =>
@@ -180,7 +183,9 @@ export const markdownSections = (
     maxToolResultChars: options.maxToolResultChars ?? 2_000,
     uuids: options.uuids ?? false
   }
-  const items = Array.isArray(entries) ? conversation(entries).filter((item) => !item.isSidechain) : []
+  const items = Array.isArray(entries)
+    ? conversation(entries).filter((item) => options.subagent === true || !item.isSidechain)
+    : []
   const sections: Array<string> = []
   if (typeof options.title === "string" && options.title !== "") sections.push(`# ${options.title}`)
   for (const entry of mergeAssistantFragments(items.map((item) => item.entry))) {
