@@ -232,7 +232,9 @@ describe(
         const result = await acx(["show", "0000dead"], { env })
         expect(result.code).toBe(1)
         expect(result.stdout).toBe("")
-        expect(result.stderrLines).toEqual([`acx: no session 0000dead in ${path.join(built.configDir, "projects")}`])
+        expect(result.stderrLines).toEqual([
+          `acx: no session or subagent 0000dead in ${path.join(built.configDir, "projects")}`
+        ])
       })
     })
 

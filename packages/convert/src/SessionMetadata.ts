@@ -3,9 +3,10 @@
  * else `ai-title`, else `summary`; the last of each wins), first user prompt, last prompt
  * (`last-prompt`, else the last user prompt), the first `cwd` and `gitBranch`, and the first
  * and last `timestamp`. Prompts read as a listing shows them (`SessionTitle.displayPrompt`:
- * slash commands as `/name args`, command output is not a prompt). The first prompt is the first
- * the user wrote: a session that starts with `/clear` is named by what came after it (a command
- * only when the session holds nothing else).
+ * slash commands as `/name args`, command output is not a prompt, a subagent's prompt is not the
+ * user's). The first prompt is the first the user wrote: a session that starts with `/clear` is
+ * named by what came after it (a command without arguments, or a `!` shell command, only when the
+ * session holds nothing else; `/review src` is a prompt).
  *
  * The fold works on any run of entries in file order, and its state is plain data: a reader
  * may fold the head of a file, skip its middle, then fold its tail (or resume a saved state
@@ -48,7 +49,7 @@ export interface MetadataState {
   readonly aiTitle?: string
   readonly summary?: string
   readonly firstPrompt?: string
-  /** The first slash or `!` command, the first prompt of a session without any other. */
+  /** The first command without arguments or `!` command, the first prompt of a session without any other. */
   readonly firstCommand?: string
   readonly lastPromptEntry?: string
   readonly lastUserPrompt?: string
@@ -82,9 +83,20 @@ export const promptOf = (entry: unknown): string | undefined => {
   return text === undefined ? undefined : displayPrompt(text)
 }
 
-// The text of a user entry's prompt as written (tags and all).
+// A command that says nothing of what the session is about: a `!` shell command, or a slash
+// command without arguments (`/clear`, `/compact`); `/review src` is what the user asked for.
+const isCommandOnly = (text: string): boolean => {
+  const command = commandLine(text)
+  return command !== undefined && (command.startsWith("!") || !command.includes(" "))
+}
+
+// The text of a user entry's prompt as written (tags and all); a subagent's prompt (an inline
+// sidechain entry) is not the user's.
 const promptText = (entry: unknown): string | undefined => {
-  if (!isObj(entry) || entry["type"] !== "user" || entry["isMeta"] === true || entry["isCompactSummary"] === true) {
+  if (
+    !isObj(entry) || entry["type"] !== "user" || entry["isMeta"] === true || entry["isCompactSummary"] === true ||
+    entry["isSidechain"] === true
+  ) {
     return undefined
   }
   const content = get(entry["message"], "content")
@@ -119,8 +131,8 @@ const step = (state: Mutable, entry: unknown): void => {
       const text = promptText(entry)
       const prompt = text === undefined ? undefined : displayPrompt(text)
       if (prompt !== undefined) {
-        if (commandLine(text!) === undefined) state.firstPrompt ??= prompt
-        else state.firstCommand ??= prompt
+        if (isCommandOnly(text!)) state.firstCommand ??= prompt
+        else state.firstPrompt ??= prompt
         state.lastUserPrompt = prompt
       }
       break

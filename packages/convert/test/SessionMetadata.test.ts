@@ -86,8 +86,8 @@ describe("SessionMetadata", () => {
     ])
     expect(meta).toEqual({
       title: "AI",
-      // the first prompt the user wrote: the command before it does not name the session
-      firstPrompt: "second",
+      // a slash command with arguments is what the user asked for
+      firstPrompt: "/review x",
       lastPrompt: "second",
       cwd: "/meta",
       gitBranch: "main",
@@ -118,6 +118,14 @@ describe("SessionMetadata", () => {
     expect(SessionMetadata.displayTitle(cleared)).toBe("Fix the login bug")
     expect(SessionMetadata.sessionMetadata([user(slash("clear", "")), user(slash("mcp", ""))]).firstPrompt)
       .toBe("/clear")
+    // a command with arguments is a prompt; a subagent's inline prompt is not the user's
+    expect(
+      SessionMetadata.sessionMetadata([
+        user(slash("clear", "")),
+        user("Explore the repo", { isSidechain: true }),
+        user(slash("review", "src"))
+      ]).firstPrompt
+    ).toBe("/review src")
     // a head read is not done while only commands were seen
     const head = SessionMetadata.foldEntries(SessionMetadata.initialState, [
       user(slash("clear", ""), { cwd: "/w", gitBranch: "main", timestamp: "t" })

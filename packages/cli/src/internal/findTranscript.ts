@@ -18,6 +18,8 @@ export interface FoundTranscript {
 // What Claude Code names agents (`a881341`, `acompact-fffbd0`): letters, digits, `-` and `_`
 // only, so an id never names a path.
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{3,63}$/
+// A whole session id names no subagent.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // The one agent whose id is `id`, else the one it is a prefix of.
 const pick = <A extends { readonly agentId: string }>(candidates: ReadonlyArray<A>, id: string): Array<A> => {
@@ -65,7 +67,7 @@ const anySubagent = (projects: ClaudeProjects.ClaudeProjects, id: string, projec
 /**
  * The transcript `id` (and `agent`) name. With `agent`, the session `id` must exist and have that
  * subagent. Without, a session is looked for first; when none has that id (or `id` cannot be a
- * session id), the subagents of every session are.
+ * session id) and `id` is not a whole UUID, the subagents of every session are.
  */
 export const findTranscript = (
   projects: ClaudeProjects.ClaudeProjects,
@@ -83,7 +85,7 @@ export const findTranscript = (
     const error = asSession.left
     const lookForAgent = error._tag === "CliError" &&
       (error.reason === "NotFound" || error.reason === "InvalidArgument")
-    if (!lookForAgent || !AGENT_ID.test(id)) return yield* Effect.fail(error)
+    if (!lookForAgent || !AGENT_ID.test(id) || UUID.test(id)) return yield* Effect.fail(error)
     const matches = yield* anySubagent(projects, id, projectKey)
     if (matches.length === 1) return { session: matches[0]!.session, agent: matches[0]!.agent }
     if (matches.length === 0) {
