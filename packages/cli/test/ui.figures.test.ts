@@ -1,6 +1,6 @@
 /**
- * One figure per session: for EVERY fixture session, the session page's header (the payload of
- * a running `acx ui`), the sessions list's usage and `acx stats --json` (the spawned CLI, same
+ * One figure per session: for EVERY fixture session, the session page's header figure (the
+ * `usage` line of a running `acx ui`'s session payload), the sessions list's usage and `acx stats --json` (the spawned CLI, same
  * home) give the same tokens, dollars and unpriced models, subagents included. The page used to
  * add up its own top-level turns: 258c7280 showed $11.85 / 15.2 M (its subagents left out) and
  * 5c0375b4 $0.1851 / 218 K (its inline sidechain turns left out) where everything else said
@@ -34,12 +34,19 @@ afterAll(async () => {
 const get = (pathAndQuery: string) =>
   fetch(`${ui.origin}${pathAndQuery}`, { headers: { cookie: `acx_ui_token=${ui.token}` } })
 
-const headerOf = async (sessionId: string): Promise<SessionView.SessionHeader> => {
+// The page's figure for a session: the header comes first (without waiting for a fold), the
+// figure in one `usage` line of the same payload.
+const figureOf = async (sessionId: string): Promise<UiApi.SessionFigure> => {
   const response = await get(`/api/session/${sessionId}`)
   expect(response.status).toBe(200)
-  const first = JSON.parse((await response.text()).split("\n")[0]!) as SessionView.SessionLine
-  if (first.type !== "header") throw new Error(`the first line is ${first.type}, not the header`)
-  return first.header
+  const lines = (await response.text()).split("\n").filter((line) => line !== "").map((line) =>
+    JSON.parse(line) as SessionView.SessionLine
+  )
+  expect(lines[0]?.type).toBe("header")
+  expect(lines.at(-1)?.type).toBe("end")
+  const usage = lines.flatMap((line) => line.type === "usage" ? [line.usage] : [])
+  expect(usage).toHaveLength(1)
+  return usage[0]!
 }
 
 interface StatsRow {
@@ -68,16 +75,16 @@ describe("acx ui: one figure per session", () => {
         costUSD: row.costUSD,
         unpriced: row.unpriced
       }
-      const header = await headerOf(session.sessionId)
-      expect({ session: session.sessionId, ...header.usage }).toEqual({ session: session.sessionId, ...expected })
+      const shown = await figureOf(session.sessionId)
+      expect({ session: session.sessionId, ...shown }).toEqual({ session: session.sessionId, ...expected })
       const { outlier: _outlier, sessionId: _id, ...figure } = usage.get(session.sessionId)!
       expect(figure).toEqual(expected)
     }
     // the two sessions the pages disagreed on
     const big = rows.get("258c7280-ae70-4798-800f-63464d01a85d")!
     expect(big.costUSD.toFixed(2)).toBe("12.23")
-    expect((await headerOf("258c7280")).usage.costUSD).toBe(big.costUSD)
-    expect((await headerOf("5c0375b4")).usage.tokens).toBe(
+    expect((await figureOf("258c7280")).costUSD).toBe(big.costUSD)
+    expect((await figureOf("5c0375b4")).tokens).toBe(
       rows.get("5c0375b4-57a5-4f26-b12d-d022ee4e51b7")!.tokens.total
     )
   }, TEST_TIMEOUT_MS)

@@ -924,9 +924,10 @@ export interface SessionHeader {
   readonly subagents: ReadonlyArray<SubagentRow>
   /**
    * Tokens and dollars of the session and its subagents, from the fold `acx stats`, the list and
-   * the costs page use (not a sum of the items: one figure everywhere).
+   * the costs page use (not a sum of the items: one figure everywhere). `null` in the payload's
+   * header: a `usage` line follows once the fold is read, so the first paint waits for no fold.
    */
-  readonly usage: UiApi.SessionFigure
+  readonly usage: UiApi.SessionFigure | null
   /** Whether secrets are masked in this payload. */
   readonly masked: boolean
   /** Lines over this many bytes are not read (offered as a download). */
@@ -936,11 +937,11 @@ export interface SessionHeader {
 
 /**
  * One line of `GET /api/session/:id` (NDJSON; also each SSE `data:` of
- * `/api/session/:id/events`): the header first, then batches of items created or changed, then
- * where the read ended (`bytes`: the offset after the last whole line, from which the live
- * events go on); live only: `reload` (the file was replaced or shortened), `subagents` (the
- * subagent transcripts changed) and `usage` (the header's figure after the session or one of its
- * subagents grew).
+ * `/api/session/:id/events`): the header first, then batches of items created or changed and,
+ * among them, `usage` (the header's figure), then where the read ended (`bytes`: the offset after
+ * the last whole line, from which the live events go on); live only: `reload` (the file was
+ * replaced or shortened), `subagents` (the subagent transcripts changed) and `usage` again (after
+ * the session or one of its subagents grew).
  *
  * @since 0.1.0
  * @category wire

@@ -50,12 +50,16 @@ const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.ma
 
 const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
 
-/** The items of a transcript read from its start, as NDJSON lines, then where the read ended. */
+/**
+ * The items of a transcript read from its start, as NDJSON lines (with the lines of `alongside`
+ * among them, as they come), then where the read ended.
+ */
 const itemLines = (
   fs: FileSystem.FileSystem,
   file: string,
   mask: boolean,
-  pricing: Pricing.PricingTable
+  pricing: Pricing.PricingTable,
+  alongside: Stream.Stream<string, unknown> = Stream.empty
 ): Stream.Stream<string, unknown> => {
   let state = SessionView.initial(pricing, masker(mask))
   let end = 0
@@ -68,6 +72,7 @@ const itemLines = (
       lines = chunk.lines
       return result.items.length === 0 ? Option.none() : Option.some(ndjson({ type: "items", items: result.items }))
     }),
+    Stream.merge(alongside),
     Stream.concat(Stream.suspend(() => Stream.make(ndjson({ type: "end", bytes: end, lines }))))
   )
 }
@@ -160,7 +165,10 @@ const liveEvents = (
       )
     )
     let lastSubagents = ""
-    let lastUsage = JSON.stringify(yield* sessionFigure(context, session, pricing))
+    let lastUsage = yield* sessionFigure(context, session, pricing).pipe(
+      Effect.map((usage) => JSON.stringify(usage)),
+      Effect.orElseSucceed(() => "")
+    )
     // the header's figure again when what changed moved it (the same cached fold: only the
     // appended bytes are read)
     const withUsage = (
@@ -169,12 +177,16 @@ const liveEvents = (
     ): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
       (signal === "transcript" && lines.length === 0) || lines.some((line) => line.type === "reload")
         ? Effect.succeed(lines)
-        : Effect.map(sessionFigure(context, session, pricing), (usage) => {
-          const text = JSON.stringify(usage)
-          if (text === lastUsage) return lines
-          lastUsage = text
-          return [...lines, { type: "usage", usage }]
-        })
+        : sessionFigure(context, session, pricing).pipe(
+          Effect.map((usage): Array<SessionView.SessionLine> => {
+            const text = JSON.stringify(usage)
+            if (text === lastUsage) return lines
+            lastUsage = text
+            return [...lines, { type: "usage", usage }]
+          }),
+          // a fold that fails (a file gone mid-read) leaves the figure as it was, never the stream
+          Effect.orElseSucceed(() => lines)
+        )
     const onSignal = (signal: Signal): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
       signal === "subagents"
         ? Effect.map(context.projects.listSubagents(session.projectKey, session.sessionId), (agents) => {
@@ -234,7 +246,6 @@ export const sessionRoutes = (context: UiContext) =>
             info.sessionId === session.sessionId
           )
           const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
-          const usage = yield* sessionFigure(context, session, pricing)
           const cwd = listed?.cwd ?? null
           // named as the list, acx sessions and acx show name it: its title, else its first prompt
           const title = listed === undefined ? undefined : SessionMetadata.displayTitle(listed)
@@ -250,14 +261,19 @@ export const sessionRoutes = (context: UiContext) =>
             resume: `claude --resume ${session.sessionId}`,
             bytes: listed?.size ?? 0,
             subagents: subagentRows(agents),
-            usage,
+            usage: null,
             masked: mask,
             lineCap: LINE_CAP,
             pricing: { source: pricing.source, date: pricing.date }
           }
+          // the header at once (the first paint waits for no fold); the session's figure as soon as
+          // its fold (cached: usually only a read of the cache) is done, among the items
+          const usageLine = Stream.fromEffect(
+            Effect.option(sessionFigure(context, session, pricing))
+          ).pipe(Stream.filterMap(Option.map((usage) => ndjson({ type: "usage", usage }))))
           return ndjsonResponse(
             Stream.make(ndjson({ type: "header", header })).pipe(
-              Stream.concat(itemLines(fs, session.file, mask, pricing))
+              Stream.concat(itemLines(fs, session.file, mask, pricing, usageLine))
             )
           )
         }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session"))

@@ -75,10 +75,14 @@ const Header = (
           {format.dateTime(header.startTime)}
           {header.lastTime !== null && ` → ${format.dateTime(header.lastTime)}`} · {format.bytes(header.bytes)}
           {" · "}
-          <span class="figure" data-tokens={usage.tokens} data-cost={usage.costUSD}>
-            {format.count(usage.tokens)} tokens · {format.usd(usage.costUSD)}
-            {usage.unpriced.length > 0 ? "+?" : ""}
-          </span>
+          {usage === null
+            ? <span class="figure muted">… tokens</span>
+            : (
+              <span class="figure" data-tokens={usage.tokens} data-cost={usage.costUSD}>
+                {format.count(usage.tokens)} tokens · {format.usd(usage.costUSD)}
+                {usage.unpriced.length > 0 ? "+?" : ""}
+              </span>
+            )}
           {header.subagents.length > 0 &&
             ` · ${header.subagents.length} subagent${header.subagents.length > 1 ? "s" : ""}`}
         </span>
