@@ -194,6 +194,59 @@ describe("GET /api/session/:id/events", () => {
     await vi.waitFor(() => expect(watchers()).toBe(before))
   })
 
+  it("sends the header's figure in the payload and again as the session and its subagents grow", async () => {
+    const id = "55555555-5555-4555-8555-555555555555"
+    const file = plantSession(id, [prompt("p1", "first")])
+    const first = await readAll(await t.request(`/api/session/${id}`))
+    expect(first[0]?.type === "header" && first[0].header.usage).toBeNull()
+    expect(first.filter((line) => line.type === "usage")).toEqual([
+      { type: "usage", usage: { messages: 1, tokens: 0, costUSD: 0, unpriced: [] } }
+    ])
+    const end = first[first.length - 1]!
+    const abort = new AbortController()
+    const response = await t.request(`/api/session/${id}/events?from=${end.type === "end" ? end.bytes : 0}`, {
+      signal: abort.signal
+    })
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let received = ""
+    const nextUsage = async (): Promise<number> => {
+      for (;;) {
+        const match = /^data: (.*)\n\n/m.exec(received)
+        if (match !== null) {
+          received = received.slice(match.index + match[0].length)
+          const line = JSON.parse(match[1]!) as SessionView.SessionLine
+          if (line.type === "usage") return line.usage.tokens
+          continue
+        }
+        const { done, value } = await reader.read()
+        if (done) throw new Error("the event stream ended")
+        received += value
+      }
+    }
+    while (!received.includes("retry:")) received += (await reader.read()).value ?? ""
+    const reply = (uuid: string, tokens: number) =>
+      JSON.stringify({
+        type: "assistant",
+        uuid,
+        timestamp: "2026-03-01T10:00:01.000Z",
+        requestId: `req_${uuid}`,
+        message: {
+          id: `msg_${uuid}`,
+          model: "claude-sonnet-4-5-20250929",
+          content: [{ type: "text", text: "ok" }],
+          usage: { input_tokens: tokens, output_tokens: 0 }
+        }
+      }) + "\n"
+    fs.appendFileSync(file, reply("a1", 1000))
+    expect(await nextUsage()).toBe(1000)
+    // a subagent transcript of the session: its tokens count in the session's figure
+    const subagents = path.join(path.dirname(file), id, "subagents")
+    fs.mkdirSync(subagents, { recursive: true })
+    fs.writeFileSync(path.join(subagents, "agent-b77.jsonl"), reply("s1", 234))
+    expect(await nextUsage()).toBe(1234)
+    abort.abort()
+  })
+
   it("tells the page to reload when the transcript was rewritten shorter", async () => {
     const id = "44444444-4444-4444-8444-444444444444"
     const file = plantSession(id, [prompt("p1", "a long first prompt"), prompt("p2", "second")])
