@@ -82,6 +82,30 @@ describe.concurrent("acx show", () => {
     expect(bad.stderrLines).toHaveLength(1)
   })
 
+  it("an agent id two sessions share is ambiguous, in one line; --agent under a session settles it", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const own = path.join(dir, "own")
+    const copy = Fixtures.buildClaudeConfigDir(own)
+    const source = copy.sessions.find((session) => session.subagents.length > 0)!
+    const other = copy.sessions.find((session) => session.subagents.length === 0)!
+    const twin = path.join(path.dirname(other.file), other.sessionId, "subagents")
+    fs.mkdirSync(twin, { recursive: true })
+    fs.copyFileSync(source.subagents[0]!.file, path.join(twin, path.basename(source.subagents[0]!.file)))
+    const id = source.subagents[0]!.agentId
+    const run = (...args: Array<string>) => acx(["show", ...args, "--config-dir", own], { env })
+    const both = await run(id)
+    expect(both.code).toBe(1)
+    expect(both.stdout).toBe("")
+    expect(both.stderrLines).toHaveLength(1)
+    expect(both.stderrLines[0]).toMatch(
+      new RegExp(`^acx: ${id} matches 2 subagents \\(.*\\); pass the session and --agent$`)
+    )
+    const settled = await run(other.sessionId, "--agent", id)
+    expect(settled.code).toBe(0)
+    expect(settled.stdout.split("\n")[0]).toContain(`of session ${other.sessionId}`)
+  })
+
   it("--uuids gives each message's uuid, and acx fork --at takes it", { timeout: TEST_TIMEOUT_MS }, async () => {
     const session = bySource("tomjnsn-agentlogs/crud.jsonl")
     const plainMd = await show(session.sessionId)
