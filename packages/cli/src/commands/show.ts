@@ -74,5 +74,7 @@ export type ShowArgs = Command.Command.ParseConfig<typeof config>
  * @category commands
  */
 export const show = Command.make("show", config, lazyHandler(() => import("./run/show.js"), (m) => m.run)).pipe(
-  Command.withDescription("Print one session as Markdown, Anthropic messages (JSON) or JSONL entries")
+  Command.withDescription(
+    "Print one session (or one of its subagents) as Markdown, Anthropic messages (JSON) or JSONL entries"
+  )
 )
