@@ -169,13 +169,25 @@ const liveEvents = (
       Effect.map((usage) => JSON.stringify(usage)),
       Effect.orElseSucceed(() => "")
     )
-    // the header's figure again when what changed moved it (the same cached fold: only the
-    // appended bytes are read)
+    // the header's figure again when what changed can move it (the same cached fold: only the
+    // appended bytes are read): a subagent's transcript changed, or the session gained a prompt or
+    // an assistant message (tool results, progress and system lines count in no figure)
+    const seen = new Map<string, string>()
+    const counts = (item: SessionView.Item): boolean => {
+      if (item.kind !== "prompt" && item.kind !== "assistant") return false
+      // a tool result changes its call's item, not the figure: only a new item or new usage does
+      const mark = item.kind === "assistant" ? JSON.stringify(item.usage ?? null) : ""
+      if (seen.get(item.key) === mark) return false
+      seen.set(item.key, mark)
+      return true
+    }
+    const counted = (line: SessionView.SessionLine) =>
+      line.type === "items" && line.items.map(counts).some((changed) => changed)
     const withUsage = (
       signal: Signal,
       lines: Array<SessionView.SessionLine>
     ): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
-      (signal === "transcript" && lines.length === 0) || lines.some((line) => line.type === "reload")
+      (signal === "transcript" && !lines.some(counted)) || lines.some((line) => line.type === "reload")
         ? Effect.succeed(lines)
         : sessionFigure(context, session, pricing).pipe(
           Effect.map((usage): Array<SessionView.SessionLine> => {
