@@ -99,8 +99,14 @@ export function* exportChunks(
       return
     }
     case "anthropic": {
-      // exactly what `acx push` would store, in the same order
-      const blobs = ClaudePush.sessionBlobs(entries, { includeThinking })
+      // exactly what `acx push` would store, in the same order; a subagent's own transcript (all
+      // sidechain entries) is its conversation, not a sidechain of one
+      const own = options.subagent === true
+        ? entries.map((entry) =>
+          "isSidechain" in entry && entry.isSidechain === true ? { ...entry, isSidechain: false } : entry
+        )
+        : entries
+      const blobs = ClaudePush.sessionBlobs(own, { includeThinking })
       yield* jsonArrayLines(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })))
       return
     }

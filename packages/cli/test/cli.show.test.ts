@@ -61,6 +61,10 @@ describe.concurrent("acx show", () => {
       expect(jsonl.code).toBe(0)
       const source = session.subagents.find((agent) => agent.agentId === ids[0])!.file
       expect(jsonl.stdout.trim().split("\n").length).toBe(fs.readFileSync(source, "utf8").trim().split("\n").length)
+      // the Anthropic messages of the subagent's own conversation
+      const messages = parseJson<Array<{ role: string }>>(await show(ids[0]!, "-f", "anthropic"))
+      expect(messages.length).toBeGreaterThan(1)
+      expect(messages[0]!.role).toBe("user")
     }
   )
 
