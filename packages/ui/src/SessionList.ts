@@ -110,14 +110,23 @@ export const figureOf = (row: StatsReport.Row | undefined): UiApi.SessionFigure 
 })
 
 /**
+ * The sessions of a report grouped by session that `CostOutliers` flags as unusual.
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const unusual = (report: StatsReport.Report): ReadonlySet<string> =>
+  CostOutliers.outliers(
+    report.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
+  )
+
+/**
  * Every session's usage from a report grouped by session, outliers flagged.
  *
  * @since 0.1.0
  * @category rows
  */
 export const usageRows = (report: StatsReport.Report): Array<UiApi.SessionUsage> => {
-  const flagged = CostOutliers.outliers(
-    report.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
-  )
+  const flagged = unusual(report)
   return report.rows.map((row) => ({ sessionId: row.key, ...figureOf(row), outlier: flagged.has(row.key) }))
 }
