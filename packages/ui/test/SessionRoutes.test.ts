@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type * as SessionView from "../src/SessionView.js"
+import type * as UiApi from "../src/UiApi.js"
 import { startServer, type TestServer } from "./utils/server.js"
 
 let t: TestServer
@@ -68,6 +69,27 @@ describe("GET /api/session/:id", () => {
       part.type === "tool" && part.id === "toolu_01VmaERAwhb19LGUwu9GenaK"
     )
     expect(task).toMatchObject({ name: "Task", agentId: "a881341", result: { isError: false } })
+  })
+
+  it("gives one figure however many pages and lists fold the session at once, on a cold cache", async () => {
+    const session = withSubagents()
+    fs.rmSync(path.join(t.acxHome, "cache"), { recursive: true, force: true })
+    const figures = await Promise.all([
+      ...Array.from({ length: 6 }, async () => {
+        const lines = await readAll(await t.request(`/api/session/${session.sessionId}`))
+        return lines.flatMap((line) => line.type === "usage" ? [line.usage] : [])
+      }),
+      ...Array.from({ length: 3 }, async () => {
+        const body = (await (await t.request("/api/sessions/usage")).json()) as UiApi.UsageResponse
+        const { outlier: _outlier, sessionId: _id, ...figure } = body.sessions.find((row) =>
+          row.sessionId === session.sessionId
+        )!
+        return [figure]
+      })
+    ])
+    expect(figures.every((one) => one.length === 1)).toBe(true)
+    for (const one of figures) expect(one[0]).toEqual(figures[0]![0])
+    expect(figures[0]![0]!.tokens).toBeGreaterThan(15_000_000)
   })
 
   it("finds a session by a unique prefix of its id", async () => {
