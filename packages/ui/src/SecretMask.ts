@@ -37,3 +37,36 @@ export const maskingOn = (params: URLSearchParams): boolean => {
   const value = params.get("mask")
   return value === null || !["0", "false", "off", "no"].includes(value.toLowerCase())
 }
+
+/**
+ * What a response shows, for a request that asked for masking (`on`) or not: every string of a
+ * value (keys included) masked, or the value as is. Applied to each whole value a route sends —
+ * a row, a header, a line of items — so a field added later is masked without anyone
+ * remembering to.
+ *
+ * @since 0.1.0
+ * @category masking
+ */
+export const shown = (on: boolean): <A>(value: A) => A => on ? maskAll : keep
+
+const maskAll = <A>(value: A): A => maskValue(value) as A
+const keep = <A>(value: A): A => value
+
+/**
+ * A JSON text (a transcript's raw line) masked as a value when it parses — so it stays valid
+ * JSON, only its strings masked, and a secret written with escapes is found too — else as text.
+ * Without a secret in it, the text comes back byte for byte.
+ *
+ * @since 0.1.0
+ * @category masking
+ */
+export const maskJsonText = (text: string): string => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return maskText(text)
+  }
+  const masked = JSON.stringify(maskValue(parsed))
+  return masked === JSON.stringify(parsed) ? text : masked
+}

@@ -11,12 +11,11 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionIndex from "@acx/claude-code/SessionIndex"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -26,9 +25,11 @@ import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import { appRoutes } from "./internal/appRoutes.js"
+import { guarded, onClientError } from "./internal/boundary.js"
 import type { UiContext } from "./internal/context.js"
-import { problem } from "./internal/http.js"
+import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
+import { sessionFigure } from "./internal/sessionFigure.js"
 import * as UiAssets from "./UiAssets.js"
 import { UiError } from "./UiError.js"
 import * as UiSecurity from "./UiSecurity.js"
@@ -84,6 +85,19 @@ export interface UiServer {
   readonly token: string
   /** The port asked for, when it was taken and a later one was used. */
   readonly portTaken: number | undefined
+  /** Every route the server answers, read from its router (a test requests each one). */
+  readonly routes: ReadonlyArray<UiRoute>
+}
+
+/**
+ * One route of the server: its method and its path pattern (`/api/session/:id`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UiRoute {
+  readonly method: string
+  readonly path: string
 }
 
 /**
@@ -96,67 +110,11 @@ export class UiServerTag extends Context.Tag("@acx/ui/UiServer")<UiServerTag, Ui
 
 const urlHost = (host: string): string => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
 
-const withSecurityHeaders = (response: HttpServerResponse.HttpServerResponse) =>
-  HttpServerResponse.setHeaders(response, UiSecurity.SECURITY_HEADERS)
-
-const unauthorized = HttpServerResponse.text(
-  "acx ui: this page needs the token: open the URL that `acx ui` printed\n",
-  { status: 401 }
-)
-
-/**
- * The checks in front of every route: the `Host`, then the token, then, for a write, the origin;
- * the first visit with `?token=` on `/` sets the cookie and redirects to `/` (the token leaves
- * the address bar and the history).
- */
-const guard = (token: string, allowedHosts: ReadonlySet<string>) =>
-  HttpMiddleware.make((app) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (!UiSecurity.hostAllowed(request.headers["host"], allowedHosts)) {
-        return withSecurityHeaders(HttpServerResponse.text("acx ui: unknown Host\n", { status: 403 }))
-      }
-      const url = new URL(request.url, "http://localhost")
-      const credential = UiSecurity.credentialOf(
-        { cookie: request.headers["cookie"], queryToken: url.searchParams.get(UiSecurity.TOKEN_PARAM) ?? undefined },
-        token
-      )
-      if (credential === "None") return withSecurityHeaders(unauthorized)
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        const sameOrigin = UiSecurity.sameOrigin(
-          { origin: request.headers["origin"], secFetchSite: request.headers["sec-fetch-site"] },
-          allowedHosts
-        )
-        if (!sameOrigin) {
-          return withSecurityHeaders(
-            HttpServerResponse.text("acx ui: writes come from the page only\n", { status: 403 })
-          )
-        }
-      }
-      if (credential === "Query" && request.method === "GET" && url.pathname === "/") {
-        return withSecurityHeaders(
-          HttpServerResponse.redirect("/", { status: 303, headers: { "set-cookie": UiSecurity.tokenCookie(token) } })
-        )
-      }
-      const response = yield* app
-      return withSecurityHeaders(
-        credential === "Query"
-          ? HttpServerResponse.setHeader(response, "set-cookie", UiSecurity.tokenCookie(token))
-          : response
-      )
-    }).pipe(
-      // the routes answer their own failures: what is left is a path no route has
-      Effect.catchAll((error) =>
-        Effect.succeed(withSecurityHeaders(
-          error instanceof HttpServerError.RouteNotFound ? problem(404, "not found") : problem(500, "internal error")
-        ))
-      )
-    )
-  )
-
 const listen = (host: string, port: number) =>
   Effect.suspend(() => {
     const node = createServer()
+    // a request Node cannot parse never reaches the app: answered with the same headers
+    node.on("clientError", onClientError)
     return NodeHttpServer.make(() => node, { host, port }).pipe(
       // runs before the server's close (finalizers run last first): an open event stream
       // (the session page's live updates) would otherwise keep the close waiting forever
@@ -214,15 +172,23 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     const port = address._tag === "TcpAddress" ? address.port : first
     const allowedHosts = UiSecurity.allowedHosts(port, host)
     const memory = yield* MemoryDb.make(acxHome)
-    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory }
-    const app = yield* HttpRouter.toHttpApp(appRoutes(context, assets))
-    yield* server.serve(app, guard(token, allowedHosts)).pipe(Effect.provide(NodeContext.layer))
+    const live = yield* Effect.flatMap(FileSystem.FileSystem, (fs) =>
+      LiveTranscripts.make(fs, projects, {
+        // the header's figure, live: the fold acx stats and the list use
+        figure: (session, pricing) => sessionFigure({ projects, acxHome }, session, pricing)
+      })).pipe(Effect.provide(NodeFileSystem.layer))
+    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory, live }
+    const router = appRoutes(context, assets)
+    const app = yield* HttpRouter.toHttpApp(router)
+    // the boundary wraps the app itself, not as the server's middleware: see internal/boundary.ts
+    yield* server.serve(guarded(app, token, allowedHosts)).pipe(Effect.provide(NodeContext.layer))
     return {
       url: `http://${urlHost(host === "localhost" ? "127.0.0.1" : host)}:${port}/?${UiSecurity.TOKEN_PARAM}=${token}`,
       host,
       port,
       token,
-      portTaken: first !== 0 && port !== first ? first : undefined
+      portTaken: first !== 0 && port !== first ? first : undefined,
+      routes: Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, path: route.path }))
     } satisfies UiServer
   }).pipe(Effect.withSpan("UiServer.make"))
 

@@ -1,5 +1,6 @@
 /** What every route reads from: the config directory's projects, acx's home, the server's hosts. */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import type { LiveTranscripts } from "./liveTranscripts.js"
 import type { MemoryDb } from "./memoryDb.js"
 
 /** The sources the routes read, fixed when the server starts. */
@@ -13,4 +14,6 @@ export interface UiContext {
   readonly allowedHosts: ReadonlySet<string>
   /** The memory database (`$ACX_HOME/memory.db`), opened on demand, never created. */
   readonly memory: MemoryDb
+  /** The session page's live updates: one shared reader per transcript. */
+  readonly live: LiveTranscripts
 }

@@ -12,7 +12,7 @@ import * as CostsView from "../CostsView.js"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type { UiContext } from "./context.js"
-import { handled, json, problem, searchParams } from "./http.js"
+import { handled, problem, searchParams, shownJson } from "./http.js"
 
 // an empty field of the page's form means no bound
 const bound = (params: URLSearchParams, name: string): string | undefined => {
@@ -54,7 +54,8 @@ export const costsRoutes = (context: UiContext) =>
               SecretMask.maskingOn(params) ? SecretMask.maskText : (text) => text
             )
           }
-          return json(body)
+          // the session titles, the project names (from cwds): everything through the mask
+          return yield* shownJson(body)
         }).pipe(Effect.withSpan("costsRoutes.costs"))
       )
     )

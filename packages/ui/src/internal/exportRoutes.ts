@@ -4,7 +4,6 @@
  * masking on (the default) the entries' secrets are masked first.
  */
 import * as SessionExport from "@acx/claude-code/SessionExport"
-import type * as Transcript from "@acx/schema/Transcript"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
@@ -39,9 +38,9 @@ export const exportRoutes = (context: UiContext) =>
         if (Option.isNone(found)) return notFound(`no session ${JSON.stringify(id ?? "")}`)
         const session = found.value
         const read = yield* context.projects.readSession(session.projectKey, session.sessionId)
-        const entries = SecretMask.maskingOn(params)
-          ? read.entries.map((entry) => SecretMask.maskValue(entry) as Transcript.TranscriptEntry)
-          : read.entries
+        const mask = SecretMask.maskingOn(params)
+        // the entries masked as values: a JSON export stays valid JSON (and JSONL) after masking
+        const entries = read.entries.map(SecretMask.shown(mask))
         const agents = format === "markdown"
           ? yield* context.projects.listSubagents(session.projectKey, session.sessionId)
           : []
@@ -51,7 +50,12 @@ export const exportRoutes = (context: UiContext) =>
           includeThinking: params.get("thinking") !== "0",
           subagentIds: agents.map((agent) => agent.agentId)
         })
-        return HttpServerResponse.stream(Stream.fromIterable(chunks).pipe(Stream.encodeText), {
+        // Markdown is text: each chunk masked again, so what the rendering adds (a title, the
+        // subagents' ids) passes the mask too
+        const shownChunks = Stream.fromIterable(chunks).pipe(
+          Stream.map((chunk) => mask && format === "markdown" ? SecretMask.maskText(chunk) : chunk)
+        )
+        return HttpServerResponse.stream(shownChunks.pipe(Stream.encodeText), {
           contentType: CONTENT_TYPES[format],
           headers: {
             "content-disposition": `attachment; filename="${SessionExport.fileName(session.sessionId, format)}"`

@@ -3,14 +3,18 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as SecretMask from "../SecretMask.js"
 
 /** A JSON response. */
 export const json = (body: unknown, status = 200): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.unsafeJson(body, { status })
 
-/** An error as `{ "error": message }` with its status. */
+/**
+ * An error as `{ "error": message }` with its status; the message is always masked (an error can
+ * name a path made of a session's cwd, and `mask=0` is for the page's content, not its errors).
+ */
 export const problem = (status: number, message: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson({ error: message }, { status })
+  HttpServerResponse.unsafeJson({ error: SecretMask.maskText(message) }, { status })
 
 /** 404 with a message. */
 export const notFound = (message = "not found"): HttpServerResponse.HttpServerResponse => problem(404, message)
@@ -20,6 +24,19 @@ export const searchParams: Effect.Effect<URLSearchParams, never, HttpServerReque
   HttpServerRequest.HttpServerRequest,
   (request) => new URL(request.url, "http://localhost").searchParams
 )
+
+/** How this request is shown values: masked (the default) or as written (`mask=0`). */
+export const shownFor: Effect.Effect<<A>(value: A) => A, never, HttpServerRequest.HttpServerRequest> = Effect.map(
+  searchParams,
+  (params) => SecretMask.shown(SecretMask.maskingOn(params))
+)
+
+/** A JSON response of what the page shows: every string masked unless the request said `mask=0`. */
+export const shownJson = (
+  body: unknown,
+  status = 200
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.map(shownFor, (show) => json(show(body), status))
 
 /**
  * A route's handler with its failures answered: a failure becomes 500 with the error's message

@@ -40,7 +40,7 @@ const noDatabase = (context: UiContext) =>
 
 /** The body, its secrets masked unless the request said `mask=0`. */
 const masked = (params: URLSearchParams, body: unknown, status = 200) =>
-  json(SecretMask.maskingOn(params) ? SecretMask.maskValue(body) : body, status)
+  json(SecretMask.shown(SecretMask.maskingOn(params))(body), status)
 
 /** An invalid argument is the request's fault (400); anything else is the server's. */
 const badRequest = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
@@ -263,7 +263,7 @@ const liveObservations = (context: UiContext, after: number, mask: boolean) => {
     return yield* withTurns(context, rows)
   }))
   const event = (view: MemoryView.ObservationView) =>
-    `event: observation\nid: ${view.rowId}\ndata: ${JSON.stringify(mask ? SecretMask.maskValue(view) : view)}\n\n`
+    `event: observation\nid: ${view.rowId}\ndata: ${JSON.stringify(SecretMask.shown(mask)(view))}\n\n`
   return Stream.concat(
     Stream.make(": live\n\n"),
     changes(context.memory.file).pipe(
@@ -362,7 +362,10 @@ export const memoryRoutes = (context: UiContext) => {
     ),
     HttpRouter.get(
       "/api/memory/spend",
-      handled(withDatabase(Effect.map(spend(context), (b) => json(b))))
+      // the spend names projects and sessions: masked like every other answer
+      handled(
+        Effect.flatMap(searchParams, (params) => withDatabase(Effect.map(spend(context), (b) => masked(params, b))))
+      )
     ),
     HttpRouter.get(
       "/api/memory/events",

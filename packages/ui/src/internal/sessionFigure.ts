@@ -15,7 +15,7 @@ import type { UiContext } from "./context.js"
 
 /** The figure of `session`, priced with `pricing`, folded through the cache under `$ACX_HOME/cache`. */
 export const sessionFigure = (
-  context: UiContext,
+  context: Pick<UiContext, "projects" | "acxHome">,
   session: ClaudeProjects.SessionFile,
   pricing: Pricing.PricingTable
 ) =>

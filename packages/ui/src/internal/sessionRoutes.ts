@@ -21,7 +21,6 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
@@ -30,19 +29,11 @@ import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
 import { sessionFigure } from "./sessionFigure.js"
+import { subagentRows } from "./subagentRows.js"
 import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
 
 const encoder = new TextEncoder()
 const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
-const sse = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
-const HEARTBEAT = "25 seconds"
-
-const subagentRows = (agents: ReadonlyArray<ClaudeProjects.SubagentInfo>): Array<SessionView.SubagentRow> =>
-  agents.map((agent) => ({
-    agentId: agent.agentId,
-    agentType: typeof agent.meta?.["agentType"] === "string" ? agent.meta["agentType"] : null,
-    description: typeof agent.meta?.["description"] === "string" ? agent.meta["description"] : null
-  }))
 
 // The fold masks each text it shows before cutting it (cheaper than masking every string of
 // every entry, and a secret is never cut in half first).
@@ -61,6 +52,7 @@ const itemLines = (
   pricing: Pricing.PricingTable,
   alongside: Stream.Stream<string, unknown> = Stream.empty
 ): Stream.Stream<string, unknown> => {
+  const show = SecretMask.shown(mask)
   let state = SessionView.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
@@ -70,7 +62,9 @@ const itemLines = (
       state = result.state
       end = chunk.end
       lines = chunk.lines
-      return result.items.length === 0 ? Option.none() : Option.some(ndjson({ type: "items", items: result.items }))
+      return result.items.length === 0
+        ? Option.none()
+        : Option.some(ndjson(show({ type: "items", items: result.items })))
     }),
     Stream.merge(alongside),
     Stream.concat(Stream.suspend(() => Stream.make(ndjson({ type: "end", bytes: end, lines }))))
@@ -105,143 +99,6 @@ const intParam = (value: string | null): number | undefined => {
   return Number(value)
 }
 
-/** The lines appended after `from`, as server-sent events, while the client stays. */
-const liveEvents = (
-  context: UiContext,
-  fs: FileSystem.FileSystem,
-  session: ClaudeProjects.SessionFile,
-  from: number,
-  mask: boolean,
-  pricing: Pricing.PricingTable
-): Stream.Stream<string, unknown> =>
-  Stream.unwrapScoped(Effect.gen(function*() {
-    const file = session.file
-    const first = yield* fs.stat(file)
-    if (from > Number(first.size)) return Stream.make(sse({ type: "reload" }))
-    const inode = Option.getOrUndefined(first.ino)
-    // the view state of the lines the client has: folded again, nothing sent
-    let state = SessionView.initial(pricing, masker(mask))
-    let offset = 0
-    let lines = 0
-    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
-      Stream.runForEach((chunk) =>
-        Effect.sync(() => {
-          state = SessionView.fold(state, chunk.inputs).state
-          offset = chunk.end
-          lines = chunk.lines
-        })
-      )
-    )
-    const projectDir = path.dirname(file)
-    const subagentsDir = path.join(projectDir, session.sessionId, "subagents")
-    type Signal = "transcript" | "subagents"
-    const watchers: Array<nodeFs.FSWatcher> = []
-    let watchingSubagents = false
-    const signals = Stream.asyncScoped<Signal>((emit) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const watchSubagents = () => {
-            if (watchingSubagents || !nodeFs.existsSync(subagentsDir)) return
-            watchingSubagents = true
-            const watcher = nodeFs.watch(subagentsDir, { recursive: true }, () => void emit.single("subagents"))
-            watcher.on("error", () => watcher.close())
-            watchers.push(watcher)
-          }
-          // the project directory: the transcript's changes and its session directory appearing
-          const watcher = nodeFs.watch(projectDir, (_event, name) => {
-            if (name === `${session.sessionId}.jsonl`) void emit.single("transcript")
-            else if (name === session.sessionId) {
-              watchSubagents()
-              void emit.single("subagents")
-            }
-          })
-          watcher.on("error", () => void emit.end())
-          watchers.push(watcher)
-          watchSubagents()
-          // lines written between the client's read and this watch
-          void emit.single("transcript")
-        }),
-        () => Effect.sync(() => watchers.forEach((watcher) => watcher.close()))
-      )
-    )
-    let lastSubagents = ""
-    let lastUsage = yield* sessionFigure(context, session, pricing).pipe(
-      Effect.map((usage) => JSON.stringify(usage)),
-      Effect.orElseSucceed(() => "")
-    )
-    // the header's figure again when what changed can move it (the same cached fold: only the
-    // appended bytes are read): a subagent's transcript changed, or the session gained a prompt or
-    // an assistant message (tool results, progress and system lines count in no figure)
-    const seen = new Map<string, string>()
-    const counts = (item: SessionView.Item): boolean => {
-      if (item.kind !== "prompt" && item.kind !== "assistant") return false
-      // a tool result changes its call's item, not the figure: only a new item or new usage does
-      const mark = item.kind === "assistant" ? JSON.stringify(item.usage ?? null) : ""
-      if (seen.get(item.key) === mark) return false
-      seen.set(item.key, mark)
-      return true
-    }
-    const counted = (line: SessionView.SessionLine) =>
-      line.type === "items" && line.items.map(counts).some((changed) => changed)
-    const withUsage = (
-      signal: Signal,
-      lines: Array<SessionView.SessionLine>
-    ): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
-      (signal === "transcript" && !lines.some(counted)) || lines.some((line) => line.type === "reload")
-        ? Effect.succeed(lines)
-        : sessionFigure(context, session, pricing).pipe(
-          Effect.map((usage): Array<SessionView.SessionLine> => {
-            const text = JSON.stringify(usage)
-            if (text === lastUsage) return lines
-            lastUsage = text
-            return [...lines, { type: "usage", usage }]
-          }),
-          // a fold that fails (a file gone mid-read) leaves the figure as it was, never the stream
-          Effect.orElseSucceed(() => lines)
-        )
-    const onSignal = (signal: Signal): Effect.Effect<Array<SessionView.SessionLine>, unknown> =>
-      signal === "subagents"
-        ? Effect.map(context.projects.listSubagents(session.projectKey, session.sessionId), (agents) => {
-          const rows = subagentRows(agents)
-          const text = JSON.stringify(rows)
-          if (text === lastSubagents) return []
-          lastSubagents = text
-          return [{ type: "subagents", subagents: rows }]
-        })
-        : Effect.gen(function*() {
-          const now = yield* Effect.either(fs.stat(file))
-          if (now._tag === "Left") return [{ type: "reload" }]
-          const size = Number(now.right.size)
-          const replaced = inode !== undefined && Option.getOrUndefined(now.right.ino) !== inode
-          if (size < offset || replaced) return [{ type: "reload" }]
-          if (size === offset) return []
-          const out: Array<SessionView.SessionLine> = []
-          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
-            Stream.runForEach((chunk) =>
-              Effect.sync(() => {
-                const result = SessionView.fold(state, chunk.inputs)
-                state = result.state
-                offset = chunk.end
-                lines = chunk.lines
-                if (result.items.length > 0) out.push({ type: "items", items: result.items })
-              })
-            )
-          )
-          if (out.length > 0) out.push({ type: "end", bytes: offset, lines })
-          return out
-        })
-    const data = signals.pipe(
-      Stream.mapEffect((signal) => Effect.flatMap(onSignal(signal), (lines) => withUsage(signal, lines))),
-      Stream.flattenIterables,
-      Stream.takeUntil((line) => line.type === "reload"),
-      Stream.map(sse)
-    )
-    return Stream.make("retry: 2000\n\n").pipe(
-      Stream.concat(data),
-      Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(": ping\n\n")), { haltStrategy: "left" })
-    )
-  }))
-
 export const sessionRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
     HttpRouter.get(
@@ -265,7 +122,7 @@ export const sessionRoutes = (context: UiContext) =>
             sessionId: session.sessionId,
             projectKey: session.projectKey,
             project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
-            title: title === undefined ? null : mask ? SecretMask.maskText(title) : title,
+            title: title ?? null,
             cwd,
             gitBranch: listed?.gitBranch ?? null,
             startTime: listed?.startTime ?? null,
@@ -282,9 +139,10 @@ export const sessionRoutes = (context: UiContext) =>
           // its fold (cached: usually only a read of the cache) is done, among the items
           const usageLine = Stream.fromEffect(
             Effect.option(sessionFigure(context, session, pricing))
-          ).pipe(Stream.filterMap(Option.map((usage) => ndjson({ type: "usage", usage }))))
+          ).pipe(Stream.filterMap(Option.map((usage) => ndjson(SecretMask.shown(mask)({ type: "usage", usage })))))
           return ndjsonResponse(
-            Stream.make(ndjson({ type: "header", header })).pipe(
+            // the whole header through the mask: title, cwd, project, branch, subagents' meta
+            Stream.make(ndjson({ type: "header", header: SecretMask.shown(mask)(header) })).pipe(
               Stream.concat(itemLines(fs, session.file, mask, pricing, usageLine))
             )
           )
@@ -377,7 +235,7 @@ export const sessionRoutes = (context: UiContext) =>
           }
           // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
           const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
-          return HttpServerResponse.text(SecretMask.maskText(text), { contentType: "application/json", headers })
+          return HttpServerResponse.text(SecretMask.maskJsonText(text), { contentType: "application/json", headers })
         }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line"))
       )
     ),
@@ -390,10 +248,10 @@ export const sessionRoutes = (context: UiContext) =>
           const params = yield* searchParams
           const from = intParam(params.get("from"))
           if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
-          const fs = yield* FileSystem.FileSystem
           const pricing = yield* loadPricing(context)
-          const events = liveEvents(context, fs, found.value, from, SecretMask.maskingOn(params), pricing)
-          return HttpServerResponse.stream(events.pipe(Stream.map((text) => encoder.encode(text))), {
+          // one reader per transcript, shared by every open stream of it
+          const events = context.live.events(found.value, from, SecretMask.maskingOn(params), pricing)
+          return HttpServerResponse.stream(events, {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
           })

@@ -4,34 +4,25 @@ import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import * as path from "node:path"
-import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
-import { handled, json, searchParams } from "./http.js"
+import { handled, shownJson } from "./http.js"
 
 export const sessionsRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
     HttpRouter.get(
       "/api/sessions",
       handled(Effect.gen(function*() {
-        const mask = SecretMask.maskingOn(yield* searchParams)
         const listed = yield* context.projects.listSessions()
-        const sessions = SessionList.sessionRows(listed).map((row) =>
-          mask
-            ? {
-              ...row,
-              title: row.title === null ? null : SecretMask.maskText(row.title),
-              firstPrompt: row.firstPrompt === null ? null : SecretMask.maskText(row.firstPrompt)
-            }
-            : row
-        )
+        const sessions = SessionList.sessionRows(listed)
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),
           sessions
         }
-        return json(body)
+        // every field of every row (title, prompts, cwd, project, branch) through the mask
+        return yield* shownJson(body)
       }))
     ),
     HttpRouter.get(
@@ -48,7 +39,7 @@ export const sessionsRoutes = (context: UiContext) =>
           sessions: SessionList.usageRows(result.report),
           pricing: { source: result.pricing.source, date: result.pricing.date }
         }
-        return json(body)
+        return yield* shownJson(body)
       }))
     )
   )
