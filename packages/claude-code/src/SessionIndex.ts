@@ -138,7 +138,7 @@ export const cacheFileFor = (cacheDir: string, projectsDir: string): string =>
   nodePath.join(cacheDir, `sessions-${createHash("sha256").update(projectsDir).digest("hex").slice(0, 16)}.json`)
 
 // Bumped whenever the fold or the reader changes what a state means: older caches are rebuilt.
-const VERSION = 1
+const VERSION = 2
 
 interface CacheEntry extends Indexed {
   readonly size: number
