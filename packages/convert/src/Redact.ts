@@ -45,7 +45,8 @@ export const SECRET_PATTERNS: ReadonlyArray<SecretPattern> = [
   {
     kind: "private-key",
     pattern: new RegExp(
-      String.raw`-----BEGIN(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----[\s\S]*?(?:-----END(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----|$)`,
+      String
+        .raw`-----BEGIN(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----[\s\S]*?(?:-----END(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----|$)`,
       "g"
     )
   },
@@ -60,19 +61,29 @@ export const SECRET_PATTERNS: ReadonlyArray<SecretPattern> = [
   // a whole dotted run, started only where a run starts (a regex looking for "eyJ…" anywhere
   // rescans "eyJeyJeyJ…" from every "eyJ"): the token inside it is found by `redactJwt`
   { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/g },
-  { kind: "bearer-token", pattern: new RegExp(String.raw`(Bearer${SPACE}+)(?!\[REDACTED)[A-Za-z0-9._~+/-]{16,}=*`, "g") },
+  {
+    kind: "bearer-token",
+    pattern: new RegExp(String.raw`(Bearer${SPACE}+)(?!\[REDACTED)[A-Za-z0-9._~+/-]{16,}=*`, "g")
+  },
   {
     kind: "basic-auth",
     pattern: new RegExp(
-      String.raw`(Authorization\\?["']?${SPACE}*(?::|=|%3[AaDd])${SPACE}*\\?["']?[Bb]asic${SPACE}+)(?!\[REDACTED)[A-Za-z0-9+/]{4,}=*`,
+      String
+        .raw`(Authorization\\?["']?${SPACE}*(?::|=|%3[AaDd])${SPACE}*\\?["']?[Bb]asic${SPACE}+)(?!\[REDACTED)[A-Za-z0-9+/]{4,}=*`,
       "gi"
     )
   },
   // scheme://user:password@host: the password goes, the rest stays (the user class stops at the
   // next "/", so two attempts never scan the same characters)
-  { kind: "url-password", pattern: /(:\/\/[^/\s:@]*:)(?!\[REDACTED)([^/\s@]+)(?=@)/g }
+  { kind: "url-password", pattern: /(:\/\/[^/\s:@]*:)(?!\[REDACTED)([^/\s@]+)(?=@)/g },
+  // the same URL URL-encoded (`%3A%2F%2Fuser%3Apassword%40host`); the password is bounded, as an
+  // encoded one may hold "%3A%2F%2F" and every start must stay cheap
+  {
+    kind: "url-password",
+    pattern:
+      /(%3A%2F%2F[A-Za-z0-9._~-]*%3A)(?!\[REDACTED)((?:[A-Za-z0-9._~!$'()*,;=-]|%(?!40)[0-9A-Fa-f]{2}){1,256})(?=%40)/gi
+  }
 ]
-
 
 const marker = (kind: string) => `[REDACTED:${kind}]`
 
@@ -128,9 +139,11 @@ export const SECRET_KEY_NAME =
 // URL-encoded), then the value: quoted (up to 256 characters on the line, the same quote closing
 // it: the bound keeps a missing close quote cheap) or bare (to a space, quote or separator).
 const KEY_VALUE = new RegExp(
-  String.raw`(password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)` +
-    String.raw`(\\?["']?[ \t]{0,16}(?:=|:|%3[AaDd])[ \t]{0,16})` +
-    String.raw`(?!\\?["']?\[REDACTED)(?:(\\?["'])([^\n]{1,256}?)\3|(\\?["']?)[^\s"'&,;)}\]]+)`,
+  String
+    .raw`(password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)` +
+    String.raw`((?:\\?["']|%2[27])?(?:[ \t+]|%20){0,16}(?:=|:|%3[AaDd])(?:[ \t+]|%20){0,16})` +
+    String
+      .raw`(?!(?:[ \t+]|%20)*(?:\\?["']|%2[27])?\[REDACTED)(?:(\\?["']|%2[27])([^\n]{1,256}?)\3|(\\?["']?)[^\s"'&,;)}\]]+)`,
   "gi"
 )
 
