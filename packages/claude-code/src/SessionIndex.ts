@@ -222,7 +222,14 @@ export const make = (
         }
         return yield* readIndexed(file, listed.size, limits)
       })).pipe(
-        Effect.map((indexed): CacheEntry => ({ ...indexed, size: listed.size, mtime: listed.mtime })),
+        // redacted before the cache keeps it (and so before anything shows it): a first prompt
+        // may hold a pasted key
+        Effect.map((indexed): CacheEntry => ({
+          ...indexed,
+          state: SessionMetadata.redacted(indexed.state),
+          size: listed.size,
+          mtime: listed.mtime
+        })),
         Effect.mapError((cause) => new SessionIndexError({ reason: "Io", file: listed.file, cause }))
       )
 

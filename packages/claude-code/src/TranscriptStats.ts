@@ -117,7 +117,8 @@ export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Co
   "@acx/claude-code/TranscriptStats"
 )
 
-const CACHE_VERSION = 1
+// 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret)
+const CACHE_VERSION = 2
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
 
