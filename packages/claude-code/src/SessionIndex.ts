@@ -206,11 +206,12 @@ export const make = (
         if (cacheFile === undefined) return Effect.void
         const temp = `${cacheFile}.${process.pid}.${randomUUID()}.tmp`
         const body = JSON.stringify({ version: VERSION, projectsDir, files: Object.fromEntries(entries) })
-        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true, mode: AcxHome.PRIVATE_DIRECTORY_MODE }).pipe(
-          Effect.zipRight(fs.writeFileString(temp, body, { flag: "wx", mode: AcxHome.PRIVATE_FILE_MODE })),
-          Effect.zipRight(fs.rename(temp, cacheFile)),
-          Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
-        )
+        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true, mode: AcxHome.PRIVATE_DIRECTORY_MODE })
+          .pipe(
+            Effect.zipRight(fs.writeFileString(temp, body, { flag: "wx", mode: AcxHome.PRIVATE_FILE_MODE })),
+            Effect.zipRight(fs.rename(temp, cacheFile)),
+            Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
+          )
       }).pipe(Effect.withSpan("SessionIndex.saveCache"))
 
     const index = (listed: IndexedFile, saved: CacheEntry | undefined) =>

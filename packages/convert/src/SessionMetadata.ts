@@ -12,8 +12,8 @@
  *
  * @since 0.1.0
  */
-import * as Redact from "./Redact.js"
 import { get, isObj } from "./internal/json.js"
+import * as Redact from "./Redact.js"
 import { displayPrompt } from "./SessionTitle.js"
 
 /**

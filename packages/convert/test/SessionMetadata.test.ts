@@ -200,7 +200,9 @@ describe("SessionMetadata.redacted (what a cache under acx's home keeps)", () =>
       fc.property(fc.string(), fc.string(), (first, later) => {
         const user = (text: string) => ({ type: "user", message: { role: "user", content: text } })
         const redactedThenFolded = SessionMetadata.foldEntries(
-          SessionMetadata.redacted(SessionMetadata.foldEntries(SessionMetadata.initialState, [user(`${first} ${key}`)])),
+          SessionMetadata.redacted(
+            SessionMetadata.foldEntries(SessionMetadata.initialState, [user(`${first} ${key}`)])
+          ),
           [user(later.replace(/[<>]/g, ""))]
         )
         expect(JSON.stringify(redactedThenFolded)).not.toContain(key)
