@@ -1,9 +1,9 @@
 /**
  * `AcxHome`: the home made (or tightened) to 0700; files made, tightened and written 0600,
- * SQLite's companions included; a write is atomic and never follows a planted link.
+ * SQLite's companions included (the memory's tests open a real database on it); a write is
+ * atomic and leaves no temporary file.
  */
 import * as AcxHome from "@acx/claude-code/AcxHome"
-import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -41,19 +41,13 @@ describe("AcxHome", () => {
     expect(mode(old)).toBe(0o700)
   })
 
-  it("preparePrivateFile: a new database and the -wal and -shm SQLite makes beside it are 0600", () => {
+  it("preparePrivateFile creates an empty file 0600 and its directory 0700", () => {
     const root = makeRoot()
     const file = path.join(root, "home", "memory.db")
     AcxHome.preparePrivateFile(file)
     expect(mode(file)).toBe(0o600)
-    const db = new Database(file)
-    try {
-      db.pragma("journal_mode = WAL")
-      db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
-      for (const sidecar of ["-wal", "-shm"]) expect(mode(`${file}${sidecar}`), sidecar).toBe(0o600)
-    } finally {
-      db.close()
-    }
+    expect(mode(path.dirname(file))).toBe(0o700)
+    expect(fs.statSync(file).size).toBe(0)
   })
 
   it("preparePrivateFile tightens an existing file and its companions, keeping their bytes", () => {

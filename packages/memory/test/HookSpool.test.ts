@@ -140,3 +140,21 @@ describe("the spool", () => {
     expect(viaSpool).toEqual(direct)
   })
 })
+
+describe("the memory database", () => {
+  it("is 0600 with its -wal and -shm, as the hook opens it, and an old 0644 one is tightened", () => {
+    const home = makeHome()
+    const file = MemoryConfig.paths(home).database
+    const db = Sqlite.open(file)
+    try {
+      db.prepare("INSERT INTO memory_sessions (id, project, started_at, last_event_at) VALUES ('s', ?, 1, 1)")
+        .run(project)
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) expect(fs.statSync(name).mode & 0o777, name).toBe(0o600)
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) fs.chmodSync(name, 0o644)
+      Sqlite.open(file).close()
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) expect(fs.statSync(name).mode & 0o777, name).toBe(0o600)
+    } finally {
+      db.close()
+    }
+  })
+})
