@@ -156,36 +156,47 @@ const redactKeyValues = (text: string): string =>
         : `${name}${separator}${open ?? ""}${marker("credential")}`
   )
 
+// A line starts after a newline, or after an escaped one ("\n" in JSON-escaped text: a .env file
+// printed inside a JSON string is still a .env file), and runs to the next of either. Each line
+// rule is one global regex over the whole text: no line is matched twice, and no split and join
+// (a megabyte of empty lines stays cheap).
+const LINE_START = String.raw`(?:^|(?<=\\n))`
+const LINE_REST = String.raw`(?:[^\r\n\\]|\\(?!n))`
+
 // NAME=value (or NAME: value) where the upper-case, env-style NAME says secret; the value runs
 // to the end of the line ("monkey: banana" and "Authorization: …" are not env lines). One class
 // for the name, so a line is matched in one pass.
-const ENV_LINE = /^([ \t"']*(?:export[ \t]+)?)([A-Z_][A-Z0-9_]*)([ \t]*[=:][ \t]*)(?!\[REDACTED)([^\s][^\r]*)(\r?)$/
+const ENV_LINE = new RegExp(
+  String.raw`${LINE_START}([ \t"']*(?:export[ \t]+)?)([A-Z_][A-Z0-9_]*)([ \t]*[=:][ \t]*)(?!\[REDACTED)` +
+    String.raw`(?:[^\s\\]|\\(?!n))${LINE_REST}*`,
+  "gm"
+)
 const ENV_SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIAL|AUTH/
 // ~/.pgpass: host:port:database:user:password
-const PGPASS_LINE = /^([ \t"']*[^:\s"']+:(?:\d+|\*):[^:\s]+:[^:\s]+:)(?!\[REDACTED)([^\r]+)(\r?)$/
+const PGPASS_LINE = new RegExp(
+  String.raw`${LINE_START}([ \t"']*[^:\s"']+:(?:\d+|\*):[^:\s]+:[^:\s]+:)(?!\[REDACTED)${LINE_REST}+`,
+  "gm"
+)
 // ~/.netrc: "machine h login u password p" on one line, or "password p" on its own line
-const NETRC_PASSWORD = /(^|[ \t])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
-const NETRC_LINE = /^[ \t"']*(?:machine|default|login|password|passwd|account)[ \t]/
+const NETRC_LINE = new RegExp(
+  String.raw`${LINE_START}[ \t"']*(?:machine|default|login|password|passwd|account)[ \t]${LINE_REST}*`,
+  "gm"
+)
+const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
 
-const redactLine = (line: string): string => {
-  const env = ENV_LINE.exec(line)
-  if (env !== null && ENV_SECRET_NAME.test(env[2]!)) {
-    return `${env[1]}${env[2]}${env[3]}${marker("env-secret")}${env[5]}`
-  }
-  const pgpass = PGPASS_LINE.exec(line)
-  if (pgpass !== null) return `${pgpass[1]}${marker("pgpass")}${pgpass[3]}`
-  return NETRC_LINE.test(line)
-    ? line.replace(
-      NETRC_PASSWORD,
-      (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
-    )
-    : line
-}
-
-// A line ends at a newline, or at an escaped one ("\\n" in JSON-escaped text: a .env file printed
-// inside a JSON string is still a .env file). The split keeps the breaks at the odd indexes.
 const redactLines = (text: string): string =>
-  text.split(/(\n|\\n)/).map((part, index) => index % 2 === 1 ? part : redactLine(part)).join("")
+  text
+    .replace(
+      ENV_LINE,
+      (line, before: string, name: string, separator: string) =>
+        ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
+    )
+    .replace(PGPASS_LINE, (_line, fields: string) => `${fields}${marker("pgpass")}`)
+    .replace(NETRC_LINE, (line) =>
+      line.replace(
+        NETRC_PASSWORD,
+        (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
+      ))
 
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
