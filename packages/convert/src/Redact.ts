@@ -127,20 +127,21 @@ const redactShapes = (text: string): string => {
 
 /**
  * The last word of a key that names a secret (`password`, `db_password`, `api_token`,
- * `aws_secret_access_key`, `client-secret`, …). `secret_sauce` and `max_tokens` are not.
+ * `aws_secret_access_key`, `client-secret`, `db_pwd`, …). `secret_sauce`, `max_tokens` and a bare
+ * `pwd` (a working directory) are not.
  *
  * @since 0.2.0
  * @category constants
  */
 export const SECRET_KEY_NAME =
-  /(?:password|passwd|passphrase|pwd|secret|token|credentials?|auth|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)$/i
+  /(?:password|passwd|passphrase|[_.-]pwd|secret|token|credentials?|auth|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)$/i
 
 // A secret-named key, an optional closing quote (or an escaped one), "=" or ":" (perhaps
 // URL-encoded), then the value: quoted (up to 256 characters on the line, the same quote closing
 // it: the bound keeps a missing close quote cheap) or bare (to a space, quote or separator).
 const KEY_VALUE = new RegExp(
   String
-    .raw`(password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)` +
+    .raw`(password|passwd|passphrase|[_.-]pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)` +
     String.raw`((?:\\?["']|%2[27])?(?:[ \t+]|%20){0,16}(?:=|:|%3[AaDd])(?:[ \t+]|%20){0,16})` +
     String
       .raw`(?!(?:[ \t+]|%20)*(?:\\?["']|%2[27])?\[REDACTED)(?:(\\?["']|%2[27])([^\n]{1,256}?)\3|(\\?["']?)[^\s"'&,;)}\]]+)`,

@@ -116,7 +116,8 @@ describe("Redact: the shapes of issue 21", () => {
         "max_tokens=4096 tokens: 12",
         "task-management-system-design and disk-usage-monitoring-tool",
         "Basic authentication is explained below",
-        "see https://example.com:8080/path and a:b@c"
+        "see https://example.com:8080/path and a:b@c",
+        "pwd: /home/dev/app"
       ]
     ) {
       expect(Redact.text(prose)).toBe(prose)
@@ -124,13 +125,18 @@ describe("Redact: the shapes of issue 21", () => {
   })
 
   it("replaces the values of secret-named keys in JSON, whatever their shape", () => {
-    expect(Redact.value({ password: "hunter2", env: { GITHUB_TOKEN: "abc" }, max_tokens: 5, pin: { pwd: 1234 } }))
+    expect(Redact.value({ password: "hunter2", env: { GITHUB_TOKEN: "abc" }, max_tokens: 5, pin: { db_pwd: 1234 } }))
       .toEqual({
         password: "[REDACTED:credential]",
         env: { GITHUB_TOKEN: "[REDACTED:credential]" },
         max_tokens: 5,
-        pin: { pwd: "[REDACTED:credential]" }
+        pin: { db_pwd: "[REDACTED:credential]" }
       })
+    expect(Redact.value({ pwd: "/home/dev/app", db_pwd: "x", usage: { output_tokens: 5 } })).toEqual({
+      pwd: "/home/dev/app",
+      db_pwd: "[REDACTED:credential]",
+      usage: { output_tokens: 5 }
+    })
   })
 
   it("removes <private> to a fixpoint: nested, re-formed and unfinished tags", () => {
