@@ -2,8 +2,8 @@
  * Secrets and `<private>` text never touch the disk, and everything acx writes under `ACX_HOME`
  * is owner-only — end to end, with the spawned `acx` under umask 022 and 002:
  *
- * - a prompt arrives while another process holds `BEGIN IMMEDIATE` on memory.db past the hook's
- *   busy timeout: the spool file holds it redacted, `<private>`-stripped, mode 0600;
+ * - four prompts arrive at once while another process holds `BEGIN IMMEDIATE` on memory.db past
+ *   the hook's busy timeout: four spool files hold them redacted, `<private>`-stripped, mode 0600;
  * - tool calls, a failure and a Stop carry secrets in every shape of issue 21; the hooks record
  *   them, the worker they start ingests the spool and distils the session, `acx memory backup`
  *   copies the database, `acx sessions` and `acx stats` fill their caches from a transcript whose
@@ -162,10 +162,11 @@ describe.each(["022", "002"])("privacy under umask %s", (umask) => {
       for (const sidecar of ["-wal", "-shm"]) {
         if (fs.existsSync(`${database}${sidecar}`)) expect(modeOf(`${database}${sidecar}`), sidecar).toBe("600")
       }
-      spooled = await hook("UserPromptSubmit", {
-        prompt: `deploy with key%3D${secrets.anthropic} <private>${secrets.private}</private> and ` +
-          `<priv<private>x</private>ate>${secrets.nested}</private> aws_secret_access_key=${secrets.aws}`
-      })
+      const prompt = `deploy with key%3D${secrets.anthropic} <private>${secrets.private}</private> and ` +
+        `<priv<private>x</private>ate>${secrets.nested}</private> aws_secret_access_key=${secrets.aws}`
+      // four hooks at once meet the same lock: four spool files, none clobbering another
+      const runs = await Promise.all([1, 2, 3, 4].map((n) => hook("UserPromptSubmit", { prompt: `${n}: ${prompt}` })))
+      spooled = runs[0]!
     } finally {
       holder.exec("ROLLBACK")
       holder.close()
@@ -173,11 +174,12 @@ describe.each(["022", "002"])("privacy under umask %s", (umask) => {
     expect(spooled.stderr).toMatch(/locked.*spool/)
     const spool = path.join(home, "memory-spool")
     const files = fs.readdirSync(spool)
-    expect(files).toHaveLength(1)
+    expect(files).toHaveLength(4)
     expect(modeOf(spool)).toBe("700")
-    expect(modeOf(path.join(spool, files[0]!))).toBe("600")
-    const spoolText = fs.readFileSync(path.join(spool, files[0]!), "utf8")
-    expect(spoolText).toContain("[REDACTED:anthropic-key]")
+    for (const file of files) {
+      expect(modeOf(path.join(spool, file))).toBe("600")
+      expect(fs.readFileSync(path.join(spool, file), "utf8")).toContain("[REDACTED:anthropic-key]")
+    }
     expectNoSecretIn(home, secrets)
 
     // tool calls, a failure and a Stop in every shape; they start the worker
@@ -206,9 +208,10 @@ describe.each(["022", "002"])("privacy under umask %s", (umask) => {
     const reader = new Database(database, { readonly: true })
     try {
       const prompts = reader.prepare("SELECT text FROM memory_prompts").all() as Array<{ text: string }>
-      expect(prompts.map((row) => row.text).join("\n")).toContain("deploy with key%3D[REDACTED:anthropic-key]")
+      expect(prompts).toHaveLength(4)
+      for (const row of prompts) expect(row.text).toMatch(/^\d: deploy with key%3D\[REDACTED:anthropic-key\]/)
       const events = reader.prepare("SELECT count(*) AS n FROM memory_events").get() as { n: number }
-      expect(events.n).toBe(5)
+      expect(events.n).toBe(8)
     } finally {
       reader.close()
     }
