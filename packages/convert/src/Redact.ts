@@ -23,6 +23,8 @@ export interface SecretPattern {
   readonly pattern: RegExp
   /** Whether a match is a secret (absent: every match is). */
   readonly accept?: (match: string) => boolean
+  /** Text every match contains: a text without it skips the pattern (a scan that costs nothing). */
+  readonly hint?: string
 }
 
 // No pattern has a word boundary: a secret glued to other text (`key%3Dsk-ant-…`, `X_sk-ant-…`,
@@ -60,7 +62,7 @@ export const SECRET_PATTERNS: ReadonlyArray<SecretPattern> = [
   { kind: "aws-access-key", pattern: /(?:AKIA|ASIA)[0-9A-Z]{16,}/g },
   // a whole dotted run, started only where a run starts (a regex looking for "eyJ…" anywhere
   // rescans "eyJeyJeyJ…" from every "eyJ"): the token inside it is found by `redactJwt`
-  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/g },
+  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/g, hint: "eyJ" },
   {
     kind: "bearer-token",
     pattern: new RegExp(String.raw`(Bearer${SPACE}+)(?!\[REDACTED)[A-Za-z0-9._~+/-]{16,}=*`, "g")
@@ -75,7 +77,7 @@ export const SECRET_PATTERNS: ReadonlyArray<SecretPattern> = [
   },
   // scheme://user:password@host: the password goes, the rest stays (the user class stops at the
   // next "/", so two attempts never scan the same characters)
-  { kind: "url-password", pattern: /(:\/\/[^/\s:@]*:)(?!\[REDACTED)([^/\s@]+)(?=@)/g },
+  { kind: "url-password", pattern: /(:\/\/[^/\s:@]*:)(?!\[REDACTED)([^/\s@]+)(?=@)/g, hint: "://" },
   // the same URL URL-encoded (`%3A%2F%2Fuser%3Apassword%40host`); the password is bounded, as an
   // encoded one may hold "%3A%2F%2F" and every start must stay cheap
   {
@@ -114,7 +116,8 @@ const redactJwt = (run: string): string => {
 
 const redactShapes = (text: string): string => {
   let out = text
-  for (const { accept, kind, pattern } of SECRET_PATTERNS) {
+  for (const { accept, hint, kind, pattern } of SECRET_PATTERNS) {
+    if (hint !== undefined && !out.includes(hint)) continue
     out = out.replace(pattern, (whole: string, prefix: unknown) => {
       if (kind === "jwt") return redactJwt(whole)
       if (accept !== undefined && !accept(whole)) return whole
@@ -160,44 +163,54 @@ const redactKeyValues = (text: string): string =>
 // A line starts after a newline, or after an escaped one ("\n" in JSON-escaped text: a .env file
 // printed inside a JSON string is still a .env file), and runs to the next of either. Each line
 // rule is one global regex over the whole text: no line is matched twice, and no split and join
-// (a megabyte of empty lines stays cheap).
-const LINE_START = String.raw`(?:^|(?<=\\n))`
+// (a megabyte of empty lines stays cheap). Each comes twice: anchored at real line starts only
+// (`^`, which the regex engine finds fast), and also after escaped newlines, used when the text
+// holds one.
 const LINE_REST = String.raw`(?:[^\r\n\\]|\\(?!n))`
+
+interface LineRule {
+  readonly plain: RegExp
+  readonly escaped: RegExp
+}
+
+const lineRule = (body: string): LineRule => ({
+  plain: new RegExp(`^${body}`, "gm"),
+  escaped: new RegExp(String.raw`(?:^|(?<=\\n))${body}`, "gm")
+})
 
 // NAME=value (or NAME: value) where the upper-case, env-style NAME says secret; the value runs
 // to the end of the line ("monkey: banana" and "Authorization: …" are not env lines). One class
 // for the name, so a line is matched in one pass.
-const ENV_LINE = new RegExp(
-  String.raw`${LINE_START}([ \t"']*(?:export[ \t]+)?)([A-Z_][A-Z0-9_]*)([ \t]*[=:][ \t]*)(?!\[REDACTED)` +
-    String.raw`(?:[^\s\\]|\\(?!n))${LINE_REST}*`,
-  "gm"
+const ENV_LINE = lineRule(
+  String.raw`([ \t"']*(?:export[ \t]+)?)([A-Z_][A-Z0-9_]*)([ \t]*[=:][ \t]*)(?!\[REDACTED)` +
+    String.raw`(?:[^\s\\]|\\(?!n))${LINE_REST}*`
 )
 const ENV_SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIAL|AUTH/
 // ~/.pgpass: host:port:database:user:password
-const PGPASS_LINE = new RegExp(
-  String.raw`${LINE_START}([ \t"']*[^:\s"']+:(?:\d+|\*):[^:\s]+:[^:\s]+:)(?!\[REDACTED)${LINE_REST}+`,
-  "gm"
+const PGPASS_LINE = lineRule(
+  String.raw`([ \t"']*[^:\s"']+:(?:\d+|\*):[^:\s]+:[^:\s]+:)(?!\[REDACTED)${LINE_REST}+`
 )
 // ~/.netrc: "machine h login u password p" on one line, or "password p" on its own line
-const NETRC_LINE = new RegExp(
-  String.raw`${LINE_START}[ \t"']*(?:machine|default|login|password|passwd|account)[ \t]${LINE_REST}*`,
-  "gm"
+const NETRC_LINE = lineRule(
+  String.raw`[ \t"']*(?:machine|default|login|password|passwd|account)[ \t]${LINE_REST}*`
 )
 const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
 
-const redactLines = (text: string): string =>
-  text
+const redactLines = (text: string): string => {
+  const rule = text.includes("\\n") ? "escaped" : "plain"
+  return text
     .replace(
-      ENV_LINE,
+      ENV_LINE[rule],
       (line, before: string, name: string, separator: string) =>
         ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
     )
-    .replace(PGPASS_LINE, (_line, fields: string) => `${fields}${marker("pgpass")}`)
-    .replace(NETRC_LINE, (line) =>
+    .replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
+    .replace(NETRC_LINE[rule], (line) =>
       line.replace(
         NETRC_PASSWORD,
         (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
       ))
+}
 
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
