@@ -1,13 +1,16 @@
 /**
  * What must never be stored, or shown to a model: text inside `<private>…</private>` (removed,
- * tags and all; an unclosed tag removes everything after it) and secrets in common shapes
- * (replaced by `[REDACTED:<kind>]`): Anthropic, OpenAI, GitHub, Slack, Google and AWS keys,
- * JSON Web Tokens, `Bearer` tokens, private key blocks, and the values of `.env`-style lines
- * whose upper-case name says secret (`…KEY=`, `…TOKEN=`, `…SECRET=`, `…PASSWORD=`, …; the name
- * is kept).
+ * tags and all, to a fixpoint; an unclosed tag removes everything after it) and secrets in common
+ * shapes (replaced by `[REDACTED:<kind>]`): Anthropic, OpenAI, GitHub, Slack, Google and AWS keys,
+ * JSON Web Tokens, `Bearer` tokens and `Authorization: Basic`, private key blocks, passwords in
+ * URLs, credential files (`.env` lines whose upper-case name says secret, `~/.aws/credentials`,
+ * `.netrc`, `.pgpass`) and the values of secret-named keys (`password=…`, `db_password: …`,
+ * `api_token = "…"`); names are kept. No shape needs a word boundary: a secret glued to other
+ * text is still found.
  *
- * Pure and total: any text in, text out; {@link value} walks JSON values (tool inputs and
- * responses) the same way, keys included. Idempotent: redacting twice changes nothing more.
+ * Pure and total: any text in, text out, in time linear in its length (no pattern can backtrack
+ * quadratically); {@link value} walks JSON values (tool inputs and responses) the same way, keys
+ * included. Idempotent: redacting twice changes nothing more.
  *
  * @since 0.1.0
  */
