@@ -171,6 +171,15 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
       fs.readdirSync(path.join(home, ".claude", "projects"))[0]
     ])
     expect(fs.readdirSync(path.join(home, ".acx", "observer", "claude", "projects"))).toHaveLength(1)
+    // owner-only, what the real Claude Code of the observer wrote under $ACX_HOME included
+    // (config.json is the test's own file)
+    const acxFiles = (fs.readdirSync(path.join(home, ".acx"), { recursive: true, encoding: "utf8" }) as Array<string>)
+      .filter((name) => name !== "config.json")
+    expect(acxFiles.length).toBeGreaterThan(0)
+    for (const name of acxFiles) {
+      const stat = fs.lstatSync(path.join(home, ".acx", name))
+      if (!stat.isSymbolicLink()) expect((stat.mode & 0o777).toString(8), name).toBe(stat.isDirectory() ? "700" : "600")
+    }
 
     const second = await real.run({ prompt: "What do you remember about this project?", cwd: project, home })
     expect(second.exitCode, second.stderr).toBe(0)

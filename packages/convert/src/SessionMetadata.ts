@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import { get, isObj } from "./internal/json.js"
+import * as Redact from "./Redact.js"
 import { commandLine, displayPrompt } from "./SessionTitle.js"
 
 /**
@@ -163,6 +164,25 @@ const compact = (record: { readonly [key: string]: string | undefined }): { [key
 export const foldEntries = (state: MetadataState, entries: Iterable<unknown>): MetadataState => {
   const next: Mutable = { ...state }
   for (const entry of entries) step(next, entry)
+  return compact(next)
+}
+
+const TEXT_FIELDS = ["customTitle", "aiTitle", "summary", "firstPrompt", "lastPromptEntry", "lastUserPrompt"] as const
+
+/**
+ * A state with its text fields (titles, summary, prompts) redacted and `<private>` parts removed
+ * (`Redact.text`): what a cache under acx's home may keep. The fold continues on it as on the
+ * original (the redactor is idempotent).
+ *
+ * @since 0.2.0
+ * @category folding
+ */
+export const redacted = (state: MetadataState): MetadataState => {
+  const next: Mutable = { ...state }
+  for (const field of TEXT_FIELDS) {
+    const value = state[field]
+    if (value !== undefined) next[field] = Redact.text(value)
+  }
   return compact(next)
 }
 

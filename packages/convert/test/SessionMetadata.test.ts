@@ -213,3 +213,40 @@ describe("Fork title", () => {
     expect(fork([base(1, "x"), { type: "custom-title", customTitle: "Mine", sessionId: sid }])).toBe("Mine (fork)")
   })
 })
+
+describe("SessionMetadata.redacted (what a cache under acx's home keeps)", () => {
+  const key = "sk-ant-api03-" + "Qw3Er5Ty".repeat(5)
+
+  it("redacts the titles and prompts, keeps cwd, branch and times, and folds on the same", () => {
+    const state: SessionMetadata.MetadataState = {
+      customTitle: `deploy ${key}`,
+      firstPrompt: `use ${key} <private>my address</private>`,
+      lastUserPrompt: "password=hunter22",
+      cwd: "/home/dev/token=app",
+      gitBranch: "main",
+      startTime: "2026-01-01T00:00:00Z"
+    }
+    const redacted = SessionMetadata.redacted(state)
+    expect(JSON.stringify(redacted)).not.toContain(key)
+    expect(JSON.stringify(redacted)).not.toContain("hunter22")
+    expect(JSON.stringify(redacted)).not.toContain("my address")
+    expect(redacted).toMatchObject({ cwd: state.cwd, gitBranch: "main", startTime: state.startTime })
+    expect(SessionMetadata.redacted(redacted)).toEqual(redacted)
+  })
+
+  it("property: redacting commutes with folding more entries when they hold no secret", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (first, later) => {
+        const user = (text: string) => ({ type: "user", message: { role: "user", content: text } })
+        const redactedThenFolded = SessionMetadata.foldEntries(
+          SessionMetadata.redacted(
+            SessionMetadata.foldEntries(SessionMetadata.initialState, [user(`${first} ${key}`)])
+          ),
+          [user(later.replace(/[<>]/g, ""))]
+        )
+        expect(JSON.stringify(redactedThenFolded)).not.toContain(key)
+      }),
+      { numRuns: 200 }
+    )
+  })
+})

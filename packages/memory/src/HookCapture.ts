@@ -135,6 +135,28 @@ export const cut = (value: unknown, maxChars: number, depth = 0): unknown => {
 /** Redacted, then cut: cutting first could split a secret and leave half of it unrecognised. */
 const clean = (value: unknown, config: MemoryConfig): unknown => cut(Redact.value(value), config.maxToolOutputChars)
 
+/** The fields that say which event it is: kept as they are, never redacted. */
+const IDENTITY_FIELDS = ["hook_event_name", "session_id", "cwd", "transcript_path", "tool_name", "tool_use_id"]
+
+/**
+ * A hook input as the spool may keep it: every string redacted and every `<private>` part
+ * removed ({@link Redact.value}), the fields naming the event kept as they are. {@link capture}
+ * reads it the same as the input it came from (the redactor is idempotent), so nothing the
+ * memory records is lost, and nothing it would not record is written.
+ *
+ * @since 0.2.0
+ * @category capturing
+ */
+export const spoolable = (input: Record<string, unknown>): Record<string, unknown> => {
+  const redacted = Redact.value(input) as Record<string, unknown>
+  for (const field of IDENTITY_FIELDS) {
+    if (Object.hasOwn(input, field)) {
+      Object.defineProperty(redacted, field, { value: input[field], enumerable: true, writable: true })
+    }
+  }
+  return redacted
+}
+
 const hash = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 32)
 
 /**

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as HookRunner from "./HookRunner.js"
@@ -40,8 +41,8 @@ export const startWorker = (
   if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
   const files = MemoryConfig.paths(home)
   try {
-    fs.mkdirSync(files.home, { recursive: true })
-    const log = fs.openSync(files.workerLog, "a")
+    AcxHome.makeHome(files.home)
+    const log = AcxHome.openPrivateAppend(files.workerLog)
     try {
       const child = spawn(command[0], [...command[1]], {
         detached: true,

@@ -5,18 +5,21 @@
  * network: the worst a hook does is one line on stderr and exit 0.
  *
  * When the database stays locked past the busy timeout, the input is written to the spool
- * directory instead, and the worker records it later: a locked file loses nothing.
+ * directory instead, and the worker records it later: a locked file loses nothing. The spool
+ * holds the input redacted, its `<private>` parts removed, owner-only (0600 in a 0700
+ * directory): nothing reaches the disk that the database would not hold.
  *
  * Plain TypeScript with no Effect import: `acx hook …` loads this and better-sqlite3 only.
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import type Database from "better-sqlite3"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
-import { capture } from "./HookCapture.js"
+import { capture, spoolable } from "./HookCapture.js"
 import * as HookStore from "./internal/hookStore.js"
 import * as Sqlite from "./internal/sqlite.js"
 import type { MemoryPaths } from "./MemoryConfig.js"
@@ -90,19 +93,38 @@ const isBusy = (error: unknown): boolean => {
 }
 
 /**
- * Writes a hook input to the spool directory for the worker to record (atomic: written under a
- * temporary name, then renamed).
+ * What a spool file holds: the event, the input as {@link spoolable} keeps it (JSON), and the
+ * idempotency key the hook computed from the input it received (the worker records the event
+ * under it, so the event keeps its identity).
+ *
+ * @since 0.2.0
+ * @category spool
+ */
+export interface Spooled {
+  readonly event: string
+  readonly raw: string
+  readonly key?: string | undefined
+}
+
+/**
+ * Writes a hook input to the spool directory for the worker to record: redacted and stripped of
+ * `<private>` parts before any byte is written ({@link spoolable}), owner-only (the directory
+ * 0700, the file 0600, whatever the umask) and atomic (written under a hidden temporary name,
+ * then renamed). `input` is the parsed stdin.
  *
  * @since 0.1.0
  * @category spool
  */
-export const spool = (dir: string, event: string, raw: string, now: number): string => {
-  fs.mkdirSync(dir, { recursive: true })
-  const name = `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`
-  const temporary = path.join(dir, `.${name}.tmp`)
-  fs.writeFileSync(temporary, JSON.stringify({ event, raw }))
-  const final = path.join(dir, name)
-  fs.renameSync(temporary, final)
+export const spool = (
+  dir: string,
+  event: string,
+  input: Record<string, unknown>,
+  now: number,
+  key?: string | undefined
+): string => {
+  const spooled: Spooled = { event, raw: JSON.stringify(spoolable(input)), ...(key === undefined ? {} : { key }) }
+  const final = path.join(dir, `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`)
+  AcxHome.writePrivateFile(final, JSON.stringify(spooled))
   return final
 }
 
@@ -166,6 +188,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   const files: MemoryPaths = MemoryConfig.paths(home)
   let db: Database.Database | undefined
   try {
+    AcxHome.makeHome(home)
     db = Sqlite.open(files.database, { busyTimeoutMs: options.busyTimeoutMs ?? 3_000 })
     const { context, recorded, startWorker } = apply(
       db,
@@ -178,7 +201,8 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   } catch (error) {
     if (isBusy(error)) {
       try {
-        spool(files.spool, event, raw, now)
+        // capture only succeeds on a JSON object
+        spool(files.spool, event, input as Record<string, unknown>, now, captured.queued?.idempotencyKey)
         return {
           ...quiet("the memory database is locked: the event waits in the spool for the worker"),
           startWorker: true,
@@ -196,7 +220,9 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
 
 /**
  * Records a spooled input (the worker's side of {@link spool}); returns false when the input is
- * no longer one the memory records. Throws what the database throws (the file stays for later).
+ * no longer one the memory records. `key`, when the spool file has one, is the event's
+ * idempotency key as the hook computed it. Throws what the database throws (the file stays for
+ * later).
  *
  * @since 0.1.0
  * @category spool
@@ -206,7 +232,8 @@ export const recordSpooled = (
   event: string,
   raw: string,
   config: MemoryConfig.MemoryConfig,
-  now: number
+  now: number,
+  key?: string | undefined
 ): boolean => {
   let input: unknown
   try {
@@ -215,7 +242,11 @@ export const recordSpooled = (
     return false
   }
   const captured = capture(event, input, raw, config)
-  return captured._tag === "Capture" && HookStore.record(db, captured, now).recorded
+  if (captured._tag !== "Capture") return false
+  const queued = captured.queued === undefined || typeof key !== "string" || key === ""
+    ? captured.queued
+    : { ...captured.queued, idempotencyKey: key }
+  return HookStore.record(db, { ...captured, queued }, now).recorded
 }
 
 /**

@@ -477,11 +477,10 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         try {
           for (const name of names.sort()) {
             const file = path.join(files.spool, name)
-            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as { event: string; raw: string }
+            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as HookRunner.Spooled
             const at = Number(name.split("-")[0])
-            if (
-              HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, Number.isFinite(at) ? at : Date.now())
-            ) {
+            const when = Number.isFinite(at) ? at : Date.now()
+            if (HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, when, spooled.key)) {
               recorded++
             }
             fs.unlinkSync(file)

@@ -63,7 +63,7 @@ export const prepareCredentials = (files: MemoryPaths, env: Env): { readonly ok:
   readonly reason: string
 } => {
   fs.mkdirSync(files.observerConfigDir, { recursive: true, mode: 0o700 })
-  fs.mkdirSync(files.observerCwd, { recursive: true })
+  fs.mkdirSync(files.observerCwd, { recursive: true, mode: 0o700 })
   const userConfigDir = env["CLAUDE_CONFIG_DIR"] !== undefined && env["CLAUDE_CONFIG_DIR"] !== ""
     ? env["CLAUDE_CONFIG_DIR"]
     : path.join(env["HOME"] ?? os.homedir(), ".claude")

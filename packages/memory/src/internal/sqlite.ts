@@ -3,9 +3,8 @@
  * Effect loaded): WAL, a busy timeout, and the shared migrations applied in one immediate
  * transaction (so eight hooks racing on a fresh file migrate it once).
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import Database from "better-sqlite3"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { migrations, MIGRATIONS_TABLE, migrationsTableSql } from "./migrations.js"
 
 /** How long a statement waits for another writer's lock before failing (ms). */
@@ -49,9 +48,12 @@ export const migrate = (db: Database.Database): void => {
   }
 }
 
-/** Opens (creating its directory and file) and migrates the memory database. */
+/**
+ * Opens (creating its directory and file owner-only: SQLite gives the -wal and -shm the file's
+ * mode) and migrates the memory database.
+ */
 export const open = (file: string, options?: { readonly busyTimeoutMs?: number | undefined }): Database.Database => {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
+  AcxHome.preparePrivateFile(file)
   const db = new Database(file)
   try {
     configure(db, options?.busyTimeoutMs)
