@@ -10,8 +10,12 @@
  *
  * Results are objects (`{ results: [...] }`): MCP's `structuredContent` must be one.
  *
+ * On stdio the server stands behind {@link McpDispatcher}: Claude Code opens with `server/discover`
+ * under a string id, which `McpServer` alone cannot answer.
+ *
  * @since 0.1.0
  */
+import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
@@ -21,7 +25,12 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+import * as McpDispatcher from "./McpDispatcher.js"
 import type { MemoryError } from "./MemoryError.js"
 import * as MemorySearch from "./MemorySearch.js"
 
@@ -138,6 +147,108 @@ export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.Sq
 ).pipe(Layer.provide(handlers))
 
 /**
+ * The protocol versions `acx memory mcp` speaks, newest first: the stateless revision (answered
+ * through {@link McpDispatcher}) and those `@effect/ai`'s `McpServer` negotiates in `initialize`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [
+  McpDispatcher.STATELESS_PROTOCOL_VERSION,
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05"
+]
+
+/**
+ * What the JSON-RPC front needs to know of the memory's server.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const dispatcherConfig = (version: string): McpDispatcher.Config => ({
+  serverInfo: { name: SERVER_NAME, version },
+  capabilities: { tools: {} },
+  supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+  requests: new Set(McpSchema.ClientRequestRpcs.requests.keys()),
+  notifications: new Set(McpSchema.ClientNotificationRpcs.requests.keys())
+})
+
+const SERVER_NAME = "acx-memory"
+
+const encodeLine = (message: McpDispatcher.JsonObject): string => `${JSON.stringify(message)}\n`
+
+/**
+ * The server behind {@link McpDispatcher} on the given byte streams: the client's lines go
+ * through the front, which answers what the inner `McpServer` cannot and hands it the rest
+ * under numeric ids; the inner server's answers go back through the front.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerDispatched = <EIn, EOut>(options: {
+  readonly version: string
+  readonly stdin: Stream.Stream<Uint8Array, EIn>
+  readonly stdout: Sink.Sink<unknown, string, unknown, EOut>
+}): Layer.Layer<never, never, SqlClient.SqlClient> =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const config = dispatcherConfig(options.version)
+    const toServer = yield* Queue.unbounded<string>()
+    const toClient = yield* Queue.unbounded<string>()
+    const state = yield* Ref.make(McpDispatcher.initial)
+    const step = (next: (state: McpDispatcher.State) => McpDispatcher.Step) =>
+      Ref.modify(state, (current) => {
+        const result = next(current)
+        return [result, result.state] as const
+      }).pipe(
+        Effect.flatMap((result) =>
+          Effect.zipRight(
+            Queue.offerAll(toServer, result.toServer.map(encodeLine)),
+            Queue.offerAll(toClient, result.toClient.map(encodeLine))
+          )
+        )
+      )
+
+    // one writer: answers of the front and of the inner server never interleave mid-line
+    yield* Stream.fromQueue(toClient).pipe(Stream.run(options.stdout), Effect.ignoreLogged, Effect.forkScoped)
+    yield* options.stdin.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.runForEach((line) => step((current) => McpDispatcher.fromClientLine(config, current, line))),
+      Effect.ignoreLogged,
+      Effect.forkScoped
+    )
+
+    let partial = ""
+    const fromServer = Sink.forEach((chunk: Uint8Array | string) =>
+      Effect.suspend(() => {
+        partial += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")
+        const lines = partial.split("\n")
+        partial = lines.pop() ?? ""
+        return Effect.forEach(lines, (line) => {
+          if (line.trim() === "") return Effect.void
+          let message: unknown
+          try {
+            message = JSON.parse(line)
+          } catch {
+            return Effect.logWarning("acx memory mcp: the inner server wrote a line that is not JSON")
+          }
+          return step((current) => McpDispatcher.fromServerMessage(current, message))
+        }, { discard: true })
+      })
+    )
+
+    return layer.pipe(
+      Layer.provide(McpServer.layerStdio({
+        name: SERVER_NAME,
+        version: options.version,
+        stdin: Stream.fromQueue(toServer).pipe(Stream.encodeText),
+        stdout: fromServer
+      }))
+    )
+  }))
+
+/**
  * The server on this process's stdin and stdout (logs must go to stderr: stdout is the
  * protocol).
  *
@@ -145,11 +256,4 @@ export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.Sq
  * @category layers
  */
 export const layerStdio = (version: string): Layer.Layer<never, never, SqlClient.SqlClient> =>
-  layer.pipe(
-    Layer.provide(McpServer.layerStdio({
-      name: "acx-memory",
-      version,
-      stdin: NodeStream.stdin,
-      stdout: NodeSink.stdout
-    }))
-  )
+  layerDispatched({ version, stdin: NodeStream.stdin, stdout: NodeSink.stdout })

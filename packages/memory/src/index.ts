@@ -38,6 +38,13 @@ export * as HookRunner from "./HookRunner.js"
 export * as LocalObservations from "./LocalObservations.js"
 
 /**
+ * The JSON-RPC front of an MCP server on stdio, pure: string and number ids echoed exactly, `server/discover` answered, -32601 for unknown methods.
+ *
+ * @since 0.1.0
+ */
+export * as McpDispatcher from "./McpDispatcher.js"
+
+/**
  * The memory's status and forgetting.
  *
  * @since 0.1.0
