@@ -88,7 +88,10 @@ const exchange = async (lines: ReadonlyArray<string>, expected: number) => {
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const answers = new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${expected} answers; got:\n${stdout}\nstderr:\n${stderr}`)), 30_000)
+    const timer = setTimeout(
+      () => reject(new Error(`no ${expected} answers; got:\n${stdout}\nstderr:\n${stderr}`)),
+      30_000
+    )
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString()
       const complete = stdout.split("\n").filter((line) => line.trim() !== "")
@@ -111,59 +114,76 @@ const rpc = (id: unknown, method: string, params?: unknown) =>
   JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) })
 
 describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
-  it("answers server/discover, string and number ids, unknown methods and bad lines, each under its own id", async () => {
-    const { answers, stderr } = await exchange([
-      rpc("server-discover-probe-1", "server/discover", {
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }
-      }),
-      rpc("warm-0", "ping"),
-      "not json",
-      rpc(7, "resources/unknown"),
-      rpc(8, "ping"),
-      JSON.stringify([1, 2]),
-      rpc("call-1", "tools/call", {
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" },
-        name: "search",
-        arguments: { query: "cart tax" }
-      }),
-      rpc("warm-0", "ping")
-    ], 8)
-    const byId = (id: unknown) => answers.filter((answer) => answer["id"] === id)
-    expect(byId("server-discover-probe-1")).toEqual([{
-      jsonrpc: "2.0",
-      id: "server-discover-probe-1",
-      result: {
-        resultType: "complete",
-        supportedVersions: ["2026-07-28", "2025-06-18", "2025-03-26", "2024-11-05"],
-        capabilities: { tools: {} },
-        _meta: { "io.modelcontextprotocol/serverInfo": { name: "acx-memory", version: expect.any(String) } }
+  it(
+    "answers server/discover, string and number ids, unknown methods and bad lines, each under its own id",
+    async () => {
+      const { answers, stderr } = await exchange([
+        rpc("server-discover-probe-1", "server/discover", {
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }
+        }),
+        rpc("warm-0", "ping"),
+        "not json",
+        rpc(7, "resources/unknown"),
+        rpc(8, "ping"),
+        JSON.stringify([1, 2]),
+        rpc("call-1", "tools/call", {
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" },
+          name: "search",
+          arguments: { query: "cart tax" }
+        }),
+        rpc("warm-0", "ping")
+      ], 8)
+      const byId = (id: unknown) => answers.filter((answer) => answer["id"] === id)
+      expect(byId("server-discover-probe-1")).toEqual([{
+        jsonrpc: "2.0",
+        id: "server-discover-probe-1",
+        result: {
+          resultType: "complete",
+          supportedVersions: ["2026-07-28", "2025-06-18", "2025-03-26", "2024-11-05"],
+          capabilities: { tools: {} },
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "acx-memory", version: expect.any(String) } }
+        }
+      }])
+      expect(byId("warm-0")).toEqual([{ jsonrpc: "2.0", id: "warm-0", result: {} }, {
+        jsonrpc: "2.0",
+        id: "warm-0",
+        result: {}
+      }])
+      expect(byId(7)).toEqual([{
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32601, message: "Method not found: resources/unknown" }
+      }])
+      expect(byId(8)).toEqual([{ jsonrpc: "2.0", id: 8, result: {} }])
+      expect(byId(null).map((answer) => (answer["error"] as { code: number }).code).sort()).toEqual([-32600, -32700])
+      const call = byId("call-1")[0]!["result"] as {
+        resultType: string
+        structuredContent: { results: Array<{ kind: string; snippet: string }> }
       }
-    }])
-    expect(byId("warm-0")).toEqual([{ jsonrpc: "2.0", id: "warm-0", result: {} }, {
-      jsonrpc: "2.0",
-      id: "warm-0",
-      result: {}
-    }])
-    expect(byId(7)).toEqual([{ jsonrpc: "2.0", id: 7, error: { code: -32601, message: "Method not found: resources/unknown" } }])
-    expect(byId(8)).toEqual([{ jsonrpc: "2.0", id: 8, result: {} }])
-    expect(byId(null).map((answer) => (answer["error"] as { code: number }).code).sort()).toEqual([-32600, -32700])
-    const call = byId("call-1")[0]!["result"] as {
-      resultType: string
-      structuredContent: { results: Array<{ kind: string; snippet: string }> }
-    }
-    expect(call.resultType).toBe("complete")
-    expect(call.structuredContent.results.map((result) => result.kind)).toContain("prompt")
-    expect(stderr()).not.toContain("BigInt")
-  }, TEST_TIMEOUT_MS)
+      expect(call.resultType).toBe("complete")
+      expect(call.structuredContent.results.map((result) => result.kind)).toContain("prompt")
+      expect(stderr()).not.toContain("BigInt")
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("the official MCP client: its transport with string ids, its Client with number ids", async () => {
     const env = { ...process.env, ACX_HOME: acxHome } as Record<string, string>
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "memory", "mcp"], env, stderr: "pipe" })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "memory", "mcp"],
+      env,
+      stderr: "pipe"
+    })
     const received: Array<JSONRPCMessage> = []
-    const twoAnswers = new Promise<void>((resolve) => {
+    const twoAnswers = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`answers: ${JSON.stringify(received)}`)), 30_000)
       transport.onmessage = (message) => {
         received.push(message)
-        if (received.length === 2) resolve()
+        if (received.length === 2) {
+          clearTimeout(timer)
+          resolve()
+        }
       }
     })
     await transport.start()
@@ -177,7 +197,9 @@ describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
     expect(received.map((message) => "id" in message ? message.id : undefined).sort()).toEqual(["list-1", "warm-0"])
 
     const client = new Client({ name: "acx-test", version: "1.0.0" })
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "memory", "mcp"], env, stderr: "pipe" }))
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, "memory", "mcp"], env, stderr: "pipe" })
+    )
     try {
       expect(client.getServerVersion()?.name).toBe("acx-memory")
       const tools = await client.listTools()
@@ -234,7 +256,20 @@ server.on("exit", (code) => process.exit(code ?? 0))
     env = real.env(home)
     await promisify(execFile)(
       binary,
-      ["mcp", "add", "-s", "user", "acx-memory", "-e", `ACX_HOME=${acxHome}`, "--", process.execPath, wrapper, tap, BIN],
+      [
+        "mcp",
+        "add",
+        "-s",
+        "user",
+        "acx-memory",
+        "-e",
+        `ACX_HOME=${acxHome}`,
+        "--",
+        process.execPath,
+        wrapper,
+        tap,
+        BIN
+      ],
       { env, cwd: project, timeout: 60_000 }
     )
   }, 60_000)
@@ -267,6 +302,7 @@ server.on("exit", (code) => process.exit(code ?? 0))
   }, TEST_TIMEOUT_MS)
 
   it("a print-mode session calls mcp__acx-memory__search and gets the memory's answer", async () => {
+    fs.rmSync(tap, { force: true })
     const real = await realClaude({ baseUrl: double.url, path: binary })
     const run = await real.run({
       prompt: "What do we know about cart tax?",
@@ -285,5 +321,8 @@ server.on("exit", (code) => process.exit(code ?? 0))
     expect(toolResult).toContain(PROMPT.split(" ")[0]!)
     expect(toolResult).not.toContain("is_error\":true")
     expect(run.messages.at(-1)).toMatchObject({ type: "result", subtype: "success" })
+    // the session's connection too went through discover, not the fallback
+    expect(tapped().map((entry) => entry.message.method)).toContain("tools/call")
+    expect(tapped().some((entry) => entry.message.method === "initialize")).toBe(false)
   }, TEST_TIMEOUT_MS)
 })

@@ -242,13 +242,23 @@ export const fromClientMessage = (config: Config, state: State, message: unknown
     const id = message["id"]
     return isRequestId(id)
       ? fromRequest(config, state, message, method, id)
-      : reply(state, errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or a number"))
+      : reply(
+        state,
+        errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or a number")
+      )
   }
   // the client's answer to a request of the server: the ids are the server's own
   if (method === undefined && hasId && ("result" in message || "error" in message)) {
     return { state, toServer: [message], toClient: [] }
   }
-  return reply(state, errorResponse(hasId && isRequestId(message["id"]) ? message["id"] : null, ErrorCode.InvalidRequest, "Invalid Request: no method"))
+  return reply(
+    state,
+    errorResponse(
+      hasId && isRequestId(message["id"]) ? message["id"] : null,
+      ErrorCode.InvalidRequest,
+      "Invalid Request: no method"
+    )
+  )
 }
 
 /**

@@ -143,7 +143,8 @@ describe("McpDispatcher", () => {
   it("keeps a JSON-RPC error code, makes code 0 an internal error, and drops the Effect Cause", () => {
     const sent = McpDispatcher.fromClientLine(config, McpDispatcher.initial, request("t", "tools/call"))
     const inner = sent.toServer[0]!["id"]
-    const answer = (error: unknown) => McpDispatcher.fromServerMessage(sent.state, { jsonrpc: "2.0", id: inner, error }).toClient
+    const answer = (error: unknown) =>
+      McpDispatcher.fromServerMessage(sent.state, { jsonrpc: "2.0", id: inner, error }).toClient
     expect(answer({ _tag: "Cause", code: -32602, message: "Tool 'x' not found", data: { _tag: "Fail" } })).toEqual([
       { jsonrpc: "2.0", id: "t", error: { code: -32602, message: "Tool 'x' not found" } }
     ])
