@@ -181,7 +181,6 @@ describe("Hook types line up with the SDK", () => {
     expectTypeOf<Sdk.StopHookInput>().toExtend<typeof Hook.StopHookInput.Encoded>()
     expectTypeOf<Sdk.SessionEndHookInput>().toExtend<typeof Hook.SessionEndHookInput.Encoded>()
     expectTypeOf<Sdk.PreSkillShellCommandHookInput>().toExtend<typeof Hook.PreSkillShellCommandHookInput.Encoded>()
-    expectTypeOf<typeof Hook.PreSkillShellCommandHookInput.Encoded>().toExtend<Sdk.PreSkillShellCommandHookInput>()
     expectTypeOf<Sdk.PreCompactHookInput>().toExtend<typeof Hook.UnknownHookInput.Encoded>()
     expectTypeOf<Sdk.HookInput>().toExtend<typeof Hook.HookInput.Encoded>()
   })
