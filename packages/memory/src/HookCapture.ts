@@ -11,6 +11,7 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type { KnownHookEvent } from "@acx/schema/HookEvents"
+import { KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
 import { createHash } from "node:crypto"
 import * as path from "node:path"
 import type { MemoryConfig } from "./MemoryConfig.js"
@@ -23,20 +24,15 @@ import { isExcluded } from "./MemoryConfig.js"
  * @since 0.1.0
  * @category constants
  */
-export const MEMORY_HOOK_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SessionEnd"
-] as const satisfies ReadonlyArray<KnownHookEvent>
+export const MEMORY_HOOK_EVENTS: ReadonlyArray<MemoryHookEvent> = KNOWN_HOOK_EVENTS.filter(
+  (event): event is MemoryHookEvent => event !== "PreSkillShellCommand"
+)
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type MemoryHookEvent = typeof MEMORY_HOOK_EVENTS[number]
+export type MemoryHookEvent = Exclude<KnownHookEvent, "PreSkillShellCommand">
 
 /**
  * @since 0.1.0
