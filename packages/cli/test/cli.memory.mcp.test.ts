@@ -167,6 +167,23 @@ describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
     TEST_TIMEOUT_MS
   )
 
+  it(
+    "60 requests written at once, string and number ids mixed and repeated: each answered once, under its id",
+    async () => {
+      const ids = Array.from({ length: 60 }, (_, i) => i % 3 === 0 ? i % 9 : i % 3 === 1 ? `req-${i % 7}` : `${i}`)
+      const lines = ids.map((id, i) =>
+        i % 2 === 0
+          ? rpc(id, "ping")
+          : rpc(id, "tools/call", { name: "search", arguments: { query: "cart" } })
+      )
+      // one write: the server reads them in any chunking
+      const { answers } = await exchange([lines.join("\n")], ids.length)
+      expect(answers.map((answer) => answer["id"]).sort()).toEqual([...ids].sort())
+      expect(answers.every((answer) => "result" in answer)).toBe(true)
+    },
+    TEST_TIMEOUT_MS
+  )
+
   it("the official MCP client: its transport with string ids, its Client with number ids", async () => {
     const env = { ...process.env, ACX_HOME: acxHome } as Record<string, string>
     const transport = new StdioClientTransport({
