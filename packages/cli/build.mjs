@@ -23,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.join(here, "dist")
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
-const ENTRIES = new Set(["acx.mjs", "hook.mjs", "acx-stats-worker.mjs"])
+const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.mjs", "acx-stats-worker.mjs"])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
 const STALE_AFTER_MS = 10 * 60_000
 
@@ -70,7 +70,9 @@ await Promise.all([
   // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
   esbuild.build({
     ...common,
-    entryPoints: { acx: path.join(here, "src/bin.ts") },
+    // `acx memory mcp` starts from acx-mcp.mjs: it answers Claude Code's first request before the
+    // CLI loads (src/mcpMain.ts), then imports acx.mjs
+    entryPoints: { acx: path.join(here, "src/bin.ts"), "acx-mcp": path.join(here, "src/mcpMain.ts") },
     outdir: stage,
     outExtension: { ".js": ".mjs" },
     splitting: true

@@ -80,22 +80,31 @@ export const ErrorCode = {
 } as const
 
 /**
- * What the front knows of the server it stands before.
+ * What `server/discover` says of the server: enough to answer it before the server has loaded.
  *
  * @since 0.1.0
  * @category models
  */
-export interface Config {
+export interface Description {
   readonly serverInfo: { readonly name: string; readonly version: string }
   /** The `capabilities` of the `server/discover` result. */
   readonly capabilities: JsonObject
   /** Every protocol version the server speaks, newest first (`server/discover`'s `supportedVersions`). */
   readonly supportedVersions: ReadonlyArray<string>
+  readonly instructions?: string | undefined
+}
+
+/**
+ * What the front knows of the server it stands before.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Config extends Description {
   /** The request methods the inner server answers; any other request gets -32601 here. */
   readonly requests: ReadonlySet<string>
   /** The notification methods the inner server takes; any other notification is dropped. */
   readonly notifications: ReadonlySet<string>
-  readonly instructions?: string | undefined
 }
 
 /**
@@ -181,7 +190,7 @@ export const requestProtocolVersion = (message: JsonObject): string | undefined 
  * @since 0.1.0
  * @category constructors
  */
-export const discoverResult = (config: Config): JsonObject => ({
+export const discoverResult = (config: Description): JsonObject => ({
   resultType: "complete",
   supportedVersions: config.supportedVersions,
   capabilities: config.capabilities,
@@ -223,6 +232,28 @@ const fromNotification = (config: Config, state: State, message: JsonObject, met
   return inner === undefined
     ? reply(state)
     : { state, toServer: [{ ...message, params: { ...params, requestId: inner } }], toClient: [] }
+}
+
+/**
+ * The answer to a line when it is a `server/discover` request, else `undefined`: what a process
+ * can answer while the server itself still loads (Claude Code's probe timer runs from the moment
+ * it sends the request, the process's start-up included).
+ *
+ * @since 0.1.0
+ * @category dispatch
+ */
+export const discoverAnswer = (description: Description, line: string): JsonObject | undefined => {
+  // cheap test first: most lines are not discover requests
+  if (!line.includes("server/discover")) return undefined
+  let message: unknown
+  try {
+    message = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  return isObject(message) && message["method"] === "server/discover" && isRequestId(message["id"])
+    ? { jsonrpc: "2.0", id: message["id"], result: discoverResult(description) }
+    : undefined
 }
 
 /**

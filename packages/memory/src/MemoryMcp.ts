@@ -32,6 +32,7 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import * as McpDispatcher from "./McpDispatcher.js"
 import type { MemoryError } from "./MemoryError.js"
+import * as MemoryMcpDescription from "./MemoryMcpDescription.js"
 import * as MemorySearch from "./MemorySearch.js"
 
 const Kind = Schema.Literal("observation", "summary", "prompt")
@@ -147,34 +148,16 @@ export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.Sq
 ).pipe(Layer.provide(handlers))
 
 /**
- * The protocol versions `acx memory mcp` speaks, newest first: the stateless revision (answered
- * through {@link McpDispatcher}) and those `@effect/ai`'s `McpServer` negotiates in `initialize`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [
-  McpDispatcher.STATELESS_PROTOCOL_VERSION,
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05"
-]
-
-/**
  * What the JSON-RPC front needs to know of the memory's server.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const dispatcherConfig = (version: string): McpDispatcher.Config => ({
-  serverInfo: { name: SERVER_NAME, version },
-  capabilities: { tools: {} },
-  supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+  ...MemoryMcpDescription.describe(version),
   requests: new Set(McpSchema.ClientRequestRpcs.requests.keys()),
   notifications: new Set(McpSchema.ClientNotificationRpcs.requests.keys())
 })
-
-const SERVER_NAME = "acx-memory"
 
 const encodeLine = (message: McpDispatcher.JsonObject): string => `${JSON.stringify(message)}\n`
 
@@ -240,7 +223,7 @@ export const layerDispatched = <EIn, EOut>(options: {
 
     return layer.pipe(
       Layer.provide(McpServer.layerStdio({
-        name: SERVER_NAME,
+        name: MemoryMcpDescription.SERVER_NAME,
         version: options.version,
         stdin: Stream.fromQueue(toServer).pipe(Stream.encodeText),
         stdout: fromServer

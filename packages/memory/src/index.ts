@@ -115,6 +115,13 @@ export * as MemoryHooks from "./MemoryHooks.js"
 export * as MemoryMcp from "./MemoryMcp.js"
 
 /**
+ * What `acx memory mcp` says of itself in `server/discover`, pure and without Effect.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryMcpDescription from "./MemoryMcpDescription.js"
+
+/**
  * Full-text search, entries by id, timelines.
  *
  * @since 0.1.0

@@ -84,6 +84,27 @@ describe("McpDispatcher", () => {
     }])
   })
 
+  it("property: the early answer (before the server loads) is the front's own discover answer, and only for discover", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          requestId.map((id) => request(id, "server/discover", {})),
+          fc.string(),
+          fc.jsonValue().map((value) => JSON.stringify(value)),
+          requestId.map((id) => request(id, "tools/list", { note: "server/discover" }))
+        ),
+        (line) => {
+          const early = McpDispatcher.discoverAnswer(config, line)
+          const step = McpDispatcher.fromClientLine(config, McpDispatcher.initial, line)
+          const isDiscover = step.toServer.length === 0 && step.toClient.length === 1 &&
+            "result" in step.toClient[0]! &&
+            (step.toClient[0]!["result"] as { resultType?: string }).resultType === "complete"
+          expect(early).toEqual(isDiscover ? step.toClient[0] : undefined)
+        }
+      )
+    )
+  })
+
   it("property: a method the inner server does not serve gets -32601 with the request's id", () => {
     const served = new Set([...config.requests, "server/discover"])
     fc.assert(
