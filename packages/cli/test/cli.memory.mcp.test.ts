@@ -26,7 +26,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -180,6 +180,24 @@ describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
       const { answers } = await exchange([lines.join("\n")], ids.length)
       expect(answers.map((answer) => answer["id"]).sort()).toEqual([...ids].sort())
       expect(answers.every((answer) => "result" in answer)).toBe(true)
+    },
+    TEST_TIMEOUT_MS
+  )
+
+  it(
+    "a client that writes its requests and closes stdin gets every answer, then the server exits by itself",
+    async () => {
+      const result = await acx(["memory", "mcp"], {
+        env: { ACX_HOME: acxHome },
+        input: [
+          rpc("server-discover-probe-1", "server/discover"),
+          rpc("warm-0", "ping"),
+          rpc(3, "tools/call", { name: "search", arguments: { query: "cart tax" } })
+        ].join("\n") + "\n"
+      })
+      expect(result.code, result.stderr).toBe(0)
+      const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: unknown })
+      expect(answers.map((answer) => answer.id).sort()).toEqual([3, "server-discover-probe-1", "warm-0"].sort())
     },
     TEST_TIMEOUT_MS
   )

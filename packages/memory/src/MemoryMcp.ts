@@ -23,6 +23,8 @@ import * as NodeSink from "@effect/platform-node/NodeSink"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
@@ -162,6 +164,14 @@ export const dispatcherConfig = (version: string): McpDispatcher.Config => ({
 const encodeLine = (message: McpDispatcher.JsonObject): string => `${JSON.stringify(message)}\n`
 
 /**
+ * How long the server still answers after the client's input ended.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ANSWER_AFTER_END: Duration.DurationInput = "30 seconds"
+
+/**
  * The server behind {@link McpDispatcher} on the given byte streams: the client's lines go
  * through the front, which answers what the inner `McpServer` cannot and hands it the rest
  * under numeric ids; the inner server's answers go back through the front.
@@ -173,6 +183,11 @@ export const layerDispatched = <EIn, EOut>(options: {
   readonly version: string
   readonly stdin: Stream.Stream<Uint8Array, EIn>
   readonly stdout: Sink.Sink<unknown, string, unknown, EOut>
+  /**
+   * Completed once the client's input has ended and every request read from it was answered
+   * (or {@link ANSWER_AFTER_END} passed): the server has no one left to answer.
+   */
+  readonly done?: Deferred.Deferred<void> | undefined
 }): Layer.Layer<never, never, SqlClient.SqlClient> =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const config = dispatcherConfig(options.version)
@@ -194,11 +209,19 @@ export const layerDispatched = <EIn, EOut>(options: {
 
     // one writer: answers of the front and of the inner server never interleave mid-line
     yield* Stream.fromQueue(toClient).pipe(Stream.run(options.stdout), Effect.ignoreLogged, Effect.forkScoped)
+    // after the input ends: the answers still owed, written, then done
+    const answered = Effect.gen(function*() {
+      while ((yield* Ref.get(state)).pending.size > 0 || (yield* Queue.size(toClient)) > 0) {
+        yield* Effect.sleep("10 millis")
+      }
+    }).pipe(Effect.timeoutOption(ANSWER_AFTER_END))
     yield* options.stdin.pipe(
       Stream.decodeText(),
       Stream.splitLines,
       Stream.runForEach((line) => step((current) => McpDispatcher.fromClientLine(config, current, line))),
       Effect.ignoreLogged,
+      Effect.zipRight(answered),
+      Effect.zipRight(options.done === undefined ? Effect.void : Deferred.succeed(options.done, undefined)),
       Effect.forkScoped
     )
 
