@@ -11,31 +11,35 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type { KnownHookEvent } from "@acx/schema/HookEvents"
-import { isKnownHookEvent, KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
+import { KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
 import { createHash } from "node:crypto"
 import * as path from "node:path"
 import type { MemoryConfig } from "./MemoryConfig.js"
 import { isExcluded } from "./MemoryConfig.js"
 
 /**
- * The events the memory listens to: the six hook events acx models.
+ * The events the memory listens to: six of the hook events acx models (not
+ * PreSkillShellCommand: a hook on it guards a command, and the memory guards nothing).
  *
  * @since 0.1.0
  * @category constants
  */
-export const MEMORY_HOOK_EVENTS = KNOWN_HOOK_EVENTS
+export const MEMORY_HOOK_EVENTS: ReadonlyArray<MemoryHookEvent> = KNOWN_HOOK_EVENTS.filter(
+  (event): event is MemoryHookEvent => event !== "PreSkillShellCommand"
+)
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type MemoryHookEvent = KnownHookEvent
+export type MemoryHookEvent = Exclude<KnownHookEvent, "PreSkillShellCommand">
 
 /**
  * @since 0.1.0
  * @category guards
  */
-export const isMemoryHookEvent: (name: string) => name is MemoryHookEvent = isKnownHookEvent
+export const isMemoryHookEvent = (name: string): name is MemoryHookEvent =>
+  (MEMORY_HOOK_EVENTS as ReadonlyArray<string>).includes(name)
 
 /**
  * A queued unit of work for the worker.

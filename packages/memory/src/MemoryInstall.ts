@@ -31,14 +31,16 @@ import * as Merge from "./ClaudeSettingsMerge.js"
 import { MEMORY_HOOK_EVENTS, type MemoryHookEvent } from "./HookCapture.js"
 import { acxHome as defaultAcxHome } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
+import { SERVER_NAME } from "./MemoryMcpDescription.js"
 
 /**
- * The name of the memory's MCP server in Claude Code's configuration.
+ * The name of the memory's MCP server in Claude Code's configuration (the name the server gives
+ * itself).
  *
  * @since 0.1.0
  * @category constants
  */
-export const MCP_SERVER_NAME = "acx-memory"
+export const MCP_SERVER_NAME = SERVER_NAME
 
 /**
  * Each hook's timeout in seconds: SessionStart builds the context the session starts with, the
