@@ -51,6 +51,8 @@ export interface HookRunOptions {
    * programmatic hooks do not receive SessionStart.
    */
   readonly contextOnFirstPrompt?: boolean | undefined
+  /** The settings, when the caller read them already (default: read from `config.json`). */
+  readonly loaded?: MemoryConfig.LoadedConfig | undefined
 }
 
 /**
@@ -88,6 +90,113 @@ const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: unknown }).code
   return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
 }
+
+/**
+ * How long a hook waits for stdin to end before it goes on with what it has (ms): Claude Code
+ * writes the whole input at once, so only a stuck writer ever meets it.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const STDIN_DEADLINE_MS = 2_000
+
+/**
+ * What reading a hook's stdin gave: the text, the bytes taken, and how the reading ended —
+ * `"ended"` (end of input), `"complete"` (a whole JSON object arrived and the writer kept the
+ * pipe open), `"tooLarge"` (more than the cap arrived: reading stopped there, the text is
+ * empty), `"timedOut"` (the deadline passed first; the text is what arrived).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StdinInput {
+  readonly text: string
+  readonly bytes: number
+  readonly ending: "ended" | "complete" | "tooLarge" | "timedOut"
+}
+
+/** Whether the text read so far is one whole JSON object (a writer may keep its end open). */
+const isWholeObject = (chunks: ReadonlyArray<Buffer>): boolean => {
+  const last = chunks.at(-1)!
+  let end = last.length - 1
+  while (end >= 0 && (last[end] === 0x20 || last[end] === 0x0a || last[end] === 0x0d || last[end] === 0x09)) end--
+  // only a chunk ending in `}` can finish an object: the parse is tried rarely on large inputs
+  if (end < 0 || last[end] !== 0x7d) return false
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Reads a hook's stdin without ever blocking Claude Code: it stops as soon as more than
+ * `maxBytes` arrived (never reading the rest), as soon as a whole JSON object arrived, and at
+ * `deadlineMs` after the start whatever the writer does. The stream is destroyed when reading
+ * stops early. Never rejects (a stream error ends the reading with what arrived).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readInput = (
+  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  limits: { readonly maxBytes: number; readonly deadlineMs: number }
+): Promise<StdinInput> =>
+  new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    let done = false
+    const finish = (ending: StdinInput["ending"]) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      stream.removeListener("data", onData)
+      stream.removeListener("end", onEnd)
+      stream.removeListener("error", onEnd)
+      if (ending !== "ended") stream.destroy?.()
+      resolve({
+        text: ending === "tooLarge" ? "" : Buffer.concat(chunks).toString("utf8"),
+        bytes,
+        ending
+      })
+    }
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+      bytes += buffer.length
+      if (bytes > limits.maxBytes) return finish("tooLarge")
+      chunks.push(buffer)
+      if (isWholeObject(chunks)) finish("complete")
+    }
+    const onEnd = () => finish("ended")
+    const timer = setTimeout(() => finish("timedOut"), limits.deadlineMs)
+    stream.on("data", onData)
+    stream.on("end", onEnd)
+    stream.on("error", onEnd)
+  })
+
+/**
+ * The warning for a stdin over `memory.maxHookInputBytes`.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const tooLargeWarning = (maxBytes: number): string =>
+  `stdin is larger than ${maxBytes} bytes (memory.maxHookInputBytes): nothing recorded`
+
+/**
+ * The outcome of a hook that records nothing: the neutral answer and its warning line.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const nothingRecorded = (event: string, warning: string | undefined): HookOutcome => ({
+  stdout: output(undefined, undefined),
+  warning: warning === undefined ? undefined : `acx hook${event === "" ? "" : ` ${event}`}: ${warning}`,
+  startWorker: false,
+  recorded: false,
+  spooled: false
+})
 
 /**
  * Writes a hook input to the spool directory for the worker to record (atomic: written under a
@@ -141,18 +250,12 @@ const apply = (
 export const runHook = (event: string, raw: string, options: HookRunOptions = {}): HookOutcome => {
   const env = options.env ?? process.env
   const now = options.now ?? Date.now()
-  const quiet = (warning: string | undefined, known?: MemoryHookEvent): HookOutcome => ({
-    stdout: output(known, undefined),
-    warning: warning === undefined ? undefined : `acx hook ${event}: ${warning}`,
-    startWorker: false,
-    recorded: false,
-    spooled: false
-  })
+  const quiet = (warning: string | undefined): HookOutcome => nothingRecorded(event, warning)
   if (env[OBSERVER_ENV] === "1") return quiet(undefined)
   const home = options.home ?? MemoryConfig.acxHome(env)
-  const { config } = MemoryConfig.load(home)
+  const { config } = options.loaded ?? MemoryConfig.load(home)
   if (Buffer.byteLength(raw) > config.maxHookInputBytes) {
-    return quiet(`stdin is larger than ${config.maxHookInputBytes} bytes (memory.maxHookInputBytes): nothing recorded`)
+    return quiet(tooLargeWarning(config.maxHookInputBytes))
   }
   if (raw.trim() === "") return quiet("stdin is empty: nothing recorded")
   let input: unknown
@@ -162,7 +265,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
     return quiet("stdin is not JSON: nothing recorded")
   }
   const captured = capture(event, input, raw, config)
-  if (captured._tag === "Skip") return quiet(captured.warning, captured.event)
+  if (captured._tag === "Skip") return quiet(captured.warning)
   const files: MemoryPaths = MemoryConfig.paths(home)
   let db: Database.Database | undefined
   try {
