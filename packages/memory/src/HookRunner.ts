@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
-import { capture } from "./HookCapture.js"
+import { capture, needsPosition } from "./HookCapture.js"
 import * as HookStore from "./internal/hookStore.js"
 import * as Sqlite from "./internal/sqlite.js"
 import type { MemoryPaths } from "./MemoryConfig.js"
@@ -205,14 +205,33 @@ export const nothingRecorded = (event: string, warning: string | undefined): Hoo
  * @since 0.1.0
  * @category spool
  */
-export const spool = (dir: string, event: string, raw: string, now: number): string => {
+export const spool = (dir: string, event: string, raw: string, now: number, position?: number | undefined): string => {
   fs.mkdirSync(dir, { recursive: true })
   const name = `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`
   const temporary = path.join(dir, `.${name}.tmp`)
-  fs.writeFileSync(temporary, JSON.stringify({ event, raw }))
+  // the transcript's position travels with the input: read later, the transcript has grown
+  fs.writeFileSync(temporary, JSON.stringify({ event, raw, ...(position === undefined ? {} : { position }) }))
   const final = path.join(dir, name)
   fs.renameSync(temporary, final)
   return final
+}
+
+/**
+ * The transcript's size in bytes now (`undefined` when there is none or it cannot be read): the
+ * position of a hook call without a `prompt_id` (see `HookCapture.turnOf`).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const transcriptPosition = (input: unknown): number | undefined => {
+  if (!needsPosition(input)) return undefined
+  const file = (input as { transcript_path?: unknown }).transcript_path
+  if (typeof file !== "string" || file === "") return undefined
+  try {
+    return fs.statSync(file).size
+  } catch {
+    return undefined
+  }
 }
 
 const renderContext = (db: Database.Database, project: string, contextTokens: number): string =>
@@ -264,7 +283,8 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   } catch {
     return quiet("stdin is not JSON: nothing recorded")
   }
-  const captured = capture(event, input, raw, config)
+  const position = transcriptPosition(input)
+  const captured = capture(event, input, raw, config, position)
   if (captured._tag === "Skip") return quiet(captured.warning)
   const files: MemoryPaths = MemoryConfig.paths(home)
   let db: Database.Database | undefined
@@ -281,7 +301,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   } catch (error) {
     if (isBusy(error)) {
       try {
-        spool(files.spool, event, raw, now)
+        spool(files.spool, event, raw, now, position)
         return {
           ...quiet("the memory database is locked: the event waits in the spool for the worker"),
           startWorker: true,
@@ -309,7 +329,8 @@ export const recordSpooled = (
   event: string,
   raw: string,
   config: MemoryConfig.MemoryConfig,
-  now: number
+  now: number,
+  position?: number | undefined
 ): boolean => {
   let input: unknown
   try {
@@ -317,7 +338,7 @@ export const recordSpooled = (
   } catch {
     return false
   }
-  const captured = capture(event, input, raw, config)
+  const captured = capture(event, input, raw, config, position)
   return captured._tag === "Capture" && HookStore.record(db, captured, now).recorded
 }
 

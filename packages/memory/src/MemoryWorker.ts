@@ -477,10 +477,22 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         try {
           for (const name of names.sort()) {
             const file = path.join(files.spool, name)
-            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as { event: string; raw: string }
+            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as {
+              event: string
+              raw: string
+              position?: unknown
+            }
             const at = Number(name.split("-")[0])
+            const position = typeof spooled.position === "number" ? spooled.position : undefined
             if (
-              HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, Number.isFinite(at) ? at : Date.now())
+              HookRunner.recordSpooled(
+                db,
+                spooled.event,
+                spooled.raw,
+                config,
+                Number.isFinite(at) ? at : Date.now(),
+                position
+              )
             ) {
               recorded++
             }
