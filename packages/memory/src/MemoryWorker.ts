@@ -89,6 +89,25 @@ interface Warm {
   lastUsed: number
 }
 
+/**
+ * Batches in a row whose replies could not be read (twice each: the question and the reminder)
+ * after which a session is recorded locally from then on.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const UNREADABLE_BATCHES_BEFORE_LOCAL = 2
+
+/**
+ * Observer turns one batch costs at most: the question, and the reminder when nothing in the
+ * reply could be read. (A batch that meets an error is retried on the backoff schedule, one
+ * turn per attempt, at most `maxAttempts` attempts.)
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_TURNS_PER_BATCH = 2
+
 const describe = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500)
 
@@ -281,13 +300,39 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           if (failed > 0) yield* MemoryStore.setSessionStatus(session.id, "failed", error)
         })
 
-      /** The observer said its query budget is spent: the session goes local. */
-      const goLocal = (session: MemoryStore.SessionRow, answer: ObserverAnswer) =>
+      /** The session is recorded locally from now on (`why`: what the log adds to the reason). */
+      const goLocal = (session: MemoryStore.SessionRow, reason: string, why: string) =>
         Effect.gen(function*() {
-          const reason = `the observer's query budget (maxBudgetUsdPerQuery $${config.maxBudgetUsdPerQuery}) is spent`
           yield* MemoryStore.setObserverLocal(session.id, reason)
           yield* closeObserver(session.id)
-          log(`session ${session.id}: ${reason} (${answer.error?.subtype}); recording locally from now on`)
+          log(`session ${session.id}: ${reason} (${why}); recording locally from now on`)
+          return { ...session, observerLocalReason: reason }
+        })
+
+      /** Per session, how many batches in a row the observer answered with nothing readable. */
+      const unreadableInARow = new Map<string, number>()
+
+      /**
+       * Nothing readable in the answer nor in the answer to the reminder: asking again would cost
+       * the same for the same end, so the batch is recorded locally at once (never retried on the
+       * model); after {@link UNREADABLE_BATCHES_BEFORE_LOCAL} such batches in a row the session
+       * is recorded locally from then on. What the observer can cost a session whose replies never
+       * parse is bounded by that, whatever the number of events.
+       */
+      const unreadable = (session: MemoryStore.SessionRow, reply: string) =>
+        Effect.gen(function*() {
+          const count = (unreadableInARow.get(session.id) ?? 0) + 1
+          unreadableInARow.set(session.id, count)
+          const shown = JSON.stringify(reply.slice(0, 200))
+          if (count >= UNREADABLE_BATCHES_BEFORE_LOCAL) {
+            return yield* goLocal(
+              session,
+              `the observer's replies had no readable XML for ${count} batches in a row`,
+              `last reply ${shown}`
+            )
+          }
+          const reason = "the observer's reply had no readable XML, twice"
+          log(`session ${session.id}: ${reason} (${shown}); this batch is recorded locally`)
           return { ...session, observerLocalReason: reason }
         })
 
@@ -330,14 +375,15 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
                 })
               }
               yield* MemoryStore.recordLedger(result.ledger, yield* Clock.currentTimeMillis)
-              return yield* again(yield* goLocal(session, result.answer))
+              const reason =
+                `the observer's query budget (maxBudgetUsdPerQuery $${config.maxBudgetUsdPerQuery}) is spent`
+              return yield* again(yield* goLocal(session, reason, result.answer.error?.subtype ?? "error"))
             }
             case "Unreadable":
-              return yield* fail(session, events, "the observer's reply had no readable XML, twice", {
-                reply: result.text,
-                ledger: result.ledger
-              })
+              yield* MemoryStore.recordLedger(result.ledger, yield* Clock.currentTimeMillis)
+              return yield* again(yield* unreadable(session, result.text))
             case "Reply":
+              unreadableInARow.delete(session.id)
               return yield* onReply(result.reply, result.ledger)
           }
         })
