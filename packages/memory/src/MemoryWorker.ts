@@ -143,11 +143,15 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       const env = options.env ?? process.env
       const home = options.home ?? MemoryConfig.acxHome(env)
       const files = MemoryConfig.paths(home)
-      const config = options.config ?? MemoryConfig.load(home).config
+      // the settings in force: re-read when config.json changes (not when given by the caller)
+      let configStamp = MemoryConfig.stamp(home)
+      let config = options.config ?? MemoryConfig.load(home).config
       const pid = options.pid ?? process.pid
       const log = options.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`))
       const pollInterval = Duration.decode(options.pollInterval ?? Duration.millis(500))
-      const idleTimeout = Duration.toMillis(options.idleTimeout ?? Duration.minutes(config.workerIdleMinutes))
+      const idleTimeoutOf = (settings: MemoryConfig.MemoryConfig) =>
+        Duration.toMillis(options.idleTimeout ?? Duration.minutes(settings.workerIdleMinutes))
+      let idleTimeout = idleTimeoutOf(config)
       const maxObservers = options.maxObservers ?? 2
       const templates = options.templates ?? ObserverPrompts.load()
       const databaseError = (what: string) => (cause: unknown) =>
@@ -161,22 +165,31 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
       log(`worker ${pid}: started (memory ${files.database})`)
 
-      const credentials = config.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
-      // what `acx memory status` says about the model: why this worker records without one
-      yield* WorkerLock.setLocalReason(
-        config.mode === "local" ? "mode is local" : credentials.ok ? undefined : credentials.reason
-      ).pipe(Effect.mapError(databaseError("noting the worker's mode")))
+      const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
+        settings.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
+      let credentials = credentialsFor(config)
+      // what `acx memory status` says about the model: what this worker uses, or why none
+      const noteInForce = Effect.suspend(() =>
+        WorkerLock.setInForce({
+          mode: config.mode,
+          model: config.model,
+          localReason: config.mode === "local" ? "mode is local" : credentials.ok ? undefined : credentials.reason
+        })
+      ).pipe(Effect.mapError(databaseError("noting the worker's settings")))
+      yield* noteInForce
       const sdkStore = yield* Effect.gen(function*() {
         const store = yield* SqliteSessionStore.makeWithClient()
         return yield* SessionStore.toSdkWithRuntime(store)
       }).pipe(Effect.mapError(databaseError("opening the observer's session store")))
-      const startObserver = options.observer ?? agentObserver({
-        files,
-        config,
-        env,
-        sessionStore: sdkStore,
-        pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable
-      })
+      // the settings of the moment: an observer started after a reload runs with the new ones
+      const startObserver: ObserverFactory = options.observer ?? ((session) =>
+        agentObserver({
+          files,
+          config,
+          env,
+          sessionStore: sdkStore,
+          pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable
+        })(session))
       const warm = new Map<string, Warm>()
       const closeObserver = (sessionId: string) =>
         Effect.suspend(() => {
@@ -557,11 +570,40 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         )
       )
 
+      /**
+       * Re-reads config.json when it changed: later batches use the new settings, and observers
+       * running with another model or budget are ended (the next batch starts one afresh).
+       */
+      const reload = Effect.gen(function*() {
+        if (options.config !== undefined) return
+        const stamp = MemoryConfig.stamp(home)
+        if (stamp === configStamp) return
+        configStamp = stamp
+        const loaded = MemoryConfig.load(home)
+        const before = config
+        config = loaded.config
+        idleTimeout = idleTimeoutOf(config)
+        log(
+          `worker ${pid}: settings re-read from ${loaded.file}: mode ${config.mode}, model ${config.model}${
+            loaded.problems.length === 0 ? "" : ` (${loaded.problems.join("; ")})`
+          }`
+        )
+        if (
+          before.mode !== config.mode || before.model !== config.model ||
+          before.maxBudgetUsdPerQuery !== config.maxBudgetUsdPerQuery
+        ) {
+          credentials = credentialsFor(config)
+          yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true })
+        }
+        yield* noteInForce
+      })
+
       const loop = Effect.gen(function*() {
         let batches = 0
         let handled = 0
         let lastWork = yield* Clock.currentTimeMillis
         while (true) {
+          yield* reload
           yield* ingestSpool
           const now = yield* Clock.currentTimeMillis
           const interrupted = yield* MemoryStore.markInterrupted(now, config.interruptedAfterHours)

@@ -6,6 +6,8 @@
  * - empty replies, prose, half an XML block: asked again once with the reminder, then recorded
  *   locally with the reply logged; a reminder answered well, fences and prose around the XML, and
  *   XML cut after its title are read;
+ * - config.json changed under a running worker: the next batches use it, and status reports the
+ *   mode and model in force in the worker;
  * - a model whose replies never parse: a hard ceiling on what a session costs, whatever the
  *   number of events, every event recorded (locally);
  * - no credentials: local observations without starting Claude Code; a credentials file in the
@@ -24,6 +26,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import * as MemoryAdmin from "../src/MemoryAdmin.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
 import * as MemoryWorker from "../src/MemoryWorker.js"
 import { hooksOf, provideDatabase, query } from "./utils/world.js"
@@ -277,6 +280,75 @@ describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as
     }
     console.log(`garbage replies: ${w.double.requests().filter(isObserver).length} observer calls for 30 events`)
   }, 120_000)
+
+  it("config.json changed under a running worker: the next batches use it, status shows what is in force", async () => {
+    const w = await world(observer(observation("From the model")))
+    const config = (memory: Record<string, unknown>) =>
+      fs.writeFileSync(
+        MemoryConfig.paths(w.acxHome).config,
+        JSON.stringify({ memory: { batchWaitSeconds: 0, ...memory } })
+      )
+    config({})
+    const status = () =>
+      Effect.runPromise(provide(
+        w.acxHome,
+        MemoryAdmin.status(MemoryConfig.paths(w.acxHome), MemoryConfig.load(w.acxHome))
+      ))
+    const settled = async (id: string) => {
+      const deadline = Date.now() + 30_000
+      const pending = () =>
+        query(w.acxHome, `SELECT count(*) AS n FROM memory_events WHERE session_id = '${id}' AND state = 'pending'`)[0]!
+      while (pending()["n"] > 0) {
+        if (Date.now() > deadline) throw new Error(`${id} was not recorded`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+    session(w.acxHome, w.project, "s-before", 1, { ended: false })
+    const lines: Array<string> = []
+    const fiber = Effect.runFork(provide(
+      w.acxHome,
+      MemoryWorker.run({
+        home: w.acxHome,
+        env: { ...w.env },
+        idleTimeout: "1 minute",
+        pathToClaudeCodeExecutable: claudePath,
+        log: (line) => lines.push(line)
+      })
+    ))
+    try {
+      await settled("s-before")
+      const before = await status()
+      expect(before.worker).toMatchObject({
+        running: true,
+        localReason: null,
+        inForce: { mode: "model", model: "claude-haiku-4-5" }
+      })
+      expect(MemoryAdmin.modelLine(before, MemoryConfig.load(w.acxHome).config)).toBe(
+        "claude-haiku-4-5 (the observer, in the running worker)"
+      )
+
+      // the user turns the model off while the worker runs
+      config({ mode: "local" })
+      const calls = w.double.requests().filter(isObserver).length
+      session(w.acxHome, w.project, "s-after", 2, { ended: false })
+      await settled("s-after")
+      expect(w.double.requests().filter(isObserver)).toHaveLength(calls)
+      const sources = query(w.acxHome, "SELECT DISTINCT source FROM memory_observations WHERE session_id = 's-after'")
+      expect(sources).toEqual([{ source: "local" }])
+      const after = await status()
+      expect(after.worker).toMatchObject({
+        running: true,
+        localReason: "mode is local",
+        inForce: { mode: "local", model: "claude-haiku-4-5" }
+      })
+      expect(MemoryAdmin.modelLine(after, MemoryConfig.load(w.acxHome).config)).toBe(
+        "none, observations are recorded locally (mode is local)"
+      )
+      expect(lines.join("\n")).toContain("settings re-read from")
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(fiber))
+    }
+  }, 90_000)
 
   it("no credentials: local observations, no Claude Code started", async () => {
     const w = await world(observer(observation("Never asked")))
