@@ -352,13 +352,16 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       const isBudgetError = (answer: ObserverAnswer) => answer.error?.subtype === "error_max_budget_usd"
 
       /**
-       * What an error result said: its subtype and its errors, or (an API error the CLI gave up
-       * on comes as subtype `success` with no errors) the result's text, e.g. `API Error: 400 …`.
+       * What an error result said. An API error the CLI gave up on comes as subtype `success`
+       * with no errors and the cause in the result's text (`API Error: Connection refused …`,
+       * `API Error: 500 …`): that text is the error. Other results name their subtype and errors.
        */
       const answerError = (answer: ObserverAnswer) => {
         const error = answer.error!
-        const detail = error.messages.length > 0 ? error.messages.join("; ") : answer.text
-        return `the observer answered with an error: ${error.subtype} ${detail}`.trim()
+        const detail = (error.messages.length > 0 ? error.messages.join("; ") : answer.text).trim()
+        return error.subtype === "success"
+          ? `the observer's model call failed: ${detail === "" ? "no reason given" : detail}`
+          : `the observer's turn ended with ${error.subtype}${detail === "" ? "" : `: ${detail}`}`
       }
 
       /**
