@@ -12,8 +12,8 @@
 import * as Redact from "@acx/convert/Redact"
 import type { KnownHookEvent } from "@acx/schema/HookEvents"
 import { isKnownHookEvent, KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
-import { createHash } from "node:crypto"
 import * as path from "node:path"
+import { crypto } from "./internal/lazyCrypto.js"
 import type { MemoryConfig } from "./MemoryConfig.js"
 import { isExcluded } from "./MemoryConfig.js"
 
@@ -135,7 +135,7 @@ export const cut = (value: unknown, maxChars: number, depth = 0): unknown => {
 /** Redacted, then cut: cutting first could split a secret and leave half of it unrecognised. */
 const clean = (value: unknown, config: MemoryConfig): unknown => cut(Redact.value(value), config.maxToolOutputChars)
 
-const hash = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 32)
+const hash = (text: string): string => crypto().createHash("sha256").update(text).digest("hex").slice(0, 32)
 
 /**
  * Where in its session a hook call was made, beyond its payload: Claude Code's `prompt_id` (one

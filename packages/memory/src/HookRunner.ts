@@ -12,12 +12,12 @@
  * @since 0.1.0
  */
 import type Database from "better-sqlite3"
-import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
 import { capture, needsPosition } from "./HookCapture.js"
 import * as HookStore from "./internal/hookStore.js"
+import { crypto } from "./internal/lazyCrypto.js"
 import * as Sqlite from "./internal/sqlite.js"
 import type { MemoryPaths } from "./MemoryConfig.js"
 import * as MemoryConfig from "./MemoryConfig.js"
@@ -207,7 +207,7 @@ export const nothingRecorded = (event: string, warning: string | undefined): Hoo
  */
 export const spool = (dir: string, event: string, raw: string, now: number, position?: number | undefined): string => {
   fs.mkdirSync(dir, { recursive: true })
-  const name = `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`
+  const name = `${now}-${process.pid}-${crypto().randomBytes(4).toString("hex")}.json`
   const temporary = path.join(dir, `.${name}.tmp`)
   // the transcript's position travels with the input: read later, the transcript has grown
   fs.writeFileSync(temporary, JSON.stringify({ event, raw, ...(position === undefined ? {} : { position }) }))
