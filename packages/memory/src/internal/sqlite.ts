@@ -3,7 +3,7 @@
  * Effect loaded): WAL, a busy timeout, and the shared migrations applied in one immediate
  * transaction (so eight hooks racing on a fresh file migrate it once).
  */
-import type Database from "better-sqlite3"
+import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
@@ -51,30 +51,26 @@ export const migrate = (db: Database.Database): void => {
 }
 
 /**
- * better-sqlite3, loaded on first use with Node's CommonJS loader (an ESM `import` of it costs the
- * hook a parse of the module to find its exports), and its addon loaded from its known path: the
- * default lookup (the `bindings` package) walks the directory tree from a stack trace, the
- * largest single cost of a hook after Node's own start-up.
+ * The path of better-sqlite3's native addon, resolved once: its default lookup (the `bindings`
+ * package) walks the directory tree from a stack trace, the largest single cost of a hook after
+ * Node's own start-up. `undefined`: another build layout, left to the default lookup.
  */
-let loaded: { readonly Database: typeof Database; readonly nativeBinding: string | undefined } | undefined
-const driver = () => {
-  if (loaded !== undefined) return loaded
-  const require = createRequire(import.meta.url)
-  let nativeBinding: string | undefined
+let nativeBinding: string | null | undefined = null
+const addonPath = (): string | undefined => {
+  if (nativeBinding !== null) return nativeBinding
   try {
-    nativeBinding = require.resolve("better-sqlite3/build/Release/better_sqlite3.node")
+    nativeBinding = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node")
   } catch {
-    // another build layout: the default lookup finds it
+    nativeBinding = undefined
   }
-  loaded = { Database: require("better-sqlite3") as typeof Database, nativeBinding }
-  return loaded
+  return nativeBinding
 }
 
 /** Opens (creating its directory and file) and migrates the memory database. */
 export const open = (file: string, options?: { readonly busyTimeoutMs?: number | undefined }): Database.Database => {
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  const { Database, nativeBinding } = driver()
-  const db = new Database(file, nativeBinding === undefined ? {} : { nativeBinding })
+  const addon = addonPath()
+  const db = new Database(file, addon === undefined ? {} : { nativeBinding: addon })
   try {
     configure(db, options?.busyTimeoutMs)
     migrate(db)
