@@ -9,13 +9,13 @@
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
-import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN } from "./utils/acx.js"
+import { query, waitFor } from "./utils/memory.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -50,23 +50,6 @@ const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDo
       name: "Edit",
       input: { file_path: file, old_string: "const step = 0", new_string: `const step = ${turn}` }
     }]
-  }
-}
-
-const query = (file: string, sql: string) => {
-  const db = new Database(file, { readonly: true })
-  try {
-    return db.prepare(sql).all() as Array<Record<string, any>>
-  } finally {
-    db.close()
-  }
-}
-
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
   }
 }
 
