@@ -115,13 +115,16 @@ export interface StdinInput {
   readonly ending: "ended" | "complete" | "tooLarge" | "timedOut"
 }
 
+/** Whether a chunk ends in `}` (white space aside): only such a chunk can finish an object. */
+const endsAnObject = (chunk: Buffer): boolean => {
+  let end = chunk.length - 1
+  while (end >= 0 && (chunk[end] === 0x20 || chunk[end] === 0x0a || chunk[end] === 0x0d || chunk[end] === 0x09)) end--
+  return end >= 0 && chunk[end] === 0x7d
+}
+
 /** Whether the text read so far is one whole JSON object (a writer may keep its end open). */
 const isWholeObject = (chunks: ReadonlyArray<Buffer>): boolean => {
-  const last = chunks.at(-1)!
-  let end = last.length - 1
-  while (end >= 0 && (last[end] === 0x20 || last[end] === 0x0a || last[end] === 0x0d || last[end] === 0x09)) end--
-  // only a chunk ending in `}` can finish an object: the parse is tried rarely on large inputs
-  if (end < 0 || last[end] !== 0x7d) return false
+  if (!endsAnObject(chunks.at(-1)!)) return false
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"))
     return typeof value === "object" && value !== null && !Array.isArray(value)
@@ -161,12 +164,17 @@ export const readInput = (
         ending
       })
     }
+    // after a parse that failed, the next waits until the input has doubled: however the chunks
+    // fall, the parsing stays within twice the input (the deadline or the end catches the rest)
+    let parseFrom = 0
     const onData = (chunk: Buffer | string) => {
       const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
       bytes += buffer.length
       if (bytes > limits.maxBytes) return finish("tooLarge")
       chunks.push(buffer)
-      if (isWholeObject(chunks)) finish("complete")
+      if (bytes < parseFrom) return
+      if (isWholeObject(chunks)) return finish("complete")
+      if (endsAnObject(buffer)) parseFrom = bytes * 2
     }
     const onEnd = () => finish("ended")
     const timer = setTimeout(() => finish("timedOut"), limits.deadlineMs)
