@@ -272,6 +272,23 @@ describe("runHook", () => {
     ])
   })
 
+  it("a session resumed after it ended goes on: not ended, active again until its next end", () => {
+    const home = makeHome()
+    const session = () => rows(home, "SELECT status, ended_at IS NOT NULL AS ended, end_reason FROM memory_sessions")
+    hook(home, "SessionStart", base("SessionStart", { source: "startup" }))
+    hook(home, "UserPromptSubmit", base("UserPromptSubmit", { prompt_id: "p-1", prompt: "yes, continue" }))
+    hook(home, "SessionEnd", base("SessionEnd", { prompt_id: "p-1", reason: "other" }))
+    expect(session()).toEqual([{ status: "active", ended: 1, end_reason: "other" }])
+    // the worker completed it meanwhile
+    const db = Sqlite.open(MemoryConfig.paths(home).database)
+    db.prepare("UPDATE memory_sessions SET status = 'completed'").run()
+    db.close()
+    hook(home, "SessionStart", base("SessionStart", { source: "resume" }))
+    expect(session()).toEqual([{ status: "active", ended: 0, end_reason: null }])
+    hook(home, "SessionEnd", base("SessionEnd", { prompt_id: "p-2", reason: "prompt_input_exit" }))
+    expect(session()).toEqual([{ status: "active", ended: 1, end_reason: "prompt_input_exit" }])
+  })
+
   it("a spooled call keeps the transcript's position it was made at", () => {
     const home = makeHome()
     const files = MemoryConfig.paths(home)
