@@ -94,7 +94,8 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
 
   afterAll(async () => {
     await double?.close()
-    fs.rmSync(root, { recursive: true, force: true })
+    // a worker the last session's hooks started (detached) may still be writing
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
   })
 
   it("captures, distils, injects, finds and serves a session's memory", async () => {

@@ -91,7 +91,7 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
 
   afterAll(async () => {
     await double?.close()
-    for (const root of roots) fs.rmSync(root, { recursive: true, force: true })
+    for (const root of roots) fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
   })
 
   it.each(VARIANTS)(
