@@ -483,7 +483,8 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     expect(secondTries.length).toBeGreaterThan(0)
     expect(secondTries[0]!).toBeGreaterThanOrEqual(retryAt)
     expect(events().map((event) => event.attempts)).toEqual([2, 2, 2])
-    expect(value(w.acxHome, "SELECT status FROM memory_sessions")).toBe("failed")
+    // the session's status is written right after the events' (not in their transaction)
+    await waitFor("the session to fail", () => value(w.acxHome, "SELECT status FROM memory_sessions") === "failed")
     // SIGTERM stops the worker gracefully although its observer is still warm (the session goes
     // on): the observer closed, the lock released
     process.kill(worker.pid, "SIGTERM")
