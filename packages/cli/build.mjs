@@ -81,6 +81,9 @@ await Promise.all([
   // framework or Effect (the bin hands it over before loading anything else)
   esbuild.build({
     ...common,
+    // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
+    // path): its ten modules, loaded one by one, were a tenth of a hook's time
+    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
     entryPoints: [path.join(here, "src/hook.ts")],
     outfile: path.join(stage, "hook.mjs")
   }),

@@ -238,6 +238,22 @@ export const load = (home: string = acxHome()): LoadedConfig => {
   return { ...decode(json), file }
 }
 
+/**
+ * What tells a changed `config.json` from the one read before: its modification time, change
+ * time and size (`"none"` when there is no file). Never throws.
+ *
+ * @since 0.1.0
+ * @category loading
+ */
+export const stamp = (home: string = acxHome()): string => {
+  try {
+    const stat = fs.statSync(paths(home).config)
+    return `${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}`
+  } catch {
+    return "none"
+  }
+}
+
 const globToRegExp = (glob: string): RegExp => {
   let source = ""
   for (let i = 0; i < glob.length; i++) {
