@@ -11,7 +11,7 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type { KnownHookEvent } from "@acx/schema/HookEvents"
-import { isKnownHookEvent, KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
+import { KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
 import * as path from "node:path"
 import { crypto } from "./internal/lazyCrypto.js"
 import type { MemoryConfig } from "./MemoryConfig.js"

@@ -209,6 +209,7 @@ export const nothingRecorded = (event: string, warning: string | undefined): Hoo
   spooled: false
 })
 
+/**
  * What a spool file holds: the event, the input as {@link spoolable} keeps it (JSON), the
  * idempotency key the hook computed from the input it received (the worker records the event
  * under it, so the event keeps its identity), and the transcript's position when the hook ran
