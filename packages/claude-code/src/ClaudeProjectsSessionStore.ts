@@ -116,12 +116,12 @@ export const make = (
         Effect.mapError(storageError(operation, `cannot read ${file}`))
       )
 
-    // Transcripts are read in chunks (any size); NotFound is `None`.
+    // Transcripts are read by TranscriptReader (regular files only, any size); NotFound is `None`.
     const readEntriesOptional = (operation: string, file: string) =>
-      readEntryLines(fs, file).pipe(
+      readEntryLines(file).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          (error) => error.reason === "NotFound",
           () =>
             Effect.succeed(
               Option.none<
