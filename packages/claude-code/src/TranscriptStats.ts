@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { acxHome } from "./internal/acxHome.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob } from "./internal/statsFile.js"
+import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * Why statistics could not be gathered: `Io`, a transcript could not be read; `Worker`, a worker
@@ -313,8 +314,14 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
           description: `cannot read transcripts: ${cause instanceof Error ? cause.message : String(cause)}`
         })
     }).pipe(Effect.withSpan("TranscriptStats.foldFiles", { attributes: { files: jobs.length, workers } }))
+    let unread = 0
     for (const [i, item] of jobs.entries()) {
       const result = done[i]!
+      if (result.unread !== undefined) {
+        skipped.push({ file: item.job.file, reason: result.unread })
+        unread++
+        continue
+      }
       entries[item.index] = {
         size: result.size,
         mtimeMs: item.mtimeMs,
@@ -354,7 +361,11 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
     return {
       folds,
       skipped,
-      files: { cached: files.length - skipped.length - jobs.length, appended, folded: jobs.length - appended },
+      files: {
+        cached: files.length - skipped.length - (jobs.length - unread),
+        appended,
+        folded: jobs.length - unread - appended
+      },
       bytesRead: bytesToRead,
       workers,
       cacheWarning
@@ -370,7 +381,7 @@ const isNodeIoError = (cause: unknown): boolean =>
 // The bytes before the cached offset are what they were: the file was appended to, not rewritten.
 const sameMark = (file: string, entry: CacheEntry): boolean => {
   try {
-    const fd = fs.openSync(file, "r")
+    const fd = TranscriptReader.openSync(file).fd
     try {
       return markAt(fd, entry.offset) === entry.mark
     } finally {

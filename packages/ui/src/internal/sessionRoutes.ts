@@ -28,7 +28,7 @@ import * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
-import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
+import { LINE_CAP, locateLine, parseLine, readLines, readRange } from "./transcriptLines.js"
 
 const encoder = new TextEncoder()
 const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
@@ -58,7 +58,7 @@ const itemLines = (
   let state = SessionView.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
-  return readLines(fs, file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
+  return readLines(file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
     Stream.filterMap((chunk) => {
       const result = SessionView.fold(state, chunk.inputs)
       state = result.state
@@ -116,7 +116,7 @@ const liveEvents = (
     let state = SessionView.initial(pricing, masker(mask))
     let offset = 0
     let lines = 0
-    yield* readLines(fs, file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
+    yield* readLines(file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
       Stream.runForEach((chunk) =>
         Effect.sync(() => {
           state = SessionView.fold(state, chunk.inputs).state
@@ -175,7 +175,7 @@ const liveEvents = (
           if (size < offset || replaced) return [{ type: "reload" }]
           if (size === offset) return []
           const out: Array<SessionView.SessionLine> = []
-          yield* readLines(fs, file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
+          yield* readLines(file, { from: offset, linesBefore: lines, until: size, includeTorn: false }).pipe(
             Stream.runForEach((chunk) =>
               Effect.sync(() => {
                 const result = SessionView.fold(state, chunk.inputs)
@@ -277,12 +277,11 @@ export const sessionRoutes = (context: UiContext) =>
           }
           const file = yield* transcriptOf(context, found.value, params.get("agent"))
           if (Option.isNone(file)) return notFound("no such subagent")
-          const fs = yield* FileSystem.FileSystem
-          const range = yield* locateLine(fs, file.value, line)
+          const range = yield* locateLine(file.value, line)
           if (Option.isNone(range)) return notFound(`no line ${line}`)
           const size = range.value.end - range.value.start
           if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
-          const bytes = yield* fs.stream(file.value, { offset: range.value.start, bytesToRead: size }).pipe(
+          const bytes = yield* readRange(file.value, range.value.start, range.value.end).pipe(
             Stream.runCollect,
             Effect.map((chunks) => {
               const out = new Uint8Array(size)
@@ -320,13 +319,12 @@ export const sessionRoutes = (context: UiContext) =>
           const agent = params.get("agent")
           const file = yield* transcriptOf(context, found.value, agent)
           if (Option.isNone(file)) return notFound("no such subagent")
-          const fs = yield* FileSystem.FileSystem
-          const range = yield* locateLine(fs, file.value, line)
+          const range = yield* locateLine(file.value, line)
           if (Option.isNone(range)) return notFound(`no line ${line}`)
           const { end, start } = range.value
           const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
           const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
-          const raw = fs.stream(file.value, { offset: start, bytesToRead: end - start })
+          const raw = readRange(file.value, start, end)
           if (!SecretMask.maskingOn(params)) {
             return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
           }
