@@ -20,7 +20,10 @@ export const run = ({ configDir, followSymlinks, format, id, noThinking, project
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const session = yield* findSession(projects, id, project)
-    const { entries, errors, invalidUtf8Lines } = yield* projects.readSession(session.projectKey, session.sessionId)
+    const { entries, errorOffsets, errors, invalidUtf8Lines } = yield* projects.readSession(
+      session.projectKey,
+      session.sessionId
+    )
     if (invalidUtf8Lines.length > 0) {
       yield* Console.error(
         `acx: warning: ${invalidUtf8Lines.length} line(s) not valid UTF-8 in ${
@@ -33,7 +36,7 @@ export const run = ({ configDir, followSymlinks, format, id, noThinking, project
       yield* Console.error(
         `acx: warning: ${errors.length} malformed line(s) skipped in ${
           printable(session.file)
-        } (first: line ${first.line}: ${describeError(first.description)})`
+        } (first: line ${first.line} at byte ${errorOffsets[0]}: ${describeError(first.description)})`
       )
     }
     const agents = format === "markdown"
