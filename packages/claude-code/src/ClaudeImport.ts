@@ -226,8 +226,10 @@ export const importClaudeDir = (
             mtimeMs: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
           })
         ),
-        Effect.catchIf((error) => error._tag === "SystemError" && error.reason === "NotFound", () =>
-          Effect.succeed(Option.none())),
+        Effect.catchIf(
+          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          () => Effect.succeed(Option.none())
+        ),
         Effect.mapError(ioError(task.name))
       )
 

@@ -299,7 +299,12 @@ export const make: (
       })
 
     const readerError = (operation: string) => (cause: TranscriptReader.TranscriptReaderError) =>
-      fail(cause.reason, operation, `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`, cause)
+      fail(
+        cause.reason,
+        operation,
+        `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`,
+        cause
+      )
 
     const ioError = (operation: string, target: string) => (cause: unknown) => {
       const notFound = typeof cause === "object" && cause !== null && "reason" in cause && cause.reason === "NotFound"
@@ -552,8 +557,10 @@ export const make: (
         const names = yield* listDir("listSubagents", dir)
         const lists = yield* Effect.forEach(names, (name) => {
           const full = path.join(dir, name)
-          return Effect.flatMap(entryKind(full), (kind) =>
-            kind === "directory" ? walkFiles(full, seen) : Effect.succeed(kind === "file" ? [full] : []))
+          return Effect.flatMap(
+            entryKind(full),
+            (kind) => kind === "directory" ? walkFiles(full, seen) : Effect.succeed(kind === "file" ? [full] : [])
+          )
         })
         return lists.flat()
       })

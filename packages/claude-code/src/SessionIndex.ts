@@ -227,8 +227,10 @@ export const make = (
         return yield* readIndexed(file, listed.size, limits)
       })).pipe(
         // gone, or no longer a regular file, since it was listed: listed without metadata
-        Effect.catchIf((error) => error.reason !== "Io", () =>
-          Effect.succeed<Indexed>({ state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" })),
+        Effect.catchIf(
+          (error) => error.reason !== "Io",
+          () => Effect.succeed<Indexed>({ state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" })
+        ),
         Effect.map((indexed): CacheEntry => ({ ...indexed, size: listed.size, mtime: listed.mtime })),
         Effect.mapError((cause) => new SessionIndexError({ reason: "Io", file: listed.file, cause }))
       )

@@ -210,7 +210,11 @@ const closeFd = (fd: number) => Effect.async<void>((resume) => fs.close(fd, () =
 export const open = (file: string): Effect.Effect<OpenTranscript, TranscriptReaderError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<number, TranscriptReaderError>((resume) =>
-      fs.open(file, OPEN_FLAGS, (error, fd) => resume(error === null ? Effect.succeed(fd) : Effect.fail(failure(file, error))))
+      fs.open(
+        file,
+        OPEN_FLAGS,
+        (error, fd) => resume(error === null ? Effect.succeed(fd) : Effect.fail(failure(file, error)))
+      )
     ),
     closeFd
   ).pipe(

@@ -112,7 +112,13 @@ describe("TranscriptReader.LineSplitter", () => {
     splitter.feed(Buffer.from("\n{}\n"), (line) => lines.push(line))
     expect(lines).toEqual([
       { text: "", start: 10, end: 10 + 64 * 1024 * 1024 + 1, invalidUtf8: false, tooLarge: true },
-      { text: "{}", start: 10 + 64 * 1024 * 1024 + 1, end: 10 + 64 * 1024 * 1024 + 4, invalidUtf8: false, tooLarge: false }
+      {
+        text: "{}",
+        start: 10 + 64 * 1024 * 1024 + 1,
+        end: 10 + 64 * 1024 * 1024 + 4,
+        invalidUtf8: false,
+        tooLarge: false
+      }
     ])
   })
 })

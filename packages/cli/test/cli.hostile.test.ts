@@ -54,11 +54,13 @@ const get = (ui: RunningUi, pathAndQuery: string) =>
         (response) => {
           const chunks: Array<Buffer> = []
           response.on("data", (chunk: Buffer) => chunks.push(chunk))
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
           response.on("error", reject)
         }
       )
-      request.setTimeout(REQUEST_BOUND_MS, () => request.destroy(new Error(`GET ${pathAndQuery} timed out`)))
+      request.setTimeout(REQUEST_BOUND_MS, () =>
+        request.destroy(new Error(`GET ${pathAndQuery} timed out`)))
       request.on("error", reject)
       request.end()
     })

@@ -233,7 +233,9 @@ describe("acx listing rows", () => {
       expect(show.stderrLines).toHaveLength(1)
       expect(show.stderrLines[0]).toMatch(
         new RegExp(
-          `^acx: warning: 3 malformed line\\(s\\) skipped in ${files[2]!.replace(/[.]/g, "\\.")} \\(first: line 2 at byte \\d+: `
+          `^acx: warning: 3 malformed line\\(s\\) skipped in ${
+            files[2]!.replace(/[.]/g, "\\.")
+          } \\(first: line 2 at byte \\d+: `
         )
       )
     },

@@ -103,7 +103,15 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
     transcript = TranscriptReader.openSync(job.file)
   } catch (error) {
     if (!(error instanceof TranscriptReader.TranscriptReaderError) || error.reason === "Io") throw error
-    return { file: job.file, state: StatsFold.serialise(fold), offset: 0, size: 0, tail: undefined, mark: "", unread: error.description }
+    return {
+      file: job.file,
+      state: StatsFold.serialise(fold),
+      offset: 0,
+      size: 0,
+      tail: undefined,
+      mark: "",
+      unread: error.description
+    }
   }
   const fd = transcript.fd
   try {

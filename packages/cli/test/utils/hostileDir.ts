@@ -35,7 +35,9 @@ export interface BuiltSession {
   readonly entries: ReadonlyArray<Record<string, unknown>>
   /** Lines ended by `\n`. */
   readonly lines: number
-  readonly subagents: ReadonlyArray<{ readonly agentId: string; readonly entries: ReadonlyArray<Record<string, unknown>> }>
+  readonly subagents: ReadonlyArray<
+    { readonly agentId: string; readonly entries: ReadonlyArray<Record<string, unknown>> }
+  >
   /** Agent ids named like subagents that are not regular files. */
   readonly fifoAgents: ReadonlyArray<string>
 }
@@ -131,7 +133,10 @@ export const buildHostileDir = (root: string, spec: HostileSpec): HostileDir => 
     if (index === 0) {
       fs.mkdirSync(subagentsDir, { recursive: true })
       const agentEntries = [userEntry(sessionId, 100, "a subagent's prompt")]
-      fs.writeFileSync(path.join(subagentsDir, "agent-ok.jsonl"), agentEntries.map((e) => JSON.stringify(e) + "\n").join(""))
+      fs.writeFileSync(
+        path.join(subagentsDir, "agent-ok.jsonl"),
+        agentEntries.map((e) => JSON.stringify(e) + "\n").join("")
+      )
       subagents.push({ agentId: "ok", entries: agentEntries })
       if (spec.fifoSubagent) {
         const fifo = path.join(subagentsDir, "agent-fifo.jsonl")

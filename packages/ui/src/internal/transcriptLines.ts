@@ -5,8 +5,8 @@
  * own; a line over the page's cap is not decoded (only counted), a torn last line waits for its
  * newline, a line nested deeper than `JsonDepth.MAX_DEPTH` is shown as malformed.
  */
-import { exceedsDepth, tooDeepDescription } from "@acx/schema/JsonDepth"
 import * as TranscriptReader from "@acx/claude-code/TranscriptReader"
+import { exceedsDepth, tooDeepDescription } from "@acx/schema/JsonDepth"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -83,7 +83,11 @@ export const readLines = (
           }
         }
         const rest = batch.rest
-        if (rest === undefined) return batch.lines.length === 0 && inputs.length === 0 ? undefined : { inputs, end: batch.end, lines: number }
+        if (rest === undefined) {
+          return batch.lines.length === 0 && inputs.length === 0
+            ? undefined
+            : { inputs, end: batch.end, lines: number }
+        }
         if (!options.includeTorn) return undefined
         // a torn last line: shown if it parses, but `end` stays before it (a live read re-reads it)
         if (rest.tooLarge) inputs.push({ line: number + 1, tooLarge: lineBytes(rest, false) })
@@ -104,14 +108,18 @@ export const readRange = (
   end: number
 ): Stream.Stream<Uint8Array, TranscriptReader.TranscriptReaderError> =>
   Stream.unwrapScoped(
-    Effect.map(TranscriptReader.open(file), (transcript) => TranscriptReader.chunks(transcript, { from: start, until: end }))
+    Effect.map(TranscriptReader.open(file), (transcript) =>
+      TranscriptReader.chunks(transcript, { from: start, until: end }))
   )
 
 /** The byte range `[start, end)` of line `n` (1-based, without its newline), if the file has it. */
 export const locateLine = (
   file: string,
   n: number
-): Effect.Effect<Option.Option<{ readonly start: number; readonly end: number }>, TranscriptReader.TranscriptReaderError> => {
+): Effect.Effect<
+  Option.Option<{ readonly start: number; readonly end: number }>,
+  TranscriptReader.TranscriptReaderError
+> => {
   if (!Number.isSafeInteger(n) || n < 1) return Effect.succeed(Option.none())
   // only offsets are needed: no line is kept (a cap of one byte)
   let line = 0
