@@ -152,19 +152,13 @@ export const importClaudeDir = (
     const ledger = ImportLedger.ledgerOf(store)
     const filter = uuidlessFilter(store)
     const batchSize = Math.max(1, options.batchSize ?? 500)
-    const ioError = (file: string) => (cause: PlatformError.PlatformError) =>
+    const ioError = (file: string) => (cause: PlatformError.PlatformError | TranscriptReader.TranscriptReaderError) =>
       new ClaudeProjects.ClaudeProjectsError({
         reason: "Io",
         operation: "importClaudeDir",
-        description: `cannot read ${file}: ${cause.message}`,
-        cause
-      })
-
-    const readError = (file: string) => (cause: TranscriptReader.TranscriptReaderError) =>
-      new ClaudeProjects.ClaudeProjectsError({
-        reason: "Io",
-        operation: "importClaudeDir",
-        description: `cannot read ${file}: ${cause.description}`,
+        description: `cannot read ${file}: ${
+          cause._tag === "TranscriptReaderError" ? cause.description : cause.message
+        }`,
         cause
       })
 
@@ -253,14 +247,14 @@ export const importClaudeDir = (
         const opened = yield* Effect.either(TranscriptReader.open(task.path))
         if (opened._tag === "Left") {
           // gone, or not a regular file (a FIFO swapped in after the listing): skipped, never waited on
-          if (opened.left.reason === "Io") return yield* Effect.fail(readError(task.name)(opened.left))
+          if (opened.left.reason === "Io") return yield* Effect.fail(ioError(task.name)(opened.left))
           warning.unread = opened.left.description
           return
         }
         const file = opened.right
         const head: { hash?: string } = {}
         const fingerprint = (offset: number) =>
-          fingerprintAt(file, offset, head).pipe(Effect.mapError(readError(task.name)))
+          fingerprintAt(file, offset, head).pipe(Effect.mapError(ioError(task.name)))
         let start = 0
         if (ledger !== undefined && record !== null && record.offset <= size) {
           if ((yield* fingerprint(record.offset)) === record.fingerprint) start = record.offset
@@ -304,7 +298,7 @@ export const importClaudeDir = (
           })
         let rest: TranscriptReader.Line | undefined
         yield* TranscriptReader.lines(file, { from: start, until: size }).pipe(
-          Stream.mapError(readError(task.name)),
+          Stream.mapError(ioError(task.name)),
           Stream.runForEach((read) =>
             Effect.gen(function*() {
               totals.bytes += read.lines.reduce((n, line) => n + line.end - line.start, 0)
@@ -365,8 +359,7 @@ export const importClaudeDir = (
       const attempt = (
         n: number
       ): Effect.Effect<A, E | ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError, R> =>
-        Effect.catchIf(once, (error): error is ImportConflictError =>
-          error instanceof ImportConflictError, () =>
+        Effect.catchIf(once, (error): error is ImportConflictError => error instanceof ImportConflictError, () =>
           n >= MAX_CONFLICTS
             ? Effect.fail(
               new ClaudeProjects.ClaudeProjectsError({
