@@ -11,6 +11,7 @@
  */
 import * as Fork from "@acx/convert/Fork"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -31,6 +32,9 @@ import { expandHome, isSafeSegment } from "./internal/paths.js"
 import { foldTranscript, lineParser } from "./internal/transcriptFile.js"
 import * as SessionIndex from "./SessionIndex.js"
 import * as TranscriptReader from "./TranscriptReader.js"
+
+// The largest `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes).
+const META_BYTES = 1024 * 1024
 
 /**
  * Why an operation failed:
@@ -565,10 +569,17 @@ export const make: (
         return lists.flat()
       })
 
+    // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
+    // META_BYTES, not nested deeper than a line may be; anything else is no metadata.
     const readMeta = (file: string) =>
-      fs.readFileString(file).pipe(
-        Effect.option,
+      Effect.scoped(Effect.gen(function*() {
+        const opened = yield* TranscriptReader.open(file)
+        if (opened.size > META_BYTES) return Option.none<string>()
+        return Option.some((yield* TranscriptReader.readAt(opened, 0, opened.size)).toString("utf8"))
+      })).pipe(
+        Effect.orElseSucceed(() => Option.none<string>()),
         Effect.map(Option.flatMap((text) => {
+          if (exceedsDepth(text)) return Option.none()
           try {
             const value: unknown = JSON.parse(text)
             return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -143,6 +143,8 @@ export const buildHostileDir = (root: string, spec: HostileSpec): HostileDir => 
         mkfifo(fifo)
         notFiles.push(fifo)
         fifoAgents.push("fifo")
+        // a FIFO as a valid subagent's metadata sidecar: no metadata, never waited on
+        mkfifo(path.join(subagentsDir, "agent-ok.meta.json"))
       }
       if (spec.linkLoop) {
         // a directory linking to its parent, and a link to itself
