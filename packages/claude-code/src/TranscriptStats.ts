@@ -80,6 +80,8 @@ export interface StatsRun {
   readonly workers: number
   /** Why the cache could not be written, when it could not. */
   readonly cacheWarning: string | undefined
+  /** Per file with malformed lines: the byte offset of the first. */
+  readonly malformedAt: { readonly [file: string]: number }
 }
 
 /**
@@ -128,6 +130,8 @@ interface CacheEntry {
   readonly offset: number
   readonly mark: string
   readonly state: unknown
+  /** The byte offset of the file's first malformed line, if any. */
+  readonly malformedAt?: number | undefined
 }
 
 interface CacheFile {
@@ -152,7 +156,8 @@ const isEntry = (value: unknown): value is CacheEntry => {
   if (typeof value !== "object" || value === null) return false
   const entry = value as { readonly [key: string]: unknown }
   return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
-    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"]
+    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"] &&
+    (entry["malformedAt"] === undefined || typeof entry["malformedAt"] === "number")
 }
 
 // Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
@@ -322,23 +327,31 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
         unread++
         continue
       }
+      // a resumed fold keeps the offset its earlier part found first
+      const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
+      const malformedAt = earlier ?? result.malformedAt
       entries[item.index] = {
         size: result.size,
         mtimeMs: item.mtimeMs,
         offset: result.offset,
         mark: result.mark,
-        state: result.state
+        state: result.state,
+        ...(malformedAt === undefined ? {} : { malformedAt })
       }
       tails[item.index] = result.tail
     }
     const folds: Array<StatsReport.FileFold> = []
+    const malformedAt: { [file: string]: number } = {}
     const dayOf = StatsFold.localDayOf()
     for (const [index, item] of files.entries()) {
       const entry = entries[index]
       if (entry === undefined) continue
       const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
       const tail = tails[index]
+      const before = state.malformed
       if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+      const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
+      if (first !== undefined) malformedAt[item.file] = first
       folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
     }
     let cacheWarning: string | undefined
@@ -368,7 +381,8 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
       },
       bytesRead: bytesToRead,
       workers,
-      cacheWarning
+      cacheWarning,
+      malformedAt
     } satisfies StatsRun
   })
 

@@ -215,7 +215,7 @@ describe("acx on bad input", () => {
       new RegExp(
         `^acx: warning: ${
           1 + GARBAGE_LINES
-        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}\\)$`
+        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1, first at byte \\d+\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}, first at byte \\d+\\)$`
       )
     )
   })

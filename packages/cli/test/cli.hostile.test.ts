@@ -165,6 +165,9 @@ describe("attacks: no input stops or hangs a reader", () => {
     const shown = await acx(["show", "-f", "jsonl", first.sessionId], { env })
     expect(shown.code, shown.stderr).toBe(0)
     expect(shown.stderr).toMatch(new RegExp(`first: line 2 at byte ${offset}: nested deeper than 512 levels`))
+    const stats = await acx(["stats"], { env })
+    expect(stats.code, stats.stderr).toBe(0)
+    expect(stats.stderr).toContain(`${first.file} (1, first at byte ${offset})`)
     await within("deep case", CASE_BOUND_MS, readEverything(dir, "deep"))
   }, 4 * CASE_BOUND_MS)
 

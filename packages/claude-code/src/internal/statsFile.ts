@@ -77,6 +77,8 @@ export interface FoldDone {
   readonly mark: string
   /** Why the file was not read (gone, or not a regular file): nothing was folded. */
   readonly unread?: string | undefined
+  /** The byte offset of the first line this job counted as malformed, if any. */
+  readonly malformedAt?: number | undefined
 }
 
 /** The bytes of `file` in [offset − 64, offset), as latin1 text. @internal */
@@ -122,6 +124,11 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
     let carrySize = 0
     // in a line over the cap: its bytes are dropped up to its newline
     let skipping = false
+    let malformedAt: number | undefined
+    const malformed = (offset: number) => {
+      fold.malformed++
+      malformedAt ??= offset
+    }
     const chunk = Buffer.allocUnsafe(CHUNK)
     for (;;) {
       const read = fs.readSync(fd, chunk, 0, CHUNK, position)
@@ -131,7 +138,7 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
       if (skipping) {
         const stop = bytes.indexOf(NEWLINE)
         if (stop === -1) continue
-        fold.malformed++
+        malformed(consumed)
         skipping = false
         consumed = position - read + stop + 1
         bytes = bytes.subarray(stop + 1)
@@ -156,8 +163,13 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
       while (start < last) {
         const stop = bytes.indexOf(NEWLINE, start)
         const lineEnd = bytes[stop - 1] === RETURN ? stop - 1 : stop
-        if (lineEnd - start > TranscriptReader.MAX_LINE_BYTES) fold.malformed++
-        else if (lineEnd > start) StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
+        const offset = position - bytes.length + start
+        if (lineEnd - start > TranscriptReader.MAX_LINE_BYTES) malformed(offset)
+        else if (lineEnd > start) {
+          const before = fold.malformed
+          StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
+          if (fold.malformed > before) malformedAt ??= offset
+        }
         start = stop + 1
       }
       consumed = position - (bytes.length - last - 1)
@@ -172,7 +184,8 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
       offset: consumed,
       size: position,
       tail,
-      mark: markAt(fd, consumed)
+      mark: markAt(fd, consumed),
+      malformedAt
     }
   } finally {
     fs.closeSync(fd)
