@@ -304,7 +304,7 @@ export const make: (
 
     const readerError = (operation: string) => (cause: TranscriptReader.TranscriptReaderError) =>
       fail(
-        cause.reason,
+        cause.reason === "TooLarge" ? "Io" : cause.reason,
         operation,
         `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`,
         cause
@@ -572,12 +572,8 @@ export const make: (
     // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
     // META_BYTES, not nested deeper than a line may be; anything else is no metadata.
     const readMeta = (file: string) =>
-      Effect.scoped(Effect.gen(function*() {
-        const opened = yield* TranscriptReader.open(file)
-        if (opened.size > META_BYTES) return Option.none<string>()
-        return Option.some((yield* TranscriptReader.readAt(opened, 0, opened.size)).toString("utf8"))
-      })).pipe(
-        Effect.orElseSucceed(() => Option.none<string>()),
+      TranscriptReader.readText(file, META_BYTES).pipe(
+        Effect.option,
         Effect.map(Option.flatMap((text) => {
           if (exceedsDepth(text)) return Option.none()
           try {

@@ -32,7 +32,8 @@ import * as fs from "node:fs"
 
 /**
  * Why a transcript could not be read: `NotFound`, no such file; `NotAFile`, not a regular file
- * (a FIFO, a socket, a device, a directory); `Io`, the file system failed.
+ * (a FIFO, a socket, a device, a directory); `TooLarge`, over the size {@link readText} allows;
+ * `Io`, the file system failed.
  *
  * @since 0.1.0
  * @category errors
@@ -41,7 +42,7 @@ export class TranscriptReaderError
   extends Schema.TaggedError<TranscriptReaderError>("@acx/claude-code/TranscriptReader/TranscriptReaderError")(
     "TranscriptReaderError",
     {
-      reason: Schema.Literal("NotFound", "NotAFile", "Io"),
+      reason: Schema.Literal("NotFound", "NotAFile", "TooLarge", "Io"),
       file: Schema.String,
       description: Schema.String,
       cause: Schema.optionalWith(Schema.Defect, { exact: true })
@@ -254,6 +255,26 @@ export const readAt = (
     }
     step()
   })
+
+/**
+ * A small file beside the transcripts (a subagent's `.meta.json`, a store's sidecar) read whole
+ * as UTF-8 text, by the same rules: a regular file only, at most `maxBytes` (else `TooLarge`).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readText = (file: string, maxBytes: number): Effect.Effect<string, TranscriptReaderError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const transcript = yield* open(file)
+    if (transcript.size > maxBytes) {
+      return yield* new TranscriptReaderError({
+        reason: "TooLarge",
+        file,
+        description: `${transcript.size} bytes, over ${maxBytes}: not read`
+      })
+    }
+    return (yield* readAt(transcript, 0, transcript.size)).toString("utf8")
+  }))
 
 /**
  * The bytes of `[from, until)` in chunks (`until` defaults to the size when opened).

@@ -156,6 +156,19 @@ describe("TranscriptReader.readFile", () => {
     expect(() => TranscriptReader.openSync(fifo)).toThrow(/not a regular file \(a FIFO\)/)
   })
 
+  it("reads a small side file whole, regular files only and up to a size", async () => {
+    const meta = path.join(root, "agent-a.meta.json")
+    fs.writeFileSync(meta, "{\"agentType\":\"x\"}")
+    const text = (file: string, max: number) => Effect.runPromise(Effect.either(TranscriptReader.readText(file, max)))
+    expect(await text(meta, 100)).toEqual(Either.right("{\"agentType\":\"x\"}"))
+    const large = await text(meta, 5)
+    expect(Either.isLeft(large) && large.left.reason).toBe("TooLarge")
+    const fifo = path.join(root, "agent-b.meta.json")
+    execFileSync("mkfifo", [fifo])
+    const piped = await text(fifo, 100)
+    expect(Either.isLeft(piped) && piped.left.reason).toBe("NotAFile")
+  })
+
   it("refuses a directory with NotAFile and a missing file with NotFound", async () => {
     const dir = path.join(root, "dir.jsonl")
     fs.mkdirSync(dir)
