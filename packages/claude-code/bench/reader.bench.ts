@@ -22,9 +22,9 @@ const ROUNDS = 7
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-reader-bench-"))
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }))
 const file = path.join(dir, "big.jsonl")
+const fixtures = Fixtures.transcriptFiles().map((source) => fs.readFileSync(source, "utf8")).join("")
 let text = ""
-for (const source of Fixtures.transcriptFiles()) text += fs.readFileSync(source, "utf8")
-while (text.length < TARGET_BYTES) text += text
+while (text.length < TARGET_BYTES) text += fixtures
 fs.writeFileSync(file, text)
 const megabytes = fs.statSync(file).size / 1e6
 const lines = text.split("\n").filter((line) => line !== "")
