@@ -29,6 +29,15 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { isUtf8 } from "node:buffer"
 import * as fs from "node:fs"
+import {
+  checked,
+  isRefusal,
+  MAX_LINE_BYTES as INTERNAL_MAX_LINE_BYTES,
+  OPEN_FLAGS,
+  openRegularSync,
+  type Refusal,
+  refusalOf
+} from "./internal/regularFile.js"
 
 /**
  * Why a transcript could not be read: `NotFound`, no such file; `NotAFile`, not a regular file
@@ -65,7 +74,7 @@ export class TranscriptReaderError
  * @since 0.1.0
  * @category constants
  */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024
+export const MAX_LINE_BYTES: number = INTERNAL_MAX_LINE_BYTES
 
 const CHUNK = 1024 * 1024
 const NEWLINE = 0x0a
@@ -138,40 +147,13 @@ export interface ReadOptions {
   readonly chunkSize?: number | undefined
 }
 
-const describe = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
-
-const failure = (file: string, cause: unknown): TranscriptReaderError => {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  return new TranscriptReaderError({
-    reason: code === "ENOENT" || code === "ENOTDIR" ? "NotFound" : "Io",
+const failure = (file: string, refusal: Refusal): TranscriptReaderError =>
+  new TranscriptReaderError({
+    reason: refusal.reason,
     file,
-    description: code === "ENOENT" || code === "ENOTDIR" ? "not found" : `cannot be read (${describe(cause)})`,
-    cause
+    description: refusal.description,
+    ...(refusal.cause === undefined ? {} : { cause: refusal.cause })
   })
-}
-
-const kindOf = (stats: fs.Stats): string =>
-  stats.isFIFO()
-    ? "a FIFO"
-    : stats.isSocket()
-    ? "a socket"
-    : stats.isDirectory()
-    ? "a directory"
-    : stats.isCharacterDevice() || stats.isBlockDevice()
-    ? "a device"
-    : "not a regular file"
-
-// O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK
-
-const opened = (file: string, fd: number, stats: fs.Stats): OpenTranscript | TranscriptReaderError =>
-  stats.isFile()
-    ? { file, fd, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino }
-    : new TranscriptReaderError({
-      reason: "NotAFile",
-      file,
-      description: `not a regular file (${kindOf(stats)}): skipped`
-    })
 
 /**
  * Opens a transcript synchronously (for worker threads); throws a {@link TranscriptReaderError}.
@@ -181,23 +163,9 @@ const opened = (file: string, fd: number, stats: fs.Stats): OpenTranscript | Tra
  * @category opening
  */
 export const openSync = (file: string): OpenTranscript => {
-  let fd: number
-  try {
-    fd = fs.openSync(file, OPEN_FLAGS)
-  } catch (cause) {
-    throw failure(file, cause)
-  }
-  let result: OpenTranscript | TranscriptReaderError
-  try {
-    result = opened(file, fd, fs.fstatSync(fd))
-  } catch (cause) {
-    result = failure(file, cause)
-  }
-  if (result instanceof TranscriptReaderError) {
-    fs.closeSync(fd)
-    throw result
-  }
-  return result
+  const result = openRegularSync(file)
+  if (isRefusal(result)) throw failure(file, result)
+  return { file, ...result }
 }
 
 const closeFd = (fd: number) => Effect.async<void>((resume) => fs.close(fd, () => resume(Effect.void)))
@@ -214,7 +182,7 @@ export const open = (file: string): Effect.Effect<OpenTranscript, TranscriptRead
       fs.open(
         file,
         OPEN_FLAGS,
-        (error, fd) => resume(error === null ? Effect.succeed(fd) : Effect.fail(failure(file, error)))
+        (error, fd) => resume(error === null ? Effect.succeed(fd) : Effect.fail(failure(file, refusalOf(error))))
       )
     ),
     closeFd
@@ -222,9 +190,8 @@ export const open = (file: string): Effect.Effect<OpenTranscript, TranscriptRead
     Effect.flatMap((fd) =>
       Effect.async<OpenTranscript, TranscriptReaderError>((resume) =>
         fs.fstat(fd, (error, stats) => {
-          if (error !== null) return resume(Effect.fail(failure(file, error)))
-          const result = opened(file, fd, stats)
-          resume(result instanceof TranscriptReaderError ? Effect.fail(result) : Effect.succeed(result))
+          const result = error === null ? checked(fd, stats) : refusalOf(error)
+          resume(isRefusal(result) ? Effect.fail(failure(file, result)) : Effect.succeed({ file, ...result }))
         })
       )
     )
@@ -247,7 +214,7 @@ export const readAt = (
     const step = () => {
       if (filled >= buffer.length) return resume(Effect.succeed(buffer))
       fs.read(transcript.fd, buffer, filled, buffer.length - filled, position + filled, (error, read) => {
-        if (error !== null) return resume(Effect.fail(failure(transcript.file, error)))
+        if (error !== null) return resume(Effect.fail(failure(transcript.file, refusalOf(error))))
         if (read === 0) return resume(Effect.succeed(buffer.subarray(0, filled)))
         filled += read
         step()

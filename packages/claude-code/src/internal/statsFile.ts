@@ -3,7 +3,7 @@
  * worker threads, one file at a time, and in the main thread for small jobs). Only lines ended by
  * `\n` are consumed: the offset returned is just past the last one, so a line being written is
  * read whole next time; a final line without `\n` comes back as `tail`. The file is opened by
- * `TranscriptReader.openSync` (regular files only), and a line over its cap is counted as
+ * the one safe open (`regularFile.ts`, as `TranscriptReader` opens: regular files only), and a line over its cap is counted as
  * malformed without being kept.
  *
  * @internal
@@ -11,7 +11,7 @@
 import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import * as fs from "node:fs"
-import * as TranscriptReader from "../TranscriptReader.js"
+import { isRefusal, MAX_LINE_BYTES, openRegularSync } from "./regularFile.js"
 
 const CHUNK = 4 * 1024 * 1024
 const NEWLINE = 0x0a
@@ -100,11 +100,9 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
   const restored = job.state === null ? undefined : StatsFold.restore(job.state)
   const fold = restored ?? StatsFold.empty()
   const ctx: StatsFold.FoldContext = { pricing, dayOf: StatsFold.localDayOf(), kind: job.kind }
-  let transcript: TranscriptReader.OpenTranscript
-  try {
-    transcript = TranscriptReader.openSync(job.file)
-  } catch (error) {
-    if (!(error instanceof TranscriptReader.TranscriptReaderError) || error.reason === "Io") throw error
+  const transcript = openRegularSync(job.file)
+  if (isRefusal(transcript)) {
+    if (transcript.reason === "Io") throw transcript.cause
     return {
       file: job.file,
       state: StatsFold.serialise(fold),
@@ -112,7 +110,7 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
       size: 0,
       tail: undefined,
       mark: "",
-      unread: error.description
+      unread: transcript.description
     }
   }
   const fd = transcript.fd
@@ -146,7 +144,7 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
       const end = bytes.lastIndexOf(NEWLINE)
       if (end === -1) {
         carrySize += bytes.length
-        if (carrySize > TranscriptReader.MAX_LINE_BYTES) {
+        if (carrySize > MAX_LINE_BYTES) {
           skipping = true
           carry = []
           carrySize = 0
@@ -164,7 +162,7 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
         const stop = bytes.indexOf(NEWLINE, start)
         const lineEnd = bytes[stop - 1] === RETURN ? stop - 1 : stop
         const offset = position - bytes.length + start
-        if (lineEnd - start > TranscriptReader.MAX_LINE_BYTES) malformed(offset)
+        if (lineEnd - start > MAX_LINE_BYTES) malformed(offset)
         else if (lineEnd > start) {
           const before = fold.malformed
           StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
