@@ -52,11 +52,11 @@ const baseline = () =>
 
 const fullRead = () =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
     const projects = yield* ClaudeProjects.make({ configDir: big.configDir })
     const files = yield* projects.listSessionFiles()
     let entries = 0
-    yield* Effect.forEach(files, (file) => foldTranscript(fs, file.file, () => entries++, () => {}), {
+    const sink = { onEntry: () => entries++, onError: () => {} }
+    yield* Effect.forEach(files, (file) => foldTranscript(file.file, sink), {
       concurrency: 8
     })
     return files.length

@@ -35,11 +35,12 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
 import * as ClaudeProjects from "./ClaudeProjects.js"
-import { type ByteLine, ByteLineSplitter } from "./internal/byteLines.js"
 import { canonicalJson, uuidlessFilter } from "./internal/dedupeUuidless.js"
 import { entryOfLine } from "./internal/jsonl.js"
+import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * @since 0.1.0
@@ -79,12 +80,17 @@ export interface ImportOptions {
 export interface FileWarning {
   /** The file, relative to the projects directory. */
   readonly file: string
-  /** Non-blank lines that are not entries (malformed JSON, non-objects, a torn last line). */
+  /**
+   * Non-blank lines that are not entries (malformed JSON, non-objects, a torn last line, JSON
+   * nested deeper than `JsonDepth.MAX_DEPTH`, a line over `TranscriptReader.MAX_LINE_BYTES`).
+   */
   readonly malformedLines: number
   /** Lines that were not valid UTF-8, stored with U+FFFD in place of the bad bytes. */
   readonly invalidUtf8Lines: number
   /** Byte offset of the first such line (malformed or not UTF-8). */
   readonly firstOffset: number
+  /** Why the file was not read at all: gone, or not a regular file (a FIFO, a socket, …). */
+  readonly unread?: string | undefined
 }
 
 /**
@@ -108,7 +114,6 @@ export interface ImportResult {
   readonly warnings: ReadonlyArray<FileWarning>
 }
 
-const CHUNK = 1024 * 1024
 const PRINT = 1024
 // A batch whose record another import moved is retried from the new record; an import that
 // loses this many times in a row on one file is racing something that never stops.
@@ -147,11 +152,13 @@ export const importClaudeDir = (
     const ledger = ImportLedger.ledgerOf(store)
     const filter = uuidlessFilter(store)
     const batchSize = Math.max(1, options.batchSize ?? 500)
-    const ioError = (file: string) => (cause: PlatformError.PlatformError) =>
+    const ioError = (file: string) => (cause: PlatformError.PlatformError | TranscriptReader.TranscriptReaderError) =>
       new ClaudeProjects.ClaudeProjectsError({
         reason: "Io",
         operation: "importClaudeDir",
-        description: `cannot read ${file}: ${cause.message}`,
+        description: `cannot read ${file}: ${
+          cause._tag === "TranscriptReaderError" ? cause.description : cause.message
+        }`,
         cause
       })
 
@@ -172,14 +179,10 @@ export const importClaudeDir = (
     // Where the file's bytes up to `offset` come from: hashes of the first KiB and the KiB before it.
     // `head` holds the hash of the file's first KiB once read: it cannot change within a pass, so
     // each batch reads only the KiB before its offset.
-    const fingerprintAt = (file: FileSystem.File, offset: number, head: { hash?: string }) =>
+    const fingerprintAt = (file: TranscriptReader.OpenTranscript, offset: number, head: { hash?: string }) =>
       Effect.gen(function*() {
         if (offset === 0) return "empty"
-        const read = (start: number, length: number) =>
-          Effect.zipRight(
-            file.seek(start, "start"),
-            Effect.map(file.readAlloc(length), Option.getOrElse(() => new Uint8Array(0)))
-          )
+        const read = (start: number, length: number) => TranscriptReader.readAt(file, start, length)
         let headHash = offset >= PRINT ? head.hash : undefined
         if (headHash === undefined) {
           headHash = sha1(yield* read(0, Math.min(PRINT, offset)))
@@ -208,11 +211,21 @@ export const importClaudeDir = (
         totals.entries += entries.length
       })
 
+    // None when the file is gone (removed after the listing)
     const statOf = (task: FileTask) =>
-      Effect.map(fs.stat(task.path).pipe(Effect.mapError(ioError(task.name))), (info) => ({
-        size: Number(info.size),
-        mtimeMs: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
-      }))
+      fs.stat(task.path).pipe(
+        Effect.map((info) =>
+          Option.some({
+            size: Number(info.size),
+            mtimeMs: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
+          })
+        ),
+        Effect.catchIf(
+          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          () => Effect.succeed(Option.none())
+        ),
+        Effect.mapError(ioError(task.name))
+      )
 
     const unchanged = (record: ImportLedger.ImportedFile | null, size: number, mtimeMs: number) =>
       ledger !== undefined && record !== null && record.size === size && record.mtimeMs === mtimeMs
@@ -220,13 +233,25 @@ export const importClaudeDir = (
     /** One pass over a transcript from where its record says; fails with a conflict to be retried. */
     const importTranscriptOnce = (task: FileTask, warning: Warning) =>
       Effect.scoped(Effect.gen(function*() {
-        const { mtimeMs, size } = yield* statOf(task)
+        const stat = yield* statOf(task)
+        if (Option.isNone(stat)) {
+          warning.unread = "not found (removed after it was listed)"
+          return
+        }
+        const { mtimeMs, size } = stat.value
         const record = records.get(task.name) ?? null
         if (unchanged(record, size, mtimeMs)) {
           totals.filesUnchanged++
           return
         }
-        const file = yield* fs.open(task.path, { flag: "r" }).pipe(Effect.mapError(ioError(task.name)))
+        const opened = yield* Effect.either(TranscriptReader.open(task.path))
+        if (opened._tag === "Left") {
+          // gone, or not a regular file (a FIFO swapped in after the listing): skipped, never waited on
+          if (opened.left.reason === "Io") return yield* Effect.fail(ioError(task.name)(opened.left))
+          warning.unread = opened.left.description
+          return
+        }
+        const file = opened.right
         const head: { hash?: string } = {}
         const fingerprint = (offset: number) =>
           fingerprintAt(file, offset, head).pipe(Effect.mapError(ioError(task.name)))
@@ -263,37 +288,37 @@ export const importClaudeDir = (
             }
             commit(warning, seen)
           })
-        const splitter = new ByteLineSplitter(start)
-        const lines: Array<ByteLine> = []
-        let position = start
-        while (position < size) {
-          yield* file.seek(position, "start")
-          const chunk = yield* file.readAlloc(Math.min(CHUNK, size - position)).pipe(
-            Effect.mapError(ioError(task.name))
-          )
-          if (Option.isNone(chunk) || chunk.value.length === 0) break
-          position += chunk.value.length
-          totals.bytes += chunk.value.length
-          splitter.feed(chunk.value, (line) => lines.push(line))
-          for (const line of lines) {
-            const entry = entryOfLine(line.text)
-            count(seen, line, entry === undefined && line.text.trim() !== "")
+        const take = (line: TranscriptReader.Line) =>
+          Effect.gen(function*() {
+            const entry = line.tooLarge ? undefined : entryOfLine(line.text)
+            count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
             if (entry !== undefined) batch.push(entry)
             taken = line.end
             if (batch.length >= batchSize) yield* flush(false)
-          }
-          lines.length = 0
-        }
-        const rest = splitter.rest()
-        if (rest !== undefined && rest.text.trim() !== "") {
-          const entry = entryOfLine(rest.text)
+          })
+        let rest: TranscriptReader.Line | undefined
+        yield* TranscriptReader.lines(file, { from: start, until: size }).pipe(
+          Stream.mapError(ioError(task.name)),
+          Stream.runForEach((read) =>
+            Effect.gen(function*() {
+              totals.bytes += read.lines.reduce((n, line) => n + line.end - line.start, 0)
+              for (const line of read.lines) yield* take(line)
+              if (read.rest !== undefined) {
+                rest = read.rest
+                totals.bytes += rest.end - rest.start
+              }
+            })
+          )
+        )
+        if (rest !== undefined && (rest.tooLarge || rest.text.trim() !== "")) {
+          const entry = rest.tooLarge ? undefined : entryOfLine(rest.text)
           if (entry !== undefined) {
             // a whole entry without its newline is taken (a `\n` added later reads as a blank line)
             count(seen, rest, false)
             batch.push(entry)
             taken = rest.end
           } else {
-            // torn: left for the next import, which reads it again once it is complete
+            // torn (or too large so far): left for the next import, which reads it again
             count(seen, rest, true)
           }
         }
@@ -306,7 +331,9 @@ export const importClaudeDir = (
     /** A subagent's `.meta.json`, appended as one `agent_metadata` entry when it changed. */
     const importMetaOnce = (task: FileTask, meta: Record<string, unknown>) =>
       Effect.gen(function*() {
-        const { mtimeMs, size } = yield* statOf(task)
+        const stat = yield* statOf(task)
+        if (Option.isNone(stat)) return
+        const { mtimeMs, size } = stat.value
         const record = records.get(task.name) ?? null
         if (unchanged(record, size, mtimeMs)) {
           totals.filesUnchanged++
@@ -332,8 +359,7 @@ export const importClaudeDir = (
       const attempt = (
         n: number
       ): Effect.Effect<A, E | ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError, R> =>
-        Effect.catchIf(once, (error): error is ImportConflictError =>
-          error instanceof ImportConflictError, () =>
+        Effect.catchIf(once, (error): error is ImportConflictError => error instanceof ImportConflictError, () =>
           n >= MAX_CONFLICTS
             ? Effect.fail(
               new ClaudeProjects.ClaudeProjectsError({
@@ -354,12 +380,13 @@ export const importClaudeDir = (
         const warning = emptyCounts()
         yield* retrying(task.name, importTranscriptOnce(task, warning))
         totals.skipped += warning.malformed
-        if (warning.malformed > 0 || warning.invalidUtf8 > 0) {
+        if (warning.malformed > 0 || warning.invalidUtf8 > 0 || warning.unread !== undefined) {
           warnings.push({
             file: task.name,
             malformedLines: warning.malformed,
             invalidUtf8Lines: warning.invalidUtf8,
-            firstOffset: warning.firstOffset
+            firstOffset: warning.firstOffset,
+            ...(warning.unread === undefined ? {} : { unread: warning.unread })
           })
         }
       })
@@ -409,12 +436,13 @@ interface Warning {
   malformed: number
   invalidUtf8: number
   firstOffset: number
+  unread?: string
 }
 
 const emptyCounts = (): Warning => ({ malformed: 0, invalidUtf8: 0, firstOffset: -1 })
 
 // A line both malformed and not UTF-8 (binary garbage) counts as malformed only: it is not stored.
-const count = (counts: Warning, line: ByteLine, malformed: boolean): void => {
+const count = (counts: Warning, line: TranscriptReader.Line, malformed: boolean): void => {
   if (malformed) counts.malformed++
   else if (line.invalidUtf8) counts.invalidUtf8++
   if ((malformed || line.invalidUtf8) && counts.firstOffset < 0) counts.firstOffset = line.start

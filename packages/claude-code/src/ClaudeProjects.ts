@@ -11,14 +11,13 @@
  */
 import * as Fork from "@acx/convert/Fork"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
-import * as TranscriptParse from "@acx/convert/TranscriptParse"
+import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
-import * as Chunk from "effect/Chunk"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -30,14 +29,19 @@ import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import * as DirectoryLock from "./internal/directoryLock.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
-import { foldTranscript } from "./internal/transcriptFile.js"
+import { foldTranscript, lineParser } from "./internal/transcriptFile.js"
 import * as SessionIndex from "./SessionIndex.js"
+import * as TranscriptReader from "./TranscriptReader.js"
+
+// The largest `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes).
+const META_BYTES = 1024 * 1024
 
 /**
  * Why an operation failed:
  * - `InvalidSessionId`: not a UUID; `InvalidAgentId`: not a single safe path segment;
  * - `PathEscape`: a project key or subpath that would leave `<configDir>/projects`;
  * - `NotFound`: the file or directory does not exist;
+ * - `NotAFile`: a transcript that is not a regular file (a FIFO, a socket, a device);
  * - `Io`: the file system failed; `Parse`: a sidecar is not valid JSON.
  *
  * @since 0.1.0
@@ -47,7 +51,7 @@ export class ClaudeProjectsError
   extends Schema.TaggedError<ClaudeProjectsError>("@acx/claude-code/ClaudeProjects/ClaudeProjectsError")(
     "ClaudeProjectsError",
     {
-      reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "Io", "Parse"),
+      reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "NotAFile", "Io", "Parse"),
       operation: Schema.String,
       description: Schema.String,
       cause: Schema.optionalWith(Schema.Defect, { exact: true })
@@ -140,6 +144,8 @@ export interface SubagentInfo {
 export interface TranscriptRead {
   readonly entries: Array<Transcript.TranscriptEntry>
   readonly errors: Array<Transcript.TranscriptLineError>
+  /** The byte offset where each of `errors`' lines starts, in the same order. */
+  readonly errorOffsets: Array<number>
   /** 1-based numbers of the entries' lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
   readonly invalidUtf8Lines: Array<number>
 }
@@ -296,6 +302,14 @@ export const make: (
         ...(cause !== undefined ? { cause } : {})
       })
 
+    const readerError = (operation: string) => (cause: TranscriptReader.TranscriptReaderError) =>
+      fail(
+        cause.reason === "TooLarge" ? "Io" : cause.reason,
+        operation,
+        `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`,
+        cause
+      )
+
     const ioError = (operation: string, target: string) => (cause: unknown) => {
       const notFound = typeof cause === "object" && cause !== null && "reason" in cause && cause.reason === "NotFound"
       return fail(notFound ? "NotFound" : "Io", operation, `${notFound ? "not found" : "I/O error"}: ${target}`, cause)
@@ -331,25 +345,18 @@ export const make: (
         Effect.zipRight(inside(operation, projectKey, `${sessionId}.jsonl`))
       )
 
-    // Read in chunks, never as one string (V8 strings stop at about 512 MB).
+    // Read by TranscriptReader: regular files only, in chunks (never as one string: V8 strings stop
+    // at about 512 MB), lines capped; a line that is not an entry is reported, never thrown.
     const readTranscript = (operation: string, file: string) => {
-      const read: TranscriptRead = { entries: [], errors: [], invalidUtf8Lines: [] }
-      const invalid: Array<number> = []
-      return foldTranscript(
-        fs,
-        file,
-        (entry) => read.entries.push(entry),
-        (error) => read.errors.push(error),
-        (line) => invalid.push(line)
-      ).pipe(
-        Effect.map(() => {
-          // a line that is not an entry either (binary garbage) is reported as malformed only
-          const skipped = new Set(read.errors.map((error) => error.line))
-          for (const line of invalid) if (!skipped.has(line)) read.invalidUtf8Lines.push(line)
-          return read
-        }),
-        Effect.mapError(ioError(operation, file))
-      )
+      const read: TranscriptRead = { entries: [], errors: [], errorOffsets: [], invalidUtf8Lines: [] }
+      return foldTranscript(file, {
+        onEntry: (entry) => read.entries.push(entry),
+        onError: (error, offset) => {
+          read.errors.push(error)
+          read.errorOffsets.push(offset)
+        },
+        onInvalidUtf8: (line) => read.invalidUtf8Lines.push(line)
+      }).pipe(Effect.as(read), Effect.mapError(readerError(operation)))
     }
 
     const followSymlinks = options.followSymlinks === true
@@ -506,23 +513,20 @@ export const make: (
     const streamSession = (projectKey: string, sessionId: string) =>
       Stream.unwrap(
         sessionFile("streamSession", projectKey, sessionId).pipe(
-          Effect.map((file) =>
-            fs.stream(file).pipe(
-              Stream.mapError(ioError("streamSession", file)),
-              Stream.decodeText(),
-              Stream.map(Option.some),
-              Stream.concat(Stream.make(Option.none<string>())),
-              Stream.mapAccum(TranscriptParse.initialParser, (state, chunk) => {
-                if (Option.isNone(chunk)) {
-                  const last = TranscriptParse.finish(state)
-                  return [state, Chunk.fromIterable(last.entries.map((parsed) => parsed.entry))] as const
-                }
-                const fed = TranscriptParse.feed(state, chunk.value)
-                return [fed.state, Chunk.fromIterable(fed.entries.map((parsed) => parsed.entry))] as const
-              }),
-              Stream.flattenChunks
+          Effect.map((file) => {
+            let entries: Array<Transcript.TranscriptEntry> = []
+            const take = lineParser({ onEntry: (entry) => entries.push(entry), onError: () => {} })
+            return TranscriptReader.readFile(file).pipe(
+              Stream.mapError(readerError("streamSession")),
+              Stream.mapConcat((batch) => {
+                for (const line of batch.lines) take(line, false)
+                if (batch.rest !== undefined) take(batch.rest, true)
+                const out = entries
+                entries = []
+                return out
+              })
             )
-          )
+          })
         )
       )
 
@@ -532,26 +536,46 @@ export const make: (
         Effect.zipRight(inside(operation, projectKey, sessionId, "subagents"))
       )
 
-    const walkFiles = (dir: string): Effect.Effect<Array<string>, ClaudeProjectsError> =>
-      listDir("listSubagents", dir).pipe(
-        Effect.flatMap((names) =>
-          Effect.forEach(names, (name) => {
-            const full = path.join(dir, name)
-            return linkAllowed(full).pipe(
-              Effect.flatMap((allowed) => allowed ? isDirectory(full) : Effect.succeed(undefined)),
-              Effect.flatMap((isDir) =>
-                isDir === undefined ? Effect.succeed([]) : isDir ? walkFiles(full) : Effect.succeed([full])
-              )
-            )
-          })
-        ),
-        Effect.map((lists) => lists.flat())
-      )
+    // What a walk meets: a directory to descend into, a regular file, or nothing (skipped).
+    const entryKind = (target: string) =>
+      Effect.gen(function*() {
+        if (!(yield* linkAllowed(target))) return "skip" as const
+        const stat = yield* Effect.either(fs.stat(target))
+        if (stat._tag === "Left") {
+          yield* skip(target, "Unreadable", `cannot be read: ${stat.left.message}`)
+          return "skip" as const
+        }
+        if (stat.right.type === "Directory") return "directory" as const
+        if (stat.right.type === "File") return "file" as const
+        // a FIFO, socket or device is never opened: reading one would wait for a writer forever
+        if (target.endsWith(".jsonl")) yield* skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
+        return "skip" as const
+      })
 
+    // The regular files under `dir`; a directory met again through a link loop is walked once.
+    const walkFiles = (dir: string, seen = new Set<string>()): Effect.Effect<Array<string>, ClaudeProjectsError> =>
+      Effect.gen(function*() {
+        const real = yield* fs.realPath(dir).pipe(Effect.orElseSucceed(() => dir))
+        if (seen.has(real)) return []
+        seen.add(real)
+        const names = yield* listDir("listSubagents", dir)
+        const lists = yield* Effect.forEach(names, (name) => {
+          const full = path.join(dir, name)
+          return Effect.flatMap(
+            entryKind(full),
+            (kind) => kind === "directory" ? walkFiles(full, seen) : Effect.succeed(kind === "file" ? [full] : [])
+          )
+        })
+        return lists.flat()
+      })
+
+    // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
+    // META_BYTES, not nested deeper than a line may be; anything else is no metadata.
     const readMeta = (file: string) =>
-      fs.readFileString(file).pipe(
+      TranscriptReader.readText(file, META_BYTES).pipe(
         Effect.option,
         Effect.map(Option.flatMap((text) => {
+          if (exceedsDepth(text)) return Option.none()
           try {
             const value: unknown = JSON.parse(text)
             return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -41,6 +41,7 @@ import * as Option from "effect/Option"
 import * as DirectoryLock from "./internal/directoryLock.js"
 import { readEntryLines } from "./internal/jsonl.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
+import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * @since 0.1.0
@@ -64,6 +65,9 @@ interface Sidecar {
 
 const SIDECAR = ".acx.json"
 const CLOCK = ".acx-clock"
+
+// The largest sidecar read (it holds a session's clocks and summary: a few KiB).
+const SIDECAR_BYTES = 16 * 1024 * 1024
 
 const storageError = (operation: string, description: string) => (cause: unknown) =>
   new SessionStore.SessionStoreError({ reason: "Storage", operation, description, cause })
@@ -106,22 +110,23 @@ export const make = (
     const sidecarOf = (projectKey: string, sessionId: string) =>
       path.join(projectDir(projectKey), `${sessionId}${SIDECAR}`)
 
+    // A sidecar: a regular file only (a FIFO in its place is never waited on), at most 16 MiB.
     const readOptional = (operation: string, file: string) =>
-      fs.readFileString(file).pipe(
+      TranscriptReader.readText(file, SIDECAR_BYTES).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          (error) => error.reason === "NotFound",
           () => Effect.succeed(Option.none<string>())
         ),
         Effect.mapError(storageError(operation, `cannot read ${file}`))
       )
 
-    // Transcripts are read in chunks (any size); NotFound is `None`.
+    // Transcripts are read by TranscriptReader (regular files only, any size); NotFound is `None`.
     const readEntriesOptional = (operation: string, file: string) =>
-      readEntryLines(fs, file).pipe(
+      readEntryLines(file).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          (error) => error.reason === "NotFound",
           () =>
             Effect.succeed(
               Option.none<

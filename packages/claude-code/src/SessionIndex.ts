@@ -31,6 +31,7 @@ import { createHash, randomUUID } from "node:crypto"
 import * as nodePath from "node:path"
 import * as AcxHome from "./AcxHome.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
+import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * How much of a transcript is read (bytes): `window` at each end first (doubled on every further
@@ -41,9 +42,13 @@ import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./inter
  * @category models
  */
 export interface ReadLimits {
+  /** Bytes of the first read at each end; later reads double it. */
   readonly window: number
+  /** Bytes the head may read while looking for its fields. */
   readonly headBudget: number
+  /** Bytes the tail may read while looking for its fields. */
   readonly tailBudget: number
+  /** Appended bytes a resumed read folds whole (beyond it, it reads their tail only). */
   readonly appendBudget: number
 }
 
@@ -216,13 +221,18 @@ export const make = (
 
     const index = (listed: IndexedFile, saved: CacheEntry | undefined) =>
       Effect.scoped(Effect.gen(function*() {
-        const file = yield* fs.open(listed.file, { flag: "r" })
+        const file = yield* TranscriptReader.open(listed.file)
         if (saved !== undefined && listed.size > saved.size) {
           const resumed = yield* resumeIndexed(file, listed.size, saved, limits)
           if (Option.isSome(resumed)) return resumed.value
         }
         return yield* readIndexed(file, listed.size, limits)
       })).pipe(
+        // gone, or no longer a regular file, since it was listed: listed without metadata
+        Effect.catchIf(
+          (error) => error.reason !== "Io",
+          () => Effect.succeed<Indexed>({ state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" })
+        ),
         // redacted before the cache keeps it (and so before anything shows it): a first prompt
         // may hold a pasted key
         Effect.map((indexed): CacheEntry => ({

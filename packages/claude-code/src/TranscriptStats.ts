@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { acxHome, writePrivateFile } from "./AcxHome.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob } from "./internal/statsFile.js"
+import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * Why statistics could not be gathered: `Io`, a transcript could not be read; `Worker`, a worker
@@ -79,6 +80,8 @@ export interface StatsRun {
   readonly workers: number
   /** Why the cache could not be written, when it could not. */
   readonly cacheWarning: string | undefined
+  /** Per file with malformed lines: the byte offset of the first. */
+  readonly malformedAt: { readonly [file: string]: number }
 }
 
 /**
@@ -128,6 +131,8 @@ interface CacheEntry {
   readonly offset: number
   readonly mark: string
   readonly state: unknown
+  /** The byte offset of the file's first malformed line, if any. */
+  readonly malformedAt?: number | undefined
 }
 
 interface CacheFile {
@@ -152,7 +157,8 @@ const isEntry = (value: unknown): value is CacheEntry => {
   if (typeof value !== "object" || value === null) return false
   const entry = value as { readonly [key: string]: unknown }
   return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
-    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"]
+    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"] &&
+    (entry["malformedAt"] === undefined || typeof entry["malformedAt"] === "number")
 }
 
 // Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
@@ -307,25 +313,39 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
           description: `cannot read transcripts: ${cause instanceof Error ? cause.message : String(cause)}`
         })
     }).pipe(Effect.withSpan("TranscriptStats.foldFiles", { attributes: { files: jobs.length, workers } }))
+    let unread = 0
     for (const [i, item] of jobs.entries()) {
       const result = done[i]!
+      if (result.unread !== undefined) {
+        skipped.push({ file: item.job.file, reason: result.unread })
+        unread++
+        continue
+      }
+      // a resumed fold keeps the offset its earlier part found first
+      const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
+      const malformedAt = earlier ?? result.malformedAt
       entries[item.index] = {
         size: result.size,
         mtimeMs: item.mtimeMs,
         offset: result.offset,
         mark: result.mark,
-        state: result.state
+        state: result.state,
+        ...(malformedAt === undefined ? {} : { malformedAt })
       }
       tails[item.index] = result.tail
     }
     const folds: Array<StatsReport.FileFold> = []
+    const malformedAt: { [file: string]: number } = {}
     const dayOf = StatsFold.localDayOf()
     for (const [index, item] of files.entries()) {
       const entry = entries[index]
       if (entry === undefined) continue
       const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
       const tail = tails[index]
+      const before = state.malformed
       if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+      const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
+      if (first !== undefined) malformedAt[item.file] = first
       folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
     }
     let cacheWarning: string | undefined
@@ -348,10 +368,15 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
     return {
       folds,
       skipped,
-      files: { cached: files.length - skipped.length - jobs.length, appended, folded: jobs.length - appended },
+      files: {
+        cached: files.length - skipped.length - (jobs.length - unread),
+        appended,
+        folded: jobs.length - unread - appended
+      },
       bytesRead: bytesToRead,
       workers,
-      cacheWarning
+      cacheWarning,
+      malformedAt
     } satisfies StatsRun
   })
 
@@ -364,7 +389,7 @@ const isNodeIoError = (cause: unknown): boolean =>
 // The bytes before the cached offset are what they were: the file was appended to, not rewritten.
 const sameMark = (file: string, entry: CacheEntry): boolean => {
   try {
-    const fd = fs.openSync(file, "r")
+    const fd = TranscriptReader.openSync(file).fd
     try {
       return markAt(fd, entry.offset) === entry.mark
     } finally {

@@ -3,6 +3,7 @@ import * as Fixtures from "@acx/fixtures"
 import { expectInterleavedAppends, runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import { runSessionStoreConformance } from "@acx/testing/SessionStoreConformance"
 import { getSessionMessages, importSessionToStore } from "@anthropic-ai/claude-agent-sdk"
+import { execFileSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -40,6 +41,23 @@ describe("ClaudeProjectsSessionStore files", () => {
     expect(await store.listSubkeys(key)).toEqual(["subagents/agent-a1"])
     await store.close()
   })
+
+  it("never waits on a FIFO in place of a transcript or a sidecar: a typed error, at once", async () => {
+    const dir = path.join(tempDir, "fifo")
+    const store = createClaudeProjectsSessionStore({ configDir: dir })
+    const sessionId = randomUUID()
+    const key = { projectKey: "-tmp-project", sessionId }
+    const projectDir = path.join(dir, "projects", "-tmp-project")
+    fs.mkdirSync(projectDir, { recursive: true })
+    execFileSync("mkfifo", [path.join(projectDir, `${sessionId}.jsonl`)])
+    execFileSync("mkfifo", [path.join(projectDir, `${sessionId}.acx.json`)])
+    const outcome = (promise: Promise<unknown>) => promise.then(() => "done", (error: unknown) => String(error))
+    expect(await outcome(store.load(key))).toMatch(/^SessionStoreError: .*cannot read .*\.jsonl/)
+    expect(await outcome(store.append(key, [{ type: "user", uuid: randomUUID() }]))).toMatch(
+      /^SessionStoreError: .*cannot read .*\.(jsonl|acx\.json)/
+    )
+    await store.close()
+  }, 10_000)
 })
 
 describe("ClaudeProjectsSessionStore (several processes)", () => {

@@ -149,7 +149,7 @@ describe("acx on bad input", () => {
       const md = expectOk(await acx(["show", S.torn], { env }))
       expectOneWarning(
         md,
-        /1 malformed line\(s\) skipped in \S+11111111-1111-4111-8111-111111111111\.jsonl \(first: line 3: torn last line/
+        /1 malformed line\(s\) skipped in \S+11111111-1111-4111-8111-111111111111\.jsonl \(first: line 3 at byte \d+: torn last line/
       )
       expect(md.stdout).toContain("hello torn")
       expect(md.stdout).toContain("reply before the tear")
@@ -163,7 +163,7 @@ describe("acx on bad input", () => {
       expectOneWarning(
         md,
         new RegExp(
-          `^acx: warning: ${GARBAGE_LINES} malformed line\\(s\\) skipped in \\S+${S.binary}\\.jsonl \\(first: line 2: `
+          `^acx: warning: ${GARBAGE_LINES} malformed line\\(s\\) skipped in \\S+${S.binary}\\.jsonl \\(first: line 2 at byte \\d+: `
         )
       )
       expect(md.stdout).toContain("hello binary")
@@ -215,7 +215,7 @@ describe("acx on bad input", () => {
       new RegExp(
         `^acx: warning: ${
           1 + GARBAGE_LINES
-        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}\\)$`
+        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1, first at byte \\d+\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}, first at byte \\d+\\)$`
       )
     )
   })

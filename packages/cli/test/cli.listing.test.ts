@@ -225,7 +225,10 @@ describe("acx listing rows", () => {
       const warning = stats.stderrLines[0]!
       expect(warning).toMatch(/^acx: warning: 28 malformed line\(s\) skipped in 7 file\(s\): /)
       expect(warning).toMatch(/ and 2 more$/)
-      for (const [i, file] of files.slice(0, 5).entries()) expect(warning).toContain(`${file} (${i + 1})`)
+      for (const [i, file] of files.slice(0, 5).entries()) {
+        const first = fs.readFileSync(file).indexOf("{not json")
+        expect(warning).toContain(`${file} (${i + 1}, first at byte ${first})`)
+      }
       expect(warning).not.toContain(files[6]!)
 
       const show = await run(["show", "bbbbbbbb-0000-4000-8000-000000000003", "--config-dir", dir])
@@ -233,7 +236,9 @@ describe("acx listing rows", () => {
       expect(show.stderrLines).toHaveLength(1)
       expect(show.stderrLines[0]).toMatch(
         new RegExp(
-          `^acx: warning: 3 malformed line\\(s\\) skipped in ${files[2]!.replace(/[.]/g, "\\.")} \\(first: line 2: `
+          `^acx: warning: 3 malformed line\\(s\\) skipped in ${
+            files[2]!.replace(/[.]/g, "\\.")
+          } \\(first: line 2 at byte \\d+: `
         )
       )
     },

@@ -22,6 +22,7 @@
  *
  * @since 0.1.0
  */
+import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { get, isObj } from "./internal/plain.js"
 import * as Pricing from "./Pricing.js"
 
@@ -351,6 +352,11 @@ export const foldLine = (state: FoldState, line: string, ctx: FoldContext): void
  */
 export const foldJson = (state: FoldState, json: string, ctx: FoldContext): void => {
   if (json.trim() === "") return
+  // too deep for what comes after a parse: skipped like every reader skips it (see JsonDepth)
+  if (exceedsDepth(json)) {
+    state.malformed++
+    return
+  }
   let entry: unknown
   try {
     entry = JSON.parse(json)

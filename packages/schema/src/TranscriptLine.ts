@@ -12,6 +12,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { excerpt, formatIssues, opt, orElse, preserve } from "./internal/schema.js"
 import { isObject } from "./Json.js"
+import { exceedsDepth, tooDeepDescription } from "./JsonDepth.js"
 import type { TranscriptEntry } from "./Transcript.js"
 
 /**
@@ -42,7 +43,9 @@ export type UnknownEntry = typeof UnknownEntry.Type
 export const CONVERSATION_ENTRY_TYPES = ["user", "assistant", "system", "attachment", "progress"] as const
 
 /**
- * A transcript line that could not be read as an entry.
+ * A transcript line that could not be read as an entry: `InvalidJson`, `NotAnObject`,
+ * `InvalidEntry` (an object without the envelope), `TooDeep` (nested deeper than
+ * `JsonDepth.MAX_DEPTH`), `TooLarge` (over a reader's line cap; not read).
  *
  * @since 0.1.0
  * @category errors
@@ -50,7 +53,7 @@ export const CONVERSATION_ENTRY_TYPES = ["user", "assistant", "system", "attachm
 export class TranscriptLineError extends Schema.TaggedError<TranscriptLineError>(
   "@acx/schema/Transcript/TranscriptLineError"
 )("TranscriptLineError", {
-  reason: Schema.Literal("InvalidJson", "NotAnObject", "InvalidEntry"),
+  reason: Schema.Literal("InvalidJson", "NotAnObject", "InvalidEntry", "TooDeep", "TooLarge"),
   line: Schema.Number,
   excerpt: Schema.String,
   description: Schema.String
@@ -93,6 +96,8 @@ const parseObject = (
   text: string,
   lineNumber: number
 ): Either.Either<{ readonly [key: string]: unknown }, TranscriptLineError> => {
+  // refused before it is parsed: nothing downstream can serialise or walk it (see JsonDepth)
+  if (exceedsDepth(text)) return lineError(text, lineNumber, "TooDeep", tooDeepDescription())
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -115,8 +120,8 @@ const lineError = (text: string, lineNumber: number, reason: TranscriptLineError
 
 /**
  * Reads one line of a transcript without throwing: the entry, or why the line is not one
- * (`InvalidJson`, `NotAnObject`, or `InvalidEntry` for an object that is no entry, e.g. one
- * without a string `type`).
+ * (`InvalidJson`, `NotAnObject`, `InvalidEntry` for an object that is no entry, e.g. one
+ * without a string `type`, or `TooDeep` for JSON nested deeper than `JsonDepth.MAX_DEPTH`).
  * `lineNumber` is reported in the error (1-based by convention).
  *
  * The check is shallow, and accepts and rejects exactly the lines a full decode with

@@ -45,6 +45,13 @@ export * as HookEvents from "./HookEvents.js"
 export * as Json from "./Json.js"
 
 /**
+ * How deeply a JSON text nests, told without walking it: the cap every transcript reader applies.
+ *
+ * @since 0.1.0
+ */
+export * as JsonDepth from "./JsonDepth.js"
+
+/**
  * The Python SDK's `asdict()` message shapes (no `type` keys).
  *
  * @since 0.1.0

@@ -10,23 +10,14 @@
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptLine from "@acx/schema/TranscriptLine"
-import type * as PlatformError from "@effect/platform/Error"
-import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type { ReadLimits } from "../SessionIndex.js"
+import * as TranscriptReader from "../TranscriptReader.js"
 
-/** @internal */
-export interface ReadLimits {
-  /** Bytes of the first read at each end; later reads double it. */
-  readonly window: number
-  /** Bytes the head may read while looking for its fields. */
-  readonly headBudget: number
-  /** Bytes the tail may read while looking for its fields. */
-  readonly tailBudget: number
-  /** Appended bytes a resumed read folds whole (beyond it, it reads their tail only). */
-  readonly appendBudget: number
-}
+type File = TranscriptReader.OpenTranscript
+type ReadError = TranscriptReader.TranscriptReaderError
 
 /** @internal */
 export const defaultLimits: ReadLimits = {
@@ -53,21 +44,13 @@ const CR = 0x0d
 const FINGERPRINT = 32
 
 // Reads `length` bytes at `offset` (fewer at the end of the file).
-const readRange = (file: FileSystem.File, offset: number, length: number) =>
-  Effect.gen(function*() {
-    const out = Buffer.allocUnsafe(length)
-    let filled = 0
-    yield* file.seek(offset, "start")
-    while (filled < length) {
-      const read = Number(yield* file.read(out.subarray(filled)))
-      if (read === 0) break
-      filled += read
-    }
-    return filled === length ? out : out.subarray(0, filled)
-  })
+const readRange = (file: File, offset: number, length: number) => TranscriptReader.readAt(file, offset, length)
+
+// A line longer than this is never decoded (nor a window grown past it to reach its start).
+const MAX_LINE = TranscriptReader.MAX_LINE_BYTES
 
 // The entries of the lines in buf[start, end): each ends at a "\n" or at `end`; lines that are not
-// entries are skipped, as the full parser skips them.
+// entries are skipped, as the full parser skips them (too deep, too large included).
 const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
   const out: Array<unknown> = []
   let from = start
@@ -75,7 +58,7 @@ const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
     let to = buf.indexOf(NL, from)
     if (to === -1 || to > end) to = end
     const last = to > from && buf[to - 1] === CR ? to - 1 : to
-    if (last > from) {
+    if (last > from && last - from <= MAX_LINE) {
       const decoded = TranscriptLine.decodeLine(buf.toString("utf8", from, last), 0)
       if (Either.isRight(decoded)) out.push(decoded.right)
     }
@@ -84,7 +67,7 @@ const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
   return out
 }
 
-const fingerprintAt = (file: FileSystem.File, foldedTo: number) =>
+const fingerprintAt = (file: File, foldedTo: number) =>
   Effect.map(
     readRange(file, Math.max(0, foldedTo - FINGERPRINT), Math.min(FINGERPRINT, foldedTo)),
     (bytes) => bytes.toString("base64")
@@ -96,8 +79,8 @@ interface Head {
   readonly end: number
 }
 
-const readHead = (file: FileSystem.File, size: number, limits: ReadLimits) =>
-  Effect.gen(function*(): Effect.fn.Return<Head, PlatformError.PlatformError> {
+const readHead = (file: File, size: number, limits: ReadLimits) =>
+  Effect.gen(function*(): Effect.fn.Return<Head, ReadError> {
     let state = SessionMetadata.initialState
     let pending: Buffer = Buffer.alloc(0)
     let lineStart = 0
@@ -118,6 +101,8 @@ const readHead = (file: FileSystem.File, size: number, limits: ReadLimits) =>
       }
       if (SessionMetadata.headFound(state)) return { state, end: lineStart }
       if (pos >= limits.headBudget && lastNl !== -1) return { state, end: lineStart }
+      // a line over the cap is not read whole: the tail takes over from its start
+      if (pending.length > MAX_LINE) return { state, end: lineStart }
       chunk = Math.min(chunk * 2, limits.headBudget)
     }
     // The whole file was read: its last line has no "\n" (torn, or complete but unterminated).
@@ -134,13 +119,13 @@ interface Tail {
 // backward until its lines decide the last prompt and time, or the budget is spent and it holds
 // a complete line, or it reaches `from`.
 const readTail = (
-  file: FileSystem.File,
+  file: File,
   size: number,
   from: number,
   state: SessionMetadata.MetadataState,
   limits: ReadLimits
 ) =>
-  Effect.gen(function*(): Effect.fn.Return<Tail, PlatformError.PlatformError> {
+  Effect.gen(function*(): Effect.fn.Return<Tail, ReadError> {
     if (from >= size) return { state, foldedTo: from }
     let start = Math.max(from, size - limits.window)
     let buf = yield* readRange(file, start, size - start)
@@ -156,6 +141,8 @@ const readTail = (
         if (SessionMetadata.tailFound(found) || size - start >= limits.tailBudget) break
       } else if (start === from) break
       const next = Math.max(from, size - 2 * (size - start))
+      // never more than the budget and one line over the cap in memory
+      if (size - next > limits.tailBudget + MAX_LINE) break
       const more = yield* readRange(file, next, start - next)
       buf = Buffer.concat([more, buf])
       start = next
@@ -170,8 +157,8 @@ const readTail = (
  *
  * @internal
  */
-export const readIndexed = (file: FileSystem.File, size: number, limits: ReadLimits = defaultLimits) =>
-  Effect.gen(function*(): Effect.fn.Return<Indexed, PlatformError.PlatformError> {
+export const readIndexed = (file: File, size: number, limits: ReadLimits = defaultLimits) =>
+  Effect.gen(function*(): Effect.fn.Return<Indexed, ReadError> {
     const head = yield* readHead(file, size, limits)
     const tail = yield* readTail(file, size, head.end, head.state, limits)
     const foldedTo = head.end === size ? yield* lastLineEnd(file, size) : tail.foldedTo
@@ -179,7 +166,7 @@ export const readIndexed = (file: FileSystem.File, size: number, limits: ReadLim
   })
 
 // After the file's last "\n" (0 when there is none), for a file read whole by the head.
-const lastLineEnd = (file: FileSystem.File, size: number) =>
+const lastLineEnd = (file: File, size: number) =>
   Effect.gen(function*() {
     let end = size
     while (end > 0) {
@@ -200,12 +187,12 @@ const lastLineEnd = (file: FileSystem.File, size: number) =>
  * @internal
  */
 export const resumeIndexed = (
-  file: FileSystem.File,
+  file: File,
   size: number,
   saved: Indexed,
   limits: ReadLimits = defaultLimits
 ) =>
-  Effect.gen(function*(): Effect.fn.Return<Option.Option<Indexed>, PlatformError.PlatformError> {
+  Effect.gen(function*(): Effect.fn.Return<Option.Option<Indexed>, ReadError> {
     if (size < saved.foldedTo || (yield* fingerprintAt(file, saved.foldedTo)) !== saved.fingerprint) {
       return Option.none()
     }

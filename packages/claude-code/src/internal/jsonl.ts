@@ -1,13 +1,14 @@
+import { exceedsDepth } from "@acx/schema/JsonDepth"
 import type * as SessionStore from "@acx/session-store/SessionStore"
-import type * as PlatformError from "@effect/platform/Error"
-import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
+import type * as TranscriptReader from "../TranscriptReader.js"
 import { foldLines } from "./transcriptFile.js"
 
 /**
  * The store entry of one JSON Lines line, as the SDK's importer reads it: a line that parses to
  * an object with a string `type`; `undefined` for blank lines and (counted in `skipped.lines`,
- * when given) torn, foreign or unparseable ones.
+ * when given) torn, foreign or unparseable ones, and JSON nested deeper than
+ * `JsonDepth.MAX_DEPTH` (nothing downstream could store it).
  *
  * @internal
  */
@@ -16,6 +17,10 @@ export const entryOfLine = (
   skipped?: { lines: number }
 ): SessionStore.SessionStoreEntry | undefined => {
   if (line.trim() === "") return undefined
+  if (exceedsDepth(line)) {
+    if (skipped !== undefined) skipped.lines++
+    return undefined
+  }
   try {
     const value: unknown = JSON.parse(line)
     if (
@@ -30,23 +35,26 @@ export const entryOfLine = (
 }
 
 /**
- * The store entries of a JSON Lines file, read in chunks (files of any size; see
- * transcriptFile.ts), and whether it ended with a newline.
+ * The store entries of a JSON Lines file, read by `TranscriptReader` (regular files only, any
+ * size), and whether it ended with a newline.
  *
  * @internal
  */
 export const readEntryLines = (
-  fs: FileSystem.FileSystem,
   file: string,
   skipped?: { lines: number }
 ): Effect.Effect<
   { readonly entries: Array<SessionStore.SessionStoreEntry>; readonly endsWithNewline: boolean },
-  PlatformError.PlatformError
+  TranscriptReader.TranscriptReaderError
 > => {
   const entries: Array<SessionStore.SessionStoreEntry> = []
   return Effect.map(
-    foldLines(fs, file, (line) => {
-      const entry = entryOfLine(line, skipped)
+    foldLines(file, (line) => {
+      if (line.tooLarge) {
+        if (skipped !== undefined) skipped.lines++
+        return
+      }
+      const entry = entryOfLine(line.text, skipped)
       if (entry !== undefined) entries.push(entry)
     }),
     (end) => ({ entries, endsWithNewline: end.endsWithNewline })

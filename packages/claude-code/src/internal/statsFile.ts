@@ -2,7 +2,9 @@
  * Folds a transcript file into a {@link StatsFold} from a byte offset, synchronously (it runs in
  * worker threads, one file at a time, and in the main thread for small jobs). Only lines ended by
  * `\n` are consumed: the offset returned is just past the last one, so a line being written is
- * read whole next time; a final line without `\n` comes back as `tail`.
+ * read whole next time; a final line without `\n` comes back as `tail`. The file is opened by
+ * the one safe open (`regularFile.ts`, as `TranscriptReader` opens: regular files only), and a line over its cap is counted as
+ * malformed without being kept.
  *
  * @internal
  */
@@ -10,6 +12,7 @@ import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { isRefusal, MAX_LINE_BYTES, openRegularSync } from "./regularFile.js"
 
 const CHUNK = 4 * 1024 * 1024
 const NEWLINE = 0x0a
@@ -73,6 +76,10 @@ export interface FoldDone {
   readonly tail: string | undefined
   /** A digest of the bytes just before `offset` (up to 64), to tell an appended file from a rewritten one. */
   readonly mark: string
+  /** Why the file was not read (gone, or not a regular file): nothing was folded. */
+  readonly unread?: string | undefined
+  /** The byte offset of the first line this job counted as malformed, if any. */
+  readonly malformedAt?: number | undefined
 }
 
 /**
@@ -88,45 +95,100 @@ export const markAt = (fd: number, offset: number): string => {
   return createHash("sha256").update(buffer.subarray(0, read)).digest("hex")
 }
 
-/** Runs one job; throws Node's error when the file cannot be read. @internal */
+/**
+ * Runs one job; throws Node's error when the file cannot be read. A file that is gone or not a
+ * regular file (swapped in since it was listed) comes back empty with `unread` saying why.
+ *
+ * @internal
+ */
 export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDone => {
   const restored = job.state === null ? undefined : StatsFold.restore(job.state)
   const fold = restored ?? StatsFold.empty()
   const ctx: StatsFold.FoldContext = { pricing, dayOf: StatsFold.localDayOf(), kind: job.kind }
-  const fd = fs.openSync(job.file, "r")
+  const transcript = openRegularSync(job.file)
+  if (isRefusal(transcript)) {
+    if (transcript.reason === "Io") throw transcript.cause
+    return {
+      file: job.file,
+      state: StatsFold.serialise(fold),
+      offset: 0,
+      size: 0,
+      tail: undefined,
+      mark: "",
+      unread: transcript.description
+    }
+  }
+  const fd = transcript.fd
   try {
     let position = restored === undefined ? 0 : job.offset
     let consumed = position
-    let carry: Buffer = Buffer.alloc(0)
+    // the unfinished line's bytes, as pieces (joined once, when its newline arrives)
+    let carry: Array<Buffer> = []
+    let carrySize = 0
+    // in a line over the cap: its bytes are dropped up to its newline
+    let skipping = false
+    let malformedAt: number | undefined
+    const malformed = (offset: number) => {
+      fold.malformed++
+      malformedAt ??= offset
+    }
     const chunk = Buffer.allocUnsafe(CHUNK)
     for (;;) {
       const read = fs.readSync(fd, chunk, 0, CHUNK, position)
       if (read === 0) break
       position += read
-      const bytes = carry.length === 0 ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)])
+      let bytes = chunk.subarray(0, read)
+      if (skipping) {
+        const stop = bytes.indexOf(NEWLINE)
+        if (stop === -1) continue
+        malformed(consumed)
+        skipping = false
+        consumed = position - read + stop + 1
+        bytes = bytes.subarray(stop + 1)
+      }
       const end = bytes.lastIndexOf(NEWLINE)
       if (end === -1) {
-        carry = Buffer.from(bytes)
+        carrySize += bytes.length
+        if (carrySize > MAX_LINE_BYTES) {
+          skipping = true
+          carry = []
+          carrySize = 0
+        } else carry.push(Buffer.from(bytes))
         continue
       }
+      if (carry.length > 0) {
+        carry.push(bytes)
+        bytes = Buffer.concat(carry)
+        carry = []
+      }
+      const last = bytes.lastIndexOf(NEWLINE)
       let start = 0
-      while (start < end) {
+      while (start < last) {
         const stop = bytes.indexOf(NEWLINE, start)
         const lineEnd = bytes[stop - 1] === RETURN ? stop - 1 : stop
-        if (lineEnd > start) StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
+        const offset = position - bytes.length + start
+        if (lineEnd - start > MAX_LINE_BYTES) malformed(offset)
+        else if (lineEnd > start) {
+          const before = fold.malformed
+          StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
+          if (fold.malformed > before) malformedAt ??= offset
+        }
         start = stop + 1
       }
-      consumed = position - (bytes.length - end - 1)
-      carry = Buffer.from(bytes.subarray(end + 1))
+      consumed = position - (bytes.length - last - 1)
+      const rest = bytes.subarray(last + 1)
+      carry = rest.length === 0 ? [] : [Buffer.from(rest)]
+      carrySize = rest.length
     }
-    const tail = carry.length === 0 ? undefined : carry.toString("utf8")
+    const tail = carry.length === 0 ? undefined : Buffer.concat(carry).toString("utf8")
     return {
       file: job.file,
       state: StatsFold.serialise(fold),
       offset: consumed,
       size: position,
       tail,
-      mark: markAt(fd, consumed)
+      mark: markAt(fd, consumed),
+      malformedAt
     }
   } finally {
     fs.closeSync(fd)

@@ -1,114 +1,107 @@
 /**
- * Reads transcript files as streams of chunks, never as one string: V8 cannot hold a string over
- * about 512 MB, and Claude Code transcripts with images get that large. Lines may span chunks;
- * multi-byte characters split across chunks are decoded whole, and lines that are not valid
- * UTF-8 are told apart.
+ * Transcript files as entries or raw lines, read by `TranscriptReader` (regular files only, in
+ * chunks, lines capped, one UTF-8 and CR rule) and parsed line by line with the transcript
+ * parser's rules.
  *
  * @internal
  */
 import * as TranscriptParse from "@acx/convert/TranscriptParse"
 import type * as Transcript from "@acx/schema/Transcript"
-import type * as PlatformError from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
-import { isUtf8 } from "node:buffer"
-import { concat } from "./byteLines.js"
+import * as TranscriptReader from "../TranscriptReader.js"
 
-const CHUNK = FileSystem.MiB(1)
+/** @internal */
+export interface TranscriptSink {
+  readonly onEntry: (entry: Transcript.TranscriptEntry, line: number) => void
+  /** A line that is not an entry, and the byte offset where it starts. */
+  readonly onError: (error: Transcript.TranscriptLineError, offset: number) => void
+  /** An entry's line that was not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
+  readonly onInvalidUtf8?: ((line: number) => void) | undefined
+}
 
-const NEWLINE = 0x0a
-const lenient = new TextDecoder("utf-8")
-const strict = new TextDecoder("utf-8", { fatal: true })
+const tooLarge = (line: TranscriptReader.Line, number: number) =>
+  new TranscriptLine.TranscriptLineError({
+    reason: "TooLarge",
+    line: number,
+    excerpt: "",
+    description: `${line.end - line.start} bytes, over the ${TranscriptReader.MAX_LINE_BYTES}-byte line cap`
+  })
 
 /**
- * Decodes line-aligned bytes (whole lines, `\n` included), telling which lines were not valid
- * UTF-8 (1-based, counted from `firstLine`): those are decoded with U+FFFD in place of the bad
- * bytes. The fast path checks the whole region at once.
+ * A parser of consecutive lines from the start of a file: each line read is handed to the sink
+ * as an entry (with its 1-based line number, blank lines counted) or an error (with its byte
+ * offset). `last` marks the line without `\n` at the end: when it is not JSON it is torn.
+ *
+ * @internal
  */
-const decodeLines = (region: Uint8Array, firstLine: number, onInvalidUtf8: (line: number) => void): string => {
-  if (isUtf8(region)) return lenient.decode(region)
-  const parts: Array<string> = []
-  let from = 0
-  let line = firstLine
-  while (from < region.length) {
-    let at = region.indexOf(NEWLINE, from)
-    if (at === -1) at = region.length
-    const bytes = region.subarray(from, at)
-    try {
-      parts.push(strict.decode(bytes))
-    } catch {
-      onInvalidUtf8(line)
-      parts.push(lenient.decode(bytes))
+export const lineParser = (sink: TranscriptSink) => {
+  let number = 0
+  return (line: TranscriptReader.Line, last: boolean): void => {
+    number++
+    if (line.tooLarge) return sink.onError(tooLarge(line, number), line.start)
+    let entry: Transcript.TranscriptEntry | undefined
+    if (last) {
+      // the parser's rule for a last line without `\n`: torn when it is not JSON
+      const parsed = TranscriptParse.finish({ pending: line.text, lines: number - 1 })
+      entry = parsed.entries[0]?.entry
+      for (const error of parsed.errors) sink.onError(error, line.start)
+    } else if (line.text.trim() !== "") {
+      const decoded = TranscriptLine.decodeLine(line.text, number)
+      if (Either.isRight(decoded)) entry = decoded.right
+      else sink.onError(decoded.left, line.start)
     }
-    from = at + 1
-    line++
+    if (entry === undefined) return
+    if (line.invalidUtf8) sink.onInvalidUtf8?.(number)
+    sink.onEntry(entry, number)
   }
-  const text = parts.join("\n")
-  return region[region.length - 1] === NEWLINE ? `${text}\n` : text
 }
 
 /**
- * Parses the file leniently with the transcript parser, handing each entry (with its 1-based
- * line number) and each line error to the callbacks, in file order. A line that is not valid
- * UTF-8 is parsed with U+FFFD in place of the bad bytes and its number handed to
- * `onInvalidUtf8` (JSON holds only Unicode text: the bytes themselves cannot be kept).
+ * Reads the file and hands each entry and each line that is not one to the sink, in file order
+ * (see {@link lineParser}).
  *
  * @internal
  */
 export const foldTranscript = (
-  fs: FileSystem.FileSystem,
   file: string,
-  onEntry: (entry: Transcript.TranscriptEntry, line: number) => void,
-  onError: (error: Transcript.TranscriptLineError) => void,
-  onInvalidUtf8: (line: number) => void = () => {}
-): Effect.Effect<void, PlatformError.PlatformError> => {
-  const feed = (state: TranscriptParse.ParserState, text: string) => {
-    const fed = TranscriptParse.feed(state, text)
-    for (const parsed of fed.entries) onEntry(parsed.entry, parsed.line)
-    for (const error of fed.errors) onError(error)
-    return fed.state
-  }
-  // Bytes after the last newline wait for the next chunk (kept as pieces: a line of tens of MB
-  // is joined once, when its newline arrives), so decoding always sees whole lines.
-  let carry: Array<Uint8Array> = []
-  return fs.stream(file, { chunkSize: CHUNK }).pipe(
-    Stream.runFold(TranscriptParse.initialParser, (state, chunk) => {
-      const cut = chunk.lastIndexOf(NEWLINE) + 1
-      if (cut === 0) {
-        carry.push(chunk)
-        return state
-      }
-      const region = carry.length === 0 ? chunk.subarray(0, cut) : concat([...carry, chunk.subarray(0, cut)])
-      carry = cut < chunk.length ? [chunk.slice(cut)] : []
-      return feed(state, decodeLines(region, state.lines + 1, onInvalidUtf8))
-    }),
-    Effect.map((state) => {
-      const rest = carry.length === 0 ? state : feed(state, decodeLines(concat(carry), state.lines + 1, onInvalidUtf8))
-      carry = []
-      const last = TranscriptParse.finish(rest)
-      for (const parsed of last.entries) onEntry(parsed.entry, parsed.line)
-      for (const error of last.errors) onError(error)
-    })
+  sink: TranscriptSink
+): Effect.Effect<void, TranscriptReader.TranscriptReaderError> => {
+  const take = lineParser(sink)
+  return TranscriptReader.readFile(file).pipe(
+    Stream.runForEach((batch) =>
+      Effect.sync(() => {
+        for (const line of batch.lines) take(line, false)
+        if (batch.rest !== undefined) take(batch.rest, true)
+      })
+    )
   )
 }
 
 /**
- * Hands every raw line (without its `\n` and a trailing `\r`) to `onLine`, and says whether the
- * file ended with a newline (an empty file does; a non-empty last line without one is torn).
+ * Hands every line to `onLine` (its text without `\n` and a `\r` before it; a line over the cap
+ * comes `tooLarge`, without text), and says whether the file ended with a newline (an empty
+ * file does; a non-empty last line without one is torn).
  *
  * @internal
  */
 export const foldLines = (
-  fs: FileSystem.FileSystem,
   file: string,
-  onLine: (line: string) => void
-): Effect.Effect<{ readonly endsWithNewline: boolean }, PlatformError.PlatformError> =>
-  fs.stream(file, { chunkSize: CHUNK }).pipe(
-    Stream.decodeText(),
-    Stream.runFold("", (pending, chunk) => TranscriptParse.splitLines(pending, chunk, onLine)),
-    Effect.map((pending) => {
-      if (pending !== "") onLine(pending.endsWith("\r") ? pending.slice(0, -1) : pending)
-      return { endsWithNewline: pending === "" }
-    })
+  onLine: (line: TranscriptReader.Line) => void
+): Effect.Effect<{ readonly endsWithNewline: boolean }, TranscriptReader.TranscriptReaderError> => {
+  let endsWithNewline = true
+  return TranscriptReader.readFile(file).pipe(
+    Stream.runForEach((batch) =>
+      Effect.sync(() => {
+        for (const line of batch.lines) onLine(line)
+        if (batch.rest !== undefined) {
+          endsWithNewline = false
+          onLine(batch.rest)
+        }
+      })
+    ),
+    Effect.map(() => ({ endsWithNewline }))
   )
+}

@@ -135,6 +135,8 @@ export const findSession = (
 export interface MalformedFile {
   readonly file: string
   readonly lines: number
+  /** The byte offset of the first, when known. */
+  readonly firstOffset?: number | undefined
 }
 
 const MALFORMED_FILES_SHOWN = 5
@@ -147,7 +149,11 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
   const bad = files.filter((file) => file.lines > 0)
   if (bad.length === 0) return undefined
   const total = bad.reduce((sum, file) => sum + file.lines, 0)
-  const shown = bad.slice(0, MALFORMED_FILES_SHOWN).map((file) => `${CliError.printable(file.file)} (${file.lines})`)
+  const shown = bad.slice(0, MALFORMED_FILES_SHOWN).map((file) =>
+    `${CliError.printable(file.file)} (${file.lines}${
+      file.firstOffset === undefined ? "" : `, first at byte ${file.firstOffset}`
+    })`
+  )
   const more = bad.length > MALFORMED_FILES_SHOWN ? ` and ${bad.length - MALFORMED_FILES_SHOWN} more` : ""
   return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
 }

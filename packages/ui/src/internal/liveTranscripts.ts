@@ -158,9 +158,9 @@ export const make = (
           Effect.orElseSucceed((): Array<SessionView.SessionLine> => [])
         )
 
-    const read = (file: string, from: Parameters<typeof readLines>[2]) => {
+    const read = (file: string, from: Parameters<typeof readLines>[1]) => {
       reads++
-      return readLines(fs, file, from)
+      return readLines(file, from)
     }
 
     const bytesOf = (reader: Reader, update: Update): Uint8Array => {

@@ -30,7 +30,7 @@ import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
 import { sessionFigure } from "./sessionFigure.js"
 import { subagentRows } from "./subagentRows.js"
-import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
+import { LINE_CAP, locateLine, parseLine, readLines, readRange } from "./transcriptLines.js"
 
 const encoder = new TextEncoder()
 const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
@@ -56,7 +56,7 @@ const itemLines = (
   let state = SessionView.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
-  return readLines(fs, file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
+  return readLines(file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
     Stream.filterMap((chunk) => {
       const result = SessionView.fold(state, chunk.inputs)
       state = result.state
@@ -180,12 +180,11 @@ export const sessionRoutes = (context: UiContext) =>
           }
           const file = yield* transcriptOf(context, found.value, params.get("agent"))
           if (Option.isNone(file)) return notFound("no such subagent")
-          const fs = yield* FileSystem.FileSystem
-          const range = yield* locateLine(fs, file.value, line)
+          const range = yield* locateLine(file.value, line)
           if (Option.isNone(range)) return notFound(`no line ${line}`)
           const size = range.value.end - range.value.start
           if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
-          const bytes = yield* fs.stream(file.value, { offset: range.value.start, bytesToRead: size }).pipe(
+          const bytes = yield* readRange(file.value, range.value.start, range.value.end).pipe(
             Stream.runCollect,
             Effect.map((chunks) => {
               const out = new Uint8Array(size)
@@ -223,13 +222,12 @@ export const sessionRoutes = (context: UiContext) =>
           const agent = params.get("agent")
           const file = yield* transcriptOf(context, found.value, agent)
           if (Option.isNone(file)) return notFound("no such subagent")
-          const fs = yield* FileSystem.FileSystem
-          const range = yield* locateLine(fs, file.value, line)
+          const range = yield* locateLine(file.value, line)
           if (Option.isNone(range)) return notFound(`no line ${line}`)
           const { end, start } = range.value
           const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
           const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
-          const raw = fs.stream(file.value, { offset: start, bytesToRead: end - start })
+          const raw = readRange(file.value, start, end)
           if (!SecretMask.maskingOn(params)) {
             return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
           }

@@ -1,10 +1,12 @@
 /**
- * A transcript read as the session page reads it: from a byte offset, line by line, in chunks
- * (never the whole file at once), each line parsed on its own; a line over the size cap is not
- * decoded (only counted), a torn last line waits for its newline.
+ * A transcript read as the session page reads it, through `TranscriptReader` (regular files
+ * only, checked on the opened descriptor: a FIFO never holds one of libuv's file threads): from a
+ * byte offset, line by line, in chunks (never the whole file at once), each line parsed on its
+ * own; a line over the page's cap is not decoded (only counted), a torn last line waits for its
+ * newline, a line nested deeper than `JsonDepth.MAX_DEPTH` is shown as malformed.
  */
-import type * as PlatformError from "@effect/platform/Error"
-import type * as FileSystem from "@effect/platform/FileSystem"
+import * as TranscriptReader from "@acx/claude-code/TranscriptReader"
+import { exceedsDepth, tooDeepDescription } from "@acx/schema/JsonDepth"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -14,8 +16,6 @@ import type * as SessionView from "../SessionView.js"
 export const LINE_CAP = 8 * 1024 * 1024
 
 const CHUNK = 256 * 1024
-const NEWLINE = 0x0a
-const decoder = new TextDecoder("utf-8")
 
 /** The lines a chunk of the file completed, and where the next unread line starts. */
 export interface LinesChunk {
@@ -39,22 +39,10 @@ export interface ReadOptions {
   readonly cap?: number | undefined
 }
 
-const concat = (pieces: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
-  if (pieces.length === 1) return pieces[0]!
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const piece of pieces) {
-    out.set(piece, at)
-    at += piece.length
-  }
-  return out
-}
-
-/** One line's bytes as the fold's input: parsed, or malformed. */
-export const parseLine = (bytes: Uint8Array, line: number): SessionView.Input | undefined => {
-  let text = decoder.decode(bytes)
-  if (text.endsWith("\r")) text = text.slice(0, -1)
+/** One line's text as the fold's input: parsed, or malformed. */
+export const parseText = (text: string, line: number): SessionView.Input | undefined => {
   if (text.trim() === "") return undefined
+  if (exceedsDepth(text)) return { line, malformed: tooDeepDescription() }
   let entry: unknown
   try {
     entry = JSON.parse(text)
@@ -64,107 +52,91 @@ export const parseLine = (bytes: Uint8Array, line: number): SessionView.Input | 
   return { line, entry }
 }
 
-interface ReaderState {
-  pieces: Array<Uint8Array>
-  size: number
-  // bytes of the current line, counted on once it passed the cap (its bytes are dropped)
-  over: number
-  line: number
-  offset: number
-}
+/** One line's bytes as the fold's input: parsed, or malformed. */
+export const parseLine = (bytes: Uint8Array, line: number): SessionView.Input | undefined =>
+  parseText(TranscriptReader.decodeLine(bytes).text, line)
+
+// A line's bytes without its newline.
+const lineBytes = (line: TranscriptReader.Line, complete: boolean) => line.end - line.start - (complete ? 1 : 0)
 
 /** The file's lines from `options.from`, a chunk of inputs per chunk read. */
 export const readLines = (
-  fs: FileSystem.FileSystem,
   file: string,
   options: ReadOptions
-): Stream.Stream<LinesChunk, PlatformError.PlatformError> => {
-  const cap = options.cap ?? LINE_CAP
-  const state: ReaderState = { pieces: [], size: 0, over: 0, line: options.linesBefore, offset: options.from }
-  const finishLine = (inputs: Array<SessionView.Input>, last: Uint8Array) => {
-    state.line++
-    const size = state.size + last.length
-    if (state.over > 0 || size > cap) {
-      inputs.push({ line: state.line, tooLarge: state.over + size })
-    } else {
-      const parsed = parseLine(concat([...state.pieces, last], size), state.line)
-      if (parsed !== undefined) inputs.push(parsed)
-    }
-    state.pieces = []
-    state.size = 0
-    state.over = 0
-  }
-  const keep = (piece: Uint8Array) => {
-    if (piece.length === 0) return
-    if (state.over > 0 || state.size + piece.length > cap) {
-      state.over += state.size + piece.length
-      state.pieces = []
-      state.size = 0
-    } else {
-      // a copy: the stream may reuse its buffer
-      state.pieces.push(piece.slice())
-      state.size += piece.length
-    }
-  }
-  const onChunk = (chunk: Uint8Array): LinesChunk => {
-    const inputs: Array<SessionView.Input> = []
-    let start = 0
-    for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
-      const bytes = state.over + state.size + (at - start) + 1
-      finishLine(inputs, chunk.subarray(start, at))
-      state.offset += bytes
-      start = at + 1
-    }
-    keep(chunk.subarray(start))
-    return { inputs, end: state.offset, lines: state.line }
-  }
-  const bytesToRead = options.until === undefined ? undefined : Math.max(0, options.until - options.from)
-  return fs.stream(file, {
-    offset: options.from,
-    chunkSize: CHUNK,
-    ...(bytesToRead === undefined ? {} : { bytesToRead })
-  }).pipe(
-    Stream.map(onChunk),
-    Stream.concat(Stream.suspend(() => {
-      if (!options.includeTorn || (state.size === 0 && state.over === 0)) return Stream.empty
-      // a torn last line: shown if it parses, but `end` stays before it (a live read re-reads it)
-      const inputs: Array<SessionView.Input> = []
-      if (state.over === 0) {
-        const parsed = parseLine(concat(state.pieces, state.size), state.line + 1)
-        if (parsed !== undefined && "entry" in parsed) inputs.push(parsed)
-      } else inputs.push({ line: state.line + 1, tooLarge: state.over })
-      return Stream.make({ inputs, end: state.offset, lines: state.line })
-    }))
+): Stream.Stream<LinesChunk, TranscriptReader.TranscriptReaderError> =>
+  Stream.unwrapScoped(Effect.map(TranscriptReader.open(file), (transcript) => {
+    let number = options.linesBefore
+    return TranscriptReader.lines(transcript, {
+      from: options.from,
+      until: options.until,
+      maxLineBytes: options.cap ?? LINE_CAP,
+      chunkSize: CHUNK
+    }).pipe(
+      Stream.map((batch): LinesChunk | undefined => {
+        const inputs: Array<SessionView.Input> = []
+        for (const line of batch.lines) {
+          number++
+          if (line.tooLarge) inputs.push({ line: number, tooLarge: lineBytes(line, true) })
+          else {
+            const parsed = parseText(line.text, number)
+            if (parsed !== undefined) inputs.push(parsed)
+          }
+        }
+        const rest = batch.rest
+        if (rest === undefined) {
+          return batch.lines.length === 0 && inputs.length === 0
+            ? undefined
+            : { inputs, end: batch.end, lines: number }
+        }
+        if (!options.includeTorn) return undefined
+        // a torn last line: shown if it parses, but `end` stays before it (a live read re-reads it)
+        if (rest.tooLarge) inputs.push({ line: number + 1, tooLarge: lineBytes(rest, false) })
+        else {
+          const parsed = parseText(rest.text, number + 1)
+          if (parsed !== undefined && "entry" in parsed) inputs.push(parsed)
+        }
+        return { inputs, end: batch.end, lines: number }
+      }),
+      Stream.filter((chunk): chunk is LinesChunk => chunk !== undefined)
+    )
+  }))
+
+/** The bytes of `[start, end)` of the file, in chunks. */
+export const readRange = (
+  file: string,
+  start: number,
+  end: number
+): Stream.Stream<Uint8Array, TranscriptReader.TranscriptReaderError> =>
+  Stream.unwrapScoped(
+    Effect.map(TranscriptReader.open(file), (transcript) =>
+      TranscriptReader.chunks(transcript, { from: start, until: end }))
   )
-}
 
 /** The byte range `[start, end)` of line `n` (1-based, without its newline), if the file has it. */
 export const locateLine = (
-  fs: FileSystem.FileSystem,
   file: string,
   n: number
-): Effect.Effect<Option.Option<{ readonly start: number; readonly end: number }>, PlatformError.PlatformError> => {
+): Effect.Effect<
+  Option.Option<{ readonly start: number; readonly end: number }>,
+  TranscriptReader.TranscriptReaderError
+> => {
   if (!Number.isSafeInteger(n) || n < 1) return Effect.succeed(Option.none())
-  let line = 1
-  let offset = 0
-  let start: number | undefined = n === 1 ? 0 : undefined
-  let end: number | undefined
-  return fs.stream(file, { chunkSize: 1024 * 1024 }).pipe(
-    Stream.takeWhile(() => end === undefined),
-    Stream.runForEach((chunk) =>
+  // only offsets are needed: no line is kept (a cap of one byte)
+  let line = 0
+  let found: { readonly start: number; readonly end: number } | undefined
+  return TranscriptReader.readFile(file, { maxLineBytes: 1 }).pipe(
+    Stream.takeWhile(() => found === undefined),
+    Stream.runForEach((batch) =>
       Effect.sync(() => {
-        for (let at = chunk.indexOf(NEWLINE); at !== -1 && end === undefined; at = chunk.indexOf(NEWLINE, at + 1)) {
-          if (line === n) end = offset + at
-          line++
-          if (line === n) start = offset + at + 1
+        for (const read of batch.lines) {
+          if (++line === n) {
+            found = { start: read.start, end: read.end - 1 }
+            return
+          }
         }
-        offset += chunk.length
+        if (batch.rest !== undefined && ++line === n) found = { start: batch.rest.start, end: batch.rest.end }
       })
     ),
-    Effect.map(() => {
-      if (start === undefined) return Option.none()
-      const stop = end ?? offset
-      return stop > start || end !== undefined ? Option.some({ start, end: stop }) : Option.none()
-    })
+    Effect.map(() => Option.fromNullable(found))
   )
 }

@@ -28,14 +28,18 @@ const listFiles = (
 }
 
 /**
- * The warning lines of an import: which files had lines that are not entries, and which had
- * lines that are not UTF-8 (stored with U+FFFD), with the byte offset of the first.
+ * The warning lines of an import: which files were not read (gone, or not regular files), which
+ * had lines that are not entries (too deep or too large included), and which had lines that are
+ * not UTF-8 (stored with U+FFFD), with the byte offset of the first.
  *
  * @since 0.1.0
  * @category rendering
  */
 export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>): Array<string> => {
   const lines: Array<string> = []
+  for (const warning of warnings) {
+    if (warning.unread !== undefined) lines.push(`acx: warning: skipped ${warning.file}: ${warning.unread}`)
+  }
   const malformed = warnings.filter((w) => w.malformedLines > 0)
   if (malformed.length > 0) {
     const total = malformed.reduce((n, w) => n + w.malformedLines, 0)

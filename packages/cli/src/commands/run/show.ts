@@ -32,7 +32,7 @@ export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, 
     const found = yield* findTranscript(projects, id, project, agent)
     const { session } = found
     const file = found.agent?.file ?? session.file
-    const { entries, errors, invalidUtf8Lines } = found.agent === undefined
+    const { entries, errorOffsets, errors, invalidUtf8Lines } = found.agent === undefined
       ? yield* projects.readSession(session.projectKey, session.sessionId)
       : yield* projects.readSubagent(session.projectKey, session.sessionId, found.agent.agentId)
     if (invalidUtf8Lines.length > 0) {
@@ -45,9 +45,9 @@ export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, 
     if (errors.length > 0) {
       const first = errors[0]!
       yield* Console.error(
-        `acx: warning: ${errors.length} malformed line(s) skipped in ${printable(file)} (first: line ${first.line}: ${
-          describeError(first.description)
-        })`
+        `acx: warning: ${errors.length} malformed line(s) skipped in ${printable(file)} (first: line ${first.line} at byte ${
+          errorOffsets[0]
+        }: ${describeError(first.description)})`
       )
     }
     const agents = format === "markdown" && found.agent === undefined

@@ -165,7 +165,11 @@ export const run = ({ by, configDir, followSymlinks, json, project, since, until
     }
     yield* Console.log(statsReport(result))
     const warning = malformedWarning(
-      result.run.folds.map((item) => ({ file: item.file, lines: item.fold.malformed }))
+      result.run.folds.map((item) => ({
+        file: item.file,
+        lines: item.fold.malformed,
+        firstOffset: result.run.malformedAt[item.file]
+      }))
     )
     if (warning !== undefined) yield* Console.error(warning)
   }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
