@@ -308,9 +308,9 @@ describe("runHook", () => {
     const spooled = JSON.parse(fs.readFileSync(path.join(files.spool, name!), "utf8"))
     expect(spooled.position).toBe(3)
     const { config } = MemoryConfig.load(home)
-    expect(HookRunner.recordSpooled(holder, spooled.event, spooled.raw, config, Date.now(), spooled.position)).toBe(
-      true
-    )
+    expect(
+      HookRunner.recordSpooled(holder, spooled.event, spooled.raw, config, Date.now(), spooled.key, spooled.position)
+    ).toBe(true)
     holder.close()
     // the same call, delivered directly at the position it was made at, is the one already stored
     fs.writeFileSync(transcript, "{}\n")
