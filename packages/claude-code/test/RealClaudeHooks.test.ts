@@ -45,7 +45,13 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
     const hooks = Object.fromEntries(Hook.KNOWN_HOOK_EVENTS.map((event) => [event, [command(event)]]))
     try {
       const cli = await realClaude({ baseUrl: model.url })
-      const run = await cli.run({ prompt: "Say hooked", cwd, allowedTools: ["Bash"], settings: { hooks } })
+      const run = await cli.run({
+        prompt: "Say hooked",
+        cwd,
+        home: path.join(root, "home"),
+        allowedTools: ["Bash"],
+        settings: { hooks }
+      })
       expect(run.exitCode, run.stderr).toBe(0)
       const fired = fs.readFileSync(log, "utf8").trim().split("\n").map((line) =>
         JSON.parse(line) as { event: string; input: unknown }
