@@ -1,7 +1,5 @@
 import { startEmbeddedPostgres } from "@acx/fixtures/postgres"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { leftoverMessage, makeRunTmpdir } from "@acx/fixtures/runTmpdir"
 
 /**
  * Points `TMPDIR` at a directory of this run's own, so every temp dir a test, a test kit or a
@@ -10,20 +8,14 @@ import * as path from "node:path"
  * directory itself is removed either way, so a failed run leaves nothing behind either.
  */
 const privateTmpdir = (): () => void => {
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-test-run-"))
+  const run = makeRunTmpdir()
   const previous = process.env["TMPDIR"]
-  process.env["TMPDIR"] = runDir
+  process.env["TMPDIR"] = run.dir
   return () => {
     if (previous === undefined) delete process.env["TMPDIR"]
     else process.env["TMPDIR"] = previous
-    const left = fs.readdirSync(runDir)
-    fs.rmSync(runDir, { recursive: true, force: true })
-    if (left.length > 0) {
-      throw new Error(
-        `the tests left ${left.length} entr${left.length === 1 ? "y" : "ies"} in their temp dir ` +
-          `(a test removes what it makes): ${left.sort().join(", ")}`
-      )
-    }
+    const message = leftoverMessage(run.finish())
+    if (message !== undefined) throw new Error(message)
   }
 }
 
