@@ -2,6 +2,10 @@
 # Proves the packages install and work as a user gets them: builds, packs every public package
 # with `pnpm pack`, installs the tarballs with plain npm (no pnpm, no workspace links) into empty
 # directories outside the workspace, and checks, each in its own directory:
+#   0. readme:   the README's app-user install line, run exactly as written there (read from
+#                README.md) in an empty project, the @acx scope served from the tarballs by a
+#                registry on 127.0.0.1 and everything else from the npm registry: npm resolves the
+#                Effect 3 line, @acx/storage imports; then the README's SDK line, without ERESOLVE;
 #   1. runtime:  a plain Node script imports @acx/storage/promise and @acx/testing where vitest is
 #                not installed, saves a conversation into the emulator, reads it back, and runs the
 #                stand-in Claude Code CLI from the installed @acx/testing;
@@ -12,9 +16,12 @@
 #                ui` and @acx/ui as a library serve their built page (the assets ship);
 #   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
-# Usage: bash scripts/pack-check.sh [--keep] [--no-build]: --keep keeps the work directory and
-# prints where it is; --no-build packs what `pnpm build` already made (CI builds first, then runs
-# this beside the tests, which must not see their files rewritten).
+#   5. prepack:  in a copy of the repository's files without any dist/ (a fresh clone), `npm pack`
+#                and `pnpm pack` build first: the tarballs hold dist/.
+# Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--only=readme|--only=prepack]: --only runs
+# that check alone (0. or 5.); --keep keeps the work directory and
+# prints where it is; --no-build packs what `pnpm build` already made, its prepack scripts not run
+# (CI builds first, then runs this beside the tests, which must not see their files rewritten).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -22,10 +29,12 @@ checks="$repo/scripts/pack-check"
 
 keep=0
 build=1
+only=""
 for arg in "$@"; do
   case "$arg" in
     --keep) keep=1 ;;
     --no-build) build=0 ;;
+    --only=readme | --only=prepack) only=${arg#--only=} ;;
     *) echo "pack-check: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -56,7 +65,10 @@ fi
 
 step "pack"
 mkdir -p "$work/tarballs"
-pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" exec pnpm pack --pack-destination "$work/tarballs" >/dev/null
+# (--no-build: the prepack scripts are not run either; they would rebuild what the tests use)
+ignore_scripts=$([ "$build" = 1 ] && echo false || echo true)
+npm_config_ignore_scripts=$ignore_scripts pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" exec \
+  pnpm pack --pack-destination "$work/tarballs" >/dev/null
 tgz() { ls "$work"/tarballs/acx-"$1"-*.tgz; }
 ls -1 "$work/tarballs"
 
@@ -81,6 +93,41 @@ absent() { # dir package…: fails when npm ls finds any of the packages
     fi
   done
 }
+
+# with --only=STEP, the other checks are left out
+if [ -z "$only" ] || [ "$only" = readme ]; then
+step "0. readme: the README's install line, as written, then the SDK's"
+readme_lines=$(node "$checks/readmeInstall.mjs" "$repo/README.md" "$repo/packages/storage/package.json") \
+  || fail "the README's install line"
+app_line=$(sed -n 1p <<<"$readme_lines")
+sdk_line=$(sed -n 2p <<<"$readme_lines")
+echo "README: $app_line"
+echo "README: $sdk_line"
+readme="$work/readme"
+mkdir -p "$readme"
+(cd "$readme" && npm init -y >/dev/null && npm pkg set type=module)
+# the registry serves until its stdin closes (fd 3 here, closed right after the installs)
+exec 3> >(node "$checks/registry.mjs" "$work/tarballs" >"$work/registry.url")
+for _ in $(seq 1 100); do [ -s "$work/registry.url" ] && break; sleep 0.1; done
+[ -s "$work/registry.url" ] || fail "the local registry for the @acx tarballs did not start"
+echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
+# npm's settings by environment, so the lines themselves run as written (no optional packages:
+# the SDK's would bring its 360 MB binary)
+readme_npm() {
+  (cd "$readme" && npm_config_omit=optional npm_config_audit=false npm_config_fund=false \
+    npm_config_loglevel=error npm_config_prefer_offline=true bash -c "$1") >"$work/readme.log" 2>&1 \
+    || { cat "$work/readme.log" >&2; fail "$2"; }
+}
+readme_npm "$app_line" "the README's install line: $app_line"
+cp "$checks/readme.mjs" "$readme/"
+(cd "$readme" && node readme.mjs) || fail "@acx/storage on the README's install line"
+readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
+(cd "$readme" && node readme.mjs --sdk) || fail "@acx/storage beside the SDK"
+(cd "$readme" && npm ls --all >/dev/null) || { (cd "$readme" && npm ls --all) >&2; fail "npm ls: an invalid tree"; }
+exec 3>&-
+fi
+
+if [ -z "$only" ]; then
 
 step "4. minimal: @acx/storage and its required peers only"
 minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
@@ -116,5 +163,30 @@ cp "$checks/ui.mjs" "$full/"
 (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
 grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
 echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+
+fi
+
+if [ -z "$only" ] || [ "$only" = prepack ]; then
+step "5. prepack: npm pack and pnpm pack in a fresh copy (no dist/) build first"
+fresh="$work/fresh"
+mkdir -p "$fresh"
+# the repository's files as a clone has them: tracked and new, nothing ignored (no dist/, no
+# .tsbuildinfo, no node_modules)
+(git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$fresh")
+[ ! -e "$fresh/packages/storage/dist" ] || fail "the fresh copy has a dist/"
+(cd "$fresh" && { pnpm install --frozen-lockfile --offline >/dev/null 2>&1 || pnpm install --frozen-lockfile >/dev/null; })
+mkdir -p "$work/fresh-tarballs"
+(cd "$fresh/packages/schema" && npm pack --silent --pack-destination "$work/fresh-tarballs" >/dev/null)
+(cd "$fresh/packages/storage" && pnpm pack --pack-destination "$work/fresh-tarballs" >/dev/null)
+(cd "$fresh/packages/cli" && pnpm pack --pack-destination "$work/fresh-tarballs" >/dev/null)
+for wanted in schema:package/dist/index.js storage:package/dist/promise.js cli:package/dist/acx.mjs \
+  cli:package/dist/assets/index.html; do
+  tarball=$(ls "$work"/fresh-tarballs/acx-"${wanted%%:*}"-*.tgz)
+  # (the listing first: grep -q stops reading early, and pipefail would count tar's SIGPIPE)
+  listing=$(tar -tzf "$tarball")
+  grep -qx "${wanted#*:}" <<<"$listing" || fail "$(basename "$tarball") packed without a build: no ${wanted#*:}"
+  echo "$(basename "$tarball"): ${wanted#*:}"
+done
+fi
 
 step "passed"

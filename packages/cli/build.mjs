@@ -6,6 +6,14 @@
 // tree (what parsing and --help need) and each command's handler loads its own chunks
 // (dist/chunk-*.mjs, beside it) when it runs, so a command pays only for what it uses. Native
 // modules and packages with optional native parts load from node_modules.
+//
+// The build is atomic for whoever runs the CLI meanwhile (a test suite while `pnpm acx …` rebuilds,
+// two builds at once): it writes into a private staging directory and then renames each file
+// into dist/, the entry files (acx.mjs, hook.mjs, the stats worker) last. dist/ is never removed
+// or half-written: a reader sees the old entry or the new one, and the chunks either imports are
+// already there. Chunk names change with their contents, so the previous build's chunks stay
+// beside the new ones for a while (a process started on it can still load its lazy chunks), and
+// are deleted by a later build.
 import * as esbuild from "esbuild"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -14,8 +22,22 @@ import { fileURLToPath } from "node:url"
 const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.join(here, "dist")
 
-// chunk names change with their contents: last build's must not linger
-fs.rmSync(dist, { recursive: true, force: true })
+/** What a reader opens first: renamed into dist/ after everything they import. */
+const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.mjs", "acx-stats-worker.mjs"])
+/** How long a file of an earlier build stays in dist/ (for processes started on it). */
+const STALE_AFTER_MS = 10 * 60_000
+
+// a staging directory of this build only, on dist's file system (renames must not cross one);
+// one left by a killed build is cleared by a later build
+const stages = path.join(here, "build")
+fs.mkdirSync(stages, { recursive: true })
+for (const name of fs.readdirSync(stages)) {
+  const old = path.join(stages, name)
+  if (name.startsWith("bundle-") && fs.statSync(old).mtimeMs < Date.now() - STALE_AFTER_MS) {
+    fs.rmSync(old, { recursive: true, force: true })
+  }
+}
+const stage = fs.mkdtempSync(path.join(stages, "bundle-"))
 
 const external = [
   "better-sqlite3",
@@ -48,8 +70,10 @@ await Promise.all([
   // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
   esbuild.build({
     ...common,
-    entryPoints: { acx: path.join(here, "src/bin.ts") },
-    outdir: dist,
+    // `acx memory mcp` starts from acx-mcp.mjs: it answers Claude Code's first request before the
+    // CLI loads (src/mcpMain.ts), then imports acx.mjs
+    entryPoints: { acx: path.join(here, "src/bin.ts"), "acx-mcp": path.join(here, "src/mcpMain.ts") },
+    outdir: stage,
     outExtension: { ".js": ".mjs" },
     splitting: true
   }),
@@ -57,8 +81,11 @@ await Promise.all([
   // framework or Effect (the bin hands it over before loading anything else)
   esbuild.build({
     ...common,
+    // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
+    // path): its ten modules, loaded one by one, were a tenth of a hook's time
+    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
     entryPoints: [path.join(here, "src/hook.ts")],
-    outfile: path.join(dist, "hook.mjs")
+    outfile: path.join(stage, "hook.mjs")
   }),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
@@ -66,17 +93,42 @@ await Promise.all([
   esbuild.build({
     ...common,
     entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
-    outfile: path.join(dist, "acx-stats-worker.mjs")
+    outfile: path.join(stage, "acx-stats-worker.mjs")
   })
 ])
 
 // the web page's browser assets, served from beside the bundle (acx ui)
 const { buildWeb } = await import(path.join(here, "../ui/build.mjs"))
-await buildWeb(path.join(here, "dist/assets"))
+await buildWeb(path.join(stage, "assets"))
 
 // the memory observer's prompts are files, read next to the module that fills them (a chunk)
 const prompts = path.join(here, "../memory/src/prompts")
-fs.mkdirSync(path.join(dist, "prompts"), { recursive: true })
+fs.mkdirSync(path.join(stage, "prompts"), { recursive: true })
 for (const name of fs.readdirSync(prompts)) {
-  fs.copyFileSync(path.join(prompts, name), path.join(dist, "prompts", name))
+  fs.copyFileSync(path.join(prompts, name), path.join(stage, "prompts", name))
+}
+
+/** The files under a directory, as paths relative to it. */
+const filesOf = (dir) =>
+  fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+
+const built = filesOf(stage)
+fs.mkdirSync(dist, { recursive: true })
+for (const file of [...built.filter((file) => !ENTRIES.has(file)), ...built.filter((file) => ENTRIES.has(file))]) {
+  fs.mkdirSync(path.dirname(path.join(dist, file)), { recursive: true })
+  fs.renameSync(path.join(stage, file), path.join(dist, file))
+}
+fs.rmSync(stage, { recursive: true, force: true })
+
+// an earlier build's files this one does not have, once no process is likely to still need them
+const current = new Set(built)
+for (const file of filesOf(dist)) {
+  if (current.has(file)) continue
+  try {
+    if (fs.statSync(path.join(dist, file)).mtimeMs < Date.now() - STALE_AFTER_MS) fs.rmSync(path.join(dist, file))
+  } catch {
+    // another build removed it first
+  }
 }

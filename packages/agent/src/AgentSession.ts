@@ -40,6 +40,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { mapSdkMessage } from "@acx/convert/AgentEvent"
@@ -64,8 +65,6 @@ import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
-import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { AgentError } from "./AgentError.js"
 import { describe } from "./internal/describe.js"
@@ -224,10 +223,7 @@ export const AgentSession: Context.Tag<AgentSession, AgentSession> = Context.Gen
  * @since 0.1.0
  * @category constants
  */
-export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
-  const home = env["ACX_HOME"]
-  return home !== undefined && home !== "" ? path.resolve(home) : path.join(os.homedir(), ".acx")
-}
+export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = AcxHome.acxHome
 
 /**
  * The default store's file: `$ACX_HOME/agent.db`.
@@ -331,7 +327,11 @@ const resolveStore = (
     if (Option.isSome(fromContext)) return yield* SessionStore.toSdkWithRuntime(fromContext.value)
     const home = options.acxHome ?? acxHome()
     const filename = defaultStorePath(home)
-    const store = yield* Effect.try(() => fs.mkdirSync(home, { recursive: true })).pipe(
+    // owner-only (home 0700, agent.db and its -wal/-shm 0600): the store holds the conversations
+    const store = yield* Effect.try(() => {
+      AcxHome.makeHome(home)
+      AcxHome.preparePrivateFile(filename)
+    }).pipe(
       Effect.zipRight(SqliteSessionStore.make({ filename })),
       Effect.mapError((cause) =>
         new AgentError({
@@ -424,8 +424,14 @@ export const make = (
         ...(cause === undefined ? {} : { cause })
       })
 
-    const withStderr = (description: string, stderr: string) =>
-      stderr.trim() === "" ? description : `${description} (stderr: ${stderr.trim().split("\n").slice(-3).join(" | ")})`
+    // the CLI's last stderr lines, unless the description quotes them already (the SDK's error for
+    // a process that exited does)
+    const withStderr = (description: string, stderr: string) => {
+      const tail = stderr.trim().split("\n").slice(-3).map((line) => line.trim()).filter((line) => line !== "")
+      return tail.length === 0 || tail.every((line) => description.includes(line))
+        ? description
+        : `${description} (stderr: ${tail.join(" | ")})`
+    }
 
     const mirrorSave = (message: unknown): Effect.Effect<void> =>
       options.mirror === undefined

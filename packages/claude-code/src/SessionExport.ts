@@ -41,6 +41,12 @@ export interface ExportOptions {
   readonly includeThinking?: boolean | undefined
   /** The subagents' ids, named in the Markdown footer. */
   readonly subagentIds?: ReadonlyArray<string> | undefined
+  /** The Markdown title (default: the session's title, else its id). */
+  readonly title?: string | undefined
+  /** The entries are a subagent's transcript (Markdown renders its sidechain entries). */
+  readonly subagent?: boolean | undefined
+  /** Each Markdown heading ends with the message's uuid, for `acx fork --at`. */
+  readonly uuids?: boolean | undefined
 }
 
 /**
@@ -79,19 +85,28 @@ export function* exportChunks(
     case "markdown": {
       const agents = options.subagentIds ?? []
       const sections = TranscriptMarkdown.markdownSections(entries, {
-        title: SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries)) ?? options.sessionId,
-        includeThinking
+        title: options.title ?? SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries)) ??
+          options.sessionId,
+        includeThinking,
+        subagent: options.subagent,
+        uuids: options.uuids
       })
       const footer = agents.length === 0
         ? ""
-        : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.join(", ")}*\n`
+        : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.join(", ")}* (read one with \`acx show <id>\`)\n`
       for (let i = 0; i < sections.length; i++) yield i === 0 ? sections[i]! : `\n\n${sections[i]!}`
       yield `\n${footer}\n`
       return
     }
     case "anthropic": {
-      // exactly what `acx push` would store, in the same order
-      const blobs = ClaudePush.sessionBlobs(entries, { includeThinking })
+      // exactly what `acx push` would store, in the same order; a subagent's own transcript (all
+      // sidechain entries) is its conversation, not a sidechain of one
+      const own = options.subagent === true
+        ? entries.map((entry) =>
+          "isSidechain" in entry && entry.isSidechain === true ? { ...entry, isSidechain: false } : entry
+        )
+        : entries
+      const blobs = ClaudePush.sessionBlobs(own, { includeThinking })
       yield* jsonArrayLines(blobs.map(({ blob, meta }) => (meta === null ? blob : { ...blob, meta })))
       return
     }

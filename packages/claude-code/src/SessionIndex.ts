@@ -29,7 +29,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as nodePath from "node:path"
-import { acxHome as internalAcxHome } from "./internal/acxHome.js"
+import * as AcxHome from "./AcxHome.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 
 /**
@@ -117,7 +117,7 @@ export interface SessionIndex {
  * @since 0.1.0
  * @category constants
  */
-export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = internalAcxHome
+export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = AcxHome.acxHome
 
 /**
  * Where the listing cache is kept by default: `$ACX_HOME/cache`.
@@ -138,7 +138,7 @@ export const cacheFileFor = (cacheDir: string, projectsDir: string): string =>
   nodePath.join(cacheDir, `sessions-${createHash("sha256").update(projectsDir).digest("hex").slice(0, 16)}.json`)
 
 // Bumped whenever the fold or the reader changes what a state means: older caches are rebuilt.
-const VERSION = 1
+const VERSION = 2
 
 interface CacheEntry extends Indexed {
   readonly size: number
@@ -199,17 +199,19 @@ export const make = (
         )
     )
 
-    // Written beside the cache, then renamed over it: a reader never sees half a cache.
+    // Written beside the cache, then renamed over it: a reader never sees half a cache. Owner-only
+    // (directory 0700, file 0600), like everything under acx's home: it holds the sessions' titles.
     const saveCache = (entries: ReadonlyMap<string, CacheEntry>) =>
       Effect.suspend(() => {
         if (cacheFile === undefined) return Effect.void
         const temp = `${cacheFile}.${process.pid}.${randomUUID()}.tmp`
         const body = JSON.stringify({ version: VERSION, projectsDir, files: Object.fromEntries(entries) })
-        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true }).pipe(
-          Effect.zipRight(fs.writeFileString(temp, body)),
-          Effect.zipRight(fs.rename(temp, cacheFile)),
-          Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
-        )
+        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true, mode: AcxHome.PRIVATE_DIRECTORY_MODE })
+          .pipe(
+            Effect.zipRight(fs.writeFileString(temp, body, { flag: "wx", mode: AcxHome.PRIVATE_FILE_MODE })),
+            Effect.zipRight(fs.rename(temp, cacheFile)),
+            Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
+          )
       }).pipe(Effect.withSpan("SessionIndex.saveCache"))
 
     const index = (listed: IndexedFile, saved: CacheEntry | undefined) =>
@@ -221,7 +223,14 @@ export const make = (
         }
         return yield* readIndexed(file, listed.size, limits)
       })).pipe(
-        Effect.map((indexed): CacheEntry => ({ ...indexed, size: listed.size, mtime: listed.mtime })),
+        // redacted before the cache keeps it (and so before anything shows it): a first prompt
+        // may hold a pasted key
+        Effect.map((indexed): CacheEntry => ({
+          ...indexed,
+          state: SessionMetadata.redacted(indexed.state),
+          size: listed.size,
+          mtime: listed.mtime
+        })),
         Effect.mapError((cause) => new SessionIndexError({ reason: "Io", file: listed.file, cause }))
       )
 

@@ -26,18 +26,20 @@ export interface StatsResult {
 }
 
 /**
- * Every transcript of the config directory (of one project, or all): each session's main file
- * and its subagents' files.
+ * Every transcript of the config directory (of one project, or all; or of the one session
+ * `sessionId`): each session's main file and its subagents' files.
  *
  * @since 0.1.0
  * @category statistics
  */
 export const transcriptFiles = (
   projects: ClaudeProjects.ClaudeProjects,
-  projectKey: string | undefined
+  projectKey: string | undefined,
+  sessionId?: string | undefined
 ): Effect.Effect<Array<TranscriptStats.TranscriptFile>, ClaudeProjects.ClaudeProjectsError> =>
   Effect.gen(function*() {
-    const sessions = yield* projects.listSessionFiles(projectKey)
+    const listed = yield* projects.listSessionFiles(projectKey)
+    const sessions = sessionId === undefined ? listed : listed.filter((session) => session.sessionId === sessionId)
     const perSession = yield* Effect.forEach(
       sessions,
       (session) =>
@@ -65,8 +67,10 @@ export interface StatsFolds {
 }
 
 /**
- * Folds every session (of one project, or all), priced with `pricing` (default: the built-in
- * table with `$ACX_HOME/pricing.json` applied), cached in `cacheDir` (default `$ACX_HOME/cache`).
+ * Folds every session (of one project, or all; or the one session `sessionId` of that project,
+ * its subagents included: the session page's header), priced with `pricing` (default: the
+ * built-in table with `$ACX_HOME/pricing.json` applied), cached in `cacheDir` (default
+ * `$ACX_HOME/cache`).
  *
  * @since 0.1.0
  * @category statistics
@@ -77,6 +81,7 @@ export const foldStats = (
   options: {
     readonly pricing?: Pricing.PricingTable | undefined
     readonly cacheDir?: string | undefined
+    readonly sessionId?: string | undefined
   } = {}
 ): Effect.Effect<
   StatsFolds,
@@ -84,11 +89,11 @@ export const foldStats = (
 > =>
   Effect.gen(function*() {
     const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
-    const files = yield* transcriptFiles(projects, projectKey)
+    const all = yield* transcriptFiles(projects, projectKey, options.sessionId)
     const run = yield* TranscriptStats.make({
       pricing,
       ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir })
-    }).fold(files, { scope: projects.projectsDir, complete: projectKey === undefined })
+    }).fold(all, { scope: projects.projectsDir, complete: projectKey === undefined && options.sessionId === undefined })
     return { pricing, run }
   })
 

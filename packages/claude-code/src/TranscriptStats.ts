@@ -22,7 +22,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { acxHome } from "./internal/acxHome.js"
+import { acxHome, writePrivateFile } from "./AcxHome.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob } from "./internal/statsFile.js"
 
 /**
@@ -117,7 +117,8 @@ export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Co
   "@acx/claude-code/TranscriptStats"
 )
 
-const CACHE_VERSION = 1
+// 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret)
+const CACHE_VERSION = 2
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
 
@@ -169,19 +170,12 @@ const readCache = (file: string, pricing: string): { [file: string]: CacheEntry 
   }
 }
 
+// owner-only, like everything under acx's home: the cache holds folds of the user's transcripts
 const writeCache = (file: string, cache: CacheFile): string | undefined => {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(temp, JSON.stringify(cache))
-    fs.renameSync(temp, file)
+    writePrivateFile(file, JSON.stringify(cache))
     return undefined
   } catch (cause) {
-    try {
-      fs.rmSync(temp, { force: true })
-    } catch {
-      // nothing was written
-    }
     return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
   }
 }

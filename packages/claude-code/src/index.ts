@@ -3,6 +3,13 @@
  */
 
 /**
+ * acx's home directory and the one way acx creates things in it: directories 0700, files 0600.
+ *
+ * @since 0.2.0
+ */
+export * as AcxHome from "./AcxHome.js"
+
+/**
  * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
  *
  * @since 0.1.0

@@ -5,6 +5,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Schema from "effect/Schema"
+import { userMessage } from "./internal/userMessage.js"
 
 /**
  * Why a command could not run:
@@ -12,13 +13,14 @@ import * as Schema from "effect/Schema"
  *   store URL, a missing API key);
  * - `NotFound`: the session, project or entry named does not exist;
  * - `Ambiguous`: a session id or prefix names more than one session;
- * - `Conflict`: the target holds something else (e.g. an Acontext session another writer filled).
+ * - `Conflict`: the target holds something else (e.g. an Acontext session another writer filled);
+ * - `TurnFailed`: a chat turn ended with an error result (the API unreachable, overloaded, …).
  *
  * @since 0.1.0
  * @category errors
  */
 export class CliError extends Schema.TaggedError<CliError>("@acx/cli/CliError")("CliError", {
-  reason: Schema.Literal("InvalidArgument", "NotFound", "Ambiguous", "Conflict"),
+  reason: Schema.Literal("InvalidArgument", "NotFound", "Ambiguous", "Conflict", "TurnFailed"),
   description: Schema.String
 }) {
   /**
@@ -55,6 +57,12 @@ export const ambiguous = (description: string): CliError => new CliError({ reaso
 export const conflict = (description: string): CliError => new CliError({ reason: "Conflict", description })
 
 /**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const turnFailed = (description: string): CliError => new CliError({ reason: "TurnFailed", description })
+
+/**
  * `text` made safe for one terminal line: control characters (a `\r`, `\b` or escape from a
  * binary transcript quoted in a parse error) become `?`.
  *
@@ -69,19 +77,15 @@ const firstLine = (text: string): string => {
 }
 
 /**
- * One line for any failure: the error's `message` (every acx error class has a readable one),
- * else its string form; only the first non-blank line, at most 400 characters.
+ * One line for any failure, in the user's terms: an acx library error says what failed with the
+ * path, URL or network problem ("connection refused"), never its module or operation name; any
+ * other error its `message`, else its string form. Only the first non-blank line, at most 400
+ * characters.
  *
  * @since 0.1.0
  * @category rendering
  */
-export const describeError = (error: unknown): string => {
-  if (error instanceof Error) return firstLine(error.message || error.name)
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
-    return firstLine(error.message)
-  }
-  return firstLine(String(error))
-}
+export const describeError = (error: unknown): string => firstLine(userMessage(error))
 
 /**
  * One line for a cause: its first failure, else its first defect, else "interrupted".

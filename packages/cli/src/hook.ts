@@ -6,4 +6,4 @@
  */
 import { main } from "@acx/memory/HookMain"
 
-process.exitCode = main(process.argv)
+process.exitCode = await main(process.argv)

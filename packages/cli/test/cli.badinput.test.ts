@@ -336,7 +336,11 @@ describe("acx on bad input", () => {
         ...others.map((project) => acx(["sessions", "--project", project], { env }))
       ]
       for (const result of await Promise.all(runs)) {
-        expectRefused(result, [1, 2], /^acx: .*invalid project key: /)
+        expectRefused(
+          result,
+          [1, 2],
+          /^acx: --project ".*" is neither a project directory name under \/.* nor an absolute path$/
+        )
       }
       // the import may create its empty SQLite target before listing; nothing else may appear
       expect(listTree(root).filter((name) => !name.startsWith("escape.sqlite"))).toEqual(before)

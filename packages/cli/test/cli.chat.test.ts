@@ -95,6 +95,8 @@ describe("acx chat on the real Claude Code CLI", () => {
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toBe("There is one file: notes.txt.\nHello from the double.\n")
     expect(first.stderrLines).toContain("⏺ Bash(ls)")
+    // --allowed-tools Bash is allowed by acx's permission callback, not an SDK rule that shadows it
+    expect(first.stderr).not.toMatch(/Warning|CLAUDE_SDK_CAN_USE_TOOL_SHADOWED/)
     const sessionLine = first.stderrLines.find((line) => line.startsWith("session: "))
     expect(sessionLine).toMatch(/^session: [0-9a-f-]{36}$/)
     expect(spawns()).toBe(1)

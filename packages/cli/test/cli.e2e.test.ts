@@ -35,7 +35,18 @@ const ok = (result: AcxResult) => {
 describe.concurrent("acx --help / --version (no fixtures needed)", () => {
   const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
     ["sessions", ["--config-dir", "--project", "--json"]],
-    ["show", ["--format", "markdown", "anthropic", "jsonl", "--no-thinking", "--project", "--config-dir", "<id>"]],
+    ["show", [
+      "--format",
+      "markdown",
+      "anthropic",
+      "jsonl",
+      "--no-thinking",
+      "--agent",
+      "--uuids",
+      "--project",
+      "--config-dir",
+      "<id>"
+    ]],
     ["stats", ["--project", "--json", "--config-dir"]],
     ["import", ["--from", "--to", "--project", "--batch-size", "--json"]],
     ["push", ["--base-url", "--thinking", "--include-sidechains", "--json", "--project", "<id>"]],
@@ -221,7 +232,9 @@ describe(
         const result = await acx(["show", "0000dead"], { env })
         expect(result.code).toBe(1)
         expect(result.stdout).toBe("")
-        expect(result.stderrLines).toEqual([`acx: no session 0000dead in ${path.join(built.configDir, "projects")}`])
+        expect(result.stderrLines).toEqual([
+          `acx: no session or subagent 0000dead in ${path.join(built.configDir, "projects")}`
+        ])
       })
     })
 

@@ -184,7 +184,7 @@ describe("acx listing rows", () => {
       const result = await run([...args, ...dirArgs, "-p", "/typo"])
       expect(result.code, args.join(" ")).toBe(1)
       expect(result.stderrLines).toHaveLength(1)
-      expect(result.stderrLines[0]).toMatch(/^acx: .*no project -typo in /)
+      expect(result.stderrLines[0]).toMatch(/^acx: no sessions for project \/typo \(no directory \/.*\/-typo\)$/)
     }
     expect(fs.existsSync(db)).toBe(false)
   }, TEST_TIMEOUT_MS)

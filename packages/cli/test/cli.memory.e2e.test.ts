@@ -12,7 +12,6 @@ import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import Database from "better-sqlite3"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -20,6 +19,7 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN } from "./utils/acx.js"
+import { query, waitFor } from "./utils/memory.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -65,23 +65,6 @@ const script = (project: string) => (request: ModelDouble.ModelRequest): ModelDo
   }
 }
 
-const query = (file: string, sql: string) => {
-  const db = new Database(file, { readonly: true })
-  try {
-    return db.prepare(sql).all() as Array<Record<string, any>>
-  } finally {
-    db.close()
-  }
-}
-
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
 describe.skipIf(!claude.available)("acx memory end to end with the real Claude Code CLI", () => {
   let root: string
   let home: string
@@ -111,7 +94,8 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
 
   afterAll(async () => {
     await double?.close()
-    fs.rmSync(root, { recursive: true, force: true })
+    // a worker the last session's hooks started (detached) may still be writing
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
   })
 
   it("captures, distils, injects, finds and serves a session's memory", async () => {
@@ -171,6 +155,15 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
       fs.readdirSync(path.join(home, ".claude", "projects"))[0]
     ])
     expect(fs.readdirSync(path.join(home, ".acx", "observer", "claude", "projects"))).toHaveLength(1)
+    // owner-only, what the real Claude Code of the observer wrote under $ACX_HOME included
+    // (config.json is the test's own file)
+    const acxFiles = (fs.readdirSync(path.join(home, ".acx"), { recursive: true, encoding: "utf8" }) as Array<string>)
+      .filter((name) => name !== "config.json")
+    expect(acxFiles.length).toBeGreaterThan(0)
+    for (const name of acxFiles) {
+      const stat = fs.lstatSync(path.join(home, ".acx", name))
+      if (!stat.isSymbolicLink()) expect((stat.mode & 0o777).toString(8), name).toBe(stat.isDirectory() ? "700" : "600")
+    }
 
     const second = await real.run({ prompt: "What do you remember about this project?", cwd: project, home })
     expect(second.exitCode, second.stderr).toBe(0)

@@ -4,6 +4,8 @@
  * - `kill -9` of the worker at random moments (while a model reply is pending, right after a
  *   batch was committed, during start-up), then a restart: every event done once, no
  *   observation stored twice, the dead worker's lock taken over, the lock free at the end;
+ * - the API unreachable, or answering 500 or 529: the observer's turn fails within seconds (the
+ *   CLI's own retries cut to one) with the cause, and the worker retries on its backoff;
  * - the model answering HTTP 400: attempts counted with the error and the reply, the backoff
  *   waited, `failed` after `maxAttempts`, listed by `acx memory status --json`, re-queued by
  *   `acx memory retry`; SIGTERM stops a worker whose observer is still warm;
@@ -401,6 +403,51 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     expect(groupMembers(final.pid)).toEqual([])
   }, 120_000)
 
+  it.each([
+    { name: "unreachable (connection refused)", cause: /API Error: Connection refused.*ECONNREFUSED/, status: 0 },
+    { name: "answering 500", cause: /API Error: 500/, status: 500 },
+    { name: "answering 529 (overloaded)", cause: /API Error: (529|Repeated 529)/i, status: 529 }
+  ])("the API $name: the observer's turn fails fast with the cause, retried on the backoff", async ({
+    cause,
+    status
+  }) => {
+    const observerRequests = () => w.double.requests().filter(isObserver).length
+    const w: World = await makeWorld(
+      { batchWaitSeconds: 0, workerIdleMinutes: 0.1, maxAttempts: 3 },
+      (request) =>
+        !isObserver(request)
+          ? { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+          : status === 529
+          ? ModelDouble.overloaded
+          : { error: { status: 500, type: "api_error", message: "the double is down" } },
+      // nothing listens on port 1: every connection is refused
+      status === 0 ? { baseUrl: async () => "http://127.0.0.1:1" } : {}
+    )
+    recordSession(w.acxHome, w.project, "s-down", 1, { ended: false })
+    const events = () => rows(w.acxHome, "SELECT state, attempts, last_error, next_attempt_at FROM memory_events")
+    const started = Date.now()
+    const worker = startWorker(w.env)
+    // the CLI's own retries (10, over about 3 minutes) would outlast this wait many times over
+    await waitFor("the first failure", () => events().every((event) => event.attempts >= 1), 30_000)
+    const failedAfter = Date.now() - started
+    const first = events()
+    for (const event of first) {
+      expect(event.state).toBe("pending")
+      expect(event.last_error).toMatch(/^the observer's model call failed: /)
+      expect(event.last_error).toMatch(cause)
+      expect(event.last_error).not.toContain("success")
+      // the worker's backoff, not the CLI's, decides when it is tried again
+      expect(event.next_attempt_at).toBeGreaterThanOrEqual(started + 5_000)
+    }
+    // one request and one retry of the CLI per turn (its default: 1 and 10)
+    if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(2)
+    console.log(`API ${status === 0 ? "refused" : status}: first attempt failed after ${failedAfter} ms`)
+    await waitFor("the second attempt", () => events().every((event) => event.attempts >= 2), 30_000)
+    if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(4)
+    process.kill(worker.pid, "SIGTERM")
+    expect(await worker.exited).toEqual({ code: 0, signal: null })
+  }, 90_000)
+
   it("HTTP 400 from the model: attempts and the error kept, the backoff waited, failed, listed, retried", async () => {
     const asked: Array<number> = []
     const w = await makeWorld(
@@ -424,8 +471,7 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     const first = events()
     for (const event of first) {
       expect(event).toMatchObject({ state: "pending", attempts: 1 })
-      expect(event.last_error).toContain("the observer answered with an error")
-      expect(event.last_error).toContain("API Error: 400")
+      expect(event.last_error).toContain("the observer's model call failed: API Error: 400")
       expect(event.last_error).toContain("the double refuses this request")
       expect(event.last_reply).toContain("API Error: 400")
       expect(event.next_attempt_at).toBeGreaterThanOrEqual(firstTry + 5_000)
@@ -437,7 +483,8 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     expect(secondTries.length).toBeGreaterThan(0)
     expect(secondTries[0]!).toBeGreaterThanOrEqual(retryAt)
     expect(events().map((event) => event.attempts)).toEqual([2, 2, 2])
-    expect(value(w.acxHome, "SELECT status FROM memory_sessions")).toBe("failed")
+    // the session's status is written right after the events' (not in their transaction)
+    await waitFor("the session to fail", () => value(w.acxHome, "SELECT status FROM memory_sessions") === "failed")
     // SIGTERM stops the worker gracefully although its observer is still warm (the session goes
     // on): the observer closed, the lock released
     process.kill(worker.pid, "SIGTERM")

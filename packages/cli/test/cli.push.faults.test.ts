@@ -142,7 +142,7 @@ describe("acx push under store-then-fail faults", () => {
       expect(diverged.code).toBe(1)
       expect(diverged.stdout).toBe("")
       expect(diverged.stderrLines).toHaveLength(1)
-      expect(diverged.stderrLines[0]).toMatch(/^acx: cannot push Claude session .* \(Diverged\): /)
+      expect(diverged.stderrLines[0]).toMatch(/^acx: cannot push session \S+: /)
       expect(diverged.stderrLines[0]).toContain(`acx push ${session.sessionId} --new-session`)
       expect((await emulator.messages(session.sessionId)).length).toBe(1)
 

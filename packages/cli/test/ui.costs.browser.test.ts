@@ -227,14 +227,27 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
     await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 
-  it("moves the range with the quick ranges and shows every day for All", async () => {
+  it("opens on the last 30 days, moves the range with the quick ranges and shows every day for All", async () => {
     const all = await stats()
     const { context, errors, foreign, page } = await openPage(browser, ui.origin)
     await page.goto(ui.url)
+    // the page's own link: the last 30 local days up to today, not every day since the first
+    await page.getByRole("link", { name: "Costs" }).click()
+    await page.locator(".totals").waitFor()
+    const month = {
+      since: await page.getByLabel("From", { exact: true }).inputValue(),
+      until: await page.getByLabel("To", { exact: true }).inputValue()
+    }
+    expect((Date.parse(month.until) - Date.parse(month.since)) / 86_400_000).toBe(29)
+    expect(await page.getByRole("button", { name: "Last 30 days" }).getAttribute("aria-pressed")).toBe("true")
+    await expect.poll(() => shownTotals(page)).toEqual(
+      totalsOf(await stats("--since", month.since, "--until", month.until))
+    )
+
     await page.goto(`${ui.origin}/#/costs?since=${SINCE}&until=${UNTIL}`)
     await page.locator(".totals").waitFor()
     await page.getByRole("button", { name: "All" }).click()
-    await expect.poll(() => page.url()).toBe(`${ui.origin}/#/costs`)
+    await expect.poll(() => page.url()).toBe(`${ui.origin}/#/costs?range=all`)
     await expect.poll(() => shownTotals(page)).toEqual(totalsOf(all))
     expect(await page.getByRole("button", { name: "All" }).getAttribute("aria-pressed")).toBe("true")
 

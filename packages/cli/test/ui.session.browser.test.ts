@@ -2,7 +2,9 @@
  * The session page in the machine's Chromium: the printed URL opens the list, the session with
  * subagents opens with a tool call, its result and the nested subagent; a planted hostile
  * transcript (`<script>`, `<img onerror>`, a `javascript:` link) runs nothing; a line appended
- * to the open session's transcript appears on the page; nothing overflows at phone width.
+ * to the open session's transcript appears on the page; nothing overflows at phone width; every
+ * session's header shows the list's figure (subagents included) and follows the transcript as it
+ * grows; Claude Code's command markup shows as the command and its output.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as fs from "node:fs"
@@ -174,4 +176,65 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
 
     await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
+
+  it(
+    "heads each session with the list's figure (subagents included), kept live; shows commands as commands",
+    async () => {
+      const { context, errors, foreign, page } = await openPage(browser, ui.origin)
+      await page.goto(ui.url)
+      const rows = page.locator("table.sessions-table tbody tr")
+      await expect.poll(() => rows.count()).toBe(built.sessions.length + 1)
+      // the list's tokens and cost, once its usage has arrived
+      await expect.poll(() => page.locator("table.sessions-table td.num", { hasText: "…" }).count()).toBe(0)
+      const listed = new Map<string, string>()
+      for (const row of await rows.all()) {
+        const id = (await row.locator("td.title-cell a").getAttribute("href"))!.replace("#/session/", "")
+        const cells = (await row.locator("td.num").allTextContents()).map((text) => text.trim())
+        // Messages, Tokens, Cost (its "unusual" badge aside)
+        listed.set(id, `${cells[1]} tokens · ${cells[2]!.replace("unusual", "").trim()}`)
+      }
+      for (const session of [...built.sessions.map((s) => s.sessionId), HOSTILE_ID]) {
+        await page.goto(`${ui.origin}/#/session/${session}`)
+        const figure = page.locator(".session-head .figure")
+        await expect.poll(async () => (await figure.textContent())?.trim()).toBe(listed.get(session))
+      }
+
+      // Claude Code's markup: /compact as a command, its output without tags or escapes
+      const compact = built.sessions.find((s) => s.source.endsWith("compact.jsonl"))!
+      await page.goto(`${ui.origin}/#/session/${compact.sessionId}`)
+      await page.locator("code.slash-command", { hasText: "/compact" }).waitFor()
+      await page.locator(".command-output", { hasText: "Compacted (ctrl+o to see full summary)" }).waitFor()
+      const text = (await page.locator(".turns").textContent())!
+      expect(text).not.toMatch(/<\/?(command-name|command-message|local-command-stdout)>|\u001b/)
+      expect(await page.locator(".session-head h1").textContent()).toBe("how are you doing")
+
+      // the figure follows the transcript as it grows
+      await page.goto(`${ui.origin}/#/session/${HOSTILE_ID}`)
+      await page.locator(".badge.live").waitFor()
+      const tokens = async () => Number(await page.locator(".session-head .figure").getAttribute("data-tokens"))
+      const before = await tokens()
+      fs.appendFileSync(
+        hostileFile,
+        line({
+          type: "assistant",
+          uuid: "h9",
+          parentUuid: "h3",
+          timestamp: "2026-03-01T10:02:00.000Z",
+          sessionId: HOSTILE_ID,
+          requestId: "req_h9",
+          message: {
+            id: "msg_h9",
+            model: "claude-sonnet-4-5-20250929",
+            role: "assistant",
+            content: [{ type: "text", text: "more" }],
+            usage: { input_tokens: 1000, output_tokens: 234 }
+          }
+        })
+      )
+      await expect.poll(tokens).toBe(before + 1234)
+
+      await closeClean({ context, errors, foreign, page })
+    },
+    TEST_TIMEOUT_MS
+  )
 })

@@ -72,8 +72,28 @@ export type AgentEvent = Data.TaggedEnum<{
   }
   /** `system/status` (e.g. compacting), or the session's state (`idle`, `running`, …). */
   Status: { readonly status: string }
-  /** The CLI retries a failed API call. */
-  ApiRetry: { readonly attempt: number | undefined; readonly error: string | undefined }
+  /**
+   * The CLI retries a failed API call: this is retry `attempt` of `maxRetries`, made after
+   * `delayMs`; `status` is the HTTP status (none when no answer came, e.g. connection refused)
+   * and `error` the CLI's name for the failure (`overloaded`, `rate_limit`, `unknown`, …).
+   */
+  ApiRetry: {
+    readonly attempt: number | undefined
+    readonly maxRetries: number | undefined
+    readonly delayMs: number | undefined
+    readonly status: number | undefined
+    readonly error: string | undefined
+  }
+  /**
+   * The CLI's own message for an API call that failed for good (its retries spent): its text
+   * (`API Error: …`), not the model's words, so it is not a `Text`.
+   */
+  ApiError: {
+    readonly text: string
+    readonly status: number | undefined
+    readonly error: string | undefined
+    readonly parentToolUseId: string | null
+  }
   /** The conversation was compacted. */
   Compaction: { readonly trigger: string | undefined; readonly preTokens: number | undefined }
   /**
@@ -120,7 +140,23 @@ const toolResultText = (content: unknown): string => {
     : normalized.map((item) => item.text).join("\n")
 }
 
+const isApiErrorMessage = (message: Obj): boolean =>
+  message["is_api_error_message"] === true || message["isApiErrorMessage"] === true
+
+const apiErrorEvents = (message: Obj): Array<AgentEvent> => {
+  const text = blocksOf(get(get(message, "message"), "content"))
+    .flatMap((block) => (isObj(block) && block["type"] === "text" ? [str(block["text"]) ?? ""] : []))
+    .join("\n")
+  return [AgentEvent.ApiError({
+    text,
+    status: num(message["api_error_status"]),
+    error: str(message["api_error_type"]) ?? str(message["api_error"]) ?? str(message["error"]),
+    parentToolUseId: parentOf(message)
+  })]
+}
+
 const assistantEvents = (message: Obj): Array<AgentEvent> => {
+  if (isApiErrorMessage(message)) return apiErrorEvents(message)
   const parentToolUseId = parentOf(message)
   const inner = get(message, "message")
   const messageId = str(get(inner, "id"))
@@ -234,12 +270,17 @@ const tokensByModel = (modelUsage: unknown): { readonly [model: string]: TokenTo
     )
     : {}
 
+// The CLI's words for an API call that failed, as it puts them in a result's text.
+const API_ERROR_TEXT = /^API Error\b/
+
 const resultEvent = (message: Obj): AgentEvent => {
   const errors = get(message, "errors")
   return AgentEvent.TurnComplete({
     sessionId: str(message["session_id"]),
     subtype: str(message["subtype"]) ?? "unknown",
-    isError: message["is_error"] === true || (str(message["subtype"]) ?? "success") !== "success",
+    // a turn the API never answered ends as subtype "success" with is_error: the text says it
+    isError: message["is_error"] === true || (str(message["subtype"]) ?? "success") !== "success" ||
+      message["terminal_reason"] === "api_error" || API_ERROR_TEXT.test(str(message["result"]) ?? ""),
     result: str(message["result"]),
     errors: Array.isArray(errors) ? errors.filter((error): error is string => typeof error === "string") : [],
     totalCostUsd: num(message["total_cost_usd"]) ?? 0,
@@ -283,6 +324,9 @@ const systemEvents = (message: Obj): Array<AgentEvent> | undefined => {
     case "api_retry":
       return [AgentEvent.ApiRetry({
         attempt: num(message["attempt"]),
+        maxRetries: num(message["max_retries"]),
+        delayMs: num(message["retry_delay_ms"]),
+        status: num(message["error_status"]),
         error: str(message["error"]) ?? str(get(message["error"], "message"))
       })]
     case "compact_boundary": {

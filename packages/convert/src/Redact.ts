@@ -1,13 +1,16 @@
 /**
  * What must never be stored, or shown to a model: text inside `<private>…</private>` (removed,
- * tags and all; an unclosed tag removes everything after it) and secrets in common shapes
- * (replaced by `[REDACTED:<kind>]`): Anthropic, OpenAI, GitHub, Slack, Google and AWS keys,
- * JSON Web Tokens, `Bearer` tokens, private key blocks, and the values of `.env`-style lines
- * whose upper-case name says secret (`…KEY=`, `…TOKEN=`, `…SECRET=`, `…PASSWORD=`, …; the name
- * is kept).
+ * tags and all, to a fixpoint; an unclosed tag removes everything after it) and secrets in common
+ * shapes (replaced by `[REDACTED:<kind>]`): Anthropic, OpenAI, GitHub, Slack, Google and AWS keys,
+ * JSON Web Tokens, `Bearer` tokens and `Authorization: Basic`, private key blocks, passwords in
+ * URLs, credential files (`.env` lines whose upper-case name says secret, `~/.aws/credentials`,
+ * `.netrc`, `.pgpass`) and the values of secret-named keys (`password=…`, `db_password: …`,
+ * `api_token = "…"`); names are kept. No shape needs a word boundary: a secret glued to other
+ * text is still found.
  *
- * Pure and total: any text in, text out; {@link value} walks JSON values (tool inputs and
- * responses) the same way, keys included. Idempotent: redacting twice changes nothing more.
+ * Pure and total: any text in, text out, in time linear in its length (no pattern can backtrack
+ * quadratically); {@link value} walks JSON values (tool inputs and responses) the same way, keys
+ * included. Idempotent: redacting twice changes nothing more.
  *
  * @since 0.1.0
  */
@@ -21,10 +24,24 @@
 export interface SecretPattern {
   readonly kind: string
   readonly pattern: RegExp
+  /** Whether a match is a secret (absent: every match is). */
+  readonly accept?: (match: string) => boolean
+  /** Text every match contains: a text without it skips the pattern (a scan that costs nothing). */
+  readonly hint?: string
 }
 
+// No pattern has a word boundary: a secret glued to other text (`key%3Dsk-ant-…`, `X_sk-ant-…`,
+// `ANSIsk-ant-…`) is still a secret. Every pattern starts with a literal and is followed by runs
+// whose failure is found within a bounded number of characters, or by runs that cannot contain the
+// next start: the scan stays linear in the text's length (no catastrophic backtracking).
+// A space may arrive URL-encoded (`%20`, `+`).
+const SPACE = String.raw`(?:\s|%20|\+)`
+
+// A digit, an upper- and a lower-case letter: random, not a word.
+const looksRandom = (token: string): boolean => /[0-9]/.test(token) && /[A-Z]/.test(token) && /[a-z]/.test(token)
+
 /**
- * The shapes recognised, most specific first.
+ * The shapes recognised by their own look, most specific first.
  *
  * @since 0.1.0
  * @category constants
@@ -32,49 +49,260 @@ export interface SecretPattern {
 export const SECRET_PATTERNS: ReadonlyArray<SecretPattern> = [
   {
     kind: "private-key",
-    pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|$)/g
+    pattern: new RegExp(
+      String
+        .raw`-----BEGIN(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----[\s\S]*?(?:-----END(?:[A-Z0-9 ]|%20|\+)*PRIVATE${SPACE}KEY-----|$)`,
+      "g"
+    )
   },
-  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
-  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
-  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: "bearer-token", pattern: /\b(Bearer\s+)(?!\[REDACTED)[A-Za-z0-9._~+/-]{16,}=*/g }
+  { kind: "anthropic-key", pattern: /sk-ant-[A-Za-z0-9_-]{16,}/g },
+  { kind: "openai-key", pattern: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g },
+  // a bare sk-… must look random: "task-management-…" is prose, not a key
+  { kind: "openai-key", pattern: /sk-[A-Za-z0-9_-]{20,}/g, accept: (match) => looksRandom(match.slice(3)) },
+  { kind: "github-token", pattern: /(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
+  { kind: "slack-token", pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: "google-api-key", pattern: /AIza[0-9A-Za-z_-]{35,}/g },
+  { kind: "aws-access-key", pattern: /(?:AKIA|ASIA)[0-9A-Z]{16,}/g },
+  // a whole dotted run, started only where a run starts (a regex looking for "eyJ…" anywhere
+  // rescans "eyJeyJeyJ…" from every "eyJ"): the token inside it is found by `redactJwt`
+  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/g, hint: "eyJ" },
+  {
+    kind: "bearer-token",
+    pattern: new RegExp(String.raw`(Bearer${SPACE}+)(?!\[REDACTED)[A-Za-z0-9._~+/-]{16,}=*`, "g")
+  },
+  {
+    kind: "basic-auth",
+    pattern: new RegExp(
+      String
+        .raw`(Authorization\\?["']?${SPACE}*(?::|=|%3[AaDd])${SPACE}*\\?["']?[Bb]asic${SPACE}+)(?!\[REDACTED)[A-Za-z0-9+/]{4,}=*`,
+      "gi"
+    )
+  },
+  // scheme://user:password@host: the password goes, the rest stays (the user class stops at the
+  // next "/", so two attempts never scan the same characters)
+  { kind: "url-password", pattern: /(:\/\/[^/\s:@]*:)(?!\[REDACTED)([^/\s@]+)(?=@)/g, hint: "://" },
+  // the same URL URL-encoded (`%3A%2F%2Fuser%3Apassword%40host`); the password is bounded, as an
+  // encoded one may hold "%3A%2F%2F" and every start must stay cheap
+  {
+    kind: "url-password",
+    pattern:
+      /(%3A%2F%2F[A-Za-z0-9._~-]*%3A)(?!\[REDACTED)((?:[A-Za-z0-9._~!$'()*,;=-]|%(?!40)[0-9A-Fa-f]{2}){1,256})(?=%40)/gi
+  }
 ]
-
-// NAME=value (or NAME: value) where the upper-case, env-style NAME says secret; the value runs
-// to the end of the line ("monkey: banana" and "Authorization: …" are not env lines)
-const ENV_SECRET =
-  /^(\s*(?:export\s+)?(?=[A-Z_])[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*\s*[=:]\s*)(?!\[REDACTED)(\S.*)$/gm
 
 const marker = (kind: string) => `[REDACTED:${kind}]`
 
-/**
- * Text with every `<private>…</private>` removed (case-insensitive; an unclosed tag removes the
- * rest).
- *
- * @since 0.1.0
- * @category redaction
- */
-export const stripPrivate = (text: string): string =>
-  text.replace(/<private(?:\s[^>]*)?>[\s\S]*?(?:<\/private\s*>|$)/gi, "")
+const JWT_SEGMENT = /^[A-Za-z0-9_-]{8,}$/
+
+// header.payload.signature inside a dotted run: a header holding "eyJ" and 8 more characters (text
+// may be glued before it), a payload starting "eyJ", a signature of 8 or more.
+const isJwtAt = (segments: ReadonlyArray<string>, i: number, start: number): boolean =>
+  start >= 0 && i + 2 < segments.length && JWT_SEGMENT.test(segments[i]!.slice(start + 3)) &&
+  segments[i + 1]!.startsWith("eyJ") && JWT_SEGMENT.test(segments[i + 1]!.slice(3)) &&
+  JWT_SEGMENT.test(segments[i + 2]!)
+
+const redactJwt = (run: string): string => {
+  const segments = run.split(".")
+  const out: Array<string> = []
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    const start = segment.indexOf("eyJ")
+    if (isJwtAt(segments, i, start)) {
+      out.push(`${segment.slice(0, start)}${marker("jwt")}`)
+      i += 2
+    } else {
+      out.push(segment)
+    }
+  }
+  return out.join(".")
+}
+
+const redactShapes = (text: string): string => {
+  let out = text
+  for (const { accept, hint, kind, pattern } of SECRET_PATTERNS) {
+    if (hint !== undefined && !out.includes(hint)) continue
+    out = out.replace(pattern, (whole: string, prefix: unknown) => {
+      if (kind === "jwt") return redactJwt(whole)
+      if (accept !== undefined && !accept(whole)) return whole
+      // these keep what introduces the secret ("Bearer ", "Authorization: Basic ", "://user:")
+      return typeof prefix === "string" ? `${prefix}${marker(kind)}` : marker(kind)
+    })
+  }
+  return out
+}
 
 /**
- * Text with every recognised secret replaced by `[REDACTED:<kind>]`.
+ * The last word of a key that names a secret (`password`, `db_password`, `api_token`,
+ * `aws_secret_access_key`, `client-secret`, `db_pwd`, …). `secret_sauce`, `max_tokens` and a bare
+ * `pwd` (a working directory) are not.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const SECRET_KEY_NAME =
+  /(?:password|passwd|passphrase|[_.-]pwd|secret|token|credentials?|auth|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)$/i
+
+// A secret-named key, an optional closing quote (or an escaped one), "=" or ":" (perhaps
+// URL-encoded), then the value: quoted (up to 256 characters on the line, the same quote closing
+// it: the bound keeps a missing close quote cheap) or bare (to a space, quote or separator).
+const KEY_VALUE = new RegExp(
+  String
+    .raw`(password|passwd|passphrase|[_.-]pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account)[_.-]?key)` +
+    String.raw`((?:\\?["']|%2[27])?(?:[ \t+]|%20){0,16}(?:=|:|%3[AaDd])(?:[ \t+]|%20){0,16})` +
+    String
+      .raw`(?!(?:[ \t+]|%20)*(?:\\?["']|%2[27])?\[REDACTED)(?:(\\?["']|%2[27])([^\n]{1,256}?)\3|(\\?["']?)[^\s"'&,;)}\]]+)`,
+  "gi"
+)
+
+const redactKeyValues = (text: string): string =>
+  text.replace(
+    KEY_VALUE,
+    (_whole, name: string, separator: string, quote: string | undefined, _quoted, open: string | undefined) =>
+      quote !== undefined
+        ? `${name}${separator}${quote}${marker("credential")}${quote}`
+        : `${name}${separator}${open ?? ""}${marker("credential")}`
+  )
+
+// A line starts after a newline, or after an escaped one ("\n" in JSON-escaped text: a .env file
+// printed inside a JSON string is still a .env file), and runs to the next of either. Each line
+// rule is one global regex over the whole text: no line is matched twice, and no split and join
+// (a megabyte of empty lines stays cheap). Each comes twice: anchored at real line starts only
+// (`^`, which the regex engine finds fast), and also after escaped newlines, used when the text
+// holds one.
+const LINE_REST = String.raw`(?:[^\r\n\\]|\\(?!n))`
+
+interface LineRule {
+  readonly plain: RegExp
+  readonly escaped: RegExp
+}
+
+const lineRule = (body: string): LineRule => ({
+  plain: new RegExp(`^${body}`, "gm"),
+  escaped: new RegExp(String.raw`(?:^|(?<=\\n))${body}`, "gm")
+})
+
+// NAME=value (or NAME: value) where the upper-case, env-style NAME says secret; the value runs
+// to the end of the line ("monkey: banana" and "Authorization: …" are not env lines). One class
+// for the name, so a line is matched in one pass.
+const ENV_LINE = lineRule(
+  String.raw`([ \t"']*(?:export[ \t]+)?)([A-Z_][A-Z0-9_]*)([ \t]*[=:][ \t]*)(?!\[REDACTED)` +
+    String.raw`(?:[^\s\\]|\\(?!n))${LINE_REST}*`
+)
+const ENV_SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIAL|AUTH/
+// ~/.pgpass: host:port:database:user:password
+const PGPASS_LINE = lineRule(
+  String.raw`([ \t"']*[^:\s"']+:(?:\d+|\*):[^:\s]+:[^:\s]+:)(?!\[REDACTED)${LINE_REST}+`
+)
+// ~/.netrc: "machine h login u password p" on one line, or "password p" on its own line
+const NETRC_LINE = lineRule(
+  String.raw`[ \t"']*(?:machine|default|login|password|passwd|account)[ \t]${LINE_REST}*`
+)
+const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
+
+const redactLines = (text: string): string => {
+  const rule = text.includes("\\n") ? "escaped" : "plain"
+  return text
+    .replace(
+      ENV_LINE[rule],
+      (line, before: string, name: string, separator: string) =>
+        ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
+    )
+    .replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
+    .replace(NETRC_LINE[rule], (line) =>
+      line.replace(
+        NETRC_PASSWORD,
+        (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
+      ))
+}
+
+/**
+ * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
+ * shapes, then credential-file lines (env-style `NAME=…`, `.pgpass`, `.netrc`), then the values of
+ * secret-named keys anywhere ({@link SECRET_KEY_NAME}: `password=…`, `db_password: …`,
+ * `api_token = "…"`). Linear in the text's length; idempotent.
  *
  * @since 0.1.0
  * @category redaction
  */
-export const redactSecrets = (text: string): string => {
-  let out = text
-  for (const { kind, pattern } of SECRET_PATTERNS) {
-    out = out.replace(pattern, (...groups: Array<unknown>) =>
-      // a bearer token keeps its "Bearer " prefix
-      kind === "bearer-token" ? `${groups[1] as string}${marker(kind)}` : marker(kind))
+export const redactSecrets = (text: string): string => redactKeyValues(redactLines(redactShapes(text)))
+
+const OPEN_TAG = /^<private(?:\s[^>]*)?>$/i
+const CLOSE_TAG = /^<\/private\s*>$/i
+const UNFINISHED_OPEN_TAG = /^<private(?:\s|$)/i
+const ANGLE = /[<>]/g
+
+/**
+ * Text with every `<private>…</private>` removed, tags and all (case-insensitive). Removal runs to
+ * a fixpoint: nested tags count (`<private>a<private>b</private>c</private>` goes whole), a tag
+ * formed by what is left once another part is removed (`<priv<private>x</private>ate>SECRET`) is
+ * a tag too, and an unclosed one removes the rest. One pass over the text: the output never holds
+ * a `<private>` tag, so stripping again changes nothing.
+ *
+ * @since 0.1.0
+ * @category redaction
+ */
+export const stripPrivate = (text: string): string => {
+  // `done` is final output; `pending` holds the output since each "<" that no ">" followed yet
+  // (only such a run can still become a tag when more text is appended to it)
+  const done: Array<string> = []
+  const pending: Array<string> = []
+  const emit = (piece: string) => {
+    if (pending.length > 0) pending[pending.length - 1] += piece
+    else done.push(piece)
   }
-  return out.replace(ENV_SECRET, (_whole, name: string) => `${name}${marker("env-secret")}`)
+  let openBelow = -1 // the lowest pending candidate below the top that is an unfinished open tag
+  let depth = 0
+  let tagStart = -1 // inside a private part: where the last "<" was
+  let at = 0
+  ANGLE.lastIndex = 0
+  for (let match = ANGLE.exec(text); match !== null; match = ANGLE.exec(text)) {
+    const index = match.index
+    if (depth === 0) {
+      emit(text.slice(at, index))
+      if (text[index] === "<") {
+        // a candidate is judged once it stops growing (its start never changes again)
+        if (openBelow === -1 && pending.length > 0 && UNFINISHED_OPEN_TAG.test(pending[pending.length - 1]!)) {
+          openBelow = pending.length - 1
+        }
+        pending.push("<")
+      } else {
+        // "<private x <b>" is an open tag too: the lowest unfinished one opens the private part
+        const open = openBelow >= 0
+          ? openBelow
+          : pending.length > 0 && UNFINISHED_OPEN_TAG.test(pending[pending.length - 1]!)
+          ? pending.length - 1
+          : -1
+        if (open >= 0) {
+          // what stays pending below it may still become a tag with what follows the part
+          pending.length = open
+          depth = 1
+          tagStart = -1
+        } else {
+          // a ">" ends every candidate: none can become a tag any more
+          done.push(...pending, ">")
+          pending.length = 0
+        }
+        openBelow = -1
+      }
+    } else if (text[index] === "<") {
+      tagStart = index
+    } else if (tagStart >= 0) {
+      const tag = text.slice(tagStart, index + 1)
+      if (OPEN_TAG.test(tag)) depth++
+      else if (CLOSE_TAG.test(tag)) depth--
+      tagStart = -1
+    }
+    at = index + 1
+  }
+  if (depth > 0) return finish(done, pending)
+  emit(text.slice(at))
+  return finish(done, pending)
+}
+
+// An open tag never finished with ">" removes itself and the rest, like an unclosed tag.
+const finish = (done: Array<string>, pending: Array<string>): string => {
+  const open = pending.findIndex((candidate) => UNFINISHED_OPEN_TAG.test(candidate))
+  return [...done, ...(open === -1 ? pending : pending.slice(0, open))].join("")
 }
 
 /**
@@ -90,21 +318,30 @@ const MAX_DEPTH = 64
 /**
  * A JSON value with `redact` applied to every string (keys too); anything nested deeper than
  * 64 levels is replaced by `"[REDACTED:too-deep]"` (input from outside cannot be trusted to be
- * sane). The structure is kept: the result is the same JSON with its strings replaced.
+ * sane). The structure is kept: the result is the same JSON with its strings replaced. With
+ * `secretKey`, a string or number under a key it accepts is replaced whole by
+ * `"[REDACTED:credential]"` (`{"password": "hunter2"}` has no secret in its own shape).
  *
  * @since 0.1.0
  * @category redaction
  */
-export const mapStrings = (input: unknown, redact: (text: string) => string, depth = 0): unknown => {
+export const mapStrings = (
+  input: unknown,
+  redact: (text: string) => string,
+  depth = 0,
+  secretKey?: (key: string) => boolean
+): unknown => {
   if (typeof input === "string") return redact(input)
   if (typeof input !== "object" || input === null) return input
   if (depth >= MAX_DEPTH) return marker("too-deep")
-  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1))
+  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1, secretKey))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(input)) {
+    const hidden = secretKey !== undefined && (typeof item === "string" || typeof item === "number") &&
+      secretKey(key) && item !== ""
     // defineProperty: a key named "__proto__" is data like any other
     Object.defineProperty(out, redact(key), {
-      value: mapStrings(item, redact, depth + 1),
+      value: hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey),
       enumerable: true,
       writable: true,
       configurable: true
@@ -114,10 +351,20 @@ export const mapStrings = (input: unknown, redact: (text: string) => string, dep
 }
 
 /**
- * A JSON value with {@link text} applied to every string (keys too); anything nested deeper than
- * 64 levels is replaced by `"[REDACTED:too-deep]"` (a hook's stdin cannot be trusted to be sane).
+ * Whether a JSON key names a secret ({@link SECRET_KEY_NAME}, in any case: `password`,
+ * `GITHUB_TOKEN`, `aws_secret_access_key`).
+ *
+ * @since 0.2.0
+ * @category predicates
+ */
+export const isSecretKey = (key: string): boolean => SECRET_KEY_NAME.test(key)
+
+/**
+ * A JSON value with {@link text} applied to every string (keys too), and the values of
+ * secret-named keys ({@link isSecretKey}) replaced whole; anything nested deeper than 64 levels is
+ * replaced by `"[REDACTED:too-deep]"` (a hook's stdin cannot be trusted to be sane).
  *
  * @since 0.1.0
  * @category redaction
  */
-export const value = (input: unknown, depth = 0): unknown => mapStrings(input, text, depth)
+export const value = (input: unknown, depth = 0): unknown => mapStrings(input, text, depth, isSecretKey)

@@ -3,7 +3,10 @@
  * else `ai-title`, else `summary`; the last of each wins), first user prompt, last prompt
  * (`last-prompt`, else the last user prompt), the first `cwd` and `gitBranch`, and the first
  * and last `timestamp`. Prompts read as a listing shows them (`SessionTitle.displayPrompt`:
- * slash commands as `/name args`, command output is not a prompt).
+ * slash commands as `/name args`, command output is not a prompt, a subagent's prompt is not the
+ * user's). The first prompt is the first the user wrote: a session that starts with `/clear` is
+ * named by what came after it (a command without arguments, or a `!` shell command, only when the
+ * session holds nothing else; `/review src` is a prompt).
  *
  * The fold works on any run of entries in file order, and its state is plain data: a reader
  * may fold the head of a file, skip its middle, then fold its tail (or resume a saved state
@@ -13,7 +16,8 @@
  * @since 0.1.0
  */
 import { get, isObj } from "./internal/json.js"
-import { displayPrompt } from "./SessionTitle.js"
+import * as Redact from "./Redact.js"
+import { commandLine, displayPrompt } from "./SessionTitle.js"
 
 /**
  * What a listing shows of a session.
@@ -46,6 +50,8 @@ export interface MetadataState {
   readonly aiTitle?: string
   readonly summary?: string
   readonly firstPrompt?: string
+  /** The first command without arguments or `!` command, the first prompt of a session without any other. */
+  readonly firstCommand?: string
   readonly lastPromptEntry?: string
   readonly lastUserPrompt?: string
   readonly cwd?: string
@@ -74,17 +80,34 @@ const str = (value: unknown): string | undefined => typeof value === "string" &&
  * @category folding
  */
 export const promptOf = (entry: unknown): string | undefined => {
-  if (!isObj(entry) || entry["type"] !== "user" || entry["isMeta"] === true || entry["isCompactSummary"] === true) {
+  const text = promptText(entry)
+  return text === undefined ? undefined : displayPrompt(text)
+}
+
+// A command that says nothing of what the session is about: a `!` shell command, or a slash
+// command without arguments (`/clear`, `/compact`); `/review src` is what the user asked for.
+const isCommandOnly = (text: string): boolean => {
+  const command = commandLine(text)
+  return command !== undefined && (command.startsWith("!") || !command.includes(" "))
+}
+
+// The text of a user entry's prompt as written (tags and all); a subagent's prompt (an inline
+// sidechain entry) is not the user's.
+const promptText = (entry: unknown): string | undefined => {
+  if (
+    !isObj(entry) || entry["type"] !== "user" || entry["isMeta"] === true || entry["isCompactSummary"] === true ||
+    entry["isSidechain"] === true
+  ) {
     return undefined
   }
   const content = get(entry["message"], "content")
-  if (typeof content === "string") return displayPrompt(content)
+  if (typeof content === "string") return content
   if (Array.isArray(content)) {
     for (const block of content) {
       const type = get(block, "type")
       if (type === "tool_result") return undefined
       const text = get(block, "text")
-      if (type === "text" && typeof text === "string") return displayPrompt(text)
+      if (type === "text" && typeof text === "string") return text
     }
   }
   return undefined
@@ -106,9 +129,11 @@ const step = (state: Mutable, entry: unknown): void => {
       state.lastPromptEntry = str(entry["lastPrompt"]) ?? state.lastPromptEntry
       break
     case "user": {
-      const prompt = promptOf(entry)
+      const text = promptText(entry)
+      const prompt = text === undefined ? undefined : displayPrompt(text)
       if (prompt !== undefined) {
-        state.firstPrompt ??= prompt
+        if (isCommandOnly(text!)) state.firstCommand ??= prompt
+        else state.firstPrompt ??= prompt
         state.lastUserPrompt = prompt
       }
       break
@@ -142,6 +167,25 @@ export const foldEntries = (state: MetadataState, entries: Iterable<unknown>): M
   return compact(next)
 }
 
+const TEXT_FIELDS = ["customTitle", "aiTitle", "summary", "firstPrompt", "lastPromptEntry", "lastUserPrompt"] as const
+
+/**
+ * A state with its text fields (titles, summary, prompts) redacted and `<private>` parts removed
+ * (`Redact.text`): what a cache under acx's home may keep. The fold continues on it as on the
+ * original (the redactor is idempotent).
+ *
+ * @since 0.2.0
+ * @category folding
+ */
+export const redacted = (state: MetadataState): MetadataState => {
+  const next: Mutable = { ...state }
+  for (const field of TEXT_FIELDS) {
+    const value = state[field]
+    if (value !== undefined) next[field] = Redact.text(value)
+  }
+  return compact(next)
+}
+
 /**
  * The metadata a state stands for.
  *
@@ -151,7 +195,7 @@ export const foldEntries = (state: MetadataState, entries: Iterable<unknown>): M
 export const metadataOf = (state: MetadataState): SessionMetadata =>
   compact({
     title: state.customTitle ?? state.aiTitle ?? state.summary,
-    firstPrompt: state.firstPrompt,
+    firstPrompt: state.firstPrompt ?? state.firstCommand,
     lastPrompt: state.lastPromptEntry ?? state.lastUserPrompt,
     cwd: state.cwd,
     gitBranch: state.gitBranch,

@@ -2,14 +2,16 @@
  * A transcript's conversation as Markdown, for reading a session in a terminal or pasting it
  * into a review: the full history across compactions ({@link conversation}), assistant fragments
  * merged, tool calls with their input, tool results clipped, thinking as a quote, compaction
- * boundaries as rules.
+ * boundaries as rules, Claude Code's command markup as the command typed and its output as text
+ * (`CommandMarkup`: no tags, no terminal escapes).
  *
  * Inputs are `unknown`: parsed JSON lines in file order. Every function here is total.
  *
  * @since 0.1.0
  */
 import type * as Transcript from "@acx/schema/Transcript"
-import { mergeAssistantFragments } from "./Fragments.js"
+import * as CommandMarkup from "./CommandMarkup.js"
+import { mergeAssistantFragments, type MergedEntry } from "./Fragments.js"
 import { get, isObj, stringify } from "./internal/json.js"
 import { conversation } from "./Reconstruct.js"
 
@@ -18,7 +20,11 @@ import { conversation } from "./Reconstruct.js"
  * - `title`: the heading (default: none);
  * - `includeThinking`: render thinking blocks as quotes (default `true`);
  * - `includeMeta`: render `isMeta` entries such as command output (default `false`);
- * - `maxToolResultChars`: clip tool results to this many characters (default 2 000; 0 = no limit).
+ * - `maxToolResultChars`: clip tool results to this many characters (default 2 000; 0 = no limit);
+ * - `uuids`: end each message's heading with its entry uuid (an assistant message's last
+ *   fragment's), the uuid `acx fork --at` takes (default `false`);
+ * - `subagent`: the entries are a subagent's own transcript, whose every entry is a sidechain
+ *   entry: render them instead of leaving sidechains out (default `false`).
  *
  * @since 0.1.0
  * @category models
@@ -28,6 +34,8 @@ export interface MarkdownOptions {
   readonly includeThinking?: boolean | undefined
   readonly includeMeta?: boolean | undefined
   readonly maxToolResultChars?: number | undefined
+  readonly uuids?: boolean | undefined
+  readonly subagent?: boolean | undefined
 }
 
 const clip = (text: string, max: number): string =>
@@ -59,6 +67,14 @@ interface RenderOptions {
   readonly includeThinking: boolean
   readonly includeMeta: boolean
   readonly maxToolResultChars: number
+  readonly uuids: boolean
+}
+
+// Inline code that no backtick inside can close early.
+const code = (text: string): string => {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length))
+  const ticks = "`".repeat(longest + 1)
+  return longest === 0 ? `${ticks}${text}${ticks}` : `${ticks} ${text} ${ticks}`
 }
 
 const renderBlock = (block: unknown, options: RenderOptions): string | undefined => {
@@ -80,7 +96,8 @@ const renderBlock = (block: unknown, options: RenderOptions): string | undefined
       }`
     case "tool_result": {
       const label = block.is_error === true ? "**↳ tool error**" : "**↳ tool result**"
-      return `${label}\n${fence(clip(textOf(block.content), options.maxToolResultChars))}`
+      // a terminal's colours in a command's result: text, never escapes a reader's terminal runs
+      return `${label}\n${fence(clip(CommandMarkup.stripAnsi(textOf(block.content)), options.maxToolResultChars))}`
     }
     case "image":
       return "*[image]*"
@@ -97,15 +114,56 @@ const contentBlocks = (message: unknown): ReadonlyArray<unknown> => {
   return typeof content === "string" ? [content] : []
 }
 
-const heading = (entry: { readonly [key: string]: unknown }): string => {
+// The uuid `acx fork --at` keeps the whole message with: an assistant message's last fragment's.
+const uuidOf = (entry: MergedEntry): string | undefined => {
+  const merged = entry.mergedUuids
+  const last = Array.isArray(merged) && merged.length > 0 ? merged[merged.length - 1] : entry.uuid
+  return typeof last === "string" && last !== "" ? last : undefined
+}
+
+const heading = (entry: MergedEntry, options: RenderOptions, label?: string): string => {
   const time = typeof entry.timestamp === "string" ? ` · ${entry.timestamp}` : ""
+  const uuid = options.uuids ? uuidOf(entry) : undefined
+  const tail = `${time}${uuid === undefined ? "" : ` · uuid ${code(uuid)}`}`
+  if (label !== undefined) return `### ${label}${tail}`
   if (entry.type === "assistant") {
     const model = get(entry.message, "model")
-    return `### Assistant${typeof model === "string" && model !== "" ? ` (${model})` : ""}${time}`
+    return `### Assistant${typeof model === "string" && model !== "" ? ` (${model})` : ""}${tail}`
   }
   const blocks = contentBlocks(entry.message)
   const onlyResults = blocks.length > 0 && blocks.every((block) => get(block, "type") === "tool_result")
-  return `### ${onlyResults ? "Tool result" : "User"}${time}`
+  return `### ${onlyResults ? "Tool result" : "User"}${tail}`
+}
+
+// A user entry that is Claude Code's markup (a slash command, its output, the caveat): its one
+// text, parsed.
+const markupOf = (entry: MergedEntry): CommandMarkup.Markup | undefined => {
+  if (entry.type !== "user") return undefined
+  const blocks = contentBlocks(entry.message)
+  if (blocks.length !== 1) return undefined
+  const block = blocks[0]
+  const text = typeof block === "string" ? block : get(block, "type") === "text" ? get(block, "text") : undefined
+  return typeof text === "string" ? CommandMarkup.parse(text) : undefined
+}
+
+// A command as typed, its output fenced; nothing for an empty output or (without meta) a caveat.
+const markupSection = (
+  entry: MergedEntry,
+  markup: CommandMarkup.Markup,
+  options: RenderOptions
+): string | undefined => {
+  switch (markup._tag) {
+    case "Command":
+      return `${heading(entry, options, "Command")}\n\n${code(markup.command)}`
+    case "Output": {
+      const text = CommandMarkup.plain(markup)
+      return text === "" ? undefined : `${heading(entry, options, "Command output")}\n\n${fence(text)}`
+    }
+    case "Caveat":
+      return options.includeMeta && markup.text !== ""
+        ? `${heading(entry, options, "Note")}\n\n${markup.text}`
+        : undefined
+  }
 }
 
 /**
@@ -122,9 +180,12 @@ export const markdownSections = (
   const opts: RenderOptions = {
     includeThinking: options.includeThinking ?? true,
     includeMeta: options.includeMeta ?? false,
-    maxToolResultChars: options.maxToolResultChars ?? 2_000
+    maxToolResultChars: options.maxToolResultChars ?? 2_000,
+    uuids: options.uuids ?? false
   }
-  const items = Array.isArray(entries) ? conversation(entries).filter((item) => !item.isSidechain) : []
+  const items = Array.isArray(entries)
+    ? conversation(entries).filter((item) => options.subagent === true || !item.isSidechain)
+    : []
   const sections: Array<string> = []
   if (typeof options.title === "string" && options.title !== "") sections.push(`# ${options.title}`)
   for (const entry of mergeAssistantFragments(items.map((item) => item.entry))) {
@@ -145,12 +206,18 @@ export const markdownSections = (
       continue
     }
     if (entry.isMeta === true && !opts.includeMeta) continue
+    const markup = markupOf(entry)
+    if (markup !== undefined) {
+      const section = markupSection(entry, markup, opts)
+      if (section !== undefined) sections.push(section)
+      continue
+    }
     const body = contentBlocks(entry.message).flatMap((block) => {
       const rendered = renderBlock(block, opts)
       return rendered === undefined || rendered.trim() === "" ? [] : [rendered]
     })
     if (body.length === 0) continue
-    sections.push(`${heading(entry)}\n\n${body.join("\n\n")}`)
+    sections.push(`${heading(entry, opts)}\n\n${body.join("\n\n")}`)
   }
   return sections
 }

@@ -3,6 +3,13 @@
  */
 
 /**
+ * Claude Code's command markup read: a slash command as typed, its output as text without terminal escapes.
+ *
+ * @since 0.1.0
+ */
+export * as CommandMarkup from "./CommandMarkup.js"
+
+/**
  * Content block conversion and its options.
  *
  * @since 0.1.0

@@ -188,6 +188,48 @@ describe("mapSdkMessage", () => {
     ])
   })
 
+  it("a failed API call: live retries with attempt, delay and status; the CLI's error text is no model text; the result an error", () => {
+    // as Claude Code 2.1.330 sends them for ANTHROPIC_BASE_URL=http://127.0.0.1:1, then for a 529
+    expect(mapSdkMessage({
+      type: "system",
+      subtype: "api_retry",
+      attempt: 1,
+      max_retries: 2,
+      retry_delay_ms: 522,
+      error_status: null,
+      error: "unknown",
+      session_id: sid
+    })).toEqual([
+      AgentEvent.AgentEvent.ApiRetry({ attempt: 1, maxRetries: 2, delayMs: 522, status: undefined, error: "unknown" })
+    ])
+    expect(mapSdkMessage({ type: "system", subtype: "api_retry", attempt: 2, max_retries: 2, error_status: 529 }))
+      .toEqual([
+        AgentEvent.AgentEvent.ApiRetry({ attempt: 2, maxRetries: 2, delayMs: undefined, status: 529, error: undefined })
+      ])
+    const text = "API Error: 529 Overloaded. This is a server-side issue, usually temporary."
+    expect(mapSdkMessage({
+      type: "assistant",
+      message: { id: "m", model: "<synthetic>", role: "assistant", content: [{ type: "text", text }] },
+      parent_tool_use_id: null,
+      session_id: sid,
+      error: "server_error",
+      is_api_error_message: true,
+      api_error_status: 529,
+      api_error_type: "overloaded_error"
+    })).toEqual([
+      AgentEvent.AgentEvent.ApiError({ text, status: 529, error: "overloaded_error", parentToolUseId: null })
+    ])
+    const result = (fields: Record<string, unknown>) =>
+      mapSdkMessage({ type: "result", session_id: sid, num_turns: 1, ...fields })[0] as { isError: boolean }
+    expect(result({ subtype: "success", is_error: true, terminal_reason: "api_error", result: text }).isError).toBe(
+      true
+    )
+    expect(result({ subtype: "success", terminal_reason: "api_error", result: "x" }).isError).toBe(true)
+    expect(result({ subtype: "success", result: "API Error: Connection refused (ECONNREFUSED)" }).isError).toBe(true)
+    expect(result({ subtype: "error_during_execution", errors: ["boom"] }).isError).toBe(true)
+    expect(result({ subtype: "success", result: "The API Error page says hi." }).isError).toBe(false)
+  })
+
   it("fixture SDK streams: every message maps, the known kinds to known events", () => {
     const messages = Fixtures.sdkMessages()
     expect(messages.length).toBeGreaterThan(0)

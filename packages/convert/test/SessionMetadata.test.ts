@@ -86,6 +86,7 @@ describe("SessionMetadata", () => {
     ])
     expect(meta).toEqual({
       title: "AI",
+      // a slash command with arguments is what the user asked for
       firstPrompt: "/review x",
       lastPrompt: "second",
       cwd: "/meta",
@@ -100,6 +101,44 @@ describe("SessionMetadata", () => {
         .title
     )
       .toBe("C")
+  })
+
+  it("names a session that starts with /clear by its first real prompt, a command-only one by its command", () => {
+    const caveat = user("<local-command-caveat>Caveat: local commands below</local-command-caveat>", { isMeta: true })
+    const cleared = SessionMetadata.sessionMetadata([
+      caveat,
+      user(slash("clear", "")),
+      user("<local-command-stdout></local-command-stdout>"),
+      user("<bash-input>ls</bash-input>"),
+      user("<bash-stdout>a b</bash-stdout><bash-stderr></bash-stderr>"),
+      user("Fix the login bug"),
+      user("and the tests")
+    ])
+    expect(cleared.firstPrompt).toBe("Fix the login bug")
+    expect(SessionMetadata.displayTitle(cleared)).toBe("Fix the login bug")
+    expect(SessionMetadata.sessionMetadata([user(slash("clear", "")), user(slash("mcp", ""))]).firstPrompt)
+      .toBe("/clear")
+    // a command with arguments is a prompt; a subagent's inline prompt is not the user's
+    expect(
+      SessionMetadata.sessionMetadata([
+        user(slash("clear", "")),
+        user("Explore the repo", { isSidechain: true }),
+        user(slash("review", "src"))
+      ]).firstPrompt
+    ).toBe("/review src")
+    // a head read is not done while only commands were seen
+    const head = SessionMetadata.foldEntries(SessionMetadata.initialState, [
+      user(slash("clear", ""), { cwd: "/w", gitBranch: "main", timestamp: "t" })
+    ])
+    expect(SessionMetadata.headFound(head)).toBe(false)
+  })
+
+  it("the fixture that starts with /clear is named by its first real prompt", () => {
+    const file = Fixtures.transcriptFiles().find((name) => name.endsWith("compact.jsonl"))!
+    const { entries } = parseTranscript(fs.readFileSync(file, "utf8"))
+    const title = SessionMetadata.displayTitle(SessionMetadata.sessionMetadata(entries.map((parsed) => parsed.entry)))
+    expect(title).toBeDefined()
+    expect(title).not.toMatch(/^[/!]/)
   })
 
   const entry = fc.oneof(
@@ -172,5 +211,42 @@ describe("Fork title", () => {
     expect(fork([base(1, slash("review", "src"))])).toBe("/review src (fork)")
     expect(fork([{ type: "summary", summary: "Login work" }, base(1, "fix it")])).toBe("Login work (fork)")
     expect(fork([base(1, "x"), { type: "custom-title", customTitle: "Mine", sessionId: sid }])).toBe("Mine (fork)")
+  })
+})
+
+describe("SessionMetadata.redacted (what a cache under acx's home keeps)", () => {
+  const key = "sk-ant-api03-" + "Qw3Er5Ty".repeat(5)
+
+  it("redacts the titles and prompts, keeps cwd, branch and times, and folds on the same", () => {
+    const state: SessionMetadata.MetadataState = {
+      customTitle: `deploy ${key}`,
+      firstPrompt: `use ${key} <private>my address</private>`,
+      lastUserPrompt: "password=hunter22",
+      cwd: "/home/dev/token=app",
+      gitBranch: "main",
+      startTime: "2026-01-01T00:00:00Z"
+    }
+    const redacted = SessionMetadata.redacted(state)
+    expect(JSON.stringify(redacted)).not.toContain(key)
+    expect(JSON.stringify(redacted)).not.toContain("hunter22")
+    expect(JSON.stringify(redacted)).not.toContain("my address")
+    expect(redacted).toMatchObject({ cwd: state.cwd, gitBranch: "main", startTime: state.startTime })
+    expect(SessionMetadata.redacted(redacted)).toEqual(redacted)
+  })
+
+  it("property: redacting commutes with folding more entries when they hold no secret", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (first, later) => {
+        const user = (text: string) => ({ type: "user", message: { role: "user", content: text } })
+        const redactedThenFolded = SessionMetadata.foldEntries(
+          SessionMetadata.redacted(
+            SessionMetadata.foldEntries(SessionMetadata.initialState, [user(`${first} ${key}`)])
+          ),
+          [user(later.replace(/[<>]/g, ""))]
+        )
+        expect(JSON.stringify(redactedThenFolded)).not.toContain(key)
+      }),
+      { numRuns: 200 }
+    )
   })
 })

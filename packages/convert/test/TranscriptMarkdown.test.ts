@@ -1,3 +1,4 @@
+import * as CommandMarkup from "@acx/convert/CommandMarkup"
 import { mergeAssistantFragments } from "@acx/convert/Fragments"
 import { conversation } from "@acx/convert/Reconstruct"
 import { transcriptToMarkdown } from "@acx/convert/TranscriptMarkdown"
@@ -74,8 +75,11 @@ describe("transcriptToMarkdown", () => {
     )
     expect(markdown).toContain("<details><summary>Compaction summary</summary>")
     expect(markdown.indexOf("Summary of the earlier part")).toBeLessThan(markdown.indexOf("after"))
-    expect(markdown).not.toContain("local-command-stdout")
-    expect(transcriptToMarkdown(asEntries(entries), { includeMeta: true })).toContain("local-command-stdout")
+    expect(markdown).not.toContain("### Command output")
+    // a meta command output, when asked for: read, not raw
+    expect(transcriptToMarkdown(asEntries(entries), { includeMeta: true })).toContain(
+      "### Command output\n\n```\nok\n```"
+    )
     expect(markdown).toContain(`${"x".repeat(10)}\n… (40 more characters)`)
   })
 
@@ -126,9 +130,52 @@ describe("transcriptToMarkdown", () => {
         if (entry.type !== "user" || entry.isMeta === true || typeof content !== "string" || content.trim() === "") {
           continue
         }
-        expect(markdown, file).toContain(content)
+        const markup = CommandMarkup.parse(content)
+        if (markup === undefined) expect(markdown, file).toContain(content)
+        else expect(markdown, file).toContain(CommandMarkup.plain(markup))
       }
+      // Claude Code's markup is read: no tag, no terminal escape left
+      expect(markdown, file).not.toMatch(/<\/?(command-name|command-message|local-command-std\w+)>|\u001b/)
     }
     expect(mainFiles().length).toBeGreaterThan(0)
+  })
+
+  it("shows Claude Code's command markup as the command typed and its output as text, no tags, no escapes", () => {
+    const entries = [
+      user(
+        "c1",
+        null,
+        "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>"
+      ),
+      user(
+        "c2",
+        "c1",
+        "<local-command-stdout>\u001b[2mCompacted (ctrl+o to see full summary)\u001b[22m</local-command-stdout>"
+      ),
+      user("c3", "c2", "<local-command-stdout></local-command-stdout>"),
+      user("c4", "c3", "<local-command-caveat>Caveat: local</local-command-caveat>", { isMeta: true }),
+      user("c5", "c4", "Now the real question")
+    ]
+    const markdown = transcriptToMarkdown(asEntries(entries))
+    expect(markdown).toContain("### Command\n\n`/compact`")
+    expect(markdown).toContain("### Command output\n\n```\nCompacted (ctrl+o to see full summary)\n```")
+    expect(markdown).not.toMatch(/<\/?(command|local-command)-|\u001b/)
+    // the empty output and the caveat make no section
+    expect(markdown.match(/^### /gm)).toHaveLength(3)
+    expect(markdown).toContain("### User\n\nNow the real question")
+  })
+
+  it("with uuids, ends each heading with the uuid acx fork --at takes (a message's last fragment's)", () => {
+    const entries = [
+      user("u1", null, "Fix the test", { timestamp: "2026-01-01T00:00:00Z" }),
+      assistant("a1", "u1", "m1", { type: "text", text: "Running it." }),
+      assistant("a2", "a1", "m1", { type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } }),
+      user("u2", "a2", [{ type: "tool_result", tool_use_id: "t1", content: "ok" }])
+    ]
+    const markdown = transcriptToMarkdown(asEntries(entries), { uuids: true })
+    expect(markdown).toContain("### User · 2026-01-01T00:00:00Z · uuid `u1`")
+    expect(markdown).toContain("### Assistant (claude-x) · uuid `a2`")
+    expect(markdown).toContain("### Tool result · uuid `u2`")
+    expect(transcriptToMarkdown(asEntries(entries))).not.toContain("uuid")
   })
 })

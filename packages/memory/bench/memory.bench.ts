@@ -209,7 +209,7 @@ if (runs("latency")) {
   console.log(
     `  acx hook PostToolUse ${ms(p50(hook))}   ${ms(p95(hook))}   ${ratio(p50(hook), p50(node))} (p95 ${
       ratio(p95(hook), p95(node))
-    })  (goal p50 ≤ 2.50×)`
+    })  (goal p50 ≤ 1.50×)`
   )
 }
 

@@ -11,31 +11,35 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type { KnownHookEvent } from "@acx/schema/HookEvents"
-import { isKnownHookEvent, KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
-import { createHash } from "node:crypto"
+import { KNOWN_HOOK_EVENTS } from "@acx/schema/HookEvents"
 import * as path from "node:path"
+import { crypto } from "./internal/lazyCrypto.js"
 import type { MemoryConfig } from "./MemoryConfig.js"
 import { isExcluded } from "./MemoryConfig.js"
 
 /**
- * The events the memory listens to: the six hook events acx models.
+ * The events the memory listens to: six of the hook events acx models (not
+ * PreSkillShellCommand: a hook on it guards a command, and the memory guards nothing).
  *
  * @since 0.1.0
  * @category constants
  */
-export const MEMORY_HOOK_EVENTS = KNOWN_HOOK_EVENTS
+export const MEMORY_HOOK_EVENTS: ReadonlyArray<MemoryHookEvent> = KNOWN_HOOK_EVENTS.filter(
+  (event): event is MemoryHookEvent => event !== "PreSkillShellCommand"
+)
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type MemoryHookEvent = KnownHookEvent
+export type MemoryHookEvent = Exclude<KnownHookEvent, "PreSkillShellCommand">
 
 /**
  * @since 0.1.0
  * @category guards
  */
-export const isMemoryHookEvent: (name: string) => name is MemoryHookEvent = isKnownHookEvent
+export const isMemoryHookEvent = (name: string): name is MemoryHookEvent =>
+  (MEMORY_HOOK_EVENTS as ReadonlyArray<string>).includes(name)
 
 /**
  * A queued unit of work for the worker.
@@ -135,11 +139,62 @@ export const cut = (value: unknown, maxChars: number, depth = 0): unknown => {
 /** Redacted, then cut: cutting first could split a secret and leave half of it unrecognised. */
 const clean = (value: unknown, config: MemoryConfig): unknown => cut(Redact.value(value), config.maxToolOutputChars)
 
-const hash = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 32)
+/** The fields that say which event it is: kept as they are, never redacted. */
+const IDENTITY_FIELDS = ["hook_event_name", "session_id", "cwd", "transcript_path", "tool_name", "tool_use_id"]
+
+/**
+ * A hook input as the spool may keep it: every string redacted and every `<private>` part
+ * removed ({@link Redact.value}), the fields naming the event kept as they are. {@link capture}
+ * reads it the same as the input it came from (the redactor is idempotent), so nothing the
+ * memory records is lost, and nothing it would not record is written.
+ *
+ * @since 0.2.0
+ * @category capturing
+ */
+export const spoolable = (input: Record<string, unknown>): Record<string, unknown> => {
+  const redacted = Redact.value(input) as Record<string, unknown>
+  for (const field of IDENTITY_FIELDS) {
+    if (Object.hasOwn(input, field)) {
+      Object.defineProperty(redacted, field, { value: input[field], enumerable: true, writable: true })
+    }
+  }
+  return redacted
+}
+
+const hash = (text: string): string => crypto().createHash("sha256").update(text).digest("hex").slice(0, 32)
+
+/**
+ * Where in its session a hook call was made, beyond its payload: Claude Code's `prompt_id` (one
+ * per user prompt, on every event of its turn) when the call carries one; else `position`, the
+ * transcript's size in bytes when the hook ran (the caller reads it: this module does no I/O);
+ * else nothing. Two calls of one turn share it; the same payload on a later turn does not.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const turnOf = (input: Record<string, unknown>, position: number | undefined): string => {
+  const promptId = stringField(input, "prompt_id")
+  if (promptId !== undefined && promptId !== "") return `prompt_id ${promptId}`
+  return position === undefined ? "" : `transcript ${position}`
+}
+
+/**
+ * Whether an event's identity needs the transcript's position ({@link turnOf}): an event with no
+ * id of its own (no `tool_use_id`) in a call without a `prompt_id`.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const needsPosition = (input: unknown): boolean =>
+  isObject(input) && (stringField(input, "prompt_id") ?? "") === "" &&
+  (input["hook_event_name"] === "UserPromptSubmit" || input["hook_event_name"] === "Stop" ||
+    input["hook_event_name"] === "SessionEnd")
 
 /**
  * Reads one hook invocation: `event` is the argument (`acx hook PostToolUse`), `input` the parsed
- * stdin, `raw` its text (hashed into the idempotency key of events without a tool_use_id).
+ * stdin, `raw` its text, `position` the transcript's size when the hook ran (see
+ * {@link turnOf}). A tool event's identity is its `tool_use_id`; any other event's is its
+ * session, its turn and its payload, so only a re-delivery of the same call is a duplicate.
  * Total: any input gives a capture or a skip with its reason.
  *
  * @since 0.1.0
@@ -149,7 +204,8 @@ export const capture = (
   event: string,
   input: unknown,
   raw: string,
-  config: MemoryConfig
+  config: MemoryConfig,
+  position?: number | undefined
 ): CaptureResult => {
   if (!isMemoryHookEvent(event)) {
     return skip(`"${event}" is not an event acx memory records (${MEMORY_HOOK_EVENTS.join(", ")})`)
@@ -175,6 +231,8 @@ export const capture = (
   const project = path.resolve(cwd)
   if (isExcluded(config, project)) return skip(undefined, event)
   const transcript = stringField(input, "transcript_path")
+  // not for tool events, which have an id of their own: hashing a large payload costs
+  const identity = () => hash(`${sessionId}\n${turnOf(input, position)}\n${raw}`)
   const base = {
     _tag: "Capture" as const,
     event,
@@ -200,7 +258,7 @@ export const capture = (
         prompt: stored,
         queued: {
           kind: "prompt",
-          idempotencyKey: `prompt:${hash(`${sessionId}\n${raw}`)}`,
+          idempotencyKey: `prompt:${identity()}`,
           toolName: undefined,
           payload: JSON.stringify({ prompt: cut(stored, config.maxToolOutputChars) })
         }
@@ -241,7 +299,7 @@ export const capture = (
         ...base,
         queued: {
           kind: "summarise",
-          idempotencyKey: `stop:${hash(`${sessionId}\n${raw}`)}`,
+          idempotencyKey: `stop:${identity()}`,
           toolName: undefined,
           payload: JSON.stringify({
             trigger: "Stop",
@@ -257,8 +315,9 @@ export const capture = (
         endReason: reason,
         queued: {
           kind: "summarise",
-          // the worker skips it when a Stop already summarised everything
-          idempotencyKey: `end:${sessionId}`,
+          // a resumed session ends again; the worker skips an end when a Stop already
+          // summarised everything
+          idempotencyKey: `end:${identity()}`,
           toolName: undefined,
           payload: JSON.stringify({ trigger: "SessionEnd", reason })
         }

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as HookRunner from "./HookRunner.js"
@@ -40,8 +41,8 @@ export const startWorker = (
   if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
   const files = MemoryConfig.paths(home)
   try {
-    fs.mkdirSync(files.home, { recursive: true })
-    const log = fs.openSync(files.workerLog, "a")
+    AcxHome.makeHome(files.home)
+    const log = AcxHome.openPrivateAppend(files.workerLog)
     try {
       const child = spawn(command[0], [...command[1]], {
         detached: true,
@@ -60,32 +61,21 @@ export const startWorker = (
   }
 }
 
-const readStdin = (): string => {
-  try {
-    return fs.readFileSync(0, "utf8")
-  } catch {
-    // a closed or absent stdin reads as empty
-    return ""
-  }
-}
-
 /**
  * Runs `acx hook <Event>` with `argv` as `process.argv`; resolves to the exit code (always 0).
+ * Stdin is read with a deadline and a size cap ({@link HookRunner.readInput}): a writer that
+ * keeps the pipe open or sends too much never holds Claude Code up.
  *
  * @since 0.1.0
  * @category running
  */
-export const main = (argv: ReadonlyArray<string> = process.argv): number => {
+export const main = async (
+  argv: ReadonlyArray<string> = process.argv,
+  stdin: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin
+): Promise<number> => {
   const event = argv[3] ?? ""
   const env = process.env
-  const outcome = event === ""
-    ? {
-      stdout: JSON.stringify({ continue: true, suppressOutput: true }),
-      warning:
-        "acx hook: which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)",
-      startWorker: false
-    }
-    : HookRunner.runHook(event, readStdin(), { env })
+  const outcome = await run(event, env, stdin)
   process.stdout.write(`${outcome.stdout}\n`)
   const warnings = [outcome.warning]
   if (outcome.startWorker) warnings.push(startWorker(MemoryConfig.acxHome(env), env))
@@ -93,4 +83,46 @@ export const main = (argv: ReadonlyArray<string> = process.argv): number => {
     if (warning !== undefined) process.stderr.write(`${warning}\n`)
   }
   return 0
+}
+
+const run = async (
+  event: string,
+  env: { readonly [name: string]: string | undefined },
+  stdin: NodeJS.ReadableStream & { destroy?: () => void }
+): Promise<HookRunner.HookOutcome> => {
+  if (event === "") {
+    return HookRunner.nothingRecorded(
+      "",
+      "which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)"
+    )
+  }
+  // the observer's own hooks record nothing: no reason to read what they are sent
+  if (env[HookRunner.OBSERVER_ENV] === "1") {
+    stdin.destroy?.()
+    return HookRunner.runHook(event, "", { env })
+  }
+  const loaded = MemoryConfig.load(MemoryConfig.acxHome(env))
+  const input = await HookRunner.readInput(stdin, {
+    maxBytes: loaded.config.maxHookInputBytes,
+    deadlineMs: HookRunner.STDIN_DEADLINE_MS
+  })
+  if (input.ending === "tooLarge") {
+    return HookRunner.nothingRecorded(event, HookRunner.tooLargeWarning(loaded.config.maxHookInputBytes))
+  }
+  if (input.ending === "timedOut" && !isJson(input.text)) {
+    return HookRunner.nothingRecorded(
+      event,
+      `stdin did not end within ${HookRunner.STDIN_DEADLINE_MS} ms (${input.bytes} bytes read): nothing recorded`
+    )
+  }
+  return HookRunner.runHook(event, input.text, { env, loaded })
+}
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
 }

@@ -5,19 +5,22 @@
  * network: the worst a hook does is one line on stderr and exit 0.
  *
  * When the database stays locked past the busy timeout, the input is written to the spool
- * directory instead, and the worker records it later: a locked file loses nothing.
+ * directory instead, and the worker records it later: a locked file loses nothing. The spool
+ * holds the input redacted, its `<private>` parts removed, owner-only (0600 in a 0700
+ * directory): nothing reaches the disk that the database would not hold.
  *
  * Plain TypeScript with no Effect import: `acx hook …` loads this and better-sqlite3 only.
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import type Database from "better-sqlite3"
-import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { CaptureResult, MemoryHookEvent } from "./HookCapture.js"
-import { capture } from "./HookCapture.js"
+import { capture, needsPosition, spoolable } from "./HookCapture.js"
 import * as HookStore from "./internal/hookStore.js"
+import { crypto } from "./internal/lazyCrypto.js"
 import * as Sqlite from "./internal/sqlite.js"
 import type { MemoryPaths } from "./MemoryConfig.js"
 import * as MemoryConfig from "./MemoryConfig.js"
@@ -51,6 +54,8 @@ export interface HookRunOptions {
    * programmatic hooks do not receive SessionStart.
    */
   readonly contextOnFirstPrompt?: boolean | undefined
+  /** The settings, when the caller read them already (default: read from `config.json`). */
+  readonly loaded?: MemoryConfig.LoadedConfig | undefined
 }
 
 /**
@@ -90,20 +95,181 @@ const isBusy = (error: unknown): boolean => {
 }
 
 /**
- * Writes a hook input to the spool directory for the worker to record (atomic: written under a
- * temporary name, then renamed).
+ * How long a hook waits for stdin to end before it goes on with what it has (ms): Claude Code
+ * writes the whole input at once, so only a stuck writer ever meets it.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const STDIN_DEADLINE_MS = 2_000
+
+/**
+ * What reading a hook's stdin gave: the text, the bytes taken, and how the reading ended —
+ * `"ended"` (end of input), `"complete"` (a whole JSON object arrived and the writer kept the
+ * pipe open), `"tooLarge"` (more than the cap arrived: reading stopped there, the text is
+ * empty), `"timedOut"` (the deadline passed first; the text is what arrived).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StdinInput {
+  readonly text: string
+  readonly bytes: number
+  readonly ending: "ended" | "complete" | "tooLarge" | "timedOut"
+}
+
+/** Whether a chunk ends in `}` (white space aside): only such a chunk can finish an object. */
+const endsAnObject = (chunk: Buffer): boolean => {
+  let end = chunk.length - 1
+  while (end >= 0 && (chunk[end] === 0x20 || chunk[end] === 0x0a || chunk[end] === 0x0d || chunk[end] === 0x09)) end--
+  return end >= 0 && chunk[end] === 0x7d
+}
+
+/** Whether the text read so far is one whole JSON object (a writer may keep its end open). */
+const isWholeObject = (chunks: ReadonlyArray<Buffer>): boolean => {
+  if (!endsAnObject(chunks.at(-1)!)) return false
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Reads a hook's stdin without ever blocking Claude Code: it stops as soon as more than
+ * `maxBytes` arrived (never reading the rest), as soon as a whole JSON object arrived, and at
+ * `deadlineMs` after the start whatever the writer does. The stream is destroyed when reading
+ * stops early. Never rejects (a stream error ends the reading with what arrived).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readInput = (
+  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  limits: { readonly maxBytes: number; readonly deadlineMs: number }
+): Promise<StdinInput> =>
+  new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    let done = false
+    const finish = (ending: StdinInput["ending"]) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      stream.removeListener("data", onData)
+      stream.removeListener("end", onEnd)
+      stream.removeListener("error", onEnd)
+      if (ending !== "ended") stream.destroy?.()
+      resolve({
+        text: ending === "tooLarge" ? "" : Buffer.concat(chunks).toString("utf8"),
+        bytes,
+        ending
+      })
+    }
+    // after a parse that failed, the next waits until the input has doubled: however the chunks
+    // fall, the parsing stays within twice the input (the deadline or the end catches the rest)
+    let parseFrom = 0
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+      bytes += buffer.length
+      if (bytes > limits.maxBytes) return finish("tooLarge")
+      chunks.push(buffer)
+      if (bytes < parseFrom) return
+      if (isWholeObject(chunks)) return finish("complete")
+      if (endsAnObject(buffer)) parseFrom = bytes * 2
+    }
+    const onEnd = () => finish("ended")
+    const timer = setTimeout(() => finish("timedOut"), limits.deadlineMs)
+    stream.on("data", onData)
+    stream.on("end", onEnd)
+    stream.on("error", onEnd)
+  })
+
+/**
+ * The warning for a stdin over `memory.maxHookInputBytes`.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const tooLargeWarning = (maxBytes: number): string =>
+  `stdin is larger than ${maxBytes} bytes (memory.maxHookInputBytes): nothing recorded`
+
+/**
+ * The outcome of a hook that records nothing: the neutral answer and its warning line.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const nothingRecorded = (event: string, warning: string | undefined): HookOutcome => ({
+  stdout: output(undefined, undefined),
+  warning: warning === undefined ? undefined : `acx hook${event === "" ? "" : ` ${event}`}: ${warning}`,
+  startWorker: false,
+  recorded: false,
+  spooled: false
+})
+
+/**
+ * What a spool file holds: the event, the input as {@link spoolable} keeps it (JSON), the
+ * idempotency key the hook computed from the input it received (the worker records the event
+ * under it, so the event keeps its identity), and the transcript's position when the hook ran
+ * (read later, the transcript has grown).
+ *
+ * @since 0.2.0
+ * @category spool
+ */
+export interface Spooled {
+  readonly event: string
+  readonly raw: string
+  readonly key?: string | undefined
+  /** The transcript's size when the hook ran (a turn's position, when the call has no `prompt_id`). */
+  readonly position?: number | undefined
+}
+
+/**
+ * Writes a hook input to the spool directory for the worker to record: redacted and stripped of
+ * `<private>` parts before any byte is written ({@link spoolable}), owner-only (the directory
+ * 0700, the file 0600, whatever the umask) and atomic (written under a hidden temporary name,
+ * then renamed). `input` is the parsed stdin.
  *
  * @since 0.1.0
  * @category spool
  */
-export const spool = (dir: string, event: string, raw: string, now: number): string => {
-  fs.mkdirSync(dir, { recursive: true })
-  const name = `${now}-${process.pid}-${randomBytes(4).toString("hex")}.json`
-  const temporary = path.join(dir, `.${name}.tmp`)
-  fs.writeFileSync(temporary, JSON.stringify({ event, raw }))
-  const final = path.join(dir, name)
-  fs.renameSync(temporary, final)
+export const spool = (
+  dir: string,
+  event: string,
+  input: Record<string, unknown>,
+  now: number,
+  key?: string | undefined,
+  position?: number | undefined
+): string => {
+  const spooled: Spooled = {
+    event,
+    raw: JSON.stringify(spoolable(input)),
+    ...(key === undefined ? {} : { key }),
+    ...(position === undefined ? {} : { position })
+  }
+  const final = path.join(dir, `${now}-${process.pid}-${crypto().randomBytes(4).toString("hex")}.json`)
+  AcxHome.writePrivateFile(final, JSON.stringify(spooled))
   return final
+}
+
+/**
+ * The transcript's size in bytes now (`undefined` when there is none or it cannot be read): the
+ * position of a hook call without a `prompt_id` (see `HookCapture.turnOf`).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const transcriptPosition = (input: unknown): number | undefined => {
+  if (!needsPosition(input)) return undefined
+  const file = (input as { transcript_path?: unknown }).transcript_path
+  if (typeof file !== "string" || file === "") return undefined
+  try {
+    return fs.statSync(file).size
+  } catch {
+    return undefined
+  }
 }
 
 const renderContext = (db: Database.Database, project: string, contextTokens: number): string =>
@@ -141,18 +307,12 @@ const apply = (
 export const runHook = (event: string, raw: string, options: HookRunOptions = {}): HookOutcome => {
   const env = options.env ?? process.env
   const now = options.now ?? Date.now()
-  const quiet = (warning: string | undefined, known?: MemoryHookEvent): HookOutcome => ({
-    stdout: output(known, undefined),
-    warning: warning === undefined ? undefined : `acx hook ${event}: ${warning}`,
-    startWorker: false,
-    recorded: false,
-    spooled: false
-  })
+  const quiet = (warning: string | undefined): HookOutcome => nothingRecorded(event, warning)
   if (env[OBSERVER_ENV] === "1") return quiet(undefined)
   const home = options.home ?? MemoryConfig.acxHome(env)
-  const { config } = MemoryConfig.load(home)
+  const { config } = options.loaded ?? MemoryConfig.load(home)
   if (Buffer.byteLength(raw) > config.maxHookInputBytes) {
-    return quiet(`stdin is larger than ${config.maxHookInputBytes} bytes (memory.maxHookInputBytes): nothing recorded`)
+    return quiet(tooLargeWarning(config.maxHookInputBytes))
   }
   if (raw.trim() === "") return quiet("stdin is empty: nothing recorded")
   let input: unknown
@@ -161,11 +321,13 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   } catch {
     return quiet("stdin is not JSON: nothing recorded")
   }
-  const captured = capture(event, input, raw, config)
-  if (captured._tag === "Skip") return quiet(captured.warning, captured.event)
+  const position = transcriptPosition(input)
+  const captured = capture(event, input, raw, config, position)
+  if (captured._tag === "Skip") return quiet(captured.warning)
   const files: MemoryPaths = MemoryConfig.paths(home)
   let db: Database.Database | undefined
   try {
+    AcxHome.makeHome(home)
     db = Sqlite.open(files.database, { busyTimeoutMs: options.busyTimeoutMs ?? 3_000 })
     const { context, recorded, startWorker } = apply(
       db,
@@ -178,7 +340,8 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   } catch (error) {
     if (isBusy(error)) {
       try {
-        spool(files.spool, event, raw, now)
+        // capture only succeeds on a JSON object
+        spool(files.spool, event, input as Record<string, unknown>, now, captured.queued?.idempotencyKey, position)
         return {
           ...quiet("the memory database is locked: the event waits in the spool for the worker"),
           startWorker: true,
@@ -196,7 +359,9 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
 
 /**
  * Records a spooled input (the worker's side of {@link spool}); returns false when the input is
- * no longer one the memory records. Throws what the database throws (the file stays for later).
+ * no longer one the memory records. `key`, when the spool file has one, is the event's
+ * idempotency key as the hook computed it. Throws what the database throws (the file stays for
+ * later).
  *
  * @since 0.1.0
  * @category spool
@@ -206,7 +371,9 @@ export const recordSpooled = (
   event: string,
   raw: string,
   config: MemoryConfig.MemoryConfig,
-  now: number
+  now: number,
+  key?: string | undefined,
+  position?: number | undefined
 ): boolean => {
   let input: unknown
   try {
@@ -214,8 +381,12 @@ export const recordSpooled = (
   } catch {
     return false
   }
-  const captured = capture(event, input, raw, config)
-  return captured._tag === "Capture" && HookStore.record(db, captured, now).recorded
+  const captured = capture(event, input, raw, config, position)
+  if (captured._tag !== "Capture") return false
+  const queued = captured.queued === undefined || typeof key !== "string" || key === ""
+    ? captured.queued
+    : { ...captured.queued, idempotencyKey: key }
+  return HookStore.record(db, { ...captured, queued }, now).recorded
 }
 
 /**

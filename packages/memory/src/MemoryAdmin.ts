@@ -11,7 +11,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import { processExists, WORKER_STALE_MS } from "./internal/hookStore.js"
-import type { LoadedConfig, MemoryPaths } from "./MemoryConfig.js"
+import type { LoadedConfig, MemoryConfig, MemoryPaths } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
 import type { DaySpend } from "./MemoryStore.js"
 import { spendOn, writeTransaction } from "./MemoryStore.js"
@@ -50,6 +50,12 @@ export interface MemoryStatus {
     readonly lastError: string | null
     /** Why the last worker recorded without a model (`null`: it used the model). */
     readonly localReason: string | null
+    /**
+     * The mode and model the running (else the last) worker used, as it last read them: the
+     * worker re-reads `config.json` when it changes, so these can lag the file by a poll
+     * (`null`: no worker has run since the memory was created or upgraded).
+     */
+    readonly inForce: { readonly mode: string; readonly model: string } | null
   }
   readonly lastError: string | null
   readonly sessions: { readonly [status: string]: number }
@@ -58,6 +64,19 @@ export interface MemoryStatus {
   /** Entries forgotten (soft-deleted, can be restored): left out of search and the context. */
   readonly forgotten: { readonly observations: number; readonly summaries: number }
   readonly today: DaySpend
+}
+
+/** The worker's settings column, read totally (a value of another shape is no value). */
+const inForce = (json: string | null): MemoryStatus["worker"]["inForce"] => {
+  if (json === null) return null
+  try {
+    const value = JSON.parse(json) as { mode?: unknown; model?: unknown }
+    return typeof value.mode === "string" && typeof value.model === "string"
+      ? { mode: value.mode, model: value.model }
+      : null
+  } catch {
+    return null
+  }
 }
 
 const databaseError = (what: string) => (cause: SqlError | MemoryError) =>
@@ -86,9 +105,10 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
       stoppedAt: number | null
       lastError: string | null
       localReason: string | null
+      settings: string | null
     }
   >`SELECT pid, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError,
-    local_reason AS localReason FROM memory_worker WHERE id = 1`
+    local_reason AS localReason, settings FROM memory_worker WHERE id = 1`
   const [lastError] = yield* sql<{ lastError: string }>`
     SELECT last_error AS lastError FROM memory_events WHERE last_error IS NOT NULL ORDER BY id DESC LIMIT 1`
   const sessions = yield* sql<{ status: string; n: number }>`
@@ -113,7 +133,8 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
       heartbeatAt: worker?.heartbeatAt ?? null,
       stoppedAt: worker?.stoppedAt ?? null,
       lastError: worker?.lastError ?? null,
-      localReason: worker?.localReason ?? null
+      localReason: worker?.localReason ?? null,
+      inForce: inForce(worker?.settings ?? null)
     },
     lastError: lastError?.lastError ?? worker?.lastError ?? null,
     sessions: Object.fromEntries(sessions.map((row) => [row.status, row.n])),
@@ -122,6 +143,30 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
     today: yield* spendOn(now)
   } satisfies MemoryStatus
 }, Effect.mapError(databaseError("reading the memory's status")))
+
+/**
+ * What `acx memory status` says about the model. A running worker: the model it uses (or why it
+ * records locally), and when `config.json` now says otherwise, that it takes the file up before
+ * its next batch. No worker running: what the next one will use (the file's settings; the last
+ * worker's reason when it had no credentials).
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const modelLine = (status: MemoryStatus, file: MemoryConfig): string => {
+  const { inForce, localReason, running } = status.worker
+  const local = (reason: string) => `none, observations are recorded locally (${reason})`
+  if (!running || inForce === null) {
+    if (file.mode === "local") return local("mode is local")
+    return localReason !== null && localReason !== "mode is local"
+      ? local(localReason)
+      : `${file.model} (the observer)`
+  }
+  const used = localReason === null ? `${inForce.model} (the observer, in the running worker)` : local(localReason)
+  return inForce.mode !== file.mode || inForce.model !== file.model
+    ? `${used}; config.json now says mode ${file.mode}, model ${file.model}: the worker takes it up before its next batch`
+    : used
+}
 
 /**
  * What to forget: one session, one project, or everything before a time (epoch ms); at least

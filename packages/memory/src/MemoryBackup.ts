@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -168,6 +169,8 @@ const publish = (temp: string, target: string): void => {
 const snapshotTo = async (source: Database.Database, target: string): Promise<void> => {
   const temp = tempNameFor(target)
   try {
+    // owner-only before SQLite writes a page into it (a backup holds everything the memory does)
+    AcxHome.preparePrivateFile(temp)
     await source.backup(temp, { progress: () => ALL_PAGES })
     makeSingleFile(temp)
     publish(temp, target)
@@ -182,7 +185,11 @@ const copyFileTo = (source: string, target: string): void => {
   const temp = tempNameFor(target)
   try {
     fs.copyFileSync(source, temp)
-    if (exists(`${source}-wal`)) fs.copyFileSync(`${source}-wal`, `${target}-wal`)
+    AcxHome.tightenPrivateFile(temp)
+    if (exists(`${source}-wal`)) {
+      fs.copyFileSync(`${source}-wal`, `${target}-wal`)
+      AcxHome.tightenPrivateFile(`${target}-wal`)
+    }
     publish(temp, target)
   } catch (error) {
     removeQuietly(temp)
@@ -247,7 +254,7 @@ export const list: (paths: MemoryPaths) => Effect.Effect<ReadonlyArray<BackupInf
 
 const makeDirectory = (dir: string): Effect.Effect<void, MemoryError> =>
   Effect.try({
-    try: () => void fs.mkdirSync(dir, { recursive: true }),
+    try: () => void AcxHome.makePrivateDirectory(dir),
     catch: databaseError(`cannot create ${dir}`)
   })
 
@@ -469,6 +476,7 @@ const replaceDatabase = (source: Database.Database, database: string): Effect.Ef
   return makeDirectory(path.dirname(database)).pipe(Effect.zipRight(Effect.tryPromise({
     try: async () => {
       try {
+        AcxHome.preparePrivateFile(temp)
         await source.backup(temp, { progress: () => ALL_PAGES })
         removeQuietly(`${database}-wal`)
         removeQuietly(`${database}-shm`)

@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -168,10 +169,7 @@ export const decode = (json: unknown): { readonly config: MemoryConfig; readonly
  * @since 0.1.0
  * @category paths
  */
-export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
-  const home = env["ACX_HOME"]
-  return home !== undefined && home !== "" ? path.resolve(home) : path.join(os.homedir(), ".acx")
-}
+export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = AcxHome.acxHome
 
 /**
  * The files and directories the memory keeps under acx's home.
@@ -238,6 +236,22 @@ export const load = (home: string = acxHome()): LoadedConfig => {
     return { config: defaults, problems: [`${file} is not valid JSON: using the defaults`], file }
   }
   return { ...decode(json), file }
+}
+
+/**
+ * What tells a changed `config.json` from the one read before: its modification time, change
+ * time and size (`"none"` when there is no file). Never throws.
+ *
+ * @since 0.1.0
+ * @category loading
+ */
+export const stamp = (home: string = acxHome()): string => {
+  try {
+    const stat = fs.statSync(paths(home).config)
+    return `${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}`
+  } catch {
+    return "none"
+  }
 }
 
 const globToRegExp = (glob: string): RegExp => {

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -12,7 +13,6 @@ import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
-import * as path from "node:path"
 import { migrations, MIGRATIONS_TABLE } from "./internal/migrations.js"
 import * as Sqlite from "./internal/sqlite.js"
 import { BUSY_TIMEOUT_MS } from "./internal/sqlite.js"
@@ -76,7 +76,8 @@ export const layer = (file: string): Layer.Layer<SqlClient.SqlClient | SqliteCli
   Layer.scopedContext(
     Effect.gen(function*() {
       yield* Effect.try({
-        try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+        // owner-only before SQLite opens it: its -wal and -shm get the same mode
+        try: () => AcxHome.preparePrivateFile(file),
         catch: databaseError(file)
       })
       const context = yield* Layer.build(SqliteClient.layer({ filename: file })).pipe(
@@ -107,6 +108,7 @@ export const layerExisting = (
       yield* Effect.try({
         try: () => {
           const db = new Database(file, { fileMustExist: true })
+          AcxHome.tightenPrivateFile(file)
           try {
             Sqlite.configure(db)
             Sqlite.migrate(db)

@@ -19,6 +19,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -30,14 +31,16 @@ import * as Merge from "./ClaudeSettingsMerge.js"
 import { MEMORY_HOOK_EVENTS, type MemoryHookEvent } from "./HookCapture.js"
 import { acxHome as defaultAcxHome } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
+import { SERVER_NAME } from "./MemoryMcpDescription.js"
 
 /**
- * The name of the memory's MCP server in Claude Code's configuration.
+ * The name of the memory's MCP server in Claude Code's configuration (the name the server gives
+ * itself).
  *
  * @since 0.1.0
  * @category constants
  */
-export const MCP_SERVER_NAME = "acx-memory"
+export const MCP_SERVER_NAME = SERVER_NAME
 
 /**
  * Each hook's timeout in seconds: SessionStart builds the context the session starts with, the
@@ -389,8 +392,9 @@ const readManifest = (file: string): Effect.Effect<Manifest, MemoryError> =>
       : yield* Effect.fail(settingsError(`${file} is not an acx install manifest; nothing was changed`, decoded.left))
   })
 
+// under acx's home: owner-only like everything there (it names the user's settings files)
 const writeManifest = (file: string, manifest: Manifest): Effect.Effect<void, MemoryError> =>
-  attempt(`cannot write ${file}`, () => writeAtomically(file, toText(manifest), undefined))
+  attempt(`cannot write ${file}`, () => AcxHome.writePrivateFile(file, toText(manifest)))
 
 const withoutDuplicates = <A>(items: ReadonlyArray<A>): Array<A> =>
   items.filter((item, index) => items.findIndex((other) => Merge.jsonEqual(other, item)) === index)

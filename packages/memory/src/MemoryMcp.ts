@@ -10,8 +10,12 @@
  *
  * Results are objects (`{ results: [...] }`): MCP's `structuredContent` must be one.
  *
+ * On stdio the server stands behind {@link McpDispatcher}: Claude Code opens with `server/discover`
+ * under a string id, which `McpServer` alone cannot answer.
+ *
  * @since 0.1.0
  */
+import * as McpSchema from "@effect/ai/McpSchema"
 import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
@@ -19,10 +23,18 @@ import * as NodeSink from "@effect/platform-node/NodeSink"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+import * as McpDispatcher from "./McpDispatcher.js"
 import type { MemoryError } from "./MemoryError.js"
+import * as MemoryMcpDescription from "./MemoryMcpDescription.js"
 import * as MemorySearch from "./MemorySearch.js"
 
 const Kind = Schema.Literal("observation", "summary", "prompt")
@@ -138,6 +150,111 @@ export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.Sq
 ).pipe(Layer.provide(handlers))
 
 /**
+ * What the JSON-RPC front needs to know of the memory's server.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const dispatcherConfig = (version: string): McpDispatcher.Config => ({
+  ...MemoryMcpDescription.describe(version),
+  requests: new Set(McpSchema.ClientRequestRpcs.requests.keys()),
+  notifications: new Set(McpSchema.ClientNotificationRpcs.requests.keys())
+})
+
+const encodeLine = (message: McpDispatcher.JsonObject): string => `${JSON.stringify(message)}\n`
+
+/**
+ * How long the server still answers after the client's input ended.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ANSWER_AFTER_END: Duration.DurationInput = "30 seconds"
+
+/**
+ * The server behind {@link McpDispatcher} on the given byte streams: the client's lines go
+ * through the front, which answers what the inner `McpServer` cannot and hands it the rest
+ * under numeric ids; the inner server's answers go back through the front.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerDispatched = <EIn, EOut>(options: {
+  readonly version: string
+  readonly stdin: Stream.Stream<Uint8Array, EIn>
+  readonly stdout: Sink.Sink<unknown, string, unknown, EOut>
+  /**
+   * Completed once the client's input has ended and every request read from it was answered
+   * (or {@link ANSWER_AFTER_END} passed): the server has no one left to answer.
+   */
+  readonly done?: Deferred.Deferred<void> | undefined
+}): Layer.Layer<never, never, SqlClient.SqlClient> =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const config = dispatcherConfig(options.version)
+    const toServer = yield* Queue.unbounded<string>()
+    const toClient = yield* Queue.unbounded<string>()
+    const state = yield* Ref.make(McpDispatcher.initial)
+    const step = (next: (state: McpDispatcher.State) => McpDispatcher.Step) =>
+      Ref.modify(state, (current) => {
+        const result = next(current)
+        return [result, result.state] as const
+      }).pipe(
+        Effect.flatMap((result) =>
+          Effect.zipRight(
+            Queue.offerAll(toServer, result.toServer.map(encodeLine)),
+            Queue.offerAll(toClient, result.toClient.map(encodeLine))
+          )
+        )
+      )
+
+    // one writer: answers of the front and of the inner server never interleave mid-line
+    yield* Stream.fromQueue(toClient).pipe(Stream.run(options.stdout), Effect.ignoreLogged, Effect.forkScoped)
+    // after the input ends: the answers still owed, written, then done
+    const answered = Effect.gen(function*() {
+      while ((yield* Ref.get(state)).pending.size > 0 || (yield* Queue.size(toClient)) > 0) {
+        yield* Effect.sleep("10 millis")
+      }
+    }).pipe(Effect.timeoutOption(ANSWER_AFTER_END))
+    yield* options.stdin.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.runForEach((line) => step((current) => McpDispatcher.fromClientLine(config, current, line))),
+      Effect.ignoreLogged,
+      Effect.zipRight(answered),
+      Effect.zipRight(options.done === undefined ? Effect.void : Deferred.succeed(options.done, undefined)),
+      Effect.forkScoped
+    )
+
+    let partial = ""
+    const fromServer = Sink.forEach((chunk: Uint8Array | string) =>
+      Effect.suspend(() => {
+        partial += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")
+        const lines = partial.split("\n")
+        partial = lines.pop() ?? ""
+        return Effect.forEach(lines, (line) => {
+          if (line.trim() === "") return Effect.void
+          let message: unknown
+          try {
+            message = JSON.parse(line)
+          } catch {
+            return Effect.logWarning("acx memory mcp: the inner server wrote a line that is not JSON")
+          }
+          return step((current) => McpDispatcher.fromServerMessage(current, message))
+        }, { discard: true })
+      })
+    )
+
+    return layer.pipe(
+      Layer.provide(McpServer.layerStdio({
+        name: MemoryMcpDescription.SERVER_NAME,
+        version: options.version,
+        stdin: Stream.fromQueue(toServer).pipe(Stream.encodeText),
+        stdout: fromServer
+      }))
+    )
+  }))
+
+/**
  * The server on this process's stdin and stdout (logs must go to stderr: stdout is the
  * protocol).
  *
@@ -145,11 +262,4 @@ export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.Sq
  * @category layers
  */
 export const layerStdio = (version: string): Layer.Layer<never, never, SqlClient.SqlClient> =>
-  layer.pipe(
-    Layer.provide(McpServer.layerStdio({
-      name: "acx-memory",
-      version,
-      stdin: NodeStream.stdin,
-      stdout: NodeSink.stdout
-    }))
-  )
+  layerDispatched({ version, stdin: NodeStream.stdin, stdout: NodeSink.stdout })

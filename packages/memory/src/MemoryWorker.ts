@@ -89,6 +89,25 @@ interface Warm {
   lastUsed: number
 }
 
+/**
+ * Batches in a row whose replies could not be read (twice each: the question and the reminder)
+ * after which a session is recorded locally from then on.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const UNREADABLE_BATCHES_BEFORE_LOCAL = 2
+
+/**
+ * Observer turns one batch costs at most: the question, and the reminder when nothing in the
+ * reply could be read. (A batch that meets an error is retried on the backoff schedule, one
+ * turn per attempt, at most `maxAttempts` attempts.)
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_TURNS_PER_BATCH = 2
+
 const describe = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500)
 
@@ -124,11 +143,15 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       const env = options.env ?? process.env
       const home = options.home ?? MemoryConfig.acxHome(env)
       const files = MemoryConfig.paths(home)
-      const config = options.config ?? MemoryConfig.load(home).config
+      // the settings in force: re-read when config.json changes (not when given by the caller)
+      let configStamp = MemoryConfig.stamp(home)
+      let config = options.config ?? MemoryConfig.load(home).config
       const pid = options.pid ?? process.pid
       const log = options.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`))
       const pollInterval = Duration.decode(options.pollInterval ?? Duration.millis(500))
-      const idleTimeout = Duration.toMillis(options.idleTimeout ?? Duration.minutes(config.workerIdleMinutes))
+      const idleTimeoutOf = (settings: MemoryConfig.MemoryConfig) =>
+        Duration.toMillis(options.idleTimeout ?? Duration.minutes(settings.workerIdleMinutes))
+      let idleTimeout = idleTimeoutOf(config)
       const maxObservers = options.maxObservers ?? 2
       const templates = options.templates ?? ObserverPrompts.load()
       const databaseError = (what: string) => (cause: unknown) =>
@@ -142,22 +165,31 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
       log(`worker ${pid}: started (memory ${files.database})`)
 
-      const credentials = config.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
-      // what `acx memory status` says about the model: why this worker records without one
-      yield* WorkerLock.setLocalReason(
-        config.mode === "local" ? "mode is local" : credentials.ok ? undefined : credentials.reason
-      ).pipe(Effect.mapError(databaseError("noting the worker's mode")))
+      const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
+        settings.mode === "local" ? { ok: true as const } : prepareCredentials(files, env)
+      let credentials = credentialsFor(config)
+      // what `acx memory status` says about the model: what this worker uses, or why none
+      const noteInForce = Effect.suspend(() =>
+        WorkerLock.setInForce({
+          mode: config.mode,
+          model: config.model,
+          localReason: config.mode === "local" ? "mode is local" : credentials.ok ? undefined : credentials.reason
+        })
+      ).pipe(Effect.mapError(databaseError("noting the worker's settings")))
+      yield* noteInForce
       const sdkStore = yield* Effect.gen(function*() {
         const store = yield* SqliteSessionStore.makeWithClient()
         return yield* SessionStore.toSdkWithRuntime(store)
       }).pipe(Effect.mapError(databaseError("opening the observer's session store")))
-      const startObserver = options.observer ?? agentObserver({
-        files,
-        config,
-        env,
-        sessionStore: sdkStore,
-        pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable
-      })
+      // the settings of the moment: an observer started after a reload runs with the new ones
+      const startObserver: ObserverFactory = options.observer ?? ((session) =>
+        agentObserver({
+          files,
+          config,
+          env,
+          sessionStore: sdkStore,
+          pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable
+        })(session))
       const warm = new Map<string, Warm>()
       const closeObserver = (sessionId: string) =>
         Effect.suspend(() => {
@@ -281,26 +313,55 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           if (failed > 0) yield* MemoryStore.setSessionStatus(session.id, "failed", error)
         })
 
-      /** The observer said its query budget is spent: the session goes local. */
-      const goLocal = (session: MemoryStore.SessionRow, answer: ObserverAnswer) =>
+      /** The session is recorded locally from now on (`why`: what the log adds to the reason). */
+      const goLocal = (session: MemoryStore.SessionRow, reason: string, why: string) =>
         Effect.gen(function*() {
-          const reason = `the observer's query budget (maxBudgetUsdPerQuery $${config.maxBudgetUsdPerQuery}) is spent`
           yield* MemoryStore.setObserverLocal(session.id, reason)
           yield* closeObserver(session.id)
-          log(`session ${session.id}: ${reason} (${answer.error?.subtype}); recording locally from now on`)
+          log(`session ${session.id}: ${reason} (${why}); recording locally from now on`)
+          return { ...session, observerLocalReason: reason }
+        })
+
+      /** Per session, how many batches in a row the observer answered with nothing readable. */
+      const unreadableInARow = new Map<string, number>()
+
+      /**
+       * Nothing readable in the answer nor in the answer to the reminder: asking again would cost
+       * the same for the same end, so the batch is recorded locally at once (never retried on the
+       * model); after {@link UNREADABLE_BATCHES_BEFORE_LOCAL} such batches in a row the session
+       * is recorded locally from then on. What the observer can cost a session whose replies never
+       * parse is bounded by that, whatever the number of events.
+       */
+      const unreadable = (session: MemoryStore.SessionRow, reply: string) =>
+        Effect.gen(function*() {
+          const count = (unreadableInARow.get(session.id) ?? 0) + 1
+          unreadableInARow.set(session.id, count)
+          const shown = JSON.stringify(reply.slice(0, 200))
+          if (count >= UNREADABLE_BATCHES_BEFORE_LOCAL) {
+            return yield* goLocal(
+              session,
+              `the observer's replies had no readable XML for ${count} batches in a row`,
+              `last reply ${shown}`
+            )
+          }
+          const reason = "the observer's reply had no readable XML, twice"
+          log(`session ${session.id}: ${reason} (${shown}); this batch is recorded locally`)
           return { ...session, observerLocalReason: reason }
         })
 
       const isBudgetError = (answer: ObserverAnswer) => answer.error?.subtype === "error_max_budget_usd"
 
       /**
-       * What an error result said: its subtype and its errors, or (an API error the CLI gave up
-       * on comes as subtype `success` with no errors) the result's text, e.g. `API Error: 400 …`.
+       * What an error result said. An API error the CLI gave up on comes as subtype `success`
+       * with no errors and the cause in the result's text (`API Error: Connection refused …`,
+       * `API Error: 500 …`): that text is the error. Other results name their subtype and errors.
        */
       const answerError = (answer: ObserverAnswer) => {
         const error = answer.error!
-        const detail = error.messages.length > 0 ? error.messages.join("; ") : answer.text
-        return `the observer answered with an error: ${error.subtype} ${detail}`.trim()
+        const detail = (error.messages.length > 0 ? error.messages.join("; ") : answer.text).trim()
+        return error.subtype === "success"
+          ? `the observer's model call failed: ${detail === "" ? "no reason given" : detail}`
+          : `the observer's turn ended with ${error.subtype}${detail === "" ? "" : `: ${detail}`}`
       }
 
       /**
@@ -330,14 +391,15 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
                 })
               }
               yield* MemoryStore.recordLedger(result.ledger, yield* Clock.currentTimeMillis)
-              return yield* again(yield* goLocal(session, result.answer))
+              const reason =
+                `the observer's query budget (maxBudgetUsdPerQuery $${config.maxBudgetUsdPerQuery}) is spent`
+              return yield* again(yield* goLocal(session, reason, result.answer.error?.subtype ?? "error"))
             }
             case "Unreadable":
-              return yield* fail(session, events, "the observer's reply had no readable XML, twice", {
-                reply: result.text,
-                ledger: result.ledger
-              })
+              yield* MemoryStore.recordLedger(result.ledger, yield* Clock.currentTimeMillis)
+              return yield* again(yield* unreadable(session, result.text))
             case "Reply":
+              unreadableInARow.delete(session.id)
               return yield* onReply(result.reply, result.ledger)
           }
         })
@@ -477,11 +539,11 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         try {
           for (const name of names.sort()) {
             const file = path.join(files.spool, name)
-            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as { event: string; raw: string }
+            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as HookRunner.Spooled
             const at = Number(name.split("-")[0])
-            if (
-              HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, Number.isFinite(at) ? at : Date.now())
-            ) {
+            const when = Number.isFinite(at) ? at : Date.now()
+            const position = typeof spooled.position === "number" ? spooled.position : undefined
+            if (HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, when, spooled.key, position)) {
               recorded++
             }
             fs.unlinkSync(file)
@@ -499,11 +561,40 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         )
       )
 
+      /**
+       * Re-reads config.json when it changed: later batches use the new settings, and observers
+       * running with another model or budget are ended (the next batch starts one afresh).
+       */
+      const reload = Effect.gen(function*() {
+        if (options.config !== undefined) return
+        const stamp = MemoryConfig.stamp(home)
+        if (stamp === configStamp) return
+        configStamp = stamp
+        const loaded = MemoryConfig.load(home)
+        const before = config
+        config = loaded.config
+        idleTimeout = idleTimeoutOf(config)
+        log(
+          `worker ${pid}: settings re-read from ${loaded.file}: mode ${config.mode}, model ${config.model}${
+            loaded.problems.length === 0 ? "" : ` (${loaded.problems.join("; ")})`
+          }`
+        )
+        if (
+          before.mode !== config.mode || before.model !== config.model ||
+          before.maxBudgetUsdPerQuery !== config.maxBudgetUsdPerQuery
+        ) {
+          credentials = credentialsFor(config)
+          yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true })
+        }
+        yield* noteInForce
+      })
+
       const loop = Effect.gen(function*() {
         let batches = 0
         let handled = 0
         let lastWork = yield* Clock.currentTimeMillis
         while (true) {
+          yield* reload
           yield* ingestSpool
           const now = yield* Clock.currentTimeMillis
           const interrupted = yield* MemoryStore.markInterrupted(now, config.interruptedAfterHours)

@@ -31,6 +31,13 @@ export * as HookRunner from "./HookRunner.js"
 export * as LocalObservations from "./LocalObservations.js"
 
 /**
+ * The JSON-RPC front of an MCP server on stdio, pure: string and number ids echoed exactly, `server/discover` answered, -32601 for unknown methods.
+ *
+ * @since 0.1.0
+ */
+export * as McpDispatcher from "./McpDispatcher.js"
+
+/**
  * The memory's status and forgetting.
  *
  * @since 0.1.0
@@ -99,6 +106,13 @@ export * as MemoryHooks from "./MemoryHooks.js"
  * @since 0.1.0
  */
 export * as MemoryMcp from "./MemoryMcp.js"
+
+/**
+ * What `acx memory mcp` says of itself in `server/discover`, pure and without Effect.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryMcpDescription from "./MemoryMcpDescription.js"
 
 /**
  * Full-text search, entries by id, timelines.

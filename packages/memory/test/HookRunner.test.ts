@@ -225,6 +225,99 @@ describe("runHook", () => {
     expect(rows(home, "SELECT text FROM memory_prompts")).toEqual([{ text: "while locked" }])
   })
 
+  it("identical prompts and Stop bodies on three turns: every turn kept; a re-delivered call stored once", () => {
+    // a CLI that sends no prompt_id: the turn is the transcript's size when the hook ran
+    const home = makeHome()
+    const transcript = path.join(home, "s-1.jsonl")
+    fs.writeFileSync(transcript, "")
+    const call = (event: string, extra: Record<string, unknown>) =>
+      hook(home, event, base(event, { transcript_path: transcript, ...extra }))
+    for (let turn = 1; turn <= 3; turn++) {
+      expect(call("UserPromptSubmit", { prompt: "yes, continue" }).recorded).toBe(true)
+      // Claude Code delivering the same call again (the transcript has not moved): a duplicate
+      expect(call("UserPromptSubmit", { prompt: "yes, continue" }).recorded).toBe(false)
+      fs.appendFileSync(transcript, `{"type":"user","turn":${turn}}\n`)
+      expect(call("Stop", { stop_hook_active: false, last_assistant_message: "Done." }).recorded).toBe(true)
+      expect(call("Stop", { stop_hook_active: false, last_assistant_message: "Done." }).recorded).toBe(false)
+      fs.appendFileSync(transcript, `{"type":"assistant","turn":${turn}}\n`)
+    }
+    expect(rows(home, "SELECT prompt_number, text FROM memory_prompts ORDER BY id")).toEqual([1, 2, 3].map((n) => ({
+      prompt_number: n,
+      text: "yes, continue"
+    })))
+    expect(rows(home, "SELECT kind FROM memory_events ORDER BY id").map((row) => row["kind"])).toEqual([
+      "prompt",
+      "summarise",
+      "prompt",
+      "summarise",
+      "prompt",
+      "summarise"
+    ])
+  })
+
+  it("the turn is Claude Code's prompt_id when the call has one: the same id twice is a duplicate", () => {
+    const home = makeHome()
+    const call = (event: string, promptId: string, extra: Record<string, unknown>) =>
+      hook(home, event, base(event, { prompt_id: promptId, ...extra }))
+    for (const id of ["p-1", "p-2", "p-1", "p-3"]) {
+      call("UserPromptSubmit", id, { prompt: "yes, continue" })
+      call("Stop", id, { stop_hook_active: false, last_assistant_message: "Done." })
+      call("SessionEnd", id, { reason: "other" })
+    }
+    expect(rows(home, "SELECT count(*) AS n FROM memory_prompts")).toEqual([{ n: 3 }])
+    // a resumed session ends once per run: each end is kept (the worker skips what a Stop covered)
+    expect(rows(home, "SELECT kind, count(*) AS n FROM memory_events GROUP BY kind ORDER BY kind")).toEqual([
+      { kind: "prompt", n: 3 },
+      { kind: "summarise", n: 6 }
+    ])
+  })
+
+  it("a session resumed after it ended goes on: not ended, active again until its next end", () => {
+    const home = makeHome()
+    const session = () => rows(home, "SELECT status, ended_at IS NOT NULL AS ended, end_reason FROM memory_sessions")
+    hook(home, "SessionStart", base("SessionStart", { source: "startup" }))
+    hook(home, "UserPromptSubmit", base("UserPromptSubmit", { prompt_id: "p-1", prompt: "yes, continue" }))
+    hook(home, "SessionEnd", base("SessionEnd", { prompt_id: "p-1", reason: "other" }))
+    expect(session()).toEqual([{ status: "active", ended: 1, end_reason: "other" }])
+    // the worker completed it meanwhile
+    const db = Sqlite.open(MemoryConfig.paths(home).database)
+    db.prepare("UPDATE memory_sessions SET status = 'completed'").run()
+    db.close()
+    hook(home, "SessionStart", base("SessionStart", { source: "resume" }))
+    expect(session()).toEqual([{ status: "active", ended: 0, end_reason: null }])
+    hook(home, "SessionEnd", base("SessionEnd", { prompt_id: "p-2", reason: "prompt_input_exit" }))
+    expect(session()).toEqual([{ status: "active", ended: 1, end_reason: "prompt_input_exit" }])
+  })
+
+  it("a spooled call keeps the transcript's position it was made at", () => {
+    const home = makeHome()
+    const files = MemoryConfig.paths(home)
+    const transcript = path.join(home, "s-1.jsonl")
+    fs.writeFileSync(transcript, "{}\n")
+    const raw = JSON.stringify(base("UserPromptSubmit", { transcript_path: transcript, prompt: "yes, continue" }))
+    const holder = Sqlite.open(files.database)
+    holder.exec("BEGIN IMMEDIATE")
+    try {
+      expect(HookRunner.runHook("UserPromptSubmit", raw, { home, env: {}, busyTimeoutMs: 50 }).spooled).toBe(true)
+    } finally {
+      holder.exec("ROLLBACK")
+    }
+    // the session moved on before the worker read the spool
+    fs.appendFileSync(transcript, "{\"type\":\"user\"}\n")
+    const [name] = fs.readdirSync(files.spool)
+    const spooled = JSON.parse(fs.readFileSync(path.join(files.spool, name!), "utf8"))
+    expect(spooled.position).toBe(3)
+    const { config } = MemoryConfig.load(home)
+    expect(HookRunner.recordSpooled(holder, spooled.event, spooled.raw, config, Date.now(), spooled.position)).toBe(
+      true
+    )
+    holder.close()
+    // the same call, delivered directly at the position it was made at, is the one already stored
+    fs.writeFileSync(transcript, "{}\n")
+    expect(HookRunner.runHook("UserPromptSubmit", raw, { home, env: {} }).recorded).toBe(false)
+    expect(rows(home, "SELECT count(*) AS n FROM memory_prompts")).toEqual([{ n: 1 }])
+  })
+
   it("SessionStart prints the project's memory as additionalContext within the budget", () => {
     const home = makeHome({ contextTokens: 120 })
     const files = MemoryConfig.paths(home)

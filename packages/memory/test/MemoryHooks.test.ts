@@ -22,7 +22,8 @@ const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-hooks-"))
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+// a worker a hook started (detached) may still be writing when the test ends
+afterAll(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }))
 
 describe.skipIf(!claude.available)("memoryHooks", () => {
   it("records an SDK app's session and gives its memory to the next one", async () => {
@@ -77,6 +78,9 @@ describe.skipIf(!claude.available)("memoryHooks", () => {
         { kind: "summarise", tool: null, project }
       ])
       expect(warnings).toEqual([])
+      // the worker is started detached: on a loaded machine it may not have run yet
+      const deadline = Date.now() + 30_000
+      while (!fs.existsSync(started) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
       expect(fs.readFileSync(started, "utf8")).toBe("yes")
 
       await Effect.runPromise(

@@ -1,6 +1,7 @@
 /**
  * The memory's pure modules, property-tested: capture is total and never lets a private part
- * or a planted secret through, a duplicate delivery keeps its key; cutting bounds every
+ * or a planted secret through, a duplicate delivery keeps its key, the same payload on another
+ * turn gets another; cutting bounds every
  * string; the context never exceeds its budget and keeps entries newest first; local
  * observations are total; settings decode any JSON; exclusion globs; search's match
  * expression and ids.
@@ -81,6 +82,44 @@ describe("HookCapture.capture", () => {
         expect(a._tag === "Capture" && b._tag === "Capture" && a.queued?.idempotencyKey === b.queued?.idempotencyKey)
           .toBe(true)
       })
+    )
+  })
+
+  it("property: a prompt, Stop or end is keyed by its turn: the same call once, another turn anew", () => {
+    const turn = fc.oneof(
+      fc.record({ promptId: fc.uuid(), position: fc.constant(undefined) }),
+      fc.record({ promptId: fc.constant(undefined), position: fc.nat() })
+    )
+    fc.assert(
+      fc.property(
+        fc.constantFrom("UserPromptSubmit", "Stop", "SessionEnd"),
+        fc.string({ minLength: 1 }),
+        turn,
+        turn,
+        (event, words, one, other) => {
+          const key = (at: { readonly promptId: string | undefined; readonly position: number | undefined }) => {
+            const input = {
+              session_id: "s",
+              cwd: "/p",
+              hook_event_name: event,
+              prompt: `${words}.`,
+              last_assistant_message: words,
+              reason: "other",
+              ...(at.promptId === undefined ? {} : { prompt_id: at.promptId })
+            }
+            const raw = JSON.stringify(input)
+            const position = HookCapture.needsPosition(input) ? at.position : undefined
+            const result = HookCapture.capture(event, input, raw, config, position)
+            return result._tag === "Capture" ? result.queued?.idempotencyKey : undefined
+          }
+          expect(key(one)).toBeDefined()
+          // a re-delivery of the same call
+          expect(key(one)).toBe(key(one))
+          // the same words on another turn
+          const sameTurn = one.promptId === other.promptId && one.position === other.position
+          expect(key(one) === key(other)).toBe(sameTurn)
+        }
+      )
     )
   })
 

@@ -3,7 +3,7 @@
  * callback) and hook outputs (what a hook prints or returns).
  *
  * Inputs are an open-ended union on `hook_event_name`: SessionStart, UserPromptSubmit,
- * PostToolUse, PostToolUseFailure, Stop and SessionEnd are typed; any other event decodes as `UnknownHookInput`.
+ * PostToolUse, PostToolUseFailure, Stop, SessionEnd and PreSkillShellCommand are typed; any other event decodes as `UnknownHookInput`.
  * A known event name always selects its own member (a malformed SessionStart is an error, not
  * an Unknown). Enumerations sent by the CLI (`source`, `reason`, …) are kept as open strings so
  * a newer CLI cannot break a hook; their known values are exported as literal schemas.
@@ -264,6 +264,51 @@ export const SessionEndHookInput = Schema.Struct({
 export type SessionEndHookInput = typeof SessionEndHookInput.Type
 
 /**
+ * Known values of `PreSkillShellCommandHookInput.invoked_by`: who started loading the skill
+ * (`user`: typed, or sent by an SDK host; `claude`: the Skill tool or a turn Claude scheduled;
+ * `other`: a subagent's preload, a channel message, or not known).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SkillInvoker = Schema.Literal("user", "claude", "other")
+
+/**
+ * `tool_input` of PreSkillShellCommand: the command as it would run, arguments filled in.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SkillShellCommandInput = Schema.Struct({
+  command: Schema.String
+}).annotations({ identifier: "SkillShellCommandInput", ...preserve })
+
+/**
+ * Claude Code 2.1.332+: a skill or command's text holds a shell command (`` !`…` ``) that is
+ * about to run while it loads. `tool_name` is the shell tool (Bash or PowerShell); `tool_use_id`
+ * names this command only (`<Skill tool_use id>:preamble-<n>`), no tool call of the transcript.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PreSkillShellCommandHookInput = Schema.Struct({
+  ...BaseHookInput.fields,
+  hook_event_name: Schema.Literal("PreSkillShellCommand"),
+  tool_name: Schema.String,
+  tool_input: SkillShellCommandInput,
+  tool_use_id: Schema.String,
+  command_name: Schema.String,
+  command_source: opt(Schema.String),
+  invoked_by: Open(...SkillInvoker.literals)
+}).annotations({ identifier: "PreSkillShellCommandHookInput", ...preserve })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PreSkillShellCommandHookInput = typeof PreSkillShellCommandHookInput.Type
+
+/**
  * The input of any other event (PreToolUse, SubagentStop, PreCompact, … and events of newer
  * CLIs): the base fields and the event name, everything else preserved.
  *
@@ -295,7 +340,8 @@ export const KnownHookInput = Schema.Union(
   PostToolUseHookInput,
   PostToolUseFailureHookInput,
   StopHookInput,
-  SessionEndHookInput
+  SessionEndHookInput,
+  PreSkillShellCommandHookInput
 )
 
 /**
@@ -317,6 +363,7 @@ export const HookInput = Schema.Union(
   PostToolUseFailureHookInput,
   StopHookInput,
   SessionEndHookInput,
+  PreSkillShellCommandHookInput,
   UnknownHookInput
 ).annotations({ identifier: "HookInput" })
 

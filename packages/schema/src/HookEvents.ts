@@ -17,7 +17,8 @@ export const KNOWN_HOOK_EVENTS = [
   "PostToolUse",
   "PostToolUseFailure",
   "Stop",
-  "SessionEnd"
+  "SessionEnd",
+  "PreSkillShellCommand"
 ] as const
 
 /**

@@ -89,8 +89,19 @@ export const UserEntryMessage = Schema.Struct({
 export type UserEntryMessage = typeof UserEntryMessage.Type
 
 /**
+ * Known values of `UserEntry.rowSource` (Claude Code 2.1.332+): who wrote the row. `local`: the
+ * person at this session (typed, or sent by an SDK host); `hook`: a hook's output; `harness`:
+ * Claude Code itself (task notifications, resume notices); `recorded`: replayed from elsewhere.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RowSource = Schema.Literal("local", "hook", "harness", "recorded")
+
+/**
  * A user turn: a prompt, a tool result (with `toolUseResult`, the tool's structured output, and
- * `sourceToolAssistantUUID`), a compact summary (`isCompactSummary`), or a meta message.
+ * `sourceToolAssistantUUID`), a compact summary (`isCompactSummary`), or a meta message. Since
+ * 2.1.332 a prompt carries `sentAtMs` (when it was sent, epoch ms) and `rowSource`.
  *
  * @since 0.1.0
  * @category schemas
@@ -107,7 +118,9 @@ export const UserEntry = Schema.Struct({
   todos: opt(Schema.Array(Schema.Unknown)),
   planContent: opt(Schema.String),
   mcpMeta: opt(Schema.Unknown),
-  thinkingMetadata: opt(Schema.Unknown)
+  thinkingMetadata: opt(Schema.Unknown),
+  sentAtMs: opt(Schema.Number),
+  rowSource: opt(Open(...RowSource.literals))
 }).annotations({ identifier: "UserEntry", ...preserve })
 
 /**
@@ -695,10 +708,40 @@ export const DataFlowIncompleteEntry = metadataEntry("data-flow-incomplete", "Da
 })
 
 /**
+ * Known values of `ApiRequestThread.type`.
+ *
  * @since 0.1.0
  * @category schemas
  */
-export const ApiRequestEntry = metadataEntry("api-request", "ApiRequestEntry", {})
+export const ApiRequestThreadType = Schema.Literal("none", "create", "continue")
+
+/**
+ * `thread` of an `api-request` entry (Claude Code 2.1.332+): whether the request stood alone
+ * (`none`), opened a server-side thread (`create`) or continued one after
+ * `previous_message_id` (`continue`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ApiRequestThread = Schema.Struct({
+  type: Open(...ApiRequestThreadType.literals),
+  previous_message_id: opt(Schema.String)
+}).annotations({ identifier: "ApiRequestThread", ...preserve })
+
+/**
+ * One request the CLI sent to the API, by reference (`shapeHash`, blob hashes): its
+ * parameters, and since 2.1.332 its `thread`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ApiRequestEntry = metadataEntry("api-request", "ApiRequestEntry", {
+  id: opt(Schema.String),
+  version: opt(Schema.String),
+  querySource: opt(Schema.String),
+  shapeHash: opt(Schema.String),
+  thread: opt(ApiRequestThread)
+})
 
 /**
  * @since 0.1.0

@@ -46,7 +46,24 @@ describe("Hook inputs", () => {
       background_tasks: [{ id: "b1", type: "shell", status: "running", description: "npm test", command: "npm test" }],
       session_crons: []
     },
-    SessionEnd: { ...base, hook_event_name: "SessionEnd", reason: "prompt_input_exit" }
+    SessionEnd: { ...base, hook_event_name: "SessionEnd", reason: "prompt_input_exit" },
+    // what Claude Code 2.1.332 sent a command hook when a skill's `!`echo skill-shell-ran`` was
+    // about to run (the Skill tool called by the model double; paths and ids of that run)
+    PreSkillShellCommand: {
+      session_id: "ece21cc4-881f-4300-ae91-8e7c31d1258b",
+      transcript_path: "/tmp/cap/home/.claude/projects/-tmp-cap-proj/ece21cc4-881f-4300-ae91-8e7c31d1258b.jsonl",
+      cwd: "/tmp/cap/proj",
+      prompt_id: "78d193e0-94b7-490b-93f0-09e3aba805ce",
+      permission_mode: "default",
+      effort: { level: "medium" },
+      hook_event_name: "PreSkillShellCommand",
+      tool_name: "Bash",
+      tool_input: { command: "echo skill-shell-ran" },
+      tool_use_id: "toolu_double_b7573720644ecb49:preamble-0",
+      command_name: "greet",
+      command_source: "projectSettings",
+      invoked_by: "claude"
+    }
   } as const
 
   it.each(Object.entries(inputs))("%s decodes to its own member", (name, input) => {
@@ -64,6 +81,9 @@ describe("Hook inputs", () => {
   it("keeps enumerations open", () => {
     const input = { ...inputs.SessionStart, source: "teleport" }
     expect(decodeInput(input)).toStrictEqual(input)
+    const invoker = { ...inputs.PreSkillShellCommand, invoked_by: "scheduler" }
+    expect(decodeInput(invoker)).toStrictEqual(invoker)
+    expect(Hook.isKnownHookInput(decodeInput(invoker))).toBe(true)
     expect(Schema.is(Hook.SessionStartSource)("teleport")).toBe(false)
     expect(Schema.is(Hook.ExitReason)("logout")).toBe(true)
   })
@@ -82,6 +102,8 @@ describe("Hook inputs", () => {
     expect(
       Either.isLeft(Schema.decodeUnknownEither(Hook.UnknownHookInput)({ ...base, hook_event_name: "Stop" }))
     ).toBe(true)
+    const { command_name: _name, ...withoutCommandName } = inputs.PreSkillShellCommand
+    expect(Either.isLeft(Schema.decodeUnknownEither(Hook.HookInput)(withoutCommandName))).toBe(true)
   })
 
   it("requires the base fields", () => {
@@ -158,6 +180,7 @@ describe("Hook types line up with the SDK", () => {
     expectTypeOf<Sdk.PostToolUseFailureHookInput>().toExtend<typeof Hook.PostToolUseFailureHookInput.Encoded>()
     expectTypeOf<Sdk.StopHookInput>().toExtend<typeof Hook.StopHookInput.Encoded>()
     expectTypeOf<Sdk.SessionEndHookInput>().toExtend<typeof Hook.SessionEndHookInput.Encoded>()
+    expectTypeOf<Sdk.PreSkillShellCommandHookInput>().toExtend<typeof Hook.PreSkillShellCommandHookInput.Encoded>()
     expectTypeOf<Sdk.PreCompactHookInput>().toExtend<typeof Hook.UnknownHookInput.Encoded>()
     expectTypeOf<Sdk.HookInput>().toExtend<typeof Hook.HookInput.Encoded>()
   })

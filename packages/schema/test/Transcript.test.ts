@@ -213,6 +213,43 @@ describe("Transcript entries", () => {
     expect(Schema.is(Transcript.AttachmentEntry)(decodeRight(attachment))).toBe(true)
   })
 
+  // lines of a real Claude Code 2.1.332 run against the model double (the path shortened)
+  const USER_2_1_332 =
+    `{"parentUuid":null,"isSidechain":false,"promptId":"78d193e0-94b7-490b-93f0-09e3aba805ce","type":"user","message":{"role":"user","content":"greet me"},"uuid":"4ed2cadf-3036-4be1-975d-137594f2c2c5","timestamp":"2026-11-27T16:00:03.299Z","permissionMode":"default","promptSource":"sdk","sentAtMs":1795795203243,"rowSource":"local","turnOrigin":"sdk","turnPosition":{"promptIndex":0,"turnIndex":1},"userType":"external","entrypoint":"sdk-cli","cwd":"/tmp/cap/proj","sessionId":"ece21cc4-881f-4300-ae91-8e7c31d1258b","version":"2.1.332","gitBranch":"HEAD"}`
+  const API_REQUEST_2_1_332 =
+    `{"type":"api-request","sessionId":"ece21cc4-881f-4300-ae91-8e7c31d1258b","id":"ab725b2c-5866-4bc7-8f40-dd4b30330089","timestamp":"2026-11-27T16:00:03.546Z","version":"2.1.332","querySource":"sdk","shapeHash":"721dbb3b1a4d6ed7863c146e277a683cb6ccacfca4e68ee7eb1e0b264de26ab4","params":{"model":"claude-opus-5-5","betas":["claude-code-20250219","interleaved-thinking-2025-05-14","context-management-2025-06-27","per-turn-control-2026-07-01","mid-conversation-tool-changes-2026-07-01","thinking-token-count-2026-05-13","advanced-tool-use-2025-11-20","effort-2025-11-24","thinking-display-updates-2026-08-18"],"max_tokens":128000,"thinking":{"type":"adaptive","display":"updates"},"context_management":{"edits":[{"type":"clear_thinking_20251015","keep":"all"}]},"output_config":{"effort":"medium"}},"thread":{"type":"none"},"echoWireToolInputs":false,"keep":0,"tail":["d7eaf08b88199895cdabe7b4357dcd16f5c94fd06ae8787d05bd081978f7b5df","fd6da345dd4b41b08f246797e7ef63133f0680e6160e9c414a9c1c9a0e3c5cba"],"cacheControl":[{"path":["system",0],"value":{"type":"ephemeral"}},{"path":["system",1],"value":{"type":"ephemeral"}},{"path":["messages",1,"content",0],"value":{"type":"ephemeral"}}],"requestDigest":"3e4180d1a05d827aa9c89b1ea58500b31e4d153569f0820b32051b2c37793d3a"}`
+
+  it("models 2.1.332's rowSource and sentAtMs on user entries and thread on api-request", () => {
+    const user = decodeRight(JSON.parse(USER_2_1_332))
+    expect(user).toStrictEqual(JSON.parse(USER_2_1_332))
+    expect(Transcript.isKnown(user)).toBe(true)
+    if (!Schema.is(Transcript.UserEntry)(user)) throw new Error("expected a user entry")
+    expect([user.rowSource, user.sentAtMs]).toEqual(["local", 1795795203243])
+    const request = decodeRight(JSON.parse(API_REQUEST_2_1_332))
+    expect(request).toStrictEqual(JSON.parse(API_REQUEST_2_1_332))
+    if (!Schema.is(Transcript.ApiRequestEntry)(request)) throw new Error("expected an api-request entry")
+    expect(request.thread).toEqual({ type: "none" })
+    // leniently: thread types and row sources of later CLIs are kept
+    const continued = { ...JSON.parse(API_REQUEST_2_1_332), thread: { type: "continue", previous_message_id: "msg_1" } }
+    expect(Schema.is(Transcript.ApiRequestEntry)(decodeRight(continued))).toBe(true)
+    const later = { ...JSON.parse(USER_2_1_332), rowSource: "relay" }
+    expect(Transcript.isKnown(decodeRight(later))).toBe(true)
+  })
+
+  it("keeps a 2.1.332 field of an unexpected shape, as an Unknown entry", () => {
+    for (
+      const entry of [
+        { ...JSON.parse(USER_2_1_332), sentAtMs: "yesterday" },
+        { ...JSON.parse(USER_2_1_332), rowSource: 7 },
+        { ...JSON.parse(API_REQUEST_2_1_332), thread: "none" }
+      ]
+    ) {
+      const decoded = decodeRight(entry)
+      expect(decoded).toStrictEqual(entry)
+      expect(Transcript.isKnown(decoded)).toBe(false)
+    }
+  })
+
   it("decodes unknown types as UnknownEntry, keeping every field", () => {
     const entry = { type: "brand-new-entry", uuid: "x", payload: { deep: [1, { a: null }] } }
     const decoded = decodeRight(entry)

@@ -574,32 +574,81 @@ export const layer = (options: AcontextClientOptions): Layer.Layer<AcontextClien
   Layer.effect(AcontextClient, make(options))
 
 /**
- * The client's settings from the environment: `ACONTEXT_API_KEY` (redacted, required),
- * `ACONTEXT_BASE_URL` (default {@link DEFAULT_BASE_URL}), `ACONTEXT_TIMEOUT` (milliseconds,
- * default 60 000).
+ * Settings for {@link layerConfig}, each a `Config`; a field left out is read from the
+ * environment.
  *
  * @since 0.1.0
  * @category configuration
  */
-export const config: Config.Config<AcontextClientOptions> = Config.all({
-  apiKey: Config.redacted("ACONTEXT_API_KEY"),
-  baseUrl: Config.string("ACONTEXT_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL)),
-  timeout: Config.integer("ACONTEXT_TIMEOUT").pipe(
-    Config.map((ms): Duration.Duration => Duration.millis(ms)),
-    Config.withDefault(DEFAULT_TIMEOUT)
-  )
-})
+export interface AcontextClientConfig {
+  readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
+  readonly baseUrl?: Config.Config<string | undefined> | undefined
+  readonly timeout?: Config.Config<Duration.DurationInput | undefined> | undefined
+  readonly retry?: Config.Config<Schedule.Schedule<unknown, AcontextError> | false | undefined> | undefined
+}
+
+const nonBlankKey = (key: Redacted.Redacted): boolean => Redacted_.value(key).trim() !== ""
 
 /**
- * The client as a layer, its options read from `Config` (each field may be a `Config`).
+ * Each setting as Acontext's own client reads it: the explicit value when given, else its
+ * environment variable, else the default. An empty or blank key is an error, as there.
+ */
+const settings = (explicit: AcontextClientConfig): Config.Config<AcontextClientOptions> =>
+  Config.all({
+    apiKey: (explicit.apiKey ?? Config.redacted("ACONTEXT_API_KEY")).pipe(
+      Config.validate({
+        message: "the Acontext API key is empty (set ACONTEXT_API_KEY or pass apiKey)",
+        validation: nonBlankKey
+      })
+    ),
+    // set but empty (`ACONTEXT_BASE_URL=` in a .env file) counts as unset, not as a relative URL
+    baseUrl: explicit.baseUrl ?? Config.option(Config.string("ACONTEXT_BASE_URL")).pipe(
+      Config.map((url) =>
+        Option.getOrElse(Option.filter(url, (value) => value.trim() !== ""), (): string => DEFAULT_BASE_URL)
+      )
+    ),
+    timeout: explicit.timeout ?? Config.integer("ACONTEXT_TIMEOUT").pipe(
+      Config.map((ms): Duration.DurationInput | undefined => Duration.millis(ms)),
+      Config.withDefault(DEFAULT_TIMEOUT)
+    ),
+    retry: explicit.retry ?? Config.succeed(undefined)
+  })
+
+/**
+ * The client's settings from the environment: `ACONTEXT_API_KEY` (redacted, required, not
+ * blank), `ACONTEXT_BASE_URL` (default {@link DEFAULT_BASE_URL}), `ACONTEXT_TIMEOUT`
+ * (milliseconds, default 60 000) — the variables Acontext's own client reads.
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const config: Config.Config<AcontextClientOptions> = settings({})
+
+/**
+ * The client's settings with explicit values first: each field given (a `Config`, e.g.
+ * `Config.succeed(…)`) wins, each field left out is read from the environment as in
+ * {@link config} — the order Acontext's own client follows (option, then environment, then
+ * default).
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const configWith = (
+  explicit: AcontextClientConfig | Config.Config<AcontextClientOptions>
+): Config.Config<AcontextClientOptions> => Config.isConfig(explicit) ? explicit : settings(explicit)
+
+/**
+ * The client as a layer, its options read from `Config`: each field given wins, each field left
+ * out comes from the environment (`ACONTEXT_API_KEY`, `ACONTEXT_BASE_URL`, `ACONTEXT_TIMEOUT`;
+ * see {@link configWith}); a whole `Config` is used as it is.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Config.Config.Wrap<AcontextClientOptions> = config
+  options: AcontextClientConfig | Config.Config<AcontextClientOptions> = config
 ): Layer.Layer<AcontextClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effect(AcontextClient, Effect.flatMap(Config.unwrap(options), make))
+  Layer.effect(AcontextClient, Effect.flatMap(configWith(options), make))
 
 /**
  * Makes a `Redacted` API key from a plain string (for the Promise facade and tests).

@@ -20,7 +20,11 @@ import * as Decider from "@acx/convert/Decider"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -30,6 +34,7 @@ import type * as Scope from "effect/Scope"
 import * as AcontextClient from "./AcontextClient.js"
 import * as CAS from "./ClaudeAgentStorage.js"
 import { type AcontextClientLike, type Delivery, fromAcontextClient, fromClientLike } from "./Delivery.js"
+import * as FailureLine from "./internal/failureLine.js"
 import * as Outbox from "./Outbox.js"
 import type { StorageError } from "./StorageError.js"
 
@@ -43,10 +48,11 @@ export { StorageError } from "./StorageError.js"
  * @category models
  */
 export interface AcontextConnection {
-  readonly apiKey: string
-  /** Default `https://api.acontext.app/api/v1`. */
+  /** Default: `ACONTEXT_API_KEY` (one of the two must be set, and not blank). */
+  readonly apiKey?: string | undefined
+  /** Default: `ACONTEXT_BASE_URL`, else `https://api.acontext.app/api/v1`. */
   readonly baseUrl?: string | undefined
-  /** Per-request timeout in milliseconds (default 60 000). */
+  /** Per-request timeout in milliseconds. Default: `ACONTEXT_TIMEOUT`, else 60 000. */
   readonly timeout?: number | undefined
 }
 
@@ -59,9 +65,10 @@ export interface ClaudeAgentStorageOptions {
    * acx's own settings (`{ apiKey, baseUrl?, timeout? }`: delivery exactly once — a store whose
    * answer was lost is found by reading the session's tail, not stored twice) or a client shaped
    * like Acontext's (`sessions.create` / `sessions.storeMessage`: at least once — acx cannot read
-   * through it, so nothing is reconciled; its errors are not retried).
+   * through it, so nothing is reconciled; its errors are not retried). Default `{}`: every
+   * setting from the environment, as Acontext's own client reads it (an explicit setting wins).
    */
-  readonly client: AcontextClientLike | AcontextConnection
+  readonly client?: AcontextClientLike | AcontextConnection | undefined
   /** An existing Acontext session id (must be a UUID: the constructor throws `InvalidSessionId` otherwise). */
   readonly sessionId?: string | null | undefined
   readonly user?: string | null | undefined
@@ -72,32 +79,46 @@ export interface ClaudeAgentStorageOptions {
   /** `"store"` (default: stored once, deduplicated by uuid) or `"skip"` (Acontext's TypeScript integration). */
   readonly replays?: "store" | "skip" | undefined
   /**
-   * Receives each failure and the converted blob. Without it failures are logged with
-   * `console.warn`. Either way `saveMessage` resolves; an error thrown here is logged too.
+   * Receives each failure and the converted blob. Without it each failure is one
+   * `console.warn` line naming its cause (no stack trace). Either way `saveMessage` resolves; an error thrown here is logged too.
    */
   readonly onError?: ((error: unknown, blob: Record<string, unknown>) => void | Promise<void>) | undefined
   /** Journal messages in this SQLite file and deliver them in the background (durable, in order). */
   readonly outbox?: string | Outbox.OutboxOptions | undefined
 }
 
-const isConnection = (client: AcontextClientLike | AcontextConnection): client is AcontextConnection =>
-  typeof (client as AcontextConnection).apiKey === "string"
+const isClientLike = (client: AcontextClientLike | AcontextConnection): client is AcontextClientLike =>
+  typeof (client as AcontextClientLike).sessions === "object" && (client as AcontextClientLike).sessions !== null
+
+/**
+ * acx's client settings: each one given wins, the others come from the environment as
+ * Acontext's own client reads them. Resolved at construction, so a missing key throws there.
+ */
+const resolveConnection = (connection: AcontextConnection): AcontextClient.AcontextClientOptions => {
+  const given = <A>(value: A | undefined) => value === undefined ? undefined : Config.succeed(value)
+  const resolved = Effect.runSync(Effect.either(AcontextClient.configWith({
+    apiKey: given(connection.apiKey === undefined ? undefined : Redacted.make(connection.apiKey)),
+    baseUrl: given(connection.baseUrl),
+    timeout: given(connection.timeout === undefined ? undefined : Duration.millis(connection.timeout))
+  })))
+  if (Either.isRight(resolved)) return resolved.right
+  const problem = ConfigError.isMissingDataOnly(resolved.left)
+    ? "no Acontext API key: pass client.apiKey or set ACONTEXT_API_KEY"
+    : `invalid Acontext settings: ${resolved.left}`
+  throw new Error(`acx: ${problem}`, { cause: resolved.left })
+}
 
 /** The storage layer; the HTTP client (when acx's own) lives as long as the storage does. */
 const storageLayer = (
   client: AcontextClientLike | AcontextConnection,
   build: (delivery: Delivery) => Effect.Effect<CAS.ClaudeAgentStorage, unknown, Scope.Scope>
 ): Layer.Layer<CAS.ClaudeAgentStorage, unknown> =>
-  isConnection(client)
+  !isClientLike(client)
     ? Layer.scoped(
       CAS.ClaudeAgentStorage,
       Effect.flatMap(AcontextClient.AcontextClient, (acontext) => build(fromAcontextClient(acontext)))
     ).pipe(
-      Layer.provide(AcontextClient.layer({
-        apiKey: Redacted.make(client.apiKey),
-        baseUrl: client.baseUrl,
-        timeout: client.timeout === undefined ? undefined : `${client.timeout} millis`
-      })),
+      Layer.provide(AcontextClient.layer(resolveConnection(client))),
       // Node's own fetch: nothing beyond @effect/platform to install
       Layer.provide(FetchHttpClient.layer)
     )
@@ -120,14 +141,14 @@ export class ClaudeAgentStorage {
   #ready: CAS.ClaudeAgentStorage | undefined
   #closed = false
 
-  constructor(options: ClaudeAgentStorageOptions) {
+  constructor(options: ClaudeAgentStorageOptions = {}) {
     const initial = Decider.initialState({ sessionId: options.sessionId })
     if (initial._tag === "Left") throw initial.left
     this.#initialSessionId = initial.right.sessionId
     const onError = options.onError
     const policy: CAS.ErrorPolicy = (error: StorageError, blob) =>
       Effect.promise(async () => {
-        if (onError === undefined) console.warn(`Failed to store message (session=${error.sessionId}):`, error.cause)
+        if (onError === undefined) console.warn(FailureLine.describe(error))
         else await onError(error.cause, blob as unknown as Record<string, unknown>)
       })
     const storageOptions: CAS.ClaudeAgentStorageOptions = {
@@ -140,7 +161,7 @@ export class ClaudeAgentStorage {
     }
     const outboxOptions = typeof options.outbox === "string" ? { filename: options.outbox } : options.outbox
     let outbox: Outbox.Outbox | undefined
-    this.#runtime = ManagedRuntime.make(storageLayer(options.client, (delivery) =>
+    this.#runtime = ManagedRuntime.make(storageLayer(options.client ?? {}, (delivery) =>
       Effect.gen(function*() {
         if (outboxOptions !== undefined) outbox = yield* Outbox.make(outboxOptions, delivery)
         return yield* CAS.make(storageOptions, delivery, Option.fromNullable(outbox))
@@ -171,7 +192,9 @@ export class ClaudeAgentStorage {
     if (this.#closed) throw new Error("ClaudeAgentStorage is closed")
     const storage = await this.#storage()
     const exit = await this.#runtime.runPromiseExit(storage.save(message))
-    if (Exit.isFailure(exit)) console.warn("acx: saveMessage failed unexpectedly:", Cause.squash(exit.cause))
+    if (Exit.isFailure(exit)) {
+      console.warn(`acx: saveMessage failed unexpectedly: ${FailureLine.causeChain(Cause.squash(exit.cause))}`)
+    }
   }
 
   /**

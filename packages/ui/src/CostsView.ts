@@ -11,7 +11,7 @@
  */
 import type * as SessionStats from "@acx/claude-code/SessionStats"
 import type * as StatsReport from "@acx/convert/StatsReport"
-import * as CostOutliers from "./CostOutliers.js"
+import * as SessionList from "./SessionList.js"
 import type * as UiApi from "./UiApi.js"
 
 /**
@@ -71,7 +71,7 @@ export interface ProjectCost {
  * @since 0.1.0
  * @category models
  */
-export interface SessionCost {
+export interface SessionCost extends UiApi.SessionFigure {
   readonly sessionId: string
   readonly projectKey: string
   readonly project: string
@@ -79,10 +79,6 @@ export interface SessionCost {
   readonly title: string | null
   /** ISO 8601: its first entry in the range. */
   readonly firstTimestamp: string | null
-  readonly messages: number
-  readonly tokens: number
-  readonly costUSD: number
-  readonly unpriced: ReadonlyArray<string>
   /** Costs far more than its project's usual session, over all time (as the sessions page). */
   readonly outlier: boolean
 }
@@ -254,9 +250,7 @@ export const topSessions = (
   mask: (text: string) => string,
   limit = TOP_SESSIONS
 ): Array<SessionCost> => {
-  const flagged = CostOutliers.outliers(
-    allTime.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
-  )
+  const flagged = SessionList.unusual(allTime)
   const sessions = new Map(listed.map((row) => [row.sessionId, row]))
   const names = new Map(projects.map((project) => [project.projectKey, project.name]))
   return [...inRange.rows]
@@ -272,10 +266,7 @@ export const topSessions = (
         project: names.get(projectKey) ?? projectKey,
         title: title === null ? null : mask(title),
         firstTimestamp: row.firstMs === undefined ? null : new Date(row.firstMs).toISOString(),
-        messages: row.messages.user + row.messages.assistant,
-        tokens: row.tokens.total,
-        costUSD: row.costUSD,
-        unpriced: row.unpriced,
+        ...SessionList.figureOf(row),
         outlier: flagged.has(row.key)
       }
     })

@@ -97,21 +97,36 @@ export const projectRows = (rows: ReadonlyArray<UiApi.SessionRow>): Array<UiApi.
 }
 
 /**
+ * A session's figure from its row of a report grouped by session (nothing used: no row).
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const figureOf = (row: StatsReport.Row | undefined): UiApi.SessionFigure => ({
+  messages: row === undefined ? 0 : row.messages.user + row.messages.assistant,
+  tokens: row?.tokens.total ?? 0,
+  costUSD: row?.costUSD ?? 0,
+  unpriced: row?.unpriced ?? []
+})
+
+/**
+ * The sessions of a report grouped by session that `CostOutliers` flags as unusual.
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const unusual = (report: StatsReport.Report): ReadonlySet<string> =>
+  CostOutliers.outliers(
+    report.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
+  )
+
+/**
  * Every session's usage from a report grouped by session, outliers flagged.
  *
  * @since 0.1.0
  * @category rows
  */
 export const usageRows = (report: StatsReport.Report): Array<UiApi.SessionUsage> => {
-  const flagged = CostOutliers.outliers(
-    report.rows.map((row) => ({ sessionId: row.key, projectKey: row.projectKey ?? "", costUSD: row.costUSD }))
-  )
-  return report.rows.map((row) => ({
-    sessionId: row.key,
-    messages: row.messages.user + row.messages.assistant,
-    tokens: row.tokens.total,
-    costUSD: row.costUSD,
-    unpriced: row.unpriced,
-    outlier: flagged.has(row.key)
-  }))
+  const flagged = unusual(report)
+  return report.rows.map((row) => ({ sessionId: row.key, ...figureOf(row), outlier: flagged.has(row.key) }))
 }

@@ -20,8 +20,10 @@
  *
  * @since 0.1.0
  */
+import * as CommandMarkup from "@acx/convert/CommandMarkup"
 import * as Pricing from "@acx/convert/Pricing"
 import * as Transcript from "@acx/schema/Transcript"
+import type * as UiApi from "./UiApi.js"
 
 /**
  * Texts longer than this many characters are cut in the payload (the rest loads on demand).
@@ -104,13 +106,17 @@ export interface ToolPart {
 }
 
 /**
- * One block of a prompt or an assistant turn.
+ * One block of a prompt or an assistant turn. A prompt's Claude Code markup (`CommandMarkup`)
+ * arrives read: `command`, a slash or `!` command as typed; `output`, a local command's output
+ * as plain text (no tags, no terminal escapes; `isError` when it wrote only to stderr).
  *
  * @since 0.1.0
  * @category models
  */
 export type Part =
   | { readonly type: "text"; readonly text: Text; readonly ref: BlockRef }
+  | { readonly type: "command"; readonly command: string; readonly ref: BlockRef }
+  | { readonly type: "output"; readonly text: Text; readonly isError: boolean; readonly ref: BlockRef }
   | { readonly type: "thinking"; readonly text: Text; readonly ref: BlockRef }
   | ImagePart
   | ToolPart
@@ -333,8 +339,36 @@ const imageOf = (block: unknown, ref: BlockRef): ImagePart | undefined => {
   return { type: "image", mediaType, size: typeof data === "string" ? data.length : 0, ref }
 }
 
-const partOf = (block: unknown, ref: BlockRef, mask: (text: string) => string): Part | undefined => {
+// A user's text as Claude Code's markup read (`null`: nothing to show, an empty output), or
+// `undefined` when it is no markup.
+const markupPart = (text: string, ref: BlockRef, mask: (text: string) => string): Part | null | undefined => {
+  const markup = CommandMarkup.parse(text)
+  if (markup === undefined) return undefined
+  switch (markup._tag) {
+    case "Command":
+      return { type: "command", command: mask(markup.command), ref }
+    case "Output": {
+      const plain = CommandMarkup.plain(markup)
+      if (plain === "") return null
+      return { type: "output", text: cap(mask(plain)), isError: markup.stdout === "" && markup.stderr !== "", ref }
+    }
+    case "Caveat":
+      return markup.text === "" ? null : { type: "text", text: cap(mask(markup.text)), ref }
+  }
+}
+
+const partOf = (
+  block: unknown,
+  ref: BlockRef,
+  mask: (text: string) => string,
+  fromUser = false
+): Part | undefined => {
   const capped = (text: string) => cap(mask(text))
+  const text = typeof block === "string" ? block : get(block, "type") === "text" ? get(block, "text") : undefined
+  if (fromUser && typeof text === "string") {
+    const markup = markupPart(text, ref, mask)
+    if (markup !== undefined) return markup ?? undefined
+  }
   if (typeof block === "string") return block.trim() === "" ? undefined : { type: "text", text: capped(block), ref }
   if (!isObj(block)) return undefined
   switch (block.type) {
@@ -373,7 +407,8 @@ const resultOf = (
       return image === undefined ? [] : [image]
     })
     : []
-  return { isError: block.is_error === true, text: capped(mask(resultText(content))), images, ref, timestamp }
+  const text = capped(mask(CommandMarkup.stripAnsi(resultText(content))))
+  return { isError: block.is_error === true, text, images, ref, timestamp }
 }
 
 /**
@@ -392,7 +427,12 @@ export const fullBlock = (
   if (ref.block === -1) return { text: json(entry) }
   const message = get(entry, "message")
   const content = get(message, "content")
-  if (typeof content === "string") return ref.block === 0 && ref.sub === undefined ? { text: content } : undefined
+  // a prompt's command markup in full as the fold showed it: read, not raw
+  const userText = (text: string) =>
+    get(entry, "type") === "user" && CommandMarkup.parse(text) !== undefined ? CommandMarkup.readable(text) : text
+  if (typeof content === "string") {
+    return ref.block === 0 && ref.sub === undefined ? { text: userText(content) } : undefined
+  }
   if (!Array.isArray(content) || !Number.isInteger(ref.block) || ref.block < 0 || ref.block >= content.length) {
     return undefined
   }
@@ -404,17 +444,17 @@ export const fullBlock = (
     }
     return imageData(inner[ref.sub])
   }
-  if (typeof block === "string") return { text: block }
+  if (typeof block === "string") return { text: userText(block) }
   switch (get(block, "type")) {
     case "text":
-      return { text: String(get(block, "text") ?? "") }
+      return { text: userText(String(get(block, "text") ?? "")) }
     case "thinking":
       return { text: String(get(block, "thinking") ?? "") }
     case "tool_use":
     case "server_tool_use":
       return { text: json(get(block, "input") ?? {}) }
     case "tool_result":
-      return { text: resultText(get(block, "content")) }
+      return { text: CommandMarkup.stripAnsi(resultText(get(block, "content"))) }
     case "image":
       return imageData(block)
     default:
@@ -673,13 +713,19 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
       }
       return
     }
-    const part = partOf(block, ref, state.mask)
+    const part = partOf(block, ref, state.mask, true)
     if (part !== undefined) parts.push(part)
   })
   if (orphans.length > 0) changes.set({ ...base(state, entry, line, within), kind: "results", parts: orphans })
   if (parts.length === 0) return
   if (entry.isMeta === true) {
-    const text = parts.map((part) => part.type === "text" ? part.text.text : `[${part.type}]`).join("\n")
+    const text = parts.map((part) =>
+      part.type === "text" || part.type === "output"
+        ? part.text.text
+        : part.type === "command"
+        ? part.command
+        : `[${part.type}]`
+    ).join("\n")
     const ref: BlockRef = { line, block: typeof get(message, "content") === "string" ? 0 : -1 }
     changes.set({ ...base(state, entry, line, within), kind: "meta", label: "meta", text: capped(text), ref })
     return
@@ -689,7 +735,8 @@ const foldUser = (state: State, changes: Changes, entry: Obj, line: number, with
 
 const systemText = (entry: Obj): string => {
   const content = entry.content
-  if (typeof content === "string" && content !== "") return content
+  // a local command's entry: the command as typed, its output without tags or escapes
+  if (typeof content === "string" && content !== "") return CommandMarkup.readable(content)
   const subtype = str(entry.subtype)
   if (subtype === "turn_duration" && num(entry.durationMs) !== undefined) {
     return `turn took ${(num(entry.durationMs)! / 1000).toFixed(1)} s`
@@ -875,6 +922,12 @@ export interface SessionHeader {
   /** The transcript's size in bytes when the load began. */
   readonly bytes: number
   readonly subagents: ReadonlyArray<SubagentRow>
+  /**
+   * Tokens and dollars of the session and its subagents, from the fold `acx stats`, the list and
+   * the costs page use (not a sum of the items: one figure everywhere). `null` in the payload's
+   * header: a `usage` line follows once the fold is read, so the first paint waits for no fold.
+   */
+  readonly usage: UiApi.SessionFigure | null
   /** Whether secrets are masked in this payload. */
   readonly masked: boolean
   /** Lines over this many bytes are not read (offered as a download). */
@@ -884,10 +937,11 @@ export interface SessionHeader {
 
 /**
  * One line of `GET /api/session/:id` (NDJSON; also each SSE `data:` of
- * `/api/session/:id/events`): the header first, then batches of items created or changed, then
- * where the read ended (`bytes`: the offset after the last whole line, from which the live
- * events go on); live only: `reload` (the file was replaced or shortened) and `subagents` (the
- * subagent transcripts changed).
+ * `/api/session/:id/events`): the header first, then batches of items created or changed and,
+ * among them, `usage` (the header's figure), then where the read ended (`bytes`: the offset after
+ * the last whole line, from which the live events go on); live only: `reload` (the file was
+ * replaced or shortened), `subagents` (the subagent transcripts changed) and `usage` again (after
+ * the session or one of its subagents grew).
  *
  * @since 0.1.0
  * @category wire
@@ -898,6 +952,7 @@ export type SessionLine =
   | { readonly type: "end"; readonly bytes: number; readonly lines: number }
   | { readonly type: "reload" }
   | { readonly type: "subagents"; readonly subagents: ReadonlyArray<SubagentRow> }
+  | { readonly type: "usage"; readonly usage: UiApi.SessionFigure }
 
 /**
  * `GET /api/session/:id/block`: a cut text in full, or an image as a data URL.

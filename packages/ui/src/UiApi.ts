@@ -56,18 +56,29 @@ export interface SessionsResponse {
 }
 
 /**
- * One session's usage, from the same folds as `acx stats` (each API message once).
+ * One session's figure, its subagents included, from the same folds as `acx stats` (each API
+ * message once): the list, the costs page and the session page's header all show this one.
  *
  * @since 0.1.0
  * @category models
  */
-export interface SessionUsage {
-  readonly sessionId: string
+export interface SessionFigure {
+  /** User prompts and assistant messages. */
   readonly messages: number
   readonly tokens: number
   readonly costUSD: number
   /** Models used without a price: the cost leaves them out. */
   readonly unpriced: ReadonlyArray<string>
+}
+
+/**
+ * One session's usage, from the same folds as `acx stats` (each API message once).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionUsage extends SessionFigure {
+  readonly sessionId: string
   /** Costs far more than the project's usual session (see `CostOutliers`). */
   readonly outlier: boolean
 }

@@ -29,6 +29,7 @@ import { guarded, onClientError } from "./internal/boundary.js"
 import type { UiContext } from "./internal/context.js"
 import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
+import { sessionFigure } from "./internal/sessionFigure.js"
 import * as UiAssets from "./UiAssets.js"
 import { UiError } from "./UiError.js"
 import * as UiSecurity from "./UiSecurity.js"
@@ -171,9 +172,11 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     const port = address._tag === "TcpAddress" ? address.port : first
     const allowedHosts = UiSecurity.allowedHosts(port, host)
     const memory = yield* MemoryDb.make(acxHome)
-    const live = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => LiveTranscripts.make(fs, projects)).pipe(
-      Effect.provide(NodeFileSystem.layer)
-    )
+    const live = yield* Effect.flatMap(FileSystem.FileSystem, (fs) =>
+      LiveTranscripts.make(fs, projects, {
+        // the header's figure, live: the fold acx stats and the list use
+        figure: (session, pricing) => sessionFigure({ projects, acxHome }, session, pricing)
+      })).pipe(Effect.provide(NodeFileSystem.layer))
     const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory, live }
     const router = appRoutes(context, assets)
     const app = yield* HttpRouter.toHttpApp(router)

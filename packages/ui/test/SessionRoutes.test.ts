@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type * as SessionView from "../src/SessionView.js"
+import type * as UiApi from "../src/UiApi.js"
 import { startServer, type TestServer } from "./utils/server.js"
 
 let t: TestServer
@@ -68,6 +69,27 @@ describe("GET /api/session/:id", () => {
       part.type === "tool" && part.id === "toolu_01VmaERAwhb19LGUwu9GenaK"
     )
     expect(task).toMatchObject({ name: "Task", agentId: "a881341", result: { isError: false } })
+  })
+
+  it("gives one figure however many pages and lists fold the session at once, on a cold cache", async () => {
+    const session = withSubagents()
+    fs.rmSync(path.join(t.acxHome, "cache"), { recursive: true, force: true })
+    const figures = await Promise.all([
+      ...Array.from({ length: 6 }, async () => {
+        const lines = await readAll(await t.request(`/api/session/${session.sessionId}`))
+        return lines.flatMap((line) => line.type === "usage" ? [line.usage] : [])
+      }),
+      ...Array.from({ length: 3 }, async () => {
+        const body = (await (await t.request("/api/sessions/usage")).json()) as UiApi.UsageResponse
+        const { outlier: _outlier, sessionId: _id, ...figure } = body.sessions.find((row) =>
+          row.sessionId === session.sessionId
+        )!
+        return [figure]
+      })
+    ])
+    expect(figures.every((one) => one.length === 1)).toBe(true)
+    for (const one of figures) expect(one[0]).toEqual(figures[0]![0])
+    expect(figures[0]![0]!.tokens).toBeGreaterThan(15_000_000)
   })
 
   it("finds a session by a unique prefix of its id", async () => {
@@ -192,6 +214,59 @@ describe("GET /api/session/:id/events", () => {
 
     abort.abort()
     await vi.waitFor(() => expect(watchers()).toBe(before))
+  })
+
+  it("sends the header's figure in the payload and again as the session and its subagents grow", async () => {
+    const id = "55555555-5555-4555-8555-555555555555"
+    const file = plantSession(id, [prompt("p1", "first")])
+    const first = await readAll(await t.request(`/api/session/${id}`))
+    expect(first[0]?.type === "header" && first[0].header.usage).toBeNull()
+    expect(first.filter((line) => line.type === "usage")).toEqual([
+      { type: "usage", usage: { messages: 1, tokens: 0, costUSD: 0, unpriced: [] } }
+    ])
+    const end = first[first.length - 1]!
+    const abort = new AbortController()
+    const response = await t.request(`/api/session/${id}/events?from=${end.type === "end" ? end.bytes : 0}`, {
+      signal: abort.signal
+    })
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let received = ""
+    const nextUsage = async (): Promise<number> => {
+      for (;;) {
+        const match = /^data: (.*)\n\n/m.exec(received)
+        if (match !== null) {
+          received = received.slice(match.index + match[0].length)
+          const line = JSON.parse(match[1]!) as SessionView.SessionLine
+          if (line.type === "usage") return line.usage.tokens
+          continue
+        }
+        const { done, value } = await reader.read()
+        if (done) throw new Error("the event stream ended")
+        received += value
+      }
+    }
+    while (!received.includes("retry:")) received += (await reader.read()).value ?? ""
+    const reply = (uuid: string, tokens: number) =>
+      JSON.stringify({
+        type: "assistant",
+        uuid,
+        timestamp: "2026-03-01T10:00:01.000Z",
+        requestId: `req_${uuid}`,
+        message: {
+          id: `msg_${uuid}`,
+          model: "claude-sonnet-4-5-20250929",
+          content: [{ type: "text", text: "ok" }],
+          usage: { input_tokens: tokens, output_tokens: 0 }
+        }
+      }) + "\n"
+    fs.appendFileSync(file, reply("a1", 1000))
+    expect(await nextUsage()).toBe(1000)
+    // a subagent transcript of the session: its tokens count in the session's figure
+    const subagents = path.join(path.dirname(file), id, "subagents")
+    fs.mkdirSync(subagents, { recursive: true })
+    fs.writeFileSync(path.join(subagents, "agent-b77.jsonl"), reply("s1", 234))
+    expect(await nextUsage()).toBe(1234)
+    abort.abort()
   })
 
   it("tells the page to reload when the transcript was rewritten shorter", async () => {

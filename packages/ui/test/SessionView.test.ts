@@ -1,3 +1,4 @@
+import * as CommandMarkup from "@acx/convert/CommandMarkup"
 import * as Pricing from "@acx/convert/Pricing"
 import * as Reconstruct from "@acx/convert/Reconstruct"
 import * as StatsFold from "@acx/convert/StatsFold"
@@ -267,6 +268,13 @@ const fixtureInputs = (file: string) =>
     text.trim() === "" ? [] : [{ line: i + 1, entry: JSON.parse(text) as unknown }]
   )
 
+// a local command's output that printed nothing: neither acx show nor the page shows it
+const isEmptyOutput = (entry: unknown): boolean => {
+  const content = (entry as { message?: { content?: unknown } }).message?.content
+  const markup = typeof content === "string" ? CommandMarkup.parse(content) : undefined
+  return markup?._tag === "Output" && CommandMarkup.plain(markup) === ""
+}
+
 describe("SessionView on the fixtures", () => {
   for (const session of built.sessions) {
     it(`${session.projectKey}/${path.basename(session.source)}: costs as acx stats, conversation as acx show`, () => {
@@ -292,7 +300,7 @@ describe("SessionView on the fixtures", () => {
       })
       const shown = Reconstruct.conversation(entries as never).filter((item) =>
         !item.isSidechain && !item.isMeta && (item.entry.type === "user" || item.entry.type === "assistant") &&
-        !isResultOnly(item.entry)
+        !isResultOnly(item.entry) && !isEmptyOutput(item.entry)
       )
       expect(shown.length).toBeGreaterThan(0)
       const at = shown.map((item) => position.get(item.uuid))
@@ -324,5 +332,59 @@ describe("SessionView on the fixtures", () => {
     const points = items.filter((item) => item.kind === "compaction")
     expect(points).toHaveLength(1)
     expect(points[0]).toMatchObject({ kind: "compaction", summary: { text: expect.stringContaining("continued") } })
+  })
+})
+
+describe("SessionView: Claude Code's command markup", () => {
+  it("shows a slash command as typed and its output as text: no tags, no escapes, on the page as in acx show", () => {
+    const compact = built.sessions.find((session) => session.source.endsWith("tomjnsn-agentlogs/compact.jsonl"))!
+    const items = SessionView.items(fixtureInputs(compact.file))
+    const parts = items.flatMap((item) => "parts" in item ? item.parts : [])
+    expect(parts.filter((part) => part.type === "command").map((part) => part.type === "command" && part.command))
+      .toEqual(["/clear", "/compact"])
+    expect(parts.find((part) => part.type === "output")).toMatchObject({
+      text: { text: "Compacted (ctrl+o to see full summary)" },
+      isError: false
+    })
+    const shown = JSON.stringify(items)
+    expect(shown).not.toMatch(/<\/?(command-name|command-message|command-args|local-command-stdout)>/)
+    expect(shown).not.toContain("\\u001b")
+    // the full text on demand is read the same way
+    const output = parts.find((part) => part.type === "output")!
+    const line = fs.readFileSync(compact.file, "utf8").split("\n")[output.ref.line - 1]!
+    expect(SessionView.fullBlock(JSON.parse(line), output.ref)).toEqual({
+      text: "Compacted (ctrl+o to see full summary)"
+    })
+  })
+
+  it("a local_command system entry reads as the command and its output", () => {
+    const heavy = built.sessions.find((session) => session.source.endsWith("marot-spotter/tool_heavy.jsonl"))!
+    const notes = SessionView.items(fixtureInputs(heavy.file)).filter((item) =>
+      item.kind === "system" && item.subtype === "local_command"
+    )
+    expect(notes.map((item) => item.kind === "system" && item.text.text)).toEqual(["/mcp", "MCP dialog dismissed"])
+  })
+
+  it("strips terminal escapes from tool results", () => {
+    const items = SessionView.items([
+      {
+        line: 1,
+        entry: {
+          type: "assistant",
+          uuid: "a",
+          message: { id: "m", content: [{ type: "tool_use", id: "t", name: "Bash", input: {} }] }
+        }
+      },
+      {
+        line: 2,
+        entry: {
+          type: "user",
+          uuid: "u",
+          message: { content: [{ type: "tool_result", tool_use_id: "t", content: "\u001b[31mred\u001b[0m" }] }
+        }
+      }
+    ])
+    const tool = items.flatMap((item) => "parts" in item ? item.parts : []).find((part) => part.type === "tool")
+    expect(tool?.type === "tool" && tool.result?.text.text).toBe("red")
   })
 })

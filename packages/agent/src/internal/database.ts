@@ -2,6 +2,7 @@
  * One database for a pool's registry and session store: `sqlite:FILE` (or a plain path) or a
  * `postgres://` URL. Drivers are optional peers, imported here.
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
@@ -11,7 +12,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { AgentError } from "../AgentError.js"
 import * as AgentRegistry from "../AgentRegistry.js"
@@ -63,7 +63,8 @@ export const openDatabase = (
           () => import("@effect/sql-sqlite-node/SqliteClient")
         )
         yield* Effect.try({
-          try: () => fs.mkdirSync(path.dirname(spec.filename), { recursive: true }),
+          // owner-only (0600; SQLite gives its -wal and -shm the same mode): a store holds conversations
+          try: () => AcxHome.preparePrivateFile(spec.filename),
           catch: startFailed(spec)
         })
         return yield* Layer.build(Sqlite.layer({ filename: spec.filename })).pipe(Effect.mapError(startFailed(spec)))

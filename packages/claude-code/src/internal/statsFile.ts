@@ -8,6 +8,7 @@
  */
 import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 
 const CHUNK = 4 * 1024 * 1024
@@ -70,17 +71,21 @@ export interface FoldDone {
   readonly size: number
   /** A final line without `\n`, not in `state`. */
   readonly tail: string | undefined
-  /** The bytes just before `offset` (up to 64), to tell an appended file from a rewritten one. */
+  /** A digest of the bytes just before `offset` (up to 64), to tell an appended file from a rewritten one. */
   readonly mark: string
 }
 
-/** The bytes of `file` in [offset − 64, offset), as latin1 text. @internal */
+/**
+ * A digest (SHA-256, hex) of the bytes of `file` in [offset − 64, offset): equal marks mean equal
+ * bytes. A digest, not the bytes: the mark is kept in the cache under acx's home, and a
+ * transcript's bytes may hold a secret. @internal
+ */
 export const markAt = (fd: number, offset: number): string => {
   const length = Math.min(64, offset)
   if (length === 0) return ""
   const buffer = Buffer.alloc(length)
   const read = fs.readSync(fd, buffer, 0, length, offset - length)
-  return buffer.toString("latin1", 0, read)
+  return createHash("sha256").update(buffer.subarray(0, read)).digest("hex")
 }
 
 /** Runs one job; throws Node's error when the file cannot be read. @internal */

@@ -1,7 +1,9 @@
 /**
- * `acx show <id> [--format markdown|anthropic|jsonl]`: one session, as readable Markdown (full
- * history across compactions), as the Anthropic messages acx would store, or as its JSONL
- * entries re-serialised. What it does: `run/show.ts`.
+ * `acx show <id> [--agent <id>] [--format markdown|anthropic|jsonl] [--uuids]`: one session (or
+ * one of its subagents: `--agent`, or a subagent's id on its own), as readable Markdown (full
+ * history across compactions; `--uuids` adds each message's uuid for `acx fork --at`), as the
+ * Anthropic messages acx would store, or as its JSONL entries re-serialised. What it does:
+ * `run/show.ts`.
  *
  * @since 0.1.0
  */
@@ -33,8 +35,25 @@ const thinkingOption = Options.boolean("no-thinking").pipe(
   Options.withDescription("Leave thinking blocks out (markdown and anthropic)")
 )
 
+const showIdArg = Args.text({ name: "id" }).pipe(
+  Args.withDescription(
+    "The session id, or a unique prefix of it (at least 4 characters); or a subagent's id (e.g. a881341) or prefix"
+  )
+)
+
+const agentOption = Options.text("agent").pipe(
+  Options.withDescription("Print this subagent of the session (its id, or a unique prefix)"),
+  Options.optional
+)
+
+const uuidsOption = Options.boolean("uuids").pipe(
+  Options.withDescription("End each message's heading with its uuid, the one acx fork --at takes (markdown)")
+)
+
 const config = {
-  id: sessionIdArg,
+  id: showIdArg,
+  agent: agentOption,
+  uuids: uuidsOption,
   format: formatOption,
   project: projectOption,
   configDir: configDirOption,
@@ -55,5 +74,7 @@ export type ShowArgs = Command.Command.ParseConfig<typeof config>
  * @category commands
  */
 export const show = Command.make("show", config, lazyHandler(() => import("./run/show.js"), (m) => m.run)).pipe(
-  Command.withDescription("Print one session as Markdown, Anthropic messages (JSON) or JSONL entries")
+  Command.withDescription(
+    "Print one session (or one of its subagents) as Markdown, Anthropic messages (JSON) or JSONL entries"
+  )
 )

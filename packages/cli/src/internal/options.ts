@@ -2,9 +2,10 @@
  * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
  * part of the command tree, so this module loads with it and imports nothing a command's work needs.
  */
-import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import { projectDirName } from "@acx/convert/ProjectDir"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
+import * as fs from "node:fs"
 import * as path from "node:path"
 
 export const configDirOption = Options.text("config-dir").pipe(
@@ -12,15 +13,43 @@ export const configDirOption = Options.text("config-dir").pipe(
   Options.optional
 )
 
-// An absolute path names the project it was the working directory of (Claude Code's encoding),
-// so `--project "$PWD"` works; anything else is the directory name itself.
+// The path each project directory name came from, for messages: the option's value stays the
+// directory name every command takes, and "no sessions for project /srv/app" names what was typed.
+const projectPaths = new Map<string, string>()
+
+/** The project as the user named it: the path `--project` was given for `key`, else `key`. */
+export const projectLabel = (key: string): string => projectPaths.get(key) ?? key
+
+// Claude Code names a session's directory after realpath(cwd): a path through a symbolic link
+// (macOS's /tmp, a linked checkout) names the same project as its target
+const realPath = (value: string): string => {
+  try {
+    return fs.realpathSync(value)
+  } catch {
+    return path.resolve(value)
+  }
+}
+
+/**
+ * The project directory `--project` names: an absolute path (or `.`, `./dir`, from the current
+ * directory) is the working directory a session ran in, named as Claude Code names it (`CLAUDE_CODE_PROJECT_DIR_NAME` honoured, see
+ * `ProjectDir.projectDirName`), so `--project "$PWD"` works; anything else is the directory name.
+ */
+export const projectKeyOf = (value: string, env: NodeJS.ProcessEnv = process.env): string => {
+  // `.` and `./dir` are paths too (no directory name Claude Code makes starts with a dot)
+  if (!path.isAbsolute(value) && value !== "." && !value.startsWith("./")) return value
+  const key = projectDirName(realPath(value), env)
+  projectPaths.set(key, value)
+  return key
+}
+
 export const projectOption = Options.text("project").pipe(
   Options.withAlias("p"),
   Options.withDescription(
     "Only this project: its directory name under <config-dir>/projects, or the absolute path it was run in"
   ),
   Options.optional,
-  Options.map(Option.map((value) => (path.isAbsolute(value) ? encodeProjectDir(value) : value)))
+  Options.map(Option.map((value) => projectKeyOf(value)))
 )
 
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))

@@ -6,12 +6,14 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionIndex from "@acx/claude-code/SessionIndex"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Console from "effect/Console"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
+import { projectLabel } from "./options.js"
 
 /** The warning line for a path a listing left out. */
 export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
@@ -35,28 +37,65 @@ export const projectsLayer = (
     const fs = yield* FileSystem.FileSystem
     const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
     const resolved = path.resolve(expandHome(dir))
-    const isDir = yield* fs.stat(resolved).pipe(
-      Effect.map((info) => info.type === "Directory"),
-      Effect.orElseSucceed(() => false)
+    const type = yield* fs.stat(resolved).pipe(
+      Effect.map((info) => info.type),
+      Effect.orElseSucceed(() => undefined)
     )
-    if (!isDir) {
+    if (type !== "Directory") {
+      const what = type === undefined ? "not found" : "is a file, not a directory"
       return yield* CliError.notFound(
-        `Claude Code config directory not found: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
+        `Claude Code config directory ${what}: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
       )
     }
     const warned = new Set<string>()
-    return ClaudeProjects.layerNode({
-      configDir: resolved,
-      followSymlinks: options.followSymlinks === true,
-      cacheDir: SessionIndex.defaultCacheDir(),
-      onSkipped: (skipped) =>
-        Effect.suspend(() => {
-          if (warned.has(skipped.path)) return Effect.void
-          warned.add(skipped.path)
-          return Console.error(skippedWarning(skipped))
-        })
-    })
+    return Layer.map(
+      ClaudeProjects.layerNode({
+        configDir: resolved,
+        followSymlinks: options.followSymlinks === true,
+        cacheDir: SessionIndex.defaultCacheDir(),
+        onSkipped: (skipped) =>
+          Effect.suspend(() => {
+            if (warned.has(skipped.path)) return Effect.void
+            warned.add(skipped.path)
+            return Console.error(skippedWarning(skipped))
+          })
+      }),
+      (context) =>
+        Context.add(
+          context,
+          ClaudeProjects.ClaudeProjects,
+          namingProjects(Context.get(context, ClaudeProjects.ClaudeProjects))
+        )
+    )
   }))
+
+/**
+ * The listings of `projects`, with a project that has no directory said in the user's words: the
+ * path `--project` was given (`no sessions for project /srv/app`), and where it was looked for.
+ */
+const namingProjects = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects.ClaudeProjects => {
+  const named = (projectKey: string | undefined) =>
+    Effect.mapError((error: ClaudeProjects.ClaudeProjectsError) =>
+      projectKey === undefined || (error.reason !== "NotFound" && error.reason !== "PathEscape")
+        ? error
+        : new ClaudeProjects.ClaudeProjectsError({
+          reason: error.reason,
+          operation: error.operation,
+          description: error.reason === "NotFound"
+            ? `no sessions for project ${projectLabel(projectKey)} (no directory ${
+              path.join(projects.projectsDir, projectKey)
+            })`
+            : `--project ${
+              JSON.stringify(projectKey)
+            } is neither a project directory name under ${projects.projectsDir} nor an absolute path`
+        })
+    )
+  return {
+    ...projects,
+    listSessions: (projectKey) => named(projectKey)(projects.listSessions(projectKey)),
+    listSessionFiles: (projectKey) => named(projectKey)(projects.listSessionFiles(projectKey))
+  }
+}
 
 const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
 
@@ -83,7 +122,7 @@ export const findSession = (
     if (matches.length === 1) return matches[0]!
     const where = Option.match(projectKey, {
       onNone: () => projects.projectsDir,
-      onSome: (key) => `project ${key}`
+      onSome: (key) => `project ${projectLabel(key)}`
     })
     if (matches.length === 0) return yield* CliError.notFound(`no session ${id} in ${where}`)
     const names = matches.slice(0, 5).map((session) => `${session.projectKey}/${session.sessionId}`).join(", ")
@@ -112,6 +151,13 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
   const more = bad.length > MALFORMED_FILES_SHOWN ? ` and ${bad.length - MALFORMED_FILES_SHOWN} more` : ""
   return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
 }
+
+/** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
+export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: Option.Option<string>): string =>
+  Option.match(projectKey, {
+    onNone: () => `in ${projects.projectsDir}`,
+    onSome: (key) => `for project ${projectLabel(key)} (${path.join(projects.projectsDir, key)})`
+  })
 
 /** The main transcript's entries plus every subagent's, for statistics. */
 export const readWithSubagents = (

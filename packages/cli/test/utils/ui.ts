@@ -171,3 +171,64 @@ export const closeClean = async (opened: Awaited<ReturnType<typeof openPage>>): 
   expect(opened.foreign).toEqual([])
   await opened.context.close()
 }
+
+/** An element that sticks out sideways or whose content is cut or spills out of it. */
+export interface LayoutProblem {
+  /** The element as `tag.class…` with the start of its text. */
+  readonly element: string
+  /** `document`: the page scrolls sideways; `outside`: the element reaches past the window's
+   * right edge; `clipped`: its content is cut off (overflow hidden, no ellipsis); `scrolls`: its
+   * content is out of sight until scrolled sideways (overflow auto); `spills`: its content runs
+   * out of its box (overflow visible). */
+  readonly kind: "document" | "outside" | "clipped" | "scrolls" | "spills"
+  /** By how many CSS pixels. */
+  readonly by: number
+}
+
+// Run in the page (a string: the test files are type-checked without the DOM library). A box
+// whose content is out of sight until scrolled sideways counts (a table cut at its right edge
+// looks clipped); text cut with an ellipsis says it was cut; a 1-pixel box is a visually hidden
+// label; canvases draw what they draw; the inside of a closed <details> is not shown.
+const LAYOUT_SCRIPT = `(() => {
+  const problems = []
+  const root = document.documentElement
+  const width = root.clientWidth
+  if (root.scrollWidth > width) problems.push({ element: "document", kind: "document", by: root.scrollWidth - width })
+  const name = (el) => {
+    const classes = typeof el.className === "string" && el.className.trim() !== ""
+      ? "." + el.className.trim().split(/\\s+/).join(".")
+      : ""
+    return el.tagName.toLowerCase() + classes + " " + JSON.stringify((el.textContent || "").trim().slice(0, 40))
+  }
+  const scrolls = (style) => style.overflowX === "auto" || style.overflowX === "scroll"
+  const contained = (el) => {
+    for (let node = el.parentElement; node !== null && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node)
+      if (style.overflowX !== "visible") return true
+    }
+    return false
+  }
+  for (const el of document.body.querySelectorAll("*")) {
+    const style = getComputedStyle(el)
+    if (style.display === "none" || style.visibility === "hidden" || style.position === "fixed") continue
+    // what a closed <details> holds is not on screen (its summary is)
+    const closed = el.closest("details:not([open])")
+    if (closed !== null && el.closest("summary")?.parentElement !== closed) continue
+    const box = el.getBoundingClientRect()
+    if (box.width <= 1 || box.height <= 1) continue
+    if (box.right > width + 1 && !contained(el)) {
+      problems.push({ element: name(el), kind: "outside", by: Math.round(box.right - width) })
+    }
+    if (el.clientWidth === 0 || el instanceof HTMLCanvasElement) continue
+    const over = el.scrollWidth - el.clientWidth
+    if (over <= 1) continue
+    if (style.overflowX === "visible") problems.push({ element: name(el), kind: "spills", by: over })
+    else if (scrolls(style)) problems.push({ element: name(el), kind: "scrolls", by: over })
+    else if (style.textOverflow !== "ellipsis") problems.push({ element: name(el), kind: "clipped", by: over })
+  }
+  return problems
+})()`
+
+/** Every sideways overflow and clipping on the page as it is now (none: `[]`). */
+export const layoutProblems = async (page: Page): Promise<Array<LayoutProblem>> =>
+  (await page.evaluate(LAYOUT_SCRIPT)) as Array<LayoutProblem>

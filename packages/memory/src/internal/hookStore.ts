@@ -40,13 +40,21 @@ export const record = (db: Database.Database, capture: Capture, now: number): Re
        ON CONFLICT (id) DO UPDATE SET
          last_event_at = max(last_event_at, @now),
          transcript_path = coalesce(@transcript, transcript_path),
-         status = CASE WHEN status = 'interrupted' AND @reopen = 1 THEN 'active' ELSE status END`
+         status = CASE
+           WHEN status = 'interrupted' AND @reopen = 1 THEN 'active'
+           WHEN status = 'completed' AND @restart = 1 THEN 'active'
+           ELSE status END,
+         ended_at = CASE WHEN @restart = 1 THEN NULL ELSE ended_at END,
+         end_reason = CASE WHEN @restart = 1 THEN NULL ELSE end_reason END`
     ).run({
       id: capture.sessionId,
       project: capture.project,
       transcript: capture.transcriptPath ?? null,
       now,
-      reopen: capture.queued !== undefined && capture.queued.kind !== "summarise" ? 1 : 0
+      reopen: capture.queued !== undefined && capture.queued.kind !== "summarise" ? 1 : 0,
+      // a session started again (resumed): it goes on, so its batches fill and its observer stays
+      // warm until it ends again
+      restart: capture.event === "SessionStart" ? 1 : 0
     })
     if (capture.endReason !== undefined) {
       db.prepare(

@@ -212,6 +212,12 @@ INSERT INTO memory_worker (id) VALUES (1);
       "CREATE INDEX memory_observations_forgotten ON memory_observations (forgotten_at) WHERE forgotten_at IS NOT NULL",
       "CREATE INDEX memory_summaries_forgotten ON memory_summaries (forgotten_at) WHERE forgotten_at IS NOT NULL"
     ]
+  },
+  {
+    id: 4,
+    name: "memory_worker_settings",
+    // the mode and model the running worker uses (it re-reads config.json): what status shows
+    statements: ["ALTER TABLE memory_worker ADD COLUMN settings TEXT"]
   }
 ]
 

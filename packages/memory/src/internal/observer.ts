@@ -63,7 +63,7 @@ export const prepareCredentials = (files: MemoryPaths, env: Env): { readonly ok:
   readonly reason: string
 } => {
   fs.mkdirSync(files.observerConfigDir, { recursive: true, mode: 0o700 })
-  fs.mkdirSync(files.observerCwd, { recursive: true })
+  fs.mkdirSync(files.observerCwd, { recursive: true, mode: 0o700 })
   const userConfigDir = env["CLAUDE_CONFIG_DIR"] !== undefined && env["CLAUDE_CONFIG_DIR"] !== ""
     ? env["CLAUDE_CONFIG_DIR"]
     : path.join(env["HOME"] ?? os.homedir(), ".claude")
@@ -80,6 +80,14 @@ export const prepareCredentials = (files: MemoryPaths, env: Env): { readonly ok:
     reason: `no credentials (no ${CREDENTIAL_VARIABLES.join(" / ")} and no ${source})`
   }
 }
+
+/**
+ * The observer's Claude Code gives up on the API quickly: one retry (its own default is 10, with
+ * backoff: about 3 minutes against an unreachable API) and a minute per request (its default is
+ * 10). The worker retries the batch on its own backoff schedule, so a dead API costs seconds per
+ * attempt and the error names the cause.
+ */
+export const OBSERVER_API_LIMITS = { CLAUDE_CODE_MAX_RETRIES: "1", API_TIMEOUT_MS: "60000" } as const
 
 const text = (events: ReadonlyArray<AgentEvent>): string =>
   events.flatMap((event) => event._tag === "Text" ? [event.text] : []).join("")
@@ -109,7 +117,12 @@ export const agentObserver = (options: {
       maxBudgetUsd: options.config.maxBudgetUsdPerQuery,
       acxHome: options.files.home,
       pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable,
-      env: { ...options.env, CLAUDE_CONFIG_DIR: options.files.observerConfigDir, [OBSERVER_ENV]: "1" },
+      env: {
+        ...options.env,
+        ...OBSERVER_API_LIMITS,
+        CLAUDE_CONFIG_DIR: options.files.observerConfigDir,
+        [OBSERVER_ENV]: "1"
+      },
       sdkOptions: {
         tools: [],
         mcpServers: {},

@@ -3,9 +3,9 @@
  * Effect loaded): WAL, a busy timeout, and the shared migrations applied in one immediate
  * transaction (so eight hooks racing on a fresh file migrate it once).
  */
+import * as AcxHome from "@acx/claude-code/AcxHome"
 import Database from "better-sqlite3"
-import * as fs from "node:fs"
-import * as path from "node:path"
+import { createRequire } from "node:module"
 import { migrations, MIGRATIONS_TABLE, migrationsTableSql } from "./migrations.js"
 
 /** How long a statement waits for another writer's lock before failing (ms). */
@@ -49,10 +49,30 @@ export const migrate = (db: Database.Database): void => {
   }
 }
 
-/** Opens (creating its directory and file) and migrates the memory database. */
+/**
+ * The path of better-sqlite3's native addon, resolved once: its default lookup (the `bindings`
+ * package) walks the directory tree from a stack trace, the largest single cost of a hook after
+ * Node's own start-up. `undefined`: another build layout, left to the default lookup.
+ */
+let nativeBinding: string | null | undefined = null
+const addonPath = (): string | undefined => {
+  if (nativeBinding !== null) return nativeBinding
+  try {
+    nativeBinding = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node")
+  } catch {
+    nativeBinding = undefined
+  }
+  return nativeBinding
+}
+
+/**
+ * Opens (creating its directory and file owner-only: SQLite gives the -wal and -shm the file's
+ * mode) and migrates the memory database.
+ */
 export const open = (file: string, options?: { readonly busyTimeoutMs?: number | undefined }): Database.Database => {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const db = new Database(file)
+  AcxHome.preparePrivateFile(file)
+  const addon = addonPath()
+  const db = new Database(file, addon === undefined ? {} : { nativeBinding: addon })
   try {
     configure(db, options?.busyTimeoutMs)
     migrate(db)

@@ -53,9 +53,18 @@ export const release = (pid: number, now: number, lastError?: string) =>
       last_error = coalesce(${lastError ?? null}, last_error) WHERE id = 1 AND pid = ${pid}`
   )
 
-/** Notes why the worker records without a model (`undefined`: it uses the model). */
-export const setLocalReason = (reason: string | undefined) =>
+/**
+ * Notes the settings the running worker uses — its mode and model, and why it records without a
+ * model (`undefined`: it uses the model) — for `acx memory status`.
+ */
+export const setInForce = (inForce: {
+  readonly mode: string
+  readonly model: string
+  readonly localReason: string | undefined
+}) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql`UPDATE memory_worker SET local_reason = ${reason ?? null} WHERE id = 1`
+    (sql) =>
+      sql`UPDATE memory_worker SET local_reason = ${inForce.localReason ?? null},
+      settings = ${JSON.stringify({ mode: inForce.mode, model: inForce.model })} WHERE id = 1`
   )

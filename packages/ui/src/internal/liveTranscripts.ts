@@ -23,6 +23,7 @@ import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionView from "../SessionView.js"
+import type * as UiApi from "../UiApi.js"
 import { subagentRows } from "./subagentRows.js"
 import { readLines } from "./transcriptLines.js"
 
@@ -48,6 +49,17 @@ export const BACKLOG = 1024
 export interface LiveOptions {
   /** Default {@link BACKLOG}. */
   readonly backlog?: number | undefined
+  /**
+   * The session's figure (the header's tokens and dollars, subagents included), sent as a `usage`
+   * line when it changed: after the transcript gained a prompt or an assistant message's usage,
+   * or a subagent's transcript changed. None: no `usage` lines.
+   */
+  readonly figure?:
+    | ((
+      session: ClaudeProjects.SessionFile,
+      pricing: Pricing.PricingTable
+    ) => Effect.Effect<UiApi.SessionFigure, unknown>)
+    | undefined
 }
 
 // The fold masks each text before cutting it (a secret is never cut in half first).
@@ -81,6 +93,9 @@ interface Reader {
   updates: Array<Update>
   kept: number
   lastSubagents: string
+  /** The last figure sent (JSON), and what each counted item looked like then. */
+  lastUsage: string
+  readonly counted: Map<string, string>
   closed: boolean
   holders: number
 }
@@ -117,6 +132,31 @@ export const make = (
     const readers = new Map<string, Reader>()
     const registry = yield* Effect.makeSemaphore(1)
     let reads = 0
+
+    // A tool result changes its call's item, not the figure: only a new prompt, a new assistant
+    // message or new usage on one moves it.
+    const countsIn = (reader: Reader, item: SessionView.Item): boolean => {
+      if (item.kind !== "prompt" && item.kind !== "assistant") return false
+      const mark = item.kind === "assistant" ? JSON.stringify(item.usage ?? null) : ""
+      if (reader.counted.get(item.key) === mark) return false
+      reader.counted.set(item.key, mark)
+      return true
+    }
+
+    // The session's figure as a `usage` line when it changed since the last one sent; nothing
+    // when no figure is asked for or its fold failed (the figure stays as it was, the stream goes on).
+    const usageLine = (reader: Reader, session: ClaudeProjects.SessionFile) =>
+      options.figure === undefined
+        ? Effect.succeed<Array<SessionView.SessionLine>>([])
+        : options.figure(session, reader.pricing).pipe(
+          Effect.map((usage): Array<SessionView.SessionLine> => {
+            const text = JSON.stringify(usage)
+            if (text === reader.lastUsage) return []
+            reader.lastUsage = text
+            return [{ type: "usage", usage }]
+          }),
+          Effect.orElseSucceed((): Array<SessionView.SessionLine> => [])
+        )
 
     const read = (file: string, from: Parameters<typeof readLines>[2]) => {
       reads++
@@ -166,7 +206,7 @@ export const make = (
       })
 
     // Reads what was appended since the reader's offset (under the reader's lock).
-    const catchUp = (reader: Reader) =>
+    const catchUp = (reader: Reader, session: ClaudeProjects.SessionFile) =>
       Effect.gen(function*() {
         if (reader.closed) return
         const now = yield* Effect.either(fs.stat(reader.file))
@@ -178,6 +218,7 @@ export const make = (
         if (size === reader.offset) return
         const start = reader.offset
         const lines: Array<SessionView.SessionLine> = []
+        let moved = false
         yield* read(reader.file, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
@@ -186,10 +227,12 @@ export const make = (
               reader.offset = chunk.end
               reader.lines = chunk.lines
               if (result.items.length > 0) lines.push({ type: "items", items: result.items })
+              if (result.items.map((item) => countsIn(reader, item)).some((changed) => changed)) moved = true
             })
           )
         )
         if (reader.offset === start) return
+        if (moved) lines.push(...yield* usageLine(reader, session))
         if (lines.length > 0) lines.push({ type: "end", bytes: reader.offset, lines: reader.lines })
         const update: Update = { start, end: reader.offset, lines, bytes: undefined }
         keep(reader, update)
@@ -199,6 +242,9 @@ export const make = (
     const subagentsChanged = (reader: Reader, session: ClaudeProjects.SessionFile) =>
       Effect.gen(function*() {
         if (reader.closed) return
+        // a subagent's transcript grew (its figure counts in the session's) or one appeared
+        const usage = yield* usageLine(reader, session)
+        if (usage.length > 0) yield* offerAll(reader, encoder.encode(event(SecretMask.shown(reader.mask)(usage[0]!))))
         const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
         const text = event(SecretMask.shown(reader.mask)({ type: "subagents", subagents: subagentRows(agents) }))
         if (text === reader.lastSubagents) return
@@ -243,7 +289,9 @@ export const make = (
       )
       return signals.pipe(
         Stream.runForEach((signal) =>
-          reader.lock.withPermits(1)(signal === "transcript" ? catchUp(reader) : subagentsChanged(reader, session))
+          reader.lock.withPermits(1)(
+            signal === "transcript" ? catchUp(reader, session) : subagentsChanged(reader, session)
+          )
         ),
         // the directory went away, or could not be watched: the pages reload
         Effect.catchAllCause(() => Effect.void),
@@ -279,6 +327,8 @@ export const make = (
           updates: [],
           kept: 0,
           lastSubagents: "",
+          lastUsage: "",
+          counted: new Map(),
           closed: false,
           holders: 1
         }
@@ -332,9 +382,9 @@ export const make = (
 
     // Joins `reader` at `from`: what the stream is owed before the reader's next update, and the
     // queue the next updates arrive on (registered under the reader's lock: none is missed).
-    const join = (reader: Reader, from: number) =>
+    const join = (reader: Reader, session: ClaudeProjects.SessionFile, from: number) =>
       reader.lock.withPermits(1)(Effect.gen(function*() {
-        if (from > reader.offset) yield* catchUp(reader)
+        if (from > reader.offset) yield* catchUp(reader, session)
         // one place more than the backlog: for the `reload` that ends a stream left behind
         const queue = yield* Queue.bounded<Uint8Array>(backlog + 1)
         if (reader.closed) {
@@ -360,9 +410,12 @@ export const make = (
         const first = yield* fs.stat(session.file)
         if (from > Number(first.size)) return Stream.make(RETRY, RELOAD)
         const reader = yield* Effect.acquireRelease(hold(session, mask, pricing), release)
-        const { owed, queue } = yield* Effect.acquireRelease(join(reader, from), ({ queue }) => leave(reader, queue))
+        const { owed, queue } = yield* Effect.acquireRelease(join(reader, session, from), ({ queue }) =>
+          leave(reader, queue))
         const data = owed.pipe(
-          Stream.filter((bytes) => bytes.length > 0),
+          Stream.filter((bytes) =>
+            bytes.length > 0
+          ),
           Stream.concat(Stream.fromQueue(queue)),
           Stream.takeUntil((bytes) => bytes === RELOAD)
         )

@@ -13,6 +13,7 @@
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -27,6 +28,7 @@ import * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
+import { sessionFigure } from "./sessionFigure.js"
 import { subagentRows } from "./subagentRows.js"
 import { LINE_CAP, locateLine, parseLine, readLines } from "./transcriptLines.js"
 
@@ -39,12 +41,16 @@ const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.ma
 
 const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
 
-/** The items of a transcript read from its start, as NDJSON lines, then where the read ended. */
+/**
+ * The items of a transcript read from its start, as NDJSON lines (with the lines of `alongside`
+ * among them, as they come), then where the read ended.
+ */
 const itemLines = (
   fs: FileSystem.FileSystem,
   file: string,
   mask: boolean,
-  pricing: Pricing.PricingTable
+  pricing: Pricing.PricingTable,
+  alongside: Stream.Stream<string, unknown> = Stream.empty
 ): Stream.Stream<string, unknown> => {
   const show = SecretMask.shown(mask)
   let state = SessionView.initial(pricing, masker(mask))
@@ -60,6 +66,7 @@ const itemLines = (
         ? Option.none()
         : Option.some(ndjson(show({ type: "items", items: result.items })))
     }),
+    Stream.merge(alongside),
     Stream.concat(Stream.suspend(() => Stream.make(ndjson({ type: "end", bytes: end, lines }))))
   )
 }
@@ -109,11 +116,13 @@ export const sessionRoutes = (context: UiContext) =>
           )
           const agents = yield* context.projects.listSubagents(session.projectKey, session.sessionId)
           const cwd = listed?.cwd ?? null
+          // named as the list, acx sessions and acx show name it: its title, else its first prompt
+          const title = listed === undefined ? undefined : SessionMetadata.displayTitle(listed)
           const header: SessionView.SessionHeader = {
             sessionId: session.sessionId,
             projectKey: session.projectKey,
             project: cwd === null ? session.projectKey : SessionList.lastSegment(cwd),
-            title: listed?.title ?? null,
+            title: title ?? null,
             cwd,
             gitBranch: listed?.gitBranch ?? null,
             startTime: listed?.startTime ?? null,
@@ -121,14 +130,20 @@ export const sessionRoutes = (context: UiContext) =>
             resume: `claude --resume ${session.sessionId}`,
             bytes: listed?.size ?? 0,
             subagents: subagentRows(agents),
+            usage: null,
             masked: mask,
             lineCap: LINE_CAP,
             pricing: { source: pricing.source, date: pricing.date }
           }
+          // the header at once (the first paint waits for no fold); the session's figure as soon as
+          // its fold (cached: usually only a read of the cache) is done, among the items
+          const usageLine = Stream.fromEffect(
+            Effect.option(sessionFigure(context, session, pricing))
+          ).pipe(Stream.filterMap(Option.map((usage) => ndjson(SecretMask.shown(mask)({ type: "usage", usage })))))
           return ndjsonResponse(
             // the whole header through the mask: title, cwd, project, branch, subagents' meta
             Stream.make(ndjson({ type: "header", header: SecretMask.shown(mask)(header) })).pipe(
-              Stream.concat(itemLines(fs, session.file, mask, pricing))
+              Stream.concat(itemLines(fs, session.file, mask, pricing, usageLine))
             )
           )
         }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session"))

@@ -1,5 +1,6 @@
 // The costs page's date range: two date fields and the quick ranges (the last 7, 30 or 90 local
-// days up to today, or every day). It only says what was chosen; the page keeps it in the hash.
+// days up to today, or every day: no bounds). It only says what was chosen; the page keeps it in
+// the hash.
 import * as format from "../format.js"
 
 const QUICK: ReadonlyArray<readonly [label: string, days: number | undefined]> = [
@@ -9,7 +10,8 @@ const QUICK: ReadonlyArray<readonly [label: string, days: number | undefined]> =
   ["All", undefined]
 ]
 
-const lastDays = (days: number | undefined): { readonly since: string; readonly until: string } => {
+/** The last `days` local days up to today (no bounds for `undefined`: every day). */
+export const lastDays = (days: number | undefined): { readonly since: string; readonly until: string } => {
   if (days === undefined) return { since: "", until: "" }
   const today = new Date()
   const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1))

@@ -200,6 +200,14 @@ const PartView = ({ ctx, part }: { readonly ctx: ItemContext; readonly part: Par
           <CutText ctx={ctx} text={part.text} refOf={part.ref} />
         </details>
       )
+    case "command":
+      return <code class="slash-command">{part.command}</code>
+    case "output":
+      return (
+        <div class={`command-output${part.isError ? " error-output" : ""}`}>
+          <CutText ctx={ctx} text={part.text} refOf={part.ref} />
+        </div>
+      )
     case "image":
       return <ImageView ctx={ctx} part={part} />
     case "tool":
@@ -242,12 +250,22 @@ const Shell = (
   </article>
 )
 
+// A prompt that is only a command (or only its output) says so.
+const promptLabel = (item: Extract<Item, { kind: "prompt" }>): string =>
+  item.sidechain
+    ? "Prompt (subagent)"
+    : item.parts.every((part) => part.type === "command")
+    ? "Command"
+    : item.parts.every((part) => part.type === "output")
+    ? "Command output"
+    : "You"
+
 /** One item of the page. */
 export const ItemView = ({ ctx, item }: { readonly ctx: ItemContext; readonly item: Item }) => {
   switch (item.kind) {
     case "prompt":
       return (
-        <Shell item={item} label={item.sidechain ? "Prompt (subagent)" : "You"}>
+        <Shell item={item} label={promptLabel(item)}>
           {item.parts.map((part, i) =>
             part.type === "text"
               ? <CutText key={i} ctx={ctx} text={part.text} refOf={part.ref} />

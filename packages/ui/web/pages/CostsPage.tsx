@@ -1,5 +1,6 @@
 // Costs: the bill of a date range as pictures. The range lives in the hash query
-// (#/costs?since=…&until=…); the figures are those of `acx stats --by day --json` for it (one
+// (#/costs?since=…&until=…; #/costs?range=all for every day; plain #/costs is the last 30 days,
+// what a reader asks first); the figures are those of `acx stats --by day --json` for it (one
 // document from the server), drawn as dollars and tokens per day stacked by model, with the
 // projects and the sessions that cost most below.
 import { useEffect, useState } from "preact/hooks"
@@ -7,7 +8,7 @@ import type { CostsResponse } from "../../src/CostsView.js"
 import { dollars, tokenCount } from "../../src/CostsView.js"
 import { getJson } from "../api.js"
 import { DayTable } from "../components/DayTable.js"
-import { RangePicker } from "../components/RangePicker.js"
+import { lastDays, RangePicker } from "../components/RangePicker.js"
 import { StackedBars } from "../components/StackedBars.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
@@ -15,6 +16,9 @@ import { href, type Route } from "../router.js"
 // an axis label: `$12.5`, `$0.05`, `$1.2K` (the splits are round numbers, with float noise)
 const axisDollars = (value: number): string =>
   value >= 1000 ? `$${format.count(Math.round(value))}` : `$${String(Number(value.toPrecision(4)))}`
+
+// The range the page opens on.
+const DEFAULT_DAYS = 30
 
 const rangeText = (since: string | null, until: string | null): string =>
   since === null && until === null
@@ -128,8 +132,11 @@ const TopSessions = ({ body }: { readonly body: CostsResponse }) => (
 )
 
 export const CostsPage = ({ route }: { readonly route: Route }) => {
-  const since = route.query.get("since") ?? ""
-  const until = route.query.get("until") ?? ""
+  // no range asked for: the last 30 days (every day, mostly empty, is one click away)
+  const chosen = route.query.has("since") || route.query.has("until") || route.query.get("range") === "all"
+  const fallback = chosen ? { since: "", until: "" } : lastDays(DEFAULT_DAYS)
+  const since = route.query.get("since") ?? fallback.since
+  const until = route.query.get("until") ?? fallback.until
   const [body, setBody] = useState<CostsResponse | undefined>()
   const [error, setError] = useState<string | undefined>()
   const [loading, setLoading] = useState(true)
@@ -153,7 +160,7 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
   }, [since, until])
 
   const go = (next: { readonly since: string; readonly until: string }) => {
-    location.hash = href("costs", undefined, next)
+    location.hash = href("costs", undefined, next.since === "" && next.until === "" ? { range: "all" } : next)
   }
 
   const shown = error === undefined ? body : undefined

@@ -43,23 +43,15 @@ const CopyButton = ({ text }: { readonly text: string }) => {
 }
 
 const Header = (
-  { header, items, live, mask, onMask }: {
+  { header, live, mask, onMask }: {
     readonly header: SessionHeader
-    readonly items: ReadonlyArray<Item>
     readonly live: boolean
     readonly mask: boolean
     readonly onMask: (mask: boolean) => void
   }
 ) => {
-  let cost = 0
-  let tokens = 0
-  let unpriced = false
-  for (const item of items) {
-    if (item.kind !== "assistant" || item.usage === undefined) continue
-    tokens += item.usage.input + item.usage.output + item.usage.cacheRead + item.usage.cacheWrite
-    if (item.usage.costUSD === null) unpriced = true
-    else cost += item.usage.costUSD
-  }
+  // the session's figure with its subagents, as the list, the costs page and acx stats show it
+  const { usage } = header
   const exportUrl = (format_: string) =>
     `/api/session/${encodeURIComponent(header.sessionId)}/export?format=${format_}&mask=${mask ? 1 : 0}`
   return (
@@ -83,8 +75,14 @@ const Header = (
           {format.dateTime(header.startTime)}
           {header.lastTime !== null && ` → ${format.dateTime(header.lastTime)}`} · {format.bytes(header.bytes)}
           {" · "}
-          {format.count(tokens)} tokens · {format.usd(cost)}
-          {unpriced ? "+?" : ""}
+          {usage === null
+            ? <span class="figure muted">… tokens</span>
+            : (
+              <span class="figure" data-tokens={usage.tokens} data-cost={usage.costUSD}>
+                {format.count(usage.tokens)} tokens · {format.usd(usage.costUSD)}
+                {usage.unpriced.length > 0 ? "+?" : ""}
+              </span>
+            )}
           {header.subagents.length > 0 &&
             ` · ${header.subagents.length} subagent${header.subagents.length > 1 ? "s" : ""}`}
         </span>
@@ -144,6 +142,8 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
         changed()
       } else if (line.type === "subagents") {
         setHeader((h) => h === undefined ? h : { ...h, subagents: line.subagents })
+      } else if (line.type === "usage") {
+        setHeader((h) => h === undefined ? h : { ...h, usage: line.usage })
       } else if (line.type === "reload") {
         events?.close()
         setReloads((n) => n + 1)
@@ -267,7 +267,7 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
   if (header === undefined) return <p class="loading">Loading the session…</p>
   return (
     <section class="page session">
-      <Header header={header} items={top} live={live} mask={mask} onMask={setMask} />
+      <Header header={header} live={live} mask={mask} onMask={setMask} />
       <p class="muted keys">
         {done ? `${top.length} turns` : `${top.length} turns so far…`} · <kbd>j</kbd>/<kbd>k</kbd> move between turns
       </p>

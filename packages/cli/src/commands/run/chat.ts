@@ -12,7 +12,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as readline from "node:readline"
-import { printable } from "../../CliError.js"
+import { describeError, printable, turnFailed } from "../../CliError.js"
+import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatArgs } from "../chat.js"
 
@@ -75,12 +76,15 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
     const interactive = process.stdin.isTTY === true
     const input = makeInput(interactive)
     yield* Effect.addFinalizer(() => Effect.sync(() => input.close()))
-    const tools = Option.map(
-      allowedTools,
-      (list) => list.split(",").map((tool) => tool.trim()).filter((t) => t !== "")
+    const tools = Option.getOrElse(
+      Option.map(allowedTools, (list) => list.split(",").map((tool) => tool.trim()).filter((t) => t !== "")),
+      () => []
     )
-    const allowHint = (name: string) => `--allowed-tools ${[...Option.getOrElse(tools, () => []), name].join(",")}`
+    const mode = Option.getOrUndefined(permissionMode)
+    const plan = permissionPlan(tools, mode)
+    const allowHint = (name: string) => `--allowed-tools ${[...tools, name].join(",")}`
     const canUseTool: CanUseTool = async (toolName, toolInput) => {
+      if (isPreapproved(plan.preapproved, toolName)) return { behavior: "allow", updatedInput: toolInput }
       if (!interactive) {
         process.stderr.write(
           `acx: denied ${toolLine(toolName, toolInput).slice(2)}: allow it with ${allowHint(toolName)}\n`
@@ -96,9 +100,9 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       cwd: Option.getOrUndefined(cwd) ?? process.cwd(),
       resume: Option.getOrUndefined(resume),
       model: Option.getOrUndefined(model),
-      allowedTools: Option.getOrUndefined(tools),
-      permissionMode: Option.getOrUndefined(permissionMode) as PermissionMode | undefined,
-      canUseTool
+      allowedTools: plan.allowedTools.length > 0 ? [...plan.allowedTools] : undefined,
+      permissionMode: mode as PermissionMode | undefined,
+      canUseTool: plan.ask ? canUseTool : undefined
     })
     // the session id to resume with, whatever way the chat ends
     yield* Effect.addFinalizer(() =>
@@ -118,11 +122,15 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       }
       let streamed = false
       let atLineStart = true
+      let retries = 0
+      let apiError: Extract<AgentEvent, { readonly _tag: "ApiError" }> | undefined
+      let failure: string | undefined
       const write = (text: string) =>
         Effect.sync(() => {
           process.stdout.write(text)
           atLineStart = text.endsWith("\n")
         })
+      const endLine = Effect.suspend(() => (atLineStart ? Effect.void : write("\n")))
       const show = (event: AgentEvent): Effect.Effect<void> => {
         switch (event._tag) {
           case "TextDelta":
@@ -135,27 +143,37 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
             return write(event.text)
           case "ToolUse":
             streamed = false
-            return Effect.zipRight(atLineStart ? Effect.void : write("\n"), err(toolLine(event.name, event.input)))
+            return Effect.zipRight(endLine, err(toolLine(event.name, event.input)))
+          case "ApiRetry":
+            // as it happens: a turn the API does not answer is otherwise minutes of silence
+            retries += 1
+            return Effect.zipRight(endLine, err(retryLine(event)))
+          case "ApiError":
+            // the CLI's words for a failed call, not the model's: said once, as the turn's failure
+            if (event.parentToolUseId === null) apiError = event
+            return Effect.void
           case "TurnComplete":
-            return Effect.zipRight(
-              atLineStart ? Effect.void : write("\n"),
-              event.isError
-                ? err(
-                  `acx: the turn ended with ${event.subtype}${
-                    event.errors.length > 0 ? `: ${oneLine(event.errors[0], 300)}` : ""
-                  }`
-                )
-                : Effect.void
-            )
+            failure = turnFailure(event, apiError, retries)
+            return endLine
           default:
             return Effect.void
         }
       }
       const outcome = yield* session.send(line).pipe(Stream.runForEach(show), Effect.either)
       if (outcome._tag === "Left") {
-        // a failed turn is one line; the chat goes on (the next prompt resumes the session)
-        yield* Effect.zipRight(atLineStart ? Effect.void : write("\n"), err(`acx: ${outcome.left.message}`))
-        if (outcome.left.reason === "StartFailed") return yield* outcome.left
+        yield* endLine
+        // a process that cannot start ends the chat; without a terminal, so does any failed turn
+        if (outcome.left.reason === "StartFailed" || !interactive) {
+          return yield* turnFailed(describeError(outcome.left))
+        }
+        yield* err(`acx: ${describeError(outcome.left)}`)
+        continue
+      }
+      if (failure !== undefined) {
+        // a script must not go on as if answered: without a terminal the chat ends, exit 1; on
+        // one, the person reads the line and may try again (the next prompt resumes the session)
+        if (!interactive) return yield* turnFailed(failure)
+        yield* err(`acx: ${failure}`)
       }
     }
   }).pipe(

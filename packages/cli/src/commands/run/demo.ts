@@ -23,6 +23,7 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { describeError } from "../../CliError.js"
 import { generateDemoSession } from "../../DemoSession.js"
 import { acontextLayer } from "../../internal/acontext.js"
 import { summarizeMessage } from "../../internal/blocks.js"
@@ -82,7 +83,7 @@ export const run = ({ dir, generated, json, thinking }: DemoArgs) =>
       : yield* Effect.either(runRealSession({ binary: found.path, root, configDir }))
     const real = attempt?._tag === "Right" ? attempt.right : undefined
     const why = attempt?._tag === "Left"
-      ? `the real Claude Code CLI at ${found!.path} could not run it: ${attempt.left.message}`
+      ? `the real Claude Code CLI at ${found!.path} could not run it: ${describeError(attempt.left)}`
       : binary instanceof ClaudeBinary.ClaudeBinaryError
       ? `no Claude Code binary: ${binary.description}`
       : "--generated"

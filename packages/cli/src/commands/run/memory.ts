@@ -72,11 +72,7 @@ export const status = ({ json }: StatusArgs) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
-      `model:    ${
-        status.worker.localReason === null
-          ? `${config.model} (the observer)`
-          : `none, observations are recorded locally (${status.worker.localReason})`
-      }`,
+      `model:    ${MemoryAdmin.modelLine(status, config)}`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,

@@ -18,6 +18,10 @@ import { files, untilSignal } from "../../internal/memoryHome.js"
  */
 export const run = () =>
   Effect.gen(function*() {
+    // everything the worker and the observer's Claude Code create (its transcripts under
+    // $ACX_HOME/observer among them) is owner-only: the worker is a process of its own, so
+    // narrowing its umask touches nothing else
+    yield* Effect.sync(() => process.umask(0o077))
     const paths = files()
     yield* MemoryBackup.check(paths)
     const { config } = MemoryConfig.load(paths.home)

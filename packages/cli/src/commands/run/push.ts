@@ -51,7 +51,9 @@ export const run = (
         (error) => error._tag === "ClaudePushError" && error.reason === "Diverged",
         (error) =>
           CliError.conflict(
-            `${error.message}; to push it anyway, into a new Acontext session: acx push ${session.sessionId} --new-session`
+            `${
+              CliError.describeError(error)
+            }; to push it anyway, into a new Acontext session: acx push ${session.sessionId} --new-session`
           )
       )
     )

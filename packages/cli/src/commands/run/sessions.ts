@@ -9,7 +9,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
-import { projectsLayer } from "../../internal/source.js"
+import { listingPlace, projectsLayer } from "../../internal/source.js"
 import type { SessionsArgs } from "../sessions.js"
 
 /**
@@ -45,6 +45,6 @@ export const run = ({ configDir, followSymlinks, json, project }: SessionsArgs) 
     const projects = yield* ClaudeProjects.ClaudeProjects
     const list = (yield* projects.listSessions(Option.getOrUndefined(project))).sort((a, b) => b.mtime - a.mtime)
     if (json) return yield* Console.log(format.json(list))
-    if (list.length === 0) return yield* Console.log(`no sessions in ${projects.projectsDir}`)
+    if (list.length === 0) return yield* Console.log(`no sessions ${listingPlace(projects, project)}`)
     yield* Console.log(sessionsTable(list))
   }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))

@@ -8,35 +8,49 @@ import * as SessionExport from "@acx/claude-code/SessionExport"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError, printable } from "../../CliError.js"
-import { findSession, projectsLayer } from "../../internal/source.js"
+import { findTranscript } from "../../internal/findTranscript.js"
+import { projectsLayer } from "../../internal/source.js"
 import { writeStdout } from "../../internal/stdout.js"
 import type { ShowArgs } from "../show.js"
+
+// "Subagent a881341 (Explore: what it was asked) of session 258c7280-…"
+const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): string => {
+  const type = agent.meta?.["agentType"]
+  const description = agent.meta?.["description"]
+  const about = [typeof type === "string" ? type : undefined, typeof description === "string" ? description : undefined]
+    .filter((part) => part !== undefined && part !== "").join(": ")
+  return `Subagent ${agent.agentId}${about === "" ? "" : ` (${about})`} of session ${sessionId}`
+}
 
 /**
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ configDir, followSymlinks, format, id, noThinking, project }: ShowArgs) =>
+export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, project, uuids }: ShowArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const session = yield* findSession(projects, id, project)
-    const { entries, errors, invalidUtf8Lines } = yield* projects.readSession(session.projectKey, session.sessionId)
+    const found = yield* findTranscript(projects, id, project, agent)
+    const { session } = found
+    const file = found.agent?.file ?? session.file
+    const { entries, errors, invalidUtf8Lines } = found.agent === undefined
+      ? yield* projects.readSession(session.projectKey, session.sessionId)
+      : yield* projects.readSubagent(session.projectKey, session.sessionId, found.agent.agentId)
     if (invalidUtf8Lines.length > 0) {
       yield* Console.error(
         `acx: warning: ${invalidUtf8Lines.length} line(s) not valid UTF-8 in ${
-          printable(session.file)
+          printable(file)
         }, shown with U+FFFD in place of the bad bytes (first: line ${invalidUtf8Lines[0]})`
       )
     }
     if (errors.length > 0) {
       const first = errors[0]!
       yield* Console.error(
-        `acx: warning: ${errors.length} malformed line(s) skipped in ${
-          printable(session.file)
-        } (first: line ${first.line}: ${describeError(first.description)})`
+        `acx: warning: ${errors.length} malformed line(s) skipped in ${printable(file)} (first: line ${first.line}: ${
+          describeError(first.description)
+        })`
       )
     }
-    const agents = format === "markdown"
+    const agents = format === "markdown" && found.agent === undefined
       ? yield* projects.listSubagents(session.projectKey, session.sessionId)
       : []
     // written piece by piece: a session can be larger than the longest string V8 can build
@@ -44,6 +58,8 @@ export const run = ({ configDir, followSymlinks, format, id, noThinking, project
       format,
       sessionId: session.sessionId,
       includeThinking: !noThinking,
-      subagentIds: agents.map((agent) => agent.agentId)
+      subagentIds: agents.map((info) => info.agentId),
+      uuids,
+      ...(found.agent === undefined ? {} : { subagent: true, title: subagentTitle(found.agent, session.sessionId) })
     }))
   }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))

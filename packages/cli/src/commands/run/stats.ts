@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
-import { malformedWarning, projectsLayer } from "../../internal/source.js"
+import { listingPlace, malformedWarning, projectsLayer } from "../../internal/source.js"
 import type { StatsArgs } from "../stats.js"
 
 const firstKey = (record: Readonly<Record<string, unknown>>): string | undefined => Object.keys(record)[0]
@@ -161,7 +161,7 @@ export const run = ({ by, configDir, followSymlinks, json, project, since, until
     if (json) return yield* Console.log(format.json(SessionStats.statsJson(result)))
     if (result.report.rows.length === 0) {
       const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
-      return yield* Console.log(`no sessions${where} in ${projects.projectsDir}`)
+      return yield* Console.log(`no sessions${where} ${listingPlace(projects, project)}`)
     }
     yield* Console.log(statsReport(result))
     const warning = malformedWarning(

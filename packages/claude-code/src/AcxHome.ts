@@ -1,0 +1,155 @@
+/**
+ * acx's home directory (`ACX_HOME`, else `~/.acx`) and the one way acx creates things in it:
+ * directories owner-only (0700) and files owner-only (0600), whatever the umask. Everything acx
+ * keeps there can hold what a user typed or a tool printed (memory, agent sessions, caches of
+ * transcripts), so nothing in it is readable by other users.
+ *
+ * Plain TypeScript over `node:fs`, no Effect: the hook bundle (`acx hook …`) uses it on every
+ * tool call. The SQLite files: a database file made with {@link preparePrivateFile} before SQLite
+ * opens it gives its `-wal`, `-shm` and journal files the same mode (SQLite creates them with the
+ * main file's permissions).
+ *
+ * @since 0.2.0
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+/**
+ * The mode of every directory acx creates under its home.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const PRIVATE_DIRECTORY_MODE = 0o700
+
+/**
+ * The mode of every file acx writes under its home.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const PRIVATE_FILE_MODE = 0o600
+
+/**
+ * acx's home directory: `ACX_HOME`, else `~/.acx`.
+ *
+ * @since 0.2.0
+ * @category paths
+ */
+export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
+  const home = env["ACX_HOME"]
+  return home !== undefined && home !== "" ? path.resolve(home) : path.join(os.homedir(), ".acx")
+}
+
+// A file or directory someone else owns (a shared ACX_HOME set up by an administrator) keeps its
+// mode: acx tightens what it may, and never fails over it.
+const tighten = (target: string, mode: number): void => {
+  try {
+    fs.chmodSync(target, mode)
+  } catch {
+    // not ours, or gone: nothing to tighten
+  }
+}
+
+/**
+ * Creates a directory and its missing parents owner-only (0700: `mkdir`'s mode is only narrowed
+ * by the umask). A directory that exists keeps its mode. Returns the directory.
+ *
+ * @since 0.2.0
+ * @category directories
+ */
+export const makePrivateDirectory = (dir: string): string => {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE })
+  return dir
+}
+
+/**
+ * Creates acx's home owner-only, and tightens it to 0700 when it exists with a wider mode (an
+ * older acx created it under the umask). Returns the directory.
+ *
+ * @since 0.2.0
+ * @category directories
+ */
+export const makeHome = (home: string): string => {
+  makePrivateDirectory(home)
+  tighten(home, PRIVATE_DIRECTORY_MODE)
+  return home
+}
+
+/**
+ * Makes sure a file exists owner-only before something else opens it (SQLite): created empty
+ * with mode 0600 when missing, tightened to 0600 when it exists; its SQLite companions
+ * (`-wal`, `-shm`, `-journal`) that exist are tightened too. Its directory is created owner-only.
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const preparePrivateFile = (file: string): void => {
+  makePrivateDirectory(path.dirname(file))
+  fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE))
+  tightenPrivateFile(file)
+}
+
+/**
+ * Tightens a file that exists, and its SQLite companions (`-wal`, `-shm`, `-journal`) that
+ * exist, to 0600; creates nothing (for readers that must not create a database).
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const tightenPrivateFile = (file: string): void => {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+    if (fs.existsSync(`${file}${suffix}`)) tighten(`${file}${suffix}`, PRIVATE_FILE_MODE)
+  }
+}
+
+/**
+ * Opens a file for appending, owner-only (a log): created with mode 0600, tightened when it
+ * exists. Returns the descriptor (the caller closes it).
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const openPrivateAppend = (file: string): number => {
+  makePrivateDirectory(path.dirname(file))
+  const fd = fs.openSync(file, "a", PRIVATE_FILE_MODE)
+  try {
+    fs.fchmodSync(fd, PRIVATE_FILE_MODE)
+  } catch {
+    // not ours: keep appending
+  }
+  return fd
+}
+
+let written = 0
+
+/**
+ * The name a file is written under before it is renamed into place: beside it (the same file
+ * system), hidden, and unique to this process and write.
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const temporaryNameFor = (file: string): string =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++written}.tmp`)
+
+/**
+ * Writes a file owner-only and atomically: the bytes go to a temporary file created with mode
+ * 0600 (exclusively: never through someone's link), which is then renamed over the target.
+ * Readers see the old file or the new one, never a part. The directory is created owner-only.
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const writePrivateFile = (file: string, data: string | Uint8Array): void => {
+  makePrivateDirectory(path.dirname(file))
+  const temporary = temporaryNameFor(file)
+  try {
+    fs.writeFileSync(temporary, data, { mode: PRIVATE_FILE_MODE, flag: "wx" })
+    fs.renameSync(temporary, file)
+  } catch (error) {
+    fs.rmSync(temporary, { force: true })
+    throw error
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `AcxHome`: the home made (or tightened) to 0700; files made, tightened and written 0600,
+ * SQLite's companions included (the memory's tests open a real database on it); a write is
+ * atomic and leaves no temporary file.
+ */
+import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+
+const roots: Array<string> = []
+afterEach(() => {
+  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
+})
+
+const makeRoot = () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-home-"))
+  roots.push(root)
+  return root
+}
+
+const mode = (file: string) => fs.statSync(file).mode & 0o777
+
+describe("AcxHome", () => {
+  it("acxHome: ACX_HOME resolved, else ~/.acx", () => {
+    expect(AcxHome.acxHome({ ACX_HOME: "rel/home" })).toBe(path.resolve("rel/home"))
+    expect(AcxHome.acxHome({ ACX_HOME: "" })).toBe(path.join(os.homedir(), ".acx"))
+  })
+
+  it("makeHome creates the home and its parents 0700, and tightens one an older acx left 0755", () => {
+    const root = makeRoot()
+    const fresh = path.join(root, "a", "b", "acx")
+    AcxHome.makeHome(fresh)
+    expect(mode(fresh)).toBe(0o700)
+    expect(mode(path.join(root, "a"))).toBe(0o700)
+    const old = path.join(root, "old")
+    fs.mkdirSync(old, { mode: 0o755 })
+    fs.chmodSync(old, 0o755)
+    AcxHome.makeHome(old)
+    expect(mode(old)).toBe(0o700)
+  })
+
+  it("preparePrivateFile creates an empty file 0600 and its directory 0700", () => {
+    const root = makeRoot()
+    const file = path.join(root, "home", "memory.db")
+    AcxHome.preparePrivateFile(file)
+    expect(mode(file)).toBe(0o600)
+    expect(mode(path.dirname(file))).toBe(0o700)
+    expect(fs.statSync(file).size).toBe(0)
+  })
+
+  it("preparePrivateFile tightens an existing file and its companions, keeping their bytes", () => {
+    const root = makeRoot()
+    const file = path.join(root, "memory.db")
+    for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+      fs.writeFileSync(name, "kept")
+      fs.chmodSync(name, 0o644)
+    }
+    AcxHome.preparePrivateFile(file)
+    for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+      expect(mode(name), name).toBe(0o600)
+      expect(fs.readFileSync(name, "utf8")).toBe("kept")
+    }
+    AcxHome.tightenPrivateFile(path.join(root, "absent.db"))
+    expect(fs.existsSync(path.join(root, "absent.db"))).toBe(false)
+  })
+
+  it("writePrivateFile replaces a file atomically, 0600, leaving no temporary file", () => {
+    const root = makeRoot()
+    const file = path.join(root, "cache", "stats.json")
+    AcxHome.writePrivateFile(file, "one")
+    fs.chmodSync(file, 0o644)
+    AcxHome.writePrivateFile(file, "two")
+    expect(fs.readFileSync(file, "utf8")).toBe("two")
+    expect(mode(file)).toBe(0o600)
+    expect(mode(path.dirname(file))).toBe(0o700)
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["stats.json"])
+  })
+
+  it("openPrivateAppend appends to a log 0600, tightening an old one", () => {
+    const root = makeRoot()
+    const log = path.join(root, "worker.log")
+    fs.writeFileSync(log, "old\n")
+    fs.chmodSync(log, 0o644)
+    const fd = AcxHome.openPrivateAppend(log)
+    fs.writeSync(fd, "new\n")
+    fs.closeSync(fd)
+    expect(fs.readFileSync(log, "utf8")).toBe("old\nnew\n")
+    expect(mode(log)).toBe(0o600)
+  })
+})

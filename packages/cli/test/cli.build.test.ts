@@ -1,0 +1,81 @@
+/**
+ * The CLI build is atomic for whoever runs the CLI meanwhile: two builds at once while a reader
+ * keeps opening the bundle. The reader must never find an entry file missing (what made a CLI
+ * test print "acx: not built yet" while `pnpm acx …` rebuilt), nor an entry that imports a chunk
+ * not there yet (a partial bundle), and the CLI it spawns meanwhile always starts.
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { acx } from "./utils/acx.js"
+
+const cli = fileURLToPath(new URL("..", import.meta.url))
+const dist = path.join(cli, "dist")
+const ENTRIES = ["acx.mjs", "acx-mcp.mjs", "hook.mjs", "acx-stats-worker.mjs"]
+
+/** What is wrong with dist/ as a reader sees it now: missing entries, or imports of missing chunks. */
+const problems = (): Array<string> => {
+  const found: Array<string> = []
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(dist, file), "utf8")
+    } catch {
+      found.push(`missing ${file}`)
+      return
+    }
+    if (text.length === 0) found.push(`empty ${file}`)
+    for (const match of text.matchAll(/["']\.\/([\w.-]+\.mjs)["']/g)) visit(match[1]!)
+  }
+  for (const entry of ENTRIES) visit(entry)
+  return found
+}
+
+const build = () =>
+  new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(cli, "build.mjs")], { stdio: ["ignore", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stderr }))
+  })
+
+describe("the CLI build", () => {
+  it("two builds at once: a reader never sees a missing or partial bundle, the CLI always starts", async () => {
+    expect(problems()).toEqual([])
+    let building = true
+    const seen: Array<string> = []
+    let checks = 0
+    const reader = (async () => {
+      while (building) {
+        seen.push(...problems())
+        checks++
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+    const runs: Array<{ code: number | null; stderr: string }> = []
+    const starter = (async () => {
+      while (building) {
+        const run = await acx(["--version"])
+        runs.push({ code: run.code, stderr: run.stderr })
+      }
+    })()
+    const builds = await Promise.all([build(), build()])
+    building = false
+    await Promise.all([reader, starter])
+    for (const result of builds) expect(result.code, result.stderr).toBe(0)
+    expect(seen).toEqual([])
+    expect(runs.filter((run) => run.code !== 0)).toEqual([])
+    // the reader and the CLI really ran while the builds did
+    expect(checks).toBeGreaterThan(10)
+    expect(runs.length).toBeGreaterThan(0)
+    expect(problems()).toEqual([])
+    // no staging directory is left behind
+    expect(fs.readdirSync(path.join(cli, "build")).filter((name) => name.startsWith("bundle-"))).toEqual([])
+  }, 180_000)
+})

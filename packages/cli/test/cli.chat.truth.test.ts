@@ -1,0 +1,249 @@
+/**
+ * `acx chat` tells the truth about a turn the API does not answer, on the REAL Claude Code CLI:
+ * every retry is shown on stderr as it happens (attempt, delay, why), a turn that fails for good
+ * is ONE line and exit 1 — not an "API Error" answer on stdout, a "success" on stderr and exit 0
+ * — and a retry that succeeds is just an answer; on a terminal the line is shown and the chat
+ * goes on. The CLI's retries are bounded here with its own
+ * setting (`CLAUDE_CODE_MAX_RETRIES=2`); a user's default stays. No Node warning on stderr
+ * (`--allowed-tools Bash` used to shadow the permission callback). With
+ * `CLAUDE_CODE_PROJECT_DIR_NAME`, the chat's transcript, its store key and `acx sessions
+ * --project <path>` all agree on the named project directory.
+ */
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, type AcxResult, BIN, SPAWN_TIMEOUT_MS, TEST_TIMEOUT_MS } from "./utils/acx.js"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] acx chat retry tests skipped: ${claude.reason}`)
+const skipWithout = claude.available ? it : it.skip
+
+const RETRIES = 2
+const RETRY_LINE = /^acx: the API call failed \((.+)\); retry (\d+) of (\d+) in \d+\.\ds$/
+
+let double: ModelDouble.ModelDoubleHandle
+let root: string
+let project: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  double = await ModelDouble.startModelDouble({ script: [] })
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-chat-truth-"))
+  project = path.join(root, "project")
+  fs.mkdirSync(project)
+  fs.mkdirSync(path.join(root, "home", ".claude"), { recursive: true })
+  if (!claude.available) return
+  const real = await realClaude({ baseUrl: double.url, path: claude.path })
+  env = {
+    ...real.env(path.join(root, "home")),
+    ACX_CLAUDE_PATH: claude.path,
+    ACX_HOME: path.join(root, "acx-home"),
+    CLAUDE_CODE_MAX_RETRIES: String(RETRIES)
+  }
+})
+afterAll(async () => {
+  await double.close()
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+const chat = (input: string, extra: Record<string, string> = {}, args: ReadonlyArray<string> = []) =>
+  acx(["chat", "--store", `sqlite:${path.join(root, "chat.db")}`, "--model", "claude-sonnet-4-5", ...args], {
+    cwd: project,
+    env: { ...env, ...extra },
+    input
+  })
+
+/** The stderr lines that are neither a retry nor the closing `session: <uuid>`. */
+const otherLines = (result: AcxResult) =>
+  result.stderrLines.filter((line) => !RETRY_LINE.test(line) && !/^session: [0-9a-f-]{36}$/.test(line))
+
+const retryLines = (result: AcxResult) => result.stderrLines.filter((line) => RETRY_LINE.test(line))
+
+const always = (answer: ModelDouble.ModelAnswer): ModelDouble.Script => [
+  { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+  { reply: answer, times: Infinity }
+]
+
+describe("acx chat tells the truth", () => {
+  skipWithout("connection refused: each retry on stderr, then one line and exit 1; nothing on stdout", async () => {
+    const result = await chat("hi\nnever sent\n", { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" }, [
+      "--allowed-tools",
+      "Bash"
+    ])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(retryLines(result).map((line) => RETRY_LINE.exec(line)!.slice(1))).toEqual([
+      ["no response", "1", String(RETRIES)],
+      ["no response", "2", String(RETRIES)]
+    ])
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(/^acx: API Error: Connection refused.*\(after 2 retries\)$/)
+    ])
+    expect(result.stderr).not.toContain("Warning")
+    expect(result.stderr).not.toContain("success")
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("529 overloaded every time: the status in each retry line, the CLI's error as the one line", async () => {
+    double.setScript(always(ModelDouble.overloaded))
+    double.clearRequests()
+    const result = await chat("hi\n")
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(retryLines(result)).toEqual([
+      expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 1 of 2 in/),
+      expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 2 of 2 in/)
+    ])
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)
+    ])
+    expect(double.agentRequests().length).toBe(RETRIES + 1)
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("a 400 the CLI does not retry: no retry line, the API's words as the one line", async () => {
+    double.setScript(
+      always({ error: { status: 400, type: "invalid_request_error", message: "the double refuses this request" } })
+    )
+    const result = await chat("hi\n")
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(retryLines(result)).toEqual([])
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(/^acx: API Error: 400\b.*the double refuses this request/)
+    ])
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("a 500 once, then an answer: the retry shown, the answer on stdout, exit 0", async () => {
+    double.setScript([
+      { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+      { reply: { error: { status: 500, message: "boom" } } },
+      { reply: { content: "Answered after a retry." }, times: Infinity }
+    ])
+    const result = await chat("hi\n")
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toBe("Answered after a retry.\n")
+    expect(retryLines(result)).toEqual([
+      expect.stringMatching(/^acx: the API call failed \(500 server error\); retry 1 of 2 in/)
+    ])
+    expect(otherLines(result)).toEqual([])
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("the retries are shown as they happen, not when the turn ends", async () => {
+    double.setScript(always(ModelDouble.overloaded))
+    double.clearRequests()
+    // the first retry line is written before the retry's request: had it waited for the turn's
+    // end, the double would have seen all three requests by then
+    const child = spawn(process.execPath, [BIN, "chat", "--store", `sqlite:${path.join(root, "live.db")}`], {
+      cwd: project,
+      env: { ...process.env, ...env, NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: SPAWN_TIMEOUT_MS,
+      killSignal: "SIGKILL"
+    })
+    let stderr = ""
+    let requestsAtFirstRetry: number | undefined
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+      if (requestsAtFirstRetry === undefined && /retry 1 of 2/.test(stderr)) {
+        requestsAtFirstRetry = double.agentRequests().length
+      }
+    })
+    child.stdin.end("hi\n")
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    expect(code, stderr).toBe(1)
+    expect(requestsAtFirstRetry).toBe(1)
+    expect(double.agentRequests().length).toBe(RETRIES + 1)
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("on a terminal a failed turn is one line and the chat goes on", async () => {
+    // a real pty: util-linux `script` runs acx with its stdin and stdout on one
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`].map(quote).join(
+      " "
+    )
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: project,
+      env: {
+        ...process.env,
+        ...env,
+        NO_COLOR: "1",
+        ANTHROPIC_BASE_URL: "http://127.0.0.1:1",
+        CLAUDE_CODE_MAX_RETRIES: "1"
+      }
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 60_000
+      while (!output.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} in: ${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    try {
+      await waitFor("/exit (or Ctrl-D) to end")
+      child.stdin.write("hi\r")
+      await waitFor("acx: API Error: Connection refused")
+      child.stdin.write("/exit\r")
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+      expect(code, output).toBe(0)
+      expect(output).toContain("retry 1 of 1")
+      expect(output.match(/acx: API Error/g)).toHaveLength(1)
+      expect(output).toMatch(/session: [0-9a-f-]{36}/)
+    } finally {
+      child.kill("SIGKILL")
+    }
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout(
+    "no Node warning: --allowed-tools with bare names, in the modes that ask and in one that does not",
+    async () => {
+      double.setScript(always({ content: "Hello." }))
+      for (
+        const args of [
+          ["--allowed-tools", "Bash,Read"],
+          ["--allowed-tools", "Bash", "--permission-mode", "acceptEdits"],
+          ["--allowed-tools", "Bash", "--permission-mode", "dontAsk"]
+        ]
+      ) {
+        const result = await chat("hi\n", {}, args)
+        expect(result.code, result.stderr).toBe(0)
+        expect(result.stdout).toBe("Hello.\n")
+        expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
+      }
+    },
+    TEST_TIMEOUT_MS
+  )
+
+  skipWithout(
+    "CLAUDE_CODE_PROJECT_DIR_NAME: transcript, store key and --project <path> all name projects/my_proj",
+    async () => {
+      double.setScript(always({ content: "Hello." }))
+      const configDir = path.join(root, "home", ".claude")
+      const named = { CLAUDE_CONFIG_DIR: configDir, CLAUDE_CODE_PROJECT_DIR_NAME: "my_proj" }
+      const db = path.join(root, "named.db")
+      const result = await acx(["chat", "--store", `sqlite:${db}`], {
+        cwd: project,
+        env: { ...env, ...named },
+        input: "hi\n"
+      })
+      expect(result.code, result.stderr).toBe(0)
+      const sessionId = result.stderrLines.find((line) => line.startsWith("session: "))!.slice("session: ".length)
+      expect(fs.existsSync(path.join(configDir, "projects", "my_proj", `${sessionId}.jsonl`))).toBe(true)
+      const store = createSqliteSessionStore({ filename: db })
+      try {
+        expect((await store.load({ projectKey: "my_proj", sessionId }))?.length ?? 0).toBeGreaterThan(0)
+      } finally {
+        await store.close()
+      }
+      const listed = await acx(["sessions", "--project", project, "--json"], { env: named })
+      expect(listed.code, listed.stderr).toBe(0)
+      expect((JSON.parse(listed.stdout) as Array<{ sessionId: string }>).map((s) => s.sessionId)).toContain(sessionId)
+    },
+    TEST_TIMEOUT_MS
+  )
+})
