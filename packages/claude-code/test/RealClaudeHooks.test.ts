@@ -125,6 +125,7 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
         const run = await cli.run({
           prompt: "Greet me",
           cwd,
+          home: path.join(root, "home"),
           allowedTools: ["Skill", "Bash(echo:*)"],
           settings: { hooks: { PreSkillShellCommand: [hook] } }
         })
