@@ -55,7 +55,13 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
     const hooks = Object.fromEntries(Hook.KNOWN_HOOK_EVENTS.map((event) => [event, [command(event)]]))
     try {
       const cli = await realClaude({ baseUrl: model.url })
-      const run = await cli.run({ prompt: "Say hooked", cwd, allowedTools: ["Bash"], settings: { hooks } })
+      const run = await cli.run({
+        prompt: "Say hooked",
+        cwd,
+        home: path.join(root, "home"),
+        allowedTools: ["Bash"],
+        settings: { hooks }
+      })
       expect(run.exitCode, run.stderr).toBe(0)
       const fired = fs.readFileSync(log, "utf8").trim().split("\n").map((line) =>
         JSON.parse(line) as { event: string; input: unknown }
@@ -119,6 +125,7 @@ describe.runIf(claude.available)("Claude Code hooks (the real CLI)", () => {
         const run = await cli.run({
           prompt: "Greet me",
           cwd,
+          home: path.join(root, "home"),
           allowedTools: ["Skill", "Bash(echo:*)"],
           settings: { hooks: { PreSkillShellCommand: [hook] } }
         })

@@ -17,13 +17,6 @@ export * as ClaudeSettingsMerge from "./ClaudeSettingsMerge.js"
 export * as HookCapture from "./HookCapture.js"
 
 /**
- * The `acx hook <Event>` process: stdin in, one JSON line out, exit 0 always.
- *
- * @since 0.1.0
- */
-export * as HookMain from "./HookMain.js"
-
-/**
  * One hook invocation as a function: records, builds SessionStart's context, spools when the database is locked.
  *
  * @since 0.1.0

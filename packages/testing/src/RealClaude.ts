@@ -49,7 +49,10 @@ export interface RealClaudeRunOptions {
   readonly prompt: string
   /** The working directory: the project the session belongs to. */
   readonly cwd: string
-  /** A private HOME (`<home>/.claude` is the config dir). Default: a fresh temporary directory. */
+  /**
+   * A private HOME (`<home>/.claude` is the config dir). Default: a fresh temporary directory,
+   * returned as the run's `home`: the caller reads it and removes it.
+   */
   readonly home?: string | undefined
   /** Written to `<home>/.claude/settings.json` before the run (hooks, permissions, …). */
   readonly settings?: { readonly [key: string]: unknown } | undefined

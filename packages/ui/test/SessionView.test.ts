@@ -6,8 +6,9 @@ import * as Usage from "@acx/convert/Usage"
 import * as Fixtures from "@acx/fixtures"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import * as SessionView from "../src/SessionView.js"
 
 // Ids from small pools, so fragments of one message, results of earlier calls and repeated
@@ -259,7 +260,9 @@ const isResultOnly = (entry: unknown): boolean => {
     content.every((block) => (block as { type?: unknown } | null)?.type === "tool_result")
 }
 
-const built = Fixtures.buildClaudeConfigDir(fs.mkdtempSync(path.join(process.env["TMPDIR"] ?? "/tmp", "acx-view-")))
+const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-view-"))
+afterAll(() => fs.rmSync(fixtureDir, { recursive: true, force: true }))
+const built = Fixtures.buildClaudeConfigDir(fixtureDir)
 const fixtureInputs = (file: string) =>
   fs.readFileSync(file, "utf8").split("\n").flatMap((text, i): Array<SessionView.Input> =>
     text.trim() === "" ? [] : [{ line: i + 1, entry: JSON.parse(text) as unknown }]

@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { afterAll } from "vitest"
 
 export const BIN = fileURLToPath(new URL("../../bin/acx.mjs", import.meta.url))
 
@@ -38,8 +39,10 @@ export interface AcxOptions {
 // Variables a developer's shell may have set that would change what the CLI does.
 const SCRUBBED = ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]
 
-/** `ACX_HOME` of the spawned CLI when a test sets none: one scratch directory per test process. */
-export const TEST_ACX_HOME = path.join(os.tmpdir(), `acx-test-home-${process.pid}`)
+/** `ACX_HOME` of the spawned CLI when a test sets none: one scratch directory per test file. */
+export const TEST_ACX_HOME = fs.mkdtempSync(path.join(os.tmpdir(), "acx-test-home-"))
+// registered while the importing test file is collected: its suite removes the home when it ends
+afterAll(() => fs.rmSync(TEST_ACX_HOME, { recursive: true, force: true }))
 
 export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
   const env: Record<string, string> = {}
