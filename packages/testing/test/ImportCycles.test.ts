@@ -112,9 +112,7 @@ describe("import cycles", () => {
 
   it("no cycle among packages/*/src", () => {
     expect(allSources.length).toBeGreaterThan(50)
-    const found = cycles(graph(allSources)).map((component) =>
-      component.map((file) => path.relative(packages, file))
-    )
+    const found = cycles(graph(allSources)).map((component) => component.map((file) => path.relative(packages, file)))
     expect(found).toEqual([])
   })
 })
