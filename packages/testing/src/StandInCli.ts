@@ -45,6 +45,15 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { type PromptMessage, promptMessage } from "./StandInPrompt.js"
+
+/**
+ * The prompts `query()` takes as streaming input (defined in `StandInPrompt`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export { type PromptMessage, promptMessage, promptStream } from "./StandInPrompt.js"
 
 // -------------------------------------------------------------------------------------------------
 // constants
@@ -739,54 +748,6 @@ export const expectResumeStep = (stored: StoredTranscript): StandInStep => {
     }
   }
   return { expectResumeTranscript: stored.main, subagents, agentMetadata }
-}
-
-// -------------------------------------------------------------------------------------------------
-// prompts
-// -------------------------------------------------------------------------------------------------
-
-/**
- * A prompt for `query()`'s streaming input: an `SDKUserMessage` with a `uuid`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface PromptMessage {
-  type: "user"
-  message: { role: "user"; content: Array<{ type: "text"; text: string }> }
-  parent_tool_use_id: null
-  uuid: UUID
-  session_id: string
-}
-
-/**
- * A prompt message for `text` (with a fresh `uuid` unless given).
- *
- * @since 0.1.0
- * @category constructors
- */
-export const promptMessage = (text: string, uuid: UUID = randomUUID()): PromptMessage => ({
-  type: "user",
-  message: { role: "user", content: [{ type: "text", text }] },
-  parent_tool_use_id: null,
-  uuid,
-  session_id: ""
-})
-
-/**
- * `messages` as the async iterable `query({ prompt })` takes for streaming input. The iterable
- * ends (so the SDK closes the CLI's stdin) after the last message, once `holdOpen` settles if
- * given.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const promptStream = async function*(
-  messages: ReadonlyArray<PromptMessage>,
-  holdOpen?: Promise<unknown>
-): AsyncGenerator<PromptMessage, void> {
-  for (const message of messages) yield message
-  if (holdOpen !== undefined) await holdOpen
 }
 
 // -------------------------------------------------------------------------------------------------
