@@ -13,6 +13,10 @@ import type { StandInFrame, StandInStep } from "./StandInScenario.js"
 // project keys and transcripts
 // -------------------------------------------------------------------------------------------------
 
+// The same encoding as `@acx/convert`'s `ProjectDir.encodeProjectDir`, kept here on purpose: at
+// run time this package depends on `@acx/schema` only (docs/design.md, "Packages"), so a test's
+// expectation of the SDK's key does not come from the code under test. This copy also resolves
+// the real path and NFC-normalises first, as the SDK does with `options.cwd`.
 const MAX_PROJECT_KEY = 200
 
 const hashPath = (text: string): string => {
