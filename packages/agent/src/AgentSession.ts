@@ -41,12 +41,9 @@
  * @since 0.1.0
  */
 import * as AcxHome from "@acx/claude-code/AcxHome"
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { mapSdkMessage } from "@acx/convert/AgentEvent"
 import * as AgentUsage from "@acx/convert/AgentUsage"
-import * as SessionStore from "@acx/session-store/SessionStore"
-import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -67,6 +64,17 @@ import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import { AgentError } from "./AgentError.js"
+import {
+  awaitExit,
+  GRACEFUL_EXIT,
+  loadSdk,
+  resolveBinary,
+  resolveStore,
+  startFailed,
+  STDERR_KEPT,
+  storePathIn,
+  withStderr
+} from "./internal/agentProcess.js"
 import { describe } from "./internal/describe.js"
 import { queueIterable } from "./internal/input.js"
 
@@ -231,7 +239,7 @@ export const acxHome: (env?: { readonly [name: string]: string | undefined }) =>
  * @since 0.1.0
  * @category constants
  */
-export const defaultStorePath = (home: string = acxHome()): string => path.join(home, "agent.db")
+export const defaultStorePath = (home: string = acxHome()): string => storePathIn(home)
 
 interface TurnRequest {
   readonly prompt: Prompt
@@ -280,79 +288,6 @@ export const validatePrompt = (prompt: unknown): Either.Either<Prompt, AgentErro
     ? Either.right(prompt as ReadonlyArray<UserContentBlock>)
     : Either.left(invalidPrompt(`content block ${bad} has no type`))
 }
-
-const STDERR_KEPT = 4096
-const GRACEFUL_EXIT = Duration.seconds(10)
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/** Waits (polling) until the process has exited; kills it after the grace period. */
-const awaitExit = (pid: number): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + Duration.toMillis(GRACEFUL_EXIT)
-    while (isAlive(pid)) {
-      if (Date.now() >= deadline) {
-        yield* Effect.sync(() => process.kill(pid, "SIGKILL")).pipe(Effect.ignore)
-        return
-      }
-      yield* Effect.sleep(Duration.millis(10))
-    }
-  })
-
-const loadSdk = Effect.tryPromise({
-  try: () => import("@anthropic-ai/claude-agent-sdk"),
-  catch: (cause) =>
-    new AgentError({
-      reason: "StartFailed",
-      description: "the Claude Agent SDK is not installed: npm install @anthropic-ai/claude-agent-sdk",
-      cause
-    })
-})
-
-/** The store the SDK mirrors into: given, from context, or the default SQLite file. */
-const resolveStore = (
-  options: AgentSessionOptions
-): Effect.Effect<Sdk.SessionStore | undefined, AgentError, Scope.Scope> =>
-  Effect.gen(function*() {
-    if (options.sessionStore === null) return undefined
-    if (options.sessionStore !== undefined) return options.sessionStore
-    const fromContext = yield* Effect.serviceOption(SessionStore.SessionStore)
-    if (Option.isSome(fromContext)) return yield* SessionStore.toSdkWithRuntime(fromContext.value)
-    const home = options.acxHome ?? acxHome()
-    const filename = defaultStorePath(home)
-    // owner-only (home 0700, agent.db and its -wal/-shm 0600): the store holds the conversations
-    const store = yield* Effect.try(() => {
-      AcxHome.makeHome(home)
-      AcxHome.preparePrivateFile(filename)
-    }).pipe(
-      Effect.zipRight(SqliteSessionStore.make({ filename })),
-      Effect.mapError((cause) =>
-        new AgentError({
-          reason: "StartFailed",
-          description: `cannot open the session store ${filename}: ${describe(cause)}`,
-          cause
-        })
-      )
-    )
-    return yield* SessionStore.toSdkWithRuntime(store)
-  })
-
-/** The Claude Code binary: the option, else the one lookup acx uses everywhere. */
-const resolveBinary = (options: AgentSessionOptions): Effect.Effect<string, AgentError> =>
-  options.pathToClaudeCodeExecutable !== undefined
-    ? Effect.succeed(options.pathToClaudeCodeExecutable)
-    // acx's own setting (ACX_CLAUDE_PATH) is read from this process, not from the CLI's `env`
-    : ClaudeBinary.find().pipe(
-      Effect.map((binary) => binary.path),
-      Effect.mapError((cause) => new AgentError({ reason: "StartFailed", description: cause.message, cause }))
-    )
 
 /**
  * Opens a conversation. Nothing starts until the first send (or `warm`); the scope closes it.
@@ -413,24 +348,6 @@ export const make = (
           extra?.stderr?.(data)
         }
       }
-    }
-
-    /** A process of session `sessionId` (the one it was to resume, if any) that could not start. */
-    const startFailed = (sessionId: string | undefined) => (description: string, cause?: unknown) =>
-      new AgentError({
-        reason: "StartFailed",
-        description,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        ...(cause === undefined ? {} : { cause })
-      })
-
-    // the CLI's last stderr lines, unless the description quotes them already (the SDK's error for
-    // a process that exited does)
-    const withStderr = (description: string, stderr: string) => {
-      const tail = stderr.trim().split("\n").slice(-3).map((line) => line.trim()).filter((line) => line !== "")
-      return tail.length === 0 || tail.every((line) => description.includes(line))
-        ? description
-        : `${description} (stderr: ${tail.join(" | ")})`
     }
 
     const mirrorSave = (message: unknown): Effect.Effect<void> =>
