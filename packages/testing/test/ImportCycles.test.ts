@@ -93,13 +93,14 @@ const knownCycles: ReadonlyArray<ReadonlyArray<string>> = [
   // `TranscriptLine.decodeLine` is typed with `Transcript.TranscriptEntry`, and `Transcript` builds
   // its union with `TranscriptLine.UnknownEntry` (and re-exports the reader's names)
   ["schema/src/Transcript.ts", "schema/src/TranscriptLine.ts"],
-  // the internal modules read the public modules' types (as Effect's `internal/*` do)
-  ["testing/src/AcontextEmulator.ts", "testing/src/internal/emulator/faults.ts"],
+  // internal/modelDouble.ts reads ModelDouble's types (as Effect's `internal/*` modules do)
   ["testing/src/ModelDouble.ts", "testing/src/internal/modelDouble.ts"]
 ]
 
-const isKnown = (component: ReadonlyArray<string>) =>
-  knownCycles.some((known) => known.length === component.length && known.every((file) => component.includes(file)))
+const isKnownAs = (known: ReadonlyArray<string>, component: ReadonlyArray<string>) =>
+  known.length === component.length && known.every((file) => component.includes(file))
+
+const isKnown = (component: ReadonlyArray<string>) => knownCycles.some((known) => isKnownAs(known, component))
 
 describe("import cycles", () => {
   it("the walk finds a cycle, type-only and dynamic edges included", () => {
@@ -128,5 +129,7 @@ describe("import cycles", () => {
     expect(allSources.length).toBeGreaterThan(50)
     const found = cycles(graph(allSources)).map((component) => component.map((file) => path.relative(packages, file)))
     expect(found.filter((component) => !isKnown(component))).toEqual([])
+    // a known cycle that is gone leaves the list, so it cannot come back unnoticed
+    expect(knownCycles.filter((known) => !found.some((component) => isKnownAs(known, component)))).toEqual([])
   })
 })
