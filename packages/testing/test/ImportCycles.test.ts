@@ -92,9 +92,7 @@ const allSources = fs
 const knownCycles: ReadonlyArray<ReadonlyArray<string>> = [
   // `TranscriptLine.decodeLine` is typed with `Transcript.TranscriptEntry`, and `Transcript` builds
   // its union with `TranscriptLine.UnknownEntry` (and re-exports the reader's names)
-  ["schema/src/Transcript.ts", "schema/src/TranscriptLine.ts"],
-  // internal/modelDouble.ts reads ModelDouble's types (as Effect's `internal/*` modules do)
-  ["testing/src/ModelDouble.ts", "testing/src/internal/modelDouble.ts"]
+  ["schema/src/Transcript.ts", "schema/src/TranscriptLine.ts"]
 ]
 
 const isKnownAs = (known: ReadonlyArray<string>, component: ReadonlyArray<string>) =>
