@@ -41,12 +41,9 @@
  * @since 0.1.0
  */
 import * as AcxHome from "@acx/claude-code/AcxHome"
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { mapSdkMessage } from "@acx/convert/AgentEvent"
 import * as AgentUsage from "@acx/convert/AgentUsage"
-import * as SessionStore from "@acx/session-store/SessionStore"
-import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -67,116 +64,36 @@ import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import { AgentError } from "./AgentError.js"
+import type { AgentSessionOptions, Prompt, Turn, TurnComplete, UserContentBlock } from "./AgentSessionOptions.js"
+import {
+  awaitExit,
+  GRACEFUL_EXIT,
+  loadSdk,
+  resolveBinary,
+  resolveStore,
+  startFailed,
+  STDERR_KEPT,
+  storePathIn,
+  withStderr
+} from "./internal/agentProcess.js"
 import { describe } from "./internal/describe.js"
 import { queueIterable } from "./internal/input.js"
 
 /**
- * One user content block (text, image, document, …) of a prompt.
+ * Prompts, turns and the session's options (defined in `AgentSessionOptions`).
  *
  * @since 0.1.0
  * @category models
  */
-export type UserContentBlock = Exclude<Sdk.SDKUserMessage["message"]["content"], string>[number]
-
-/**
- * What a turn is asked: text, or user content blocks (images with text, …).
- *
- * @since 0.1.0
- * @category models
- */
-export type Prompt = string | ReadonlyArray<UserContentBlock>
-
-/**
- * A turn's final event.
- *
- * @since 0.1.0
- * @category models
- */
-export type TurnComplete = Extract<AgentEvent, { readonly _tag: "TurnComplete" }>
-
-/**
- * A finished turn: what was asked, every event, the result, and what it cost.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Turn {
-  readonly prompt: Prompt
-  /** The SDK session id the turn ran in. */
-  readonly sessionId: string | undefined
-  readonly events: ReadonlyArray<AgentEvent>
-  readonly result: TurnComplete
-  /** This turn's tokens by model and dollars. */
-  readonly usage: AgentUsage.UsageFigures
-  /** The conversation's totals after it. */
-  readonly conversation: AgentUsage.ConversationUsage
-}
-
-/**
- * SDK options passed through unchanged.
- *
- * @since 0.1.0
- * @category models
- */
-export type PassThroughOptions = {
-  readonly [K in PassThroughKey]?: Sdk.Options[K] | undefined
-}
-
-type PassThroughKey = Extract<
-  keyof Sdk.Options,
-  | "model"
-  | "allowedTools"
-  | "disallowedTools"
-  | "permissionMode"
-  | "canUseTool"
-  | "hooks"
-  | "maxBudgetUsd"
-  | "settingSources"
-  | "env"
-  | "pathToClaudeCodeExecutable"
->
-
-/**
- * Where the SDK messages are copied as they pass: `ClaudeAgentStorage` of `@acx/storage` is one.
- *
- * @since 0.1.0
- * @category models
- */
-export interface MessageMirror {
-  readonly save: (message: unknown) => Effect.Effect<unknown, unknown>
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface AgentSessionOptions extends PassThroughOptions {
-  /** The project directory (the CLI's working directory; the store's project key). Default: `process.cwd()`. */
-  readonly cwd?: string | undefined
-  /** An SDK session id to continue (loaded from the store, or the CLI's local transcripts). */
-  readonly resume?: string | undefined
-  /**
-   * Where the transcript is mirrored and resumed from: any acx adapter (or any SDK
-   * `SessionStore`). Default: a `SessionStore` service in context, else the embedded SQLite
-   * store `$ACX_HOME/agent.db`. `null`: no store (the CLI's local transcripts only).
-   */
-  readonly sessionStore?: Sdk.SessionStore | null | undefined
-  /** Any other SDK option (`systemPrompt`, `mcpServers`, `agents`, …); the fields above win. */
-  readonly sdkOptions?: Omit<Sdk.Options, "resume" | "sessionStore" | "cwd" | "includePartialMessages"> | undefined
-  /**
-   * Saves every SDK message as it passes: an acx `ClaudeAgentStorage` (`@acx/storage`) mirrors the
-   * conversation into Acontext. Failures are logged; the conversation goes on.
-   */
-  readonly mirror?: MessageMirror | undefined
-  /** Runs after each turn, before its stream ends (an app's own persistence); failures are logged. */
-  readonly onTurnComplete?: ((turn: Turn) => Effect.Effect<void, unknown>) | undefined
-  /** The conversation's usage so far (a pool restores it from its registry). */
-  readonly usage?: AgentUsage.ConversationUsage | undefined
-  /** How long a process may take to answer the SDK's initialize request. Default 60 s. */
-  readonly startTimeout?: Duration.DurationInput | undefined
-  /** acx's home directory (the default store lives there). Default: `$ACX_HOME`, else `~/.acx`. */
-  readonly acxHome?: string | undefined
-}
+export type {
+  AgentSessionOptions,
+  MessageMirror,
+  PassThroughOptions,
+  Prompt,
+  Turn,
+  TurnComplete,
+  UserContentBlock
+} from "./AgentSessionOptions.js"
 
 /**
  * A conversation.
@@ -231,7 +148,7 @@ export const acxHome: (env?: { readonly [name: string]: string | undefined }) =>
  * @since 0.1.0
  * @category constants
  */
-export const defaultStorePath = (home: string = acxHome()): string => path.join(home, "agent.db")
+export const defaultStorePath = (home: string = acxHome()): string => storePathIn(home)
 
 interface TurnRequest {
   readonly prompt: Prompt
@@ -280,79 +197,6 @@ export const validatePrompt = (prompt: unknown): Either.Either<Prompt, AgentErro
     ? Either.right(prompt as ReadonlyArray<UserContentBlock>)
     : Either.left(invalidPrompt(`content block ${bad} has no type`))
 }
-
-const STDERR_KEPT = 4096
-const GRACEFUL_EXIT = Duration.seconds(10)
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/** Waits (polling) until the process has exited; kills it after the grace period. */
-const awaitExit = (pid: number): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + Duration.toMillis(GRACEFUL_EXIT)
-    while (isAlive(pid)) {
-      if (Date.now() >= deadline) {
-        yield* Effect.sync(() => process.kill(pid, "SIGKILL")).pipe(Effect.ignore)
-        return
-      }
-      yield* Effect.sleep(Duration.millis(10))
-    }
-  })
-
-const loadSdk = Effect.tryPromise({
-  try: () => import("@anthropic-ai/claude-agent-sdk"),
-  catch: (cause) =>
-    new AgentError({
-      reason: "StartFailed",
-      description: "the Claude Agent SDK is not installed: npm install @anthropic-ai/claude-agent-sdk",
-      cause
-    })
-})
-
-/** The store the SDK mirrors into: given, from context, or the default SQLite file. */
-const resolveStore = (
-  options: AgentSessionOptions
-): Effect.Effect<Sdk.SessionStore | undefined, AgentError, Scope.Scope> =>
-  Effect.gen(function*() {
-    if (options.sessionStore === null) return undefined
-    if (options.sessionStore !== undefined) return options.sessionStore
-    const fromContext = yield* Effect.serviceOption(SessionStore.SessionStore)
-    if (Option.isSome(fromContext)) return yield* SessionStore.toSdkWithRuntime(fromContext.value)
-    const home = options.acxHome ?? acxHome()
-    const filename = defaultStorePath(home)
-    // owner-only (home 0700, agent.db and its -wal/-shm 0600): the store holds the conversations
-    const store = yield* Effect.try(() => {
-      AcxHome.makeHome(home)
-      AcxHome.preparePrivateFile(filename)
-    }).pipe(
-      Effect.zipRight(SqliteSessionStore.make({ filename })),
-      Effect.mapError((cause) =>
-        new AgentError({
-          reason: "StartFailed",
-          description: `cannot open the session store ${filename}: ${describe(cause)}`,
-          cause
-        })
-      )
-    )
-    return yield* SessionStore.toSdkWithRuntime(store)
-  })
-
-/** The Claude Code binary: the option, else the one lookup acx uses everywhere. */
-const resolveBinary = (options: AgentSessionOptions): Effect.Effect<string, AgentError> =>
-  options.pathToClaudeCodeExecutable !== undefined
-    ? Effect.succeed(options.pathToClaudeCodeExecutable)
-    // acx's own setting (ACX_CLAUDE_PATH) is read from this process, not from the CLI's `env`
-    : ClaudeBinary.find().pipe(
-      Effect.map((binary) => binary.path),
-      Effect.mapError((cause) => new AgentError({ reason: "StartFailed", description: cause.message, cause }))
-    )
 
 /**
  * Opens a conversation. Nothing starts until the first send (or `warm`); the scope closes it.
@@ -413,24 +257,6 @@ export const make = (
           extra?.stderr?.(data)
         }
       }
-    }
-
-    /** A process of session `sessionId` (the one it was to resume, if any) that could not start. */
-    const startFailed = (sessionId: string | undefined) => (description: string, cause?: unknown) =>
-      new AgentError({
-        reason: "StartFailed",
-        description,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        ...(cause === undefined ? {} : { cause })
-      })
-
-    // the CLI's last stderr lines, unless the description quotes them already (the SDK's error for
-    // a process that exited does)
-    const withStderr = (description: string, stderr: string) => {
-      const tail = stderr.trim().split("\n").slice(-3).map((line) => line.trim()).filter((line) => line !== "")
-      return tail.length === 0 || tail.every((line) => description.includes(line))
-        ? description
-        : `${description} (stderr: ${tail.join(" | ")})`
     }
 
     const mirrorSave = (message: unknown): Effect.Effect<void> =>

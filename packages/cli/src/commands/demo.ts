@@ -13,39 +13,16 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { lazyHandler } from "../internal/lazyHandler.js"
-import { jsonOption } from "../internal/options.js"
-
-const dirOption = Options.text("dir").pipe(
-  Options.withDescription("Keep the generated config directory and SQLite file here (default: a temp dir, removed)"),
-  Options.optional
-)
-
-const generatedOption = Options.boolean("generated").pipe(
-  Options.withDescription("Use the generated session even where the real Claude Code CLI is installed")
-)
-
-const thinkingOption = Options.boolean("thinking").pipe(
-  Options.withDescription("Store thinking blocks too (as text; Acontext's default rule leaves them out)")
-)
-
-const config = { dir: dirOption, generated: generatedOption, thinking: thinkingOption, json: jsonOption }
-
-/**
- * What `acx demo` was given.
- *
- * @since 0.1.0
- * @category models
- */
-export type DemoArgs = Command.Command.ParseConfig<typeof config>
+import * as DemoOptions from "./args/demo.js"
 
 /**
  * @since 0.1.0
  * @category commands
  */
-export const demo = Command.make("demo", config, lazyHandler(() => import("./run/demo.js"), (m) => m.run)).pipe(
-  Command.withDescription(
-    "Generate a realistic session in Claude Code layout, import it into SQLite, push it into an in-process Acontext, print the results"
+export const demo = Command.make("demo", DemoOptions.config, lazyHandler(() => import("./run/demo.js"), (m) => m.run))
+  .pipe(
+    Command.withDescription(
+      "Generate a realistic session in Claude Code layout, import it into SQLite, push it into an in-process Acontext, print the results"
+    )
   )
-)

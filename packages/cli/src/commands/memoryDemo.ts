@@ -10,23 +10,8 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { lazyHandler } from "../internal/lazyHandler.js"
-
-const dirOption = Options.text("dir").pipe(
-  Options.withDescription("Keep the scratch project, HOME and memory here (default: a temp dir, removed)"),
-  Options.optional
-)
-
-const config = { dir: dirOption }
-
-/**
- * What `acx memory demo` was given.
- *
- * @since 0.1.0
- * @category models
- */
-export type MemoryDemoArgs = Command.Command.ParseConfig<typeof config>
+import * as MemoryDemoOptions from "./args/memoryDemo.js"
 
 /**
  * @since 0.1.0
@@ -34,7 +19,7 @@ export type MemoryDemoArgs = Command.Command.ParseConfig<typeof config>
  */
 export const memoryDemo = Command.make(
   "demo",
-  config,
+  MemoryDemoOptions.config,
   lazyHandler(() => import("./run/memoryDemo.js"), (m) => m.run)
 ).pipe(
   Command.withDescription(

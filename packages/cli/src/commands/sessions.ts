@@ -8,26 +8,15 @@
  */
 import * as Command from "@effect/cli/Command"
 import { lazyHandler } from "../internal/lazyHandler.js"
-import { configDirOption, followSymlinksOption, jsonOption, projectOption } from "../internal/options.js"
-
-const config = {
-  configDir: configDirOption,
-  project: projectOption,
-  json: jsonOption,
-  followSymlinks: followSymlinksOption
-}
-
-/**
- * What `acx sessions` was given.
- *
- * @since 0.1.0
- * @category models
- */
-export type SessionsArgs = Command.Command.ParseConfig<typeof config>
+import * as SessionsOptions from "./args/sessions.js"
 
 /**
  * @since 0.1.0
  * @category commands
  */
-export const sessions = Command.make("sessions", config, lazyHandler(() => import("./run/sessions.js"), (m) => m.run))
-  .pipe(Command.withDescription("List the sessions of a Claude Code config directory, newest first"))
+export const sessions = Command.make(
+  "sessions",
+  SessionsOptions.config,
+  lazyHandler(() => import("./run/sessions.js"), (m) => m.run)
+)
+  .pipe(Command.withDescription("List the sessions of a Claude Code SessionsOptions.config directory, newest first"))

@@ -9,7 +9,7 @@
 import * as ClaudeAgentStorage from "@acx/storage/ClaudeAgentStorage"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { realClaude } from "@acx/testing/RealClaude"
-import { promptMessage } from "@acx/testing/StandInCli"
+import { promptMessage } from "@acx/testing/StandInPrompt"
 import { query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"

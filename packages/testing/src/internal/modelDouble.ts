@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type * as Api from "../ModelDouble.js"
+import type * as Api from "../ModelScript.js"
 
 /** @internal */
 export const estimateTokens = (value: unknown): number => Math.max(1, Math.ceil(JSON.stringify(value ?? "").length / 4))

@@ -15,7 +15,7 @@ import * as readline from "node:readline"
 import { describeError, printable, turnFailed } from "../../CliError.js"
 import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ChatArgs } from "../chat.js"
+import type { ChatArgs } from "../args/chat.js"
 
 const err = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))
 

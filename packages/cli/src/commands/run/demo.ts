@@ -29,7 +29,7 @@ import { acontextLayer } from "../../internal/acontext.js"
 import { summarizeMessage } from "../../internal/blocks.js"
 import * as format from "../../internal/format.js"
 import { runRealSession } from "../../internal/realSession.js"
-import type { DemoArgs } from "../demo.js"
+import type { DemoArgs } from "../args/demo.js"
 import { sessionsTable } from "./sessions.js"
 import { statsReport } from "./stats.js"
 

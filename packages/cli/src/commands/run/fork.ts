@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
-import type { ForkArgs } from "../fork.js"
+import type { ForkArgs } from "../args/fork.js"
 
 /**
  * @since 0.1.0

@@ -15,7 +15,7 @@ import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ImportArgs } from "../import.js"
+import type { ImportArgs } from "../args/import.js"
 
 const SHOWN_FILES = 5
 

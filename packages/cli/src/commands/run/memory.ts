@@ -28,7 +28,7 @@ import type {
   StatusArgs,
   TimelineArgs,
   UninstallArgs
-} from "../memory.js"
+} from "../args/memory.js"
 
 const parseDate = (text: string) => {
   const value = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)

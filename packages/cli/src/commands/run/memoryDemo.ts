@@ -17,7 +17,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as format from "../../internal/format.js"
 import { PROMPTS, runMemoryDemo } from "../../internal/memoryDemo.js"
-import type { MemoryDemoArgs } from "../memoryDemo.js"
+import type { MemoryDemoArgs } from "../args/memoryDemo.js"
 
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
 

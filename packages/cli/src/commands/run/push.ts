@@ -15,7 +15,7 @@ import { acontextLayer } from "../../internal/acontext.js"
 import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
-import type { PushArgs } from "../push.js"
+import type { PushArgs } from "../args/push.js"
 
 /**
  * @since 0.1.0

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { listingPlace, projectsLayer } from "../../internal/source.js"
-import type { SessionsArgs } from "../sessions.js"
+import type { SessionsArgs } from "../args/sessions.js"
 
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print).

@@ -11,7 +11,7 @@ import { describeError, printable } from "../../CliError.js"
 import { findTranscript } from "../../internal/findTranscript.js"
 import { projectsLayer } from "../../internal/source.js"
 import { writeStdout } from "../../internal/stdout.js"
-import type { ShowArgs } from "../show.js"
+import type { ShowArgs } from "../args/show.js"
 
 // "Subagent a881341 (Explore: what it was asked) of session 258c7280-…"
 const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): string => {

@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { listingPlace, malformedWarning, projectsLayer } from "../../internal/source.js"
-import type { StatsArgs } from "../stats.js"
+import type { StatsArgs } from "../args/stats.js"
 
 const firstKey = (record: Readonly<Record<string, unknown>>): string | undefined => Object.keys(record)[0]
 

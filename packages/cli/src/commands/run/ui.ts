@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 import * as CliError from "../../CliError.js"
 import { untilSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
-import type { UiArgs } from "../ui.js"
+import type { UiArgs } from "../args/ui.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
 const openBrowser = (url: string) =>

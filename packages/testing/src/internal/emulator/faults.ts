@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import { STATUS_CODES } from "node:http"
-import type { AcontextFault, AcontextRoute } from "../../AcontextEmulator.js"
+import type { AcontextFault, AcontextRoute } from "../../AcontextFault.js"
 
 /** @internal */
 export const routes: ReadonlyArray<AcontextRoute> = [
