@@ -30,27 +30,20 @@ import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as nodePath from "node:path"
 import * as AcxHome from "./AcxHome.js"
+import type * as HeadTail from "./internal/headTail.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * How much of a transcript is read (bytes): `window` at each end first (doubled on every further
  * read), at most `headBudget` / `tailBudget` while looking for fields, and up to `appendBudget`
- * appended bytes folded whole when a cached transcript grew.
+ * appended bytes folded whole when a cached transcript grew. Declared beside the reader that
+ * applies it.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ReadLimits {
-  /** Bytes of the first read at each end; later reads double it. */
-  readonly window: number
-  /** Bytes the head may read while looking for its fields. */
-  readonly headBudget: number
-  /** Bytes the tail may read while looking for its fields. */
-  readonly tailBudget: number
-  /** Appended bytes a resumed read folds whole (beyond it, it reads their tail only). */
-  readonly appendBudget: number
-}
+export type ReadLimits = HeadTail.ReadLimits
 
 /**
  * @since 0.1.0

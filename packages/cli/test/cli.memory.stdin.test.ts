@@ -11,16 +11,20 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { removeHomeWhenIdle } from "./utils/memory.js"
 
 const roots: Array<string> = []
-afterEach(() => {
-  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
-})
+// the hook may have started the memory worker, detached: it goes before its home does
+afterEach(() => Promise.all(roots.splice(0).map((root) => removeHomeWhenIdle(root))), 70_000)
 
 const makeHome = () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-stdin-"))
   roots.push(home)
-  fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ memory: { mode: "local" } }))
+  // a worker a hook starts exits soon after it is idle, so the home can go
+  fs.writeFileSync(
+    path.join(home, "config.json"),
+    JSON.stringify({ memory: { mode: "local", batchWaitSeconds: 0, workerIdleMinutes: 0.02 } })
+  )
   return home
 }
 

@@ -13,8 +13,25 @@ import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import type { ReadLimits } from "../SessionIndex.js"
 import * as TranscriptReader from "../TranscriptReader.js"
+
+/**
+ * How much of a transcript is read (bytes): `window` at each end first (doubled on every further
+ * read), at most `headBudget` / `tailBudget` while looking for fields, and up to `appendBudget`
+ * appended bytes folded whole when a cached transcript grew.
+ *
+ * @internal
+ */
+export interface ReadLimits {
+  /** Bytes of the first read at each end; later reads double it. */
+  readonly window: number
+  /** Bytes the head may read while looking for its fields. */
+  readonly headBudget: number
+  /** Bytes the tail may read while looking for its fields. */
+  readonly tailBudget: number
+  /** Appended bytes a resumed read folds whole (beyond it, it reads their tail only). */
+  readonly appendBudget: number
+}
 
 type File = TranscriptReader.OpenTranscript
 type ReadError = TranscriptReader.TranscriptReaderError
