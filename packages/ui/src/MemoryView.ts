@@ -56,6 +56,11 @@ export type MemoryOverview =
       readonly pid: number | null
       readonly heartbeatAt: number | null
       readonly localReason: string | null
+      /**
+       * What observes, as `acx memory status` says it: the model (or local recording) the running
+       * worker uses, and what `config.json` now says when that differs.
+       */
+      readonly observer: string
     }
     readonly queue: { readonly pending: number; readonly done: number; readonly failed: number }
     readonly counts: { readonly observations: number; readonly summaries: number; readonly prompts: number }

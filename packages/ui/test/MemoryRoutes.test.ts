@@ -7,7 +7,10 @@
  * check and strict bodies, masking; and without a database: the "absent" answer and no file.
  */
 import * as HookRunner from "@acx/memory/HookRunner"
+import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
+import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -76,6 +79,13 @@ describe("memory routes", () => {
     expect(body.counts).toMatchObject({ observations: 3, summaries: 1, prompts: 2 })
     expect(body.queue).toEqual({ pending: 0, done: 4, failed: 0 })
     expect(body.settings).toMatchObject({ contextTokens: 1500, dailyBudgetUsd: 1 })
+    // what observes, in the words of `acx memory status` (no worker runs here: the file's settings)
+    const status = await Effect.runPromise(
+      MemoryAdmin.status(MemoryConfig.paths(t.acxHome), MemoryConfig.load(t.acxHome)).pipe(
+        Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(t.acxHome).database))
+      )
+    )
+    expect(body.worker.observer).toBe(MemoryAdmin.modelLine(status, MemoryConfig.load(t.acxHome).config))
   })
 
   it("the timeline: newest first, by project, paged, each observation with the exact turn it came from", async () => {

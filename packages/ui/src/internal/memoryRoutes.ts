@@ -126,7 +126,8 @@ const overview = (context: UiContext) =>
         running: status.worker.running,
         pid: status.worker.pid,
         heartbeatAt: status.worker.heartbeatAt,
-        localReason: status.worker.localReason
+        localReason: status.worker.localReason,
+        observer: MemoryAdmin.modelLine(status, config)
       },
       queue: status.queue,
       counts: status.counts,

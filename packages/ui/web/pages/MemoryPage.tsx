@@ -326,9 +326,7 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
       <p class="muted memory-status">
         Worker {overview.worker.running ? `running (pid ${overview.worker.pid})` : "not running"} ·{" "}
         {overview.queue.pending} events waiting{overview.queue.failed > 0 && `, ${overview.queue.failed} failed`} ·{" "}
-        {overview.settings.mode === "local" || overview.worker.localReason !== null
-          ? "observations recorded locally (no model)"
-          : `observer ${overview.settings.model}`} ·{" "}
+        observer: {overview.worker.observer} ·{" "}
         <span class={live ? "live on" : "live"}>{live ? "live" : "not live"}</span>
       </p>
       <form
