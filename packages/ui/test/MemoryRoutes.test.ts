@@ -8,8 +8,8 @@
  */
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
-import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
