@@ -154,22 +154,30 @@ full=$(project full "$work"/tarballs/*.tgz \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" "@effect/sql@$SQL" \
   "@effect/experimental@$EXPERIMENTAL" "@effect/sql-sqlite-node@$SQLITE" "@effect/sql-pg@$SQL_PG" \
   "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
-cp "$checks/types.ts" "$full/"
+cp "$checks/types.ts" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
+# the two type-checks and the CLI's runs only read the installed project: at once too
 for resolution in node16 bundler; do
-  step "2. types.ts under moduleResolution $resolution"
-  module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
-  (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
-    --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
-  echo "types.ts type-checks under moduleResolution $resolution"
+  (
+    module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
+    (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
+      --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
+    step "2. types.ts type-checks under moduleResolution $resolution"
+  ) >"$work/types-$resolution.log" 2>&1 &
 done
 step "3. cli: acx stats in worker threads, acx ui, npx acx demo"
-cp "$checks/stats.mjs" "$full/"
-(cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
-cp "$checks/ui.mjs" "$full/"
-(cd "$full" && node ui.mjs) || fail "acx ui and @acx/ui serve their built assets"
-(cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
-grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
-echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+cli_status=0
+(
+  (cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
+  (cd "$full" && node ui.mjs) || fail "acx ui and @acx/ui serve their built assets"
+  (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
+  grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
+  echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+) || cli_status=$?
+wait # (the type-checks: each log says whether it passed)
+cat "$work/types-node16.log" "$work/types-bundler.log"
+grep -q "type-checks under moduleResolution node16" "$work/types-node16.log" || fail "types.ts under moduleResolution node16"
+grep -q "type-checks under moduleResolution bundler" "$work/types-bundler.log" || fail "types.ts under moduleResolution bundler"
+[ "$cli_status" -eq 0 ] || fail "the CLI's checks"
 }
 
 check_prepack() {
@@ -204,7 +212,7 @@ esac
 pids=()
 for name in "${wanted_checks[@]}"; do
   # (a subshell: a check's `fail` ends that check alone; its log is printed below)
-  (set -e; "check_$name") >"$work/$name.log" 2>&1 &
+  (set -e; "check_$name"; step "$name: done") >"$work/$name.log" 2>&1 &
   pids+=($!)
 done
 failed=()
