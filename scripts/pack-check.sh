@@ -85,7 +85,7 @@ project() {
   echo "$dir"
 }
 absent() { # dir package…: fails when npm ls finds any of the packages
-  local dir=$1
+  local dir=$1 name
   shift
   for name in "$@"; do
     if (cd "$dir" && npm ls --all "$name" >/dev/null 2>&1); then
