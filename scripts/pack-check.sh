@@ -96,9 +96,10 @@ absent() { # dir package…: fails when npm ls finds any of the packages
 }
 
 # Each check below works in its own directory on the same tarballs, so they run at once: most of
-# their time is npm waiting on the registry (measured 2026-11-27 on the loaded 2-core machine, one
-# after another: 923 s; see docs/testing.md). Each writes its own log, printed in order when all
-# are done. (npm's cache is safe to share between concurrent installs.)
+# their time is npm installing (one after another they took 923 s on the loaded 2-core machine; at
+# once 678 s, 2026-11-27, most of it the full project's install: docs/testing.md, "CI"). Each
+# writes its own log, printed in order when all are done. (npm's cache is safe to share between
+# concurrent installs.)
 check_readme() {
 step "0. readme: the README's install line, as written, then the SDK's"
 readme_lines=$(node "$checks/readmeInstall.mjs" "$repo/README.md" "$repo/packages/storage/package.json") \
