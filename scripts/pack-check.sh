@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the packages install and work as a user gets them: builds, packs every public package
 # with `pnpm pack`, installs the tarballs with plain npm (no pnpm, no workspace links) into empty
-# directories outside the workspace, and checks, each in its own directory:
+# directories outside the workspace, and checks, each in its own directory and all at once (each
+# check's log is printed in order when all are done):
 #   0. readme:   the README's app-user install line, run exactly as written there (read from
 #                README.md) in an empty project, the @acx scope served from the tarballs by a
 #                registry on 127.0.0.1 and everything else from the npm registry: npm resolves the
@@ -39,7 +40,9 @@ for arg in "$@"; do
   esac
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/acx-pack-check.XXXXXX")
-cleanup() { if [ "$keep" = 1 ]; then echo "pack-check: kept $work"; else rm -rf "$work"; fi; }
+# (removing the installed projects took 37–86 s on the loaded machine: it goes on after the script
+# has answered, in the background, and ends by itself)
+cleanup() { if [ "$keep" = 1 ]; then echo "pack-check: kept $work"; else rm -rf "$work" & fi; }
 trap cleanup EXIT
 
 step() { echo "== pack-check: $* (+$SECONDS s)"; }
@@ -84,7 +87,7 @@ project() {
   echo "$dir"
 }
 absent() { # dir package…: fails when npm ls finds any of the packages
-  local dir=$1
+  local dir=$1 name
   shift
   for name in "$@"; do
     if (cd "$dir" && npm ls --all "$name" >/dev/null 2>&1); then
@@ -94,8 +97,12 @@ absent() { # dir package…: fails when npm ls finds any of the packages
   done
 }
 
-# with --only=STEP, the other checks are left out
-if [ -z "$only" ] || [ "$only" = readme ]; then
+# Each check below works in its own directory on the same tarballs, so they run at once: most of
+# their time is npm installing (one after another they took 923 s on the loaded 2-core machine; at
+# once 678 s, 2026-11-27, most of it the full project's install: docs/testing.md, "CI"). Each
+# writes its own log, printed in order when all are done. (npm's cache is safe to share between
+# concurrent installs.)
+check_readme() {
 step "0. readme: the README's install line, as written, then the SDK's"
 readme_lines=$(node "$checks/readmeInstall.mjs" "$repo/README.md" "$repo/packages/storage/package.json") \
   || fail "the README's install line"
@@ -115,8 +122,8 @@ echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
 # the SDK's would bring its 360 MB binary)
 readme_npm() {
   (cd "$readme" && npm_config_omit=optional npm_config_audit=false npm_config_fund=false \
-    npm_config_loglevel=error npm_config_prefer_offline=true bash -c "$1") >"$work/readme.log" 2>&1 \
-    || { cat "$work/readme.log" >&2; fail "$2"; }
+    npm_config_loglevel=error npm_config_prefer_offline=true bash -c "$1") >"$work/readme.npm.log" 2>&1 \
+    || { cat "$work/readme.npm.log" >&2; fail "$2"; }
 }
 readme_npm "$app_line" "the README's install line: $app_line"
 cp "$checks/readme.mjs" "$readme/"
@@ -125,54 +132,64 @@ readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
 (cd "$readme" && node readme.mjs --sdk) || fail "@acx/storage beside the SDK"
 (cd "$readme" && npm ls --all >/dev/null) || { (cd "$readme" && npm ls --all) >&2; fail "npm ls: an invalid tree"; }
 exec 3>&-
-fi
+}
 
-if [ -z "$only" ]; then
-
+check_minimal() {
 step "4. minimal: @acx/storage and its required peers only"
 minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
 absent "$minimal" pg better-sqlite3 vitest @anthropic-ai/claude-agent-sdk
 cp "$checks/minimal.mjs" "$minimal/"
 (cd "$minimal" && node minimal.mjs)
+}
 
+check_runtime() {
 step "1. runtime: storage + testing without vitest"
 runtime=$(project runtime "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz testing)" \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE")
 absent "$runtime" vitest @vitest/runner
 cp "$checks/runtime.mjs" "$runtime/"
 (cd "$runtime" && node runtime.mjs)
+}
 
+check_full() {
 step "2. types and 3. cli: every package, every optional peer"
 full=$(project full "$work"/tarballs/*.tgz \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" "@effect/sql@$SQL" \
   "@effect/experimental@$EXPERIMENTAL" "@effect/sql-sqlite-node@$SQLITE" "@effect/sql-pg@$SQL_PG" \
   "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
-cp "$checks/types.ts" "$full/"
+cp "$checks/types.ts" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
+# the two type-checks and the CLI's runs only read the installed project: at once too
 for resolution in node16 bundler; do
-  step "2. types.ts under moduleResolution $resolution"
-  module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
-  (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
-    --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
-  echo "types.ts type-checks under moduleResolution $resolution"
+  (
+    module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
+    (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
+      --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
+    step "2. types.ts type-checks under moduleResolution $resolution"
+  ) >"$work/types-$resolution.log" 2>&1 &
 done
 step "3. cli: acx stats in worker threads, acx ui, npx acx demo"
-cp "$checks/stats.mjs" "$full/"
-(cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
-cp "$checks/ui.mjs" "$full/"
-(cd "$full" && node ui.mjs) || fail "acx ui and @acx/ui serve their built assets"
-(cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
-grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
-echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+cli_status=0
+(
+  (cd "$full" && node stats.mjs) || fail "acx stats in worker threads (library and npx acx)"
+  (cd "$full" && node ui.mjs) || fail "acx ui and @acx/ui serve their built assets"
+  (cd "$full" && npx acx demo >demo.out) || { cat "$full/demo.out" >&2; fail "npx acx demo"; }
+  grep -q "Acontext" "$full/demo.out" || fail "npx acx demo printed no Acontext step"
+  echo "npx acx demo: $(wc -l <"$full/demo.out") lines"
+) || cli_status=$?
+wait # (the type-checks: each log says whether it passed)
+cat "$work/types-node16.log" "$work/types-bundler.log"
+grep -q "type-checks under moduleResolution node16" "$work/types-node16.log" || fail "types.ts under moduleResolution node16"
+grep -q "type-checks under moduleResolution bundler" "$work/types-bundler.log" || fail "types.ts under moduleResolution bundler"
+[ "$cli_status" -eq 0 ] || fail "the CLI's checks"
+}
 
-fi
-
-if [ -z "$only" ] || [ "$only" = prepack ]; then
+check_prepack() {
 step "5. prepack: npm pack and pnpm pack in a fresh copy (no dist/) build first"
 fresh="$work/fresh"
 mkdir -p "$fresh"
 # the repository's files as a clone has them: tracked and new, nothing ignored (no dist/, no
 # .tsbuildinfo, no node_modules)
-(git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$fresh")
+(cd "$repo" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$fresh")
 [ ! -e "$fresh/packages/storage/dist" ] || fail "the fresh copy has a dist/"
 (cd "$fresh" && { pnpm install --frozen-lockfile --offline >/dev/null 2>&1 || pnpm install --frozen-lockfile >/dev/null; })
 mkdir -p "$work/fresh-tarballs"
@@ -187,6 +204,26 @@ for wanted in schema:package/dist/index.js storage:package/dist/promise.js cli:p
   grep -qx "${wanted#*:}" <<<"$listing" || fail "$(basename "$tarball") packed without a build: no ${wanted#*:}"
   echo "$(basename "$tarball"): ${wanted#*:}"
 done
-fi
+}
+
+# with --only=STEP, the other checks are left out
+case "$only" in
+  readme) wanted_checks=(readme) ;;
+  prepack) wanted_checks=(prepack) ;;
+  *) wanted_checks=(readme minimal runtime full prepack) ;;
+esac
+pids=()
+for name in "${wanted_checks[@]}"; do
+  # (a subshell: a check's `fail` ends that check alone; its log is printed below)
+  (set -e; "check_$name"; step "$name: done") >"$work/$name.log" 2>&1 &
+  pids+=($!)
+done
+failed=()
+for i in "${!wanted_checks[@]}"; do
+  name=${wanted_checks[$i]}
+  wait "${pids[$i]}" || failed+=("$name")
+  cat "$work/$name.log"
+done
+[ "${#failed[@]}" -eq 0 ] || fail "${failed[*]}"
 
 step "passed"
