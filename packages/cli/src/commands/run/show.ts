@@ -45,9 +45,9 @@ export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, 
     if (errors.length > 0) {
       const first = errors[0]!
       yield* Console.error(
-        `acx: warning: ${errors.length} malformed line(s) skipped in ${printable(file)} (first: line ${first.line} at byte ${
-          errorOffsets[0]
-        }: ${describeError(first.description)})`
+        `acx: warning: ${errors.length} malformed line(s) skipped in ${
+          printable(file)
+        } (first: line ${first.line} at byte ${errorOffsets[0]}: ${describeError(first.description)})`
       )
     }
     const agents = format === "markdown" && found.agent === undefined
