@@ -45,6 +45,15 @@ export * as ClaudePush from "./ClaudePush.js"
 export * as ClaudeBinary from "./ClaudeBinary.js"
 
 /**
+ * The one reader of transcript files: regular files only (checked on the opened descriptor), lines
+ * with byte offsets from any offset, an unfinished last line held back, a line-size cap, one UTF-8
+ * and CR rule.
+ *
+ * @since 0.2.0
+ */
+export * as TranscriptReader from "./TranscriptReader.js"
+
+/**
  * Statistics of many transcripts on every core, each file's fold cached under `$ACX_HOME/cache` and continued when it grows.
  *
  * @since 0.1.0

@@ -7,12 +7,12 @@
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { onTerminal } from "./utils/terminal.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] acx chat tests skipped: ${claude.reason}`)
@@ -139,44 +139,22 @@ describe("acx chat on the real Claude Code CLI", () => {
   }, TEST_TIMEOUT_MS)
 
   skipWithout("on a terminal a tool that needs permission is asked about, and allowed by the answer", async () => {
-    // a real pty: util-linux `script` runs acx with its stdin and stdout on one
-    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
-    const command = [
-      process.execPath,
-      BIN,
-      "chat",
-      "--store",
-      `sqlite:${path.join(root, "tty.db")}`,
-      "--model",
-      "claude-sonnet-4-5"
-    ]
-      .map(quote).join(" ")
     const cwd = path.join(root, "project")
-    const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      cwd,
-      env: { ...process.env, ...env, NO_COLOR: "1" }
-    })
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    const waitFor = async (text: string) => {
-      const deadline = Date.now() + 60_000
-      while (!output.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} in: ${output}`)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-    }
+    const terminal = onTerminal(
+      [process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`, "--model", "claude-sonnet-4-5"],
+      { cwd, env: { ...process.env, ...env, NO_COLOR: "1" } }
+    )
     try {
-      await waitFor("/exit (or Ctrl-D) to end")
-      child.stdin.write("Create a file\r")
-      await waitFor("Allow Bash(touch created.txt)? [y/N]")
-      child.stdin.write("y\r")
-      await waitFor("There is one file: notes.txt.")
-      child.stdin.write("/exit\r")
-      await waitFor("session: ")
+      await terminal.waitFor("/exit (or Ctrl-D) to end")
+      terminal.type("Create a file\r")
+      await terminal.waitFor("Allow Bash(touch created.txt)? [y/N]")
+      terminal.type("y\r")
+      await terminal.waitFor("There is one file: notes.txt.")
+      terminal.type("/exit\r")
+      await terminal.waitFor("session: ")
       expect(fs.existsSync(path.join(cwd, "created.txt"))).toBe(true)
     } finally {
-      child.kill("SIGKILL")
+      terminal.child.kill("SIGKILL")
       fs.rmSync(path.join(cwd, "created.txt"), { force: true })
     }
   }, TEST_TIMEOUT_MS)

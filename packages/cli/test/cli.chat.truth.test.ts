@@ -18,6 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, BIN, SPAWN_TIMEOUT_MS, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { onTerminal } from "./utils/terminal.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] acx chat retry tests skipped: ${claude.reason}`)
@@ -160,12 +161,7 @@ describe("acx chat tells the truth", () => {
   }, TEST_TIMEOUT_MS)
 
   skipWithout("on a terminal a failed turn is one line and the chat goes on", async () => {
-    // a real pty: util-linux `script` runs acx with its stdin and stdout on one
-    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
-    const command = [process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`].map(quote).join(
-      " "
-    )
-    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    const terminal = onTerminal([process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`], {
       cwd: project,
       env: {
         ...process.env,
@@ -175,27 +171,19 @@ describe("acx chat tells the truth", () => {
         CLAUDE_CODE_MAX_RETRIES: "1"
       }
     })
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    const waitFor = async (text: string) => {
-      const deadline = Date.now() + 60_000
-      while (!output.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} in: ${output}`)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-    }
     try {
-      await waitFor("/exit (or Ctrl-D) to end")
-      child.stdin.write("hi\r")
-      await waitFor("acx: API Error: Connection refused")
-      child.stdin.write("/exit\r")
-      const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+      await terminal.waitFor("/exit (or Ctrl-D) to end")
+      terminal.type("hi\r")
+      await terminal.waitFor("acx: API Error: Connection refused")
+      terminal.type("/exit\r")
+      const code = await terminal.exited
+      const output = terminal.output()
       expect(code, output).toBe(0)
       expect(output).toContain("retry 1 of 1")
       expect(output.match(/acx: API Error/g)).toHaveLength(1)
       expect(output).toMatch(/session: [0-9a-f-]{36}/)
     } finally {
-      child.kill("SIGKILL")
+      terminal.child.kill("SIGKILL")
     }
   }, TEST_TIMEOUT_MS)
 
