@@ -26,16 +26,20 @@ const privateTmpdir = (): () => void => {
  * `ACX_PG_URL` and the run's private `TMPDIR`.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const checkTmpdir = privateTmpdir()
   if (process.env["ACX_PG_URL"] !== undefined && process.env["ACX_PG_URL"] !== "") {
+    const checkTmpdir = privateTmpdir()
     return async () => checkTmpdir()
   }
+  // started before TMPDIR moves: as root the server runs as an unprivileged user from a copy in
+  // the temp dir, which the run's private (0700) directory would not let it reach; it removes its
+  // own directory when it stops
   const started = Date.now()
   const postgres = await startEmbeddedPostgres()
   process.env["ACX_PG_URL"] = postgres.url
   console.log(
     `[acx] ACX_PG_URL not set: embedded PostgreSQL on 127.0.0.1:${postgres.port} (${Date.now() - started} ms)`
   )
+  const checkTmpdir = privateTmpdir()
   return async () => {
     await postgres.stop()
     checkTmpdir()

@@ -23,7 +23,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { acxHome, writePrivateFile } from "./AcxHome.js"
-import { type FoldDone, type FoldJob, markAt, runFoldJob } from "./internal/statsFile.js"
+import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
@@ -277,6 +277,8 @@ export const make = (options: TranscriptStatsOptions): TranscriptStats => {
       if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
         entries[index] = hit
         states[index] = state
+        // the unfinished last line is not in the cached fold: folded again, as on the cold run
+        tails[index] = tailAt(item.file, hit.offset, hit.size)
         continue
       }
       // a damaged fold is folded again from the start

@@ -54,6 +54,26 @@ describe("TranscriptStats", () => {
     expect(totalOf(first).tokens).toMatchObject({ output: 38899, cacheRead: 14771617 })
   })
 
+  it("a last line without its newline counts the same on a warm run as on the cold one", async () => {
+    const lines = fs.readFileSync(fixture, "utf8").split("\n").filter((line) => line !== "")
+    const assistant = lines.filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"')).at(-1)!
+    // Claude Code mid-write: a torn line (malformed), and a whole line whose newline is not there yet
+    const torn = transcript("torn", `${lines.slice(0, 20).join("\n")}\n${assistant.slice(0, 40)}`)
+    const whole = transcript("whole", `${lines.slice(0, 20).join("\n")}\n${assistant}`)
+    const cold = await run([torn, whole])
+    const warm = await run([torn, whole])
+    expect(warm.files).toMatchObject({ cached: 2, folded: 0 })
+    const malformed = (result: TranscriptStats.StatsRun) => result.folds.reduce((n, f) => n + f.fold.malformed, 0)
+    expect(malformed(cold)).toBe(1)
+    expect(malformed(warm)).toBe(malformed(cold))
+    expect(Object.keys(warm.malformedAt)).toEqual([torn.file])
+    expect(warm.malformedAt).toEqual(cold.malformedAt)
+    expect(totalOf(warm)).toEqual(totalOf(cold))
+    // the whole last line is in the figures: the same file with its newline gives them too
+    fs.appendFileSync(whole.file, "\n")
+    expect(totalOf(await run([torn, whole]))).toEqual(totalOf(cold))
+  })
+
   it("an appended file is read from the cached offset; fragments straddling the old end count once", async () => {
     const text = fs.readFileSync(fixture, "utf8")
     const lines = text.split("\n").filter((line) => line !== "")

@@ -96,6 +96,29 @@ export const markAt = (fd: number, offset: number): string => {
 }
 
 /**
+ * The unfinished last line of `file`, the bytes in [offset, size) as a job's `tail` holds them:
+ * a cached fold stops before it (the line may still be being written), so a reader that takes
+ * the fold from the cache folds the tail again, as the run that wrote the cache did. `undefined`
+ * when there is none, it is over the line cap (the fold already counted it), or the file cannot
+ * be read now. @internal
+ */
+export const tailAt = (file: string, offset: number, size: number): string | undefined => {
+  const length = size - offset
+  if (length <= 0 || length > MAX_LINE_BYTES) return undefined
+  const opened = openRegularSync(file)
+  if (isRefusal(opened)) return undefined
+  try {
+    const buffer = Buffer.alloc(length)
+    const read = fs.readSync(opened.fd, buffer, 0, length, offset)
+    return buffer.subarray(0, read).toString("utf8")
+  } catch {
+    return undefined
+  } finally {
+    fs.closeSync(opened.fd)
+  }
+}
+
+/**
  * Runs one job; throws Node's error when the file cannot be read. A file that is gone or not a
  * regular file (swapped in since it was listed) comes back empty with `unread` saying why.
  *
