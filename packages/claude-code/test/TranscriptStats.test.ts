@@ -56,7 +56,9 @@ describe("TranscriptStats", () => {
 
   it("a last line without its newline counts the same on a warm run as on the cold one", async () => {
     const lines = fs.readFileSync(fixture, "utf8").split("\n").filter((line) => line !== "")
-    const assistant = lines.filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"')).at(-1)!
+    const assistant = lines.filter((line) => line.includes("\"type\":\"assistant\"") && line.includes("\"usage\"")).at(
+      -1
+    )!
     // Claude Code mid-write: a torn line (malformed), and a whole line whose newline is not there yet
     const torn = transcript("torn", `${lines.slice(0, 20).join("\n")}\n${assistant.slice(0, 40)}`)
     const whole = transcript("whole", `${lines.slice(0, 20).join("\n")}\n${assistant}`)
