@@ -23,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.join(here, "dist")
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
-const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.mjs", "acx-stats-worker.mjs"])
+const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.cjs", "acx-stats-worker.mjs"])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
 const STALE_AFTER_MS = 10 * 60_000
 
@@ -78,14 +78,24 @@ await Promise.all([
     splitting: true
   }),
   // `acx hook …` runs on every tool call of Claude Code: a bundle of its own, without the CLI
-  // framework or Effect (the bin hands it over before loading anything else)
+  // framework or Effect (the bin hands it over before loading anything else; the command
+  // `acx memory install` writes runs it directly). CommonJS: Node's ES module loader, and the
+  // namespace objects it builds for `node:fs` (whose `promises` getter loads fs/promises,
+  // readline and the streams), were a fifth of a hook's start-up.
   esbuild.build({
     ...common,
+    format: "cjs",
+    // V8 compiles what it loads: a smaller file compiles faster (names kept for stack traces)
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
+    banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
+    define: { "import.meta.url": "__acxModuleUrl" },
     // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
     // path): its ten modules, loaded one by one, were a tenth of a hook's time
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
     entryPoints: [path.join(here, "src/hook.ts")],
-    outfile: path.join(stage, "hook.mjs")
+    outfile: path.join(stage, "hook.cjs")
   }),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,

@@ -1,9 +1,13 @@
 /**
- * The entry of the hook bundle (`dist/hook.mjs`): `acx hook <Event>` runs this and nothing else
- * of acx — no CLI framework, no Effect — because Claude Code waits for it on every tool call.
+ * The entry of the hook bundle (`dist/hook.cjs`, CommonJS): the command `acx memory install`
+ * writes runs this file directly, and `acx hook <Event>` hands over to it before loading anything
+ * else. Nothing else of acx loads — no CLI framework, no Effect — because Claude Code waits for it
+ * on every tool call. It exits as soon as its output is written: a stdin read still pending (a
+ * writer that never closed the pipe) must not keep the process alive.
  *
  * @since 0.1.0
  */
 import { main } from "@acx/memory/HookMain"
 
-process.exitCode = await main(process.argv)
+// main never rejects by design; were it to, the hook still exits 0 (it never fails Claude Code)
+void main(process.argv).catch(() => 0).then((code) => process.exit(code))

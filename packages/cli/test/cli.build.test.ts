@@ -13,7 +13,7 @@ import { acx } from "./utils/acx.js"
 
 const cli = fileURLToPath(new URL("..", import.meta.url))
 const dist = path.join(cli, "dist")
-const ENTRIES = ["acx.mjs", "acx-mcp.mjs", "hook.mjs", "acx-stats-worker.mjs"]
+const ENTRIES = ["acx.mjs", "acx-mcp.mjs", "hook.cjs", "acx-stats-worker.mjs"]
 
 /** What is wrong with dist/ as a reader sees it now: missing entries, or imports of missing chunks. */
 const problems = (): Array<string> => {

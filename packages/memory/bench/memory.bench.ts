@@ -2,9 +2,10 @@
  * `pnpm bench`: what `@acx/memory` costs, every ratio against a baseline measured in the same run.
  * Hook inputs are the real Read / Edit / Bash calls of the transcripts in packages/fixtures/data
  * (each tool_use with its `toolUseResult`, as Claude Code hands them to a PostToolUse hook).
- * 1. hook latency: `acx hook PostToolUse` processes (the CLI's hook bundle) against `node -e 0`,
- *    interleaved, p50 and p95 (goal: p50 ≤ 2.5×); a worker row with this process's pid and a
- *    fresh heartbeat stands for a live worker, so no hook starts one;
+ * 1. hook latency: the PostToolUse hook as `acx memory install` writes it (this Node and the
+ *    CLI's `dist/hook.cjs`), and `acx hook PostToolUse` through the bin, against `node -e 0`,
+ *    interleaved, p50 and p95 (goal: the installed command's p50 ≤ 1.5×); a worker row with this
+ *    process's pid and a fresh heartbeat stands for a live worker, so no hook starts one;
  * 2. 8 parallel writers, 50 hook processes each plus 5 re-deliveries of a neighbour's calls:
  *    every event stored once, events/s against the same schedule of `node -e 0`;
  * 3. search over 100 000 observations (plus summaries and prompts), terms of every frequency,
@@ -158,12 +159,15 @@ const homeWithLiveWorker = (name: string) => {
   }
 }
 
-const HOOK = [BIN, "hook", "PostToolUse"]
+/** The command `acx memory install` writes: the hook bundle, run directly. */
+const HOOK = [path.resolve(here, "../../cli/dist/hook.cjs"), "PostToolUse"]
+/** `acx hook PostToolUse`: the bin hands over to the same bundle. */
+const HOOK_VIA_BIN = [BIN, "hook", "PostToolUse"]
 const NODE = ["-e", "0"]
 
 if (runs("latency") || runs("writers")) {
   execFileSync(process.execPath, [path.resolve(here, "../../cli/build.mjs")], { stdio: "inherit" })
-  const bundle = path.resolve(here, "../../cli/dist/hook.mjs")
+  const bundle = path.resolve(here, "../../cli/dist/hook.cjs")
   console.log(
     `acx hook bundle: ${(fs.statSync(bundle).size / 1024).toFixed(0)} KB; ${toolCalls.length} Read/Edit/Bash calls ` +
       `from the fixtures (median stdin ${
@@ -176,26 +180,25 @@ if (runs("latency") || runs("writers")) {
 if (runs("latency")) {
   const world = homeWithLiveWorker("latency")
   const hook: Array<number> = []
+  const viaBin: Array<number> = []
   const node: Array<number> = []
   let n = 0
-  const oneHook = () => {
+  const oneHook = (command: ReadonlyArray<string>) => {
     const call = toolCalls[n % toolCalls.length]!
-    return timeProcess(HOOK, hookInput("s-latency", `toolu_latency_${n++}`, call), world.env)
+    return timeProcess(command, hookInput("s-latency", `toolu_latency_${n++}`, call), world.env)
   }
-  for (let i = 0; i < LATENCY_WARMUP; i++) {
-    await oneHook()
-    await timeProcess(NODE, "", world.env)
+  const round = async (i: number) => {
+    // the order rotates: whatever one process leaves behind falls on each alike
+    const steps = [
+      async () => hook.push(await oneHook(HOOK)),
+      async () => viaBin.push(await oneHook(HOOK_VIA_BIN)),
+      async () => node.push(await timeProcess(NODE, "", world.env))
+    ]
+    for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!()
   }
-  // the order alternates: whatever one process leaves behind falls on both alike
-  for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    if (i % 2 === 0) {
-      hook.push(await oneHook())
-      node.push(await timeProcess(NODE, "", world.env))
-    } else {
-      node.push(await timeProcess(NODE, "", world.env))
-      hook.push(await oneHook())
-    }
-  }
+  for (let i = 0; i < LATENCY_WARMUP; i++) await round(i)
+  hook.length = viaBin.length = node.length = 0
+  for (let i = 0; i < LATENCY_SAMPLES; i++) await round(i)
   const stored = world.count("SELECT count(*) AS n FROM memory_events")
   const started = world.workerStarted()
   world.close()
@@ -204,13 +207,16 @@ if (runs("latency")) {
   console.log(
     `hook latency, ${LATENCY_SAMPLES} interleaved samples each (a process per call, ${os.cpus().length} cores):`
   )
-  console.log(`                          p50          p95`)
-  console.log(`  node -e 0            ${ms(p50(node))}   ${ms(p95(node))}   1.00×`)
-  console.log(
-    `  acx hook PostToolUse ${ms(p50(hook))}   ${ms(p95(hook))}   ${ratio(p50(hook), p50(node))} (p95 ${
-      ratio(p95(hook), p95(node))
-    })  (goal p50 ≤ 1.50×)`
-  )
+  console.log(`                                   p50          p95`)
+  console.log(`  node -e 0                     ${ms(p50(node))}   ${ms(p95(node))}   1.00×`)
+  const row = (label: string, xs: ReadonlyArray<number>, goal: string) =>
+    console.log(
+      `  ${label.padEnd(28)}${ms(p50(xs))}   ${ms(p95(xs))}   ${ratio(p50(xs), p50(node))} (p95 ${
+        ratio(p95(xs), p95(node))
+      })${goal}`
+    )
+  row("installed: node hook.cjs", hook, "  (goal p50 ≤ 1.50×)")
+  row("acx hook PostToolUse (bin)", viaBin, "")
 }
 
 // 2. parallel writers ------------------------------------------------------------------------------

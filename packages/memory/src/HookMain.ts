@@ -1,15 +1,18 @@
 /**
  * The `acx hook <Event>` process: reads stdin, runs {@link HookRunner.runHook}, prints its JSON
  * line, its warning (stderr), starts the worker detached when events wait and none runs, and
- * always exits 0. The acx bin hands `acx hook …` here before loading anything else; this module
- * and what it imports are bundled on their own (no CLI framework, no Effect).
+ * always exits 0. Claude Code runs it on every tool call, so it loads as little as it can: it is
+ * bundled on its own as CommonJS (`dist/hook.cjs`: no CLI framework, no Effect, no ES module
+ * loader), reads stdin from the descriptor rather than `process.stdin` and writes with
+ * `fs.writeSync` (either stream on a pipe loads Node's socket modules), and loads
+ * `node:child_process` only when it starts the worker (docs/memory.md, "Hook latency").
  *
  * @since 0.1.0
  */
 import * as AcxHome from "@acx/claude-code/AcxHome"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as HookRunner from "./HookRunner.js"
+import { fdStream } from "./internal/fdInput.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 
 /**
@@ -33,14 +36,15 @@ export const workerCommand = (
  * @since 0.1.0
  * @category worker
  */
-export const startWorker = (
+export const startWorker = async (
   home: string,
   env: { readonly [name: string]: string | undefined } = process.env
-): string | undefined => {
+): Promise<string | undefined> => {
   const command = workerCommand(env)
   if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
   const files = MemoryConfig.paths(home)
   try {
+    const { spawn } = await import("node:child_process")
     AcxHome.makeHome(files.home)
     const log = AcxHome.openPrivateAppend(files.workerLog)
     try {
@@ -62,25 +66,43 @@ export const startWorker = (
 }
 
 /**
- * Runs `acx hook <Event>` with `argv` as `process.argv`; resolves to the exit code (always 0).
- * Stdin is read with a deadline and a size cap ({@link HookRunner.readInput}): a writer that
- * keeps the pipe open or sends too much never holds Claude Code up.
+ * The event a hook process was started for: `acx hook <Event>` (through the acx bin) or
+ * `hook.cjs <Event>` (the command `acx memory install` writes). No event is named `hook`.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const eventOf = (argv: ReadonlyArray<string>): string => (argv[2] === "hook" ? argv[3] : argv[2]) ?? ""
+
+/** Writes all of `text` to `fd`, synchronously (the process exits right after). */
+const writeAll = (fd: number, text: string): void => {
+  try {
+    fs.writeSync(fd, text)
+  } catch {
+    // a closed stdout or stderr: Claude Code stopped listening, nothing to tell it
+  }
+}
+
+/**
+ * Runs `acx hook <Event>` with `argv` as `process.argv` ({@link eventOf}); resolves to the exit
+ * code (always 0). Stdin (`fd` 0 unless `stdin` is given) is read with a deadline and a size cap
+ * ({@link HookRunner.readInput}): a writer that keeps the pipe open or sends too much never holds
+ * Claude Code up. Output goes to descriptors 1 and 2 synchronously, so the caller may exit at once.
  *
  * @since 0.1.0
  * @category running
  */
 export const main = async (
   argv: ReadonlyArray<string> = process.argv,
-  stdin: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin
+  stdin?: HookRunner.InputSource
 ): Promise<number> => {
-  const event = argv[3] ?? ""
   const env = process.env
-  const outcome = await run(event, env, stdin)
-  process.stdout.write(`${outcome.stdout}\n`)
+  const outcome = await run(eventOf(argv), env, stdin ?? fdStream(0))
+  writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
-  if (outcome.startWorker) warnings.push(startWorker(MemoryConfig.acxHome(env), env))
+  if (outcome.startWorker) warnings.push(await startWorker(MemoryConfig.acxHome(env), env))
   for (const warning of warnings) {
-    if (warning !== undefined) process.stderr.write(`${warning}\n`)
+    if (warning !== undefined) writeAll(2, `${warning}\n`)
   }
   return 0
 }
@@ -88,7 +110,7 @@ export const main = async (
 const run = async (
   event: string,
   env: { readonly [name: string]: string | undefined },
-  stdin: NodeJS.ReadableStream & { destroy?: () => void }
+  stdin: HookRunner.InputSource
 ): Promise<HookRunner.HookOutcome> => {
   if (event === "") {
     return HookRunner.nothingRecorded(

@@ -104,6 +104,19 @@ const isBusy = (error: unknown): boolean => {
 export const STDIN_DEADLINE_MS = 2_000
 
 /**
+ * Where a hook's input comes from: a readable stream (`process.stdin`) or anything emitting its
+ * `data`, `end` and `error` events (the hook reads its stdin descriptor directly).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export interface InputSource {
+  readonly on: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
+  readonly removeListener: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
+  readonly destroy?: (() => void) | undefined
+}
+
+/**
  * What reading a hook's stdin gave: the text, the bytes taken, and how the reading ended —
  * `"ended"` (end of input), `"complete"` (a whole JSON object arrived and the writer kept the
  * pipe open), `"tooLarge"` (more than the cap arrived: reading stopped there, the text is
@@ -146,7 +159,7 @@ const isWholeObject = (chunks: ReadonlyArray<Buffer>): boolean => {
  * @category reading
  */
 export const readInput = (
-  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  stream: InputSource,
   limits: { readonly maxBytes: number; readonly deadlineMs: number }
 ): Promise<StdinInput> =>
   new Promise((resolve) => {

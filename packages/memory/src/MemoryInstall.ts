@@ -467,6 +467,41 @@ const manifestEntries = (scope: InstallScope, file: string, changes: ReadonlyArr
       }
   )
 
+/**
+ * The hooks an earlier install recorded in `settingsFile` for an event this install writes under
+ * another command: an upgraded acx whose command moved (to `dist/hook.cjs`, say) replaces them,
+ * so no event runs two acx hooks.
+ */
+const supersededHooks = (
+  manifest: Manifest,
+  scope: InstallScope,
+  settingsFile: string,
+  entries: ReadonlyArray<Merge.HookEntry>
+): ReadonlyArray<ManifestEntry> =>
+  manifest.entries.filter((entry) =>
+    entry.kind === "hook" && entry.scope === scope && entry.file === settingsFile &&
+    entries.some((hook) => hook.event === entry.event && hook.command !== entry.command)
+  )
+
+/** The settings file's plan: the superseded hooks out, then this install's hooks in. */
+const planHooks = (
+  settings: JsonFile,
+  entries: ReadonlyArray<Merge.HookEntry>,
+  replaced: ReadonlyArray<ManifestEntry>
+): Effect.Effect<FilePlan, MemoryError> =>
+  Effect.gen(function*() {
+    const removed = yield* accept(
+      settings.path,
+      Merge.removeHooks(settings.value, replaced.map((entry) => entry.command))
+    )
+    const added = yield* accept(settings.path, Merge.addHooks(removed.value, entries))
+    return {
+      ...plan(settings, added, "add"),
+      removed: removed.changes,
+      notes: [...removed.notes, ...added.notes]
+    }
+  })
+
 const recordInstall = (manifest: Manifest, scope: InstallScope, plans: ReadonlyArray<FilePlan>): Manifest => ({
   version: 1,
   entries: withoutDuplicates([
@@ -500,10 +535,12 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
 
   const settings = yield* readJsonFile(targets.settings)
   const mcp = yield* readJsonFile(targets.mcp)
-  const manifest = yield* readManifest(manifestFile)
+  const recorded = yield* readManifest(manifestFile)
+  const replaced = supersededHooks(recorded, options.scope, targets.settings, entries)
+  const manifest = { ...recorded, entries: recorded.entries.filter((entry) => !replaced.includes(entry)) }
   const mcpServer = options.mcpServer
   const plans: ReadonlyArray<FilePlan> = [
-    plan(settings, yield* accept(settings.path, Merge.addHooks(settings.value, entries)), "add"),
+    yield* planHooks(settings, entries, replaced),
     ...(mcpServer === undefined ? [] : [{
       ...plan(
         mcp,
@@ -521,7 +558,7 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
   // The manifest first: should a later write fail, it names a change that did not happen, which
   // uninstall finds absent and skips; the other order could leave a hook nothing knows about.
   const nextManifest = recordInstall(manifest, options.scope, plans)
-  const manifestChanged = !Merge.jsonEqual(nextManifest, manifest)
+  const manifestChanged = !Merge.jsonEqual(nextManifest, recorded)
   if (manifestChanged) yield* writeManifest(manifestFile, nextManifest)
   const now = options.now ?? new Date()
   const files = yield* Effect.forEach(plans, (plan) => applyPlan(plan, now))

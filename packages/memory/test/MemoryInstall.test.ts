@@ -185,6 +185,42 @@ describe("MemoryInstall.install", () => {
       ])
     }))
 
+  it.effect("an install whose hook command moved replaces the earlier install's hooks, not the user's", () =>
+    Effect.gen(function*() {
+      const box = sandbox()
+      writeJson(userSettings(box), usersSettings)
+      yield* MemoryInstall.install(installOptions(box))
+      const moved = (event: string) => `node /opt/acx/dist/hook.cjs ${event}`
+      const report = yield* MemoryInstall.install(
+        installOptions(box, { hookCommand: moved, now: new Date("2026-11-24T11:00:00Z") })
+      )
+
+      const settings = readJson(userSettings(box))
+      for (const event of MEMORY_HOOK_EVENTS) {
+        const commands = (settings.hooks[event] as Array<{ hooks: Array<{ command: string }> }>)
+          .flatMap((group) => group.hooks.map((hook) => hook.command))
+        const users =
+          ((usersSettings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>)[event] ?? [])
+            .flatMap((group) => group.hooks.map((hook) => hook.command))
+        expect(commands).toEqual([...users, moved(event)])
+      }
+      // in the settings file's order
+      expect(report.files[0]!.removed.map((change) => change.kind === "hook" ? change.command : "").sort()).toEqual(
+        MEMORY_HOOK_EVENTS.map((event) => `acx hook ${event}`).sort()
+      )
+      const manifest = readJson(manifestFile(box))
+      expect(
+        manifest.entries.filter((entry: { kind: string }) => entry.kind === "hook").map((entry: { command: string }) =>
+          entry.command
+        )
+      )
+        .toEqual(MEMORY_HOOK_EVENTS.map(moved))
+
+      // uninstall then removes what the second install wrote: the user's settings are back
+      yield* MemoryInstall.uninstall(uninstallOptions(box))
+      expect(readJson(userSettings(box))).toEqual(usersSettings)
+    }))
+
   it.effect("project scope: <project>/.claude/settings.json and <project>/.mcp.json", () =>
     Effect.gen(function*() {
       const box = sandbox()

@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { hookCommand } from "./hookCommand.js"
 import { writeProject } from "./realSession.js"
 
 /** The two prompts: the work, then a new session asking what is known. */
@@ -177,7 +178,7 @@ export const runMemoryDemo = (options: {
       claudeConfigDir: path.join(home, ".claude"),
       acxHome,
       env: {},
-      hookCommand: (event) => `"${process.execPath}" "${options.bin}" hook ${event}`
+      hookCommand: hookCommand(options.bin)
     }).pipe(Effect.mapError((error) => new Error(error.message)))
     const first = yield* Effect.promise(() =>
       claude.run({ prompt: PROMPTS[0], cwd: project, home, allowedTools: ["Read", "Edit", "Bash"] })

@@ -17,6 +17,7 @@ import * as Option from "effect/Option"
 import * as path from "node:path"
 import { invalidArgument, printable } from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import type {
   ContextArgs,
@@ -38,12 +39,6 @@ const parseDate = (text: string) => {
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
-
-/** `"<node>" "<acx bin>" hook <Event>`: absolute, so Claude Code's PATH does not matter. */
-const hookCommand = (event: string) => {
-  const quote = (text: string) => `"${text.replace(/(["\\$`])/g, "\\$1")}"`
-  return `${quote(process.execPath)} ${quote(path.resolve(process.argv[1] ?? "acx"))} hook ${event}`
-}
 
 /**
  * `acx memory status`.
@@ -254,7 +249,7 @@ export const install = ({ project, scope }: InstallArgs) =>
     const report = yield* MemoryInstall.install({
       scope,
       projectDir: Option.getOrUndefined(project),
-      hookCommand,
+      hookCommand: hookCommand(),
       mcpServer: { command: process.execPath, args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp"] }
     })
     for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)

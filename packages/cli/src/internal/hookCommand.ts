@@ -1,0 +1,33 @@
+/**
+ * The command `acx memory install` writes for a hook event: this Node and the hook bundle beside
+ * the running acx (`dist/hook.cjs`), run directly — the shortest start Claude Code can give a
+ * hook, which it runs on every tool call. Without a built hook bundle (acx run from its sources)
+ * it is the acx bin with `hook <Event>`. Paths are absolute, so Claude Code's PATH and cwd do not
+ * matter, and quoted for its shell.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+const quote = (text: string) => `"${text.replace(/(["\\$`])/g, "\\$1")}"`
+
+/** The hook bundle of the acx whose bin is `bin` (the npm link followed), when it is built. */
+export const hookBundle = (bin: string): string | undefined => {
+  try {
+    const bundle = path.resolve(path.dirname(fs.realpathSync(bin)), "../dist/hook.cjs")
+    return fs.statSync(bundle).isFile() ? bundle : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** `event`'s command for the acx whose bin is `bin` (default: the running one), with `node`. */
+export const hookCommand = (
+  bin: string = path.resolve(process.argv[1] ?? "acx"),
+  node: string = process.execPath
+) => {
+  const bundle = hookBundle(bin)
+  return (event: string): string =>
+    bundle === undefined
+      ? `${quote(node)} ${quote(bin)} hook ${event}`
+      : `${quote(node)} ${quote(bundle)} ${event}`
+}

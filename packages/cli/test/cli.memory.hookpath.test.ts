@@ -1,0 +1,203 @@
+/**
+ * The hook Claude Code runs on every tool call, as `acx memory install` writes it (real processes,
+ * the built bundle): the command is this Node and `dist/hook.cjs`, run directly through a shell
+ * as Claude Code runs it, and it records the event; on the hot path (a live worker, a tool event)
+ * it loads none of the Node modules that made a hook slow to start (the ES module loader, the
+ * socket and stream modules `process.stdin` on a pipe needs, `node:child_process`,
+ * `fs/promises`); `acx hook <Event>` through the bin records the same way; an install over an
+ * earlier one whose command was the bin's replaces those hooks, so no event runs two.
+ */
+import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterEach, describe, expect, it } from "vitest"
+import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+
+const HOOK_BUNDLE = fileURLToPath(new URL("../dist/hook.cjs", import.meta.url))
+const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]
+
+const roots: Array<string> = []
+afterEach(() => {
+  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
+})
+
+const makeRoot = () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-hookpath-"))
+  roots.push(root)
+  const home = path.join(root, "home")
+  const acxHome = path.join(root, "acx")
+  const project = path.join(root, "project")
+  for (const dir of [home, acxHome, project]) fs.mkdirSync(dir)
+  // a worker started by a hook exits at once: this test is about the hook alone
+  const noWorker = path.join(root, "no-worker.mjs")
+  fs.writeFileSync(noWorker, "process.exit(0)\n")
+  return { root, home, acxHome, project, env: { ACX_HOME: acxHome, ACX_MEMORY_WORKER_BIN: noWorker } }
+}
+
+type World = ReturnType<typeof makeRoot>
+
+const toolEvent = (world: World, toolUseId: string) =>
+  JSON.stringify({
+    session_id: "hookpath-session",
+    transcript_path: path.join(world.root, "transcript.jsonl"),
+    cwd: world.project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: path.join(world.project, "a.ts") },
+    tool_response: { type: "text", file: { filePath: path.join(world.project, "a.ts"), content: "export {}\n" } },
+    tool_use_id: toolUseId
+  })
+
+/** Runs `command` through `sh -c` (as Claude Code runs a hook command) with `input` on stdin. */
+const shell = (command: string, input: string, env: Record<string, string>) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(input)
+  })
+
+/** The recorded events' tool names and payloads, in order. */
+const events = (world: World): Array<{ readonly tool: string; readonly payload: string }> => {
+  const db = new Database(path.join(world.acxHome, "memory.db"), { readonly: true })
+  try {
+    return db.prepare("SELECT tool_name AS tool, payload FROM memory_events ORDER BY id").all() as Array<
+      { tool: string; payload: string }
+    >
+  } finally {
+    db.close()
+  }
+}
+
+/** The worker row says this test process is a live worker: no hook starts one. */
+const liveWorker = (world: World) => {
+  const db = new Database(path.join(world.acxHome, "memory.db"))
+  try {
+    db.prepare("UPDATE memory_worker SET pid = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+      .run(process.pid, Date.now(), Date.now())
+  } finally {
+    db.close()
+  }
+}
+
+const settingsHooks = (world: World): Record<string, Array<string>> => {
+  const settings = JSON.parse(fs.readFileSync(path.join(world.home, ".claude", "settings.json"), "utf8")) as {
+    hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>
+  }
+  return Object.fromEntries(
+    Object.entries(settings.hooks).map((
+      [event, groups]
+    ) => [event, groups.flatMap((group) => group.hooks.map((hook) => hook.command))])
+  )
+}
+
+const install = (world: World) =>
+  acx(["memory", "install"], { env: { ...world.env, HOME: world.home, CLAUDE_CONFIG_DIR: undefined } })
+
+describe("the hook command acx memory install writes", () => {
+  it("is this Node and dist/hook.cjs, run directly; through a shell it records the event", async () => {
+    const world = makeRoot()
+    const installed = await install(world)
+    expect(installed.code, installed.stderr).toBe(0)
+    const hooks = settingsHooks(world)
+    for (const event of EVENTS) {
+      expect(hooks[event]).toEqual([`"${process.execPath}" "${HOOK_BUNDLE}" ${event}`])
+    }
+    const run = await shell(hooks["PostToolUse"]![0]!, toolEvent(world, "toolu_hookpath_1"), world.env)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(JSON.parse(run.stdout)).toEqual({ continue: true, suppressOutput: true })
+    expect(events(world)).toEqual([{ tool: "Read", payload: expect.stringContaining("a.ts") }])
+  }, TEST_TIMEOUT_MS)
+
+  it("on the hot path loads no ES module, socket, stream, child_process or fs/promises module", async () => {
+    const world = makeRoot()
+    // the first call creates the database
+    const first = await shell(
+      `"${process.execPath}" "${HOOK_BUNDLE}" PostToolUse`,
+      toolEvent(world, "toolu_a"),
+      world.env
+    )
+    expect(first.code).toBe(0)
+    liveWorker(world)
+    const loaded = path.join(world.root, "modules.txt")
+    // the bundle run from a CommonJS script that writes down what the process loaded (a `-r`
+    // preload would itself start the ES module loader)
+    const runner = path.join(world.root, "run-hook.cjs")
+    fs.writeFileSync(
+      runner,
+      `process.on("exit", () => require("node:fs").writeFileSync(${
+        JSON.stringify(loaded)
+      }, process.moduleLoadList.join("\\n")))\nrequire(${JSON.stringify(HOOK_BUNDLE)})\n`
+    )
+    const run = await shell(`"${process.execPath}" "${runner}" PostToolUse`, toolEvent(world, "toolu_b"), world.env)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(events(world)).toHaveLength(2)
+    const modules = fs.readFileSync(loaded, "utf8").split("\n")
+    const heavy = modules.filter((name) =>
+      /^NativeModule (net|child_process|stream|readline|internal\/fs\/promises|internal\/modules\/esm\/(module_job|translators))$/
+        .test(name)
+    )
+    expect(heavy).toEqual([])
+  }, TEST_TIMEOUT_MS)
+
+  it("acx hook <Event> through the bin records the same way", async () => {
+    const world = makeRoot()
+    const run = await shell(`"${process.execPath}" "${BIN}" hook PostToolUse`, toolEvent(world, "toolu_bin"), world.env)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(events(world)).toEqual([{ tool: "Read", payload: expect.stringContaining("a.ts") }])
+  }, TEST_TIMEOUT_MS)
+
+  it("replaces the hooks an earlier install wrote with the bin's command: one acx hook per event", async () => {
+    const world = makeRoot()
+    // what an earlier acx wrote: its hooks in settings.json, and its record of them
+    const settingsFile = path.join(world.home, ".claude", "settings.json")
+    const old = (event: string) => `"${process.execPath}" "${BIN}" hook ${event}`
+    fs.mkdirSync(path.dirname(settingsFile))
+    fs.writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        hooks: {
+          ...Object.fromEntries(
+            EVENTS.map((event) => [event, [{ hooks: [{ type: "command", command: old(event) }] }]])
+          ),
+          // the user's own hook stays
+          Stop: [{ hooks: [{ type: "command", command: old("Stop") }] }, {
+            hooks: [{ type: "command", command: "say done" }]
+          }]
+        }
+      })
+    )
+    fs.writeFileSync(
+      path.join(world.acxHome, "memory-install.json"),
+      JSON.stringify({
+        version: 1,
+        entries: EVENTS.map((event) => ({
+          scope: "user",
+          file: settingsFile,
+          kind: "hook",
+          event,
+          command: old(event)
+        })),
+        createdFiles: []
+      })
+    )
+    const installed = await install(world)
+    expect(installed.code, installed.stderr).toBe(0)
+    const hooks = settingsHooks(world)
+    for (const event of EVENTS) {
+      const expected = [`"${process.execPath}" "${HOOK_BUNDLE}" ${event}`]
+      expect(hooks[event]).toEqual(event === "Stop" ? ["say done", ...expected] : expected)
+    }
+    // and uninstall removes the new hooks, leaving the user's
+    const removed = await acx(["memory", "uninstall"], { env: { ...world.env, HOME: world.home } })
+    expect(removed.code, removed.stderr).toBe(0)
+    expect(settingsHooks(world)).toEqual({ Stop: ["say done"] })
+  }, TEST_TIMEOUT_MS)
+})
