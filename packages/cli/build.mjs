@@ -9,7 +9,7 @@
 //
 // The build is atomic for whoever runs the CLI meanwhile (a test suite while `pnpm acx …` rebuilds,
 // two builds at once): it writes into a private staging directory and then renames each file
-// into dist/, the entry files (acx.mjs, hook.mjs, the stats worker) last. dist/ is never removed
+// into dist/, the entry files (acx.mjs, hook.cjs, the stats worker) last. dist/ is never removed
 // or half-written: a reader sees the old entry or the new one, and the chunks either imports are
 // already there. Chunk names change with their contents, so the previous build's chunks stay
 // beside the new ones for a while (a process started on it can still load its lazy chunks), and
