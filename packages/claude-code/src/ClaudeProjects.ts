@@ -14,6 +14,7 @@ import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
+import type * as TranscriptLine from "@acx/schema/TranscriptLine"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -143,7 +144,7 @@ export interface SubagentInfo {
  */
 export interface TranscriptRead {
   readonly entries: Array<Transcript.TranscriptEntry>
-  readonly errors: Array<Transcript.TranscriptLineError>
+  readonly errors: Array<TranscriptLine.TranscriptLineError>
   /** The byte offset where each of `errors`' lines starts, in the same order. */
   readonly errorOffsets: Array<number>
   /** 1-based numbers of the entries' lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
