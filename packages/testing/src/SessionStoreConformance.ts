@@ -32,7 +32,7 @@
  * @since 0.1.0
  */
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
-import { registerAppendCases } from "./internal/conformanceAppend.js"
+import { registerAppendCases, registerKeyCases } from "./internal/conformanceAppend.js"
 import { registerDataCases } from "./internal/conformanceData.js"
 import {
   CASES,
@@ -50,8 +50,8 @@ import {
   summaryOf,
   titleEntry
 } from "./internal/conformanceKit.js"
-import { registerListingCases } from "./internal/conformanceListing.js"
-import { registerUuidCases } from "./internal/conformanceUuids.js"
+import { registerDeleteCases, registerListingCases, registerSummaryCases } from "./internal/conformanceListing.js"
+import { registerConcurrencyCases, registerUuidCases } from "./internal/conformanceUuids.js"
 import { requireRunner } from "./internal/optional.js"
 
 // Nothing of vitest or the SDK loads with this module (it is re-exported by `@acx/testing`,
@@ -143,6 +143,68 @@ export interface InvalidOption {
   /** A text the error's message must contain (e.g. the bad value). */
   readonly mentions: string
 }
+// The corrupt-row case: rows planted behind the store's back are skipped and reported.
+const registerCorruptCase = (suite: ConformanceSuite, hooks: CorruptEntryHooks | undefined): void => {
+  if (hooks === undefined) {
+    suite.skip("corrupt stored rows are skipped by load and reported (skipped: no corruptEntries hooks given)")
+    return
+  }
+  const { check } = suite
+  check("corrupt stored rows are skipped by load and reported", async (store) => {
+    const key = mainKey(freshProject())
+    const sub = subKey(key, "subagents/agent-corrupt")
+    const before = conversation(key.sessionId, 2)
+    const after = [titleEntry(key.sessionId, "After"), markerEntry(key.sessionId, "after")]
+    await store.append(key, before)
+    await store.append(sub, before.slice(0, 1))
+    await hooks.plant(key)
+    await hooks.plant(sub)
+    await store.append(key, after)
+    const reportsBefore = hooks.reported().length
+    expect(await store.load(key)).toEqual([...before, ...after])
+    expect(await store.load(sub)).toEqual(before.slice(0, 1))
+    const reports = hooks.reported().slice(reportsBefore)
+    const same = (a: Key, b: Key) =>
+      a.projectKey === b.projectKey && a.sessionId === b.sessionId && a.subpath === b.subpath
+    expect(reports.filter((report) => same(report.key, key))).toHaveLength(1)
+    expect(reports.filter((report) => same(report.key, sub))).toHaveLength(1)
+    // The rest of the store is untouched by the corrupt rows.
+    const summary = await summaryOf(store, key)
+    expect(summary?.data["customTitle"]).toBe("After")
+    expect(await mtimeOf(store, key)).toBe(summary?.mtime)
+  })
+}
+
+// The construction case: each invalid option is rejected when the store is made, not at first use.
+const registerInvalidOptionsCase = (
+  suite: ConformanceSuite,
+  invalid: ReadonlyArray<InvalidOption> | undefined,
+  cleanup: (store: ConformanceStore) => Promise<void> | void
+): void => {
+  if (invalid === undefined || invalid.length === 0) {
+    suite.skip("invalid options are rejected when the store is constructed (skipped: no invalidOptions given)")
+    return
+  }
+  const { check } = suite
+  check("invalid options are rejected when the store is constructed", async () => {
+    for (const each of invalid) {
+      let thrown: unknown = undefined
+      let made: unknown = undefined
+      try {
+        made = each.construct()
+      } catch (error) {
+        thrown = error
+      }
+      if (thrown === undefined && made instanceof Promise) {
+        thrown = await made.then(() => undefined, (error: unknown) => error)
+      }
+      if (thrown === undefined && made !== undefined) await cleanup(made as ConformanceStore)
+      expect(thrown, `${each.title}: not rejected at construction`).toBeInstanceOf(Error)
+      expect((thrown as Error).message, each.title).toContain(each.mentions)
+    }
+  })
+}
+
 /**
  * Registers `describe(name)` with one vitest `it` per {@link ConformanceCase}, run against the
  * store `makeStore` returns (made once and shared by every case).
@@ -189,63 +251,14 @@ export const runSessionStoreConformance = (
     const suite: ConformanceSuite = { check, skip: (title) => it.skip(title, () => {}), track }
 
     registerAppendCases(suite)
+    registerKeyCases(suite)
     registerListingCases(suite)
+    registerSummaryCases(suite)
+    registerDeleteCases(suite)
     registerUuidCases(suite, options.sharedStorage)
+    registerConcurrencyCases(suite)
     registerDataCases(suite)
-
-    if (options.corruptEntries === undefined) {
-      it.skip("corrupt stored rows are skipped by load and reported (skipped: no corruptEntries hooks given)", () => {})
-    } else {
-      const hooks = options.corruptEntries
-      check("corrupt stored rows are skipped by load and reported", async (store) => {
-        const key = mainKey(freshProject())
-        const sub = subKey(key, "subagents/agent-corrupt")
-        const before = conversation(key.sessionId, 2)
-        const after = [titleEntry(key.sessionId, "After"), markerEntry(key.sessionId, "after")]
-        await store.append(key, before)
-        await store.append(sub, before.slice(0, 1))
-        await hooks.plant(key)
-        await hooks.plant(sub)
-        await store.append(key, after)
-        const reportsBefore = hooks.reported().length
-        expect(await store.load(key)).toEqual([...before, ...after])
-        expect(await store.load(sub)).toEqual(before.slice(0, 1))
-        const reports = hooks.reported().slice(reportsBefore)
-        const same = (a: Key, b: Key) =>
-          a.projectKey === b.projectKey && a.sessionId === b.sessionId && a.subpath === b.subpath
-        expect(reports.filter((report) => same(report.key, key))).toHaveLength(1)
-        expect(reports.filter((report) => same(report.key, sub))).toHaveLength(1)
-        // The rest of the store is untouched by the corrupt rows.
-        const summary = await summaryOf(store, key)
-        expect(summary?.data["customTitle"]).toBe("After")
-        expect(await mtimeOf(store, key)).toBe(summary?.mtime)
-      })
-    }
-
-    if (options.invalidOptions === undefined || options.invalidOptions.length === 0) {
-      it.skip(
-        "invalid options are rejected when the store is constructed (skipped: no invalidOptions given)",
-        () => {}
-      )
-    } else {
-      const invalid = options.invalidOptions
-      check("invalid options are rejected when the store is constructed", async () => {
-        for (const each of invalid) {
-          let thrown: unknown = undefined
-          let made: unknown = undefined
-          try {
-            made = each.construct()
-          } catch (error) {
-            thrown = error
-          }
-          if (thrown === undefined && made instanceof Promise) {
-            thrown = await made.then(() => undefined, (error: unknown) => error)
-          }
-          if (thrown === undefined && made !== undefined) await cleanup(made as ConformanceStore)
-          expect(thrown, `${each.title}: not rejected at construction`).toBeInstanceOf(Error)
-          expect((thrown as Error).message, each.title).toContain(each.mentions)
-        }
-      })
-    }
+    registerCorruptCase(suite, options.corruptEntries)
+    registerInvalidOptionsCase(suite, options.invalidOptions, cleanup)
   })
 }

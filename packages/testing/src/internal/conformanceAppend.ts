@@ -20,7 +20,7 @@ import {
   userEntry
 } from "./conformanceKit.js"
 
-/** Registers the append and load cases. */
+/** Registers the append and load cases: order, batches, empty appends, unknown keys. */
 export const registerAppendCases = (suite: ConformanceSuite): void => {
   const { check } = suite
   check("round-trip keeps entries and order", async (store) => {
@@ -90,7 +90,11 @@ export const registerAppendCases = (suite: ConformanceSuite): void => {
     expect(await store.load(mainKey(key.projectKey))).toBeNull()
     expect(await store.load(mainKey(freshProject(), key.sessionId))).toBeNull()
   })
+}
 
+/** Registers the cases of keys: subpaths checked and independent, project keys isolated. */
+export const registerKeyCases = (suite: ConformanceSuite): void => {
+  const { check } = suite
   check("invalid subpaths are rejected", async (store) => {
     const key = mainKey(freshProject())
     await store.append(key, conversation(key.sessionId, 2))

@@ -25,7 +25,7 @@ import {
   userEntry
 } from "./conformanceKit.js"
 
-/** Registers the listing, summary and delete cases. */
+/** Registers the listing cases: `listSessions`, its mtime clock, `listSessionSummaries`. */
 export const registerListingCases = (suite: ConformanceSuite): void => {
   const { check } = suite
   check("listSessions excludes subkeys", async (store) => {
@@ -105,7 +105,11 @@ export const registerListingCases = (suite: ConformanceSuite): void => {
       expect(summary.mtime).toBe(listed.get(summary.sessionId))
     }
   })
+}
 
+/** Registers the cases of summaries against a fresh fold of the SDK's. */
+export const registerSummaryCases = (suite: ConformanceSuite): void => {
+  const { check } = suite
   check("summary equals a fresh fold of all entries", async (store) => {
     const key = mainKey(freshProject())
     const sid = key.sessionId
@@ -143,7 +147,11 @@ export const registerListingCases = (suite: ConformanceSuite): void => {
     expect(summary?.data["tag"]).toBe("kept")
     expect(summary).toEqual(foldSessionSummary(undefined, key, loaded ?? [], { mtime: summary?.mtime ?? 0 }))
   })
+}
 
+/** Registers the delete and `listSubkeys` cases. */
+export const registerDeleteCases = (suite: ConformanceSuite): void => {
+  const { check } = suite
   check("delete of a main key cascades to subkeys and summary", async (store) => {
     const key = mainKey(freshProject())
     const survivor = mainKey(key.projectKey)

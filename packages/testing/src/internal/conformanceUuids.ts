@@ -20,7 +20,7 @@ import {
   userEntry
 } from "./conformanceKit.js"
 
-/** Registers the uuid and concurrency cases; the cross-instance case needs `openShared`. */
+/** Registers the uuid cases; the cross-instance case needs `openShared`. */
 export const registerUuidCases = (
   suite: ConformanceSuite,
   openShared: (() => Promise<Sdk.SessionStore> | Sdk.SessionStore) | undefined
@@ -86,7 +86,11 @@ export const registerUuidCases = (
     for (const target of targets) await store.append(target, [entry])
     for (const target of targets) expect(await store.load(target)).toEqual([entry])
   })
+}
 
+/** Registers the cases of entries without uuid and of concurrent appends. */
+export const registerConcurrencyCases = (suite: ConformanceSuite): void => {
+  const { check } = suite
   check("entries without uuid are never deduplicated", async (store) => {
     const key = mainKey(freshProject())
     const marker = markerEntry(key.sessionId, "same")
