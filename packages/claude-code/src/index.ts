@@ -17,13 +17,6 @@ export * as AcxHome from "./AcxHome.js"
 export * as ClaudeProjects from "./ClaudeProjects.js"
 
 /**
- * The error of `ClaudeProjects` (which re-exports it).
- *
- * @since 0.1.0
- */
-export * as ClaudeProjectsError from "./ClaudeProjectsError.js"
-
-/**
  * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
  *
  * @since 0.1.0
@@ -80,3 +73,10 @@ export * as SessionStats from "./SessionStats.js"
  * @since 0.1.0
  */
 export * as SessionExport from "./SessionExport.js"
+
+/**
+ * The error of `ClaudeProjects` (which re-exports it).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjectsError from "./ClaudeProjectsError.js"
