@@ -35,8 +35,7 @@ const sourceFiles = (dir: string): Array<string> =>
   })
 
 /** A file's lines, as an editor numbers them: a last line without a newline counts too. */
-const lineCount = (text: string): number =>
-  text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
+const lineCount = (text: string): number => text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
 
 const sizes = fs
   .readdirSync(packages)
