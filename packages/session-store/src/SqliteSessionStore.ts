@@ -253,6 +253,57 @@ interface SessionRow {
   readonly sessionId: string
 }
 
+// Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique uuid
+// index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT. How many
+// rows were inserted.
+const insertRows = (
+  sql: SqlClient.SqlClient,
+  keyId: number,
+  uuids: ReadonlyArray<string | null>,
+  jsons: ReadonlyArray<string>,
+  mtime: number
+) =>
+  Effect.gen(function*() {
+    const count = jsons.length
+    let changes = 0
+    for (let start = 0; start < count; start += INSERT_CHUNK) {
+      const end = Math.min(count, start + INSERT_CHUNK)
+      const params = new Array<unknown>((end - start) * 4)
+      for (let i = start, p = 0; i < end; i++, p += 4) {
+        params[p] = keyId
+        params[p + 1] = uuids[i]
+        params[p + 2] = jsons[i]
+        params[p + 3] = mtime
+      }
+      const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
+      changes += result.changes
+    }
+    return changes
+  })
+
+// What an append stored when some rows were skipped, in call order: every entry without uuid,
+// and the first occurrence of each uuid the database accepted, i.e. stored under this key by this
+// append: its `changes` newest rows (ids only grow, and the transaction holds the write lock).
+const storedEntries = (
+  sql: SqlClient.SqlClient,
+  keyId: number,
+  entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+  uuids: ReadonlyArray<string | null>,
+  changes: number
+) =>
+  Effect.gen(function*() {
+    const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
+      WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
+    const insertedUuids = new Set<string>()
+    for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
+    const kept: Array<SessionStore.SessionStoreEntry> = []
+    for (let i = 0; i < entries.length; i++) {
+      const uuid = uuids[i] ?? null
+      if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
+    }
+    return kept
+  })
+
 const makeStore = (
   sql: SqlClient.SqlClient,
   options: SqliteSessionStoreClientOptions
@@ -307,38 +358,8 @@ const makeStore = (
         RETURNING id, mtime`
       const keyId = Number(keyRows[0]!.id)
       const newKey = Number(keyRows[0]!.mtime) === mtime
-      // Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique
-      // uuid index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT.
-      let changes = 0
-      for (let start = 0; start < count; start += INSERT_CHUNK) {
-        const end = Math.min(count, start + INSERT_CHUNK)
-        const params = new Array<unknown>((end - start) * 4)
-        for (let i = start, p = 0; i < end; i++, p += 4) {
-          params[p] = keyId
-          params[p + 1] = uuids[i]
-          params[p + 2] = jsons[i]
-          params[p + 3] = mtime
-        }
-        const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
-        changes += result.changes
-      }
-      // What was stored, in call order: everything when no row was skipped; otherwise every entry
-      // without uuid, and the first occurrence of each uuid the database accepted, i.e. stored
-      // under this key by this append: its `changes` newest rows (ids only grow, and this
-      // transaction holds the write lock).
-      let stored: ReadonlyArray<SessionStore.SessionStoreEntry> = entries
-      if (changes !== count) {
-        const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
-          WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
-        const insertedUuids = new Set<string>()
-        for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
-        const kept: Array<SessionStore.SessionStoreEntry> = []
-        for (let i = 0; i < count; i++) {
-          const uuid = uuids[i] ?? null
-          if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
-        }
-        stored = kept
-      }
+      const changes = yield* insertRows(sql, keyId, uuids, jsons, mtime)
+      const stored = changes === count ? entries : yield* storedEntries(sql, keyId, entries, uuids, changes)
       if (stored.length === 0) {
         // nothing stored: leave the key as it was (a new key cannot get here, but stays unwritten)
         if (newKey) yield* sql`DELETE FROM acx_session_keys WHERE id = ${keyId}`
