@@ -42,42 +42,23 @@
  */
 import * as AcxHome from "@acx/claude-code/AcxHome"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
-import { mapSdkMessage } from "@acx/convert/AgentEvent"
-import * as AgentUsage from "@acx/convert/AgentUsage"
-import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
-import * as Cause from "effect/Cause"
+import type * as AgentUsage from "@acx/convert/AgentUsage"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
-import * as Option from "effect/Option"
-import * as PubSub from "effect/PubSub"
+import type * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { randomUUID } from "node:crypto"
-import * as path from "node:path"
 import { AgentError } from "./AgentError.js"
-import type { AgentSessionOptions, Prompt, Turn, TurnComplete, UserContentBlock } from "./AgentSessionOptions.js"
-import {
-  awaitExit,
-  GRACEFUL_EXIT,
-  loadSdk,
-  resolveBinary,
-  resolveStore,
-  startFailed,
-  STDERR_KEPT,
-  storePathIn,
-  withStderr
-} from "./internal/agentProcess.js"
-import { describe } from "./internal/describe.js"
-import { queueIterable } from "./internal/input.js"
+import type { AgentSessionOptions, Prompt, Turn, UserContentBlock } from "./AgentSessionOptions.js"
+import { resolveBinary, resolveStore, storePathIn } from "./internal/agentProcess.js"
+import { forkDriver } from "./internal/sessionDriver.js"
+import { makeSessionState, type SessionState, type TurnRequest } from "./internal/sessionState.js"
 
 /**
  * Prompts, turns and the session's options (defined in `AgentSessionOptions`).
@@ -150,31 +131,6 @@ export const acxHome: (env?: { readonly [name: string]: string | undefined }) =>
  */
 export const defaultStorePath = (home: string = acxHome()): string => storePathIn(home)
 
-interface TurnRequest {
-  readonly prompt: Prompt
-  readonly mailbox: Mailbox.Mailbox<AgentEvent, AgentError>
-  readonly done: Deferred.Deferred<Turn, AgentError>
-  abandoned: boolean
-}
-
-interface Process {
-  readonly generation: number
-  readonly query: Sdk.Query
-  readonly input: Queue.Queue<Sdk.SDKUserMessage>
-  readonly reader: Fiber.RuntimeFiber<void>
-  readonly pid: number | undefined
-  readonly stderr: () => string
-}
-
-type DriverInput =
-  | { readonly _tag: "Turn"; readonly request: TurnRequest }
-  | { readonly _tag: "Abandon"; readonly request: TurnRequest }
-  | { readonly _tag: "Message"; readonly generation: number; readonly message: unknown }
-  | { readonly _tag: "Ended"; readonly generation: number; readonly error: unknown }
-  | { readonly _tag: "Interrupt"; readonly done: Deferred.Deferred<void> }
-  | { readonly _tag: "Warm"; readonly done: Deferred.Deferred<void, AgentError> }
-  | { readonly _tag: "Close" }
-
 const invalidPrompt = (description: string) => new AgentError({ reason: "InvalidPrompt", description })
 
 /**
@@ -198,6 +154,69 @@ export const validatePrompt = (prompt: unknown): Either.Either<Prompt, AgentErro
     : Either.left(invalidPrompt(`content block ${bad} has no type`))
 }
 
+const closedError = (description: string) => new AgentError({ reason: "Closed", description })
+
+// Queues a turn for the driver; `isBusy` turns true at once, before the driver takes it.
+const enqueue = (state: SessionState, prompt: Prompt): Effect.Effect<TurnRequest, AgentError> =>
+  Effect.gen(function*() {
+    const valid = yield* validatePrompt(prompt)
+    if (yield* Ref.get(state.closed)) return yield* closedError("the session is closed")
+    const request: TurnRequest = {
+      prompt: valid,
+      mailbox: yield* Mailbox.make<AgentEvent, AgentError>(),
+      done: yield* Deferred.make<Turn, AgentError>(),
+      abandoned: false
+    }
+    yield* Ref.set(state.busy, true)
+    yield* Queue.offer(state.inbox, { _tag: "Turn", request })
+    return request
+  })
+
+// A turn whose consumer went away: dropped if it waits, interrupted if it runs.
+const abandon = (state: SessionState, request: TurnRequest): Effect.Effect<void> =>
+  Deferred.isDone(request.done).pipe(
+    Effect.flatMap((done) => (done ? Effect.void : Queue.offer(state.inbox, { _tag: "Abandon", request }))),
+    Effect.asVoid
+  )
+
+const submitTo = (state: SessionState) => (prompt: Prompt) =>
+  Effect.map(enqueue(state, prompt), (request) =>
+    Mailbox.toStream(request.mailbox).pipe(
+      Stream.ensuring(abandon(state, request)),
+      Stream.withSpan("AgentSession.turn")
+    ))
+
+const askOf = (state: SessionState) => (prompt: Prompt): Effect.Effect<Turn, AgentError> =>
+  enqueue(state, prompt).pipe(
+    Effect.flatMap((request) => Deferred.await(request.done).pipe(Effect.onInterrupt(() => abandon(state, request)))),
+    Effect.withSpan("AgentSession.ask")
+  )
+
+const closeOf = (state: SessionState): Effect.Effect<void> =>
+  Ref.getAndSet(state.closed, true).pipe(
+    Effect.flatMap((already) => (already ? Effect.void : Queue.offer(state.inbox, { _tag: "Close" }))),
+    Effect.zipRight(Deferred.await(state.closedDone)),
+    Effect.withSpan("AgentSession.close")
+  )
+
+const interruptOf = (state: SessionState): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const done = yield* Deferred.make<void>()
+    yield* Queue.offer(state.inbox, { _tag: "Interrupt", done })
+    yield* Effect.raceFirst(Deferred.await(done), Deferred.await(state.closedDone))
+  })
+
+const warmOf = (state: SessionState): Effect.Effect<void, AgentError> =>
+  Effect.gen(function*() {
+    if (yield* Ref.get(state.closed)) return yield* closedError("the session is closed")
+    const done = yield* Deferred.make<void, AgentError>()
+    yield* Queue.offer(state.inbox, { _tag: "Warm", done })
+    yield* Effect.raceFirst(
+      Deferred.await(done),
+      Deferred.await(state.closedDone).pipe(Effect.zipRight(Effect.fail(closedError("the session was closed"))))
+    )
+  })
+
 /**
  * Opens a conversation. Nothing starts until the first send (or `warm`); the scope closes it.
  * Fails with `StartFailed` when no binary is found or the default store cannot open.
@@ -209,367 +228,26 @@ export const make = (
   options: AgentSessionOptions = {}
 ): Effect.Effect<AgentSession, AgentError, Scope.Scope> =>
   Effect.gen(function*() {
-    const scope = yield* Effect.scope
     const binary = yield* resolveBinary(options)
     const sessionStore = yield* resolveStore(options)
-    const cwd = path.resolve(options.cwd ?? process.cwd())
-    const startTimeout = Duration.decode(options.startTimeout ?? Duration.seconds(60))
-
-    const inbox = yield* Queue.unbounded<DriverInput>()
-    const hub = yield* PubSub.unbounded<AgentEvent>()
-    const sessionIdRef = yield* Ref.make<Option.Option<string>>(Option.fromNullable(options.resume))
-    const usageRef = yield* Ref.make(options.usage ?? AgentUsage.empty)
-    const busyRef = yield* Ref.make(false)
-    const pidRef = yield* Ref.make<Option.Option<number>>(Option.none())
-    const closedRef = yield* Ref.make(false)
-    const closedDone = yield* Deferred.make<void>()
-
-    // state owned by the driver fiber alone
-    const waiting: Array<TurnRequest> = []
-    let current: { readonly request: TurnRequest; readonly events: Array<AgentEvent> } | undefined
-    let live: Process | undefined
-    let generation = 0
-
-    const syncBusy = Ref.set(busyRef, current !== undefined || waiting.length > 0)
-
-    const sdkOptions = (resume: string | undefined, onStderr: (data: string) => void): Sdk.Options => {
-      const { sdkOptions: extra, ...own } = options
-      return {
-        ...extra,
-        ...(own.model === undefined ? {} : { model: own.model }),
-        ...(own.allowedTools === undefined ? {} : { allowedTools: own.allowedTools }),
-        ...(own.disallowedTools === undefined ? {} : { disallowedTools: own.disallowedTools }),
-        ...(own.permissionMode === undefined ? {} : { permissionMode: own.permissionMode }),
-        ...(own.canUseTool === undefined ? {} : { canUseTool: own.canUseTool }),
-        ...(own.hooks === undefined ? {} : { hooks: own.hooks }),
-        ...(own.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: own.maxBudgetUsd }),
-        ...(own.settingSources === undefined ? {} : { settingSources: own.settingSources }),
-        ...(own.env === undefined ? {} : { env: own.env }),
-        ...(sessionStore === undefined ? {} : { sessionStore }),
-        ...(resume === undefined ? {} : { resume }),
-        cwd,
-        pathToClaudeCodeExecutable: binary,
-        includePartialMessages: true,
-        // the CLI echoes each prompt: the stream (and an Acontext mirror) sees what was asked
-        extraArgs: { ...extra?.extraArgs, "replay-user-messages": null },
-        stderr: (data) => {
-          onStderr(data)
-          extra?.stderr?.(data)
-        }
-      }
-    }
-
-    const mirrorSave = (message: unknown): Effect.Effect<void> =>
-      options.mirror === undefined
-        ? Effect.void
-        : options.mirror.save(message).pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning("acx agent: Acontext mirror failed", cause))
-        )
-
-    // A loop of its own rather than Stream.fromAsyncIterable: that one awaits the iterator's
-    // return() when interrupted, and an async generator's return() waits behind a pending next()
-    // — which never settles once the CLI is killed — so closing could hang forever.
-    const readLoop = (gen: number, query: Sdk.Query): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        while (true) {
-          const next = yield* Effect.tryPromise({ try: () => query.next(), catch: (error) => error })
-          if (next.done === true) return
-          yield* mirrorSave(next.value)
-          yield* Queue.offer(inbox, { _tag: "Message", generation: gen, message: next.value })
-        }
-      }).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) =>
-          Queue.offer(inbox, {
-            _tag: "Ended",
-            generation: gen,
-            error: Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
-          })
-        ),
-        Effect.asVoid
-      )
-
-    const start = (gen: number, resume: string | undefined): Effect.Effect<Process, AgentError> =>
-      Effect.gen(function*() {
-        const failed = startFailed(resume)
-        const sdk = yield* loadSdk
-        const input = yield* Queue.unbounded<Sdk.SDKUserMessage>()
-        let stderr = ""
-        const onStderr = (data: string) => {
-          stderr = (stderr + data).slice(-STDERR_KEPT)
-        }
-        const query = yield* Effect.try({
-          try: () => sdk.query({ prompt: queueIterable(input), options: sdkOptions(resume, onStderr) }),
-          catch: (cause) => failed(`cannot start Claude Code (${binary}): ${describe(cause)}`, cause)
-        })
-        // interruptible whatever region the session was made in (a pool makes it in an acquire)
-        const reader = yield* Effect.forkIn(Effect.interruptible(readLoop(gen, query)), scope)
-        const init = yield* Effect.tryPromise({
-          try: () => query.initializationResult(),
-          catch: (cause) =>
-            failed(withStderr(`Claude Code (${binary}) did not start: ${describe(cause)}`, stderr), cause)
-        }).pipe(
-          Effect.timeoutFail({
-            duration: startTimeout,
-            onTimeout: () =>
-              failed(withStderr(
-                `Claude Code (${binary}) did not answer within ${Duration.format(startTimeout)}`,
-                stderr
-              ))
-          }),
-          Effect.tapError(() => Effect.sync(() => query.close()).pipe(Effect.zipRight(Queue.shutdown(input))))
-        )
-        // the CLI reports its pid in the initialize answer (not in the SDK's type)
-        const reported = (init as { readonly pid?: unknown }).pid
-        const pid = typeof reported === "number" ? reported : undefined
-        return { generation: gen, query, input, reader, pid, stderr: () => stderr }
-      }).pipe(Effect.withSpan("AgentSession.start", { attributes: { cwd, resume: resume ?? "" } }))
-
-    const ensureProcess: Effect.Effect<Process, AgentError> = Effect.suspend(() => {
-      if (live !== undefined) return Effect.succeed(live)
-      generation += 1
-      return Ref.get(sessionIdRef).pipe(
-        Effect.flatMap((sessionId) => start(generation, Option.getOrUndefined(sessionId))),
-        Effect.tap((started) => {
-          live = started
-          return Ref.set(pidRef, Option.fromNullable(started.pid))
-        })
-      )
-    })
-
-    /** Ends a process: stdin closed (the CLI flushes and exits), then the SDK's own cleanup. */
-    const stop = (ended: Process, graceful: boolean): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        yield* Queue.shutdown(ended.input)
-        if (graceful) yield* Fiber.await(ended.reader).pipe(Effect.timeout(GRACEFUL_EXIT), Effect.ignore)
-        yield* Effect.sync(() => ended.query.close())
-        yield* Fiber.interrupt(ended.reader)
-        // gone from the system before this returns: a pool counts on it to never exceed its slots
-        if (ended.pid !== undefined) yield* awaitExit(ended.pid)
-        if (live === ended) {
-          live = undefined
-          yield* Ref.set(pidRef, Option.none())
-        }
-      })
-
-    const userMessage = (prompt: Prompt, sessionId: Option.Option<string>): Sdk.SDKUserMessage => ({
-      type: "user",
-      message: { role: "user", content: typeof prompt === "string" ? prompt : [...prompt] },
-      parent_tool_use_id: null,
-      session_id: Option.getOrElse(sessionId, () => ""),
-      uuid: randomUUID()
-    })
-
-    const failRequest = (request: TurnRequest, error: AgentError) =>
-      request.mailbox.fail(error).pipe(Effect.zipRight(Deferred.fail(request.done, error)))
-
-    const startNext: Effect.Effect<void> = Effect.gen(function*() {
-      while (current === undefined && waiting.length > 0) {
-        const request = waiting.shift()!
-        if (request.abandoned) {
-          yield* failRequest(request, new AgentError({ reason: "Closed", description: "the turn was abandoned" }))
-          continue
-        }
-        const started = yield* Effect.either(ensureProcess)
-        if (Either.isLeft(started)) {
-          yield* failRequest(request, started.left)
-          continue
-        }
-        current = { request, events: [] }
-        yield* Queue.offer(started.right.input, userMessage(request.prompt, yield* Ref.get(sessionIdRef)))
-      }
-      yield* syncBusy
-    })
-
-    const finishTurn = (result: TurnComplete): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        const finished = current!
-        current = undefined
-        const conversation = yield* Ref.get(usageRef)
-        const turn: Turn = {
-          prompt: finished.request.prompt,
-          sessionId: result.sessionId ?? Option.getOrUndefined(yield* Ref.get(sessionIdRef)),
-          events: finished.events,
-          result,
-          usage: conversation.lastTurn ?? { tokens: result.tokens, tokensByModel: {}, costUsd: 0 },
-          conversation
-        }
-        if (options.onTurnComplete !== undefined) {
-          yield* Effect.suspend(() => options.onTurnComplete!(turn)).pipe(
-            Effect.catchAllCause((cause) => Effect.logWarning("acx agent: onTurnComplete failed", cause))
-          )
-        }
-        yield* finished.request.mailbox.end
-        yield* Deferred.succeed(finished.request.done, turn)
-      })
-
-    const onMessage = (gen: number, message: unknown): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        if (live?.generation !== gen) return
-        for (const event of mapSdkMessage(message)) {
-          yield* Ref.update(usageRef, (usage) => AgentUsage.step(usage, event))
-          if (event._tag === "SessionStarted") yield* Ref.set(sessionIdRef, Option.some(event.sessionId))
-          yield* PubSub.publish(hub, event)
-          if (current === undefined) continue
-          current.events.push(event)
-          yield* current.request.mailbox.offer(event)
-          if (event._tag === "TurnComplete") yield* finishTurn(event)
-        }
-        yield* startNext
-      })
-
-    const onEnded = (gen: number, error: unknown): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        if (live === undefined || live.generation !== gen) return
-        const ended = live
-        yield* stop(ended, false)
-        if (current !== undefined) {
-          const failed = current.request
-          current = undefined
-          const why = error === undefined ? "it exited" : describe(error)
-          yield* failRequest(
-            failed,
-            new AgentError({
-              reason: "TurnFailed",
-              description: withStderr(`the Claude Code process ended before the turn's result: ${why}`, ended.stderr()),
-              ...Option.match(yield* Ref.get(sessionIdRef), {
-                onNone: () => ({}),
-                onSome: (sessionId) => ({ sessionId })
-              }),
-              ...(error === undefined ? {} : { cause: error })
-            })
-          )
-        }
-        yield* startNext
-      })
-
-    const interruptRunning: Effect.Effect<void> = Effect.suspend(() => {
-      const running = live
-      if (current === undefined || running === undefined) return Effect.void
-      // not awaited here: the turn's error result arrives through the reader
-      return Effect.tryPromise(() => running.query.interrupt()).pipe(
-        Effect.timeout(GRACEFUL_EXIT),
-        Effect.ignore,
-        Effect.interruptible,
-        Effect.forkIn(scope),
-        Effect.asVoid
-      )
-    })
-
-    const shutdown: Effect.Effect<void> = Effect.gen(function*() {
-      const closed = new AgentError({ reason: "Closed", description: "the session was closed" })
-      for (const request of waiting.splice(0)) yield* failRequest(request, closed)
-      if (current !== undefined) {
-        const running = current.request
-        current = undefined
-        yield* interruptRunning
-        yield* failRequest(running, closed)
-      }
-      if (live !== undefined) yield* stop(live, true)
-      yield* syncBusy
-      yield* PubSub.shutdown(hub)
-    })
-
-    const handle = (input: DriverInput): Effect.Effect<boolean> => {
-      switch (input._tag) {
-        case "Turn":
-          waiting.push(input.request)
-          return Effect.as(startNext, true)
-        case "Abandon":
-          input.request.abandoned = true
-          return Effect.as(current?.request === input.request ? interruptRunning : Effect.void, true)
-        case "Message":
-          return Effect.as(onMessage(input.generation, input.message), true)
-        case "Ended":
-          return Effect.as(onEnded(input.generation, input.error), true)
-        case "Interrupt":
-          return interruptRunning.pipe(Effect.zipRight(Deferred.succeed(input.done, undefined)), Effect.as(true))
-        case "Warm":
-          return Effect.exit(ensureProcess).pipe(
-            Effect.flatMap((exit) => Deferred.done(input.done, Exit.asVoid(exit))),
-            Effect.as(true)
-          )
-        case "Close":
-          return Effect.as(shutdown, false)
-      }
-    }
-
-    const driver = Effect.gen(function*() {
-      let running = true
-      while (running) running = yield* Queue.take(inbox).pipe(Effect.flatMap(handle))
-    }).pipe(Effect.ensuring(Deferred.succeed(closedDone, undefined)))
-    yield* Effect.forkIn(Effect.interruptible(driver), scope)
-
-    const close: Effect.Effect<void> = Ref.getAndSet(closedRef, true).pipe(
-      Effect.flatMap((already) => (already ? Effect.void : Queue.offer(inbox, { _tag: "Close" }))),
-      Effect.zipRight(Deferred.await(closedDone)),
-      Effect.withSpan("AgentSession.close")
-    )
+    const state = yield* makeSessionState(options, { binary, sessionStore })
+    yield* forkDriver(state)
+    const close = closeOf(state)
     yield* Effect.addFinalizer(() => close)
-
-    const enqueue = (prompt: Prompt): Effect.Effect<TurnRequest, AgentError> =>
-      Effect.gen(function*() {
-        const valid = yield* validatePrompt(prompt)
-        if (yield* Ref.get(closedRef)) {
-          return yield* new AgentError({ reason: "Closed", description: "the session is closed" })
-        }
-        const request: TurnRequest = {
-          prompt: valid,
-          mailbox: yield* Mailbox.make<AgentEvent, AgentError>(),
-          done: yield* Deferred.make<Turn, AgentError>(),
-          abandoned: false
-        }
-        yield* Ref.set(busyRef, true)
-        yield* Queue.offer(inbox, { _tag: "Turn", request })
-        return request
-      })
-
-    const abandon = (request: TurnRequest) =>
-      Deferred.isDone(request.done).pipe(
-        Effect.flatMap((done) => (done ? Effect.void : Queue.offer(inbox, { _tag: "Abandon", request }))),
-        Effect.asVoid
-      )
-
-    const submit = (prompt: Prompt) =>
-      Effect.map(enqueue(prompt), (request) =>
-        Mailbox.toStream(request.mailbox).pipe(
-          Stream.ensuring(abandon(request)),
-          Stream.withSpan("AgentSession.turn")
-        ))
-
+    const submit = submitTo(state)
     const session: AgentSession = {
       send: (prompt) => Stream.unwrap(submit(prompt)),
       submit,
-      ask: (prompt) =>
-        enqueue(prompt).pipe(
-          Effect.flatMap((request) => Deferred.await(request.done).pipe(Effect.onInterrupt(() => abandon(request)))),
-          Effect.withSpan("AgentSession.ask")
-        ),
-      interrupt: Effect.gen(function*() {
-        const done = yield* Deferred.make<void>()
-        yield* Queue.offer(inbox, { _tag: "Interrupt", done })
-        yield* Effect.raceFirst(Deferred.await(done), Deferred.await(closedDone))
-      }),
+      ask: askOf(state),
+      interrupt: interruptOf(state),
       close,
-      warm: Effect.gen(function*() {
-        if (yield* Ref.get(closedRef)) {
-          return yield* new AgentError({ reason: "Closed", description: "the session is closed" })
-        }
-        const done = yield* Deferred.make<void, AgentError>()
-        yield* Queue.offer(inbox, { _tag: "Warm", done })
-        yield* Effect.raceFirst(
-          Deferred.await(done),
-          Deferred.await(closedDone).pipe(
-            Effect.zipRight(Effect.fail(new AgentError({ reason: "Closed", description: "the session was closed" })))
-          )
-        )
-      }),
-      isBusy: Ref.get(busyRef),
-      processId: Ref.get(pidRef),
-      isClosed: Ref.get(closedRef),
-      sessionId: Ref.get(sessionIdRef),
-      usage: Ref.get(usageRef),
-      events: Stream.fromPubSub(hub)
+      warm: warmOf(state),
+      isBusy: Ref.get(state.busy),
+      processId: Ref.get(state.pid),
+      isClosed: Ref.get(state.closed),
+      sessionId: Ref.get(state.sessionId),
+      usage: Ref.get(state.usage),
+      events: Stream.fromPubSub(state.hub)
     }
     return session
   })

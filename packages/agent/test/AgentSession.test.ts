@@ -195,13 +195,24 @@ describe("AgentSession on the real Claude Code CLI", () => {
       const result = await run(Effect.gen(function*() {
         const session = yield* AgentSession.make(optionsOf(world, store))
         const slow = yield* session.submit("Run the slow command")
+        // at the tool call the turn certainly runs: its 30 s command has not been interrupted yet
+        const busyMidTurn: Array<boolean> = []
         const events = yield* slow.pipe(
-          Stream.tap((event) => (event._tag === "ToolUse" ? Effect.fork(session.interrupt) : Effect.void)),
+          Stream.tap((event) =>
+            event._tag === "ToolUse"
+              ? session.isBusy.pipe(
+                Effect.tap((busy) => busyMidTurn.push(busy)),
+                Effect.zipRight(Effect.fork(session.interrupt))
+              )
+              : Effect.void
+          ),
           Stream.runCollect
         )
         const next = yield* session.ask("Second question")
-        return { events: Chunk.toReadonlyArray(events), next }
+        return { events: Chunk.toReadonlyArray(events), next, busyMidTurn, busyAfter: yield* session.isBusy }
       }))
+      expect(result.busyMidTurn).toEqual([true])
+      expect(result.busyAfter).toBe(false)
       const last = result.events.at(-1)
       expect(last?._tag === "TurnComplete" && last.isError).toBe(true)
       expect(textOf(result.next.events)).toBe("Second answer.")

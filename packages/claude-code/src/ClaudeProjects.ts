@@ -11,9 +11,8 @@
  */
 import * as Fork from "@acx/convert/Fork"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
-import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { isUuid } from "@acx/schema/SessionId"
 import type * as Transcript from "@acx/schema/Transcript"
+import type * as TranscriptLine from "@acx/schema/TranscriptLine"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -23,48 +22,33 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
+import type { ClaudeProjectsError } from "./ClaudeProjectsError.js"
 import * as DirectoryLock from "./internal/directoryLock.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
+import { listedSessions, projectKeys, sessionsIn, subagentsUnder } from "./internal/projectsListing.js"
+import {
+  checkAgent,
+  fail,
+  inside,
+  type ProjectsTree,
+  readerError,
+  sessionFile,
+  subagentsDir
+} from "./internal/projectsTree.js"
+import * as ProjectsWrite from "./internal/projectsWrite.js"
 import { foldTranscript, lineParser } from "./internal/transcriptFile.js"
 import * as SessionIndex from "./SessionIndex.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
-// The largest `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes).
-const META_BYTES = 1024 * 1024
-
 /**
- * Why an operation failed:
- * - `InvalidSessionId`: not a UUID; `InvalidAgentId`: not a single safe path segment;
- * - `PathEscape`: a project key or subpath that would leave `<configDir>/projects`;
- * - `NotFound`: the file or directory does not exist;
- * - `NotAFile`: a transcript that is not a regular file (a FIFO, a socket, a device);
- * - `Io`: the file system failed; `Parse`: a sidecar is not valid JSON.
+ * Why an operation failed (defined in `ClaudeProjectsError`).
  *
  * @since 0.1.0
  * @category errors
  */
-export class ClaudeProjectsError
-  extends Schema.TaggedError<ClaudeProjectsError>("@acx/claude-code/ClaudeProjects/ClaudeProjectsError")(
-    "ClaudeProjectsError",
-    {
-      reason: Schema.Literal("InvalidSessionId", "InvalidAgentId", "PathEscape", "NotFound", "NotAFile", "Io", "Parse"),
-      operation: Schema.String,
-      description: Schema.String,
-      cause: Schema.optionalWith(Schema.Defect, { exact: true })
-    }
-  )
-{
-  /**
-   * @since 0.1.0
-   */
-  override get message(): string {
-    return `ClaudeProjects ${this.operation} failed (${this.reason}): ${this.description}`
-  }
-}
+export { ClaudeProjectsError } from "./ClaudeProjectsError.js"
 
 /**
  * @since 0.1.0
@@ -143,7 +127,7 @@ export interface SubagentInfo {
  */
 export interface TranscriptRead {
   readonly entries: Array<Transcript.TranscriptEntry>
-  readonly errors: Array<Transcript.TranscriptLineError>
+  readonly errors: Array<TranscriptLine.TranscriptLineError>
   /** The byte offset where each of `errors`' lines starts, in the same order. */
   readonly errorOffsets: Array<number>
   /** 1-based numbers of the entries' lines that were not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
@@ -279,342 +263,104 @@ export const isAgentId = (value: unknown): value is string => isSafeSegment(valu
 export const sessionMetadata = (entries: ReadonlyArray<unknown>): SessionMetadata.SessionMetadata =>
   SessionMetadata.sessionMetadata(entries)
 
-/**
- * Builds the service over `FileSystem` and `Path`.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const make: (
-  options: ClaudeProjectsOptions
-) => Effect.Effect<ClaudeProjects, never, FileSystem.FileSystem | Path.Path> = Effect.fnUntraced(
-  function*(options: ClaudeProjectsOptions) {
+// Read by TranscriptReader: regular files only, in chunks (never as one string: V8 strings stop
+// at about 512 MB), lines capped; a line that is not an entry is reported, never thrown.
+const readTranscript = (operation: string, file: string): Effect.Effect<TranscriptRead, ClaudeProjectsError> => {
+  const read: TranscriptRead = { entries: [], errors: [], errorOffsets: [], invalidUtf8Lines: [] }
+  return foldTranscript(file, {
+    onEntry: (entry) => read.entries.push(entry),
+    onError: (error, offset) => {
+      read.errors.push(error)
+      read.errorOffsets.push(offset)
+    },
+    onInvalidUtf8: (line) => read.invalidUtf8Lines.push(line)
+  }).pipe(Effect.as(read), Effect.mapError(readerError(operation)))
+}
+
+// The entries of a transcript file as they are read, batch by batch; malformed lines are skipped.
+const streamTranscript = (file: string): Stream.Stream<Transcript.TranscriptEntry, ClaudeProjectsError> => {
+  let entries: Array<Transcript.TranscriptEntry> = []
+  const take = lineParser({ onEntry: (entry) => entries.push(entry), onError: () => {} })
+  return TranscriptReader.readFile(file).pipe(
+    Stream.mapError(readerError("streamSession")),
+    Stream.mapConcat((batch) => {
+      for (const line of batch.lines) take(line, false)
+      if (batch.rest !== undefined) take(batch.rest, true)
+      const out = entries
+      entries = []
+      return out
+    })
+  )
+}
+
+const projectsTree = (options: ClaudeProjectsOptions) =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const configDir = path.resolve(expandHome(options.configDir))
-    const projectsDir = path.join(configDir, "projects")
-
-    const fail = (reason: ClaudeProjectsError["reason"], operation: string, description: string, cause?: unknown) =>
-      new ClaudeProjectsError({
-        reason,
-        operation,
-        description,
-        ...(cause !== undefined ? { cause } : {})
-      })
-
-    const readerError = (operation: string) => (cause: TranscriptReader.TranscriptReaderError) =>
-      fail(
-        cause.reason === "TooLarge" ? "Io" : cause.reason,
-        operation,
-        `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`,
-        cause
-      )
-
-    const ioError = (operation: string, target: string) => (cause: unknown) => {
-      const notFound = typeof cause === "object" && cause !== null && "reason" in cause && cause.reason === "NotFound"
-      return fail(notFound ? "NotFound" : "Io", operation, `${notFound ? "not found" : "I/O error"}: ${target}`, cause)
-    }
-
-    const inside = (operation: string, ...segments: ReadonlyArray<string>) =>
-      Effect.suspend(() => {
-        const resolved = path.resolve(projectsDir, ...segments)
-        const rel = path.relative(projectsDir, resolved)
-        return rel === "" || rel.startsWith("..") || path.isAbsolute(rel)
-          ? Effect.fail(fail("PathEscape", operation, `path escapes ${projectsDir}: ${segments.join("/")}`))
-          : Effect.succeed(resolved)
-      })
-
-    const checkProject = (operation: string, projectKey: string) =>
-      isSafeSegment(projectKey) && !projectKey.includes("..")
-        ? Effect.void
-        : Effect.fail(fail("PathEscape", operation, `invalid project key: ${JSON.stringify(projectKey)}`))
-
-    const checkSession = (operation: string, sessionId: string) =>
-      isUuid(sessionId)
-        ? Effect.void
-        : Effect.fail(fail("InvalidSessionId", operation, `not a UUID: ${JSON.stringify(sessionId)}`))
-
-    const checkAgent = (operation: string, agentId: string) =>
-      isAgentId(agentId)
-        ? Effect.void
-        : Effect.fail(fail("InvalidAgentId", operation, `not a single path segment: ${JSON.stringify(agentId)}`))
-
-    const sessionFile = (operation: string, projectKey: string, sessionId: string) =>
-      checkProject(operation, projectKey).pipe(
-        Effect.zipRight(checkSession(operation, sessionId)),
-        Effect.zipRight(inside(operation, projectKey, `${sessionId}.jsonl`))
-      )
-
-    // Read by TranscriptReader: regular files only, in chunks (never as one string: V8 strings stop
-    // at about 512 MB), lines capped; a line that is not an entry is reported, never thrown.
-    const readTranscript = (operation: string, file: string) => {
-      const read: TranscriptRead = { entries: [], errors: [], errorOffsets: [], invalidUtf8Lines: [] }
-      return foldTranscript(file, {
-        onEntry: (entry) => read.entries.push(entry),
-        onError: (error, offset) => {
-          read.errors.push(error)
-          read.errorOffsets.push(offset)
-        },
-        onInvalidUtf8: (line) => read.invalidUtf8Lines.push(line)
-      }).pipe(Effect.as(read), Effect.mapError(readerError(operation)))
-    }
-
-    const followSymlinks = options.followSymlinks === true
     const onSkipped = options.onSkipped ?? (() => Effect.void)
-    const skip = (target: string, reason: SkippedPath["reason"], description: string) =>
-      onSkipped({ path: target, reason, description })
-    const index = yield* SessionIndex.make({ projectsDir, cacheDir: options.cacheDir })
-    const realConfigDir = yield* Effect.cached(fs.realPath(configDir).pipe(Effect.orElseSucceed(() => configDir)))
-
-    const listDir = (operation: string, dir: string, mustExist = false) =>
-      fs.readDirectory(dir).pipe(
-        Effect.catchIf(
-          (error) => !mustExist && error._tag === "SystemError" && error.reason === "NotFound",
-          () => Effect.succeed<Array<string>>([])
-        ),
-        Effect.mapError(ioError(operation, dir)),
-        Effect.map((names) => names.slice().sort())
-      )
-
-    // Whether `target` may be read: not a symbolic link resolving outside the config directory
-    // (unless links are followed). Only a link pays for the resolution.
-    const linkAllowed = (target: string) =>
-      followSymlinks ? Effect.succeed(true) : fs.readLink(target).pipe(
-        Effect.matchEffect({
-          onFailure: () => Effect.succeed(true),
-          onSuccess: () =>
-            Effect.gen(function*() {
-              const root = yield* realConfigDir
-              const real = yield* fs.realPath(target).pipe(Effect.option)
-              if (Option.isNone(real)) return true
-              const rel = path.relative(root, real.value)
-              if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return true
-              yield* skip(
-                target,
-                "Symlink",
-                `a symbolic link to ${real.value}, outside the config directory ${configDir}`
-              )
-              return false
-            })
-        })
-      )
-
-    const isDirectory = (target: string) =>
-      fs.stat(target).pipe(
-        Effect.map((info) => info.type === "Directory"),
-        Effect.orElseSucceed(() => false)
-      )
-
-    interface Listed extends SessionFile {
-      readonly size: number
-      readonly mtime: number
+    const tree: ProjectsTree = {
+      fs,
+      path,
+      configDir,
+      projectsDir: path.join(configDir, "projects"),
+      followSymlinks: options.followSymlinks === true,
+      realConfigDir: yield* Effect.cached(fs.realPath(configDir).pipe(Effect.orElseSucceed(() => configDir))),
+      skip: (target, reason, description) => onSkipped({ path: target, reason, description })
     }
+    return tree
+  })
 
-    // A `<uuid>.jsonl` entry that is a readable regular file, with its size and mtime.
-    const checkTranscript = (projectKey: string, sessionId: string) =>
-      Effect.gen(function*() {
-        const file = path.join(projectsDir, projectKey, `${sessionId}.jsonl`)
-        const stat = yield* Effect.either(fs.stat(file))
-        if (stat._tag === "Left") {
-          yield* skip(file, "Unreadable", `cannot be read: ${stat.left.message}`)
-          return Option.none<Listed>()
-        }
-        const info = stat.right
-        if (info.type === "Directory") {
-          yield* skip(file, "Directory", "a directory, not a transcript")
-          return Option.none<Listed>()
-        }
-        if (info.type !== "File") {
-          yield* skip(file, "NotAFile", `not a regular file (${info.type})`)
-          return Option.none<Listed>()
-        }
-        if (!(yield* linkAllowed(file))) return Option.none<Listed>()
-        return Option.some<Listed>({
+// The listings: projects, session files, sessions with their (cached) metadata.
+const listings = (tree: ProjectsTree, index: SessionIndex.SessionIndex) => ({
+  listProjects: Effect.fn("ClaudeProjects.listProjects")(function*() {
+    const keys = yield* projectKeys(tree, "listProjects")
+    return yield* Effect.forEach(keys, (projectKey) =>
+      sessionsIn(tree, "listProjects", projectKey).pipe(
+        Effect.map((ids): ProjectInfo => ({
           projectKey,
-          sessionId,
-          file,
-          mtime: Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() }),
-          size: Number(info.size)
-        })
-      })
-
-    const sessionsIn = (operation: string, projectKey: string, mustExist = false) =>
-      listDir(operation, path.join(projectsDir, projectKey), mustExist).pipe(
-        Effect.flatMap((names) =>
-          Effect.forEach(
-            names.filter((name) => name.endsWith(".jsonl") && isUuid(name.slice(0, -6))),
-            (name) => checkTranscript(projectKey, name.slice(0, -6)),
-            { concurrency: 16 }
-          )
-        ),
-        Effect.map((found) => found.flatMap((listed) => Option.isSome(listed) ? [listed.value] : []))
-      )
-
-    const projectKeys = (operation: string) =>
-      listDir(operation, projectsDir).pipe(
-        Effect.flatMap((names) =>
-          Effect.filter(
-            names.filter((name) => isSafeSegment(name) && !name.includes("..")),
-            (name) => {
-              const dir = path.join(projectsDir, name)
-              return isDirectory(dir).pipe(Effect.flatMap((isDir) => isDir ? linkAllowed(dir) : Effect.succeed(false)))
-            }
-          )
-        )
-      )
-
-    // The sessions of one project (its directory must exist) or of every project.
-    const listed = (operation: string, projectKey: string | undefined) =>
-      Effect.gen(function*() {
-        if (projectKey === undefined) {
-          const keys = yield* projectKeys(operation)
-          return (yield* Effect.forEach(keys, (key) => sessionsIn(operation, key))).flat()
-        }
-        yield* checkProject(operation, projectKey)
-        const dir = path.join(projectsDir, projectKey)
-        if (!(yield* isDirectory(dir))) {
-          return yield* Effect.fail(fail("NotFound", operation, `no project ${projectKey} in ${projectsDir}`))
-        }
-        if (!(yield* linkAllowed(dir))) return []
-        return yield* sessionsIn(operation, projectKey, true)
-      })
-
-    const listProjects = Effect.fn("ClaudeProjects.listProjects")(function*() {
-      const keys = yield* projectKeys("listProjects")
-      return yield* Effect.forEach(keys, (projectKey) =>
-        sessionsIn("listProjects", projectKey).pipe(
-          Effect.map((ids): ProjectInfo => ({
-            projectKey,
-            path: path.join(projectsDir, projectKey),
-            sessions: ids.length
-          }))
-        ))
-    })
-
-    const listSessionFiles = Effect.fn("ClaudeProjects.listSessionFiles")(function*(projectKey?: string) {
-      const found = yield* listed("listSessionFiles", projectKey)
-      return found.map(({ file, projectKey, sessionId }): SessionFile => ({ projectKey, sessionId, file }))
-    })
-
-    const listSessions = Effect.fn("ClaudeProjects.listSessions")(function*(projectKey?: string) {
-      const found = yield* listed("listSessions", projectKey)
-      const under = projectKey === undefined ? undefined : path.join(projectsDir, projectKey)
-      const metadata = yield* index.metadata(found, { under }).pipe(
-        Effect.mapError((error) => fail("Io", "listSessions", `I/O error: ${error.file}`, error.cause))
-      )
-      return found.map((session, i): SessionInfo => ({ ...session, ...metadata[i] }))
-    })
-
-    const readSession = Effect.fn("ClaudeProjects.readSession")(function*(projectKey: string, sessionId: string) {
-      const file = yield* sessionFile("readSession", projectKey, sessionId)
-      return yield* readTranscript("readSession", file)
-    })
-
-    const streamSession = (projectKey: string, sessionId: string) =>
-      Stream.unwrap(
-        sessionFile("streamSession", projectKey, sessionId).pipe(
-          Effect.map((file) => {
-            let entries: Array<Transcript.TranscriptEntry> = []
-            const take = lineParser({ onEntry: (entry) => entries.push(entry), onError: () => {} })
-            return TranscriptReader.readFile(file).pipe(
-              Stream.mapError(readerError("streamSession")),
-              Stream.mapConcat((batch) => {
-                for (const line of batch.lines) take(line, false)
-                if (batch.rest !== undefined) take(batch.rest, true)
-                const out = entries
-                entries = []
-                return out
-              })
-            )
-          })
-        )
-      )
-
-    const subagentsDir = (operation: string, projectKey: string, sessionId: string) =>
-      checkProject(operation, projectKey).pipe(
-        Effect.zipRight(checkSession(operation, sessionId)),
-        Effect.zipRight(inside(operation, projectKey, sessionId, "subagents"))
-      )
-
-    // What a walk meets: a directory to descend into, a regular file, or nothing (skipped).
-    const entryKind = (target: string) =>
-      Effect.gen(function*() {
-        if (!(yield* linkAllowed(target))) return "skip" as const
-        const stat = yield* Effect.either(fs.stat(target))
-        if (stat._tag === "Left") {
-          yield* skip(target, "Unreadable", `cannot be read: ${stat.left.message}`)
-          return "skip" as const
-        }
-        if (stat.right.type === "Directory") return "directory" as const
-        if (stat.right.type === "File") return "file" as const
-        // a FIFO, socket or device is never opened: reading one would wait for a writer forever
-        if (target.endsWith(".jsonl")) yield* skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
-        return "skip" as const
-      })
-
-    // The regular files under `dir`; a directory met again through a link loop is walked once.
-    const walkFiles = (dir: string, seen = new Set<string>()): Effect.Effect<Array<string>, ClaudeProjectsError> =>
-      Effect.gen(function*() {
-        const real = yield* fs.realPath(dir).pipe(Effect.orElseSucceed(() => dir))
-        if (seen.has(real)) return []
-        seen.add(real)
-        const names = yield* listDir("listSubagents", dir)
-        const lists = yield* Effect.forEach(names, (name) => {
-          const full = path.join(dir, name)
-          return Effect.flatMap(
-            entryKind(full),
-            (kind) => kind === "directory" ? walkFiles(full, seen) : Effect.succeed(kind === "file" ? [full] : [])
-          )
-        })
-        return lists.flat()
-      })
-
-    // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
-    // META_BYTES, not nested deeper than a line may be; anything else is no metadata.
-    const readMeta = (file: string) =>
-      TranscriptReader.readText(file, META_BYTES).pipe(
-        Effect.option,
-        Effect.map(Option.flatMap((text) => {
-          if (exceedsDepth(text)) return Option.none()
-          try {
-            const value: unknown = JSON.parse(text)
-            return typeof value === "object" && value !== null && !Array.isArray(value)
-              ? Option.some(value as Record<string, unknown>)
-              : Option.none()
-          } catch {
-            return Option.none()
-          }
+          path: tree.path.join(tree.projectsDir, projectKey),
+          sessions: ids.length
         }))
-      )
+      ))
+  }),
+  listSessionFiles: Effect.fn("ClaudeProjects.listSessionFiles")(function*(projectKey?: string) {
+    const found = yield* listedSessions(tree, "listSessionFiles", projectKey)
+    return found.map(({ file, projectKey, sessionId }): SessionFile => ({ projectKey, sessionId, file }))
+  }),
+  listSessions: Effect.fn("ClaudeProjects.listSessions")(function*(projectKey?: string) {
+    const found = yield* listedSessions(tree, "listSessions", projectKey)
+    const under = projectKey === undefined ? undefined : tree.path.join(tree.projectsDir, projectKey)
+    const metadata = yield* index.metadata(found, { under }).pipe(
+      Effect.mapError((error) => fail("Io", "listSessions", `I/O error: ${error.file}`, error.cause))
+    )
+    return found.map((session, i): SessionInfo => ({ ...session, ...metadata[i] }))
+  })
+})
 
-    const listSubagents = Effect.fn("ClaudeProjects.listSubagents")(function*(projectKey: string, sessionId: string) {
-      const dir = yield* subagentsDir("listSubagents", projectKey, sessionId)
-      const files = yield* walkFiles(dir)
-      const agents = files.flatMap((file) => {
-        const base = path.basename(file)
-        const match = /^agent-(.+)\.jsonl$/.exec(base)
-        return match !== null && isAgentId(match[1]) ? [{ agentId: match[1], file }] : []
-      })
-      return yield* Effect.forEach(
-        agents,
-        ({ agentId, file }) =>
-          readMeta(file.slice(0, -".jsonl".length) + ".meta.json").pipe(
-            Effect.map((meta): SubagentInfo =>
-              Option.isSome(meta) ? { agentId, file, meta: meta.value } : { agentId, file }
-            )
-          )
-      )
-    })
-
-    const readSubagents = Effect.fn("ClaudeProjects.readSubagents")(function*(projectKey: string, sessionId: string) {
+// The readers: a session's transcript, whole or streamed, and its subagents'.
+const readers = (tree: ProjectsTree) => {
+  const listSubagents = Effect.fn("ClaudeProjects.listSubagents")(function*(projectKey: string, sessionId: string) {
+    const dir = yield* subagentsDir(tree, "listSubagents", projectKey, sessionId)
+    const agents: Array<SubagentInfo> = yield* subagentsUnder(tree, dir)
+    return agents
+  })
+  return {
+    readSession: Effect.fn("ClaudeProjects.readSession")(function*(projectKey: string, sessionId: string) {
+      const file = yield* sessionFile(tree, "readSession", projectKey, sessionId)
+      return yield* readTranscript("readSession", file)
+    }),
+    streamSession: (projectKey: string, sessionId: string) =>
+      Stream.unwrap(Effect.map(sessionFile(tree, "streamSession", projectKey, sessionId), streamTranscript)),
+    listSubagents,
+    readSubagents: Effect.fn("ClaudeProjects.readSubagents")(function*(projectKey: string, sessionId: string) {
       const agents = yield* listSubagents(projectKey, sessionId)
       return yield* Effect.forEach(
         agents,
         (agent) => Effect.map(readTranscript("readSubagents", agent.file), (read) => ({ ...agent, ...read }))
       )
-    })
-
-    const readSubagent = Effect.fn("ClaudeProjects.readSubagent")(
+    }),
+    readSubagent: Effect.fn("ClaudeProjects.readSubagent")(
       function*(projectKey: string, sessionId: string, agentId: string) {
         yield* checkAgent("readSubagent", agentId)
         const agents = yield* listSubagents(projectKey, sessionId)
@@ -625,93 +371,72 @@ export const make: (
         return yield* readTranscript("readSubagent", found.file)
       }
     )
+  }
+}
 
+// A fork of a session, written as a new session of the same project (see `@acx/convert/Fork`).
+const forkInto = (
+  tree: ProjectsTree,
+  read: ClaudeProjects["readSession"],
+  append: ClaudeProjects["appendEntries"]
+) =>
+  Effect.fn("ClaudeProjects.forkSession")(function*(
+    projectKey: string,
+    sessionId: string,
+    options: { readonly upToUuid?: string | undefined; readonly title?: string | undefined } = {}
+  ) {
+    const { entries } = yield* read(projectKey, sessionId)
+    const newSessionId = randomUUID()
+    const forked = Fork.forkTranscript(entries, {
+      newSessionId,
+      sourceSessionId: sessionId,
+      now: new Date().toISOString(),
+      uuid: randomUUID,
+      ...(options.upToUuid !== undefined ? { upToUuid: options.upToUuid } : {}),
+      ...(options.title !== undefined ? { title: options.title } : {})
+    })
+    if (forked.length === 0) {
+      const what = options.upToUuid === undefined
+        ? `session ${sessionId} has no conversation entry to fork`
+        : `no main conversation entry ${JSON.stringify(options.upToUuid)} in session ${sessionId}`
+      return yield* Effect.fail(fail("NotFound", "forkSession", what))
+    }
+    yield* append(projectKey, newSessionId, forked)
+    const file = yield* inside(tree, "forkSession", projectKey, `${newSessionId}.jsonl`)
+    return { projectKey, sessionId: newSessionId, file, entries: forked.length } satisfies ForkResult
+  })
+
+/**
+ * Builds the service over `FileSystem` and `Path`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (
+  options: ClaudeProjectsOptions
+) => Effect.Effect<ClaudeProjects, never, FileSystem.FileSystem | Path.Path> = Effect.fnUntraced(
+  function*(options: ClaudeProjectsOptions) {
+    const tree = yield* projectsTree(options)
+    const index = yield* SessionIndex.make({ projectsDir: tree.projectsDir, cacheDir: options.cacheDir })
     // The writers' lock ClaudeProjectsSessionStore takes on the same directory: an append here
     // never interleaves with a store's read-check-append of the same file.
-    const directoryLock = yield* DirectoryLock.make({ dir: projectsDir, timeout: "10 seconds" })
-
+    const directoryLock = yield* DirectoryLock.make({ dir: tree.projectsDir, timeout: "10 seconds" })
+    const read = readers(tree)
     const appendEntries = Effect.fn("ClaudeProjects.appendEntries")(
       function*(projectKey: string, sessionId: string, entries: ReadonlyArray<unknown>, subpath?: string) {
-        const operation = "appendEntries"
-        yield* checkProject(operation, projectKey)
-        yield* checkSession(operation, sessionId)
-        let file: string
-        if (subpath === undefined) {
-          file = yield* inside(operation, projectKey, `${sessionId}.jsonl`)
-        } else {
-          const segments = subpath.split("/")
-          if (path.isAbsolute(subpath) || !segments.every((segment) => isSafeSegment(segment))) {
-            return yield* Effect.fail(fail("PathEscape", operation, `invalid subpath: ${JSON.stringify(subpath)}`))
-          }
-          file = yield* inside(operation, projectKey, sessionId, `${subpath}.jsonl`)
-        }
-        if (entries.length === 0) return
-        let text = ""
-        for (const entry of entries) {
-          const line = JSON.stringify(entry)
-          if (typeof line !== "string") {
-            return yield* Effect.fail(fail("Parse", operation, "an entry is not JSON-serialisable"))
-          }
-          text += line + "\n"
-        }
-        yield* directoryLock.withLock(Effect.gen(function*() {
-          yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
-            Effect.mapError(ioError(operation, path.dirname(file)))
-          )
-          yield* fs.writeFileString(file, text, { flag: "a" }).pipe(Effect.mapError(ioError(operation, file)))
-        })).pipe(
-          Effect.catchTag("DirectoryLockError", (error) => Effect.fail(fail("Io", operation, error.description, error)))
-        )
+        return yield* ProjectsWrite.appendEntries(tree, directoryLock, projectKey, sessionId, entries, subpath)
       }
     )
-
-    const forkSession = Effect.fn("ClaudeProjects.forkSession")(function*(
-      projectKey: string,
-      sessionId: string,
-      options: { readonly upToUuid?: string | undefined; readonly title?: string | undefined } = {}
-    ) {
-      const { entries } = yield* readSession(projectKey, sessionId)
-      const newSessionId = randomUUID()
-      const forked = Fork.forkTranscript(entries, {
-        newSessionId,
-        sourceSessionId: sessionId,
-        now: new Date().toISOString(),
-        uuid: randomUUID,
-        ...(options.upToUuid !== undefined ? { upToUuid: options.upToUuid } : {}),
-        ...(options.title !== undefined ? { title: options.title } : {})
-      })
-      if (forked.length === 0) {
-        const what = options.upToUuid === undefined
-          ? `session ${sessionId} has no conversation entry to fork`
-          : `no main conversation entry ${JSON.stringify(options.upToUuid)} in session ${sessionId}`
-        return yield* Effect.fail(fail("NotFound", "forkSession", what))
-      }
-      yield* appendEntries(projectKey, newSessionId, forked)
-      const file = yield* inside("forkSession", projectKey, `${newSessionId}.jsonl`)
-      return { projectKey, sessionId: newSessionId, file, entries: forked.length } satisfies ForkResult
-    })
-
-    const deleteSession = Effect.fn("ClaudeProjects.deleteSession")(function*(projectKey: string, sessionId: string) {
-      const file = yield* sessionFile("deleteSession", projectKey, sessionId)
-      const dir = yield* inside("deleteSession", projectKey, sessionId)
-      yield* fs.remove(file, { force: true }).pipe(Effect.mapError(ioError("deleteSession", file)))
-      yield* fs.remove(dir, { recursive: true, force: true }).pipe(Effect.mapError(ioError("deleteSession", dir)))
-    })
-
     return ClaudeProjects.of({
-      configDir,
-      projectsDir,
-      listProjects,
-      listSessionFiles,
-      listSessions,
-      readSession,
-      streamSession,
-      listSubagents,
-      readSubagents,
-      readSubagent,
+      configDir: tree.configDir,
+      projectsDir: tree.projectsDir,
+      ...listings(tree, index),
+      ...read,
       appendEntries,
-      forkSession,
-      deleteSession
+      forkSession: forkInto(tree, read.readSession, appendEntries),
+      deleteSession: Effect.fn("ClaudeProjects.deleteSession")(function*(projectKey: string, sessionId: string) {
+        return yield* ProjectsWrite.deleteSession(tree, projectKey, sessionId)
+      })
     })
   }
 )

@@ -73,3 +73,10 @@ export * as SessionStats from "./SessionStats.js"
  * @since 0.1.0
  */
 export * as SessionExport from "./SessionExport.js"
+
+/**
+ * The error of `ClaudeProjects` (which re-exports it).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeProjectsError from "./ClaudeProjectsError.js"

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` for transcript reading: parse (every line read with `Transcript.decodeLine`:
+ * `pnpm bench` for transcript reading: parse (every line read with `TranscriptLine.decodeLine`:
  * `JSON.parse` and the entry envelope check, leniently) + reconstruct (the full conversation
  * across compactions) of the 2.7 MB spotter transcript, in MB/s, against a baseline measured in
  * the same run: split the text into lines and `JSON.parse` each (the least any reader does).

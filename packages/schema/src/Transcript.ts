@@ -18,7 +18,7 @@
  * An entry of a known `type` whose shape is unexpected is not lost: it decodes as
  * {@link UnknownEntry} (see {@link isKnown}).
  *
- * Reading a line ({@link decodeLine}) checks only the envelope that decides whether an object is an
+ * Reading a line (`TranscriptLine.decodeLine`) checks only the envelope that decides whether an object is an
  * entry at all, and returns the parsed object; the deep check against the known schemas runs when
  * asked ({@link isKnown}, {@link decodeLineStrict}).
  *
@@ -30,6 +30,8 @@ import * as Schema from "effect/Schema"
 import { ContentBlock } from "./ContentBlock.js"
 import { excerpt, formatIssues, Open, opt, optNull, orElse, preserve } from "./internal/schema.js"
 import { OpaqueObject } from "./Json.js"
+// The catch-all entry, the conversation types and the line reader are `TranscriptLine`'s (what a
+// reader loads without the schemas here); this module builds on them and does not re-export them.
 import { CONVERSATION_ENTRY_TYPES, decodeLine, TranscriptLineError, UnknownEntry } from "./TranscriptLine.js"
 
 // -------------------------------------------------------------------------------------------------
@@ -992,17 +994,6 @@ export const AgentMetadataEntry = metadataEntry("agent_metadata", "AgentMetadata
  * @category models
  */
 export type AgentMetadataEntry = typeof AgentMetadataEntry.Type
-
-/**
- * An entry of a `type` this version does not know (or of a known `type` with an unexpected
- * shape), the union's catch-all; the entry types that carry a conversation; a line that is no
- * entry, and the reader of one line: defined in `TranscriptLine` (what a reader loads without the
- * schemas here), the same values.
- *
- * @since 0.1.0
- * @category schemas
- */
-export { CONVERSATION_ENTRY_TYPES, decodeLine, TranscriptLineError, UnknownEntry } from "./TranscriptLine.js"
 
 // -------------------------------------------------------------------------------------------------
 // unions

@@ -1,10 +1,10 @@
 /**
  * Reading one line of a Claude Code transcript: the envelope every entry has (a string `type`;
  * `uuid` and `timestamp` strings when present), checked without the schemas of the entry kinds,
- * and what a line that is no entry is reported as. `Transcript` holds the entry schemas (and
- * re-exports all of this); this module is what a reader loads, because building those schemas
- * takes a tenth of a second that listing, showing or counting sessions does not need (as
- * `HookEvents` is to `Hook`).
+ * and what a line that is no entry is reported as. `Transcript` holds the entry schemas and builds
+ * on this module (never the other way round); this module is what a reader loads, because building
+ * those schemas takes a tenth of a second that listing, showing or counting sessions does not need
+ * (as `HookEvents` is to `Hook`).
  *
  * @since 0.1.0
  */
@@ -13,7 +13,6 @@ import * as Schema from "effect/Schema"
 import { excerpt, formatIssues, opt, orElse, preserve } from "./internal/schema.js"
 import { isObject } from "./Json.js"
 import { exceedsDepth, tooDeepDescription } from "./JsonDepth.js"
-import type { TranscriptEntry } from "./Transcript.js"
 
 /**
  * An entry of a `type` this version does not know (or of a known `type` with an unexpected
@@ -33,6 +32,17 @@ export const UnknownEntry = Schema.Struct({
  * @category models
  */
 export type UnknownEntry = typeof UnknownEntry.Type
+
+/**
+ * What {@link decodeLine} guarantees of an entry: the envelope every entry has (a string `type`;
+ * `uuid` and `timestamp` strings when present), the same shape as {@link UnknownEntry}, so it is
+ * assignable to `Transcript.TranscriptEntry` (whose catch-all member it is). Whether the entry also
+ * matches the schema of its `type` is `Transcript.isKnown`'s question.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type EntryEnvelope = UnknownEntry
 
 /**
  * The entry types that carry a conversation message and the chain fields.
@@ -125,7 +135,7 @@ const lineError = (text: string, lineNumber: number, reason: TranscriptLineError
  * `lineNumber` is reported in the error (1-based by convention).
  *
  * The check is shallow, and accepts and rejects exactly the lines a full decode with
- * {@link TranscriptEntry} does: only the envelope every entry needs (a string `type`, and `uuid`
+ * `Transcript.TranscriptEntry` does: only the envelope every entry needs (a string `type`, and `uuid`
  * and `timestamp` strings when present) is checked, and the entry is the parsed JSON object
  * itself, with every field in its original order (where the full decode throws, on a
  * discriminator that cannot be converted to a string, this still answers). Nested payloads (`message` and its content
@@ -137,11 +147,11 @@ const lineError = (text: string, lineNumber: number, reason: TranscriptLineError
  * @since 0.1.0
  * @category decoding
  */
-export const decodeLine = (text: string, lineNumber: number): Either.Either<TranscriptEntry, TranscriptLineError> => {
+export const decodeLine = (text: string, lineNumber: number): Either.Either<EntryEnvelope, TranscriptLineError> => {
   const parsed = parseObject(text, lineNumber)
   if (Either.isLeft(parsed)) return Either.left(parsed.left)
   const value = parsed.right
   return isEntryEnvelope(value)
-    ? Either.right(value as TranscriptEntry)
+    ? Either.right(value as EntryEnvelope)
     : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
 }

@@ -1,4 +1,4 @@
-import { Transcript } from "@acx/schema"
+import { Transcript, TranscriptLine } from "@acx/schema"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck } from "effect"
 import * as Either from "effect/Either"
@@ -7,7 +7,7 @@ import * as Schema from "effect/Schema"
 const decode = Schema.decodeUnknownSync(Transcript.TranscriptEntry)
 
 const decodeRight = (value: unknown): Transcript.TranscriptEntry => {
-  const result = Transcript.decodeLine(JSON.stringify(value), 1)
+  const result = TranscriptLine.decodeLine(JSON.stringify(value), 1)
   if (Either.isLeft(result)) throw new Error(result.left.message)
   return result.right
 }
@@ -381,7 +381,7 @@ describe("Transcript entries", () => {
       Transcript.QueueOperationEntry,
       Transcript.CustomTitleEntry,
       Transcript.AgentMetadataEntry,
-      Transcript.UnknownEntry
+      TranscriptLine.UnknownEntry
     ] as unknown as ReadonlyArray<Schema.Schema<Transcript.TranscriptEntry>>
     for (const schema of schemas) {
       FastCheck.assert(
@@ -415,7 +415,7 @@ const referenceDecodeLine = (text: string): Either.Either<Transcript.TranscriptE
 }
 
 const expectAgreement = (text: string) => {
-  const shallow = Transcript.decodeLine(text, 1)
+  const shallow = TranscriptLine.decodeLine(text, 1)
   const reference = referenceDecodeLine(text)
   if (Either.isLeft(reference)) {
     if (reference.left !== "Throws") expect(Either.isLeft(shallow) && shallow.left.reason).toBe(reference.left)
@@ -430,7 +430,7 @@ const expectAgreement = (text: string) => {
   expect(Transcript.isKnown(shallow.right)).toBe(Transcript.isKnown(reference.right))
 }
 
-describe("Transcript.decodeLine agrees with a full schema decode", () => {
+describe("TranscriptLine.decodeLine agrees with a full schema decode", () => {
   const envelopeKeys = ["type", "uuid", "timestamp", "subtype", "parentUuid", "message", "sessionId", "data"] as const
   // an entry of any member, with at most two top-level fields replaced by any JSON value
   const perturbed = <A>(arbitrary: FastCheck.Arbitrary<A>) =>
@@ -473,7 +473,7 @@ describe("Transcript.decodeLine agrees with a full schema decode", () => {
 
   it("keeps fields it does not know, in their order, and returns the parsed object", () => {
     const text = "{\"zeta\":1,\"type\":\"assistant\",\"message\":{\"content\":7},\"alpha\":[{\"b\":1,\"a\":2}]}"
-    const result = Transcript.decodeLine(text, 1)
+    const result = TranscriptLine.decodeLine(text, 1)
     if (Either.isLeft(result)) throw new Error(result.left.message)
     expect(JSON.stringify(result.right)).toBe(text)
     expect(Transcript.isKnown(result.right)).toBe(false)
@@ -482,18 +482,18 @@ describe("Transcript.decodeLine agrees with a full schema decode", () => {
 
 describe("totality on values Effect's union dispatch cannot read", () => {
   it("reports or classifies a discriminator whose toString is not a function instead of throwing", () => {
-    const error = Transcript.decodeLine("{\"type\":{\"toString\":0}}", 1)
+    const error = TranscriptLine.decodeLine("{\"type\":{\"toString\":0}}", 1)
     expect(Either.isLeft(error) && error.left.description).toBe("an entry needs a string `type`")
     expect(Either.isLeft(Transcript.decodeEntry({ type: { toString: 0 } }))).toBe(true)
     const nested = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":{\"toString\":0}}]}}"
-    const entry = Either.getOrThrow(Transcript.decodeLine(nested, 1))
+    const entry = Either.getOrThrow(TranscriptLine.decodeLine(nested, 1))
     expect(Transcript.isKnown(entry)).toBe(false)
     const strict = Transcript.decodeLineStrict(nested, 1)
     expect(Either.isLeft(strict) && strict.left.reason).toBe("InvalidEntry")
   })
 })
 
-describe("Transcript.decodeLineStrict", () => {
+describe("TranscriptLine.decodeLineStrict", () => {
   it("accepts what matches a known schema, and unknown types", () => {
     const user = { ...chain, type: "user", uuid: "u", message: { role: "user", content: "hi" } }
     const strict = Transcript.decodeLineStrict(JSON.stringify(user), 1)
@@ -506,7 +506,7 @@ describe("Transcript.decodeLineStrict", () => {
     const badQueueOperation = { type: "queue-operation", operation: 5 }
     const error = Transcript.decodeLineStrict(JSON.stringify(badQueueOperation), 2)
     expect(Either.isLeft(error) && error.left.reason).toBe("InvalidEntry")
-    expect(Either.isRight(Transcript.decodeLine(JSON.stringify(badQueueOperation), 2))).toBe(true)
+    expect(Either.isRight(TranscriptLine.decodeLine(JSON.stringify(badQueueOperation), 2))).toBe(true)
     for (const [text, reason] of [["{", "InvalidJson"], ["[]", "NotAnObject"], ["{\"type\":1}", "InvalidEntry"]]) {
       const result = Transcript.decodeLineStrict(text!, 1)
       expect(Either.isLeft(result) && result.left.reason).toBe(reason)
@@ -527,7 +527,7 @@ describe("Transcript.decodeLineStrict", () => {
     FastCheck.assert(
       FastCheck.property(values, (value) => {
         const text = JSON.stringify(value)
-        const lenient = Transcript.decodeLine(text, 1)
+        const lenient = TranscriptLine.decodeLine(text, 1)
         const strict = Transcript.decodeLineStrict(text, 1)
         const expected = Either.isRight(lenient) &&
           (!Transcript.isKnownType(lenient.right.type) || Transcript.isKnown(lenient.right))
@@ -541,9 +541,9 @@ describe("Transcript.decodeLineStrict", () => {
   })
 })
 
-describe("Transcript.decodeLine", () => {
+describe("TranscriptLine.decodeLine", () => {
   const errorOf = (text: string, line = 7) => {
-    const result = Transcript.decodeLine(text, line)
+    const result = TranscriptLine.decodeLine(text, line)
     if (Either.isRight(result)) throw new Error("expected an error")
     return result.left
   }
@@ -585,7 +585,7 @@ describe("Transcript.decodeLine", () => {
   it("never throws", () => {
     FastCheck.assert(
       FastCheck.property(FastCheck.oneof(FastCheck.string(), FastCheck.json()), (text) => {
-        const result = Transcript.decodeLine(text, 1)
+        const result = TranscriptLine.decodeLine(text, 1)
         expect(Either.isLeft(result) || Either.isRight(result)).toBe(true)
       }),
       { numRuns: 300 }

@@ -1,5 +1,5 @@
 import * as Fixtures from "@acx/fixtures"
-import { ContentBlock, Transcript } from "@acx/schema"
+import { ContentBlock, Transcript, TranscriptLine } from "@acx/schema"
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -41,7 +41,7 @@ describe(
       const disagreements: Array<number> = []
       const strictFailures: Array<string> = []
       for (const line of linesOf(file)) {
-        const result = Transcript.decodeLine(line.text, line.number)
+        const result = TranscriptLine.decodeLine(line.text, line.number)
         if (Either.isLeft(result)) {
           failures.push(result.left.message)
           continue
@@ -75,7 +75,7 @@ describe(
       const unknownBlocks: Array<string> = []
       for (const file of files) {
         for (const line of linesOf(file)) {
-          const entry = Transcript.decodeLine(line.text, line.number)
+          const entry = TranscriptLine.decodeLine(line.text, line.number)
           if (Either.isLeft(entry)) continue
           const value = entry.right
           if (!Transcript.isKnown(value) || (value.type !== "user" && value.type !== "assistant")) continue
@@ -97,7 +97,7 @@ describe(
       for (const file of files) {
         for (const line of linesOf(file)) {
           total++
-          const result = Transcript.decodeLine(line.text, line.number)
+          const result = TranscriptLine.decodeLine(line.text, line.number)
           if (Either.isRight(result)) counts.set(label(result.right), (counts.get(label(result.right)) ?? 0) + 1)
         }
       }

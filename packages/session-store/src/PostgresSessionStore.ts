@@ -61,7 +61,6 @@
  *
  * @since 0.1.0
  */
-import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Config from "effect/Config"
@@ -76,6 +75,7 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure } from "./internal/pgConnect.js"
+import { migrate } from "./internal/pgMigrations.js"
 import * as SessionStore from "./SessionStore.js"
 
 /**
@@ -151,90 +151,6 @@ export const validateOptions = (
   return Either.right(schema)
 }
 
-const migrations = (schema: string) => ({
-  "1_create_session_store": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const t = (name: string) => sql(`${schema}.${name}`)
-    yield* sql`CREATE TABLE IF NOT EXISTS ${t("claude_session_entries")} (
-      id BIGSERIAL PRIMARY KEY,
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      subpath TEXT NOT NULL DEFAULT '',
-      entry JSONB NOT NULL,
-      created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
-    )`
-    yield* sql`ALTER TABLE ${t("claude_session_entries")} ADD COLUMN IF NOT EXISTS uuid TEXT NULL`
-    yield* sql`CREATE INDEX IF NOT EXISTS claude_session_entries_key_idx
-      ON ${t("claude_session_entries")} (project_key, session_id, subpath, id)`
-    yield* sql`CREATE UNIQUE INDEX IF NOT EXISTS claude_session_entries_uuid_idx
-      ON ${t("claude_session_entries")} (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL`
-    yield* sql`CREATE TABLE ${t("acx_session_keys")} (
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      subpath TEXT NOT NULL,
-      mtime BIGINT NOT NULL,
-      PRIMARY KEY (project_key, session_id, subpath)
-    )`
-    yield* sql`CREATE INDEX acx_session_keys_mtime_idx ON ${t("acx_session_keys")} (mtime)`
-    yield* sql`CREATE TABLE ${t("acx_session_summaries")} (
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      mtime BIGINT NOT NULL,
-      data JSONB NOT NULL,
-      PRIMARY KEY (project_key, session_id)
-    )`
-    yield* sql`CREATE TABLE ${t("acx_clock")} (
-      id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id),
-      last BIGINT NOT NULL
-    )`
-    yield* sql`INSERT INTO ${t("acx_clock")} (id, last) VALUES (TRUE, 0)`
-  }),
-  // JSONB cannot hold U+0000 or unpaired surrogates; JSON keeps the text as written. An in-place
-  // rewrite of both tables (under the Migrator's lock; other processes' appends wait for it).
-  "2_lossless_json": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const t = (name: string) => sql(`${schema}.${name}`)
-    yield* sql`ALTER TABLE ${t("claude_session_entries")} ALTER COLUMN entry TYPE JSON USING entry::json`
-    yield* sql`ALTER TABLE ${t("acx_session_summaries")} ALTER COLUMN data TYPE JSON USING data::json`
-  }),
-  "3_import_ledger": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS ${sql(`${schema}.acx_import_ledger`)} (
-      source TEXT NOT NULL,
-      file TEXT NOT NULL,
-      size BIGINT NOT NULL,
-      mtime_ms DOUBLE PRECISION NOT NULL,
-      "offset" BIGINT NOT NULL,
-      fingerprint TEXT NOT NULL,
-      PRIMARY KEY (source, file)
-    )`
-  })
-})
-
-/**
- * Creates the schema and runs the migrations. A transaction-scoped advisory lock serialises
- * `CREATE SCHEMA` and the creation of the migrations table across processes (the Migrator's own
- * `LOCK TABLE` then serialises the migrations themselves).
- */
-const migrate = (schema: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const table = `${schema}.acx_session_store_migrations`
-    yield* sql.withTransaction(Effect.gen(function*() {
-      yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`acx_session_store:${schema}`}))`
-      yield* sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`
-      yield* sql`CREATE TABLE IF NOT EXISTS ${sql(table)} (
-        migration_id integer primary key,
-        created_at timestamp with time zone not null default now(),
-        name text not null
-      )`
-    }))
-    yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations(schema)), table })
-  }).pipe(
-    Effect.mapError(storageError("migrate")),
-    Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
-  )
-
 const keyAttributes = (key: SessionStore.SessionKey) => ({
   projectKey: key.projectKey,
   sessionId: key.sessionId,
@@ -274,7 +190,10 @@ export const makeWithClient = (
   Effect.gen(function*() {
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
-    yield* migrate(schema)
+    yield* migrate(schema).pipe(
+      Effect.mapError(storageError("migrate")),
+      Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
+    )
 
     const entries = sql(`${schema}.claude_session_entries`)
     const keys = sql(`${schema}.acx_session_keys`)

@@ -49,7 +49,6 @@
  *
  * @since 0.1.0
  */
-import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
@@ -65,6 +64,7 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import { classify } from "./internal/sqliteErrors.js"
+import { migrate } from "./internal/sqliteMigrations.js"
 import * as SessionStore from "./SessionStore.js"
 
 // Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
@@ -132,59 +132,6 @@ export const validateOptions = (
         description: `filename must be a non-empty path without NUL, got ${JSON.stringify(options.filename)}`
       })
     )
-
-const MIGRATIONS_TABLE = "acx_session_store_migrations"
-
-const migrations = Migrator.fromRecord({
-  "1_session_store": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE acx_session_keys (
-      id INTEGER PRIMARY KEY,
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      subpath TEXT NOT NULL,
-      mtime INTEGER NOT NULL,
-      UNIQUE (project_key, session_id, subpath)
-    )`
-    yield* sql`CREATE TABLE acx_session_entries (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      key_id INTEGER NOT NULL,
-      uuid TEXT NULL,
-      entry TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    )`
-    yield* sql`CREATE INDEX acx_session_entries_key ON acx_session_entries (key_id, id)`
-    yield* sql`CREATE UNIQUE INDEX acx_session_entries_uuid
-      ON acx_session_entries (key_id, uuid) WHERE uuid IS NOT NULL`
-    yield* sql`CREATE INDEX acx_session_keys_mtime ON acx_session_keys (mtime)`
-    yield* sql`CREATE TABLE acx_session_summaries (
-      project_key TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      mtime INTEGER NOT NULL,
-      data TEXT NOT NULL,
-      PRIMARY KEY (project_key, session_id)
-    )`
-    yield* sql`CREATE TABLE acx_session_store_clock (
-      id INTEGER PRIMARY KEY CHECK (id = 1),
-      mtime INTEGER NOT NULL
-    )`
-    yield* sql`INSERT INTO acx_session_store_clock (id, mtime) VALUES (1, 0)`
-  }),
-  "2_import_ledger": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE acx_session_import_ledger (
-      source TEXT NOT NULL,
-      file TEXT NOT NULL,
-      size INTEGER NOT NULL,
-      mtime_ms REAL NOT NULL,
-      "offset" INTEGER NOT NULL,
-      fingerprint TEXT NOT NULL,
-      PRIMARY KEY (source, file)
-    )`
-  })
-})
-
-const runMigrator = Migrator.make({})
 
 const MAIN = ""
 
@@ -269,19 +216,7 @@ export const makeWithClient = (
     const busyMillis = Math.max(0, Math.round(Duration.toMillis(options.busyTimeout ?? Duration.seconds(5))))
     yield* sql.unsafe(`PRAGMA busy_timeout = ${busyMillis}`)
     yield* sql`PRAGMA synchronous = NORMAL`
-    // The Migrator's own table, created up front so that the migration transaction can start
-    // with a write to it: that takes the write lock before the Migrator reads anything, so two
-    // processes opening a fresh file migrate one after the other.
-    yield* sql`CREATE TABLE IF NOT EXISTS acx_session_store_migrations (
-      migration_id integer PRIMARY KEY NOT NULL,
-      created_at datetime NOT NULL DEFAULT current_timestamp,
-      name VARCHAR(255) NOT NULL
-    )`
-    yield* sql.withTransaction(
-      sql`DELETE FROM acx_session_store_migrations WHERE migration_id < 0`.pipe(
-        Effect.zipRight(runMigrator({ loader: migrations, table: MIGRATIONS_TABLE }))
-      )
-    )
+    yield* migrate
     return makeStore(sql, options)
   }).pipe(
     Effect.mapError((error) =>
@@ -317,6 +252,57 @@ interface SessionRow {
   readonly projectKey: string
   readonly sessionId: string
 }
+
+// Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique uuid
+// index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT. How many
+// rows were inserted.
+const insertRows = (
+  sql: SqlClient.SqlClient,
+  keyId: number,
+  uuids: ReadonlyArray<string | null>,
+  jsons: ReadonlyArray<string>,
+  mtime: number
+) =>
+  Effect.gen(function*() {
+    const count = jsons.length
+    let changes = 0
+    for (let start = 0; start < count; start += INSERT_CHUNK) {
+      const end = Math.min(count, start + INSERT_CHUNK)
+      const params = new Array<unknown>((end - start) * 4)
+      for (let i = start, p = 0; i < end; i++, p += 4) {
+        params[p] = keyId
+        params[p + 1] = uuids[i]
+        params[p + 2] = jsons[i]
+        params[p + 3] = mtime
+      }
+      const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
+      changes += result.changes
+    }
+    return changes
+  })
+
+// What an append stored when some rows were skipped, in call order: every entry without uuid,
+// and the first occurrence of each uuid the database accepted, i.e. stored under this key by this
+// append: its `changes` newest rows (ids only grow, and the transaction holds the write lock).
+const storedEntries = (
+  sql: SqlClient.SqlClient,
+  keyId: number,
+  entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+  uuids: ReadonlyArray<string | null>,
+  changes: number
+) =>
+  Effect.gen(function*() {
+    const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
+      WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
+    const insertedUuids = new Set<string>()
+    for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
+    const kept: Array<SessionStore.SessionStoreEntry> = []
+    for (let i = 0; i < entries.length; i++) {
+      const uuid = uuids[i] ?? null
+      if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
+    }
+    return kept
+  })
 
 const makeStore = (
   sql: SqlClient.SqlClient,
@@ -372,38 +358,8 @@ const makeStore = (
         RETURNING id, mtime`
       const keyId = Number(keyRows[0]!.id)
       const newKey = Number(keyRows[0]!.mtime) === mtime
-      // Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique
-      // uuid index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT.
-      let changes = 0
-      for (let start = 0; start < count; start += INSERT_CHUNK) {
-        const end = Math.min(count, start + INSERT_CHUNK)
-        const params = new Array<unknown>((end - start) * 4)
-        for (let i = start, p = 0; i < end; i++, p += 4) {
-          params[p] = keyId
-          params[p + 1] = uuids[i]
-          params[p + 2] = jsons[i]
-          params[p + 3] = mtime
-        }
-        const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
-        changes += result.changes
-      }
-      // What was stored, in call order: everything when no row was skipped; otherwise every entry
-      // without uuid, and the first occurrence of each uuid the database accepted, i.e. stored
-      // under this key by this append: its `changes` newest rows (ids only grow, and this
-      // transaction holds the write lock).
-      let stored: ReadonlyArray<SessionStore.SessionStoreEntry> = entries
-      if (changes !== count) {
-        const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
-          WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
-        const insertedUuids = new Set<string>()
-        for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
-        const kept: Array<SessionStore.SessionStoreEntry> = []
-        for (let i = 0; i < count; i++) {
-          const uuid = uuids[i] ?? null
-          if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
-        }
-        stored = kept
-      }
+      const changes = yield* insertRows(sql, keyId, uuids, jsons, mtime)
+      const stored = changes === count ? entries : yield* storedEntries(sql, keyId, entries, uuids, changes)
       if (stored.length === 0) {
         // nothing stored: leave the key as it was (a new key cannot get here, but stays unwritten)
         if (newKey) yield* sql`DELETE FROM acx_session_keys WHERE id = ${keyId}`

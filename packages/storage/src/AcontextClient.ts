@@ -28,7 +28,6 @@
 import * as Acontext from "@acx/schema/Acontext"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Chunk from "effect/Chunk"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -46,8 +45,9 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { DEFAULT_BASE_URL } from "./AcontextDefaults.js"
-import { AcontextError, reasonFromStatus } from "./AcontextError.js"
-import * as Reconcile from "./Reconcile.js"
+import type { AcontextError } from "./AcontextError.js"
+import { failure, readEnvelope } from "./internal/envelope.js"
+import { storeOnce } from "./internal/storeOnce.js"
 
 /**
  * Acontext's hosted API, `/api/v1` included (a plain constant in `AcontextDefaults`).
@@ -223,7 +223,7 @@ export interface AcontextClient {
    * `POST /session/{id}/messages` exactly once: the store is retried like `storeMessage`, but
    * after an ambiguous failure (no answer, a timeout or a 5xx: the server may have stored it)
    * the session's tail is read first ({@link AcontextClient.newestMessages}) and, when the
-   * message is there ({@link Reconcile.verdict}), it is not stored again. Costs one tail read
+   * message is there (`Reconcile.verdict`), it is not stored again. Costs one tail read
    * per ambiguous failure, nothing otherwise.
    */
   readonly storeMessageOnce: (
@@ -258,84 +258,6 @@ export const AcontextClient: Context.Tag<AcontextClient, AcontextClient> = Conte
   "@acx/storage/AcontextClient"
 )
 
-const decodeErrorEnvelope = Schema.decodeUnknownOption(Acontext.ErrorEnvelope)
-
-const failure = (
-  operation: string,
-  fields: Omit<ConstructorParameters<typeof AcontextError>[0], "operation">
-): AcontextError => new AcontextError({ operation, ...fields })
-
-const parseJson = (text: string): Option.Option<unknown> => {
-  try {
-    return Option.some(JSON.parse(text))
-  } catch {
-    return Option.none()
-  }
-}
-
-/** Turns a response into the envelope's `data`, or the error it describes. */
-const readEnvelope = <A, I>(
-  operation: string,
-  response: HttpClientResponse.HttpClientResponse,
-  data: Schema.Schema<A, I>
-): Effect.Effect<A, AcontextError> =>
-  Effect.gen(function*() {
-    const text = yield* Effect.mapError(
-      response.text,
-      (cause) =>
-        failure(operation, {
-          reason: "Transport",
-          description: `reading the response body failed: ${cause.message}`,
-          ...(cause.cause === undefined ? {} : { cause: cause.cause })
-        })
-    )
-    const json = parseJson(text)
-    const envelope = Option.flatMap(json, decodeErrorEnvelope)
-    const apiCode = Option.map(envelope, (e) => e.code)
-    const failed = response.status >= 400 || Option.exists(apiCode, (code) => code >= 400)
-    if (failed) {
-      const status = response.status >= 400 ? response.status : Option.getOrElse(apiCode, () => response.status)
-      return yield* failure(operation, {
-        reason: reasonFromStatus(status),
-        status: response.status,
-        ...Option.match(envelope, {
-          onNone: () => ({ description: text.slice(0, 200) || `HTTP ${response.status}` }),
-          onSome: (e) => ({
-            code: e.code,
-            description: e.msg || `HTTP ${response.status}`,
-            ...(e.error === undefined ? {} : { detail: e.error })
-          })
-        })
-      })
-    }
-    if (Option.isNone(json)) {
-      return yield* failure(operation, {
-        reason: "Decode",
-        status: response.status,
-        description: `expected a JSON envelope, got ${JSON.stringify(text.slice(0, 120))}`
-      })
-    }
-    return yield* Schema.decodeUnknown(Acontext.Envelope(data))(json.value).pipe(
-      Effect.mapError((cause) =>
-        failure(operation, {
-          reason: "Decode",
-          status: response.status,
-          description: `unexpected response shape: ${cause.message.slice(0, 500)}`,
-          cause
-        })
-      ),
-      Effect.flatMap((envelope) =>
-        envelope.data === undefined
-          ? Schema.decodeUnknown(data)(undefined).pipe(
-            Effect.mapError((cause) =>
-              failure(operation, { reason: "Decode", status: response.status, description: "missing data", cause })
-            )
-          )
-          : Effect.succeed(envelope.data)
-      )
-    )
-  })
-
 const trimSlash = (url: string): string => url.replace(/\/+$/, "")
 
 const compact = (entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> =>
@@ -344,17 +266,26 @@ const compact = (entries: ReadonlyArray<readonly [string, unknown]>): Record<str
 const urlParams = (entries: ReadonlyArray<readonly [string, string | number | boolean | undefined]>) =>
   entries.flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)] as const]))
 
-/**
- * Builds the client from options, on the `HttpClient` in context.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextClient, never, HttpClient.HttpClient> =
-  Effect.fnUntraced(function*(options: AcontextClientOptions) {
+/** One API call: sent, its envelope read, timed out and retried (unless `retried` is false). */
+type Run = <A, I>(
+  operation: string,
+  request: HttpClientRequest.HttpClientRequest,
+  data: Schema.Schema<A, I>,
+  attributes?: Record<string, unknown>,
+  retried?: boolean
+) => Effect.Effect<A, AcontextError>
+
+interface Transport {
+  readonly baseUrl: string
+  readonly timeout: Duration.Duration
+  readonly retry: Schedule.Schedule<unknown, AcontextError> | false
+  readonly http: HttpClient.HttpClient
+}
+
+// The `HttpClient` in context, with the base URL, the bearer key and the JSON headers on every request.
+const transport = (options: AcontextClientOptions): Effect.Effect<Transport, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
     const baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL)
-    const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
-    const retry = options.retry ?? defaultRetrySchedule
     const http = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
         pipe(
@@ -366,201 +297,195 @@ export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextCli
         )
       )
     )
+    return {
+      baseUrl,
+      timeout: Duration.decode(options.timeout ?? DEFAULT_TIMEOUT),
+      retry: options.retry ?? defaultRetrySchedule,
+      http
+    }
+  })
 
-    const run = <A, I>(
-      operation: string,
-      request: HttpClientRequest.HttpClientRequest,
-      data: Schema.Schema<A, I>,
-      attributes: Record<string, unknown> = {},
-      retried: boolean = true
-    ): Effect.Effect<A, AcontextError> => {
-      // The attempt counter is updated outside `timeoutFail` (which runs its effect in a child
-      // fiber whose FiberRefs are only merged back on success), so failed attempts count too.
-      const attempt = FiberRef.update(currentAttempts, (n) => n + 1).pipe(
-        Effect.zipRight(
-          http.execute(request).pipe(
-            Effect.mapError((cause) =>
-              failure(operation, {
-                reason: cause._tag === "RequestError" ? "Transport" : "Decode",
-                description: cause.message,
-                // Never the platform error itself: it holds the request, Authorization header included.
-                ...(cause.cause === undefined ? {} : { cause: cause.cause })
-              })
-            ),
-            Effect.flatMap((response) => readEnvelope(operation, response, data)),
-            Effect.timeoutFail({
-              duration: timeout,
-              onTimeout: () =>
-                failure(operation, { reason: "Timeout", description: `no answer within ${Duration.format(timeout)}` })
-            })
-          )
-        )
-      )
-      const attempts = retry === false || !retried
-        ? attempt
-        : Effect.retry(attempt, { schedule: retry, while: (error) => error.isTransient })
-      return attempts.pipe(
-        Effect.withSpan(`AcontextClient.${operation}`, {
-          kind: "client",
-          attributes: { "acontext.base_url": baseUrl, ...attributes }
+const runOn = ({ baseUrl, http, retry, timeout }: Transport): Run =>
+(
+  operation,
+  request,
+  data,
+  attributes = {},
+  retried = true
+) => {
+  // The attempt counter is updated outside `timeoutFail` (which runs its effect in a child
+  // fiber whose FiberRefs are only merged back on success), so failed attempts count too.
+  const attempt = FiberRef.update(currentAttempts, (n) => n + 1).pipe(
+    Effect.zipRight(
+      http.execute(request).pipe(
+        Effect.mapError((cause) =>
+          failure(operation, {
+            reason: cause._tag === "RequestError" ? "Transport" : "Decode",
+            description: cause.message,
+            // Never the platform error itself: it holds the request, Authorization header included.
+            ...(cause.cause === undefined ? {} : { cause: cause.cause })
+          })
+        ),
+        Effect.flatMap((response) => readEnvelope(operation, response, data)),
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () =>
+            failure(operation, { reason: "Timeout", description: `no answer within ${Duration.format(timeout)}` })
         })
       )
-    }
+    )
+  )
+  const attempts = retry === false || !retried
+    ? attempt
+    : Effect.retry(attempt, { schedule: retry, while: (error) => error.isTransient })
+  return attempts.pipe(
+    Effect.withSpan(`AcontextClient.${operation}`, {
+      kind: "client",
+      attributes: { "acontext.base_url": baseUrl, ...attributes }
+    })
+  )
+}
 
-    const createSession = (options: CreateSessionOptions = {}) =>
-      run(
-        "createSession",
-        HttpClientRequest.post("/session").pipe(HttpClientRequest.bodyUnsafeJson(compact([
-          ["use_uuid", options.useUuid],
-          ["user", options.user === "" ? undefined : options.user],
-          ["disable_task_tracking", options.disableTaskTracking],
-          ["configs", options.configs]
-        ]))),
-        Acontext.Session,
-        { "acontext.use_uuid": options.useUuid ?? "" }
-      )
+const sessionCalls = (run: Run) => ({
+  createSession: (options: CreateSessionOptions = {}) =>
+    run(
+      "createSession",
+      HttpClientRequest.post("/session").pipe(HttpClientRequest.bodyUnsafeJson(compact([
+        ["use_uuid", options.useUuid],
+        ["user", options.user === "" ? undefined : options.user],
+        ["disable_task_tracking", options.disableTaskTracking],
+        ["configs", options.configs]
+      ]))),
+      Acontext.Session,
+      { "acontext.use_uuid": options.useUuid ?? "" }
+    ),
+  deleteSession: (sessionId: string) =>
+    run("deleteSession", HttpClientRequest.del(`/session/${encodeURIComponent(sessionId)}`), Schema.Unknown, {
+      "acontext.session_id": sessionId
+    }).pipe(Effect.asVoid),
+  listSessions: (options: ListSessionsOptions = {}) =>
+    run(
+      "listSessions",
+      HttpClientRequest.get("/session").pipe(HttpClientRequest.setUrlParams(urlParams([
+        ["user", options.user],
+        ["limit", options.limit],
+        ["cursor", options.cursor],
+        ["time_desc", options.timeDesc]
+      ]))),
+      Acontext.ListSessionsOutput
+    )
+})
 
-    const deleteSession = (sessionId: string) =>
-      run("deleteSession", HttpClientRequest.del(`/session/${encodeURIComponent(sessionId)}`), Schema.Unknown, {
-        "acontext.session_id": sessionId
-      }).pipe(Effect.asVoid)
-
-    const listSessions = (options: ListSessionsOptions = {}) =>
-      run(
-        "listSessions",
-        HttpClientRequest.get("/session").pipe(HttpClientRequest.setUrlParams(urlParams([
-          ["user", options.user],
+const messageCalls = (run: Run) => ({
+  storeMessage: (sessionId: string, blob: unknown, options: StoreMessageOptions = {}, retried = true) =>
+    run(
+      "storeMessage",
+      HttpClientRequest.post(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
+        HttpClientRequest.bodyUnsafeJson(compact([
+          ["format", options.format ?? "anthropic"],
+          ["meta", options.meta],
+          ["blob", blob]
+        ]))
+      ),
+      Acontext.Message,
+      { "acontext.session_id": sessionId },
+      retried
+    ),
+  getMessages: (sessionId: string, options: GetMessagesOptions = {}) =>
+    run(
+      "getMessages",
+      HttpClientRequest.get(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
+        HttpClientRequest.setUrlParams(urlParams([
+          ["format", options.format ?? "anthropic"],
           ["limit", options.limit],
           ["cursor", options.cursor],
           ["time_desc", options.timeDesc]
-        ]))),
-        Acontext.ListSessionsOutput
-      )
+        ]))
+      ),
+      Acontext.GetMessagesOutput,
+      { "acontext.session_id": sessionId }
+    )
+})
 
-    const storeMessage = (sessionId: string, blob: unknown, options: StoreMessageOptions = {}, retried = true) =>
-      run(
-        "storeMessage",
-        HttpClientRequest.post(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
-          HttpClientRequest.bodyUnsafeJson(compact([
-            ["format", options.format ?? "anthropic"],
-            ["meta", options.meta],
-            ["blob", blob]
-          ]))
-        ),
-        Acontext.Message,
-        { "acontext.session_id": sessionId },
-        retried
-      )
+const storedOf = (page: Acontext.GetMessagesOutput): Array<StoredMessage> =>
+  page.items.map((message, index) => ({ id: page.ids[index] ?? "", message, meta: page.metas[index] ?? {} }))
 
-    const getMessages = (sessionId: string, options: GetMessagesOptions = {}) =>
-      run(
-        "getMessages",
-        HttpClientRequest.get(`/session/${encodeURIComponent(sessionId)}/messages`).pipe(
-          HttpClientRequest.setUrlParams(urlParams([
-            ["format", options.format ?? "anthropic"],
-            ["limit", options.limit],
-            ["cursor", options.cursor],
-            ["time_desc", options.timeDesc]
-          ]))
-        ),
-        Acontext.GetMessagesOutput,
-        { "acontext.session_id": sessionId }
-      )
+const messagesOf = (getMessages: AcontextClient["getMessages"]): AcontextClient["messages"] =>
+(
+  sessionId,
+  options = {}
+) =>
+  Stream.paginateChunkEffect(undefined as string | undefined, (cursor) =>
+    getMessages(sessionId, {
+      format: options.format,
+      timeDesc: options.timeDesc,
+      limit: options.pageSize ?? 100,
+      cursor
+    }).pipe(Effect.map((page) =>
+      [
+        Chunk.fromIterable(storedOf(page)),
+        page.has_more && typeof page.next_cursor === "string" && page.next_cursor !== ""
+          ? Option.some(page.next_cursor)
+          : Option.none()
+      ] as const
+    )))
 
-    const messages: AcontextClient["messages"] = (sessionId, options = {}) =>
-      Stream.paginateChunkEffect(undefined as string | undefined, (cursor) =>
-        getMessages(sessionId, {
-          format: options.format,
-          timeDesc: options.timeDesc,
-          limit: options.pageSize ?? 100,
-          cursor
-        }).pipe(Effect.map((page) =>
-          [
-            Chunk.fromIterable(page.items.map((message, index): StoredMessage => ({
-              id: page.ids[index] ?? "",
-              message,
-              meta: page.metas[index] ?? {}
-            }))),
-            page.has_more && typeof page.next_cursor === "string" && page.next_cursor !== ""
-              ? Option.some(page.next_cursor)
-              : Option.none()
-          ] as const
-        )))
+const newestMessagesOf = (getMessages: AcontextClient["getMessages"]) => (sessionId: string) =>
+  Effect.gen(function*() {
+    const first = yield* getMessages(sessionId, { limit: 1, timeDesc: true })
+    const tail = storedOf(first)
+    let cursor = first.has_more ? first.next_cursor : undefined
+    // Messages stored meanwhile extend the tail; a session written that fast is read up
+    // to 10 pages on, which is enough to see the message just stored.
+    for (let page = 0; page < 10 && typeof cursor === "string" && cursor !== ""; page++) {
+      const next = yield* getMessages(sessionId, { limit: 100, cursor })
+      tail.push(...storedOf(next))
+      cursor = next.has_more ? next.next_cursor : undefined
+    }
+    return tail
+  }).pipe(Effect.withSpan("AcontextClient.newestMessages", { attributes: { "acontext.session_id": sessionId } }))
 
-    const storedOf = (page: Acontext.GetMessagesOutput): Array<StoredMessage> =>
-      page.items.map((message, index) => ({ id: page.ids[index] ?? "", message, meta: page.metas[index] ?? {} }))
+// Stores a message unless the session already holds it (see `internal/storeOnce`).
+const storeMessageOnceOf = (
+  calls: ReturnType<typeof messageCalls>,
+  newestMessages: AcontextClient["newestMessages"],
+  retry: Schedule.Schedule<unknown, AcontextError> | false
+) =>
+(sessionId: string, blob: unknown, options: StoreMessageOnceOptions = {}) => {
+  const { after, inDoubt, ...storeOptions } = options
+  return storeOnce({
+    blob,
+    meta: options.meta ?? null,
+    after,
+    inDoubt: inDoubt === true,
+    store: calls.storeMessage(sessionId, blob, storeOptions, false),
+    tail: newestMessages(sessionId),
+    retry
+  }).pipe(
+    Effect.withSpan("AcontextClient.storeMessageOnce", { attributes: { "acontext.session_id": sessionId } })
+  )
+}
 
-    const newestMessages = (sessionId: string) =>
-      Effect.gen(function*() {
-        const first = yield* getMessages(sessionId, { limit: 1, timeDesc: true })
-        const tail = storedOf(first)
-        let cursor = first.has_more ? first.next_cursor : undefined
-        // Messages stored meanwhile extend the tail; a session written that fast is read up
-        // to 10 pages on, which is enough to see the message just stored.
-        for (let page = 0; page < 10 && typeof cursor === "string" && cursor !== ""; page++) {
-          const next = yield* getMessages(sessionId, { limit: 100, cursor })
-          tail.push(...storedOf(next))
-          cursor = next.has_more ? next.next_cursor : undefined
-        }
-        return tail
-      }).pipe(Effect.withSpan("AcontextClient.newestMessages", { attributes: { "acontext.session_id": sessionId } }))
-
-    const storeMessageOnce = (sessionId: string, blob: unknown, options: StoreMessageOnceOptions = {}) =>
-      Effect.gen(function*() {
-        const { after: initialAfter, inDoubt: initialDoubt, ...storeOptions } = options
-        const meta = options.meta ?? null
-        let after = initialAfter
-        let inDoubt = initialDoubt === true
-        let reads = 0
-        // Reads the tail: the message's id when it is there already, else undefined.
-        const reconcile = Effect.gen(function*() {
-          const tail = yield* newestMessages(sessionId)
-          reads++
-          const verdict = Reconcile.verdict({ after, tail, blob, meta })
-          inDoubt = false
-          if (verdict._tag === "Stored") return verdict.id
-          after = verdict.after
-          return undefined
-        })
-        const schedule: Schedule.Schedule<unknown, AcontextError> = retry === false ? Schedule.stop : retry
-        const backoff = yield* Schedule.driver(schedule)
-        while (true) {
-          let error: AcontextError
-          const checked = inDoubt ? yield* Effect.either(reconcile) : undefined
-          if (checked?._tag === "Right" && checked.right !== undefined) {
-            return { id: checked.right, found: true, reads }
-          }
-          if (checked?._tag === "Left") {
-            error = checked.left
-          } else {
-            const stored = yield* Effect.either(storeMessage(sessionId, blob, storeOptions, false))
-            if (stored._tag === "Right") return { id: stored.right.id, found: false, reads }
-            error = stored.left
-            if (Reconcile.isAmbiguousReason(error.reason)) {
-              // The server may have stored it: look now, before any wait.
-              inDoubt = true
-              const found = yield* Effect.either(reconcile)
-              if (found._tag === "Right" && found.right !== undefined) return { id: found.right, found: true, reads }
-            }
-          }
-          if (!error.isTransient) return yield* error
-          const next = yield* Effect.either(backoff.next(error))
-          if (next._tag === "Left") return yield* error
-        }
-      }).pipe(
-        Effect.withSpan("AcontextClient.storeMessageOnce", { attributes: { "acontext.session_id": sessionId } })
-      )
-
+/**
+ * Builds the client from options, on the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (options: AcontextClientOptions) => Effect.Effect<AcontextClient, never, HttpClient.HttpClient> =
+  Effect.fnUntraced(function*(options: AcontextClientOptions) {
+    const wire = yield* transport(options)
+    const run = runOn(wire)
+    const messages = messageCalls(run)
+    const newestMessages = newestMessagesOf(messages.getMessages)
     return AcontextClient.of({
-      baseUrl,
-      createSession,
-      deleteSession,
-      listSessions,
-      storeMessage: (sessionId, blob, options) => storeMessage(sessionId, blob, options),
-      storeMessageOnce,
+      baseUrl: wire.baseUrl,
+      ...sessionCalls(run),
+      storeMessage: (sessionId, blob, options) => messages.storeMessage(sessionId, blob, options),
+      storeMessageOnce: storeMessageOnceOf(messages, newestMessages, wire.retry),
       newestMessages,
-      getMessages,
-      messages
+      getMessages: messages.getMessages,
+      messages: messagesOf(messages.getMessages)
     })
   })
 

@@ -23,6 +23,7 @@
 import * as CommandMarkup from "@acx/convert/CommandMarkup"
 import * as Pricing from "@acx/convert/Pricing"
 import * as Transcript from "@acx/schema/Transcript"
+import * as TranscriptLine from "@acx/schema/TranscriptLine"
 import type * as UiApi from "./UiApi.js"
 
 /**
@@ -497,7 +498,7 @@ const SYNTHETIC_MODEL = "<synthetic>"
 // What the sessions list and acx show skip too: entries that carry no conversation.
 const SILENT_TYPES: ReadonlySet<string> = new Set(
   Transcript.KNOWN_ENTRY_TYPES.filter((type) =>
-    !(Transcript.CONVERSATION_ENTRY_TYPES as ReadonlyArray<string>).includes(type)
+    !(TranscriptLine.CONVERSATION_ENTRY_TYPES as ReadonlyArray<string>).includes(type)
   )
 )
 

@@ -17,7 +17,7 @@ import * as TranscriptReader from "../TranscriptReader.js"
 export interface TranscriptSink {
   readonly onEntry: (entry: Transcript.TranscriptEntry, line: number) => void
   /** A line that is not an entry, and the byte offset where it starts. */
-  readonly onError: (error: Transcript.TranscriptLineError, offset: number) => void
+  readonly onError: (error: TranscriptLine.TranscriptLineError, offset: number) => void
   /** An entry's line that was not valid UTF-8 (read with U+FFFD in place of the bad bytes). */
   readonly onInvalidUtf8?: ((line: number) => void) | undefined
 }
