@@ -40,7 +40,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { mapSdkMessage } from "@acx/convert/AgentEvent"
 import * as AgentUsage from "@acx/convert/AgentUsage"

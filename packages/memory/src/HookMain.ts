@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as HookRunner from "./HookRunner.js"
@@ -78,7 +78,7 @@ export const main = async (
   const outcome = await run(event, env, stdin)
   process.stdout.write(`${outcome.stdout}\n`)
   const warnings = [outcome.warning]
-  if (outcome.startWorker) warnings.push(startWorker(MemoryConfig.acxHome(env), env))
+  if (outcome.startWorker) warnings.push(startWorker(AcxHome.acxHome(env), env))
   for (const warning of warnings) {
     if (warning !== undefined) process.stderr.write(`${warning}\n`)
   }
@@ -101,7 +101,7 @@ const run = async (
     stdin.destroy?.()
     return HookRunner.runHook(event, "", { env })
   }
-  const loaded = MemoryConfig.load(MemoryConfig.acxHome(env))
+  const loaded = MemoryConfig.load(AcxHome.acxHome(env))
   const input = await HookRunner.readInput(stdin, {
     maxBytes: loaded.config.maxHookInputBytes,
     deadlineMs: HookRunner.STDIN_DEADLINE_MS

@@ -18,6 +18,7 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/environment/AcxHome"
 import type * as AgentUsage from "@acx/convert/AgentUsage"
 import * as ObserverReply from "@acx/convert/ObserverReply"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -141,7 +142,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
   Effect.scoped(
     Effect.gen(function*() {
       const env = options.env ?? process.env
-      const home = options.home ?? MemoryConfig.acxHome(env)
+      const home = options.home ?? AcxHome.acxHome(env)
       const files = MemoryConfig.paths(home)
       // the settings in force: re-read when config.json changes (not when given by the caller)
       let configStamp = MemoryConfig.stamp(home)

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
+import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"

@@ -3,7 +3,7 @@
  * SQLite's companions included (the memory's tests open a real database on it); a write is
  * atomic and leaves no temporary file.
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
