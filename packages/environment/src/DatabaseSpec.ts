@@ -91,16 +91,18 @@ const SHOWN_CHARACTERS = 80
 
 /**
  * Hides what may be a credential in text that was meant to be a database spec but is not one:
- * `user:password@` after `//`, and the value of every `…password…=` parameter. For echoing bad
- * input back.
+ * from the `:` after `//user` to the last `@`, and from the first `…password…=` parameter's
+ * value to the end. For echoing bad input back: hiding too much is the safe side.
  *
  * @since 0.1.0
  * @category display
  */
 export const hideCredentials = (text: string): string =>
   text
-    .replace(/(\/\/[^/?#@:]*):[^/?#]*@/g, `$1:${HIDDEN}@`)
-    .replace(/([?&;][^=&#]*password[^=&#]*=)[^&#]*/gi, `$1${HIDDEN}`)
+    // up to the last `@`: a password typed with a `/`, `?` or `#` in it is hidden whole
+    .replace(/(\/\/[^/?#@:]*):[\s\S]*@/, `$1:${HIDDEN}@`)
+    // to the end: the rest may be the password's own `&`
+    .replace(/([?&;][^=&#]*password[^=&#]*=)[\s\S]*$/i, `$1${HIDDEN}`)
 
 const fail = (reason: DatabaseSpecError["reason"], description: string) =>
   Either.left(new DatabaseSpecError({ reason, description }))
@@ -121,9 +123,11 @@ const parsePostgres = (spec: string): Either.Either<DatabaseSpec, DatabaseSpecEr
     // the input is not echoed: it may hold a password in a form the URL parser could not split
     return fail("InvalidUrl", "not a valid postgres:// URL")
   }
-  // `postgres://u:1234/x@host/db` parses as host `u`, port 1234 and a path holding the rest of the
-  // password: refused, and said without echoing the input
-  if (url.username === "" && spec.includes("@")) {
+  // A password typed with a `/`, `?` or `#` in it splits early: `postgres://u:1234/x@host/db`
+  // parses as host `u`, port 1234 and a path holding the rest of the password. Any `@` left
+  // outside the user part means that happened: refused, and said without echoing the input.
+  const outside = [url.host, url.pathname, url.search, url.hash]
+  if ((url.username === "" && spec.includes("@")) || outside.some((part) => part.includes("@"))) {
     return fail("InvalidUrl", `not a valid postgres:// URL (a password's ${UNSAFE} must be percent-encoded)`)
   }
   const schemas = url.searchParams.getAll("schema")

@@ -88,5 +88,4 @@ export const lookup = <A>(
  * @since 0.1.0
  * @category lookup
  */
-export const lookupId = (ids: Iterable<string>, query: string): LookupResult<string> =>
-  lookup(ids, (id) => id, query)
+export const lookupId = (ids: Iterable<string>, query: string): LookupResult<string> => lookup(ids, (id) => id, query)
