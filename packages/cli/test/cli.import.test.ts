@@ -202,9 +202,12 @@ describe(
       })
 
       it.each([
-        ["bogus", /^acx: --to must be sqlite:FILE or postgres:\/\/URL, got "bogus"$/],
-        ["sqlite:", /^acx: --to sqlite: needs a file/],
-        ["postgres://[::1", /^acx: --to is not a valid postgres:\/\/ URL$/]
+        [
+          "bogus",
+          /^acx: --to: expected sqlite:FILE, a FILE\.db \/ FILE\.sqlite path, or postgres:\/\/URL.*, got "bogus"$/
+        ],
+        ["sqlite:", /^acx: --to: sqlite: needs a file/],
+        ["postgres://[::1", /^acx: --to: not a valid postgres:\/\/ URL$/]
       ])("--to %s is an invalid argument (exit 2, one line)", { timeout: TEST_TIMEOUT_MS }, async (to, message) => {
         const result = await acx(["import", "--to", to], { env })
         expect(result.code).toBe(2)
