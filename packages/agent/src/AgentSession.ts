@@ -40,10 +40,10 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/environment/AcxHome"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import { mapSdkMessage } from "@acx/convert/AgentEvent"
 import * as AgentUsage from "@acx/convert/AgentUsage"
+import * as AcxHome from "@acx/environment/AcxHome"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"

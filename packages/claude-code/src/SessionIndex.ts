@@ -22,6 +22,7 @@
  * @since 0.1.0
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
@@ -29,7 +30,6 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as nodePath from "node:path"
-import * as AcxHome from "@acx/environment/AcxHome"
 import type * as HeadTail from "./internal/headTail.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 import * as TranscriptReader from "./TranscriptReader.js"

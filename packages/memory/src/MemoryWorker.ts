@@ -18,9 +18,9 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/environment/AcxHome"
 import type * as AgentUsage from "@acx/convert/AgentUsage"
 import * as ObserverReply from "@acx/convert/ObserverReply"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as SqlClient from "@effect/sql/SqlClient"

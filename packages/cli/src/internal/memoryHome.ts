@@ -2,8 +2,8 @@
  * What the `acx memory` handlers share: the memory's files under `$ACX_HOME`, its database
  * (checked for damage first), and the end of a long-running one on SIGTERM / SIGINT.
  */
-import * as MemoryBackup from "@acx/memory/MemoryBackup"
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as MemoryBackup from "@acx/memory/MemoryBackup"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as Effect from "effect/Effect"
