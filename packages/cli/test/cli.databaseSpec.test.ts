@@ -11,16 +11,10 @@ import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionSt
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-
-interface PgClient {
-  connect(): Promise<void>
-  query(sql: string): Promise<unknown>
-  end(): Promise<void>
-}
+import { closedPort, dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
 const PROJECT = "-home-dev-specs"
@@ -36,15 +30,6 @@ const ENTRY = {
 
 const root = tempDir("specs")
 const configDir = path.join(root, "claude")
-
-/** A TCP port nothing listens on: one the OS just handed out and took back. */
-const closedPort = async (): Promise<number> => {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 describe("acx import --to: one grammar for database specs", () => {
   beforeAll(() => {
@@ -137,11 +122,7 @@ describe("acx import --to: one grammar for database specs", () => {
           await store.close()
         }
       } finally {
-        // pg is a dependency of @acx/cli, but its types are not installed here
-        const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
-        const client = new pg.default.Client({ connectionString: PG_URL })
-        await client.connect()
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
+        await dropSchema(PG_URL!, schema)
       }
     }
   )

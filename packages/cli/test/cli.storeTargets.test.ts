@@ -11,10 +11,10 @@
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { makeReadOnly, probeReadOnly } from "@acx/testing/ReadOnlyPath"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { closedPort } from "./utils/postgres.js"
 
 const PROJECT = "-home-dev-targets"
 const SESSION = "55555555-5555-4555-8555-555555555555"
@@ -25,15 +25,6 @@ const ENTRY = {
   sessionId: SESSION,
   timestamp: "2026-01-01T00:00:00Z",
   message: { role: "user", content: "hello targets" }
-}
-
-/** A TCP port nothing listens on: one the OS just handed out and took back. */
-const closedPort = async (): Promise<number> => {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 const expectOneError = (result: AcxResult, text: string) => {
