@@ -1,8 +1,10 @@
-// pack-check step 2: the Effect API of @acx/storage, @acx/session-store and @acx/agent, type-checked against
+// pack-check step 2: the Effect API of @acx/storage, @acx/session-store, @acx/agent and @acx/environment, type-checked against
 // the installed declarations (tsc --noEmit, moduleResolution node16 and bundler).
 import type { AgentError } from "@acx/agent"
 import { AgentPool, AgentSession } from "@acx/agent"
 import { createAgentSession, type Turn } from "@acx/agent/promise"
+import { AcxHome, DatabaseSpec, SessionIdLookup } from "@acx/environment"
+import { findClaudeBinary } from "@acx/environment/ClaudeBinary"
 import { MemorySessionStore, SessionStore, SqliteSessionStore } from "@acx/session-store"
 import { createPostgresSessionStore, createSqliteSessionStore } from "@acx/session-store/promise"
 import { AcontextClient, ClaudeAgentStorage } from "@acx/storage"
@@ -10,6 +12,7 @@ import { ClaudeAgentStorage as ClaudeAgentStoragePromise } from "@acx/storage/pr
 import type { SessionStore as SdkSessionStore } from "@anthropic-ai/claude-agent-sdk"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 
@@ -57,4 +60,26 @@ const pooled: Effect.Effect<string, AgentError.AgentError> = Effect.scoped(Effec
 })).pipe(Effect.provide(AgentPool.layerDatabase("sqlite:agent.db")))
 const promised: Promise<Turn> = createAgentSession({ model: "claude-sonnet-4-5" }).then((session) => session.ask("Hi"))
 
-export { conversation, facade, inMemory, onSqlite, pgStore, pooled, promised, save, sdkStore }
+const shown: string = Either.match(DatabaseSpec.parse("postgres://u:pw@127.0.0.1/acx?schema=team"), {
+  onLeft: (error: DatabaseSpec.DatabaseSpecError) => error.reason,
+  onRight: DatabaseSpec.display
+})
+const found: SessionIdLookup.LookupResult<string> = SessionIdLookup.lookupId(["1f3a0000-0000"], "1F3A")
+const agentDatabase: string = AcxHome.paths().agentDatabase
+const binary: Promise<string> = findClaudeBinary().then((found) => found.path)
+
+export {
+  agentDatabase,
+  binary,
+  conversation,
+  facade,
+  found,
+  inMemory,
+  onSqlite,
+  pgStore,
+  pooled,
+  promised,
+  save,
+  sdkStore,
+  shown
+}

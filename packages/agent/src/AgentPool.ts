@@ -486,8 +486,9 @@ export const layer = (
   Layer.scoped(AgentPool, make(options))
 
 /**
- * A registry and a session store on ONE database: `sqlite:FILE` (or a plain path) or a
- * `postgres://` / `postgresql://` URL. The driver (`@effect/sql-sqlite-node` or `@effect/sql-pg`)
+ * A registry and a session store on ONE database, named by a `DatabaseSpec` of
+ * `@acx/environment`: `sqlite:FILE`, a path ending `.db` / `.sqlite`, or a `postgres://` /
+ * `postgresql://` URL whose `?schema=` names the Postgres schema of both. The driver (`@effect/sql-sqlite-node` or `@effect/sql-pg`)
  * is loaded when the layer is built.
  *
  * @since 0.1.0

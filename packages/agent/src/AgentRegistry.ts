@@ -177,22 +177,35 @@ const leaseLost = (lease: Lease, why: string) =>
   })
 
 /**
+ * Where the registry's table lives: on Postgres, `schema` when given (it must exist: the session
+ * store on the same database creates it), else the connection's search path.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MakeOptions {
+  readonly schema?: string | undefined
+}
+
+/**
  * Builds the registry on the `SqlClient` in context (SQLite or Postgres), creating its table.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<AgentRegistry, AgentError, SqlClient.SqlClient> = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const table = sql(TABLE)
-  const isPg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
-  // the database's clock, so owners on machines with skewed clocks agree on expiry
-  const now = sql.literal(
-    isPg
-      ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
-      : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-  )
-  const createTable = sql`CREATE TABLE IF NOT EXISTS ${table} (
+export const makeWith = (options: MakeOptions = {}): Effect.Effect<AgentRegistry, AgentError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const qualified = options.schema === undefined ? TABLE : `${options.schema}.${TABLE}`
+    const table = sql(qualified)
+    const isPg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+    // the database's clock, so owners on machines with skewed clocks agree on expiry
+    const now = sql.literal(
+      isPg
+        ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+        : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+    )
+    const createTable = sql`CREATE TABLE IF NOT EXISTS ${table} (
     key TEXT PRIMARY KEY,
     session_id TEXT NULL,
     cwd TEXT NOT NULL,
@@ -206,114 +219,124 @@ export const make: Effect.Effect<AgentRegistry, AgentError, SqlClient.SqlClient>
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL
   )`
-  yield* (isPg
-    // concurrent CREATE TABLE IF NOT EXISTS can collide on Postgres: serialise it
-    ? sql.withTransaction(sql`SELECT pg_advisory_xact_lock(hashtext(${TABLE}))`.pipe(Effect.zipRight(createTable)))
-    : createTable).pipe(Effect.mapError(registryError("create table")))
+    yield* (isPg
+      // concurrent CREATE TABLE IF NOT EXISTS can collide on Postgres: serialise it
+      ? sql.withTransaction(
+        sql`SELECT pg_advisory_xact_lock(hashtext(${qualified}))`.pipe(Effect.zipRight(createTable))
+      )
+      : createTable).pipe(Effect.mapError(registryError("create table")))
 
-  const millis = (ttl: Duration.DurationInput) => Math.max(1, Math.round(Duration.toMillis(ttl)))
+    const millis = (ttl: Duration.DurationInput) => Math.max(1, Math.round(Duration.toMillis(ttl)))
 
-  const get = (key: string) =>
-    sql<Row>`SELECT * FROM ${table} WHERE key = ${key}`.pipe(
-      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
-      Effect.mapError(registryError("get")),
-      Effect.withSpan("AgentRegistry.get", { attributes: { key } })
-    )
+    const get = (key: string) =>
+      sql<Row>`SELECT * FROM ${table} WHERE key = ${key}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
+        Effect.mapError(registryError("get")),
+        Effect.withSpan("AgentRegistry.get", { attributes: { key } })
+      )
 
-  const claim: AgentRegistry["claim"] = (key, options) =>
-    Effect.gen(function*() {
-      const ttl = millis(options.ttl)
-      yield* sql`INSERT INTO ${table} (key, session_id, cwd, status, usage, fence, created_at, updated_at)
+    const claim: AgentRegistry["claim"] = (key, options) =>
+      Effect.gen(function*() {
+        const ttl = millis(options.ttl)
+        yield* sql`INSERT INTO ${table} (key, session_id, cwd, status, usage, fence, created_at, updated_at)
         VALUES (${key}, NULL, ${options.cwd}, 'idle', ${JSON.stringify(AgentUsage.empty)}, 0, ${now}, ${now})
         ON CONFLICT (key) DO NOTHING`
-      const rows = yield* sql<Row>`UPDATE ${table}
+        const rows = yield* sql<Row>`UPDATE ${table}
         SET owner = ${options.owner}, lease_expires_at = ${now} + ${ttl}, fence = fence + 1, status = 'warm',
           updated_at = ${now}
         WHERE key = ${key} AND (owner IS NULL OR owner = ${options.owner} OR lease_expires_at < ${now})
         RETURNING *`
-      return Option.map(Option.fromNullable(rows[0]), (row): Lease => {
-        const conversation = fromRow(row)
-        return { key, owner: options.owner, fence: conversation.fence, ttl: Duration.millis(ttl), conversation }
-      })
-    }).pipe(
-      sql.withTransaction,
-      Effect.mapError(registryError("claim")),
-      Effect.withSpan("AgentRegistry.claim", { attributes: { key, owner: options.owner } })
-    )
+        return Option.map(Option.fromNullable(rows[0]), (row): Lease => {
+          const conversation = fromRow(row)
+          return { key, owner: options.owner, fence: conversation.fence, ttl: Duration.millis(ttl), conversation }
+        })
+      }).pipe(
+        sql.withTransaction,
+        Effect.mapError(registryError("claim")),
+        Effect.withSpan("AgentRegistry.claim", { attributes: { key, owner: options.owner } })
+      )
 
-  const renew: AgentRegistry["renew"] = (lease) =>
-    sql<{ readonly key: string }>`UPDATE ${table} SET lease_expires_at = ${now} + ${millis(lease.ttl)}
+    const renew: AgentRegistry["renew"] = (lease) =>
+      sql<{ readonly key: string }>`UPDATE ${table} SET lease_expires_at = ${now} + ${millis(lease.ttl)}
       WHERE key = ${lease.key} AND owner = ${lease.owner} AND fence = ${lease.fence} AND lease_expires_at > ${now}
       RETURNING key`.pipe(
-      Effect.mapError(registryError("renew")),
-      Effect.flatMap((rows) =>
-        rows.length === 1 ? Effect.void : Effect.fail(leaseLost(lease, "the lease expired or was taken"))
-      ),
-      Effect.withSpan("AgentRegistry.renew", { attributes: { key: lease.key } })
-    )
+        Effect.mapError(registryError("renew")),
+        Effect.flatMap((rows) =>
+          rows.length === 1 ? Effect.void : Effect.fail(leaseLost(lease, "the lease expired or was taken"))
+        ),
+        Effect.withSpan("AgentRegistry.renew", { attributes: { key: lease.key } })
+      )
 
-  const record: AgentRegistry["record"] = (lease, update) =>
-    sql<{ readonly key: string }>`UPDATE ${table}
+    const record: AgentRegistry["record"] = (lease, update) =>
+      sql<{ readonly key: string }>`UPDATE ${table}
       SET session_id = COALESCE(${update.sessionId ?? null}, session_id), usage = ${
-      JSON.stringify({ ...update.usage, pending: [] })
-    },
+        JSON.stringify({ ...update.usage, pending: [] })
+      },
         turns = ${update.usage.turns}, cost_usd = ${update.usage.costUsd}, status = ${update.status},
         lease_expires_at = ${now} + ${millis(lease.ttl)}, updated_at = ${now}
       WHERE key = ${lease.key} AND owner = ${lease.owner} AND fence = ${lease.fence} AND lease_expires_at > ${now}
       RETURNING key`.pipe(
-      Effect.mapError(registryError("record")),
-      Effect.flatMap((rows) =>
-        rows.length === 1
-          ? Effect.void
-          : Effect.fail(leaseLost(lease, "the lease expired or was taken: turn not recorded"))
-      ),
-      Effect.withSpan("AgentRegistry.record", { attributes: { key: lease.key } })
-    )
+        Effect.mapError(registryError("record")),
+        Effect.flatMap((rows) =>
+          rows.length === 1
+            ? Effect.void
+            : Effect.fail(leaseLost(lease, "the lease expired or was taken: turn not recorded"))
+        ),
+        Effect.withSpan("AgentRegistry.record", { attributes: { key: lease.key } })
+      )
 
-  const release: AgentRegistry["release"] = (lease) =>
-    sql`UPDATE ${table} SET owner = NULL, lease_expires_at = NULL, status = 'idle', updated_at = ${now}
+    const release: AgentRegistry["release"] = (lease) =>
+      sql`UPDATE ${table} SET owner = NULL, lease_expires_at = NULL, status = 'idle', updated_at = ${now}
       WHERE key = ${lease.key} AND owner = ${lease.owner} AND fence = ${lease.fence}`.pipe(
-      Effect.asVoid,
-      Effect.mapError(registryError("release")),
-      Effect.withSpan("AgentRegistry.release", { attributes: { key: lease.key } })
-    )
+        Effect.asVoid,
+        Effect.mapError(registryError("release")),
+        Effect.withSpan("AgentRegistry.release", { attributes: { key: lease.key } })
+      )
 
-  const guard = (lease: Lease) =>
-    sql<{ readonly live: number | string | boolean }>`SELECT
+    const guard = (lease: Lease) =>
+      sql<{ readonly live: number | string | boolean }>`SELECT
         CASE WHEN owner = ${lease.owner} AND fence = ${lease.fence} AND lease_expires_at > ${now} THEN 1 ELSE 0 END
         AS live
       FROM ${table} WHERE key = ${lease.key}${sql.literal(isPg ? " FOR UPDATE" : "")}`.pipe(
-      Effect.mapError(registryError("check lease")),
-      Effect.flatMap((rows) =>
-        rows.length === 1 && Number(rows[0]!.live) === 1
-          ? Effect.void
-          : Effect.fail(leaseLost(lease, "the lease expired or was taken: nothing written"))
+        Effect.mapError(registryError("check lease")),
+        Effect.flatMap((rows) =>
+          rows.length === 1 && Number(rows[0]!.live) === 1
+            ? Effect.void
+            : Effect.fail(leaseLost(lease, "the lease expired or was taken: nothing written"))
+        )
       )
-    )
 
-  const withLease: AgentRegistry["withLease"] = (lease, effect) =>
-    sql.withTransaction(Effect.zipRight(guard(lease), effect)).pipe(
-      Effect.catchIf(
-        (error): error is SqlError => error instanceof SqlError,
-        (error) => Effect.fail(registryError("transaction")(error))
+    const withLease: AgentRegistry["withLease"] = (lease, effect) =>
+      sql.withTransaction(Effect.zipRight(guard(lease), effect)).pipe(
+        Effect.catchIf(
+          (error): error is SqlError => error instanceof SqlError,
+          (error) => Effect.fail(registryError("transaction")(error))
+        )
       )
-    )
 
-  return {
-    get,
-    list: sql<Row>`SELECT * FROM ${table} ORDER BY updated_at DESC`.pipe(
-      Effect.map((rows) => rows.map(fromRow)),
-      Effect.mapError(registryError("list"))
-    ),
-    claim,
-    renew,
-    record,
-    release,
-    withLease,
-    remove: (key: string) =>
-      sql`DELETE FROM ${table} WHERE key = ${key}`.pipe(Effect.asVoid, Effect.mapError(registryError("remove")))
-  }
-}).pipe(Effect.withSpan("AgentRegistry.make"))
+    return {
+      get,
+      list: sql<Row>`SELECT * FROM ${table} ORDER BY updated_at DESC`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.mapError(registryError("list"))
+      ),
+      claim,
+      renew,
+      record,
+      release,
+      withLease,
+      remove: (key: string) =>
+        sql`DELETE FROM ${table} WHERE key = ${key}`.pipe(Effect.asVoid, Effect.mapError(registryError("remove")))
+    }
+  }).pipe(Effect.withSpan("AgentRegistry.make", { attributes: { schema: options.schema } }))
+
+/**
+ * Builds the registry on the `SqlClient` in context (SQLite or Postgres), creating its table.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<AgentRegistry, AgentError, SqlClient.SqlClient> = makeWith()
 
 /**
  * The registry on the `SqlClient` in context.

@@ -40,9 +40,9 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import type * as AgentUsage from "@acx/convert/AgentUsage"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

@@ -22,6 +22,7 @@
  * @since 0.1.0
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
@@ -29,7 +30,6 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as nodePath from "node:path"
-import * as AcxHome from "./AcxHome.js"
 import type * as HeadTail from "./internal/headTail.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 import * as TranscriptReader from "./TranscriptReader.js"
@@ -108,23 +108,6 @@ export interface SessionIndex {
     options?: { readonly under?: string | undefined }
   ) => Effect.Effect<Array<SessionMetadata.SessionMetadata>, SessionIndexError>
 }
-
-/**
- * acx's home directory: `ACX_HOME`, else `~/.acx`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = AcxHome.acxHome
-
-/**
- * Where the listing cache is kept by default: `$ACX_HOME/cache`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const defaultCacheDir = (env: { readonly [name: string]: string | undefined } = process.env): string =>
-  nodePath.join(acxHome(env), "cache")
 
 /**
  * The cache file of a `projects` directory under `cacheDir`: one per config directory.

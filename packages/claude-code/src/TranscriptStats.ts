@@ -13,6 +13,7 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as PricingFile from "@acx/convert/PricingFile"
 import * as StatsFold from "@acx/convert/StatsFold"
 import type * as StatsReport from "@acx/convert/StatsReport"
+import { paths, writePrivateFile } from "@acx/environment/AcxHome"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -22,7 +23,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { acxHome, writePrivateFile } from "./AcxHome.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
@@ -242,7 +242,7 @@ const runInWorkers = (
 export const make = (options: TranscriptStatsOptions): TranscriptStats => {
   const pricing = options.pricing
   const fingerprint = Pricing.fingerprint(pricing)
-  const cacheDir = options.cacheDir === undefined ? path.join(acxHome(), "cache") : options.cacheDir
+  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
   const poolSize = options.workers ?? os.availableParallelism()
 
   const fold = Effect.fn("TranscriptStats.fold")(function*(
@@ -411,7 +411,7 @@ const sameMark = (file: string, entry: CacheEntry): boolean => {
  * @category pricing
  */
 export const loadPricing = Effect.fn("TranscriptStats.loadPricing")(function*(
-  file: string = path.join(acxHome(), "pricing.json")
+  file: string = paths().pricing
 ) {
   let text: string
   try {

@@ -3,13 +3,6 @@
  */
 
 /**
- * acx's home directory and the one way acx creates things in it: directories 0700, files 0600.
- *
- * @since 0.2.0
- */
-export * as AcxHome from "./AcxHome.js"
-
-/**
  * A typed view over a Claude Code config directory: projects, sessions, subagents, append, delete.
  *
  * @since 0.1.0
@@ -36,13 +29,6 @@ export * as ClaudeImport from "./ClaudeImport.js"
  * @since 0.1.0
  */
 export * as ClaudePush from "./ClaudePush.js"
-
-/**
- * Where the Claude Code binary is: `ACX_CLAUDE_PATH`, the installed `@anthropic-ai/claude-code`, `claude` on `PATH`.
- *
- * @since 0.1.0
- */
-export * as ClaudeBinary from "./ClaudeBinary.js"
 
 /**
  * The one reader of transcript files: regular files only (checked on the opened descriptor), lines

@@ -162,6 +162,8 @@ describe("acx chat on the real Claude Code CLI", () => {
   it("rejects a bad --store with one line and exit 2", async () => {
     const result = await acx(["chat", "--store", "mysql://x"], { input: "" })
     expect(result.code).toBe(2)
-    expect(result.stderrLines).toEqual([expect.stringMatching(/^acx: --store must be sqlite:FILE or postgres:\/\/URL/)])
+    expect(result.stderrLines).toEqual([
+      expect.stringMatching(/^acx: --store: expected sqlite:FILE, a FILE\.db \/ FILE\.sqlite path, or postgres:\/\/URL/)
+    ])
   }, TEST_TIMEOUT_MS)
 })

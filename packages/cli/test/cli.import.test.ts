@@ -13,12 +13,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseableLines, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-
-interface PgClient {
-  connect(): Promise<void>
-  query(sql: string): Promise<unknown>
-  end(): Promise<void>
-}
+import { dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
 const SCHEMA = `acx_cli_test_${process.pid}_${randomUUID().slice(0, 8)}`
@@ -202,9 +197,12 @@ describe(
       })
 
       it.each([
-        ["bogus", /^acx: --to must be sqlite:FILE or postgres:\/\/URL, got "bogus"$/],
-        ["sqlite:", /^acx: --to sqlite: needs a file/],
-        ["postgres://[::1", /^acx: --to is not a valid postgres:\/\/ URL$/]
+        [
+          "bogus",
+          /^acx: --to: expected sqlite:FILE, a FILE\.db \/ FILE\.sqlite path, or postgres:\/\/URL.*, got "bogus"$/
+        ],
+        ["sqlite:", /^acx: --to: sqlite: needs a file/],
+        ["postgres://[::1", /^acx: --to: not a valid postgres:\/\/ URL$/]
       ])("--to %s is an invalid argument (exit 2, one line)", { timeout: TEST_TIMEOUT_MS }, async (to, message) => {
         const result = await acx(["import", "--to", to], { env })
         expect(result.code).toBe(2)
@@ -225,17 +223,7 @@ describe(
     describe.skipIf(PG_URL === undefined)(
       PG_URL === undefined ? "import into Postgres (skipped: ACX_PG_URL not set)" : `import into Postgres (${SCHEMA})`,
       () => {
-        afterAll(async () => {
-          // pg is a dependency of @acx/cli, but its types are not installed here
-          const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
-          const client = new pg.default.Client({ connectionString: PG_URL })
-          await client.connect()
-          try {
-            await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
-          } finally {
-            await client.end()
-          }
-        })
+        afterAll(() => dropSchema(PG_URL!, SCHEMA))
 
         it("imports every session; load() returns the transcripts; a second run adds nothing", {
           timeout: TEST_TIMEOUT_MS
@@ -276,10 +264,7 @@ describe(
               await store.close()
             }
           } finally {
-            const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
-            const client = new pg.default.Client({ connectionString: PG_URL })
-            await client.connect()
-            await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
+            await dropSchema(PG_URL!, schema)
           }
         })
       }

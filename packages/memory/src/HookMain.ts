@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as HookRunner from "./HookRunner.js"
 import { fdStream } from "./internal/fdInput.js"
@@ -100,7 +100,7 @@ export const main = async (
   const outcome = await run(eventOf(argv), env, stdin ?? fdStream(0))
   writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
-  if (outcome.startWorker) warnings.push(await startWorker(MemoryConfig.acxHome(env), env))
+  if (outcome.startWorker) warnings.push(await startWorker(AcxHome.acxHome(env), env))
   for (const warning of warnings) {
     if (warning !== undefined) writeAll(2, `${warning}\n`)
   }
@@ -123,7 +123,7 @@ const run = async (
     stdin.destroy?.()
     return HookRunner.runHook(event, "", { env })
   }
-  const loaded = MemoryConfig.load(MemoryConfig.acxHome(env))
+  const loaded = MemoryConfig.load(AcxHome.acxHome(env))
   const input = await HookRunner.readInput(stdin, {
     maxBytes: loaded.config.maxHookInputBytes,
     deadlineMs: HookRunner.STDIN_DEADLINE_MS

@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -322,7 +322,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
   const now = options.now ?? Date.now()
   const quiet = (warning: string | undefined): HookOutcome => nothingRecorded(event, warning)
   if (env[OBSERVER_ENV] === "1") return quiet(undefined)
-  const home = options.home ?? MemoryConfig.acxHome(env)
+  const home = options.home ?? AcxHome.acxHome(env)
   const { config } = options.loaded ?? MemoryConfig.load(home)
   if (Buffer.byteLength(raw) > config.maxHookInputBytes) {
     return quiet(tooLargeWarning(config.maxHookInputBytes))

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -164,14 +164,6 @@ export const decode = (json: unknown): { readonly config: MemoryConfig; readonly
 }
 
 /**
- * acx's home directory: `ACX_HOME`, else `~/.acx`.
- *
- * @since 0.1.0
- * @category paths
- */
-export const acxHome: (env?: { readonly [name: string]: string | undefined }) => string = AcxHome.acxHome
-
-/**
  * The files and directories the memory keeps under acx's home.
  *
  * @since 0.1.0
@@ -193,21 +185,24 @@ export interface MemoryPaths {
 }
 
 /**
- * The memory's paths under a home directory (default {@link acxHome}).
+ * The memory's paths under a home directory (default `AcxHome.acxHome()`), named by `AcxHome.paths`.
  *
  * @since 0.1.0
  * @category paths
  */
-export const paths = (home: string = acxHome()): MemoryPaths => ({
-  home,
-  config: path.join(home, "config.json"),
-  database: path.join(home, "memory.db"),
-  backups: path.join(home, "backups"),
-  spool: path.join(home, "memory-spool"),
-  observerConfigDir: path.join(home, "observer", "claude"),
-  observerCwd: path.join(home, "observer", "work"),
-  workerLog: path.join(home, "memory-worker.log")
-})
+export const paths = (home: string = AcxHome.acxHome()): MemoryPaths => {
+  const named = AcxHome.paths(home)
+  return {
+    home,
+    config: named.config,
+    database: named.memoryDatabase,
+    backups: named.backups,
+    spool: named.memorySpool,
+    observerConfigDir: named.observerConfigDir,
+    observerCwd: named.observerCwd,
+    workerLog: named.memoryWorkerLog
+  }
+}
 
 /**
  * Reads `config.json` under a home directory; never throws (an unreadable or invalid file is a
@@ -216,7 +211,7 @@ export const paths = (home: string = acxHome()): MemoryPaths => ({
  * @since 0.1.0
  * @category loading
  */
-export const load = (home: string = acxHome()): LoadedConfig => {
+export const load = (home: string = AcxHome.acxHome()): LoadedConfig => {
   const file = paths(home).config
   let text: string
   try {
@@ -245,7 +240,7 @@ export const load = (home: string = acxHome()): LoadedConfig => {
  * @since 0.1.0
  * @category loading
  */
-export const stamp = (home: string = acxHome()): string => {
+export const stamp = (home: string = AcxHome.acxHome()): string => {
   try {
     const stat = fs.statSync(paths(home).config)
     return `${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}`

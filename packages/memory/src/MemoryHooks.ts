@@ -12,13 +12,13 @@
  *
  * @since 0.1.0
  */
+import * as AcxHome from "@acx/environment/AcxHome"
 import type { HookCallbackMatcher, HookEvent, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk"
 import { createRequire } from "node:module"
 import type { MemoryHookEvent } from "./HookCapture.js"
 import { MEMORY_HOOK_EVENTS } from "./HookCapture.js"
 import { startWorker } from "./HookMain.js"
 import * as HookRunner from "./HookRunner.js"
-import * as MemoryConfig from "./MemoryConfig.js"
 
 /**
  * @since 0.1.0
@@ -51,7 +51,7 @@ export const memoryHooks = (
   options: MemoryHooksOptions = {}
 ): Partial<Record<HookEvent, Array<HookCallbackMatcher>>> => {
   const warn = options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const home = options.home ?? MemoryConfig.acxHome()
+  const home = options.home ?? AcxHome.acxHome()
   const workerBin = options.workerBin ?? process.env["ACX_MEMORY_WORKER_BIN"] ?? installedBin()
   let toldNoWorker = false
   const callback = (event: MemoryHookEvent) => async (input: unknown): Promise<HookJSONOutput> => {

@@ -19,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -38,7 +38,6 @@ import {
   writeAtomically,
   writeTarget
 } from "./internal/installFiles.js"
-import { acxHome as defaultAcxHome } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
 import { SERVER_NAME } from "./MemoryMcpDescription.js"
 
@@ -227,10 +226,10 @@ const nonEmpty = (value: string | undefined): string | undefined =>
  * @since 0.1.0
  * @category paths
  */
-export const manifestPath = (acxHome: string): string => path.join(acxHome, "memory-install.json")
+export const manifestPath = (acxHome: string): string => AcxHome.paths(acxHome).memoryInstallManifest
 
 const acxHomeOf = (options: LocationOptions): string =>
-  options.acxHome !== undefined ? path.resolve(options.acxHome) : defaultAcxHome(options.env ?? process.env)
+  options.acxHome !== undefined ? path.resolve(options.acxHome) : AcxHome.acxHome(options.env ?? process.env)
 
 /**
  * The files of a scope, resolved as Claude Code resolves them: for `user`, `settings.json` in

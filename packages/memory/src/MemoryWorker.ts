@@ -20,6 +20,7 @@
  */
 import type * as AgentUsage from "@acx/convert/AgentUsage"
 import * as ObserverReply from "@acx/convert/ObserverReply"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -141,7 +142,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
   Effect.scoped(
     Effect.gen(function*() {
       const env = options.env ?? process.env
-      const home = options.home ?? MemoryConfig.acxHome(env)
+      const home = options.home ?? AcxHome.acxHome(env)
       const files = MemoryConfig.paths(home)
       // the settings in force: re-read when config.json changes (not when given by the caller)
       let configStamp = MemoryConfig.stamp(home)

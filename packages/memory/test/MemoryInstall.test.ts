@@ -200,7 +200,7 @@ describe("MemoryInstall.install", () => {
         const commands = (settings.hooks[event] as Array<{ hooks: Array<{ command: string }> }>)
           .flatMap((group) => group.hooks.map((hook) => hook.command))
         const users =
-          ((usersSettings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>)[event] ?? [])
+          ((usersSettings.hooks as unknown as Record<string, Array<{ hooks: Array<{ command?: string }> }>>)[event] ?? [])
             .flatMap((group) => group.hooks.map((hook) => hook.command))
         expect(commands).toEqual([...users, moved(event)])
       }

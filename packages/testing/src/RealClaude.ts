@@ -1,11 +1,11 @@
 /**
  * The real Claude Code CLI for tests, offline: found the one way acx finds it
- * (`ClaudeBinary` of `@acx/claude-code`: `ACX_CLAUDE_PATH`, the installed
+ * (`ClaudeBinary` of `@acx/environment`: `ACX_CLAUDE_PATH`, the installed
  * `@anthropic-ai/claude-code` platform binary, `claude` on `PATH`) and run with a private `HOME`
  * whose API base URL is a {@link ModelDouble}. Everything but the model's words is real: tools
  * run, hooks fire, transcripts land in `<home>/.claude/projects`.
  *
- * `@anthropic-ai/claude-code` and `@acx/claude-code` are optional peers of `@acx/testing`:
+ * `@anthropic-ai/claude-code` and `@acx/environment` are optional peers of `@acx/testing`:
  * {@link detectClaude} says whether a binary is there (tests skip with its reason when not);
  * {@link realClaude} rejects with the lookup's typed error, which lists every place tried.
  *
@@ -22,7 +22,7 @@
  *
  * @since 0.1.0
  */
-import type * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
+import type * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -114,8 +114,8 @@ export type ClaudeDetection =
   | { readonly available: false; readonly reason: string }
 
 const loadLookup = (): Promise<typeof ClaudeBinary> =>
-  import("@acx/claude-code/ClaudeBinary").catch((cause: unknown) => {
-    throw new Error("@acx/testing: realClaude() needs @acx/claude-code: npm install --save-dev @acx/claude-code", {
+  import("@acx/environment/ClaudeBinary").catch((cause: unknown) => {
+    throw new Error("@acx/testing: realClaude() needs @acx/environment: npm install --save-dev @acx/environment", {
       cause
     })
   })

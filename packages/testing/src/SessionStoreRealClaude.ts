@@ -12,7 +12,7 @@
  *
  * Each case gets a fresh store from `makeStore` (closed afterwards when it has `close()`), a
  * private HOME and a scratch project directory. Without a Claude Code binary (see `RealClaude`)
- * the cases skip, saying why. The SDK, vitest and `@acx/claude-code` are loaded when the suite
+ * the cases skip, saying why. The SDK, vitest and `@acx/environment` are loaded when the suite
  * runs (optional peers).
  *
  * @example

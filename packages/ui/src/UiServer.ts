@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as SessionIndex from "@acx/claude-code/SessionIndex"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -161,11 +161,11 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     const token = options.token ?? randomBytes(32).toString("base64url")
     const assets = yield* UiAssets.load(options.assetsDirs)
     const configDir = path.resolve(options.configDir)
-    const acxHome = options.acxHome ?? SessionIndex.acxHome()
+    const acxHome = options.acxHome ?? AcxHome.acxHome()
     const projects = yield* ClaudeProjects.make({
       configDir,
       followSymlinks: options.followSymlinks === true,
-      cacheDir: path.join(acxHome, "cache")
+      cacheDir: AcxHome.paths(acxHome).cache
     }).pipe(Effect.provide(NodeContext.layer))
     const server = yield* listenFrom(host, first)
     const address = server.address

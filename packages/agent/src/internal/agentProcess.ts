@@ -3,8 +3,8 @@
  * the binary and the store, loading the SDK, waiting for a process to exit, and the errors a
  * start that failed is reported with. `AgentSession.make` wires them to its driver.
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
@@ -12,12 +12,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as path from "node:path"
 import { AgentError } from "../AgentError.js"
 import { describe } from "./describe.js"
 
 /** Where the default store lives in acx's home. */
-export const storePathIn = (home: string): string => path.join(home, "agent.db")
+export const storePathIn = (home: string): string => AcxHome.paths(home).agentDatabase
 
 export const STDERR_KEPT = 4096
 export const GRACEFUL_EXIT = Duration.seconds(10)

@@ -3,7 +3,8 @@
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as SessionIndex from "@acx/claude-code/SessionIndex"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
@@ -52,7 +53,7 @@ export const projectsLayer = (
       ClaudeProjects.layerNode({
         configDir: resolved,
         followSymlinks: options.followSymlinks === true,
-        cacheDir: SessionIndex.defaultCacheDir(),
+        cacheDir: AcxHome.paths().cache,
         onSkipped: (skipped) =>
           Effect.suspend(() => {
             if (warned.has(skipped.path)) return Effect.void
@@ -97,12 +98,10 @@ const namingProjects = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects
   }
 }
 
-const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i
-
 /**
- * The one session whose id is `id` or starts with it (at least 4 characters), in `projectKey`
- * or in any project. Anything that is not (a prefix of) a UUID is refused before touching the
- * file system, so ids like `../../x` cannot name a path.
+ * The one session whose id is `id` or starts with it (`SessionIdLookup`: at least 4 characters,
+ * any case), in `projectKey` or in any project. Anything that is not (a prefix of) a UUID is
+ * refused before touching the file system, so ids like `../../x` cannot name a path.
  */
 export const findSession = (
   projects: ClaudeProjects.ClaudeProjects,
@@ -110,24 +109,21 @@ export const findSession = (
   projectKey: Option.Option<string>
 ): Effect.Effect<ClaudeProjects.SessionFile, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
   Effect.gen(function*() {
-    if (!ID_PREFIX.test(id)) {
-      return yield* CliError.invalidArgument(`not a session id: ${JSON.stringify(id)} (expected a UUID or its prefix)`)
-    }
-    const wanted = id.toLowerCase()
+    const notAnId = () =>
+      CliError.invalidArgument(`not a session id: ${JSON.stringify(id)} (expected a UUID or its prefix)`)
+    if (!SessionIdLookup.isWellFormed(id)) return yield* notAnId()
     const sessions = yield* projects.listSessionFiles(Option.getOrUndefined(projectKey))
-    const exact = sessions.filter((session) => session.sessionId.toLowerCase() === wanted)
-    const matches = exact.length > 0
-      ? exact
-      : sessions.filter((session) => session.sessionId.toLowerCase().startsWith(wanted))
-    if (matches.length === 1) return matches[0]!
+    const found = SessionIdLookup.lookup(sessions, (session) => session.sessionId, id)
+    if (found._tag === "Found") return found.value
+    if (found._tag === "Malformed") return yield* notAnId()
     const where = Option.match(projectKey, {
       onNone: () => projects.projectsDir,
       onSome: (key) => `project ${projectLabel(key)}`
     })
-    if (matches.length === 0) return yield* CliError.notFound(`no session ${id} in ${where}`)
-    const names = matches.slice(0, 5).map((session) => `${session.projectKey}/${session.sessionId}`).join(", ")
+    if (found._tag === "NotFound") return yield* CliError.notFound(`no session ${id} in ${where}`)
+    const names = found.matches.slice(0, 5).map((session) => `${session.projectKey}/${session.sessionId}`).join(", ")
     return yield* CliError.ambiguous(
-      `${id} matches ${matches.length} sessions (${names}); pass the full id or --project`
+      `${id} matches ${found.matches.length} sessions (${names}); pass the full id or --project`
     )
   })
 

@@ -3,7 +3,7 @@
  * Effect loaded): WAL, a busy timeout, and the shared migrations applied in one immediate
  * transaction (so eight hooks racing on a fresh file migrate it once).
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import Database from "better-sqlite3"
 import { createRequire } from "node:module"
 import { migrations, MIGRATIONS_TABLE, migrationsTableSql } from "./migrations.js"

@@ -14,7 +14,7 @@ const resumeOption = Options.text("resume").pipe(
 const modelOption = Options.text("model").pipe(Options.withDescription("The model to ask for"), Options.optional)
 const storeOption = Options.text("store").pipe(
   Options.withDescription(
-    "Where the conversation is kept: sqlite:FILE or postgres://URL (default: $ACX_HOME/agent.db)"
+    "Where the conversation is kept: sqlite:FILE, FILE.db or postgres://URL[?schema=S] (default: $ACX_HOME/agent.db)"
   ),
   Options.optional
 )

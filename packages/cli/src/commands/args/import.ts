@@ -15,7 +15,7 @@ const fromOption = Options.text("from").pipe(
 
 const toOption = Options.text("to").pipe(
   Options.withDescription(
-    "The SessionStore: sqlite:FILE (created if missing) or postgres://user:pass@host/db[?schema=S]"
+    "The SessionStore: sqlite:FILE or FILE.db (created if missing), or postgres://user:pass@host/db[?schema=S]"
   )
 )
 

@@ -3,12 +3,12 @@
  *
  * @since 0.1.0
  */
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
 import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as Fragments from "@acx/convert/Fragments"
 import * as Reconstruct from "@acx/convert/Reconstruct"
+import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as AcontextClient from "@acx/storage/AcontextClient"

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import * as ClaudeBinary from "@acx/claude-code/ClaudeBinary"
+import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryDatabase from "@acx/memory/MemoryDatabase"

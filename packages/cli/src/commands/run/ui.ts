@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as SessionIndex from "@acx/claude-code/SessionIndex"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as UiSecurity from "@acx/ui/UiSecurity"
 import * as UiServer from "@acx/ui/UiServer"
 import * as Console from "effect/Console"
@@ -52,7 +52,7 @@ export const run = ({ configDir, followSymlinks, host, open, port }: UiArgs) =>
     const projects = yield* ClaudeProjects.ClaudeProjects
     const server = yield* UiServer.make({
       configDir: projects.configDir,
-      acxHome: SessionIndex.acxHome(),
+      acxHome: AcxHome.acxHome(),
       port: port_,
       host,
       followSymlinks,

@@ -3,7 +3,7 @@
  * then the installed @anthropic-ai/claude-code platform binary, then `claude` on PATH; nothing
  * found lists every place tried.
  */
-import { ClaudeBinaryError, find, findClaudeBinary, findSync } from "@acx/claude-code/ClaudeBinary"
+import { ClaudeBinaryError, find, findClaudeBinary, findSync } from "@acx/environment/ClaudeBinary"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

@@ -51,7 +51,7 @@ export interface ClaudeBinary {
  * @category errors
  */
 export class ClaudeBinaryError extends Schema.TaggedError<ClaudeBinaryError>(
-  "@acx/claude-code/ClaudeBinary/ClaudeBinaryError"
+  "@acx/environment/ClaudeBinary/ClaudeBinaryError"
 )("ClaudeBinaryError", {
   reason: Schema.Literal("NotFound", "NotExecutable"),
   tried: Schema.Array(Schema.String),

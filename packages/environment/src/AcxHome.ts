@@ -32,15 +32,77 @@ export const PRIVATE_DIRECTORY_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
 
 /**
- * acx's home directory: `ACX_HOME`, else `~/.acx`.
+ * The environment variable that moves acx's home.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ENV_VAR = "ACX_HOME"
+
+/**
+ * acx's home directory: `ACX_HOME` (resolved against the working directory), else `~/.acx`.
+ * The one place that decides it.
  *
  * @since 0.2.0
  * @category paths
  */
 export const acxHome = (env: { readonly [name: string]: string | undefined } = process.env): string => {
-  const home = env["ACX_HOME"]
+  const home = env[ENV_VAR]
   return home !== undefined && home !== "" ? path.resolve(home) : path.join(os.homedir(), ".acx")
 }
+
+/**
+ * Everything acx keeps under its home, by name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AcxPaths {
+  readonly home: string
+  /** Cached transcript folds (`acx stats`) and session listings. */
+  readonly cache: string
+  /** Prices per model, when the user set their own (`acx stats`, the web page). */
+  readonly pricing: string
+  /** The agent's default store and registry (`acx chat`, `AgentSession`). */
+  readonly agentDatabase: string
+  /** The memory's settings. */
+  readonly config: string
+  /** The memory's database. */
+  readonly memoryDatabase: string
+  /** The memory database's backups. */
+  readonly backups: string
+  /** Hook inputs that found the memory database locked, waiting for the worker. */
+  readonly memorySpool: string
+  /** The memory observer's private Claude config directory. */
+  readonly observerConfigDir: string
+  /** The memory observer's working directory. */
+  readonly observerCwd: string
+  /** The memory worker's log. */
+  readonly memoryWorkerLog: string
+  /** What `acx memory install` changed in Claude Code's settings, for `uninstall`. */
+  readonly memoryInstallManifest: string
+}
+
+/**
+ * The named paths under a home (default {@link acxHome}). Computes names only; creates nothing.
+ *
+ * @since 0.1.0
+ * @category paths
+ */
+export const paths = (home: string = acxHome()): AcxPaths => ({
+  home,
+  cache: path.join(home, "cache"),
+  pricing: path.join(home, "pricing.json"),
+  agentDatabase: path.join(home, "agent.db"),
+  config: path.join(home, "config.json"),
+  memoryDatabase: path.join(home, "memory.db"),
+  backups: path.join(home, "backups"),
+  memorySpool: path.join(home, "memory-spool"),
+  observerConfigDir: path.join(home, "observer", "claude"),
+  observerCwd: path.join(home, "observer", "work"),
+  memoryWorkerLog: path.join(home, "memory-worker.log"),
+  memoryInstallManifest: path.join(home, "memory-install.json")
+})
 
 // A file or directory someone else owns (a shared ACX_HOME set up by an administrator) keeps its
 // mode: acx tightens what it may, and never fails over it.

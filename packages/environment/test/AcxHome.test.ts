@@ -3,7 +3,7 @@
  * SQLite's companions included (the memory's tests open a real database on it); a write is
  * atomic and leaves no temporary file.
  */
-import * as AcxHome from "@acx/claude-code/AcxHome"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -26,6 +26,28 @@ describe("AcxHome", () => {
   it("acxHome: ACX_HOME resolved, else ~/.acx", () => {
     expect(AcxHome.acxHome({ ACX_HOME: "rel/home" })).toBe(path.resolve("rel/home"))
     expect(AcxHome.acxHome({ ACX_HOME: "" })).toBe(path.join(os.homedir(), ".acx"))
+  })
+
+  it("paths: every file and directory acx keeps, named under the home given", () => {
+    const home = "/srv/acx"
+    expect(AcxHome.paths(home)).toEqual({
+      home,
+      cache: "/srv/acx/cache",
+      pricing: "/srv/acx/pricing.json",
+      agentDatabase: "/srv/acx/agent.db",
+      config: "/srv/acx/config.json",
+      memoryDatabase: "/srv/acx/memory.db",
+      backups: "/srv/acx/backups",
+      memorySpool: "/srv/acx/memory-spool",
+      observerConfigDir: "/srv/acx/observer/claude",
+      observerCwd: "/srv/acx/observer/work",
+      memoryWorkerLog: "/srv/acx/memory-worker.log",
+      memoryInstallManifest: "/srv/acx/memory-install.json"
+    })
+    const paths = AcxHome.paths(home)
+    for (const [name, file] of Object.entries(paths)) {
+      expect(file === home || file.startsWith(`${home}/`), name).toBe(true)
+    }
   })
 
   it("makeHome creates the home and its parents 0700, and tightens one an older acx left 0755", () => {

@@ -1,0 +1,194 @@
+/**
+ * The one grammar for naming a database, wherever acx takes one (`acx import --to`, `acx push
+ * --from`, the agent's `database` option):
+ *
+ * - `sqlite:FILE` (`sqlite:///abs/file.db` too): any file name;
+ * - a bare path ending `.db`, `.sqlite` or `.sqlite3` (any case): a SQLite file. Other bare
+ *   strings are refused, so a mistyped URL never becomes a file named after it;
+ * - `postgres://…` or `postgresql://…`: a Postgres connection URL. A `schema` query parameter
+ *   is taken out of the URL (Postgres would refuse it) and names the schema acx's tables live in.
+ *
+ * Anything else is a {@link DatabaseSpecError}. The password of a Postgres URL never appears in a
+ * message: {@link display} and every error description leave it out in any spelling (as typed,
+ * percent-encoded, as a `password=` parameter), and the URL itself is kept `Redacted`.
+ *
+ * Pure: parsing touches no file or network (a relative file is resolved against `cwd`).
+ *
+ * @since 0.1.0
+ */
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as path from "node:path"
+
+/**
+ * A SQLite file, its path absolute.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Sqlite {
+  readonly _tag: "Sqlite"
+  readonly filename: string
+}
+
+/**
+ * A Postgres database: the connection URL (without `schema`) and the schema acx's tables live in
+ * (`undefined`: the store's default, `public`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Postgres {
+  readonly _tag: "Postgres"
+  readonly url: Redacted.Redacted<string>
+  readonly schema: string | undefined
+}
+
+/**
+ * A database named by a spec.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type DatabaseSpec = Sqlite | Postgres
+
+/**
+ * A string that names no database. `description` says why and never holds a password.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DatabaseSpecError extends Schema.TaggedError<DatabaseSpecError>(
+  "@acx/environment/DatabaseSpec/DatabaseSpecError"
+)("DatabaseSpecError", {
+  reason: Schema.Literal("MissingFile", "InvalidUrl", "InvalidSchema", "Unrecognized"),
+  description: Schema.String
+}) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return this.description
+  }
+}
+
+/**
+ * The grammar in one line, for messages.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const GRAMMAR = "sqlite:FILE, a FILE.db / FILE.sqlite path, or postgres://URL[?schema=NAME]"
+
+const SQLITE_PREFIX = "sqlite:"
+const POSTGRES_SCHEME = /^postgres(?:ql)?:\/\//i
+const SQLITE_EXTENSION = /\.(?:db|sqlite3?)$/i
+const SECRET_PARAMETER = /password/i
+const HIDDEN = "***"
+const UNSAFE = "/ ? # @ :"
+const SHOWN_CHARACTERS = 80
+
+/**
+ * Hides what may be a credential in text that was meant to be a database spec but is not one:
+ * from the `:` after `//user` to the last `@`, and from the first `…password…=` parameter's
+ * value to the end. For echoing bad input back: hiding too much is the safe side.
+ *
+ * @since 0.1.0
+ * @category display
+ */
+export const hideCredentials = (text: string): string =>
+  text
+    // up to the last `@`: a password typed with a `/`, `?` or `#` in it is hidden whole
+    .replace(/(\/\/[^/?#@:]*):[\s\S]*@/, `$1:${HIDDEN}@`)
+    // to the end: the rest may be the password's own `&`
+    .replace(/([?&;][^=&#]*password[^=&#]*=)[\s\S]*$/i, `$1${HIDDEN}`)
+
+const fail = (reason: DatabaseSpecError["reason"], description: string) =>
+  Either.left(new DatabaseSpecError({ reason, description }))
+
+const parseSqlite = (file: string, cwd: string): Either.Either<DatabaseSpec, DatabaseSpecError> => {
+  // `sqlite:///abs/file.db`: a URL's empty authority before an absolute path
+  const name = file.replace(/^\/\/(?=\/)/, "")
+  return name === ""
+    ? fail("MissingFile", "sqlite: needs a file, e.g. sqlite:./sessions.db")
+    : Either.right({ _tag: "Sqlite", filename: path.resolve(cwd, name) })
+}
+
+const parsePostgres = (spec: string): Either.Either<DatabaseSpec, DatabaseSpecError> => {
+  let url: URL
+  try {
+    url = new URL(spec)
+  } catch {
+    // the input is not echoed: it may hold a password in a form the URL parser could not split
+    return fail("InvalidUrl", "not a valid postgres:// URL")
+  }
+  // A password typed with a `/`, `?` or `#` in it splits early: `postgres://u:1234/x@host/db`
+  // parses as host `u`, port 1234 and a path holding the rest of the password. Any `@` left
+  // outside the user part means that happened: refused, and said without echoing the input.
+  const outside = [url.host, url.pathname, url.search, url.hash]
+  if ((url.username === "" && spec.includes("@")) || outside.some((part) => part.includes("@"))) {
+    return fail("InvalidUrl", `not a valid postgres:// URL (a password's ${UNSAFE} must be percent-encoded)`)
+  }
+  const schemas = url.searchParams.getAll("schema")
+  if (schemas.length > 1) return fail("InvalidSchema", "the URL names more than one schema")
+  if (schemas.length === 1 && schemas[0] === "") return fail("InvalidSchema", "?schema= needs a name")
+  url.searchParams.delete("schema")
+  return Either.right({ _tag: "Postgres", url: Redacted.make(url.href), schema: schemas[0] })
+}
+
+/**
+ * Parses a database spec; relative SQLite files are resolved against `cwd` (default: this
+ * process's working directory).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parse = (
+  spec: string,
+  options: { readonly cwd?: string | undefined } = {}
+): Either.Either<DatabaseSpec, DatabaseSpecError> => {
+  const cwd = options.cwd ?? process.cwd()
+  if (spec.toLowerCase().startsWith(SQLITE_PREFIX)) return parseSqlite(spec.slice(SQLITE_PREFIX.length), cwd)
+  if (POSTGRES_SCHEME.test(spec)) return parsePostgres(spec)
+  if (SQLITE_EXTENSION.test(spec) && !spec.includes("://")) return parseSqlite(spec, cwd)
+  const shown = hideCredentials(spec)
+  return fail(
+    "Unrecognized",
+    `expected ${GRAMMAR}, got ${
+      JSON.stringify(shown.length > SHOWN_CHARACTERS ? `${shown.slice(0, SHOWN_CHARACTERS)}…` : shown)
+    }`
+  )
+}
+
+/**
+ * A Postgres URL for messages: its password and every `…password…=` parameter replaced by `***`.
+ *
+ * @since 0.1.0
+ * @category display
+ */
+export const displayUrl = (href: string): string => {
+  let url: URL
+  try {
+    url = new URL(href)
+  } catch {
+    return hideCredentials(href)
+  }
+  if (url.password !== "") url.password = HIDDEN
+  for (const name of [...new Set(url.searchParams.keys())]) {
+    if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, HIDDEN)
+  }
+  return url.href
+}
+
+/**
+ * The database for messages: `sqlite:/abs/file.db`, or the Postgres URL without its password
+ * (and ` (schema NAME)` when one is named).
+ *
+ * @since 0.1.0
+ * @category display
+ */
+export const display = (spec: DatabaseSpec): string =>
+  spec._tag === "Sqlite"
+    ? `${SQLITE_PREFIX}${spec.filename}`
+    : displayUrl(Redacted.value(spec.url)) + (spec.schema === undefined ? "" : ` (schema ${spec.schema})`)

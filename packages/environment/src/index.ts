@@ -1,0 +1,33 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * acx's home directory (`ACX_HOME`, else `~/.acx`), the paths acx keeps there, and the one way
+ * acx creates things in it: directories 0700, files 0600.
+ *
+ * @since 0.1.0
+ */
+export * as AcxHome from "./AcxHome.js"
+
+/**
+ * Where the Claude Code binary is: `ACX_CLAUDE_PATH`, the installed `@anthropic-ai/claude-code`, `claude` on `PATH`.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeBinary from "./ClaudeBinary.js"
+
+/**
+ * The one grammar for naming a database (`sqlite:FILE`, `FILE.db`, `postgres://…?schema=`), the
+ * password never shown.
+ *
+ * @since 0.1.0
+ */
+export * as DatabaseSpec from "./DatabaseSpec.js"
+
+/**
+ * Finding a session by its id or a unique prefix of at least 4 characters, case-insensitively.
+ *
+ * @since 0.1.0
+ */
+export * as SessionIdLookup from "./SessionIdLookup.js"
