@@ -1,0 +1,58 @@
+/**
+ * One process of the migration race (`MemoryMigrate.test.ts`): told an `$ACX_HOME` on a line of
+ * stdin (after the delay the line names), it opens the memory database there the way its mode does — `hook` records a prompt
+ * through the real hook function (better-sqlite3, synchronous), `layer` opens the Effect layer
+ * the worker and the CLI use and reads through `MemoryRepo` — and answers one line: `ok`, or
+ * `fail <why>`. It stays up for the next line, so every round races processes already loaded.
+ */
+import * as Effect from "effect/Effect"
+import * as readline from "node:readline"
+import * as HookRunner from "../../src/HookRunner.js"
+import * as MemoryConfig from "../../src/MemoryConfig.js"
+import * as MemoryRepo from "../../src/MemoryRepo.js"
+
+const mode = process.argv[2]
+
+const openHook = (home: string): string | undefined => {
+  const outcome = HookRunner.runHook(
+    "UserPromptSubmit",
+    JSON.stringify({
+      session_id: `race-${process.pid}`,
+      transcript_path: "",
+      cwd: "/race",
+      hook_event_name: "UserPromptSubmit",
+      prompt: `prompt of ${process.pid}`
+    }),
+    { home, env: {} }
+  )
+  if (outcome.spooled) return `spooled: ${outcome.warning}`
+  if (!outcome.recorded) return `not recorded: ${outcome.warning}`
+  return undefined
+}
+
+const openLayer = (home: string): Promise<string | undefined> =>
+  Effect.runPromise(
+    Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.projects).pipe(
+      Effect.provide(MemoryRepo.layerFile(MemoryConfig.paths(home).database)),
+      Effect.match({ onFailure: (error) => error.description, onSuccess: () => undefined })
+    )
+  )
+
+const answer = (failure: string | undefined) =>
+  process.stdout.write(failure === undefined ? "ok\n" : `fail ${failure.replace(/\s+/g, " ")}\n`)
+
+const lines = readline.createInterface({ input: process.stdin })
+lines.on("line", (line) => {
+  // `<home> <delay ms>`: the parent staggers the racers so each kind is sometimes first
+  const [home = "", delay = "0"] = line.split(" ")
+  const run = async () => {
+    await new Promise((resolve) => setTimeout(resolve, Number(delay)))
+    try {
+      answer(mode === "hook" ? openHook(home) : await openLayer(home))
+    } catch (error) {
+      answer(`threw ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  void run()
+})
+process.stdout.write("ready\n")
