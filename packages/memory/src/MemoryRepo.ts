@@ -19,15 +19,7 @@ import type { LoadedConfig, MemoryPaths } from "./MemoryConfig.js"
 import * as MemoryCuration from "./MemoryCuration.js"
 import * as MemoryDatabase from "./MemoryDatabase.js"
 import type { MemoryError } from "./MemoryError.js"
-import type {
-  EventRow,
-  ObservationRow,
-  ProjectRow,
-  PromptRow,
-  SessionRow,
-  SpendRow,
-  SummaryRow
-} from "./MemoryRows.js"
+import type { EventRow, ObservationRow, ProjectRow, PromptRow, SessionRow, SpendRow, SummaryRow } from "./MemoryRows.js"
 import * as MemorySearch from "./MemorySearch.js"
 import * as MemoryStore from "./MemoryStore.js"
 

@@ -14,8 +14,8 @@ import type { Observation, Summary } from "@acx/convert/ObserverReply"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
-import { MemoryError } from "./MemoryError.js"
 import { eventColumns } from "./internal/columns.js"
+import { MemoryError } from "./MemoryError.js"
 import type * as MemoryRows from "./MemoryRows.js"
 
 /**
@@ -85,7 +85,6 @@ const json = (items: ReadonlyArray<unknown>) => JSON.stringify(items)
  * @category queue
  */
 export const backoffMs = (attempts: number): number => Math.min(30 * 60_000, 5_000 * 4 ** Math.max(0, attempts - 1))
-
 
 const sessionColumns = `id, project, status, observer_session_id AS observerSessionId,
   observer_usage AS observerUsage, observer_local_reason AS observerLocalReason, prompt_count AS promptCount,

@@ -7,8 +7,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import { MemoryError } from "../MemoryError.js"
-import type { EventRow, ProjectRow, PromptRow, SpendRow } from "../MemoryRows.js"
 import type { EventQuery, ListQuery } from "../MemoryRepo.js"
+import type { EventRow, ProjectRow, PromptRow, SpendRow } from "../MemoryRows.js"
 import {
   decodeObservation,
   decodeSummary,
@@ -59,9 +59,9 @@ export const prompts = (query: ListQuery) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<PromptRow>`
       SELECT ${sql.literal(promptColumns)} FROM memory_prompts ${listed(sql, query, false, false)}`).pipe(
-    Effect.mapError(databaseError("reading prompts")),
-    Effect.withSpan("MemoryRepo.prompts")
-  )
+      Effect.mapError(databaseError("reading prompts")),
+      Effect.withSpan("MemoryRepo.prompts")
+    )
 
 /** Queued events a query selects. */
 export const events = (query: EventQuery) =>
@@ -91,12 +91,14 @@ export const projects = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   )
 
 /** The newest observation's id, forgotten ones included (0: none yet). */
-export const lastObservationId = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ last: number | null }>`SELECT max(id) AS last FROM memory_observations`).pipe(
-    Effect.map((rows) => rows[0]?.last ?? 0),
-    Effect.mapError(databaseError("reading the observations")),
-    Effect.withSpan("MemoryRepo.lastObservationId")
-  )
+export const lastObservationId = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql<{ last: number | null }>`SELECT max(id) AS last FROM memory_observations`
+).pipe(
+  Effect.map((rows) => rows[0]?.last ?? 0),
+  Effect.mapError(databaseError("reading the observations")),
+  Effect.withSpan("MemoryRepo.lastObservationId")
+)
 
 /** The usage ledger summed per UTC day, oldest first. */
 export const spendByDay = Effect.flatMap(SqlClient.SqlClient, (sql) =>

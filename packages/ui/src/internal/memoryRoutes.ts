@@ -351,7 +351,9 @@ export const memoryRoutes = (context: UiContext) => {
           if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) {
             return problem(400, "after must be an observation's row id")
           }
-          const start = yield* context.memory.use(Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.lastObservationId))
+          const start = yield* context.memory.use(
+            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.lastObservationId)
+          )
           if (Option.isNone(start)) {
             return noDatabase(context)
           }
@@ -373,8 +375,10 @@ export const memoryRoutes = (context: UiContext) => {
           if (Either.isLeft(decoded)) return problem(400, decoded.left)
           const selection = decoded.right
           return yield* badRequest(withDatabase(Effect.map(
-            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) =>
-              repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })),
+            Effect.flatMap(
+              MemoryRepo.MemoryRepo,
+              (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
+            ),
             (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
           )))
         }).pipe(Effect.withSpan("MemoryRoutes.forget"))
