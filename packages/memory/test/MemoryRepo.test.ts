@@ -65,7 +65,7 @@ describe("MemoryRepo", () => {
     const stored: Array<Stored> = []
     const PROJECTS = ["/p/one", "/p/two"]
     const SESSIONS = ["s-a", "s-b", "s-c"]
-    const TYPES = ["discovery", "change", "bugfix"]
+    const TYPES = ["discovery", "change", "bugfix"] as const
 
     beforeAll(async () => {
       const rows = fc.sample(
