@@ -94,22 +94,11 @@ export interface TurnLink {
  * @since 0.1.0
  * @category models
  */
-export interface ObservationView {
+export interface ObservationView extends Omit<MemoryRows.ObservationRow, "id" | "eventIds" | "source"> {
   /** `O12`: the id the context, the MCP tools and curation use. */
   readonly id: string
   readonly rowId: number
-  readonly sessionId: string
-  readonly project: string
-  readonly type: string
-  readonly title: string
-  readonly subtitle: string | null
-  readonly narrative: string
-  readonly facts: ReadonlyArray<string>
-  readonly concepts: ReadonlyArray<string>
-  readonly filesRead: ReadonlyArray<string>
-  readonly filesModified: ReadonlyArray<string>
   readonly source: string
-  readonly createdAt: number
   /** The turn it came from; `null` when its session is not in the config directory shown. */
   readonly from: TurnLink | null
   /** With a search: the best matching part, matches between `**`. */
@@ -134,19 +123,9 @@ export interface ObservationsResponse {
  * @since 0.1.0
  * @category models
  */
-export interface SummaryView {
+export interface SummaryView extends Omit<MemoryRows.SummaryRow, "id" | "eventIds" | "source"> {
+  /** `S3`. */
   readonly id: string
-  readonly sessionId: string
-  readonly project: string
-  readonly request: string
-  readonly investigated: string
-  readonly learned: string
-  readonly completed: string
-  readonly nextSteps: string
-  readonly notes: string
-  readonly filesRead: ReadonlyArray<string>
-  readonly filesEdited: ReadonlyArray<string>
-  readonly createdAt: number
 }
 
 /**
@@ -169,16 +148,9 @@ export interface SessionMemoryResponse {
  * @since 0.1.0
  * @category models
  */
-export interface SpendDay {
-  readonly day: string
-  readonly calls: number
-  readonly inputTokens: number
-  readonly outputTokens: number
-  readonly cacheReadTokens: number
-  readonly cacheCreationTokens: number
+export interface SpendDay extends MemoryRows.SpendRow {
   /** All four kinds of tokens: what `dailyBudgetTokens` counts. */
   readonly tokens: number
-  readonly costUsd: number
   /** Whether the day spent more than a budget allows. */
   readonly overBudget: boolean
 }
