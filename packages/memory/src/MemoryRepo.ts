@@ -85,6 +85,15 @@ export interface MemoryRepo {
     query: string,
     options?: MemorySearch.SearchOptions
   ) => Effect.Effect<ReadonlyArray<MemorySearch.SearchResult>, MemoryError>
+  /** Entries by id (`O12`, `S3`, `P7`), in the order asked; unknown and forgotten ones left out. */
+  readonly get: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<MemorySearch.Entry>, MemoryError>
+  /** One entry by id: `InvalidArgument` for a text that is no id, `NotFound` for none. */
+  readonly show: (id: string) => Effect.Effect<MemorySearch.Entry, MemoryError>
+  /** The entries of an entry's project around it in time, oldest first. */
+  readonly timeline: (
+    around: string,
+    window?: number
+  ) => Effect.Effect<ReadonlyArray<MemorySearch.TimelineEntry>, MemoryError>
   // curation and administration
   readonly forget: (selection: MemoryCuration.ForgetSelection) => Effect.Effect<ReadonlyArray<string>, MemoryError>
   readonly restore: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>, MemoryError>
@@ -92,6 +101,13 @@ export interface MemoryRepo {
     paths: MemoryPaths,
     settings: LoadedConfig
   ) => Effect.Effect<MemoryAdmin.MemoryStatus, MemoryError>
+  /** Deletes for good what `options` selects, and the observer's transcripts of those sessions. */
+  readonly purge: (
+    paths: MemoryPaths,
+    options: MemoryAdmin.ForgetOptions
+  ) => Effect.Effect<MemoryAdmin.Forgotten, MemoryError>
+  /** Queues the failed events again; how many. */
+  readonly retryFailed: Effect.Effect<number, MemoryError>
   // the worker's queue
   readonly readyEvents: (
     sessionId: string,
@@ -129,9 +145,14 @@ export const make: Effect.Effect<MemoryRepo, never, SqlClient.SqlClient> = Effec
       lastObservationId: run(Reads.lastObservationId),
       spendByDay: run(Reads.spendByDay),
       search: (query, options) => run(MemorySearch.search(query, options)),
+      get: (ids) => run(MemorySearch.get(ids)),
+      show: (id) => run(MemorySearch.show(id)),
+      timeline: (around, window) => run(MemorySearch.timeline(around, window)),
       forget: (selection) => run(MemoryCuration.forget(selection)),
       restore: (ids) => run(MemoryCuration.restore(ids)),
       status: (paths, settings) => run(MemoryAdmin.status(paths, settings)),
+      purge: (paths, options) => run(MemoryAdmin.forget(paths, options)),
+      retryFailed: run(MemoryStore.retryFailed()),
       readyEvents: (sessionId, now, limit) => run(MemoryStore.readyEvents(sessionId, now, limit)),
       completeBatch: (batch, now) => run(Effect.asVoid(MemoryStore.completeBatch(batch, now)))
     }
