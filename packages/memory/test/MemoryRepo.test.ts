@@ -3,8 +3,8 @@
  * - no package outside `@acx/memory` names a memory table in its sources (the page, the demo and
  *   the CLI go through the service; a source scan keeps it so);
  * - its lists select exactly what a query says (a model of the stored rows, random queries:
- *   project, session, type, id bounds, id lists including the empty one, limit, order,
- *   forgotten rows), on a real SQLite file;
+ *   project, session, type, id bounds, id lists including the empty one, limits including
+ *   negative, fractional, NaN and infinite ones, order, forgotten rows), on a real SQLite file;
  * - the live feed's start counts forgotten observations; the spend sums per day.
  */
 import { FastCheck as fc } from "effect"
@@ -101,6 +101,14 @@ describe("MemoryRepo", () => {
 
     afterAll(() => fs.rmSync(home, { recursive: true, force: true }))
 
+    // a limit that is no count is read totally: none or Infinity is no limit, NaN or below 0 is 0
+    const limitOf = (limit: number | undefined) =>
+      limit === undefined || limit === Number.POSITIVE_INFINITY
+        ? stored.length
+        : Number.isNaN(limit)
+        ? 0
+        : Math.max(0, Math.floor(limit))
+
     it("lists exactly the observations a query selects, in its order", async () => {
       const maxId = Math.max(...stored.map((row) => row.id))
       const query = fc.record({
@@ -110,7 +118,10 @@ describe("MemoryRepo", () => {
         before: fc.option(fc.integer({ min: 0, max: maxId + 2 }), { nil: undefined }),
         after: fc.option(fc.integer({ min: 0, max: maxId + 2 }), { nil: undefined }),
         ids: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: maxId + 2 }), { maxLength: 6 }), { nil: undefined }),
-        limit: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+        limit: fc.option(
+          fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 2.5)),
+          { nil: undefined }
+        ),
         order: fc.constantFrom("newest" as const, "oldest" as const),
         includeForgotten: fc.option(fc.boolean(), { nil: undefined })
       })
@@ -127,7 +138,7 @@ describe("MemoryRepo", () => {
               (q.ids === undefined || q.ids.includes(row.id))
             )
             .sort((a, b) => q.order === "newest" ? b.id - a.id : a.id - b.id)
-            .slice(0, q.limit ?? stored.length)
+            .slice(0, limitOf(q.limit))
             .map((row) => row.id)
           const listed = await run(Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.observations(q)))
           expect(listed.map((row) => row.id)).toEqual(expected)

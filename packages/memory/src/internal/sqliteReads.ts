@@ -21,6 +21,12 @@ import {
 const databaseError = (what: string) => (cause: SqlError) =>
   new MemoryError({ reason: "Database", description: `${what}: ${cause.message.split("\n")[0]}`, cause })
 
+/** `LIMIT n` for a limit (none, or `Infinity`: no clause; below 0 or not a number: 0). Total. */
+const limitClause = (sql: SqlClient.SqlClient, limit: number | undefined) =>
+  limit === undefined || limit === Number.POSITIVE_INFINITY
+    ? sql.literal("")
+    : sql`LIMIT ${Number.isNaN(limit) ? 0 : Math.max(0, Math.floor(limit))}`
+
 /** The conditions and order a list query asks of a table (`forgettable`: it has `forgotten_at`). */
 const listed = (sql: SqlClient.SqlClient, query: ListQuery, forgettable: boolean, typed: boolean) => {
   // an empty id list selects nothing (`IN ()` is not SQL everywhere)
@@ -34,8 +40,7 @@ const listed = (sql: SqlClient.SqlClient, query: ListQuery, forgettable: boolean
     ...(query.ids === undefined ? [] : [query.ids.length === 0 ? sql`1 = 0` : sql.in("id", query.ids)])
   ])
   const order = sql.literal(query.order === "newest" ? "ORDER BY id DESC" : "ORDER BY id")
-  const limit = query.limit === undefined ? sql.literal("") : sql`LIMIT ${Math.max(0, Math.floor(query.limit))}`
-  return sql`WHERE ${where} ${order} ${limit}`
+  return sql`WHERE ${where} ${order} ${limitClause(sql, query.limit)}`
 }
 
 /** Observations a query selects. */
@@ -71,10 +76,9 @@ export const events = (query: EventQuery) =>
       ...(query.state === undefined ? [] : [sql`state = ${query.state}`]),
       ...(query.ids === undefined ? [] : [query.ids.length === 0 ? sql`1 = 0` : sql.in("id", query.ids)])
     ])
-    const limit = query.limit === undefined ? sql.literal("") : sql`LIMIT ${Math.max(0, Math.floor(query.limit))}`
     return sql<EventRow>`
       SELECT ${sql.literal(eventColumns)} FROM memory_events WHERE ${where}
-      ${sql.literal(query.order === "newest" ? "ORDER BY id DESC" : "ORDER BY id")} ${limit}`
+      ${sql.literal(query.order === "newest" ? "ORDER BY id DESC" : "ORDER BY id")} ${limitClause(sql, query.limit)}`
   }).pipe(Effect.mapError(databaseError("reading the queue")), Effect.withSpan("MemoryRepo.events"))
 
 /** Every project with its sessions and what is kept of it, the most recently active first. */
