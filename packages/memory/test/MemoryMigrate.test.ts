@@ -21,16 +21,16 @@ const LAYERS = 3
 const ROUNDS = 40
 
 interface Racer {
-  readonly mode: "hook" | "layer"
+  readonly mode: "hook" | "layer" | "hold"
   readonly child: ChildProcessWithoutNullStreams
   readonly next: () => Promise<string>
 }
 
-const tsx = path.resolve(__dirname, "../../../node_modules/.bin/tsx")
 const script = path.resolve(__dirname, "utils/openRace.ts")
 
 const start = (mode: Racer["mode"]): Racer => {
-  const child = spawn(tsx, ["--conditions=@acx/source", script, mode], {
+  // node itself loads tsx (not the tsx wrapper, whose child a kill would leave running)
+  const child = spawn(process.execPath, ["--conditions=@acx/source", "--import", "tsx", script, mode], {
     cwd: path.resolve(__dirname, ".."),
     stdio: ["pipe", "pipe", "pipe"]
   })
@@ -98,6 +98,31 @@ describe("the memory's migration runner", () => {
       }
     }
   }, 240_000)
+
+  it("a process killed (-9) in the middle of migrating leaves a file the next ones migrate whole", async () => {
+    for (let round = 0; round < 3; round++) {
+      const home = path.join(root, `killed-${round}`)
+      const holder = start("hold")
+      expect(await holder.next()).toBe("ready")
+      holder.child.stdin.write(`${home} 0\n`)
+      expect(await holder.next()).toBe("holding")
+      const exited = new Promise((resolve) => holder.child.on("exit", resolve))
+      holder.child.kill("SIGKILL")
+      await exited
+      racers.forEach((racer) => racer.child.stdin.write(`${home} 0\n`))
+      expect(await Promise.all(racers.map((racer) => racer.next()))).toEqual(racers.map(() => "ok"))
+      const db = new Database(path.join(home, "memory.db"), { readonly: true })
+      try {
+        const applied = db.prepare("SELECT migration_id AS id FROM effect_sql_migrations ORDER BY migration_id")
+          .all() as Array<{ id: number }>
+        expect(applied.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id))
+        expect(db.prepare("SELECT count(*) AS n FROM memory_worker").get()).toEqual({ n: 1 })
+        expect(db.prepare("SELECT count(*) AS n FROM memory_prompts").get()).toEqual({ n: HOOKS })
+      } finally {
+        db.close()
+      }
+    }
+  }, 120_000)
 
   it("checks a current file with one read and writes nothing", () => {
     const file = path.join(root, "current", "memory.db")
