@@ -7,11 +7,11 @@
  * off or spill out of it (scrolling boxes and text ending in an ellipsis excepted).
  */
 import * as Fixtures from "@acx/fixtures"
+import * as MemorySeed from "@acx/memory/MemorySeed"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { observation, seed, turnsOf } from "./utils/memorySeed.js"
 import {
   browserAvailable,
   closeClean,
@@ -34,16 +34,23 @@ describe.skipIf(!browserAvailable)("acx ui: no page overflows or clips, at 390 p
     dir = tempDir("ui-layout")
     const acxHome = path.join(dir, "home")
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
-    const turns = turnsOf(built.sessions.find((session) => session.source.endsWith("crud.jsonl"))!)
-    await seed(acxHome, turns, ["prompt", "tool"], [
-      observation({
-        type: "change",
-        title: "Wrote JOKE.md with an aardvark joke and a rather long title that has to wrap on a phone",
-        narrative: "The file has a title and a short aardvark joke",
-        facts: ["JOKE.md is markdown"],
-        filesModified: [String(turns.tool.input.file_path)]
-      })
-    ])
+    const turns = MemorySeed.turnsOf(built.sessions.find((session) => session.source.endsWith("crud.jsonl"))!, {
+      tool: "Write"
+    })
+    await MemorySeed.seedBatch(acxHome, turns, {
+      events: ["prompt", "tool"],
+      costUsd: 0.004,
+      now: Date.now(),
+      observations: [
+        MemorySeed.observation({
+          type: "change",
+          title: "Wrote JOKE.md with an aardvark joke and a rather long title that has to wrap on a phone",
+          narrative: "The file has a title and a short aardvark joke",
+          facts: ["JOKE.md is markdown"],
+          filesModified: [String(turns.tool.input.file_path)]
+        })
+      ]
+    })
     ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: acxHome, TZ: "UTC" }))
   }, TEST_TIMEOUT_MS)
 

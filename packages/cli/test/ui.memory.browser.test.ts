@@ -7,12 +7,12 @@
  * written while the page is open appears on it (SSE). Nothing loads from another origin.
  */
 import * as Fixtures from "@acx/fixtures"
+import * as MemorySeed from "@acx/memory/MemorySeed"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { observation, seed, turnsOf } from "./utils/memorySeed.js"
 import {
   browserAvailable,
   closeClean,
@@ -27,7 +27,7 @@ import {
 describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () => {
   let dir: string
   let acxHome: string
-  let turns: ReturnType<typeof turnsOf>
+  let turns: MemorySeed.SessionTurns
   let ui: RunningUi
   let browser: Browser
 
@@ -35,19 +35,34 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     dir = tempDir("ui-memory")
     acxHome = path.join(dir, "home")
     const built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
-    turns = turnsOf(built.sessions.find((session) => session.source.endsWith("crud.jsonl"))!)
-    await seed(acxHome, turns, ["prompt"], [
-      observation({ title: "A joke file was asked for", narrative: "The user wants a random joke in a file" })
-    ])
-    await seed(acxHome, turns, ["tool"], [
-      observation({
-        type: "change",
-        title: "Wrote JOKE.md with an aardvark joke",
-        narrative: "The file has a title and a short aardvark joke",
-        facts: ["JOKE.md is markdown"],
-        filesModified: [String(turns.tool.input.file_path)]
-      })
-    ])
+    turns = MemorySeed.turnsOf(built.sessions.find((session) => session.source.endsWith("crud.jsonl"))!, {
+      tool: "Write"
+    })
+    await MemorySeed.seedBatch(acxHome, turns, {
+      events: ["prompt"],
+      costUsd: 0.004,
+      now: Date.now(),
+      observations: [
+        MemorySeed.observation({
+          title: "A joke file was asked for",
+          narrative: "The user wants a random joke in a file"
+        })
+      ]
+    })
+    await MemorySeed.seedBatch(acxHome, turns, {
+      events: ["tool"],
+      costUsd: 0.004,
+      now: Date.now(),
+      observations: [
+        MemorySeed.observation({
+          type: "change",
+          title: "Wrote JOKE.md with an aardvark joke",
+          narrative: "The file has a title and a short aardvark joke",
+          facts: ["JOKE.md is markdown"],
+          filesModified: [String(turns.tool.input.file_path)]
+        })
+      ]
+    })
     ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: acxHome }))
   }, TEST_TIMEOUT_MS)
 
@@ -101,7 +116,12 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     await page.getByRole("searchbox").fill("")
     await page.getByRole("button", { name: "Search", exact: true }).click()
     await expect.poll(() => cards.count()).toBe(2)
-    await seed(acxHome, turns, [], [observation({ title: "Live okapi observation", narrative: "written just now" })])
+    await MemorySeed.seedBatch(acxHome, turns, {
+      events: [],
+      costUsd: 0.004,
+      now: Date.now(),
+      observations: [MemorySeed.observation({ title: "Live okapi observation", narrative: "written just now" })]
+    })
     await expect.poll(titles, { timeout: 15_000 }).toContain("Live okapi observation")
 
     // a session's summary opens beside the timeline

@@ -89,11 +89,6 @@ const output = (event: MemoryHookEvent | undefined, context: string | undefined)
 const describe = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300)
 
-const isBusy = (error: unknown): boolean => {
-  const code = (error as { code?: unknown }).code
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
-}
-
 /**
  * How long a hook waits for stdin to end before it goes on with what it has (ms): Claude Code
  * writes the whole input at once, so only a stuck writer ever meets it.
@@ -351,7 +346,7 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
     )
     return { stdout: output(captured.event, context), warning: undefined, startWorker, recorded, spooled: false }
   } catch (error) {
-    if (isBusy(error)) {
+    if (Sqlite.isBusy(error)) {
       try {
         // capture only succeeds on a JSON object
         spool(files.spool, event, input as Record<string, unknown>, now, captured.queued?.idempotencyKey, position)

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { encodeProjectDir } from "@acx/convert/ProjectDir"
+import { type Environment, projectDirName } from "@acx/convert/ProjectDir"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -179,6 +179,11 @@ export interface ForgetOptions {
   readonly session?: string | undefined
   readonly project?: string | undefined
   readonly before?: number | undefined
+  /**
+   * The environment the worker gives the observer's Claude Code (default `process.env`): its
+   * `CLAUDE_CODE_PROJECT_DIR_NAME` names the directory the observer's transcripts are under.
+   */
+  readonly env?: Environment | undefined
 }
 
 /**
@@ -195,6 +200,17 @@ export interface Forgotten {
   readonly summaries: number
   readonly observerTranscripts: number
 }
+
+/**
+ * The project key the observer's transcripts are kept under: Claude Code's own rule
+ * (`ProjectDir.projectDirName`, which honours `CLAUDE_CODE_PROJECT_DIR_NAME`) for the observer's
+ * working directory, under the environment it runs with (its own `CLAUDE_CONFIG_DIR`).
+ *
+ * @since 0.1.0
+ * @category forgetting
+ */
+export const observerProjectKey = (paths: MemoryPaths, env: Environment): string =>
+  projectDirName(paths.observerCwd, { ...env, CLAUDE_CONFIG_DIR: paths.observerConfigDir })
 
 /**
  * Deletes what `options` selects — rows and (through the triggers) their index entries in one
@@ -238,7 +254,7 @@ export const forget = Effect.fn("MemoryAdmin.forget")(function*(paths: MemoryPat
     return { observations, summaries, prompts, events, sessions }
   }))
   const store = yield* SqliteSessionStore.makeWithClient()
-  const projectKey = encodeProjectDir(paths.observerCwd)
+  const projectKey = observerProjectKey(paths, options.env ?? process.env)
   let observerTranscripts = 0
   for (const { observerSessionId } of result.sessions) {
     if (observerSessionId === null) continue

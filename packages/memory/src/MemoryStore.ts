@@ -14,43 +14,25 @@ import type { Observation, Summary } from "@acx/convert/ObserverReply"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import { eventColumns } from "./internal/columns.js"
 import { MemoryError } from "./MemoryError.js"
-import type { PromptEvent } from "./ObserverPrompts.js"
+import type * as MemoryRows from "./MemoryRows.js"
 
 /**
- * A queued event as stored.
+ * A queued event as stored (the memory's one event row).
  *
  * @since 0.1.0
  * @category models
  */
-export interface EventRow extends PromptEvent {
-  readonly sessionId: string
-  readonly project: string
-  readonly state: "pending" | "done" | "failed"
-  readonly attempts: number
-  readonly lastError: string | null
-}
+export type EventRow = MemoryRows.EventRow
 
 /**
- * A Claude Code session as the memory knows it.
+ * A Claude Code session as the memory knows it (the memory's one session row).
  *
  * @since 0.1.0
  * @category models
  */
-export interface SessionRow {
-  readonly id: string
-  readonly project: string
-  readonly status: "active" | "completed" | "interrupted" | "failed"
-  readonly observerSessionId: string | null
-  /** The observer conversation's usage (JSON of `AgentUsage.ConversationUsage`). */
-  readonly observerUsage: string | null
-  readonly observerLocalReason: string | null
-  readonly promptCount: number
-  readonly startedAt: number
-  readonly lastEventAt: number
-  readonly endedAt: number | null
-  readonly lastError: string | null
-}
+export type SessionRow = MemoryRows.SessionRow
 
 /**
  * One model call's cost, for the ledger.
@@ -103,9 +85,6 @@ const json = (items: ReadonlyArray<unknown>) => JSON.stringify(items)
  * @category queue
  */
 export const backoffMs = (attempts: number): number => Math.min(30 * 60_000, 5_000 * 4 ** Math.max(0, attempts - 1))
-
-const eventColumns = `id, session_id AS sessionId, project, kind, tool_name AS toolName, payload,
-  created_at AS createdAt, state, attempts, last_error AS lastError`
 
 const sessionColumns = `id, project, status, observer_session_id AS observerSessionId,
   observer_usage AS observerUsage, observer_local_reason AS observerLocalReason, prompt_count AS promptCount,

@@ -18,7 +18,6 @@
  *
  * @since 0.1.0
  */
-import type * as AgentUsage from "@acx/convert/AgentUsage"
 import * as ObserverReply from "@acx/convert/ObserverReply"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -28,13 +27,11 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import * as HookRunner from "./HookRunner.js"
 import type { Observer, ObserverAnswer, ObserverFactory } from "./internal/observer.js"
 import { agentObserver, prepareCredentials } from "./internal/observer.js"
-import * as Sqlite from "./internal/sqlite.js"
+import * as Spool from "./internal/spoolIngest.js"
 import * as WorkerLock from "./internal/workerLock.js"
+import { describe, parseUsage, payloadField } from "./internal/workerParse.js"
 import * as LocalObservations from "./LocalObservations.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
@@ -108,27 +105,6 @@ export const UNREADABLE_BATCHES_BEFORE_LOCAL = 2
  * @category constants
  */
 export const MAX_TURNS_PER_BATCH = 2
-
-const describe = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500)
-
-const parseUsage = (json: string | null): AgentUsage.ConversationUsage | undefined => {
-  if (json === null) return undefined
-  try {
-    return JSON.parse(json) as AgentUsage.ConversationUsage
-  } catch {
-    return undefined
-  }
-}
-
-const payloadField = (payload: string, name: string): string | undefined => {
-  try {
-    const value = (JSON.parse(payload) as Record<string, unknown>)[name]
-    return typeof value === "string" ? value : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Runs the worker until it has been idle for the idle timeout (or another worker holds the
@@ -527,33 +503,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           return handled
         })
 
-      const ingestSpool = Effect.sync(() => {
-        let names: Array<string>
-        try {
-          names = fs.readdirSync(files.spool).filter((name) => name.endsWith(".json") && !name.startsWith("."))
-        } catch {
-          return 0
-        }
-        if (names.length === 0) return 0
-        const db = Sqlite.open(files.database)
-        let recorded = 0
-        try {
-          for (const name of names.sort()) {
-            const file = path.join(files.spool, name)
-            const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as HookRunner.Spooled
-            const at = Number(name.split("-")[0])
-            const when = Number.isFinite(at) ? at : Date.now()
-            const position = typeof spooled.position === "number" ? spooled.position : undefined
-            if (HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, when, spooled.key, position)) {
-              recorded++
-            }
-            fs.unlinkSync(file)
-          }
-        } finally {
-          db.close()
-        }
-        return recorded
-      }).pipe(
+      const ingestSpool = Effect.sync(() => Spool.ingest(files, config)).pipe(
         Effect.tap((recorded) =>
           recorded > 0 ? Effect.sync(() => log(`recorded ${recorded} spooled event(s)`)) : Effect.void
         ),

@@ -115,11 +115,32 @@ export * as MemoryMcp from "./MemoryMcp.js"
 export * as MemoryMcpDescription from "./MemoryMcpDescription.js"
 
 /**
+ * Every read and write the memory's callers need, as one service over `MemoryRows` (SQLite here; a second backend implements the same interface).
+ *
+ * @since 0.1.0
+ */
+export * as MemoryRepo from "./MemoryRepo.js"
+
+/**
+ * The memory's rows, one type per concept (event, observation, summary, prompt, session), the same for every backend.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryRows from "./MemoryRows.js"
+
+/**
  * Full-text search, entries by id, timelines.
  *
  * @since 0.1.0
  */
 export * as MemorySearch from "./MemorySearch.js"
+
+/**
+ * Test-facing: a memory database seeded through the real hook and `MemoryRepo`, as Claude Code and the worker fill it.
+ *
+ * @since 0.1.0
+ */
+export * as MemorySeed from "./MemorySeed.js"
 
 /**
  * The queue, sessions, the usage ledger: the worker's reads and writes.

@@ -10,29 +10,19 @@
  * @since 0.1.0
  */
 import * as Redact from "@acx/convert/Redact"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
+import * as MemoryRows from "@acx/memory/MemoryRows"
 
 // -------------------------------------------------------------------------------------------------
 // responses
 // -------------------------------------------------------------------------------------------------
 
 /**
- * A project the memory knows, with what it keeps of it.
+ * A project the memory knows, with what it keeps of it (the memory's own row).
  *
  * @since 0.1.0
  * @category models
  */
-export interface MemoryProject {
-  /** The absolute directory Claude Code ran in. */
-  readonly project: string
-  readonly observations: number
-  readonly summaries: number
-  readonly sessions: number
-  /** Epoch ms of its newest observation or summary (`null`: none yet). */
-  readonly lastAt: number | null
-}
+export type MemoryProject = MemoryRows.ProjectRow
 
 /**
  * `GET /api/memory`: whether the memory exists, and when it does its projects, state and budget.
@@ -104,22 +94,11 @@ export interface TurnLink {
  * @since 0.1.0
  * @category models
  */
-export interface ObservationView {
+export interface ObservationView extends Omit<MemoryRows.ObservationRow, "id" | "eventIds" | "source"> {
   /** `O12`: the id the context, the MCP tools and curation use. */
   readonly id: string
   readonly rowId: number
-  readonly sessionId: string
-  readonly project: string
-  readonly type: string
-  readonly title: string
-  readonly subtitle: string | null
-  readonly narrative: string
-  readonly facts: ReadonlyArray<string>
-  readonly concepts: ReadonlyArray<string>
-  readonly filesRead: ReadonlyArray<string>
-  readonly filesModified: ReadonlyArray<string>
   readonly source: string
-  readonly createdAt: number
   /** The turn it came from; `null` when its session is not in the config directory shown. */
   readonly from: TurnLink | null
   /** With a search: the best matching part, matches between `**`. */
@@ -144,19 +123,9 @@ export interface ObservationsResponse {
  * @since 0.1.0
  * @category models
  */
-export interface SummaryView {
+export interface SummaryView extends Omit<MemoryRows.SummaryRow, "id" | "eventIds" | "source"> {
+  /** `S3`. */
   readonly id: string
-  readonly sessionId: string
-  readonly project: string
-  readonly request: string
-  readonly investigated: string
-  readonly learned: string
-  readonly completed: string
-  readonly nextSteps: string
-  readonly notes: string
-  readonly filesRead: ReadonlyArray<string>
-  readonly filesEdited: ReadonlyArray<string>
-  readonly createdAt: number
 }
 
 /**
@@ -179,16 +148,9 @@ export interface SessionMemoryResponse {
  * @since 0.1.0
  * @category models
  */
-export interface SpendDay {
-  readonly day: string
-  readonly calls: number
-  readonly inputTokens: number
-  readonly outputTokens: number
-  readonly cacheReadTokens: number
-  readonly cacheCreationTokens: number
+export interface SpendDay extends MemoryRows.SpendRow {
   /** All four kinds of tokens: what `dailyBudgetTokens` counts. */
   readonly tokens: number
-  readonly costUsd: number
   /** Whether the day spent more than a budget allows. */
   readonly overBudget: boolean
 }
@@ -222,76 +184,36 @@ export interface CurationResponse {
 // -------------------------------------------------------------------------------------------------
 
 /**
- * A JSON list column read leniently: its strings (anything else, or text that is not JSON, gives
- * what can be kept).
+ * A JSON list column read leniently (the memory's own reader).
  *
  * @since 0.1.0
  * @category rows
  */
-export const stringList = (text: unknown): Array<string> => {
-  if (typeof text !== "string") return []
-  try {
-    const parsed: unknown = JSON.parse(text)
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : []
-  } catch {
-    return []
-  }
-}
+export const stringList = MemoryRows.stringList
 
 /**
- * A JSON list of event ids read leniently.
+ * A JSON list of event ids read leniently (the memory's own reader).
  *
  * @since 0.1.0
  * @category rows
  */
-export const idList = (text: unknown): Array<number> => {
-  if (typeof text !== "string") return []
-  try {
-    const parsed: unknown = JSON.parse(text)
-    return Array.isArray(parsed) ? parsed.filter((item): item is number => Number.isSafeInteger(item)) : []
-  } catch {
-    return []
-  }
-}
+export const idList = MemoryRows.idList
 
 /**
- * An observation as stored (the columns the page reads).
+ * An observation as stored (the memory's own row).
  *
  * @since 0.1.0
  * @category rows
  */
-export interface ObservationRow {
-  readonly id: number
-  readonly session_id: string
-  readonly project: string
-  readonly type: string
-  readonly title: string
-  readonly subtitle: string | null
-  readonly narrative: string
-  readonly facts: string
-  readonly concepts: string
-  readonly files_read: string
-  readonly files_modified: string
-  readonly event_ids: string
-  readonly source: string
-  readonly created_at: number
-}
+export type ObservationRow = MemoryRows.ObservationRow
 
 /**
- * An event of the queue as the turn lookup reads it.
+ * An event of the queue as the turn lookup reads it (the memory's own row).
  *
  * @since 0.1.0
  * @category rows
  */
-export interface EventRow {
-  readonly id: number
-  readonly session_id: string
-  readonly kind: string
-  readonly idempotency_key: string
-  readonly tool_name: string | null
-  readonly payload: string
-  readonly created_at: number
-}
+export type EventRow = MemoryRows.EventRow
 
 /**
  * An observation's view (its turn found apart).
@@ -306,42 +228,29 @@ export const observationView = (
 ): ObservationView => ({
   id: `O${row.id}`,
   rowId: row.id,
-  sessionId: row.session_id,
+  sessionId: row.sessionId,
   project: row.project,
   type: row.type,
   title: row.title,
   subtitle: row.subtitle,
   narrative: row.narrative,
-  facts: stringList(row.facts),
-  concepts: stringList(row.concepts),
-  filesRead: stringList(row.files_read),
-  filesModified: stringList(row.files_modified),
+  facts: [...row.facts],
+  concepts: [...row.concepts],
+  filesRead: [...row.filesRead],
+  filesModified: [...row.filesModified],
   source: row.source,
-  createdAt: row.created_at,
+  createdAt: row.createdAt,
   from,
   snippet
 })
 
 /**
- * A summary as stored.
+ * A summary as stored (the memory's own row).
  *
  * @since 0.1.0
  * @category rows
  */
-export interface SummaryRow {
-  readonly id: number
-  readonly session_id: string
-  readonly project: string
-  readonly request: string
-  readonly investigated: string
-  readonly learned: string
-  readonly completed: string
-  readonly next_steps: string
-  readonly notes: string
-  readonly files_read: string
-  readonly files_edited: string
-  readonly created_at: number
-}
+export type SummaryRow = MemoryRows.SummaryRow
 
 /**
  * A summary's view.
@@ -351,17 +260,17 @@ export interface SummaryRow {
  */
 export const summaryView = (row: SummaryRow): SummaryView => ({
   id: `S${row.id}`,
-  sessionId: row.session_id,
+  sessionId: row.sessionId,
   project: row.project,
   request: row.request,
   investigated: row.investigated,
   learned: row.learned,
   completed: row.completed,
-  nextSteps: row.next_steps,
+  nextSteps: row.nextSteps,
   notes: row.notes,
-  filesRead: stringList(row.files_read),
-  filesEdited: stringList(row.files_edited),
-  createdAt: row.created_at
+  filesRead: [...row.filesRead],
+  filesEdited: [...row.filesEdited],
+  createdAt: row.createdAt
 })
 
 // -------------------------------------------------------------------------------------------------
@@ -377,9 +286,9 @@ export const summaryView = (row: SummaryRow): SummaryView => ({
  */
 export const toolUseIdOf = (event: EventRow): string | undefined => {
   if (event.kind !== "tool" && event.kind !== "tool_failure") return undefined
-  const prefix = `tool:${event.session_id}:`
-  return event.idempotency_key.startsWith(prefix) && event.idempotency_key.length > prefix.length
-    ? event.idempotency_key.slice(prefix.length)
+  const prefix = `tool:${event.sessionId}:`
+  return event.idempotencyKey.startsWith(prefix) && event.idempotencyKey.length > prefix.length
+    ? event.idempotencyKey.slice(prefix.length)
     : undefined
 }
 
@@ -534,9 +443,9 @@ export const promptEntryUuid = (
 export const turnLink = (event: EventRow, promptUuid: string | undefined): TurnLink => {
   const toolUseId = toolUseIdOf(event)
   return toolUseId !== undefined
-    ? { sessionId: event.session_id, turn: toolUseId, kind: "tool", label: event.tool_name ?? "tool call" }
+    ? { sessionId: event.sessionId, turn: toolUseId, kind: "tool", label: event.toolName ?? "tool call" }
     : {
-      sessionId: event.session_id,
+      sessionId: event.sessionId,
       turn: promptUuid ?? null,
       kind: "prompt",
       label: firstLine(promptOf(event) ?? "prompt")
@@ -548,20 +457,12 @@ export const turnLink = (event: EventRow, promptUuid: string | undefined): TurnL
 // -------------------------------------------------------------------------------------------------
 
 /**
- * A day's ledger rows summed (as the database sums them).
+ * A day's ledger rows summed (the memory's own row).
  *
  * @since 0.1.0
  * @category spend
  */
-export interface SpendRow {
-  readonly day: string
-  readonly calls: number
-  readonly input_tokens: number
-  readonly output_tokens: number
-  readonly cache_read_tokens: number
-  readonly cache_creation_tokens: number
-  readonly cost_usd: number
-}
+export type SpendRow = MemoryRows.SpendRow
 
 /**
  * The spend per day against the budget, oldest day first.
@@ -574,17 +475,17 @@ export const spend = (
   budget: { readonly usd: number | null; readonly tokens: number | null }
 ): SpendResponse => {
   const days = [...rows].sort((a, b) => a.day.localeCompare(b.day)).map((row): SpendDay => {
-    const tokens = row.input_tokens + row.output_tokens + row.cache_read_tokens + row.cache_creation_tokens
+    const tokens = row.inputTokens + row.outputTokens + row.cacheReadTokens + row.cacheCreationTokens
     return {
       day: row.day,
       calls: row.calls,
-      inputTokens: row.input_tokens,
-      outputTokens: row.output_tokens,
-      cacheReadTokens: row.cache_read_tokens,
-      cacheCreationTokens: row.cache_creation_tokens,
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      cacheReadTokens: row.cacheReadTokens,
+      cacheCreationTokens: row.cacheCreationTokens,
       tokens,
-      costUsd: row.cost_usd,
-      overBudget: (budget.usd !== null && row.cost_usd > budget.usd) ||
+      costUsd: row.costUsd,
+      overBudget: (budget.usd !== null && row.costUsd > budget.usd) ||
         (budget.tokens !== null && tokens > budget.tokens)
     }
   })
@@ -600,102 +501,50 @@ export const spend = (
 }
 
 // -------------------------------------------------------------------------------------------------
-// requests
+// requests (their strict decoding: `internal/memoryRequests.ts`)
 // -------------------------------------------------------------------------------------------------
 
-/**
- * The most observations one page of the timeline holds.
- *
- * @since 0.1.0
- * @category requests
- */
-export const MAX_LIMIT = 200
-
-/**
- * The timeline's query, checked.
- *
- * @since 0.1.0
- * @category requests
- */
-export interface ObservationsQuery {
-  readonly project: string | undefined
-  readonly q: string | undefined
-  readonly type: string | undefined
-  readonly limit: number
-  /** Only observations older than this one (its row id): the next page. */
-  readonly before: number | undefined
-}
-
-const nonEmpty = (value: string | null): string | undefined =>
-  value === null || value.trim() === "" ? undefined : value.trim()
-
-/**
- * Reads `project`, `q`, `type`, `limit` (1 to {@link MAX_LIMIT}, default 50) and `before` (an
- * observation id, `O12` or `12`); a message for a value that cannot be used.
- *
- * @since 0.1.0
- * @category requests
- */
-export const observationsQuery = (params: URLSearchParams): Either.Either<ObservationsQuery, string> => {
-  const limitText = nonEmpty(params.get("limit"))
-  const limit = limitText === undefined ? 50 : Number(limitText)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    return Either.left(`limit must be a whole number from 1 to ${MAX_LIMIT}`)
-  }
-  const beforeText = nonEmpty(params.get("before"))
-  const before = beforeText === undefined ? undefined : /^[oO]?(\d{1,15})$/.exec(beforeText)?.[1]
-  if (beforeText !== undefined && before === undefined) return Either.left("before must be an observation id")
-  return Either.right({
-    project: nonEmpty(params.get("project")),
-    q: nonEmpty(params.get("q")),
-    type: nonEmpty(params.get("type")),
-    limit,
-    before: before === undefined ? undefined : Number(before)
-  })
-}
-
-const Id = Schema.String.pipe(Schema.pattern(/^[OoSs]?\d{1,15}$/), Schema.maxLength(17))
-const Ids = Schema.Array(Id).pipe(Schema.minItems(1), Schema.maxItems(10_000))
-const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096))
-
-/**
- * `POST /api/memory/forget`: ids, or a filter with at least one condition.
- *
- * @since 0.1.0
- * @category requests
- */
-export const ForgetBody = Schema.Union(
-  Schema.Struct({ ids: Ids }),
-  Schema.Struct({
-    filter: Schema.Struct({
-      project: Schema.optional(Text),
-      session: Schema.optional(Text),
-      query: Schema.optional(Text),
-      type: Schema.optional(Text),
-      before: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
-    }).pipe(
-      Schema.filter((filter) =>
-        Object.values(filter).some((value) => value !== undefined) || "the filter needs at least one condition"
-      )
-    )
-  })
-)
-
-/**
- * `POST /api/memory/restore`: the ids a forget returned.
- *
- * @since 0.1.0
- * @category requests
- */
-export const RestoreBody = Schema.Struct({ ids: Ids })
-
-/**
- * A request body decoded strictly (no unknown key), or the reason in one line.
- *
- * @since 0.1.0
- * @category requests
- */
-export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Either.Either<A, string> =>
-  Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "first" })(body).pipe(
-    Either.mapLeft((error) => ParseResult.TreeFormatter.formatErrorSync(error).split("\n").join(" "))
-  )
+export {
+  /**
+   * A request body decoded strictly (no unknown key), or the reason in one line.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  decodeBody,
+  /**
+   * `POST /api/memory/forget`: ids, or a filter with at least one condition.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  ForgetBody,
+  /**
+   * The most observations one page of the timeline holds.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  MAX_LIMIT,
+  /**
+   * The timeline's query, checked.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  type ObservationsQuery,
+  /**
+   * Reads the timeline's query parameters; a message for a value that cannot be used.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  observationsQuery,
+  /**
+   * `POST /api/memory/restore`: the ids a forget returned.
+   *
+   * @since 0.1.0
+   * @category requests
+   */
+  RestoreBody
+} from "./internal/memoryRequests.js"

@@ -10,33 +10,35 @@ import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
+import * as MemorySeed from "@acx/memory/MemorySeed"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as MemoryView from "../src/MemoryView.js"
-import { type FixtureTurns, fixtureTurns, observation, seedBatch } from "./utils/memory.js"
 import { startServer, type TestServer } from "./utils/server.js"
 
 const SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"
 
 let t: TestServer
-let crud: FixtureTurns
-let other: FixtureTurns
+let crud: MemorySeed.SessionTurns
+let other: MemorySeed.SessionTurns
 
 beforeAll(async () => {
   t = await startServer()
   const bySource = (name: string) => t.built.sessions.find((session) => session.source.endsWith(name))!
-  crud = fixtureTurns(bySource("crud.jsonl"))
-  other = fixtureTurns(bySource("subagent.jsonl"))
-  await seedBatch(t.acxHome, crud, {
+  crud = MemorySeed.turnsOf(bySource("crud.jsonl"))
+  other = MemorySeed.turnsOf(bySource("subagent.jsonl"))
+  await MemorySeed.seedBatch(t.acxHome, crud, {
     events: ["prompt"],
-    observations: [observation({ title: "Joke file asked for", narrative: "The user wants a joke in a file" })]
+    observations: [
+      MemorySeed.observation({ title: "Joke file asked for", narrative: "The user wants a joke in a file" })
+    ]
   })
-  await seedBatch(t.acxHome, crud, {
+  await MemorySeed.seedBatch(t.acxHome, crud, {
     events: ["tool"],
     observations: [
-      observation({
+      MemorySeed.observation({
         type: "change",
         title: "Wrote the joke file",
         narrative: `A markdown file with a title; the key ${SECRET} was seen`,
@@ -46,9 +48,11 @@ beforeAll(async () => {
     summary: true,
     costUsd: 0.0123
   })
-  await seedBatch(t.acxHome, other, {
+  await MemorySeed.seedBatch(t.acxHome, other, {
     events: ["prompt", "tool"],
-    observations: [observation({ type: "discovery", title: "Zebra subagent answers", narrative: "It said hello" })],
+    observations: [
+      MemorySeed.observation({ type: "discovery", title: "Zebra subagent answers", narrative: "It said hello" })
+    ],
     costUsd: 0.5
   })
 })
@@ -226,9 +230,11 @@ describe("memory routes", () => {
     const first = await reader.read()
     seen += first.value ?? ""
     expect(seen).toContain(": live")
-    await seedBatch(t.acxHome, other, {
+    await MemorySeed.seedBatch(t.acxHome, other, {
       events: [],
-      observations: [observation({ title: "Live giraffe arrives", narrative: "written while the page listens" })]
+      observations: [
+        MemorySeed.observation({ title: "Live giraffe arrives", narrative: "written while the page listens" })
+      ]
     })
     while (!seen.includes("Live giraffe arrives")) {
       const { done, value } = await reader.read()
@@ -242,9 +248,9 @@ describe("memory routes", () => {
     expect(view).toMatchObject({ id: "O4", sessionId: other.sessionId, title: "Live giraffe arrives" })
 
     // a reconnecting EventSource names the last event it had: what came after it is sent at once
-    await seedBatch(t.acxHome, other, {
+    await MemorySeed.seedBatch(t.acxHome, other, {
       events: [],
-      observations: [observation({ title: "Missed while away", narrative: "written between connections" })]
+      observations: [MemorySeed.observation({ title: "Missed while away", narrative: "written between connections" })]
     })
     const again = new AbortController()
     const resumed = await t.request("/api/memory/events", { signal: again.signal, headers: { "last-event-id": "4" } })

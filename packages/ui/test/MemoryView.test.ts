@@ -11,21 +11,25 @@ import * as MemoryView from "../src/MemoryView.js"
 
 const event = (
   id: number,
-  kind: string,
+  kind: MemoryView.EventRow["kind"],
   fields: Partial<MemoryView.EventRow> = {}
 ): MemoryView.EventRow => ({
   id,
-  session_id: "s-1",
+  sessionId: "s-1",
+  project: "/p",
   kind,
-  idempotency_key: kind === "prompt" ? `prompt:${id}` : `tool:s-1:toolu_${id}`,
-  tool_name: kind === "prompt" ? null : "Read",
+  idempotencyKey: kind === "prompt" ? `prompt:${id}` : `tool:s-1:toolu_${id}`,
+  toolName: kind === "prompt" ? null : "Read",
   payload: "{}",
-  created_at: 1_000,
+  createdAt: 1_000,
+  state: "done",
+  attempts: 0,
+  lastError: null,
   ...fields
 })
 
 const toolOn = (id: number, file: string, name = "Edit") =>
-  event(id, "tool", { tool_name: name, payload: JSON.stringify({ tool_input: { file_path: file } }) })
+  event(id, "tool", { toolName: name, payload: JSON.stringify({ tool_input: { file_path: file } }) })
 
 describe("MemoryView", () => {
   it("reads any query parameters to a query or one message", () => {
@@ -87,7 +91,7 @@ describe("MemoryView", () => {
       label: "Edit"
     })
     // a key of another session is not this session's tool_use_id
-    expect(MemoryView.toolUseIdOf(event(4, "tool", { idempotency_key: "tool:s-2:toolu_4" }))).toBeUndefined()
+    expect(MemoryView.toolUseIdOf(event(4, "tool", { idempotencyKey: "tool:s-2:toolu_4" }))).toBeUndefined()
   })
 
   it("finds a prompt's user entry by its redacted text, nearest in time; a cut prompt by its start", () => {
@@ -118,11 +122,11 @@ describe("MemoryView", () => {
     const row = (day: string, cost: number, tokens: number): MemoryView.SpendRow => ({
       day,
       calls: 1,
-      input_tokens: tokens,
-      output_tokens: 0,
-      cache_read_tokens: 0,
-      cache_creation_tokens: 0,
-      cost_usd: cost
+      inputTokens: tokens,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+      costUsd: cost
     })
     const body = MemoryView.spend([row("2026-01-02", 2, 10), row("2026-01-01", 0.5, 5000)], { usd: 1, tokens: 1000 })
     expect(body.days.map((day) => [day.day, day.overBudget])).toEqual([["2026-01-01", true], ["2026-01-02", true]])

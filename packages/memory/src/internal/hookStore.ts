@@ -5,6 +5,7 @@
 import type Database from "better-sqlite3"
 import type { Capture } from "../HookCapture.js"
 import type { ContextEntry } from "../MemoryContext.js"
+import type * as MemoryRows from "../MemoryRows.js"
 import { immediate } from "./sqlite.js"
 
 /** A worker whose heartbeat is older than this is taken for dead even if its pid is in use. */
@@ -88,31 +89,18 @@ export const record = (db: Database.Database, capture: Capture, now: number): Re
     }
   })
 
-interface ObservationRow {
-  readonly id: number
-  readonly type: string
-  readonly title: string
-  readonly subtitle: string | null
-  readonly created_at: number
-}
+type ObservationRow = Pick<MemoryRows.ObservationRow, "id" | "type" | "title" | "subtitle" | "createdAt">
 
-interface SummaryRow {
-  readonly id: number
-  readonly request: string
-  readonly completed: string
-  readonly learned: string
-  readonly next_steps: string
-  readonly created_at: number
-}
+type SummaryRow = Pick<MemoryRows.SummaryRow, "id" | "request" | "completed" | "learned" | "nextSteps" | "createdAt">
 
 /** A project's newest observations and summaries (forgotten ones left out), at most `limit` of each. */
 export const contextEntries = (db: Database.Database, project: string, limit: number): Array<ContextEntry> => {
   const observations = db.prepare(
-    `SELECT id, type, title, subtitle, created_at FROM memory_observations
+    `SELECT id, type, title, subtitle, created_at AS createdAt FROM memory_observations
      WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
   ).all(project, limit) as Array<ObservationRow>
   const summaries = db.prepare(
-    `SELECT id, request, completed, learned, next_steps, created_at FROM memory_summaries
+    `SELECT id, request, completed, learned, next_steps AS nextSteps, created_at AS createdAt FROM memory_summaries
      WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
   ).all(project, limit) as Array<SummaryRow>
   return [
@@ -122,7 +110,7 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
       type: row.type,
       title: row.title,
       subtitle: row.subtitle,
-      createdAt: row.created_at
+      createdAt: row.createdAt
     })),
     ...summaries.map((row): ContextEntry => ({
       _tag: "Summary",
@@ -130,8 +118,8 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
       request: row.request,
       completed: row.completed,
       learned: row.learned,
-      nextSteps: row.next_steps,
-      createdAt: row.created_at
+      nextSteps: row.nextSteps,
+      createdAt: row.createdAt
     }))
   ]
 }

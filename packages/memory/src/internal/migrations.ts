@@ -1,8 +1,9 @@
 /**
- * The memory database's schema, one entry per migration. Both writers apply the same list:
- * `@effect/sql`'s Migrator in the worker and the CLI (`MemoryDatabase`), and the hook's own
- * few-line runner (`internal/sqlite.ts`), which records them in the Migrator's table
- * (`effect_sql_migrations`) so either may find the file first.
+ * The memory database's schema, one entry per migration, applied by ONE runner
+ * (`internal/sqlite.ts` `migrate`: the hook's synchronous open, and `MemoryDatabase`'s layers
+ * before their `@effect/sql` client opens). It records them in the table `@effect/sql`'s
+ * Migrator used to keep (`effect_sql_migrations`), so files migrated by older versions read the
+ * same.
  *
  * Times are epoch milliseconds (integers); lists are JSON arrays in TEXT columns. The FTS5
  * indexes are external-content tables kept in step by triggers, so every write that touches a
@@ -221,10 +222,10 @@ INSERT INTO memory_worker (id) VALUES (1);
   }
 ]
 
-/** The Migrator's bookkeeping table (the same columns `@effect/sql` creates on SQLite). */
+/** The bookkeeping table (the columns `@effect/sql`'s Migrator created on SQLite, kept for older files). */
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
-/** Its DDL, as `@effect/sql`'s Migrator writes it for SQLite. */
+/** Its DDL, as `@effect/sql`'s Migrator wrote it for SQLite. */
 export const migrationsTableSql = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
   migration_id integer PRIMARY KEY NOT NULL,
   created_at datetime NOT NULL DEFAULT current_timestamp,

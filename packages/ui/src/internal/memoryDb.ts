@@ -6,9 +6,8 @@
  * same moment cannot apply one twice).
  */
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
-import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import type { MemoryError } from "@acx/memory/MemoryError"
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -22,9 +21,9 @@ export interface MemoryDb {
   readonly file: string
   /** Whether the file exists now. */
   readonly exists: () => boolean
-  /** Runs `effect` on the database; `None` when there is no database (nothing is created). */
+  /** Runs `effect` on the memory; `None` when there is no database (nothing is created). */
   readonly use: <A, E>(
-    effect: Effect.Effect<A, E, SqlClient.SqlClient>
+    effect: Effect.Effect<A, E, MemoryRepo.MemoryRepo>
   ) => Effect.Effect<Option.Option<A>, E | MemoryError>
 }
 
@@ -35,20 +34,20 @@ export const make = (acxHome: string): Effect.Effect<MemoryDb, never, Scope.Scop
     const file = MemoryConfig.paths(acxHome).database
     const exists = () => fs.existsSync(file)
     const lock = yield* Effect.makeSemaphore(1)
-    let opened: Context.Context<SqlClient.SqlClient> | undefined
+    let opened: Context.Context<MemoryRepo.MemoryRepo> | undefined
     const client = lock.withPermits(1)(Effect.suspend(() => {
       if (opened !== undefined) return Effect.succeed(Option.some(opened))
       if (!exists()) return Effect.succeed(Option.none())
-      return Layer.buildWithScope(MemoryDatabase.layerExisting(file), scope).pipe(
+      return Layer.buildWithScope(MemoryRepo.layerExisting(file), scope).pipe(
         Effect.map((context) => {
           opened = context
-          return Option.some<Context.Context<SqlClient.SqlClient>>(context)
+          return Option.some<Context.Context<MemoryRepo.MemoryRepo>>(context)
         }),
         // deleted between the check and the open: still no memory
         Effect.catchIf((error) => error.reason === "NotFound", () => Effect.succeed(Option.none()))
       )
     }))
-    const use = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    const use = <A, E>(effect: Effect.Effect<A, E, MemoryRepo.MemoryRepo>) =>
       Effect.flatMap(client, (context) =>
         Option.isNone(context) || !exists()
           ? Effect.succeed(Option.none<A>())

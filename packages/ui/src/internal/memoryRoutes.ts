@@ -12,13 +12,12 @@ import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryContext from "@acx/memory/MemoryContext"
-import * as MemoryCuration from "@acx/memory/MemoryCuration"
 import { MemoryError } from "@acx/memory/MemoryError"
+import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as MemorySearch from "@acx/memory/MemorySearch"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -31,9 +30,6 @@ import type { UiContext } from "./context.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
 
 const ENABLE = "acx memory install"
-
-const OBSERVATION_COLUMNS = `id, session_id, project, type, title, subtitle, narrative, facts, concepts, files_read,
-  files_modified, event_ids, source, created_at`
 
 const noDatabase = (context: UiContext) =>
   notFound(`no memory database at ${context.memory.file}: \`${ENABLE}\` turns the memory on`)
@@ -62,11 +58,9 @@ const withTurns = (
   snippets: ReadonlyMap<number, string> = new Map()
 ) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const eventIds = [...new Set(rows.flatMap((row) => MemoryView.idList(row.event_ids)))]
-    const events = eventIds.length === 0 ? [] : yield* sql<MemoryView.EventRow>`
-      SELECT id, session_id, kind, idempotency_key, tool_name, payload, created_at
-      FROM memory_events WHERE ${sql.in("id", eventIds)}`
+    const repo = yield* MemoryRepo.MemoryRepo
+    const eventIds = [...new Set(rows.flatMap((row) => row.eventIds))]
+    const events = eventIds.length === 0 ? [] : yield* repo.events({ ids: eventIds, order: "oldest" })
     const byId = new Map(events.map((event) => [event.id, event]))
     const listed = new Map(
       (yield* context.projects.listSessionFiles()).map((file) => [file.sessionId, file] as const)
@@ -85,8 +79,8 @@ const withTurns = (
     return yield* Effect.forEach(rows, (row) =>
       Effect.gen(function*() {
         const view = MemoryView.observationView(row, null, snippets.get(row.id) ?? null)
-        const file = listed.get(row.session_id)
-        const own = MemoryView.idList(row.event_ids).flatMap((id) => {
+        const file = listed.get(row.sessionId)
+        const own = row.eventIds.flatMap((id) => {
           const event = byId.get(id)
           return event === undefined ? [] : [event]
         })
@@ -95,7 +89,7 @@ const withTurns = (
         const prompt = MemoryView.promptOf(event)
         const uuid = prompt === undefined
           ? undefined
-          : MemoryView.promptEntryUuid(prompt, event.created_at, yield* promptsOf(file))
+          : MemoryView.promptEntryUuid(prompt, event.createdAt, yield* promptsOf(file))
         return { ...view, from: MemoryView.turnLink(event, uuid) }
       }))
   }).pipe(Effect.withSpan("MemoryRoutes.withTurns"))
@@ -106,17 +100,11 @@ const withTurns = (
 
 const overview = (context: UiContext) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const repo = yield* MemoryRepo.MemoryRepo
     const paths = MemoryConfig.paths(context.acxHome)
     const settings = MemoryConfig.load(context.acxHome)
-    const status = yield* MemoryAdmin.status(paths, settings)
-    const projects = yield* sql<MemoryView.MemoryProject>`
-      SELECT s.project AS project, count(*) AS sessions, max(s.last_event_at) AS lastAt,
-        (SELECT count(*) FROM memory_observations o WHERE o.project = s.project AND o.forgotten_at IS NULL)
-          AS observations,
-        (SELECT count(*) FROM memory_summaries m WHERE m.project = s.project AND m.forgotten_at IS NULL)
-          AS summaries
-      FROM memory_sessions s GROUP BY s.project ORDER BY lastAt DESC`
+    const status = yield* repo.status(paths, settings)
+    const projects = yield* repo.projects
     const { config } = settings
     const body: MemoryView.MemoryOverview = {
       exists: true,
@@ -145,10 +133,10 @@ const overview = (context: UiContext) =>
 
 const observations = (context: UiContext, query: MemoryView.ObservationsQuery) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const repo = yield* MemoryRepo.MemoryRepo
     if (query.q !== undefined) {
       // ranked by the memory's own search; only observations are the timeline's
-      const found = (yield* MemorySearch.search(query.q, {
+      const found = (yield* repo.search(query.q, {
         project: query.project,
         type: query.type,
         limit: 1000
@@ -157,9 +145,7 @@ const observations = (context: UiContext, query: MemoryView.ObservationsQuery) =
         const parsed = MemorySearch.parseId(result.id)
         return parsed === undefined ? [] : [parsed.id]
       })
-      const rows = ids.length === 0 ? [] : yield* sql<MemoryView.ObservationRow>`
-        SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
-        WHERE forgotten_at IS NULL AND ${sql.in("id", ids)}`
+      const rows = ids.length === 0 ? [] : yield* repo.observations({ ids, order: "oldest" })
       const order = new Map(ids.map((id, index) => [id, index]))
       const ranked = [...rows].sort((a, b) => order.get(a.id)! - order.get(b.id)!)
       const snippets = new Map(found.map((result) => [Number(result.id.slice(1)), result.snippet]))
@@ -169,15 +155,13 @@ const observations = (context: UiContext, query: MemoryView.ObservationsQuery) =
       }
       return body
     }
-    const where = sql.and([
-      sql`forgotten_at IS NULL`,
-      ...(query.project === undefined ? [] : [sql`project = ${query.project}`]),
-      ...(query.type === undefined ? [] : [sql`type = ${query.type}`]),
-      ...(query.before === undefined ? [] : [sql`id < ${query.before}`])
-    ])
-    const rows = yield* sql<MemoryView.ObservationRow>`
-      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations WHERE ${where}
-      ORDER BY id DESC LIMIT ${query.limit + 1}`
+    const rows = yield* repo.observations({
+      project: query.project,
+      type: query.type,
+      before: query.before,
+      limit: query.limit + 1,
+      order: "newest"
+    })
     const page = rows.slice(0, query.limit)
     const body: MemoryView.ObservationsResponse = {
       observations: yield* withTurns(context, page),
@@ -191,16 +175,10 @@ const SESSION_ID = /^[\w-]{1,128}$/
 
 const sessionMemory = (context: UiContext, sessionId: string) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [session] = yield* sql<{ project: string; status: string }>`
-      SELECT project, status FROM memory_sessions WHERE id = ${sessionId}`
-    const summaries = yield* sql<MemoryView.SummaryRow>`
-      SELECT id, session_id, project, request, investigated, learned, completed, next_steps, notes, files_read,
-        files_edited, created_at
-      FROM memory_summaries WHERE session_id = ${sessionId} AND forgotten_at IS NULL ORDER BY id`
-    const rows = yield* sql<MemoryView.ObservationRow>`
-      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
-      WHERE session_id = ${sessionId} AND forgotten_at IS NULL ORDER BY id`
+    const repo = yield* MemoryRepo.MemoryRepo
+    const session = yield* repo.session(sessionId)
+    const summaries = yield* repo.summaries({ sessionId, order: "oldest" })
+    const rows = yield* repo.observations({ sessionId, order: "oldest" })
     if (session === undefined && summaries.length === 0 && rows.length === 0) return Option.none()
     const body: MemoryView.SessionMemoryResponse = {
       sessionId,
@@ -214,12 +192,7 @@ const sessionMemory = (context: UiContext, sessionId: string) =>
 
 const spend = (context: UiContext) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<MemoryView.SpendRow>`
-      SELECT day, count(*) AS calls, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-        sum(cache_read_tokens) AS cache_read_tokens, sum(cache_creation_tokens) AS cache_creation_tokens,
-        sum(cost_usd) AS cost_usd
-      FROM memory_usage GROUP BY day ORDER BY day`
+    const rows = yield* Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.spendByDay)
     const { config } = MemoryConfig.load(context.acxHome)
     return MemoryView.spend(rows, { usd: config.dailyBudgetUsd, tokens: config.dailyBudgetTokens })
   }).pipe(Effect.withSpan("MemoryRoutes.spend"))
@@ -256,10 +229,8 @@ const changes = (file: string) =>
 const liveObservations = (context: UiContext, after: number, mask: boolean) => {
   let last = after
   const newRows = context.memory.use(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<MemoryView.ObservationRow>`
-      SELECT ${sql.literal(OBSERVATION_COLUMNS)} FROM memory_observations
-      WHERE id > ${last} AND forgotten_at IS NULL ORDER BY id LIMIT ${MemoryView.MAX_LIMIT}`
+    const repo = yield* MemoryRepo.MemoryRepo
+    const rows = yield* repo.observations({ after: last, limit: MemoryView.MAX_LIMIT, order: "oldest" })
     if (rows.length > 0) last = rows.at(-1)!.id
     return yield* withTurns(context, rows)
   }))
@@ -288,7 +259,7 @@ const body = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Ef
 export const memoryRoutes = (context: UiContext) => {
   /** Runs a read on the database, or answers that there is none. */
   const withDatabase = <E>(
-    read: Effect.Effect<HttpServerResponse.HttpServerResponse, E, SqlClient.SqlClient>
+    read: Effect.Effect<HttpServerResponse.HttpServerResponse, E, MemoryRepo.MemoryRepo>
   ) =>
     Effect.map(
       context.memory.use(read),
@@ -381,15 +352,12 @@ export const memoryRoutes = (context: UiContext) => {
             return problem(400, "after must be an observation's row id")
           }
           const start = yield* context.memory.use(
-            Effect.flatMap(
-              SqlClient.SqlClient,
-              (sql) => sql<{ last: number | null }>`SELECT max(id) AS last FROM memory_observations`
-            )
+            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.lastObservationId)
           )
           if (Option.isNone(start)) {
             return noDatabase(context)
           }
-          const from = after ?? start.value[0]?.last ?? 0
+          const from = after ?? start.value
           return HttpServerResponse.stream(liveObservations(context, from, SecretMask.maskingOn(params)), {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
@@ -407,7 +375,10 @@ export const memoryRoutes = (context: UiContext) => {
           if (Either.isLeft(decoded)) return problem(400, decoded.left)
           const selection = decoded.right
           return yield* badRequest(withDatabase(Effect.map(
-            MemoryCuration.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter }),
+            Effect.flatMap(
+              MemoryRepo.MemoryRepo,
+              (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
+            ),
             (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
           )))
         }).pipe(Effect.withSpan("MemoryRoutes.forget"))
@@ -422,7 +393,7 @@ export const memoryRoutes = (context: UiContext) => {
           const decoded = MemoryView.decodeBody(MemoryView.RestoreBody, raw.right)
           if (Either.isLeft(decoded)) return problem(400, decoded.left)
           return yield* badRequest(withDatabase(Effect.map(
-            MemoryCuration.restore(decoded.right.ids),
+            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.restore(decoded.right.ids)),
             (restored) => json({ restored } satisfies MemoryView.CurationResponse)
           )))
         }).pipe(Effect.withSpan("MemoryRoutes.restore"))

@@ -9,8 +9,7 @@ import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
 import * as MemoryBackup from "@acx/memory/MemoryBackup"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
-import * as MemorySearch from "@acx/memory/MemorySearch"
-import * as MemoryStore from "@acx/memory/MemoryStore"
+import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -50,7 +49,7 @@ export const status = ({ json }: StatusArgs) =>
   withDatabase(Effect.gen(function*() {
     const paths = files()
     const settings = MemoryConfig.load(paths.home)
-    const status = yield* MemoryAdmin.status(paths, settings)
+    const status = yield* (yield* MemoryRepo.MemoryRepo).status(paths, settings)
     if (json) return yield* Console.log(format.json(status))
     const { config } = settings
     const budget = [
@@ -99,7 +98,7 @@ export const status = ({ json }: StatusArgs) =>
  */
 export const search = ({ json, limit, project, query, since, type }: SearchArgs) =>
   withDatabase(Effect.gen(function*() {
-    const results = yield* MemorySearch.search(query, {
+    const results = yield* (yield* MemoryRepo.MemoryRepo).search(query, {
       project: Option.getOrUndefined(project),
       type: Option.getOrUndefined(type),
       since: Option.isSome(since) ? yield* parseDate(since.value) : undefined,
@@ -124,7 +123,7 @@ export const search = ({ json, limit, project, query, since, type }: SearchArgs)
  */
 export const show = ({ id, json }: ShowArgs) =>
   withDatabase(Effect.gen(function*() {
-    const entry = yield* MemorySearch.show(id)
+    const entry = yield* (yield* MemoryRepo.MemoryRepo).show(id)
     if (json) return yield* Console.log(format.json(entry))
     const lines = [`${entry.id} (${entry.kind})`]
     for (const [column, value] of Object.entries(entry.fields)) {
@@ -147,7 +146,7 @@ export const show = ({ id, json }: ShowArgs) =>
  */
 export const timeline = ({ id, json, window }: TimelineArgs) =>
   withDatabase(Effect.gen(function*() {
-    const entries = yield* MemorySearch.timeline(id, window)
+    const entries = yield* (yield* MemoryRepo.MemoryRepo).timeline(id, window)
     if (json) return yield* Console.log(format.json(entries))
     for (const entry of entries) {
       yield* Console.log(
@@ -185,7 +184,7 @@ export const context = ({ project }: ContextArgs) =>
  */
 export const retry = () =>
   withDatabase(Effect.gen(function*() {
-    const count = yield* MemoryStore.retryFailed()
+    const count = yield* (yield* MemoryRepo.MemoryRepo).retryFailed
     yield* Console.log(
       count === 0 ? "no failed events" : `${count} failed event(s) queued again; the next hook starts the worker`
     )
@@ -199,7 +198,7 @@ export const retry = () =>
  */
 export const forget = ({ before, project, session }: ForgetArgs) =>
   withDatabase(Effect.gen(function*() {
-    const forgotten = yield* MemoryAdmin.forget(files(), {
+    const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(files(), {
       session: Option.getOrUndefined(session),
       project: Option.getOrUndefined(project),
       before: Option.isSome(before) ? yield* parseDate(before.value) : undefined

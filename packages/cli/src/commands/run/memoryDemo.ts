@@ -6,9 +6,7 @@
 import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
-import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
-import * as MemorySearch from "@acx/memory/MemorySearch"
-import * as SqlClient from "@effect/sql/SqlClient"
+import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -25,21 +23,21 @@ const section = (n: number, title: string) => Console.log(`\n${n}. ${title}\n`)
 
 const report = (acxHome: string, project: string) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const events = yield* sql<{ id: number; kind: string; tool: string | null; state: string }>`
-      SELECT id, kind, tool_name AS tool, state FROM memory_events ORDER BY id`
+    const repo = yield* MemoryRepo.MemoryRepo
+    const events = yield* repo.events({ order: "oldest" })
     yield* section(2, "What acx's hooks captured (one transaction per hook, private parts and secrets removed)")
     yield* Console.log(indent(format.table(
       [{ title: "EVENT", align: "right" }, { title: "KIND" }, { title: "TOOL" }, { title: "STATE" }],
-      events.map((event) => [String(event.id), event.kind, event.tool ?? "", event.state])
+      events.map((event) => [String(event.id), event.kind, event.toolName ?? "", event.state])
     )))
-    const observations = yield* sql<{ id: number; type: string; title: string; source: string }>`
-      SELECT id, type, title, source FROM memory_observations ORDER BY id`
-    const summaries = yield* sql<{ id: number; request: string; completed: string; nextSteps: string; source: string }>`
-      SELECT id, request, completed, next_steps AS nextSteps, source FROM memory_summaries ORDER BY id`
-    const [spend] = yield* sql<{ calls: number; tokens: number; cost: number }>`
-      SELECT count(*) AS calls, coalesce(sum(input_tokens + output_tokens), 0) AS tokens,
-        coalesce(sum(cost_usd), 0) AS cost FROM memory_usage`
+    const observations = yield* repo.observations({ order: "oldest", includeForgotten: true })
+    const summaries = yield* repo.summaries({ order: "oldest", includeForgotten: true })
+    const days = yield* repo.spendByDay
+    const spend = {
+      calls: days.reduce((sum, day) => sum + day.calls, 0),
+      tokens: days.reduce((sum, day) => sum + day.inputTokens + day.outputTokens, 0),
+      cost: days.reduce((sum, day) => sum + day.costUsd, 0)
+    }
     yield* section(3, "What the observer kept")
     for (const observation of observations) {
       yield* Console.log(`   O${observation.id} [${observation.type}] ${observation.title} (${observation.source})`)
@@ -52,11 +50,11 @@ const report = (acxHome: string, project: string) =>
       )
     }
     yield* Console.log(
-      `\n   ${spend!.calls} observer model call(s), ${format.count(spend!.tokens)} tokens, $${spend!.cost.toFixed(4)}`
+      `\n   ${spend.calls} observer model call(s), ${format.count(spend.tokens)} tokens, $${spend.cost.toFixed(4)}`
     )
     yield* section(4, "What the next session in the project starts with (acx memory context)")
     yield* Console.log(indent(HookRunner.contextFor(acxHome, project)))
-    const results = yield* MemorySearch.search("cart total", { project })
+    const results = yield* repo.search("cart total", { project })
     yield* section(5, "acx memory search \"cart total\"")
     for (const result of results) {
       yield* Console.log(`   ${result.id.padEnd(5)} ${result.type.padEnd(9)} ${format.clip(result.title, 80)}`)
@@ -88,7 +86,7 @@ export const run = ({ dir }: MemoryDemoArgs) =>
     )
     const world = yield* runMemoryDemo({ root, binary, bin: path.resolve(process.argv[1] ?? "acx") })
     yield* report(world.acxHome, world.project).pipe(
-      Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(world.acxHome).database))
+      Effect.provide(MemoryRepo.layerFile(MemoryConfig.paths(world.acxHome).database))
     )
     if (world.mode._tag === "Real") {
       yield* Console.log(

@@ -1,0 +1,39 @@
+/**
+ * The worker's side of the hook's spool: inputs a hook could not record (the database was
+ * locked) are recorded in name order (their names start with the time they were spooled), each
+ * file removed once recorded or found to be no longer one the memory records.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as HookRunner from "../HookRunner.js"
+import type { MemoryConfig, MemoryPaths } from "../MemoryConfig.js"
+import * as Sqlite from "./sqlite.js"
+
+/** Records the spooled inputs; how many were new events. Throws what the file system or the database throws. */
+export const ingest = (files: MemoryPaths, config: MemoryConfig): number => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(files.spool).filter((name) => name.endsWith(".json") && !name.startsWith("."))
+  } catch {
+    return 0
+  }
+  if (names.length === 0) return 0
+  const db = Sqlite.open(files.database)
+  let recorded = 0
+  try {
+    for (const name of names.sort()) {
+      const file = path.join(files.spool, name)
+      const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as HookRunner.Spooled
+      const at = Number(name.split("-")[0])
+      const when = Number.isFinite(at) ? at : Date.now()
+      const position = typeof spooled.position === "number" ? spooled.position : undefined
+      if (HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, when, spooled.key, position)) {
+        recorded++
+      }
+      fs.unlinkSync(file)
+    }
+  } finally {
+    db.close()
+  }
+  return recorded
+}
