@@ -91,14 +91,14 @@ const hostileBytes = fc.array(
   { maxLength: 40 }
 ).map((parts) => Buffer.concat(parts))
 
+// where the bytes are cut into chunks, and the line cap
+const chunkCuts = fc.array(fc.nat({ max: 200 }), { maxLength: 12 })
+const lineCap = fc.integer({ min: 1, max: 40 })
+
 describe("TranscriptReader.LineSplitter", () => {
   it("gives the same lines, offsets and rest however the bytes are chunked", () => {
     fc.assert(
-      fc.property(hostileBytes, fc.array(fc.nat({ max: 200 }), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), (
-        bytes,
-        cuts,
-        cap
-      ) => {
+      fc.property(hostileBytes, chunkCuts, lineCap, (bytes, cuts, cap) => {
         expect(split(bytes, cuts, cap)).toEqual(expectedLines(bytes, cap))
       }),
       { numRuns: 500 }
@@ -107,11 +107,7 @@ describe("TranscriptReader.LineSplitter", () => {
 
   it("hands raw lines out of a chunk buffer the caller reuses, decoding to the same lines (acx stats reads so)", () => {
     fc.assert(
-      fc.property(hostileBytes, fc.array(fc.nat({ max: 200 }), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), (
-        bytes,
-        cuts,
-        cap
-      ) => {
+      fc.property(hostileBytes, chunkCuts, lineCap, (bytes, cuts, cap) => {
         const splitter = new TranscriptReader.LineSplitter(0, cap)
         const reused = Buffer.alloc(256)
         const lines: Array<TranscriptReader.Line> = []
