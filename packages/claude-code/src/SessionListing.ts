@@ -80,13 +80,28 @@ export const byLastActivity = (
   b: Pick<ListedSession, "lastTime" | "mtime" | "sessionId">
 ): number => lastActivity(b) - lastActivity(a) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
 
+// The Schema's fields, in its order: a row holds these and no other.
+const FIELDS = Object.keys(ListedSession.fields) as ReadonlyArray<keyof ListedSession>
+
+// What `Schema.encodeSync(ListedSession)` gives for a session (its fields are strings and numbers,
+// which encode as themselves; an absent field stays absent), without the Schema's per-row cost
+// (8 µs a row: 80 ms for 10 000 sessions).
+const rowOf = (session: ListedSession): ListedSession => {
+  const row: Record<string, unknown> = {}
+  for (const key of FIELDS) {
+    const value = session[key]
+    if (value !== undefined) row[key] = value
+  }
+  return row as unknown as ListedSession
+}
+
 /**
  * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
- * order, encoded by {@link ListedSession} (only its fields; absent ones left out). What
- * `acx sessions --json` prints and `GET /api/sessions` sends.
+ * order, each holding {@link ListedSession}'s fields only (absent ones left out, never `null`).
+ * What `acx sessions --json` prints and `GET /api/sessions` sends.
  *
  * @since 0.1.0
  * @category rows
  */
 export const rows = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): Array<ListedSession> =>
-  Schema.encodeSync(Listing)([...sessions].sort(byLastActivity)) as Array<ListedSession>
+  [...sessions].sort(byLastActivity).map(rowOf)

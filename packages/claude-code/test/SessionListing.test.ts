@@ -51,6 +51,9 @@ describe("SessionListing.rows", () => {
         expect(Object.keys(row)).not.toContain("extra")
         expect(Schema.decodeUnknownSync(SessionListing.ListedSession)(row)).toEqual(row)
       }
+      // what the Schema's own encoding gives, key order included
+      const encoded = Schema.encodeSync(SessionListing.Listing)([...sessions].sort(SessionListing.byLastActivity))
+      expect(JSON.stringify(rows)).toBe(JSON.stringify(encoded))
     }))
   })
 
