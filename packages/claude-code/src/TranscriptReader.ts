@@ -27,8 +27,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { isUtf8 } from "node:buffer"
 import * as fs from "node:fs"
+import * as Splitter from "./internal/lineSplitter.js"
 import {
   checked,
   isRefusal,
@@ -77,27 +77,27 @@ export class TranscriptReaderError
 export const MAX_LINE_BYTES: number = INTERNAL_MAX_LINE_BYTES
 
 const CHUNK = 1024 * 1024
-const NEWLINE = 0x0a
-const RETURN = 0x0d
 
 /**
- * One line of a transcript.
+ * One line of a transcript: its text (without its `\n` and a `\r` before it; `""` when
+ * `tooLarge`), its start offset, the offset just past its `\n` (for `rest`, the end of the bytes
+ * read), whether its bytes were not valid UTF-8 (`text` has U+FFFD in their place), and whether
+ * it was over the cap (not kept).
  *
  * @since 0.1.0
  * @category models
  */
-export interface Line {
-  /** The text, without its `\n` and a `\r` before it; `""` when `tooLarge`. */
-  readonly text: string
-  /** Offset of the line's first byte in the file. */
-  readonly start: number
-  /** Offset just past the line's `\n` (for `rest`, the end of the bytes read). */
-  readonly end: number
-  /** The bytes were not valid UTF-8 (`text` has U+FFFD in their place). */
-  readonly invalidUtf8: boolean
-  /** Longer than the cap: not kept, `text` is empty. */
-  readonly tooLarge: boolean
-}
+export type Line = Splitter.Line
+
+/**
+ * One line of a transcript, not decoded: its text is `bytes[from, to)` (the CR rule applied),
+ * and `bytes` may be the caller's chunk (read it during the call only). For callers that decode
+ * only what they read (`acx stats` skips the long strings of long lines).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RawLine = Splitter.RawLine
 
 /**
  * What each read of {@link lines} gives: the lines the chunk completed and where the first
@@ -270,87 +270,24 @@ export const chunks = (
  * @since 0.1.0
  * @category decoding
  */
-export const decodeLine = (bytes: Uint8Array): { readonly text: string; readonly invalidUtf8: boolean } => {
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === RETURN ? bytes.length - 1 : bytes.length
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, end)
-  return { text: view.toString("utf8"), invalidUtf8: !isUtf8(view) }
-}
+export const decodeLine: (bytes: Uint8Array) => { readonly text: string; readonly invalidUtf8: boolean } =
+  Splitter.decodeLine
 
 /**
- * Splits consecutive chunks of a file, starting at byte `start`, into {@link Line}s: the pure
- * core of the reader, for callers that read the bytes themselves.
+ * Splits consecutive chunks of a file, starting at byte `start`, into {@link Line}s (`feed`) or
+ * {@link RawLine}s (`feedRaw`): the pure core of the reader, for callers that read the bytes
+ * themselves (the statistics worker does, synchronously). Every line rule lives here.
  *
  * @since 0.1.0
  * @category splitting
  */
-export class LineSplitter {
-  private carry: Array<Uint8Array> = []
-  private carrySize = 0
-  // bytes of the current line dropped once it passed the cap
-  private dropped = 0
-  private lineStart: number
-  private position: number
-  private readonly cap: number
+export const LineSplitter = Splitter.LineSplitter
 
-  constructor(start: number, maxLineBytes: number = MAX_LINE_BYTES) {
-    this.lineStart = start
-    this.position = start
-    this.cap = Math.max(1, maxLineBytes)
-  }
-
-  /** Just past the last complete line. */
-  get end(): number {
-    return this.lineStart
-  }
-
-  /** Hands every line `chunk` completes (with what earlier chunks left) to `onLine`. */
-  feed(chunk: Uint8Array, onLine: (line: Line) => void): void {
-    let from = 0
-    for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, from)) {
-      const end = this.position + at + 1
-      onLine(this.finish(chunk.subarray(from, at), end))
-      this.lineStart = end
-      from = at + 1
-    }
-    this.keep(chunk.subarray(from))
-    this.position += chunk.length
-  }
-
-  /** The bytes after the last `\n` (a last line without one), if any. */
-  rest(): Line | undefined {
-    if (this.carrySize === 0 && this.dropped === 0) return undefined
-    return this.finish(new Uint8Array(0), this.position)
-  }
-
-  private finish(last: Uint8Array, end: number): Line {
-    const start = this.lineStart
-    const size = this.dropped + this.carrySize + last.length
-    let line: Line
-    if (this.dropped > 0 || size > this.cap) {
-      line = { text: "", start, end, invalidUtf8: false, tooLarge: true }
-    } else {
-      const decoded = decodeLine(this.carry.length === 0 ? last : concat([...this.carry, last]))
-      line = { text: decoded.text, start, end, invalidUtf8: decoded.invalidUtf8, tooLarge: false }
-    }
-    this.carry = []
-    this.carrySize = 0
-    this.dropped = 0
-    return line
-  }
-
-  private keep(piece: Uint8Array): void {
-    if (piece.length === 0) return
-    if (this.dropped > 0 || this.carrySize + piece.length > this.cap) {
-      this.dropped += this.carrySize + piece.length
-      this.carry = []
-      this.carrySize = 0
-    } else {
-      // copied: the caller may reuse the chunk's buffer
-      this.carry.push(piece.slice())
-      this.carrySize += piece.length
-    }
-  }
-}
+/**
+ * @since 0.1.0
+ * @category splitting
+ */
+export type LineSplitter = Splitter.LineSplitter
 
 /**
  * The parts as one array (the part itself when there is one).
@@ -358,18 +295,7 @@ export class LineSplitter {
  * @since 0.1.0
  * @category splitting
  */
-export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  let size = 0
-  for (const part of parts) size += part.length
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+export const concat: (parts: ReadonlyArray<Uint8Array>) => Uint8Array = Splitter.concat
 
 /**
  * The lines of `[from, until)`, a batch per chunk read; the last batch holds `rest`.

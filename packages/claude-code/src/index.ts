@@ -10,6 +10,13 @@
 export * as ClaudeProjects from "./ClaudeProjects.js"
 
 /**
+ * A listed session's one Schema and one order, for `acx sessions --json` and the page's list.
+ *
+ * @since 0.1.0
+ */
+export * as SessionListing from "./SessionListing.js"
+
+/**
  * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
  *
  * @since 0.1.0

@@ -14,6 +14,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
+import { isUtf8 } from "node:buffer"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -90,17 +91,52 @@ const hostileBytes = fc.array(
   { maxLength: 40 }
 ).map((parts) => Buffer.concat(parts))
 
+// where the bytes are cut into chunks, and the line cap
+const chunkCuts = fc.array(fc.nat({ max: 200 }), { maxLength: 12 })
+const lineCap = fc.integer({ min: 1, max: 40 })
+
 describe("TranscriptReader.LineSplitter", () => {
   it("gives the same lines, offsets and rest however the bytes are chunked", () => {
     fc.assert(
-      fc.property(hostileBytes, fc.array(fc.nat({ max: 200 }), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), (
-        bytes,
-        cuts,
-        cap
-      ) => {
+      fc.property(hostileBytes, chunkCuts, lineCap, (bytes, cuts, cap) => {
         expect(split(bytes, cuts, cap)).toEqual(expectedLines(bytes, cap))
       }),
       { numRuns: 500 }
+    )
+  })
+
+  it("hands raw lines out of a chunk buffer the caller reuses, decoding to the same lines (acx stats reads so)", () => {
+    fc.assert(
+      fc.property(hostileBytes, chunkCuts, lineCap, (bytes, cuts, cap) => {
+        const splitter = new TranscriptReader.LineSplitter(0, cap)
+        const reused = Buffer.alloc(256)
+        const lines: Array<TranscriptReader.Line> = []
+        // decoded during the call: the bytes are the caller's, overwritten right after
+        const take = (raw: TranscriptReader.RawLine) => {
+          const text = raw.bytes.subarray(raw.from, raw.to)
+          lines.push({
+            text: raw.tooLarge ? "" : text.toString("utf8"),
+            start: raw.start,
+            end: raw.end,
+            invalidUtf8: !raw.tooLarge && !isUtf8(text),
+            tooLarge: raw.tooLarge
+          })
+        }
+        let from = 0
+        for (const cut of [...cuts, bytes.length].sort((a, b) => a - b).filter((cut) => cut <= bytes.length)) {
+          const length = bytes.copy(reused, 0, from, cut)
+          splitter.feedRaw(reused.subarray(0, length), take)
+          reused.fill(0x58)
+          from = cut
+        }
+        const rest = splitter.restRaw()
+        const restLines: Array<TranscriptReader.Line> = []
+        if (rest !== undefined) take(rest)
+        if (rest !== undefined) restLines.push(lines.pop()!)
+        const expected = expectedLines(bytes, cap)
+        expect({ lines, rest: restLines[0] }).toEqual(expected)
+      }),
+      { numRuns: 300 }
     )
   })
 

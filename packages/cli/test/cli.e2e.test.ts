@@ -115,14 +115,16 @@ describe(
           expect(row["file"]).toBe(session.file)
           expect(row["size"]).toBe(fs.statSync(session.file).size)
         }
-        // newest first
-        const mtimes = listed.map((s) => s["mtime"] as number)
-        expect(mtimes).toEqual([...mtimes].sort((a, b) => b - a))
+        // last active first: the last entry's time, else the mtime
+        const active = listed.map((s) =>
+          typeof s["lastTime"] === "string" ? Date.parse(s["lastTime"]) : s["mtime"] as number
+        )
+        expect(active).toEqual([...active].sort((a, b) => b - a))
       })
 
       it("the table has one row per session with its id and project", { timeout: TEST_TIMEOUT_MS }, async () => {
         const lines = ok(await acx(["sessions"], { env })).stdout.trimEnd().split("\n")
-        expect(lines[0]).toMatch(/^SESSION\s+PROJECT\s+MODIFIED\s+SIZE\s+TITLE \/ FIRST PROMPT$/)
+        expect(lines[0]).toMatch(/^SESSION\s+PROJECT\s+LAST ACTIVE\s+SIZE\s+TITLE \/ FIRST PROMPT$/)
         expect(lines.length).toBe(built.sessions.length + 1)
         for (const session of built.sessions) {
           expect(lines.filter((line) => line.startsWith(`${session.sessionId}  ${session.projectKey} `))).toHaveLength(

@@ -10,7 +10,7 @@
  */
 import * as Data from "effect/Data"
 import { get, isObj, type Obj } from "./internal/json.js"
-import { normalizeToolResultContent } from "./ToolResult.js"
+import { toolResultText } from "./ToolResult.js"
 import { type TokenTotals, totalsOf } from "./Usage.js"
 
 /**
@@ -132,13 +132,6 @@ const num = (value: unknown): number | undefined =>
 const parentOf = (message: Obj): string | null => str(message["parent_tool_use_id"]) ?? null
 const blocksOf = (content: unknown): ReadonlyArray<unknown> =>
   Array.isArray(content) ? content : typeof content === "string" ? [{ type: "text", text: content }] : []
-
-const toolResultText = (content: unknown): string => {
-  const normalized = normalizeToolResultContent(content)
-  return typeof normalized === "string"
-    ? normalized
-    : normalized.map((item) => item.text).join("\n")
-}
 
 const isApiErrorMessage = (message: Obj): boolean =>
   message["is_api_error_message"] === true || message["isApiErrorMessage"] === true

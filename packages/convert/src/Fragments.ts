@@ -7,7 +7,9 @@
  *
  * @since 0.1.0
  */
-import { get, isObj, type Obj } from "./internal/json.js"
+// plain.js, not json.js: StatsFold keys messages here, and it runs in the statistics worker,
+// whose bundle leaves Effect out
+import { get, isObj, type Plain as Obj } from "./internal/plain.js"
 
 /**
  * A transcript entry after {@link mergeAssistantFragments}: merged assistant entries carry
@@ -33,6 +35,22 @@ export const fragmentKey = (entry: unknown): string | undefined => {
   const id = str(get(entry.message, "id"))
   if (id === undefined) return undefined
   return JSON.stringify([id, str(entry.requestId) ?? null, entry.isSidechain === true, str(entry.agentId) ?? null])
+}
+
+/**
+ * The key that counts one API message once: `message.id` plus `requestId` (`""` when absent).
+ * Its fragments, and a sidechain's copy of it, share the key; the last fragment's usage is the
+ * message's (`Usage`, `StatsFold` and the session page's fold all count by it). `undefined` for
+ * entries that are not assistant entries with a string `message.id`.
+ *
+ * @since 0.1.0
+ * @category keys
+ */
+export const messageKey = (entry: unknown): string | undefined => {
+  if (!isObj(entry) || entry.type !== "assistant") return undefined
+  const id = str(get(entry.message, "id"))
+  if (id === undefined) return undefined
+  return JSON.stringify([id, typeof entry.requestId === "string" ? entry.requestId : ""])
 }
 
 const contentOf = (message: unknown): Array<unknown> => {

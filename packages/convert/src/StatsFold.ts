@@ -23,6 +23,7 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
+import { messageKey } from "./Fragments.js"
 import { get, isObj } from "./internal/plain.js"
 import * as Pricing from "./Pricing.js"
 
@@ -63,10 +64,20 @@ export interface DayCell {
   models: { [model: string]: ModelCell }
 }
 
-interface Counted {
-  readonly day: string
+/**
+ * What one API message counts so far: the model it is counted under (`undefined`: Claude Code's
+ * `<synthetic>` message, which counts nothing) and its figures (the last fragment with usage).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MessageFigures {
   readonly model: string | undefined
   readonly cell: ModelCell | undefined
+}
+
+interface Counted extends MessageFigures {
+  readonly day: string
 }
 
 /**
@@ -242,6 +253,25 @@ export const modelKey = (model: unknown): string | undefined =>
   model === SYNTHETIC_MODEL ? undefined : typeof model === "string" && model !== "" ? model : UNKNOWN_MODEL
 
 /**
+ * What an API message counts after one more of its fragments (`message`), given what it counted
+ * before (`previous`, `undefined` for its first): the fragment's model key, and its usage priced
+ * when it has one, else the figures before. The message counts them only when both are defined.
+ * The one counting rule of `acx stats`, the sessions list and the session page's turns.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const messageFigures = (
+  message: unknown,
+  previous: MessageFigures | undefined,
+  pricing: Pricing.PricingTable
+): MessageFigures => {
+  const usage = get(message, "usage")
+  const model = modelKey(get(message, "model"))
+  return { model, cell: isObj(usage) && model !== undefined ? cellOf(usage, model, pricing) : previous?.cell }
+}
+
+/**
  * The model key of usage without a model.
  *
  * @since 0.1.0
@@ -266,18 +296,9 @@ const countAssistant = (
       }
     }
   }
-  const usage = get(message, "usage")
-  const model = modelKey(get(message, "model"))
-  const id = get(message, "id")
-  const key = typeof id === "string" && id !== ""
-    ? JSON.stringify([id, typeof entry.requestId === "string" ? entry.requestId : ""])
-    : undefined
+  const key = messageKey(entry)
   const previous = key === undefined ? undefined : state.recent.get(key)
-  const counted: Counted = {
-    day: previous?.day ?? day,
-    model,
-    cell: isObj(usage) && model !== undefined ? cellOf(usage, model, ctx.pricing) : previous?.cell
-  }
+  const counted: Counted = { day: previous?.day ?? day, ...messageFigures(message, previous, ctx.pricing) }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
   } else if (previous.cell !== undefined && previous.model !== undefined) {

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { messageKey } from "./Fragments.js"
 import { get, isObj } from "./internal/json.js"
 
 /**
@@ -117,13 +118,11 @@ export const usageOf = (entries: ReadonlyArray<unknown>, rule: FragmentRule = "l
       const modelValue = get(message, "model")
       const model = typeof modelValue === "string" && modelValue !== "" ? modelValue : undefined
       const item: Counted = { model, usage: totalsOf(usage) }
-      const id = get(message, "id")
-      if (typeof id !== "string" || id === "") {
+      const key = messageKey(entry)
+      if (key === undefined) {
         counted.push(item)
         continue
       }
-      const requestId = typeof entry.requestId === "string" ? entry.requestId : ""
-      const key = JSON.stringify([id, requestId])
       const index = byKey.get(key)
       if (index === undefined) {
         byKey.set(key, counted.length)

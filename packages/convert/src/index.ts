@@ -45,7 +45,7 @@ export * as PythonShape from "./PythonShape.js"
 export * as SessionIds from "./SessionIds.js"
 
 /**
- * `tool_result.content` normalisation.
+ * `tool_result.content` normalisation, and the one text of a tool result.
  *
  * @since 0.1.0
  */
@@ -64,6 +64,27 @@ export * as ToolUse from "./ToolUse.js"
  * @since 0.1.0
  */
 export * as Fragments from "./Fragments.js"
+
+/**
+ * The session page's items: prompts, turns, tool calls and results, texts cut with a reference.
+ *
+ * @since 0.1.0
+ */
+export * as SessionItem from "./SessionItem.js"
+
+/**
+ * A transcript entry's blocks as the session page shows them, and cut texts in full.
+ *
+ * @since 0.1.0
+ */
+export * as SessionBlocks from "./SessionBlocks.js"
+
+/**
+ * The session page's incremental fold of transcript lines into items.
+ *
+ * @since 0.1.0
+ */
+export * as SessionFold from "./SessionFold.js"
 
 /**
  * Session and project statistics over transcripts.

@@ -15,6 +15,7 @@
  *
  * @since 0.1.0
  */
+import { storedToolResultText } from "@acx/convert/ToolResult"
 
 /**
  * One stored message as read back: its id, the Anthropic-format message, and its user meta when
@@ -65,18 +66,6 @@ const isObj = (value: unknown): value is Obj => typeof value === "object" && val
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "")
 
-const toolResultText = (content: unknown): string => {
-  if (typeof content === "string") return content
-  if (!Array.isArray(content)) return ""
-  let text = ""
-  for (const item of content) {
-    if (isObj(item) && (item["type"] === "text" || item["type"] === undefined) && typeof item["text"] === "string") {
-      text += item["text"]
-    }
-  }
-  return text
-}
-
 // An attachment is read back only with a complete source: base64 with its media type, or a URL.
 const sourceKey = (block: Obj): string => {
   const source = block["source"]
@@ -103,7 +92,7 @@ const blockKey = (block: unknown): ReadonlyArray<string> | undefined => {
     case "tool_result":
       return str(block["tool_use_id"]) === ""
         ? undefined
-        : ["tool_result", str(block["tool_use_id"]), toolResultText(block["content"])]
+        : ["tool_result", str(block["tool_use_id"]), storedToolResultText(block["content"])]
     case "image":
     case "document":
       return sourceKey(block) === "" ? undefined : [block["type"], sourceKey(block)]

@@ -1,5 +1,5 @@
 /**
- * The sessions page's data as pure functions: sessions as rows, newest first; projects named
+ * The sessions page's data as pure functions (its rows are `SessionListing.rows`): projects named
  * from the `cwd` their entries were written in; each session's usage from a stats report with
  * the sessions that cost far more than their project's usual flagged.
  *
@@ -8,25 +8,6 @@
 import type * as StatsReport from "@acx/convert/StatsReport"
 import * as CostOutliers from "./CostOutliers.js"
 import type * as UiApi from "./UiApi.js"
-
-/**
- * What a listed session holds (the shape `ClaudeProjects.listSessions` returns).
- *
- * @since 0.1.0
- * @category models
- */
-export interface ListedSession {
-  readonly projectKey: string
-  readonly sessionId: string
-  readonly mtime: number
-  readonly size: number
-  readonly title?: string | undefined
-  readonly firstPrompt?: string | undefined
-  readonly cwd?: string | undefined
-  readonly gitBranch?: string | undefined
-  readonly startTime?: string | undefined
-  readonly lastTime?: string | undefined
-}
 
 /**
  * The last segment of a path written on any system (`/a/b` and `C:\a\b`), without trailing
@@ -42,35 +23,6 @@ export const lastSegment = (dir: string): string => {
   return name === "" ? dir : name
 }
 
-// When a session was last active: its last entry's time, else the file's last change.
-const lastActivity = (session: ListedSession): number => {
-  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
-  return Number.isNaN(written) ? session.mtime : written
-}
-
-/**
- * The sessions as rows, last active first (the last entry's time, else the file's mtime; ties by
- * id, so the order is total).
- *
- * @since 0.1.0
- * @category rows
- */
-export const sessionRows = (sessions: ReadonlyArray<ListedSession>): Array<UiApi.SessionRow> =>
-  [...sessions].sort((a, b) => lastActivity(b) - lastActivity(a) || a.sessionId.localeCompare(b.sessionId)).map((
-    session
-  ) => ({
-    sessionId: session.sessionId,
-    projectKey: session.projectKey,
-    title: session.title ?? null,
-    firstPrompt: session.firstPrompt ?? null,
-    cwd: session.cwd ?? null,
-    gitBranch: session.gitBranch ?? null,
-    startTime: session.startTime ?? null,
-    lastTime: session.lastTime ?? null,
-    mtime: session.mtime,
-    size: session.size
-  }))
-
 /**
  * The projects of `rows` (rows newest first): named from the newest session's `cwd`, else the
  * directory name; sorted by name, then key.
@@ -82,10 +34,10 @@ export const projectRows = (rows: ReadonlyArray<UiApi.SessionRow>): Array<UiApi.
   const projects = new Map<string, { cwd: string | null; sessions: number }>()
   for (const row of rows) {
     const project = projects.get(row.projectKey)
-    if (project === undefined) projects.set(row.projectKey, { cwd: row.cwd, sessions: 1 })
+    if (project === undefined) projects.set(row.projectKey, { cwd: row.cwd ?? null, sessions: 1 })
     else {
       project.sessions++
-      project.cwd ??= row.cwd
+      project.cwd ??= row.cwd ?? null
     }
   }
   return [...projects].map(([projectKey, { cwd, sessions }]) => ({

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import type * as SessionListing from "@acx/claude-code/SessionListing"
 
 /**
  * A project: its directory under `projects/`, and the name shown, taken from the `cwd` its
@@ -22,28 +23,16 @@ export interface ProjectRow {
 }
 
 /**
- * A session as listed, newest first.
+ * A session as listed: a row of `acx sessions --json` (`SessionListing.ListedSession`; fields
+ * a session does not have are absent, never `null`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface SessionRow {
-  readonly sessionId: string
-  readonly projectKey: string
-  readonly title: string | null
-  readonly firstPrompt: string | null
-  readonly cwd: string | null
-  readonly gitBranch: string | null
-  /** ISO 8601, as written in the transcript. */
-  readonly startTime: string | null
-  readonly lastTime: string | null
-  /** Epoch milliseconds of the transcript's last change. */
-  readonly mtime: number
-  readonly size: number
-}
+export type SessionRow = SessionListing.ListedSession
 
 /**
- * `GET /api/sessions`: the projects and every session, newest first (the page filters and pages
+ * `GET /api/sessions`: the projects and every session, last active first (the page filters and pages
  * them itself).
  *
  * @since 0.1.0

@@ -62,7 +62,7 @@ export * as SecretMask from "./SecretMask.js"
 export * as CostsView from "./CostsView.js"
 
 /**
- * The session page's items as an incremental fold over transcript lines.
+ * The session page's wire format (its items and their fold are `@acx/convert`'s `SessionFold`).
  *
  * @since 0.1.0
  */

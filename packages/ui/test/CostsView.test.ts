@@ -157,12 +157,9 @@ const sessionRow = (sessionId: string, projectKey: string, title: string | null,
   ({
     sessionId,
     projectKey,
-    title,
-    firstPrompt: prompt,
-    cwd: null,
-    gitBranch: null,
-    startTime: null,
-    lastTime: null,
+    file: `/config/projects/${projectKey}/${sessionId}.jsonl`,
+    ...(title === null ? {} : { title }),
+    ...(prompt === null ? {} : { firstPrompt: prompt }),
     mtime: 0,
     size: 0
   }) satisfies UiApi.SessionRow

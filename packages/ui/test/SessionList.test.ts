@@ -1,3 +1,4 @@
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import * as CostOutliers from "../src/CostOutliers.js"
@@ -6,21 +7,20 @@ import * as SessionList from "../src/SessionList.js"
 const listed = fc.record({
   projectKey: fc.constantFrom("-a", "-b", "-c"),
   sessionId: fc.uuid(),
+  file: fc.constant("/config/projects/p/s.jsonl"),
   mtime: fc.integer({ min: 0, max: 2e12 }),
   size: fc.nat(),
-  cwd: fc.option(fc.constantFrom("/home/u/app", "C:\\work\\api\\", "/"), { nil: undefined }),
-  lastTime: fc.option(fc.date({ min: new Date(0), max: new Date(2e12) }).map((d) => d.toISOString()), {
-    nil: undefined
-  })
-})
+  cwd: fc.constantFrom("/home/u/app", "C:\\work\\api\\", "/"),
+  lastTime: fc.date({ min: new Date(0), max: new Date(2e12) }).map((d) => d.toISOString())
+}, { requiredKeys: ["projectKey", "sessionId", "file", "mtime", "size"] })
 
 describe("SessionList", () => {
   it("orders rows by last activity, keeps every session once, and counts them per project", () => {
     fc.assert(
       fc.property(fc.array(listed, { maxLength: 30 }), (sessions) => {
-        const rows = SessionList.sessionRows(sessions)
+        const rows = SessionListing.rows(sessions)
         expect(rows.map((row) => row.sessionId).sort()).toEqual(sessions.map((s) => s.sessionId).sort())
-        const active = rows.map((row) => (row.lastTime === null ? row.mtime : Date.parse(row.lastTime)))
+        const active = rows.map((row) => (row.lastTime === undefined ? row.mtime : Date.parse(row.lastTime)))
         expect(active).toEqual([...active].sort((a, b) => b - a))
         const projects = SessionList.projectRows(rows)
         expect(projects.reduce((n, p) => n + p.sessions, 0)).toBe(sessions.length)
@@ -40,6 +40,7 @@ describe("SessionList", () => {
 describe("CostOutliers", () => {
   const session = fc.record({
     sessionId: fc.uuid(),
+    file: fc.constant("/config/projects/p/s.jsonl"),
     projectKey: fc.constantFrom("p", "q"),
     costUSD: fc.oneof(
       fc.double({ min: 0, max: 500, noNaN: true }),

@@ -1,3 +1,4 @@
+import type * as SessionItem from "@acx/convert/SessionItem"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -18,8 +19,8 @@ const readAll = async (response: Response): Promise<Array<SessionView.SessionLin
     JSON.parse(line) as SessionView.SessionLine
   )
 
-const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionView.Item> => {
-  const view = new Map<string, SessionView.Item>()
+const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionItem.Item> => {
+  const view = new Map<string, SessionItem.Item>()
   for (const line of lines) if (line.type === "items") { for (const item of line.items) view.set(item.key, item) }
   return [...view.values()]
 }

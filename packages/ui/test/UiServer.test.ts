@@ -54,7 +54,7 @@ describe("UiServer", () => {
     expect(response.headers.get("access-control-allow-origin")).toBeNull()
     const body = (await response.json()) as UiApi.SessionsResponse
     expect(body.sessions.map((s) => s.sessionId).sort()).toEqual(t.built.sessions.map((s) => s.sessionId).sort())
-    const active = body.sessions.map((s) => s.lastTime === null ? s.mtime : Date.parse(s.lastTime))
+    const active = body.sessions.map((s) => s.lastTime === undefined ? s.mtime : Date.parse(s.lastTime))
     expect(active).toEqual([...active].sort((a, b) => b - a))
     for (const project of body.projects) {
       if (project.cwd !== null) expect(project.cwd.endsWith(project.name)).toBe(true)

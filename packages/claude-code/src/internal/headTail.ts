@@ -57,7 +57,6 @@ export interface Indexed {
 }
 
 const NL = 0x0a
-const CR = 0x0d
 const FINGERPRINT = 32
 
 // Reads `length` bytes at `offset` (fewer at the end of the file).
@@ -66,21 +65,20 @@ const readRange = (file: File, offset: number, length: number) => TranscriptRead
 // A line longer than this is never decoded (nor a window grown past it to reach its start).
 const MAX_LINE = TranscriptReader.MAX_LINE_BYTES
 
-// The entries of the lines in buf[start, end): each ends at a "\n" or at `end`; lines that are not
-// entries are skipped, as the full parser skips them (too deep, too large included).
+// The entries of the lines in buf[start, end) (`start` a line start): split by the one splitter
+// (TranscriptReader's CR and cap rules), the last line ending at "\n" or at `end`; lines that are
+// not entries are skipped, as the full parser skips them (too deep, too large included).
 const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
   const out: Array<unknown> = []
-  let from = start
-  while (from < end) {
-    let to = buf.indexOf(NL, from)
-    if (to === -1 || to > end) to = end
-    const last = to > from && buf[to - 1] === CR ? to - 1 : to
-    if (last > from && last - from <= MAX_LINE) {
-      const decoded = TranscriptLine.decodeLine(buf.toString("utf8", from, last), 0)
-      if (Either.isRight(decoded)) out.push(decoded.right)
-    }
-    from = to + 1
+  const take = (line: TranscriptReader.RawLine) => {
+    if (line.tooLarge || line.to <= line.from) return
+    const decoded = TranscriptLine.decodeLine(line.bytes.toString("utf8", line.from, line.to), 0)
+    if (Either.isRight(decoded)) out.push(decoded.right)
   }
+  const splitter = new TranscriptReader.LineSplitter(start, MAX_LINE)
+  splitter.feedRaw(buf.subarray(start, Math.max(start, end)), take)
+  const rest = splitter.restRaw()
+  if (rest !== undefined) take(rest)
   return out
 }
 

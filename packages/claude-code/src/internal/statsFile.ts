@@ -2,7 +2,9 @@
  * Folds a transcript file into a {@link StatsFold} from a byte offset, synchronously (it runs in
  * worker threads, one file at a time, and in the main thread for small jobs). Only lines ended by
  * `\n` are consumed: the offset returned is just past the last one, so a line being written is
- * read whole next time; a final line without `\n` comes back as `tail`. The file is opened by
+ * read whole next time; a final line without `\n` comes back as `tail`. The lines are split by
+ * the one splitter (`lineSplitter.ts`, `TranscriptReader.LineSplitter`: its CR and cap rules);
+ * only the reads are this module's (synchronous, 4 MiB at a time). The file is opened by
  * the one safe open (`regularFile.ts`, as `TranscriptReader` opens: regular files only), and a line over its cap is counted as
  * malformed without being kept.
  *
@@ -12,11 +14,10 @@ import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { LineSplitter, type RawLine } from "./lineSplitter.js"
 import { isRefusal, MAX_LINE_BYTES, openRegularSync } from "./regularFile.js"
 
 const CHUNK = 4 * 1024 * 1024
-const NEWLINE = 0x0a
-const RETURN = 0x0d
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
@@ -144,66 +145,30 @@ export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDon
   const fd = transcript.fd
   try {
     let position = restored === undefined ? 0 : job.offset
-    let consumed = position
-    // the unfinished line's bytes, as pieces (joined once, when its newline arrives)
-    let carry: Array<Buffer> = []
-    let carrySize = 0
-    // in a line over the cap: its bytes are dropped up to its newline
-    let skipping = false
     let malformedAt: number | undefined
-    const malformed = (offset: number) => {
-      fold.malformed++
-      malformedAt ??= offset
+    // the one line splitter (TranscriptReader's): lines over the cap come as tooLarge, unread
+    const splitter = new LineSplitter(position, MAX_LINE_BYTES)
+    const onLine = (line: RawLine) => {
+      if (line.tooLarge) {
+        fold.malformed++
+        malformedAt ??= line.start
+      } else if (line.to > line.from) {
+        const before = fold.malformed
+        StatsFold.foldJson(fold, lineText(line.bytes, line.from, line.to), ctx)
+        if (fold.malformed > before) malformedAt ??= line.start
+      }
     }
     const chunk = Buffer.allocUnsafe(CHUNK)
     for (;;) {
       const read = fs.readSync(fd, chunk, 0, CHUNK, position)
       if (read === 0) break
       position += read
-      let bytes = chunk.subarray(0, read)
-      if (skipping) {
-        const stop = bytes.indexOf(NEWLINE)
-        if (stop === -1) continue
-        malformed(consumed)
-        skipping = false
-        consumed = position - read + stop + 1
-        bytes = bytes.subarray(stop + 1)
-      }
-      const end = bytes.lastIndexOf(NEWLINE)
-      if (end === -1) {
-        carrySize += bytes.length
-        if (carrySize > MAX_LINE_BYTES) {
-          skipping = true
-          carry = []
-          carrySize = 0
-        } else carry.push(Buffer.from(bytes))
-        continue
-      }
-      if (carry.length > 0) {
-        carry.push(bytes)
-        bytes = Buffer.concat(carry)
-        carry = []
-      }
-      const last = bytes.lastIndexOf(NEWLINE)
-      let start = 0
-      while (start < last) {
-        const stop = bytes.indexOf(NEWLINE, start)
-        const lineEnd = bytes[stop - 1] === RETURN ? stop - 1 : stop
-        const offset = position - bytes.length + start
-        if (lineEnd - start > MAX_LINE_BYTES) malformed(offset)
-        else if (lineEnd > start) {
-          const before = fold.malformed
-          StatsFold.foldJson(fold, lineText(bytes, start, lineEnd), ctx)
-          if (fold.malformed > before) malformedAt ??= offset
-        }
-        start = stop + 1
-      }
-      consumed = position - (bytes.length - last - 1)
-      const rest = bytes.subarray(last + 1)
-      carry = rest.length === 0 ? [] : [Buffer.from(rest)]
-      carrySize = rest.length
+      splitter.feedRaw(chunk.subarray(0, read), onLine)
     }
-    const tail = carry.length === 0 ? undefined : Buffer.concat(carry).toString("utf8")
+    const consumed = splitter.end
+    // a final line without `\n`: not folded (it may be being written), handed back; over the cap, dropped
+    const rest = splitter.restRaw()
+    const tail = rest === undefined || rest.tooLarge ? undefined : rest.bytes.toString("utf8", rest.from, rest.to)
     return {
       file: job.file,
       state: StatsFold.serialise(fold),

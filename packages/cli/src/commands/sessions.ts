@@ -1,6 +1,6 @@
 /**
- * `acx sessions [--project P] [--json]`: the sessions of a Claude Code config directory, newest
- * first, with title (or first prompt), size, branch and cwd, read from the head and tail of each
+ * `acx sessions [--project P] [--json]`: the sessions of a Claude Code config directory, last
+ * active first, with title (or first prompt), size, branch and cwd, read from the head and tail of each
  * transcript and cached under `$ACX_HOME/cache` (`@acx/claude-code/SessionIndex`). What it does:
  * `run/sessions.ts`.
  *
@@ -19,4 +19,4 @@ export const sessions = Command.make(
   SessionsOptions.config,
   lazyHandler(() => import("./run/sessions.js"), (m) => m.run)
 )
-  .pipe(Command.withDescription("List the sessions of a Claude Code SessionsOptions.config directory, newest first"))
+  .pipe(Command.withDescription("List the sessions of a Claude Code config directory, last active first"))

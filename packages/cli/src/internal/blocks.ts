@@ -1,14 +1,10 @@
 /** One-line summaries of stored Anthropic messages, for terminal output. */
+import { toolResultText } from "@acx/convert/ToolResult"
 import { clip } from "./format.js"
 
 type Obj = { readonly [key: string]: unknown }
 
 const isObj = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value)
-
-const resultText = (content: unknown): string =>
-  Array.isArray(content)
-    ? content.map((item) => (isObj(item) && typeof item["text"] === "string" ? item["text"] : "")).join(" ")
-    : String(content ?? "")
 
 export const summarizeBlock = (block: unknown): string => {
   if (!isObj(block)) return "[?]"
@@ -20,7 +16,7 @@ export const summarizeBlock = (block: unknown): string => {
     case "tool_use":
       return `→ ${String(block["name"])}(${clip(JSON.stringify(block["input"] ?? {}), 70)})`
     case "tool_result":
-      return `← ${block["is_error"] === true ? "error: " : ""}${clip(resultText(block["content"]), 85)}`
+      return `← ${block["is_error"] === true ? "error: " : ""}${clip(toolResultText(block["content"]), 85)}`
     default:
       return `[${String(block["type"])}]`
   }

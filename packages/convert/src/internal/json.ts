@@ -27,3 +27,15 @@ const safeString = (value: unknown): string => {
     return Object.prototype.toString.call(value)
   }
 }
+
+/** @internal Reads an object's OWN key (`undefined` for non-objects and inherited keys like `constructor`). */
+export const getOwn = (value: unknown, key: string): unknown =>
+  isObj(value) && Object.hasOwn(value, key) ? value[key] : undefined
+
+/** @internal A non-empty string, else `undefined`. */
+export const nonEmptyString = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined
+
+/** @internal A finite number, else `undefined`. */
+export const finiteNumber = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined

@@ -2,6 +2,7 @@
  * `GET /api/costs?since=YYYY-MM-DD&until=YYYY-MM-DD` (both optional, parsed as `acx stats` parses
  * them): the costs page's figures, every grouping from one fold of the transcripts.
  */
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as StatsReport from "@acx/convert/StatsReport"
@@ -39,7 +40,7 @@ export const costsRoutes = (context: UiContext) =>
             }),
             context.projects.listSessions()
           ], { concurrency: 2 })
-          const rows = SessionList.sessionRows(listed)
+          const rows = SessionListing.rows(listed)
           const projects = SessionList.projectRows(rows)
           const day = SessionStats.reportStats(folds, "day", range)
           const body: CostsView.CostsResponse = {

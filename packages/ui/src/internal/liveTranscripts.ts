@@ -11,6 +11,8 @@
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as SessionFold from "@acx/convert/SessionFold"
+import type * as SessionItem from "@acx/convert/SessionItem"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
@@ -22,7 +24,7 @@ import * as Stream from "effect/Stream"
 import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
-import * as SessionView from "../SessionView.js"
+import type * as SessionView from "../SessionView.js"
 import type * as UiApi from "../UiApi.js"
 import { subagentRows } from "./subagentRows.js"
 import { readLines } from "./transcriptLines.js"
@@ -86,7 +88,7 @@ interface Reader {
   readonly lock: Effect.Semaphore
   readonly scope: Scope.CloseableScope
   readonly streams: Set<Queue.Queue<Uint8Array>>
-  state: SessionView.State
+  state: SessionFold.State
   offset: number
   lines: number
   inode: number | undefined
@@ -135,7 +137,7 @@ export const make = (
 
     // A tool result changes its call's item, not the figure: only a new prompt, a new assistant
     // message or new usage on one moves it.
-    const countsIn = (reader: Reader, item: SessionView.Item): boolean => {
+    const countsIn = (reader: Reader, item: SessionItem.Item): boolean => {
       if (item.kind !== "prompt" && item.kind !== "assistant") return false
       const mark = item.kind === "assistant" ? JSON.stringify(item.usage ?? null) : ""
       if (reader.counted.get(item.key) === mark) return false
@@ -222,7 +224,7 @@ export const make = (
         yield* read(reader.file, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
-              const result = SessionView.fold(reader.state, chunk.inputs)
+              const result = SessionFold.fold(reader.state, chunk.inputs)
               reader.state = result.state
               reader.offset = chunk.end
               reader.lines = chunk.lines
@@ -320,7 +322,7 @@ export const make = (
           lock: yield* Effect.makeSemaphore(1),
           scope: yield* Scope.fork(serverScope, ExecutionStrategy.sequential),
           streams: new Set(),
-          state: SessionView.initial(pricing, masker(mask)),
+          state: SessionFold.initial(pricing, masker(mask)),
           offset: 0,
           lines: 0,
           inode: undefined,
@@ -351,13 +353,13 @@ export const make = (
     const privateCatchUp = (reader: Reader, from: number, until: number): Effect.Effect<Uint8Array, unknown> =>
       Effect.gen(function*() {
         const show = SecretMask.shown(reader.mask)
-        let state = SessionView.initial(reader.pricing, masker(reader.mask))
+        let state = SessionFold.initial(reader.pricing, masker(reader.mask))
         let offset = 0
         let lines = 0
         yield* read(reader.file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
-              state = SessionView.fold(state, chunk.inputs).state
+              state = SessionFold.fold(state, chunk.inputs).state
               offset = chunk.end
               lines = chunk.lines
             })
@@ -369,7 +371,7 @@ export const make = (
         yield* read(reader.file, { from: offset, linesBefore: lines, until, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
-              const result = SessionView.fold(state, chunk.inputs)
+              const result = SessionFold.fold(state, chunk.inputs)
               state = result.state
               offset = chunk.end
               lines = chunk.lines

@@ -13,6 +13,8 @@
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as SessionBlocks from "@acx/convert/SessionBlocks"
+import * as SessionFold from "@acx/convert/SessionFold"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -24,7 +26,7 @@ import * as Stream from "effect/Stream"
 import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
-import * as SessionView from "../SessionView.js"
+import type * as SessionView from "../SessionView.js"
 import type { UiContext } from "./context.js"
 import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
@@ -53,12 +55,12 @@ const itemLines = (
   alongside: Stream.Stream<string, unknown> = Stream.empty
 ): Stream.Stream<string, unknown> => {
   const show = SecretMask.shown(mask)
-  let state = SessionView.initial(pricing, masker(mask))
+  let state = SessionFold.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
   return readLines(file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
     Stream.filterMap((chunk) => {
-      const result = SessionView.fold(state, chunk.inputs)
+      const result = SessionFold.fold(state, chunk.inputs)
       state = result.state
       end = chunk.end
       lines = chunk.lines
@@ -198,7 +200,7 @@ export const sessionRoutes = (context: UiContext) =>
           )
           const parsed = parseLine(bytes, line)
           const full = parsed !== undefined && "entry" in parsed
-            ? SessionView.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
+            ? SessionBlocks.fullBlock(parsed.entry, { block, ...(sub === undefined ? {} : { sub }) })
             : undefined
           if (full === undefined) return notFound(`no such block in line ${line}`)
           // masked as the fold masked the cut text: the same function over the same text

@@ -1,4 +1,5 @@
 /** `GET /api/sessions` (the list, from the metadata cache) and `GET /api/sessions/usage`. */
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -15,7 +16,7 @@ export const sessionsRoutes = (context: UiContext) =>
       "/api/sessions",
       handled(Effect.gen(function*() {
         const listed = yield* context.projects.listSessions()
-        const sessions = SessionList.sessionRows(listed)
+        const sessions = SessionListing.rows(listed)
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),

@@ -6,11 +6,11 @@
  * newline, a line nested deeper than `JsonDepth.MAX_DEPTH` is shown as malformed.
  */
 import * as TranscriptReader from "@acx/claude-code/TranscriptReader"
+import type * as SessionItem from "@acx/convert/SessionItem"
 import { exceedsDepth, tooDeepDescription } from "@acx/schema/JsonDepth"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import type * as SessionView from "../SessionView.js"
 
 /** Lines over this many bytes are not parsed: the page offers them as a download. */
 export const LINE_CAP = 8 * 1024 * 1024
@@ -19,7 +19,7 @@ const CHUNK = 256 * 1024
 
 /** The lines a chunk of the file completed, and where the next unread line starts. */
 export interface LinesChunk {
-  readonly inputs: Array<SessionView.Input>
+  readonly inputs: Array<SessionItem.Input>
   /** Byte offset after the last whole line read. */
   readonly end: number
   /** Number of the last whole line read. */
@@ -40,7 +40,7 @@ export interface ReadOptions {
 }
 
 /** One line's text as the fold's input: parsed, or malformed. */
-export const parseText = (text: string, line: number): SessionView.Input | undefined => {
+export const parseText = (text: string, line: number): SessionItem.Input | undefined => {
   if (text.trim() === "") return undefined
   if (exceedsDepth(text)) return { line, malformed: tooDeepDescription() }
   let entry: unknown
@@ -53,7 +53,7 @@ export const parseText = (text: string, line: number): SessionView.Input | undef
 }
 
 /** One line's bytes as the fold's input: parsed, or malformed. */
-export const parseLine = (bytes: Uint8Array, line: number): SessionView.Input | undefined =>
+export const parseLine = (bytes: Uint8Array, line: number): SessionItem.Input | undefined =>
   parseText(TranscriptReader.decodeLine(bytes).text, line)
 
 // A line's bytes without its newline.
@@ -73,7 +73,7 @@ export const readLines = (
       chunkSize: CHUNK
     }).pipe(
       Stream.map((batch): LinesChunk | undefined => {
-        const inputs: Array<SessionView.Input> = []
+        const inputs: Array<SessionItem.Input> = []
         for (const line of batch.lines) {
           number++
           if (line.tooLarge) inputs.push({ line: number, tooLarge: lineBytes(line, true) })

@@ -3,20 +3,10 @@
 // from the transcript is rendered as text (escaped by Preact), except assistant Markdown, which
 // goes through web/markdown.ts only. Heavy parts (cut texts, images, subagents, raw JSON) load
 // or render on demand.
+import type { BlockRef, ImagePart, Item, Part, Text, ToolPart, TurnUsage } from "@acx/convert/SessionItem"
 import type { ComponentChildren } from "preact"
 import { useState } from "preact/hooks"
-import type {
-  BlockRef,
-  BlockResponse,
-  ImagePart,
-  Item,
-  Part,
-  SessionLine,
-  SubagentRow,
-  Text,
-  ToolPart,
-  TurnUsage
-} from "../../src/SessionView.js"
+import type { BlockResponse, SessionLine, SubagentRow } from "../../src/SessionView.js"
 import { getJson, streamJsonLines } from "../api.js"
 import * as format from "../format.js"
 import { renderMarkdown } from "../markdown.js"

@@ -2,8 +2,9 @@
 // batches as the reader scrolls), then kept live over server-sent events. `?turn=<uuid or
 // tool_use id>` scrolls to that turn and highlights it; j/k (or the arrow keys on a turn) move
 // between turns.
+import type { Item } from "@acx/convert/SessionItem"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
-import type { Item, SessionHeader, SessionLine } from "../../src/SessionView.js"
+import type { SessionHeader, SessionLine } from "../../src/SessionView.js"
 import { streamJsonLines } from "../api.js"
 import { type ItemContext, ItemView } from "../components/SessionItems.js"
 import * as format from "../format.js"

@@ -108,12 +108,12 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
                     <tr key={row.sessionId} class={used?.outlier === true ? "outlier" : undefined}>
                       <td class="title-cell">
                         <a href={href("session", row.sessionId)}>{row.title ?? row.firstPrompt ?? row.sessionId}</a>
-                        {row.title !== null && row.firstPrompt !== null && (
+                        {row.title !== undefined && row.firstPrompt !== undefined && (
                           <div class="muted clip">{row.firstPrompt}</div>
                         )}
                         <div class="muted mono">
                           {row.sessionId.slice(0, 8)}
-                          {row.gitBranch !== null && ` · ${row.gitBranch}`}
+                          {row.gitBranch !== undefined && ` · ${row.gitBranch}`}
                         </div>
                       </td>
                       <td title={row.cwd ?? row.projectKey}>{names.get(row.projectKey) ?? row.projectKey}</td>

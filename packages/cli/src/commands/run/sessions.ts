@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -13,24 +14,24 @@ import { listingPlace, projectsLayer } from "../../internal/source.js"
 import type { SessionsArgs } from "../args/sessions.js"
 
 /**
- * The sessions as a table (what `acx sessions` and `acx demo` print).
+ * The sessions as a table (what `acx sessions` and `acx demo` print), last active first.
  *
  * @since 0.1.0
  * @category rendering
  */
-export const sessionsTable = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): string =>
+export const sessionsTable = (sessions: ReadonlyArray<SessionListing.ListedSession>): string =>
   format.table(
     [
       { title: "SESSION" },
       { title: "PROJECT" },
-      { title: "MODIFIED" },
+      { title: "LAST ACTIVE" },
       { title: "SIZE", align: "right" },
       { title: "TITLE / FIRST PROMPT" }
     ],
     sessions.map((session) => [
       session.sessionId,
       format.clip(session.projectKey, 40),
-      format.date(session.mtime),
+      format.date(SessionListing.lastActivity(session)),
       format.bytes(session.size),
       format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
     ])
@@ -43,7 +44,8 @@ export const sessionsTable = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo
 export const run = ({ configDir, followSymlinks, json, project }: SessionsArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const list = (yield* projects.listSessions(Option.getOrUndefined(project))).sort((a, b) => b.mtime - a.mtime)
+    // the rows and the order of the page's list (`GET /api/sessions`) too
+    const list = SessionListing.rows(yield* projects.listSessions(Option.getOrUndefined(project)))
     if (json) return yield* Console.log(format.json(list))
     if (list.length === 0) return yield* Console.log(`no sessions ${listingPlace(projects, project)}`)
     yield* Console.log(sessionsTable(list))

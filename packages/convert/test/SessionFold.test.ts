@@ -1,15 +1,17 @@
-import * as CommandMarkup from "@acx/convert/CommandMarkup"
-import * as Pricing from "@acx/convert/Pricing"
-import * as Reconstruct from "@acx/convert/Reconstruct"
-import * as StatsFold from "@acx/convert/StatsFold"
-import * as Usage from "@acx/convert/Usage"
 import * as Fixtures from "@acx/fixtures"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import * as SessionView from "../src/SessionView.js"
+import * as CommandMarkup from "../src/CommandMarkup.js"
+import * as Pricing from "../src/Pricing.js"
+import * as Reconstruct from "../src/Reconstruct.js"
+import * as SessionBlocks from "../src/SessionBlocks.js"
+import * as SessionFold from "../src/SessionFold.js"
+import * as SessionItem from "../src/SessionItem.js"
+import * as StatsFold from "../src/StatsFold.js"
+import * as Usage from "../src/Usage.js"
 
 // Ids from small pools, so fragments of one message, results of earlier calls and repeated
 // uuids happen often.
@@ -108,25 +110,28 @@ const entry = fc.oneof(
   { weight: 1, arbitrary: fc.jsonValue() }
 )
 
-const inputsOf = (entries: ReadonlyArray<unknown>): Array<SessionView.Input> =>
+const inputsOf = (entries: ReadonlyArray<unknown>): Array<SessionItem.Input> =>
   entries.map((value, i) => ({ line: i + 1, entry: value }))
 
 // Folds `inputs` cut at `cuts`, keeping a JSON copy of every item as it was emitted (a change
 // to an item after it was emitted must be emitted again to reach the page).
-const foldInChunks = (inputs: ReadonlyArray<SessionView.Input>, cuts: ReadonlyArray<number>) => {
-  const view = { order: [] as Array<string>, byKey: new Map<string, SessionView.Item>() }
-  let state = SessionView.initial()
+const foldInChunks = (inputs: ReadonlyArray<SessionItem.Input>, cuts: ReadonlyArray<number>) => {
+  const view = { order: [] as Array<string>, byKey: new Map<string, SessionItem.Item>() }
+  let state = SessionFold.initial()
   let from = 0
   for (const cut of [...cuts, inputs.length]) {
-    const result = SessionView.fold(state, inputs.slice(from, Math.max(from, cut)))
+    const result = SessionFold.fold(state, inputs.slice(from, Math.max(from, cut)))
     state = result.state
-    SessionView.upsert(view, JSON.parse(JSON.stringify(result.items)) as Array<SessionView.Item>)
+    SessionFold.upsert(view, JSON.parse(JSON.stringify(result.items)) as Array<SessionItem.Item>)
     from = Math.max(from, cut)
   }
   return view.order.map((key) => view.byKey.get(key))
 }
 
-const usageSum = (items: ReadonlyArray<SessionView.Item>) => {
+const costSum = (items: ReadonlyArray<SessionItem.Item>) =>
+  items.reduce((sum, item) => sum + (item.kind === "assistant" ? item.usage?.costUSD ?? 0 : 0), 0)
+
+const usageSum = (items: ReadonlyArray<SessionItem.Item>) => {
   const sum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
   for (const item of items) {
     if (item.kind !== "assistant" || item.usage === undefined) continue
@@ -138,11 +143,11 @@ const usageSum = (items: ReadonlyArray<SessionView.Item>) => {
   return sum
 }
 
-describe("SessionView", () => {
+describe("SessionFold", () => {
   it("takes any JSON value and gives items with unique keys, never throwing", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.jsonValue(), entry), { maxLength: 40 }), (values) => {
-        const items = SessionView.items(inputsOf(values))
+        const items = SessionFold.items(inputsOf(values))
         expect(new Set(items.map((item) => item.key)).size).toBe(items.length)
         for (const item of items) expect(JSON.parse(JSON.stringify(item))).toEqual(item)
       })
@@ -201,7 +206,44 @@ describe("SessionView", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), (entries) => {
         const total = Usage.usageOf(entries).total
-        expect(usageSum(SessionView.items(inputsOf(entries)))).toEqual(total)
+        expect(usageSum(SessionFold.items(inputsOf(entries)))).toEqual(total)
+      })
+    )
+  })
+
+  it("counts the tokens and dollars acx stats' fold counts, fragments and sidechain copies included", () => {
+    // fragments that may lack a model or be Claude Code's own, and copies under other sidechains
+    const fragment = fc.record({
+      type: fc.constant("assistant"),
+      uuid,
+      isSidechain: fc.boolean(),
+      agentId: fc.option(fc.constantFrom("a1", "a2"), { nil: undefined }),
+      requestId,
+      message: fc.record({
+        id: messageId,
+        model: fc.option(fc.constantFrom("claude-sonnet-4-5-20250929", "claude-opus-4-6", "<synthetic>", "x"), {
+          nil: undefined
+        }),
+        content: fc.array(block, { maxLength: 2 }),
+        usage: fc.oneof(usage, fc.constant(undefined))
+      }, { requiredKeys: ["id", "content"] })
+    })
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fragment, entry), { maxLength: 40 }), (entries) => {
+        const stats = StatsFold.empty()
+        for (const value of entries) {
+          StatsFold.foldEntry(stats, value, { pricing: Pricing.builtinPricing, dayOf: () => "d", kind: "main" })
+        }
+        const cells = Object.values(stats.days).flatMap((day) => Object.values(day.models))
+        const items = SessionFold.items(inputsOf(entries))
+        const sum = usageSum(items)
+        expect(sum.input + sum.output + sum.cacheRead + sum.cacheWrite).toBe(
+          cells.reduce(
+            (n, cell) => n + cell.input + cell.output + cell.cacheRead + cell.cacheWrite5m + cell.cacheWrite1h,
+            0
+          )
+        )
+        expect(costSum(items)).toBeCloseTo(cells.reduce((n, cell) => n + cell.costUSD, 0), 9)
       })
     )
   })
@@ -210,7 +252,7 @@ describe("SessionView", () => {
     const mask = (text: string) => text.replaceAll("sk-secret", "[R]")
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 30 }), (entries) => {
-        const view = SessionView.fold(SessionView.initial(undefined, mask), inputsOf(entries))
+        const view = SessionFold.fold(SessionFold.initial(undefined, mask), inputsOf(entries))
         expect(JSON.stringify(view.items)).not.toContain("sk-secret")
       })
     )
@@ -219,7 +261,7 @@ describe("SessionView", () => {
   it("cuts long texts at the cap and gives the whole text back on demand", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 20 }), (entries) => {
-        for (const item of SessionView.items(inputsOf(entries))) {
+        for (const item of SessionFold.items(inputsOf(entries))) {
           const parts = "parts" in item ? item.parts : []
           for (const part of parts) {
             const texts = part.type === "tool"
@@ -231,10 +273,10 @@ describe("SessionView", () => {
               ? [{ text: part.text, ref: part.ref }]
               : []
             for (const { ref, text } of texts) {
-              expect(text.text.length).toBeLessThanOrEqual(SessionView.TEXT_CAP)
+              expect(text.text.length).toBeLessThanOrEqual(SessionItem.TEXT_CAP)
               if (part.type === "thinking" && text.text === "(redacted thinking)") continue
               if (part.type === "tool" && part.name === "(call not in the transcript)" && ref === part.ref) continue
-              const full = SessionView.fullBlock(entries[ref.line - 1], ref)
+              const full = SessionBlocks.fullBlock(entries[ref.line - 1], ref)
               expect(full !== undefined && "text" in full ? full.text.length : -1).toBe(text.size)
               expect(full !== undefined && "text" in full && full.text.startsWith(text.text)).toBe(true)
             }
@@ -248,9 +290,9 @@ describe("SessionView", () => {
     const png = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }
     const svg = { type: "image", source: { type: "base64", media_type: "image/svg+xml", data: "PHN2Zz4=" } }
     const entry = { type: "user", message: { content: [png, svg] } }
-    expect(SessionView.fullBlock(entry, { block: 0 })).toEqual({ dataUrl: "data:image/png;base64,iVBORw0KGgo=" })
-    expect(SessionView.fullBlock(entry, { block: 1 })).toBeUndefined()
-    expect(SessionView.fullBlock(entry, { block: 7 })).toBeUndefined()
+    expect(SessionBlocks.fullBlock(entry, { block: 0 })).toEqual({ dataUrl: "data:image/png;base64,iVBORw0KGgo=" })
+    expect(SessionBlocks.fullBlock(entry, { block: 1 })).toBeUndefined()
+    expect(SessionBlocks.fullBlock(entry, { block: 7 })).toBeUndefined()
   })
 })
 
@@ -264,7 +306,7 @@ const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-view-"))
 afterAll(() => fs.rmSync(fixtureDir, { recursive: true, force: true }))
 const built = Fixtures.buildClaudeConfigDir(fixtureDir)
 const fixtureInputs = (file: string) =>
-  fs.readFileSync(file, "utf8").split("\n").flatMap((text, i): Array<SessionView.Input> =>
+  fs.readFileSync(file, "utf8").split("\n").flatMap((text, i): Array<SessionItem.Input> =>
     text.trim() === "" ? [] : [{ line: i + 1, entry: JSON.parse(text) as unknown }]
   )
 
@@ -275,23 +317,27 @@ const isEmptyOutput = (entry: unknown): boolean => {
   return markup?._tag === "Output" && CommandMarkup.plain(markup) === ""
 }
 
-describe("SessionView on the fixtures", () => {
+describe("SessionFold on the fixtures", () => {
   for (const session of built.sessions) {
     it(`${session.projectKey}/${path.basename(session.source)}: costs as acx stats, conversation as acx show`, () => {
       const inputs = fixtureInputs(session.file)
       const entries = inputs.map((input) => "entry" in input ? input.entry : undefined)
-      const items = SessionView.items(inputs)
+      const items = SessionFold.items(inputs)
       // the same cost as acx stats' fold of the file
       const stats = StatsFold.empty()
       for (const value of entries) {
         StatsFold.foldEntry(stats, value, { pricing: Pricing.builtinPricing, dayOf: () => "d", kind: "main" })
       }
-      const statsCost = Object.values(stats.days).flatMap((day) => Object.values(day.models)).reduce(
-        (sum, cell) => sum + cell.costUSD,
-        0
+      const cells = Object.values(stats.days).flatMap((day) => Object.values(day.models))
+      expect(costSum(items)).toBeCloseTo(cells.reduce((sum, cell) => sum + cell.costUSD, 0), 9)
+      // and the same tokens
+      const sum = usageSum(items)
+      expect(sum.input + sum.output + sum.cacheRead + sum.cacheWrite).toBe(
+        cells.reduce(
+          (n, cell) => n + cell.input + cell.output + cell.cacheRead + cell.cacheWrite5m + cell.cacheWrite1h,
+          0
+        )
       )
-      const viewCost = items.reduce((sum, item) => sum + (item.kind === "assistant" ? item.usage?.costUSD ?? 0 : 0), 0)
-      expect(viewCost).toBeCloseTo(statsCost, 9)
       // every message acx show renders (the reconstructed conversation across compactions) is
       // on the page, in the same order; the page adds sidechains, meta entries and system notes
       const position = new Map<string, number>()
@@ -311,13 +357,13 @@ describe("SessionView on the fixtures", () => {
 
   it("nests the subagent under the Task call that ran it (subagent transcript and inline sidechain)", () => {
     const withFiles = built.sessions.find((session) => session.subagents.length > 0)!
-    const task = SessionView.items(fixtureInputs(withFiles.file)).flatMap((item) => "parts" in item ? item.parts : [])
+    const task = SessionFold.items(fixtureInputs(withFiles.file)).flatMap((item) => "parts" in item ? item.parts : [])
       .find((part) => part.type === "tool" && part.id === "toolu_01VmaERAwhb19LGUwu9GenaK")
     expect(task).toMatchObject({ type: "tool", name: "Task", agentId: "a881341", result: { isError: false } })
     expect(withFiles.subagents.map((agent) => agent.agentId)).toContain("a881341")
 
     const inline = built.sessions.find((session) => session.source.endsWith("tomjnsn-agentlogs/subagent.jsonl"))!
-    const items = SessionView.items(fixtureInputs(inline.file))
+    const items = SessionFold.items(fixtureInputs(inline.file))
     const call = items.flatMap((item) => "parts" in item ? item.parts : []).find((part) =>
       part.type === "tool" && part.name === "Task"
     )
@@ -328,17 +374,17 @@ describe("SessionView on the fixtures", () => {
 
   it("marks the compaction point with its summary", () => {
     const compact = built.sessions.find((session) => session.source.endsWith("tomjnsn-agentlogs/compact.jsonl"))!
-    const items = SessionView.items(fixtureInputs(compact.file))
+    const items = SessionFold.items(fixtureInputs(compact.file))
     const points = items.filter((item) => item.kind === "compaction")
     expect(points).toHaveLength(1)
     expect(points[0]).toMatchObject({ kind: "compaction", summary: { text: expect.stringContaining("continued") } })
   })
 })
 
-describe("SessionView: Claude Code's command markup", () => {
+describe("SessionFold: Claude Code's command markup", () => {
   it("shows a slash command as typed and its output as text: no tags, no escapes, on the page as in acx show", () => {
     const compact = built.sessions.find((session) => session.source.endsWith("tomjnsn-agentlogs/compact.jsonl"))!
-    const items = SessionView.items(fixtureInputs(compact.file))
+    const items = SessionFold.items(fixtureInputs(compact.file))
     const parts = items.flatMap((item) => "parts" in item ? item.parts : [])
     expect(parts.filter((part) => part.type === "command").map((part) => part.type === "command" && part.command))
       .toEqual(["/clear", "/compact"])
@@ -352,21 +398,21 @@ describe("SessionView: Claude Code's command markup", () => {
     // the full text on demand is read the same way
     const output = parts.find((part) => part.type === "output")!
     const line = fs.readFileSync(compact.file, "utf8").split("\n")[output.ref.line - 1]!
-    expect(SessionView.fullBlock(JSON.parse(line), output.ref)).toEqual({
+    expect(SessionBlocks.fullBlock(JSON.parse(line), output.ref)).toEqual({
       text: "Compacted (ctrl+o to see full summary)"
     })
   })
 
   it("a local_command system entry reads as the command and its output", () => {
     const heavy = built.sessions.find((session) => session.source.endsWith("marot-spotter/tool_heavy.jsonl"))!
-    const notes = SessionView.items(fixtureInputs(heavy.file)).filter((item) =>
+    const notes = SessionFold.items(fixtureInputs(heavy.file)).filter((item) =>
       item.kind === "system" && item.subtype === "local_command"
     )
     expect(notes.map((item) => item.kind === "system" && item.text.text)).toEqual(["/mcp", "MCP dialog dismissed"])
   })
 
   it("strips terminal escapes from tool results", () => {
-    const items = SessionView.items([
+    const items = SessionFold.items([
       {
         line: 1,
         entry: {

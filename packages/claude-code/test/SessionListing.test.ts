@@ -1,0 +1,81 @@
+/**
+ * One listing: `acx sessions --json` and the page's `GET /api/sessions` both print
+ * `SessionListing.rows`: one order (last activity, newest first, ties by id) whatever order the
+ * directory listing came in, and absent fields left out (never `null`, nothing beyond the Schema).
+ */
+import * as SessionListing from "@acx/claude-code/SessionListing"
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import * as Schema from "effect/Schema"
+
+const time = fc.date({ min: new Date(0), max: new Date(2e12), noInvalidDate: true }).map((d) => d.toISOString())
+const session = fc.record({
+  projectKey: fc.constantFrom("-a", "-b"),
+  sessionId: fc.constantFrom("s1", "s2", "s3", "s4", "s5"),
+  file: fc.string(),
+  mtime: fc.integer({ min: 0, max: 2e12 }),
+  size: fc.nat(),
+  title: fc.string(),
+  firstPrompt: fc.string(),
+  cwd: fc.string(),
+  gitBranch: fc.string(),
+  startTime: time,
+  lastTime: fc.oneof(time, fc.constant("not a time"))
+}, { requiredKeys: ["projectKey", "sessionId", "file", "mtime", "size"] })
+
+describe("SessionListing.rows", () => {
+  it("orders by last activity (the last entry's time, else the mtime), the same for any input order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(session, { maxLength: 12 }).chain((xs) =>
+          fc.tuple(fc.constant(xs), fc.shuffledSubarray(xs, { minLength: xs.length }))
+        ),
+        ([sessions, shuffled]) => {
+          const rows = SessionListing.rows(sessions)
+          expect(SessionListing.rows(shuffled).map((row) => [row.sessionId, row.mtime, row.lastTime])).toEqual(
+            rows.map((row) => [row.sessionId, row.mtime, row.lastTime])
+          )
+          const active = rows.map(SessionListing.lastActivity)
+          expect(active).toEqual([...active].sort((a, b) => b - a))
+        }
+      )
+    )
+  })
+
+  it("leaves absent fields out, never null, and nothing the Schema does not name", () => {
+    fc.assert(fc.property(fc.array(session, { maxLength: 6 }), (sessions) => {
+      const rows = SessionListing.rows(sessions.map((s) => ({ ...s, extra: "internal" })))
+      for (const row of rows) {
+        expect(Object.values(row)).not.toContain(null)
+        expect(Object.values(row)).not.toContain(undefined)
+        expect(Object.keys(row)).not.toContain("extra")
+        expect(Schema.decodeUnknownSync(SessionListing.ListedSession)(row)).toEqual(row)
+      }
+      // what the Schema's own encoding gives, key order included
+      const encoded = Schema.encodeSync(SessionListing.Listing)([...sessions].sort(SessionListing.byLastActivity))
+      expect(JSON.stringify(rows)).toBe(JSON.stringify(encoded))
+    }))
+  })
+
+  it("a session last active yesterday comes before one whose file was only touched today", () => {
+    const rows = SessionListing.rows([
+      {
+        projectKey: "-a",
+        sessionId: "touched",
+        file: "/t",
+        mtime: Date.parse("2026-01-02T00:00:00Z"),
+        size: 1,
+        lastTime: "2025-12-01T00:00:00Z"
+      },
+      {
+        projectKey: "-a",
+        sessionId: "active",
+        file: "/a",
+        mtime: Date.parse("2026-01-01T00:00:00Z"),
+        size: 1,
+        lastTime: "2026-01-01T00:00:00Z"
+      }
+    ])
+    expect(rows.map((row) => row.sessionId)).toEqual(["active", "touched"])
+  })
+})
