@@ -15,14 +15,13 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { removeTreeWhenIdle } from "./utils/memory.js"
 
 const HOOK_BUNDLE = fileURLToPath(new URL("../dist/hook.cjs", import.meta.url))
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]
 
 const roots: Array<string> = []
-afterEach(() => {
-  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
-})
+afterEach(() => Promise.all(roots.splice(0).map((root) => removeTreeWhenIdle(root))), 70_000)
 
 const makeRoot = () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-hookpath-"))

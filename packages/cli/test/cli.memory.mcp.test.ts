@@ -27,6 +27,7 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { removeTreeWhenIdle } from "./utils/memory.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -74,9 +75,7 @@ beforeAll(async () => {
   }
 }, 60_000)
 
-afterAll(() => {
-  fs.rmSync(root, { recursive: true, force: true })
-})
+afterAll(() => removeTreeWhenIdle(root), 70_000)
 
 /** `acx memory mcp` with lines written one at a time; resolves with every line it answered. */
 const exchange = async (lines: ReadonlyArray<string>, expected: number) => {

@@ -11,12 +11,11 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { waitFor } from "./utils/memory.js"
+import { removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const roots: Array<string> = []
-afterEach(() => {
-  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
-})
+// a worker a hook started may outlive the test's checks: each directory goes once it has exited
+afterEach(() => Promise.all(roots.splice(0).map((root) => removeTreeWhenIdle(root))), 70_000)
 
 const makeRoot = (memory: Record<string, unknown> = {}) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-memory-"))

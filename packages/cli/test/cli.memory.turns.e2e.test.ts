@@ -15,7 +15,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN } from "./utils/acx.js"
-import { query, waitFor } from "./utils/memory.js"
+import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -91,8 +91,8 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
 
   afterAll(async () => {
     await double?.close()
-    for (const root of roots) fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
-  })
+    await Promise.all(roots.map((root) => removeTreeWhenIdle(root)))
+  }, 70_000)
 
   it.each(VARIANTS)(
     "three identical prompts and Stop bodies, $name: three prompts, every turn's files",

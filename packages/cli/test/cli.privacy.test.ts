@@ -20,11 +20,11 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { removeTreeWhenIdle } from "./utils/memory.js"
 
 const roots: Array<string> = []
-afterEach(() => {
-  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
-})
+// the worker the hooks started may outlive the checks: each directory goes once it has exited
+afterEach(() => Promise.all(roots.splice(0).map((root) => removeTreeWhenIdle(root))), 70_000)
 
 /** A random token no file can hold by chance; `extra` adds characters that encode differently. */
 const token = (extra = "") => `Pv${randomBytes(12).toString("hex")}${extra}Q`
@@ -62,13 +62,40 @@ const waitFor = async (what: string, check: () => boolean, timeoutMs = 60_000) =
   }
 }
 
-/** Every file and directory under `dir`, with its mode. */
-const walk = (dir: string): Array<{ file: string; directory: boolean; mode: number }> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+/** Whether `error` says the file is gone: the worker ingests (deletes) spool files as it goes. */
+const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT"
+
+/** Every file and directory under `dir`, with its mode; one removed while walking is left out. */
+const walk = (dir: string): Array<{ file: string; directory: boolean; mode: number }> => {
+  let entries: Array<fs.Dirent>
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch (error) {
+    if (gone(error)) return []
+    throw error
+  }
+  return entries.flatMap((entry) => {
     const file = path.join(entry.parentPath, entry.name)
-    const mode = fs.lstatSync(file).mode & 0o777
+    let mode: number
+    try {
+      mode = fs.lstatSync(file).mode & 0o777
+    } catch (error) {
+      if (gone(error)) return []
+      throw error
+    }
     return entry.isDirectory() ? [{ file, directory: true, mode }, ...walk(file)] : [{ file, directory: false, mode }]
   })
+}
+
+/** A file's bytes; `undefined` when it was removed since the walk found it. */
+const bytesOf = (file: string): Buffer | undefined => {
+  try {
+    return fs.readFileSync(file)
+  } catch (error) {
+    if (gone(error)) return undefined
+    throw error
+  }
+}
 
 const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8)
 
@@ -83,7 +110,8 @@ const forms = (secret: string) => [
 const expectNoSecretIn = (home: string, secrets: Record<string, string>) => {
   for (const { directory, file } of walk(home)) {
     if (directory) continue
-    const bytes = fs.readFileSync(file)
+    const bytes = bytesOf(file)
+    if (bytes === undefined) continue
     for (const [name, secret] of Object.entries(secrets)) {
       for (const form of forms(secret)) {
         expect(bytes.includes(Buffer.from(form)), `${name} (${form}) in ${path.relative(home, file)}`).toBe(false)

@@ -19,49 +19,19 @@ import type { LoadedConfig, MemoryPaths } from "./MemoryConfig.js"
 import * as MemoryCuration from "./MemoryCuration.js"
 import * as MemoryDatabase from "./MemoryDatabase.js"
 import type { MemoryError } from "./MemoryError.js"
-import type { EventRow, ObservationRow, ProjectRow, PromptRow, SessionRow, SpendRow, SummaryRow } from "./MemoryRows.js"
+import type {
+  EventQuery,
+  EventRow,
+  ListQuery,
+  ObservationRow,
+  ProjectRow,
+  PromptRow,
+  SessionRow,
+  SpendRow,
+  SummaryRow
+} from "./MemoryRows.js"
 import * as MemorySearch from "./MemorySearch.js"
 import * as MemoryStore from "./MemoryStore.js"
-
-/**
- * Which observations, summaries or prompts to list: every condition given holds. Forgotten
- * entries are left out unless `includeForgotten`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ListQuery {
-  readonly project?: string | undefined
-  readonly sessionId?: string | undefined
-  /** Observations of this type only (ignored for summaries and prompts). */
-  readonly type?: string | undefined
-  /** Ids below this one. */
-  readonly before?: number | undefined
-  /** Ids above this one. */
-  readonly after?: number | undefined
-  /** Only these ids (an empty list selects nothing). */
-  readonly ids?: ReadonlyArray<number> | undefined
-  /** At most this many (none: all). */
-  readonly limit?: number | undefined
-  /** By id: `newest` first or `oldest` first. */
-  readonly order: "newest" | "oldest"
-  readonly includeForgotten?: boolean | undefined
-}
-
-/**
- * Which queued events to list.
- *
- * @since 0.1.0
- * @category models
- */
-export interface EventQuery {
-  readonly sessionId?: string | undefined
-  readonly state?: EventRow["state"] | undefined
-  /** Only these ids (an empty list selects nothing). */
-  readonly ids?: ReadonlyArray<number> | undefined
-  readonly limit?: number | undefined
-  readonly order: "newest" | "oldest"
-}
 
 /**
  * The memory's operations. Every failure is a `MemoryError` (`InvalidArgument` for a bad

@@ -94,6 +94,13 @@ export * as MemoryError from "./MemoryError.js"
 export * as MemoryInstall from "./MemoryInstall.js"
 
 /**
+ * What `acx memory install` / `uninstall` did, as lines for the CLI.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryInstallReport from "./MemoryInstallReport.js"
+
+/**
  * The memory's capture as Agent SDK programmatic hooks: `query({ options: { hooks: memoryHooks() } })`.
  *
  * @since 0.1.0

@@ -2,6 +2,7 @@ import type * as Merge from "@acx/memory/ClaudeSettingsMerge"
 import { MEMORY_HOOK_EVENTS } from "@acx/memory/HookCapture"
 import { MemoryError } from "@acx/memory/MemoryError"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
+import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import { detectClaude, realClaude, startModelDouble } from "@acx/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -132,7 +133,7 @@ describe("MemoryInstall.install", () => {
         server: { command: "node", args: [box.serverScript] }
       })
       expect(manifest.createdFiles).toEqual([userSettings(box), userMcp(box)])
-      expect(MemoryInstall.describeReport(report)).toEqual([
+      expect(MemoryInstallReport.describeReport(report)).toEqual([
         `${userSettings(box)}: created`,
         ...MEMORY_HOOK_EVENTS.map((event) => `  added ${event} hook (acx hook ${event})`),
         `${userMcp(box)}: created`,
@@ -177,7 +178,7 @@ describe("MemoryInstall.install", () => {
       expect(fs.readFileSync(first.files[0]!.backup!, "utf8")).toBe(JSON.stringify(usersSettings))
       expect(second.files.every((file) => !file.changed && file.backup === undefined)).toBe(true)
       expect(second.manifest.changed).toBe(false)
-      expect(MemoryInstall.describeReport(second)).toEqual([
+      expect(MemoryInstallReport.describeReport(second)).toEqual([
         `${userSettings(box)}: unchanged`,
         ...MEMORY_HOOK_EVENTS.map((event) => `  ${event} hook already present: acx hook ${event}`),
         `${userMcp(box)}: unchanged`,
@@ -200,7 +201,8 @@ describe("MemoryInstall.install", () => {
         const commands = (settings.hooks[event] as Array<{ hooks: Array<{ command: string }> }>)
           .flatMap((group) => group.hooks.map((hook) => hook.command))
         const users =
-          ((usersSettings.hooks as unknown as Record<string, Array<{ hooks: Array<{ command?: string }> }>>)[event] ?? [])
+          ((usersSettings.hooks as unknown as Record<string, Array<{ hooks: Array<{ command?: string }> }>>)[event] ??
+            [])
             .flatMap((group) => group.hooks.map((hook) => hook.command))
         expect(commands).toEqual([...users, moved(event)])
       }
@@ -352,7 +354,7 @@ describe("MemoryInstall.uninstall", () => {
       const again = yield* MemoryInstall.uninstall(uninstallOptions(box))
       expect(snapshot(box.root)).toEqual(afterFirst)
       expect(again.files).toEqual([])
-      expect(MemoryInstall.describeReport(again)).toEqual(["nothing to uninstall: no memory install recorded"])
+      expect(MemoryInstallReport.describeReport(again)).toEqual(["nothing to uninstall: no memory install recorded"])
     }))
 
   it.effect("deletes the files install created once they are empty again", () =>
@@ -363,7 +365,7 @@ describe("MemoryInstall.uninstall", () => {
       expect(fs.existsSync(path.join(box.project, ".mcp.json"))).toBe(false)
       expect(fs.existsSync(path.join(box.project, ".claude", "settings.json"))).toBe(false)
       expect(report.files.every((file) => file.deleted)).toBe(true)
-      expect(MemoryInstall.describeReport(report)[0]).toBe(
+      expect(MemoryInstallReport.describeReport(report)[0]).toBe(
         `${path.join(box.project, ".claude", "settings.json")}: removed the file ` +
           `(backup: ${path.join(box.project, ".claude", "settings.json")}.acx-backup-20261124T101500Z)`
       )
@@ -510,7 +512,7 @@ describe(`the real Claude Code CLI${skipReason}`, () => {
 describe("describeReport", () => {
   it("names the file, its backup, and what was added", () => {
     const change: Merge.Change = { kind: "hook", event: "Stop", command: "acx hook Stop" }
-    expect(MemoryInstall.describeReport({
+    expect(MemoryInstallReport.describeReport({
       action: "install",
       files: [{
         path: "/h/.claude/settings.json",

@@ -7,8 +7,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import { MemoryError } from "../MemoryError.js"
-import type { EventQuery, ListQuery } from "../MemoryRepo.js"
-import type { EventRow, ProjectRow, PromptRow, SpendRow } from "../MemoryRows.js"
+import type { EventQuery, EventRow, ListQuery, ProjectRow, PromptRow, SpendRow } from "../MemoryRows.js"
 import {
   decodeObservation,
   decodeSummary,

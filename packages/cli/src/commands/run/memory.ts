@@ -9,6 +9,7 @@ import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
 import * as MemoryBackup from "@acx/memory/MemoryBackup"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
+import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -251,7 +252,7 @@ export const install = ({ project, scope }: InstallArgs) =>
       hookCommand: hookCommand(),
       mcpServer: { command: process.execPath, args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp"] }
     })
-    for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
+    for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
   })
 
 /**
@@ -266,5 +267,5 @@ export const uninstall = ({ project, scope }: UninstallArgs) =>
       scope: Option.getOrUndefined(scope),
       projectDir: Option.getOrUndefined(project)
     })
-    for (const line of MemoryInstall.describeReport(report)) yield* Console.log(line)
+    for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
   })
