@@ -137,7 +137,7 @@ const run = async (
       `stdin did not end within ${HookRunner.STDIN_DEADLINE_MS} ms (${input.bytes} bytes read): nothing recorded`
     )
   }
-  return HookRunner.runHook(event, input.text, { env, loaded })
+  return HookRunner.runHook(event, input.text, { env, loaded, exitsNext: true })
 }
 
 const isJson = (text: string): boolean => {

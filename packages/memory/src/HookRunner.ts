@@ -56,6 +56,11 @@ export interface HookRunOptions {
   readonly contextOnFirstPrompt?: boolean | undefined
   /** The settings, when the caller read them already (default: read from `config.json`). */
   readonly loaded?: MemoryConfig.LoadedConfig | undefined
+  /**
+   * The process exits right after this call (`acx hook`): the database is left open for the exit
+   * to close without SQLite's checkpoint. Anything else (the SDK's in-process hooks) closes it.
+   */
+  readonly exitsNext?: boolean | undefined
 }
 
 /**
@@ -361,7 +366,10 @@ export const runHook = (event: string, raw: string, options: HookRunOptions = {}
     }
     return quiet(`not recorded: ${describe(error)} (database ${files.database})`)
   } finally {
-    db?.close()
+    // a process that exits next leaves the database open: the last connection's close checkpoints
+    // the WAL into the file and deletes it (1–3 ms, and the next hook creates it again); the
+    // commit is already in the WAL, which the worker or a later commit checkpoints
+    if (options.exitsNext !== true) db?.close()
   }
 }
 
