@@ -65,6 +65,58 @@ const common = {
   }
 }
 
+// `acx hook …` runs on every tool call of Claude Code: bundles of their own, without the CLI
+// framework or Effect (the bin hands over to them before loading anything else; the command
+// `acx memory install` writes runs them directly). CommonJS: Node's ES module loader, and the
+// namespace objects it builds for `node:fs` (whose `promises` getter loads fs/promises, readline
+// and the streams), were a fifth of a hook's start-up. Two files: the hook's code as
+// `hook-main-<hash>.cjs` (named by its content), and `hook.cjs`, which runs it compiled with V8's
+// code cache for exactly that file (src/hookLoader.ts).
+const hookBundles = async () => {
+  const built = await esbuild.build({
+    ...common,
+    format: "cjs",
+    // V8 compiles what it loads: a smaller file compiles faster (names kept for stack traces)
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
+    banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
+    define: { "import.meta.url": "__acxModuleUrl" },
+    // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
+    // path): its ten modules, loaded one by one, were a tenth of a hook's time
+    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
+    entryPoints: { "hook-main": path.join(here, "src/hook.ts") },
+    entryNames: "[name]-[hash]",
+    outdir: stage,
+    outExtension: { ".js": ".cjs" },
+    metafile: true
+  })
+  const main = Object.keys(built.metafile.outputs).find((file) => file.endsWith(".cjs"))
+  unwrapBuiltins(main)
+  await esbuild.build({
+    ...common,
+    format: "cjs",
+    banner: undefined,
+    define: { ACX_HOOK_MAIN: JSON.stringify(path.basename(main)) },
+    entryPoints: [path.join(here, "src/hookLoader.ts")],
+    outfile: path.join(stage, "hook.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "hook.cjs"))
+}
+
+// A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
+// `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
+// (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
+// the module itself has. Padded to the same length, so every column (and the source map) stays.
+const unwrapBuiltins = (file) =>
+  fs.writeFileSync(
+    file,
+    fs.readFileSync(file, "utf8").replace(
+      /__toESM\(require\("(node:[a-z_/]+)"\),\s*1\)/g,
+      (call, name) => `require("${name}")`.padEnd(call.length, " ")
+    )
+  )
+
 await Promise.all([
   // chunks sit beside acx.mjs, not in a folder: code that finds files next to itself
   // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
@@ -77,26 +129,7 @@ await Promise.all([
     outExtension: { ".js": ".mjs" },
     splitting: true
   }),
-  // `acx hook …` runs on every tool call of Claude Code: a bundle of its own, without the CLI
-  // framework or Effect (the bin hands it over before loading anything else; the command
-  // `acx memory install` writes runs it directly). CommonJS: Node's ES module loader, and the
-  // namespace objects it builds for `node:fs` (whose `promises` getter loads fs/promises,
-  // readline and the streams), were a fifth of a hook's start-up.
-  esbuild.build({
-    ...common,
-    format: "cjs",
-    // V8 compiles what it loads: a smaller file compiles faster (names kept for stack traces)
-    minifyWhitespace: true,
-    minifySyntax: true,
-    // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
-    banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
-    define: { "import.meta.url": "__acxModuleUrl" },
-    // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
-    // path): its ten modules, loaded one by one, were a tenth of a hook's time
-    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
-    entryPoints: [path.join(here, "src/hook.ts")],
-    outfile: path.join(stage, "hook.cjs")
-  }),
+  hookBundles(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)
@@ -106,19 +139,6 @@ await Promise.all([
     outfile: path.join(stage, "acx-stats-worker.mjs")
   })
 ])
-
-// The hook bundle's Node built-ins as the modules themselves: esbuild wraps each `import * as fs`
-// in `__toESM(require("node:fs"), 1)`, a copy of every property per import (about 0.7 ms of a
-// hook's start). The hook's code only reads named members of them, which the module itself has.
-// Padded to the same length, so every column (and the source map) stays where it was.
-const hookBundle = path.join(stage, "hook.cjs")
-fs.writeFileSync(
-  hookBundle,
-  fs.readFileSync(hookBundle, "utf8").replace(
-    /__toESM\(require\("(node:[a-z_/]+)"\),\s*1\)/g,
-    (call, name) => `require("${name}")`.padEnd(call.length, " ")
-  )
-)
 
 // the web page's browser assets, served from beside the bundle (acx ui)
 const { buildWeb } = await import(path.join(here, "../ui/build.mjs"))

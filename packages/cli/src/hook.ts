@@ -8,6 +8,11 @@
  * @since 0.1.0
  */
 import { main } from "@acx/memory/HookMain"
+import { fileURLToPath } from "node:url"
+
+// the worker starts as `acx memory worker`: the bin beside this bundle, whichever way the hook was
+// started (`node dist/hook.cjs <Event>` names no bin)
+const acxBin = fileURLToPath(new URL("../bin/acx.mjs", import.meta.url))
 
 // main never rejects by design; were it to, the hook still exits 0 (it never fails Claude Code)
-void main(process.argv).catch(() => 0).then((code) => process.exit(code))
+void main(process.argv, undefined, acxBin).catch(() => 0).then((code) => process.exit(code))

@@ -31,6 +31,8 @@ const problems = (): Array<string> => {
     }
     if (text.length === 0) found.push(`empty ${file}`)
     for (const match of text.matchAll(/["']\.\/([\w.-]+\.mjs)["']/g)) visit(match[1]!)
+    // the hook's loader names the bundle it runs
+    for (const match of text.matchAll(/["'](hook-main-[\w-]+\.cjs)["']/g)) visit(match[1]!)
   }
   for (const entry of ENTRIES) visit(entry)
   return found

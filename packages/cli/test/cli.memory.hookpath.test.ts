@@ -15,7 +15,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { removeTreeWhenIdle } from "./utils/memory.js"
+import { removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const HOOK_BUNDLE = fileURLToPath(new URL("../dist/hook.cjs", import.meta.url))
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]
@@ -145,6 +145,74 @@ describe("the hook command acx memory install writes", () => {
     )
     expect(heavy).toEqual([])
   }, TEST_TIMEOUT_MS)
+
+  it(
+    "runs the hook's code from V8's code cache: written once, owner-only, per bundle and Node; a damaged one is replaced",
+    async () => {
+      const world = makeRoot()
+      const cacheDir = path.join(world.acxHome, "cache")
+      const cacheFiles = () =>
+        fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((name) => name.endsWith(".v8")) : []
+      const run = (id: string) =>
+        shell(`"${process.execPath}" "${HOOK_BUNDLE}" PostToolUse`, toolEvent(world, id), world.env)
+
+      expect(await run("toolu_cache_1")).toMatchObject({ code: 0, stderr: "" })
+      const written = cacheFiles()
+      expect(written).toHaveLength(1)
+      expect(written[0]).toMatch(new RegExp(`^hook-main-\\w+-${process.version}-${process.arch}\\.v8$`))
+      const cache = path.join(cacheDir, written[0]!)
+      expect(fs.statSync(cache).mode & 0o777).toBe(0o600)
+      const bytes = fs.readFileSync(cache)
+      const mtime = fs.statSync(cache).mtimeMs
+
+      // accepted: the next hook reads it and writes nothing
+      expect(await run("toolu_cache_2")).toMatchObject({ code: 0, stderr: "" })
+      expect(fs.statSync(cache).mtimeMs).toBe(mtime)
+      expect(fs.readFileSync(cache).equals(bytes)).toBe(true)
+
+      // damaged (same size, other bytes): V8 rejects it, the hook records all the same, and a good
+      // cache takes its place
+      fs.writeFileSync(cache, Buffer.alloc(bytes.length, 7))
+      expect(await run("toolu_cache_3")).toMatchObject({ code: 0, stderr: "" })
+      expect(fs.readFileSync(cache).equals(Buffer.alloc(bytes.length, 7))).toBe(false)
+      expect(events(world)).toHaveLength(3)
+      expect(cacheFiles()).toEqual(written)
+    },
+    TEST_TIMEOUT_MS
+  )
+
+  it(
+    "started directly, a hook that queues work starts the worker (the acx bin beside it), which records and exits",
+    async () => {
+      const world = makeRoot()
+      // the real worker this time, in local mode (no model), exiting soon after it is idle
+      const env = { ACX_HOME: world.acxHome }
+      fs.writeFileSync(
+        path.join(world.acxHome, "config.json"),
+        JSON.stringify({ memory: { mode: "local", batchWaitSeconds: 0, workerIdleMinutes: 0.02 } })
+      )
+      const run = await shell(
+        `"${process.execPath}" "${HOOK_BUNDLE}" PostToolUse`,
+        toolEvent(world, "toolu_worker"),
+        env
+      )
+      expect(run).toMatchObject({ code: 0, stderr: "" })
+      const log = path.join(world.acxHome, "memory-worker.log")
+      await waitFor("the worker to record the event and stop", () => {
+        const db = new Database(path.join(world.acxHome, "memory.db"), { readonly: true })
+        try {
+          const pending = (db.prepare("SELECT count(*) AS n FROM memory_events WHERE state != 'done'").get() as {
+            n: number
+          }).n
+          return pending === 0 && fs.existsSync(log) && /acx memory worker: done/.test(fs.readFileSync(log, "utf8"))
+        } finally {
+          db.close()
+        }
+      })
+      expect(fs.readFileSync(log, "utf8")).toMatch(/acx memory worker: done \(\d+ batch(es)?, 1 events?\)/)
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("acx hook <Event> through the bin records the same way", async () => {
     const world = makeRoot()

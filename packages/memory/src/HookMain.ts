@@ -10,22 +10,26 @@
  * @since 0.1.0
  */
 import * as AcxHome from "@acx/environment/AcxHome"
+import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as HookRunner from "./HookRunner.js"
 import { fdStream } from "./internal/fdInput.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 
 /**
  * The command that starts the worker: `ACX_MEMORY_WORKER_BIN` (a script run with this Node), else
- * the script this process was started as (the acx bin), with `memory worker`.
+ * `acxBin` (the acx bin beside the hook's bundle), else the script this process was started as,
+ * with `memory worker`.
  *
  * @since 0.1.0
  * @category worker
  */
 export const workerCommand = (
-  env: { readonly [name: string]: string | undefined } = process.env
+  env: { readonly [name: string]: string | undefined } = process.env,
+  acxBin?: string
 ): readonly [string, ReadonlyArray<string>] | undefined => {
-  const script = env["ACX_MEMORY_WORKER_BIN"] ?? process.argv[1]
+  const script = env["ACX_MEMORY_WORKER_BIN"] ?? acxBin ?? process.argv[1]
   return script === undefined || script === "" ? undefined : [process.execPath, [script, "memory", "worker"]]
 }
 
@@ -38,13 +42,16 @@ export const workerCommand = (
  */
 export const startWorker = async (
   home: string,
-  env: { readonly [name: string]: string | undefined } = process.env
+  env: { readonly [name: string]: string | undefined } = process.env,
+  acxBin?: string
 ): Promise<string | undefined> => {
-  const command = workerCommand(env)
+  const command = workerCommand(env, acxBin)
   if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
   const files = MemoryConfig.paths(home)
   try {
-    const { spawn } = await import("node:child_process")
+    // required here, not imported: most hook calls start no worker (and the hook's code runs from
+    // a V8 code cache, where `import()` has no loader to call)
+    const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof ChildProcess
     AcxHome.makeHome(files.home)
     const log = AcxHome.openPrivateAppend(files.workerLog)
     try {
@@ -88,19 +95,22 @@ const writeAll = (fd: number, text: string): void => {
  * code (always 0). Stdin (`fd` 0 unless `stdin` is given) is read with a deadline and a size cap
  * ({@link HookRunner.readInput}): a writer that keeps the pipe open or sends too much never holds
  * Claude Code up. Output goes to descriptors 1 and 2 synchronously, so the caller may exit at once.
+ * `acxBin` is the acx bin that starts the worker ({@link workerCommand}): the hook's process may
+ * have been started as its own bundle, not as the bin.
  *
  * @since 0.1.0
  * @category running
  */
 export const main = async (
   argv: ReadonlyArray<string> = process.argv,
-  stdin?: HookRunner.InputSource
+  stdin?: HookRunner.InputSource,
+  acxBin?: string
 ): Promise<number> => {
   const env = process.env
   const outcome = await run(eventOf(argv), env, stdin ?? fdStream(0))
   writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
-  if (outcome.startWorker) warnings.push(await startWorker(AcxHome.acxHome(env), env))
+  if (outcome.startWorker) warnings.push(await startWorker(AcxHome.acxHome(env), env, acxBin))
   for (const warning of warnings) {
     if (warning !== undefined) writeAll(2, `${warning}\n`)
   }
