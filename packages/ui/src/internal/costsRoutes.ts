@@ -6,9 +6,9 @@ import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as StatsReport from "@acx/convert/StatsReport"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
-import * as path from "node:path"
 import * as CostsView from "../CostsView.js"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
@@ -31,12 +31,12 @@ export const costsRoutes = (context: UiContext) =>
           const parsed = StatsReport.parseDayRange(bound(params, "since"), bound(params, "until"))
           if (parsed._tag !== "Range") return problem(400, StatsReport.dayRangeMessage(parsed))
           const range = parsed.range
-          const pricing = yield* TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+          const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
           // one fold (cached under $ACX_HOME/cache, as acx stats), several groupings of it
           const [folds, listed] = yield* Effect.all([
             SessionStats.foldStats(context.projects, undefined, {
               pricing,
-              cacheDir: path.join(context.acxHome, "cache")
+              cacheDir: AcxHome.paths(context.acxHome).cache
             }),
             context.projects.listSessions()
           ], { concurrency: 2 })

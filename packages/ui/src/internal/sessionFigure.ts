@@ -7,8 +7,8 @@
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import type * as Pricing from "@acx/convert/Pricing"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as Effect from "effect/Effect"
-import * as path from "node:path"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
@@ -22,7 +22,7 @@ export const sessionFigure = (
   Effect.map(
     SessionStats.foldStats(context.projects, session.projectKey, {
       pricing,
-      cacheDir: path.join(context.acxHome, "cache"),
+      cacheDir: AcxHome.paths(context.acxHome).cache,
       sessionId: session.sessionId
     }),
     (folds): UiApi.SessionFigure =>

@@ -16,6 +16,7 @@ import type * as Pricing from "@acx/convert/Pricing"
 import * as SessionBlocks from "@acx/convert/SessionBlocks"
 import * as SessionFold from "@acx/convert/SessionFold"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -23,7 +24,6 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as SessionView from "../SessionView.js"
@@ -41,7 +41,7 @@ const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) +
 // every entry, and a secret is never cut in half first).
 const masker = (mask: boolean): (text: string) => string => mask ? SecretMask.maskText : (text) => text
 
-const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
 
 /**
  * The items of a transcript read from its start, as NDJSON lines (with the lines of `alongside`

@@ -2,9 +2,9 @@
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
-import * as path from "node:path"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
@@ -30,10 +30,10 @@ export const sessionsRoutes = (context: UiContext) =>
       "/api/sessions/usage",
       handled(Effect.gen(function*() {
         // priced and cached under the server's ACX_HOME, as the costs page and acx stats do
-        const pricing = yield* TranscriptStats.loadPricing(path.join(context.acxHome, "pricing.json"))
+        const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
         const folds = yield* SessionStats.foldStats(context.projects, undefined, {
           pricing,
-          cacheDir: path.join(context.acxHome, "cache")
+          cacheDir: AcxHome.paths(context.acxHome).cache
         })
         const result = SessionStats.reportStats(folds, "session")
         const body: UiApi.UsageResponse = {
