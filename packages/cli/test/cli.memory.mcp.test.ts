@@ -342,7 +342,11 @@ server.on("exit", (code) => process.exit(code ?? 0))
       prompt: "What do we know about cart tax?",
       cwd: project,
       home,
-      allowedTools: ["mcp__acx-memory__search"]
+      allowedTools: ["mcp__acx-memory__search"],
+      // print mode does not wait for MCP servers by default: on a loaded machine the session
+      // could start before the server's first answer (how fast that comes is the first test's);
+      // this one is about the tool call, so the session waits for the connection
+      env: { MCP_CONNECTION_NONBLOCKING: "false" }
     })
     expect(run.exitCode, run.stderr).toBe(0)
     const init = run.messages.find((message) => message.type === "system" && message["subtype"] === "init")

@@ -64,6 +64,8 @@ export interface RealClaudeRunOptions {
   readonly model?: string | undefined
   /** More arguments, appended. */
   readonly args?: ReadonlyArray<string> | undefined
+  /** More environment, over the run's own (e.g. `MCP_CONNECTION_NONBLOCKING`). */
+  readonly env?: { readonly [name: string]: string } | undefined
   /** Default 60 s; the process is killed after it. */
   readonly timeoutMs?: number | undefined
 }
@@ -179,7 +181,11 @@ export const realClaude = async (options: RealClaudeOptions): Promise<RealClaude
       ...(run.model === undefined ? [] : ["--model", run.model]),
       ...(run.args ?? [])
     ]
-    const child = spawn(binary, args, { cwd: run.cwd, env: env(home), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(binary, args, {
+      cwd: run.cwd,
+      env: { ...env(home), ...run.env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
