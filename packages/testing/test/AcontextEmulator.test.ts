@@ -874,7 +874,9 @@ describe("AcontextEmulator", () => {
         })))
 
     it.live("a client that gives up during the latency: aborted, applied only with afterEffect", () =>
-      withEmulator({ faults: [{ route: "storeMessage", latencyMs: 400, times: 1 }] }, (emu) =>
+      // the client gives up at 250 ms, well inside the 1 s latency; the log is waited for up to 10 s
+      // (a loaded machine is slow to connect and to log, never fast enough to beat the latency)
+      withEmulator({ faults: [{ route: "storeMessage", latencyMs: 1_000, times: 1 }] }, (emu) =>
         Effect.gen(function*() {
           yield* createSession(emu)
           const send = (t: string) =>
@@ -883,13 +885,13 @@ describe("AcontextEmulator", () => {
                 method: "POST",
                 headers: { Authorization: `Bearer ${emu.apiKey}`, "Content-Type": "application/json" },
                 body: JSON.stringify({ format: "anthropic", blob: text(t) }),
-                signal: AbortSignal.timeout(50)
+                signal: AbortSignal.timeout(250)
               })
             ))
           const waitForLog = (n: number) =>
             emu.requests.pipe(
               Effect.filterOrFail((log) => log.length >= n),
-              Effect.retry({ schedule: Schedule.spaced("10 millis"), times: 200 }),
+              Effect.retry({ schedule: Schedule.spaced("10 millis"), times: 1_000 }),
               Effect.orDie
             )
 
@@ -897,7 +899,7 @@ describe("AcontextEmulator", () => {
           expect((yield* waitForLog(2))[1]).toMatchObject({ route: "storeMessage", status: "aborted", faulted: true })
           expect(yield* emu.messages(SID)).toEqual([])
 
-          yield* emu.setFaults([{ route: "storeMessage", latencyMs: 400, afterEffect: true, times: 1 }])
+          yield* emu.setFaults([{ route: "storeMessage", latencyMs: 1_000, afterEffect: true, times: 1 }])
           expect(Either.isLeft(yield* send("applied"))).toBe(true)
           expect((yield* waitForLog(3))[2]).toMatchObject({ status: "aborted", faulted: true })
           expect((yield* emu.messages(SID)).map((m) => m.parts)).toEqual([[{ type: "text", text: "applied" }]])
