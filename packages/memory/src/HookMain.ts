@@ -3,7 +3,7 @@
  * line, its warning (stderr), starts the worker detached when events wait and none runs, and
  * always exits 0. Claude Code runs it on every tool call, so it loads as little as it can: it is
  * bundled on its own as CommonJS (`dist/hook.cjs`: no CLI framework, no Effect, no ES module
- * loader), reads stdin from the descriptor rather than `process.stdin` and writes with
+ * loader), reads stdin without `process.stdin` (internal/fdInput.ts) and writes with
  * `fs.writeSync` (either stream on a pipe loads Node's socket modules), and loads
  * `node:child_process` only when it starts the worker (docs/memory.md, "Hook latency").
  *
@@ -14,7 +14,7 @@ import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as HookRunner from "./HookRunner.js"
-import { fdStream } from "./internal/fdInput.js"
+import { type StdinSource, stdinSource } from "./internal/fdInput.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 
 /**
@@ -92,7 +92,7 @@ const writeAll = (fd: number, text: string): void => {
 
 /**
  * Runs `acx hook <Event>` with `argv` as `process.argv` ({@link eventOf}); resolves to the exit
- * code (always 0). Stdin (`fd` 0 unless `stdin` is given) is read with a deadline and a size cap
+ * code (always 0). Stdin (`stdin`, else the process's own, read without a pending read that could hold the exit) is read with a deadline and a size cap
  * ({@link HookRunner.readInput}): a writer that keeps the pipe open or sends too much never holds
  * Claude Code up. Output goes to descriptors 1 and 2 synchronously, so the caller may exit at once.
  * `acxBin` is the acx bin that starts the worker ({@link workerCommand}): the hook's process may
@@ -107,13 +107,18 @@ export const main = async (
   acxBin?: string
 ): Promise<number> => {
   const env = process.env
-  const outcome = await run(eventOf(argv), env, stdin ?? fdStream(0))
+  const source = stdin ?? stdinSource()
+  const outcome = await run(eventOf(argv), env, source)
   writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
   if (outcome.startWorker) warnings.push(await startWorker(AcxHome.acxHome(env), env, acxBin))
   for (const warning of warnings) {
     if (warning !== undefined) writeAll(2, `${warning}\n`)
   }
+  // a writer holding stdin open without finishing its input: the read Node cannot cancel would
+  // keep the process (and Claude Code, which waits for it) until the writer closes; the answer is
+  // written, so the process ends itself now
+  if (stdin === undefined && (source as StdinSource).readPending()) process.kill(process.pid, "SIGKILL")
   return 0
 }
 
