@@ -157,6 +157,12 @@ export const sync: (
   )
   const dir = path.join(options.lockRoot, lockName(options.target, projectsDir))
   const again = path.join(dir, AGAIN)
+  // owner-only, like everything under acx's home (the directory lock would make it with the umask)
+  yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 }).pipe(
+    Effect.mapError((cause) =>
+      new DirectoryLock.DirectoryLockError({ reason: "Io", file: dir, description: `cannot create ${dir}`, cause })
+    )
+  )
   const lock = yield* DirectoryLock.make({ dir, timeout: options.wait ? WAIT : Duration.zero })
   const marked = fs.exists(again).pipe(Effect.orElseSucceed(() => false))
   const clearMark = Effect.ignore(fs.remove(again, { force: true }))
