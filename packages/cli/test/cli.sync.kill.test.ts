@@ -1,0 +1,172 @@
+/**
+ * `acx sync` interrupted and raced, with real processes on a synthetic config dir
+ * (`@acx/testing/BigConfigDir`, 24 sessions, ~12 MB, entries without a `uuid` among them, so
+ * only the ledger keeps them single):
+ * - `kill -9` at several points of a sync (before its first batch, a quarter, three fifths and
+ *   nine tenths of the way, each on a rerun of the one killed before), then one more sync: every
+ *   entry of every file stored exactly once; the killed holders' locks are broken, not waited on;
+ * - two syncs of one target started at once both succeed and store every entry once;
+ * - a lock held by a live process: `acx sync --background` (what the hook starts) leaves an
+ *   `again` mark and exits 0 at once, without syncing; a plain `acx sync` waits for the lock,
+ *   then syncs.
+ */
+import * as ClaudeSync from "@acx/claude-code/ClaudeSync"
+import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
+import { type BigConfigDir, generateBigConfigDir } from "@acx/testing/BigConfigDir"
+import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, type AcxResult, BIN, parseableLines, parseJson, removeDir, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
+
+const TIMEOUT = 300_000
+
+const ok = (result: AcxResult) => {
+  expect(result.code, `exit code (stderr: ${result.stderr})`).toBe(0)
+  return result
+}
+
+/** Every transcript of the dir with the key it is stored under and what the store must hold. */
+const expectedEntries = (configDir: string) => {
+  const projects = path.join(configDir, "projects")
+  const out: Array<{ key: { projectKey: string; sessionId: string; subpath?: string }; entries: Array<unknown> }> = []
+  for (const projectKey of fs.readdirSync(projects)) {
+    for (const name of fs.readdirSync(path.join(projects, projectKey))) {
+      if (!name.endsWith(".jsonl")) continue
+      const sessionId = name.slice(0, -".jsonl".length)
+      out.push({ key: { projectKey, sessionId }, entries: parseableLines(path.join(projects, projectKey, name)) })
+      const agents = path.join(projects, projectKey, sessionId, "subagents")
+      if (!fs.existsSync(agents)) continue
+      for (const agent of fs.readdirSync(agents).filter((file) => file.endsWith(".jsonl"))) {
+        const base = agent.slice(0, -".jsonl".length)
+        const meta = JSON.parse(fs.readFileSync(path.join(agents, `${base}.meta.json`), "utf8"))
+        out.push({
+          key: { projectKey, sessionId, subpath: `subagents/${base}` },
+          entries: [...parseableLines(path.join(agents, agent)), { ...meta, type: "agent_metadata" }]
+        })
+      }
+    }
+  }
+  return out
+}
+
+const expectExactlyOnce = async (file: string, configDir: string) => {
+  const expected = expectedEntries(configDir)
+  const store = createSqliteSessionStore({ filename: file })
+  try {
+    for (const { entries, key } of expected) expect(await store.load(key), JSON.stringify(key)).toEqual(entries)
+  } finally {
+    await store.close()
+  }
+  expect(rowCount(file)).toBe(expected.reduce((n, { entries }) => n + entries.length, 0))
+}
+
+const rowCount = (file: string): number => {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true })
+    try {
+      return (db.prepare("SELECT count(*) AS n FROM acx_session_entries").get() as { n: number }).n
+    } finally {
+      db.close()
+    }
+  } catch {
+    return 0 // not created yet, or its tables not yet
+  }
+}
+
+/** Starts `acx sync` into `file` and kills it with SIGKILL once the store holds `atRows` rows. */
+const killSyncAt = (file: string, configDir: string, atRows: number) =>
+  new Promise<{ killedAt: number; code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "sync", "--to", `sqlite:${file}`, "--config-dir", configDir, "--json"], {
+      env: { ...process.env, ACX_HOME: TEST_ACX_HOME },
+      stdio: "ignore"
+    })
+    let killedAt = -1
+    const poll = setInterval(() => {
+      const rows = rowCount(file)
+      if (rows >= atRows && killedAt < 0) {
+        killedAt = rows
+        child.kill("SIGKILL")
+      }
+    }, 5)
+    child.on("error", reject)
+    child.on("close", (code, signal) => {
+      clearInterval(poll)
+      resolve({ killedAt, code, signal })
+    })
+  })
+
+describe("acx sync interrupted and raced", () => {
+  let root = ""
+  let big: BigConfigDir
+  let total = 0
+
+  beforeAll(() => {
+    root = tempDir("sync-kill")
+    big = generateBigConfigDir({ dir: path.join(root, "claude"), sessions: 24, bytes: 12_000_000, projects: 3 })
+    total = expectedEntries(big.configDir).reduce((n, { entries }) => n + entries.length, 0)
+  }, TIMEOUT)
+  afterAll(() => removeDir(root))
+
+  it("kill -9 at several points, then a rerun: every entry exactly once", { timeout: TIMEOUT }, async () => {
+    const file = path.join(root, "killed.db")
+    const killed: Array<number> = []
+    for (const fraction of [0, 0.25, 0.6, 0.9]) {
+      const run = await killSyncAt(file, big.configDir, Math.max(1, Math.floor(total * fraction)))
+      // killed mid-sync (a run that finished first would have exited 0 on its own)
+      if (run.signal === "SIGKILL") killed.push(run.killedAt)
+    }
+    expect(killed.length, `kill points reached: ${killed.join(", ")}`).toBeGreaterThanOrEqual(3)
+    expect(rowCount(file)).toBeLessThanOrEqual(total)
+    const last = parseJson<{ entries: number; passes: number }>(
+      ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", big.configDir, "--json"]))
+    )
+    expect(last.passes).toBe(1)
+    await expectExactlyOnce(file, big.configDir)
+  })
+
+  it("two syncs of one target at once: both succeed, every entry once", { timeout: TIMEOUT }, async () => {
+    const file = path.join(root, "raced.db")
+    const args = ["sync", "--to", `sqlite:${file}`, "--config-dir", big.configDir, "--json"]
+    const [a, b] = await Promise.all([acx(args), acx(args)])
+    const results = [parseJson<{ entries: number }>(ok(a)), parseJson<{ entries: number }>(ok(b))]
+    // one stored everything; the other waited for the lock and found nothing left to do
+    expect(results.map((r) => r.entries).sort((x, y) => x - y)).toEqual([0, total])
+    await expectExactlyOnce(file, big.configDir)
+  })
+
+  it("a held lock: --background marks it and exits; a plain sync waits for it", { timeout: TIMEOUT }, async () => {
+    const file = path.join(root, "held.db")
+    const target = `sqlite:${file}`
+    const lockDir = path.join(
+      TEST_ACX_HOME,
+      "sync",
+      ClaudeSync.lockName(target, fs.realpathSync(path.join(big.configDir, "projects")))
+    )
+    fs.mkdirSync(lockDir, { recursive: true })
+    // held by this (live) test process
+    fs.writeFileSync(path.join(lockDir, ".acx-lock"), `${process.pid}:${os.hostname()}:held-by-the-test`)
+    try {
+      const background = ok(await acx(["sync", "--background", "--to", target, "--config-dir", big.configDir, "--json"]))
+      expect(parseJson(background)).toEqual({ deferred: true, target })
+      expect(fs.existsSync(path.join(lockDir, ClaudeSync.AGAIN))).toBe(true)
+      expect(rowCount(file)).toBe(0)
+
+      const waiting = acx(["sync", "--to", target, "--config-dir", big.configDir, "--json"])
+      // it is waiting: it stored nothing while the lock is held
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      expect(rowCount(file)).toBe(0)
+      fs.rmSync(path.join(lockDir, ".acx-lock"))
+      const synced = parseJson<{ entries: number }>(ok(await waiting))
+      expect(synced.entries).toBe(total)
+    } finally {
+      fs.rmSync(path.join(lockDir, ".acx-lock"), { force: true })
+    }
+    // the mark was taken by the sync that ran (it clears it before its pass)
+    expect(fs.existsSync(path.join(lockDir, ClaudeSync.AGAIN))).toBe(false)
+    expect(fs.existsSync(path.join(lockDir, ".acx-lock"))).toBe(false)
+    await expectExactlyOnce(file, big.configDir)
+  })
+})
