@@ -5,14 +5,13 @@
  */
 import * as Fixtures from "@acx/fixtures"
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
-import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, parseableLines, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { expectedCounts, expectImported } from "./utils/imported.js"
 import { dropSchema } from "./utils/postgres.js"
 

@@ -111,57 +111,63 @@ describe("acx sync install / uninstall", () => {
     // --to is passed on to the sync the hook starts
     const target = `sqlite:${path.join(box.root, "store.db")}`
     ok(await acx(["sync", "install", "--to", target], { env }))
-    expect(commandsOf(readJson(box.settings), "Stop")).toContain(`"${process.execPath}" "${SYNC_HOOK}" --to "${target}"`)
+    expect(commandsOf(readJson(box.settings), "Stop")).toContain(
+      `"${process.execPath}" "${SYNC_HOOK}" --to "${target}"`
+    )
   })
 
-  it("the hook starts the sync detached and returns; the sync defers to a held lock", { timeout: TIMEOUT }, async () => {
-    const box = sandbox()
-    const configDir = path.join(box.home, ".claude")
-    const sessionId = "66666666-6666-4666-8666-666666666666"
-    const transcript = path.join(configDir, "projects", "-p", `${sessionId}.jsonl`)
-    fs.mkdirSync(path.dirname(transcript), { recursive: true })
-    fs.writeFileSync(transcript, `${JSON.stringify({ type: "user", uuid: "u-1", sessionId })}\n`)
-    const file = path.join(box.root, "hooked.db")
-    const env = { PATH: process.env["PATH"] ?? "", HOME: box.home, ACX_HOME: box.acxHome }
-    const input = JSON.stringify({ hook_event_name: "Stop", session_id: sessionId, transcript_path: transcript })
+  it(
+    "the hook starts the sync detached and returns; the sync defers to a held lock",
+    { timeout: TIMEOUT },
+    async () => {
+      const box = sandbox()
+      const configDir = path.join(box.home, ".claude")
+      const sessionId = "66666666-6666-4666-8666-666666666666"
+      const transcript = path.join(configDir, "projects", "-p", `${sessionId}.jsonl`)
+      fs.mkdirSync(path.dirname(transcript), { recursive: true })
+      fs.writeFileSync(transcript, `${JSON.stringify({ type: "user", uuid: "u-1", sessionId })}\n`)
+      const file = path.join(box.root, "hooked.db")
+      const env = { PATH: process.env["PATH"] ?? "", HOME: box.home, ACX_HOME: box.acxHome }
+      const input = JSON.stringify({ hook_event_name: "Stop", session_id: sessionId, transcript_path: transcript })
 
-    const hooked = await runHook(["--to", `sqlite:${file}`], input, env)
-    expect(hooked).toMatchObject({ code: 0, stdout: "" })
-    console.log(`[acx] the sync hook returned in ${hooked.millis.toFixed(0)} ms`)
-    const stored = async () => {
-      if (!fs.existsSync(file)) return []
-      const store = createSqliteSessionStore({ filename: file })
-      try {
-        return (await store.load({ projectKey: "-p", sessionId })) ?? []
-      } finally {
-        await store.close()
+      const hooked = await runHook(["--to", `sqlite:${file}`], input, env)
+      expect(hooked).toMatchObject({ code: 0, stdout: "" })
+      console.log(`[acx] the sync hook returned in ${hooked.millis.toFixed(0)} ms`)
+      const stored = async () => {
+        if (!fs.existsSync(file)) return []
+        const store = createSqliteSessionStore({ filename: file })
+        try {
+          return (await store.load({ projectKey: "-p", sessionId })) ?? []
+        } finally {
+          await store.close()
+        }
       }
-    }
-    let entries: Array<unknown> = []
-    for (let i = 0; i < 600 && entries.length === 0; i++) {
-      entries = await stored()
-      if (entries.length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect(entries).toEqual(parseableLines(transcript))
+      let entries: Array<unknown> = []
+      for (let i = 0; i < 600 && entries.length === 0; i++) {
+        entries = await stored()
+        if (entries.length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(entries).toEqual(parseableLines(transcript))
 
-    // garbage, or nothing, on stdin: still exit 0, nothing printed
-    expect(await runHook(["--to", `sqlite:${file}`], "not json", env)).toMatchObject({ code: 0, stdout: "" })
-    expect(await runHook(["--to", `sqlite:${file}`], "", env)).toMatchObject({ code: 0, stdout: "" })
-    // the syncs those started are done before the lock is taken below
-    await waitFor("the hooks' syncs to end", () => processesUnder(box.acxHome).length === 0)
+      // garbage, or nothing, on stdin: still exit 0, nothing printed
+      expect(await runHook(["--to", `sqlite:${file}`], "not json", env)).toMatchObject({ code: 0, stdout: "" })
+      expect(await runHook(["--to", `sqlite:${file}`], "", env)).toMatchObject({ code: 0, stdout: "" })
+      // the syncs those started are done before the lock is taken below
+      await waitFor("the hooks' syncs to end", () => processesUnder(box.acxHome).length === 0)
 
-    // a sync holds the target: the one the hook starts marks it and exits
-    const locks = path.join(box.acxHome, "sync")
-    const { lockName } = await import("@acx/claude-code/ClaudeSync")
-    const lockDir = path.join(locks, lockName(`sqlite:${file}`, fs.realpathSync(path.join(configDir, "projects"))))
-    fs.mkdirSync(lockDir, { recursive: true })
-    fs.writeFileSync(path.join(lockDir, ".acx-lock"), `${process.pid}:${os.hostname()}:held-by-the-test`)
-    fs.appendFileSync(transcript, `${JSON.stringify({ type: "user", uuid: "u-2", sessionId })}\n`)
-    expect(await runHook(["--to", `sqlite:${file}`], input, env)).toMatchObject({ code: 0 })
-    await waitFor("the again mark", () => fs.existsSync(path.join(lockDir, "again")))
-    expect(await stored()).toHaveLength(1)
-    fs.rmSync(path.join(lockDir, ".acx-lock"))
-  })
+      // a sync holds the target: the one the hook starts marks it and exits
+      const locks = path.join(box.acxHome, "sync")
+      const { lockName } = await import("@acx/claude-code/ClaudeSync")
+      const lockDir = path.join(locks, lockName(`sqlite:${file}`, fs.realpathSync(path.join(configDir, "projects"))))
+      fs.mkdirSync(lockDir, { recursive: true })
+      fs.writeFileSync(path.join(lockDir, ".acx-lock"), `${process.pid}:${os.hostname()}:held-by-the-test`)
+      fs.appendFileSync(transcript, `${JSON.stringify({ type: "user", uuid: "u-2", sessionId })}\n`)
+      expect(await runHook(["--to", `sqlite:${file}`], input, env)).toMatchObject({ code: 0 })
+      await waitFor("the again mark", () => fs.existsSync(path.join(lockDir, "again")))
+      expect(await stored()).toHaveLength(1)
+      fs.rmSync(path.join(lockDir, ".acx-lock"))
+    }
+  )
 
   it.skipIf(!claude.available)("a real Claude Code session run with the installed hooks ends up in the store", {
     timeout: TIMEOUT

@@ -79,10 +79,14 @@ const rowCount = (file: string): number => {
 /** Starts `acx sync` into `file` and kills it with SIGKILL once the store holds `atRows` rows. */
 const killSyncAt = (file: string, configDir: string, atRows: number) =>
   new Promise<{ killedAt: number; code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "sync", "--to", `sqlite:${file}`, "--config-dir", configDir, "--json"], {
-      env: { ...process.env, ACX_HOME: TEST_ACX_HOME },
-      stdio: "ignore"
-    })
+    const child = spawn(
+      process.execPath,
+      [BIN, "sync", "--to", `sqlite:${file}`, "--config-dir", configDir, "--json"],
+      {
+        env: { ...process.env, ACX_HOME: TEST_ACX_HOME },
+        stdio: "ignore"
+      }
+    )
     let killedAt = -1
     const poll = setInterval(() => {
       const rows = rowCount(file)
@@ -149,7 +153,9 @@ describe("acx sync interrupted and raced", () => {
     // held by this (live) test process
     fs.writeFileSync(path.join(lockDir, ".acx-lock"), `${process.pid}:${os.hostname()}:held-by-the-test`)
     try {
-      const background = ok(await acx(["sync", "--background", "--to", target, "--config-dir", big.configDir, "--json"]))
+      const background = ok(
+        await acx(["sync", "--background", "--to", target, "--config-dir", big.configDir, "--json"])
+      )
       expect(parseJson(background)).toEqual({ deferred: true, target })
       expect(fs.existsSync(path.join(lockDir, ClaudeSync.AGAIN))).toBe(true)
       expect(rowCount(file)).toBe(0)

@@ -39,8 +39,7 @@ const ok = (result: AcxResult) => {
   return result
 }
 
-const fileCount = (built: Fixtures.BuiltConfigDir) =>
-  built.sessions.reduce((n, s) => n + 1 + s.subagents.length * 2, 0)
+const fileCount = (built: Fixtures.BuiltConfigDir) => built.sessions.reduce((n, s) => n + 1 + s.subagents.length * 2, 0)
 
 describe("acx sync", () => {
   let root = ""
@@ -206,7 +205,9 @@ describe("acx sync", () => {
     })
     expect(await terminal.exited).toBe(0)
     const output = terminal.output()
-    expect(output).toMatch(new RegExp(`syncing .* \\d+/${built.sessions.length} sessions · \\d+ entries · [\\d.]+ MB/s`))
+    expect(output).toMatch(
+      new RegExp(`syncing .* \\d+/${built.sessions.length} sessions · \\d+ entries · [\\d.]+ MB/s`)
+    )
     expect(output).toContain(`synced ${built.sessions.length} session(s)`)
   })
 })

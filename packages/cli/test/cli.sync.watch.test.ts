@@ -93,8 +93,10 @@ describe("acx sync --watch", () => {
         secondEntries.push(more)
         fs.appendFileSync(path.join(project, `${second}.jsonl`), `${JSON.stringify(more)}\n`)
       }
-      await waitFor("the appended lines synced", () =>
-        watching.lines().reduce((n, line) => n + Number(line["entries"]), 0) >= 5)
+      await waitFor(
+        "the appended lines synced",
+        () => watching.lines().reduce((n, line) => n + Number(line["entries"]), 0) >= 5
+      )
       expect(await load(file, second)).toEqual(secondEntries)
       expect(await load(file, first)).toEqual(firstEntries)
     } finally {

@@ -71,7 +71,10 @@ export const main = async (argv: ReadonlyArray<string>, acxBin: string): Promise
       fs.closeSync(log)
     }
   } catch (error) {
-    fs.writeSync(2, `acx sync hook: could not start the sync: ${error instanceof Error ? error.message : String(error)}\n`)
+    fs.writeSync(
+      2,
+      `acx sync hook: could not start the sync: ${error instanceof Error ? error.message : String(error)}\n`
+    )
   }
   return 0
 }
