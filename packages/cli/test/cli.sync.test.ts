@@ -15,7 +15,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, BIN, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { expectedCounts, expectImported } from "./utils/imported.js"
+import { expectedCounts, expectImported, expectImportedThenClose } from "./utils/imported.js"
 import { closedPort, dropSchema } from "./utils/postgres.js"
 import { onTerminal } from "./utils/terminal.js"
 
@@ -60,22 +60,12 @@ describe("acx sync", () => {
     const first = parseJson<SyncJson>(ok(await acx(["sync", "--json"], { env })))
     expect(first).toMatchObject({ ...expectedCounts(built), target: `sqlite:${file}`, passes: 1, filesUnchanged: 0 })
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-    const store = createSqliteSessionStore({ filename: file })
-    try {
-      await expectImported(store, built)
-    } finally {
-      await store.close()
-    }
+    await expectImportedThenClose(createSqliteSessionStore({ filename: file }), built)
 
     const again = parseJson<SyncJson>(ok(await acx(["sync", "--json", "--config-dir", built.configDir], { env })))
     expect(again).toMatchObject({ entries: 0, filesRead: 0, bytesRead: 0, filesUnchanged: fileCount(built) })
     console.log(`[acx] re-sync of the unchanged fixtures dir (${fileCount(built)} files): ${again.seconds} s`)
-    const reread = createSqliteSessionStore({ filename: file })
-    try {
-      await expectImported(reread, built)
-    } finally {
-      await reread.close()
-    }
+    await expectImportedThenClose(createSqliteSessionStore({ filename: file }), built)
     // without --json: one summary line on stdout, nothing on stderr (no terminal, no progress)
     const text = ok(await acx(["sync"], { env }))
     expect(text.stdout).toMatch(
@@ -134,12 +124,7 @@ describe("acx sync", () => {
       const again = parseJson<SyncJson>(ok(await acx(args)))
       expect(again).toMatchObject({ entries: 0, filesRead: 0, filesUnchanged: fileCount(built) })
       console.log(`[acx] re-sync into Postgres of the unchanged fixtures dir: ${again.seconds} s`)
-      const store = createPostgresSessionStore({ url: PG_URL!, schema })
-      try {
-        await expectImported(store, built)
-      } finally {
-        await store.close()
-      }
+      await expectImportedThenClose(createPostgresSessionStore({ url: PG_URL!, schema }), built)
     } finally {
       await dropSchema(PG_URL!, schema)
     }

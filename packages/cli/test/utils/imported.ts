@@ -34,3 +34,15 @@ export const expectedCounts = (built: Fixtures.BuiltConfigDir) => ({
     0
   )
 })
+
+/** {@link expectImported} on a store opened for it, closed afterwards whatever the outcome. */
+export const expectImportedThenClose = async (
+  store: SdkSessionStore & { readonly close: () => Promise<void> },
+  built: Fixtures.BuiltConfigDir
+) => {
+  try {
+    await expectImported(store, built)
+  } finally {
+    await store.close()
+  }
+}

@@ -7,7 +7,7 @@
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { configDirOption, jsonOption } from "../../internal/options.js"
-import { memoryProjectOption } from "./memory.js"
+import { memoryProjectOption, scopeOption } from "./memory.js"
 
 const toOption = Options.text("to").pipe(
   Options.withDescription(
@@ -43,12 +43,6 @@ export const config = {
  * @category models
  */
 export type SyncArgs = Command.Command.ParseConfig<typeof config>
-
-const scopeOption = Options.choice("scope", ["user", "project"]).pipe(
-  Options.withDescription(
-    "user: every project (the Claude config dir's settings.json); project: this one (.claude/settings.json)"
-  )
-)
 
 /**
  * The options of `acx sync install`.
