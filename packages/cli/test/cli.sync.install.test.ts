@@ -52,16 +52,23 @@ const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"))
 const commandsOf = (settings: any, event: string): Array<string> =>
   (settings.hooks?.[event] ?? []).flatMap((group: any) => group.hooks.map((hook: any) => hook.command))
 
-/** Runs the sync hook as Claude Code does: its stdin, its environment. */
-const runHook = (args: ReadonlyArray<string>, stdin: string, env: Record<string, string>) =>
+/**
+ * Runs the sync hook as Claude Code does: its stdin, its environment. `keepOpen`: the input is
+ * written and the pipe left open (a writer that never closes it).
+ */
+const runHook = (args: ReadonlyArray<string>, stdin: string, env: Record<string, string>, keepOpen = false) =>
   new Promise<{ code: number | null; stdout: string; millis: number }>((resolve, reject) => {
     const started = performance.now()
     const child = spawn(process.execPath, [SYNC_HOOK, ...args], { env, stdio: ["pipe", "pipe", "inherit"] })
     let stdout = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, millis: performance.now() - started }))
-    child.stdin.end(stdin)
+    child.on("close", (code) => {
+      child.stdin.destroy()
+      resolve({ code, stdout, millis: performance.now() - started })
+    })
+    if (keepOpen) child.stdin.write(stdin)
+    else child.stdin.end(stdin)
   })
 
 describe("acx sync install / uninstall", () => {
@@ -152,6 +159,9 @@ describe("acx sync install / uninstall", () => {
       // garbage, or nothing, on stdin: still exit 0, nothing printed
       expect(await runHook(["--to", `sqlite:${file}`], "not json", env)).toMatchObject({ code: 0, stdout: "" })
       expect(await runHook(["--to", `sqlite:${file}`], "", env)).toMatchObject({ code: 0, stdout: "" })
+      // a writer that never closes the pipe, with a whole input or a part of one: the hook still returns
+      expect(await runHook(["--to", `sqlite:${file}`], input, env, true)).toMatchObject({ code: 0, stdout: "" })
+      expect(await runHook(["--to", `sqlite:${file}`], input.slice(0, 20), env, true)).toMatchObject({ code: 0 })
       // the syncs those started are done before the lock is taken below
       await waitFor("the hooks' syncs to end", () => processesUnder(box.acxHome).length === 0)
 

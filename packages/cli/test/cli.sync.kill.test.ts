@@ -5,6 +5,7 @@
  * - `kill -9` at several points of a sync (before its first batch, a quarter, three fifths and
  *   nine tenths of the way, each on a rerun of the one killed before), then one more sync: every
  *   entry of every file stored exactly once; the killed holders' locks are broken, not waited on;
+ * - `--watch` stopped by SIGINT in the middle of a sync exits 0, and the next sync stores the rest;
  * - two syncs of one target started at once both succeed and store every entry once;
  * - a lock held by a live process: `acx sync --background` (what the hook starts) leaves an
  *   `again` mark and exits 0 at once, without syncing; a plain `acx sync` waits for the lock,
@@ -128,6 +129,31 @@ describe("acx sync interrupted and raced", () => {
       ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", big.configDir, "--json"]))
     )
     expect(last.passes).toBe(1)
+    await expectExactlyOnce(file, big.configDir)
+  })
+
+  it("--watch stopped by SIGINT in the middle of its first sync exits 0; a rerun stores the rest once", {
+    timeout: TIMEOUT
+  }, async () => {
+    const file = path.join(root, "interrupted-watch.db")
+    const child = spawn(
+      process.execPath,
+      [BIN, "sync", "--watch", "--json", "--to", `sqlite:${file}`, "--config-dir", big.configDir],
+      { env: { ...process.env, ACX_HOME: TEST_ACX_HOME }, stdio: ["ignore", "pipe", "pipe"] }
+    )
+    let stderr = ""
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+    const poll = setInterval(() => {
+      if (rowCount(file) >= total / 3) {
+        clearInterval(poll)
+        child.kill("SIGINT")
+      }
+    }, 5)
+    expect(await exited, stderr).toBe(0)
+    clearInterval(poll)
+    expect(rowCount(file)).toBeLessThan(total)
+    ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", big.configDir]))
     await expectExactlyOnce(file, big.configDir)
   })
 

@@ -18,16 +18,6 @@ import { fdStream } from "./internal/fdInput.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 
 /**
- * A file descriptor read as the `InputSource` {@link HookRunner.readInput} takes, without
- * `process.stdin` (which loads Node's socket modules on a pipe): for every hook acx runs (the
- * sync hook too).
- *
- * @since 0.3.0
- * @category reading
- */
-export { fdStream } from "./internal/fdInput.js"
-
-/**
  * The command that starts the worker: `ACX_MEMORY_WORKER_BIN` (a script run with this Node), else
  * `acxBin` (the acx bin beside the hook's bundle), else the script this process was started as,
  * with `memory worker`.

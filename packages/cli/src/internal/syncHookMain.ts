@@ -7,7 +7,6 @@
  * run once more and exits (`ClaudeSync`). Plain TypeScript, no Effect: it is bundled on its own.
  */
 import * as AcxHome from "@acx/environment/AcxHome"
-import { fdStream } from "@acx/memory/HookMain"
 import * as HookRunner from "@acx/memory/HookRunner"
 import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
@@ -49,7 +48,11 @@ export const syncArgs = (input: string, hookArgs: ReadonlyArray<string>): Array<
  * is one line on stderr (Claude Code shows it in verbose mode).
  */
 export const main = async (argv: ReadonlyArray<string>, acxBin: string): Promise<number> => {
-  const input = await HookRunner.readInput(fdStream(0), {
+  // `process.stdin`, not the memory hook's descriptor reads: on a pipe it is a non-blocking libuv
+  // handle, so a writer that keeps the pipe open without writing cannot keep this process from
+  // exiting (a read pending on the thread pool does: Node waits for it at exit). Its socket
+  // modules cost a few milliseconds, paid a few times per session, not on every tool call.
+  const input = await HookRunner.readInput(process.stdin, {
     maxBytes: MAX_INPUT_BYTES,
     deadlineMs: HookRunner.STDIN_DEADLINE_MS
   })
