@@ -7,9 +7,14 @@
  * is set): the first `acx sync` against the first `acx import` into the same kind of target (the
  * baseline, measured in the same run; rounds alternate the order), then a re-sync of the
  * unchanged dir against a re-import of it. Medians are printed with the ratios.
+ *
+ * Last, the sync hook (`dist/sync-hook.cjs` with a Stop input, as Claude Code runs it) against
+ * `node -e 0` given the same stdin, `ACX_BENCH_HOOK_SAMPLES` each (default 30), interleaved; the
+ * target's lock is held by this process, so each sync the hook starts defers at once.
  */
+import { lockName } from "@acx/claude-code/ClaudeSync"
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -128,3 +133,43 @@ for (const target of targets) {
       `(re-import ${(median(reimports) / 1000).toFixed(2)} s)`
   )
 }
+
+const SAMPLES = Number(process.env["ACX_BENCH_HOOK_SAMPLES"] ?? 30)
+const hookTarget = `sqlite:${path.join(work, "hook.db")}`
+const projects = fs.realpathSync(path.join(big.configDir, "projects"))
+const lockDir = path.join(home, "sync", lockName(hookTarget, projects))
+fs.mkdirSync(lockDir, { recursive: true })
+fs.writeFileSync(path.join(lockDir, ".acx-lock"), `${process.pid}:${os.hostname()}:bench`)
+const project = fs.readdirSync(projects)[0]!
+const session = fs.readdirSync(path.join(projects, project)).find((name) => name.endsWith(".jsonl"))!
+const input = JSON.stringify({
+  hook_event_name: "Stop",
+  session_id: session.slice(0, -".jsonl".length),
+  transcript_path: path.join(projects, project, session),
+  cwd: work
+})
+const spawnTimed = (args: ReadonlyArray<string>): number => {
+  const started = performance.now()
+  spawnSync(process.execPath, [...args], { input, env: { ...process.env, ACX_HOME: home }, stdio: "pipe" })
+  return performance.now() - started
+}
+const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+}
+const hookBundle = path.join(here, "../dist/sync-hook.cjs")
+const bare: Array<number> = []
+const hooked: Array<number> = []
+for (let i = 0; i < SAMPLES; i++) {
+  bare.push(spawnTimed(["-e", "0"]))
+  hooked.push(spawnTimed([hookBundle, "--to", hookTarget]))
+}
+console.log(
+  `sync hook: node -e 0 p50 ${percentile(bare, 0.5).toFixed(1)} / p95 ${percentile(bare, 0.95).toFixed(1)} ms; ` +
+    `sync-hook.cjs p50 ${percentile(hooked, 0.5).toFixed(1)} / p95 ${percentile(hooked, 0.95).toFixed(1)} ms: ` +
+    `${(percentile(hooked, 0.5) / percentile(bare, 0.5)).toFixed(2)}× (p95 ${
+      (percentile(hooked, 0.95) / percentile(bare, 0.95)).toFixed(2)
+    }×)`
+)
+// the deferred syncs the hooks started end on their own; give them a moment before the exit removes their home
+await new Promise((resolve) => setTimeout(resolve, 5000))
