@@ -77,6 +77,8 @@ export interface SyncOptions {
   /** Wait for a running sync (true), or mark it to run again and return (false). */
   readonly wait: boolean
   readonly batchSize?: number | undefined
+  /** How often the holder touches its lock; default {@link HEARTBEAT}. */
+  readonly heartbeat?: Duration.DurationInput | undefined
   readonly onProgress?: ((progress: ClaudeImport.ImportProgress) => Effect.Effect<void>) | undefined
 }
 
@@ -179,7 +181,7 @@ export const sync: (
   // Under the lock: a pass, then another while a mark arrived during it (cleared before each
   // pass, which then covers every change made before the mark).
   const passes = Effect.scoped(Effect.gen(function*() {
-    yield* Effect.forkScoped(Effect.repeat(touch, Schedule.spaced(HEARTBEAT)))
+    yield* Effect.forkScoped(Effect.repeat(touch, Schedule.spaced(options.heartbeat ?? HEARTBEAT)))
     let total = emptyResult
     let count = 0
     do {

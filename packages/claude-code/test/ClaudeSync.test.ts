@@ -1,6 +1,7 @@
 /**
  * `ClaudeSync`: the totals of several passes (property-tested), the lock's name, and the lock's
- * protocol in one process on a real SQLite store: a sync that must not wait defers to a live
+ * protocol in one process on a real SQLite store: the holder touches its lock while it runs; a
+ * sync that must not wait defers to a live
  * holder and leaves the `again` mark; a mark that arrives while a pass runs gets one more pass;
  * the mark is gone once a sync ran. (Processes racing, killed and waiting:
  * packages/cli/test/cli.sync.kill.test.ts.)
@@ -12,6 +13,7 @@ import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { FastCheck as fc } from "effect"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
@@ -89,13 +91,34 @@ describe("ClaudeSync.sync", () => {
   const syncWith = (
     lockRoot: string,
     wait: boolean,
-    onProgress?: ClaudeImport.ImportOptions["onProgress"]
+    onProgress?: ClaudeImport.ImportOptions["onProgress"],
+    heartbeat?: Duration.DurationInput
   ) =>
     Effect.gen(function*() {
       const from = yield* ClaudeProjects.ClaudeProjects
       const to = yield* SessionStore.SessionStore
-      return yield* ClaudeSync.sync({ from, to, target: "t", lockRoot, wait, onProgress })
+      return yield* ClaudeSync.sync({ from, to, target: "t", lockRoot, wait, onProgress, heartbeat })
     })
+
+  it("the holder keeps touching its lock while it runs (a long sync is never taken for a dead one)", async () => {
+    const { layer, lockDir, lockRoot } = setup("heartbeat")
+    await Effect.runPromise(
+      Effect.gen(function*() {
+        const seen: Array<number> = []
+        const lockFile = () => path.join(lockDir(), ".acx-lock")
+        yield* syncWith(lockRoot, true, () =>
+          Effect.gen(function*() {
+            seen.push(fs.statSync(lockFile()).mtimeMs)
+            // a pass that takes a while: the heartbeat (every 10 ms here) runs meanwhile
+            yield* Effect.sleep(Duration.seconds(1))
+            seen.push(fs.statSync(lockFile()).mtimeMs)
+          }), Duration.millis(10))
+        expect(seen).toHaveLength(2)
+        expect(seen[1]!).toBeGreaterThan(seen[0]!)
+        expect(fs.existsSync(lockFile())).toBe(false)
+      }).pipe(Effect.provide(layer), Effect.scoped)
+    )
+  })
 
   it("defers to a live holder without waiting, leaving the mark; the next sync takes the mark", async () => {
     const { layer, lockDir, lockRoot } = setup("held")
