@@ -42,19 +42,18 @@ const result: fc.Arbitrary<ClaudeImport.ImportResult> = fc.record({
 })
 
 describe("ClaudeSync.addResults", () => {
-  it("adds what was read; sessions, subagents and unchanged files are the last pass's", () => {
-    fc.assert(fc.property(result, result, (before, after) => {
-      const sum = ClaudeSync.addResults(before, after)
-      expect(sum).toEqual({
-        sessions: after.sessions,
-        subagents: after.subagents,
-        filesUnchanged: after.filesUnchanged,
-        entries: before.entries + after.entries,
-        skippedLines: before.skippedLines + after.skippedLines,
-        filesRead: before.filesRead + after.filesRead,
-        bytesRead: before.bytesRead + after.bytesRead,
-        warnings: [...before.warnings, ...after.warnings]
-      })
+  it("over any passes: what was read adds up; sessions, subagents and unchanged files are the last pass's", () => {
+    fc.assert(fc.property(fc.array(result, { minLength: 1, maxLength: 5 }), (passes) => {
+      const total = passes.reduce(ClaudeSync.addResults)
+      const sum = (of: (pass: ClaudeImport.ImportResult) => number) => passes.reduce((n, pass) => n + of(pass), 0)
+      const last = passes[passes.length - 1]!
+      expect(total.entries).toBe(sum((pass) => pass.entries))
+      expect(total.bytesRead).toBe(sum((pass) => pass.bytesRead))
+      expect(total.filesRead).toBe(sum((pass) => pass.filesRead))
+      expect(total.skippedLines).toBe(sum((pass) => pass.skippedLines))
+      expect(total.warnings).toEqual(passes.flatMap((pass) => pass.warnings))
+      expect([total.sessions, total.subagents, total.filesUnchanged])
+        .toEqual([last.sessions, last.subagents, last.filesUnchanged])
     }))
   })
 })
