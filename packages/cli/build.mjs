@@ -23,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.join(here, "dist")
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
-const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.cjs", "acx-stats-worker.mjs"])
+const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.cjs", "sync-hook.cjs", "acx-stats-worker.mjs"])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
 const STALE_AFTER_MS = 10 * 60_000
 
@@ -72,16 +72,20 @@ const common = {
 // and the streams), were a fifth of a hook's start-up. Two files: the hook's code as
 // `hook-main-<hash>.cjs` (named by its content), and `hook.cjs`, which runs it compiled with V8's
 // code cache for exactly that file (src/hookLoader.ts).
+const hookCommon = {
+  ...common,
+  format: "cjs",
+  // V8 compiles what it loads: a smaller file compiles faster (names kept for stack traces)
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
+  banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
+  define: { "import.meta.url": "__acxModuleUrl" }
+}
+
 const hookBundles = async () => {
   const built = await esbuild.build({
-    ...common,
-    format: "cjs",
-    // V8 compiles what it loads: a smaller file compiles faster (names kept for stack traces)
-    minifyWhitespace: true,
-    minifySyntax: true,
-    // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
-    banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
-    define: { "import.meta.url": "__acxModuleUrl" },
+    ...hookCommon,
     // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
     // path): its ten modules, loaded one by one, were a tenth of a hook's time
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
@@ -102,6 +106,18 @@ const hookBundles = async () => {
     outfile: path.join(stage, "hook.cjs")
   })
   unwrapBuiltins(path.join(stage, "hook.cjs"))
+}
+
+// `acx sync install`'s hook (Stop, SessionEnd, PreCompact): reads stdin, starts `acx sync`
+// detached and exits. Built like the memory hook (CommonJS, no Effect), in one file: it runs a
+// few times per session, not on every tool call, so it needs no code cache.
+const syncHookBundle = async () => {
+  await esbuild.build({
+    ...hookCommon,
+    entryPoints: [path.join(here, "src/syncHook.ts")],
+    outfile: path.join(stage, "sync-hook.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "sync-hook.cjs"))
 }
 
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
@@ -130,6 +146,7 @@ await Promise.all([
     splitting: true
   }),
   hookBundles(),
+  syncHookBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

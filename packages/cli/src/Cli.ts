@@ -31,6 +31,7 @@ import { push } from "./commands/push.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
 import { stats } from "./commands/stats.js"
+import { sync } from "./commands/sync.js"
 import { ui } from "./commands/ui.js"
 import { commandPath, commandTree } from "./internal/commandTree.js"
 import { helpPage, paragraphsText, renderHelp, useColor } from "./internal/help.js"
@@ -55,7 +56,7 @@ export const acx = Command.make("acx").pipe(
   Command.withDescription(
     "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, importCommand, push, fork, chat, memory, ui, demo])
+  Command.withSubcommands([sessions, show, stats, importCommand, sync, push, fork, chat, memory, ui, demo])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

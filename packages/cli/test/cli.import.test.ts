@@ -5,14 +5,14 @@
  */
 import * as Fixtures from "@acx/fixtures"
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
-import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, parseableLines, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { expectedCounts, expectImported } from "./utils/imported.js"
 import { dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
@@ -32,34 +32,6 @@ interface ImportJson {
   readonly target: string
   readonly seconds: number
 }
-
-/**
- * What an import of `built` must have stored: each main transcript's parseable lines, each
- * subagent's parseable lines followed by its `agent_metadata` entry (the meta.json), in file order.
- */
-const expectImported = async (store: SdkSessionStore, built: Fixtures.BuiltConfigDir) => {
-  for (const session of built.sessions) {
-    const key = { projectKey: session.projectKey, sessionId: session.sessionId }
-    expect(await store.load(key), session.source).toEqual(parseableLines(session.file))
-    const subkeys = (await store.listSubkeys(key)).sort()
-    expect(subkeys).toEqual(session.subagents.map((agent) => `subagents/agent-${agent.agentId}`).sort())
-    for (const agent of session.subagents) {
-      const loaded = await store.load({ ...key, subpath: `subagents/agent-${agent.agentId}` })
-      expect(loaded, agent.source).toEqual([...parseableLines(agent.file), { ...agent.meta, type: "agent_metadata" }])
-    }
-  }
-}
-
-const expectedCounts = (built: Fixtures.BuiltConfigDir) => ({
-  sessions: built.sessions.length,
-  subagents: built.sessions.reduce((n, s) => n + s.subagents.length, 0),
-  entries: built.sessions.reduce(
-    (n, s) =>
-      n + parseableLines(s.file).length +
-      s.subagents.reduce((m, agent) => m + parseableLines(agent.file).length + 1, 0),
-    0
-  )
-})
 
 describe(
   "acx import / push",

@@ -81,6 +81,14 @@ export interface AcxPaths {
   readonly memoryWorkerLog: string
   /** What `acx memory install` changed in Claude Code's settings, for `uninstall`. */
   readonly memoryInstallManifest: string
+  /** `acx sync`'s default store: every session of the config dir, kept after Claude Code deletes it. */
+  readonly sessionsDatabase: string
+  /** `acx sync`'s locks, one directory per target and config dir (one sync of each at a time). */
+  readonly syncLocks: string
+  /** What `acx sync install` changed in Claude Code's settings, for `uninstall`. */
+  readonly syncInstallManifest: string
+  /** Where a sync started by a hook writes its output (it runs detached, with no terminal). */
+  readonly syncLog: string
 }
 
 /**
@@ -101,7 +109,11 @@ export const paths = (home: string = acxHome()): AcxPaths => ({
   observerConfigDir: path.join(home, "observer", "claude"),
   observerCwd: path.join(home, "observer", "work"),
   memoryWorkerLog: path.join(home, "memory-worker.log"),
-  memoryInstallManifest: path.join(home, "memory-install.json")
+  memoryInstallManifest: path.join(home, "memory-install.json"),
+  sessionsDatabase: path.join(home, "sessions.db"),
+  syncLocks: path.join(home, "sync"),
+  syncInstallManifest: path.join(home, "sync-install.json"),
+  syncLog: path.join(home, "sync.log")
 })
 
 // A file or directory someone else owns (a shared ACX_HOME set up by an administrator) keeps its

@@ -42,7 +42,11 @@ describe("AcxHome", () => {
       observerConfigDir: "/srv/acx/observer/claude",
       observerCwd: "/srv/acx/observer/work",
       memoryWorkerLog: "/srv/acx/memory-worker.log",
-      memoryInstallManifest: "/srv/acx/memory-install.json"
+      memoryInstallManifest: "/srv/acx/memory-install.json",
+      sessionsDatabase: "/srv/acx/sessions.db",
+      syncLocks: "/srv/acx/sync",
+      syncInstallManifest: "/srv/acx/sync-install.json",
+      syncLog: "/srv/acx/sync.log"
     })
     const paths = AcxHome.paths(home)
     for (const [name, file] of Object.entries(paths)) {

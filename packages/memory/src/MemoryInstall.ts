@@ -93,6 +93,11 @@ export interface LocationOptions {
   readonly env?: { readonly [name: string]: string | undefined } | undefined
   /** The time in backup names; default now. */
   readonly now?: Date | undefined
+  /**
+   * The manifest that records what was installed; default `$ACX_HOME/memory-install.json`. Each
+   * installer keeps its own, so uninstalling one never removes another's hooks.
+   */
+  readonly manifest?: string | undefined
 }
 
 /**
@@ -102,7 +107,12 @@ export interface LocationOptions {
 export interface InstallOptions extends LocationOptions {
   readonly scope: InstallScope
   /** The command Claude Code runs for an event, e.g. `acx hook PostToolUse`. */
-  readonly hookCommand: (event: MemoryHookEvent) => string
+  readonly hookCommand: (event: string) => string
+  /**
+   * The events to hook, each with its timeout in seconds; default the memory's
+   * (`MEMORY_HOOK_EVENTS`, {@link HOOK_TIMEOUTS}). `acx sync install` hooks its own.
+   */
+  readonly hookEvents?: { readonly [event: string]: number } | undefined
   /**
    * How Claude Code starts the MCP server, e.g. `{ command: "acx", args: ["memory", "mcp"] }`;
    * `undefined`: hooks only, no MCP file is touched.
@@ -231,6 +241,9 @@ export const manifestPath = (acxHome: string): string => AcxHome.paths(acxHome).
 const acxHomeOf = (options: LocationOptions): string =>
   options.acxHome !== undefined ? path.resolve(options.acxHome) : AcxHome.acxHome(options.env ?? process.env)
 
+const manifestOf = (options: LocationOptions): string =>
+  options.manifest !== undefined ? path.resolve(options.manifest) : manifestPath(acxHomeOf(options))
+
 /**
  * The files of a scope, resolved as Claude Code resolves them: for `user`, `settings.json` in
  * the config dir, and `.claude.json` in the config dir when one is given (option or
@@ -336,11 +349,16 @@ const withoutDuplicates = <A>(items: ReadonlyArray<A>): Array<A> =>
 
 const invalid = (description: string): MemoryError => new MemoryError({ reason: "InvalidArgument", description })
 
+const hookEventsOf = (options: InstallOptions): ReadonlyArray<readonly [string, number]> =>
+  options.hookEvents === undefined
+    ? MEMORY_HOOK_EVENTS.map((event: MemoryHookEvent) => [event, HOOK_TIMEOUTS[event]] as const)
+    : Object.entries(options.hookEvents)
+
 const hookEntries = (options: InstallOptions): Effect.Effect<ReadonlyArray<Merge.HookEntry>, MemoryError> =>
-  Effect.forEach(MEMORY_HOOK_EVENTS, (event) => {
+  Effect.forEach(hookEventsOf(options), ([event, timeout]) => {
     const command = options.hookCommand(event)
     return typeof command === "string" && command.trim() !== ""
-      ? Effect.succeed({ event, command, timeout: HOOK_TIMEOUTS[event] })
+      ? Effect.succeed({ event, command, timeout })
       : Effect.fail(invalid(`hookCommand("${event}") must be a command, not ${JSON.stringify(command)}`))
   })
 
@@ -461,7 +479,7 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
   yield* validateInstall(options)
   const entries = yield* hookEntries(options)
   const targets = targetFiles(options.scope, options)
-  const manifestFile = manifestPath(acxHomeOf(options))
+  const manifestFile = manifestOf(options)
   yield* Effect.annotateCurrentSpan({ scope: options.scope, settings: targets.settings, mcp: targets.mcp })
 
   const settings = yield* readJsonFile(targets.settings)
@@ -573,7 +591,7 @@ export const uninstall: (options?: UninstallOptions) => Effect.Effect<InstallRep
   if (options.scope !== undefined && options.scope !== "user" && options.scope !== "project") {
     return yield* Effect.fail(invalid(`scope must be "user" or "project", not ${JSON.stringify(options.scope)}`))
   }
-  const manifestFile = manifestPath(acxHomeOf(options))
+  const manifestFile = manifestOf(options)
   const manifest = yield* readManifest(manifestFile)
   const selected = manifest.entries.filter(selector(options))
   const files = withoutDuplicates(selected.map((entry) => entry.file))

@@ -27,14 +27,15 @@ const describeFile = (file: FileReport): ReadonlyArray<string> => {
 
 /**
  * The report as lines for the CLI: one per file (created, updated, unchanged, with its backup),
- * then what was added or removed and what was left alone, indented.
+ * then what was added or removed and what was left alone, indented. `what` names the installer
+ * (`memory`, `sync`) when nothing was recorded.
  *
  * @since 0.1.0
  * @category report
  */
-export const describeReport = (report: InstallReport): Array<string> => {
+export const describeReport = (report: InstallReport, what = "memory"): Array<string> => {
   if (report.files.length === 0) {
-    return [report.action === "install" ? "nothing to install" : "nothing to uninstall: no memory install recorded"]
+    return [report.action === "install" ? "nothing to install" : `nothing to uninstall: no ${what} install recorded`]
   }
   const lines = report.files.flatMap(describeFile)
   if (report.manifest.changed) lines.push(`recorded in ${report.manifest.path}`)

@@ -31,3 +31,31 @@ export const hookCommand = (
       ? `${quote(node)} ${quote(bin)} hook ${event}`
       : `${quote(node)} ${quote(bundle)} ${event}`
 }
+
+/** The sync hook's bundle beside the hook bundle (`dist/sync-hook.cjs`), when it is built. */
+const syncHookBundle = (bin: string): string | undefined => {
+  const bundle = hookBundle(bin)
+  if (bundle === undefined) return undefined
+  const sync = path.join(path.dirname(bundle), "sync-hook.cjs")
+  return fs.existsSync(sync) ? sync : undefined
+}
+
+/**
+ * The command `acx sync install` writes (the same for each event): the sync hook's bundle run
+ * directly, which starts `acx sync --background` detached and returns. Without a built bundle it
+ * is the acx bin's `sync --background`, which syncs before it returns. `target` is passed on as
+ * `--to` (a Postgres password in it would be written into the settings file: give it in
+ * `PGPASSWORD` or `~/.pgpass` instead).
+ */
+export const syncHookCommand = (
+  target: string | undefined,
+  bin: string = path.resolve(process.argv[1] ?? "acx"),
+  node: string = process.execPath
+) => {
+  const bundle = syncHookBundle(bin)
+  const to = target === undefined ? "" : ` --to ${quote(target)}`
+  return (_event: string): string =>
+    bundle === undefined
+      ? `${quote(node)} ${quote(bin)} sync --background${to}`
+      : `${quote(node)} ${quote(bundle)}${to}`
+}

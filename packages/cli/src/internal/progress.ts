@@ -5,8 +5,8 @@
 import * as Effect from "effect/Effect"
 
 export interface Progress {
-  /** Sets the amount done (and the total, when it becomes known). */
-  readonly update: (done: number, total?: number) => Effect.Effect<void>
+  /** Sets the amount done (and the total, when it becomes known), and a detail shown after it. */
+  readonly update: (done: number, total?: number, detail?: string) => Effect.Effect<void>
   /** Erases the bar. */
   readonly clear: Effect.Effect<void>
 }
@@ -22,18 +22,20 @@ export const progress = (label: string, options: { readonly enabled: boolean; re
   let total = 0
   let lastDraw = 0
   let drawn = false
+  let detail = ""
   const draw = (done: number) => {
     const ratio = total > 0 ? Math.min(1, done / total) : 0
     const filled = Math.round(ratio * WIDTH)
     const bar = `${"█".repeat(filled)}${"░".repeat(WIDTH - filled)}`
     const amount = total > 0 ? `${done}/${total}` : String(done)
-    stream.write(`\r${label} ${bar} ${Math.round(ratio * 100)}% ${amount} ${options.unit}\x1b[K`)
+    stream.write(`\r${label} ${bar} ${Math.round(ratio * 100)}% ${amount} ${options.unit}${detail}\x1b[K`)
     drawn = true
   }
   return {
-    update: (done, newTotal) =>
+    update: (done, newTotal, newDetail) =>
       Effect.sync(() => {
         if (newTotal !== undefined) total = newTotal
+        if (newDetail !== undefined) detail = ` · ${newDetail}`
         const now = Date.now()
         if (now - lastDraw < REDRAW_MILLIS && done < total) return
         lastDraw = now

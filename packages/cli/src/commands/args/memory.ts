@@ -163,7 +163,13 @@ export const restoreConfig = {
  */
 export type RestoreArgs = Command.Command.ParseConfig<typeof restoreConfig>
 
-const scopeOption = Options.choice("scope", ["user", "project"]).pipe(
+/**
+ * `--scope user|project` of the install commands (`acx memory install`, `acx sync install`).
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export const scopeOption = Options.choice("scope", ["user", "project"]).pipe(
   Options.withDescription(
     "user: every project (the Claude config dir's settings.json); project: this one (.claude/settings.json)"
   )

@@ -1,0 +1,189 @@
+/**
+ * What `acx sync` does (its options: `../args/sync.ts`): opens the target (default
+ * `sqlite:$ACX_HOME/sessions.db`), then runs `ClaudeSync.sync` once, or, with `--watch`, again
+ * whenever the projects directory changes (and every {@link RESCAN} whatever it hears) until
+ * SIGINT or SIGTERM. A bad target is one line before anything is created.
+ *
+ * @since 0.3.0
+ */
+import type * as ClaudeImport from "@acx/claude-code/ClaudeImport"
+import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as ClaudeSync from "@acx/claude-code/ClaudeSync"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as SessionStore from "@acx/session-store/SessionStore"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Console from "effect/Console"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as CliError from "../../CliError.js"
+import * as format from "../../internal/format.js"
+import { progress } from "../../internal/progress.js"
+import { untilSignal } from "../../internal/signals.js"
+import { projectsLayer } from "../../internal/source.js"
+import { parseTarget } from "../../internal/target.js"
+import type { SyncArgs } from "../args/sync.js"
+import { importWarnings } from "./import.js"
+
+/**
+ * `--watch` waits this long after a change for the writes that follow it (Claude Code appends a
+ * transcript line by line) before it syncs…
+ *
+ * @since 0.3.0
+ * @category watch
+ */
+export const DEBOUNCE = Duration.millis(500)
+
+/**
+ * …but no longer than this while changes keep coming.
+ *
+ * @since 0.3.0
+ * @category watch
+ */
+export const MAX_DELAY = Duration.seconds(5)
+
+/**
+ * `--watch` syncs this often even when it heard nothing: `fs.watch` misses changes on network
+ * and FUSE file systems, drops events when inotify's queue overflows, and stops hearing a
+ * projects directory that was removed and made again.
+ *
+ * @since 0.3.0
+ * @category watch
+ */
+export const RESCAN = Duration.minutes(1)
+
+/** The default target, its directory made owner-only (what `acx sync` keeps can hold secrets). */
+const defaultTarget = (): string => {
+  const file = AcxHome.paths().sessionsDatabase
+  return `sqlite:${file}`
+}
+
+/**
+ * The SQLite file's directory must exist: a mistyped path is one line, not a new directory tree
+ * (the default target's, `$ACX_HOME`, is made).
+ */
+const checkTarget = (spec: string, isDefault: boolean) =>
+  Effect.gen(function*() {
+    const parsed = DatabaseSpec.parse(spec)
+    if (Either.isRight(parsed) && parsed.right._tag === "Sqlite") {
+      const dir = path.dirname(parsed.right.filename)
+      if (isDefault) {
+        AcxHome.makeHome(dir)
+        AcxHome.preparePrivateFile(parsed.right.filename)
+      } else if (!isDirectory(dir)) {
+        return yield* CliError.notFound(`--to: the directory ${dir} does not exist; nothing was created`)
+      }
+    }
+    return yield* parseTarget(spec)
+  })
+
+const isDirectory = (dir: string): boolean => {
+  try {
+    return fs.statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const summary = (result: ClaudeImport.ImportResult, target: string, seconds: number): string =>
+  `synced ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target} in ${
+    seconds.toFixed(1)
+  }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
+
+const megabytesPerSecond = (bytes: number, millis: number): string =>
+  `${(bytes / 1_048_576 / Math.max(millis / 1000, 0.001)).toFixed(1)} MB/s`
+
+/**
+ * @since 0.3.0
+ * @category handlers
+ */
+export const run = ({ background, configDir, json, to, watch }: SyncArgs) =>
+  Effect.gen(function*() {
+    const projects = yield* ClaudeProjects.ClaudeProjects
+    const given = Option.getOrUndefined(to)
+    const target = yield* checkTarget(given ?? defaultTarget(), given === undefined)
+    yield* Effect.gen(function*() {
+      const store = yield* SessionStore.SessionStore
+      const lockRoot = AcxHome.makePrivateDirectory(AcxHome.paths().syncLocks)
+
+      const syncOnce = Effect.gen(function*() {
+        const total = (yield* projects.listSessionFiles()).length
+        const bar = progress("syncing", { enabled: !json, unit: "sessions" })
+        const started = Date.now()
+        const outcome = yield* ClaudeSync.sync({
+          from: projects,
+          to: store,
+          target: target.display,
+          lockRoot,
+          wait: !background,
+          onProgress: (p) =>
+            bar.update(
+              p.sessions,
+              total,
+              `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
+            )
+        }).pipe(Effect.ensuring(bar.clear))
+        const seconds = (Date.now() - started) / 1000
+        if (outcome._tag === "Deferred") {
+          const line = `another sync of ${target.display} is running: it will run once more`
+          return yield* json
+            ? Console.log(JSON.stringify({ deferred: true, target: target.display }))
+            : Console.log(line)
+        }
+        const { passes, result } = outcome
+        if (json) {
+          // one line per sync: `--watch` prints one for each
+          return yield* Console.log(JSON.stringify({ ...result, passes, target: target.display, seconds }))
+        }
+        yield* Console.log(summary(result, target.display, seconds))
+        for (const line of importWarnings(result.warnings)) yield* Console.error(line)
+      })
+
+      if (!watch) return yield* syncOnce
+      const stopped = yield* Effect.raceFirst(
+        watchLoop(projects.projectsDir, syncOnce),
+        untilSignal
+      )
+      if (!json) yield* Console.error(`acx: stopped (${stopped.signal})`)
+    }).pipe(Effect.provide(target.layer))
+  }).pipe(
+    Effect.provide(projectsLayer(configDir)),
+    Effect.provide(NodeContext.layer)
+  )
+
+/**
+ * Syncs, then waits for a change under `dir` (debounced) or the rescan, forever. Interrupted
+ * between two batches or in one: a batch is one transaction with its ledger record, so an
+ * abandoned one is stored by the next sync.
+ */
+const watchLoop = <E, R>(dir: string, syncOnce: Effect.Effect<void, E, R>) =>
+  Effect.scoped(Effect.gen(function*() {
+    const changes = yield* Queue.sliding<void>(1)
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        try {
+          const watcher = fs.watch(dir, { recursive: true }, () => Queue.unsafeOffer(changes, undefined))
+          watcher.on("error", () => watcher.close())
+          return watcher
+        } catch {
+          // no projects directory yet, or no recursive watch here: the rescan alone
+          return undefined
+        }
+      }),
+      (watcher) => Effect.sync(() => watcher?.close())
+    )
+    const quiet = Queue.take(changes).pipe(Effect.timeout(DEBOUNCE), Effect.option)
+    for (;;) {
+      yield* syncOnce
+      yield* Effect.raceFirst(Queue.take(changes), Effect.sleep(RESCAN))
+      const until = Date.now() + Duration.toMillis(MAX_DELAY)
+      while (Date.now() < until && Option.isSome(yield* quiet)) {
+        // more writes: wait for them to stop
+      }
+    }
+  }))
