@@ -99,7 +99,7 @@ export interface BackfillOptions<E> {
   readonly home?: string | undefined
   readonly config?: MemoryConfig.MemoryConfig | undefined
   /** Model mode, before anything is spent: go on with this estimate? */
-  readonly confirm?: ((estimate: BackfillEstimate.Estimate) => Effect.Effect<boolean>) | undefined
+  readonly confirm?: ((estimate: BackfillEstimate.Estimate) => Effect.Effect<boolean, E>) | undefined
   /**
    * Model mode: distils what is queued (the worker, run until its queue is empty); `"busy"` when
    * another worker runs (it distils them instead).

@@ -203,3 +203,42 @@ export const uninstallConfig = { scope: scopeOption.pipe(Options.optional), proj
  * @category models
  */
 export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
+
+/**
+ * The options of `acx memory backfill`.
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export const backfillConfig = {
+  configDir: Options.text("config-dir").pipe(
+    Options.withDescription(
+      "Claude Code config directory to read past sessions from (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"
+    ),
+    Options.optional
+  ),
+  project: memoryProjectOption,
+  since: Options.text("since").pipe(
+    Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),
+    Options.optional
+  ),
+  mode: Options.choice("mode", ["local", "model"]).pipe(
+    Options.withDefault("local" as const),
+    Options.withDescription(
+      "local: deterministic, free, no model (default); model: the observer, within the daily budget"
+    )
+  ),
+  yes: Options.boolean("yes").pipe(Options.withDescription("Model mode: start without asking to confirm the estimate")),
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription("Count the sessions and events (and the estimate); store nothing")
+  ),
+  json: jsonOption
+}
+
+/**
+ * What `acx memory backfill` was given.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type BackfillArgs = Command.Command.ParseConfig<typeof backfillConfig>
