@@ -4,10 +4,15 @@
  * second run storing nothing, `--project` and `--since` keeping only their sessions, `--dry-run`
  * storing nothing, a run killed with SIGKILL mid-way then rerun ending equal to one clean run, 300
  * past sessions of `BigConfigDir` giving a memory (the time per session logged), and the official
- * MCP client finding a backfilled observation through `acx memory mcp`.
+ * MCP client finding a backfilled observation through `acx memory mcp`; model mode with the
+ * observer on the REAL Claude Code CLI against the model double: the estimate shown, `--yes`
+ * needed without a terminal, the run stopping at a tiny daily budget with one line, a rerun the
+ * same day storing nothing, and one with the budget raised finishing the rest, nothing twice.
  */
 import { buildClaudeConfigDir } from "@acx/fixtures"
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
+import * as ModelDouble from "@acx/testing/ModelDouble"
+import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawn } from "node:child_process"
@@ -17,6 +22,9 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, parseJson, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
+
+const claude = await detectClaude()
+if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
 
 const roots: Array<string> = []
 afterEach(() => Promise.all(roots.splice(0).map((root) => removeTreeWhenIdle(root))), 70_000)
@@ -64,6 +72,7 @@ describe("acx memory backfill", () => {
     expect(after.observations).toBeGreaterThan(10)
     expect(after.summaries).toBeGreaterThanOrEqual(report.backfilled)
     expect(after).toMatchObject({ done: sessions.length, waiting: 0 })
+    expect(report).toMatchObject({ observations: after.observations, summaries: after.summaries, events: after.events })
     // the memory is dated at the transcripts' times (2025–2026), not today
     const newest = query(db, "SELECT max(created_at) AS t FROM memory_observations")[0]!.t as number
     expect(newest).toBeLessThan(Date.parse("2026-03-01"))
@@ -171,4 +180,88 @@ describe("acx memory backfill", () => {
       await client.close()
     }
   }, TEST_TIMEOUT_MS)
+})
+
+describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
+  const isObserver = ModelDouble.systemMentions("acx's memory observer")
+
+  it("shows the estimate, stops at the daily budget with one line, goes on when the budget allows", async () => {
+    const { db, home, root } = makeRoot()
+    const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
+    const userHome = path.join(root, "home")
+    fs.mkdirSync(path.join(userHome, ".claude"), { recursive: true })
+    // every observer call costs haiku's price of 20 000 input and 500 output tokens (about 2.3 cents)
+    let calls = 0
+    const script = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+      if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+      const call = ++calls
+      const usage = { inputTokens: 20_000, outputTokens: 500 }
+      return (ModelDouble.lastUserText(request) ?? "").includes("SESSION CHECKPOINT")
+        ? { content: `<summary><request>Model summary ${call}</request><completed>work</completed></summary>`, usage }
+        : {
+          content:
+            `<observation><type>discovery</type><title>Model observation ${call}</title><narrative>Seen by the model.</narrative></observation>`,
+          usage
+        }
+    }
+    const double = await ModelDouble.startModelDouble({ script })
+    try {
+      const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
+      const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
+      const settings = (memory: Record<string, unknown>) =>
+        fs.writeFileSync(
+          path.join(home, "config.json"),
+          JSON.stringify({ memory: { mode: "model", batchSize: 200, ...memory } })
+        )
+      settings({ dailyBudgetUsd: 0.02 })
+      const run = (...args: Array<string>) =>
+        acx(["memory", "backfill", "--config-dir", configDir, "--mode", "model", ...args], { env })
+
+      // no terminal to ask on: the estimate, and --yes to spend it
+      const unasked = await run()
+      expect(unasked.code).toBe(2)
+      expect(unasked.stderrLines).toHaveLength(1)
+      expect(unasked.stderr).toMatch(
+        /estimate: \d+ sessions, .* observer calls, .* tokens, at most \$[\d.]+ with claude-haiku-4-5: pass --yes/
+      )
+      expect(calls).toBe(0)
+
+      const first = await run("--yes")
+      expect(first.code, first.stderr).toBe(0)
+      expect(first.stderr).toMatch(/^estimate: /)
+      const lines = first.stdout.trim().split("\n")
+      expect(lines.at(-1)).toMatch(
+        /^stopped: the daily budget of \$0\.02 is spent \(\$[\d.]+ on \d{4}-\d{2}-\d{2}\); \d+ of \d+ sessions backfilled, \d+ left for a later run/
+      )
+      expect(lines[0]).toMatch(/^backfilled [1-9]\d* of \d+ sessions \(model\): [1-9]\d* observations/)
+      const model = () =>
+        query(db, "SELECT count(*) AS n FROM memory_observations WHERE source = 'model'")[0]!.n as number
+      expect(model()).toBeGreaterThan(0)
+      const afterFirst = totals(db)
+      expect(afterFirst.done).toBeGreaterThan(0)
+      expect(afterFirst.waiting).toBe(0)
+      const callsAfterFirst = calls
+
+      // the same day: nothing more is spent or stored
+      const second = parseJson(await run("--yes", "--json"))
+      expect(second.stopped).toMatch(/daily budget/)
+      expect(second.backfilled).toBe(0)
+      expect(calls).toBe(callsAfterFirst)
+      expect(totals(db)).toEqual(afterFirst)
+
+      // no budget: the rest is distilled, what was done stays once
+      settings({ dailyBudgetUsd: null })
+      const third = parseJson(await run("--yes", "--json"))
+      expect(third.stopped).toBeUndefined()
+      expect(third.backfilled).toBeGreaterThan(0)
+      expect(third.already).toBe(afterFirst.done)
+      const final = totals(db)
+      expect(final.waiting).toBe(0)
+      expect(final.done).toBe(third.sessions)
+      const titles = query(db, "SELECT title FROM memory_observations").map((row) => row.title as string)
+      expect(new Set(titles).size).toBe(titles.length)
+    } finally {
+      await double.close()
+    }
+  }, 300_000)
 })

@@ -266,13 +266,18 @@ export const run = <E>(
         if (options.mode === "model" && options.distil !== undefined) {
           if ((yield* options.distil) === "busy") return false
         } else {
-          const made = yield* distilLocally(sessionId, config)
-          observations += made.observations
-          summaries += made.summaries
+          yield* distilLocally(sessionId, config)
         }
         const now = yield* Clock.currentTimeMillis
         return yield* Effect.try({
-          try: () => BackfillStore.finish(db, sessionId, now),
+          try: () => {
+            const finished = BackfillStore.finish(db, sessionId, now)
+            // counted from the rows, whoever distilled them (here, or the worker with the model)
+            const made = BackfillStore.made(db, sessionId)
+            observations += made.observations
+            summaries += made.summaries
+            return finished
+          },
           catch: databaseError("marking a session done")
         })
       })

@@ -89,3 +89,10 @@ export const finish = (db: Database.Database, sessionId: string, now: number): b
 export const setLocal = (db: Database.Database, sessionId: string, reason: string): void => {
   db.prepare("UPDATE memory_sessions SET observer_local_reason = ? WHERE id = ?").run(reason, sessionId)
 }
+
+/** How many observations and summaries a session has (what distilling it made). */
+export const made = (db: Database.Database, sessionId: string): { observations: number; summaries: number } =>
+  db.prepare(
+    `SELECT (SELECT count(*) FROM memory_observations WHERE session_id = @id) AS observations,
+       (SELECT count(*) FROM memory_summaries WHERE session_id = @id) AS summaries`
+  ).get({ id: sessionId }) as { observations: number; summaries: number }

@@ -118,7 +118,8 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
     yield* bar.clear
     if (json) return yield* Console.log(format.json(report))
     const lines = [
-      ...(report.estimate === undefined || (!report.dryRun && report.mode === "local")
+      // a real run in model mode showed it before it started
+      ...(report.estimate === undefined || !report.dryRun
         ? []
         : [estimateLine(report.estimate, config.model)]),
       report.dryRun
