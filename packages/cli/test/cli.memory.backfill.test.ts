@@ -60,6 +60,9 @@ describe("acx memory backfill", () => {
     const dry = await backfill(home, configDir, "--dry-run", "--json")
     expect(dry.code).toBe(0)
     expect(parseJson(dry)).toMatchObject({ dryRun: true, sessions: sessions.length, backfilled: 0 })
+    const dryModel = await backfill(home, configDir, "--dry-run", "--mode", "model")
+    expect(dryModel.stdout).toMatch(/^estimate: \d+ sessions, [\d.k]+ events, \d+ observer calls, [\d.k]+ tokens, at most \$/)
+    expect(dryModel.stdout).toContain("nothing stored")
     expect(fs.existsSync(db) ? totals(db).events : 0).toBe(0)
 
     const first = await backfill(home, configDir, "--json")
@@ -154,6 +157,20 @@ describe("acx memory backfill", () => {
       } ms per session`
     )
   }, 300_000)
+
+  it("two backfills at once store every session once", async () => {
+    const { db, home, root } = makeRoot()
+    const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 60, bytes: 3_000_000, seed: 3 })
+    const [a, b] = await Promise.all([backfill(home, big.configDir, "--json"), backfill(home, big.configDir, "--json")])
+    expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0])
+    const [ra, rb] = [parseJson(a), parseJson(b)]
+    expect(ra.backfilled + rb.backfilled).toBeGreaterThanOrEqual(60)
+    const clean = path.join(root, "clean")
+    fs.mkdirSync(clean)
+    expect((await backfill(clean, big.configDir)).code).toBe(0)
+    expect(totals(db)).toEqual(totals(path.join(clean, "memory.db")))
+    expect(totals(db)).toMatchObject({ done: 60, waiting: 0 })
+  }, TEST_TIMEOUT_MS)
 
   it("the official MCP client finds a backfilled observation through acx memory mcp", async () => {
     const { home, root } = makeRoot()

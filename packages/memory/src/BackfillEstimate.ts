@@ -49,7 +49,27 @@ export const REPLY_TOKENS = 400
  */
 export const INSTRUCTION_TOKENS = 1_200
 
-const tokensOf = (text: string): number => Math.ceil(text.length / 4)
+/**
+ * What the estimate needs of a queued event: its kind and its payload's length.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface EventSize {
+  readonly kind: QueuedEvent["kind"]
+  readonly chars: number
+}
+
+/**
+ * The sizes of what captures queue (captures that queue nothing left out).
+ *
+ * @since 0.3.0
+ * @category estimating
+ */
+export const sizesOf = (captures: ReadonlyArray<{ readonly queued: QueuedEvent | undefined }>): Array<EventSize> =>
+  captures.flatMap((capture) =>
+    capture.queued === undefined ? [] : [{ kind: capture.queued.kind, chars: capture.queued.payload.length }]
+  )
 
 /**
  * The calls and tokens of one session's queued events (in queue order).
@@ -58,7 +78,7 @@ const tokensOf = (text: string): number => Math.ceil(text.length / 4)
  * @category estimating
  */
 export const sessionCost = (
-  events: ReadonlyArray<QueuedEvent>,
+  events: ReadonlyArray<EventSize>,
   config: Pick<MemoryConfig, "batchSize" | "observerMaxContextTokens">
 ): { readonly calls: number; readonly inputTokens: number; readonly outputTokens: number } => {
   const prompts: Array<number> = []
@@ -78,7 +98,7 @@ export const sessionCost = (
       continue
     }
     checkpoint = false
-    batch += tokensOf(event.payload) + 20
+    batch += Math.ceil(event.chars / 4) + 20
     inBatch++
     if (inBatch >= Math.max(1, config.batchSize)) flush()
   }
@@ -101,7 +121,7 @@ export const sessionCost = (
  * @category estimating
  */
 export const estimate = (
-  sessions: ReadonlyArray<ReadonlyArray<QueuedEvent>>,
+  sessions: ReadonlyArray<ReadonlyArray<EventSize>>,
   config: Pick<MemoryConfig, "batchSize" | "observerMaxContextTokens" | "model">,
   pricing: Pricing.PricingTable = Pricing.builtinPricing
 ): Estimate => {

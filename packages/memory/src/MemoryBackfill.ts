@@ -209,12 +209,6 @@ export const distilLocally = Effect.fn("MemoryBackfill.distilLocally")(function*
   return { observations, summaries }
 })
 
-interface Candidate {
-  readonly session: PastSession
-  readonly project: string
-  readonly captures: ReadonlyArray<TranscriptHooks.TimedCapture>
-}
-
 const spentReason = (config: MemoryConfig.MemoryConfig, spend: MemoryStore.DaySpend): string | undefined => {
   if (config.dailyBudgetUsd !== null && spend.costUsd >= config.dailyBudgetUsd) {
     return `the daily budget of $${config.dailyBudgetUsd} is spent ($${spend.costUsd.toFixed(4)} on ${spend.day})`
@@ -289,39 +283,44 @@ export const run = <E>(
       BackfillStore.unfinished(db).filter((row) =>
         wanted.has(row.sessionId) && (options.project === undefined || row.project === options.project)
       )
-    // the sessions to read: not marked, not live
+    // the sessions to read: not marked (a live one is told apart when it is queued)
     const marks = new Map(
-      (db.prepare("SELECT session_id AS id, state FROM memory_backfill").all() as Array<{ id: string; state: string }>)
-        .map((row) => [row.id, row.state])
+      (db.prepare("SELECT session_id AS id, project FROM memory_backfill").all() as Array<
+        { id: string; project: string }
+      >).map((row) => [row.id, row.project])
     )
-    const candidates: Array<Candidate> = []
+    /** A session's transcript read and turned into captures (read again when needed: nothing is held across sessions). */
+    const load = (session: PastSession) =>
+      Effect.map(options.source.entries(session), (entries) => {
+        const project = session.project ?? TranscriptHooks.projectOf(entries)
+        return {
+          project,
+          captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, config, session.lastActivity)
+        }
+      })
+    const sized = options.mode === "model" || dryRun
+    const sizes: Array<ReadonlyArray<BackfillEstimate.EventSize>> = []
+    const candidates: Array<PastSession> = []
     for (const session of listed) {
       if (marks.has(session.sessionId)) continue
-      const entries = yield* options.source.entries(session)
-      const project = session.project ?? TranscriptHooks.projectOf(entries)
-      if (options.project !== undefined && project !== options.project) continue
-      candidates.push({
-        session,
-        project: project ?? "",
-        captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, config, session.lastActivity)
-      })
+      const known = session.project !== undefined && !sized
+      if (known && options.project !== undefined && session.project !== options.project) continue
+      if (known) {
+        candidates.push(session)
+        continue
+      }
+      const loaded = yield* load(session)
+      if (options.project !== undefined && loaded.project !== options.project) continue
+      candidates.push(session)
+      sizes.push(BackfillEstimate.sizesOf(loaded.captures.map((timed) => timed.capture)))
     }
+    const candidateIds = new Set(candidates.map((session) => session.sessionId))
     const inScope = listed.filter((session) =>
-      candidates.some((candidate) => candidate.session.sessionId === session.sessionId) ||
+      candidateIds.has(session.sessionId) ||
       (marks.has(session.sessionId) &&
-        (options.project === undefined ||
-          (db.prepare("SELECT project FROM memory_backfill WHERE session_id = ?").get(session.sessionId) as
-              | { project: string }
-              | undefined)?.project === options.project))
+        (options.project === undefined || marks.get(session.sessionId) === options.project))
     )
-    const estimate = options.mode === "model" || dryRun
-      ? BackfillEstimate.estimate(
-        candidates.map((candidate) =>
-          candidate.captures.flatMap((timed) => timed.capture.queued === undefined ? [] : [timed.capture.queued])
-        ),
-        config
-      )
-      : undefined
+    const estimate = sized ? BackfillEstimate.estimate(sizes, config) : undefined
     const report = (stopped: string | undefined, declined: boolean) =>
       Effect.map(Clock.currentTimeMillis, (now): BackfillReport => ({
         mode: options.mode,
@@ -367,35 +366,34 @@ export const run = <E>(
         yield* progress(session.sessionId, "already")
       }
     }
-    for (const candidate of candidates) {
+    for (const session of candidates) {
       const stop = yield* budgetStop
-      if (stop !== undefined) {
-        return yield* report(stop, false)
-      }
+      if (stop !== undefined) return yield* report(stop, false)
+      const { captures, project } = yield* load(session)
       const now = yield* Clock.currentTimeMillis
       const queued = yield* Effect.try({
         try: () =>
           BackfillStore.queue(db, {
-            sessionId: candidate.session.sessionId,
-            project: candidate.project,
+            sessionId: session.sessionId,
+            project: project ?? "",
             source: options.source.name,
             mode: options.mode,
             localReason: options.mode === "local" ? LOCAL_REASON : undefined,
             now
-          }, candidate.captures),
-        catch: databaseError(`queueing session ${candidate.session.sessionId}`)
+          }, captures),
+        catch: databaseError(`queueing session ${session.sessionId}`)
       })
       if (queued._tag !== "Queued") {
-        yield* progress(candidate.session.sessionId, queued._tag === "Live" ? "live" : "already")
+        yield* progress(session.sessionId, queued._tag === "Live" ? "live" : "already")
         continue
       }
       counts.events += queued.events
       if (queued.events === 0) {
-        yield* progress(candidate.session.sessionId, "empty")
+        yield* progress(session.sessionId, "empty")
         continue
       }
-      const finished = yield* distil(candidate.session.sessionId)
-      yield* progress(candidate.session.sessionId, finished ? "backfilled" : "waiting")
+      const finished = yield* distil(session.sessionId)
+      yield* progress(session.sessionId, finished ? "backfilled" : "waiting")
     }
     return yield* report(undefined, false)
   }).pipe(Effect.scoped)

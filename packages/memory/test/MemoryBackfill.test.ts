@@ -246,11 +246,13 @@ describe("MemoryBackfill.run", () => {
       event("summarise"),
       event("prompt")
     ]
-    const estimate = BackfillEstimate.estimate([session], { ...config, batchSize: 10, model: "claude-haiku-4-5" })
+    const sizes = BackfillEstimate.sizesOf(session.map((queued) => ({ queued })))
+    expect(sizes[0]).toEqual({ kind: "tool", chars: 400 })
+    const estimate = BackfillEstimate.estimate([sizes], { ...config, batchSize: 10, model: "claude-haiku-4-5" })
     // 10 + 10 + 5 tool events, the two checkpoints together, the last prompt
     expect(estimate.calls).toBe(5)
     expect(estimate.events).toBe(28)
     expect(estimate.costUsd).toBeGreaterThan(0)
-    expect(BackfillEstimate.estimate([session], { ...config, model: "no-such-model" }).costUsd).toBeUndefined()
+    expect(BackfillEstimate.estimate([sizes], { ...config, model: "no-such-model" }).costUsd).toBeUndefined()
   })
 })
