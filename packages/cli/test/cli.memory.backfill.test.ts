@@ -22,6 +22,7 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, parseJson, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
+import { onTerminal } from "./utils/terminal.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -61,7 +62,9 @@ describe("acx memory backfill", () => {
     expect(dry.code).toBe(0)
     expect(parseJson(dry)).toMatchObject({ dryRun: true, sessions: sessions.length, backfilled: 0 })
     const dryModel = await backfill(home, configDir, "--dry-run", "--mode", "model")
-    expect(dryModel.stdout).toMatch(/^estimate: \d+ sessions, [\d.k]+ events, \d+ observer calls, [\d.k]+ tokens, at most \$/)
+    expect(dryModel.stdout).toMatch(
+      /^estimate: \d+ sessions, [\d.k]+ events, \d+ observer calls, [\d.k]+ tokens, at most \$/
+    )
     expect(dryModel.stdout).toContain("nothing stored")
     expect(fs.existsSync(db) ? totals(db).events : 0).toBe(0)
 
@@ -157,6 +160,49 @@ describe("acx memory backfill", () => {
       } ms per session`
     )
   }, 300_000)
+
+  it("on a terminal: a progress bar, and model mode asks before spending (no: nothing spent or stored)", async () => {
+    const { db, home, root } = makeRoot()
+    const { configDir, sessions } = buildClaudeConfigDir(path.join(root, "claude"))
+    const env = { ...process.env, ACX_HOME: home, NO_COLOR: "1" }
+    const asked = onTerminal([
+      process.execPath,
+      BIN,
+      "memory",
+      "backfill",
+      "--config-dir",
+      configDir,
+      "--mode",
+      "model"
+    ], {
+      cwd: root,
+      env
+    })
+    try {
+      await asked.waitFor("Go on? [y/N]")
+      expect(asked.output()).toMatch(
+        /estimate: \d+ sessions, .* at most \$[\d.]+ with claude-haiku-4-5; daily budget \$1\.00/
+      )
+      asked.type("n\r")
+      expect(await asked.exited).toBe(0)
+      expect(asked.output()).toContain("nothing spent: the estimate was declined")
+    } finally {
+      asked.child.kill("SIGKILL")
+    }
+    expect(fs.existsSync(db) ? totals(db) : { events: 0, done: 0 }).toMatchObject({ events: 0, done: 0 })
+
+    const local = onTerminal([process.execPath, BIN, "memory", "backfill", "--config-dir", configDir], {
+      cwd: root,
+      env
+    })
+    try {
+      expect(await local.exited).toBe(0)
+      expect(local.output()).toMatch(new RegExp(`backfill [█░]+ 100% ${sessions.length}/${sessions.length} sessions`))
+      expect(local.output()).toMatch(/backfilled \d+ of \d+ sessions \(local\)/)
+    } finally {
+      local.child.kill("SIGKILL")
+    }
+  }, TEST_TIMEOUT_MS)
 
   it("two backfills at once store every session once", async () => {
     const { db, home, root } = makeRoot()
