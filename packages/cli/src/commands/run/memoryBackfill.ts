@@ -20,16 +20,10 @@ import type { CliError } from "../../CliError.js"
 import { invalidArgument } from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
+import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
 import type { BackfillArgs } from "../args/memory.js"
-
-const parseDate = (text: string) => {
-  const value = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
-  return Number.isNaN(value)
-    ? Effect.fail(invalidArgument(`"${text}" is not a date (YYYY-MM-DD or an ISO time)`))
-    : Effect.succeed(value)
-}
 
 /** A config directory's main transcripts as a backfill source (its listing's metadata filters them before any read). */
 const configDirSource = (
@@ -57,14 +51,14 @@ const configDirSource = (
   }
 }
 
-const money = (usd: number | undefined) => usd === undefined ? "an unknown price" : `$${usd.toFixed(usd < 1 ? 4 : 2)}`
+const price = (usd: number | undefined) => usd === undefined ? "an unknown price" : money(usd)
 
 const estimateLine = (estimate: BackfillEstimate.Estimate, model: string) =>
   `estimate: ${estimate.sessions} sessions, ${
     format.count(estimate.events)
   } events, ${estimate.calls} observer calls, ${
     format.count(estimate.inputTokens + estimate.outputTokens)
-  } tokens, at most ${money(estimate.costUsd)} with ${model}`
+  } tokens, at most ${price(estimate.costUsd)} with ${model}`
 
 /** Asks on the terminal; anything but y/yes declines. */
 const ask = (question: string) =>
@@ -108,7 +102,11 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
           if (!interactive) {
             return yield* Effect.fail(invalidArgument(`${line}: pass --yes to spend it (no terminal to ask on)`))
           }
-          return yield* ask(`${line}; daily budget ${money(config.dailyBudgetUsd ?? undefined)}. Go on? [y/N] `)
+          return yield* ask(
+            `${line}; daily budget ${
+              config.dailyBudgetUsd === null ? "none" : money(config.dailyBudgetUsd)
+            }. Go on? [y/N] `
+          )
         }),
       distil: Effect.map(
         MemoryWorker.run({ home: paths.home, config, idleTimeout: 0, pollInterval: "100 millis", log: () => {} }),
