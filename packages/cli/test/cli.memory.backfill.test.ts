@@ -15,7 +15,7 @@ import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -202,6 +202,73 @@ describe("acx memory backfill", () => {
     } finally {
       local.child.kill("SIGKILL")
     }
+  }, TEST_TIMEOUT_MS)
+
+  it("hostile transcripts: a FIFO, lines too deep or not JSON, bad UTF-8, 5 MB outputs, deep inputs", async () => {
+    const { db, home, root } = makeRoot()
+    const configDir = path.join(root, "claude")
+    const dir = path.join(configDir, "projects", "-work-app")
+    fs.mkdirSync(dir, { recursive: true })
+    const sessionId = "11111111-2222-4333-8444-555555555555"
+    const cwd = "/work/app"
+    let deep: unknown = { a: 1 }
+    for (let level = 0; level < 400; level++) deep = { x: deep }
+    const huge = "Z".repeat(5_000_000)
+    const lines = [
+      JSON.stringify({
+        type: "user",
+        uuid: "u1",
+        cwd,
+        timestamp: "2026-01-02T00:00:00Z",
+        message: { role: "user", content: "hello there" }
+      }),
+      "[".repeat(20_000) + "]".repeat(20_000),
+      "not json at all",
+      JSON.stringify({
+        type: "assistant",
+        uuid: "a1",
+        cwd,
+        timestamp: "2026-01-02T00:00:01Z",
+        message: {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "cat big", deep } }]
+        }
+      }),
+      JSON.stringify({
+        type: "user",
+        uuid: "r1",
+        cwd,
+        timestamp: "2026-01-02T00:00:02Z",
+        toolUseResult: { stdout: huge },
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: huge }] }
+      })
+    ]
+    fs.writeFileSync(
+      path.join(dir, `${sessionId}.jsonl`),
+      Buffer.concat([
+        Buffer.from(lines.join("\n") + "\n"),
+        Buffer.from(
+          `{"type":"user","uuid":"u2","cwd":"/work/app","timestamp":"2026-01-02T00:00:03Z","message":{"role":"user","content":"bad `
+        ),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(` bytes"}}\n`)
+      ])
+    )
+    spawnSync("mkfifo", [path.join(dir, "99999999-2222-4333-8444-555555555555.jsonl")])
+
+    const result = await backfill(home, configDir, "--json")
+    expect(result.code, result.stderr).toBe(0)
+    expect(parseJson(result)).toMatchObject({ sessions: 1, backfilled: 1 })
+    expect(result.stderr).toContain("not a regular file (FIFO)")
+    expect(result.stderr).toMatch(/2 malformed line\(s\) skipped in 1 file\(s\)/)
+    expect(query(db, "SELECT text FROM memory_prompts ORDER BY id").map((row) => row.text)).toEqual([
+      "hello there",
+      "bad \ufffd\ufffd bytes"
+    ])
+    const [tool] = query(db, "SELECT payload FROM memory_events WHERE kind = 'tool'")
+    // cut at maxToolOutputChars, with the marker saying how much went
+    expect(tool!.payload.length).toBeLessThan(20_000)
+    expect(tool!.payload).toContain("more characters]")
   }, TEST_TIMEOUT_MS)
 
   it("two backfills at once store every session once", async () => {

@@ -72,6 +72,8 @@ export interface Progress {
   readonly total: number
   readonly sessionId: string
   readonly outcome: SessionOutcome
+  /** `unreadable`: why its transcript could not be read. */
+  readonly problem?: string | undefined
 }
 
 /**
@@ -80,7 +82,7 @@ export interface Progress {
  * @since 0.3.0
  * @category models
  */
-export type SessionOutcome = "backfilled" | "resumed" | "already" | "live" | "empty" | "waiting"
+export type SessionOutcome = "backfilled" | "resumed" | "already" | "live" | "empty" | "waiting" | "unreadable"
 
 /**
  * @since 0.3.0
@@ -131,6 +133,8 @@ export interface BackfillReport {
   readonly empty: number
   /** Queued for the model, not distilled yet (another worker has them, or they wait for a retry). */
   readonly waiting: number
+  /** Whose transcript could not be read (gone since the listing, unreadable): not marked, a later run tries again. */
+  readonly unreadable: number
   /** Events queued by this run. */
   readonly events: number
   readonly observations: number
@@ -243,17 +247,17 @@ export const run = <E>(
       }),
       (db) => Effect.sync(() => db.close())
     )
-    const counts = { backfilled: 0, resumed: 0, already: 0, live: 0, empty: 0, waiting: 0, events: 0 }
+    const counts = { backfilled: 0, resumed: 0, already: 0, live: 0, empty: 0, waiting: 0, unreadable: 0, events: 0 }
     let observations = 0
     let summaries = 0
     let total = listed.length
     let done = 0
-    const progress = (sessionId: string, outcome: SessionOutcome) =>
+    const progress = (sessionId: string, outcome: SessionOutcome, problem?: string) =>
       Effect.suspend(() => {
         done++
         counts[outcome]++
         if (outcome === "resumed") counts.backfilled++
-        return options.onProgress?.({ done, total, sessionId, outcome }) ?? Effect.void
+        return options.onProgress?.({ done, total, sessionId, outcome, problem }) ?? Effect.void
       })
     const distil = (sessionId: string) =>
       Effect.gen(function*() {
@@ -291,13 +295,24 @@ export const run = <E>(
     )
     /** A session's transcript read and turned into captures (read again when needed: nothing is held across sessions). */
     const load = (session: PastSession) =>
-      Effect.map(options.source.entries(session), (entries) => {
-        const project = session.project ?? TranscriptHooks.projectOf(entries)
-        return {
-          project,
-          captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, config, session.lastActivity)
-        }
-      })
+      options.source.entries(session).pipe(
+        Effect.map((entries) => {
+          const project = session.project ?? TranscriptHooks.projectOf(entries)
+          return {
+            _tag: "Loaded" as const,
+            project,
+            captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, config, session.lastActivity)
+          }
+        }),
+        // one transcript that cannot be read (deleted since the listing) does not stop the others
+        Effect.catchAll((error) =>
+          Effect.succeed({
+            _tag: "Unreadable" as const,
+            problem: (error as { readonly message?: unknown } | null)?.message?.toString() ?? String(error)
+          })
+        )
+      )
+    const unreadable = new Map<string, string>()
     const sized = options.mode === "model" || dryRun
     const sizes: Array<ReadonlyArray<BackfillEstimate.EventSize>> = []
     const candidates: Array<PastSession> = []
@@ -310,6 +325,11 @@ export const run = <E>(
         continue
       }
       const loaded = yield* load(session)
+      if (loaded._tag === "Unreadable") {
+        unreadable.set(session.sessionId, loaded.problem)
+        candidates.push(session)
+        continue
+      }
       if (options.project !== undefined && loaded.project !== options.project) continue
       candidates.push(session)
       sizes.push(BackfillEstimate.sizesOf(loaded.captures.map((timed) => timed.capture)))
@@ -369,7 +389,14 @@ export const run = <E>(
     for (const session of candidates) {
       const stop = yield* budgetStop
       if (stop !== undefined) return yield* report(stop, false)
-      const { captures, project } = yield* load(session)
+      const loaded = unreadable.has(session.sessionId)
+        ? { _tag: "Unreadable" as const, problem: unreadable.get(session.sessionId)! }
+        : yield* load(session)
+      if (loaded._tag === "Unreadable") {
+        yield* progress(session.sessionId, "unreadable", loaded.problem)
+        continue
+      }
+      const { captures, project } = loaded
       const now = yield* Clock.currentTimeMillis
       const queued = yield* Effect.try({
         try: () =>

@@ -233,6 +233,38 @@ describe("MemoryBackfill.run", () => {
     expect(counts()).toEqual(after)
   })
 
+  it("a transcript that cannot be read is skipped unmarked; the others are backfilled, and a later run reads it", async () => {
+    const home = makeHome()
+    const entries = transcript("/work/app", { prompt: "task", command: "make", output: "ok", reply: "done" })
+    let gone = true
+    const source: MemoryBackfill.Source<Error> = {
+      ...sourceOf([{ id: "s-ok", entries, project: "/work/app" }, { id: "s-gone", entries, project: "/work/app" }]),
+      entries: (session) =>
+        session.sessionId === "s-gone" && gone
+          ? Effect.fail(new Error("ENOENT: no such file"))
+          : Effect.succeed(entries)
+    }
+    const problems: Array<string | undefined> = []
+    const first = await Effect.runPromise(provideDatabase(
+      home,
+      MemoryBackfill.run({
+        source,
+        mode: "local",
+        home,
+        config,
+        onProgress: (step) => Effect.sync(() => step.outcome === "unreadable" && problems.push(step.problem))
+      })
+    ))
+    expect(first).toMatchObject({ sessions: 2, backfilled: 1, unreadable: 1 })
+    expect(problems).toEqual(["ENOENT: no such file"])
+    expect(query(home, "SELECT session_id FROM memory_backfill").map((row) => row["session_id"])).toEqual(["s-ok"])
+    gone = false
+    const second = await Effect.runPromise(
+      provideDatabase(home, MemoryBackfill.run({ source, mode: "local", home, config }))
+    )
+    expect(second).toMatchObject({ backfilled: 1, already: 1, unreadable: 0 })
+  })
+
   it("the estimate counts the worker's calls: a batch per batchSize events, one per run of checkpoints", () => {
     const event = (kind: HookCapture.QueuedEvent["kind"]): HookCapture.QueuedEvent => ({
       kind,

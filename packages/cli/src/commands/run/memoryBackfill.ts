@@ -17,17 +17,18 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as readline from "node:readline"
 import type { CliError } from "../../CliError.js"
-import { invalidArgument } from "../../CliError.js"
+import { invalidArgument, printable } from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
-import { projectsLayer } from "../../internal/source.js"
+import { type MalformedFile, malformedWarning, projectsLayer } from "../../internal/source.js"
 import type { BackfillArgs } from "../args/memory.js"
 
 /** A config directory's main transcripts as a backfill source (its listing's metadata filters them before any read). */
 const configDirSource = (
-  projects: ClaudeProjects.ClaudeProjects
+  projects: ClaudeProjects.ClaudeProjects,
+  malformed: Map<string, MalformedFile>
 ): MemoryBackfill.Source<ClaudeProjects.ClaudeProjectsError | CliError> => {
   const keys = new Map<string, string>()
   return {
@@ -44,10 +45,17 @@ const configDirSource = (
         }
       })),
     entries: (session) =>
-      Effect.map(
-        projects.readSession(keys.get(session.sessionId) ?? "", session.sessionId),
-        (read) => read.entries as ReadonlyArray<unknown>
-      )
+      Effect.map(projects.readSession(keys.get(session.sessionId) ?? "", session.sessionId), (read) => {
+        // one warning at the end names the files with lines that are not entries
+        if (read.errors.length > 0) {
+          malformed.set(session.transcriptPath, {
+            file: session.transcriptPath,
+            lines: read.errors.length,
+            firstOffset: read.errorOffsets[0]
+          })
+        }
+        return read.entries as ReadonlyArray<unknown>
+      })
   }
 }
 
@@ -83,15 +91,25 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
     const projects = yield* ClaudeProjects.ClaudeProjects
     const bar = progress("backfill", { enabled: !json, unit: "sessions" })
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
+    const malformed = new Map<string, MalformedFile>()
     const report = yield* withDatabase(MemoryBackfill.run({
-      source: configDirSource(projects),
+      source: configDirSource(projects, malformed),
       mode,
       project: Option.getOrUndefined(project),
       since: sinceMs,
       dryRun,
       home: paths.home,
       config,
-      onProgress: (step) => bar.update(step.done, step.total),
+      onProgress: (step) =>
+        step.outcome === "unreadable"
+          ? bar.clear.pipe(
+            Effect.zipRight(Console.error(
+              `acx: warning: session ${step.sessionId} not read (a later run tries again): ${
+                printable(step.problem ?? "")
+              }`
+            ))
+          )
+          : bar.update(step.done, step.total),
       confirm: (estimate) =>
         Effect.gen(function*() {
           const line = estimateLine(estimate, config.model)
@@ -114,6 +132,8 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
       )
     }))
     yield* bar.clear
+    const warning = malformedWarning([...malformed.values()])
+    if (warning !== undefined) yield* Console.error(warning)
     if (json) return yield* Console.log(format.json(report))
     const lines = [
       // a real run in model mode showed it before it started
@@ -127,8 +147,10 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
         : report.declined
         ? "nothing spent: the estimate was declined"
         : `backfilled ${report.backfilled} of ${report.sessions} sessions (${report.mode}): ${report.observations} observations, ${report.summaries} summaries from ${report.events} events; ${report.already} backfilled before, ${report.live} recorded live, ${report.empty} with nothing to record${
-          report.waiting === 0 ? "" : `, ${report.waiting} left to the memory worker`
-        } (${format.duration(report.elapsedMs)})`,
+          report.unreadable === 0 ? "" : `, ${report.unreadable} not readable`
+        }${report.waiting === 0 ? "" : `, ${report.waiting} left to the memory worker`} (${
+          format.duration(report.elapsedMs)
+        })`,
       ...(report.stopped === undefined ? [] : [report.stopped])
     ]
     yield* Console.log(lines.join("\n"))
