@@ -259,10 +259,15 @@ export const run = <E>(
         if (outcome === "resumed") counts.backfilled++
         return options.onProgress?.({ done, total, sessionId, outcome, problem }) ?? Effect.void
       })
+    // another worker holds the lock: it distils what is queued, with its own handling of the budget
+    let busy = false
     const distil = (sessionId: string) =>
       Effect.gen(function*() {
         if (options.mode === "model" && options.distil !== undefined) {
-          if ((yield* options.distil) === "busy") return false
+          if ((yield* options.distil) === "busy") {
+            busy = true
+            return false
+          }
         } else {
           yield* distilLocally(sessionId, config)
         }
@@ -361,6 +366,11 @@ export const run = <E>(
     total = inScope.length
     const budgetStop = Effect.gen(function*() {
       if (options.mode !== "model") return undefined
+      if (busy) {
+        return `stopped: a memory worker is running; it distils the ${counts.waiting} session(s) queued so far; ${
+          total - done
+        } left for a later run (acx memory backfill goes on from here)`
+      }
       const reason = spentReason(config, yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis))
       return reason === undefined
         ? undefined
@@ -422,5 +432,7 @@ export const run = <E>(
       const finished = yield* distil(session.sessionId)
       yield* progress(session.sessionId, finished ? "backfilled" : "waiting")
     }
+    const stop = yield* budgetStop
+    if (busy && stop !== undefined) return yield* report(stop, false)
     return yield* report(undefined, false)
   }).pipe(Effect.scoped)

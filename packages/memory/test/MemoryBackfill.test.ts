@@ -265,6 +265,29 @@ describe("MemoryBackfill.run", () => {
     expect(second).toMatchObject({ backfilled: 1, already: 1, unreadable: 0 })
   })
 
+  it("model mode stops when another worker holds the lock, leaving it the sessions queued so far", async () => {
+    const home = makeHome()
+    const entries = transcript("/work/app", { prompt: "task", command: "make", output: "ok", reply: "done" })
+    const source = sourceOf([{ id: "s-1", entries, project: "/work/app" }, {
+      id: "s-2",
+      entries,
+      project: "/work/app"
+    }])
+    const busy = await runBackfill(home, source, { mode: "model", distil: Effect.succeed("busy" as const) })
+    expect(busy).toMatchObject({ backfilled: 0, waiting: 1 })
+    expect(busy.stopped).toMatch(
+      /^stopped: a memory worker is running; it distils the 1 session\(s\) queued so far; 1 left/
+    )
+    expect(query(home, "SELECT session_id, state FROM memory_backfill")).toEqual([{
+      session_id: "s-1",
+      state: "recorded"
+    }])
+    // later, locally: the queued one is finished, the other backfilled
+    const after = await runBackfill(home, source)
+    expect(after).toMatchObject({ backfilled: 2, resumed: 1, waiting: 0 })
+    expect(query(home, "SELECT count(*) AS n FROM memory_events WHERE state = 'pending'")[0]!["n"]).toBe(0)
+  })
+
   it("the estimate counts the worker's calls: a batch per batchSize events, one per run of checkpoints", () => {
     const event = (kind: HookCapture.QueuedEvent["kind"]): HookCapture.QueuedEvent => ({
       kind,
