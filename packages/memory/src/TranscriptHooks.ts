@@ -74,7 +74,12 @@ const timeOf = (entry: unknown, fallback: number): number => {
   return Number.isFinite(time) ? time : fallback
 }
 
-/** The first `cwd` an entry names: the directory Claude Code ran in. */
+/**
+ * The first `cwd` an entry names: the directory Claude Code ran in (the memory's project).
+ *
+ * @since 0.3.0
+ * @category deriving
+ */
 export const projectOf = (entries: ReadonlyArray<unknown>): string | undefined => {
   for (const entry of entries) {
     const cwd = str(field(entry, "cwd"))
