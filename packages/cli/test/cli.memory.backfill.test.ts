@@ -126,7 +126,14 @@ describe("acx memory backfill", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve))
     await waitFor(
       "the backfill to mark some sessions",
-      () => fs.existsSync(db) && query(db, "SELECT count(*) AS n FROM memory_backfill")[0]!.n >= 20
+      () => {
+        try {
+          return query(db, "SELECT count(*) AS n FROM memory_backfill")[0]!.n >= 20
+        } catch {
+          // no file yet, or its migrations not applied yet
+          return false
+        }
+      }
     )
     child.kill("SIGKILL")
     await exited
