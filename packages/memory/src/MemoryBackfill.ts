@@ -82,7 +82,15 @@ export interface Progress {
  * @since 0.3.0
  * @category models
  */
-export type SessionOutcome = "backfilled" | "resumed" | "already" | "live" | "empty" | "waiting" | "unreadable"
+export type SessionOutcome =
+  | "backfilled"
+  | "resumed"
+  | "already"
+  | "live"
+  | "empty"
+  | "excluded"
+  | "waiting"
+  | "unreadable"
 
 /**
  * @since 0.3.0
@@ -131,6 +139,8 @@ export interface BackfillReport {
   readonly live: number
   /** With nothing the hooks would have recorded. */
   readonly empty: number
+  /** In a project of `excludeProjects`: not marked, so a run after the exclusion is lifted reads them. */
+  readonly excluded: number
   /** Queued for the model, not distilled yet (another worker has them, or they wait for a retry). */
   readonly waiting: number
   /** Whose transcript could not be read (gone since the listing, unreadable): not marked, a later run tries again. */
@@ -247,7 +257,17 @@ export const run = <E>(
       }),
       (db) => Effect.sync(() => db.close())
     )
-    const counts = { backfilled: 0, resumed: 0, already: 0, live: 0, empty: 0, waiting: 0, unreadable: 0, events: 0 }
+    const counts = {
+      backfilled: 0,
+      resumed: 0,
+      already: 0,
+      live: 0,
+      empty: 0,
+      excluded: 0,
+      waiting: 0,
+      unreadable: 0,
+      events: 0
+    }
     let observations = 0
     let summaries = 0
     let total = listed.length
@@ -407,6 +427,10 @@ export const run = <E>(
         continue
       }
       const { captures, project } = loaded
+      if (project !== undefined && MemoryConfig.isExcluded(config, project)) {
+        yield* progress(session.sessionId, "excluded")
+        continue
+      }
       const now = yield* Clock.currentTimeMillis
       const queued = yield* Effect.try({
         try: () =>

@@ -288,6 +288,29 @@ describe("MemoryBackfill.run", () => {
     expect(query(home, "SELECT count(*) AS n FROM memory_events WHERE state = 'pending'")[0]!["n"]).toBe(0)
   })
 
+  it("a session of an excluded project is left unmarked: lifting the exclusion backfills it", async () => {
+    const home = makeHome()
+    const source = sourceOf([
+      {
+        id: "s-open",
+        entries: transcript("/work/app", { prompt: "a", command: "b", output: "c", reply: "d" }),
+        project: "/work/app"
+      },
+      {
+        id: "s-secret",
+        entries: transcript("/work/secret", { prompt: "a", command: "b", output: "c", reply: "d" }),
+        project: "/work/secret"
+      }
+    ])
+    const excluded = await runBackfill(home, source, { config: { ...config, excludeProjects: ["/work/secret"] } })
+    expect(excluded).toMatchObject({ backfilled: 1, excluded: 1 })
+    expect(query(home, "SELECT DISTINCT project FROM memory_events").map((row) => row["project"])).toEqual([
+      "/work/app"
+    ])
+    const lifted = await runBackfill(home, source)
+    expect(lifted).toMatchObject({ backfilled: 1, already: 1, excluded: 0 })
+  })
+
   it("the estimate counts the worker's calls: a batch per batchSize events, one per run of checkpoints", () => {
     const event = (kind: HookCapture.QueuedEvent["kind"]): HookCapture.QueuedEvent => ({
       kind,

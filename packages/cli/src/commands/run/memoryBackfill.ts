@@ -148,9 +148,9 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
         ? "nothing spent: the estimate was declined"
         : `backfilled ${report.backfilled} of ${report.sessions} sessions (${report.mode}): ${report.observations} observations, ${report.summaries} summaries from ${report.events} events; ${report.already} backfilled before, ${report.live} recorded live, ${report.empty} with nothing to record${
           report.unreadable === 0 ? "" : `, ${report.unreadable} not readable`
-        }${report.waiting === 0 ? "" : `, ${report.waiting} left to the memory worker`} (${
-          format.duration(report.elapsedMs)
-        })`,
+        }${report.excluded === 0 ? "" : `, ${report.excluded} in excluded projects`}${
+          report.waiting === 0 ? "" : `, ${report.waiting} left to the memory worker`
+        } (${format.duration(report.elapsedMs)})`,
       ...(report.stopped === undefined ? [] : [report.stopped])
     ]
     yield* Console.log(lines.join("\n"))
