@@ -401,4 +401,65 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
       await double.close()
     }
   }, 300_000)
+
+  it(
+    "killed with SIGKILL while the observer works, a rerun finishes: every event in one batch, every session done",
+    async () => {
+      const { db, home, root } = makeRoot()
+      const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
+      const userHome = path.join(root, "home")
+      fs.mkdirSync(path.join(userHome, ".claude"), { recursive: true })
+      let calls = 0
+      const script = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+        if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+        const call = ++calls
+        return {
+          content:
+            `<observation><type>change</type><title>Call ${call}</title><narrative>Seen.</narrative></observation>`,
+          usage: { inputTokens: 100, outputTokens: 10 }
+        }
+      }
+      const double = await ModelDouble.startModelDouble({ script })
+      try {
+        const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
+        const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
+        fs.writeFileSync(
+          path.join(home, "config.json"),
+          JSON.stringify({ memory: { mode: "model", batchSize: 20, dailyBudgetUsd: null } })
+        )
+        const args = ["memory", "backfill", "--config-dir", configDir, "--mode", "model", "--yes", "--json"]
+        // its own process group: the observer's Claude Code goes with it
+        const child = spawn(process.execPath, [BIN, ...args], {
+          env: { ...process.env, ...env },
+          stdio: "ignore",
+          detached: true
+        })
+        const exited = new Promise((resolve) => child.on("exit", resolve))
+        await waitFor("the observer's third call", () => calls >= 3, 120_000)
+        process.kill(-child.pid!, "SIGKILL")
+        await exited
+        expect(totals(db).done).toBeLessThan(6)
+
+        const rerun = await acx(args, { env })
+        expect(rerun.code, rerun.stderr).toBe(0)
+        const report = parseJson(rerun)
+        expect(report.waiting).toBe(0)
+        expect(totals(db)).toMatchObject({ done: report.sessions, waiting: 0 })
+        // a batch's observations share its event ids; no event is in two batches
+        const batches = new Set(
+          query(db, "SELECT event_ids FROM memory_observations").map((row) => row.event_ids as string)
+        )
+        const seen = new Set<number>()
+        for (const batch of batches) {
+          for (const id of JSON.parse(batch) as Array<number>) {
+            expect(seen.has(id)).toBe(false)
+            seen.add(id)
+          }
+        }
+      } finally {
+        await double.close()
+      }
+    },
+    300_000
+  )
 })
