@@ -313,11 +313,7 @@ export const run = <E>(
         wanted.has(row.sessionId) && (options.project === undefined || row.project === options.project)
       )
     // the sessions to read: not marked (a live one is told apart when it is queued)
-    const marks = new Map(
-      (db.prepare("SELECT session_id AS id, project FROM memory_backfill").all() as Array<
-        { id: string; project: string }
-      >).map((row) => [row.id, row.project])
-    )
+    const marks = BackfillStore.marked(db)
     /** A session's transcript read and turned into captures (read again when needed: nothing is held across sessions). */
     const load = (session: PastSession) =>
       options.source.entries(session).pipe(
@@ -459,4 +455,4 @@ export const run = <E>(
     const stop = yield* budgetStop
     if (busy && stop !== undefined) return yield* report(stop, false)
     return yield* report(undefined, false)
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, Effect.withSpan("MemoryBackfill.run"))

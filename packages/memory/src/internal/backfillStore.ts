@@ -68,6 +68,15 @@ export const queue = (db: Database.Database, request: QueueRequest, captures: Re
     return { _tag: "Queued", events }
   })
 
+/** Every session a backfill marked, with its project. */
+export const marked = (db: Database.Database): Map<string, string> =>
+  new Map(
+    (db.prepare("SELECT session_id AS id, project FROM memory_backfill").all() as Array<
+      { id: string; project: string }
+    >)
+      .map((row) => [row.id, row.project])
+  )
+
 /** The sessions a backfill queued and did not finish (killed, or left to a worker), oldest first. */
 export const unfinished = (db: Database.Database): Array<{ readonly sessionId: string; readonly project: string }> =>
   db.prepare(
