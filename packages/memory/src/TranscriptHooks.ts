@@ -8,7 +8,8 @@
  *
  * What is derived, in transcript order:
  * - `UserPromptSubmit` for each prompt a user typed (`SessionMetadata.promptOf`: not meta
- *   entries, compact summaries, tool results, command output or a subagent's prompt);
+ *   entries, compact summaries, tool results, command output or a subagent's prompt; not the
+ *   `[Request interrupted by user]` note Claude Code writes when a turn is interrupted);
  * - `PostToolUse` for each tool call whose result is in the transcript, its `tool_response` the
  *   entry's `toolUseResult` (what Claude Code hands the hook) else the result's content;
  *   `PostToolUseFailure` when the result is an error, its text the `error`; a call with no result
@@ -88,6 +89,9 @@ export const projectOf = (entries: ReadonlyArray<unknown>): string | undefined =
   return undefined
 }
 
+/** What Claude Code writes as a user entry when the user interrupts a turn: no prompt was submitted. */
+const INTERRUPTION = /^\[Request interrupted by user/
+
 interface PendingCall {
   readonly name: string
   readonly input: unknown
@@ -146,7 +150,7 @@ export const hookCalls = (
     }
     if (entry["type"] !== "user") continue
     const prompt = SessionMetadata.promptOf(entry)
-    if (prompt !== undefined) {
+    if (prompt !== undefined && !INTERRUPTION.test(prompt)) {
       stop()
       turn = str(entry["promptId"]) ?? str(entry["uuid"]) ?? `entry ${calls.length}`
       calls.push({

@@ -62,6 +62,13 @@ const transcript = (cwd: string, texts: { prompt: string; command: string; outpu
     toolUseResult: { stdout: texts.output, stderr: "", interrupted: false },
     message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: texts.output }] }
   },
+  {
+    type: "user",
+    uuid: "i1",
+    cwd,
+    timestamp: at(4),
+    message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] }
+  },
   { type: "user", uuid: "m1", cwd, isMeta: true, timestamp: at(4), message: { role: "user", content: "meta" } },
   { type: "user", uuid: "sc", cwd, isSidechain: true, timestamp: at(4), message: { role: "user", content: "sub" } },
   { type: "user", uuid: "u2", promptId: "p-2", cwd, timestamp: at(5), message: { role: "user", content: "again" } },
