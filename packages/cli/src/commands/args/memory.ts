@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { jsonOption } from "../../internal/options.js"
+import { configDirOption, jsonOption } from "../../internal/options.js"
 
 /**
  * `-p/--project DIR`: a project is the absolute path Claude Code ran in (a relative one is
@@ -211,12 +211,7 @@ export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
  * @category options
  */
 export const backfillConfig = {
-  configDir: Options.text("config-dir").pipe(
-    Options.withDescription(
-      "Claude Code config directory to read past sessions from (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"
-    ),
-    Options.optional
-  ),
+  configDir: configDirOption,
   project: memoryProjectOption,
   since: Options.text("since").pipe(
     Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),
@@ -225,7 +220,7 @@ export const backfillConfig = {
   mode: Options.choice("mode", ["local", "model"]).pipe(
     Options.withDefault("local" as const),
     Options.withDescription(
-      "local: deterministic, free, no model (default); model: the observer, within the daily budget"
+      "local: deterministic, free, no model; model: the observer, within the daily budget"
     )
   ),
   yes: Options.boolean("yes").pipe(Options.withDescription("Model mode: start without asking to confirm the estimate")),
