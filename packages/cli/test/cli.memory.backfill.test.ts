@@ -322,35 +322,52 @@ describe("acx memory backfill", () => {
 describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
   const isObserver = ModelDouble.systemMentions("acx's memory observer")
 
-  it("shows the estimate, stops at the daily budget with one line, goes on when the budget allows", async () => {
+  /**
+   * The fixture config dir, a home whose config.json has `memory`, and the model double answering
+   * the observer's `call`-th request with `answer` (other requests get a title): the CLI's
+   * environment points the real Claude Code at it.
+   */
+  const modelWorld = async (
+    memory: Record<string, unknown>,
+    answer: (call: number, request: ModelDouble.ModelRequest) => ModelDouble.ModelAnswer
+  ) => {
     const { db, home, root } = makeRoot()
     const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
     const userHome = path.join(root, "home")
     fs.mkdirSync(path.join(userHome, ".claude"), { recursive: true })
-    // every observer call costs haiku's price of 20 000 input and 500 output tokens (about 2.3 cents)
+    const settings = (more: Record<string, unknown>) =>
+      fs.writeFileSync(
+        path.join(home, "config.json"),
+        JSON.stringify({ memory: { mode: "model", ...memory, ...more } })
+      )
+    settings({})
     let calls = 0
-    const script = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
-      if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
-      const call = ++calls
-      const usage = { inputTokens: 20_000, outputTokens: 500 }
-      return (ModelDouble.lastUserText(request) ?? "").includes("SESSION CHECKPOINT")
-        ? { content: `<summary><request>Model summary ${call}</request><completed>work</completed></summary>`, usage }
-        : {
-          content:
-            `<observation><type>discovery</type><title>Model observation ${call}</title><narrative>Seen by the model.</narrative></observation>`,
-          usage
-        }
-    }
-    const double = await ModelDouble.startModelDouble({ script })
+    const double = await ModelDouble.startModelDouble({
+      script: (request) =>
+        isObserver(request)
+          ? answer(++calls, request)
+          : { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+    })
+    const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
+    const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
+    return { db, home, configDir, env, double, settings, calls: () => calls }
+  }
+
+  it("shows the estimate, stops at the daily budget with one line, goes on when the budget allows", async () => {
+    // every observer call costs haiku's price of 20 000 input and 500 output tokens (about 2.3 cents)
+    const usage = { inputTokens: 20_000, outputTokens: 500 }
+    const { calls, configDir, db, double, env, settings } = await modelWorld(
+      { batchSize: 200, dailyBudgetUsd: 0.02 },
+      (call, request) =>
+        (ModelDouble.lastUserText(request) ?? "").includes("SESSION CHECKPOINT")
+          ? { content: `<summary><request>Model summary ${call}</request><completed>work</completed></summary>`, usage }
+          : {
+            content:
+              `<observation><type>discovery</type><title>Model observation ${call}</title><narrative>Seen by the model.</narrative></observation>`,
+            usage
+          }
+    )
     try {
-      const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
-      const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
-      const settings = (memory: Record<string, unknown>) =>
-        fs.writeFileSync(
-          path.join(home, "config.json"),
-          JSON.stringify({ memory: { mode: "model", batchSize: 200, ...memory } })
-        )
-      settings({ dailyBudgetUsd: 0.02 })
       const run = (...args: Array<string>) =>
         acx(["memory", "backfill", "--config-dir", configDir, "--mode", "model", ...args], { env })
 
@@ -361,7 +378,7 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
       expect(unasked.stderr).toMatch(
         /estimate: \d+ sessions, .* observer calls, .* tokens, at most \$[\d.]+ with claude-haiku-4-5: pass --yes/
       )
-      expect(calls).toBe(0)
+      expect(calls()).toBe(0)
 
       const first = await run("--yes")
       expect(first.code, first.stderr).toBe(0)
@@ -377,13 +394,13 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
       const afterFirst = totals(db)
       expect(afterFirst.done).toBeGreaterThan(0)
       expect(afterFirst.waiting).toBe(0)
-      const callsAfterFirst = calls
+      const callsAfterFirst = calls()
 
       // the same day: nothing more is spent or stored
       const second = parseJson(await run("--yes", "--json"))
       expect(second.stopped).toMatch(/daily budget/)
       expect(second.backfilled).toBe(0)
-      expect(calls).toBe(callsAfterFirst)
+      expect(calls()).toBe(callsAfterFirst)
       expect(totals(db)).toEqual(afterFirst)
 
       // no budget: the rest is distilled, what was done stays once
@@ -405,28 +422,15 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
   it(
     "killed with SIGKILL while the observer works, a rerun finishes: every event in one batch, every session done",
     async () => {
-      const { db, home, root } = makeRoot()
-      const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
-      const userHome = path.join(root, "home")
-      fs.mkdirSync(path.join(userHome, ".claude"), { recursive: true })
-      let calls = 0
-      const script = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
-        if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
-        const call = ++calls
-        return {
+      const { calls, configDir, db, double, env } = await modelWorld(
+        { batchSize: 20, dailyBudgetUsd: null },
+        (call) => ({
           content:
             `<observation><type>change</type><title>Call ${call}</title><narrative>Seen.</narrative></observation>`,
           usage: { inputTokens: 100, outputTokens: 10 }
-        }
-      }
-      const double = await ModelDouble.startModelDouble({ script })
+        })
+      )
       try {
-        const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
-        const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
-        fs.writeFileSync(
-          path.join(home, "config.json"),
-          JSON.stringify({ memory: { mode: "model", batchSize: 20, dailyBudgetUsd: null } })
-        )
         const args = ["memory", "backfill", "--config-dir", configDir, "--mode", "model", "--yes", "--json"]
         // its own process group: the observer's Claude Code goes with it
         const child = spawn(process.execPath, [BIN, ...args], {
@@ -435,7 +439,7 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
           detached: true
         })
         const exited = new Promise((resolve) => child.on("exit", resolve))
-        await waitFor("the observer's third call", () => calls >= 3, 120_000)
+        await waitFor("the observer's third call", () => calls() >= 3, 120_000)
         process.kill(-child.pid!, "SIGKILL")
         await exited
         expect(totals(db).done).toBeLessThan(6)
