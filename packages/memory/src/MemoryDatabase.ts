@@ -65,7 +65,7 @@ const migrateFile = (file: string, mustExist: boolean) =>
 export const migrate = (file: string): Effect.Effect<void, MemoryError> =>
   migrateFile(file, false).pipe(Effect.withSpan("MemoryDatabase.migrate"))
 
-/** The `@effect/sql` client on a migrated file, with the busy timeout every connection sets. */
+/** The `@effect/sql` client on a migrated file, with the busy timeout and synchronous mode every connection sets. */
 const client = (file: string) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(SqliteClient.layer({ filename: file })).pipe(
@@ -73,6 +73,9 @@ const client = (file: string) =>
     )
     const sql = yield* Effect.provide(SqlClient.SqlClient, context)
     yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).pipe(Effect.mapError(databaseError(file)))
+    // as the hook's connection (`Sqlite.configure`): in WAL mode a commit survives the process
+    // being killed without an fsync of its own (a backfill commits thousands of batches)
+    yield* sql.unsafe("PRAGMA synchronous = NORMAL").pipe(Effect.mapError(databaseError(file)))
     return context
   })
 

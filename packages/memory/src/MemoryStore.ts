@@ -143,6 +143,32 @@ export const readyEvents = Effect.fn("MemoryStore.readyEvents")(function*(
 })
 
 /**
+ * What a session's ready events (oldest first) give the worker to do next: the checkpoints at
+ * their head (Stop / SessionEnd, summarised together), else the tool and prompt events before
+ * the first checkpoint (`closed`: a checkpoint follows them, so the batch cannot grow). Pure.
+ *
+ * @since 0.3.0
+ * @category queue
+ */
+export const nextUnit = <A extends { readonly kind: EventRow["kind"] }>(
+  events: ReadonlyArray<A>
+):
+  | { readonly _tag: "Checkpoints"; readonly events: ReadonlyArray<A> }
+  | { readonly _tag: "Batch"; readonly events: ReadonlyArray<A>; readonly closed: boolean } =>
+{
+  const firstCheckpoint = events.findIndex((event) => event.kind === "summarise")
+  if (firstCheckpoint === 0) {
+    const end = events.findIndex((event) => event.kind !== "summarise")
+    return { _tag: "Checkpoints", events: events.slice(0, end === -1 ? undefined : end) }
+  }
+  return {
+    _tag: "Batch",
+    events: firstCheckpoint === -1 ? events : events.slice(0, firstCheckpoint),
+    closed: firstCheckpoint !== -1
+  }
+}
+
+/**
  * A session's tool and prompt events after the last summary and before `beforeId` (what the
  * checkpoint `beforeId` summarises).
  *

@@ -477,16 +477,14 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           if (events.length === 0) return 0
           const session = yield* MemoryStore.session(sessionId)
           if (session === undefined) return 0
-          const firstCheckpoint = events.findIndex((event) => event.kind === "summarise")
+          const unit = MemoryStore.nextUnit(events)
           let handled: number
-          if (firstCheckpoint === 0) {
-            const end = events.findIndex((event) => event.kind !== "summarise")
-            const checkpoints = events.slice(0, end === -1 ? undefined : end)
-            yield* summarise(session, checkpoints)
-            handled = checkpoints.length
+          if (unit._tag === "Checkpoints") {
+            yield* summarise(session, unit.events)
+            handled = unit.events.length
           } else {
-            const batch = firstCheckpoint === -1 ? events : events.slice(0, firstCheckpoint)
-            const filling = firstCheckpoint === -1 && batch.length < config.batchSize && session.endedAt === null &&
+            const batch = unit.events
+            const filling = !unit.closed && batch.length < config.batchSize && session.endedAt === null &&
               now - batch.at(-1)!.createdAt < config.batchWaitSeconds * 1000
             if (filling) return 0
             yield* observe(session, batch)

@@ -24,6 +24,13 @@ export * as HookCapture from "./HookCapture.js"
 export * as HookRunner from "./HookRunner.js"
 
 /**
+ * What distilling past sessions with the observer would cost, from the sizes of their events, before anything is spent.
+ *
+ * @since 0.3.0
+ */
+export * as BackfillEstimate from "./BackfillEstimate.js"
+
+/**
  * Observations and summaries without a model: files, commands, errors and prompts read from the events.
  *
  * @since 0.1.0
@@ -162,6 +169,20 @@ export * as MemoryStore from "./MemoryStore.js"
  * @since 0.1.0
  */
 export * as MemoryWorker from "./MemoryWorker.js"
+
+/**
+ * `acx memory backfill`: past sessions' transcripts turned into the hook events Claude Code would have sent, queued once per session and distilled locally or by the observer within the daily budget.
+ *
+ * @since 0.3.0
+ */
+export * as MemoryBackfill from "./MemoryBackfill.js"
+
+/**
+ * The hook calls Claude Code would have made for a past session, derived from its transcript and captured with the live hook's privacy rules.
+ *
+ * @since 0.3.0
+ */
+export * as TranscriptHooks from "./TranscriptHooks.js"
 
 /**
  * The observer's prompts (files in the package), filled with a session's events.

@@ -1,7 +1,7 @@
 /**
  * `acx memory …`: the memory Claude Code gets through acx's hooks — `worker` (what hooks start),
  * `status`, `search`, `show`, `timeline`, `context` (what SessionStart injects), `retry`,
- * `forget`, `backup`, `restore`, `install` and `uninstall`. Everything lives under `$ACX_HOME`
+ * `forget`, `backup`, `restore`, `install`, `uninstall` and `backfill` (past sessions). Everything lives under `$ACX_HOME`
  * (default `~/.acx`); a project is the absolute directory Claude Code ran in. What they do:
  * `run/memory.ts`, and `run/memoryWorker.ts` and `run/memoryMcp.ts` for the two that load a
  * model client or an MCP server.
@@ -70,6 +70,16 @@ const uninstall = Command.make("uninstall", MemoryOptions.uninstallConfig, lazyH
   Command.withDescription("Remove exactly what acx memory install added (backups first)")
 )
 
+const backfill = Command.make(
+  "backfill",
+  MemoryOptions.backfillConfig,
+  lazyHandler(() => import("./run/memoryBackfill.js"), (m) => m.run)
+).pipe(
+  Command.withDescription(
+    "Distil past sessions' transcripts into observations and summaries, as if the hooks had seen them (once per session; resumable)"
+  )
+)
+
 const mcp = Command.make("mcp", {}, lazyHandler(() => import("./run/memoryMcp.js"), (m) => m.run)).pipe(
   Command.withDescription(
     "The memory as an MCP server on stdio (search, get_observations, timeline) for Claude Code: acx memory install registers it"
@@ -97,6 +107,7 @@ export const memory = Command.make("memory").pipe(
     install,
     uninstall,
     mcp,
+    backfill,
     memoryDemo,
     worker
   ])

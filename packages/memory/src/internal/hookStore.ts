@@ -26,17 +26,20 @@ const nothing: Recorded = { recorded: false, promptNumber: undefined }
  * (ignored when its idempotency key is known), and with a new prompt event the prompt itself.
  */
 export const record = (db: Database.Database, capture: Capture, now: number): Recorded =>
-  immediate(db, () => {
-    // `claude mcp list` and other short commands fire SessionEnd for sessions that never
-    // started: nothing to end, nothing to summarise
-    if (
-      capture.event === "SessionEnd" &&
-      db.prepare("SELECT 1 FROM memory_sessions WHERE id = ?").get(capture.sessionId) === undefined
-    ) {
-      return nothing
-    }
-    db.prepare(
-      `INSERT INTO memory_sessions (id, project, transcript_path, started_at, last_event_at)
+  immediate(db, () => recordIn(db, capture, now))
+
+/** {@link record} inside a write transaction the caller holds (a backfill records a session's captures in one). */
+export const recordIn = (db: Database.Database, capture: Capture, now: number): Recorded => {
+  // `claude mcp list` and other short commands fire SessionEnd for sessions that never
+  // started: nothing to end, nothing to summarise
+  if (
+    capture.event === "SessionEnd" &&
+    db.prepare("SELECT 1 FROM memory_sessions WHERE id = ?").get(capture.sessionId) === undefined
+  ) {
+    return nothing
+  }
+  db.prepare(
+    `INSERT INTO memory_sessions (id, project, transcript_path, started_at, last_event_at)
        VALUES (@id, @project, @transcript, @now, @now)
        ON CONFLICT (id) DO UPDATE SET
          last_event_at = max(last_event_at, @now),
@@ -47,47 +50,47 @@ export const record = (db: Database.Database, capture: Capture, now: number): Re
            ELSE status END,
          ended_at = CASE WHEN @restart = 1 THEN NULL ELSE ended_at END,
          end_reason = CASE WHEN @restart = 1 THEN NULL ELSE end_reason END`
-    ).run({
-      id: capture.sessionId,
-      project: capture.project,
-      transcript: capture.transcriptPath ?? null,
-      now,
-      reopen: capture.queued !== undefined && capture.queued.kind !== "summarise" ? 1 : 0,
-      // a session started again (resumed): it goes on, so its batches fill and its observer stays
-      // warm until it ends again
-      restart: capture.event === "SessionStart" ? 1 : 0
-    })
-    if (capture.endReason !== undefined) {
-      db.prepare(
-        "UPDATE memory_sessions SET ended_at = coalesce(ended_at, ?), end_reason = coalesce(end_reason, ?) WHERE id = ?"
-      ).run(now, capture.endReason, capture.sessionId)
-    }
-    const queued = capture.queued
-    if (queued === undefined) return nothing
-    const inserted = db.prepare(
-      `INSERT INTO memory_events (session_id, project, kind, idempotency_key, tool_name, payload, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`
-    ).run(
-      capture.sessionId,
-      capture.project,
-      queued.kind,
-      queued.idempotencyKey,
-      queued.toolName ?? null,
-      queued.payload,
-      now
-    )
-    if (inserted.changes === 0) return nothing
-    if (capture.prompt === undefined) return { recorded: true, promptNumber: undefined }
-    {
-      const { number } = db.prepare(
-        "UPDATE memory_sessions SET prompt_count = prompt_count + 1 WHERE id = ? RETURNING prompt_count AS number"
-      ).get(capture.sessionId) as { number: number }
-      db.prepare(
-        "INSERT INTO memory_prompts (session_id, project, prompt_number, text, created_at) VALUES (?, ?, ?, ?, ?)"
-      ).run(capture.sessionId, capture.project, number, capture.prompt, now)
-      return { recorded: true, promptNumber: number }
-    }
+  ).run({
+    id: capture.sessionId,
+    project: capture.project,
+    transcript: capture.transcriptPath ?? null,
+    now,
+    reopen: capture.queued !== undefined && capture.queued.kind !== "summarise" ? 1 : 0,
+    // a session started again (resumed): it goes on, so its batches fill and its observer stays
+    // warm until it ends again
+    restart: capture.event === "SessionStart" ? 1 : 0
   })
+  if (capture.endReason !== undefined) {
+    db.prepare(
+      "UPDATE memory_sessions SET ended_at = coalesce(ended_at, ?), end_reason = coalesce(end_reason, ?) WHERE id = ?"
+    ).run(now, capture.endReason, capture.sessionId)
+  }
+  const queued = capture.queued
+  if (queued === undefined) return nothing
+  const inserted = db.prepare(
+    `INSERT INTO memory_events (session_id, project, kind, idempotency_key, tool_name, payload, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`
+  ).run(
+    capture.sessionId,
+    capture.project,
+    queued.kind,
+    queued.idempotencyKey,
+    queued.toolName ?? null,
+    queued.payload,
+    now
+  )
+  if (inserted.changes === 0) return nothing
+  if (capture.prompt === undefined) return { recorded: true, promptNumber: undefined }
+  {
+    const { number } = db.prepare(
+      "UPDATE memory_sessions SET prompt_count = prompt_count + 1 WHERE id = ? RETURNING prompt_count AS number"
+    ).get(capture.sessionId) as { number: number }
+    db.prepare(
+      "INSERT INTO memory_prompts (session_id, project, prompt_number, text, created_at) VALUES (?, ?, ?, ?, ?)"
+    ).run(capture.sessionId, capture.project, number, capture.prompt, now)
+    return { recorded: true, promptNumber: number }
+  }
+}
 
 type ObservationRow = Pick<MemoryRows.ObservationRow, "id" | "type" | "title" | "subtitle" | "createdAt">
 

@@ -219,6 +219,26 @@ INSERT INTO memory_worker (id) VALUES (1);
     name: "memory_worker_settings",
     // the mode and model the running worker uses (it re-reads config.json): what status shows
     statements: ["ALTER TABLE memory_worker ADD COLUMN settings TEXT"]
+  },
+  {
+    id: 5,
+    name: "memory_backfill",
+    // `acx memory backfill`, per past session: `recorded` once its hook events are queued (in the
+    // same transaction), `done` once they are distilled; a session's row is written once, so a
+    // rerun (or one after kill -9) queues nothing twice
+    statements: [
+      `CREATE TABLE memory_backfill (
+  session_id TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  source TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('local', 'model')),
+  state TEXT NOT NULL CHECK (state IN ('recorded', 'done')),
+  events INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL,
+  done_at INTEGER
+)`,
+      "CREATE INDEX memory_backfill_state ON memory_backfill (state) WHERE state = 'recorded'"
+    ]
   }
 ]
 

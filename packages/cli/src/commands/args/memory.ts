@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { jsonOption } from "../../internal/options.js"
+import { configDirOption, jsonOption } from "../../internal/options.js"
 
 /**
  * `-p/--project DIR`: a project is the absolute path Claude Code ran in (a relative one is
@@ -209,3 +209,37 @@ export const uninstallConfig = { scope: scopeOption.pipe(Options.optional), proj
  * @category models
  */
 export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
+
+/**
+ * The options of `acx memory backfill`.
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export const backfillConfig = {
+  configDir: configDirOption,
+  project: memoryProjectOption,
+  since: Options.text("since").pipe(
+    Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),
+    Options.optional
+  ),
+  mode: Options.choice("mode", ["local", "model"]).pipe(
+    Options.withDefault("local" as const),
+    Options.withDescription(
+      "local: deterministic, free, no model; model: the observer, within the daily budget"
+    )
+  ),
+  yes: Options.boolean("yes").pipe(Options.withDescription("Model mode: start without asking to confirm the estimate")),
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription("Count the sessions and events (and the estimate); store nothing")
+  ),
+  json: jsonOption
+}
+
+/**
+ * What `acx memory backfill` was given.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type BackfillArgs = Command.Command.ParseConfig<typeof backfillConfig>

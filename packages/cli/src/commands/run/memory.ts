@@ -19,6 +19,7 @@ import { invalidArgument, printable } from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
+import { money, parseDate } from "../../internal/memoryValues.js"
 import type {
   ContextArgs,
   ForgetArgs,
@@ -30,15 +31,6 @@ import type {
   TimelineArgs,
   UninstallArgs
 } from "../args/memory.js"
-
-const parseDate = (text: string) => {
-  const value = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
-  return Number.isNaN(value)
-    ? Effect.fail(invalidArgument(`"${text}" is not a date (YYYY-MM-DD or an ISO time)`))
-    : Effect.succeed(value)
-}
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
 
 /**
  * `acx memory status`.
