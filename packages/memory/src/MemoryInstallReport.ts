@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type * as Merge from "./ClaudeSettingsMerge.js"
-import type { FileReport, InstallReport } from "./MemoryInstall.js"
+import type { FileReport, InstallReport } from "./MemoryInstallOptions.js"
 
 const describeChange = (change: Merge.Change): string =>
   change.kind === "hook"

@@ -108,6 +108,13 @@ export * as MemoryInstall from "./MemoryInstall.js"
 export * as MemoryInstallReport from "./MemoryInstallReport.js"
 
 /**
+ * The options and reports of `MemoryInstall`.
+ *
+ * @since 0.1.0
+ */
+export * as MemoryInstallOptions from "./MemoryInstallOptions.js"
+
+/**
  * The memory's capture as Agent SDK programmatic hooks: `query({ options: { hooks: memoryHooks() } })`.
  *
  * @since 0.1.0
