@@ -63,9 +63,11 @@ import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
+import { deleteDerived, makeCatalog, rebuildSession, writeDerived } from "./internal/sqliteDerived.js"
 import { classify } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
 import * as SessionStore from "./SessionStore.js"
+import type * as StoreCatalog from "./StoreCatalog.js"
 
 // Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
 const INSERT_CHUNK = 1000
@@ -166,7 +168,11 @@ const parseJson = (operation: string, text: string): Effect.Effect<unknown, Sess
  */
 export const make = (
   options: SqliteSessionStoreOptions
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     yield* validateOptions(options)
     const Sqlite = yield* importDriver("@effect/sql-sqlite-node", () => import("@effect/sql-sqlite-node/SqliteClient"))
@@ -210,7 +216,11 @@ export const make = (
  */
 export const makeWithClient = (
   options: SqliteSessionStoreClientOptions = {}
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  SqlClient.SqlClient
+> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const busyMillis = Math.max(0, Math.round(Duration.toMillis(options.busyTimeout ?? Duration.seconds(5))))
@@ -307,7 +317,7 @@ const storedEntries = (
 const makeStore = (
   sql: SqlClient.SqlClient,
   options: SqliteSessionStoreClientOptions
-): ImportLedger.SessionStoreWithLedger => {
+): ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog => {
   const storageError = (operation: string) => storageErrorOf(operation, options.filename)
 
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
@@ -325,6 +335,7 @@ const makeStore = (
 
   const deleteSession = (projectKey: string, sessionId: string) =>
     Effect.all([
+      deleteDerived(sql, projectKey, sessionId),
       sql`DELETE FROM acx_session_entries WHERE key_id IN
         (SELECT id FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId})`,
       sql`DELETE FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
@@ -366,6 +377,13 @@ const makeStore = (
         return
       }
       if (!newKey) yield* sql`UPDATE acx_session_keys SET mtime = ${mtime} WHERE id = ${keyId}`
+      yield* writeDerived(sql, {
+        id: keyId,
+        projectKey: key.projectKey,
+        sessionId: key.sessionId,
+        subpath,
+        created: newKey
+      }, stored, mtime)
       if (!SessionStore.isMainKey(key)) return
       const previous = yield* sql<SummaryRow>`SELECT session_id AS "sessionId", mtime, data
         FROM acx_session_summaries WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
@@ -423,10 +441,13 @@ const makeStore = (
       SessionStore.isMainKey(key)
         ? deleteSession(key.projectKey, key.sessionId)
         : Effect.all([
+          deleteDerived(sql, key.projectKey, key.sessionId, subpath),
           sql`DELETE FROM acx_session_entries WHERE key_id = (SELECT id FROM acx_session_keys
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})`,
           sql`DELETE FROM acx_session_keys
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
+          // the session's counts lose what the subagent added: derived again from what is left
+          rebuildSession(sql, key.projectKey, key.sessionId)
         ], { discard: true })
     ).pipe(
       Effect.mapError(storageError("delete")),
@@ -509,7 +530,8 @@ const makeStore = (
     listSubkeys,
     deleteOlderThan,
     importedFiles,
-    appendImported
+    appendImported,
+    catalog: makeCatalog(sql, storageError)
   }
 }
 
