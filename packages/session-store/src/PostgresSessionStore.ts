@@ -75,8 +75,10 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure } from "./internal/pgConnect.js"
+import { deleteDerived, deleteVictims, makeCatalog, rebuildSession, writeDerived } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import * as SessionStore from "./SessionStore.js"
+import type * as StoreCatalog from "./StoreCatalog.js"
 
 /**
  * @since 0.1.0
@@ -186,7 +188,11 @@ interface SummaryRow {
  */
 export const makeWithClient = (
   options: PostgresSessionStoreClientOptions = {}
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  SqlClient.SqlClient
+> =>
   Effect.gen(function*() {
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
@@ -247,11 +253,20 @@ export const makeWithClient = (
                 if (row.uuid !== null) inserted.add(row.uuid)
               }
             }
-            yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
-              VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
-              ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
-            if (!SessionStore.isMainKey(key)) return
+            const [written] = yield* sql<{ readonly created: boolean }>`INSERT INTO ${keys}
+              (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
+              ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime
+              RETURNING (xmax = 0) AS created`
             const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
+            if (fresh.length > 0) {
+              yield* writeDerived(sql, schema, {
+                projectKey: key.projectKey,
+                sessionId: key.sessionId,
+                subpath,
+                created: written?.created === true
+              }, fresh, mtime)
+            }
+            if (!SessionStore.isMainKey(key)) return
             const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
               WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
             const prev = prevRow === undefined
@@ -310,9 +325,16 @@ export const makeWithClient = (
           "delete",
           keyAttributes(key),
           sql.withTransaction(Effect.gen(function*() {
+            // the clock row's lock first, as every append takes it: no append derives in between
+            yield* sql`UPDATE ${clock} SET last = last`
+            yield* SessionStore.isMainKey(key)
+              ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
+              : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
             yield* sql`DELETE FROM ${entries} WHERE ${scope}`
             yield* sql`DELETE FROM ${keys} WHERE ${scope}`
             if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
+            // the session's counts lose what the subagent added: derived again from what is left
+            else yield* rebuildSession(sql, schema, key.projectKey, key.sessionId)
           }))
         )
       })
@@ -341,6 +363,7 @@ export const makeWithClient = (
         "deleteOlderThan",
         { cutoff, projectKey: projectKey ?? "*" },
         sql<{ readonly deleted: string | number }>`WITH victims AS (${victims}),
+          ${deleteVictims(sql, schema)}
           gone_entries AS (DELETE FROM ${entries} WHERE ${matches}),
           gone_summaries AS (DELETE FROM ${summaries} WHERE ${matches}),
           gone_keys AS (DELETE FROM ${keys} WHERE ${matches} RETURNING project_key, session_id)
@@ -390,7 +413,7 @@ export const makeWithClient = (
       )
     }
 
-    const store: ImportLedger.SessionStoreWithLedger = {
+    const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,
       load,
       listSessions,
@@ -399,7 +422,8 @@ export const makeWithClient = (
       listSubkeys,
       deleteOlderThan,
       importedFiles,
-      appendImported
+      appendImported,
+      catalog: makeCatalog(sql, schema, storageError)
     }
     return store
   })
@@ -414,7 +438,11 @@ export const makeWithClient = (
  */
 export const make = (
   options: PostgresSessionStoreOptions
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     yield* validateOptions(options)
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))

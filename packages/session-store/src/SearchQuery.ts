@@ -106,6 +106,14 @@ export const parse = (query: string): Either.Either<Query, SearchQueryError> => 
   return Either.right({ terms })
 }
 
+/**
+ * The query's included terms only: what a hit is ranked by (an exclusion only filters).
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const included = (query: Query): Query => ({ terms: query.terms.filter((term) => !term.exclude) })
+
 const fts5Term = (term: Term): string => `"${term.words.join(" ")}"`
 
 /**

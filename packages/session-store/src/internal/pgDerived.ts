@@ -1,0 +1,311 @@
+/**
+ * `PostgresSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`), in the
+ * store's schema: written inside the append transaction, rebuilt from the entries by migration
+ * 4 and after a subagent is deleted, read by the catalog.
+ *
+ * - `acx_session_meta`: one row per session (as in SQLite);
+ * - `acx_session_usage`: one row per API message of each transcript, keyed by
+ *   `(project_key, session_id, subpath, message_key)`;
+ * - `acx_session_text (id, project_key, session_id, subpath, uuid, role, time_ms, body, words)`:
+ *   one row per indexed field; `words` is `to_tsvector('simple', …)` of the field's words as
+ *   `SearchQuery.wordsOf` splits them (letters and digits, lower-cased: the same words FTS5's
+ *   `unicode61` sees, whatever the database's locale), with a GIN index.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as SearchQuery from "../SearchQuery.js"
+import * as SessionDerive from "../SessionDerive.js"
+import type * as SessionStore from "../SessionStore.js"
+import * as StoreCatalog from "../StoreCatalog.js"
+import {
+  cellColumns,
+  type HitRow,
+  hitOf,
+  messageUsageOf,
+  type MetaRow,
+  stateOf,
+  storedSessionOf,
+  type UsageRow,
+  usageRowOf
+} from "./catalogRows.js"
+
+const USAGE_CHUNK = 1000 // 14 parameters a row, under Postgres' 65 535
+
+const tables = (sql: SqlClient.SqlClient, schema: string) => ({
+  meta: sql(`${schema}.acx_session_meta`),
+  usage: sql(`${schema}.acx_session_usage`),
+  text: sql(`${schema}.acx_session_text`),
+  keys: sql(`${schema}.acx_session_keys`),
+  entries: sql(`${schema}.claude_session_entries`)
+})
+
+/** The DDL of migration 4 (the backfill is {@link rebuildAll}). */
+export const createTables = (schema: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const t = tables(sql, schema)
+    yield* sql`CREATE TABLE ${t.meta} (
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      state TEXT NOT NULL,
+      last_activity_ms BIGINT NULL,
+      entries BIGINT NOT NULL,
+      user_messages BIGINT NOT NULL,
+      assistant_messages BIGINT NOT NULL,
+      tool_calls BIGINT NOT NULL,
+      subagents BIGINT NOT NULL,
+      mtime BIGINT NOT NULL,
+      PRIMARY KEY (project_key, session_id)
+    )`
+    yield* sql`CREATE TABLE ${t.usage} (
+      id BIGSERIAL NOT NULL,
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL,
+      message_key TEXT NOT NULL,
+      message_id TEXT NULL,
+      request_id TEXT NULL,
+      model TEXT NULL,
+      time_ms BIGINT NULL,
+      uuid TEXT NULL,
+      input BIGINT NULL,
+      output BIGINT NULL,
+      cache_read BIGINT NULL,
+      cache_write_5m BIGINT NULL,
+      cache_write_1h BIGINT NULL,
+      web_search_requests BIGINT NULL,
+      cost_usd DOUBLE PRECISION NULL,
+      PRIMARY KEY (project_key, session_id, subpath, message_key)
+    )`
+    yield* sql`CREATE TABLE ${t.text} (
+      id BIGSERIAL PRIMARY KEY,
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL,
+      uuid TEXT NULL,
+      role TEXT NOT NULL,
+      time_ms BIGINT NULL,
+      body TEXT NOT NULL,
+      words TSVECTOR NOT NULL
+    )`
+    yield* sql`CREATE INDEX acx_session_text_key_idx ON ${t.text} (project_key, session_id, subpath)`
+    yield* sql`CREATE INDEX acx_session_text_words_idx ON ${t.text} USING GIN (words)`
+  })
+
+/** The key an append wrote to. */
+export interface WrittenKey {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly subpath: string
+  /** Whether this append created the key. */
+  readonly created: boolean
+}
+
+/** Writes what `stored` (the entries an append actually stored under `key`) derives. */
+export const writeDerived = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  key: WrittenKey,
+  stored: ReadonlyArray<SessionStore.SessionStoreEntry>,
+  mtime: number
+) =>
+  Effect.gen(function*() {
+    const t = tables(sql, schema)
+    const main = key.subpath === ""
+    const [meta] = main
+      ? yield* sql<Pick<MetaRow, "state">>`SELECT state FROM ${t.meta}
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
+      : []
+    const keys = SessionDerive.messageKeysOf(stored)
+    const known = new Map<string, SessionDerive.MessageUsage>()
+    if (keys.length > 0) {
+      const rows = yield* sql<UsageRow>`SELECT * FROM ${t.usage}
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${key.subpath}
+        AND message_key IN (SELECT json_array_elements_text(${JSON.stringify(keys)}::json))`
+      for (const row of rows) known.set(row.message_key, messageUsageOf(row))
+    }
+    const derived = SessionDerive.derive({
+      entries: stored,
+      main,
+      metadata: stateOf(meta?.state),
+      known,
+      batchId: `${key.subpath}:${mtime}`
+    })
+    const { counts } = derived
+    const subagents = !main && key.created ? 1 : 0
+    yield* sql`INSERT INTO ${t.meta} AS m (project_key, session_id, state, last_activity_ms, entries,
+        user_messages, assistant_messages, tool_calls, subagents, mtime)
+      VALUES (${key.projectKey}, ${key.sessionId}, ${JSON.stringify(derived.metadata)}, ${derived.lastActivityMs},
+        ${counts.entries}, ${counts.userMessages}, ${counts.assistantMessages}, ${counts.toolCalls}, ${subagents},
+        ${mtime})
+      ON CONFLICT (project_key, session_id) DO UPDATE SET
+        state = ${main ? sql`EXCLUDED.state` : sql`m.state`},
+        last_activity_ms = GREATEST(m.last_activity_ms, EXCLUDED.last_activity_ms),
+        entries = m.entries + EXCLUDED.entries,
+        user_messages = m.user_messages + EXCLUDED.user_messages,
+        assistant_messages = m.assistant_messages + EXCLUDED.assistant_messages,
+        tool_calls = m.tool_calls + EXCLUDED.tool_calls,
+        subagents = m.subagents + EXCLUDED.subagents,
+        mtime = GREATEST(m.mtime, EXCLUDED.mtime)`
+    for (let start = 0; start < derived.usage.length; start += USAGE_CHUNK) {
+      const rows = derived.usage.slice(start, start + USAGE_CHUNK).map((usage) => ({
+        project_key: key.projectKey,
+        session_id: key.sessionId,
+        subpath: key.subpath,
+        message_key: usage.messageKey,
+        message_id: usage.messageId,
+        request_id: usage.requestId,
+        model: usage.model,
+        time_ms: usage.timeMs,
+        uuid: usage.uuid,
+        ...cellColumns(usage)
+      }))
+      yield* sql`INSERT INTO ${t.usage} ${sql.insert(rows)}
+        ON CONFLICT (project_key, session_id, subpath, message_key) DO UPDATE SET
+          message_id = EXCLUDED.message_id, request_id = EXCLUDED.request_id, model = EXCLUDED.model,
+          time_ms = EXCLUDED.time_ms, uuid = EXCLUDED.uuid, input = EXCLUDED.input, output = EXCLUDED.output,
+          cache_read = EXCLUDED.cache_read, cache_write_5m = EXCLUDED.cache_write_5m,
+          cache_write_1h = EXCLUDED.cache_write_1h, web_search_requests = EXCLUDED.web_search_requests,
+          cost_usd = EXCLUDED.cost_usd`
+    }
+    if (derived.texts.length === 0) return
+    // one parameter for the whole batch (json_to_recordset): no parameter limit, one statement
+    const texts = JSON.stringify(derived.texts.map((text) => ({
+      uuid: text.uuid,
+      role: text.role,
+      time_ms: text.timeMs,
+      body: text.text,
+      words: SearchQuery.wordsOf(text.text).join(" ")
+    })))
+    yield* sql`INSERT INTO ${t.text} (project_key, session_id, subpath, uuid, role, time_ms, body, words)
+      SELECT ${key.projectKey}, ${key.sessionId}, ${key.subpath}, x.uuid, x.role, x.time_ms, x.body,
+        to_tsvector('simple', x.words)
+      FROM json_to_recordset(${texts}::json) AS x(uuid TEXT, role TEXT, time_ms BIGINT, body TEXT, words TEXT)`
+  })
+
+/**
+ * Deletes the derived rows of a session (or of one of its subpaths): texts and usage; the meta
+ * row too when the whole session goes.
+ */
+export const deleteDerived = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  projectKey: string,
+  sessionId: string,
+  subpath?: string
+) => {
+  const t = tables(sql, schema)
+  const scope = sql`project_key = ${projectKey} AND session_id = ${sessionId}
+    ${subpath === undefined ? sql`` : sql`AND subpath = ${subpath}`}`
+  return Effect.all([
+    sql`DELETE FROM ${t.text} WHERE ${scope}`,
+    sql`DELETE FROM ${t.usage} WHERE ${scope}`,
+    subpath === undefined
+      ? sql`DELETE FROM ${t.meta} WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
+      : Effect.void
+  ], { discard: true })
+}
+
+/**
+ * The `WITH` items that delete the derived rows of the sessions a `victims (project_key,
+ * session_id)` query names (for `deleteOlderThan`'s single statement).
+ */
+export const deleteVictims = (sql: SqlClient.SqlClient, schema: string) => {
+  const t = tables(sql, schema)
+  const matches = sql`(project_key, session_id) IN (SELECT project_key, session_id FROM victims)`
+  return sql`gone_meta AS (DELETE FROM ${t.meta} WHERE ${matches}),
+    gone_usage AS (DELETE FROM ${t.usage} WHERE ${matches}),
+    gone_text AS (DELETE FROM ${t.text} WHERE ${matches}),`
+}
+
+const entryOf = (value: unknown): SessionStore.SessionStoreEntry | undefined => {
+  try {
+    const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+        typeof (parsed as { type?: unknown }).type === "string"
+      ? parsed as SessionStore.SessionStoreEntry
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Derives a session's rows again from its stored entries (main transcript first, then subagents). */
+export const rebuildSession = (sql: SqlClient.SqlClient, schema: string, projectKey: string, sessionId: string) =>
+  Effect.gen(function*() {
+    const t = tables(sql, schema)
+    const keys = yield* sql<{ readonly subpath: string; readonly mtime: string | number }>`SELECT subpath, mtime
+      FROM ${t.keys} WHERE project_key = ${projectKey} AND session_id = ${sessionId}
+      ORDER BY subpath <> '', subpath`
+    yield* deleteDerived(sql, schema, projectKey, sessionId)
+    for (const key of keys) {
+      const rows = yield* sql<{ readonly entry: string }>`SELECT entry::text AS entry FROM ${t.entries}
+        WHERE project_key = ${projectKey} AND session_id = ${sessionId} AND subpath = ${key.subpath} ORDER BY id`
+      const entries: Array<SessionStore.SessionStoreEntry> = []
+      for (const row of rows) {
+        const entry = entryOf(row.entry)
+        if (entry !== undefined) entries.push(entry)
+      }
+      if (entries.length === 0) continue
+      yield* writeDerived(
+        sql,
+        schema,
+        { projectKey, sessionId, subpath: key.subpath, created: true },
+        entries,
+        Number(key.mtime)
+      )
+    }
+  })
+
+/** Migration 4's backfill: every session stored before derives its rows, no re-import. */
+export const rebuildAll = (schema: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const sessions = yield* sql<{ readonly project_key: string; readonly session_id: string }>`SELECT DISTINCT
+      project_key, session_id FROM ${tables(sql, schema).keys}`
+    for (const session of sessions) yield* rebuildSession(sql, schema, session.project_key, session.session_id)
+  })
+
+/** The catalog over the store's pool. */
+export const makeCatalog = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
+): StoreCatalog.StoreCatalog => {
+  const t = tables(sql, schema)
+  return {
+    listSessions: Effect.fn("PostgresSessionStore.catalog.listSessions")(function*(filter = {}) {
+      const rows = yield* sql<MetaRow>`SELECT m.* FROM ${t.meta} m
+        WHERE EXISTS (SELECT 1 FROM ${t.keys} k
+          WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
+        ${filter.projectKey === undefined ? sql`` : sql`AND m.project_key = ${filter.projectKey}`}
+        ${filter.sessionId === undefined ? sql`` : sql`AND m.session_id = ${filter.sessionId}`}
+        ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}`
+        .pipe(Effect.mapError(storageError("catalog.listSessions")))
+      return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
+    }),
+    usage: Effect.fn("PostgresSessionStore.catalog.usage")(function*(filter = {}) {
+      const rows = yield* sql<UsageRow>`SELECT * FROM ${t.usage} WHERE TRUE
+        ${filter.projectKey === undefined ? sql`` : sql`AND project_key = ${filter.projectKey}`}
+        ${filter.sessionId === undefined ? sql`` : sql`AND session_id = ${filter.sessionId}`}
+        ${filter.since === undefined ? sql`` : sql`AND time_ms >= ${filter.since}`}
+        ORDER BY project_key, session_id, subpath, time_ms, id`.pipe(Effect.mapError(storageError("catalog.usage")))
+      return rows.map(usageRowOf)
+    }),
+    search: Effect.fn("PostgresSessionStore.catalog.search")(function*(text, options = {}) {
+      const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const rows = yield* sql<HitRow>`SELECT project_key, session_id, subpath, uuid, role, time_ms, body,
+          ts_rank(words, to_tsquery('simple', ${SearchQuery.toTsquery(SearchQuery.included(query))})) AS score
+        FROM ${t.text}, to_tsquery('simple', ${SearchQuery.toTsquery(query)}) AS q
+        WHERE words @@ q
+        ${options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}`}
+        ${options.since === undefined ? sql`` : sql`AND time_ms >= ${options.since}`}
+        ${options.role === undefined ? sql`` : sql`AND role = ${options.role}`}
+        ORDER BY score DESC, id LIMIT ${StoreCatalog.limitOf(options.limit)}`.pipe(
+        Effect.mapError(storageError("catalog.search"))
+      )
+      return rows.map((row) => hitOf(row, query, options))
+    })
+  }
+}
