@@ -13,16 +13,28 @@ import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SearchQuery from "@acx/session-store/SearchQuery"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
-import * as StoreCatalog from "@acx/session-store/StoreCatalog"
+import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
+import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
+import {
+  failuresOf,
+  prepareStandInCli,
+  projectKeyFor,
+  promptStream,
+  realisticConversation
+} from "@acx/testing"
+import { query } from "@anthropic-ai/claude-agent-sdk"
+import Database from "better-sqlite3"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import pg from "pg"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-store-catalog-"))
@@ -30,12 +42,13 @@ const built = Fixtures.buildClaudeConfigDir(path.join(root, "config"))
 const PG_URL = process.env.ACX_PG_URL
 const SCHEMA = `acx_catalog_test_${process.pid}_${randomUUID().slice(0, 8)}`
 
+const schemas = ["fixtures", "search", "hostile", "migrated", "direct", "workers", "sdk"]
 afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true })
   if (PG_URL === undefined) return
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`).finally(() => client.end())
+  await withPg(async (client) => {
+    for (const id of schemas) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${id}" CASCADE`)
+  })
 })
 
 type Store = SessionStore.SessionStore & StoreCatalog.WithCatalog
@@ -44,18 +57,76 @@ interface Backend {
   readonly name: string
   readonly skip: boolean
   readonly open: (id: string) => Effect.Effect<Store, SessionStore.SessionStoreError, Scope.Scope>
+  /** The same store as the SDK's `SessionStore`. */
+  readonly sdk: (id: string) => SessionStore.SdkSessionStore
+  /** Makes store `id` look written by an acx without derived data (its tables and migration gone). */
+  readonly downgrade: (id: string) => Promise<void>
+  /** Runs `workers` processes appending to one session of store `id` at once. */
+  readonly appendWorkers: (id: string, run: { workers: number; batches: number; batchSize: number }) => Promise<void>
+}
+
+const DERIVED_TABLES = ["acx_session_meta", "acx_session_usage", "acx_session_text"]
+const tsxArgs = ["--conditions=@acx/source", "--import", "tsx"]
+
+const runWorker = (args: ReadonlyArray<string>) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [...tsxArgs, ...args], { stdio: ["ignore", "inherit", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.on("error", reject)
+    child.on("exit", (code) => code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`)))
+  })
+
+const withPg = async (f: (client: pg.Client) => Promise<void>) => {
+  const client = new pg.Client({ connectionString: PG_URL })
+  await client.connect()
+  await f(client).finally(() => client.end())
 }
 
 const backends: ReadonlyArray<Backend> = [
   {
     name: "SQLite",
     skip: false,
-    open: (id) => SqliteSessionStore.make({ filename: path.join(root, `${id}.sqlite`) })
+    open: (id) => SqliteSessionStore.make({ filename: path.join(root, `${id}.sqlite`) }),
+    sdk: (id) => SqliteSessionStore.createSqliteSessionStore({ filename: path.join(root, `${id}.sqlite`) }),
+    downgrade: async (id) => {
+      const db = new Database(path.join(root, `${id}.sqlite`))
+      try {
+        for (const table of [...DERIVED_TABLES, "acx_session_text_fts"]) db.exec(`DROP TABLE ${table}`)
+        db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
+      } finally {
+        db.close()
+      }
+    },
+    appendWorkers: (id, run) =>
+      runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), path.join(root, `${id}.sqlite`), run, {
+        execArgv: tsxArgs
+      })
   },
   {
     name: "Postgres",
     skip: PG_URL === undefined,
-    open: (id) => PostgresSessionStore.make({ url: Redacted.make(PG_URL ?? ""), schema: `${SCHEMA}_${id}` })
+    open: (id) => PostgresSessionStore.make({ url: Redacted.make(PG_URL ?? ""), schema: `${SCHEMA}_${id}` }),
+    sdk: (id) => PostgresSessionStore.createPostgresSessionStore({ url: PG_URL ?? "", schema: `${SCHEMA}_${id}` }),
+    downgrade: (id) =>
+      withPg(async (client) => {
+        for (const table of DERIVED_TABLES) await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
+        await client.query(`DELETE FROM "${SCHEMA}_${id}".acx_session_store_migrations WHERE migration_id = 4`)
+      }),
+    appendWorkers: async (id, run) => {
+      const workerFile = fileURLToPath(new URL("./workers/pgAppendWorker.ts", import.meta.url))
+      await Promise.all(Array.from({ length: run.workers }, (_, worker) =>
+        runWorker([
+          workerFile,
+          PG_URL!,
+          `${SCHEMA}_${id}`,
+          "concurrency",
+          "shared-session",
+          String(worker),
+          String(run.batches),
+          String(run.batchSize)
+        ])))
+    }
   }
 ]
 
@@ -189,5 +260,84 @@ for (const backend of backends) {
           expect(Either.isRight(result), hostile).toBe(true)
         }
       }))
+  
+    it.scoped("a store written before the derived tables is migrated in place: the same derived data", () =>
+      Effect.gen(function*() {
+        yield* Effect.scoped(Effect.flatMap(backend.open("migrated"), (store) => appendFixtures(store, 40)))
+        yield* Effect.promise(() => backend.downgrade("migrated"))
+        const migrated = yield* backend.open("migrated")
+        const direct = yield* backend.open("direct")
+        yield* appendFixtures(direct, 40)
+        const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
+        const listed = yield* migrated.catalog.listSessions()
+        expect(listed.length).toBe(built.sessions.length)
+        expect(strip(listed)).toEqual(strip(yield* direct.catalog.listSessions()))
+        const usageKey = (row: StoreCatalog.MessageUsageRow) => JSON.stringify([row.sessionId, row.subpath, row.messageId, row.requestId, row.uuid])
+        const sorted = (rows: ReadonlyArray<StoreCatalog.MessageUsageRow>) => [...rows].sort((a, b) => usageKey(a) < usageKey(b) ? -1 : 1)
+        expect(sorted(yield* migrated.catalog.usage())).toEqual(sorted(yield* direct.catalog.usage()))
+        const hits = yield* migrated.catalog.search("beads", { limit: 500 })
+        expect(hits.length).toBeGreaterThan(0)
+        expect(hits).toEqual(yield* direct.catalog.search("beads", { limit: 500 }))
+        // and it keeps deriving on append
+        const spotter = sessionOf("258c7280")
+        yield* migrated.append({ projectKey: spotter.projectKey, sessionId: spotter.sessionId }, [
+          { type: "user", uuid: randomUUID(), message: { role: "user", content: "zanzibar quokka" } }
+        ])
+        expect((yield* migrated.catalog.search("quokka")).map((hit) => hit.sessionId)).toEqual([spotter.sessionId])
+      }), 60_000)
+
+    it("processes appending to one session at once keep the derived counts equal to what is stored", async () => {
+      const run = { workers: 3, batches: 8, batchSize: 5 }
+      await backend.appendWorkers("workers", run)
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const store = yield* backend.open("workers")
+        const key = { projectKey: "concurrency", sessionId: "shared-session" }
+        const stored = (yield* store.load(key)) ?? []
+        expect(stored.length).toBeGreaterThanOrEqual(run.workers * run.batches * run.batchSize)
+        const [row] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
+        expect(row?.entries).toBe(stored.length)
+        expect(row?.userMessages).toBe(stored.filter((entry) => entry.type === "user").length)
+      })))
+    }, 60_000)
+
+    it("the SDK's query({ sessionStore }) mirroring gets the same derived data", async () => {
+      const cwd = await fs.promises.realpath(await fs.promises.mkdtemp(path.join(os.tmpdir(), "acx-catalog-query-")))
+      try {
+        const conversation = realisticConversation({
+          prompts: ["The date tests fail in CI, fix them"],
+          subagent: true,
+          mirror: true,
+          cwd
+        })
+        const cli = await prepareStandInCli({ scenario: conversation.scenario, cwd })
+        const sdkStore = backend.sdk("sdk")
+        try {
+          for await (const _ of query({
+            prompt: promptStream(conversation.promptMessages),
+            options: { ...cli.queryOptions, sessionStore: sdkStore }
+          })) { /* drain */ }
+          expect(failuresOf(await cli.readLog())).toEqual([])
+        } finally {
+          await sdkStore.close()
+          await cli.cleanup()
+        }
+        const main = conversation.transcript.main
+        const subagents = Object.values(conversation.transcript.subagents)
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const store = yield* backend.open("sdk")
+          const [row] = yield* store.catalog.listSessions({ projectKey: projectKeyFor(cwd) })
+          const metadata = SessionMetadata.sessionMetadata(main)
+          expect(row).toMatchObject({ sessionId: conversation.sessionId, ...metadata, subagents: subagents.length })
+          expect(row?.firstPrompt).toBe("The date tests fail in CI, fix them")
+          expect(row?.entries).toBe(main.length + subagents.reduce((n, entries) => n + entries.length, 0))
+          const hits = yield* store.catalog.search("\"date tests\"", { role: "user" })
+          expect(hits.map((hit) => hit.sessionId)).toEqual([conversation.sessionId])
+          const usage = yield* store.catalog.usage({ sessionId: conversation.sessionId })
+          expect(usage.some((message) => message.tokens !== undefined)).toBe(true)
+        })))
+      } finally {
+        await fs.promises.rm(cwd, { recursive: true, force: true })
+      }
+    }, 60_000)
   })
 }
