@@ -75,7 +75,7 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure } from "./internal/pgConnect.js"
-import { deleteDerived, deleteVictims, makeCatalog, rebuildSession, writeDerived } from "./internal/pgDerived.js"
+import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
@@ -253,20 +253,11 @@ export const makeWithClient = (
                 if (row.uuid !== null) inserted.add(row.uuid)
               }
             }
-            const [written] = yield* sql<{ readonly created: boolean }>`INSERT INTO ${keys}
-              (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
-              ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime
-              RETURNING (xmax = 0) AS created`
-            const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
-            if (fresh.length > 0) {
-              yield* writeDerived(sql, schema, {
-                projectKey: key.projectKey,
-                sessionId: key.sessionId,
-                subpath,
-                created: written?.created === true
-              }, fresh, mtime)
-            }
+            yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
+              VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
+              ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
             if (!SessionStore.isMainKey(key)) return
+            const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
             const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
               WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
             const prev = prevRow === undefined
@@ -334,7 +325,7 @@ export const makeWithClient = (
             yield* sql`DELETE FROM ${keys} WHERE ${scope}`
             if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
             // the session's counts lose what the subagent added: derived again from what is left
-            else yield* rebuildSession(sql, schema, key.projectKey, key.sessionId)
+            else yield* resetSession(sql, schema, key.projectKey, key.sessionId)
           }))
         )
       })
@@ -423,7 +414,12 @@ export const makeWithClient = (
       deleteOlderThan,
       importedFiles,
       appendImported,
-      catalog: makeCatalog(sql, schema, storageError)
+      catalog: makeCatalog(
+        sql,
+        schema,
+        (effect) => sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)),
+        storageError
+      )
     }
     return store
   })

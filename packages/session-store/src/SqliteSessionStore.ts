@@ -63,7 +63,7 @@ import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
-import { deleteDerived, makeCatalog, rebuildSession, writeDerived } from "./internal/sqliteDerived.js"
+import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDerived.js"
 import { classify } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
 import * as SessionStore from "./SessionStore.js"
@@ -377,13 +377,6 @@ const makeStore = (
         return
       }
       if (!newKey) yield* sql`UPDATE acx_session_keys SET mtime = ${mtime} WHERE id = ${keyId}`
-      yield* writeDerived(sql, {
-        id: keyId,
-        projectKey: key.projectKey,
-        sessionId: key.sessionId,
-        subpath,
-        created: newKey
-      }, stored, mtime)
       if (!SessionStore.isMainKey(key)) return
       const previous = yield* sql<SummaryRow>`SELECT session_id AS "sessionId", mtime, data
         FROM acx_session_summaries WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
@@ -447,7 +440,7 @@ const makeStore = (
           sql`DELETE FROM acx_session_keys
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
           // the session's counts lose what the subagent added: derived again from what is left
-          rebuildSession(sql, key.projectKey, key.sessionId)
+          resetSession(sql, key.projectKey, key.sessionId)
         ], { discard: true })
     ).pipe(
       Effect.mapError(storageError("delete")),
@@ -531,7 +524,7 @@ const makeStore = (
     deleteOlderThan,
     importedFiles,
     appendImported,
-    catalog: makeCatalog(sql, storageError)
+    catalog: makeCatalog(sql, writeTransaction, storageError)
   }
 }
 

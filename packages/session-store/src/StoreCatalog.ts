@@ -1,7 +1,9 @@
 /**
  * What a SQL session store knows about its sessions without reading their entries again: the
- * rows `SessionDerive` keeps beside the entries, in the append transaction (so entries mirrored
- * by the SDK's own `sessionStore` have them too). Per session its listing metadata and counts,
+ * rows `SessionDerive` keeps beside the entries. They are derived behind a per-key watermark that
+ * every read advances first (in a write transaction, like an append), so a read sees every entry
+ * appended before it, whoever appended it (acx's import, the SDK's own `sessionStore` mirroring,
+ * an older acx), and appends cost nothing more. Per session its listing metadata and counts,
  * per API message its usage, and a full-text index of prompts, assistant text, thinking, tool
  * inputs and tool results. `catalogOf(store)` finds it on the SQLite and Postgres stores.
  *
@@ -198,6 +200,11 @@ export const limitOf = (limit: number | undefined): number =>
  * @category models
  */
 export interface StoreCatalog {
+  /**
+   * Derives what was appended since the last read (every read does this first); how many entries.
+   * For a writer that wants the next read fast, e.g. at the end of an import.
+   */
+  readonly refresh: () => Effect.Effect<number, SessionStore.SessionStoreError>
   /** Sessions with a main transcript, last active first (ties by session id). */
   readonly listSessions: (
     filter?: SessionFilter

@@ -93,6 +93,8 @@ const backends: ReadonlyArray<Backend> = [
       const db = new Database(path.join(root, `${id}.sqlite`))
       try {
         for (const table of [...DERIVED_TABLES, "acx_session_text_fts"]) db.exec(`DROP TABLE ${table}`)
+        db.exec("DROP INDEX acx_session_keys_behind")
+        for (const column of ["derived_mtime", "derived_id"]) db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
         db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
       } finally {
         db.close()
@@ -111,6 +113,9 @@ const backends: ReadonlyArray<Backend> = [
     downgrade: (id) =>
       withPg(async (client) => {
         for (const table of DERIVED_TABLES) await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
+        for (const column of ["derived_mtime", "derived_id"]) {
+          await client.query(`ALTER TABLE "${SCHEMA}_${id}".acx_session_keys DROP COLUMN ${column}`)
+        }
         await client.query(`DELETE FROM "${SCHEMA}_${id}".acx_session_store_migrations WHERE migration_id = 4`)
       }),
     appendWorkers: async (id, run) => {
@@ -133,9 +138,13 @@ const backends: ReadonlyArray<Backend> = [
 const entriesOf = (file: string): Array<SessionStore.SessionStoreEntry> =>
   Fixtures.readJsonLines(file).map((line) => line.value as SessionStore.SessionStoreEntry)
 
-/** Every fixture session and subagent, appended in batches of `batch` entries. */
-const appendFixtures = (store: SessionStore.SessionStore, batch: number) =>
-  Effect.forEach(built.sessions, (session) =>
+/**
+ * Every fixture session and subagent, appended in batches of `batch` entries; with `readEvery`,
+ * the catalog is read after every that many appends (the watermark advances part way each time).
+ */
+const appendFixtures = (store: Store, batch: number, readEvery?: number) => {
+  let appends = 0
+  return Effect.forEach(built.sessions, (session) =>
     Effect.gen(function*() {
       const files = [
         { key: { projectKey: session.projectKey, sessionId: session.sessionId }, file: session.file },
@@ -148,9 +157,11 @@ const appendFixtures = (store: SessionStore.SessionStore, batch: number) =>
         const entries = entriesOf(file)
         for (let start = 0; start < entries.length; start += batch) {
           yield* store.append(key, entries.slice(start, start + batch))
+          if (readEvery !== undefined && ++appends % readEvery === 0) yield* store.catalog.refresh()
         }
       }
     }), { discard: true })
+}
 
 /** What `acx stats` folds over a session's files: its counts and per-model tokens. */
 const statsOf = (session: Fixtures.BuiltSession) => {
@@ -198,7 +209,7 @@ for (const backend of backends) {
     it.scoped("every fixture session: metadata as SessionMetadata, counts and usage as StatsFold", () =>
       Effect.gen(function*() {
         const store = yield* backend.open("fixtures")
-        yield* appendFixtures(store, 7)
+        yield* appendFixtures(store, 7, 5)
         const listed = yield* store.catalog.listSessions()
         expect(listed.map((s) => s.sessionId).sort()).toEqual(built.sessions.map((s) => s.sessionId).sort())
         for (const session of built.sessions) {
@@ -286,9 +297,39 @@ for (const backend of backends) {
         expect((yield* migrated.catalog.search("quokka")).map((hit) => hit.sessionId)).toEqual([spotter.sessionId])
       }), 60_000)
 
-    it("processes appending to one session at once keep the derived counts equal to what is stored", async () => {
+    it.scoped("deleting a subagent takes its share out of the session's counts and index", () =>
+      Effect.gen(function*() {
+        const store = yield* backend.open("fixtures")
+        const spotter = sessionOf("258c7280")
+        const key = { projectKey: spotter.projectKey, sessionId: spotter.sessionId }
+        const before = (yield* store.catalog.listSessions({ sessionId: spotter.sessionId }))[0]!
+        const agent = spotter.subagents.find((a) => Fixtures.readJsonLines(a.file).some((l) => JSON.stringify(l.value).includes("beads")))!
+        const subpath = `subagents/agent-${agent.agentId}`
+        const inAgent = (yield* store.catalog.search("beads", { limit: 500 })).filter((hit) => hit.subpath === subpath)
+        expect(inAgent.length).toBeGreaterThan(0)
+        yield* store.delete({ ...key, subpath })
+        const after = (yield* store.catalog.listSessions({ sessionId: spotter.sessionId }))[0]!
+        expect(after.subagents).toBe(before.subagents - 1)
+        expect(after.entries).toBe(before.entries - Fixtures.readJsonLines(agent.file).length)
+        expect((yield* store.catalog.search("beads", { limit: 500 })).filter((hit) => hit.subpath === subpath)).toEqual([])
+        expect((yield* store.catalog.usage({ sessionId: spotter.sessionId })).some((row) => row.subpath === subpath)).toBe(false)
+        yield* store.delete(key)
+        expect(yield* store.catalog.listSessions({ sessionId: spotter.sessionId })).toEqual([])
+        expect((yield* store.catalog.search("beads", { limit: 500 })).some((hit) => hit.sessionId === spotter.sessionId)).toBe(false)
+      }))
+
+    it("processes appending to one session while this one reads keep the derived counts equal to what is stored", async () => {
       const run = { workers: 3, batches: 8, batchSize: 5 }
-      await backend.appendWorkers("workers", run)
+      let done = false
+      const appending = backend.appendWorkers("workers", run).finally(() => (done = true))
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const store = yield* backend.open("workers")
+        while (!done) {
+          yield* store.catalog.refresh()
+          yield* Effect.sleep("20 millis")
+        }
+      })))
+      await appending
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
         const store = yield* backend.open("workers")
         const key = { projectKey: "concurrency", sessionId: "shared-session" }

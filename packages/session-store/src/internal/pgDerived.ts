@@ -1,7 +1,9 @@
 /**
  * `PostgresSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`), in the
- * store's schema: written inside the append transaction, rebuilt from the entries by migration
- * 4 and after a subagent is deleted, read by the catalog.
+ * store's schema, kept behind a per-key watermark as in SQLite (`acx_session_keys.derived_id`,
+ * `derived_mtime`; see `sqliteDerived`): every catalog read first derives what its keys gained,
+ * each key in its own transaction behind the clock row's lock. Per key, not store-wide, so a
+ * reader that sees only some sessions (row-level security) derives exactly those.
  *
  * - `acx_session_meta`: one row per session (as in SQLite);
  * - `acx_session_usage`: one row per API message of each transcript, keyed by
@@ -12,6 +14,7 @@
  *   `unicode61` sees, whatever the database's locale), with a GIN index.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as SearchQuery from "../SearchQuery.js"
@@ -40,11 +43,14 @@ const tables = (sql: SqlClient.SqlClient, schema: string) => ({
   entries: sql(`${schema}.claude_session_entries`)
 })
 
-/** The DDL of migration 4 (the backfill is {@link rebuildAll}). */
+/** The DDL of migration 4: the watermark columns start behind, so existing entries derive on the first read. */
 export const createTables = (schema: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const t = tables(sql, schema)
+    yield* sql`ALTER TABLE ${t.keys} ADD COLUMN derived_mtime BIGINT NOT NULL DEFAULT -1`
+    yield* sql`ALTER TABLE ${t.keys} ADD COLUMN derived_id BIGINT NOT NULL DEFAULT 0`
+    yield* sql`CREATE INDEX acx_session_keys_behind_idx ON ${t.keys} (project_key) WHERE mtime > derived_mtime`
     yield* sql`CREATE TABLE ${t.meta} (
       project_key TEXT NOT NULL,
       session_id TEXT NOT NULL,
@@ -98,11 +104,11 @@ export interface WrittenKey {
   readonly projectKey: string
   readonly sessionId: string
   readonly subpath: string
-  /** Whether this append created the key. */
+  /** Whether the key is derived for the first time (a subagent then counts). */
   readonly created: boolean
 }
 
-/** Writes what `stored` (the entries an append actually stored under `key`) derives. */
+/** Writes what `stored` (entries of `key` in id order, after those derived before) derives. */
 export const writeDerived = (
   sql: SqlClient.SqlClient,
   schema: string,
@@ -231,51 +237,92 @@ const entryOf = (value: unknown): SessionStore.SessionStoreEntry | undefined => 
   }
 }
 
-/** Derives a session's rows again from its stored entries (main transcript first, then subagents). */
-export const rebuildSession = (sql: SqlClient.SqlClient, schema: string, projectKey: string, sessionId: string) =>
+/** Makes a session derive again from its entries on the next read (see `sqliteDerived.resetSession`). */
+export const resetSession = (sql: SqlClient.SqlClient, schema: string, projectKey: string, sessionId: string) =>
+  Effect.zipRight(
+    deleteDerived(sql, schema, projectKey, sessionId),
+    sql`UPDATE ${tables(sql, schema).keys} SET derived_mtime = -1, derived_id = 0
+      WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
+  )
+
+const CATCH_UP_CHUNK = 2000
+
+interface KeyRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly subpath: string
+  readonly mtime: string | number
+  readonly derived_mtime: string | number
+  readonly derived_id: string | number
+}
+
+/**
+ * Derives every entry not derived yet, key by key (main transcripts first), each key in one
+ * `writeTransaction`; how many entries.
+ */
+export const catchUp = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+) =>
   Effect.gen(function*() {
     const t = tables(sql, schema)
-    const keys = yield* sql<{ readonly subpath: string; readonly mtime: string | number }>`SELECT subpath, mtime
-      FROM ${t.keys} WHERE project_key = ${projectKey} AND session_id = ${sessionId}
-      ORDER BY subpath <> '', subpath`
-    yield* deleteDerived(sql, schema, projectKey, sessionId)
-    for (const key of keys) {
-      const rows = yield* sql<{ readonly entry: string }>`SELECT entry::text AS entry FROM ${t.entries}
-        WHERE project_key = ${projectKey} AND session_id = ${sessionId} AND subpath = ${key.subpath} ORDER BY id`
-      const entries: Array<SessionStore.SessionStoreEntry> = []
-      for (const row of rows) {
-        const entry = entryOf(row.entry)
-        if (entry !== undefined) entries.push(entry)
-      }
-      if (entries.length === 0) continue
-      yield* writeDerived(
-        sql,
-        schema,
-        { projectKey, sessionId, subpath: key.subpath, created: true },
-        entries,
-        Number(key.mtime)
-      )
+    const behind = yield* sql<Pick<KeyRow, "project_key" | "session_id" | "subpath">>`SELECT project_key, session_id,
+      subpath FROM ${t.keys} WHERE mtime > derived_mtime ORDER BY subpath <> '', project_key, session_id, subpath`
+    let derived = 0
+    for (const behindKey of behind) {
+      const same = sql`project_key = ${behindKey.project_key} AND session_id = ${behindKey.session_id}
+        AND subpath = ${behindKey.subpath}`
+      derived += yield* writeTransaction(Effect.gen(function*() {
+        const [key] = yield* sql<KeyRow>`SELECT project_key, session_id, subpath, mtime, derived_mtime, derived_id
+          FROM ${t.keys} WHERE ${same}`
+        if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
+        let after = Number(key.derived_id)
+        let first = Number(key.derived_mtime) < 0
+        let count = 0
+        for (;;) {
+          const rows = yield* sql<{ readonly id: string | number; readonly entry: string }>`SELECT id,
+            entry::text AS entry FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`
+          if (rows.length === 0 && !first) break
+          const entries: Array<SessionStore.SessionStoreEntry> = []
+          for (const row of rows) {
+            const entry = entryOf(row.entry)
+            if (entry !== undefined) entries.push(entry)
+          }
+          yield* writeDerived(sql, schema, {
+            projectKey: key.project_key,
+            sessionId: key.session_id,
+            subpath: key.subpath,
+            created: first
+          }, entries, Number(key.mtime))
+          first = false
+          count += rows.length
+          if (rows.length === 0) break
+          after = Number(rows[rows.length - 1]!.id)
+        }
+        yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`
+        return count
+      }))
     }
-  })
-
-/** Migration 4's backfill: every session stored before derives its rows, no re-import. */
-export const rebuildAll = (schema: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const sessions = yield* sql<{ readonly project_key: string; readonly session_id: string }>`SELECT DISTINCT
-      project_key, session_id FROM ${tables(sql, schema).keys}`
-    for (const session of sessions) yield* rebuildSession(sql, schema, session.project_key, session.session_id)
+    return derived
   })
 
 /** The catalog over the store's pool. */
 export const makeCatalog = (
   sql: SqlClient.SqlClient,
   schema: string,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>,
   storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
 ): StoreCatalog.StoreCatalog => {
   const t = tables(sql, schema)
+  const refresh = Effect.fn("PostgresSessionStore.catalog.refresh")(function*() {
+    return yield* catchUp(sql, schema, writeTransaction).pipe(Effect.mapError(storageError("catalog.refresh")))
+  })
+  const caughtUp = refresh()
   return {
+    refresh,
     listSessions: Effect.fn("PostgresSessionStore.catalog.listSessions")(function*(filter = {}) {
+      yield* caughtUp
       const rows = yield* sql<MetaRow>`SELECT m.* FROM ${t.meta} m
         WHERE EXISTS (SELECT 1 FROM ${t.keys} k
           WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
@@ -286,6 +333,7 @@ export const makeCatalog = (
       return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
     }),
     usage: Effect.fn("PostgresSessionStore.catalog.usage")(function*(filter = {}) {
+      yield* caughtUp
       const rows = yield* sql<UsageRow>`SELECT * FROM ${t.usage} WHERE TRUE
         ${filter.projectKey === undefined ? sql`` : sql`AND project_key = ${filter.projectKey}`}
         ${filter.sessionId === undefined ? sql`` : sql`AND session_id = ${filter.sessionId}`}
@@ -295,6 +343,7 @@ export const makeCatalog = (
     }),
     search: Effect.fn("PostgresSessionStore.catalog.search")(function*(text, options = {}) {
       const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
+      yield* caughtUp
       const rows = yield* sql<HitRow>`SELECT project_key, session_id, subpath, uuid, role, time_ms, body,
           ts_rank(words, to_tsquery('simple', ${SearchQuery.toTsquery(SearchQuery.included(query))})) AS score
         FROM ${t.text}, to_tsquery('simple', ${SearchQuery.toTsquery(query)}) AS q

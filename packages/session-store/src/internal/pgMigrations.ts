@@ -5,7 +5,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
-import { createTables, rebuildAll } from "./pgDerived.js"
+import { createTables } from "./pgDerived.js"
 
 const migrations = (schema: string) => ({
   "1_create_session_store": Effect.gen(function*() {
@@ -65,9 +65,9 @@ const migrations = (schema: string) => ({
       PRIMARY KEY (source, file)
     )`
   }),
-  // Session metadata, per-message usage and the full-text index (see pgDerived), derived here
-  // from every entry a store written by an older acx holds: no re-import.
-  "4_derived_data": Effect.zipRight(createTables(schema), rebuildAll(schema))
+  // Session metadata, per-message usage and the full-text index (see pgDerived); the entries a
+  // store written by an older acx holds derive on the first catalog read: no re-import.
+  "4_derived_data": createTables(schema)
 })
 
 /**

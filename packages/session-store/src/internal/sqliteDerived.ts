@@ -1,7 +1,10 @@
 /**
- * `SqliteSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`): written inside
- * the append transaction, rebuilt from the entries by migration 3 and after a subagent is
- * deleted, read by the catalog.
+ * `SqliteSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`), kept behind a
+ * per-key watermark: `acx_session_keys.derived_id` is the last entry id derived, and
+ * `derived_mtime` the key's mtime then, so a key whose `mtime` moved past it has entries to
+ * derive. Every catalog read first catches up ({@link catchUp}): each behind key in its own write
+ * transaction (the clock-row write first, as appends do), its new entries in id order. Appends
+ * pay nothing; a reader sees every entry appended before it read.
  *
  * - `acx_session_meta (project_key, session_id, state, last_activity_ms, entries, user_messages,
  *   assistant_messages, tool_calls, subagents, mtime)`: one row per session, `state` the
@@ -13,6 +16,7 @@
  *   `acx_session_text_fts (body)` whose rowid is the text row's `id`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as SearchQuery from "../SearchQuery.js"
@@ -34,9 +38,12 @@ import {
 const USAGE_CHUNK = 500 // 14 parameters a row
 const TEXT_CHUNK = 1000 // 5 parameters a row
 
-/** The DDL of migration 3 (the backfill is {@link rebuildAll}). */
+/** The DDL of migration 3: the watermark columns start behind, so existing entries derive on the first read. */
 export const createTables = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE acx_session_keys ADD COLUMN derived_mtime INTEGER NOT NULL DEFAULT -1`
+  yield* sql`ALTER TABLE acx_session_keys ADD COLUMN derived_id INTEGER NOT NULL DEFAULT 0`
+  yield* sql`CREATE INDEX acx_session_keys_behind ON acx_session_keys (id) WHERE mtime > derived_mtime`
   yield* sql`CREATE TABLE acx_session_meta (
     project_key TEXT NOT NULL,
     session_id TEXT NOT NULL,
@@ -84,11 +91,11 @@ export interface WrittenKey {
   readonly projectKey: string
   readonly sessionId: string
   readonly subpath: string
-  /** Whether this append created the key. */
+  /** Whether the key is derived for the first time (a subagent then counts). */
   readonly created: boolean
 }
 
-/** Writes what `stored` (the entries an append actually stored under `key`) derives. */
+/** Writes what `stored` (entries of `key` in id order, after those derived before) derives. */
 export const writeDerived = (
   sql: SqlClient.SqlClient,
   key: WrittenKey,
@@ -202,46 +209,98 @@ const entryOf = (text: string): SessionStore.SessionStoreEntry | undefined => {
 }
 
 /**
- * Derives a session's rows again from its stored entries: the main transcript first, then each
- * subagent in creation order, each key's entries in append order (what the appends derived).
+ * Makes a session derive again from its entries on the next read (after one of its subagents
+ * was deleted, its counts must lose what that subagent added): its derived rows deleted, its
+ * keys' watermarks back to the start.
  */
-export const rebuildSession = (sql: SqlClient.SqlClient, projectKey: string, sessionId: string) =>
-  Effect.gen(function*() {
-    const keys = yield* sql<{ readonly id: number; readonly subpath: string; readonly mtime: number }>`SELECT id,
-      subpath, mtime FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}
-      ORDER BY subpath <> '', id`
-    yield* deleteDerived(sql, projectKey, sessionId)
-    for (const key of keys) {
-      const rows = yield* sql<{ readonly entry: string }>`SELECT entry FROM acx_session_entries
-        WHERE key_id = ${key.id} ORDER BY id`
-      const entries: Array<SessionStore.SessionStoreEntry> = []
-      for (const row of rows) {
-        const entry = entryOf(row.entry)
-        if (entry !== undefined) entries.push(entry)
-      }
-      yield* writeDerived(
-        sql,
-        { id: Number(key.id), projectKey, sessionId, subpath: key.subpath, created: true },
-        entries,
-        Number(key.mtime)
-      )
-    }
-  })
+export const resetSession = (sql: SqlClient.SqlClient, projectKey: string, sessionId: string) =>
+  Effect.zipRight(
+    deleteDerived(sql, projectKey, sessionId),
+    sql`UPDATE acx_session_keys SET derived_mtime = -1, derived_id = 0
+      WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
+  )
 
-/** Migration 3's backfill: every session stored before derives its rows, no re-import. */
-export const rebuildAll = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const sessions = yield* sql<{ readonly project_key: string; readonly session_id: string }>`SELECT DISTINCT
-    project_key, session_id FROM acx_session_keys`
-  for (const session of sessions) yield* rebuildSession(sql, session.project_key, session.session_id)
-})
+// Entries read per statement while catching up a key (bounded memory for any session size).
+const CATCH_UP_CHUNK = 2000
+
+interface KeyRow {
+  readonly id: number
+  readonly project_key: string
+  readonly session_id: string
+  readonly subpath: string
+  readonly mtime: number
+  readonly derived_mtime: number
+  readonly derived_id: number
+}
+
+/**
+ * Derives every entry not derived yet, key by key (main transcripts first), each key in one
+ * `writeTransaction`; how many entries. Cheap when nothing is behind (one indexed lookup).
+ */
+export const catchUp = (
+  sql: SqlClient.SqlClient,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+) =>
+  Effect.gen(function*() {
+    const behind = yield* sql<{ readonly id: number }>`SELECT id FROM acx_session_keys
+      WHERE mtime > derived_mtime ORDER BY subpath <> '', id`
+    let derived = 0
+    for (const { id } of behind) {
+      derived += yield* writeTransaction(Effect.gen(function*() {
+        const [key] = yield* sql<KeyRow>`SELECT id, project_key, session_id, subpath, mtime, derived_mtime,
+          derived_id FROM acx_session_keys WHERE id = ${id}`
+        if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
+        let after = Number(key.derived_id)
+        let first = Number(key.derived_mtime) < 0
+        let count = 0
+        for (;;) {
+          const rows = yield* sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry
+            FROM acx_session_entries WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`
+          if (rows.length === 0 && !first) break
+          const entries: Array<SessionStore.SessionStoreEntry> = []
+          for (const row of rows) {
+            const entry = entryOf(row.entry)
+            if (entry !== undefined) entries.push(entry)
+          }
+          yield* writeDerived(sql, {
+            id,
+            projectKey: key.project_key,
+            sessionId: key.session_id,
+            subpath: key.subpath,
+            created: first
+          }, entries, Number(key.mtime))
+          first = false
+          count += rows.length
+          if (rows.length === 0) break
+          after = Number(rows[rows.length - 1]!.id)
+        }
+        yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
+        return count
+      }))
+    }
+    return derived
+  })
 
 /** The catalog over the store's connection. */
 export const makeCatalog = (
   sql: SqlClient.SqlClient,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>,
   storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
-): StoreCatalog.StoreCatalog => ({
+): StoreCatalog.StoreCatalog => {
+  const refresh = Effect.fn("SqliteSessionStore.catalog.refresh")(function*() {
+    return yield* catchUp(sql, writeTransaction).pipe(
+      Effect.mapError(storageError("catalog.refresh")),
+      Effect.catchAllDefect((cause) => Effect.fail(storageError("catalog.refresh")(cause)))
+    )
+  })
+  // A reader that cannot write (a read-only file) reads what is derived so far.
+  const caughtUp = refresh().pipe(
+    Effect.catchIf((error) => error.reason === "ReadOnly", () => Effect.succeed(0))
+  )
+  return {
+  refresh,
   listSessions: Effect.fn("SqliteSessionStore.catalog.listSessions")(function*(filter = {}) {
+    yield* caughtUp
     const rows = yield* sql<MetaRow>`SELECT m.* FROM acx_session_meta m
       WHERE EXISTS (SELECT 1 FROM acx_session_keys k
         WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
@@ -252,6 +311,7 @@ export const makeCatalog = (
     return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
   }),
   usage: Effect.fn("SqliteSessionStore.catalog.usage")(function*(filter = {}) {
+    yield* caughtUp
     const rows = yield* sql<UsageRow>`SELECT k.project_key, k.session_id, k.subpath, u.*
       FROM acx_session_usage u JOIN acx_session_keys k ON k.id = u.key_id
       WHERE TRUE
@@ -263,6 +323,7 @@ export const makeCatalog = (
   }),
   search: Effect.fn("SqliteSessionStore.catalog.search")(function*(text, options = {}) {
     const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
+    yield* caughtUp
     const rows = yield* sql<HitRow>`SELECT k.project_key, k.session_id, k.subpath, t.uuid, t.role, t.time_ms,
         acx_session_text_fts.body AS body, -bm25(acx_session_text_fts) AS score
       FROM acx_session_text_fts
@@ -285,7 +346,8 @@ export const makeCatalog = (
     )
     return rows.map((row) => hitOf(row, query, options))
   })
-})
+  }
+}
 
 const describeCause = (cause: unknown): string => {
   const inner = (cause as { cause?: unknown }).cause

@@ -5,7 +5,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
-import { createTables, rebuildAll } from "./sqliteDerived.js"
+import { createTables } from "./sqliteDerived.js"
 
 const MIGRATIONS_TABLE = "acx_session_store_migrations"
 
@@ -56,9 +56,9 @@ const migrations = Migrator.fromRecord({
       PRIMARY KEY (source, file)
     )`
   }),
-  // Session metadata, per-message usage and the full-text index (see sqliteDerived), derived
-  // here from every entry a store written by an older acx holds: no re-import.
-  "3_derived_data": Effect.zipRight(createTables, rebuildAll)
+  // Session metadata, per-message usage and the full-text index (see sqliteDerived); the entries
+  // a store written by an older acx holds derive on the first catalog read: no re-import.
+  "3_derived_data": createTables
 })
 
 const runMigrator = Migrator.make({})
