@@ -99,7 +99,9 @@ export const parse = (query: string): Either.Either<Query, SearchQueryError> => 
   const fail = (reason: SearchQueryError["reason"], description: string) =>
     Either.left(new SearchQueryError({ reason, query, description }))
   if (terms.length === 0) return fail("Empty", "it has no word to search for (letters or digits)")
-  if (terms.length > MAX_TERMS) return fail("TooLong", `it has ${terms.length} terms, at most ${MAX_TERMS} are searched`)
+  if (terms.length > MAX_TERMS) {
+    return fail("TooLong", `it has ${terms.length} terms, at most ${MAX_TERMS} are searched`)
+  }
   if (terms.every((term) => term.exclude)) {
     return fail("OnlyExclusions", "it only excludes words; add a word or \"phrase\" to search for")
   }

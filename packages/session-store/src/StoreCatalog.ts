@@ -210,7 +210,9 @@ export interface StoreCatalog {
     filter?: SessionFilter
   ) => Effect.Effect<ReadonlyArray<StoredSession>, SessionStore.SessionStoreError>
   /** Every API message's usage, in append order. */
-  readonly usage: (filter?: UsageFilter) => Effect.Effect<ReadonlyArray<MessageUsageRow>, SessionStore.SessionStoreError>
+  readonly usage: (
+    filter?: UsageFilter
+  ) => Effect.Effect<ReadonlyArray<MessageUsageRow>, SessionStore.SessionStoreError>
   /** Ranked hits for a query (see `SearchQuery` for its syntax). */
   readonly search: (
     query: string,

@@ -17,7 +17,25 @@ const match = db.prepare("SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY row
 // Words from a small vocabulary, so generated documents and queries share words.
 const vocabulary = ["beads", "sync", "credo", "Fix", "tests", "é", "naïve", "42", "x_y", "日本"]
 const word = fc.constantFrom(...vocabulary)
-const noise = fc.constantFrom(" ", "  ", ".", "-", "\"", "*", ":", "(", ")", "^", "NEAR", "AND", "OR", "NOT", "'", ";", "\u0000")
+const noise = fc.constantFrom(
+  " ",
+  "  ",
+  ".",
+  "-",
+  "\"",
+  "*",
+  ":",
+  "(",
+  ")",
+  "^",
+  "NEAR",
+  "AND",
+  "OR",
+  "NOT",
+  "'",
+  ";",
+  "\u0000"
+)
 const hostileText = fc.array(fc.oneof(word, noise, fc.string()), { maxLength: 12 }).map((parts) => parts.join(" "))
 
 describe("SearchQuery", () => {
@@ -33,7 +51,8 @@ describe("SearchQuery", () => {
   })
 
   it("fails with a reason naming the problem", () => {
-    const reason = (text: string) => Either.match(SearchQuery.parse(text), { onLeft: (e) => e.reason, onRight: () => "ok" })
+    const reason = (text: string) =>
+      Either.match(SearchQuery.parse(text), { onLeft: (e) => e.reason, onRight: () => "ok" })
     expect(reason("")).toBe("Empty")
     expect(reason("-- \"\" ...")).toBe("Empty")
     expect(reason("-beads -\"sync it\"")).toBe("OnlyExclusions")
@@ -43,15 +62,18 @@ describe("SearchQuery", () => {
   })
 
   it("any text: a typed error or an expression FTS5 runs", () => {
-    fc.assert(fc.property(hostileText, (text) => {
-      const parsed = SearchQuery.parse(text)
-      if (Either.isLeft(parsed)) {
-        expect(["Empty", "OnlyExclusions", "TooLong"]).toContain(parsed.left.reason)
-        return
-      }
-      expect(() => match.all(SearchQuery.toFts5(parsed.right))).not.toThrow()
-      expect(SearchQuery.toTsquery(parsed.right)).toMatch(/^[\p{L}\p{N}'&!()<\->\s]+$/u)
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const parsed = SearchQuery.parse(text)
+        if (Either.isLeft(parsed)) {
+          expect(["Empty", "OnlyExclusions", "TooLong"]).toContain(parsed.left.reason)
+          return
+        }
+        expect(() => match.all(SearchQuery.toFts5(parsed.right))).not.toThrow()
+        expect(SearchQuery.toTsquery(parsed.right)).toMatch(/^[\p{L}\p{N}'&!()<\->\s]+$/u)
+      }),
+      { numRuns: 500 }
+    )
   })
 
   it("selects exactly the documents every included term is in and no excluded term is", () => {
@@ -67,16 +89,19 @@ describe("SearchQuery", () => {
       fc.record({ words: fc.array(word, { minLength: 1, maxLength: 2 }), exclude: fc.boolean() }),
       { minLength: 1, maxLength: 4 }
     )
-    fc.assert(fc.property(query, (terms) => {
-      const text = terms.map((t) => `${t.exclude ? "-" : ""}"${t.words.join(" ")}"`).join(" ")
-      const parsed = SearchQuery.parse(text)
-      if (Either.isLeft(parsed)) return
-      const expected = documents.flatMap((body, i) =>
-        parsed.right.terms.every((term) => contains(body, term) !== term.exclude) ? [i + 1] : []
-      )
-      const rows = match.all(SearchQuery.toFts5(parsed.right)) as Array<{ rowid: number }>
-      expect(rows.map((row) => row.rowid)).toEqual(expected)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(query, (terms) => {
+        const text = terms.map((t) => `${t.exclude ? "-" : ""}"${t.words.join(" ")}"`).join(" ")
+        const parsed = SearchQuery.parse(text)
+        if (Either.isLeft(parsed)) return
+        const expected = documents.flatMap((body, i) =>
+          parsed.right.terms.every((term) => contains(body, term) !== term.exclude) ? [i + 1] : []
+        )
+        const rows = match.all(SearchQuery.toFts5(parsed.right)) as Array<{ rowid: number }>
+        expect(rows.map((row) => row.rowid)).toEqual(expected)
+      }),
+      { numRuns: 300 }
+    )
   })
 
   it("snippets mark every included word, whatever the delimiters", () => {

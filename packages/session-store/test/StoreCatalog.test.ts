@@ -5,26 +5,20 @@
  * `StatsFold` (what `acx stats` folds) over the same files, and search finds known words,
  * phrases and exclusions; a store written before the derived tables is migrated in place.
  */
-import * as Fixtures from "@acx/fixtures"
+import * as Pricing from "@acx/convert/Pricing"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as StatsFold from "@acx/convert/StatsFold"
-import * as Pricing from "@acx/convert/Pricing"
+import * as Fixtures from "@acx/fixtures"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SearchQuery from "@acx/session-store/SearchQuery"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
+import { failuresOf, prepareStandInCli, projectKeyFor, promptStream, realisticConversation } from "@acx/testing"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
-import {
-  failuresOf,
-  prepareStandInCli,
-  projectKeyFor,
-  promptStream,
-  realisticConversation
-} from "@acx/testing"
 import { query } from "@anthropic-ai/claude-agent-sdk"
-import Database from "better-sqlite3"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
@@ -94,16 +88,23 @@ const backends: ReadonlyArray<Backend> = [
       try {
         for (const table of [...DERIVED_TABLES, "acx_session_text_fts"]) db.exec(`DROP TABLE ${table}`)
         db.exec("DROP INDEX acx_session_keys_behind")
-        for (const column of ["derived_mtime", "derived_id"]) db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
+        for (const column of ["derived_mtime", "derived_id"]) {
+          db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
+        }
         db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
       } finally {
         db.close()
       }
     },
     appendWorkers: (id, run) =>
-      runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), path.join(root, `${id}.sqlite`), run, {
-        execArgv: tsxArgs
-      })
+      runAppendWorkers(
+        new URL("./workers/sqliteAppendWorker.ts", import.meta.url),
+        path.join(root, `${id}.sqlite`),
+        run,
+        {
+          execArgv: tsxArgs
+        }
+      )
   },
   {
     name: "Postgres",
@@ -149,7 +150,11 @@ const appendFixtures = (store: Store, batch: number, readEvery?: number) => {
       const files = [
         { key: { projectKey: session.projectKey, sessionId: session.sessionId }, file: session.file },
         ...session.subagents.map((agent) => ({
-          key: { projectKey: session.projectKey, sessionId: session.sessionId, subpath: `subagents/agent-${agent.agentId}` },
+          key: {
+            projectKey: session.projectKey,
+            sessionId: session.sessionId,
+            subpath: `subagents/agent-${agent.agentId}`
+          },
           file: agent.file
         }))
       ]
@@ -166,7 +171,10 @@ const appendFixtures = (store: Store, batch: number, readEvery?: number) => {
 /** What `acx stats` folds over a session's files: its counts and per-model tokens. */
 const statsOf = (session: Fixtures.BuiltSession) => {
   const totals = { user: 0, assistant: 0, toolCalls: 0, models: new Map<string, StatsFold.ModelCell>() }
-  const files = [{ file: session.file, kind: "main" as const }, ...session.subagents.map((a) => ({ file: a.file, kind: "subagent" as const }))]
+  const files = [
+    { file: session.file, kind: "main" as const },
+    ...session.subagents.map((a) => ({ file: a.file, kind: "subagent" as const }))
+  ]
   for (const { file, kind } of files) {
     const state = StatsFold.empty()
     const ctx = { pricing: Pricing.builtinPricing, dayOf: StatsFold.localDayOf(), kind }
@@ -215,7 +223,9 @@ for (const backend of backends) {
         for (const session of built.sessions) {
           const row = listed.find((s) => s.sessionId === session.sessionId)!
           const metadata = SessionMetadata.sessionMetadata(Fixtures.readJsonLines(session.file).map((l) => l.value))
-          for (const field of ["title", "firstPrompt", "lastPrompt", "cwd", "gitBranch", "startTime", "lastTime"] as const) {
+          for (
+            const field of ["title", "firstPrompt", "lastPrompt", "cwd", "gitBranch", "startTime", "lastTime"] as const
+          ) {
             expect({ session: session.sessionId, field, value: row[field] })
               .toEqual({ session: session.sessionId, field, value: metadata[field] })
           }
@@ -266,36 +276,52 @@ for (const backend of backends) {
         expect(searchError(empty)?.reason).toBe("Empty")
         const onlyExcluded = yield* Effect.either(store.catalog.search("-beads"))
         expect(searchError(onlyExcluded)?.reason).toBe("OnlyExclusions")
-        for (const hostile of ["beads OR", "NEAR(beads", "body:beads", "beads*", "'; DROP TABLE x; --", "a & !b | c:*", "\"beads"]) {
+        for (
+          const hostile of [
+            "beads OR",
+            "NEAR(beads",
+            "body:beads",
+            "beads*",
+            "'; DROP TABLE x; --",
+            "a & !b | c:*",
+            "\"beads"
+          ]
+        ) {
           const result = yield* Effect.either(store.catalog.search(hostile))
           expect(Either.isRight(result), hostile).toBe(true)
         }
       }))
-  
-    it.scoped("a store written before the derived tables is migrated in place: the same derived data", () =>
-      Effect.gen(function*() {
-        yield* Effect.scoped(Effect.flatMap(backend.open("migrated"), (store) => appendFixtures(store, 40)))
-        yield* Effect.promise(() => backend.downgrade("migrated"))
-        const migrated = yield* backend.open("migrated")
-        const direct = yield* backend.open("direct")
-        yield* appendFixtures(direct, 40)
-        const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
-        const listed = yield* migrated.catalog.listSessions()
-        expect(listed.length).toBe(built.sessions.length)
-        expect(strip(listed)).toEqual(strip(yield* direct.catalog.listSessions()))
-        const usageKey = (row: StoreCatalog.MessageUsageRow) => JSON.stringify([row.sessionId, row.subpath, row.messageId, row.requestId, row.uuid])
-        const sorted = (rows: ReadonlyArray<StoreCatalog.MessageUsageRow>) => [...rows].sort((a, b) => usageKey(a) < usageKey(b) ? -1 : 1)
-        expect(sorted(yield* migrated.catalog.usage())).toEqual(sorted(yield* direct.catalog.usage()))
-        const hits = yield* migrated.catalog.search("beads", { limit: 500 })
-        expect(hits.length).toBeGreaterThan(0)
-        expect(hits).toEqual(yield* direct.catalog.search("beads", { limit: 500 }))
-        // and it keeps deriving on append
-        const spotter = sessionOf("258c7280")
-        yield* migrated.append({ projectKey: spotter.projectKey, sessionId: spotter.sessionId }, [
-          { type: "user", uuid: randomUUID(), message: { role: "user", content: "zanzibar quokka" } }
-        ])
-        expect((yield* migrated.catalog.search("quokka")).map((hit) => hit.sessionId)).toEqual([spotter.sessionId])
-      }), 60_000)
+
+    it.scoped(
+      "a store written before the derived tables is migrated in place: the same derived data",
+      () =>
+        Effect.gen(function*() {
+          yield* Effect.scoped(Effect.flatMap(backend.open("migrated"), (store) => appendFixtures(store, 40)))
+          yield* Effect.promise(() => backend.downgrade("migrated"))
+          const migrated = yield* backend.open("migrated")
+          const direct = yield* backend.open("direct")
+          yield* appendFixtures(direct, 40)
+          const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
+          const listed = yield* migrated.catalog.listSessions()
+          expect(listed.length).toBe(built.sessions.length)
+          expect(strip(listed)).toEqual(strip(yield* direct.catalog.listSessions()))
+          const usageKey = (row: StoreCatalog.MessageUsageRow) =>
+            JSON.stringify([row.sessionId, row.subpath, row.messageId, row.requestId, row.uuid])
+          const sorted = (rows: ReadonlyArray<StoreCatalog.MessageUsageRow>) =>
+            [...rows].sort((a, b) => usageKey(a) < usageKey(b) ? -1 : 1)
+          expect(sorted(yield* migrated.catalog.usage())).toEqual(sorted(yield* direct.catalog.usage()))
+          const hits = yield* migrated.catalog.search("beads", { limit: 500 })
+          expect(hits.length).toBeGreaterThan(0)
+          expect(hits).toEqual(yield* direct.catalog.search("beads", { limit: 500 }))
+          // and it keeps deriving on append
+          const spotter = sessionOf("258c7280")
+          yield* migrated.append({ projectKey: spotter.projectKey, sessionId: spotter.sessionId }, [
+            { type: "user", uuid: randomUUID(), message: { role: "user", content: "zanzibar quokka" } }
+          ])
+          expect((yield* migrated.catalog.search("quokka")).map((hit) => hit.sessionId)).toEqual([spotter.sessionId])
+        }),
+      60_000
+    )
 
     it.scoped("deleting a subagent takes its share out of the session's counts and index", () =>
       Effect.gen(function*() {
@@ -303,7 +329,9 @@ for (const backend of backends) {
         const spotter = sessionOf("258c7280")
         const key = { projectKey: spotter.projectKey, sessionId: spotter.sessionId }
         const before = (yield* store.catalog.listSessions({ sessionId: spotter.sessionId }))[0]!
-        const agent = spotter.subagents.find((a) => Fixtures.readJsonLines(a.file).some((l) => JSON.stringify(l.value).includes("beads")))!
+        const agent = spotter.subagents.find((a) =>
+          Fixtures.readJsonLines(a.file).some((l) => JSON.stringify(l.value).includes("beads"))
+        )!
         const subpath = `subagents/agent-${agent.agentId}`
         const inAgent = (yield* store.catalog.search("beads", { limit: 500 })).filter((hit) => hit.subpath === subpath)
         expect(inAgent.length).toBeGreaterThan(0)
@@ -311,35 +339,44 @@ for (const backend of backends) {
         const after = (yield* store.catalog.listSessions({ sessionId: spotter.sessionId }))[0]!
         expect(after.subagents).toBe(before.subagents - 1)
         expect(after.entries).toBe(before.entries - Fixtures.readJsonLines(agent.file).length)
-        expect((yield* store.catalog.search("beads", { limit: 500 })).filter((hit) => hit.subpath === subpath)).toEqual([])
-        expect((yield* store.catalog.usage({ sessionId: spotter.sessionId })).some((row) => row.subpath === subpath)).toBe(false)
+        expect((yield* store.catalog.search("beads", { limit: 500 })).filter((hit) => hit.subpath === subpath)).toEqual(
+          []
+        )
+        expect((yield* store.catalog.usage({ sessionId: spotter.sessionId })).some((row) => row.subpath === subpath))
+          .toBe(false)
         yield* store.delete(key)
         expect(yield* store.catalog.listSessions({ sessionId: spotter.sessionId })).toEqual([])
-        expect((yield* store.catalog.search("beads", { limit: 500 })).some((hit) => hit.sessionId === spotter.sessionId)).toBe(false)
+        expect(
+          (yield* store.catalog.search("beads", { limit: 500 })).some((hit) => hit.sessionId === spotter.sessionId)
+        ).toBe(false)
       }))
 
-    it("processes appending to one session while this one reads keep the derived counts equal to what is stored", async () => {
-      const run = { workers: 3, batches: 8, batchSize: 5 }
-      let done = false
-      const appending = backend.appendWorkers("workers", run).finally(() => (done = true))
-      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const store = yield* backend.open("workers")
-        while (!done) {
-          yield* store.catalog.refresh()
-          yield* Effect.sleep("20 millis")
-        }
-      })))
-      await appending
-      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const store = yield* backend.open("workers")
-        const key = { projectKey: "concurrency", sessionId: "shared-session" }
-        const stored = (yield* store.load(key)) ?? []
-        expect(stored.length).toBeGreaterThanOrEqual(run.workers * run.batches * run.batchSize)
-        const [row] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
-        expect(row?.entries).toBe(stored.length)
-        expect(row?.userMessages).toBe(stored.filter((entry) => entry.type === "user").length)
-      })))
-    }, 60_000)
+    it(
+      "processes appending to one session while this one reads keep the derived counts equal to what is stored",
+      async () => {
+        const run = { workers: 3, batches: 8, batchSize: 5 }
+        let done = false
+        const appending = backend.appendWorkers("workers", run).finally(() => (done = true))
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const store = yield* backend.open("workers")
+          while (!done) {
+            yield* store.catalog.refresh()
+            yield* Effect.sleep("20 millis")
+          }
+        })))
+        await appending
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const store = yield* backend.open("workers")
+          const key = { projectKey: "concurrency", sessionId: "shared-session" }
+          const stored = (yield* store.load(key)) ?? []
+          expect(stored.length).toBeGreaterThanOrEqual(run.workers * run.batches * run.batchSize)
+          const [row] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
+          expect(row?.entries).toBe(stored.length)
+          expect(row?.userMessages).toBe(stored.filter((entry) => entry.type === "user").length)
+        })))
+      },
+      60_000
+    )
 
     it("the SDK's query({ sessionStore }) mirroring gets the same derived data", async () => {
       const cwd = await fs.promises.realpath(await fs.promises.mkdtemp(path.join(os.tmpdir(), "acx-catalog-query-")))
@@ -353,10 +390,12 @@ for (const backend of backends) {
         const cli = await prepareStandInCli({ scenario: conversation.scenario, cwd })
         const sdkStore = backend.sdk("sdk")
         try {
-          for await (const _ of query({
-            prompt: promptStream(conversation.promptMessages),
-            options: { ...cli.queryOptions, sessionStore: sdkStore }
-          })) { /* drain */ }
+          for await (
+            const _ of query({
+              prompt: promptStream(conversation.promptMessages),
+              options: { ...cli.queryOptions, sessionStore: sdkStore }
+            })
+          ) { /* drain */ }
           expect(failuresOf(await cli.readLog())).toEqual([])
         } finally {
           await sdkStore.close()

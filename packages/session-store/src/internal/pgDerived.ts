@@ -23,8 +23,8 @@ import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import {
   cellColumns,
-  type HitRow,
   hitOf,
+  type HitRow,
   messageUsageOf,
   type MetaRow,
   stateOf,
@@ -289,12 +289,18 @@ export const catchUp = (
             const entry = entryOf(row.entry)
             if (entry !== undefined) entries.push(entry)
           }
-          yield* writeDerived(sql, schema, {
-            projectKey: key.project_key,
-            sessionId: key.session_id,
-            subpath: key.subpath,
-            created: first
-          }, entries, Number(key.mtime))
+          yield* writeDerived(
+            sql,
+            schema,
+            {
+              projectKey: key.project_key,
+              sessionId: key.session_id,
+              subpath: key.subpath,
+              created: first
+            },
+            entries,
+            Number(key.mtime)
+          )
           first = false
           count += rows.length
           if (rows.length === 0) break

@@ -25,8 +25,8 @@ import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import {
   cellColumns,
-  type HitRow,
   hitOf,
+  type HitRow,
   messageUsageOf,
   type MetaRow,
   stateOf,
@@ -262,13 +262,18 @@ export const catchUp = (
             const entry = entryOf(row.entry)
             if (entry !== undefined) entries.push(entry)
           }
-          yield* writeDerived(sql, {
-            id,
-            projectKey: key.project_key,
-            sessionId: key.session_id,
-            subpath: key.subpath,
-            created: first
-          }, entries, Number(key.mtime))
+          yield* writeDerived(
+            sql,
+            {
+              id,
+              projectKey: key.project_key,
+              sessionId: key.session_id,
+              subpath: key.subpath,
+              created: first
+            },
+            entries,
+            Number(key.mtime)
+          )
           first = false
           count += rows.length
           if (rows.length === 0) break
@@ -298,33 +303,33 @@ export const makeCatalog = (
     Effect.catchIf((error) => error.reason === "ReadOnly", () => Effect.succeed(0))
   )
   return {
-  refresh,
-  listSessions: Effect.fn("SqliteSessionStore.catalog.listSessions")(function*(filter = {}) {
-    yield* caughtUp
-    const rows = yield* sql<MetaRow>`SELECT m.* FROM acx_session_meta m
+    refresh,
+    listSessions: Effect.fn("SqliteSessionStore.catalog.listSessions")(function*(filter = {}) {
+      yield* caughtUp
+      const rows = yield* sql<MetaRow>`SELECT m.* FROM acx_session_meta m
       WHERE EXISTS (SELECT 1 FROM acx_session_keys k
         WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
       ${filter.projectKey === undefined ? sql`` : sql`AND m.project_key = ${filter.projectKey}`}
       ${filter.sessionId === undefined ? sql`` : sql`AND m.session_id = ${filter.sessionId}`}
       ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}`
-      .pipe(Effect.mapError(storageError("catalog.listSessions")))
-    return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
-  }),
-  usage: Effect.fn("SqliteSessionStore.catalog.usage")(function*(filter = {}) {
-    yield* caughtUp
-    const rows = yield* sql<UsageRow>`SELECT k.project_key, k.session_id, k.subpath, u.*
+        .pipe(Effect.mapError(storageError("catalog.listSessions")))
+      return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
+    }),
+    usage: Effect.fn("SqliteSessionStore.catalog.usage")(function*(filter = {}) {
+      yield* caughtUp
+      const rows = yield* sql<UsageRow>`SELECT k.project_key, k.session_id, k.subpath, u.*
       FROM acx_session_usage u JOIN acx_session_keys k ON k.id = u.key_id
       WHERE TRUE
       ${filter.projectKey === undefined ? sql`` : sql`AND k.project_key = ${filter.projectKey}`}
       ${filter.sessionId === undefined ? sql`` : sql`AND k.session_id = ${filter.sessionId}`}
       ${filter.since === undefined ? sql`` : sql`AND u.time_ms >= ${filter.since}`}
       ORDER BY k.id, u.time_ms, u.rowid`.pipe(Effect.mapError(storageError("catalog.usage")))
-    return rows.map(usageRowOf)
-  }),
-  search: Effect.fn("SqliteSessionStore.catalog.search")(function*(text, options = {}) {
-    const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
-    yield* caughtUp
-    const rows = yield* sql<HitRow>`SELECT k.project_key, k.session_id, k.subpath, t.uuid, t.role, t.time_ms,
+      return rows.map(usageRowOf)
+    }),
+    search: Effect.fn("SqliteSessionStore.catalog.search")(function*(text, options = {}) {
+      const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
+      yield* caughtUp
+      const rows = yield* sql<HitRow>`SELECT k.project_key, k.session_id, k.subpath, t.uuid, t.role, t.time_ms,
         acx_session_text_fts.body AS body, -bm25(acx_session_text_fts) AS score
       FROM acx_session_text_fts
         JOIN acx_session_text t ON t.id = acx_session_text_fts.rowid
@@ -334,18 +339,18 @@ export const makeCatalog = (
       ${options.since === undefined ? sql`` : sql`AND t.time_ms >= ${options.since}`}
       ${options.role === undefined ? sql`` : sql`AND t.role = ${options.role}`}
       ORDER BY score DESC, t.id LIMIT ${StoreCatalog.limitOf(options.limit)}`.pipe(
-      Effect.mapError((cause) =>
-        /fts5|MATCH/i.test(String((cause as { cause?: unknown }).cause ?? cause))
-          ? new SearchQuery.SearchQueryError({
-            reason: "Rejected",
-            query: text,
-            description: `SQLite rejected it: ${describeCause(cause)}`
-          })
-          : storageError("catalog.search")(cause)
+        Effect.mapError((cause) =>
+          /fts5|MATCH/i.test(String((cause as { cause?: unknown }).cause ?? cause))
+            ? new SearchQuery.SearchQueryError({
+              reason: "Rejected",
+              query: text,
+              description: `SQLite rejected it: ${describeCause(cause)}`
+            })
+            : storageError("catalog.search")(cause)
+        )
       )
-    )
-    return rows.map((row) => hitOf(row, query, options))
-  })
+      return rows.map((row) => hitOf(row, query, options))
+    })
   }
 }
 
