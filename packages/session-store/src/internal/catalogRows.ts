@@ -4,8 +4,10 @@
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as StatsFold from "@acx/convert/StatsFold"
+import * as Effect from "effect/Effect"
 import * as SearchQuery from "../SearchQuery.js"
 import type * as SessionDerive from "../SessionDerive.js"
+import type * as SessionStore from "../SessionStore.js"
 import type * as StoreCatalog from "../StoreCatalog.js"
 
 type Num = number | string | bigint
@@ -89,10 +91,16 @@ export const storedSessionOf = (row: MetaRow): StoreCatalog.StoredSession => {
   }
 }
 
-/** The stored form of a message's figures (columns in `cell` order), `null`s when it counts nothing. */
-export const cellColumns = (usage: SessionDerive.MessageUsage) => {
+/** A message's usage as the usage table's columns (its figures `null` when it counts nothing). */
+export const usageColumns = (usage: SessionDerive.MessageUsage) => {
   const cell = usage.model === null ? null : usage.cell
   return {
+    message_key: usage.messageKey,
+    message_id: usage.messageId,
+    request_id: usage.requestId,
+    model: usage.model,
+    time_ms: usage.timeMs,
+    uuid: usage.uuid,
     input: cell?.input ?? null,
     output: cell?.output ?? null,
     cache_read: cell?.cacheRead ?? null,
@@ -126,6 +134,8 @@ export const messageUsageOf = (row: UsageRow): SessionDerive.MessageUsage => ({
   uuid: row.uuid
 })
 
+const tokensOf = ({ messages: _, ...tokens }: StatsFold.ModelCell): typeof StoreCatalog.MessageTokens.Type => tokens
+
 const present = <K extends string>(key: K, value: string | null): { [P in K]?: string } =>
   (value === null ? {} : { [key]: value }) as { [P in K]?: string }
 
@@ -141,17 +151,7 @@ export const usageRowOf = (row: UsageRow): StoreCatalog.MessageUsageRow => {
     ...(cell === null ? {} : present("model", row.model)),
     ...present("uuid", row.uuid),
     ...(timeMs === undefined ? {} : { timeMs }),
-    ...(cell === null || row.model === null ? {} : {
-      tokens: {
-        input: cell.input,
-        output: cell.output,
-        cacheRead: cell.cacheRead,
-        cacheWrite5m: cell.cacheWrite5m,
-        cacheWrite1h: cell.cacheWrite1h,
-        webSearchRequests: cell.webSearchRequests,
-        costUSD: cell.costUSD
-      }
-    })
+    ...(cell === null || row.model === null ? {} : { tokens: tokensOf(cell) })
   }
 }
 
@@ -172,3 +172,47 @@ export const hitOf = (
     score: Number(row.score)
   }
 }
+
+// A stored row as an entry, or nothing when it is not one (corrupt rows derive nothing, as `load` skips them).
+const entryOf = (text: string): SessionStore.SessionStoreEntry | undefined => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value) &&
+        typeof (value as { type?: unknown }).type === "string"
+      ? value as SessionStore.SessionStoreEntry
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Derives one key's entries after its watermark, chunk by chunk: `read(after)` gives the next
+ * stored rows in id order (empty at the end), `write(entries, first)` derives them (`first`: the
+ * key's first derivation, which `write` gets even when the key holds no entry). The new
+ * watermark, and how many rows were read.
+ */
+export const deriveChunks = <E, R>(
+  start: { readonly after: number; readonly first: boolean },
+  read: (after: number) => Effect.Effect<ReadonlyArray<{ readonly id: number | string; readonly entry: string }>, E, R>,
+  write: (entries: ReadonlyArray<SessionStore.SessionStoreEntry>, first: boolean) => Effect.Effect<void, E, R>
+) =>
+  Effect.gen(function*() {
+    let { after, first } = start
+    let count = 0
+    for (;;) {
+      const rows = yield* read(after)
+      if (rows.length === 0 && !first) break
+      const entries: Array<SessionStore.SessionStoreEntry> = []
+      for (const row of rows) {
+        const entry = entryOf(row.entry)
+        if (entry !== undefined) entries.push(entry)
+      }
+      yield* write(entries, first)
+      first = false
+      count += rows.length
+      if (rows.length === 0) break
+      after = Number(rows[rows.length - 1]!.id)
+    }
+    return { after, count }
+  })

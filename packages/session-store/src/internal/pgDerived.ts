@@ -22,13 +22,14 @@ import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import {
-  cellColumns,
+  deriveChunks,
   hitOf,
   type HitRow,
   messageUsageOf,
   type MetaRow,
   stateOf,
   storedSessionOf,
+  usageColumns,
   type UsageRow,
   usageRowOf
 } from "./catalogRows.js"
@@ -159,13 +160,7 @@ export const writeDerived = (
         project_key: key.projectKey,
         session_id: key.sessionId,
         subpath: key.subpath,
-        message_key: usage.messageKey,
-        message_id: usage.messageId,
-        request_id: usage.requestId,
-        model: usage.model,
-        time_ms: usage.timeMs,
-        uuid: usage.uuid,
-        ...cellColumns(usage)
+        ...usageColumns(usage)
       }))
       yield* sql`INSERT INTO ${t.usage} ${sql.insert(rows)}
         ON CONFLICT (project_key, session_id, subpath, message_key) DO UPDATE SET
@@ -225,18 +220,6 @@ export const deleteVictims = (sql: SqlClient.SqlClient, schema: string) => {
     gone_text AS (DELETE FROM ${t.text} WHERE ${matches}),`
 }
 
-const entryOf = (value: unknown): SessionStore.SessionStoreEntry | undefined => {
-  try {
-    const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
-        typeof (parsed as { type?: unknown }).type === "string"
-      ? parsed as SessionStore.SessionStoreEntry
-      : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** Makes a session derive again from its entries on the next read (see `sqliteDerived.resetSession`). */
 export const resetSession = (sql: SqlClient.SqlClient, schema: string, projectKey: string, sessionId: string) =>
   Effect.zipRight(
@@ -277,35 +260,25 @@ export const catchUp = (
         const [key] = yield* sql<KeyRow>`SELECT project_key, session_id, subpath, mtime, derived_mtime, derived_id
           FROM ${t.keys} WHERE ${same}`
         if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
-        let after = Number(key.derived_id)
-        let first = Number(key.derived_mtime) < 0
-        let count = 0
-        for (;;) {
-          const rows = yield* sql<{ readonly id: string | number; readonly entry: string }>`SELECT id,
-            entry::text AS entry FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`
-          if (rows.length === 0 && !first) break
-          const entries: Array<SessionStore.SessionStoreEntry> = []
-          for (const row of rows) {
-            const entry = entryOf(row.entry)
-            if (entry !== undefined) entries.push(entry)
-          }
-          yield* writeDerived(
-            sql,
-            schema,
-            {
-              projectKey: key.project_key,
-              sessionId: key.session_id,
-              subpath: key.subpath,
-              created: first
-            },
-            entries,
-            Number(key.mtime)
-          )
-          first = false
-          count += rows.length
-          if (rows.length === 0) break
-          after = Number(rows[rows.length - 1]!.id)
-        }
+        const { after, count } = yield* deriveChunks(
+          { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
+          (after) =>
+            sql<{ readonly id: string | number; readonly entry: string }>`SELECT id, entry::text AS entry
+              FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
+          (entries, created) =>
+            writeDerived(
+              sql,
+              schema,
+              {
+                projectKey: key.project_key,
+                sessionId: key.session_id,
+                subpath: key.subpath,
+                created
+              },
+              entries,
+              Number(key.mtime)
+            )
+        )
         yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`
         return count
       }))

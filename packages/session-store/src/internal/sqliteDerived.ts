@@ -24,13 +24,14 @@ import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import {
-  cellColumns,
+  deriveChunks,
   hitOf,
   type HitRow,
   messageUsageOf,
   type MetaRow,
   stateOf,
   storedSessionOf,
+  usageColumns,
   type UsageRow,
   usageRowOf
 } from "./catalogRows.js"
@@ -143,13 +144,7 @@ export const writeDerived = (
     for (let start = 0; start < derived.usage.length; start += USAGE_CHUNK) {
       const rows = derived.usage.slice(start, start + USAGE_CHUNK).map((usage) => ({
         key_id: key.id,
-        message_key: usage.messageKey,
-        message_id: usage.messageId,
-        request_id: usage.requestId,
-        model: usage.model,
-        time_ms: usage.timeMs,
-        uuid: usage.uuid,
-        ...cellColumns(usage)
+        ...usageColumns(usage)
       }))
       yield* sql`INSERT OR REPLACE INTO acx_session_usage ${sql.insert(rows)}`
     }
@@ -195,19 +190,6 @@ export const deleteDerived = (
   ], { discard: true })
 }
 
-// A stored row as an entry, or nothing when it is not one (corrupt rows derive nothing, as `load` skips them).
-const entryOf = (text: string): SessionStore.SessionStoreEntry | undefined => {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === "object" && value !== null && !Array.isArray(value) &&
-        typeof (value as { type?: unknown }).type === "string"
-      ? value as SessionStore.SessionStoreEntry
-      : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * Makes a session derive again from its entries on the next read (after one of its subagents
  * was deleted, its counts must lose what that subagent added): its derived rows deleted, its
@@ -250,35 +232,25 @@ export const catchUp = (
         const [key] = yield* sql<KeyRow>`SELECT id, project_key, session_id, subpath, mtime, derived_mtime,
           derived_id FROM acx_session_keys WHERE id = ${id}`
         if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
-        let after = Number(key.derived_id)
-        let first = Number(key.derived_mtime) < 0
-        let count = 0
-        for (;;) {
-          const rows = yield* sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry
-            FROM acx_session_entries WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`
-          if (rows.length === 0 && !first) break
-          const entries: Array<SessionStore.SessionStoreEntry> = []
-          for (const row of rows) {
-            const entry = entryOf(row.entry)
-            if (entry !== undefined) entries.push(entry)
-          }
-          yield* writeDerived(
-            sql,
-            {
-              id,
-              projectKey: key.project_key,
-              sessionId: key.session_id,
-              subpath: key.subpath,
-              created: first
-            },
-            entries,
-            Number(key.mtime)
-          )
-          first = false
-          count += rows.length
-          if (rows.length === 0) break
-          after = Number(rows[rows.length - 1]!.id)
-        }
+        const { after, count } = yield* deriveChunks(
+          { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
+          (after) =>
+            sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry FROM acx_session_entries
+              WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
+          (entries, created) =>
+            writeDerived(
+              sql,
+              {
+                id,
+                projectKey: key.project_key,
+                sessionId: key.session_id,
+                subpath: key.subpath,
+                created
+              },
+              entries,
+              Number(key.mtime)
+            )
+        )
         yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
         return count
       }))
