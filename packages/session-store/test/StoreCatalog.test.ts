@@ -36,7 +36,7 @@ const built = Fixtures.buildClaudeConfigDir(path.join(root, "config"))
 const PG_URL = process.env.ACX_PG_URL
 const SCHEMA = `acx_catalog_test_${process.pid}_${randomUUID().slice(0, 8)}`
 
-const schemas = ["fixtures", "search", "hostile", "migrated", "direct", "workers", "sdk"]
+const schemas = ["fixtures", "search", "hostile", "migrated", "direct", "workers", "sdk", "killed", "killeddirect"]
 afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true })
   if (PG_URL === undefined) return
@@ -55,6 +55,8 @@ interface Backend {
   readonly sdk: (id: string) => SessionStore.SdkSessionStore
   /** Makes store `id` look written by an acx without derived data (its tables and migration gone). */
   readonly downgrade: (id: string) => Promise<void>
+  /** The arguments of workers/deriveWorker.ts for store `id`. */
+  readonly deriveArgs: (id: string) => ReadonlyArray<string>
   /** Runs `workers` processes appending to one session of store `id` at once. */
   readonly appendWorkers: (id: string, run: { workers: number; batches: number; batchSize: number }) => Promise<void>
 }
@@ -71,6 +73,25 @@ const runWorker = (args: ReadonlyArray<string>) =>
     child.on("exit", (code) => code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`)))
   })
 
+// Starts a deriving worker and kills it (SIGKILL) `delayMs` after it is ready; whether it finished.
+const killDeriving = (args: ReadonlyArray<string>, delayMs: number) =>
+  new Promise<boolean>((resolve, reject) => {
+    const workerFile = fileURLToPath(new URL("./workers/deriveWorker.ts", import.meta.url))
+    const child = spawn(process.execPath, [...tsxArgs, workerFile, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    let stderr = ""
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.stdout.on("data", (chunk) => {
+      out += String(chunk)
+      if (out === "ready\n") setTimeout(() => child.kill("SIGKILL"), delayMs)
+    })
+    child.on("error", reject)
+    child.on("exit", (code, signal) =>
+      signal === "SIGKILL" || code === 0
+        ? resolve(out.includes("done"))
+        : reject(new Error(`worker exited ${code}: ${stderr}`)))
+  })
+
 const withPg = async (f: (client: pg.Client) => Promise<void>) => {
   const client = new pg.Client({ connectionString: PG_URL })
   await client.connect()
@@ -83,6 +104,7 @@ const backends: ReadonlyArray<Backend> = [
     skip: false,
     open: (id) => SqliteSessionStore.make({ filename: path.join(root, `${id}.sqlite`) }),
     sdk: (id) => SqliteSessionStore.createSqliteSessionStore({ filename: path.join(root, `${id}.sqlite`) }),
+    deriveArgs: (id) => ["sqlite", path.join(root, `${id}.sqlite`)],
     downgrade: async (id) => {
       const db = new Database(path.join(root, `${id}.sqlite`))
       try {
@@ -111,6 +133,7 @@ const backends: ReadonlyArray<Backend> = [
     skip: PG_URL === undefined,
     open: (id) => PostgresSessionStore.make({ url: Redacted.make(PG_URL ?? ""), schema: `${SCHEMA}_${id}` }),
     sdk: (id) => PostgresSessionStore.createPostgresSessionStore({ url: PG_URL ?? "", schema: `${SCHEMA}_${id}` }),
+    deriveArgs: (id) => ["postgres", PG_URL ?? "", `${SCHEMA}_${id}`],
     downgrade: (id) =>
       withPg(async (client) => {
         for (const table of DERIVED_TABLES) await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
@@ -322,6 +345,26 @@ for (const backend of backends) {
         }),
       60_000
     )
+
+    it("a reader killed (-9) while deriving leaves nothing half derived: the next read completes it", async () => {
+      await Effect.runPromise(
+        Effect.scoped(Effect.flatMap(backend.open("killed"), (store) => appendFixtures(store, 25)))
+      )
+      // killed at several points of the derivation (before, during, after: any point must do)
+      for (const delayMs of [0, 30, 120, 400]) await killDeriving(backend.deriveArgs("killed"), delayMs)
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const killed = yield* backend.open("killed")
+        const direct = yield* backend.open("killeddirect")
+        yield* appendFixtures(direct, 40)
+        const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
+        expect(strip(yield* killed.catalog.listSessions())).toEqual(strip(yield* direct.catalog.listSessions()))
+        const total = (rows: ReadonlyArray<StoreCatalog.MessageUsageRow>) =>
+          rows.reduce((n, row) => n + (row.tokens?.output ?? 0), 0)
+        expect(total(yield* killed.catalog.usage())).toBe(total(yield* direct.catalog.usage()))
+        expect((yield* killed.catalog.search("beads", { limit: 500 })).length)
+          .toBe((yield* direct.catalog.search("beads", { limit: 500 })).length)
+      })))
+    }, 120_000)
 
     it.scoped("deleting a subagent takes its share out of the session's counts and index", () =>
       Effect.gen(function*() {
