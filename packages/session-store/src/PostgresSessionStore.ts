@@ -36,6 +36,9 @@
  *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
  *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
  * );
+ * -- derived data (migration 4; see StoreCatalog and internal/pgDerived.ts): per session
+ * -- acx_session_meta, per API message acx_session_usage, the search index acx_session_text
+ * -- (tsvector + GIN), and on acx_session_keys the watermark derived_id / derived_mtime
  * ```
  *
  * Concurrency: every `append` is one transaction that starts with

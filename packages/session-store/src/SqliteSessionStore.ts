@@ -22,6 +22,11 @@
  * - `acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)`, primary key
  *   `(source, file)`: the {@link ImportLedger} (what an import took of each source file), written
  *   in the same transaction as the entries (`appendImported`).
+ * - Derived data (migration 3; see `StoreCatalog` and `internal/sqliteDerived.ts`):
+ *   `acx_session_meta` (per session: metadata fold state and counts), `acx_session_usage` (per
+ *   API message of each key), `acx_session_text` + the FTS5 table `acx_session_text_fts` (the
+ *   search index), and on each key row `derived_id` / `derived_mtime`, the watermark every
+ *   catalog read advances before it reads.
  *
  * Every write runs in one transaction whose first statement writes the clock row
  * (`UPDATE … SET mtime = max(now, mtime + 1) … RETURNING mtime`): SQLite takes the database

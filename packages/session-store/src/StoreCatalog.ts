@@ -205,7 +205,7 @@ export interface StoreCatalog {
    * For a writer that wants the next read fast, e.g. at the end of an import.
    */
   readonly refresh: () => Effect.Effect<number, SessionStore.SessionStoreError>
-  /** Sessions with a main transcript, last active first (ties by session id). */
+  /** Sessions with a main transcript, in {@link byLastActivity} order. */
   readonly listSessions: (
     filter?: SessionFilter
   ) => Effect.Effect<ReadonlyArray<StoredSession>, SessionStore.SessionStoreError>
@@ -242,11 +242,22 @@ export const catalogOf = (store: SessionStore.SessionStore): StoreCatalog | unde
 }
 
 /**
- * The order of a catalog's sessions: last activity (else mtime) newest first, ties by id.
+ * When a session was last active, as `acx sessions` orders the config dir (`@acx/claude-code`
+ * `SessionListing.lastActivity`): its main transcript's last entry time, else the store mtime.
+ *
+ * @since 0.2.0
+ * @category ordering
+ */
+export const lastActivity = (session: Pick<StoredSession, "lastTime" | "mtime">): number => {
+  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
+  return Number.isNaN(written) ? session.mtime : written
+}
+
+/**
+ * The order of a catalog's sessions, the listing's: last active first, ties by session id.
  *
  * @since 0.2.0
  * @category ordering
  */
 export const byLastActivity = (a: StoredSession, b: StoredSession): number =>
-  (b.lastActivityMs ?? b.mtime) - (a.lastActivityMs ?? a.mtime) ||
-  (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+  lastActivity(b) - lastActivity(a) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)

@@ -36,7 +36,18 @@ const built = Fixtures.buildClaudeConfigDir(path.join(root, "config"))
 const PG_URL = process.env.ACX_PG_URL
 const SCHEMA = `acx_catalog_test_${process.pid}_${randomUUID().slice(0, 8)}`
 
-const schemas = ["fixtures", "search", "hostile", "migrated", "direct", "workers", "sdk", "killed", "killeddirect"]
+const schemas = [
+  "fixtures",
+  "search",
+  "hostile",
+  "migrated",
+  "direct",
+  "workers",
+  "sdk",
+  "killed",
+  "killeddirect",
+  "deleting"
+]
 afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true })
   if (PG_URL === undefined) return
@@ -368,7 +379,8 @@ for (const backend of backends) {
 
     it.scoped("deleting a subagent takes its share out of the session's counts and index", () =>
       Effect.gen(function*() {
-        const store = yield* backend.open("fixtures")
+        const store = yield* backend.open("deleting")
+        yield* appendFixtures(store, 100)
         const spotter = sessionOf("258c7280")
         const key = { projectKey: spotter.projectKey, sessionId: spotter.sessionId }
         const before = (yield* store.catalog.listSessions({ sessionId: spotter.sessionId }))[0]!
@@ -392,6 +404,12 @@ for (const backend of backends) {
         expect(
           (yield* store.catalog.search("beads", { limit: 500 })).some((hit) => hit.sessionId === spotter.sessionId)
         ).toBe(false)
+        // retention takes the derived rows with the sessions
+        expect((yield* store.catalog.search("the")).length).toBeGreaterThan(0)
+        expect(yield* store.deleteOlderThan(Number.MAX_SAFE_INTEGER)).toBe(built.sessions.length - 1)
+        expect(yield* store.catalog.listSessions()).toEqual([])
+        expect(yield* store.catalog.search("the")).toEqual([])
+        expect(yield* store.catalog.usage()).toEqual([])
       }))
 
     it(
