@@ -14,7 +14,18 @@ import type * as SearchQuery from "@acx/session-store/SearchQuery"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
-import { failuresOf, prepareStandInCli, projectKeyFor, promptStream, realisticConversation } from "@acx/testing"
+import {
+  detectClaude,
+  failuresOf,
+  prepareStandInCli,
+  projectKeyFor,
+  promptMessage,
+  promptStream,
+  realClaude,
+  realisticConversation,
+  startModelDouble
+} from "@acx/testing"
+import { lastMessageHasToolResult, userSays } from "@acx/testing/ModelDouble"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import { query } from "@anthropic-ai/claude-agent-sdk"
 import { afterAll, describe, expect, it } from "@effect/vitest"
@@ -37,6 +48,7 @@ const PG_URL = process.env.ACX_PG_URL
 const SCHEMA = `acx_catalog_test_${process.pid}_${randomUUID().slice(0, 8)}`
 
 const schemas = [
+  "realclaude",
   "fixtures",
   "search",
   "hostile",
@@ -437,6 +449,77 @@ for (const backend of backends) {
         })))
       },
       60_000
+    )
+
+    it(
+      "the real Claude Code CLI mirroring through query(): derived data equal to its own transcript's",
+      async ({ skip }) => {
+        const detected = await detectClaude()
+        if (!detected.available) return skip(`no Claude Code binary: ${detected.reason}`)
+        const double = await startModelDouble({
+          script: [
+            {
+              when: userSays("List the zanzibar project"),
+              reply: {
+                content: [
+                  { type: "text" as const, text: "Listing the quokka files." },
+                  { type: "tool_use" as const, name: "Bash", input: { command: "ls -a" } }
+                ],
+                usage: { inputTokens: 1000, outputTokens: 30, cacheReadInputTokens: 200 }
+              }
+            },
+            {
+              when: lastMessageHasToolResult,
+              reply: { content: "The project is empty.", usage: { inputTokens: 1100, outputTokens: 8 } }
+            }
+          ]
+        })
+        const home = fs.mkdtempSync(path.join(os.tmpdir(), "acx-catalog-real-home-"))
+        const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-catalog-real-project-")))
+        const sdkStore = backend.sdk("realclaude")
+        try {
+          const claude = await realClaude({ baseUrl: double.url, path: detected.path })
+          let sessionId = ""
+          for await (
+            const message of query({
+              prompt: (async function*() {
+                yield promptMessage("List the zanzibar project")
+              })(),
+              options: { ...claude.queryOptions(home), cwd, sessionStore: sdkStore, allowedTools: ["Bash"] }
+            })
+          ) {
+            if (message.type === "result") sessionId = message.session_id
+          }
+          await sdkStore.close()
+          const key = { projectKey: projectKeyFor(cwd), sessionId }
+          const written = Fixtures.readJsonLines(
+            path.join(home, ".claude", "projects", key.projectKey, `${sessionId}.jsonl`)
+          )
+            .map((line) => line.value)
+          const stats = StatsFold.empty()
+          const ctx = { pricing: Pricing.builtinPricing, dayOf: StatsFold.localDayOf(), kind: "main" as const }
+          for (const entry of written) StatsFold.foldEntry(stats, entry, ctx)
+          const models = new Map<string, StatsFold.ModelCell>()
+          for (const day of Object.values(stats.days)) {
+            for (const [model, cell] of Object.entries(day.models)) models.set(model, cell)
+          }
+          await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+            const store = yield* backend.open("realclaude")
+            const [row] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
+            expect(row).toMatchObject({ sessionId, firstPrompt: "List the zanzibar project", cwd, toolCalls: 1 })
+            const usage = yield* store.catalog.usage({ sessionId })
+            expect(rounded(usageByModel(usage))).toEqual(rounded(models))
+            expect(usage.reduce((n, message) => n + (message.tokens?.output ?? 0), 0)).toBe(38)
+            expect((yield* store.catalog.search("quokka")).map((hit) => hit.role)).toEqual(["assistant"])
+            expect((yield* store.catalog.search("\"ls a\"", { role: "tool" })).length).toBe(1)
+          })))
+        } finally {
+          await double.close()
+          fs.rmSync(home, { recursive: true, force: true })
+          fs.rmSync(cwd, { recursive: true, force: true })
+        }
+      },
+      120_000
     )
 
     it("the SDK's query({ sessionStore }) mirroring gets the same derived data", async () => {
