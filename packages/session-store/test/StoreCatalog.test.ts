@@ -314,6 +314,26 @@ for (const backend of backends) {
         expect(limited.map((hit) => hit.score)).toEqual(beads.slice(0, 2).map((hit) => hit.score))
       }))
 
+    it.scoped("assistant entries without message id or uuid each count, across derive chunks", () =>
+      Effect.gen(function*() {
+        const store = yield* backend.open("keyless")
+        const key = { projectKey: "keyless", sessionId: randomUUID() }
+        const entries = Array.from({ length: 2_100 }, (_, i) => ({
+          type: "assistant",
+          timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          message: {
+            model: "claude-sonnet-4-5",
+            content: [{ type: "text", text: `reply ${i}` }],
+            usage: { output_tokens: 1 }
+          }
+        }))
+        yield* store.append(key, entries)
+        const [row] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
+        expect(row?.assistantMessages).toBe(entries.length)
+        const usage = yield* store.catalog.usage({ sessionId: key.sessionId })
+        expect(usage.reduce((n, message) => n + (message.tokens?.output ?? 0), 0)).toBe(entries.length)
+      }))
+
     it.scoped("hostile queries: typed errors or plain matches, never an engine error", () =>
       Effect.gen(function*() {
         const store = yield* backend.open("hostile")

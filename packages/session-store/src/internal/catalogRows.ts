@@ -188,14 +188,19 @@ const entryOf = (text: string): SessionStore.SessionStoreEntry | undefined => {
 
 /**
  * Derives one key's entries after its watermark, chunk by chunk: `read(after)` gives the next
- * stored rows in id order (empty at the end), `write(entries, first)` derives them (`first`: the
- * key's first derivation, which `write` gets even when the key holds no entry). The new
+ * stored rows in id order (empty at the end), `write(entries, first, chunk)` derives them
+ * (`first`: the key's first derivation, which `write` gets even when the key holds no entry;
+ * `chunk`: unique within the key, the watermark before it, for `SessionDerive.derive`'s `batchId`). The new
  * watermark, and how many rows were read.
  */
 export const deriveChunks = <E, R>(
   start: { readonly after: number; readonly first: boolean },
   read: (after: number) => Effect.Effect<ReadonlyArray<{ readonly id: number | string; readonly entry: string }>, E, R>,
-  write: (entries: ReadonlyArray<SessionStore.SessionStoreEntry>, first: boolean) => Effect.Effect<void, E, R>
+  write: (
+    entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
+    first: boolean,
+    chunk: string
+  ) => Effect.Effect<void, E, R>
 ) =>
   Effect.gen(function*() {
     let { after, first } = start
@@ -208,7 +213,7 @@ export const deriveChunks = <E, R>(
         const entry = entryOf(row.entry)
         if (entry !== undefined) entries.push(entry)
       }
-      yield* write(entries, first)
+      yield* write(entries, first, String(after))
       first = false
       count += rows.length
       if (rows.length === 0) break

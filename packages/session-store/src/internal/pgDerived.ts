@@ -115,7 +115,8 @@ export const writeDerived = (
   schema: string,
   key: WrittenKey,
   stored: ReadonlyArray<SessionStore.SessionStoreEntry>,
-  mtime: number
+  mtime: number,
+  chunk: string
 ) =>
   Effect.gen(function*() {
     const t = tables(sql, schema)
@@ -137,7 +138,7 @@ export const writeDerived = (
       main,
       metadata: stateOf(meta?.state),
       known,
-      batchId: `${key.subpath}:${mtime}`
+      batchId: `${key.subpath}:${chunk}`
     })
     const { counts } = derived
     const subagents = !main && key.created ? 1 : 0
@@ -265,7 +266,7 @@ export const catchUp = (
           (after) =>
             sql<{ readonly id: string | number; readonly entry: string }>`SELECT id, entry::text AS entry
               FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
-          (entries, created) =>
+          (entries, created, chunk) =>
             writeDerived(
               sql,
               schema,
@@ -276,7 +277,8 @@ export const catchUp = (
                 created
               },
               entries,
-              Number(key.mtime)
+              Number(key.mtime),
+              chunk
             )
         )
         yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`

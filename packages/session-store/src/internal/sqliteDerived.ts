@@ -101,7 +101,8 @@ export const writeDerived = (
   sql: SqlClient.SqlClient,
   key: WrittenKey,
   stored: ReadonlyArray<SessionStore.SessionStoreEntry>,
-  mtime: number
+  mtime: number,
+  chunk: string
 ) =>
   Effect.gen(function*() {
     const main = key.subpath === ""
@@ -122,7 +123,7 @@ export const writeDerived = (
       main,
       metadata: stateOf(meta?.state),
       known,
-      batchId: `${key.id}:${mtime}`
+      batchId: `${key.id}:${chunk}`
     })
     const { counts } = derived
     const subagents = !main && key.created ? 1 : 0
@@ -237,7 +238,7 @@ export const catchUp = (
           (after) =>
             sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry FROM acx_session_entries
               WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
-          (entries, created) =>
+          (entries, created, chunk) =>
             writeDerived(
               sql,
               {
@@ -248,7 +249,8 @@ export const catchUp = (
                 created
               },
               entries,
-              Number(key.mtime)
+              Number(key.mtime),
+              chunk
             )
         )
         yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
