@@ -4,6 +4,8 @@
  *   INSERTs of the same rows (target: adapter ≥ 50% of the baseline);
  * - `load` of a 10 000-entry session against a raw SELECT + JSON.parse (target ≤ 2×);
  * - `listSessionSummaries` over 1 000 sessions (one query, no per-session load);
+ * - the derived data (`StoreCatalog`): the first read after those appends derives every entry
+ *   (entries/s), then a search with nothing left to derive;
  * - Postgres only: the entry column's type, `JSONB` against `JSON` (what the adapter stores since
  *   migration 2: the text as written, so U+0000 survives) and `TEXT`, raw INSERTs and SELECTs of
  *   the same rows, interleaved; ratios against `JSONB`.
@@ -14,7 +16,11 @@ import * as Fixtures from "@acx/fixtures"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -215,6 +221,29 @@ const columnTypes = async (url: string, schema: string) => {
   }
 }
 
+// The first catalog read derives what the appends above stored (the watermark starts behind).
+const deriveCatchUp = (
+  name: string,
+  open: Effect.Effect<StoreCatalog.WithCatalog, unknown, Scope.Scope>
+) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const { catalog } = yield* open
+    const start = performance.now()
+    const derived = yield* catalog.refresh()
+    const deriveMs = performance.now() - start
+    const searchMs: Array<number> = []
+    for (const query of ["beads", "\"sync beads\"", "tests -credo", "the"]) {
+      const at = performance.now()
+      yield* catalog.search(query, { limit: 20 })
+      searchMs.push(performance.now() - at)
+    }
+    console.log(
+      `  ${name} derived data: first read derived ${derived.toLocaleString("en")} entries in ${
+        deriveMs.toFixed(0)
+      } ms (${rate(derived, deriveMs)}); then search median ${median(searchMs).toFixed(1)} ms`
+    )
+  })))
+
 const main = async () => {
   console.log(
     `SessionStore bench — ${new Date().toISOString()} — node ${process.version}, ${
@@ -228,6 +257,7 @@ const main = async () => {
     await compare("SQLite", sqlite, raw)
     await sqlite.close()
     await raw.close()
+    await deriveCatchUp("SQLite", SqliteSessionStore.make({ filename: path.join(dir, "store.sqlite") }))
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -241,6 +271,7 @@ const main = async () => {
   const raw = await rawPg(url, schema)
   try {
     await compare("Postgres", store, raw)
+    await deriveCatchUp("Postgres", PostgresSessionStore.make({ url: Redacted.make(url), schema: `${schema}_acx` }))
     await columnTypes(url, `${schema}_types`)
   } finally {
     await store.close()

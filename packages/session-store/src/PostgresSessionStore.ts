@@ -36,6 +36,9 @@
  *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
  *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
  * );
+ * -- derived data (migration 4; see StoreCatalog and internal/pgDerived.ts): per session
+ * -- acx_session_meta, per API message acx_session_usage, the search index acx_session_text
+ * -- (tsvector + GIN), and on acx_session_keys the watermark derived_id / derived_mtime
  * ```
  *
  * Concurrency: every `append` is one transaction that starts with
@@ -75,8 +78,10 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure } from "./internal/pgConnect.js"
+import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import * as SessionStore from "./SessionStore.js"
+import type * as StoreCatalog from "./StoreCatalog.js"
 
 /**
  * @since 0.1.0
@@ -186,7 +191,11 @@ interface SummaryRow {
  */
 export const makeWithClient = (
   options: PostgresSessionStoreClientOptions = {}
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  SqlClient.SqlClient
+> =>
   Effect.gen(function*() {
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
@@ -310,9 +319,16 @@ export const makeWithClient = (
           "delete",
           keyAttributes(key),
           sql.withTransaction(Effect.gen(function*() {
+            // the clock row's lock first, as every append takes it: no append derives in between
+            yield* sql`UPDATE ${clock} SET last = last`
+            yield* SessionStore.isMainKey(key)
+              ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
+              : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
             yield* sql`DELETE FROM ${entries} WHERE ${scope}`
             yield* sql`DELETE FROM ${keys} WHERE ${scope}`
             if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
+            // the session's counts lose what the subagent added: derived again from what is left
+            else yield* resetSession(sql, schema, key.projectKey, key.sessionId)
           }))
         )
       })
@@ -341,6 +357,7 @@ export const makeWithClient = (
         "deleteOlderThan",
         { cutoff, projectKey: projectKey ?? "*" },
         sql<{ readonly deleted: string | number }>`WITH victims AS (${victims}),
+          ${deleteVictims(sql, schema)}
           gone_entries AS (DELETE FROM ${entries} WHERE ${matches}),
           gone_summaries AS (DELETE FROM ${summaries} WHERE ${matches}),
           gone_keys AS (DELETE FROM ${keys} WHERE ${matches} RETURNING project_key, session_id)
@@ -390,7 +407,7 @@ export const makeWithClient = (
       )
     }
 
-    const store: ImportLedger.SessionStoreWithLedger = {
+    const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,
       load,
       listSessions,
@@ -399,7 +416,13 @@ export const makeWithClient = (
       listSubkeys,
       deleteOlderThan,
       importedFiles,
-      appendImported
+      appendImported,
+      catalog: makeCatalog(
+        sql,
+        schema,
+        (effect) => sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)),
+        storageError
+      )
     }
     return store
   })
@@ -414,7 +437,11 @@ export const makeWithClient = (
  */
 export const make = (
   options: PostgresSessionStoreOptions
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     yield* validateOptions(options)
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))

@@ -22,6 +22,11 @@
  * - `acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)`, primary key
  *   `(source, file)`: the {@link ImportLedger} (what an import took of each source file), written
  *   in the same transaction as the entries (`appendImported`).
+ * - Derived data (migration 3; see `StoreCatalog` and `internal/sqliteDerived.ts`):
+ *   `acx_session_meta` (per session: metadata fold state and counts), `acx_session_usage` (per
+ *   API message of each key), `acx_session_text` + the FTS5 table `acx_session_text_fts` (the
+ *   search index), and on each key row `derived_id` / `derived_mtime`, the watermark every
+ *   catalog read advances before it reads.
  *
  * Every write runs in one transaction whose first statement writes the clock row
  * (`UPDATE … SET mtime = max(now, mtime + 1) … RETURNING mtime`): SQLite takes the database
@@ -63,9 +68,11 @@ import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
+import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDerived.js"
 import { classify } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
 import * as SessionStore from "./SessionStore.js"
+import type * as StoreCatalog from "./StoreCatalog.js"
 
 // Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
 const INSERT_CHUNK = 1000
@@ -166,7 +173,11 @@ const parseJson = (operation: string, text: string): Effect.Effect<unknown, Sess
  */
 export const make = (
   options: SqliteSessionStoreOptions
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     yield* validateOptions(options)
     const Sqlite = yield* importDriver("@effect/sql-sqlite-node", () => import("@effect/sql-sqlite-node/SqliteClient"))
@@ -210,7 +221,11 @@ export const make = (
  */
 export const makeWithClient = (
   options: SqliteSessionStoreClientOptions = {}
-): Effect.Effect<ImportLedger.SessionStoreWithLedger, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+): Effect.Effect<
+  ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog,
+  SessionStore.SessionStoreError,
+  SqlClient.SqlClient
+> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const busyMillis = Math.max(0, Math.round(Duration.toMillis(options.busyTimeout ?? Duration.seconds(5))))
@@ -307,7 +322,7 @@ const storedEntries = (
 const makeStore = (
   sql: SqlClient.SqlClient,
   options: SqliteSessionStoreClientOptions
-): ImportLedger.SessionStoreWithLedger => {
+): ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog => {
   const storageError = (operation: string) => storageErrorOf(operation, options.filename)
 
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
@@ -325,6 +340,7 @@ const makeStore = (
 
   const deleteSession = (projectKey: string, sessionId: string) =>
     Effect.all([
+      deleteDerived(sql, projectKey, sessionId),
       sql`DELETE FROM acx_session_entries WHERE key_id IN
         (SELECT id FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId})`,
       sql`DELETE FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
@@ -423,10 +439,13 @@ const makeStore = (
       SessionStore.isMainKey(key)
         ? deleteSession(key.projectKey, key.sessionId)
         : Effect.all([
+          deleteDerived(sql, key.projectKey, key.sessionId, subpath),
           sql`DELETE FROM acx_session_entries WHERE key_id = (SELECT id FROM acx_session_keys
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})`,
           sql`DELETE FROM acx_session_keys
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
+          // the session's counts lose what the subagent added: derived again from what is left
+          resetSession(sql, key.projectKey, key.sessionId)
         ], { discard: true })
     ).pipe(
       Effect.mapError(storageError("delete")),
@@ -509,7 +528,8 @@ const makeStore = (
     listSubkeys,
     deleteOlderThan,
     importedFiles,
-    appendImported
+    appendImported,
+    catalog: makeCatalog(sql, writeTransaction, storageError)
   }
 }
 

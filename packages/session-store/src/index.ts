@@ -44,6 +44,27 @@ export * as ImportLedger from "./ImportLedger.js"
  */
 export * as CorruptEntry from "./CorruptEntry.js"
 
+/**
+ * The derived data of the SQL stores: sessions, per-message usage, full-text search.
+ *
+ * @since 0.2.0
+ */
+export * as StoreCatalog from "./StoreCatalog.js"
+
+/**
+ * The query language of `StoreCatalog.search` and its translation to FTS5 and `tsquery`.
+ *
+ * @since 0.2.0
+ */
+export * as SearchQuery from "./SearchQuery.js"
+
+/**
+ * What a store derives from entries (pure).
+ *
+ * @since 0.2.0
+ */
+export * as SessionDerive from "./SessionDerive.js"
+
 export {
   /**
    * The Promise constructors, also at `@acx/session-store/promise`.

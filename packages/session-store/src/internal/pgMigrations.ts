@@ -5,6 +5,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import { createTables } from "./pgDerived.js"
 
 const migrations = (schema: string) => ({
   "1_create_session_store": Effect.gen(function*() {
@@ -63,7 +64,10 @@ const migrations = (schema: string) => ({
       fingerprint TEXT NOT NULL,
       PRIMARY KEY (source, file)
     )`
-  })
+  }),
+  // Session metadata, per-message usage and the full-text index (see pgDerived); the entries a
+  // store written by an older acx holds derive on the first catalog read: no re-import.
+  "4_derived_data": createTables(schema)
 })
 
 /**

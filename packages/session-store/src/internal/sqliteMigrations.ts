@@ -5,6 +5,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import { createTables } from "./sqliteDerived.js"
 
 const MIGRATIONS_TABLE = "acx_session_store_migrations"
 
@@ -54,7 +55,10 @@ const migrations = Migrator.fromRecord({
       fingerprint TEXT NOT NULL,
       PRIMARY KEY (source, file)
     )`
-  })
+  }),
+  // Session metadata, per-message usage and the full-text index (see sqliteDerived); the entries
+  // a store written by an older acx holds derive on the first catalog read: no re-import.
+  "3_derived_data": createTables
 })
 
 const runMigrator = Migrator.make({})

@@ -1,0 +1,263 @@
+/**
+ * What a SQL session store knows about its sessions without reading their entries again: the
+ * rows `SessionDerive` keeps beside the entries. They are derived behind a per-key watermark that
+ * every read advances first (in a write transaction, like an append), so a read sees every entry
+ * appended before it, whoever appended it (acx's import, the SDK's own `sessionStore` mirroring,
+ * an older acx), and appends cost nothing more. Per session its listing metadata and counts,
+ * per API message its usage, and a full-text index of prompts, assistant text, thinking, tool
+ * inputs and tool results. `catalogOf(store)` finds it on the SQLite and Postgres stores.
+ *
+ * Text is stored as written: secrets are masked where text is shown (a reader applies its mask
+ * to snippets and rows), so a change of the mask needs no re-index.
+ *
+ * @since 0.2.0
+ */
+import type * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type * as SearchQuery from "./SearchQuery.js"
+import type * as SessionStore from "./SessionStore.js"
+
+const optionalString = Schema.optionalWith(Schema.String, { exact: true })
+const optionalNumber = Schema.optionalWith(Schema.Number, { exact: true })
+
+/**
+ * One session of a store: `@acx/convert/SessionMetadata` of its main transcript (the fields of
+ * `@acx/claude-code`'s `ListedSession` that come from entries, with the same names), and its
+ * counts over the main transcript and its subagents. Absent fields are left out, never `null`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const StoredSession = Schema.Struct({
+  projectKey: Schema.String,
+  sessionId: Schema.String,
+  /** The store clock's epoch ms of the session's last append (any of its transcripts). */
+  mtime: Schema.Number,
+  title: optionalString,
+  firstPrompt: optionalString,
+  lastPrompt: optionalString,
+  cwd: optionalString,
+  gitBranch: optionalString,
+  /** ISO 8601 as written: the main transcript's first entry time. */
+  startTime: optionalString,
+  /** ISO 8601 as written: the main transcript's last entry time. */
+  lastTime: optionalString,
+  /** The newest entry time (epoch ms) over the main transcript and its subagents. */
+  lastActivityMs: optionalNumber,
+  entries: Schema.Number,
+  /** User messages as `acx stats` counts them (no meta entries, compact summaries, tool results). */
+  userMessages: Schema.Number,
+  /** API messages, each once (its fragments share `message.id` + `requestId`). */
+  assistantMessages: Schema.Number,
+  toolCalls: Schema.Number,
+  /** Subagent transcripts. */
+  subagents: Schema.Number
+}).annotations({ identifier: "StoredSession" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type StoredSession = typeof StoredSession.Type
+
+/**
+ * The tokens and dollars of one API message (`StatsFold.ModelCell`; dollars by acx's built-in
+ * prices when the message was stored).
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const MessageTokens = Schema.Struct({
+  input: Schema.Number,
+  output: Schema.Number,
+  cacheRead: Schema.Number,
+  cacheWrite5m: Schema.Number,
+  cacheWrite1h: Schema.Number,
+  webSearchRequests: Schema.Number,
+  costUSD: Schema.Number
+}).annotations({ identifier: "MessageTokens" })
+
+/**
+ * One API message's usage. `model` and `tokens` are present when the message counts (as
+ * `acx stats` counts it): absent for Claude Code's `<synthetic>` messages and before any fragment
+ * carried usage.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const MessageUsageRow = Schema.Struct({
+  projectKey: Schema.String,
+  sessionId: Schema.String,
+  /** `""` for the main transcript, else the subagent's subpath. */
+  subpath: Schema.String,
+  messageId: optionalString,
+  requestId: optionalString,
+  model: optionalString,
+  /** The first fragment's entry uuid and time (epoch ms). */
+  uuid: optionalString,
+  timeMs: optionalNumber,
+  tokens: Schema.optionalWith(MessageTokens, { exact: true })
+}).annotations({ identifier: "MessageUsageRow" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type MessageUsageRow = typeof MessageUsageRow.Type
+
+/**
+ * Who a text is from.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Role = Schema.Literal("user", "assistant", "tool")
+
+/**
+ * One search hit: where it is and a snippet with the matched words marked.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const SearchHit = Schema.Struct({
+  projectKey: Schema.String,
+  sessionId: Schema.String,
+  subpath: Schema.String,
+  /** The entry's uuid (the turn to open). */
+  uuid: optionalString,
+  role: Role,
+  timeMs: optionalNumber,
+  snippet: Schema.String,
+  /** The engine's relevance, higher is better (comparable within one result only). */
+  score: Schema.Number
+}).annotations({ identifier: "SearchHit" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type SearchHit = typeof SearchHit.Type
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface SessionFilter {
+  readonly projectKey?: string | undefined
+  /** Sessions active at or after this epoch ms (last activity, else the store mtime). */
+  readonly since?: number | undefined
+  readonly sessionId?: string | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface UsageFilter {
+  readonly projectKey?: string | undefined
+  readonly sessionId?: string | undefined
+  /** Messages whose first fragment is at or after this epoch ms. */
+  readonly since?: number | undefined
+}
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly projectKey?: string | undefined
+  /** Texts at or after this epoch ms. */
+  readonly since?: number | undefined
+  readonly role?: typeof Role.Type | undefined
+  /** At most this many hits (default 20, at most {@link MAX_LIMIT}). */
+  readonly limit?: number | undefined
+  /** Delimiters around each matched word of the snippet (default `**`). */
+  readonly open?: string | undefined
+  readonly close?: string | undefined
+}
+
+/**
+ * The most hits one search returns.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MAX_LIMIT = 500
+
+/**
+ * The limit a search runs with: the option as a whole number in 1..{@link MAX_LIMIT}, else 20.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const limitOf = (limit: number | undefined): number =>
+  limit === undefined || !Number.isFinite(limit) ? 20 : Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)))
+
+/**
+ * The read side of a store's derived data.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StoreCatalog {
+  /**
+   * Derives what was appended since the last read (every read does this first); how many entries.
+   * For a writer that wants the next read fast, e.g. at the end of an import.
+   */
+  readonly refresh: () => Effect.Effect<number, SessionStore.SessionStoreError>
+  /** Sessions with a main transcript, in {@link byLastActivity} order. */
+  readonly listSessions: (
+    filter?: SessionFilter
+  ) => Effect.Effect<ReadonlyArray<StoredSession>, SessionStore.SessionStoreError>
+  /** Every API message's usage, in append order. */
+  readonly usage: (
+    filter?: UsageFilter
+  ) => Effect.Effect<ReadonlyArray<MessageUsageRow>, SessionStore.SessionStoreError>
+  /** Ranked hits for a query (see `SearchQuery` for its syntax). */
+  readonly search: (
+    query: string,
+    options?: SearchOptions
+  ) => Effect.Effect<ReadonlyArray<SearchHit>, SessionStore.SessionStoreError | SearchQuery.SearchQueryError>
+}
+
+/**
+ * A store with its catalog.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface WithCatalog {
+  readonly catalog: StoreCatalog
+}
+
+/**
+ * The catalog of a store that keeps one (the SQLite and Postgres stores), else `undefined`.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const catalogOf = (store: SessionStore.SessionStore): StoreCatalog | undefined => {
+  const candidate = (store as Partial<WithCatalog>).catalog
+  return candidate !== undefined && typeof candidate.search === "function" ? candidate : undefined
+}
+
+/**
+ * When a session was last active, as `acx sessions` orders the config dir (`@acx/claude-code`
+ * `SessionListing.lastActivity`): its main transcript's last entry time, else the store mtime.
+ *
+ * @since 0.2.0
+ * @category ordering
+ */
+export const lastActivity = (session: Pick<StoredSession, "lastTime" | "mtime">): number => {
+  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
+  return Number.isNaN(written) ? session.mtime : written
+}
+
+/**
+ * The order of a catalog's sessions, the listing's: last active first, ties by session id.
+ *
+ * @since 0.2.0
+ * @category ordering
+ */
+export const byLastActivity = (a: StoredSession, b: StoredSession): number =>
+  lastActivity(b) - lastActivity(a) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
