@@ -75,15 +75,12 @@ export const HOOK_TIMEOUTS: { readonly [E in MemoryHookEvent]: number } = {
   SessionEnd: 10
 }
 
-export type {
-  FileReport,
-  InstallOptions,
-  InstallReport,
-  InstallScope,
-  LocationOptions,
-  TargetFiles,
-  UninstallOptions
-} from "./MemoryInstallOptions.js"
+/**
+ * The options and reports (`InstallOptions`, `InstallReport`, …), kept in their own module.
+ *
+ * @since 0.1.0
+ */
+export type * from "./MemoryInstallOptions.js"
 const McpServerSchema = Schema.Struct({
   command: Schema.String,
   args: Schema.Array(Schema.String),
