@@ -23,8 +23,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, BIN, parseableLines, parseJson, removeDir, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
+import { acx, type AcxResult, BIN, parseableLines, parseJson, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
 import { dropSchema } from "./utils/postgres.js"
+import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const TIMEOUT = 300_000
 const PG_URL = process.env["ACX_PG_URL"]
@@ -164,7 +165,7 @@ describe("acx sync interrupted and raced", () => {
     big = generateBigConfigDir({ dir: path.join(root, "claude"), sessions: 24, bytes: 12_000_000, projects: 3 })
     total = expectedEntries(big.configDir).reduce((n, { entries }) => n + entries.length, 0)
   }, TIMEOUT)
-  afterAll(() => removeDir(root))
+  afterAll(() => removeTreeWhenIdle(root), 70_000)
 
   const killTargets: ReadonlyArray<readonly [string, () => Target, () => Promise<void>]> = [
     ["SQLite", () => sqliteTarget(path.join(root, "killed.db")), async () => {}],

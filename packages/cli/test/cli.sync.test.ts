@@ -14,9 +14,10 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, BIN, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, BIN, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { expectedCounts, expectImported, expectImportedThenClose } from "./utils/imported.js"
 import { closedPort, dropSchema } from "./utils/postgres.js"
+import { removeTreeWhenIdle } from "./utils/processes.js"
 import { onTerminal } from "./utils/terminal.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
@@ -49,7 +50,7 @@ describe("acx sync", () => {
     root = tempDir("sync")
     built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
   })
-  afterAll(() => removeDir(root))
+  afterAll(() => removeTreeWhenIdle(root), 70_000)
 
   it("syncs every session into $ACX_HOME/sessions.db; a re-sync of the unchanged dir stores nothing", {
     timeout: TEST_TIMEOUT_MS

@@ -9,8 +9,9 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, BIN, parseJson, removeDir, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
+import { acx, BIN, parseJson, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
 import { waitFor } from "./utils/memory.js"
+import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const TIMEOUT = 120_000
 const PROJECT = "-home-dev-watched"
@@ -63,7 +64,7 @@ describe("acx sync --watch", () => {
   beforeAll(() => {
     root = tempDir("sync-watch")
   })
-  afterAll(() => removeDir(root))
+  afterAll(() => removeTreeWhenIdle(root), 70_000)
 
   it.each(["SIGINT", "SIGTERM"] as const)("syncs each change until %s, then exits 0 with its lock released", {
     timeout: TIMEOUT

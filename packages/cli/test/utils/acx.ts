@@ -9,6 +9,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
+import { removeTreeWhenIdle } from "./processes.js"
 
 export const BIN = fileURLToPath(new URL("../../bin/acx.mjs", import.meta.url))
 
@@ -42,7 +43,8 @@ const SCRUBBED = ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]
 /** `ACX_HOME` of the spawned CLI when a test sets none: one scratch directory per test file. */
 export const TEST_ACX_HOME = fs.mkdtempSync(path.join(os.tmpdir(), "acx-test-home-"))
 // registered while the importing test file is collected: its suite removes the home when it ends
-afterAll(() => fs.rmSync(TEST_ACX_HOME, { recursive: true, force: true }))
+// a worker or a sync a command started detached may still be writing there
+afterAll(() => removeTreeWhenIdle(TEST_ACX_HOME), 70_000)
 
 export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Promise<AcxResult> => {
   const env: Record<string, string> = {}

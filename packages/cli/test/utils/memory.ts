@@ -53,32 +53,4 @@ export const removeHomeWhenIdle = async (home: string, timeoutMs = 60_000): Prom
   fs.rmSync(home, { recursive: true, force: true })
 }
 
-/**
- * The pids of live processes whose `ACX_HOME` lies under `root` (or is it): the detached workers
- * of every acx home a test made inside `root`.
- */
-export const processesUnder = (root: string): Array<number> => {
-  const found: Array<number> = []
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry)
-    if (!Number.isInteger(pid) || pid === process.pid) continue
-    try {
-      const home = fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0")
-        .find((variable) => variable.startsWith("ACX_HOME="))?.slice("ACX_HOME=".length)
-      if (home !== undefined && (home === root || home.startsWith(`${root}/`))) found.push(pid)
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found
-}
-
-/**
- * Removes a test's directory once no process with an acx home inside it runs any more: a worker
- * started by a hook may still write its log, or open the database again, after the test's checks
- * (and a directory removed under it comes back, left in the run's temp dir).
- */
-export const removeTreeWhenIdle = async (root: string, timeoutMs = 60_000): Promise<void> => {
-  await waitFor(`the processes using ${root} to exit`, () => processesUnder(root).length === 0, timeoutMs)
-  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
-}
+export { processesUnder, removeTreeWhenIdle } from "./processes.js"
