@@ -4,6 +4,7 @@
  * project and a SQLite session store in a temporary directory.
  */
 import type { AgentEvent } from "@acx/convert/AgentEvent"
+import { removeTreeWhenIdle } from "@acx/fixtures/treeRemoval"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
@@ -72,7 +73,9 @@ export const makeWorld = async (script: ModelDouble.Script): Promise<World> => {
     spawns: () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, "utf8").trim().split("\n").length : 0),
     close: async () => {
       await double.close()
-      fs.rmSync(root, { recursive: true, force: true })
+      // a Claude Code process of a pool worker killed with SIGKILL outlives it for a moment, still
+      // writing under its HOME
+      await removeTreeWhenIdle(root)
     }
   }
 }
