@@ -8,13 +8,12 @@
  * earlier one whose command was the bin's replaces those hooks, so no event runs two.
  */
 import Database from "better-sqlite3"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
-import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, BIN, runWithInput, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const HOOK_BUNDLE = fileURLToPath(new URL("../dist/hook.cjs", import.meta.url))
@@ -52,16 +51,7 @@ const toolEvent = (world: World, toolUseId: string) =>
 
 /** Runs `command` through `sh -c` (as Claude Code runs a hook command) with `input` on stdin. */
 const shell = (command: string, input: string, env: Record<string, string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
-  })
+  runWithInput("sh", ["-c", command], input, env)
 
 /** The recorded events' tool names and payloads, in order. */
 const events = (world: World): Array<{ readonly tool: string; readonly payload: string }> => {

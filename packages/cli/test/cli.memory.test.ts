@@ -5,12 +5,11 @@
  * retry; hooks from 8 processes at once store every event once; bad stdin exits 0 with one line.
  */
 import Database from "better-sqlite3"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { acx, BIN, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, BIN, runWithInput, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const roots: Array<string> = []
@@ -33,20 +32,8 @@ const makeRoot = (memory: Record<string, unknown> = {}) => {
 
 /** Runs `acx hook <event>` with a JSON stdin, as Claude Code does. */
 const hook = (home: string, event: string, input: unknown) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "hook", event], {
-      env: { ...process.env, ACX_HOME: home },
-      stdio: ["pipe", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-    // the hook stops reading a stdin over its cap: the rest meets a closed pipe
-    child.stdin.on("error", () => {})
-    child.stdin.end(typeof input === "string" ? input : JSON.stringify(input))
+  runWithInput(process.execPath, [BIN, "hook", event], typeof input === "string" ? input : JSON.stringify(input), {
+    ACX_HOME: home
   })
 
 const count = (home: string, sql: string): number => {

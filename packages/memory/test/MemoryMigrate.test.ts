@@ -53,6 +53,20 @@ const start = (mode: Racer["mode"]): Racer => {
   return { mode, child, next }
 }
 
+/** Every migration applied once, one worker row, every racing hook's prompt stored. */
+const expectMigratedWhole = (home: string) => {
+  const db = new Database(path.join(home, "memory.db"), { readonly: true })
+  try {
+    const applied = db.prepare("SELECT migration_id AS id FROM effect_sql_migrations ORDER BY migration_id")
+      .all() as Array<{ id: number }>
+    expect(applied.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id))
+    expect(db.prepare("SELECT count(*) AS n FROM memory_worker").get()).toEqual({ n: 1 })
+    expect(db.prepare("SELECT count(*) AS n FROM memory_prompts").get()).toEqual({ n: HOOKS })
+  } finally {
+    db.close()
+  }
+}
+
 describe("the memory's migration runner", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-migrate-"))
   let racers: Array<Racer> = []
@@ -86,16 +100,7 @@ describe("the memory's migration runner", () => {
         if (answer !== "ok") failures.push(`round ${round}, ${racers[index]!.mode}: ${answer}`)
       })
       expect(failures).toEqual([])
-      const db = new Database(path.join(home, "memory.db"), { readonly: true })
-      try {
-        const applied = db.prepare("SELECT migration_id AS id FROM effect_sql_migrations ORDER BY migration_id")
-          .all() as Array<{ id: number }>
-        expect(applied.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id))
-        expect(db.prepare("SELECT count(*) AS n FROM memory_worker").get()).toEqual({ n: 1 })
-        expect(db.prepare("SELECT count(*) AS n FROM memory_prompts").get()).toEqual({ n: HOOKS })
-      } finally {
-        db.close()
-      }
+      expectMigratedWhole(home)
     }
   }, 240_000)
 
@@ -111,16 +116,7 @@ describe("the memory's migration runner", () => {
       await exited
       racers.forEach((racer) => racer.child.stdin.write(`${home} 0\n`))
       expect(await Promise.all(racers.map((racer) => racer.next()))).toEqual(racers.map(() => "ok"))
-      const db = new Database(path.join(home, "memory.db"), { readonly: true })
-      try {
-        const applied = db.prepare("SELECT migration_id AS id FROM effect_sql_migrations ORDER BY migration_id")
-          .all() as Array<{ id: number }>
-        expect(applied.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id))
-        expect(db.prepare("SELECT count(*) AS n FROM memory_worker").get()).toEqual({ n: 1 })
-        expect(db.prepare("SELECT count(*) AS n FROM memory_prompts").get()).toEqual({ n: HOOKS })
-      } finally {
-        db.close()
-      }
+      expectMigratedWhole(home)
     }
   }, 120_000)
 

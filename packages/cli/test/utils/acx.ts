@@ -127,3 +127,25 @@ export const parseableLines = (file: string): Array<Record<string, unknown>> =>
       return []
     }
   })
+
+/**
+ * Runs `command` with `args`, `input` on its stdin, and collects its exit code and output. A
+ * process that stops reading its stdin early (a hook over its cap) leaves the rest unwritten.
+ */
+export const runWithInput = (
+  command: string,
+  args: ReadonlyArray<string>,
+  input: string,
+  env: Readonly<Record<string, string>>
+) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(command, [...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+    child.stdin.on("error", () => {})
+    child.stdin.end(input)
+  })
