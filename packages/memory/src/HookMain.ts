@@ -40,11 +40,11 @@ export const workerCommand = (
  * @since 0.1.0
  * @category worker
  */
-export const startWorker = async (
+export const startWorker = (
   home: string,
   env: { readonly [name: string]: string | undefined } = process.env,
   acxBin?: string
-): Promise<string | undefined> => {
+): string | undefined => {
   const command = workerCommand(env, acxBin)
   if (command === undefined) return "cannot tell how to start the worker (set ACX_MEMORY_WORKER_BIN)"
   const files = MemoryConfig.paths(home)
@@ -111,7 +111,7 @@ export const main = async (
   const outcome = await run(eventOf(argv), env, source)
   writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
-  if (outcome.startWorker) warnings.push(await startWorker(AcxHome.acxHome(env), env, acxBin))
+  if (outcome.startWorker) warnings.push(startWorker(AcxHome.acxHome(env), env, acxBin))
   for (const warning of warnings) {
     if (warning !== undefined) writeAll(2, `${warning}\n`)
   }

@@ -70,7 +70,7 @@ export const memoryHooks = (
           toldNoWorker = true
         }
       } else {
-        const problem = await startWorker(home, { ...process.env, ACX_MEMORY_WORKER_BIN: workerBin })
+        const problem = startWorker(home, { ...process.env, ACX_MEMORY_WORKER_BIN: workerBin })
         if (problem !== undefined) warn(`acx memory: ${problem}`)
       }
     }
