@@ -9,7 +9,6 @@
  *
  * @since 0.1.0
  */
-import * as Fork from "@acx/convert/Fork"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as Transcript from "@acx/schema/Transcript"
 import type * as TranscriptLine from "@acx/schema/TranscriptLine"
@@ -26,6 +25,7 @@ import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import type { ClaudeProjectsError } from "./ClaudeProjectsError.js"
 import * as DirectoryLock from "./internal/directoryLock.js"
+import { forkEntries, nothingToFork } from "./internal/forkEntries.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
 import { listedSessions, projectKeys, sessionsIn, subagentsUnder } from "./internal/projectsListing.js"
 import {
@@ -387,19 +387,9 @@ const forkInto = (
   ) {
     const { entries } = yield* read(projectKey, sessionId)
     const newSessionId = randomUUID()
-    const forked = Fork.forkTranscript(entries, {
-      newSessionId,
-      sourceSessionId: sessionId,
-      now: new Date().toISOString(),
-      uuid: randomUUID,
-      ...(options.upToUuid !== undefined ? { upToUuid: options.upToUuid } : {}),
-      ...(options.title !== undefined ? { title: options.title } : {})
-    })
+    const forked = forkEntries(entries, sessionId, newSessionId, options)
     if (forked.length === 0) {
-      const what = options.upToUuid === undefined
-        ? `session ${sessionId} has no conversation entry to fork`
-        : `no main conversation entry ${JSON.stringify(options.upToUuid)} in session ${sessionId}`
-      return yield* Effect.fail(fail("NotFound", "forkSession", what))
+      return yield* Effect.fail(fail("NotFound", "forkSession", nothingToFork(sessionId, options)))
     }
     yield* append(projectKey, newSessionId, forked)
     const file = yield* inside(tree, "forkSession", projectKey, `${newSessionId}.jsonl`)

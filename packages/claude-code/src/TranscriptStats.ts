@@ -13,7 +13,7 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as PricingFile from "@acx/convert/PricingFile"
 import * as StatsFold from "@acx/convert/StatsFold"
 import type * as StatsReport from "@acx/convert/StatsReport"
-import { paths, writePrivateFile } from "@acx/environment/AcxHome"
+import { paths } from "@acx/environment/AcxHome"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -23,6 +23,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
+import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
@@ -142,17 +143,6 @@ interface CacheFile {
   readonly files: { [file: string]: CacheEntry }
 }
 
-const fnv = (text: string): string => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193) >>> 0
-  }
-  return hash.toString(16).padStart(8, "0")
-}
-
-const timeZone = (): string => `${Intl.DateTimeFormat().resolvedOptions().timeZone}|${process.env["TZ"] ?? ""}`
-
 const isEntry = (value: unknown): value is CacheEntry => {
   if (typeof value !== "object" || value === null) return false
   const entry = value as { readonly [key: string]: unknown }
@@ -173,16 +163,6 @@ const readCache = (file: string, pricing: string): { [file: string]: CacheEntry 
     return out
   } catch {
     return {}
-  }
-}
-
-// owner-only, like everything under acx's home: the cache holds folds of the user's transcripts
-const writeCache = (file: string, cache: CacheFile): string | undefined => {
-  try {
-    writePrivateFile(file, JSON.stringify(cache))
-    return undefined
-  } catch (cause) {
-    return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
   }
 }
 

@@ -61,6 +61,21 @@ export * as TranscriptStats from "./TranscriptStats.js"
 export * as SessionStats from "./SessionStats.js"
 
 /**
+ * A session store read as a config directory: the `ClaudeProjects` service over a SQLite or
+ * Postgres store and its catalog (`acx … --from`).
+ *
+ * @since 0.3.0
+ */
+export * as StoreProjects from "./StoreProjects.js"
+
+/**
+ * The statistics of a session store, folded as transcript files are, cached per session.
+ *
+ * @since 0.3.0
+ */
+export * as StoreStats from "./StoreStats.js"
+
+/**
  * A session in each format of `acx show -f`, chunk by chunk (the CLI and the web page share it).
  *
  * @since 0.1.0

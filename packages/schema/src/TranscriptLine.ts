@@ -155,3 +155,26 @@ export const decodeLine = (text: string, lineNumber: number): Either.Either<Entr
     ? Either.right(value as EntryEnvelope)
     : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
 }
+
+/**
+ * Checks an already parsed value as {@link decodeLine} checks a line (a value from a session
+ * store, which keeps entries, not lines): the entry, or why the value is not one (`NotAnObject`,
+ * `InvalidEntry`). `position` is reported as the error's line (1-based by convention).
+ *
+ * @since 0.3.0
+ * @category decoding
+ */
+export const decodeValue = (value: unknown, position: number): Either.Either<EntryEnvelope, TranscriptLineError> => {
+  if (!isObject(value)) {
+    const text = JSON.stringify(value) ?? String(value)
+    return lineError(
+      text,
+      position,
+      "NotAnObject",
+      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
+    )
+  }
+  return isEntryEnvelope(value)
+    ? Either.right(value as EntryEnvelope)
+    : lineError(JSON.stringify(value), position, "InvalidEntry", describeInvalidEntry(value))
+}
