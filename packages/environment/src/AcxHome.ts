@@ -179,14 +179,29 @@ export const tightenPrivateFile = (file: string): void => {
 }
 
 /**
- * Opens a file for appending, owner-only (a log): created with mode 0600, tightened when it
- * exists. Returns the descriptor (the caller closes it).
+ * How large a log acx appends to may grow before it is rotated: 1 MiB.
+ *
+ * @since 0.3.0
+ * @category files
+ */
+export const LOG_MAX_BYTES = 1024 * 1024
+
+/**
+ * Opens a log for appending, owner-only: created with mode 0600, tightened when it exists. A log
+ * over `maxBytes` is first renamed to `<file>.1` (replacing an older one), so the logs the hooks'
+ * detached processes write (`sync.log`, the memory worker's) never grow without bound: at most
+ * twice `maxBytes` is kept. Returns the descriptor (the caller closes it).
  *
  * @since 0.2.0
  * @category files
  */
-export const openPrivateAppend = (file: string): number => {
+export const openPrivateAppend = (file: string, maxBytes: number = LOG_MAX_BYTES): number => {
   makePrivateDirectory(path.dirname(file))
+  try {
+    if (fs.statSync(file).size > maxBytes) fs.renameSync(file, `${file}.1`)
+  } catch {
+    // absent, or rotated by another process at the same moment: append to what is there
+  }
   const fd = fs.openSync(file, "a", PRIVATE_FILE_MODE)
   try {
     fs.fchmodSync(fd, PRIVATE_FILE_MODE)
