@@ -223,6 +223,40 @@ let written = 0
 export const temporaryNameFor = (file: string): string =>
   path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++written}.tmp`)
 
+const TEMPORARY_NAME = /^\..+\.\d+\.\d+\.tmp$/
+
+/**
+ * Removes the temporary files ({@link temporaryNameFor}) in `dir` older than `olderThanMs`: what
+ * a writer killed between its write and its rename leaves (`kill -9`, a power cut). Their writes
+ * take milliseconds, so one older than a minute has no writer left; it may hold what the file it
+ * stood for held (a spooled hook input), so it is not left behind. How many were removed; a
+ * directory that cannot be read removes nothing.
+ *
+ * @since 0.3.0
+ * @category files
+ */
+export const removeStaleTemporaries = (dir: string, olderThanMs = 60_000, now = Date.now()): number => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(dir).filter((name) => TEMPORARY_NAME.test(name))
+  } catch {
+    return 0
+  }
+  let removed = 0
+  for (const name of names) {
+    const file = path.join(dir, name)
+    try {
+      const stat = fs.lstatSync(file)
+      if (!stat.isFile() || now - stat.mtimeMs < olderThanMs) continue
+      fs.unlinkSync(file)
+      removed++
+    } catch {
+      // renamed into place or removed meanwhile
+    }
+  }
+  return removed
+}
+
 /**
  * Writes a file owner-only and atomically: the bytes go to a temporary file created with mode
  * 0600 (exclusively: never through someone's link), which is then renamed over the target.
