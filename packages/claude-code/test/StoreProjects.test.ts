@@ -93,7 +93,7 @@ for (const backend of stores) {
         }
 
         const cacheDir = path.join(root, `cache-${backend.name}`)
-        const dirFolds = yield* SessionStats.foldStats(dir, undefined, { pricing, cacheDir: null })
+        const dirFolds = yield* SessionStats.foldStats(dir, undefined, { pricing, cacheDir: path.join(root, "dir-cache") })
         const storeFolds = yield* StoreStats.foldStats({ store, location: "store:test", pricing, cacheDir })
         for (const by of StatsReport.groupings) {
           expect({ by, report: reportOf(storeFolds, by) }).toEqual({ by, report: reportOf(dirFolds, by) })
@@ -101,7 +101,7 @@ for (const backend of stores) {
         const one = built.sessions.find((session) => session.subagents.length > 0)!
         const oneDir = yield* SessionStats.foldStats(dir, one.projectKey, {
           pricing,
-          cacheDir: null,
+          cacheDir: path.join(root, "dir-cache"),
           sessionId: one.sessionId
         })
         const oneStore = yield* StoreStats.foldStats({

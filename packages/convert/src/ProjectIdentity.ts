@@ -64,21 +64,23 @@ export const normaliseRemote = (url: string): string | undefined => {
   if (scheme !== null) {
     const kind = scheme[1]!.toLowerCase()
     if (!["ssh", "git", "http", "https", "git+ssh", "ssh+git"].includes(kind)) return undefined
-    // URL parsing resolves `..` away: a remote that climbs names nothing
-    if (/\/\.\.?(?:\/|$)/.test(text.slice(scheme[0].length))) return undefined
-    let parsed: URL
-    try {
-      parsed = new URL(`https://${text.slice(scheme[0].length)}`)
-    } catch {
-      return undefined
-    }
+    // `[user[:password]@]host[:port]/path[?query][#fragment]`, split by hand: this module is pure
+    // (no platform URL), and a remote that climbs with `..` must be refused, not resolved away
+    const rest = text.slice(scheme[0].length).replace(/[?#].*$/, "")
+    const slash = rest.indexOf("/")
+    if (slash === -1) return undefined
+    const authority = rest.slice(0, slash)
+    const hostAndPort = authority.slice(authority.lastIndexOf("@") + 1)
+    const port = /:(\d*)$/.exec(hostAndPort)
+    const host = port === null ? hostAndPort : hostAndPort.slice(0, port.index)
     let path: string
     try {
-      path = decodeURIComponent(parsed.pathname)
+      path = decodeURIComponent(rest.slice(slash))
     } catch {
       return undefined
     }
-    return joined(parsed.hostname, path)
+    if (/(?:^|\/)\.\.?(?:\/|$)/.test(path)) return undefined
+    return joined(host, path)
   }
   // a Windows drive (`C:\repo`, `C:/repo`) is a path, not a host
   if (/^[a-z]:[\\/]/i.test(text)) return undefined
