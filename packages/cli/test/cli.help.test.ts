@@ -75,7 +75,7 @@ describe.concurrent("acx --help", () => {
     })
     // the top-level commands and memory's, as the root help lists them
     expect(paths.map((path) => path.join(" "))).toEqual(
-      expect.arrayContaining(["sessions", "show", "stats", "import", "push", "fork", "demo", "memory search"])
+      expect.arrayContaining(["sessions", "show", "stats", "search", "import", "push", "fork", "demo", "memory search"])
     )
     for (const { label, text } of section(root, "COMMANDS")) expect(text, label).not.toBe("")
     // a few at a time: each is a node process
