@@ -1,5 +1,6 @@
 /**
- * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
+ * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`,
+ * `--from`):
  * part of the command tree, so this module loads with it and imports nothing a command's work needs.
  */
 import { projectDirName } from "@acx/convert/ProjectDir"
@@ -58,4 +59,12 @@ export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
   Options.withDescription(
     "Read transcripts and project directories that are symbolic links to places outside the config directory (default: skipped with a warning)"
   )
+)
+
+/** `--from TARGET` of the commands that read a session store without writing entries to it. */
+export const fromOption = Options.text("from").pipe(
+  Options.withDescription(
+    "The store to read: sqlite:FILE or FILE.db, or postgres://user:pass@host/db[?schema=S] (default: sqlite:$ACX_HOME/sessions.db, the one acx sync fills); nothing is created"
+  ),
+  Options.optional
 )

@@ -69,16 +69,20 @@ export const noStoreHint = (alternative = ""): string =>
  * nothing is created. A SQLite file must exist and be a SQLite database (one line, exit 1,
  * otherwise); a Postgres server that does not answer fails when the layer is built, as every
  * target does. Without a spec: `acx sync`'s default store when it exists, else the
- * {@link noStoreHint} (never a scan of the config directory instead).
+ * {@link noStoreHint} ending with `alternative` (never a scan of the config directory instead).
  */
-export const readTarget = (spec: string | undefined, flag = "--from"): Effect.Effect<Target, CliError.CliError> =>
+export const readTarget = (
+  spec: string | undefined,
+  flag = "--from",
+  alternative = `, or name one with ${flag}`
+): Effect.Effect<Target, CliError.CliError> =>
   Effect.suspend(() => {
     if (spec === undefined) {
       const file = AcxHome.paths().sessionsDatabase
       // an empty file is what a sync stopped before its first write leaves: no store yet either
       return isFile(file) && isSqliteFile(file)
         ? parseTarget(`sqlite:${file}`, flag)
-        : Effect.fail(CliError.notFound(noStoreHint(`, or name one with ${flag}`)))
+        : Effect.fail(CliError.notFound(noStoreHint(alternative)))
     }
     const parsed = DatabaseSpec.parse(spec)
     if (Either.isRight(parsed) && parsed.right._tag === "Sqlite") {

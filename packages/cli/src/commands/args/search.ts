@@ -7,20 +7,7 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { jsonOption, projectOption } from "../../internal/options.js"
-
-/**
- * `--from TARGET` of the commands that read a store without writing entries to it.
- *
- * @since 0.3.0
- * @category options
- */
-export const fromOption = Options.text("from").pipe(
-  Options.withDescription(
-    "The store to read: sqlite:FILE or FILE.db, or postgres://user:pass@host/db[?schema=S] (default: sqlite:$ACX_HOME/sessions.db, the one acx sync fills); nothing is created"
-  ),
-  Options.optional
-)
+import { fromOption, jsonOption, projectOption } from "../../internal/options.js"
 
 /**
  * The options and arguments of `acx search`.
