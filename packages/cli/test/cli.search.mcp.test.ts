@@ -97,11 +97,23 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
       ])
       const search = tools.find((tool) => tool.name === "search_sessions")!
       expect(search.inputSchema.required).toEqual(["query"])
-      expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(["limit", "project", "query", "role", "since"])
+      expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual([
+        "limit",
+        "project",
+        "query",
+        "role",
+        "since"
+      ])
       expect(search.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
       const turns = tools.find((tool) => tool.name === "get_session_turns")!
       expect(turns.inputSchema.required).toEqual(["sessionId"])
-      expect(Object.keys(turns.inputSchema.properties ?? {}).sort()).toEqual(["around", "fromTurn", "max", "sessionId", "subpath"])
+      expect(Object.keys(turns.inputSchema.properties ?? {}).sort()).toEqual([
+        "around",
+        "fromTurn",
+        "max",
+        "sessionId",
+        "subpath"
+      ])
       expect(turns.description).toContain("2000 characters")
     })
   })
@@ -155,9 +167,10 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
       expect(errorText(await call(client, "search_sessions", { query: "a ".repeat(5000) }))).toContain("at most 32")
       expect(errorText(await call(client, "get_session_turns", { sessionId: "zz" }))).toContain("not a session id")
       expect(errorText(await call(client, "get_session_turns", { sessionId: "0000aaaa" }))).toContain("no session")
-      expect(errorText(await call(client, "get_session_turns", { sessionId: BEADS_SESSION, around: "nope" }))).toContain(
-        "no turn"
-      )
+      expect(errorText(await call(client, "get_session_turns", { sessionId: BEADS_SESSION, around: "nope" })))
+        .toContain(
+          "no turn"
+        )
       // a NUL, engine syntax, unicode: words or nothing, never an error
       for (const query of ["\u0000beads", "NEAR(beads", "beads*", "ünïcödé"]) {
         expect((await call(client, "search_sessions", { query })).isError, query).toBeFalsy()
@@ -183,23 +196,30 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
     expect(fs.existsSync(path.join(empty, "sessions.db"))).toBe(false)
   })
 
-  it("--from: another store; a missing file is a tool error and nothing is created", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const other = path.join(root, "other.db")
-    const sync = await acx(["sync", "--to", other, "--config-dir", built.configDir], { env: { ACX_HOME: home } })
-    expect(sync.code, sync.stderr).toBe(0)
-    const empty = path.join(root, "acx-from")
-    fs.mkdirSync(empty)
-    await withClient(empty, ["--from", other], async (client) => {
-      const found = (await call(client, "search_sessions", { query: "beads" })).structuredContent as SessionSearch.SearchResult
-      expect(found.target).toBe(`sqlite:${other}`)
-      expect(found.hits.length).toBeGreaterThan(0)
-    })
-    const missing = path.join(root, "missing.db")
-    await withClient(empty, ["--from", missing], async (client) => {
-      expect(errorText(await call(client, "search_sessions", { query: "beads" }))).toContain(`${missing} does not exist`)
-    })
-    expect(fs.existsSync(missing)).toBe(false)
-  })
+  it(
+    "--from: another store; a missing file is a tool error and nothing is created",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const other = path.join(root, "other.db")
+      const sync = await acx(["sync", "--to", other, "--config-dir", built.configDir], { env: { ACX_HOME: home } })
+      expect(sync.code, sync.stderr).toBe(0)
+      const empty = path.join(root, "acx-from")
+      fs.mkdirSync(empty)
+      await withClient(empty, ["--from", other], async (client) => {
+        const found = (await call(client, "search_sessions", { query: "beads" }))
+          .structuredContent as SessionSearch.SearchResult
+        expect(found.target).toBe(`sqlite:${other}`)
+        expect(found.hits.length).toBeGreaterThan(0)
+      })
+      const missing = path.join(root, "missing.db")
+      await withClient(empty, ["--from", missing], async (client) => {
+        expect(errorText(await call(client, "search_sessions", { query: "beads" }))).toContain(
+          `${missing} does not exist`
+        )
+      })
+      expect(fs.existsSync(missing)).toBe(false)
+    }
+  )
 
   it("acx memory install --sessions-from registers one server with --from; again without it, still one", {
     timeout: TEST_TIMEOUT_MS
@@ -214,7 +234,12 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
     const first = await acx(["memory", "install", "--sessions-from", "./sessions.db"], { env, cwd: root })
     expect(first.code, first.stderr).toBe(0)
     expect(Object.keys(servers())).toEqual(["acx-memory"])
-    expect(servers()["acx-memory"]!.args.slice(-4)).toEqual(["memory", "mcp", "--from", `sqlite:${path.join(root, "sessions.db")}`])
+    expect(servers()["acx-memory"]!.args.slice(-4)).toEqual([
+      "memory",
+      "mcp",
+      "--from",
+      `sqlite:${path.join(root, "sessions.db")}`
+    ])
     const second = await acx(["memory", "install"], { env, cwd: root })
     expect(second.code, second.stderr).toBe(0)
     expect(Object.keys(servers())).toEqual(["acx-memory"])
@@ -243,7 +268,13 @@ describe.skipIf(!claude.available)("the real Claude Code CLI calls search_sessio
       script: (request) => {
         if (ModelDouble.isSideCall(request)) return { content: "Beads" }
         return ModelDouble.toolResultCount(request) === 0
-          ? { content: [{ type: "tool_use", name: "mcp__acx-memory__search_sessions", input: { query: "beads", limit: 3 } }] }
+          ? {
+            content: [{
+              type: "tool_use",
+              name: "mcp__acx-memory__search_sessions",
+              input: { query: "beads", limit: 3 }
+            }]
+          }
           : { content: "Found them." }
       }
     })
@@ -252,7 +283,20 @@ describe.skipIf(!claude.available)("the real Claude Code CLI calls search_sessio
       const env = real.env(userHome)
       await promisify(execFile)(
         binary,
-        ["mcp", "add", "-s", "user", "acx-memory", "-e", `ACX_HOME=${home}`, "--", process.execPath, BIN, "memory", "mcp"],
+        [
+          "mcp",
+          "add",
+          "-s",
+          "user",
+          "acx-memory",
+          "-e",
+          `ACX_HOME=${home}`,
+          "--",
+          process.execPath,
+          BIN,
+          "memory",
+          "mcp"
+        ],
         { env, cwd: project, timeout: 60_000 }
       )
       const run = await real.run({

@@ -74,7 +74,15 @@ describe("acx search", () => {
   let planted: ReturnType<typeof plantSession>
 
   const search = async (args: ReadonlyArray<string>, from = db) =>
-    decode(parseJson(ok(await acx(["search", ...args, "--json", ...(from === "" ? [] : ["--from", from])], { env: { ACX_HOME: home } }))))
+    decode(
+      parseJson(
+        ok(
+          await acx(["search", ...args, "--json", ...(from === "" ? [] : ["--from", from])], {
+            env: { ACX_HOME: home }
+          })
+        )
+      )
+    )
 
   beforeAll(async () => {
     root = tempDir("search")
@@ -116,14 +124,18 @@ describe("acx search", () => {
     const result = ok(await acx(["search", "beads", "--limit", "3"], { env: { ACX_HOME: home } }))
     const lines = result.stdout.trimEnd().split("\n")
     expect(lines).toHaveLength(3 * 2 + 2)
-    expect(lines[0]).toMatch(/^258c7280 {2}marot-spotter {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}(tool|assistant|user) {2}turn [0-9a-f-]{36}$/)
+    expect(lines[0]).toMatch(
+      /^258c7280 {2}marot-spotter {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}(tool|assistant|user) {2}turn [0-9a-f-]{36}$/
+    )
     expect(lines[1]).toMatch(/^ {4}.*\*\*beads\*\*/i)
     expect(lines.at(-1)).toMatch(
       /^3 hit\(s\) in sqlite:.*sessions\.db\. Open one: acx show 258c7280, or in acx ui at #\/session\/258c7280-[0-9a-f-]+\?turn=[0-9a-f-]{36}$/
     )
     expect(result.stdout).not.toContain("\u001b")
     // bold on a terminal (FORCE_COLOR stands in for one), never `**`
-    const bold = ok(await acx(["search", "beads", "--limit", "3"], { env: { ACX_HOME: home, NO_COLOR: undefined, FORCE_COLOR: "1" } }))
+    const bold = ok(
+      await acx(["search", "beads", "--limit", "3"], { env: { ACX_HOME: home, NO_COLOR: undefined, FORCE_COLOR: "1" } })
+    )
     expect(bold.stdout).toMatch(/\u001b\[1mbeads\u001b\[22m/i)
     expect(bold.stdout).not.toContain("**beads**")
   })
@@ -156,7 +168,9 @@ describe("acx search", () => {
     expect(project.hits.length).toBe(all.hits.length)
     expect((await search(["beads", "--project", "tomjnsn-agentlogs"])).hits).toEqual([])
     const elsewhere = await acx(["search", "beads", "--project", path.join(root, "nowhere"), "--from", db])
-    expect(ok(elsewhere).stdout.trim()).toBe(`no match for "beads" in project ${path.join(root, "nowhere")} in sqlite:${db}`)
+    expect(ok(elsewhere).stdout.trim()).toBe(
+      `no match for "beads" in project ${path.join(root, "nowhere")} in sqlite:${db}`
+    )
 
     for (const role of ["user", "assistant", "tool"] as const) {
       const hits = (await search(["beads", "--role", role, "--limit", "500"])).hits
@@ -172,20 +186,28 @@ describe("acx search", () => {
     // the planted session is a day later than every fixture: since its day, only its texts
     const quokka = await search(["quokka", "--since", localDay(PLANTED_START)])
     expect(quokka.hits.map((hit) => hit.sessionId)).toEqual([planted.sessionId, planted.sessionId])
-    expectOneLine(await acx(["search", "beads", "--since", "last week", "--from", db]), 2, "--since: \"last week\" is not a date")
+    expectOneLine(
+      await acx(["search", "beads", "--since", "last week", "--from", db]),
+      2,
+      "--since: \"last week\" is not a date"
+    )
 
     expect((await search(["beads", "--limit", "3"])).hits).toHaveLength(3)
     expectOneLine(await acx(["search", "beads", "--limit", "0", "--from", db]), 2, "--limit: expected 1 to 500, got 0")
   })
 
-  it("ranks a short text full of the word above a long one that mentions it once", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { hits } = await search(["quokka"])
-    expect(hits).toHaveLength(2)
-    expect(hits[0]!.snippet).toBe("**quokka** **quokka** **quokka**")
-    expect(hits[0]!.uuid).toBe(planted.entries[3]!.uuid)
-    expect(hits[1]!.uuid).toBe(planted.entries[4]!.uuid)
-    expect(hits[1]!.snippet).toMatch(/^….* \*\*quokka\*\* .*…$/)
-  })
+  it(
+    "ranks a short text full of the word above a long one that mentions it once",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { hits } = await search(["quokka"])
+      expect(hits).toHaveLength(2)
+      expect(hits[0]!.snippet).toBe("**quokka** **quokka** **quokka**")
+      expect(hits[0]!.uuid).toBe(planted.entries[3]!.uuid)
+      expect(hits[1]!.uuid).toBe(planted.entries[4]!.uuid)
+      expect(hits[1]!.snippet).toMatch(/^….* \*\*quokka\*\* .*…$/)
+    }
+  )
 
   it("never shows a secret: masked in every snippet, also where the window would cut one", {
     timeout: TEST_TIMEOUT_MS
@@ -216,29 +238,33 @@ describe("acx search", () => {
     expect(text.stdout).toContain("?[31mred **zebrafinch**?[0m")
   })
 
-  it("sees what was appended since the last read: the read derives it first", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const file = path.join(root, "appended.db")
-    ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", built.configDir]))
-    expect((await search(["platypus"], file)).hits).toEqual([])
-    // appended as the SDK's own mirroring appends: no import, no refresh of the index
-    const store = createSqliteSessionStore({ filename: file })
-    const uuid = randomUUID()
-    try {
-      await store.append({ projectKey: "appended", sessionId: planted.sessionId }, [{
-        type: "user",
-        uuid,
-        sessionId: planted.sessionId,
-        timestamp: new Date().toISOString(),
-        message: { role: "user", content: "a platypus appeared" }
-      }])
-    } finally {
-      await store.close()
+  it(
+    "sees what was appended since the last read: the read derives it first",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const file = path.join(root, "appended.db")
+      ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", built.configDir]))
+      expect((await search(["platypus"], file)).hits).toEqual([])
+      // appended as the SDK's own mirroring appends: no import, no refresh of the index
+      const store = createSqliteSessionStore({ filename: file })
+      const uuid = randomUUID()
+      try {
+        await store.append({ projectKey: "appended", sessionId: planted.sessionId }, [{
+          type: "user",
+          uuid,
+          sessionId: planted.sessionId,
+          timestamp: new Date().toISOString(),
+          message: { role: "user", content: "a platypus appeared" }
+        }])
+      } finally {
+        await store.close()
+      }
+      const { hits } = await search(["platypus"], file)
+      expect(hits.map((hit) => [hit.projectKey, hit.uuid, hit.snippet])).toEqual([
+        ["appended", uuid, "a **platypus** appeared"]
+      ])
     }
-    const { hits } = await search(["platypus"], file)
-    expect(hits.map((hit) => [hit.projectKey, hit.uuid, hit.snippet])).toEqual([
-      ["appended", uuid, "a **platypus** appeared"]
-    ])
-  })
+  )
 
   describe("no store, a bad target: one line, nothing created", () => {
     it("no store at all: how to get one, exit 1, nothing created", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -251,7 +277,11 @@ describe("acx search", () => {
 
     it("a SQLite file that does not exist, or that is no database", { timeout: TEST_TIMEOUT_MS }, async () => {
       const missing = path.join(root, "missing", "s.db")
-      expectOneLine(await acx(["search", "beads", "--from", missing]), 1, `--from: ${missing} does not exist; nothing was created`)
+      expectOneLine(
+        await acx(["search", "beads", "--from", missing]),
+        1,
+        `--from: ${missing} does not exist; nothing was created`
+      )
       expect(fs.existsSync(path.dirname(missing))).toBe(false)
       const here = path.join(root, "missing-here.db")
       expectOneLine(await acx(["search", "beads", "--from", `sqlite:${here}`]), 1, "does not exist")
@@ -294,7 +324,9 @@ describe("acx search", () => {
     }
     // engine syntax is never syntax: each is a word or nothing
     const found: Record<string, number> = {}
-    for (const query of ["NEAR(beads", "beads*", "body:beads", "\"beads", "beads OR quokka", "ünïcödé", "x".repeat(10_000)]) {
+    for (
+      const query of ["NEAR(beads", "beads*", "body:beads", "\"beads", "beads OR quokka", "ünïcödé", "x".repeat(10_000)]
+    ) {
       const result = await acx(["search", "--json", "--from", db, "--", query])
       expect(result.code, `${query.slice(0, 20)}: ${result.stderr}`).toBe(0)
       found[query.slice(0, 20)] = decode(parseJson(result)).hits.length
@@ -302,7 +334,13 @@ describe("acx search", () => {
     // `*` and an unclosed quote are punctuation; NEAR, body and OR are words every hit must hold
     const beads = (await search(["beads"])).hits.length
     expect(beads).toBeGreaterThan(0)
-    expect(found).toMatchObject({ "beads*": beads, "\"beads": beads, "NEAR(beads": 0, "body:beads": 0, "beads OR quokka": 0 })
+    expect(found).toMatchObject({
+      "beads*": beads,
+      "\"beads": beads,
+      "NEAR(beads": 0,
+      "body:beads": 0,
+      "beads OR quokka": 0
+    })
   })
 
   it.skipIf(PG_URL === undefined)("over Postgres: the same hits as SQLite, masked the same", {

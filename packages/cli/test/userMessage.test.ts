@@ -104,7 +104,9 @@ describe("library errors in the user's words", () => {
           description: "it has 5000 terms, at most 32 are searched"
         }),
         // the query cut to 60 characters and escaped: one printable line
-        `cannot search for ${JSON.stringify(`\u0000${"a ".repeat(30)}`.slice(0, 60) + "…")}: it has 5000 terms, at most 32 are searched`
+        `cannot search for ${
+          JSON.stringify(`\u0000${"a ".repeat(30)}`.slice(0, 60) + "…")
+        }: it has 5000 terms, at most 32 are searched`
       ],
       [
         new SessionStore.SessionStoreError({

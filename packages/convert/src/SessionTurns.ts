@@ -90,9 +90,9 @@ const partText = (part: SessionItem.Part): string => {
     case "image":
       return `[image, ${part.mediaType}]`
     case "tool":
-      return `Tool call ${part.name} (${part.id})${
-        part.agentId === undefined ? "" : `, subagent ${part.agentId}`
-      }:\n${field(part.input)}\n${resultText(part.result)}`
+      return `Tool call ${part.name} (${part.id})${part.agentId === undefined ? "" : `, subagent ${part.agentId}`}:\n${
+        field(part.input)
+      }\n${resultText(part.result)}`
     case "other":
       return `[${part.blockType} block]`
   }
@@ -106,9 +106,13 @@ const HEADINGS: Record<Turn["kind"], string> = {
 }
 
 const itemText = (item: Conversation): string => {
-  const heading = item.kind === "assistant" && item.model !== undefined ? `Assistant (${item.model})` : HEADINGS[item.kind]
+  const heading = item.kind === "assistant" && item.model !== undefined
+    ? `Assistant (${item.model})`
+    : HEADINGS[item.kind]
   if (item.kind === "compaction") {
-    return `${heading}${item.trigger === undefined ? "" : ` (${item.trigger})`}: the conversation continued from this summary:\n${
+    return `${heading}${
+      item.trigger === undefined ? "" : ` (${item.trigger})`
+    }: the conversation continued from this summary:\n${
       item.summary === undefined ? "(no summary)" : field(item.summary)
     }`
   }

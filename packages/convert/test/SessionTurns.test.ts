@@ -16,7 +16,12 @@ const text = fc.oneof(
 const block = fc.oneof(
   fc.record({ type: fc.constant("text"), text }),
   fc.record({ type: fc.constant("thinking"), thinking: text }),
-  fc.record({ type: fc.constant("tool_use"), id: toolId, name: fc.constant("Bash"), input: fc.record({ command: text }) })
+  fc.record({
+    type: fc.constant("tool_use"),
+    id: toolId,
+    name: fc.constant("Bash"),
+    input: fc.record({ command: text })
+  })
 )
 const entry = fc.oneof(
   fc.record({ type: fc.constant("user"), uuid, message: fc.record({ role: fc.constant("user"), content: text }) }),
@@ -34,7 +39,11 @@ const entry = fc.oneof(
   fc.record({
     type: fc.constant("assistant"),
     uuid,
-    message: fc.record({ id: fc.constantFrom("m1", "m2", "m3"), role: fc.constant("assistant"), content: fc.array(block, { maxLength: 3 }) })
+    message: fc.record({
+      id: fc.constantFrom("m1", "m2", "m3"),
+      role: fc.constant("assistant"),
+      content: fc.array(block, { maxLength: 3 })
+    })
   }),
   fc.record({ type: fc.constant("system"), uuid, subtype: fc.constant("note"), content: text }),
   fc.anything()
@@ -77,23 +86,28 @@ describe("SessionTurns", () => {
 
   it("a window: around a uuid (that turn in the middle), from a turn, at most max; a uuid no turn holds", () => {
     fc.assert(
-      fc.property(inputs, fc.integer({ min: -3, max: 80 }), fc.option(fc.integer({ min: -5, max: 30 }), { nil: undefined }), (lines, max, fromTurn) => {
-        const turns = turnsOf(lines)
-        const count = Math.min(SessionTurns.MAX_TURNS, Math.max(1, max))
-        const from = Either.getOrThrow(SessionTurns.window(turns, { fromTurn, max }))
-        expect(from.length).toBeLessThanOrEqual(count)
-        if (from.length > 0) expect(from[0]!.turn).toBe(Math.max(1, fromTurn ?? 1))
-        for (const turn of turns) {
-          for (const id of turn.uuids) {
-            const around = Either.getOrThrow(SessionTurns.window(turns, { around: id, max }))
-            expect(around.length).toBe(Math.min(count, turns.length))
-            expect(around.some((t) => t.uuids.includes(id))).toBe(true)
+      fc.property(
+        inputs,
+        fc.integer({ min: -3, max: 80 }),
+        fc.option(fc.integer({ min: -5, max: 30 }), { nil: undefined }),
+        (lines, max, fromTurn) => {
+          const turns = turnsOf(lines)
+          const count = Math.min(SessionTurns.MAX_TURNS, Math.max(1, max))
+          const from = Either.getOrThrow(SessionTurns.window(turns, { fromTurn, max }))
+          expect(from.length).toBeLessThanOrEqual(count)
+          if (from.length > 0) expect(from[0]!.turn).toBe(Math.max(1, fromTurn ?? 1))
+          for (const turn of turns) {
+            for (const id of turn.uuids) {
+              const around = Either.getOrThrow(SessionTurns.window(turns, { around: id, max }))
+              expect(around.length).toBe(Math.min(count, turns.length))
+              expect(around.some((t) => t.uuids.includes(id))).toBe(true)
+            }
           }
+          expect(SessionTurns.window(turns, { around: "no-such-uuid" })).toEqual(
+            Either.left({ _tag: "NotFound", uuid: "no-such-uuid" })
+          )
         }
-        expect(SessionTurns.window(turns, { around: "no-such-uuid" })).toEqual(
-          Either.left({ _tag: "NotFound", uuid: "no-such-uuid" })
-        )
-      }),
+      ),
       { numRuns: 200 }
     )
   })

@@ -44,12 +44,19 @@ describe("StatsReport days", () => {
         const start = StatsReport.localDayStart(`${y}${m}${d}`)!
         const local = new Date(start)
         expect([local.getFullYear(), local.getMonth() + 1, local.getDate()]).toEqual([Number(y), Number(m), Number(d)])
-        expect([local.getHours(), local.getMinutes(), local.getSeconds(), local.getMilliseconds()]).toEqual([0, 0, 0, 0])
+        expect([local.getHours(), local.getMinutes(), local.getSeconds(), local.getMilliseconds()]).toEqual([
+          0,
+          0,
+          0,
+          0
+        ])
         // the previous instant is the day before
         expect(new Date(start - 1).getDate()).not.toBe(local.getDate())
       })
     )
-    for (const bad of ["2025-02-29", "yesterday", "", "2025-1-1"]) expect(StatsReport.localDayStart(bad)).toBeUndefined()
+    for (const bad of ["2025-02-29", "yesterday", "", "2025-1-1"]) {
+      expect(StatsReport.localDayStart(bad)).toBeUndefined()
+    }
   })
 
   it("accepts a range whose bounds are days in order, and says why it refuses one", () => {

@@ -422,7 +422,9 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
   // the server an earlier install registered with other arguments (`--sessions-from`) goes first,
   // so one server stays registered; one the user changed since is theirs, and adding is refused
   let servers: unknown = mcp.value
-  for (const old of oldServers) servers = (yield* accept(mcp.path, Merge.removeMcpServer(servers, old.name!, old.server!))).value
+  for (const old of oldServers) {
+    servers = (yield* accept(mcp.path, Merge.removeMcpServer(servers, old.name!, old.server!))).value
+  }
   const plans: ReadonlyArray<FilePlan> = [
     yield* planHooks(settings, entries, replaced),
     ...(mcpServer === undefined ? [] : [{

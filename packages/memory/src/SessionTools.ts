@@ -113,7 +113,9 @@ export const SessionToolkit = Toolkit.make(
       role: Schema.optional(Schema.Literal("user", "assistant", "tool")).annotations({
         description: "Only the user's prompts, the assistant's text, or tool inputs and results"
       }),
-      limit: Schema.optional(Schema.Number).annotations({ description: "At most this many hits (default 20, at most 500)" }),
+      limit: Schema.optional(Schema.Number).annotations({
+        description: "At most this many hits (default 20, at most 500)"
+      }),
       since: Schema.optional(Schema.String).annotations({
         description: "Only texts from this local day on (YYYY-MM-DD)"
       })
@@ -134,7 +136,8 @@ export const SessionToolkit = Toolkit.make(
       }),
       fromTurn: Schema.optional(Schema.Number).annotations({ description: "The first turn to show, 1-based" }),
       max: Schema.optional(Schema.Number).annotations({
-        description: `At most this many turns (default ${SessionTurns.DEFAULT_TURNS}, at most ${SessionTurns.MAX_TURNS})`
+        description:
+          `At most this many turns (default ${SessionTurns.DEFAULT_TURNS}, at most ${SessionTurns.MAX_TURNS})`
       })
     },
     success: TurnsResult,
@@ -148,7 +151,9 @@ const projectKeyOf = (project: string | undefined): string | undefined =>
 const sinceOf = (since: string | undefined): Either.Either<number | undefined, string> => {
   if (since === undefined) return Either.right(undefined)
   const start = StatsReport.localDayStart(since)
-  return start === undefined ? Either.left(`since: ${JSON.stringify(since)} is not a day (YYYY-MM-DD)`) : Either.right(start)
+  return start === undefined
+    ? Either.left(`since: ${JSON.stringify(since)} is not a day (YYYY-MM-DD)`)
+    : Either.right(start)
 }
 
 const describe = (error: { readonly message: string; readonly description?: string }): string =>

@@ -86,7 +86,12 @@ export const plantedEntries = (sessionId: string, secrets: PlantedSecrets, start
         model: "claude-sonnet-4-5",
         content: [
           { type: "text", text: `zebrafinch reply with aws_secret_access_key = ${secrets.awsSecret} kept` },
-          { type: "tool_use", id: toolId, name: "Bash", input: { command: `cat .env # zebrafinch ${secrets.awsAccessKey}` } }
+          {
+            type: "tool_use",
+            id: toolId,
+            name: "Bash",
+            input: { command: `cat .env # zebrafinch ${secrets.awsAccessKey}` }
+          }
         ],
         usage: { input_tokens: 10, output_tokens: 5 }
       }
@@ -114,6 +119,9 @@ export const plantSession = (configDir: string, projectKey: string, secrets: Pla
   const entries = plantedEntries(sessionId, secrets, startMs)
   const dir = path.join(configDir, "projects", projectKey)
   fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, `${sessionId}.jsonl`), entries.map((entry) => JSON.stringify(entry)).join("\n") + "\n")
+  fs.writeFileSync(
+    path.join(dir, `${sessionId}.jsonl`),
+    entries.map((entry) => JSON.stringify(entry)).join("\n") + "\n"
+  )
   return { sessionId, entries }
 }

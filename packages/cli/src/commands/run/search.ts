@@ -38,7 +38,9 @@ export const snippetLine = (snippet: string, open: string, close: string): strin
   CliError.printable(snippet.replace(/\s+/g, " ").trim()).replaceAll(OPEN, open).replaceAll(CLOSE, close)
 
 const sessionOf = (hit: SessionSearch.Hit): string =>
-  hit.subpath === "" ? hit.sessionId.slice(0, 8) : `${hit.sessionId.slice(0, 8)} ${hit.subpath.replace(/^subagents\//, "")}`
+  hit.subpath === ""
+    ? hit.sessionId.slice(0, 8)
+    : `${hit.sessionId.slice(0, 8)} ${hit.subpath.replace(/^subagents\//, "")}`
 
 /**
  * The hits as text: per hit a heading (session, project, local time, role, the turn's uuid) and
