@@ -24,7 +24,6 @@ import * as Toolkit from "@effect/ai/Toolkit"
 import * as NodeSink from "@effect/platform-node/NodeSink"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -68,12 +67,7 @@ const TimelineEntry = Schema.Struct({
   createdAt: Schema.Number
 })
 
-// read-only, repeatable, closed world: Claude Code may call them without asking
-const readOnlyHints = Context.make(Tool.Readonly, true).pipe(
-  Context.add(Tool.Destructive, false),
-  Context.add(Tool.Idempotent, true),
-  Context.add(Tool.OpenWorld, false)
-)
+const { readOnlyHints } = SessionTools
 
 /**
  * The memory's tools.

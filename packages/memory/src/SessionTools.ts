@@ -88,8 +88,14 @@ const TurnsResult = Schema.Struct({
   turns: Schema.Array(Turn)
 })
 
-// read-only, repeatable, closed world: Claude Code may call them without asking
-const readOnlyHints = Context.make(Tool.Readonly, true).pipe(
+/**
+ * The annotations of acx's MCP tools: read-only, repeatable, closed world, so Claude Code may call
+ * them without asking.
+ *
+ * @since 0.3.0
+ * @category tools
+ */
+export const readOnlyHints = Context.make(Tool.Readonly, true).pipe(
   Context.add(Tool.Destructive, false),
   Context.add(Tool.Idempotent, true),
   Context.add(Tool.OpenWorld, false)
