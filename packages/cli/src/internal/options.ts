@@ -1,5 +1,6 @@
 /**
- * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
+ * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`,
+ * `--from`):
  * part of the command tree, so this module loads with it and imports nothing a command's work needs.
  */
 import { projectDirName } from "@acx/convert/ProjectDir"
@@ -69,5 +70,13 @@ export const machineOption = Options.text("machine").pipe(
 
 export const userOption = Options.text("user").pipe(
   Options.withDescription("The user its sessions are recorded under (default: the OS user)"),
+  Options.optional
+)
+
+/** `--from TARGET` of the commands that read a session store without writing entries to it. */
+export const fromOption = Options.text("from").pipe(
+  Options.withDescription(
+    "The store to read: sqlite:FILE or FILE.db, or postgres://user:pass@host/db[?schema=S] (default: sqlite:$ACX_HOME/sessions.db, the one acx sync fills); nothing is created"
+  ),
   Options.optional
 )
