@@ -1,5 +1,6 @@
 /**
- * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
+ * The options several commands share (`--config-dir`, `--from`, `--project`, `--json`,
+ * `--follow-symlinks`):
  * part of the command tree, so this module loads with it and imports nothing a command's work needs.
  */
 import { projectDirName } from "@acx/convert/ProjectDir"
@@ -50,6 +51,18 @@ export const projectOption = Options.text("project").pipe(
   ),
   Options.optional,
   Options.map(Option.map((value) => projectKeyOf(value)))
+)
+
+/**
+ * `--from TARGET`: read a session store (what `acx sync` and `acx import` fill, or an app's agents
+ * through the SDK's `sessionStore`) instead of the config directory. Parsed when the command runs
+ * (`storeSource.ts`), so a bad spec is a usage error like `--to`'s.
+ */
+export const fromOption = Options.text("from").pipe(
+  Options.withDescription(
+    "Read this session store instead of the config directory: sqlite:FILE, a FILE.db path, or postgres://user:pass@host/db[?schema=S] (what acx sync --to fills; it must exist)"
+  ),
+  Options.optional
 )
 
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))

@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { configDirOption, jsonOption } from "../../internal/options.js"
+import { configDirOption, fromOption, jsonOption } from "../../internal/options.js"
 
 /**
  * `-p/--project DIR`: a project is the absolute path Claude Code ran in (a relative one is
@@ -218,6 +218,7 @@ export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
  */
 export const backfillConfig = {
   configDir: configDirOption,
+  from: fromOption,
   project: memoryProjectOption,
   since: Options.text("since").pipe(
     Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),
