@@ -35,6 +35,8 @@ export interface AcxOptions {
   readonly cwd?: string
   /** Written to stdin, which is then closed (default: no stdin). */
   readonly input?: string
+  /** Killed after this long (default {@link SPAWN_TIMEOUT_MS}): a test of a hang that must not be. */
+  readonly timeoutMs?: number
 }
 
 // Variables a developer's shell may have set that would change what the CLI does.
@@ -66,7 +68,7 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
       env,
       cwd: options.cwd ?? process.cwd(),
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      timeout: SPAWN_TIMEOUT_MS,
+      timeout: options.timeoutMs ?? SPAWN_TIMEOUT_MS,
       killSignal: "SIGKILL"
     })
     const out: Array<Buffer> = []
