@@ -181,10 +181,12 @@ export const foldStats = (
     const cached = cacheFile === undefined ? {} : readCache(cacheFile, options.location, fingerprint)
     // in a config directory's order (projects, then sessions, by name): a report sums costs in
     // the folds' order, and floating-point sums in another order can differ in the last digit
-    const sessions = [...yield* options.store.catalog.listSessions({
-      ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
-    }).pipe(Effect.mapError(storeFailure("foldStats")))].sort(byName)
+    const sessions = [
+      ...yield* options.store.catalog.listSessions({
+        ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
+        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
+      }).pipe(Effect.mapError(storeFailure("foldStats")))
+    ].sort(byName)
     const context = { pricing, dayOf: StatsFold.localDayOf() }
     const counts = { cached: 0, folded: 0 }
     const fresh: { [key: string]: CachedSession } = {}

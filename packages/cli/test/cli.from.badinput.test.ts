@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, listTree, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, expectOneLine, listTree, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { closedPort } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
@@ -34,14 +34,6 @@ afterAll(() => removeTreeWhenIdle(root), 70_000)
 const ok = (result: AcxResult) => {
   expect(result.code, `exit code (stderr: ${result.stderr})`).toBe(0)
   return result
-}
-
-const expectOneLine = (result: AcxResult, code: number, text: string) => {
-  expect(result.code, result.stderr).toBe(code)
-  expect(result.stdout).toBe("")
-  expect(result.stderrLines).toHaveLength(1)
-  expect(result.stderrLines[0]).toMatch(/^acx: /)
-  expect(result.stderrLines[0]).toContain(text)
 }
 
 const session = built.sessions[0]!
@@ -163,12 +155,15 @@ describe("acx … --from a store it cannot read", () => {
         db.exec(`DROP TABLE ${table}`)
       }
       db.exec("DROP INDEX acx_session_keys_behind")
-      for (const column of ["derived_mtime", "derived_id"]) db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
+      for (const column of ["derived_mtime", "derived_id"]) {
+        db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
+      }
       db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
     } finally {
       db.close()
     }
-    const strip = (rows: Array<Record<string, unknown>>) => rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
+    const strip = (rows: Array<Record<string, unknown>>) =>
+      rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
     const fromDir = parseJson(ok(await acx(["sessions", "--json", "--config-dir", built.configDir], { env })))
     const fromOld = parseJson(ok(await acx(["sessions", "--json", "--from", old], { env })))
     expect(strip(fromOld)).toEqual(strip(fromDir))

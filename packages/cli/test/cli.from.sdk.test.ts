@@ -156,14 +156,19 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
     if (!backend.skip) await backend.cleanUp()
   })
 
-  it.skipIf(backend.skip)("acx sessions --from lists it as the config dir does", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const strip = (rows: Array<Record<string, unknown>>) => rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
-    const fromDir = parseJson(ok(await acx(["sessions", "--json", ...dir()], { env })))
-    const fromStore = parseJson(ok(await acx(["sessions", "--json", ...from()], { env })))
-    expect(fromStore.map((row: { sessionId: string }) => row.sessionId)).toEqual([sessionId])
-    expect(strip(fromStore)).toEqual(strip(fromDir))
-    expect(fromStore[0].firstPrompt).toBe("Look at the notes")
-  })
+  it.skipIf(backend.skip)(
+    "acx sessions --from lists it as the config dir does",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const strip = (rows: Array<Record<string, unknown>>) =>
+        rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
+      const fromDir = parseJson(ok(await acx(["sessions", "--json", ...dir()], { env })))
+      const fromStore = parseJson(ok(await acx(["sessions", "--json", ...from()], { env })))
+      expect(fromStore.map((row: { sessionId: string }) => row.sessionId)).toEqual([sessionId])
+      expect(strip(fromStore)).toEqual(strip(fromDir))
+      expect(fromStore[0].firstPrompt).toBe("Look at the notes")
+    }
+  )
 
   it.skipIf(backend.skip)("acx show --from: the session with its tool call, and its subagent", {
     timeout: TEST_TIMEOUT_MS
@@ -183,7 +188,7 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
   })
 
   it.skipIf(backend.skip)("acx stats --from: the dir's tokens and costs", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const report = ({ read: _r, malformed: _m, ...rest }: Record<string, unknown>) => rest
+    const report = ({ malformed: _m, read: _r, ...rest }: Record<string, unknown>) => rest
     const fromDir = parseJson(ok(await acx(["stats", "--json", ...dir()], { env })))
     const fromStore = parseJson(ok(await acx(["stats", "--json", ...from()], { env })))
     expect(report(fromStore)).toEqual(report(fromDir))

@@ -63,7 +63,7 @@ const sourceFree = (rows: ReadonlyArray<Record<string, unknown>>) =>
   rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
 
 // how the folds were read (bytes, cache hits) is the source's own; the rest is the report
-const reportOf = ({ read: _read, malformed, ...rest }: Record<string, unknown>) => ({
+const reportOf = ({ malformed, read: _read, ...rest }: Record<string, unknown>) => ({
   ...rest,
   malformed: (malformed as ReadonlyArray<{ lines: number }>).map((item) => item.lines)
 })
@@ -115,8 +115,9 @@ describe.each(backends)("--from a $name store", (backend) => {
     timeout: TEST_TIMEOUT_MS * 3
   }, async () => {
     const same = async (args: ReadonlyArray<string>) => {
-      const [fromDir, fromStore] = (await Promise.all([acx([...args, ...dir], { env }), acx([...args, ...from()], { env })]))
-        .map(ok)
+      const [fromDir, fromStore] =
+        (await Promise.all([acx([...args, ...dir], { env }), acx([...args, ...from()], { env })]))
+          .map(ok)
       expect(fromStore!.stdout, args.join(" ")).toBe(fromDir!.stdout)
       expect(fromStore!.stderr, args.join(" ")).toBe(fromDir!.stderr)
       expect(fromDir!.stdout.length).toBeGreaterThan(100)
@@ -171,9 +172,11 @@ describe.each(backends)("--from a $name store", (backend) => {
     fs.rmSync(path.join(copy.configDir, "projects", session.projectKey), { recursive: true })
     const original = ok(await acx(["show", session.sessionId, ...from()], { env })).stdout
     const fork = parseJson<{ sessionId: string; file: string; entries: number; forkedFrom: string; from: string }>(
-      ok(await acx(["fork", session.sessionId.slice(0, 8), "--json", ...from(), "--config-dir", copy.configDir], {
-        env
-      }))
+      ok(
+        await acx(["fork", session.sessionId.slice(0, 8), "--json", ...from(), "--config-dir", copy.configDir], {
+          env
+        })
+      )
     )
     expect(fork.forkedFrom).toBe(session.sessionId)
     expect(fork.file).toBe(path.join(copy.configDir, "projects", session.projectKey, `${fork.sessionId}.jsonl`))
@@ -182,7 +185,8 @@ describe.each(backends)("--from a $name store", (backend) => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
     // the fork reads as the original, under the fork's title and with its ids
     const forked = ok(await acx(["show", fork.sessionId, "--config-dir", copy.configDir], { env })).stdout
-    const headingless = (text: string) => text.split("\n").slice(1).join("\n").replace(/ · \d{4}-\d\d-\d\dT[\d:.]+Z/g, "")
+    const headingless = (text: string) =>
+      text.split("\n").slice(1).join("\n").replace(/ · \d{4}-\d\d-\d\dT[\d:.]+Z/g, "")
     expect(forked.split("\n")[0]).toBe(`${original.split("\n")[0]} (fork)`)
     expect(headingless(forked)).toBe(headingless(original))
     // the text says where it went and how to resume it

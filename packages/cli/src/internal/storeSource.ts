@@ -44,7 +44,9 @@ const checkExists = (spec: string, flag: string): Effect.Effect<void, CliError.C
       )
     )
   }
-  return isFile ? Effect.void : Effect.fail(CliError.notFound(`${flag}: ${file} is not a file (a store is a SQLite file)`))
+  return isFile
+    ? Effect.void
+    : Effect.fail(CliError.notFound(`${flag}: ${file} is not a file (a store is a SQLite file)`))
 }
 
 /** Opens the store `spec` names for reading, in the scope; `flag` names the option in messages. */

@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll } from "vitest"
+import { afterAll, expect } from "vitest"
 import { removeTreeWhenIdle } from "./processes.js"
 
 export const BIN = fileURLToPath(new URL("../../bin/acx.mjs", import.meta.url))
@@ -89,6 +89,15 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
       })
     })
   })
+}
+
+/** A failure of one `acx: …` line on stderr containing `text`, nothing on stdout, exit `code`. */
+export const expectOneLine = (result: AcxResult, code: number, text: string): void => {
+  expect(result.code, result.stderr).toBe(code)
+  expect(result.stdout).toBe("")
+  expect(result.stderrLines).toHaveLength(1)
+  expect(result.stderrLines[0]).toMatch(/^acx: /)
+  expect(result.stderrLines[0]).toContain(text)
 }
 
 /** Help output without ANSI styling. */

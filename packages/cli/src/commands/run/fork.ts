@@ -38,6 +38,8 @@ export const run = ({ at, configDir, followSymlinks, from, id, json, project, ti
       }))
     }
     yield* Console.log(
-      `forked ${session.sessionId}${opened === undefined ? "" : ` from ${opened.display}`} → ${result.sessionId} (${result.entries} entries) in project ${result.projectKey}\n${result.file}\nresume it with: claude --resume ${result.sessionId}`
+      `forked ${session.sessionId}${
+        opened === undefined ? "" : ` from ${opened.display}`
+      } → ${result.sessionId} (${result.entries} entries) in project ${result.projectKey}\n${result.file}\nresume it with: claude --resume ${result.sessionId}`
     )
   }).pipe(Effect.scoped, Effect.provide(projectsLayer(configDir, { followSymlinks })))
