@@ -69,10 +69,17 @@ interface CacheFile {
   readonly sessions: { [key: string]: CachedSession }
 }
 
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-
 const sessionKey = (session: { readonly projectKey: string; readonly sessionId: string }) =>
   `${session.projectKey}/${session.sessionId}`
+
+const byName = (a: StoreCatalog.StoredSession, b: StoreCatalog.StoredSession): number =>
+  a.projectKey !== b.projectKey
+    ? (a.projectKey < b.projectKey ? -1 : 1)
+    : a.sessionId < b.sessionId
+    ? -1
+    : a.sessionId > b.sessionId
+    ? 1
+    : 0
 
 const isCachedSession = (value: unknown): value is CachedSession => {
   if (typeof value !== "object" || value === null) return false
@@ -141,9 +148,9 @@ const foldSession = (
   Effect.gen(function*() {
     const { projectKey, sessionId } = session
     const main = yield* options.store.load({ projectKey, sessionId }).pipe(Effect.mapError(storeFailure("foldStats")))
-    const subpaths = (yield* options.store.listSubkeys({ projectKey, sessionId }).pipe(
-      Effect.mapError(storeFailure("foldStats"))
-    )).filter((subpath) => StoreProjects.agentIdOf(subpath) !== undefined).sort()
+    const subpaths = StoreProjects.subagentsOf(
+      yield* options.store.listSubkeys({ projectKey, sessionId }).pipe(Effect.mapError(storeFailure("foldStats")))
+    ).map((agent) => agent.subpath)
     const subagents = yield* Effect.forEach(subpaths, (subpath) =>
       options.store.load({ projectKey, sessionId, subpath }).pipe(
         Effect.mapError(storeFailure("foldStats")),
@@ -172,15 +179,14 @@ export const foldStats = (
       ? undefined
       : path.join(cacheDir, `store-stats-${fnv(options.location)}.json`)
     const cached = cacheFile === undefined ? {} : readCache(cacheFile, options.location, fingerprint)
-    const listed = yield* options.store.catalog.listSessions({
-      ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
-    }).pipe(Effect.mapError(storeFailure("foldStats")))
-    // in the config directory's order (projects, then sessions, by name): dollars are summed in
-    // fold order, and floating-point sums differ in the last digit when the order does
-    const sessions = [...listed].sort((a, b) =>
-      compare(a.projectKey, b.projectKey) || compare(a.sessionId, b.sessionId)
-    )
+    // in a config directory's order (projects, then sessions, by name): a report sums costs in
+    // the folds' order, and floating-point sums in another order can differ in the last digit
+    const sessions = [
+      ...yield* options.store.catalog.listSessions({
+        ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
+        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
+      }).pipe(Effect.mapError(storeFailure("foldStats")))
+    ].sort(byName)
     const context = { pricing, dayOf: StatsFold.localDayOf() }
     const counts = { cached: 0, folded: 0 }
     const fresh: { [key: string]: CachedSession } = {}

@@ -18,7 +18,8 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as CliError from "../CliError.js"
-import { projectsLayer } from "./source.js"
+import { projectLabel } from "./options.js"
+import { markStoreBacked, projectsLayer } from "./source.js"
 import { parseTarget } from "./target.js"
 
 /** An open store with its catalog, and how it is named to the user. */
@@ -43,7 +44,9 @@ const checkExists = (spec: string, flag: string): Effect.Effect<void, CliError.C
       )
     )
   }
-  return isFile ? Effect.void : Effect.fail(CliError.invalidArgument(`${flag}: ${file} is not a file`))
+  return isFile
+    ? Effect.void
+    : Effect.fail(CliError.notFound(`${flag}: ${file} is not a file (a store is a SQLite file)`))
 }
 
 /** Opens the store `spec` names for reading, in the scope; `flag` names the option in messages. */
@@ -64,6 +67,30 @@ export const openStore = (
   })
 
 /**
+ * The `ClaudeProjects` service over an open store, marked as one (`source.ts`'s `isStoreBacked`)
+ * and with a project it has no session of said in the user's words (the path `--project` was
+ * given, as for a config directory).
+ */
+export const storeProjects = ({ display, store }: OpenStore): ClaudeProjects.ClaudeProjects => {
+  const projects = StoreProjects.make({ store, location: display })
+  const named = (projectKey: string | undefined) =>
+    Effect.mapError((error: ClaudeProjects.ClaudeProjectsError) =>
+      projectKey === undefined || error.reason !== "NotFound"
+        ? error
+        : new ClaudeProjects.ClaudeProjectsError({
+          reason: error.reason,
+          operation: error.operation,
+          description: `no sessions for project ${projectLabel(projectKey)} in ${display}`
+        })
+    )
+  return markStoreBacked({
+    ...projects,
+    listSessions: (projectKey) => named(projectKey)(projects.listSessions(projectKey)),
+    listSessionFiles: (projectKey) => named(projectKey)(projects.listSessionFiles(projectKey))
+  })
+}
+
+/**
  * Where a reading command reads: the store `--from` names, else the config directory
  * (`source.ts`'s `projectsLayer`), as the one `ClaudeProjects` service either way.
  */
@@ -81,6 +108,6 @@ export const readingLayer = (
     onSome: (spec) =>
       Layer.scoped(
         ClaudeProjects.ClaudeProjects,
-        Effect.map(openStore(spec), ({ display, store }) => StoreProjects.make({ store, location: display }))
+        Effect.map(openStore(spec), storeProjects)
       )
   })

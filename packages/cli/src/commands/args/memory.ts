@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { configDirOption, fromOption, jsonOption } from "../../internal/options.js"
+import { configDirOption, fromOption, jsonOption, storeFromOption } from "../../internal/options.js"
 
 /**
  * `-p/--project DIR`: a project is the absolute path Claude Code ran in (a relative one is
@@ -206,7 +206,7 @@ export type InstallArgs = Command.Command.ParseConfig<typeof installConfig>
  * @since 0.3.0
  * @category options
  */
-export const mcpConfig = { from: fromOption }
+export const mcpConfig = { from: storeFromOption }
 
 /**
  * What `acx memory mcp` was given.
@@ -240,6 +240,7 @@ export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
  */
 export const backfillConfig = {
   configDir: configDirOption,
+  from: fromOption,
   project: memoryProjectOption,
   since: Options.text("since").pipe(
     Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),

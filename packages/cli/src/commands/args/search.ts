@@ -7,7 +7,7 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { fromOption, jsonOption, projectOption } from "../../internal/options.js"
+import { jsonOption, projectOption, storeFromOption } from "../../internal/options.js"
 
 /**
  * The options and arguments of `acx search`.
@@ -37,7 +37,7 @@ export const config = {
     Options.optional
   ),
   json: jsonOption,
-  from: fromOption
+  from: storeFromOption
 }
 
 /**
