@@ -90,7 +90,7 @@ describe("acx … --from a store it cannot read", () => {
     const result = await acx(["sessions", "--from", garbage], { env })
     expect(result.code, result.stderr).toBe(1)
     expect(result.stderrLines).toHaveLength(1)
-    expect(result.stderrLines[0]).toMatch(/^acx: .*not a database/)
+    expect(result.stderrLines[0]).toMatch(/^acx: .*not a SQLite database/)
     expect(fs.readFileSync(garbage)).toEqual(before)
   })
 
@@ -148,17 +148,25 @@ describe("acx … --from a store it cannot read", () => {
   }, async () => {
     const old = path.join(root, "old.db")
     ok(await acx(["sync", "--to", old, "--config-dir", built.configDir], { env }))
-    // as written before migration 3 (the derived tables and the keys' watermark)
+    // as written before migration 3 (the derived tables and the keys' watermark; the origins after them)
     const db = new Database(old)
     try {
-      for (const table of ["acx_session_meta", "acx_session_usage", "acx_session_text", "acx_session_text_fts"]) {
+      for (
+        const table of [
+          "acx_session_meta",
+          "acx_session_usage",
+          "acx_session_text",
+          "acx_session_text_fts",
+          "acx_session_origin"
+        ]
+      ) {
         db.exec(`DROP TABLE ${table}`)
       }
       db.exec("DROP INDEX acx_session_keys_behind")
       for (const column of ["derived_mtime", "derived_id"]) {
         db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
       }
-      db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
+      db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id >= 3")
     } finally {
       db.close()
     }

@@ -280,7 +280,7 @@ describe("acx search", () => {
       expectOneLine(
         await acx(["search", "beads", "--from", missing]),
         1,
-        `--from: ${missing} does not exist; nothing was created`
+        `--from: no store at ${missing}: it does not exist`
       )
       expect(fs.existsSync(path.dirname(missing))).toBe(false)
       const here = path.join(root, "missing-here.db")

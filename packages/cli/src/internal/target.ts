@@ -65,7 +65,7 @@ export const noStoreHint = (alternative = ""): string =>
   `no session store at ${AcxHome.paths().sessionsDatabase}: run \`acx sync\` to build it from your Claude Code sessions (\`acx sync install\` keeps it current)${alternative}`
 
 /**
- * The store a reader opens (`acx search --from`, `acx memory mcp --from`), with read semantics:
+ * The store a reader opens (`--from` of every reading command, `acx memory mcp --from`), with read semantics:
  * nothing is created. A SQLite file must exist and be a SQLite database (one line, exit 1,
  * otherwise); a Postgres server that does not answer fails when the layer is built, as every
  * target does. Without a spec: `acx sync`'s default store when it exists, else the
@@ -88,10 +88,17 @@ export const readTarget = (
     if (Either.isRight(parsed) && parsed.right._tag === "Sqlite") {
       const file = parsed.right.filename
       if (!fs.existsSync(file)) {
-        return Effect.fail(CliError.notFound(`${flag}: ${file} does not exist; nothing was created`))
+        return Effect.fail(
+          CliError.notFound(
+            `${flag}: no store at ${file}: it does not exist (\`acx sync --to sqlite:${file}\` makes one); nothing was created`
+          )
+        )
       }
-      if (!isFile(file) || !isSqliteFile(file)) {
-        return Effect.fail(CliError.conflict(`${flag}: ${file} is not a SQLite database`))
+      if (!isFile(file)) {
+        return Effect.fail(CliError.notFound(`${flag}: ${file} is not a file (a store is a SQLite file)`))
+      }
+      if (!isSqliteFile(file)) {
+        return Effect.fail(CliError.conflict(`${flag}: ${file} is not a SQLite database; it was left as it is`))
       }
     }
     return parseTarget(spec, flag)
