@@ -174,6 +174,14 @@ export interface SearchOptions {
   /** Delimiters around each matched word of the snippet (default `**`). */
   readonly open?: string | undefined
   readonly close?: string | undefined
+  /**
+   * The text as the caller shows it (a mask), applied to each hit's whole text before its
+   * snippet is cut: a window cut from masked text never shows half a secret, where masking the
+   * snippet afterwards would miss a secret the window cut in two. Default: the text as stored.
+   * The snippet's delimiters are added after it (a mask that removes them from the text keeps
+   * them unambiguous).
+   */
+  readonly shown?: ((text: string) => string) | undefined
 }
 
 /**
@@ -213,6 +221,12 @@ export interface StoreCatalog {
   readonly usage: (
     filter?: UsageFilter
   ) => Effect.Effect<ReadonlyArray<MessageUsageRow>, SessionStore.SessionStoreError>
+  /**
+   * The store clock: the last mtime it handed out (0 for a store nothing was appended to). Every
+   * append moves it forward (strictly increasing), whoever appended: a reader that follows a
+   * store compares it with the last value it read (one row read, nothing derived).
+   */
+  readonly clock: () => Effect.Effect<number, SessionStore.SessionStoreError>
   /** Ranked hits for a query (see `SearchQuery` for its syntax). */
   readonly search: (
     query: string,
