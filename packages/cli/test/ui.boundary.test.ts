@@ -74,7 +74,10 @@ const requestsFor = (
     "GET /assets/:name": [{ path: "/assets/app.js" }, { path: "/assets/missing.js" }],
     "GET /api/sessions": [{ path: "/api/sessions" }],
     "GET /api/sessions/usage": [{ path: "/api/sessions/usage" }],
-    "GET /api/sessions/events": [{ path: "/api/sessions/events", options: { until: (body) => body.includes("retry:") } }],
+    "GET /api/sessions/events": [{
+      path: "/api/sessions/events",
+      options: { until: (body) => body.includes("retry:") }
+    }],
     // a word of each planted text, and queries the engine refuses (400)
     "GET /api/search": ["deploy", "key", "printed", "look", "release", "echo", "-deploy"].map((q) => ({
       path: `/api/search?q=${encodeURIComponent(q)}`

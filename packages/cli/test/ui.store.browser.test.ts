@@ -121,12 +121,16 @@ describe.skipIf(!browserAvailable)("acx ui --from: a SQLite store in a browser",
     const highlighted = page.locator(".highlight").first()
     await highlighted.waitFor()
     expect(await page.locator(`#turn-${turn}`).count()).toBe(1)
-    expect(await page.evaluate(`document.getElementById("turn-${turn}").closest(".highlight") !== null ||
-      document.getElementById("turn-${turn}").classList.contains("highlight")`)).toBe(true)
-    expect(await page.evaluate(`(() => {
+    expect(
+      await page.evaluate(`document.getElementById("turn-${turn}").closest(".highlight") !== null ||
+      document.getElementById("turn-${turn}").classList.contains("highlight")`)
+    ).toBe(true)
+    expect(
+      await page.evaluate(`(() => {
       const box = document.getElementById("turn-${turn}").getBoundingClientRect()
       return box.bottom > 0 && box.top < window.innerHeight
-    })()`)).toBe(true)
+    })()`)
+    ).toBe(true)
 
     // a query the engine cannot search: the problem, said on the page
     await page.goto(ui.url)

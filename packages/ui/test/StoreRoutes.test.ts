@@ -197,21 +197,28 @@ for (const backend of backends) {
       expect(body.hits.length).toBe(5)
       const spotter = stored.built.sessions.find((session) => session.sessionId.startsWith("258c7280"))!
       for (const hit of body.hits) {
-        expect(hit).toMatchObject({ sessionId: spotter.sessionId, title: "Implement spotter-gqc", project: "spotter-gqc" })
+        expect(hit).toMatchObject({
+          sessionId: spotter.sessionId,
+          title: "Implement spotter-gqc",
+          project: "spotter-gqc"
+        })
         expect(hit.turn).toMatch(/^[0-9a-f-]{36}$/)
         expect(hit.snippet.some((part) => part.match && part.text.toLowerCase() === "beads")).toBe(true)
       }
       const tools = (await (await stored.request("/api/search?q=beads&role=tool")).json()) as UiApi.SearchResponse
       expect(tools.indexed && tools.hits.every((hit) => hit.role === "tool")).toBe(true)
-      const elsewhere = (await (await stored.request("/api/search?q=beads&project=nothing-here")).json()) as UiApi.SearchResponse
+      const elsewhere =
+        (await (await stored.request("/api/search?q=beads&project=nothing-here")).json()) as UiApi.SearchResponse
       expect(elsewhere.indexed && elsewhere.hits).toEqual([])
-      for (const [query, problem] of [
-        ["q=-beads", "only excludes words"],
-        ["q=", "no word to search for"],
-        ["q=beads&role=robot", "role"],
-        ["q=beads&limit=0", "limit"],
-        ["q=beads&limit=abc", "limit"]
-      ] as const) {
+      for (
+        const [query, problem] of [
+          ["q=-beads", "only excludes words"],
+          ["q=", "no word to search for"],
+          ["q=beads&role=robot", "role"],
+          ["q=beads&limit=0", "limit"],
+          ["q=beads&limit=abc", "limit"]
+        ] as const
+      ) {
         const refused = await stored.request(`/api/search?${query}`)
         expect(refused.status, query).toBe(400)
         expect(((await refused.json()) as { error: string }).error).toContain(problem)
@@ -262,7 +269,10 @@ for (const backend of backends) {
         (events) => (events as Array<SessionView.SessionLine>).find((line) => line.type === "end" && line.bytes === 2),
         "end at entry 2"
       )
-      await list.waitFor((events) => events.find((event) => (event as UiApi.SessionsEvent).type === "changed"), "changed")
+      await list.waitFor(
+        (events) => events.find((event) => (event as UiApi.SessionsEvent).type === "changed"),
+        "changed"
+      )
       // a subagent transcript appears: the page is told, and its figure follows
       await Effect.runPromise(stored.store!.append({ ...key, subpath: "subagents/agent-b77" }, [
         { ...prompt(sessionId, "sub-1", "a subagent's prompt"), isSidechain: true, agentId: "b77" }

@@ -22,7 +22,10 @@ const fileTranscript = (file: string): Transcript => ({
     Effect.orElseSucceed(() => Option.none())
   ),
   line: (n) =>
-    Effect.map(locateLine(file, n), Option.map(({ end, start }) => ({ size: end - start, bytes: readRange(file, start, end) })))
+    Effect.map(
+      locateLine(file, n),
+      Option.map(({ end, start }) => ({ size: end - start, bytes: readRange(file, start, end) }))
+    )
 })
 
 // The project directory: the transcript's changes and its session directory appearing; then the

@@ -221,18 +221,19 @@ export const make = (
         const start = reader.offset
         const lines: Array<SessionView.SessionLine> = []
         let moved = false
-        yield* read(reader.transcript, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
-          Stream.runForEach((chunk) =>
-            Effect.sync(() => {
-              const result = SessionFold.fold(reader.state, chunk.inputs)
-              reader.state = result.state
-              reader.offset = chunk.end
-              reader.lines = chunk.lines
-              if (result.items.length > 0) lines.push({ type: "items", items: result.items })
-              if (result.items.map((item) => countsIn(reader, item)).some((changed) => changed)) moved = true
-            })
+        yield* read(reader.transcript, { from: start, linesBefore: reader.lines, until: size, includeTorn: false })
+          .pipe(
+            Stream.runForEach((chunk) =>
+              Effect.sync(() => {
+                const result = SessionFold.fold(reader.state, chunk.inputs)
+                reader.state = result.state
+                reader.offset = chunk.end
+                reader.lines = chunk.lines
+                if (result.items.length > 0) lines.push({ type: "items", items: result.items })
+                if (result.items.map((item) => countsIn(reader, item)).some((changed) => changed)) moved = true
+              })
+            )
           )
-        )
         if (reader.offset === start) return
         if (moved) lines.push(...yield* usageLine(reader, session))
         if (lines.length > 0) lines.push({ type: "end", bytes: reader.offset, lines: reader.lines })
@@ -390,12 +391,12 @@ export const make = (
         // a cursor past the end (a file replaced since the page read it): the page reads afresh
         if (Option.isNone(first) || from > first.value.end) return Stream.make(RETRY, RELOAD)
         const reader = yield* Effect.acquireRelease(hold(session, transcript, mask, pricing), release)
-        const { owed, queue } = yield* Effect.acquireRelease(join(reader, session, from), ({ queue }) =>
-          leave(reader, queue))
+        const { owed, queue } = yield* Effect.acquireRelease(
+          join(reader, session, from),
+          ({ queue }) => leave(reader, queue)
+        )
         const data = owed.pipe(
-          Stream.filter((bytes) =>
-            bytes.length > 0
-          ),
+          Stream.filter((bytes) => bytes.length > 0),
           Stream.concat(Stream.fromQueue(queue)),
           Stream.takeUntil((bytes) => bytes === RELOAD)
         )

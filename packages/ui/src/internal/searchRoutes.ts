@@ -6,10 +6,10 @@
  * A query the engine cannot search is a 400 with the problem; no index, a 200 that says how to
  * make one. The time the search took is in the body (`ms`) and in `Server-Timing`.
  */
+import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as SearchQuery from "@acx/session-store/SearchQuery"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
-import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
@@ -39,7 +39,10 @@ const parseRequest = (params: URLSearchParams): Parsed => {
   const limitText = params.get("limit") ?? ""
   const limit = limitText === "" ? DEFAULT_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
   if (!(limit >= 1 && limit <= StoreCatalog.MAX_LIMIT)) {
-    return { _tag: "Bad", message: `limit: ${JSON.stringify(limitText)} is not a number from 1 to ${StoreCatalog.MAX_LIMIT}` }
+    return {
+      _tag: "Bad",
+      message: `limit: ${JSON.stringify(limitText)} is not a number from 1 to ${StoreCatalog.MAX_LIMIT}`
+    }
   }
   const project = params.get("project") ?? ""
   const mask = SecretMask.maskingOn(params)

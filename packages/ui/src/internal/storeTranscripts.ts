@@ -79,7 +79,10 @@ const storeTranscript = (options: StoreSourceOptions, key: SessionStore.SessionK
   return {
     id: StoreProjects.locationOf(options.location, key),
     lines: (read) => Stream.unwrap(Effect.map(entries, (all) => Stream.fromIterable(entryChunks(all ?? [], read)))),
-    extent: Effect.map(entries, (all) => all === null ? Option.none() : Option.some({ end: all.length, identity: undefined })),
+    extent: Effect.map(
+      entries,
+      (all) => all === null ? Option.none() : Option.some({ end: all.length, identity: undefined })
+    ),
     line: (n) =>
       Effect.map(entries, (all) => {
         if (all === null || !Number.isSafeInteger(n) || n < 1 || n > all.length) return Option.none()
@@ -126,7 +129,8 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           if (agent === null) return Option.some(storeTranscript(options, main))
           const subpaths = yield* store.listSubkeys(main).pipe(Effect.mapError(StoreProjects.storeError("transcript")))
           const subpath = subpaths.find((candidate) => StoreProjects.agentIdOf(candidate) === agent)
-          return Option.map(Option.fromNullable(subpath), (found) => storeTranscript(options, { ...main, subpath: found }))
+          return Option.map(Option.fromNullable(subpath), (found) =>
+            storeTranscript(options, { ...main, subpath: found }))
         }),
       foldStats: (scope, pricing) =>
         StoreStats.foldStats({

@@ -72,7 +72,9 @@ export const run = ({ configDir, followSymlinks, from, host, open, port }: UiArg
       return yield* CliError.invalidArgument(`--port: ${port_} is not a port (0 to 65535)`)
     }
     if (Option.isSome(from) && Option.isSome(configDir)) {
-      return yield* CliError.invalidArgument("--from and --config-dir: choose one (the page shows a store or a config directory)")
+      return yield* CliError.invalidArgument(
+        "--from and --config-dir: choose one (the page shows a store or a config directory)"
+      )
     }
     const source = yield* shown(from, configDir, followSymlinks)
     const server = yield* UiServer.make({
