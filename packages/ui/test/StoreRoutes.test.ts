@@ -7,7 +7,6 @@
  * finds, masks and refuses as documented. Over a config directory the search answers from the
  * default sync store when there is one, else says how to make one.
  */
-import type * as SessionItem from "@acx/convert/SessionItem"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
@@ -19,20 +18,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as CostsView from "../src/CostsView.js"
 import type * as SessionView from "../src/SessionView.js"
 import type * as UiApi from "../src/UiApi.js"
-import { dropSchemas, fillStore, PG_URL, startServer, type StoreKind, type TestServer } from "./utils/server.js"
+import {
+  dropSchemas,
+  fillStore,
+  itemsOf,
+  PG_URL,
+  readAll,
+  startServer,
+  type StoreKind,
+  type TestServer
+} from "./utils/server.js"
 
 afterAll(() => dropSchemas())
-
-const readAll = async (response: Response): Promise<Array<SessionView.SessionLine>> =>
-  (await response.text()).split("\n").filter((line) => line !== "").map((line) =>
-    JSON.parse(line) as SessionView.SessionLine
-  )
-
-const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionItem.Item> => {
-  const view = new Map<string, SessionItem.Item>()
-  for (const line of lines) if (line.type === "items") { for (const item of line.items) view.set(item.key, item) }
-  return [...view.values()]
-}
 
 /** An event stream read in the background: its `data:` lines so far, and a wait for one. */
 const follow = async (t: TestServer, pathAndQuery: string) => {

@@ -118,9 +118,12 @@ export interface LiveTranscripts {
   readonly counts: () => { readonly readers: number; readonly streams: number; readonly reads: number }
 }
 
-const HEARTBEAT = "25 seconds"
-const RETRY = encoder.encode("retry: 2000\n\n")
-const PING = encoder.encode(": ping\n\n")
+/** How often an open event stream gets a comment (proxies and browsers keep it open). */
+export const HEARTBEAT = "25 seconds"
+/** The first event of a stream: how long a browser waits before it reconnects. */
+export const RETRY = encoder.encode("retry: 2000\n\n")
+/** The heartbeat's comment. */
+export const PING = encoder.encode(": ping\n\n")
 
 /** The shared readers; every one closes with `scope` (the server's). */
 export const make = (

@@ -16,11 +16,10 @@ import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
 import { handled, shownJson } from "./http.js"
+import { HEARTBEAT, PING, RETRY } from "./liveTranscripts.js"
 
 const encoder = new TextEncoder()
 const CHANGED = encoder.encode(`data: ${JSON.stringify({ type: "changed" } satisfies UiApi.SessionsEvent)}\n\n`)
-const RETRY = encoder.encode("retry: 2000\n\n")
-const PING = encoder.encode(": ping\n\n")
 
 export const sessionsRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
@@ -66,7 +65,7 @@ export const sessionsRoutes = (context: UiContext) =>
                 Stream.as(CHANGED)
               )
             ),
-            Stream.merge(Stream.tick("25 seconds").pipe(Stream.as(PING)))
+            Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(PING)))
           ),
           { contentType: "text/event-stream", headers: { "cache-control": "no-store", "x-accel-buffering": "no" } }
         )

@@ -4,6 +4,7 @@
  * `acx sync` runs, and requests to it with the token's cookie (or without, or with other headers).
  */
 import { importClaudeDir } from "@acx/claude-code/ClaudeImport"
+import type * as SessionItem from "@acx/convert/SessionItem"
 import * as Fixtures from "@acx/fixtures"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -19,7 +20,21 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
+import type * as SessionView from "../../src/SessionView.js"
 import * as UiServer from "../../src/UiServer.js"
+
+/** A session payload (NDJSON) read whole, as lines. */
+export const readAll = async (response: Response): Promise<Array<SessionView.SessionLine>> =>
+  (await response.text()).split("\n").filter((line) => line !== "").map((line) =>
+    JSON.parse(line) as SessionView.SessionLine
+  )
+
+/** The items of a payload's lines, each as last sent. */
+export const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionItem.Item> => {
+  const view = new Map<string, SessionItem.Item>()
+  for (const line of lines) if (line.type === "items") { for (const item of line.items) view.set(item.key, item) }
+  return [...view.values()]
+}
 
 /** A started server and what it serves. */
 export interface TestServer {
