@@ -328,7 +328,11 @@ for (const backend of backends) {
         const [listed] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
         expect(listed?.mtime).toBe(first)
         yield* store.append(key, [{ ...entry, uuid: randomUUID() }])
-        expect(yield* store.catalog.clock()).toBeGreaterThan(first)
+        const second = yield* store.catalog.clock()
+        expect(second).toBeGreaterThan(first)
+        // a delete moves it too (a follower sees sessions go)
+        yield* store.delete({ ...key, sessionId: randomUUID() })
+        expect(yield* store.catalog.clock()).toBeGreaterThan(second)
         // a window of 3 words around "zanzibar" would show the secret's tail: cut from the masked
         // text it shows the mask instead
         const mask = (text: string) => text.replace(/sk-ant-[A-Za-z0-9_-]+/g, "[REDACTED]")

@@ -281,6 +281,14 @@ for (const backend of backends) {
           ),
         "subagents"
       )
+      // the session deleted from the store: the page is told to read it afresh (and finds none)
+      await Effect.runPromise(stored.store!.delete(key))
+      await live.waitFor(
+        (events) => (events as Array<SessionView.SessionLine>).find((line) => line.type === "reload"),
+        "reload"
+      )
+      expect((await stored.request(`/api/session/${sessionId}`)).status).toBe(404)
+      await Effect.runPromise(stored.store!.append(key, [prompt(sessionId, "live-3", "back again")]))
       // a cursor past the end: the page reads afresh
       expect(await (await stored.request(`/api/session/${sessionId}/events?from=99`)).text()).toContain(
         `data: {"type":"reload"}`
