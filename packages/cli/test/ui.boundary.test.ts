@@ -13,7 +13,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { type RunningUi, startUi } from "./utils/ui.js"
 import {
   PLANTED_FIELDS,
@@ -44,6 +44,9 @@ beforeAll(async () => {
     }),
     (server) => server.routes
   )))
+  // the default sync store: the search box's route answers from it, with the planted secrets in it
+  const synced = await acx(["sync", "--config-dir", planted.configDir], { env: { ACX_HOME: acxHome } })
+  expect(synced.code, synced.stderr).toBe(0)
   ui = await startUi(["--config-dir", planted.configDir], { ACX_HOME: acxHome })
 }, TEST_TIMEOUT_MS)
 
@@ -71,6 +74,14 @@ const requestsFor = (
     "GET /assets/:name": [{ path: "/assets/app.js" }, { path: "/assets/missing.js" }],
     "GET /api/sessions": [{ path: "/api/sessions" }],
     "GET /api/sessions/usage": [{ path: "/api/sessions/usage" }],
+    "GET /api/sessions/events": [{
+      path: "/api/sessions/events",
+      options: { until: (body) => body.includes("retry:") }
+    }],
+    // a word of each planted text, and queries the engine refuses (400)
+    "GET /api/search": ["deploy", "key", "printed", "look", "release", "echo", "-deploy"].map((q) => ({
+      path: `/api/search?q=${encodeURIComponent(q)}`
+    })).concat([{ path: "/api/search?q=deploy&role=robot" }]),
     "GET /api/costs": [{ path: "/api/costs" }, { path: "/api/costs?since=yesterday-ish" }],
     "GET /api/session/:id": [{ path: session }, { path: "/api/session/0000-not-there" }],
     "GET /api/session/:id/subagent/:agentId": [{ path: `${session}/subagent/${planted.agentId}` }],
@@ -224,6 +235,17 @@ describe("acx ui: every shown string masked", () => {
     })
     expect(leaks).toEqual([])
   }, TEST_TIMEOUT_MS)
+
+  it("searches the sync store: its snippets show a planted secret only with mask=0", async () => {
+    for (const [q, field] of [["deploy", "prompt"], ["printed", "result"], ["look", "subtext"]] as const) {
+      const open = await get(`/api/search?q=${q}&mask=0`)
+      expect(JSON.parse(open.body).indexed, q).toBe(true)
+      expect(open.body, q).toContain(secret(field))
+      const masked = await get(`/api/search?q=${q}`)
+      expect(masked.body, q).not.toContain(SECRET_PREFIX)
+      expect(masked.body, q).toContain("[REDACTED:anthropic-key]")
+    }
+  })
 
   it("keeps a masked export valid JSON and JSONL", async () => {
     const session = `/api/session/${planted.sessionId}/export`

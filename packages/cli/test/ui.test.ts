@@ -152,6 +152,22 @@ describe("acx ui", () => {
     }
   }, TEST_TIMEOUT_MS)
 
+  it("--from a SQLite file that does not exist: one line, exit 1, nothing created", async () => {
+    const missing = path.join(dir, "no-such-dir", "sessions.db")
+    const sibling = path.join(dir, "missing.db")
+    for (const spec of [missing, `sqlite:${sibling}`]) {
+      const result = await acx(["ui", "--port", "0", "--from", spec], { env: { ACX_HOME: path.join(dir, "home") } })
+      expect(result.code, spec).toBe(1)
+      expect(result.stderrLines).toEqual([expect.stringMatching(/^acx: --from: no store at .*; nothing was created$/)])
+      expect(result.stdout).toBe("")
+    }
+    expect(fs.existsSync(path.dirname(missing))).toBe(false)
+    expect(fs.existsSync(sibling)).toBe(false)
+    const both = await acx(["ui", "--port", "0", "--from", sibling, "--config-dir", built.configDir])
+    expect(both.code).toBe(2)
+    expect(both.stderrLines).toEqual([expect.stringContaining("--from and --config-dir: choose one")])
+  })
+
   it("fails with one line when the config directory does not exist", async () => {
     const result = await acx(["ui", "--port", "0", "--config-dir", path.join(dir, "missing")])
     expect(result.code).toBe(1)

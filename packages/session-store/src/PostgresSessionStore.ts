@@ -320,8 +320,10 @@ export const makeWithClient = (
           "delete",
           keyAttributes(key),
           sql.withTransaction(Effect.gen(function*() {
-            // the clock row's lock first, as every append takes it: no append derives in between
-            yield* sql`UPDATE ${clock} SET last = last`
+            // the clock row's lock first, as every append takes it: no append derives in between;
+            // and the clock moves, so a reader that follows the store (the web page) sees the delete
+            yield* sql`UPDATE ${clock}
+              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)`
             yield* SessionStore.isMainKey(key)
               ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
               : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)

@@ -436,7 +436,9 @@ const makeStore = (
   const remove = Effect.fn("SqliteSessionStore.delete")(function*(rawKey: SessionStore.SessionKey) {
     const key = yield* SessionStore.validateKey("delete", rawKey)
     const subpath = subpathOf(key)
-    yield* writeTransaction(
+    yield* writeTransaction(Effect.zipRight(
+      // a delete moves the clock too: a reader that follows the store (the web page) sees it
+      nextMtime,
       SessionStore.isMainKey(key)
         ? deleteSession(key.projectKey, key.sessionId)
         : Effect.all([
@@ -448,7 +450,7 @@ const makeStore = (
           // the session's counts lose what the subagent added: derived again from what is left
           resetSession(sql, key.projectKey, key.sessionId)
         ], { discard: true })
-    ).pipe(
+    )).pipe(
       Effect.mapError(storageError("delete")),
       Effect.catchAllDefect((cause) => Effect.fail(storageError("delete")(cause)))
     )

@@ -219,6 +219,13 @@ export interface StoreCatalog {
   readonly usage: (
     filter?: UsageFilter
   ) => Effect.Effect<ReadonlyArray<MessageUsageRow>, SessionStore.SessionStoreError>
+  /**
+   * The store clock: the last mtime it handed out (0 for a store nothing was written to). Every
+   * append and every `delete` moves it forward (strictly increasing), whoever wrote: a reader
+   * that follows a store compares it with the last value it read (one row read, nothing derived).
+   * (Retention, `deleteOlderThan`, does not move it.)
+   */
+  readonly clock: () => Effect.Effect<number, SessionStore.SessionStoreError>
   /** Ranked hits for a query (see `SearchQuery` for its syntax). */
   readonly search: (
     query: string,

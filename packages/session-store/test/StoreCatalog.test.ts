@@ -58,7 +58,8 @@ const schemas = [
   "sdk",
   "killed",
   "killeddirect",
-  "deleting"
+  "deleting",
+  "clock"
 ]
 afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true })
@@ -317,6 +318,33 @@ for (const backend of backends) {
         const limited = yield* store.catalog.search("beads", { limit: 2 })
         expect(limited.length).toBe(2)
         expect(limited.map((hit) => hit.score)).toEqual(beads.slice(0, 2).map((hit) => hit.score))
+      }))
+
+    it.scoped("the clock moves with every append; a snippet is cut from the shown text", () =>
+      Effect.gen(function*() {
+        const store = yield* backend.open("clock")
+        expect(yield* store.catalog.clock()).toBe(0)
+        const key = { projectKey: "clock", sessionId: randomUUID() }
+        const secret = `sk-ant-api03-${"Q".repeat(16)}-zanzibar-${"R".repeat(24)}`
+        const entry = { type: "user", uuid: randomUUID(), message: { role: "user", content: `key ${secret} ok` } }
+        yield* store.append(key, [entry])
+        const first = yield* store.catalog.clock()
+        expect(first).toBeGreaterThan(0)
+        const [listed] = yield* store.catalog.listSessions({ projectKey: key.projectKey })
+        expect(listed?.mtime).toBe(first)
+        yield* store.append(key, [{ ...entry, uuid: randomUUID() }])
+        const second = yield* store.catalog.clock()
+        expect(second).toBeGreaterThan(first)
+        // a delete moves it too (a follower sees sessions go)
+        yield* store.delete({ ...key, sessionId: randomUUID() })
+        expect(yield* store.catalog.clock()).toBeGreaterThan(second)
+        // a window of 3 words around "zanzibar" would show the secret's tail: cut from the masked
+        // text it shows the mask instead
+        const mask = (text: string) => text.replace(/sk-ant-[A-Za-z0-9_-]+/g, "[REDACTED]")
+        const raw = yield* store.catalog.search("zanzibar", { projectKey: key.projectKey })
+        expect(raw[0]?.snippet).toContain("**zanzibar**")
+        const shown = yield* store.catalog.search("zanzibar", { projectKey: key.projectKey, mask })
+        expect(shown.map((hit) => hit.snippet)).toEqual(["key [REDACTED] ok", "key [REDACTED] ok"])
       }))
 
     it.scoped("assistant entries without message id or uuid each count, across derive chunks", () =>

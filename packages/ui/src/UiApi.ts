@@ -83,3 +83,68 @@ export interface UsageResponse {
   readonly sessions: ReadonlyArray<SessionUsage>
   readonly pricing: { readonly source: string; readonly date: string }
 }
+
+/**
+ * `GET /api/sessions/events`: server-sent events; each `data:` says the list may have changed
+ * (over a store: its clock moved), and the page reads `/api/sessions` again.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface SessionsEvent {
+  readonly type: "changed"
+}
+
+/**
+ * A piece of a search hit's snippet: text as written (masked), and whether it is a matched word.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface SnippetPart {
+  readonly text: string
+  readonly match: boolean
+}
+
+/**
+ * One hit of the search box: the session it is in, who wrote the text, when, the turn to open
+ * (`#/session/<id>?turn=<turn>`) and the snippet around the first match.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface SearchHitRow {
+  readonly sessionId: string
+  readonly projectKey: string
+  /** The last segment of the session's `cwd`, else its project key. */
+  readonly project: string
+  /** The session's title, else its first prompt. */
+  readonly title: string | null
+  readonly role: "user" | "assistant" | "tool"
+  /** ISO 8601. */
+  readonly time: string | null
+  /** The entry's uuid. */
+  readonly turn: string | null
+  /** When the text is in a subagent's transcript: its agent id (the page opens its Task call). */
+  readonly agentId: string | null
+  readonly snippet: ReadonlyArray<SnippetPart>
+}
+
+/**
+ * `GET /api/search?q=&project=&role=&limit=`: the best hits first, from a store's full-text
+ * index; without an index, `indexed: false` and what to do about it. A query the engine cannot
+ * search is a 400 with the problem.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type SearchResponse =
+  | {
+    readonly indexed: true
+    /** The index searched (a store, no password). */
+    readonly location: string
+    readonly hits: ReadonlyArray<SearchHitRow>
+    /** How long the search took on the server, in milliseconds (also `Server-Timing: search`). */
+    readonly ms: number
+  }
+  | { readonly indexed: false; readonly message: string }

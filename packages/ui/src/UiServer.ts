@@ -4,16 +4,17 @@
  * `Host` the server answers for (no DNS rebinding) and carry the token (the printed URL's
  * `?token=` once, then an HttpOnly SameSite=Strict cookie); a write must also come from the page
  * itself (`Origin`). Every response carries a Content Security Policy with no inline script and
- * no remote origin, and no CORS header. Transcripts are only read.
+ * no remote origin, and no CORS header. Transcripts are only read: a config directory's files,
+ * or a session store's entries (`store`: `acx ui --from`).
  *
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as AcxHome from "@acx/environment/AcxHome"
+import type * as SessionStore from "@acx/session-store/SessionStore"
+import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
@@ -27,9 +28,13 @@ import * as path from "node:path"
 import { appRoutes } from "./internal/appRoutes.js"
 import { guarded, onClientError } from "./internal/boundary.js"
 import type { UiContext } from "./internal/context.js"
+import { fileSource } from "./internal/fileTranscripts.js"
 import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
+import * as SearchIndex from "./internal/searchIndex.js"
 import { sessionFigure } from "./internal/sessionFigure.js"
+import { storeSource } from "./internal/storeTranscripts.js"
+import type { TranscriptSource } from "./internal/transcriptSource.js"
 import * as UiAssets from "./UiAssets.js"
 import { UiError } from "./UiError.js"
 import * as UiSecurity from "./UiSecurity.js"
@@ -55,8 +60,13 @@ export const PORT_ATTEMPTS = 20
  * @category models
  */
 export interface UiServerOptions {
-  /** The Claude Code config directory to show (absolute, or relative to the working directory). */
-  readonly configDir: string
+  /**
+   * The Claude Code config directory to show (absolute, or relative to the working directory);
+   * ignored when `store` is given.
+   */
+  readonly configDir?: string | undefined
+  /** A session store to show instead of a config directory (`acx ui --from`), opened by the caller. */
+  readonly store?: UiStore | undefined
   /** acx's home (memory database, caches); default `$ACX_HOME`, else `~/.acx`. */
   readonly acxHome?: string | undefined
   /** Default {@link DEFAULT_PORT}, then the next free ones; `0`: any free port. */
@@ -69,6 +79,20 @@ export interface UiServerOptions {
   readonly assetsDirs?: ReadonlyArray<string> | undefined
   /** Read transcripts behind symbolic links that leave the config directory. */
   readonly followSymlinks?: boolean | undefined
+}
+
+/**
+ * A session store the page reads (its lifetime is the caller's).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface UiStore {
+  readonly store: SessionStore.SessionStore & StoreCatalog.WithCatalog
+  /** How it is named to the user, without a password (`DatabaseSpec.display`). */
+  readonly location: string
+  /** The SQLite file under it: watched for appends. None (Postgres): its clock is polled. */
+  readonly file?: string | undefined
 }
 
 /**
@@ -145,6 +169,22 @@ const listenFrom = (host: string, first: number) =>
     })
   })
 
+// The transcripts shown: the store given, else the config directory's files.
+const sourceOf = (options: UiServerOptions, acxHome: string): Effect.Effect<TranscriptSource, UiError, Scope.Scope> =>
+  options.store !== undefined
+    ? storeSource({ ...options.store, acxHome })
+    : Effect.gen(function*() {
+      if (options.configDir === undefined) {
+        return yield* new UiError({ reason: "InvalidOption", description: "a config directory or a store is needed" })
+      }
+      const projects = yield* ClaudeProjects.make({
+        configDir: path.resolve(options.configDir),
+        followSymlinks: options.followSymlinks === true,
+        cacheDir: AcxHome.paths(acxHome).cache
+      }).pipe(Effect.provide(NodeContext.layer))
+      return fileSource(projects, { acxHome })
+    })
+
 /**
  * Starts the server; it stops when the scope closes.
  *
@@ -160,24 +200,31 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     }
     const token = options.token ?? randomBytes(32).toString("base64url")
     const assets = yield* UiAssets.load(options.assetsDirs)
-    const configDir = path.resolve(options.configDir)
     const acxHome = options.acxHome ?? AcxHome.acxHome()
-    const projects = yield* ClaudeProjects.make({
-      configDir,
-      followSymlinks: options.followSymlinks === true,
-      cacheDir: AcxHome.paths(acxHome).cache
-    }).pipe(Effect.provide(NodeContext.layer))
+    const source = yield* sourceOf(options, acxHome)
+    const projects = source.projects
+    const search = options.store === undefined
+      ? yield* SearchIndex.defaultSyncStore(acxHome)
+      : SearchIndex.ofStore(options.store.store.catalog, options.store.location)
     const server = yield* listenFrom(host, first)
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : first
     const allowedHosts = UiSecurity.allowedHosts(port, host)
     const memory = yield* MemoryDb.make(acxHome)
-    const live = yield* Effect.flatMap(FileSystem.FileSystem, (fs) =>
-      LiveTranscripts.make(fs, projects, {
-        // the header's figure, live: the fold acx stats and the list use
-        figure: (session, pricing) => sessionFigure({ projects, acxHome }, session, pricing)
-      })).pipe(Effect.provide(NodeFileSystem.layer))
-    const context: UiContext = { projects, configDir, acxHome, allowedHosts, memory, live }
+    const live = yield* LiveTranscripts.make(source, {
+      // the header's figure, live: the fold acx stats and the list use
+      figure: (session, pricing) => sessionFigure(source, session, pricing)
+    })
+    const context: UiContext = {
+      source,
+      projects,
+      configDir: source.location,
+      search,
+      acxHome,
+      allowedHosts,
+      memory,
+      live
+    }
     const router = appRoutes(context, assets)
     const app = yield* HttpRouter.toHttpApp(router)
     // the boundary wraps the app itself, not as the server's middleware: see internal/boundary.ts

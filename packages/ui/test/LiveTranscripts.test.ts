@@ -7,7 +7,6 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Pricing from "@acx/convert/Pricing"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -18,6 +17,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { fileSource } from "../src/internal/fileTranscripts.js"
 import * as LiveTranscripts from "../src/internal/liveTranscripts.js"
 import type * as SessionView from "../src/SessionView.js"
 
@@ -36,8 +36,9 @@ beforeAll(async () => {
   const made = await Effect.runPromise(
     Effect.gen(function*() {
       const projects = yield* ClaudeProjects.make({ configDir: path.join(root, "claude") })
-      const fileSystem = yield* FileSystem.FileSystem
-      const live = yield* LiveTranscripts.make(fileSystem, projects, { backlog: BACKLOG })
+      const live = yield* LiveTranscripts.make(fileSource(projects, { acxHome: path.join(root, "home") }), {
+        backlog: BACKLOG
+      })
       return { projects, live }
     }).pipe(Effect.provide(NodeContext.layer), Scope.extend(scope))
   )

@@ -1,10 +1,9 @@
-import type * as SessionItem from "@acx/convert/SessionItem"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type * as SessionView from "../src/SessionView.js"
 import type * as UiApi from "../src/UiApi.js"
-import { startServer, type TestServer } from "./utils/server.js"
+import { itemsOf, readAll, startServer, type TestServer } from "./utils/server.js"
 
 let t: TestServer
 beforeAll(async () => {
@@ -13,17 +12,6 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const withSubagents = () => t.built.sessions.find((session) => session.subagents.length > 0)!
-
-const readAll = async (response: Response): Promise<Array<SessionView.SessionLine>> =>
-  (await response.text()).split("\n").filter((line) => line !== "").map((line) =>
-    JSON.parse(line) as SessionView.SessionLine
-  )
-
-const itemsOf = (lines: ReadonlyArray<SessionView.SessionLine>): Array<SessionItem.Item> => {
-  const view = new Map<string, SessionItem.Item>()
-  for (const line of lines) if (line.type === "items") { for (const item of line.items) view.set(item.key, item) }
-  return [...view.values()]
-}
 
 // A session of its own in the fixtures' first project, written by the test.
 const plantSession = (id: string, lines: ReadonlyArray<string>) => {

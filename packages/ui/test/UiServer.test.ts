@@ -80,4 +80,25 @@ describe("UiServer", () => {
     const response = await t.request("/api/sessions", { method: "POST", headers: { origin: "http://evil.example" } })
     expect(response.status).toBe(403)
   })
+
+  it("puts the search and the list's events behind the same checks: token, Host, Origin", async () => {
+    const { request } = await import("node:http")
+    const status = (path: string, headers: Record<string, string>, method = "GET") =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: t.server.port, path, method, headers }, (res) => {
+          res.destroy()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on("error", reject)
+        req.end()
+      })
+    const cookie = `acx_ui_token=${t.server.token}`
+    for (const path of ["/api/search?q=beads", "/api/sessions/events"]) {
+      expect(await status(path, {}), path).toBe(401)
+      expect(await status(path, { cookie: "acx_ui_token=wrong" }), path).toBe(401)
+      expect(await status(path, { cookie, host: `attacker.example:${t.server.port}` }), path).toBe(403)
+      expect(await status(path, { cookie, origin: "http://evil.example" }, "POST"), path).toBe(403)
+      expect(await status(path, { cookie }), path).toBe(200)
+    }
+  })
 })

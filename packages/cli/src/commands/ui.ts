@@ -1,6 +1,6 @@
 /**
- * `acx ui [--port N] [--host H] [--config-dir D] [--open]`: the local web page (sessions, costs,
- * memory). Prints one line with the URL, which carries a random token, and serves until Ctrl-C.
+ * `acx ui [--port N] [--host H] [--config-dir D | --from TARGET] [--open]`: the local web page
+ * (sessions, costs, memory; over a config directory or a session store). Prints one line with the URL, which carries a random token, and serves until Ctrl-C.
  * What it does: `run/ui.ts`.
  *
  * @since 0.1.0

@@ -41,6 +41,7 @@ const tables = (sql: SqlClient.SqlClient, schema: string) => ({
   usage: sql(`${schema}.acx_session_usage`),
   text: sql(`${schema}.acx_session_text`),
   keys: sql(`${schema}.acx_session_keys`),
+  clock: sql(`${schema}.acx_clock`),
   entries: sql(`${schema}.claude_session_entries`)
 })
 
@@ -312,6 +313,11 @@ export const makeCatalog = (
         ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}`
         .pipe(Effect.mapError(storageError("catalog.listSessions")))
       return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
+    }),
+    clock: Effect.fn("PostgresSessionStore.catalog.clock")(function*() {
+      const rows = yield* sql<{ readonly last: string | number | null }>`SELECT last FROM ${t.clock}`
+        .pipe(Effect.mapError(storageError("catalog.clock")))
+      return Number(rows[0]?.last ?? 0)
     }),
     usage: Effect.fn("PostgresSessionStore.catalog.usage")(function*(filter = {}) {
       yield* caughtUp

@@ -289,6 +289,11 @@ export const makeCatalog = (
         .pipe(Effect.mapError(storageError("catalog.listSessions")))
       return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
     }),
+    clock: Effect.fn("SqliteSessionStore.catalog.clock")(function*() {
+      const rows = yield* sql<{ readonly mtime: number | null }>`SELECT mtime FROM acx_session_store_clock WHERE id = 1`
+        .pipe(Effect.mapError(storageError("catalog.clock")))
+      return Number(rows[0]?.mtime ?? 0)
+    }),
     usage: Effect.fn("SqliteSessionStore.catalog.usage")(function*(filter = {}) {
       yield* caughtUp
       const rows = yield* sql<UsageRow>`SELECT k.project_key, k.session_id, k.subpath, u.*

@@ -8,6 +8,7 @@ import { costsRoutes } from "./costsRoutes.js"
 import { exportRoutes } from "./exportRoutes.js"
 import { notFound } from "./http.js"
 import { memoryRoutes } from "./memoryRoutes.js"
+import { searchRoutes } from "./searchRoutes.js"
 import { sessionRoutes } from "./sessionRoutes.js"
 import { sessionsRoutes } from "./sessionsRoutes.js"
 
@@ -35,5 +36,6 @@ export const appRoutes = (context: UiContext, assets: ReadonlyMap<string, UiAsse
     exportRoutes(context),
     costsRoutes(context),
     sessionRoutes(context),
+    searchRoutes(context),
     memoryRoutes(context)
   )

@@ -34,10 +34,7 @@ export const costsRoutes = (context: UiContext) =>
           const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
           // one fold (cached under $ACX_HOME/cache, as acx stats), several groupings of it
           const [folds, listed] = yield* Effect.all([
-            SessionStats.foldStats(context.projects, undefined, {
-              pricing,
-              cacheDir: AcxHome.paths(context.acxHome).cache
-            }),
+            context.source.foldStats({}, pricing),
             context.projects.listSessions()
           ], { concurrency: 2 })
           const rows = SessionListing.rows(listed)

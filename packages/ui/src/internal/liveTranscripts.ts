@@ -2,18 +2,19 @@
  * The session page's live updates, shared: one watcher and one reader per transcript (and
  * masking), the folded view state kept once, each update folded once, masked and serialised
  * once (when a stream first needs it) and fanned out to every open event stream of that
- * transcript. A stream still resumes from its own byte offset: the updates read since the reader
- * opened are kept (up to a cap) and replayed from the one that starts there; an offset that is
- * not such a start (the file grew while the page read it) is caught up on privately, once, up to
- * where the shared reader is, and the stream then joins it. The reader closes when its last
- * stream goes; a truncated or replaced file sends every stream `reload` and closes it; a stream
- * whose client stopped reading is sent `reload` past a backlog of updates.
+ * transcript. A stream still resumes from its own cursor (a byte offset in a file, an entry index
+ * in a store: `transcriptSource.ts`): the updates read since the reader opened are kept (up to a
+ * cap) and replayed from the one that starts there; a cursor that is not such a start (the
+ * transcript grew while the page read it) is caught up on privately, once, up to where the shared
+ * reader is, and the stream then joins it. The reader closes when its last stream goes; a
+ * truncated or replaced transcript sends every stream `reload` and closes it; a stream whose
+ * client stopped reading is sent `reload` past a backlog of updates. What to look at and when
+ * (`fs.watch`, the store clock) is the source's.
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type * as Pricing from "@acx/convert/Pricing"
 import * as SessionFold from "@acx/convert/SessionFold"
 import type * as SessionItem from "@acx/convert/SessionItem"
-import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
@@ -21,13 +22,12 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import * as nodeFs from "node:fs"
-import * as path from "node:path"
 import * as SecretMask from "../SecretMask.js"
 import type * as SessionView from "../SessionView.js"
 import type * as UiApi from "../UiApi.js"
 import { subagentRows } from "./subagentRows.js"
-import { readLines } from "./transcriptLines.js"
+import type { ReadOptions } from "./transcriptLines.js"
+import type { Transcript, TranscriptSource } from "./transcriptSource.js"
 
 /** One event of the stream (`data: …`), the line masked as the stream asked. */
 const event = (line: SessionView.SessionLine): string => `data: ${JSON.stringify(line)}\n\n`
@@ -82,7 +82,7 @@ interface Update {
 /** The shared reader of one transcript (with one masking). */
 interface Reader {
   readonly key: string
-  readonly file: string
+  readonly transcript: Transcript
   readonly mask: boolean
   readonly pricing: Pricing.PricingTable
   readonly lock: Effect.Semaphore
@@ -91,7 +91,7 @@ interface Reader {
   state: SessionFold.State
   offset: number
   lines: number
-  inode: number | undefined
+  identity: number | undefined
   updates: Array<Update>
   kept: number
   lastSubagents: string
@@ -106,7 +106,7 @@ interface Reader {
 export interface LiveTranscripts {
   /**
    * The events (`data: …\n\n`, the first a `retry:` hint, then a `: ping` now and then) of the
-   * lines appended to `session`'s transcript after byte `from`, while the stream is consumed.
+   * lines appended to `session`'s transcript after cursor `from`, while the stream is consumed.
    */
   readonly events: (
     session: ClaudeProjects.SessionFile,
@@ -118,14 +118,16 @@ export interface LiveTranscripts {
   readonly counts: () => { readonly readers: number; readonly streams: number; readonly reads: number }
 }
 
-const HEARTBEAT = "25 seconds"
-const RETRY = encoder.encode("retry: 2000\n\n")
-const PING = encoder.encode(": ping\n\n")
+/** How often an open event stream gets a comment (proxies and browsers keep it open). */
+export const HEARTBEAT = "25 seconds"
+/** The first event of a stream: how long a browser waits before it reconnects. */
+export const RETRY = encoder.encode("retry: 2000\n\n")
+/** The heartbeat's comment. */
+export const PING = encoder.encode(": ping\n\n")
 
 /** The shared readers; every one closes with `scope` (the server's). */
 export const make = (
-  fs: FileSystem.FileSystem,
-  projects: ClaudeProjects.ClaudeProjects,
+  source: TranscriptSource,
   options: LiveOptions = {}
 ): Effect.Effect<LiveTranscripts, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -160,9 +162,9 @@ export const make = (
           Effect.orElseSucceed((): Array<SessionView.SessionLine> => [])
         )
 
-    const read = (file: string, from: Parameters<typeof readLines>[1]) => {
+    const read = (transcript: Transcript, from: ReadOptions) => {
       reads++
-      return readLines(file, from)
+      return transcript.lines(from)
     }
 
     const bytesOf = (reader: Reader, update: Update): Uint8Array => {
@@ -211,28 +213,30 @@ export const make = (
     const catchUp = (reader: Reader, session: ClaudeProjects.SessionFile) =>
       Effect.gen(function*() {
         if (reader.closed) return
-        const now = yield* Effect.either(fs.stat(reader.file))
-        if (now._tag === "Left") return yield* close(reader)
-        const size = Number(now.right.size)
-        const inode = Option.getOrUndefined(now.right.ino)
-        if (size < reader.offset || (reader.inode !== undefined && inode !== reader.inode)) return yield* close(reader)
-        reader.inode ??= inode
+        const now = Option.flatten(yield* Effect.option(reader.transcript.extent))
+        if (Option.isNone(now)) return yield* close(reader)
+        const { end: size, identity } = now.value
+        if (size < reader.offset || (reader.identity !== undefined && identity !== reader.identity)) {
+          return yield* close(reader)
+        }
+        reader.identity ??= identity
         if (size === reader.offset) return
         const start = reader.offset
         const lines: Array<SessionView.SessionLine> = []
         let moved = false
-        yield* read(reader.file, { from: start, linesBefore: reader.lines, until: size, includeTorn: false }).pipe(
-          Stream.runForEach((chunk) =>
-            Effect.sync(() => {
-              const result = SessionFold.fold(reader.state, chunk.inputs)
-              reader.state = result.state
-              reader.offset = chunk.end
-              reader.lines = chunk.lines
-              if (result.items.length > 0) lines.push({ type: "items", items: result.items })
-              if (result.items.map((item) => countsIn(reader, item)).some((changed) => changed)) moved = true
-            })
+        yield* read(reader.transcript, { from: start, linesBefore: reader.lines, until: size, includeTorn: false })
+          .pipe(
+            Stream.runForEach((chunk) =>
+              Effect.sync(() => {
+                const result = SessionFold.fold(reader.state, chunk.inputs)
+                reader.state = result.state
+                reader.offset = chunk.end
+                reader.lines = chunk.lines
+                if (result.items.length > 0) lines.push({ type: "items", items: result.items })
+                if (result.items.map((item) => countsIn(reader, item)).some((changed) => changed)) moved = true
+              })
+            )
           )
-        )
         if (reader.offset === start) return
         if (moved) lines.push(...yield* usageLine(reader, session))
         if (lines.length > 0) lines.push({ type: "end", bytes: reader.offset, lines: reader.lines })
@@ -247,48 +251,17 @@ export const make = (
         // a subagent's transcript grew (its figure counts in the session's) or one appeared
         const usage = yield* usageLine(reader, session)
         if (usage.length > 0) yield* offerAll(reader, encoder.encode(event(SecretMask.shown(reader.mask)(usage[0]!))))
-        const agents = yield* projects.listSubagents(session.projectKey, session.sessionId)
+        const agents = yield* source.projects.listSubagents(session.projectKey, session.sessionId)
         const text = event(SecretMask.shown(reader.mask)({ type: "subagents", subagents: subagentRows(agents) }))
         if (text === reader.lastSubagents) return
         reader.lastSubagents = text
         yield* offerAll(reader, encoder.encode(text))
       }).pipe(Effect.catchAllCause(() => Effect.void))
 
-    // The project directory: the transcript's changes and its session directory appearing; then
-    // the session's subagents directory. A signal only says "look": the reader reads what is new.
+    // The source's signals (`fs.watch`, the store clock): each only says "look", the reader reads
+    // what is new.
     const watch = (reader: Reader, session: ClaudeProjects.SessionFile) => {
-      type Signal = "transcript" | "subagents"
-      const projectDir = path.dirname(reader.file)
-      const subagentsDir = path.join(projectDir, session.sessionId, "subagents")
-      const signals = Stream.asyncScoped<Signal>((emit) =>
-        Effect.acquireRelease(
-          Effect.sync(() => {
-            const watchers: Array<nodeFs.FSWatcher> = []
-            let watchingSubagents = false
-            const watchSubagents = () => {
-              if (watchingSubagents || !nodeFs.existsSync(subagentsDir)) return
-              watchingSubagents = true
-              const watcher = nodeFs.watch(subagentsDir, { recursive: true }, () => void emit.single("subagents"))
-              watcher.on("error", () => watcher.close())
-              watchers.push(watcher)
-            }
-            const watcher = nodeFs.watch(projectDir, (_event, name) => {
-              if (name === path.basename(reader.file)) void emit.single("transcript")
-              else if (name === session.sessionId) {
-                watchSubagents()
-                void emit.single("subagents")
-              }
-            })
-            watcher.on("error", () => void emit.end())
-            watchers.push(watcher)
-            watchSubagents()
-            // lines written before the watch was set
-            void emit.single("transcript")
-            return watchers
-          }),
-          (watchers) => Effect.sync(() => watchers.forEach((watcher) => watcher.close()))
-        )
-      )
+      const signals = source.watch(session, reader.transcript)
       return signals.pipe(
         Stream.runForEach((signal) =>
           reader.lock.withPermits(1)(
@@ -306,9 +279,14 @@ export const make = (
     }
 
     // The open reader of the transcript (a new one when none is), held until `release`.
-    const hold = (session: ClaudeProjects.SessionFile, mask: boolean, pricing: Pricing.PricingTable) =>
+    const hold = (
+      session: ClaudeProjects.SessionFile,
+      transcript: Transcript,
+      mask: boolean,
+      pricing: Pricing.PricingTable
+    ) =>
       registry.withPermits(1)(Effect.gen(function*() {
-        const key = `${mask ? "masked" : "open"}:${session.file}`
+        const key = `${mask ? "masked" : "open"}:${transcript.id}`
         const open = readers.get(key)
         if (open !== undefined && !open.closed) {
           open.holders++
@@ -316,7 +294,7 @@ export const make = (
         }
         const reader: Reader = {
           key,
-          file: session.file,
+          transcript,
           mask,
           pricing,
           lock: yield* Effect.makeSemaphore(1),
@@ -325,7 +303,7 @@ export const make = (
           state: SessionFold.initial(pricing, masker(mask)),
           offset: 0,
           lines: 0,
-          inode: undefined,
+          identity: undefined,
           updates: [],
           kept: 0,
           lastSubagents: "",
@@ -356,7 +334,7 @@ export const make = (
         let state = SessionFold.initial(reader.pricing, masker(reader.mask))
         let offset = 0
         let lines = 0
-        yield* read(reader.file, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
+        yield* read(reader.transcript, { from: 0, linesBefore: 0, until: from, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
               state = SessionFold.fold(state, chunk.inputs).state
@@ -368,7 +346,7 @@ export const make = (
         let text = ""
         // (a `from` inside a torn last line can be past the reader: nothing to send then)
         if (offset >= until) return NOTHING
-        yield* read(reader.file, { from: offset, linesBefore: lines, until, includeTorn: false }).pipe(
+        yield* read(reader.transcript, { from: offset, linesBefore: lines, until, includeTorn: false }).pipe(
           Stream.runForEach((chunk) =>
             Effect.sync(() => {
               const result = SessionFold.fold(state, chunk.inputs)
@@ -409,15 +387,19 @@ export const make = (
 
     const events: LiveTranscripts["events"] = (session, from, mask, pricing) =>
       Stream.unwrapScoped(Effect.gen(function*() {
-        const first = yield* fs.stat(session.file)
-        if (from > Number(first.size)) return Stream.make(RETRY, RELOAD)
-        const reader = yield* Effect.acquireRelease(hold(session, mask, pricing), release)
-        const { owed, queue } = yield* Effect.acquireRelease(join(reader, session, from), ({ queue }) =>
-          leave(reader, queue))
+        const found = yield* source.transcript(session, null)
+        if (Option.isNone(found)) return Stream.make(RETRY, RELOAD)
+        const transcript = found.value
+        const first = yield* transcript.extent
+        // a cursor past the end (a file replaced since the page read it): the page reads afresh
+        if (Option.isNone(first) || from > first.value.end) return Stream.make(RETRY, RELOAD)
+        const reader = yield* Effect.acquireRelease(hold(session, transcript, mask, pricing), release)
+        const { owed, queue } = yield* Effect.acquireRelease(
+          join(reader, session, from),
+          ({ queue }) => leave(reader, queue)
+        )
         const data = owed.pipe(
-          Stream.filter((bytes) =>
-            bytes.length > 0
-          ),
+          Stream.filter((bytes) => bytes.length > 0),
           Stream.concat(Stream.fromQueue(queue)),
           Stream.takeUntil((bytes) => bytes === RELOAD)
         )

@@ -7,24 +7,19 @@
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import type * as Pricing from "@acx/convert/Pricing"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as Effect from "effect/Effect"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
-import type { UiContext } from "./context.js"
+import type { TranscriptSource } from "./transcriptSource.js"
 
-/** The figure of `session`, priced with `pricing`, folded through the cache under `$ACX_HOME/cache`. */
+/** The figure of `session`, priced with `pricing`, folded through the source's cache (`$ACX_HOME/cache`). */
 export const sessionFigure = (
-  context: Pick<UiContext, "projects" | "acxHome">,
+  source: TranscriptSource,
   session: ClaudeProjects.SessionFile,
   pricing: Pricing.PricingTable
 ) =>
   Effect.map(
-    SessionStats.foldStats(context.projects, session.projectKey, {
-      pricing,
-      cacheDir: AcxHome.paths(context.acxHome).cache,
-      sessionId: session.sessionId
-    }),
+    source.foldStats({ projectKey: session.projectKey, sessionId: session.sessionId }, pricing),
     (folds): UiApi.SessionFigure =>
       SessionList.figureOf(
         SessionStats.reportStats(folds, "session").report.rows.find((row) => row.key === session.sessionId)

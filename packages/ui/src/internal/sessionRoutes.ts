@@ -5,10 +5,10 @@
  * - `GET /api/session/:id/subagent/:agentId`: a subagent transcript's items, the same way;
  * - `GET /api/session/:id/block?line=&block=[&sub=][&agent=]`: a cut text in full, an image;
  * - `GET /api/session/:id/line/:n[?agent=]`: one raw line as a download (for lines over the cap);
- * - `GET /api/session/:id/events?from=<bytes>`: server-sent events: the items of the lines
- *   appended from `from` on, as `fs.watch` reports the file changing (no polling).
- * Every file comes from the session index (`findSession`, `listSubagents`), never from the
- * request; secrets are masked unless `mask=0`.
+ * - `GET /api/session/:id/events?from=<cursor>`: server-sent events: the items of the lines
+ *   appended from `from` on (the `end` the first read sent), as the source reports changes.
+ * Every transcript comes from the session index (`findSession`, then the source: a file of the
+ * config directory or a store's key), never from the request; secrets are masked unless `mask=0`.
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
@@ -17,11 +17,10 @@ import * as SessionBlocks from "@acx/convert/SessionBlocks"
 import * as SessionFold from "@acx/convert/SessionFold"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as SecretMask from "../SecretMask.js"
@@ -32,7 +31,8 @@ import { findSession } from "./findSession.js"
 import { handled, json, notFound, problem, searchParams } from "./http.js"
 import { sessionFigure } from "./sessionFigure.js"
 import { subagentRows } from "./subagentRows.js"
-import { LINE_CAP, locateLine, parseLine, readLines, readRange } from "./transcriptLines.js"
+import { LINE_CAP, parseLine } from "./transcriptLines.js"
+import type { Transcript } from "./transcriptSource.js"
 
 const encoder = new TextEncoder()
 const ndjson = (line: SessionView.SessionLine): string => JSON.stringify(line) + "\n"
@@ -48,8 +48,7 @@ const loadPricing = (context: UiContext) => TranscriptStats.loadPricing(AcxHome.
  * among them, as they come), then where the read ended.
  */
 const itemLines = (
-  fs: FileSystem.FileSystem,
-  file: string,
+  transcript: Transcript,
   mask: boolean,
   pricing: Pricing.PricingTable,
   alongside: Stream.Stream<string, unknown> = Stream.empty
@@ -58,7 +57,7 @@ const itemLines = (
   let state = SessionFold.initial(pricing, masker(mask))
   let end = 0
   let lines = 0
-  return readLines(file, { from: 0, linesBefore: 0, includeTorn: true }).pipe(
+  return transcript.lines({ from: 0, linesBefore: 0, includeTorn: true }).pipe(
     Stream.filterMap((chunk) => {
       const result = SessionFold.fold(state, chunk.inputs)
       state = result.state
@@ -87,14 +86,18 @@ const sessionOf = (context: UiContext) =>
     return Option.isNone(found) ? Option.none<ClaudeProjects.SessionFile>() : Option.some(found.value)
   })
 
-// The transcript file a request names: the session's, or one of its subagents' (`agent`).
+// The transcript a request names: the session's, or one of its subagents' (`agent`).
 const transcriptOf = (context: UiContext, session: ClaudeProjects.SessionFile, agent: string | null) =>
-  agent === null
-    ? Effect.succeed(Option.some(session.file))
-    : Effect.map(
-      context.projects.listSubagents(session.projectKey, session.sessionId),
-      (agents) => Option.fromNullable(agents.find((info) => info.agentId === agent)?.file)
-    )
+  context.source.transcript(session, agent)
+
+// The raw line `n` of a request's transcript, or the response that says why there is none.
+const lineOf = (context: UiContext, session: ClaudeProjects.SessionFile, agent: string | null, n: number) =>
+  Effect.gen(function*() {
+    const transcript = yield* transcriptOf(context, session, agent)
+    if (Option.isNone(transcript)) return Either.left(notFound("no such subagent"))
+    const line = yield* transcript.value.line(n)
+    return Option.isNone(line) ? Either.left(notFound(`no line ${n}`)) : Either.right(line.value)
+  })
 
 const intParam = (value: string | null): number | undefined => {
   if (value === null || !/^-?\d{1,10}$/.test(value)) return undefined
@@ -110,7 +113,8 @@ export const sessionRoutes = (context: UiContext) =>
           const found = yield* sessionOf(context)
           if (Option.isNone(found)) return notFound("no such session")
           const session = found.value
-          const fs = yield* FileSystem.FileSystem
+          const transcript = yield* transcriptOf(context, session, null)
+          if (Option.isNone(transcript)) return notFound("no such session")
           const mask = SecretMask.maskingOn(yield* searchParams)
           const pricing = yield* loadPricing(context)
           const listed = (yield* context.projects.listSessions(session.projectKey)).find((info) =>
@@ -140,15 +144,15 @@ export const sessionRoutes = (context: UiContext) =>
           // the header at once (the first paint waits for no fold); the session's figure as soon as
           // its fold (cached: usually only a read of the cache) is done, among the items
           const usageLine = Stream.fromEffect(
-            Effect.option(sessionFigure(context, session, pricing))
+            Effect.option(sessionFigure(context.source, session, pricing))
           ).pipe(Stream.filterMap(Option.map((usage) => ndjson(SecretMask.shown(mask)({ type: "usage", usage })))))
           return ndjsonResponse(
             // the whole header through the mask: title, cwd, project, branch, subagents' meta
             Stream.make(ndjson({ type: "header", header: SecretMask.shown(mask)(header) })).pipe(
-              Stream.concat(itemLines(fs, session.file, mask, pricing, usageLine))
+              Stream.concat(itemLines(transcript.value, mask, pricing, usageLine))
             )
           )
-        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.session"))
+        }).pipe(Effect.withSpan("SessionRoutes.session"))
       )
     ),
     HttpRouter.get(
@@ -158,13 +162,12 @@ export const sessionRoutes = (context: UiContext) =>
           const found = yield* sessionOf(context)
           if (Option.isNone(found)) return notFound("no such session")
           const { agentId } = yield* HttpRouter.params
-          const file = yield* transcriptOf(context, found.value, agentId ?? "")
-          if (Option.isNone(file)) return notFound("no such subagent")
-          const fs = yield* FileSystem.FileSystem
+          const transcript = yield* transcriptOf(context, found.value, agentId ?? "")
+          if (Option.isNone(transcript)) return notFound("no such subagent")
           const mask = SecretMask.maskingOn(yield* searchParams)
           const pricing = yield* loadPricing(context)
-          return ndjsonResponse(itemLines(fs, file.value, mask, pricing))
-        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.subagent"))
+          return ndjsonResponse(itemLines(transcript.value, mask, pricing))
+        }).pipe(Effect.withSpan("SessionRoutes.subagent"))
       )
     ),
     HttpRouter.get(
@@ -180,13 +183,11 @@ export const sessionRoutes = (context: UiContext) =>
           if (line === undefined || block === undefined || (params.has("sub") && sub === undefined)) {
             return problem(400, "line and block must be integers")
           }
-          const file = yield* transcriptOf(context, found.value, params.get("agent"))
-          if (Option.isNone(file)) return notFound("no such subagent")
-          const range = yield* locateLine(file.value, line)
-          if (Option.isNone(range)) return notFound(`no line ${line}`)
-          const size = range.value.end - range.value.start
+          const raw = yield* lineOf(context, found.value, params.get("agent"), line)
+          if (Either.isLeft(raw)) return raw.left
+          const size = raw.right.size
           if (size > LINE_CAP) return problem(413, `line ${line} is ${size} bytes: download it instead`)
-          const bytes = yield* readRange(file.value, range.value.start, range.value.end).pipe(
+          const bytes = yield* raw.right.bytes.pipe(
             Stream.runCollect,
             Effect.map((chunks) => {
               const out = new Uint8Array(size)
@@ -208,7 +209,7 @@ export const sessionRoutes = (context: UiContext) =>
             ? { text: masker(SecretMask.maskingOn(params))(full.text) }
             : full
           return json(body)
-        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.block"))
+        }).pipe(Effect.withSpan("SessionRoutes.block"))
       )
     ),
     HttpRouter.get(
@@ -222,21 +223,18 @@ export const sessionRoutes = (context: UiContext) =>
           const line = intParam(n ?? null)
           if (line === undefined) return problem(400, "the line must be an integer")
           const agent = params.get("agent")
-          const file = yield* transcriptOf(context, found.value, agent)
-          if (Option.isNone(file)) return notFound("no such subagent")
-          const range = yield* locateLine(file.value, line)
-          if (Option.isNone(range)) return notFound(`no line ${line}`)
-          const { end, start } = range.value
+          const located = yield* lineOf(context, found.value, agent, line)
+          if (Either.isLeft(located)) return located.left
           const name = `${found.value.sessionId}${agent === null ? "" : `-agent-${agent}`}-line-${line}.json`
           const headers = { "content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"` }
-          const raw = readRange(file.value, start, end)
+          const raw = located.right.bytes
           if (!SecretMask.maskingOn(params)) {
             return HttpServerResponse.stream(raw, { contentType: "application/json", headers })
           }
           // masking needs the text: the line is read whole once (the page's cap keeps it out of the fold)
           const text = yield* raw.pipe(Stream.decodeText(), Stream.runFold("", (all, piece) => all + piece))
           return HttpServerResponse.text(SecretMask.maskJsonText(text), { contentType: "application/json", headers })
-        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.line"))
+        }).pipe(Effect.withSpan("SessionRoutes.line"))
       )
     ),
     HttpRouter.get(
@@ -247,7 +245,7 @@ export const sessionRoutes = (context: UiContext) =>
           if (Option.isNone(found)) return notFound("no such session")
           const params = yield* searchParams
           const from = intParam(params.get("from"))
-          if (from === undefined || from < 0) return problem(400, "from must be a byte offset")
+          if (from === undefined || from < 0) return problem(400, "from must be where the read ended (its end)")
           const pricing = yield* loadPricing(context)
           // one reader per transcript, shared by every open stream of it
           const events = context.live.events(found.value, from, SecretMask.maskingOn(params), pricing)
@@ -255,7 +253,7 @@ export const sessionRoutes = (context: UiContext) =>
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
           })
-        }).pipe(Effect.provide(NodeFileSystem.layer), Effect.withSpan("SessionRoutes.events"))
+        }).pipe(Effect.withSpan("SessionRoutes.events"))
       )
     )
   )

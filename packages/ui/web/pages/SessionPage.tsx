@@ -1,7 +1,8 @@
 // Session: one session's whole conversation, streamed in (items render as they arrive, in
 // batches as the reader scrolls), then kept live over server-sent events. `?turn=<uuid or
-// tool_use id>` scrolls to that turn and highlights it; j/k (or the arrow keys on a turn) move
-// between turns.
+// tool_use id>` scrolls to that turn and highlights it (`&agent=<agentId>`: a turn of that
+// subagent's transcript, which loads on demand: its Task call is the one shown); j/k (or the
+// arrow keys on a turn) move between turns.
 import type { Item } from "@acx/convert/SessionItem"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
 import type { SessionHeader, SessionLine } from "../../src/SessionView.js"
@@ -74,7 +75,9 @@ const Header = (
       <div class="toolbar">
         <span>
           {format.dateTime(header.startTime)}
-          {header.lastTime !== null && ` → ${format.dateTime(header.lastTime)}`} · {format.bytes(header.bytes)}
+          {header.lastTime !== null && ` → ${format.dateTime(header.lastTime)}`}
+          {/* a store keeps entries, not a file: no size */}
+          {header.bytes > 0 && ` · ${format.bytes(header.bytes)}`}
           {" · "}
           {usage === null
             ? <span class="figure muted">… tokens</span>
@@ -104,7 +107,8 @@ const Header = (
 
 export const SessionPage = ({ route }: { readonly route: Route }) => {
   const id = route.id ?? ""
-  const turn = route.query.get("turn") ?? undefined
+  const asked = route.query.get("turn") ?? undefined
+  const agent = route.query.get("agent") ?? undefined
   const [mask, setMask] = useState(true)
   const [reloads, setReloads] = useState(0)
   const [header, setHeader] = useState<SessionHeader | undefined>()
@@ -192,6 +196,17 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     subagents: new Map((header?.subagents ?? []).map((row) => [row.agentId, row])),
     nested
   }), [header, id, mask, nested])
+
+  // a turn inside a subagent's transcript is shown at the Task call that started the subagent
+  const turn = useMemo(() => {
+    if (agent === undefined) return asked
+    for (const item of top) {
+      if (!("parts" in item)) continue
+      const call = item.parts.find((part) => part.type === "tool" && part.agentId === agent)
+      if (call !== undefined && call.type === "tool") return call.id
+    }
+    return asked
+  }, [asked, agent, top])
 
   // the turn asked for: rendered (the list grows to it), opened, scrolled to, highlighted
   const [found, setFound] = useState<string | undefined>()

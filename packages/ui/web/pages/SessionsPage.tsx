@@ -1,9 +1,12 @@
 // Sessions: every project's sessions, newest first, with a project filter, a text filter and
 // pages of 100 rows; usage (messages, tokens, cost) fills in when its folds are read, and a
-// session that cost far more than its project's usual is flagged.
+// session that cost far more than its project's usual is flagged. Above them, search inside
+// every conversation (SearchPanel). Over a store the list follows it: /api/sessions/events says
+// when it changed, and the list (then its usage) is read again.
 import { useEffect, useMemo, useState } from "preact/hooks"
 import type { SessionRow, SessionsResponse, SessionUsage, UsageResponse } from "../../src/UiApi.js"
 import { getJson } from "../api.js"
+import { SearchPanel } from "../components/SearchPanel.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
 
@@ -23,6 +26,15 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
   const [text, setText] = useState("")
   const [page, setPage] = useState(0)
 
+  const [version, setVersion] = useState(0)
+
+  // the list is read again when the server says it changed (a store appended to)
+  useEffect(() => {
+    const events = new EventSource("/api/sessions/events")
+    events.onmessage = () => setVersion((v) => v + 1)
+    return () => events.close()
+  }, [])
+
   useEffect(() => {
     const abort = new AbortController()
     // the list first: usage folds every transcript, and the list must not wait behind it
@@ -30,13 +42,15 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
       setList(body)
       return getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
         (usage) => setUsage(new Map(usage.sessions.map((row) => [row.sessionId, row]))),
-        () => setUsage(new Map())
+        () => {
+          if (!abort.signal.aborted) setUsage(new Map())
+        }
       )
     }, (e: Error) => {
       if (!abort.signal.aborted) setError(e.message)
     })
     return () => abort.abort()
-  }, [])
+  }, [version])
 
   const shown = useMemo(() => {
     if (list === undefined) return []
@@ -54,6 +68,7 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
       <h1>
         Sessions <span class="muted">{shown.length} of {list.sessions.length}</span>
       </h1>
+      <SearchPanel project={project} />
       <div class="toolbar">
         <label>
           Project{" "}

@@ -25,6 +25,13 @@ export const config = {
     Options.withDefault("127.0.0.1")
   ),
   configDir: configDirOption,
+  // the page over a session store instead of the config directory (what `acx sync` keeps)
+  from: Options.text("from").pipe(
+    Options.withDescription(
+      "Show a session store instead of the config directory: sqlite:FILE or FILE.db, or postgres://URL[?schema=S] (read only; a missing SQLite file is an error)"
+    ),
+    Options.optional
+  ),
   open: Options.boolean("open").pipe(Options.withDescription("Open the page in the default browser")),
   followSymlinks: followSymlinksOption
 }

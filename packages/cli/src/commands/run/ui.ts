@@ -1,15 +1,18 @@
 /**
- * What `acx ui` does (its options: `../ui.ts`): starts `@acx/ui`'s server, prints its URL, and
- * serves until SIGINT or SIGTERM.
+ * What `acx ui` does (its options: `../ui.ts`): starts `@acx/ui`'s server over the config
+ * directory, or over the store `--from` names (opened for reading: `internal/storeSource.ts`),
+ * prints its URL, and serves until SIGINT or SIGTERM.
  *
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as UiSecurity from "@acx/ui/UiSecurity"
 import * as UiServer from "@acx/ui/UiServer"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { spawn } from "node:child_process"
 import * as path from "node:path"
@@ -17,6 +20,7 @@ import { fileURLToPath } from "node:url"
 import * as CliError from "../../CliError.js"
 import { untilSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
+import { openStore } from "../../internal/storeSource.js"
 import type { UiArgs } from "../args/ui.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
@@ -42,16 +46,39 @@ const assetsDirs = () => {
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ configDir, followSymlinks, host, open, port }: UiArgs) =>
+// The SQLite file a spec names (watched for appends); none for Postgres (its clock is polled).
+const sqliteFile = (spec: string): string | undefined => {
+  const parsed = DatabaseSpec.parse(spec)
+  return Either.isRight(parsed) && parsed.right._tag === "Sqlite" ? parsed.right.filename : undefined
+}
+
+// What the page shows: the store --from names, else the config directory (which must exist).
+const shown = (from: Option.Option<string>, configDir: Option.Option<string>, followSymlinks: boolean) =>
+  Option.match(from, {
+    onSome: (spec) =>
+      Effect.map(openStore(spec), ({ display, store }) => ({
+        store: { store, location: display, file: sqliteFile(spec) }
+      })),
+    onNone: () =>
+      Effect.map(ClaudeProjects.ClaudeProjects, (projects) => ({ configDir: projects.configDir })).pipe(
+        Effect.provide(projectsLayer(configDir, { followSymlinks }))
+      )
+  })
+
+export const run = ({ configDir, followSymlinks, from, host, open, port }: UiArgs) =>
   Effect.gen(function*() {
     const port_ = Option.getOrUndefined(port)
     if (port_ !== undefined && (port_ < 0 || port_ > 65535)) {
       return yield* CliError.invalidArgument(`--port: ${port_} is not a port (0 to 65535)`)
     }
-    // the same checks as every command: the config directory must exist
-    const projects = yield* ClaudeProjects.ClaudeProjects
+    if (Option.isSome(from) && Option.isSome(configDir)) {
+      return yield* CliError.invalidArgument(
+        "--from and --config-dir: choose one (the page shows a store or a config directory)"
+      )
+    }
+    const source = yield* shown(from, configDir, followSymlinks)
     const server = yield* UiServer.make({
-      configDir: projects.configDir,
+      ...source,
       acxHome: AcxHome.acxHome(),
       port: port_,
       host,
@@ -67,4 +94,4 @@ export const run = ({ configDir, followSymlinks, host, open, port }: UiArgs) =>
     yield* Console.log(`acx ui: ${server.url}${taken} — Ctrl-C stops it`)
     if (open) yield* openBrowser(server.url)
     yield* untilSignal
-  }).pipe(Effect.scoped, Effect.provide(projectsLayer(configDir, { followSymlinks })))
+  }).pipe(Effect.scoped)
