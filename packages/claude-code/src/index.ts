@@ -17,6 +17,13 @@ export * as ClaudeProjects from "./ClaudeProjects.js"
 export * as SessionListing from "./SessionListing.js"
 
 /**
+ * A listing's order and rows without its Schema (for readers that start without Effect).
+ *
+ * @since 0.3.0
+ */
+export * as ListingRows from "./ListingRows.js"
+
+/**
  * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
  *
  * @since 0.1.0
@@ -67,6 +74,14 @@ export * as SessionStats from "./SessionStats.js"
  * @since 0.3.0
  */
 export * as StoreProjects from "./StoreProjects.js"
+
+/**
+ * A store's transcripts named, and its catalog's sessions listed, as `StoreProjects` does,
+ * without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StoreListing from "./StoreListing.js"
 
 /**
  * The statistics of a session store, folded as transcript files are, cached per session.
