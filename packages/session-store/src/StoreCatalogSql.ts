@@ -81,8 +81,19 @@ export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement
   return { sql, params }
 }
 
-type Num = number | string | bigint
-type NullableNum = Num | null
+/**
+ * A number as a driver returns it (Postgres' `pg` gives 64-bit integers as strings).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export type Num = number | string | bigint
+
+/**
+ * @since 0.3.0
+ * @category rows
+ */
+export type NullableNum = Num | null
 
 /**
  * A row of `acx_session_meta` (numbers may come back as strings from Postgres).

@@ -8,12 +8,10 @@ import * as SearchQuery from "../SearchQuery.js"
 import type * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import type * as StoreCatalog from "../StoreCatalog.js"
+import type { NullableNum, Num } from "../StoreCatalogSql.js"
 
 // the meta rows' mapping lives with the statements a reader without Effect shares
 export { type MetaRow, stateOf, storedSessionOf } from "../StoreCatalogSql.js"
-
-type Num = number | string | bigint
-type NullableNum = Num | null
 
 /** A row of `acx_session_usage`, with its key's project, session and subpath. */
 export interface UsageRow {
