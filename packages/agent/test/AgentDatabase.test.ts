@@ -52,6 +52,8 @@ describe("AgentPool.layerDatabase", () => {
     expect(failure).toContain("StartFailed")
     expect(failure).toContain("database: expected sqlite:FILE")
     expect(failure).not.toContain("S3cretZ")
+    // a mistyped URL never becomes a file named after it (an older acx left one, password and all)
+    expect(fs.existsSync(path.resolve("postgress:"))).toBe(false)
   })
 
   it("an unreachable Postgres is a StartFailed without the password", async () => {

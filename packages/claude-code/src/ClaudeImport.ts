@@ -39,7 +39,9 @@ import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
 import * as ClaudeProjects from "./ClaudeProjects.js"
 import { canonicalJson, uuidlessFilter } from "./internal/dedupeUuidless.js"
+import { ledgerSource, recordOrigins } from "./internal/importOrigins.js"
 import { entryOfLine } from "./internal/jsonl.js"
+import type * as ProjectOrigin from "./ProjectOrigin.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
@@ -69,6 +71,12 @@ export interface ImportOptions {
   /** Entries per `append`; default 500. */
   readonly batchSize?: number | undefined
   readonly onProgress?: ((progress: ImportProgress) => Effect.Effect<void>) | undefined
+  /**
+   * The machine and user importing (`ProjectOrigin.localOrigin()`): the ledger is then keyed by
+   * machine and path, and each session's origin is recorded in a store that keeps origins
+   * (`@acx/session-store/SessionOrigins`). Absent: the ledger is keyed by path, as before.
+   */
+  readonly origin?: ProjectOrigin.Origin | undefined
 }
 
 /**
@@ -162,8 +170,10 @@ export const importClaudeDir = (
         cause
       })
 
-    const sourceId = yield* fs.realPath(source.projectsDir).pipe(
-      Effect.orElseSucceed(() => path.resolve(source.projectsDir))
+    const sourceId = yield* ledgerSource(
+      store,
+      options.origin,
+      yield* fs.realPath(source.projectsDir).pipe(Effect.orElseSucceed(() => path.resolve(source.projectsDir)))
     )
     const records = new Map<string, ImportLedger.ImportedFile>()
     const loadRecords = Effect.gen(function*() {
@@ -393,6 +403,7 @@ export const importClaudeDir = (
 
     let sessions = 0
     let subagents = 0
+    const imported: Array<ClaudeProjects.SessionFile> = []
     const listed = yield* source.listSessionFiles(options.projectKey)
     for (const info of listed) {
       const { projectKey, sessionId } = info
@@ -411,6 +422,7 @@ export const importClaudeDir = (
         subagents++
       }
       sessions++
+      imported.push(info)
       if (options.onProgress !== undefined) {
         yield* options.onProgress({
           sessions,
@@ -419,6 +431,9 @@ export const importClaudeDir = (
           currentSession: { projectKey, sessionId }
         })
       }
+    }
+    if (options.origin !== undefined) {
+      yield* recordOrigins(store, source, options.origin, imported, options.projectKey)
     }
     return {
       sessions,

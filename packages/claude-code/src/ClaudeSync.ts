@@ -80,6 +80,8 @@ export interface SyncOptions {
   /** How often the holder touches its lock; default {@link HEARTBEAT}. */
   readonly heartbeat?: Duration.DurationInput | undefined
   readonly onProgress?: ((progress: ClaudeImport.ImportProgress) => Effect.Effect<void>) | undefined
+  /** The machine and user syncing (see `ClaudeImport.ImportOptions.origin`). */
+  readonly origin?: ClaudeImport.ImportOptions["origin"]
 }
 
 /**
@@ -190,7 +192,8 @@ export const sync: (
         from: options.from,
         to: options.to,
         batchSize: options.batchSize,
-        onProgress: options.onProgress
+        onProgress: options.onProgress,
+        origin: options.origin
       })
       total = count === 0 ? result : addResults(total, result)
       count++

@@ -69,6 +69,8 @@ interface CacheFile {
   readonly sessions: { [key: string]: CachedSession }
 }
 
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
 const sessionKey = (session: { readonly projectKey: string; readonly sessionId: string }) =>
   `${session.projectKey}/${session.sessionId}`
 
@@ -170,10 +172,15 @@ export const foldStats = (
       ? undefined
       : path.join(cacheDir, `store-stats-${fnv(options.location)}.json`)
     const cached = cacheFile === undefined ? {} : readCache(cacheFile, options.location, fingerprint)
-    const sessions = yield* options.store.catalog.listSessions({
+    const listed = yield* options.store.catalog.listSessions({
       ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
     }).pipe(Effect.mapError(storeFailure("foldStats")))
+    // in the config directory's order (projects, then sessions, by name): dollars are summed in
+    // fold order, and floating-point sums differ in the last digit when the order does
+    const sessions = [...listed].sort((a, b) =>
+      compare(a.projectKey, b.projectKey) || compare(a.sessionId, b.sessionId)
+    )
     const context = { pricing, dayOf: StatsFold.localDayOf() }
     const counts = { cached: 0, folded: 0 }
     const fresh: { [key: string]: CachedSession } = {}

@@ -91,6 +91,14 @@ export * as StoreListing from "./StoreListing.js"
 export * as StoreStats from "./StoreStats.js"
 
 /**
+ * Where a session came from, as a team sees it: machine, OS user, and the project by its git
+ * remote (else its path).
+ *
+ * @since 0.3.0
+ */
+export * as ProjectOrigin from "./ProjectOrigin.js"
+
+/**
  * A session in each format of `acx show -f`, chunk by chunk (the CLI and the web page share it).
  *
  * @since 0.1.0

@@ -3,7 +3,7 @@
  * - install adds Stop, SessionEnd and PreCompact hooks running `dist/sync-hook.cjs` beside the
  *   user's own hooks and the memory's (a backup first); twice changes nothing; uninstall removes
  *   exactly what it added (the memory's hooks stay: each install has its own manifest); twice
- *   says there is nothing to remove; a bad `--to` changes nothing;
+ *   says there is nothing to remove; a bad `--to`, or one holding a password, changes nothing;
  * - the hook reads its stdin, starts `acx sync --background` detached and exits 0, also on
  *   garbage input; with the target's lock held the sync it started marks the holder and exits;
  * - on the REAL Claude Code CLI (against the model double): a session run with the installed
@@ -106,6 +106,15 @@ describe("acx sync install / uninstall", () => {
     expect(bad.code).toBe(2)
     expect(bad.stderrLines).toHaveLength(1)
     expect(fs.readFileSync(box.settings, "utf8")).toBe(before.text)
+    // a password would be written into settings.json (a project's may be committed): refused, not echoed
+    for (const spec of ["postgres://acx:Pw-S3cretQ@db.example/acx", "postgres://acx@db/acx?password=Pw-S3cretQ"]) {
+      const secret = await acx(["sync", "install", "--to", spec], { env })
+      expect(secret.code, spec).toBe(2)
+      expect(secret.stderrLines, spec).toHaveLength(1)
+      expect(secret.stderr).toContain("~/.pgpass")
+      expect(secret.stderr + secret.stdout).not.toContain("Pw-S3cretQ")
+      expect(fs.readFileSync(box.settings, "utf8")).toBe(before.text)
+    }
 
     // uninstall: exactly what sync install added; the memory's hooks and the user's stay
     ok(await acx(["sync", "uninstall"], { env }))

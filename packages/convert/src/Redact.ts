@@ -368,3 +368,39 @@ export const isSecretKey = (key: string): boolean => SECRET_KEY_NAME.test(key)
  * @category redaction
  */
 export const value = (input: unknown, depth = 0): unknown => mapStrings(input, text, depth, isSecretKey)
+
+// Raised whenever the redaction code changes what it replaces without a pattern changing (an
+// `accept` check, the order the rules run in): the fingerprint below is made of the rules' data,
+// which reads the same from the sources and from any bundle of them.
+const RULES_REVISION = 1
+
+/**
+ * A short fingerprint of the redaction rules (every pattern and its kind, the credential-line
+ * rules, the secret key names, and {@link RULES_REVISION} for changes in code): it changes
+ * whenever the rules do, so a store of text redacted earlier can tell that it must be redacted
+ * again (`@acx/memory` does, once).
+ *
+ * @since 0.3.0
+ * @category redaction
+ */
+export const RULES_FINGERPRINT: string = (() => {
+  const parts = [
+    String(RULES_REVISION),
+    ...SECRET_PATTERNS.map(({ hint, kind, pattern }) =>
+      `${kind}\u0000${pattern.source}\u0000${pattern.flags}\u0000${hint ?? ""}`
+    ),
+    SECRET_KEY_NAME.source,
+    KEY_VALUE.source,
+    ENV_LINE.plain.source,
+    ENV_SECRET_NAME.source,
+    PGPASS_LINE.plain.source,
+    NETRC_LINE.plain.source,
+    NETRC_PASSWORD.source
+  ]
+  let hash = 0x811c9dc5
+  for (const char of parts.join("\u0001")) {
+    hash ^= char.codePointAt(0)!
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash.toString(16).padStart(8, "0")
+})()

@@ -144,6 +144,14 @@ export * as Usage from "./Usage.js"
 export * as ProjectDir from "./ProjectDir.js"
 
 /**
+ * Who a project is across machines: its git remote, normalised (`github.com/org/repo` from every
+ * ssh and https spelling, credentials dropped), else its path.
+ *
+ * @since 0.3.0
+ */
+export * as ProjectIdentity from "./ProjectIdentity.js"
+
+/**
  * Conversation reconstruction from transcript entries: chains, compactions, sidechains, ancestry.
  *
  * @since 0.1.0

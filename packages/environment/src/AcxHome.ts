@@ -179,14 +179,29 @@ export const tightenPrivateFile = (file: string): void => {
 }
 
 /**
- * Opens a file for appending, owner-only (a log): created with mode 0600, tightened when it
- * exists. Returns the descriptor (the caller closes it).
+ * How large a log acx appends to may grow before it is rotated: 1 MiB.
+ *
+ * @since 0.3.0
+ * @category files
+ */
+export const LOG_MAX_BYTES = 1024 * 1024
+
+/**
+ * Opens a log for appending, owner-only: created with mode 0600, tightened when it exists. A log
+ * over `maxBytes` is first renamed to `<file>.1` (replacing an older one), so the logs the hooks'
+ * detached processes write (`sync.log`, the memory worker's) never grow without bound: at most
+ * twice `maxBytes` is kept. Returns the descriptor (the caller closes it).
  *
  * @since 0.2.0
  * @category files
  */
-export const openPrivateAppend = (file: string): number => {
+export const openPrivateAppend = (file: string, maxBytes: number = LOG_MAX_BYTES): number => {
   makePrivateDirectory(path.dirname(file))
+  try {
+    if (fs.statSync(file).size > maxBytes) fs.renameSync(file, `${file}.1`)
+  } catch {
+    // absent, or rotated by another process at the same moment: append to what is there
+  }
   const fd = fs.openSync(file, "a", PRIVATE_FILE_MODE)
   try {
     fs.fchmodSync(fd, PRIVATE_FILE_MODE)
@@ -207,6 +222,40 @@ let written = 0
  */
 export const temporaryNameFor = (file: string): string =>
   path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++written}.tmp`)
+
+const TEMPORARY_NAME = /^\..+\.\d+\.\d+\.tmp$/
+
+/**
+ * Removes the temporary files ({@link temporaryNameFor}) in `dir` older than `olderThanMs`: what
+ * a writer killed between its write and its rename leaves (`kill -9`, a power cut). Their writes
+ * take milliseconds, so one older than a minute has no writer left; it may hold what the file it
+ * stood for held (a spooled hook input), so it is not left behind. How many were removed; a
+ * directory that cannot be read removes nothing.
+ *
+ * @since 0.3.0
+ * @category files
+ */
+export const removeStaleTemporaries = (dir: string, olderThanMs = 60_000, now = Date.now()): number => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(dir).filter((name) => TEMPORARY_NAME.test(name))
+  } catch {
+    return 0
+  }
+  let removed = 0
+  for (const name of names) {
+    const file = path.join(dir, name)
+    try {
+      const stat = fs.lstatSync(file)
+      if (!stat.isFile() || now - stat.mtimeMs < olderThanMs) continue
+      fs.unlinkSync(file)
+      removed++
+    } catch {
+      // renamed into place or removed meanwhile
+    }
+  }
+  return removed
+}
 
 /**
  * Writes a file owner-only and atomically: the bytes go to a temporary file created with mode

@@ -189,3 +189,17 @@ export const display = (spec: DatabaseSpec): string =>
   spec._tag === "Sqlite"
     ? SqliteSpec.display(spec.filename)
     : displayUrl(Redacted.value(spec.url)) + (spec.schema === undefined ? "" : ` (schema ${spec.schema})`)
+
+/**
+ * Whether a spec carries a secret: a Postgres URL with a password or a `…password…=` parameter.
+ * Where a spec is written down for later (a hook command in Claude Code's settings), one that does
+ * is refused: the password belongs in `PGPASSWORD` or `~/.pgpass`, not in a file that may be shared.
+ *
+ * @since 0.3.0
+ * @category display
+ */
+export const hasPassword = (spec: DatabaseSpec): boolean => {
+  if (spec._tag === "Sqlite") return false
+  const url = new URL(Redacted.value(spec.url))
+  return url.password !== "" || [...url.searchParams.keys()].some((name) => SECRET_PARAMETER.test(name))
+}

@@ -115,4 +115,28 @@ describe("AcxHome", () => {
     expect(fs.readFileSync(log, "utf8")).toBe("old\nnew\n")
     expect(mode(log)).toBe(0o600)
   })
+
+  it("openPrivateAppend rotates a log over its cap to <log>.1, keeping at most two", () => {
+    const root = makeRoot()
+    const log = path.join(root, "sync.log")
+    const append = (text: string) => {
+      const fd = AcxHome.openPrivateAppend(log, 10)
+      fs.writeSync(fd, text)
+      fs.closeSync(fd)
+    }
+    append("0123456789")
+    append("a\n")
+    expect(fs.readFileSync(log, "utf8")).toBe("0123456789a\n")
+    expect(fs.existsSync(`${log}.1`)).toBe(false)
+    append("b\n")
+    expect(fs.readFileSync(`${log}.1`, "utf8")).toBe("0123456789a\n")
+    expect(fs.readFileSync(log, "utf8")).toBe("b\n")
+    expect(mode(log)).toBe(0o600)
+    append("c".repeat(20))
+    append("d")
+    expect(fs.readFileSync(`${log}.1`, "utf8")).toBe(`b\n${"c".repeat(20)}`)
+    expect(fs.readFileSync(log, "utf8")).toBe("d")
+    expect(fs.readdirSync(root).sort()).toEqual(["sync.log", "sync.log.1"])
+    expect(AcxHome.LOG_MAX_BYTES).toBe(1024 * 1024)
+  })
 })

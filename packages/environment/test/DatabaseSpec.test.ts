@@ -161,4 +161,17 @@ describe("DatabaseSpec.display", () => {
       { numRuns: 300 }
     )
   })
+
+  it("property: hasPassword says whether a URL carries a password, however it is given", () => {
+    fc.assert(
+      fc.property(safeName, safeName, password, (user, host, secret) => {
+        const encoded = encodeURIComponent(secret)
+        return DatabaseSpec.hasPassword(right(`postgres://${user}:${encoded}@${host}/acx`)) &&
+          DatabaseSpec.hasPassword(right(`postgres://${user}@${host}/acx?sslmode=require&password=${encoded}`)) &&
+          !DatabaseSpec.hasPassword(right(`postgres://${user}@${host}/acx?schema=s&sslmode=require`)) &&
+          !DatabaseSpec.hasPassword(right(`sqlite:/tmp/${user}.db`))
+      }),
+      { numRuns: 200 }
+    )
+  })
 })

@@ -13,6 +13,7 @@ import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
+import { reRedact } from "./internal/reRedact.js"
 import * as Sqlite from "./internal/sqlite.js"
 import { BUSY_TIMEOUT_MS } from "./internal/sqlite.js"
 import { MemoryError } from "./MemoryError.js"
@@ -30,7 +31,8 @@ const databaseError = (file: string) => (cause: unknown) =>
  * Opens `file` with better-sqlite3 for the memory's one migration runner (`internal/sqlite.ts`,
  * the one the hook uses): WAL, a busy timeout, the missing migrations applied in ONE immediate
  * transaction that checks again once it holds the write lock, so hooks, workers and pages racing
- * on a fresh file apply each migration once; a current file costs one read. `mustExist`: a
+ * on a fresh file apply each migration once; a current file costs one read. Then text stored
+ * under older redaction rules is redacted again, once (`internal/reRedact.ts`; one read when not). `mustExist`: a
  * missing file is `NotFound` and nothing is created.
  */
 const migrateFile = (file: string, mustExist: boolean) =>
@@ -42,11 +44,17 @@ const migrateFile = (file: string, mustExist: boolean) =>
           AcxHome.tightenPrivateFile(file)
           Sqlite.configure(db)
           Sqlite.migrate(db)
+          reRedact(db)
         } finally {
           db.close()
         }
       } else {
-        Sqlite.open(file).close()
+        const db = Sqlite.open(file)
+        try {
+          reRedact(db)
+        } finally {
+          db.close()
+        }
       }
     },
     catch: (cause) =>

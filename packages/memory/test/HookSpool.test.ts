@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookCapture from "../src/HookCapture.js"
 import * as HookRunner from "../src/HookRunner.js"
+import * as SpoolIngest from "../src/internal/spoolIngest.js"
 import * as Sqlite from "../src/internal/sqlite.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
 
@@ -52,21 +53,8 @@ const spoolFiles = (home: string) => {
   return fs.readdirSync(dir).map((name) => path.join(dir, name))
 }
 
-const ingest = (home: string): number => {
-  const { config } = MemoryConfig.load(home)
-  const db = Sqlite.open(MemoryConfig.paths(home).database)
-  let recorded = 0
-  try {
-    for (const file of spoolFiles(home)) {
-      const spooled = JSON.parse(fs.readFileSync(file, "utf8")) as HookRunner.Spooled
-      if (HookRunner.recordSpooled(db, spooled.event, spooled.raw, config, Date.now(), spooled.key)) recorded++
-      fs.unlinkSync(file)
-    }
-  } finally {
-    db.close()
-  }
-  return recorded
-}
+// the worker's own ingest
+const ingest = (home: string): number => SpoolIngest.ingest(MemoryConfig.paths(home), MemoryConfig.load(home).config)
 
 const prompts = (home: string) => {
   const db = new Database(MemoryConfig.paths(home).database, { readonly: true })
@@ -98,6 +86,25 @@ describe("the spool", () => {
 
     expect(ingest(home)).toBe(1)
     expect(prompts(home)).toEqual(["ship it with key%3D[REDACTED:anthropic-key]  db_password: [REDACTED:credential]"])
+  })
+
+  it("the worker removes what a hook killed mid-write left, once it is a minute old, and nothing else", () => {
+    const home = makeHome()
+    const raw = JSON.stringify(input(`left behind ${KEY}`))
+    expect(spoolWhileLocked(home, raw).spooled).toBe(true)
+    const dir = MemoryConfig.paths(home).spool
+    const [spooled] = fs.readdirSync(dir)
+    // what `writePrivateFile` writes before its rename: one stale (its writer gone), one fresh
+    const stale = path.join(dir, `.${spooled}.4242.1.tmp`)
+    const fresh = path.join(dir, `.${spooled}.4243.1.tmp`)
+    const other = path.join(dir, ".notes.tmp")
+    for (const file of [stale, fresh, other]) fs.writeFileSync(file, raw)
+    const old = new Date(Date.now() - 5 * 60_000)
+    fs.utimesSync(stale, old, old)
+    fs.utimesSync(other, old, old)
+    expect(ingest(home)).toBe(1)
+    expect(fs.readdirSync(dir).sort()).toEqual([".notes.tmp", path.basename(fresh)].sort())
+    expect(prompts(home)).toEqual(["left behind [REDACTED:anthropic-key]"])
   })
 
   it("keeps the event's identity: the same input delivered again once the lock is gone is stored once", () => {

@@ -80,6 +80,7 @@ import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
+import { makeOrigins } from "./internal/pgOrigins.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -417,6 +418,12 @@ export const makeWithClient = (
       deleteOlderThan,
       importedFiles,
       appendImported,
+      ...makeOrigins(
+        sql,
+        schema,
+        (effect) => sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)),
+        storageError
+      ),
       catalog: makeCatalog(
         sql,
         schema,

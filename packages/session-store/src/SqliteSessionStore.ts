@@ -71,6 +71,7 @@ import { importDriver } from "./internal/driver.js"
 import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDerived.js"
 import { classify } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
+import { makeOrigins } from "./internal/sqliteOrigins.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -529,6 +530,7 @@ const makeStore = (
     deleteOlderThan,
     importedFiles,
     appendImported,
+    ...makeOrigins(sql, writeTransaction, storageError),
     catalog: makeCatalog(sql, writeTransaction, storageError)
   }
 }

@@ -13,13 +13,14 @@ import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
 /**
- * The migration these statements are written for (`acx_session_store_migrations`' last id). A
- * store migrated further (a newer acx) may hold more than they read.
+ * The store's last migration as this acx knows it (`acx_session_store_migrations`' last id; a
+ * test keeps it equal to a fresh store's). A store migrated further (a newer acx) may hold more
+ * than these statements read, so a reader without the store's code does not read it.
  *
  * @since 0.3.0
  * @category constants
  */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 // A key with entries not derived yet (the partial index `acx_session_keys_behind` holds them).
 const BEHIND = "mtime > derived_mtime"

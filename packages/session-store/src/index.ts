@@ -72,6 +72,14 @@ export * as SearchQuery from "./SearchQuery.js"
  */
 export * as SessionDerive from "./SessionDerive.js"
 
+/**
+ * Where each session of a store came from: machine, OS user, project across machines; the
+ * ledger keyed by machine and path.
+ *
+ * @since 0.3.0
+ */
+export * as SessionOrigins from "./SessionOrigins.js"
+
 export {
   /**
    * The Promise constructors, also at `@acx/session-store/promise`.

@@ -29,3 +29,15 @@ export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
     "Read transcripts and project directories that are symbolic links to places outside the config directory (default: skipped with a warning)"
   )
 )
+
+export const machineOption = Options.text("machine").pipe(
+  Options.withDescription(
+    "The machine its sessions are recorded under, for a store several machines share (default: the hostname)"
+  ),
+  Options.optional
+)
+
+export const userOption = Options.text("user").pipe(
+  Options.withDescription("The user its sessions are recorded under (default: the OS user)"),
+  Options.optional
+)

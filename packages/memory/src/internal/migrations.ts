@@ -239,6 +239,13 @@ INSERT INTO memory_worker (id) VALUES (1);
 )`,
       "CREATE INDEX memory_backfill_state ON memory_backfill (state) WHERE state = 'recorded'"
     ]
+  },
+  {
+    id: 6,
+    name: "memory_meta",
+    // facts about the file as a whole: which redaction rules its text was redacted with
+    // (`internal/reRedact.ts` redacts again, once, when the rules change)
+    statements: ["CREATE TABLE memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]
   }
 ]
 

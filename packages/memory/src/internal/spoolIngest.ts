@@ -1,8 +1,10 @@
 /**
  * The worker's side of the hook's spool: inputs a hook could not record (the database was
  * locked) are recorded in name order (their names start with the time they were spooled), each
- * file removed once recorded or found to be no longer one the memory records.
+ * file removed once recorded or found to be no longer one the memory records; the temporaries of
+ * hooks killed mid-write are removed once they are a minute old.
  */
+import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as HookRunner from "../HookRunner.js"
@@ -11,6 +13,8 @@ import * as Sqlite from "./sqlite.js"
 
 /** Records the spooled inputs; how many were new events. Throws what the file system or the database throws. */
 export const ingest = (files: MemoryPaths, config: MemoryConfig): number => {
+  // a hook killed between writing a spool file and renaming it into place left its temporary
+  AcxHome.removeStaleTemporaries(files.spool)
   let names: Array<string>
   try {
     names = fs.readdirSync(files.spool).filter((name) => name.endsWith(".json") && !name.startsWith("."))

@@ -6,6 +6,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import { createTables } from "./pgDerived.js"
+import { createOriginTable } from "./pgOrigins.js"
 
 const migrations = (schema: string) => ({
   "1_create_session_store": Effect.gen(function*() {
@@ -67,7 +68,9 @@ const migrations = (schema: string) => ({
   }),
   // Session metadata, per-message usage and the full-text index (see pgDerived); the entries a
   // store written by an older acx holds derive on the first catalog read: no re-import.
-  "4_derived_data": createTables(schema)
+  "4_derived_data": createTables(schema),
+  // where each session came from (SessionOrigins): machine, OS user, project across machines
+  "5_session_origin": Effect.flatMap(SqlClient.SqlClient, (sql) => createOriginTable(sql, schema))
 })
 
 /**

@@ -6,6 +6,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import { createTables } from "./sqliteDerived.js"
+import { createOriginTable } from "./sqliteOrigins.js"
 
 const MIGRATIONS_TABLE = "acx_session_store_migrations"
 
@@ -58,7 +59,9 @@ const migrations = Migrator.fromRecord({
   }),
   // Session metadata, per-message usage and the full-text index (see sqliteDerived); the entries
   // a store written by an older acx holds derive on the first catalog read: no re-import.
-  "3_derived_data": createTables
+  "3_derived_data": createTables,
+  // where each session came from (SessionOrigins): machine, OS user, project across machines
+  "4_session_origin": Effect.flatMap(SqlClient.SqlClient, createOriginTable)
 })
 
 const runMigrator = Migrator.make({})

@@ -6,7 +6,7 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { followSymlinksOption, jsonOption, projectOption } from "../../internal/options.js"
+import { followSymlinksOption, jsonOption, machineOption, projectOption, userOption } from "../../internal/options.js"
 
 const fromOption = Options.text("from").pipe(
   Options.withDescription("Claude Code config directory to read (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
@@ -36,7 +36,9 @@ export const config = {
   project: projectOption,
   batchSize: batchOption,
   json: jsonOption,
-  followSymlinks: followSymlinksOption
+  followSymlinks: followSymlinksOption,
+  machine: machineOption,
+  user: userOption
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { configDirOption, jsonOption } from "../../internal/options.js"
+import { configDirOption, jsonOption, machineOption, userOption } from "../../internal/options.js"
 import { memoryProjectOption, scopeOption } from "./memory.js"
 
 const toOption = Options.text("to").pipe(
@@ -33,7 +33,9 @@ export const config = {
     Options.withDescription(
       "What the sync hook runs: when a sync of this target is already running, mark it to run once more and exit"
     )
-  )
+  ),
+  machine: machineOption,
+  user: userOption
 }
 
 /**

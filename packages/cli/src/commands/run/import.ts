@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
 import { parseTarget } from "../../internal/target.js"
@@ -65,10 +66,11 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ batchSize, followSymlinks, from, json, project, to }: ImportArgs) =>
+export const run = ({ batchSize, followSymlinks, from, json, machine, project, to, user }: ImportArgs) =>
   Effect.gen(function*() {
     if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
     const target = yield* parseTarget(to)
+    const origin = yield* originOf(machine, user)
     const projects = yield* ClaudeProjects.ClaudeProjects
     const projectKey = Option.getOrUndefined(project)
     const total = (yield* projects.listSessionFiles(projectKey)).length
@@ -81,7 +83,8 @@ export const run = ({ batchSize, followSymlinks, from, json, project, to }: Impo
         to: store,
         projectKey,
         batchSize,
-        onProgress: (p) => bar.update(p.sessions, total)
+        onProgress: (p) => bar.update(p.sessions, total),
+        origin
       })
     }).pipe(Effect.provide(target.layer), Effect.ensuring(bar.clear))
     const seconds = (Date.now() - started) / 1000

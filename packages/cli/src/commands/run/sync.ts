@@ -23,6 +23,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { untilSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
@@ -102,11 +103,12 @@ const megabytesPerSecond = (bytes: number, millis: number): string =>
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ background, configDir, json, to, watch }: SyncArgs) =>
+export const run = ({ background, configDir, json, machine, to, user, watch }: SyncArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const given = Option.getOrUndefined(to)
     const target = yield* checkTarget(given ?? defaultTarget(), given === undefined)
+    const origin = yield* originOf(machine, user)
     yield* Effect.gen(function*() {
       const store = yield* SessionStore.SessionStore
       const lockRoot = AcxHome.makePrivateDirectory(AcxHome.paths().syncLocks)
@@ -121,6 +123,7 @@ export const run = ({ background, configDir, json, to, watch }: SyncArgs) =>
           target: target.display,
           lockRoot,
           wait: !background,
+          origin,
           onProgress: (p) =>
             bar.update(
               p.sessions,

@@ -40,6 +40,14 @@ export const install = ({ project, scope, to }: InstallArgs) =>
     if (target !== undefined) {
       const parsed = DatabaseSpec.parse(target)
       if (Either.isLeft(parsed)) return yield* CliError.invalidArgument(`--to: ${parsed.left.description}`)
+      // the hook command is written into settings.json, which a project's `.claude/` may share
+      if (DatabaseSpec.hasPassword(parsed.right)) {
+        return yield* CliError.invalidArgument(
+          `--to: ${
+            DatabaseSpec.display(parsed.right)
+          } holds a password, which would be written into Claude Code's settings; put it in ~/.pgpass (or PGPASSWORD) and pass the URL without it`
+        )
+      }
     }
     const report = yield* MemoryInstall.install({
       scope,

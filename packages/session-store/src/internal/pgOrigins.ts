@@ -1,0 +1,76 @@
+/**
+ * `SessionOrigins` on Postgres: `<schema>.acx_session_origin`, and the ledger's adoption of an
+ * older path-keyed source. Writes take the clock row's lock first, as every writer of the store.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import type * as SessionOrigins from "../SessionOrigins.js"
+import type * as SessionStore from "../SessionStore.js"
+
+/** The migration that creates the table. */
+export const createOriginTable = (sql: SqlClient.SqlClient, schema: string) =>
+  sql`CREATE TABLE ${sql(`${schema}.acx_session_origin`)} (
+    project_key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    machine TEXT NOT NULL,
+    os_user TEXT NOT NULL,
+    project TEXT NOT NULL,
+    recorded_ms BIGINT NOT NULL,
+    PRIMARY KEY (project_key, session_id)
+  )`
+
+interface OriginRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly machine: string
+  readonly os_user: string
+  readonly project: string
+}
+
+const originOfRow = (row: OriginRow): SessionOrigins.SessionOrigin => ({
+  projectKey: row.project_key,
+  sessionId: row.session_id,
+  machine: row.machine,
+  user: row.os_user,
+  project: row.project
+})
+
+/** The origin methods over the store's client. */
+export const makeOrigins = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>,
+  storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
+): SessionOrigins.SessionOrigins => {
+  const origin = sql(`${schema}.acx_session_origin`)
+  const ledger = sql(`${schema}.acx_import_ledger`)
+  const span = (operation: string) => Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema } })
+  return {
+    listOrigins: (projectKey) =>
+      sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project FROM ${origin}
+        ${projectKey === undefined ? sql`` : sql`WHERE project_key = ${projectKey}`}`.pipe(
+        Effect.map((rows) => rows.map(originOfRow)),
+        Effect.mapError(storageError("listOrigins")),
+        span("listOrigins")
+      ),
+    recordOrigins: (origins) =>
+      writeTransaction(
+        Effect.reduce(origins, 0, (added, row) =>
+          sql`INSERT INTO ${origin} (project_key, session_id, machine, os_user, project, recorded_ms)
+          VALUES (${row.projectKey}, ${row.sessionId}, ${row.machine}, ${row.user}, ${row.project}, ${Date.now()})
+          ON CONFLICT (project_key, session_id) DO NOTHING RETURNING 1`.pipe(
+            Effect.map((rows) =>
+              added + rows.length
+            )
+          ))
+      ).pipe(Effect.mapError(storageError("recordOrigins")), span("recordOrigins")),
+    adoptSource: (from, to) =>
+      writeTransaction(Effect.gen(function*() {
+        const taken = yield* sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`
+        if (taken.length > 0) return false
+        const moved = yield* sql`UPDATE ${ledger} SET source = ${to} WHERE source = ${from} RETURNING 1`
+        return moved.length > 0
+      })).pipe(Effect.mapError(storageError("adoptSource")), span("adoptSource"))
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * `SessionOrigins` on SQLite: `acx_session_origin`, and the ledger's adoption of an older
+ * path-keyed source. Writes go through the store's write transaction (the write lock first).
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import type * as SessionOrigins from "../SessionOrigins.js"
+import type * as SessionStore from "../SessionStore.js"
+
+/** The migration that creates the table. */
+export const createOriginTable = (sql: SqlClient.SqlClient) =>
+  sql`CREATE TABLE acx_session_origin (
+    project_key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    machine TEXT NOT NULL,
+    os_user TEXT NOT NULL,
+    project TEXT NOT NULL,
+    recorded_ms INTEGER NOT NULL,
+    PRIMARY KEY (project_key, session_id)
+  )`
+
+interface OriginRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly machine: string
+  readonly os_user: string
+  readonly project: string
+}
+
+const originOfRow = (row: OriginRow): SessionOrigins.SessionOrigin => ({
+  projectKey: row.project_key,
+  sessionId: row.session_id,
+  machine: row.machine,
+  user: row.os_user,
+  project: row.project
+})
+
+/** The origin methods over the store's client. */
+export const makeOrigins = (
+  sql: SqlClient.SqlClient,
+  writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>,
+  storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
+): SessionOrigins.SessionOrigins => ({
+  listOrigins: (projectKey) =>
+    sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project
+      FROM acx_session_origin ${projectKey === undefined ? sql`` : sql`WHERE project_key = ${projectKey}`}`.pipe(
+      Effect.map((rows) => rows.map(originOfRow)),
+      Effect.mapError(storageError("listOrigins")),
+      Effect.withSpan("SqliteSessionStore.listOrigins")
+    ),
+  recordOrigins: (origins) =>
+    writeTransaction(
+      Effect.reduce(origins, 0, (added, origin) =>
+        sql<{ readonly n: number }>`INSERT INTO acx_session_origin
+        (project_key, session_id, machine, os_user, project, recorded_ms)
+        VALUES (${origin.projectKey}, ${origin.sessionId}, ${origin.machine}, ${origin.user}, ${origin.project}, ${Date.now()})
+        ON CONFLICT (project_key, session_id) DO NOTHING RETURNING 1 AS n`.pipe(
+          Effect.map((rows) => added + rows.length)
+        ))
+    ).pipe(
+      Effect.mapError(storageError("recordOrigins")),
+      Effect.catchAllDefect((cause) => Effect.fail(storageError("recordOrigins")(cause))),
+      Effect.withSpan("SqliteSessionStore.recordOrigins", { attributes: { origins: origins.length } })
+    ),
+  adoptSource: (from, to) =>
+    writeTransaction(Effect.gen(function*() {
+      const [taken] = yield* sql<{ readonly n: number }>`SELECT count(*) AS n FROM acx_session_import_ledger
+        WHERE source = ${to}`
+      if (Number(taken?.n ?? 0) > 0) return false
+      const moved = yield* sql<{ readonly n: number }>`UPDATE acx_session_import_ledger SET source = ${to}
+        WHERE source = ${from} RETURNING 1 AS n`
+      return moved.length > 0
+    })).pipe(
+      Effect.mapError(storageError("adoptSource")),
+      Effect.catchAllDefect((cause) => Effect.fail(storageError("adoptSource")(cause))),
+      Effect.withSpan("SqliteSessionStore.adoptSource")
+    )
+})
