@@ -132,7 +132,10 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
       db.exec(sql)
       db.close()
     }
-    edit(newer, "INSERT INTO acx_session_store_migrations (migration_id, name) VALUES (4, '4_later')")
+    edit(
+      newer,
+      "INSERT INTO acx_session_store_migrations (migration_id, name) SELECT max(migration_id) + 1, 'later' FROM acx_session_store_migrations"
+    )
     edit(missing, "DROP TABLE acx_session_meta")
     edit(empty, "DELETE FROM acx_session_meta; DELETE FROM acx_session_keys; DELETE FROM acx_session_entries")
     for (const target of [newer, missing, empty]) handedBack(await fast(["--from", `sqlite:${target}`]))
