@@ -68,6 +68,13 @@ export * as TranscriptStats from "./TranscriptStats.js"
 export * as SessionStats from "./SessionStats.js"
 
 /**
+ * The statistics' report and `--json` document from folds, without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StatsOutput from "./StatsOutput.js"
+
+/**
  * A session store read as a config directory: the `ClaudeProjects` service over a SQLite or
  * Postgres store and its catalog (`acx … --from`).
  *
@@ -89,6 +96,13 @@ export * as StoreListing from "./StoreListing.js"
  * @since 0.3.0
  */
 export * as StoreStats from "./StoreStats.js"
+
+/**
+ * `StoreStats`' per-store cache, read without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StoreStatsCache from "./StoreStatsCache.js"
 
 /**
  * Where a session came from, as a team sees it: machine, OS user, and the project by its git

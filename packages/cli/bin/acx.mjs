@@ -25,11 +25,12 @@ if (!fs.existsSync(bundle)) {
   process.stderr.write("acx: not built yet: run `pnpm --filter @acx/cli build` (or `pnpm acx …` from the repo root)\n")
   process.exit(1)
 }
-// `acx sessions --from …` first asks the fast read path (src/fastRead.ts: no CLI framework, no
-// Effect), which answers only when it is sure to print what the full path prints; else, or with
-// ACX_NO_FAST=1, the full CLI runs
+// `acx sessions --from …` and `acx stats --from …` first ask the fast read path (src/fastRead.ts:
+// no CLI framework, no Effect), which answers only when it is sure to print what the full path
+// prints; else, or with ACX_NO_FAST=1, the full CLI runs
 const fastRead = new URL("../dist/fast-read.cjs", import.meta.url)
-const answered = command === "sessions" && process.argv.includes("--from") && process.env.ACX_NO_FAST !== "1" &&
+const answered = (command === "sessions" || command === "stats") && process.argv.includes("--from") &&
+  process.env.ACX_NO_FAST !== "1" &&
   fs.existsSync(fastRead) && createRequire(import.meta.url)(fastRead.pathname).main(process.argv)
 if (answered) {
   // done: the output is written

@@ -1,8 +1,8 @@
 /**
  * The fast read path (`dist/fast-read.cjs`): `acx sessions --from sqlite:FILE [--json]
- * [--project P]` answered without the CLI framework or Effect, when the answer is certain to be
- * the full path's. The bin hands a `sessions … --from …` command line to {@link main} first; it
- * answers only when
+ * [--project P]` and `acx stats --from sqlite:FILE [--json] [--by GROUP]` answered without the
+ * CLI framework or Effect, when the answer is certain to be the full path's. The bin hands a
+ * `sessions`/`stats … --from …` command line to {@link main} first; `sessions` is answered only when
  *
  * - the command line is exactly that shape (any other option, a repeated one, `--opt=value`:
  *   not this path's to judge);
@@ -12,6 +12,9 @@
  *   entry (`StoreCatalogSql.READINESS`, one query; a catalog read would otherwise derive first,
  *   which only the store does);
  * - the listing is not empty (the full path words that case).
+ *
+ * `stats` reads the store the same way and answers only from `StoreStats`' cache when the full
+ * path would fold and write nothing (`internal/fastStats.ts`).
  *
  * Anything else, and any error, hands the command back (returns `false`) and the full CLI path
  * runs: it is the reference. What is printed is computed by the full path's own parts: the same
@@ -29,6 +32,8 @@ import * as SqliteSpec from "@acx/environment/SqliteSpec"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
+import { parseArgs } from "./internal/fastArgs.js"
+import * as FastStats from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
 import { projectKeyOf } from "./internal/projectKey.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
@@ -53,35 +58,31 @@ export interface SessionsRequest {
  * @category parsing
  */
 export const parseSessions = (args: ReadonlyArray<string>): SessionsRequest | undefined => {
-  let from: string | undefined
-  let json = false
-  let project: string | undefined
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === "--json" && !json) {
-      json = true
-      continue
-    }
-    const value = args[i + 1]
-    // a value that looks like an option is the full parser's to read
-    if (value === undefined || value.startsWith("-")) return undefined
-    if (arg === "--from" && from === undefined) from = value
-    else if ((arg === "--project" || arg === "-p") && project === undefined) project = value
-    else return undefined
-    i++
-  }
-  return from === undefined ? undefined : { from, json, project }
+  const options = parseArgs(args, {
+    values: { "--from": "from", "--project": "project", "-p": "project" },
+    flags: { "--json": "json" }
+  })
+  const from = options?.["from"]
+  if (typeof from !== "string") return undefined
+  const project = options!["project"]
+  return { from, json: options!["json"] === true, project: typeof project === "string" ? project : undefined }
 }
 
 /**
- * What `acx sessions` prints for `request` (without the final newline), read from the store
- * directly, or `undefined` when the fast path cannot be sure of it (see the module doc).
+ * The meta rows `statement` selects from the SQLite store `from` names, with the store's location
+ * (`sqlite:/abs/file`), or `undefined` when the store cannot answer as the catalog would: not a
+ * SQLite file, not readable, another schema, derived data behind its entries, any error. The
+ * check and the read see one snapshot (an append in between is not half seen).
  *
  * @since 0.3.0
  * @category reading
  */
-export const sessionsOutput = (request: SessionsRequest, cwd: string = process.cwd()): string | undefined => {
-  const filename = SqliteSpec.filenameOf(request.from, cwd)
+export const readCatalog = (
+  from: string,
+  statement: StoreCatalogSql.Statement,
+  cwd: string = process.cwd()
+): { readonly location: string; readonly rows: Array<StoreCatalogSql.MetaRow> } | undefined => {
+  const filename = SqliteSpec.filenameOf(from, cwd)
   if (filename === undefined) return undefined
   try {
     if (!fs.statSync(filename).isFile()) return undefined
@@ -92,23 +93,40 @@ export const sessionsOutput = (request: SessionsRequest, cwd: string = process.c
       ...(addon === undefined ? {} : { nativeBinding: addon })
     })
     try {
-      const projectKey = request.project === undefined ? undefined : projectKeyOf(request.project)
-      const statement = StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey })
-      // the check and the read see one snapshot: an append in between is not half seen
       const rows = db.transaction(() => {
         const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
         if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
         return db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
       })()
-      if (rows === undefined || rows.length === 0) return undefined
-      const location = SqliteSpec.display(filename)
-      const list = ListingRows.rows(
-        rows.map((row) => StoreListing.sessionInfoOf(location, StoreCatalogSql.storedSessionOf(row)))
-      )
-      return request.json ? format.json(list) : sessionsTable(list)
+      return rows === undefined ? undefined : { location: SqliteSpec.display(filename), rows }
     } finally {
       db.close()
     }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What `acx sessions` prints for `request` (without the final newline), read from the store
+ * directly, or `undefined` when the fast path cannot be sure of it (see the module doc).
+ *
+ * @since 0.3.0
+ * @category reading
+ */
+export const sessionsOutput = (request: SessionsRequest, cwd: string = process.cwd()): string | undefined => {
+  try {
+    const projectKey = request.project === undefined ? undefined : projectKeyOf(request.project)
+    const read = readCatalog(
+      request.from,
+      StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey }),
+      cwd
+    )
+    if (read === undefined || read.rows.length === 0) return undefined
+    const list = ListingRows.rows(
+      read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row)))
+    )
+    return request.json ? format.json(list) : sessionsTable(list)
   } catch {
     return undefined
   }
@@ -134,18 +152,25 @@ const writeAll = (fd: number, text: string): void => {
 }
 
 /**
- * Answers `argv` (`process.argv`: node, the bin, `sessions`, …) when it can; `false` hands it
+ * Answers `argv` (`process.argv`: node, the bin, `sessions` or `stats`, …) when it can; `false` hands it
  * back to the full CLI. `ACX_FAST_REPORT=1` says on stderr that this path answered (for tests).
  *
  * @since 0.3.0
  * @category running
  */
 export const main = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): boolean => {
-  if (argv[2] !== "sessions") return false
-  const request = parseSessions(argv.slice(3))
-  const output = request === undefined ? undefined : sessionsOutput(request)
+  const command = argv[2]
+  let output: string | undefined
+  if (command === "sessions") {
+    const request = parseSessions(argv.slice(3))
+    output = request === undefined ? undefined : sessionsOutput(request)
+  } else if (command === "stats") {
+    const request = FastStats.parseStats(argv.slice(3))
+    const read = request === undefined ? undefined : readCatalog(request.from, StoreCatalogSql.listSessions())
+    output = read === undefined ? undefined : FastStats.statsOutput(request!, read.location, read.rows)
+  }
   if (output === undefined) return false
-  if (env["ACX_FAST_REPORT"] === "1") fs.writeSync(2, "acx: fast path: sessions\n")
+  if (env["ACX_FAST_REPORT"] === "1") fs.writeSync(2, `acx: fast path: ${command}\n`)
   try {
     writeAll(1, `${output}\n`)
   } catch (error) {

@@ -9,7 +9,11 @@
  * a file that is not a store, a Postgres URL, `ACX_NO_FAST=1`. Its bundle loads no Effect.
  */
 import * as SessionListing from "@acx/claude-code/SessionListing"
+import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
+import * as StoreStats from "@acx/claude-code/StoreStats"
+import * as Pricing from "@acx/convert/Pricing"
+import type * as StatsReport from "@acx/convert/StatsReport"
 import * as Fixtures from "@acx/fixtures"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import Database from "better-sqlite3"
@@ -18,8 +22,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseSessions } from "../src/fastRead.js"
+import { parseStats } from "../src/internal/fastStats.js"
 import * as format from "../src/internal/format.js"
 import { sessionsTable } from "../src/internal/sessionsTable.js"
+import { statsReport } from "../src/internal/statsTable.js"
 import { openStore } from "../src/internal/storeSource.js"
 import { acx, type AcxResult, BIN, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
@@ -33,6 +39,20 @@ const fullOutput = (spec: string, options: { readonly json: boolean; readonly pr
     const projects = StoreProjects.make({ store, location: display })
     const list = SessionListing.rows(yield* projects.listSessions(options.project))
     return `${options.json ? format.json(list) : sessionsTable(list)}\n`
+  })))
+
+/** What the full path prints for `acx stats --from spec` (caching its folds in `home`'s cache). */
+const fullStats = (spec: string, home: string, options: { readonly json: boolean; readonly by: StatsReport.GroupBy }) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const { display, store } = yield* openStore(spec)
+    const folds = yield* StoreStats.foldStats({
+      store,
+      location: display,
+      cacheDir: path.join(home, "cache"),
+      pricing: Pricing.builtinPricing
+    })
+    const result = SessionStats.reportStats(folds, options.by)
+    return `${options.json ? format.json(SessionStats.statsJson(result)) : statsReport(result)}\n`
   })))
 
 const fast = (args: ReadonlyArray<string>, cwd?: string) =>
@@ -181,6 +201,86 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
   })
 })
 
+describe("the fast read path: acx stats --from sqlite:", () => {
+  let root = ""
+  let file = ""
+  let home = ""
+  const FAST_STATS = "acx: fast path: stats\n"
+  const stats = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+    acx(["stats", ...args], { env: { ACX_HOME: home, ACX_FAST_REPORT: "1", ...env } })
+
+  beforeAll(async () => {
+    root = tempDir("faststats")
+    const built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+    home = path.join(root, "home")
+    file = path.join(root, "store.db")
+    const synced = await acx(["sync", "--config-dir", built.configDir, "--to", `sqlite:${file}`, "--json"])
+    expect(synced.code, synced.stderr).toBe(0)
+  }, TEST_TIMEOUT_MS)
+  afterAll(() => removeTreeWhenIdle(root), 70_000)
+
+  it("hands back a store whose folds are not cached yet, then answers from the cache as the full path does", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const spec = `sqlite:${file}`
+    handedBack(await stats(["--from", spec, "--json"]))
+    const first = await fullStats(spec, home, { json: true, by: "session" }) // folds and caches
+    expect(JSON.parse(first).read.folded).toBeGreaterThan(0)
+    const shapes: ReadonlyArray<readonly [ReadonlyArray<string>, boolean, StatsReport.GroupBy]> = [
+      [["--from", spec], false, "session"],
+      [["--from", spec, "--json"], true, "session"],
+      [["--by", "day", "--from", spec], false, "day"],
+      [["--json", "--by", "model", "--from", file], true, "model"],
+      [["--from", spec, "--by", "project"], false, "project"]
+    ]
+    for (const [args, json, by] of shapes) {
+      const expected = await fullStats(spec, home, { json, by })
+      const result = await stats(args)
+      expect(result.stderr, args.join(" ")).toBe(FAST_STATS)
+      expect(result.stdout, args.join(" ")).toBe(expected)
+      // once the CLI reads `--from` itself, its own output is the reference too
+      const full = await stats(args, { ACX_NO_FAST: "1" })
+      if (full.code === 0) expect(result.stdout, args.join(" ")).toBe(full.stdout)
+    }
+    expect(JSON.parse((await stats(["--from", spec, "--json"])).stdout).read).toMatchObject({ folded: 0 })
+  })
+
+  it("hands back a pricing file, an unknown grouping or option, a session changed since it was cached", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const spec = `sqlite:${file}`
+    await fullStats(spec, home, { json: true, by: "session" })
+    expect((await stats(["--from", spec])).stderr).toBe(FAST_STATS)
+    fs.writeFileSync(path.join(home, "pricing.json"), "{}")
+    handedBack(await stats(["--from", spec]))
+    fs.rmSync(path.join(home, "pricing.json"))
+    for (
+      const args of [["--from", spec, "--by", "year"], ["--from", spec, "--since", "2026-01-01"], [
+        "--from",
+        spec,
+        "-p",
+        "x"
+      ]]
+    ) {
+      handedBack(await stats(args))
+    }
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const store = yield* SqliteSessionStore.make({ filename: file })
+      const [session] = yield* store.catalog.listSessions()
+      yield* store.append({ projectKey: session!.projectKey, sessionId: session!.sessionId }, [{
+        type: "user",
+        uuid: "5d0c9a7e-3b1f-4c2d-8e6a-9f0b1c2d3e4f",
+        timestamp: "2030-01-01T00:00:00.000Z",
+        message: { role: "user", content: "later" }
+      }])
+      yield* store.catalog.refresh()
+    })))
+    handedBack(await stats(["--from", spec])) // derived, but its cached folds are stale
+    await fullStats(spec, home, { json: false, by: "session" })
+    expect((await stats(["--from", spec])).stderr).toBe(FAST_STATS)
+  })
+})
+
 describe("the fast read path's command line", () => {
   it("takes --from, --json and --project / -p, each once, in any order", () => {
     expect(parseSessions(["--from", "a.db"])).toEqual({ from: "a.db", json: false, project: undefined })
@@ -202,6 +302,21 @@ describe("the fast read path's command line", () => {
       ]
     ) {
       expect(parseSessions(args), JSON.stringify(args)).toBeUndefined()
+    }
+  })
+
+  it("stats takes --from, --json and --by GROUP, each once", () => {
+    expect(parseStats(["--from", "a.db"])).toEqual({ from: "a.db", json: false, by: "session" })
+    expect(parseStats(["--by", "week", "--json", "--from", "a.db"])).toEqual({ from: "a.db", json: true, by: "week" })
+    for (
+      const args of [[], ["--from", "a.db", "--by"], ["--from", "a.db", "--by", "hour"], [
+        "--from",
+        "a.db",
+        "--project",
+        "k"
+      ]]
+    ) {
+      expect(parseStats(args), JSON.stringify(args)).toBeUndefined()
     }
   })
 
