@@ -215,9 +215,13 @@ const readingCommands = async (sqlite: StoreUnderTest) => {
       { name: "acx stats --from (full)", run: () => node([bin, "stats", "--from", spec], { ACX_NO_FAST: "1" }) }
     )
   }
-  for (
-    const args of [["sessions", "--from", spec], ["sessions", "--from", spec, "--json"], ["stats", "--from", spec]]
-  ) {
+  const lines = [
+    ["sessions", "--from", spec],
+    ["sessions", "--from", spec, "--json"],
+    ["stats", "--from", spec],
+    ["stats", "--from", spec, "--json"]
+  ]
+  for (const args of lines) {
     if (!works(args)) continue
     const fast = spawnSync(process.execPath, [bin, ...args], {
       env: { ...env, ACX_FAST_REPORT: "1" },
