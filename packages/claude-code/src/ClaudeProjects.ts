@@ -148,6 +148,22 @@ export interface ForkResult {
 }
 
 /**
+ * What {@link ClaudeProjects.forkSession} forks: up to which message, under which title, and
+ * from where.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface ForkOptions {
+  /** The last main conversation entry to keep (default: the whole conversation). */
+  readonly upToUuid?: string | undefined
+  /** The fork's title (default: the original's + " (fork)"). */
+  readonly title?: string | undefined
+  /** Where the session is read (default: the service the fork is written by). */
+  readonly from?: Pick<ClaudeProjects, "readSession"> | undefined
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -224,11 +240,14 @@ export interface ClaudeProjects {
    * conversation up to `upToUuid` (all of it when absent) copied with fresh uuids and a remapped
    * parent chain, then a `custom-title` entry. Fails with `NotFound` when there is nothing to fork
    * (no conversation entry, or `upToUuid` is not one of the main conversation's entries).
+   * With `from`, the session is read there and the fork written here: a session a store kept
+   * after Claude Code deleted its transcript, forked back into the config directory
+   * (`acx fork --from`); the project is created when missing.
    */
   readonly forkSession: (
     projectKey: string,
     sessionId: string,
-    options?: { readonly upToUuid?: string | undefined; readonly title?: string | undefined }
+    options?: ForkOptions
   ) => Effect.Effect<ForkResult, ClaudeProjectsError>
   /** Deletes the main transcript and its `<sessionId>/` directory (missing ones are fine). */
   readonly deleteSession: (projectKey: string, sessionId: string) => Effect.Effect<void, ClaudeProjectsError>
@@ -383,9 +402,9 @@ const forkInto = (
   Effect.fn("ClaudeProjects.forkSession")(function*(
     projectKey: string,
     sessionId: string,
-    options: { readonly upToUuid?: string | undefined; readonly title?: string | undefined } = {}
+    options: ForkOptions = {}
   ) {
-    const { entries } = yield* read(projectKey, sessionId)
+    const { entries } = yield* (options.from?.readSession ?? read)(projectKey, sessionId)
     const newSessionId = randomUUID()
     const forked = forkEntries(entries, sessionId, newSessionId, options)
     if (forked.length === 0) {

@@ -65,6 +65,38 @@ export const agentIdOf = (subpath: string): string | undefined => {
   return match !== null && ClaudeProjects.isAgentId(match[1]) ? match[1] : undefined
 }
 
+// A subpath's segments as a config directory names them: the last one is a file, `<name>.jsonl`.
+const asFileSegments = (subpath: string): Array<string> => {
+  const segments = subpath.split("/")
+  segments[segments.length - 1] += ".jsonl"
+  return segments
+}
+
+const compareAsFiles = (a: string, b: string): number => {
+  const x = asFileSegments(a)
+  const y = asFileSegments(b)
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1
+  }
+  return x.length - y.length
+}
+
+/**
+ * The subagents among a session's subpaths, in the order a config directory lists their files
+ * (each directory's names sorted, walked depth first): `acx show`'s footer and the statistics'
+ * folds come out in the same order from a store as from the directory it was synced from.
+ *
+ * @since 0.3.0
+ * @category layout
+ */
+export const subagentsOf = (
+  subpaths: ReadonlyArray<string>
+): Array<{ readonly agentId: string; readonly subpath: string }> =>
+  subpaths.flatMap((subpath) => {
+    const agentId = agentIdOf(subpath)
+    return agentId === undefined ? [] : [{ agentId, subpath }]
+  }).sort((a, b) => compareAsFiles(a.subpath, b.subpath))
+
 /**
  * Where a stored transcript is, as a user reads it: `<location>#<projectKey>/<sessionId>[/<subpath>]`
  * (`StoreListing`, which loads without Effect).
@@ -147,12 +179,7 @@ const readers = ({ location, store }: StoreProjectsOptions) => {
   const subagentKeys = (operation: string, projectKey: string, sessionId: string) =>
     store.listSubkeys({ projectKey, sessionId }).pipe(
       Effect.mapError(storeError(operation)),
-      Effect.map((subpaths) =>
-        subpaths.flatMap((subpath) => {
-          const agentId = agentIdOf(subpath)
-          return agentId === undefined ? [] : [{ agentId, subpath }]
-        }).sort((a, b) => (a.subpath < b.subpath ? -1 : a.subpath > b.subpath ? 1 : 0))
-      )
+      Effect.map(subagentsOf)
     )
   const readSubagents = Effect.fn("StoreProjects.readSubagents")(function*(projectKey: string, sessionId: string) {
     const agents = yield* subagentKeys("readSubagents", projectKey, sessionId)
@@ -245,9 +272,9 @@ export const make = (options: StoreProjectsOptions): ClaudeProjects.ClaudeProjec
     forkSession: Effect.fn("StoreProjects.forkSession")(function*(
       projectKey: string,
       sessionId: string,
-      forkOptions: { readonly upToUuid?: string | undefined; readonly title?: string | undefined } = {}
+      forkOptions: ClaudeProjects.ForkOptions = {}
     ) {
-      const { entries } = yield* read.readSession(projectKey, sessionId)
+      const { entries } = yield* (forkOptions.from?.readSession ?? read.readSession)(projectKey, sessionId)
       const newSessionId = randomUUID()
       const forked = forkEntries(entries, sessionId, newSessionId, forkOptions)
       if (forked.length === 0) return yield* notFound("forkSession", nothingToFork(sessionId, forkOptions))

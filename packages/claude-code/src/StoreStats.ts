@@ -76,9 +76,9 @@ const foldSession = (
   Effect.gen(function*() {
     const { projectKey, sessionId } = session
     const main = yield* options.store.load({ projectKey, sessionId }).pipe(Effect.mapError(storeFailure("foldStats")))
-    const subpaths = (yield* options.store.listSubkeys({ projectKey, sessionId }).pipe(
-      Effect.mapError(storeFailure("foldStats"))
-    )).filter((subpath) => StoreProjects.agentIdOf(subpath) !== undefined).sort()
+    const subpaths = StoreProjects.subagentsOf(
+      yield* options.store.listSubkeys({ projectKey, sessionId }).pipe(Effect.mapError(storeFailure("foldStats")))
+    ).map((agent) => agent.subpath)
     const subagents = yield* Effect.forEach(subpaths, (subpath) =>
       options.store.load({ projectKey, sessionId, subpath }).pipe(
         Effect.mapError(storeFailure("foldStats")),

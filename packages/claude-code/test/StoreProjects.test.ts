@@ -93,7 +93,10 @@ for (const backend of stores) {
         }
 
         const cacheDir = path.join(root, `cache-${backend.name}`)
-        const dirFolds = yield* SessionStats.foldStats(dir, undefined, { pricing, cacheDir: path.join(root, "dir-cache") })
+        const dirFolds = yield* SessionStats.foldStats(dir, undefined, {
+          pricing,
+          cacheDir: path.join(root, "dir-cache")
+        })
         const storeFolds = yield* StoreStats.foldStats({ store, location: "store:test", pricing, cacheDir })
         for (const by of StatsReport.groupings) {
           expect({ by, report: reportOf(storeFolds, by) }).toEqual({ by, report: reportOf(dirFolds, by) })

@@ -12,12 +12,12 @@ if (process.env.npm_lifecycle_event === "acx" && callerDir !== undefined && call
   process.chdir(callerDir)
 }
 
-// `acx hook <Event>` loads only the hook bundle (CommonJS); `acx memory mcp` starts from an entry
-// that answers Claude Code's first request before the rest loads
+// `acx hook <Event>` loads only the hook bundle (CommonJS); `acx memory mcp [--from TARGET]` starts
+// from an entry that answers Claude Code's first request before the rest loads
 const [command, subcommand, ...rest] = process.argv.slice(2)
 const entry = command === "hook"
   ? "../dist/hook.cjs"
-  : command === "memory" && subcommand === "mcp" && rest.length === 0
+  : command === "memory" && subcommand === "mcp" && (rest.length === 0 || (rest.length === 2 && rest[0] === "--from"))
   ? "../dist/acx-mcp.mjs"
   : "../dist/acx.mjs"
 const bundle = new URL(entry, import.meta.url)

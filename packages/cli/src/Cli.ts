@@ -28,6 +28,7 @@ import { fork } from "./commands/fork.js"
 import { importCommand } from "./commands/import.js"
 import { memory } from "./commands/memory.js"
 import { push } from "./commands/push.js"
+import { search } from "./commands/search.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
 import { stats } from "./commands/stats.js"
@@ -54,9 +55,9 @@ export const VERSION = version
  */
 export const acx = Command.make("acx").pipe(
   Command.withDescription(
-    "Read, import and push Claude Code sessions: list, show, stats, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
+    "Read, import and push Claude Code sessions: list, show, stats, search inside them, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, importCommand, sync, push, fork, chat, memory, ui, demo])
+  Command.withSubcommands([sessions, show, stats, search, importCommand, sync, push, fork, chat, memory, ui, demo])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

@@ -126,7 +126,8 @@ export const sessionsOutput = (request: SessionsRequest, cwd: string = process.c
     const list = ListingRows.rows(
       read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row)))
     )
-    return request.json ? format.json(list) : sessionsTable(list)
+    // a store keeps entries, not files: no sizes, as the full path prints a store's rows
+    return request.json ? format.json(list) : sessionsTable(list, { sizes: false })
   } catch {
     return undefined
   }

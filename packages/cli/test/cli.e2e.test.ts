@@ -34,7 +34,7 @@ const ok = (result: AcxResult) => {
 
 describe.concurrent("acx --help / --version (no fixtures needed)", () => {
   const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-    ["sessions", ["--config-dir", "--project", "--json"]],
+    ["sessions", ["--config-dir", "--from", "--project", "--json"]],
     ["show", [
       "--format",
       "markdown",
@@ -45,12 +45,13 @@ describe.concurrent("acx --help / --version (no fixtures needed)", () => {
       "--uuids",
       "--project",
       "--config-dir",
+      "--from",
       "<id>"
     ]],
-    ["stats", ["--project", "--json", "--config-dir"]],
+    ["stats", ["--project", "--json", "--config-dir", "--from"]],
     ["import", ["--from", "--to", "--project", "--batch-size", "--json"]],
     ["push", ["--base-url", "--thinking", "--include-sidechains", "--json", "--project", "<id>"]],
-    ["fork", ["--at", "--title", "--json", "--project", "<id>"]],
+    ["fork", ["--at", "--title", "--json", "--project", "--from", "<id>"]],
     ["demo", ["--dir", "--generated", "--thinking", "--json"]]
   ]
 

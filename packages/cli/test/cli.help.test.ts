@@ -75,7 +75,7 @@ describe.concurrent("acx --help", () => {
     })
     // the top-level commands and memory's, as the root help lists them
     expect(paths.map((path) => path.join(" "))).toEqual(
-      expect.arrayContaining(["sessions", "show", "stats", "import", "push", "fork", "demo", "memory search"])
+      expect.arrayContaining(["sessions", "show", "stats", "search", "import", "push", "fork", "demo", "memory search"])
     )
     for (const { label, text } of section(root, "COMMANDS")) expect(text, label).not.toBe("")
     // a few at a time: each is a node process
@@ -146,7 +146,7 @@ describe("a bad command line is one acx: line, exit 2, nothing on stdout", () =>
     [["show", "abcd", "efgh"], "acx: unexpected argument 'efgh' (see acx show --help)"],
     [
       ["frobnicate"],
-      "acx: unknown command 'frobnicate' for acx (commands: sessions, show, stats, import, sync, push, fork, chat, memory, ui, demo)"
+      "acx: unknown command 'frobnicate' for acx (commands: sessions, show, stats, search, import, sync, push, fork, chat, memory, ui, demo)"
     ],
     [["memory", "frobnicate"], /^acx: unknown command 'frobnicate' for acx memory \(commands: status, search, .*\)$/],
     [["--bogus"], /^acx: unknown option '--bogus' for acx \(commands: sessions, show, .*\)$/]

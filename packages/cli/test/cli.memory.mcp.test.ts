@@ -140,6 +140,7 @@ describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
           resultType: "complete",
           supportedVersions: ["2026-07-28", "2025-06-18", "2025-03-26", "2024-11-05"],
           capabilities: { tools: {} },
+          instructions: expect.stringContaining("search_sessions"),
           _meta: { "io.modelcontextprotocol/serverInfo": { name: "acx-memory", version: expect.any(String) } }
         }
       }])
@@ -237,7 +238,13 @@ describe("acx memory mcp speaks JSON-RPC 2.0 as clients send it", () => {
     try {
       expect(client.getServerVersion()?.name).toBe("acx-memory")
       const tools = await client.listTools()
-      expect(tools.tools.map((tool) => tool.name).sort()).toEqual(["get_observations", "search", "timeline"])
+      expect(tools.tools.map((tool) => tool.name).sort()).toEqual([
+        "get_observations",
+        "get_session_turns",
+        "search",
+        "search_sessions",
+        "timeline"
+      ])
       const found = await client.callTool({ name: "search", arguments: { query: "cart tax" } })
       const results = (found.structuredContent as { results: Array<{ kind: string }> }).results
       expect(results.map((result) => result.kind)).toContain("prompt")

@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, BIN, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, BIN, expectOneLine, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { expectedCounts, expectImported, expectImportedThenClose } from "./utils/imported.js"
 import { closedPort, dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
@@ -132,14 +132,6 @@ describe("acx sync", () => {
   })
 
   describe("a bad target: one line, nothing created", () => {
-    const expectOneLine = (result: AcxResult, code: number, text: string) => {
-      expect(result.code, result.stderr).toBe(code)
-      expect(result.stdout).toBe("")
-      expect(result.stderrLines).toHaveLength(1)
-      expect(result.stderrLines[0]).toMatch(/^acx: /)
-      expect(result.stderrLines[0]).toContain(text)
-    }
-
     it("a SQLite file in a directory that does not exist", { timeout: TEST_TIMEOUT_MS }, async () => {
       const home = path.join(root, "bad-home-missing")
       const missing = path.join(root, "no", "such", "dir")

@@ -28,7 +28,7 @@ describe("commandTree", () => {
   it("reads every command, nested ones included, with options, choices and defaults", () => {
     expect(tree.name).toBe("acx")
     expect(tree.children.map((child) => child.name)).toEqual(
-      expect.arrayContaining(["sessions", "show", "import", "memory"])
+      expect.arrayContaining(["sessions", "show", "search", "import", "memory"])
     )
     const path = commandPath(tree, ["memory", "search", "--limit", "3", "q"])
     expect(path.map((node) => node.name)).toEqual(["acx", "memory", "search"])

@@ -14,6 +14,7 @@ import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as SessionIndex from "@acx/claude-code/SessionIndex"
 import { AgentEvent } from "@acx/convert/AgentEvent"
 import * as MemoryError from "@acx/memory/MemoryError"
+import * as SearchQuery from "@acx/session-store/SearchQuery"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as AcontextError from "@acx/storage/AcontextError"
 import * as PlatformError from "@effect/platform/Error"
@@ -95,6 +96,17 @@ describe("library errors in the user's words", () => {
           description: "no project -p in /home/u/.claude/projects"
         }),
         "no project -p in /home/u/.claude/projects"
+      ],
+      [
+        new SearchQuery.SearchQueryError({
+          reason: "TooLong",
+          query: `\u0000${"a ".repeat(5000)}`,
+          description: "it has 5000 terms, at most 32 are searched"
+        }),
+        // the query cut to 60 characters and escaped: one printable line
+        `cannot search for ${
+          JSON.stringify(`\u0000${"a ".repeat(30)}`.slice(0, 60) + "…")
+        }: it has 5000 terms, at most 32 are searched`
       ],
       [
         new SessionStore.SessionStoreError({

@@ -481,13 +481,18 @@ export const upsert = (
 }
 
 /**
- * A whole transcript's items (fold of every line at once, upserted), in order.
+ * A whole transcript's items (fold of every line at once, upserted), in order; `mask` as in
+ * {@link initial}.
  *
  * @since 0.1.0
  * @category folding
  */
-export const items = (inputs: ReadonlyArray<Input>, pricing?: Pricing.PricingTable): Array<Item> => {
+export const items = (
+  inputs: ReadonlyArray<Input>,
+  pricing?: Pricing.PricingTable,
+  mask?: (text: string) => string
+): Array<Item> => {
   const view = { order: [] as Array<string>, byKey: new Map<string, Item>() }
-  upsert(view, fold(initial(pricing), inputs).items)
+  upsert(view, fold(initial(pricing, mask), inputs).items)
   return view.order.map((key) => view.byKey.get(key)!)
 }

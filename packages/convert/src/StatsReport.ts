@@ -156,6 +156,25 @@ export const parseDay = (value: string): string | undefined => {
 }
 
 /**
+ * The epoch ms at which a day (`YYYY-MM-DD`, as {@link parseDay} gives it) starts in local time
+ * (the process's time zone, as the days of the report are local days); `undefined` for text that
+ * is no day.
+ *
+ * @since 0.3.0
+ * @category parsing
+ */
+export const localDayStart = (day: string): number | undefined => {
+  const parsed = parseDay(day)
+  if (parsed === undefined) return undefined
+  const [y, m, d] = parsed.split("-").map(Number) as [number, number, number]
+  // setFullYear, not the Date constructor: it reads years 0 to 99 as 1900 to 1999
+  const date = new Date(0)
+  date.setFullYear(y, m - 1, d)
+  date.setHours(0, 0, 0, 0)
+  return date.getTime()
+}
+
+/**
  * Why a day range was refused: a bound that is not a date, or `since` after `until`.
  *
  * @since 0.1.0

@@ -87,6 +87,13 @@ export * as SessionBlocks from "./SessionBlocks.js"
 export * as SessionFold from "./SessionFold.js"
 
 /**
+ * A session's turns as plain text for a model (masked fields, each cut with the cut said).
+ *
+ * @since 0.3.0
+ */
+export * as SessionTurns from "./SessionTurns.js"
+
+/**
  * Session and project statistics over transcripts.
  *
  * @since 0.1.0

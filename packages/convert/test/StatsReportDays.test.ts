@@ -37,6 +37,28 @@ describe("StatsReport days", () => {
     )
   })
 
+  it("a day starts at local midnight of that day, and text that is no day has no start", () => {
+    fc.assert(
+      fc.property(anyDay, (date) => {
+        const [y, m, d] = ymd(date)
+        const start = StatsReport.localDayStart(`${y}${m}${d}`)!
+        const local = new Date(start)
+        expect([local.getFullYear(), local.getMonth() + 1, local.getDate()]).toEqual([Number(y), Number(m), Number(d)])
+        expect([local.getHours(), local.getMinutes(), local.getSeconds(), local.getMilliseconds()]).toEqual([
+          0,
+          0,
+          0,
+          0
+        ])
+        // the previous instant is the day before
+        expect(new Date(start - 1).getDate()).not.toBe(local.getDate())
+      })
+    )
+    for (const bad of ["2025-02-29", "yesterday", "", "2025-1-1"]) {
+      expect(StatsReport.localDayStart(bad)).toBeUndefined()
+    }
+  })
+
   it("accepts a range whose bounds are days in order, and says why it refuses one", () => {
     fc.assert(
       fc.property(anyDay, anyDay, (a, b) => {

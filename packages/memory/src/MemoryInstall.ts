@@ -325,6 +325,25 @@ const manifestEntries = (scope: InstallScope, file: string, changes: ReadonlyArr
   )
 
 /**
+ * The MCP server an earlier install recorded in `mcpFile` under acx's name with another command or
+ * arguments (an upgraded acx, or another `--sessions-from`): this install replaces it.
+ *
+ * @since 0.3.0
+ * @category install
+ */
+export const supersededServers = (
+  manifest: Manifest,
+  scope: InstallScope,
+  mcpFile: string,
+  server: { readonly command: string; readonly args: ReadonlyArray<string> }
+): Array<ManifestEntry> =>
+  manifest.entries.filter((entry) =>
+    entry.scope === scope && entry.file === mcpFile && entry.kind === "mcp" && entry.name === MCP_SERVER_NAME &&
+    entry.server !== undefined &&
+    !Merge.jsonEqual(entry.server, recordedServer({ command: server.command, args: server.args }))
+  )
+
+/**
  * The hooks an earlier install recorded in `settingsFile` for an event this install writes under
  * another command: an upgraded acx whose command moved (to `dist/hook.cjs`, say) replaces them,
  * so no event runs two acx hooks.
@@ -394,8 +413,18 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
   const mcp = yield* readJsonFile(targets.mcp)
   const recorded = yield* readManifest(manifestFile)
   const replaced = supersededHooks(recorded, options.scope, targets.settings, entries)
-  const manifest = { ...recorded, entries: recorded.entries.filter((entry) => !replaced.includes(entry)) }
   const mcpServer = options.mcpServer
+  const oldServers = mcpServer === undefined ? [] : supersededServers(recorded, options.scope, targets.mcp, mcpServer)
+  const manifest = {
+    ...recorded,
+    entries: recorded.entries.filter((entry) => !replaced.includes(entry) && !oldServers.includes(entry))
+  }
+  // the server an earlier install registered with other arguments (`--sessions-from`) goes first,
+  // so one server stays registered; one the user changed since is theirs, and adding is refused
+  let servers: unknown = mcp.value
+  for (const old of oldServers) {
+    servers = (yield* accept(mcp.path, Merge.removeMcpServer(servers, old.name!, old.server!))).value
+  }
   const plans: ReadonlyArray<FilePlan> = [
     yield* planHooks(settings, entries, replaced),
     ...(mcpServer === undefined ? [] : [{
@@ -403,7 +432,7 @@ export const install: (options: InstallOptions) => Effect.Effect<InstallReport, 
         mcp,
         yield* accept(
           mcp.path,
-          Merge.addMcpServer(mcp.value, MCP_SERVER_NAME, { command: mcpServer.command, args: [...mcpServer.args] })
+          Merge.addMcpServer(servers, MCP_SERVER_NAME, { command: mcpServer.command, args: [...mcpServer.args] })
         ),
         "add"
       ),

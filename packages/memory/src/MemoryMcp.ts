@@ -1,12 +1,14 @@
 /**
  * `acx memory mcp`: the memory as an MCP server on stdio, so Claude Code fetches details on
- * demand instead of carrying them in every session's context. Three read-only tools, declared
+ * demand instead of carrying them in every session's context. Five read-only tools, declared
  * with Schema through Effect's own `McpServer` (`@effect/ai`):
  *
  * - `search` — full-text search (FTS5, bm25) over observations, summaries and prompts;
  * - `get_observations` — entries in full by id (`O12`, `S3`, `P7`: the ids the SessionStart
  *   context shows);
- * - `timeline` — what happened in the project around an entry.
+ * - `timeline` — what happened in the project around an entry;
+ * - `search_sessions` and `get_session_turns` (`SessionTools`) — search inside every past
+ *   conversation of the session store `acx sync` keeps, and read its turns.
  *
  * Results are objects (`{ results: [...] }`): MCP's `structuredContent` must be one.
  *
@@ -22,7 +24,6 @@ import * as Toolkit from "@effect/ai/Toolkit"
 import * as NodeSink from "@effect/platform-node/NodeSink"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -36,6 +37,7 @@ import * as McpDispatcher from "./McpDispatcher.js"
 import type { MemoryError } from "./MemoryError.js"
 import * as MemoryMcpDescription from "./MemoryMcpDescription.js"
 import * as MemorySearch from "./MemorySearch.js"
+import * as SessionTools from "./SessionTools.js"
 
 const Kind = Schema.Literal("observation", "summary", "prompt")
 
@@ -65,12 +67,7 @@ const TimelineEntry = Schema.Struct({
   createdAt: Schema.Number
 })
 
-// read-only, repeatable, closed world: Claude Code may call them without asking
-const readOnlyHints = Context.make(Tool.Readonly, true).pipe(
-  Context.add(Tool.Destructive, false),
-  Context.add(Tool.Idempotent, true),
-  Context.add(Tool.OpenWorld, false)
-)
+const { readOnlyHints } = SessionTools
 
 /**
  * The memory's tools.
@@ -140,14 +137,19 @@ export const handlers = MemoryToolkit.toLayer(Effect.gen(function*() {
 }))
 
 /**
- * The tools registered on an `McpServer` in context.
+ * The tools registered on an `McpServer` in context: the memory's, on its database, and the
+ * session tools (`SessionTools`), on the sessions source.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, never, McpServer.McpServer | SqlClient.SqlClient> = McpServer.toolkit(
-  MemoryToolkit
-).pipe(Layer.provide(handlers))
+export const layer: Layer.Layer<
+  never,
+  never,
+  McpServer.McpServer | SqlClient.SqlClient | SessionTools.SessionsSource
+> = McpServer.toolkit(Toolkit.merge(MemoryToolkit, SessionTools.SessionToolkit)).pipe(
+  Layer.provide(Layer.merge(handlers, SessionTools.handlers))
+)
 
 /**
  * What the JSON-RPC front needs to know of the memory's server.
@@ -188,7 +190,7 @@ export const layerDispatched = <EIn, EOut>(options: {
    * (or {@link ANSWER_AFTER_END} passed): the server has no one left to answer.
    */
   readonly done?: Deferred.Deferred<void> | undefined
-}): Layer.Layer<never, never, SqlClient.SqlClient> =>
+}): Layer.Layer<never, never, SqlClient.SqlClient | SessionTools.SessionsSource> =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const config = dispatcherConfig(options.version)
     const toServer = yield* Queue.unbounded<string>()
@@ -244,11 +246,20 @@ export const layerDispatched = <EIn, EOut>(options: {
       })
     )
 
+    // The inner server reads requests only once every tool is registered: a stateless client's
+    // first line is a `tools/call` (no `initialize` before it), which would otherwise race the
+    // registration and find no tool.
+    const registered = yield* Deferred.make<void>()
+    const requests = Stream.fromEffect(Deferred.await(registered)).pipe(
+      Stream.flatMap(() => Stream.fromQueue(toServer)),
+      Stream.encodeText
+    )
     return layer.pipe(
+      Layer.tap(() => Deferred.succeed(registered, undefined)),
       Layer.provide(McpServer.layerStdio({
         name: MemoryMcpDescription.SERVER_NAME,
         version: options.version,
-        stdin: Stream.fromQueue(toServer).pipe(Stream.encodeText),
+        stdin: requests,
         stdout: fromServer
       }))
     )
@@ -261,5 +272,7 @@ export const layerDispatched = <EIn, EOut>(options: {
  * @since 0.1.0
  * @category layers
  */
-export const layerStdio = (version: string): Layer.Layer<never, never, SqlClient.SqlClient> =>
+export const layerStdio = (
+  version: string
+): Layer.Layer<never, never, SqlClient.SqlClient | SessionTools.SessionsSource> =>
   layerDispatched({ version, stdin: NodeStream.stdin, stdout: NodeSink.stdout })

@@ -30,6 +30,20 @@ export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [
 ]
 
 /**
+ * What the server tells a client of its tools (`server/discover`'s `instructions`): two sources,
+ * and which tools read which.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const INSTRUCTIONS =
+  "acx keeps two things from earlier Claude Code sessions. Its memory (what sessions learned and did, distilled): " +
+  "`search`, then `get_observations` for entries in full and `timeline` for what happened around one. " +
+  "Its session store (every past conversation as it was, kept by `acx sync`): `search_sessions` searches inside " +
+  "all of them (prompts, replies, thinking, tool inputs and results), and `get_session_turns` reads a " +
+  "conversation's turns around a hit. Everything is read-only; secrets are masked."
+
+/**
  * The server's description at a version of acx.
  *
  * @since 0.1.0
@@ -38,5 +52,6 @@ export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [
 export const describe = (version: string): McpDispatcher.Description => ({
   serverInfo: { name: SERVER_NAME, version },
   capabilities: { tools: {} },
-  supportedVersions: SUPPORTED_PROTOCOL_VERSIONS
+  supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+  instructions: INSTRUCTIONS
 })

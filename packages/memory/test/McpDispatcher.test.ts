@@ -84,6 +84,7 @@ describe("McpDispatcher", () => {
         resultType: "complete",
         supportedVersions: ["2026-07-28", "2025-06-18", "2025-03-26", "2024-11-05"],
         capabilities: { tools: {} },
+        instructions: expect.stringContaining("search_sessions"),
         _meta: { "io.modelcontextprotocol/serverInfo": { name: "acx-memory", version: "9.9.9" } }
       }
     }])

@@ -223,6 +223,30 @@ describe("MemoryInstall.install", () => {
       expect(readJson(userSettings(box))).toEqual(usersSettings)
     }))
 
+  it.effect("an install whose server arguments changed (--sessions-from) replaces its own server: one stays", () =>
+    Effect.gen(function*() {
+      const box = sandbox()
+      writeJson(userMcp(box), { mcpServers: { github: { command: "gh-mcp", args: [] } } })
+      yield* MemoryInstall.install(installOptions(box))
+      const withFrom = { command: "node", args: [box.serverScript, "--from", "sqlite:/srv/s.db"] }
+      yield* MemoryInstall.install(installOptions(box, { mcpServer: withFrom }))
+      const servers = readJson(userMcp(box)).mcpServers
+      expect(Object.keys(servers)).toEqual(["github", "acx-memory"])
+      expect(servers["acx-memory"].args).toEqual(withFrom.args)
+      const recorded = readJson(manifestFile(box)).entries.filter((entry: { kind: string }) => entry.kind === "mcp")
+      expect(recorded.map((entry: { server: { args: Array<string> } }) => entry.server.args)).toEqual([withFrom.args])
+      // a server the user changed since is theirs: replacing it is refused, nothing written
+      servers["acx-memory"].args.push("--verbose")
+      writeJson(userMcp(box), { mcpServers: servers })
+      const before = snapshot(box.root)
+      const error = yield* Effect.flip(MemoryInstall.install(installOptions(box)))
+      expect(error.reason).toBe("Settings")
+      expect(snapshot(box.root)).toEqual(before)
+      // uninstall removes what install recorded; the user's server stays
+      yield* MemoryInstall.uninstall(uninstallOptions(box))
+      expect(Object.keys(readJson(userMcp(box)).mcpServers)).toEqual(["github", "acx-memory"])
+    }))
+
   it.effect("project scope: <project>/.claude/settings.json and <project>/.mcp.json", () =>
     Effect.gen(function*() {
       const box = sandbox()

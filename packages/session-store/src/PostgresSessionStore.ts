@@ -77,7 +77,7 @@ import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import { importDriver } from "./internal/driver.js"
-import { describeConnectFailure } from "./internal/pgConnect.js"
+import { describeConnectFailure, describeStatementFailure, trackedSockets } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
@@ -124,7 +124,7 @@ const storageError = (operation: string) => (cause: unknown): SessionStore.Sessi
   new SessionStore.SessionStoreError({
     reason: "Storage",
     operation,
-    description: cause instanceof Error ? cause.message : String(cause),
+    description: describeStatementFailure(cause),
     cause
   })
 
@@ -452,18 +452,26 @@ export const make = (
   Effect.gen(function*() {
     yield* validateOptions(options)
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
+    // closes what a failed connection left open, and anything the pool left when the scope closes
+    // (added before the pool: finalizers run last first, so this runs after the pool has ended)
+    const sockets = trackedSockets()
+    yield* Effect.addFinalizer(() => Effect.sync(sockets.destroyAll))
     const context = yield* Layer.build(Pg.layer({
       url: options.url,
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-      applicationName: "@acx/session-store/PostgresSessionStore"
-    })).pipe(Effect.mapError((cause) =>
-      new SessionStore.SessionStoreError({
-        reason: "Connection",
-        operation: "connect",
-        description: describeConnectFailure(Redacted.value(options.url), cause),
-        cause
-      })
-    ))
+      applicationName: "@acx/session-store/PostgresSessionStore",
+      stream: sockets.stream
+    })).pipe(
+      Effect.tapError(() => Effect.sync(sockets.destroyAll)),
+      Effect.mapError((cause) =>
+        new SessionStore.SessionStoreError({
+          reason: "Connection",
+          operation: "connect",
+          description: describeConnectFailure(Redacted.value(options.url), cause),
+          cause
+        })
+      )
+    )
     return yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
       Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
     )

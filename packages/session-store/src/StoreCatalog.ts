@@ -174,6 +174,12 @@ export interface SearchOptions {
   /** Delimiters around each matched word of the snippet (default `**`). */
   readonly open?: string | undefined
   readonly close?: string | undefined
+  /**
+   * Applied to each matched field before its snippet is cut (a reader's secret mask): a secret
+   * is masked whole, then cut, so a snippet's window never shows half of one, and the match
+   * marks never land inside one (where they would break its shape for the mask).
+   */
+  readonly mask?: ((text: string) => string) | undefined
 }
 
 /**

@@ -80,6 +80,13 @@ export * as SessionDerive from "./SessionDerive.js"
  */
 export * as SessionOrigins from "./SessionOrigins.js"
 
+/**
+ * Searching a store's conversations as they are shown: masked hits, one result shape.
+ *
+ * @since 0.3.0
+ */
+export * as SessionSearch from "./SessionSearch.js"
+
 export {
   /**
    * The Promise constructors, also at `@acx/session-store/promise`.

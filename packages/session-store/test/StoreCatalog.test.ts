@@ -131,12 +131,15 @@ const backends: ReadonlyArray<Backend> = [
     downgrade: async (id) => {
       const db = new Database(path.join(root, `${id}.sqlite`))
       try {
-        for (const table of [...DERIVED_TABLES, "acx_session_text_fts"]) db.exec(`DROP TABLE ${table}`)
+        // as an acx before the derived tables (migration 3) wrote it: the origins (4) came after them
+        for (const table of [...DERIVED_TABLES, "acx_session_text_fts", "acx_session_origin"]) {
+          db.exec(`DROP TABLE ${table}`)
+        }
         db.exec("DROP INDEX acx_session_keys_behind")
         for (const column of ["derived_mtime", "derived_id"]) {
           db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
         }
-        db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id = 3")
+        db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id >= 3")
       } finally {
         db.close()
       }
@@ -159,11 +162,13 @@ const backends: ReadonlyArray<Backend> = [
     deriveArgs: (id) => ["postgres", PG_URL ?? "", `${SCHEMA}_${id}`],
     downgrade: (id) =>
       withPg(async (client) => {
-        for (const table of DERIVED_TABLES) await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
+        for (const table of [...DERIVED_TABLES, "acx_session_origin"]) {
+          await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
+        }
         for (const column of ["derived_mtime", "derived_id"]) {
           await client.query(`ALTER TABLE "${SCHEMA}_${id}".acx_session_keys DROP COLUMN ${column}`)
         }
-        await client.query(`DELETE FROM "${SCHEMA}_${id}".acx_session_store_migrations WHERE migration_id = 4`)
+        await client.query(`DELETE FROM "${SCHEMA}_${id}".acx_session_store_migrations WHERE migration_id >= 4`)
       }),
     appendWorkers: async (id, run) => {
       const workerFile = fileURLToPath(new URL("./workers/pgAppendWorker.ts", import.meta.url))

@@ -80,9 +80,13 @@ const backfill = Command.make(
   )
 )
 
-const mcp = Command.make("mcp", {}, lazyHandler(() => import("./run/memoryMcp.js"), (m) => m.run)).pipe(
+const mcp = Command.make(
+  "mcp",
+  MemoryOptions.mcpConfig,
+  lazyHandler(() => import("./run/memoryMcp.js"), (m) => m.run)
+).pipe(
   Command.withDescription(
-    "The memory as an MCP server on stdio (search, get_observations, timeline) for Claude Code: acx memory install registers it"
+    "The memory as an MCP server on stdio (search, get_observations, timeline; search_sessions and get_session_turns over the session store) for Claude Code: acx memory install registers it"
   )
 )
 

@@ -1,5 +1,6 @@
 /**
- * The options several commands share (`--config-dir`, `--project`, `--json`, `--follow-symlinks`):
+ * The options several commands share (`--config-dir`, `--from`, `--project`, `--json`,
+ * `--follow-symlinks`):
  * part of the command tree, so this module loads with it and imports nothing a command's work needs.
  */
 import * as Options from "@effect/cli/Options"
@@ -22,6 +23,18 @@ export const projectOption = Options.text("project").pipe(
   Options.map(Option.map((value) => projectKeyOf(value)))
 )
 
+/**
+ * `--from TARGET`: read a session store (what `acx sync` and `acx import` fill, or an app's agents
+ * through the SDK's `sessionStore`) instead of the config directory. Parsed when the command runs
+ * (`storeSource.ts`), so a bad spec is a usage error like `--to`'s.
+ */
+export const fromOption = Options.text("from").pipe(
+  Options.withDescription(
+    "Read this session store instead of the config directory: sqlite:FILE, a FILE.db path, or postgres://user:pass@host/db[?schema=S] (what acx sync --to fills; it must exist)"
+  ),
+  Options.optional
+)
+
 export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON for scripts"))
 
 export const followSymlinksOption = Options.boolean("follow-symlinks").pipe(
@@ -39,5 +52,16 @@ export const machineOption = Options.text("machine").pipe(
 
 export const userOption = Options.text("user").pipe(
   Options.withDescription("The user its sessions are recorded under (default: the OS user)"),
+  Options.optional
+)
+
+/**
+ * `--from TARGET` of the commands that only ever read a store (`acx search`, `acx memory mcp`):
+ * the sync store by default, never the config directory.
+ */
+export const storeFromOption = Options.text("from").pipe(
+  Options.withDescription(
+    "The store to read: sqlite:FILE or FILE.db, or postgres://user:pass@host/db[?schema=S] (default: sqlite:$ACX_HOME/sessions.db, the one acx sync fills); nothing is created"
+  ),
   Options.optional
 )

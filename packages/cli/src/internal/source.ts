@@ -154,11 +154,29 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
   return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
 }
 
+// The services that read a store (`storeSource.ts`), not a config directory.
+const storeBacked = new WeakSet<ClaudeProjects.ClaudeProjects>()
+
+/** Marks `projects` as reading a session store (`--from`); returns it. */
+export const markStoreBacked = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects.ClaudeProjects => {
+  storeBacked.add(projects)
+  return projects
+}
+
+/**
+ * Whether `projects` reads a session store (`--from`): its listings' `size` is 0 (a store keeps
+ * entries, not files), its `projectsDir` the store's name.
+ */
+export const isStoreBacked = (projects: ClaudeProjects.ClaudeProjects): boolean => storeBacked.has(projects)
+
 /** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
 export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: Option.Option<string>): string =>
   Option.match(projectKey, {
     onNone: () => `in ${projects.projectsDir}`,
-    onSome: (key) => `for project ${projectLabel(key)} (${path.join(projects.projectsDir, key)})`
+    onSome: (key) =>
+      isStoreBacked(projects)
+        ? `for project ${projectLabel(key)} in ${projects.projectsDir}`
+        : `for project ${projectLabel(key)} (${path.join(projects.projectsDir, key)})`
   })
 
 /** The main transcript's entries plus every subagent's, for statistics. */

@@ -1,25 +1,24 @@
 /**
  * `--from TARGET`: a session store read instead of the config directory. The store is opened
- * for reading: a SQLite file that does not exist is one line and nothing is created (a mistyped
- * path never becomes an empty store), a Postgres server that does not answer is the store's own
- * error, and the password shows in no message (`DatabaseSpec.display`).
+ * for reading (`target.ts`'s `readTarget`): a SQLite file that does not exist, or is not a SQLite
+ * database, is one line and nothing is created or changed (a mistyped path never becomes an empty
+ * store), a Postgres server that does not answer is the store's own error, and the password shows
+ * in no message (`DatabaseSpec.display`).
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
-import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as fs from "node:fs"
 import * as CliError from "../CliError.js"
-import { projectsLayer } from "./source.js"
-import { parseTarget } from "./target.js"
+import { projectLabel } from "./options.js"
+import { markStoreBacked, projectsLayer } from "./source.js"
+import { readTarget } from "./target.js"
 
 /** An open store with its catalog, and how it is named to the user. */
 export interface OpenStore {
@@ -28,32 +27,13 @@ export interface OpenStore {
   readonly display: string
 }
 
-// A SQLite store must already exist: reading never creates one.
-const checkExists = (spec: string, flag: string): Effect.Effect<void, CliError.CliError> => {
-  const parsed = DatabaseSpec.parse(spec)
-  if (Either.isLeft(parsed) || parsed.right._tag !== "Sqlite") return Effect.void
-  const file = parsed.right.filename
-  let isFile = false
-  try {
-    isFile = fs.statSync(file).isFile()
-  } catch {
-    return Effect.fail(
-      CliError.notFound(
-        `${flag}: no store at ${file} (\`acx sync --to sqlite:${file}\` makes one); nothing was created`
-      )
-    )
-  }
-  return isFile ? Effect.void : Effect.fail(CliError.invalidArgument(`${flag}: ${file} is not a file`))
-}
-
 /** Opens the store `spec` names for reading, in the scope; `flag` names the option in messages. */
 export const openStore = (
   spec: string,
   flag = "--from"
 ): Effect.Effect<OpenStore, CliError.CliError | SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
-    yield* checkExists(spec, flag)
-    const target = yield* parseTarget(spec, flag)
+    const target = yield* readTarget(spec, flag)
     // built in the caller's scope: the store stays open until the command is done
     const opened = Context.get(yield* Layer.build(target.layer), SessionStore.SessionStore)
     const catalog = StoreCatalog.catalogOf(opened)
@@ -62,6 +42,30 @@ export const openStore = (
     }
     return { store: Object.assign(opened, { catalog }), display: target.display }
   })
+
+/**
+ * The `ClaudeProjects` service over an open store, marked as one (`source.ts`'s `isStoreBacked`)
+ * and with a project it has no session of said in the user's words (the path `--project` was
+ * given, as for a config directory).
+ */
+export const storeProjects = ({ display, store }: OpenStore): ClaudeProjects.ClaudeProjects => {
+  const projects = StoreProjects.make({ store, location: display })
+  const named = (projectKey: string | undefined) =>
+    Effect.mapError((error: ClaudeProjects.ClaudeProjectsError) =>
+      projectKey === undefined || error.reason !== "NotFound"
+        ? error
+        : new ClaudeProjects.ClaudeProjectsError({
+          reason: error.reason,
+          operation: error.operation,
+          description: `no sessions for project ${projectLabel(projectKey)} in ${display}`
+        })
+    )
+  return markStoreBacked({
+    ...projects,
+    listSessions: (projectKey) => named(projectKey)(projects.listSessions(projectKey)),
+    listSessionFiles: (projectKey) => named(projectKey)(projects.listSessionFiles(projectKey))
+  })
+}
 
 /**
  * Where a reading command reads: the store `--from` names, else the config directory
@@ -81,6 +85,6 @@ export const readingLayer = (
     onSome: (spec) =>
       Layer.scoped(
         ClaudeProjects.ClaudeProjects,
-        Effect.map(openStore(spec), ({ display, store }) => StoreProjects.make({ store, location: display }))
+        Effect.map(openStore(spec), storeProjects)
       )
   })

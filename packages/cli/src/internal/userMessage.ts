@@ -138,6 +138,12 @@ export const userMessage = (error: unknown): string => {
     }
     case "ClaudePushError":
       return `cannot push session ${text(error["sessionId"]) ?? ""}: ${description ?? ""}`
+    case "SearchQueryError": {
+      // the query as typed (10 000 characters of it, or a NUL) stays short and printable
+      const query = text(error["query"]) ?? ""
+      const shown = JSON.stringify(query.length > 60 ? `${query.slice(0, 60)}…` : query)
+      return `cannot search for ${shown}: ${description ?? "not a query"}`
+    }
     case "ClaudeBinaryError":
     case "CliError":
       break

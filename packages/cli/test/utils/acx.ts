@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll } from "vitest"
+import { afterAll, expect } from "vitest"
 import { removeTreeWhenIdle } from "./processes.js"
 
 export const BIN = fileURLToPath(new URL("../../bin/acx.mjs", import.meta.url))
@@ -35,6 +35,8 @@ export interface AcxOptions {
   readonly cwd?: string
   /** Written to stdin, which is then closed (default: no stdin). */
   readonly input?: string
+  /** Killed after this long (default {@link SPAWN_TIMEOUT_MS}): a test of a hang that must not be. */
+  readonly timeoutMs?: number
 }
 
 // Variables a developer's shell may have set that would change what the CLI does.
@@ -66,7 +68,7 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
       env,
       cwd: options.cwd ?? process.cwd(),
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      timeout: SPAWN_TIMEOUT_MS,
+      timeout: options.timeoutMs ?? SPAWN_TIMEOUT_MS,
       killSignal: "SIGKILL"
     })
     const out: Array<Buffer> = []
@@ -87,6 +89,15 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
       })
     })
   })
+}
+
+/** A failure of one `acx: …` line on stderr containing `text`, nothing on stdout, exit `code`. */
+export const expectOneLine = (result: AcxResult, code: number, text: string): void => {
+  expect(result.code, result.stderr).toBe(code)
+  expect(result.stdout).toBe("")
+  expect(result.stderrLines).toHaveLength(1)
+  expect(result.stderrLines[0]).toMatch(/^acx: /)
+  expect(result.stderrLines[0]).toContain(text)
 }
 
 /** Help output without ANSI styling. */

@@ -124,7 +124,10 @@ export const hitOf = (
     ...present("uuid", row.uuid),
     role: row.role as StoreCatalog.SearchHit["role"],
     ...(timeMs === undefined ? {} : { timeMs }),
-    snippet: SearchQuery.snippet(row.body, query, { open: options.open ?? "**", close: options.close ?? "**" }),
+    snippet: SearchQuery.snippet(options.mask === undefined ? row.body : options.mask(row.body), query, {
+      open: options.open ?? "**",
+      close: options.close ?? "**"
+    }),
     score: Number(row.score)
   }
 }

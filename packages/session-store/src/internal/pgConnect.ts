@@ -1,10 +1,13 @@
 /**
  * Why a Postgres store could not connect, as one line that names the server (host and port,
- * never the credentials) and the reason, instead of the driver's "PgClient: Failed to connect".
+ * never the credentials) and the reason, instead of the driver's "PgClient: Failed to connect";
+ * and the sockets a failed connection leaves open, closed.
  */
+import * as net from "node:net"
+import type { Duplex } from "node:stream"
 
 /** The driver error under `cause` (an `SqlError` wraps the `pg` error). */
-const rootCause = (cause: unknown): unknown => {
+export const rootCause = (cause: unknown): unknown => {
   let current = cause
   for (let depth = 0; depth < 8; depth++) {
     const next = typeof current === "object" && current !== null
@@ -51,10 +54,56 @@ export const reasonOf = (cause: unknown): string => {
   const message = root instanceof Error ? root.message : String(root)
   if (typeof code === "string" && code in NETWORK_REASONS) return NETWORK_REASONS[code]!
   if (/timeout/i.test(message)) return "connection timed out"
+  // `pg` with no password to answer a server that asks for one (SCRAM): say what to do
+  if (/password must be a string/i.test(message)) {
+    return "the server asks for a password and none was given (put it in the URL, or in PGPASSWORD or ~/.pgpass)"
+  }
   // Postgres' own messages (bad password, unknown database, …) name no secret.
   return message === "" ? (typeof code === "string" ? code : "unknown error") : message
+}
+
+/**
+ * A failed statement in one line: `@effect/sql`'s message ("Failed to execute statement") with
+ * the server's own reason after it (`permission denied for database acx`), which names no secret.
+ */
+export const describeStatementFailure = (cause: unknown): string => {
+  const message = cause instanceof Error ? cause.message : String(cause)
+  const root = rootCause(cause)
+  const reason = root instanceof Error && root !== cause ? root.message : ""
+  return reason === "" || reason === message ? message : `${message}: ${reason}`
 }
 
 /** `cannot connect to Postgres at HOST:PORT: REASON`. */
 export const describeConnectFailure = (url: string, cause: unknown): string =>
   `cannot connect to Postgres at ${serverOf(url)}: ${reasonOf(cause)}`
+
+/**
+ * The sockets of one pool, each made here (the `stream` factory `pg` takes), so that those a
+ * failed connection left open can be closed. `pg` keeps a connection whose authentication failed
+ * on its side open (a URL without the password the server asks for: "client password must be a
+ * string"), and the pool forgets it: the socket kept the process alive until the server's
+ * `authentication_timeout` (a minute) closed it, so `acx sync --to` hung after printing its error.
+ */
+export interface TrackedSockets {
+  /** The `stream` option of `PgClient.layer`. */
+  readonly stream: () => Duplex
+  /** Destroys every socket still open. */
+  readonly destroyAll: () => void
+}
+
+/** A fresh set of tracked sockets (see {@link TrackedSockets}). */
+export const trackedSockets = (): TrackedSockets => {
+  const open = new Set<net.Socket>()
+  return {
+    stream: () => {
+      const socket = new net.Socket()
+      open.add(socket)
+      socket.once("close", () => open.delete(socket))
+      return socket
+    },
+    destroyAll: () => {
+      for (const socket of open) socket.destroy()
+      open.clear()
+    }
+  }
+}

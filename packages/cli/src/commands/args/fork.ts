@@ -6,7 +6,7 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { configDirOption, followSymlinksOption, jsonOption, projectOption } from "../../internal/options.js"
+import { configDirOption, followSymlinksOption, fromOption, jsonOption, projectOption } from "../../internal/options.js"
 import { sessionIdArg } from "./show.js"
 
 const atOption = Options.text("at").pipe(
@@ -31,6 +31,7 @@ export const config = {
   title: titleOption,
   project: projectOption,
   configDir: configDirOption,
+  from: fromOption,
   json: jsonOption,
   followSymlinks: followSymlinksOption
 }

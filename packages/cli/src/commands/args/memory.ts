@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { configDirOption, jsonOption } from "../../internal/options.js"
+import { configDirOption, fromOption, jsonOption, storeFromOption } from "../../internal/options.js"
 
 /**
  * `-p/--project DIR`: a project is the absolute path Claude Code ran in (a relative one is
@@ -183,7 +183,13 @@ export const scopeOption = Options.choice("scope", ["user", "project"]).pipe(
  */
 export const installConfig = {
   scope: scopeOption.pipe(Options.withDefault("user" as const)),
-  project: memoryProjectOption
+  project: memoryProjectOption,
+  sessionsFrom: Options.text("sessions-from").pipe(
+    Options.withDescription(
+      "The session store the MCP server's search_sessions and get_session_turns read (acx memory mcp --from; default: the one acx sync fills)"
+    ),
+    Options.optional
+  )
 }
 
 /**
@@ -193,6 +199,22 @@ export const installConfig = {
  * @category models
  */
 export type InstallArgs = Command.Command.ParseConfig<typeof installConfig>
+
+/**
+ * The options of `acx memory mcp`.
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export const mcpConfig = { from: storeFromOption }
+
+/**
+ * What `acx memory mcp` was given.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type McpArgs = Command.Command.ParseConfig<typeof mcpConfig>
 
 /**
  * The options and arguments of `acx memory uninstall`.
@@ -218,6 +240,7 @@ export type UninstallArgs = Command.Command.ParseConfig<typeof uninstallConfig>
  */
 export const backfillConfig = {
   configDir: configDirOption,
+  from: fromOption,
   project: memoryProjectOption,
   since: Options.text("since").pipe(
     Options.withDescription("Only sessions active from this date on (YYYY-MM-DD or an ISO time)"),

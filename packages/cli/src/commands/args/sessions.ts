@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as Command from "@effect/cli/Command"
-import { configDirOption, followSymlinksOption, jsonOption, projectOption } from "../../internal/options.js"
+import { configDirOption, followSymlinksOption, fromOption, jsonOption, projectOption } from "../../internal/options.js"
 
 /**
  * The options and arguments of `acx sessions`.
@@ -15,6 +15,7 @@ import { configDirOption, followSymlinksOption, jsonOption, projectOption } from
  */
 export const config = {
   configDir: configDirOption,
+  from: fromOption,
   project: projectOption,
   json: jsonOption,
   followSymlinks: followSymlinksOption

@@ -7,7 +7,7 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { configDirOption, followSymlinksOption, projectOption } from "../../internal/options.js"
+import { configDirOption, followSymlinksOption, fromOption, projectOption } from "../../internal/options.js"
 
 /**
  * The `<id>` argument every per-session command takes.
@@ -59,6 +59,7 @@ export const config = {
   format: formatOption,
   project: projectOption,
   configDir: configDirOption,
+  from: fromOption,
   noThinking: thinkingOption,
   followSymlinks: followSymlinksOption
 }

@@ -7,7 +7,7 @@
 import * as StatsReport from "@acx/convert/StatsReport"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { configDirOption, followSymlinksOption, jsonOption, projectOption } from "../../internal/options.js"
+import { configDirOption, followSymlinksOption, fromOption, jsonOption, projectOption } from "../../internal/options.js"
 
 const dayOption = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description), Options.optional)
@@ -25,6 +25,7 @@ const byOption = Options.choice("by", StatsReport.groupings).pipe(
  */
 export const config = {
   configDir: configDirOption,
+  from: fromOption,
   project: projectOption,
   json: jsonOption,
   by: byOption,

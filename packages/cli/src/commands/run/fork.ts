@@ -1,5 +1,7 @@
 /**
- * What `acx fork` does (its options: `../fork.ts`).
+ * What `acx fork` does (its options: `../fork.ts`): the fork is written into the config
+ * directory, the session read there or (`--from`) from a session store, so a session Claude Code
+ * deleted comes back resumable (`claude --resume <new id>`).
  *
  * @since 0.1.0
  */
@@ -9,22 +11,35 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
+import { openStore, storeProjects } from "../../internal/storeSource.js"
 import type { ForkArgs } from "../args/fork.js"
 
 /**
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ at, configDir, followSymlinks, id, json, project, title }: ForkArgs) =>
+export const run = ({ at, configDir, followSymlinks, from, id, json, project, title }: ForkArgs) =>
   Effect.gen(function*() {
+    // where the fork goes: always the config directory, which Claude Code resumes from
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const session = yield* findSession(projects, id, project)
+    const opened = Option.isSome(from) ? yield* openStore(from.value) : undefined
+    const source = opened === undefined ? projects : storeProjects(opened)
+    const session = yield* findSession(source, id, project)
     const result = yield* projects.forkSession(session.projectKey, session.sessionId, {
       upToUuid: Option.getOrUndefined(at),
-      title: Option.getOrUndefined(title)
+      title: Option.getOrUndefined(title),
+      ...(opened === undefined ? {} : { from: source })
     })
-    if (json) return yield* Console.log(format.json({ ...result, forkedFrom: session.sessionId }))
+    if (json) {
+      return yield* Console.log(format.json({
+        ...result,
+        forkedFrom: session.sessionId,
+        ...(opened === undefined ? {} : { from: opened.display })
+      }))
+    }
     yield* Console.log(
-      `forked ${session.sessionId} → ${result.sessionId} (${result.entries} entries) in project ${result.projectKey}\n${result.file}`
+      `forked ${session.sessionId}${
+        opened === undefined ? "" : ` from ${opened.display}`
+      } → ${result.sessionId} (${result.entries} entries) in project ${result.projectKey}\n${result.file}\nresume it with: claude --resume ${result.sessionId}`
     )
-  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+  }).pipe(Effect.scoped, Effect.provide(projectsLayer(configDir, { followSymlinks })))

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
 import * as MemoryBackup from "@acx/memory/MemoryBackup"
@@ -13,9 +14,10 @@ import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as path from "node:path"
-import { invalidArgument, printable } from "../../CliError.js"
+import { type CliError, invalidArgument, printable } from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
@@ -231,18 +233,35 @@ export const restore = ({ file }: RestoreArgs) =>
   })
 
 /**
+ * A store spec as the MCP server will be given it: checked, a SQLite file made absolute (Claude
+ * Code starts the server in another directory); a Postgres URL as typed.
+ */
+const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
+  Either.match(DatabaseSpec.parse(spec), {
+    onLeft: (error) => Effect.fail(invalidArgument(`--sessions-from: ${error.description}`)),
+    onRight: (database) => Effect.succeed(database._tag === "Sqlite" ? `sqlite:${database.filename}` : spec)
+  })
+
+/**
  * `acx memory install`.
  *
  * @since 0.1.0
  * @category handlers
  */
-export const install = ({ project, scope }: InstallArgs) =>
+export const install = ({ project, scope, sessionsFrom }: InstallArgs) =>
   Effect.gen(function*() {
+    const from = yield* Option.match(sessionsFrom, {
+      onNone: () => Effect.succeed([]),
+      onSome: (spec) => Effect.map(serverSpec(spec), (given) => ["--from", given])
+    })
     const report = yield* MemoryInstall.install({
       scope,
       projectDir: Option.getOrUndefined(project),
       hookCommand: hookCommand(),
-      mcpServer: { command: process.execPath, args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp"] }
+      mcpServer: {
+        command: process.execPath,
+        args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp", ...from]
+      }
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
   })

@@ -1,7 +1,8 @@
 /**
- * What `acx memory backfill` does: past sessions of a Claude Code config directory distilled into
- * the memory (`@acx/memory/MemoryBackfill`), with progress on a terminal and a `--json` summary,
- * and in model mode the estimate shown (and confirmed on a terminal) before anything is spent.
+ * What `acx memory backfill` does: past sessions of a Claude Code config directory (or, with
+ * `--from`, of a session store) distilled into the memory (`@acx/memory/MemoryBackfill`), with
+ * progress on a terminal and a `--json` summary, and in model mode the estimate shown (and
+ * confirmed on a terminal) before anything is spent.
  * Its own module: model mode loads the worker and its model client.
  *
  * @since 0.3.0
@@ -22,17 +23,21 @@ import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
-import { type MalformedFile, malformedWarning, projectsLayer } from "../../internal/source.js"
+import { isStoreBacked, type MalformedFile, malformedWarning } from "../../internal/source.js"
+import { readingLayer } from "../../internal/storeSource.js"
 import type { BackfillArgs } from "../args/memory.js"
 
-/** A config directory's main transcripts as a backfill source (its listing's metadata filters them before any read). */
+/**
+ * A config directory's main transcripts, or a store's (`--from`), as a backfill source (its
+ * listing's metadata filters them before any read).
+ */
 const configDirSource = (
   projects: ClaudeProjects.ClaudeProjects,
   malformed: Map<string, MalformedFile>
 ): MemoryBackfill.Source<ClaudeProjects.ClaudeProjectsError | CliError> => {
   const keys = new Map<string, string>()
   return {
-    name: `config:${projects.configDir}`,
+    name: isStoreBacked(projects) ? `store:${projects.configDir}` : `config:${projects.configDir}`,
     sessions: Effect.map(projects.listSessions(), (sessions) =>
       sessions.map((session) => {
         keys.set(session.sessionId, session.projectKey)
@@ -83,7 +88,7 @@ const ask = (question: string) =>
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ configDir, dryRun, json, mode, project, since, yes }: BackfillArgs) =>
+export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }: BackfillArgs) =>
   Effect.gen(function*() {
     const paths = files()
     const { config } = MemoryConfig.load(paths.home)
@@ -155,6 +160,6 @@ export const run = ({ configDir, dryRun, json, mode, project, since, yes }: Back
     ]
     yield* Console.log(lines.join("\n"))
   }).pipe(
-    Effect.provide(projectsLayer(configDir)),
+    Effect.provide(readingLayer(from, configDir)),
     Effect.provide(NodeFileSystem.layer)
   )

@@ -10,7 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { sessionsTable as table } from "../../internal/sessionsTable.js"
-import { listingPlace, projectsLayer } from "../../internal/source.js"
+import { isStoreBacked, listingPlace } from "../../internal/source.js"
+import { readingLayer } from "../../internal/storeSource.js"
 import type { SessionsArgs } from "../args/sessions.js"
 
 /**
@@ -26,12 +27,13 @@ export const sessionsTable = table
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ configDir, followSymlinks, json, project }: SessionsArgs) =>
+export const run = ({ configDir, followSymlinks, from, json, project }: SessionsArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     // the rows and the order of the page's list (`GET /api/sessions`) too
     const list = SessionListing.rows(yield* projects.listSessions(Option.getOrUndefined(project)))
     if (json) return yield* Console.log(format.json(list))
     if (list.length === 0) return yield* Console.log(`no sessions ${listingPlace(projects, project)}`)
-    yield* Console.log(sessionsTable(list))
-  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+    // a store keeps entries, not files: its rows have no size to show
+    yield* Console.log(sessionsTable(list, { sizes: !isStoreBacked(projects) }))
+  }).pipe(Effect.provide(readingLayer(from, configDir, { followSymlinks })))

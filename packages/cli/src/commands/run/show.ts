@@ -9,8 +9,8 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError, printable } from "../../CliError.js"
 import { findTranscript } from "../../internal/findTranscript.js"
-import { projectsLayer } from "../../internal/source.js"
 import { writeStdout } from "../../internal/stdout.js"
+import { readingLayer } from "../../internal/storeSource.js"
 import type { ShowArgs } from "../args/show.js"
 
 // "Subagent a881341 (Explore: what it was asked) of session 258c7280-…"
@@ -26,7 +26,7 @@ const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): s
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, project, uuids }: ShowArgs) =>
+export const run = ({ agent, configDir, followSymlinks, format, from, id, noThinking, project, uuids }: ShowArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const found = yield* findTranscript(projects, id, project, agent)
@@ -62,4 +62,4 @@ export const run = ({ agent, configDir, followSymlinks, format, id, noThinking, 
       uuids,
       ...(found.agent === undefined ? {} : { subagent: true, title: subagentTitle(found.agent, session.sessionId) })
     }))
-  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+  }).pipe(Effect.provide(readingLayer(from, configDir, { followSymlinks })))

@@ -6,6 +6,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -14,6 +15,7 @@ import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { listingPlace, malformedWarning, projectsLayer } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
+import { openStore, storeProjects } from "../../internal/storeSource.js"
 import type { StatsArgs } from "../args/stats.js"
 
 /**
@@ -25,19 +27,45 @@ import type { StatsArgs } from "../args/stats.js"
  */
 export const statsReport = table
 
+// The folds of the config directory's transcripts, or (`--from`) of a store's, cached per
+// session (`StoreStats`, the same fold: the same report for the same entries), and the
+// `ClaudeProjects` they came from (where "no sessions …" looked).
+const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
+  Option.match(from, {
+    onNone: () =>
+      Effect.gen(function*() {
+        const projects = yield* ClaudeProjects.ClaudeProjects
+        return { projects, folds: yield* SessionStats.foldStats(projects, Option.getOrUndefined(project)) }
+      }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
+    onSome: (spec) =>
+      Effect.gen(function*() {
+        const opened = yield* openStore(spec)
+        const projects = storeProjects(opened)
+        // a project the store has no session of is said as a listing says it
+        if (Option.isSome(project)) yield* projects.listSessionFiles(project.value)
+        const folds = yield* StoreStats.foldStats({
+          store: opened.store,
+          location: opened.display,
+          projectKey: Option.getOrUndefined(project)
+        })
+        return { projects, folds }
+      })
+  })
+
 /**
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ by, configDir, followSymlinks, json, project, since, until }: StatsArgs) =>
+export const run = (args: StatsArgs) =>
   Effect.gen(function*() {
+    const { by, json, project, since, until } = args
     const parsed = StatsReport.parseDayRange(Option.getOrUndefined(since), Option.getOrUndefined(until))
     if (parsed._tag !== "Range") {
       return yield* CliError.invalidArgument(StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`))
     }
     const range = parsed.range
-    const projects = yield* ClaudeProjects.ClaudeProjects
-    const result = yield* SessionStats.collectStats(projects, Option.getOrUndefined(project), { by, range })
+    const { folds, projects } = yield* folded(args)
+    const result = SessionStats.reportStats(folds, by, range)
     for (const skipped of result.run.skipped) {
       yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
     }
@@ -56,4 +84,4 @@ export const run = ({ by, configDir, followSymlinks, json, project, since, until
       }))
     )
     if (warning !== undefined) yield* Console.error(warning)
-  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+  }).pipe(Effect.scoped)

@@ -1,0 +1,231 @@
+/**
+ * `--from TARGET` given something it cannot read, through the BUILT `acx` binary: one `acx: …`
+ * line, the exit code of its kind, nothing created, no password printed.
+ * - a SQLite store that does not exist (as `sqlite:FILE` and as a bare `FILE.db`), for every
+ *   command that takes `--from`: exit 1 and the directory stays empty (reading never creates a
+ *   store); a directory, and a file that is no SQLite database (left as it was): exit 1;
+ * - a Postgres server that does not answer: exit 1, host and port, never the password;
+ * - a spec that names no database: exit 2 (a usage error, as for `--to`), the password hidden;
+ * - a Postgres URL without the password the server asks for (a role made for the test): exit 1
+ *   at once, for `--from`, `acx sync --to` and `acx import --to` (it used to hang until the
+ *   server's authentication timeout, a minute, closed the socket the driver left open);
+ * - a session id the store does not hold, an ambiguous prefix, a project it has no session of;
+ * - a store written by an acx before the derived tables (the catalog): migrated in place on the
+ *   first `--from`, then read like any other.
+ */
+import * as Fixtures from "@acx/fixtures"
+import Database from "better-sqlite3"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, type AcxResult, expectOneLine, listTree, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { closedPort } from "./utils/postgres.js"
+import { removeTreeWhenIdle } from "./utils/processes.js"
+
+const PG_URL = process.env["ACX_PG_URL"]
+
+const root = tempDir("from-bad")
+const built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+const env = { ACX_HOME: path.join(root, "home") }
+const store = path.join(root, "store.db")
+afterAll(() => removeTreeWhenIdle(root), 70_000)
+
+const ok = (result: AcxResult) => {
+  expect(result.code, `exit code (stderr: ${result.stderr})`).toBe(0)
+  return result
+}
+
+const session = built.sessions[0]!
+// every command that reads --from, with what it needs besides
+const commands: ReadonlyArray<ReadonlyArray<string>> = [
+  ["sessions"],
+  ["show", session.sessionId],
+  ["stats"],
+  ["fork", session.sessionId, "--config-dir", built.configDir],
+  ["memory", "backfill", "--dry-run"]
+]
+
+interface PgClient {
+  connect(): Promise<void>
+  query(sql: string): Promise<{ rows: Array<Record<string, unknown>> }>
+  end(): Promise<void>
+}
+
+const withPg = async <A>(url: string, f: (client: PgClient) => Promise<A>): Promise<A> => {
+  const pg = (await import("pg" as string)) as { default: { Client: new(options: object) => PgClient } }
+  const client = new pg.default.Client({ connectionString: url })
+  // a refused connection is ended too: pg leaves its socket open otherwise
+  await client.connect().catch((error: unknown) => client.end().catch(() => {}).then(() => Promise.reject(error)))
+  return f(client).finally(() => client.end())
+}
+
+describe("acx … --from a store it cannot read", () => {
+  beforeAll(async () => {
+    ok(await acx(["sync", "--to", store, "--config-dir", built.configDir], { env }))
+  }, TEST_TIMEOUT_MS)
+
+  it("a SQLite store that does not exist: exit 1 for every command, nothing created", {
+    timeout: TEST_TIMEOUT_MS * 2
+  }, async () => {
+    const empty = path.join(root, "empty")
+    fs.mkdirSync(empty)
+    for (const spec of [`sqlite:${empty}/none.db`, path.join(empty, "none.sqlite")]) {
+      for (const command of commands) {
+        const result = await acx([...command, "--from", spec], { env })
+        expectOneLine(result, 1, `--from: no store at ${spec.replace(/^sqlite:/, "")}`)
+        expect(result.stderr).toContain("nothing was created")
+        expect(listTree(empty)).toEqual([])
+      }
+    }
+  })
+
+  it("a directory, and a file that is no database (left as it was): exit 1", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    expectOneLine(await acx(["sessions", "--from", `sqlite:${root}`], { env }), 1, `${root} is not a file`)
+    const garbage = path.join(root, "garbage.db")
+    fs.writeFileSync(garbage, "this is not a SQLite database, just text long enough to look like a header\n")
+    const before = fs.readFileSync(garbage)
+    const result = await acx(["sessions", "--from", garbage], { env })
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderrLines).toHaveLength(1)
+    expect(result.stderrLines[0]).toMatch(/^acx: .*not a SQLite database/)
+    expect(fs.readFileSync(garbage)).toEqual(before)
+  })
+
+  it("a Postgres server that does not answer: host, port and reason, never the password", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const port = await closedPort()
+    for (const command of [["sessions"], ["stats"], ["show", session.sessionId]]) {
+      const result = await acx([...command, "--from", `postgres://acx:s3cret-Pw@127.0.0.1:${port}/acx`], { env })
+      expectOneLine(result, 1, `cannot connect to Postgres at 127.0.0.1:${port}`)
+      expect(result.stderr).not.toContain("s3cret-Pw")
+    }
+  })
+
+  it("a spec that names no database: a usage error (exit 2), the password hidden", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    for (const command of commands) {
+      const result = await acx([...command, "--from", "postgress://acx:s3cret-Pw@host/db"], { env, cwd: root })
+      expectOneLine(result, 2, "--from: expected sqlite:FILE")
+      expect(result.stderr).not.toContain("s3cret-Pw")
+    }
+    // and no file named after it
+    expect(fs.readdirSync(root).filter((name) => name.startsWith("postgres"))).toEqual([])
+  })
+
+  it("a session the store does not hold, an ambiguous prefix, a project it has no session of", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const missing = "00000000-0000-4000-8000-000000000000"
+    expectOneLine(await acx(["show", missing, "--from", store], { env }), 1, `no session ${missing} in sqlite:${store}`)
+    expectOneLine(await acx(["fork", missing, "--from", store], { env }), 1, `no session ${missing}`)
+    expectOneLine(
+      await acx(["sessions", "--project", "-no-such-project", "--from", store], { env }),
+      1,
+      `no sessions for project -no-such-project in sqlite:${store}`
+    )
+    // two sessions whose ids share their first 8 characters
+    const twins = path.join(root, "twins")
+    const twinIds = ["abcd1234-0000-4000-8000-000000000001", "abcd1234-0000-4000-8000-000000000002"]
+    fs.mkdirSync(path.join(twins, "projects", "-p"), { recursive: true })
+    for (const id of twinIds) {
+      const entry = { type: "user", uuid: randomUUID(), sessionId: id, message: { role: "user", content: "hi" } }
+      fs.writeFileSync(path.join(twins, "projects", "-p", `${id}.jsonl`), `${JSON.stringify(entry)}\n`)
+    }
+    const twinStore = path.join(root, "twins.db")
+    ok(await acx(["sync", "--to", twinStore, "--config-dir", twins], { env }))
+    expectOneLine(await acx(["show", "abcd1234", "--from", twinStore], { env }), 1, "abcd1234 matches 2 sessions")
+    // the whole id finds it
+    expect(ok(await acx(["show", twinIds[1]!, "--from", twinStore], { env })).stdout).toContain("hi")
+  })
+
+  it("a store an older acx wrote (no catalog tables): migrated in place, then read like the dir", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const old = path.join(root, "old.db")
+    ok(await acx(["sync", "--to", old, "--config-dir", built.configDir], { env }))
+    // as written before migration 3 (the derived tables and the keys' watermark; the origins after them)
+    const db = new Database(old)
+    try {
+      for (
+        const table of [
+          "acx_session_meta",
+          "acx_session_usage",
+          "acx_session_text",
+          "acx_session_text_fts",
+          "acx_session_origin"
+        ]
+      ) {
+        db.exec(`DROP TABLE ${table}`)
+      }
+      db.exec("DROP INDEX acx_session_keys_behind")
+      for (const column of ["derived_mtime", "derived_id"]) {
+        db.exec(`ALTER TABLE acx_session_keys DROP COLUMN ${column}`)
+      }
+      db.exec("DELETE FROM acx_session_store_migrations WHERE migration_id >= 3")
+    } finally {
+      db.close()
+    }
+    const strip = (rows: Array<Record<string, unknown>>) =>
+      rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
+    const fromDir = parseJson(ok(await acx(["sessions", "--json", "--config-dir", built.configDir], { env })))
+    const fromOld = parseJson(ok(await acx(["sessions", "--json", "--from", old], { env })))
+    expect(strip(fromOld)).toEqual(strip(fromDir))
+    const check = new Database(old, { readonly: true })
+    try {
+      const tables = check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<
+        { name: string }
+      >
+      expect(tables.map((table) => table.name)).toContain("acx_session_meta")
+    } finally {
+      check.close()
+    }
+  })
+
+  describe.skipIf(PG_URL === undefined)("a Postgres URL without the password the server asks for", () => {
+    const role = `acx_nopw_${process.pid}_${randomUUID().slice(0, 8)}`
+    let asks = true
+    beforeAll(async () => {
+      await withPg(PG_URL!, (client) => client.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw-${randomUUID()}'`))
+      // a server that trusts local connections asks for no password: nothing to test there
+      const url = new URL(PG_URL!)
+      url.username = role
+      url.password = ""
+      asks = await withPg(url.href, async () => false).catch(() => true)
+    })
+    afterAll(() => withPg(PG_URL!, (client) => client.query(`DROP ROLE IF EXISTS ${role}`)))
+
+    it("exit 1 at once for --from, sync --to and import --to, saying what is missing", {
+      timeout: TEST_TIMEOUT_MS * 2
+    }, async ({ skip }) => {
+      if (!asks) return skip("the server does not ask this role for a password")
+      const url = new URL(PG_URL!)
+      url.username = role
+      url.password = ""
+      url.searchParams.set("schema", "acx_nopw")
+      const server = `${url.hostname}:${url.port}`
+      // a hang is killed long before the server's own authentication timeout (a minute) ends it
+      const quick = { env: { ...env, PGPASSWORD: undefined }, timeoutMs: 20_000 }
+      for (
+        const args of [
+          ["sessions", "--from", url.href],
+          ["stats", "--from", url.href],
+          ["sync", "--to", url.href, "--config-dir", built.configDir],
+          ["import", "--from", built.configDir, "--to", url.href]
+        ]
+      ) {
+        const result = await acx(args, quick)
+        expect(result.signal, `${args[0]} hung`).toBeNull()
+        expectOneLine(
+          result,
+          1,
+          `cannot connect to Postgres at ${server}: the server asks for a password and none was given`
+        )
+      }
+    })
+  })
+})
