@@ -24,7 +24,7 @@
  * 5. `GET /api/search` when the web page has it (else said so).
  *
  * `ACX_BENCH_KEEP_STORE=FILE` copies the synced SQLite store to FILE at the end;
- * `ACX_BENCH_FROM=sqlite:FILE` (a store synced from the same dir) runs part 4 alone on it.
+ * `ACX_BENCH_FROM=sqlite:FILE` (a store synced from the same dir) runs parts 3 and 4 alone on it.
  */
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import * as esbuild from "esbuild"
@@ -272,7 +272,10 @@ const main = async () => {
     }; ${load()}`
   )
   const reuse = process.env["ACX_BENCH_FROM"]
-  if (reuse !== undefined) return readingCommands({ name: "SQLite", spec: reuse })
+  if (reuse !== undefined) {
+    await searchStore({ name: "SQLite", spec: reuse }, { bin, env, big })
+    return readingCommands({ name: "SQLite", spec: reuse })
+  }
   console.log("first sync vs first import (built binary, process start included):")
   const stores: Array<StoreUnderTest> = []
   for (const target of targets(url)) stores.push(await syncAgainstImport(target))
