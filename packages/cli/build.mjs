@@ -23,7 +23,14 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.join(here, "dist")
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
-const ENTRIES = new Set(["acx.mjs", "acx-mcp.mjs", "hook.cjs", "sync-hook.cjs", "acx-stats-worker.mjs"])
+const ENTRIES = new Set([
+  "acx.mjs",
+  "acx-mcp.mjs",
+  "hook.cjs",
+  "sync-hook.cjs",
+  "fast-read.cjs",
+  "acx-stats-worker.mjs"
+])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
 const STALE_AFTER_MS = 10 * 60_000
 
@@ -120,6 +127,19 @@ const syncHookBundle = async () => {
   unwrapBuiltins(path.join(stage, "sync-hook.cjs"))
 }
 
+// The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
+// before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
+// with better-sqlite3's JavaScript bundled as the memory hook has it.
+const fastReadBundle = async () => {
+  await esbuild.build({
+    ...hookCommon,
+    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
+    entryPoints: [path.join(here, "src/fastRead.ts")],
+    outfile: path.join(stage, "fast-read.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "fast-read.cjs"))
+}
+
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
 // `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
 // (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
@@ -147,6 +167,7 @@ await Promise.all([
   }),
   hookBundles(),
   syncHookBundle(),
+  fastReadBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type * as ClaudeProjects from "./ClaudeProjects.js"
+import * as ListingRows from "./ListingRows.js"
 
 const optional = Schema.optionalWith(Schema.String, { exact: true })
 
@@ -64,10 +64,7 @@ export const Listing = Schema.Array(ListedSession).annotations({ identifier: "Li
  * @since 0.1.0
  * @category ordering
  */
-export const lastActivity = (session: Pick<ListedSession, "lastTime" | "mtime">): number => {
-  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
-  return Number.isNaN(written) ? session.mtime : written
-}
+export const lastActivity = ListingRows.lastActivity
 
 /**
  * The order of every listing: last active first, ties by session id.
@@ -75,33 +72,15 @@ export const lastActivity = (session: Pick<ListedSession, "lastTime" | "mtime">)
  * @since 0.1.0
  * @category ordering
  */
-export const byLastActivity = (
-  a: Pick<ListedSession, "lastTime" | "mtime" | "sessionId">,
-  b: Pick<ListedSession, "lastTime" | "mtime" | "sessionId">
-): number => lastActivity(b) - lastActivity(a) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
-
-// The Schema's fields, in its order: a row holds these and no other.
-const FIELDS = Object.keys(ListedSession.fields) as ReadonlyArray<keyof ListedSession>
-
-// What `Schema.encodeSync(ListedSession)` gives for a session (its fields are strings and numbers,
-// which encode as themselves; an absent field stays absent), without the Schema's per-row cost
-// (8 µs a row: 80 ms for 10 000 sessions).
-const rowOf = (session: ListedSession): ListedSession => {
-  const row: Record<string, unknown> = {}
-  for (const key of FIELDS) {
-    const value = session[key]
-    if (value !== undefined) row[key] = value
-  }
-  return row as unknown as ListedSession
-}
+export const byLastActivity = ListingRows.byLastActivity
 
 /**
  * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
  * order, each holding {@link ListedSession}'s fields only (absent ones left out, never `null`).
- * What `acx sessions --json` prints and `GET /api/sessions` sends.
+ * What `acx sessions --json` prints and `GET /api/sessions` sends. (In `ListingRows`, which
+ * loads without Effect.)
  *
  * @since 0.1.0
  * @category rows
  */
-export const rows = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): Array<ListedSession> =>
-  [...sessions].sort(byLastActivity).map(rowOf)
+export const rows = ListingRows.rows

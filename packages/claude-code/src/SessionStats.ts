@@ -5,25 +5,13 @@
  *
  * @since 0.1.0
  */
-import * as Pricing from "@acx/convert/Pricing"
+import type * as Pricing from "@acx/convert/Pricing"
 import type * as PricingFile from "@acx/convert/PricingFile"
-import * as StatsReport from "@acx/convert/StatsReport"
+import type * as StatsReport from "@acx/convert/StatsReport"
 import * as Effect from "effect/Effect"
 import type * as ClaudeProjects from "./ClaudeProjects.js"
+import * as StatsOutput from "./StatsOutput.js"
 import * as TranscriptStats from "./TranscriptStats.js"
-
-/**
- * What `acx stats` computed: the report, the pricing it used, how the files were read.
- *
- * @since 0.1.0
- * @category models
- */
-export interface StatsResult {
-  readonly report: StatsReport.Report
-  readonly pricing: Pricing.PricingTable
-  readonly range: StatsReport.DayRange
-  readonly run: TranscriptStats.StatsRun
-}
 
 /**
  * Every transcript of the config directory (of one project, or all; or of the one session
@@ -53,18 +41,6 @@ export const transcriptFiles = (
     )
     return perSession.flat()
   })
-
-/**
- * Every transcript folded once, with the pricing it was priced with: group it several ways with
- * {@link reportStats} (the web page's costs draw days, projects and sessions from one fold).
- *
- * @since 0.1.0
- * @category models
- */
-export interface StatsFolds {
-  readonly pricing: Pricing.PricingTable
-  readonly run: TranscriptStats.StatsRun
-}
 
 /**
  * Folds every session (of one project, or all; or the one session `sessionId` of that project,
@@ -98,23 +74,6 @@ export const foldStats = (
   })
 
 /**
- * The report of folded transcripts grouped `by`, within `range` (pure: no file is read).
- *
- * @since 0.1.0
- * @category statistics
- */
-export const reportStats = (
-  folds: StatsFolds,
-  by: StatsReport.GroupBy,
-  range: StatsReport.DayRange = {}
-): StatsResult => ({
-  report: StatsReport.report(folds.run.folds, by, range, folds.pricing),
-  pricing: folds.pricing,
-  range,
-  run: folds.run
-})
-
-/**
  * Statistics of every session (of one project, or all), grouped `by`, within `range`, priced
  * with `pricing` (default: the built-in table with `$ACX_HOME/pricing.json` applied).
  *
@@ -135,8 +94,33 @@ export const collectStats = (
 > =>
   Effect.map(
     foldStats(projects, projectKey, { pricing: options.pricing }),
-    (folds) => reportStats(folds, options.by ?? "session", options.range ?? {})
+    (folds) => StatsOutput.reportStats(folds, options.by ?? "session", options.range ?? {})
   )
+
+/**
+ * What `acx stats` computed: the report, the pricing it used, how the files were read.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StatsResult = StatsOutput.StatsResult
+
+/**
+ * Every transcript folded once, with the pricing it was priced with: group it several ways with
+ * {@link reportStats} (the web page's costs draw days, projects and sessions from one fold).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StatsFolds = StatsOutput.StatsFolds
+
+/**
+ * The report of folded transcripts grouped `by`, within `range` (pure: no file is read).
+ *
+ * @since 0.1.0
+ * @category statistics
+ */
+export const reportStats = StatsOutput.reportStats
 
 /**
  * The `--json` document's type: what {@link statsJson} returns.
@@ -144,7 +128,7 @@ export const collectStats = (
  * @since 0.1.0
  * @category models
  */
-export type StatsJson = ReturnType<typeof statsJson>
+export type StatsJson = StatsOutput.StatsJson
 
 /**
  * A report row as JSON: the row, with its session id on session rows and ISO timestamps.
@@ -152,12 +136,7 @@ export type StatsJson = ReturnType<typeof statsJson>
  * @since 0.1.0
  * @category rendering
  */
-export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
-  ...(by === "session" ? { sessionId: row.key } : {}),
-  ...row,
-  firstTimestamp: row.firstMs === undefined ? null : new Date(row.firstMs).toISOString(),
-  lastTimestamp: row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
-})
+export const rowJson = StatsOutput.rowJson
 
 /**
  * The `--json` document: the rows and total, the day range and time zone, and the rates of
@@ -166,26 +145,4 @@ export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
  * @since 0.1.0
  * @category rendering
  */
-export const statsJson = (result: StatsResult) => {
-  const { pricing, report } = result
-  const rates: Record<string, Pricing.ModelRates | null> = {}
-  for (const model of Object.keys(report.total.models)) {
-    rates[model] = Pricing.ratesFor(pricing, model) ?? null
-  }
-  return {
-    by: report.by,
-    since: result.range.since ?? null,
-    until: result.range.until ?? null,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    pricing: { source: pricing.source, date: pricing.date, unit: "USD per million tokens", rates },
-    rows: report.rows.map((row) => rowJson(report.by, row)),
-    total: rowJson("day", report.total),
-    skippedLines: report.malformed,
-    malformed: result.run.folds.filter((item) => item.fold.malformed > 0).map((item) => ({
-      file: item.file,
-      lines: item.fold.malformed
-    })),
-    skippedFiles: result.run.skipped,
-    read: { ...result.run.files, bytes: result.run.bytesRead, workers: result.run.workers }
-  }
-}
+export const statsJson = StatsOutput.statsJson

@@ -30,6 +30,7 @@ import { randomUUID } from "node:crypto"
 import * as ClaudeProjects from "./ClaudeProjects.js"
 import { ClaudeProjectsError } from "./ClaudeProjectsError.js"
 import { forkEntries, nothingToFork } from "./internal/forkEntries.js"
+import * as StoreListing from "./StoreListing.js"
 
 /**
  * @since 0.3.0
@@ -97,13 +98,13 @@ export const subagentsOf = (
   }).sort((a, b) => compareAsFiles(a.subpath, b.subpath))
 
 /**
- * Where a stored transcript is, as a user reads it: `<location>#<projectKey>/<sessionId>[/<subpath>]`.
+ * Where a stored transcript is, as a user reads it: `<location>#<projectKey>/<sessionId>[/<subpath>]`
+ * (`StoreListing`, which loads without Effect).
  *
  * @since 0.3.0
  * @category layout
  */
-export const locationOf = (location: string, key: SessionStore.SessionKey): string =>
-  `${location}#${key.projectKey}/${key.sessionId}${key.subpath === undefined ? "" : `/${key.subpath}`}`
+export const locationOf = StoreListing.locationOf
 
 /**
  * A store's failure as the `ClaudeProjectsError` of `operation` (`Io`, its cause kept).
@@ -153,19 +154,6 @@ const metaOf = (stored: ReadonlyArray<SessionStore.SessionStoreEntry>): Record<s
     }
   }
   return undefined
-}
-
-const sessionInfoOf = (location: string, stored: StoreCatalog.StoredSession): ClaudeProjects.SessionInfo => {
-  const {
-    assistantMessages: _a,
-    entries: _e,
-    lastActivityMs: _l,
-    subagents: _s,
-    toolCalls: _t,
-    userMessages: _u,
-    ...rest
-  } = stored
-  return { ...rest, file: locationOf(location, stored), size: 0 }
 }
 
 // The reads: listings from the catalog, transcripts from `load`.
@@ -232,7 +220,7 @@ const readers = ({ location, store }: StoreProjectsOptions) => {
       }))
     }),
     listSessions: Effect.fn("StoreProjects.listSessions")(function*(projectKey?: string) {
-      return (yield* listed("listSessions", projectKey)).map((session) => sessionInfoOf(location, session))
+      return (yield* listed("listSessions", projectKey)).map((session) => StoreListing.sessionInfoOf(location, session))
     }),
     readSession,
     streamSession: (projectKey: string, sessionId: string) =>

@@ -16,17 +16,15 @@
 import * as Pricing from "@acx/convert/Pricing"
 import type * as PricingFile from "@acx/convert/PricingFile"
 import * as StatsFold from "@acx/convert/StatsFold"
-import type * as StatsReport from "@acx/convert/StatsReport"
 import { paths } from "@acx/environment/AcxHome"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import type { ClaudeProjectsError } from "./ClaudeProjectsError.js"
-import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
+import { timeZone, writeCache } from "./internal/statsCache.js"
 import type * as SessionStats from "./SessionStats.js"
 import * as StoreProjects from "./StoreProjects.js"
+import * as StoreStatsCache from "./StoreStatsCache.js"
 import * as TranscriptStats from "./TranscriptStats.js"
 
 /**
@@ -46,76 +44,6 @@ export interface StoreStatsOptions {
   readonly pricing?: Pricing.PricingTable | undefined
   /** Default `$ACX_HOME/cache`; `null`: no cache. */
   readonly cacheDir?: string | null | undefined
-}
-
-const CACHE_VERSION = 1
-
-interface CachedTranscript {
-  readonly subpath: string
-  readonly state: unknown
-}
-
-interface CachedSession {
-  readonly mtime: number
-  readonly entries: number
-  readonly transcripts: ReadonlyArray<CachedTranscript>
-}
-
-interface CacheFile {
-  readonly version: number
-  readonly location: string
-  readonly pricing: string
-  readonly timeZone: string
-  readonly sessions: { [key: string]: CachedSession }
-}
-
-const sessionKey = (session: { readonly projectKey: string; readonly sessionId: string }) =>
-  `${session.projectKey}/${session.sessionId}`
-
-const byName = (a: StoreCatalog.StoredSession, b: StoreCatalog.StoredSession): number =>
-  a.projectKey !== b.projectKey
-    ? (a.projectKey < b.projectKey ? -1 : 1)
-    : a.sessionId < b.sessionId
-    ? -1
-    : a.sessionId > b.sessionId
-    ? 1
-    : 0
-
-const isCachedSession = (value: unknown): value is CachedSession => {
-  if (typeof value !== "object" || value === null) return false
-  const entry = value as { readonly [key: string]: unknown }
-  return typeof entry["mtime"] === "number" && typeof entry["entries"] === "number" &&
-    Array.isArray(entry["transcripts"]) &&
-    entry["transcripts"].every((t: unknown) =>
-      typeof t === "object" && t !== null && typeof (t as { subpath?: unknown }).subpath === "string"
-    )
-}
-
-// Anything unexpected (missing, unreadable, not JSON, another version, store, pricing or zone) is empty.
-const readCache = (file: string, location: string, pricing: string): { [key: string]: CachedSession } => {
-  try {
-    const json = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<CacheFile>
-    if (
-      json.version !== CACHE_VERSION || json.location !== location || json.pricing !== pricing ||
-      json.timeZone !== timeZone() || typeof json.sessions !== "object" || json.sessions === null
-    ) return {}
-    const out: { [key: string]: CachedSession } = {}
-    for (const [key, session] of Object.entries(json.sessions)) if (isCachedSession(session)) out[key] = session
-    return out
-  } catch {
-    return {}
-  }
-}
-
-// The folds of a cached session, unless one of its states is damaged (then it is folded again).
-const restored = (cached: CachedSession): Array<{ subpath: string; fold: StatsFold.FoldState }> | undefined => {
-  const out: Array<{ subpath: string; fold: StatsFold.FoldState }> = []
-  for (const transcript of cached.transcripts) {
-    const fold = StatsFold.restore(transcript.state)
-    if (fold === undefined) return undefined
-    out.push({ subpath: transcript.subpath, fold })
-  }
-  return out
 }
 
 /**
@@ -175,45 +103,27 @@ export const foldStats = (
     const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
     const fingerprint = Pricing.fingerprint(pricing)
     const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
-    const cacheFile = cacheDir === null
-      ? undefined
-      : path.join(cacheDir, `store-stats-${fnv(options.location)}.json`)
-    const cached = cacheFile === undefined ? {} : readCache(cacheFile, options.location, fingerprint)
-    // in a config directory's order (projects, then sessions, by name): a report sums costs in
-    // the folds' order, and floating-point sums in another order can differ in the last digit
-    const sessions = [
-      ...yield* options.store.catalog.listSessions({
-        ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
-        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
-      }).pipe(Effect.mapError(storeFailure("foldStats")))
-    ].sort(byName)
+    const cacheFile = cacheDir === null ? undefined : StoreStatsCache.cacheFileOf(cacheDir, options.location)
+    const cached = cacheFile === undefined ? {} : StoreStatsCache.readCache(cacheFile, options.location, fingerprint)
+    const listed = yield* options.store.catalog.listSessions({
+      ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
+    }).pipe(Effect.mapError(storeFailure("foldStats")))
+    const sessions = StoreStatsCache.inDirectoryOrder(listed)
     const context = { pricing, dayOf: StatsFold.localDayOf() }
     const counts = { cached: 0, folded: 0 }
-    const fresh: { [key: string]: CachedSession } = {}
+    const fresh: { [key: string]: StoreStatsCache.CachedSession } = {}
     const perSession = yield* Effect.forEach(sessions, (session) => {
-      const key = sessionKey(session)
-      const hit = cached[key]
-      const reused = hit !== undefined && hit.mtime === session.mtime && hit.entries === session.entries
-        ? restored(hit)
-        : undefined
+      const reused = StoreStatsCache.reusable(cached, session)
       const folds = reused === undefined ? foldSession(options, session, context) : Effect.succeed(reused)
       return Effect.map(folds, (transcripts) => {
         counts[reused === undefined ? "folded" : "cached"] += transcripts.length
-        fresh[key] = {
+        fresh[StoreStatsCache.sessionKey(session)] = {
           mtime: session.mtime,
           entries: session.entries,
           transcripts: transcripts.map(({ fold, subpath }) => ({ subpath, state: StatsFold.serialise(fold) }))
         }
-        return transcripts.map(({ fold, subpath }): StatsReport.FileFold => ({
-          file: StoreProjects.locationOf(options.location, {
-            projectKey: session.projectKey,
-            sessionId: session.sessionId,
-            ...(subpath === "" ? {} : { subpath })
-          }),
-          projectKey: session.projectKey,
-          sessionId: session.sessionId,
-          fold
-        }))
+        return StoreStatsCache.fileFolds(options.location, session, transcripts)
       })
     }, { concurrency: 4 })
     const complete = options.projectKey === undefined && options.sessionId === undefined
@@ -223,23 +133,12 @@ export const foldStats = (
     ) {
       const kept = complete ? fresh : { ...cached, ...fresh }
       cacheWarning = writeCache(cacheFile, {
-        version: CACHE_VERSION,
+        version: StoreStatsCache.CACHE_VERSION,
         location: options.location,
         pricing: fingerprint,
         timeZone: timeZone(),
         sessions: kept
       })
     }
-    return {
-      pricing,
-      run: {
-        folds: perSession.flat(),
-        skipped: [],
-        files: { cached: counts.cached, appended: 0, folded: counts.folded },
-        bytesRead: 0,
-        workers: 0,
-        cacheWarning,
-        malformedAt: {}
-      }
-    }
+    return { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, cacheWarning) }
   })

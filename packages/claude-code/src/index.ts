@@ -17,6 +17,13 @@ export * as ClaudeProjects from "./ClaudeProjects.js"
 export * as SessionListing from "./SessionListing.js"
 
 /**
+ * A listing's order and rows without its Schema (for readers that start without Effect).
+ *
+ * @since 0.3.0
+ */
+export * as ListingRows from "./ListingRows.js"
+
+/**
  * Claude Code's on-disk layout as a SessionStore (mirror into a second Claude-format directory).
  *
  * @since 0.1.0
@@ -61,6 +68,13 @@ export * as TranscriptStats from "./TranscriptStats.js"
 export * as SessionStats from "./SessionStats.js"
 
 /**
+ * The statistics' report and `--json` document from folds, without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StatsOutput from "./StatsOutput.js"
+
+/**
  * A session store read as a config directory: the `ClaudeProjects` service over a SQLite or
  * Postgres store and its catalog (`acx … --from`).
  *
@@ -69,11 +83,26 @@ export * as SessionStats from "./SessionStats.js"
 export * as StoreProjects from "./StoreProjects.js"
 
 /**
+ * A store's transcripts named, and its catalog's sessions listed, as `StoreProjects` does,
+ * without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StoreListing from "./StoreListing.js"
+
+/**
  * The statistics of a session store, folded as transcript files are, cached per session.
  *
  * @since 0.3.0
  */
 export * as StoreStats from "./StoreStats.js"
+
+/**
+ * `StoreStats`' per-store cache, read without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StoreStatsCache from "./StoreStatsCache.js"
 
 /**
  * Where a session came from, as a team sees it: machine, OS user, and the project by its git

@@ -3,6 +3,7 @@
  * `SessionListing.rows`: one order (last activity, newest first, ties by id) whatever order the
  * directory listing came in, and absent fields left out (never `null`, nothing beyond the Schema).
  */
+import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
@@ -77,5 +78,9 @@ describe("SessionListing.rows", () => {
       }
     ])
     expect(rows.map((row) => row.sessionId)).toEqual(["active", "touched"])
+  })
+
+  it("the rows' field list (which loads without Effect) is the Schema's, in its order", () => {
+    expect(ListingRows.FIELDS).toEqual(Object.keys(SessionListing.ListedSession.fields))
   })
 })

@@ -5,6 +5,13 @@
 const fs = process.getBuiltinModule("node:fs")
 const { createRequire } = process.getBuiltinModule("node:module")
 
+// `pnpm acx …` runs the root script in the repository root; relative paths on the command line
+// (`--to sqlite:./x.db`, `--dir out`) mean the directory pnpm was called from
+const callerDir = process.env.INIT_CWD
+if (process.env.npm_lifecycle_event === "acx" && callerDir !== undefined && callerDir !== "") {
+  process.chdir(callerDir)
+}
+
 // `acx hook <Event>` loads only the hook bundle (CommonJS); `acx memory mcp [--from TARGET]` starts
 // from an entry that answers Claude Code's first request before the rest loads
 const [command, subcommand, ...rest] = process.argv.slice(2)
@@ -18,5 +25,14 @@ if (!fs.existsSync(bundle)) {
   process.stderr.write("acx: not built yet: run `pnpm --filter @acx/cli build` (or `pnpm acx …` from the repo root)\n")
   process.exit(1)
 }
-if (command === "hook") createRequire(import.meta.url)(bundle.pathname)
+// `acx sessions --from …` and `acx stats --from …` first ask the fast read path (src/fastRead.ts:
+// no CLI framework, no Effect), which answers only when it is sure to print what the full path
+// prints; else, or with ACX_NO_FAST=1, the full CLI runs
+const fastRead = new URL("../dist/fast-read.cjs", import.meta.url)
+const answered = (command === "sessions" || command === "stats") && process.argv.includes("--from") &&
+  process.env.ACX_NO_FAST !== "1" &&
+  fs.existsSync(fastRead) && createRequire(import.meta.url)(fastRead.pathname).main(process.argv)
+if (answered) {
+  // done: the output is written
+} else if (command === "hook") createRequire(import.meta.url)(bundle.pathname)
 else await import(bundle.href)

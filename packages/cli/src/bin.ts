@@ -5,12 +5,7 @@
  */
 import { run } from "./Cli.js"
 
-// `pnpm acx …` runs the root script in the repository root; relative paths on the command line
-// (`--to sqlite:./x.db`, `--dir out`) mean the directory pnpm was called from.
-const callerDir = process.env["INIT_CWD"]
-if (process.env["npm_lifecycle_event"] === "acx" && callerDir !== undefined && callerDir !== "") {
-  process.chdir(callerDir)
-}
+// `pnpm acx …` from another directory: the bin (bin/acx.mjs) changed to it before loading this.
 
 // A closed pipe (`acx show … | head`) is the reader's choice, not a failure.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

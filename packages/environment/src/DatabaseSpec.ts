@@ -20,6 +20,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as path from "node:path"
+import * as SqliteSpec from "./SqliteSpec.js"
 
 /**
  * A SQLite file, its path absolute.
@@ -81,9 +82,7 @@ export class DatabaseSpecError extends Schema.TaggedError<DatabaseSpecError>(
  */
 export const GRAMMAR = "sqlite:FILE, a FILE.db / FILE.sqlite path, or postgres://URL[?schema=NAME]"
 
-const SQLITE_PREFIX = "sqlite:"
 const POSTGRES_SCHEME = /^postgres(?:ql)?:\/\//i
-const SQLITE_EXTENSION = /\.(?:db|sqlite3?)$/i
 const SECRET_PARAMETER = /password/i
 const HIDDEN = "***"
 const UNSAFE = "/ ? # @ :"
@@ -107,13 +106,10 @@ export const hideCredentials = (text: string): string =>
 const fail = (reason: DatabaseSpecError["reason"], description: string) =>
   Either.left(new DatabaseSpecError({ reason, description }))
 
-const parseSqlite = (file: string, cwd: string): Either.Either<DatabaseSpec, DatabaseSpecError> => {
-  // `sqlite:///abs/file.db`: a URL's empty authority before an absolute path
-  const name = file.replace(/^\/\/(?=\/)/, "")
-  return name === ""
+const parseSqlite = (name: string, cwd: string): Either.Either<DatabaseSpec, DatabaseSpecError> =>
+  name === ""
     ? fail("MissingFile", "sqlite: needs a file, e.g. sqlite:./sessions.db")
     : Either.right({ _tag: "Sqlite", filename: path.resolve(cwd, name) })
-}
 
 const parsePostgres = (spec: string): Either.Either<DatabaseSpec, DatabaseSpecError> => {
   let url: URL
@@ -148,10 +144,11 @@ export const parse = (
   spec: string,
   options: { readonly cwd?: string | undefined } = {}
 ): Either.Either<DatabaseSpec, DatabaseSpecError> => {
-  const cwd = options.cwd ?? process.cwd()
-  if (spec.toLowerCase().startsWith(SQLITE_PREFIX)) return parseSqlite(spec.slice(SQLITE_PREFIX.length), cwd)
+  // the SQLite forms (SqliteSpec, shared with readers that start without Effect); a Postgres URL
+  // is never one (`sqlite:` is not its scheme, and a bare path holds no `://`)
+  const file = SqliteSpec.fileOf(spec)
+  if (file !== undefined) return parseSqlite(file, options.cwd ?? process.cwd())
   if (POSTGRES_SCHEME.test(spec)) return parsePostgres(spec)
-  if (SQLITE_EXTENSION.test(spec) && !spec.includes("://")) return parseSqlite(spec, cwd)
   const shown = hideCredentials(spec)
   return fail(
     "Unrecognized",
@@ -190,7 +187,7 @@ export const displayUrl = (href: string): string => {
  */
 export const display = (spec: DatabaseSpec): string =>
   spec._tag === "Sqlite"
-    ? `${SQLITE_PREFIX}${spec.filename}`
+    ? SqliteSpec.display(spec.filename)
     : displayUrl(Redacted.value(spec.url)) + (spec.schema === undefined ? "" : ` (schema ${spec.schema})`)
 
 /**

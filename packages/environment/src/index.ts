@@ -26,6 +26,20 @@ export * as ClaudeBinary from "./ClaudeBinary.js"
 export * as DatabaseSpec from "./DatabaseSpec.js"
 
 /**
+ * Where better-sqlite3's native addon is, resolved once (for processes that open SQLite without Effect).
+ *
+ * @since 0.3.0
+ */
+export * as SqliteAddon from "./SqliteAddon.js"
+
+/**
+ * The SQLite half of `DatabaseSpec`'s grammar, without Effect (for readers that start without it).
+ *
+ * @since 0.3.0
+ */
+export * as SqliteSpec from "./SqliteSpec.js"
+
+/**
  * Finding a session by its id or a unique prefix of at least 4 characters, case-insensitively.
  *
  * @since 0.1.0

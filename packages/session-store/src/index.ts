@@ -52,6 +52,13 @@ export * as CorruptEntry from "./CorruptEntry.js"
 export * as StoreCatalog from "./StoreCatalog.js"
 
 /**
+ * The SQLite catalog's reads as plain data (SQL text, the meta row mapping), without Effect.
+ *
+ * @since 0.3.0
+ */
+export * as StoreCatalogSql from "./StoreCatalogSql.js"
+
+/**
  * The query language of `StoreCatalog.search` and its translation to FTS5 and `tsquery`.
  *
  * @since 0.2.0

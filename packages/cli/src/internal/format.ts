@@ -49,8 +49,14 @@ export const usd = (value: number | null): string => {
   if (value === null) return "unpriced"
   if (!Number.isFinite(value)) return "-"
   if (value > 0 && value < 0.005) return "<$0.01"
-  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+  return `$${dollars().format(value)}`
 }
+
+// One formatter, made on first use: `toLocaleString` with options builds a new one per call
+// (≈ 0.1 ms each: 55 ms of a 200-session `acx stats` table); `format` gives the same text.
+let dollarFormat: Intl.NumberFormat | undefined
+const dollars = (): Intl.NumberFormat =>
+  dollarFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
 /** A duration: "42s", "7m 05s", "3h 20m", "2d 04h". */
 export const duration = (millis: number): string => {

@@ -6,8 +6,8 @@
  * hooks, workers and pages racing on a fresh file apply each migration once.
  */
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as SqliteAddon from "@acx/environment/SqliteAddon"
 import Database from "better-sqlite3"
-import { createRequire } from "node:module"
 import { migrations, MIGRATIONS_TABLE, migrationsTableSql } from "./migrations.js"
 
 /** How long a statement waits for another writer's lock before failing (ms). */
@@ -89,28 +89,12 @@ export const migrate = (db: Database.Database): void => {
 }
 
 /**
- * The path of better-sqlite3's native addon, resolved once: its default lookup (the `bindings`
- * package) walks the directory tree from a stack trace, the largest single cost of a hook after
- * Node's own start-up. `undefined`: another build layout, left to the default lookup.
- */
-let nativeBinding: string | null | undefined = null
-const addonPath = (): string | undefined => {
-  if (nativeBinding !== null) return nativeBinding
-  try {
-    nativeBinding = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node")
-  } catch {
-    nativeBinding = undefined
-  }
-  return nativeBinding
-}
-
-/**
  * Opens (creating its directory and file owner-only: SQLite gives the -wal and -shm the file's
  * mode) and migrates the memory database.
  */
 export const open = (file: string, options?: { readonly busyTimeoutMs?: number | undefined }): Database.Database => {
   AcxHome.preparePrivateFile(file)
-  const addon = addonPath()
+  const addon = SqliteAddon.addonPath()
   const db = new Database(file, addon === undefined ? {} : { nativeBinding: addon })
   try {
     configure(db, options?.busyTimeoutMs)

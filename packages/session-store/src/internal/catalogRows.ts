@@ -2,30 +2,16 @@
  * The derived tables' rows as the catalog hands them out, shared by the SQLite and Postgres
  * stores (column names are the same in both; numbers may come back as strings from Postgres).
  */
-import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as StatsFold from "@acx/convert/StatsFold"
 import * as Effect from "effect/Effect"
 import * as SearchQuery from "../SearchQuery.js"
 import type * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import type * as StoreCatalog from "../StoreCatalog.js"
+import type { NullableNum, Num } from "../StoreCatalogSql.js"
 
-type Num = number | string | bigint
-type NullableNum = Num | null
-
-/** A row of `acx_session_meta`. */
-export interface MetaRow {
-  readonly project_key: string
-  readonly session_id: string
-  readonly state: string
-  readonly last_activity_ms: NullableNum
-  readonly entries: Num
-  readonly user_messages: Num
-  readonly assistant_messages: Num
-  readonly tool_calls: Num
-  readonly subagents: Num
-  readonly mtime: Num
-}
+// the meta rows' mapping lives with the statements a reader without Effect shares
+export { type MetaRow, stateOf, storedSessionOf } from "../StoreCatalogSql.js"
 
 /** A row of `acx_session_usage`, with its key's project, session and subpath. */
 export interface UsageRow {
@@ -60,36 +46,6 @@ export interface HitRow {
 }
 
 const num = (value: NullableNum): number | undefined => value === null ? undefined : Number(value)
-
-/** The fold state kept in a meta row; a damaged one reads as empty (never trusted, never fatal). */
-export const stateOf = (text: string | null | undefined): SessionMetadata.MetadataState => {
-  if (text === null || text === undefined) return SessionMetadata.initialState
-  try {
-    const parsed: unknown = JSON.parse(text)
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return SessionMetadata.initialState
-    const state: Record<string, string> = {}
-    for (const [key, value] of Object.entries(parsed)) if (typeof value === "string") state[key] = value
-    return state
-  } catch {
-    return SessionMetadata.initialState
-  }
-}
-
-export const storedSessionOf = (row: MetaRow): StoreCatalog.StoredSession => {
-  const lastActivityMs = num(row.last_activity_ms)
-  return {
-    projectKey: row.project_key,
-    sessionId: row.session_id,
-    mtime: Number(row.mtime),
-    ...SessionMetadata.metadataOf(stateOf(row.state)),
-    ...(lastActivityMs === undefined ? {} : { lastActivityMs }),
-    entries: Number(row.entries),
-    userMessages: Number(row.user_messages),
-    assistantMessages: Number(row.assistant_messages),
-    toolCalls: Number(row.tool_calls),
-    subagents: Number(row.subagents)
-  }
-}
 
 /** A message's usage as the usage table's columns (its figures `null` when it counts nothing). */
 export const usageColumns = (usage: SessionDerive.MessageUsage) => {

@@ -23,6 +23,7 @@ import * as SearchQuery from "../SearchQuery.js"
 import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
+import * as StoreCatalogSql from "../StoreCatalogSql.js"
 import {
   deriveChunks,
   hitOf,
@@ -225,8 +226,7 @@ export const catchUp = (
   writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
 ) =>
   Effect.gen(function*() {
-    const behind = yield* sql<{ readonly id: number }>`SELECT id FROM acx_session_keys
-      WHERE mtime > derived_mtime ORDER BY subpath <> '', id`
+    const behind = yield* sql.unsafe<{ readonly id: number }>(StoreCatalogSql.BEHIND_KEYS)
     let derived = 0
     for (const { id } of behind) {
       derived += yield* writeTransaction(Effect.gen(function*() {
@@ -280,13 +280,11 @@ export const makeCatalog = (
     refresh,
     listSessions: Effect.fn("SqliteSessionStore.catalog.listSessions")(function*(filter = {}) {
       yield* caughtUp
-      const rows = yield* sql<MetaRow>`SELECT m.* FROM acx_session_meta m
-      WHERE EXISTS (SELECT 1 FROM acx_session_keys k
-        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
-      ${filter.projectKey === undefined ? sql`` : sql`AND m.project_key = ${filter.projectKey}`}
-      ${filter.sessionId === undefined ? sql`` : sql`AND m.session_id = ${filter.sessionId}`}
-      ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}`
-        .pipe(Effect.mapError(storageError("catalog.listSessions")))
+      // the statement the CLI's fast read path runs too (StoreCatalogSql)
+      const statement = StoreCatalogSql.listSessions(filter)
+      const rows = yield* sql.unsafe<MetaRow>(statement.sql, statement.params).pipe(
+        Effect.mapError(storageError("catalog.listSessions"))
+      )
       return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
     }),
     clock: Effect.fn("SqliteSessionStore.catalog.clock")(function*() {

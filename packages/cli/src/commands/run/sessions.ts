@@ -5,41 +5,23 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionListing from "@acx/claude-code/SessionListing"
-import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
+import { sessionsTable as table } from "../../internal/sessionsTable.js"
 import { isStoreBacked, listingPlace } from "../../internal/source.js"
 import { readingLayer } from "../../internal/storeSource.js"
 import type { SessionsArgs } from "../args/sessions.js"
 
 /**
- * The sessions as a table (what `acx sessions` and `acx demo` print), last active first.
+ * The sessions as a table (what `acx sessions` and `acx demo` print), last active first
+ * (`internal/sessionsTable.ts`, which the fast read path loads without Effect).
  *
  * @since 0.1.0
  * @category rendering
  */
-export const sessionsTable = (
-  sessions: ReadonlyArray<SessionListing.ListedSession>,
-  options: { readonly sizes?: boolean } = {}
-): string =>
-  format.table(
-    [
-      { title: "SESSION" },
-      { title: "PROJECT" },
-      { title: "LAST ACTIVE" },
-      { title: "SIZE", align: "right" },
-      { title: "TITLE / FIRST PROMPT" }
-    ],
-    sessions.map((session) => [
-      session.sessionId,
-      format.clip(session.projectKey, 40),
-      format.date(SessionListing.lastActivity(session)),
-      options.sizes === false ? "-" : format.bytes(session.size),
-      format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
-    ])
-  )
+export const sessionsTable = table
 
 /**
  * @since 0.1.0

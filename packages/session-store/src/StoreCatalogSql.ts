@@ -1,0 +1,158 @@
+/**
+ * The SQLite store's catalog reads as plain data, without Effect: the SQL text of the reads
+ * (`SqliteSessionStore`'s catalog runs it through `@effect/sql`) and the mapping of a meta row to
+ * a `StoreCatalog.StoredSession` (both SQL stores use it). A reader that must start without Effect
+ * (the CLI's fast read path, `acx sessions --from sqlite:`) runs the same statements with a bare
+ * driver and maps the rows with the same function, so it lists exactly what the catalog lists —
+ * but only when {@link READINESS} says the store's derived data is current: otherwise a catalog
+ * read would derive first, which only the store itself does.
+ *
+ * @since 0.3.0
+ */
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import type * as StoreCatalog from "./StoreCatalog.js"
+
+/**
+ * The store's last migration as this acx knows it (`acx_session_store_migrations`' last id; a
+ * test keeps it equal to a fresh store's). A store migrated further (a newer acx) may hold more
+ * than these statements read, so a reader without the store's code does not read it.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const SCHEMA_VERSION = 4
+
+// A key with entries not derived yet (the partial index `acx_session_keys_behind` holds them).
+const BEHIND = "mtime > derived_mtime"
+
+/**
+ * The keys with entries to derive, main transcripts first.
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const BEHIND_KEYS = `SELECT id FROM acx_session_keys WHERE ${BEHIND} ORDER BY subpath <> '', id`
+
+/**
+ * One row: `version`, the store's last migration, and `behind`, 1 when some key has entries not
+ * derived yet. A catalog read answers from the derived tables as they are only when `version` is
+ * {@link SCHEMA_VERSION} and `behind` is 0.
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const READINESS = `SELECT (SELECT max(migration_id) FROM acx_session_store_migrations) AS version,
+  EXISTS (SELECT 1 FROM acx_session_keys WHERE ${BEHIND}) AS behind`
+
+/**
+ * A statement and its positional (`?`) parameters.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Statement {
+  readonly sql: string
+  readonly params: ReadonlyArray<string | number>
+}
+
+/**
+ * The meta rows of the sessions with a main transcript that pass `filter` (in no particular
+ * order: the caller sorts with `StoreCatalog.byLastActivity`).
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+  const params: Array<string | number> = []
+  let sql = `SELECT m.* FROM acx_session_meta m
+    WHERE EXISTS (SELECT 1 FROM acx_session_keys k
+      WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`
+  if (filter.projectKey !== undefined) {
+    sql += " AND m.project_key = ?"
+    params.push(filter.projectKey)
+  }
+  if (filter.sessionId !== undefined) {
+    sql += " AND m.session_id = ?"
+    params.push(filter.sessionId)
+  }
+  if (filter.since !== undefined) {
+    sql += " AND coalesce(m.last_activity_ms, m.mtime) >= ?"
+    params.push(filter.since)
+  }
+  return { sql, params }
+}
+
+/**
+ * A number as a driver returns it (Postgres' `pg` gives 64-bit integers as strings).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export type Num = number | string | bigint
+
+/**
+ * @since 0.3.0
+ * @category rows
+ */
+export type NullableNum = Num | null
+
+/**
+ * A row of `acx_session_meta` (numbers may come back as strings from Postgres).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export interface MetaRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly state: string
+  readonly last_activity_ms: NullableNum
+  readonly entries: Num
+  readonly user_messages: Num
+  readonly assistant_messages: Num
+  readonly tool_calls: Num
+  readonly subagents: Num
+  readonly mtime: Num
+}
+
+/**
+ * The metadata fold state kept in a meta row; a damaged one reads as empty (never trusted,
+ * never fatal).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export const stateOf = (text: string | null | undefined): SessionMetadata.MetadataState => {
+  if (text === null || text === undefined) return SessionMetadata.initialState
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return SessionMetadata.initialState
+    const state: Record<string, string> = {}
+    for (const [key, value] of Object.entries(parsed)) if (typeof value === "string") state[key] = value
+    return state
+  } catch {
+    return SessionMetadata.initialState
+  }
+}
+
+/**
+ * A meta row as the catalog hands it out.
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export const storedSessionOf = (row: MetaRow): StoreCatalog.StoredSession => {
+  const lastActivityMs = row.last_activity_ms === null ? undefined : Number(row.last_activity_ms)
+  return {
+    projectKey: row.project_key,
+    sessionId: row.session_id,
+    mtime: Number(row.mtime),
+    ...SessionMetadata.metadataOf(stateOf(row.state)),
+    ...(lastActivityMs === undefined ? {} : { lastActivityMs }),
+    entries: Number(row.entries),
+    userMessages: Number(row.user_messages),
+    assistantMessages: Number(row.assistant_messages),
+    toolCalls: Number(row.tool_calls),
+    subagents: Number(row.subagents)
+  }
+}
