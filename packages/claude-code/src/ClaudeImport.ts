@@ -30,6 +30,7 @@
  */
 import * as ImportLedger from "@acx/session-store/ImportLedger"
 import type * as SessionStore from "@acx/session-store/SessionStore"
+import * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import type * as PlatformError from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -56,6 +57,12 @@ export interface ImportProgress {
   /** Bytes read so far. */
   readonly bytes: number
   readonly currentSession: { readonly projectKey: string; readonly sessionId: string }
+  /**
+   * Every file is read; the store is deriving what the catalog keeps (metadata, usage, the
+   * search index) from the entries this import added: the last, and on a first import the
+   * longest, step.
+   */
+  readonly indexing?: boolean | undefined
 }
 
 /**
@@ -434,6 +441,23 @@ export const importClaudeDir = (
     }
     if (options.origin !== undefined) {
       yield* recordOrigins(store, source, options.origin, imported, options.projectKey)
+    }
+    // The catalog's derived data is advanced here, by the writer (docs/design.md, "Derived data in
+    // the SQL stores"), so the first read after an import or a sync — `acx sessions --from`, a
+    // search, the page — finds it current instead of deriving a whole store itself.
+    const catalog = StoreCatalog.catalogOf(store)
+    if (catalog !== undefined && totals.entries > 0) {
+      const last = imported.at(-1)
+      if (options.onProgress !== undefined && last !== undefined) {
+        yield* options.onProgress({
+          sessions,
+          entries: totals.entries,
+          bytes: totals.bytes,
+          currentSession: { projectKey: last.projectKey, sessionId: last.sessionId },
+          indexing: true
+        })
+      }
+      yield* catalog.refresh()
     }
     return {
       sessions,

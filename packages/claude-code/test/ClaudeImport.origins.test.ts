@@ -11,8 +11,10 @@ import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as SessionOrigins from "@acx/session-store/SessionOrigins"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import Database from "better-sqlite3"
 import { FastCheck as fc } from "effect"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -64,11 +66,16 @@ const counts = (store: SessionStore.SessionStore) =>
         entries?.length ?? 0)
   )
 
+let sqliteFile = ""
+
 const stores = [
   {
     name: "SQLite",
     skip: false,
-    open: () => SqliteSessionStore.make({ filename: path.join(root, `${randomUUID()}.sqlite`) })
+    open: () => {
+      sqliteFile = path.join(root, `${randomUUID()}.sqlite`)
+      return SqliteSessionStore.make({ filename: sqliteFile })
+    }
   },
   {
     name: "Postgres",
@@ -91,6 +98,15 @@ for (const backend of stores) {
           const origins = SessionOrigins.originsOf(store)!
           const a = yield* runImport(store, built.configDir, { machine: "laptop-a", user: "ana" })
           expect(a.sessions).toBe(built.sessions.length)
+          if (backend.name === "SQLite") {
+            // the import derived the catalog itself: the first reader finds nothing left to derive
+            const db = new Database(sqliteFile, { readonly: true })
+            try {
+              expect(db.prepare(StoreCatalogSql.READINESS).get()).toMatchObject({ behind: 0 })
+            } finally {
+              db.close()
+            }
+          }
           const known = yield* origins.listOrigins()
           expect(new Set(known.map(SessionOrigins.originKey))).toEqual(
             new Set(built.sessions.map(SessionOrigins.originKey))

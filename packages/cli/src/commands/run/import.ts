@@ -83,7 +83,8 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, project, t
         to: store,
         projectKey,
         batchSize,
-        onProgress: (p) => bar.update(p.sessions, total),
+        onProgress: (p) =>
+          bar.update(p.sessions, total, p.indexing === true ? "indexing for search and stats" : undefined),
         origin
       })
     }).pipe(Effect.provide(target.layer), Effect.ensuring(bar.clear))

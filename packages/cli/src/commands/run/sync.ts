@@ -128,7 +128,9 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
             bar.update(
               p.sessions,
               total,
-              `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
+              p.indexing === true
+                ? `${p.entries} entries · indexing them for search and stats`
+                : `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
             )
         }).pipe(Effect.ensuring(bar.clear))
         const seconds = (Date.now() - started) / 1000
