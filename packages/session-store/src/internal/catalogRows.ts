@@ -6,6 +6,7 @@ import type * as StatsFold from "@acx/convert/StatsFold"
 import * as Effect from "effect/Effect"
 import * as SearchQuery from "../SearchQuery.js"
 import type * as SessionDerive from "../SessionDerive.js"
+import type * as SessionOrigins from "../SessionOrigins.js"
 import type * as SessionStore from "../SessionStore.js"
 import type * as StoreCatalog from "../StoreCatalog.js"
 import type { NullableNum, Num } from "../StoreCatalogSql.js"
@@ -180,3 +181,21 @@ export const deriveChunks = <E, R>(
     }
     return { after, count }
   })
+
+/** A row of `acx_session_origin` (the same columns in both engines). */
+export interface OriginRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly machine: string
+  readonly os_user: string
+  readonly project: string
+}
+
+/** An origin row as `SessionOrigins` hands it out. */
+export const originOfRow = (row: OriginRow): SessionOrigins.SessionOrigin => ({
+  projectKey: row.project_key,
+  sessionId: row.session_id,
+  machine: row.machine,
+  user: row.os_user,
+  project: row.project
+})

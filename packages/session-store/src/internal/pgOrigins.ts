@@ -7,6 +7,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import type * as SessionOrigins from "../SessionOrigins.js"
 import type * as SessionStore from "../SessionStore.js"
+import { originOfRow, type OriginRow } from "./catalogRows.js"
 
 /** The migration that creates the table. */
 export const createOriginTable = (sql: SqlClient.SqlClient, schema: string) =>
@@ -19,22 +20,6 @@ export const createOriginTable = (sql: SqlClient.SqlClient, schema: string) =>
     recorded_ms BIGINT NOT NULL,
     PRIMARY KEY (project_key, session_id)
   )`
-
-interface OriginRow {
-  readonly project_key: string
-  readonly session_id: string
-  readonly machine: string
-  readonly os_user: string
-  readonly project: string
-}
-
-const originOfRow = (row: OriginRow): SessionOrigins.SessionOrigin => ({
-  projectKey: row.project_key,
-  sessionId: row.session_id,
-  machine: row.machine,
-  user: row.os_user,
-  project: row.project
-})
 
 /** The origin methods over the store's client. */
 export const makeOrigins = (
