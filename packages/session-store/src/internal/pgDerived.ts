@@ -336,10 +336,20 @@ export const makeCatalog = (
       // unranked (the planner walks the primary key backwards checking `words`, or reads the GIN
       // index and keeps the top ids: whichever its statistics on `words` say is cheaper); ts_rank
       // over those only (it reads each one's stored `words`); the rows and bodies of the best last.
-      const rows = yield* sql<HitRow>`WITH candidates AS MATERIALIZED (
+      // A project's texts lie between its first and last text id (read once from its index; `OFFSET 0`
+      // keeps the planner from finding min/max by walking the primary key past other projects):
+      // the walk over a common word's matches starts at the project's newest text, not the store's.
+      const rows = yield* sql<HitRow>`WITH span AS MATERIALIZED (
+          SELECT min(id) AS first, max(id) AS last
+          FROM (SELECT id FROM ${t.text} WHERE project_key = ${options.projectKey ?? null} OFFSET 0) AS p
+        ),
+        candidates AS MATERIALIZED (
           SELECT id FROM ${t.text}
           WHERE words @@ to_tsquery('simple', ${SearchQuery.toTsquery(query)})
-          ${options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}`}
+          ${
+        options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}
+            AND id >= (SELECT first FROM span) AND id <= (SELECT last FROM span)`
+      }
           ${options.since === undefined ? sql`` : sql`AND time_ms >= ${options.since}`}
           ${options.role === undefined ? sql`` : sql`AND role = ${options.role}`}
           ORDER BY id DESC LIMIT ${StoreCatalog.candidatesOf(limit)}
