@@ -206,8 +206,8 @@ export const limitOf = (limit: number | undefined): number =>
  * all of them took hundreds of milliseconds on SQLite and over a second on Postgres for a 550 MB
  * store, ranking 2 000 takes a few. The price: an old match of a word with more than this many
  * matches is not ranked, however relevant, so it may be missed; a rare word (fewer matches, what
- * a search is usually for) ranks all of its matches. 2 000 is a hundred pages of 20 hits, and
- * several days of a heavy user's texts (docs/design.md, "Derived data in the SQL stores").
+ * a search is usually for) ranks all of its matches. 2 000 is a hundred pages of 20 hits, about
+ * 1 % of the texts of that store (docs/design.md, "Derived data in the SQL stores").
  *
  * @since 0.3.0
  * @category constants
