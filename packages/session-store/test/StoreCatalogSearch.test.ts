@@ -56,45 +56,49 @@ const fillers = (count: number, tag: string) =>
 
 for (const backend of backends) {
   describe(`StoreCatalog search bounds on ${backend.name}`, () => {
-    it.scoped("a word with more matches than SEARCH_CANDIDATES: the best of the newest, ranked", () =>
-      Effect.gen(function*() {
-        const store = yield* backend.open()
-        const K = StoreCatalog.SEARCH_CANDIDATES
-        const elsewhere = { projectKey: "old-project", sessionId: randomUUID() }
-        const main = { projectKey: "busy-project", sessionId: randomUUID() }
-        // text ids follow derivation (each read derives what was appended since, key by key):
-        // a refresh after each append makes them follow the appends here
-        const append = (key: typeof main, entries: ReadonlyArray<object>) =>
-          Effect.zipRight(store.append(key, entries), store.catalog.refresh())
-        // oldest: the best "alpha" texts of all (beyond the newest K), a rare word, another project
-        yield* append(main, [user("alpha alpha alpha alpha oldest best quokka")])
-        yield* append(elsewhere, [user("alpha in the old project")])
-        // then more than K plain matches, two good ones among the newest, and the newest match
-        yield* append(main, fillers(K + 200, "bulk"))
-        yield* append(main, [user("alpha alpha alpha newer good one")])
-        yield* append(main, fillers(50, "late"))
-        yield* append(main, [user("alpha alpha newest match")])
+    it.scoped(
+      "a word with more matches than SEARCH_CANDIDATES: the best of the newest, ranked",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* backend.open()
+          const K = StoreCatalog.SEARCH_CANDIDATES
+          const elsewhere = { projectKey: "old-project", sessionId: randomUUID() }
+          const main = { projectKey: "busy-project", sessionId: randomUUID() }
+          // text ids follow derivation (each read derives what was appended since, key by key):
+          // a refresh after each append makes them follow the appends here
+          const append = (key: typeof main, entries: ReadonlyArray<SessionStore.SessionStoreEntry>) =>
+            Effect.zipRight(store.append(key, entries), store.catalog.refresh())
+          // oldest: the best "alpha" texts of all (beyond the newest K), a rare word, another project
+          yield* append(main, [user("alpha alpha alpha alpha oldest best quokka")])
+          yield* append(elsewhere, [user("alpha in the old project")])
+          // then more than K plain matches, two good ones among the newest, and the newest match
+          yield* append(main, fillers(K + 200, "bulk"))
+          yield* append(main, [user("alpha alpha alpha newer good one")])
+          yield* append(main, fillers(50, "late"))
+          yield* append(main, [user("alpha alpha newest match")])
 
-        const hits = yield* store.catalog.search("alpha", { limit: 20 })
-        expect(hits).toHaveLength(20)
-        const snippets = hits.map((hit) => hit.snippet)
-        // ranked within the candidates: the two repeated-word texts first, best first
-        expect(snippets[0]).toContain("newer good one")
-        expect(snippets[1]).toContain("newest match")
-        expect(snippets.slice(2).filter((snippet) => !snippet.includes("filler"))).toEqual([])
-        // bounded: the best match of all is older than the newest K, so it is not ranked
-        expect(snippets.some((snippet) => snippet.includes("oldest best"))).toBe(false)
-        // a rare word ranks all of its matches, however old
-        expect((yield* store.catalog.search("quokka")).map((hit) => hit.snippet)).toEqual([
-          "alpha alpha alpha alpha oldest best **quokka**"
-        ])
-        // filters choose the candidates: the other project's one old match is found
-        const old = yield* store.catalog.search("alpha", { projectKey: elsewhere.projectKey })
-        expect(old.map((hit) => hit.sessionId)).toEqual([elsewhere.sessionId])
-        // a limit above K ranks that many
-        const many = yield* store.catalog.search("alpha", { limit: StoreCatalog.MAX_LIMIT })
-        expect(many).toHaveLength(StoreCatalog.MAX_LIMIT)
-        expect(many[0]?.snippet).toContain("newer good one")
-      }), { timeout: 120_000 })
+          const hits = yield* store.catalog.search("alpha", { limit: 20 })
+          expect(hits).toHaveLength(20)
+          const snippets = hits.map((hit) => hit.snippet)
+          // ranked within the candidates: the two repeated-word texts first, best first
+          expect(snippets[0]).toContain("newer good one")
+          expect(snippets[1]).toContain("newest match")
+          expect(snippets.slice(2).filter((snippet) => !snippet.includes("filler"))).toEqual([])
+          // bounded: the best match of all is older than the newest K, so it is not ranked
+          expect(snippets.some((snippet) => snippet.includes("oldest best"))).toBe(false)
+          // a rare word ranks all of its matches, however old
+          expect((yield* store.catalog.search("quokka")).map((hit) => hit.snippet)).toEqual([
+            "alpha alpha alpha alpha oldest best **quokka**"
+          ])
+          // filters choose the candidates: the other project's one old match is found
+          const old = yield* store.catalog.search("alpha", { projectKey: elsewhere.projectKey })
+          expect(old.map((hit) => hit.sessionId)).toEqual([elsewhere.sessionId])
+          // a limit above K ranks that many
+          const many = yield* store.catalog.search("alpha", { limit: StoreCatalog.MAX_LIMIT })
+          expect(many).toHaveLength(StoreCatalog.MAX_LIMIT)
+          expect(many[0]?.snippet).toContain("newer good one")
+        }),
+      { timeout: 120_000 }
+    )
   })
 }

@@ -355,7 +355,9 @@ export const makeCatalog = (
           ORDER BY id DESC LIMIT ${StoreCatalog.candidatesOf(limit)}
         ),
         ranked AS MATERIALIZED (
-          SELECT id, ts_rank(words, to_tsquery('simple', ${SearchQuery.toTsquery(SearchQuery.included(query))})) AS score
+          SELECT id, ts_rank(words, to_tsquery('simple', ${
+        SearchQuery.toTsquery(SearchQuery.included(query))
+      })) AS score
           FROM ${t.text} WHERE id IN (SELECT id FROM candidates)
           ORDER BY score DESC, id LIMIT ${limit}
         )
