@@ -24,7 +24,9 @@
  * 5. `GET /api/search` when the web page has it (else said so).
  *
  * `ACX_BENCH_KEEP_STORE=FILE` copies the synced SQLite store to FILE at the end;
- * `ACX_BENCH_FROM=sqlite:FILE` (a store synced from the same dir) runs parts 3 and 4 alone on it.
+ * `ACX_BENCH_FROM=sqlite:FILE` (a store synced from the same dir) runs parts 3 and 4 alone on it,
+ * `ACX_BENCH_FROM=postgres://…?schema=S` part 3; `ACX_BENCH_SEARCH_ONLY=1` times `catalog.search`
+ * alone (no `acx search` processes, no part 4).
  */
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import * as esbuild from "esbuild"
@@ -273,8 +275,11 @@ const main = async () => {
   )
   const reuse = process.env["ACX_BENCH_FROM"]
   if (reuse !== undefined) {
-    await searchStore({ name: "SQLite", spec: reuse }, { bin, env, big })
-    return readingCommands({ name: "SQLite", spec: reuse })
+    const name = reuse.startsWith("sqlite:") ? "SQLite" : "Postgres"
+    await searchStore({ name, spec: reuse }, { bin, env, big })
+    return name === "SQLite" && process.env["ACX_BENCH_SEARCH_ONLY"] !== "1"
+      ? readingCommands({ name, spec: reuse })
+      : undefined
   }
   console.log("first sync vs first import (built binary, process start included):")
   const stores: Array<StoreUnderTest> = []

@@ -200,6 +200,29 @@ export const limitOf = (limit: number | undefined): number =>
   limit === undefined || !Number.isFinite(limit) ? 20 : Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)))
 
 /**
+ * At most this many matches are ranked (`limit` when larger): the newest that pass the filters,
+ * found unranked in append order (text row ids). Ranking costs per match (bm25's statistics,
+ * `ts_rank` over a stored `tsvector`), and a common word matches most texts of a store: ranking
+ * all of them took hundreds of milliseconds on SQLite and over a second on Postgres for a 550 MB
+ * store, ranking 2 000 takes a few. The price: an old match of a word with more than this many
+ * matches is not ranked, however relevant, so it may be missed; a rare word (fewer matches, what
+ * a search is usually for) ranks all of its matches. 2 000 is a hundred pages of 20 hits, about
+ * 1 % of the texts of that store (docs/design.md, "Derived data in the SQL stores").
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const SEARCH_CANDIDATES = 2000
+
+/**
+ * How many matches a search ranks: {@link SEARCH_CANDIDATES}, or `limit` when larger.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const candidatesOf = (limit: number): number => Math.max(limit, SEARCH_CANDIDATES)
+
+/**
  * The read side of a store's derived data.
  *
  * @since 0.2.0
@@ -226,7 +249,10 @@ export interface StoreCatalog {
    * (Retention, `deleteOlderThan`, does not move it.)
    */
   readonly clock: () => Effect.Effect<number, SessionStore.SessionStoreError>
-  /** Ranked hits for a query (see `SearchQuery` for its syntax). */
+  /**
+   * Ranked hits for a query (see `SearchQuery` for its syntax): the best of the newest
+   * {@link SEARCH_CANDIDATES} matches that pass the filters, best first.
+   */
   readonly search: (
     query: string,
     options?: SearchOptions

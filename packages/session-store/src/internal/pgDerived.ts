@@ -331,14 +331,39 @@ export const makeCatalog = (
     search: Effect.fn("PostgresSessionStore.catalog.search")(function*(text, options = {}) {
       const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
       yield* caughtUp
-      const rows = yield* sql<HitRow>`SELECT project_key, session_id, subpath, uuid, role, time_ms, body,
-          ts_rank(words, to_tsquery('simple', ${SearchQuery.toTsquery(SearchQuery.included(query))})) AS score
-        FROM ${t.text}, to_tsquery('simple', ${SearchQuery.toTsquery(query)}) AS q
-        WHERE words @@ q
-        ${options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}`}
-        ${options.since === undefined ? sql`` : sql`AND time_ms >= ${options.since}`}
-        ${options.role === undefined ? sql`` : sql`AND role = ${options.role}`}
-        ORDER BY score DESC, id LIMIT ${StoreCatalog.limitOf(options.limit)}`.pipe(
+      const limit = StoreCatalog.limitOf(options.limit)
+      // As on SQLite (StoreCatalog.SEARCH_CANDIDATES): the newest matches that pass the filters,
+      // unranked (the planner walks the primary key backwards checking `words`, or reads the GIN
+      // index and keeps the top ids: whichever its statistics on `words` say is cheaper); ts_rank
+      // over those only (it reads each one's stored `words`); the rows and bodies of the best last.
+      // A project's texts lie between its first and last text id (read once from its index; `OFFSET 0`
+      // keeps the planner from finding min/max by walking the primary key past other projects):
+      // the walk over a common word's matches starts at the project's newest text, not the store's.
+      const rows = yield* sql<HitRow>`WITH span AS MATERIALIZED (
+          SELECT min(id) AS first, max(id) AS last
+          FROM (SELECT id FROM ${t.text} WHERE project_key = ${options.projectKey ?? null} OFFSET 0) AS p
+        ),
+        candidates AS MATERIALIZED (
+          SELECT id FROM ${t.text}
+          WHERE words @@ to_tsquery('simple', ${SearchQuery.toTsquery(query)})
+          ${
+        options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}
+            AND id >= (SELECT first FROM span) AND id <= (SELECT last FROM span)`
+      }
+          ${options.since === undefined ? sql`` : sql`AND time_ms >= ${options.since}`}
+          ${options.role === undefined ? sql`` : sql`AND role = ${options.role}`}
+          ORDER BY id DESC LIMIT ${StoreCatalog.candidatesOf(limit)}
+        ),
+        ranked AS MATERIALIZED (
+          SELECT id, ts_rank(words, to_tsquery('simple', ${
+        SearchQuery.toTsquery(SearchQuery.included(query))
+      })) AS score
+          FROM ${t.text} WHERE id IN (SELECT id FROM candidates)
+          ORDER BY score DESC, id LIMIT ${limit}
+        )
+        SELECT x.project_key, x.session_id, x.subpath, x.uuid, x.role, x.time_ms, x.body, r.score
+        FROM ranked r JOIN ${t.text} x ON x.id = r.id
+        ORDER BY r.score DESC, r.id`.pipe(
         Effect.mapError(storageError("catalog.search"))
       )
       return rows.map((row) => hitOf(row, query, options))

@@ -306,16 +306,45 @@ export const makeCatalog = (
     search: Effect.fn("SqliteSessionStore.catalog.search")(function*(text, options = {}) {
       const query = yield* Either.match(SearchQuery.parse(text), { onLeft: Effect.fail, onRight: Effect.succeed })
       yield* caughtUp
-      const rows = yield* sql<HitRow>`SELECT k.project_key, k.session_id, k.subpath, t.uuid, t.role, t.time_ms,
-        acx_session_text_fts.body AS body, -bm25(acx_session_text_fts) AS score
-      FROM acx_session_text_fts
-        JOIN acx_session_text t ON t.id = acx_session_text_fts.rowid
+      const match = SearchQuery.toFts5(query)
+      const limit = StoreCatalog.limitOf(options.limit)
+      const filtered = options.projectKey !== undefined || options.since !== undefined || options.role !== undefined
+      // Three steps, so the costly work is bounded (StoreCatalog.SEARCH_CANDIDATES): the newest
+      // matches that pass the filters, unranked (FTS5 walks its doclist from the newest rowid and
+      // stops); bm25 over those only (bm25 needs the MATCH, so the index is matched again, from
+      // the oldest candidate's rowid on, which FTS5 reads as a range of its doclist); the rows
+      // and bodies of the best `limit` last (a body can be long: read 20 of them, not 2 000).
+      const rows = yield* sql<HitRow>`WITH candidates(id) AS MATERIALIZED (
+        SELECT acx_session_text_fts.rowid FROM acx_session_text_fts
+        ${
+        filtered
+          ? sql`JOIN acx_session_text t ON t.id = acx_session_text_fts.rowid
+          WHERE acx_session_text_fts MATCH ${match}
+          ${
+            options.projectKey === undefined
+              ? sql``
+              : sql`AND t.key_id IN (SELECT id FROM acx_session_keys WHERE project_key = ${options.projectKey})
+                AND acx_session_text_fts.rowid >= ${projectEnd(sql, "min", options.projectKey)}
+                AND acx_session_text_fts.rowid <= ${projectEnd(sql, "max", options.projectKey)}`
+          }
+          ${options.since === undefined ? sql`` : sql`AND t.time_ms >= ${options.since}`}
+          ${options.role === undefined ? sql`` : sql`AND t.role = ${options.role}`}`
+          : sql`WHERE acx_session_text_fts MATCH ${match}`
+      }
+        ORDER BY acx_session_text_fts.rowid DESC LIMIT ${StoreCatalog.candidatesOf(limit)}
+      ),
+      ranked(id, score) AS MATERIALIZED (
+        SELECT rowid, -bm25(acx_session_text_fts) FROM acx_session_text_fts
+        WHERE acx_session_text_fts MATCH ${match}
+          AND rowid >= (SELECT min(id) FROM candidates) AND +rowid IN (SELECT id FROM candidates)
+        ORDER BY 2 DESC, 1 LIMIT ${limit}
+      )
+      SELECT k.project_key, k.session_id, k.subpath, t.uuid, t.role, t.time_ms, f.body AS body, r.score AS score
+      FROM ranked r
+        JOIN acx_session_text t ON t.id = r.id
         JOIN acx_session_keys k ON k.id = t.key_id
-      WHERE acx_session_text_fts MATCH ${SearchQuery.toFts5(query)}
-      ${options.projectKey === undefined ? sql`` : sql`AND k.project_key = ${options.projectKey}`}
-      ${options.since === undefined ? sql`` : sql`AND t.time_ms >= ${options.since}`}
-      ${options.role === undefined ? sql`` : sql`AND t.role = ${options.role}`}
-      ORDER BY score DESC, t.id LIMIT ${StoreCatalog.limitOf(options.limit)}`.pipe(
+        JOIN acx_session_text_fts f ON f.rowid = r.id
+      ORDER BY r.score DESC, r.id`.pipe(
         Effect.mapError((cause) =>
           /fts5|MATCH/i.test(String((cause as { cause?: unknown }).cause ?? cause))
             ? new SearchQuery.SearchQueryError({
@@ -330,6 +359,13 @@ export const makeCatalog = (
     })
   }
 }
+
+// The first or last text row id of a project (an index lookup per key): the walk over a common
+// word's matches starts at the project's newest text and stops at its oldest, instead of
+// passing every newer match of other projects (a project synced first has the oldest ids).
+const projectEnd = (sql: SqlClient.SqlClient, end: "min" | "max", projectKey: string) =>
+  sql`(SELECT ${sql.literal(end)}((SELECT ${sql.literal(end)}(id) FROM acx_session_text WHERE key_id = k.id))
+    FROM acx_session_keys k WHERE k.project_key = ${projectKey})`
 
 const describeCause = (cause: unknown): string => {
   const inner = (cause as { cause?: unknown }).cause
