@@ -6,7 +6,29 @@
  * @since 0.3.0
  */
 import type * as ClaudeProjects from "./ClaudeProjects.js"
-import type { ListedSession } from "./SessionListing.js"
+
+/**
+ * One row of a listing: the shape of `SessionListing.ListedSession` (its Schema's type), declared
+ * here without the Schema so that this module loads without Effect and imports nothing back
+ * (`SessionListing` checks at compile time that the two are the same).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export interface ListedSession {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  readonly mtime: number
+  readonly size: number
+  readonly title?: string
+  readonly firstPrompt?: string
+  readonly lastPrompt?: string
+  readonly cwd?: string
+  readonly gitBranch?: string
+  readonly startTime?: string
+  readonly lastTime?: string
+}
 
 /**
  * The fields of `SessionListing.ListedSession`, in its order: a row holds these and no other (a

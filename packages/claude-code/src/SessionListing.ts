@@ -49,6 +49,12 @@ export const ListedSession = Schema.Struct({
  */
 export type ListedSession = typeof ListedSession.Type
 
+// the Schema's type and the Effect-free row type of `ListingRows` are the same shape, both ways
+const sameRow: (row: ListedSession) => ListingRows.ListedSession = (row) => row
+const sameSchema: (row: ListingRows.ListedSession) => ListedSession = (row) => row
+void sameRow
+void sameSchema
+
 /**
  * A listing: sessions in {@link byLastActivity} order.
  *

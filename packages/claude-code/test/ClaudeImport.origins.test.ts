@@ -14,7 +14,6 @@ import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import Database from "better-sqlite3"
 import { FastCheck as fc } from "effect"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -67,6 +66,16 @@ const counts = (store: SessionStore.SessionStore) =>
   )
 
 let sqliteFile = ""
+
+// better-sqlite3 is this package's dev dependency; its types are not installed here
+interface ReadOnlyDb {
+  prepare(sql: string): { get(): unknown }
+  close(): void
+}
+const Database = (await import("better-sqlite3" as string)).default as new(
+  file: string,
+  options: { readonly readonly: boolean }
+) => ReadOnlyDb
 
 const stores = [
   {

@@ -183,7 +183,13 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
     )
     try {
       const tools = await client.listTools()
-      expect(tools.tools.map((tool) => tool.name).sort()).toEqual(["get_observations", "search", "timeline"])
+      expect(tools.tools.map((tool) => tool.name).sort()).toEqual([
+        "get_observations",
+        "get_session_turns",
+        "search",
+        "search_sessions",
+        "timeline"
+      ])
       expect(tools.tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true)
       const found = await client.callTool({ name: "search", arguments: { query: "cart tax", project } })
       const hits = (found.structuredContent as { results: Array<{ id: string; title: string }> }).results

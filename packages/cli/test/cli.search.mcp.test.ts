@@ -214,7 +214,7 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
       const missing = path.join(root, "missing.db")
       await withClient(empty, ["--from", missing], async (client) => {
         expect(errorText(await call(client, "search_sessions", { query: "beads" }))).toContain(
-          `${missing} does not exist`
+          `no store at ${missing}: it does not exist`
         )
       })
       expect(fs.existsSync(missing)).toBe(false)

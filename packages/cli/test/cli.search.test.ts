@@ -17,7 +17,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { makeSecrets, plantSession, secretFragments } from "./utils/plantedSecrets.js"
-import { closedPort, dropSchema } from "./utils/postgres.js"
+import { closedPort, dropSchema, showsPassword } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
@@ -353,7 +353,7 @@ describe("acx search", () => {
       ok(await acx(["sync", "--to", url.href, "--config-dir", built.configDir]))
       const pg = await search(["beads", "--limit", "500"], url.href)
       const sqlite = await search(["beads", "--limit", "500"])
-      if (url.password !== "") expect(pg.target).not.toContain(url.password)
+      expect(showsPassword(pg.target, url.href)).toBe(false)
       const uuids = (result: SessionSearch.SearchResult) => result.hits.map((hit) => `${hit.uuid} ${hit.role}`).sort()
       expect(uuids(pg)).toEqual(uuids(sqlite))
       const phrase = await search(["\"Exported 111 issues\"", "--project", "marot-spotter", "--role", "tool"], url.href)

@@ -5,6 +5,7 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
+import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
@@ -15,6 +16,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 import { projectLabel } from "./options.js"
+import { isStoreBacked } from "./storeBacked.js"
 
 /** The warning line for a path a listing left out. */
 export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
@@ -154,21 +156,6 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
   return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
 }
 
-// The services that read a store (`storeSource.ts`), not a config directory.
-const storeBacked = new WeakSet<ClaudeProjects.ClaudeProjects>()
-
-/** Marks `projects` as reading a session store (`--from`); returns it. */
-export const markStoreBacked = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects.ClaudeProjects => {
-  storeBacked.add(projects)
-  return projects
-}
-
-/**
- * Whether `projects` reads a session store (`--from`): its listings' `size` is 0 (a store keeps
- * entries, not files), its `projectsDir` the store's name.
- */
-export const isStoreBacked = (projects: ClaudeProjects.ClaudeProjects): boolean => storeBacked.has(projects)
-
 /** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
 export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: Option.Option<string>): string =>
   Option.match(projectKey, {
@@ -198,3 +185,34 @@ export const readWithSubagents = (
       malformed
     }
   })
+
+/**
+ * Where a reading command reads: the store `--from` names, else the config directory
+ * ({@link projectsLayer}), as the one `ClaudeProjects` service either way. The store's code
+ * (`storeSource.ts`: its SQL drivers) is imported only when `--from` is given, so reading a config
+ * directory loads no SQL client.
+ */
+export const readingLayer = (
+  from: Option.Option<string>,
+  configDir: Option.Option<string>,
+  options: { readonly followSymlinks?: boolean } = {}
+): Layer.Layer<
+  ClaudeProjects.ClaudeProjects,
+  CliError.CliError | SessionStore.SessionStoreError,
+  FileSystem.FileSystem
+> =>
+  Option.match(from, {
+    onNone: () => projectsLayer(configDir, options),
+    onSome: (spec) =>
+      Layer.unwrapEffect(
+        Effect.map(
+          Effect.promise(() => import("./storeSource.js")),
+          (store) => Layer.scoped(ClaudeProjects.ClaudeProjects, Effect.map(store.openStore(spec), store.storeProjects))
+        )
+      )
+  })
+
+/** `storeSource.ts`, imported when a command is given `--from` (its SQL drivers load with it). */
+export const storeSource = () => import("./storeSource.js")
+
+export { isStoreBacked } from "./storeBacked.js"

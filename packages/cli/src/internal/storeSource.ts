@@ -9,15 +9,13 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
-import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as CliError from "../CliError.js"
 import { projectLabel } from "./options.js"
-import { markStoreBacked, projectsLayer } from "./source.js"
+import { markStoreBacked } from "./storeBacked.js"
 import { readTarget } from "./target.js"
 
 /** An open store with its catalog, and how it is named to the user. */
@@ -44,7 +42,7 @@ export const openStore = (
   })
 
 /**
- * The `ClaudeProjects` service over an open store, marked as one (`source.ts`'s `isStoreBacked`)
+ * The `ClaudeProjects` service over an open store, marked as one (`storeBacked.ts`)
  * and with a project it has no session of said in the user's words (the path `--project` was
  * given, as for a config directory).
  */
@@ -66,25 +64,3 @@ export const storeProjects = ({ display, store }: OpenStore): ClaudeProjects.Cla
     listSessionFiles: (projectKey) => named(projectKey)(projects.listSessionFiles(projectKey))
   })
 }
-
-/**
- * Where a reading command reads: the store `--from` names, else the config directory
- * (`source.ts`'s `projectsLayer`), as the one `ClaudeProjects` service either way.
- */
-export const readingLayer = (
-  from: Option.Option<string>,
-  configDir: Option.Option<string>,
-  options: { readonly followSymlinks?: boolean } = {}
-): Layer.Layer<
-  ClaudeProjects.ClaudeProjects,
-  CliError.CliError | SessionStore.SessionStoreError,
-  FileSystem.FileSystem
-> =>
-  Option.match(from, {
-    onNone: () => projectsLayer(configDir, options),
-    onSome: (spec) =>
-      Layer.scoped(
-        ClaudeProjects.ClaudeProjects,
-        Effect.map(openStore(spec), storeProjects)
-      )
-  })

@@ -24,3 +24,16 @@ export const dropSchema = async (url: string, schema: string): Promise<void> => 
   await client.connect()
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
 }
+
+/**
+ * Whether `text` shows the password of the Postgres URL `href`. A password that is also part of
+ * the URL's user, host or database name (CI's role is `acx:acx@…/acx_test`) cannot be looked for
+ * alone, since those names may be shown: then a leak is the credential as a URL writes it.
+ */
+export const showsPassword = (text: string, href: string): boolean => {
+  const url = new URL(href)
+  const password = decodeURIComponent(url.password)
+  if (password === "") return false
+  const named = [url.username, url.hostname, url.pathname.slice(1)].some((part) => part.includes(password))
+  return named ? text.includes(`:${password}@`) || text.includes(`:${url.password}@`) : text.includes(password)
+}

@@ -10,8 +10,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
-import { findSession, projectsLayer } from "../../internal/source.js"
-import { openStore, storeProjects } from "../../internal/storeSource.js"
+import { findSession, projectsLayer, storeSource } from "../../internal/source.js"
 import type { ForkArgs } from "../args/fork.js"
 
 /**
@@ -22,8 +21,9 @@ export const run = ({ at, configDir, followSymlinks, from, id, json, project, ti
   Effect.gen(function*() {
     // where the fork goes: always the config directory, which Claude Code resumes from
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const opened = Option.isSome(from) ? yield* openStore(from.value) : undefined
-    const source = opened === undefined ? projects : storeProjects(opened)
+    const store = Option.isSome(from) ? yield* Effect.promise(storeSource) : undefined
+    const opened = store === undefined || Option.isNone(from) ? undefined : yield* store.openStore(from.value)
+    const source = store === undefined || opened === undefined ? projects : store.storeProjects(opened)
     const session = yield* findSession(source, id, project)
     const result = yield* projects.forkSession(session.projectKey, session.sessionId, {
       upToUuid: Option.getOrUndefined(at),

@@ -23,8 +23,7 @@ import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
-import { isStoreBacked, type MalformedFile, malformedWarning } from "../../internal/source.js"
-import { readingLayer } from "../../internal/storeSource.js"
+import { isStoreBacked, type MalformedFile, malformedWarning, readingLayer } from "../../internal/source.js"
 import type { BackfillArgs } from "../args/memory.js"
 
 /**

@@ -10,8 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { sessionsTable as table } from "../../internal/sessionsTable.js"
-import { isStoreBacked, listingPlace } from "../../internal/source.js"
-import { readingLayer } from "../../internal/storeSource.js"
+import { isStoreBacked, listingPlace, readingLayer } from "../../internal/source.js"
 import type { SessionsArgs } from "../args/sessions.js"
 
 /**

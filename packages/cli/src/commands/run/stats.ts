@@ -13,9 +13,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
-import { listingPlace, malformedWarning, projectsLayer } from "../../internal/source.js"
+import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
-import { openStore, storeProjects } from "../../internal/storeSource.js"
 import type { StatsArgs } from "../args/stats.js"
 
 /**
@@ -39,6 +38,7 @@ const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
       }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
     onSome: (spec) =>
       Effect.gen(function*() {
+        const { openStore, storeProjects } = yield* Effect.promise(storeSource)
         const opened = yield* openStore(spec)
         const projects = storeProjects(opened)
         // a project the store has no session of is said as a listing says it
