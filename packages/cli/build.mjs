@@ -197,16 +197,31 @@ const filesOf = (dir) =>
 
 const built = filesOf(stage)
 fs.mkdirSync(dist, { recursive: true })
+// The files of the build this one replaces (its manifest): kept whatever their age, since a
+// process that opened that build's entry just before the switch loads its chunks afterwards
+// (`import()` is lazy). Age alone was not enough: a build older than STALE_AFTER_MS had its
+// chunks removed under a reader that had just opened its acx.mjs.
+const MANIFEST = ".build-files.json"
+let previous = new Set()
+try {
+  previous = new Set(JSON.parse(fs.readFileSync(path.join(dist, MANIFEST), "utf8")).files)
+} catch {
+  // the first build with a manifest, or a damaged one: age decides alone, as before
+}
 for (const file of [...built.filter((file) => !ENTRIES.has(file)), ...built.filter((file) => ENTRIES.has(file))]) {
   fs.mkdirSync(path.dirname(path.join(dist, file)), { recursive: true })
   fs.renameSync(path.join(stage, file), path.join(dist, file))
 }
 fs.rmSync(stage, { recursive: true, force: true })
+const manifestTemporary = path.join(dist, `.${MANIFEST}.${process.pid}.tmp`)
+fs.writeFileSync(manifestTemporary, JSON.stringify({ files: built }))
+fs.renameSync(manifestTemporary, path.join(dist, MANIFEST))
 
-// an earlier build's files this one does not have, once no process is likely to still need them
+// an earlier build's files this one does not have, once no process is likely to still need them:
+// older than STALE_AFTER_MS and not of the build this one replaced
 const current = new Set(built)
 for (const file of filesOf(dist)) {
-  if (current.has(file)) continue
+  if (current.has(file) || previous.has(file) || file === MANIFEST || file.startsWith(`.${MANIFEST}.`)) continue
   try {
     if (fs.statSync(path.join(dist, file)).mtimeMs < Date.now() - STALE_AFTER_MS) fs.rmSync(path.join(dist, file))
   } catch {

@@ -2,7 +2,8 @@
  * The CLI build is atomic for whoever runs the CLI meanwhile: two builds at once while a reader
  * keeps opening the bundle. The reader must never find an entry file missing (what made a CLI
  * test print "acx: not built yet" while `pnpm acx …` rebuilt), nor an entry that imports a chunk
- * not there yet (a partial bundle), and the CLI it spawns meanwhile always starts.
+ * not there yet (a partial bundle), and the CLI it spawns meanwhile always starts. An earlier
+ * build's files are removed once stale, but never those of the build just replaced.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -79,5 +80,25 @@ describe("the CLI build", () => {
     expect(problems()).toEqual([])
     // no staging directory is left behind
     expect(fs.readdirSync(path.join(cli, "build")).filter((name) => name.startsWith("bundle-"))).toEqual([])
+  }, 180_000)
+
+  it("keeps the replaced build's files whatever their age; removes older ones once stale", async () => {
+    // as if the build now in dist/ had replaced one with `replaced.mjs`, and that one an older
+    // one with `older.mjs`, both made 20 minutes ago
+    const manifest = path.join(dist, ".build-files.json")
+    const current = (JSON.parse(fs.readFileSync(manifest, "utf8")) as { files: Array<string> }).files
+    const long = new Date(Date.now() - 20 * 60_000)
+    for (const name of ["replaced.mjs", "older.mjs"]) {
+      fs.writeFileSync(path.join(dist, name), "export {}\n")
+      fs.utimesSync(path.join(dist, name), long, long)
+    }
+    fs.writeFileSync(manifest, JSON.stringify({ files: [...current, "replaced.mjs"] }))
+    expect((await build()).code).toBe(0)
+    // a process that opened the replaced build's entry just before the switch still finds its files
+    expect(fs.existsSync(path.join(dist, "replaced.mjs"))).toBe(true)
+    expect(fs.existsSync(path.join(dist, "older.mjs"))).toBe(false)
+    expect((await build()).code).toBe(0)
+    expect(fs.existsSync(path.join(dist, "replaced.mjs"))).toBe(false)
+    expect(problems()).toEqual([])
   }, 180_000)
 })
