@@ -28,7 +28,8 @@ describe("SessionListing.rows", () => {
   it("orders by last activity (the last entry's time, else the mtime), the same for any input order", () => {
     fc.assert(
       fc.property(
-        fc.array(session, { maxLength: 12 }).chain((xs) =>
+        // session ids are UUIDs: one listing never holds the same id twice (ties are by id)
+        fc.uniqueArray(session, { selector: (s) => s.sessionId, maxLength: 12 }).chain((xs) =>
           fc.tuple(fc.constant(xs), fc.shuffledSubarray(xs, { minLength: xs.length }))
         ),
         ([sessions, shuffled]) => {
