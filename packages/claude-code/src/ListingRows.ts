@@ -5,6 +5,7 @@
  *
  * @since 0.3.0
  */
+import type * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as ClaudeProjects from "./ClaudeProjects.js"
 
 /**
@@ -15,19 +16,12 @@ import type * as ClaudeProjects from "./ClaudeProjects.js"
  * @since 0.3.0
  * @category rows
  */
-export interface ListedSession {
+export interface ListedSession extends SessionMetadata.SessionMetadata {
   readonly projectKey: string
   readonly sessionId: string
   readonly file: string
   readonly mtime: number
   readonly size: number
-  readonly title?: string
-  readonly firstPrompt?: string
-  readonly lastPrompt?: string
-  readonly cwd?: string
-  readonly gitBranch?: string
-  readonly startTime?: string
-  readonly lastTime?: string
 }
 
 /**

@@ -186,6 +186,11 @@ export const readWithSubagents = (
     }
   })
 
+/** `storeSource.ts`, imported when a command is given `--from` (its SQL drivers load with it). */
+export const storeSource = () => import("./storeSource.js")
+
+export { isStoreBacked } from "./storeBacked.js"
+
 /**
  * Where a reading command reads: the store `--from` names, else the config directory
  * ({@link projectsLayer}), as the one `ClaudeProjects` service either way. The store's code
@@ -206,13 +211,8 @@ export const readingLayer = (
     onSome: (spec) =>
       Layer.unwrapEffect(
         Effect.map(
-          Effect.promise(() => import("./storeSource.js")),
+          Effect.promise(storeSource),
           (store) => Layer.scoped(ClaudeProjects.ClaudeProjects, Effect.map(store.openStore(spec), store.storeProjects))
         )
       )
   })
-
-/** `storeSource.ts`, imported when a command is given `--from` (its SQL drivers load with it). */
-export const storeSource = () => import("./storeSource.js")
-
-export { isStoreBacked } from "./storeBacked.js"
