@@ -20,6 +20,10 @@ const run = randomBytes(4).toString("hex")
 
 const echo = echoScript(4)
 
+// the leases the expiry tests wait out: renewed every third (2 s), so a process starved for
+// seconds on a loaded 2-core machine keeps its lease, yet one killed or paused loses it in 6 s
+const LEASE_TTL_MS = 6_000
+
 interface Answer {
   readonly id: string
   readonly key: string
@@ -139,8 +143,10 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
   maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
     world = await makeWorld(echo)
     const [a, b] = await Promise.all([
-      startWorker(world, "a", { leaseTtlMs: 5_000, maxWarm: 3 }),
-      startWorker(world, "b", { leaseTtlMs: 5_000, maxWarm: 3 })
+      // no lease is meant to expire here: a long one, so a starved machine (CI's two cores under
+      // a load of 20 missed 5 s renewals) tests exclusion, not the scheduler
+      startWorker(world, "a", { leaseTtlMs: 20_000, maxWarm: 3 }),
+      startWorker(world, "b", { leaseTtlMs: 20_000, maxWarm: 3 })
     ])
     const keys = Array.from({ length: 20 }, (_, i) => `conv-${run}-${i}`)
     const answers = await Promise.all(keys.flatMap((key) => [a.ask(key, `${key} from a`), b.ask(key, `${key} from b`)]))
@@ -157,12 +163,13 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
 
   maybe("an owner killed: its lease expires and the other process resumes the conversation", async () => {
     world = await makeWorld(echo)
-    const a = await startWorker(world, "a", { leaseTtlMs: 2_000, maxWarm: 2 })
+    // leases of a few seconds: long enough for renewals on a loaded machine, short enough to wait out
+    const a = await startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
     const key = `conv-${run}-killed`
     expect((await a.ask(key, `${key} first`)).text).toBe(`ack ${key} first (seen 1)`)
     expect((await registryRow(key))?.owner).toBe(a.owner)
     a.child.kill("SIGKILL")
-    const b = await startWorker(world, "b", { leaseTtlMs: 2_000, maxWarm: 2 })
+    const b = await startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
     const started = Date.now()
     expect((await b.ask(key, `${key} second`)).text).toBe(`ack ${key} second (seen 2)`)
     expect(Date.now() - started).toBeGreaterThan(300)
@@ -171,8 +178,8 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
 
   maybe("an owner paused past its lease appends nothing and records no turn when it wakes", async () => {
     world = await makeWorld(echo)
-    const a = await startWorker(world, "a", { leaseTtlMs: 1_500, maxWarm: 2 })
-    const b = await startWorker(world, "b", { leaseTtlMs: 1_500, maxWarm: 2 })
+    const a = await startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
+    const b = await startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
     const key = `conv-${run}-paused`
     expect((await a.ask(key, `${key} first`)).text).toBe(`ack ${key} first (seen 1)`)
     const slow = a.ask(key, `${key} slow`)
