@@ -12,6 +12,7 @@ import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
 import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
+import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -191,8 +192,18 @@ export const retry = () =>
  * @since 0.1.0
  * @category handlers
  */
-export const forget = ({ before, project, session }: ForgetArgs) =>
+export const forget = ({ before, ids, project, session }: ForgetArgs) =>
   withDatabase(Effect.gen(function*() {
+    if (ids.length > 0) {
+      if (Option.isSome(before) || Option.isSome(project) || Option.isSome(session)) {
+        return yield* invalidArgument("forget takes ids, or --session/--project/--before, not both")
+      }
+      // soft, as on the page: hidden everywhere, and for the whole team when the entry is shared
+      const forgotten = yield* (yield* MemoryRepo.MemoryRepo).forget({ ids })
+      return yield* Console.log(
+        forgotten.length === 0 ? "nothing to forget (unknown or already forgotten)" : `forgot ${forgotten.join(", ")}`
+      )
+    }
     const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(files(), {
       session: Option.getOrUndefined(session),
       project: Option.getOrUndefined(project),
@@ -248,7 +259,7 @@ const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
  * @since 0.1.0
  * @category handlers
  */
-export const install = ({ project, scope, sessionsFrom }: InstallArgs) =>
+export const install = ({ machine, project, scope, sessionsFrom, team, user }: InstallArgs) =>
   Effect.gen(function*() {
     const from = yield* Option.match(sessionsFrom, {
       onNone: () => Effect.succeed([]),
@@ -264,6 +275,10 @@ export const install = ({ project, scope, sessionsFrom }: InstallArgs) =>
       }
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
+    if (Option.isSome(team)) {
+      const { setup } = yield* Effect.promise(() => import("./memoryTeam.js"))
+      yield* setup(team.value, { user, machine })
+    }
   })
 
 /**
@@ -279,4 +294,6 @@ export const uninstall = ({ project, scope }: UninstallArgs) =>
       projectDir: Option.getOrUndefined(project)
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
+    // the team settings go with the hooks (what was shared stays in the team's database)
+    if (TeamConfig.remove(files().home)) yield* Console.log(`removed the team memory's settings`)
   })
