@@ -226,7 +226,11 @@ const pull = (options: SyncOptions, client: Pg.Client, identities: ReadonlySet<s
           const after = (yield* Local.pullMark(where, identity, shape.kind)) ?? Remote.START
           const rows = yield* remote(
             settings,
-            () => Remote.changedSince(client, settings.schema, shape, identity, after, batchSize)
+            () =>
+              Remote.changedSince(client, settings.schema, shape, identity, after, batchSize, {
+                author: settings.user,
+                machine: settings.machine
+              })
           )
           if (rows.length === 0) break
           yield* Local.applyPulled(shape, where, identity, rows.map((row) => row.wire), rows.at(-1)!.mark)

@@ -111,7 +111,8 @@ export const setForgotten = async (
     `UPDATE ${table(schema, shape)}
      SET forgotten_at = $2, forgotten_by = $3, txid = pg_current_xact_id()
      WHERE uid = $1 AND forgotten_at IS DISTINCT FROM $2`,
-    [change.uid, change.forgottenAt, change.forgottenAt === null ? null : change.by]
+    // who changed the state last (a restore too): a pull skips one's own entries nobody changed
+    [change.uid, change.forgottenAt, change.by]
   )
   return (result.rowCount ?? 0) > 0
 }
@@ -125,14 +126,18 @@ export interface Watermark {
 /** The watermark of nothing read yet. */
 export const START: Watermark = { txid: "0", uid: "" }
 
-/** A project's entries written after `after`, oldest transaction first, at most `limit`. */
+/**
+ * A project's entries written after `after`, oldest transaction first, at most `limit`; one's
+ * own (`self`) only when someone changed its forgotten state (the rest are here already).
+ */
 export const changedSince = async (
   client: Pg.Client,
   schema: string,
   shape: TeamShape,
   project: string,
   after: Watermark,
-  limit: number
+  limit: number,
+  self: { readonly author: string; readonly machine: string }
 ): Promise<ReadonlyArray<{ readonly wire: Wire; readonly mark: Watermark }>> => {
   const columns = wireColumns(shape).map((column) =>
     shape.lists.includes(column) ? `${column}::text AS ${column}` : column
@@ -141,8 +146,9 @@ export const changedSince = async (
     `SELECT ${columns.join(", ")}, txid::text AS txid FROM ${table(schema, shape)}
      WHERE project = $1 AND (txid, uid) > ($2::xid8, $3)
        AND txid < pg_snapshot_xmin(pg_current_snapshot())
+       AND NOT (author = $5 AND machine = $6 AND forgotten_by IS NULL)
      ORDER BY txid, uid LIMIT $4`,
-    [project, after.txid, after.uid, limit]
+    [project, after.txid, after.uid, limit, self.author, self.machine]
   )
   return result.rows.map((row) => ({
     wire: {
