@@ -195,6 +195,11 @@ describe("acx memory --team", () => {
     expect(sync.stderr).toMatch(/127\.0\.0\.1:1: connection refused/)
     expect(sync.stdout + sync.stderr).not.toContain("s3cr3t")
     expect(await contextOf(ana, "s-2")).toContain("invoice export")
+    const status = await acx(["memory", "status"], { env: ana.env })
+    expect(status.stdout).toContain(
+      "team:     postgres://ana:***@127.0.0.1:1/team (schema acx_team) as ana on ana-laptop"
+    )
+    expect(status.stdout).not.toContain("s3cr3t")
     const log = path.join(ana.home, "memory-worker.log")
     if (fs.existsSync(log)) expect(fs.readFileSync(log, "utf8")).not.toContain("s3cr3t")
 
@@ -204,6 +209,9 @@ describe("acx memory --team", () => {
     await until("all of ana's observations shared", async () => (await remoteRows(schema)).length === local)
     expect((await acx(["memory", "sync", "--json"], { env: ana.env })).stdout).toContain("\"pushed\":0")
     expect((await remoteRows(schema)).length).toBe(local)
+    const json = JSON.parse((await acx(["memory", "status", "--json"], { env: ana.env })).stdout)
+    const summaries = query(ana.database, "SELECT count(*) AS n FROM memory_summaries")[0]!["n"] as number
+    expect(json.team).toMatchObject({ user: "ana", machine: "ana-laptop", shared: local + summaries, waiting: 0 })
   }, TEST_TIMEOUT_MS * 2)
 
   it("a sync killed with SIGKILL mid-push, then run again, stores every entry once", async () => {

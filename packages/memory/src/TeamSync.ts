@@ -342,3 +342,32 @@ export const loop = (
 export const clearDue: Effect.Effect<void, never, SqlClient.SqlClient> = Local.deleteMeta(SYNC_DUE_KEY).pipe(
   Effect.ignore
 )
+
+/**
+ * The team memory as `acx memory status` shows it.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface TeamState {
+  /** The last sync that reached the team's database (epoch ms), if any. */
+  readonly syncedAt: number | null
+  /** Why the last sync failed (`null`: it did not). */
+  readonly lastError: string | null
+  /** One's own entries shared. */
+  readonly shared: number
+  /** Teammates' entries pulled. */
+  readonly fromTeammates: number
+  /** Forgotten states waiting to be pushed. */
+  readonly waiting: number
+}
+
+/**
+ * The team memory's state in the local database.
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const state: Effect.Effect<TeamState, MemoryError, SqlClient.SqlClient> = Local.state.pipe(
+  Effect.mapError(localError)
+)

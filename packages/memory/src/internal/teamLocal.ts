@@ -238,3 +238,25 @@ export const applyPulled = (
 /** Removes a value kept in `memory_meta`. */
 export const deleteMeta = (key: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM memory_meta WHERE key = ${key}`)
+
+/** The sync's state and counts, for `status`. */
+export const state = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const meta = yield* sql<{ key: string; value: string }>`
+    SELECT key, value FROM memory_meta WHERE key IN ('team.syncedAt', 'team.lastError')`
+  const value = (key: string) => meta.find((row) => row.key === key)?.value
+  const [counts] = yield* sql<{ shared: number; fromTeammates: number; waiting: number }>`SELECT
+    (SELECT count(*) FROM memory_observations WHERE uid IS NOT NULL AND author IS NULL)
+      + (SELECT count(*) FROM memory_summaries WHERE uid IS NOT NULL AND author IS NULL) AS shared,
+    (SELECT count(*) FROM memory_observations WHERE author IS NOT NULL)
+      + (SELECT count(*) FROM memory_summaries WHERE author IS NOT NULL) AS fromTeammates,
+    (SELECT count(*) FROM memory_team_outbox) AS waiting`
+  const syncedAt = Number(value("team.syncedAt"))
+  return {
+    syncedAt: Number.isFinite(syncedAt) && syncedAt > 0 ? syncedAt : null,
+    lastError: value("team.lastError") || null,
+    shared: counts?.shared ?? 0,
+    fromTeammates: counts?.fromTeammates ?? 0,
+    waiting: counts?.waiting ?? 0
+  }
+})

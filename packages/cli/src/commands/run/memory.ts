@@ -13,6 +13,7 @@ import * as MemoryInstall from "@acx/memory/MemoryInstall"
 import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as TeamConfig from "@acx/memory/TeamConfig"
+import * as TeamSync from "@acx/memory/TeamSync"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -46,7 +47,8 @@ export const status = ({ json }: StatusArgs) =>
     const paths = files()
     const settings = MemoryConfig.load(paths.home)
     const status = yield* (yield* MemoryRepo.MemoryRepo).status(paths, settings)
-    if (json) return yield* Console.log(format.json(status))
+    const team = yield* teamStatus(paths.home)
+    if (json) return yield* Console.log(format.json(team === undefined ? status : { ...status, team }))
     const { config } = settings
     const budget = [
       config.dailyBudgetUsd === null ? undefined : `${money(status.today.costUsd)} of ${money(config.dailyBudgetUsd)}`,
@@ -68,6 +70,7 @@ export const status = ({ json }: StatusArgs) =>
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
       `kept:     ${status.counts.observations} observations, ${status.counts.summaries} summaries, ${status.counts.prompts} prompts`,
       `sessions: ${Object.entries(status.sessions).map(([name, n]) => `${n} ${name}`).join(", ") || "none"}`,
+      ...(team === undefined ? [] : teamLines(team)),
       ...(status.lastError === null ? [] : [`last error: ${printable(status.lastError)}`]),
       ...(status.failed.length === 0 ? [] : [
         "failed events (acx memory retry re-queues them):",
@@ -85,6 +88,28 @@ export const status = ({ json }: StatusArgs) =>
     ]
     yield* Console.log(lines.join("\n"))
   }))
+
+/** The team memory's settings and state, when it is set up (the URL's password masked). */
+const teamStatus = (home: string) =>
+  Effect.gen(function*() {
+    const loaded = TeamConfig.load(home)
+    if (Either.isLeft(loaded)) return { database: loaded.left.description, syncedAt: null, lastError: null }
+    if (loaded.right === undefined) return undefined
+    const settings = loaded.right
+    const state = yield* TeamSync.state
+    return { database: TeamConfig.display(settings), user: settings.user, machine: settings.machine, ...state }
+  })
+
+const teamLines = (team: NonNullable<Effect.Effect.Success<ReturnType<typeof teamStatus>>>) => [
+  `team:     ${team.database}${"user" in team ? ` as ${team.user} on ${team.machine}` : ""}; ${
+    team.syncedAt === null ? "never synced" : `last synced ${format.date(team.syncedAt)}`
+  }${
+    "shared" in team
+      ? `; ${team.shared} shared, ${team.fromTeammates} from teammates, ${team.waiting} forgotten states to push`
+      : ""
+  }`,
+  ...(team.lastError === null ? [] : [`team error: ${printable(team.lastError)}`])
+]
 
 /**
  * `acx memory search`.
