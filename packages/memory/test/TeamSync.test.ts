@@ -14,6 +14,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookRunner from "../src/HookRunner.js"
+import * as MemoryAdmin from "../src/MemoryAdmin.js"
+import * as MemoryConfig from "../src/MemoryConfig.js"
 import * as MemoryCuration from "../src/MemoryCuration.js"
 import type { MemoryError } from "../src/MemoryError.js"
 import * as MemorySearch from "../src/MemorySearch.js"
@@ -256,6 +258,25 @@ describe("TeamSync", () => {
     braw.close()
     await sync(bo, identify)
     expect(query(bo.home, "SELECT count(*) AS n FROM memory_observations WHERE author = 'ana'")[0]!["n"]).toBe(3)
+  })
+
+  it("deleting shared entries (forget --session) hides them for the team", async () => {
+    const { ana, bo, schema } = world()
+    const identify = identifyFor(ana, bo)
+    await seed(ana, "s-gone", [observation("Soon deleted", "by a hard forget")], Date.UTC(2026, 10, 1))
+    await seed(bo, "s-bo", [observation("Bo's own", "stays")], Date.UTC(2026, 10, 2))
+    await sync(ana, identify)
+    await sync(bo, identify)
+    expect(HookRunner.contextFor(bo.home, bo.project)).toContain("Soon deleted")
+    const removed = await run(ana, MemoryAdmin.forget(MemoryConfig.paths(ana.home), { session: "s-gone", env: {} }))
+    expect(removed.observations).toBe(1)
+    expect(await sync(ana, identify)).toMatchObject({ forgotten: 2 })
+    expect(
+      await pgQuery(`SELECT forgotten_by FROM "${schema}".memory_observations WHERE author = 'ana'`)
+    ).toEqual([{ forgotten_by: "ana@ana-laptop" }])
+    await sync(bo, identify)
+    expect(HookRunner.contextFor(bo.home, bo.project)).not.toContain("Soon deleted")
+    expect(HookRunner.contextFor(bo.home, bo.project)).toContain("Bo's own")
   })
 
   it("a project without a git remote is never shared", async () => {
