@@ -177,6 +177,15 @@ describe("acx memory --team", () => {
 
   it("unreachable: memory stays local, the password is never shown, a later sync catches up once", async () => {
     const { ana, schema } = world()
+    // a URL that is not one: refused in one line, without its password, before anything is installed
+    for (const bad of ["postgres://ana:pa/ss-w0rd@db/team", "sqlite:team.db", `${teamUrl(schema)}&schema=two`]) {
+      const refused = await install(ana, bad, "ana", "ana-laptop")
+      expect(refused.code).not.toBe(0)
+      expect(refused.stderrLines).toHaveLength(1)
+      expect(refused.stderr).not.toContain("ss-w0rd")
+      expect(fs.existsSync(path.join(ana.home, "memory-team.json"))).toBe(false)
+      expect(fs.existsSync(path.join(ana.env["CLAUDE_CONFIG_DIR"]!, "settings.json"))).toBe(false)
+    }
     const down = await install(ana, "postgres://ana:s3cr3t-pw@127.0.0.1:1/team", "ana", "ana-laptop")
     expect(down.code).toBe(0)
     expect(down.stdout).toMatch(/not reachable now .*127\.0\.0\.1:1: connection refused.*catches up later/)

@@ -286,6 +286,11 @@ const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
  */
 export const install = ({ machine, project, scope, sessionsFrom, team, user }: InstallArgs) =>
   Effect.gen(function*() {
+    // the team URL is checked before anything is installed
+    const teamSetup = Option.isNone(team) ? undefined : yield* Effect.promise(() => import("./memoryTeam.js"))
+    const teamSettings = teamSetup === undefined || Option.isNone(team)
+      ? undefined
+      : yield* teamSetup.parse(team.value, { user, machine })
     const from = yield* Option.match(sessionsFrom, {
       onNone: () => Effect.succeed([]),
       onSome: (spec) => Effect.map(serverSpec(spec), (given) => ["--from", given])
@@ -300,10 +305,7 @@ export const install = ({ machine, project, scope, sessionsFrom, team, user }: I
       }
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
-    if (Option.isSome(team)) {
-      const { setup } = yield* Effect.promise(() => import("./memoryTeam.js"))
-      yield* setup(team.value, { user, machine })
-    }
+    if (teamSetup !== undefined && teamSettings !== undefined) yield* teamSetup.setup(teamSettings)
   })
 
 /**

@@ -40,24 +40,30 @@ const describe = (report: TeamSync.SyncReport) =>
   `shared ${report.pushed} entries, pushed ${report.forgotten} forgotten states, pulled ${report.pulled} (${report.projects} shared projects)`
 
 /**
+ * The team settings `acx memory install --team URL [--user] [--machine]` names, checked before
+ * anything is installed (a bad URL is refused without its password).
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const parse = (
+  url: string,
+  named: { readonly user: Option.Option<string>; readonly machine: Option.Option<string> }
+): Effect.Effect<TeamConfig.TeamSettings, CliError> =>
+  Either.match(
+    TeamConfig.fromUrl(url, { user: Option.getOrUndefined(named.user), machine: Option.getOrUndefined(named.machine) }),
+    { onLeft: (error) => Effect.fail(invalidArgument(error.description)), onRight: Effect.succeed }
+  )
+
+/**
  * Saves the team settings given to `acx memory install` and tries a first sync; a team database
  * that cannot be reached now is said in one line, and the worker catches up later.
  *
  * @since 0.4.0
  * @category handlers
  */
-export const setup = (
-  url: string,
-  named: { readonly user: Option.Option<string>; readonly machine: Option.Option<string> }
-): Effect.Effect<void, CliError | MemoryError> =>
+export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, CliError | MemoryError> =>
   Effect.gen(function*() {
-    const settings = yield* Either.match(
-      TeamConfig.fromUrl(url, {
-        user: Option.getOrUndefined(named.user),
-        machine: Option.getOrUndefined(named.machine)
-      }),
-      { onLeft: (error) => Effect.fail(invalidArgument(error.description)), onRight: Effect.succeed }
-    )
     TeamConfig.save(files().home, settings)
     yield* Console.log(
       `team memory: ${TeamConfig.display(settings)} as ${settings.user} on ${settings.machine} (settings in ${
