@@ -22,6 +22,9 @@ export interface ContextObservation {
   readonly title: string
   readonly subtitle: string | null
   readonly createdAt: number
+  /** A teammate's entry (the team memory): who wrote it, on which machine; absent for one's own. */
+  readonly author?: string | undefined
+  readonly machine?: string | undefined
 }
 
 /**
@@ -38,6 +41,9 @@ export interface ContextSummary {
   readonly learned: string
   readonly nextSteps: string
   readonly createdAt: number
+  /** A teammate's entry (the team memory): who wrote it, on which machine; absent for one's own. */
+  readonly author?: string | undefined
+  readonly machine?: string | undefined
 }
 
 /**
@@ -70,15 +76,29 @@ const oneLine = (text: string, max: number): string => {
 const stamp = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 16).replace("T", " ")
 
 /**
+ * How a teammate's entry is marked: ` (by ana on ana-laptop)`; one's own is not.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const byline = (entry: ContextEntry): string =>
+  entry.author === undefined
+    ? ""
+    : ` (by ${oneLine(entry.author, 40)}${
+      entry.machine === undefined || entry.machine === "" ? "" : ` on ${oneLine(entry.machine, 40)}`
+    })`
+
+/**
  * One entry's line(s).
  *
  * @since 0.1.0
  * @category rendering
  */
 export const renderEntry = (entry: ContextEntry): string => {
+  const by = byline(entry)
   if (entry._tag === "Observation") {
     const subtitle = entry.subtitle === null || entry.subtitle === "" ? "" : ` — ${oneLine(entry.subtitle, 160)}`
-    return `- ${entryId(entry)} [${entry.type}] ${stamp(entry.createdAt)} ${oneLine(entry.title, 160)}${subtitle}`
+    return `- ${entryId(entry)} [${entry.type}] ${stamp(entry.createdAt)}${by} ${oneLine(entry.title, 160)}${subtitle}`
   }
   const parts = [
     ["request", entry.request],
@@ -86,7 +106,7 @@ export const renderEntry = (entry: ContextEntry): string => {
     ["learned", entry.learned],
     ["next", entry.nextSteps]
   ].filter(([, text]) => text!.trim() !== "").map(([label, text]) => `${label}: ${oneLine(text!, 240)}`)
-  return `- ${entryId(entry)} [session summary] ${stamp(entry.createdAt)} ${parts.join("; ")}`
+  return `- ${entryId(entry)} [session summary] ${stamp(entry.createdAt)}${by} ${parts.join("; ")}`
 }
 
 /**

@@ -9,6 +9,8 @@
  * - `Settings`: a Claude Code settings or MCP file could not be read or written (left as it was).
  * - `WorkerRunning`: the operation needs the worker stopped (restore).
  * - `Observer`: the observer model could not be started or answered with an error.
+ * - `Team`: the team's Postgres could not be reached, read or written (the description names the
+ *   server, never the password).
  *
  * @since 0.1.0
  */
@@ -26,7 +28,8 @@ export class MemoryError extends Schema.TaggedError<MemoryError>("@acx/memory/Me
     "NotFound",
     "Settings",
     "WorkerRunning",
-    "Observer"
+    "Observer",
+    "Team"
   ),
   description: Schema.String,
   cause: Schema.optionalWith(Schema.Defect, { exact: true })

@@ -49,7 +49,19 @@ const retry = Command.make("retry", {}, lazyHandler(admin, (m) => m.retry)).pipe
 )
 
 const forget = Command.make("forget", MemoryOptions.forgetConfig, lazyHandler(admin, (m) => m.forget)).pipe(
-  Command.withDescription("Delete a session's, a project's or everything before a date's memory")
+  Command.withDescription(
+    "Hide entries by id (O12, S3; for the whole team when shared), or delete a session's, a project's or everything before a date's memory"
+  )
+)
+
+const sync = Command.make(
+  "sync",
+  MemoryOptions.syncConfig,
+  lazyHandler(() => import("./run/memoryTeam.js"), (m) => m.sync)
+).pipe(
+  Command.withDescription(
+    "Sync the team memory now (acx memory install --team): share your entries, push forgotten ones, pull teammates'"
+  )
 )
 
 const backup = Command.make("backup", {}, lazyHandler(admin, (m) => m.backup)).pipe(
@@ -106,6 +118,7 @@ export const memory = Command.make("memory").pipe(
     context,
     retry,
     forget,
+    sync,
     backup,
     restore,
     install,

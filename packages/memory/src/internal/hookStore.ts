@@ -92,20 +92,33 @@ export const recordIn = (db: Database.Database, capture: Capture, now: number): 
   }
 }
 
-type ObservationRow = Pick<MemoryRows.ObservationRow, "id" | "type" | "title" | "subtitle" | "createdAt">
+type Marked = { readonly author: string | null; readonly machine: string | null }
 
-type SummaryRow = Pick<MemoryRows.SummaryRow, "id" | "request" | "completed" | "learned" | "nextSteps" | "createdAt">
+type ObservationRow = Pick<MemoryRows.ObservationRow, "id" | "type" | "title" | "subtitle" | "createdAt"> & Marked
 
-/** A project's newest observations and summaries (forgotten ones left out), at most `limit` of each. */
+type SummaryRow =
+  & Pick<MemoryRows.SummaryRow, "id" | "request" | "completed" | "learned" | "nextSteps" | "createdAt">
+  & Marked
+
+// the directory's own entries, and its teammates' (pulled by the worker under the project's git
+// remote, which `memory_team_projects` maps the directory to): never the network
+const PROJECTS = "project IN (?, (SELECT identity FROM memory_team_projects WHERE path = ?))"
+
+const mark = (row: Marked) => row.author === null ? {} : { author: row.author, machine: row.machine ?? "" }
+
+/**
+ * A project's newest observations and summaries (forgotten ones left out), at most `limit` of
+ * each: its own and, when the team memory is on, its teammates' (marked with author and machine).
+ */
 export const contextEntries = (db: Database.Database, project: string, limit: number): Array<ContextEntry> => {
   const observations = db.prepare(
-    `SELECT id, type, title, subtitle, created_at AS createdAt FROM memory_observations
-     WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
-  ).all(project, limit) as Array<ObservationRow>
+    `SELECT id, type, title, subtitle, created_at AS createdAt, author, machine FROM memory_observations
+     WHERE ${PROJECTS} AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
+  ).all(project, project, limit) as Array<ObservationRow>
   const summaries = db.prepare(
-    `SELECT id, request, completed, learned, next_steps AS nextSteps, created_at AS createdAt FROM memory_summaries
-     WHERE project = ? AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
-  ).all(project, limit) as Array<SummaryRow>
+    `SELECT id, request, completed, learned, next_steps AS nextSteps, created_at AS createdAt, author, machine
+     FROM memory_summaries WHERE ${PROJECTS} AND forgotten_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`
+  ).all(project, project, limit) as Array<SummaryRow>
   return [
     ...observations.map((row): ContextEntry => ({
       _tag: "Observation",
@@ -113,7 +126,8 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
       type: row.type,
       title: row.title,
       subtitle: row.subtitle,
-      createdAt: row.createdAt
+      createdAt: row.createdAt,
+      ...mark(row)
     })),
     ...summaries.map((row): ContextEntry => ({
       _tag: "Summary",
@@ -122,7 +136,8 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
       completed: row.completed,
       learned: row.learned,
       nextSteps: row.nextSteps,
-      createdAt: row.createdAt
+      createdAt: row.createdAt,
+      ...mark(row)
     }))
   ]
 }
@@ -131,16 +146,27 @@ export const contextEntries = (db: Database.Database, project: string, limit: nu
 export const hasPendingWork = (db: Database.Database): boolean =>
   db.prepare("SELECT 1 FROM memory_events WHERE state = 'pending' LIMIT 1").get() !== undefined
 
+/**
+ * Whether the team memory's sync is due (`TeamSync.SYNC_DUE_KEY`, written by the worker and by
+ * `acx memory install --team`): a worker is then started to sync, even with no event queued.
+ */
+export const teamSyncDue = (db: Database.Database, now: number): boolean => {
+  const row = db.prepare("SELECT value FROM memory_meta WHERE key = 'team.syncDueAt'").get() as
+    | { value: string }
+    | undefined
+  return row !== undefined && Number(row.value) <= now
+}
+
 /** How long a started worker has to take the lock before another hook starts one again. */
 export const SPAWN_GRACE_MS = 10_000
 
 /**
- * Whether this hook should start the worker: events wait, no worker lives, and no other hook
+ * Whether this hook should start the worker: events wait (or the team sync is due), no worker lives, and no other hook
  * started one in the last {@link SPAWN_GRACE_MS} (taken by compare-and-set, so of a burst of
  * hooks one starts it). The worker clears the mark when it takes or gives up the lock.
  */
 export const claimWorkerStart = (db: Database.Database, now: number): boolean =>
-  hasPendingWork(db) && liveWorkerPid(db, now) === undefined &&
+  (hasPendingWork(db) || teamSyncDue(db, now)) && liveWorkerPid(db, now) === undefined &&
   db.prepare("UPDATE memory_worker SET spawned_at = ? WHERE id = 1 AND (spawned_at IS NULL OR spawned_at < ?)")
       .run(now, now - SPAWN_GRACE_MS).changes === 1
 

@@ -54,6 +54,30 @@ CREATE TRIGGER ${table}_fts_update AFTER UPDATE ON ${table} BEGIN
 END;`
 }
 
+const teamColumns = (table: string): ReadonlyArray<string> => [
+  `ALTER TABLE ${table} ADD COLUMN uid TEXT`,
+  `ALTER TABLE ${table} ADD COLUMN author TEXT`,
+  `ALTER TABLE ${table} ADD COLUMN machine TEXT`,
+  `ALTER TABLE ${table} ADD COLUMN team_forgotten INTEGER`,
+  `CREATE UNIQUE INDEX ${table}_uid ON ${table} (uid) WHERE uid IS NOT NULL`
+]
+
+// A local forget, restore or delete of a shared entry queues its new state for the team; a pull
+// sets `forgotten_at` and `team_forgotten` alike, which queues nothing
+const teamTriggers = (table: string, kind: string): ReadonlyArray<string> => [
+  `CREATE TRIGGER ${table}_team_forget AFTER UPDATE OF forgotten_at ON ${table}
+  WHEN new.uid IS NOT NULL AND new.forgotten_at IS NOT new.team_forgotten BEGIN
+  INSERT INTO memory_team_outbox (kind, uid, forgotten_at, created_at)
+  VALUES ('${kind}', new.uid, new.forgotten_at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+END`,
+  `CREATE TRIGGER ${table}_team_delete AFTER DELETE ON ${table}
+  WHEN old.uid IS NOT NULL AND old.team_forgotten IS NULL BEGIN
+  INSERT INTO memory_team_outbox (kind, uid, forgotten_at, created_at)
+  VALUES ('${kind}', old.uid, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER),
+    CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+END`
+]
+
 /** Every migration, oldest first. */
 export const migrations: ReadonlyArray<Migration> = [
   {
@@ -246,6 +270,41 @@ INSERT INTO memory_worker (id) VALUES (1);
     // facts about the file as a whole: which redaction rules its text was redacted with
     // (`internal/reRedact.ts` redacts again, once, when the rules change)
     statements: ["CREATE TABLE memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]
+  },
+  {
+    id: 7,
+    name: "memory_team",
+    // the team memory (`TeamSync`): an entry shared with the team has a `uid` (given when it is
+    // first pushed, or the teammate's when pulled); a teammate's has its `author` and `machine`
+    // (NULL: one's own); `team_forgotten` is the forgotten state the team last agreed on, so a
+    // local change (forget, restore, delete) is told apart from one pulled, and the triggers queue
+    // only local changes in the outbox the worker pushes
+    statements: [
+      ...teamColumns("memory_observations"),
+      ...teamColumns("memory_summaries"),
+      // a working directory's project identity (its git remote), written by the worker: a
+      // SessionStart reads the teammates' entries of `identity` for `path` with it
+      "CREATE TABLE memory_team_projects (path TEXT PRIMARY KEY, identity TEXT NOT NULL)",
+      // how far the team's entries of a project were pulled from a team database (`target`: its
+      // server, database and schema, never a password): the last Postgres transaction and uid read
+      `CREATE TABLE memory_team_pulls (
+  target TEXT NOT NULL,
+  identity TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  txid TEXT NOT NULL,
+  uid TEXT NOT NULL,
+  PRIMARY KEY (target, identity, kind)
+)`,
+      `CREATE TABLE memory_team_outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('observation', 'summary')),
+  uid TEXT NOT NULL,
+  forgotten_at INTEGER,
+  created_at INTEGER NOT NULL
+)`,
+      ...teamTriggers("memory_observations", "observation"),
+      ...teamTriggers("memory_summaries", "summary")
+    ]
   }
 ]
 

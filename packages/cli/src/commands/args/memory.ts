@@ -129,6 +129,10 @@ export type ContextArgs = Command.Command.ParseConfig<typeof contextConfig>
  * @category options
  */
 export const forgetConfig = {
+  ids: Args.text({ name: "id" }).pipe(
+    Args.withDescription("Observations or summaries to forget (O12, S3): hidden, for the whole team when shared"),
+    Args.repeated
+  ),
   session: Options.text("session").pipe(Options.withDescription("A Claude Code session id"), Options.optional),
   project: memoryProjectOption,
   before: Options.text("before").pipe(
@@ -188,6 +192,20 @@ export const installConfig = {
     Options.withDescription(
       "The session store the MCP server's search_sessions and get_session_turns read (acx memory mcp --from; default: the one acx sync fills)"
     ),
+    Options.optional
+  ),
+  team: Options.text("team").pipe(
+    Options.withDescription(
+      "Share observations and summaries with teammates through this Postgres (postgres://…[?schema=NAME], default schema acx_team); hooks stay local"
+    ),
+    Options.optional
+  ),
+  user: Options.text("user").pipe(
+    Options.withDescription("With --team: the author marked on what you share (default: the OS user)"),
+    Options.optional
+  ),
+  machine: Options.text("machine").pipe(
+    Options.withDescription("With --team: the machine marked on what you share (default: the hostname)"),
     Options.optional
   )
 }
@@ -266,3 +284,19 @@ export const backfillConfig = {
  * @category models
  */
 export type BackfillArgs = Command.Command.ParseConfig<typeof backfillConfig>
+
+/**
+ * The options of `acx memory sync`.
+ *
+ * @since 0.4.0
+ * @category options
+ */
+export const syncConfig = { json: jsonOption }
+
+/**
+ * What `acx memory sync` was given.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type SyncArgs = Command.Command.ParseConfig<typeof syncConfig>

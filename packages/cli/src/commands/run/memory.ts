@@ -12,6 +12,8 @@ import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
 import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
+import * as TeamConfig from "@acx/memory/TeamConfig"
+import * as TeamSync from "@acx/memory/TeamSync"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -45,7 +47,8 @@ export const status = ({ json }: StatusArgs) =>
     const paths = files()
     const settings = MemoryConfig.load(paths.home)
     const status = yield* (yield* MemoryRepo.MemoryRepo).status(paths, settings)
-    if (json) return yield* Console.log(format.json(status))
+    const team = yield* teamStatus(paths.home)
+    if (json) return yield* Console.log(format.json(team === undefined ? status : { ...status, team }))
     const { config } = settings
     const budget = [
       config.dailyBudgetUsd === null ? undefined : `${money(status.today.costUsd)} of ${money(config.dailyBudgetUsd)}`,
@@ -67,6 +70,7 @@ export const status = ({ json }: StatusArgs) =>
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
       `kept:     ${status.counts.observations} observations, ${status.counts.summaries} summaries, ${status.counts.prompts} prompts`,
       `sessions: ${Object.entries(status.sessions).map(([name, n]) => `${n} ${name}`).join(", ") || "none"}`,
+      ...(team === undefined ? [] : teamLines(team)),
       ...(status.lastError === null ? [] : [`last error: ${printable(status.lastError)}`]),
       ...(status.failed.length === 0 ? [] : [
         "failed events (acx memory retry re-queues them):",
@@ -84,6 +88,28 @@ export const status = ({ json }: StatusArgs) =>
     ]
     yield* Console.log(lines.join("\n"))
   }))
+
+/** The team memory's settings and state, when it is set up (the URL's password masked). */
+const teamStatus = (home: string) =>
+  Effect.gen(function*() {
+    const loaded = TeamConfig.load(home)
+    if (Either.isLeft(loaded)) return { database: loaded.left.description, syncedAt: null, lastError: null }
+    if (loaded.right === undefined) return undefined
+    const settings = loaded.right
+    const state = yield* TeamSync.state
+    return { database: TeamConfig.display(settings), user: settings.user, machine: settings.machine, ...state }
+  })
+
+const teamLines = (team: NonNullable<Effect.Effect.Success<ReturnType<typeof teamStatus>>>) => [
+  `team:     ${team.database}${"user" in team ? ` as ${team.user} on ${team.machine}` : ""}; ${
+    team.syncedAt === null ? "never synced" : `last synced ${format.date(team.syncedAt)}`
+  }${
+    "shared" in team
+      ? `; ${team.shared} shared, ${team.fromTeammates} from teammates, ${team.waiting} forgotten states to push`
+      : ""
+  }`,
+  ...(team.lastError === null ? [] : [`team error: ${printable(team.lastError)}`])
+]
 
 /**
  * `acx memory search`.
@@ -191,8 +217,18 @@ export const retry = () =>
  * @since 0.1.0
  * @category handlers
  */
-export const forget = ({ before, project, session }: ForgetArgs) =>
+export const forget = ({ before, ids, project, session }: ForgetArgs) =>
   withDatabase(Effect.gen(function*() {
+    if (ids.length > 0) {
+      if (Option.isSome(before) || Option.isSome(project) || Option.isSome(session)) {
+        return yield* invalidArgument("forget takes ids, or --session/--project/--before, not both")
+      }
+      // soft, as on the page: hidden everywhere, and for the whole team when the entry is shared
+      const forgotten = yield* (yield* MemoryRepo.MemoryRepo).forget({ ids })
+      return yield* Console.log(
+        forgotten.length === 0 ? "nothing to forget (unknown or already forgotten)" : `forgot ${forgotten.join(", ")}`
+      )
+    }
     const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(files(), {
       session: Option.getOrUndefined(session),
       project: Option.getOrUndefined(project),
@@ -248,8 +284,13 @@ const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
  * @since 0.1.0
  * @category handlers
  */
-export const install = ({ project, scope, sessionsFrom }: InstallArgs) =>
+export const install = ({ machine, project, scope, sessionsFrom, team, user }: InstallArgs) =>
   Effect.gen(function*() {
+    // the team URL is checked before anything is installed
+    const teamSetup = Option.isNone(team) ? undefined : yield* Effect.promise(() => import("./memoryTeam.js"))
+    const teamSettings = teamSetup === undefined || Option.isNone(team)
+      ? undefined
+      : yield* teamSetup.parse(team.value, { user, machine })
     const from = yield* Option.match(sessionsFrom, {
       onNone: () => Effect.succeed([]),
       onSome: (spec) => Effect.map(serverSpec(spec), (given) => ["--from", given])
@@ -264,6 +305,7 @@ export const install = ({ project, scope, sessionsFrom }: InstallArgs) =>
       }
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
+    if (teamSetup !== undefined && teamSettings !== undefined) yield* teamSetup.setup(teamSettings)
   })
 
 /**
@@ -279,4 +321,6 @@ export const uninstall = ({ project, scope }: UninstallArgs) =>
       projectDir: Option.getOrUndefined(project)
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
+    // the team settings go with the hooks (what was shared stays in the team's database)
+    if (TeamConfig.remove(files().home)) yield* Console.log(`removed the team memory's settings`)
   })

@@ -10,7 +10,9 @@ import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { files, untilSignal } from "../../internal/memoryHome.js"
+import * as MemoryTeam from "./memoryTeam.js"
 
 /**
  * @since 0.1.0
@@ -28,11 +30,17 @@ export const run = () =>
     yield* MemoryBackup.backupIfDue(paths, { keep: config.backupsKept }).pipe(
       Effect.catchAll((error) => Console.error(`acx memory worker: no backup today: ${error.message}`))
     )
+    const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+    // the team memory's sync runs beside the queue while the worker lives (never in a hook)
+    const team = yield* Effect.fork(MemoryTeam.workerSync(log))
     const exit = yield* MemoryWorker.run({ home: paths.home, config }).pipe(
       Effect.provide(MemoryDatabase.layer(paths.database)),
       // SIGTERM / SIGINT stop it gracefully: observers interrupted and closed, the lock released
-      Effect.raceFirst(untilSignal)
+      Effect.raceFirst(untilSignal),
+      Effect.ensuring(Fiber.interrupt(team))
     )
+    // what was distilled last is shared before an idle worker exits
+    if (exit._tag === "Idle") yield* MemoryTeam.finalSync(log)
     yield* Console.error(
       exit._tag === "Signal"
         ? `acx memory worker: stopped by ${exit.signal}`

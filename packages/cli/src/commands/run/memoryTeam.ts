@@ -1,0 +1,135 @@
+/**
+ * The team memory in the CLI: `acx memory install --team URL` (the settings saved owner-only, a
+ * first sync tried), `acx memory sync`, and the sync the worker runs beside its queue. A project
+ * is shared by its git remote (`ProjectOrigin`, read where the sync runs, never in a hook).
+ *
+ * @since 0.4.0
+ */
+import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
+import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
+import type { MemoryError } from "@acx/memory/MemoryError"
+import * as TeamConfig from "@acx/memory/TeamConfig"
+import * as TeamSync from "@acx/memory/TeamSync"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { type CliError, invalidArgument } from "../../CliError.js"
+import { files, withDatabase } from "../../internal/memoryHome.js"
+import type { SyncArgs } from "../args/memory.js"
+
+/**
+ * A working directory's project identity: its git remote (`github.com/org/repo`), else its path.
+ *
+ * @since 0.4.0
+ * @category identity
+ */
+export const identify = (cwd: string): string | undefined => Effect.runSync(ProjectOrigin.projectOf(cwd))
+
+const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> = Effect.suspend(() =>
+  Either.match(TeamConfig.load(files().home), {
+    onLeft: (error): Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> => Effect.fail(error),
+    onRight: (settings) =>
+      settings === undefined
+        ? Effect.fail(invalidArgument("the team memory is not set up: acx memory install --team postgres://…"))
+        : Effect.succeed(settings)
+  })
+)
+
+const describe = (report: TeamSync.SyncReport) =>
+  `shared ${report.pushed} entries, pushed ${report.forgotten} forgotten states, pulled ${report.pulled} (${report.projects} shared projects)`
+
+/**
+ * The team settings `acx memory install --team URL [--user] [--machine]` names, checked before
+ * anything is installed (a bad URL is refused without its password).
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const parse = (
+  url: string,
+  named: { readonly user: Option.Option<string>; readonly machine: Option.Option<string> }
+): Effect.Effect<TeamConfig.TeamSettings, CliError> =>
+  Either.match(
+    TeamConfig.fromUrl(url, { user: Option.getOrUndefined(named.user), machine: Option.getOrUndefined(named.machine) }),
+    { onLeft: (error) => Effect.fail(invalidArgument(error.description)), onRight: Effect.succeed }
+  )
+
+/**
+ * Saves the team settings given to `acx memory install` and tries a first sync; a team database
+ * that cannot be reached now is said in one line, and the worker catches up later.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, CliError | MemoryError> =>
+  Effect.gen(function*() {
+    TeamConfig.save(files().home, settings)
+    yield* Console.log(
+      `team memory: ${TeamConfig.display(settings)} as ${settings.user} on ${settings.machine} (settings in ${
+        TeamConfig.file(files().home)
+      }, owner-only)`
+    )
+    yield* withDatabase(Effect.gen(function*() {
+      yield* TeamSync.markDue
+      const result = yield* Effect.either(TeamSync.syncOnce({ settings, identify }))
+      yield* Either.match(result, {
+        onLeft: (error) =>
+          Console.log(
+            `team memory: not reachable now (${error.description}); memory works locally and the worker catches up later`
+          ),
+        onRight: (report) => Console.log(`team memory: ${describe(report)}`)
+      })
+    }))
+  })
+
+/**
+ * `acx memory sync`: one sync now.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const sync = ({ json }: SyncArgs) =>
+  Effect.gen(function*() {
+    const settings = yield* settingsOrFail
+    const report = yield* withDatabase(TeamSync.syncOnce({ settings, identify }))
+    yield* Console.log(json ? JSON.stringify(report) : describe(report))
+  })
+
+/**
+ * The sync the worker runs beside its queue while it lives (nothing when the team memory is not
+ * set up: a sync no longer due is then cleared, so hooks stop starting workers for it).
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const workerSync = (log: (line: string) => void) =>
+  Effect.gen(function*() {
+    const loaded = TeamConfig.load(files().home)
+    if (Either.isLeft(loaded)) {
+      log(`team sync: ${loaded.left.description}`)
+      return yield* Effect.never
+    }
+    if (loaded.right === undefined) {
+      yield* TeamSync.clearDue
+      return yield* Effect.never
+    }
+    return yield* TeamSync.loop({ settings: loaded.right, identify, log })
+  }).pipe(Effect.provide(MemoryDatabase.layer(files().database)), Effect.orElse(() => Effect.never))
+
+/**
+ * A last sync when the worker ends idle: what it distilled last is shared before it exits.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const finalSync = (log: (line: string) => void) =>
+  Effect.gen(function*() {
+    const loaded = TeamConfig.load(files().home)
+    if (Either.isLeft(loaded) || loaded.right === undefined) return
+    const report = yield* TeamSync.syncOnce({ settings: loaded.right, identify })
+    if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describe(report)}`)
+  }).pipe(
+    Effect.provide(MemoryDatabase.layer(files().database)),
+    Effect.catchAll((error) => Effect.sync(() => log(`team sync failed (caught up later): ${error.description}`)))
+  )

@@ -1,0 +1,373 @@
+/**
+ * The team memory's sync between the local database and the team's Postgres, run by the worker
+ * (never by a hook: the hook path stays local and offline) and by `acx memory sync`:
+ *
+ * 1. **Push** one's own observations and summaries of shared projects (a working directory whose
+ *    git remote names it) after the push watermark: each gets a uid once, is cleaned (`<private>`
+ *    parts removed, secrets redacted, again, whatever the row holds) and inserted by uid, so a
+ *    push repeated after a kill inserts nothing twice; the watermark moves after the insert.
+ * 2. **Push the outbox**: the forgotten state of a shared entry changed here (a forget, a restore,
+ *    a delete) becomes the team's.
+ * 3. **Pull** every shared project's entries changed since its watermark (teammates' new ones,
+ *    and forgotten states), written with the new watermark in one local transaction: a
+ *    teammate's entry is stored under the project's identity with its author and machine, where
+ *    the SessionStart hook reads it.
+ *
+ * The connection string's password is never part of a message: failures name the server.
+ *
+ * @since 0.4.0
+ */
+import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type * as Pg from "pg"
+import * as Local from "./internal/teamLocal.js"
+import * as Remote from "./internal/teamPostgres.js"
+import { shapeOf, shapes } from "./internal/teamShapes.js"
+import { MemoryError } from "./MemoryError.js"
+import type { TeamSettings } from "./TeamConfig.js"
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface SyncOptions {
+  readonly settings: TeamSettings
+  /** A working directory's project identity (`ProjectIdentity.format`: its git remote, else the path). */
+  readonly identify: (path: string) => string | undefined
+  /** Entries per statement (default 200). */
+  readonly batchSize?: number | undefined
+  /** How long a connection may take (default 5 s). */
+  readonly connectTimeoutMs?: number | undefined
+  /** Called after each pushed batch (tests stop a sync between batches). */
+  readonly onBatch?: (() => void) | undefined
+}
+
+/**
+ * What one sync did.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface SyncReport {
+  /** Own entries newly stored in the team's database. */
+  readonly pushed: number
+  /** Forgotten states pushed. */
+  readonly forgotten: number
+  /** Team entries read (new ones and changed states). */
+  readonly pulled: number
+  /** Shared projects (working directories with a git remote). */
+  readonly projects: number
+}
+
+/**
+ * Where the watermarks of a team database are kept: its server, database and schema (never the
+ * user or password), so moving to another team database starts afresh.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export const target = (settings: TeamSettings): string => {
+  const url = new URL(Redacted.value(settings.url))
+  return `${url.hostname}:${url.port === "" ? "5432" : url.port}${url.pathname}#${settings.schema}`
+}
+
+const NETWORK: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ECONNRESET: "connection reset"
+}
+
+/**
+ * A failure as one line naming the server and the reason, the password masked even where a
+ * driver echoed it.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const describeFailure = (settings: TeamSettings, cause: unknown): string => {
+  const code = typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined
+  const message = cause instanceof Error ? cause.message : String(cause)
+  const reason = typeof code === "string" && code in NETWORK
+    ? NETWORK[code]!
+    : /timeout/i.test(message)
+    ? "connection timed out"
+    : message.split("\n")[0]!
+  const password = new URL(Redacted.value(settings.url)).password
+  const masked = DatabaseSpec.hideCredentials(reason)
+  const safe = password === ""
+    ? masked
+    : masked.split(decodeURIComponent(password)).join("***").split(password).join("***")
+  return `the team's Postgres ${TeamDisplay(settings)}: ${safe}`
+}
+
+const TeamDisplay = (settings: TeamSettings): string => {
+  const url = new URL(Redacted.value(settings.url))
+  return `at ${url.hostname}:${url.port === "" ? "5432" : url.port}`
+}
+
+const teamError = (settings: TeamSettings) => (cause: unknown) =>
+  cause instanceof MemoryError
+    ? cause
+    : new MemoryError({ reason: "Team", description: describeFailure(settings, cause) })
+
+const localError = (cause: SqlError | MemoryError) =>
+  cause instanceof MemoryError
+    ? cause
+    : new MemoryError({ reason: "Database", description: `the team sync: ${cause.message.split("\n")[0]}` })
+
+/**
+ * A connection to the team's database with its schema in place; ended when the scope closes.
+ *
+ * @since 0.4.0
+ * @category connections
+ */
+export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const { default: pg } = await import("pg")
+        const client = new pg.Client({
+          connectionString: Redacted.value(settings.url),
+          connectionTimeoutMillis: connectTimeoutMs,
+          statement_timeout: 60_000,
+          application_name: "acx memory"
+        })
+        // an error after the connection was made (the server went away) must not crash the process
+        client.on("error", () => undefined)
+        try {
+          await client.connect()
+          await Remote.ensureSchema(client, settings.schema)
+        } catch (error) {
+          await client.end().catch(() => undefined)
+          throw error
+        }
+        return client
+      },
+      catch: teamError(settings)
+    }),
+    (client) => Effect.promise(() => client.end().catch(() => undefined))
+  )
+
+const remote = <A>(settings: TeamSettings, run: () => Promise<A>) =>
+  Effect.tryPromise({ try: run, catch: teamError(settings) })
+
+const pushOwn = (options: SyncOptions, client: Pg.Client, shared: ReadonlyMap<string, string>) =>
+  Effect.gen(function*() {
+    const { settings } = options
+    const where = target(settings)
+    const batchSize = options.batchSize ?? 200
+    let pushed = 0
+    for (const shape of shapes) {
+      while (true) {
+        const after = yield* Local.readMark(`pushed.${shape.kind}`, where)
+        const rows = yield* Local.ownAfter(shape, after, batchSize)
+        if (rows.length === 0) break
+        // an entry forgotten before it was shared is never shared; a project without a remote neither
+        const sharable = rows.filter((row) => row.forgotten_at === null && shared.has(row.project))
+        const uids = yield* Local.giveUids(shape, sharable.map((row) => row.id))
+        const wire = sharable.map((row) =>
+          Local.toWire(shape, row, {
+            uid: uids.get(row.id)!,
+            identity: shared.get(row.project)!,
+            user: settings.user,
+            machine: settings.machine
+          })
+        )
+        pushed += yield* remote(settings, () => Remote.insert(client, settings.schema, shape, wire))
+        yield* Local.advanceMark(`pushed.${shape.kind}`, where, rows.at(-1)!.id)
+        options.onBatch?.()
+      }
+    }
+    return pushed
+  })
+
+const pushOutbox = (options: SyncOptions, client: Pg.Client) =>
+  Effect.gen(function*() {
+    const { settings } = options
+    const by = `${settings.user}@${settings.machine}`
+    let count = 0
+    while (true) {
+      const changes = yield* Local.outbox(options.batchSize ?? 200)
+      if (changes.length === 0) return count
+      for (const change of changes) {
+        const shape = shapeOf(change.kind)
+        if (shape === undefined) continue
+        yield* remote(
+          settings,
+          () =>
+            Remote.setForgotten(client, settings.schema, shape, {
+              uid: change.uid,
+              forgottenAt: change.forgottenAt,
+              by
+            })
+        )
+      }
+      yield* Local.outboxPushed(shapeOf, changes)
+      count += changes.length
+    }
+  })
+
+const pull = (options: SyncOptions, client: Pg.Client, identities: ReadonlySet<string>) =>
+  Effect.gen(function*() {
+    const { settings } = options
+    const where = target(settings)
+    const batchSize = options.batchSize ?? 200
+    let pulled = 0
+    for (const identity of identities) {
+      for (const shape of shapes) {
+        while (true) {
+          const after = (yield* Local.pullMark(where, identity, shape.kind)) ?? Remote.START
+          const rows = yield* remote(
+            settings,
+            () =>
+              Remote.changedSince(client, settings.schema, shape, identity, after, batchSize, {
+                author: settings.user,
+                machine: settings.machine
+              })
+          )
+          if (rows.length === 0) break
+          yield* Local.applyPulled(shape, where, identity, rows.map((row) => row.wire), rows.at(-1)!.mark)
+          pulled += rows.length
+          if (rows.length < batchSize) break
+        }
+      }
+    }
+    return pulled
+  })
+
+/**
+ * One sync: push one's own entries, push the outbox, pull the team's. `Team` when the team's
+ * database cannot be reached (nothing local is lost: the next sync goes on from the watermarks),
+ * `Database` for the local one.
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const syncOnce = (options: SyncOptions): Effect.Effect<SyncReport, MemoryError, SqlClient.SqlClient> =>
+  Effect.scoped(Effect.gen(function*() {
+    const shared = yield* Local.mapProjects(options.identify)
+    const client = yield* connect(options.settings, options.connectTimeoutMs)
+    const pushed = yield* pushOwn(options, client, shared)
+    const forgotten = yield* pushOutbox(options, client)
+    const identities = new Set(shared.values())
+    const pulled = yield* pull(options, client, identities)
+    return { pushed, forgotten, pulled, projects: identities.size }
+  })).pipe(
+    Effect.mapError((cause) => localError(cause)),
+    Effect.withSpan("TeamSync.syncOnce")
+  )
+
+/**
+ * After a sync, how long until a hook starts a worker again only to sync (`team.syncDueAt`).
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const SYNC_DUE_AFTER_MS = 60_000
+
+/**
+ * The `memory_meta` key holding when the next sync is due (epoch ms): a hook that finds it past
+ * starts the worker even with no event queued, so teammates' entries arrive between sessions.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const SYNC_DUE_KEY = "team.syncDueAt"
+
+const note = (key: string, value: string) => Local.setMeta(key, value).pipe(Effect.ignore)
+
+/**
+ * Marks a sync due now (after `acx memory install --team`): the next hook starts the worker.
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const markDue: Effect.Effect<void, never, SqlClient.SqlClient> = note(SYNC_DUE_KEY, "0")
+
+/**
+ * Syncs until interrupted: every `intervalMs` (default 10 s) while the team's database answers;
+ * after a failure, again after 5 s, 10 s, 20 s … up to 5 minutes. A failure is logged once (not
+ * on every retry) and kept for `acx memory status` (`team.lastError`).
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const loop = (
+  options: SyncOptions & { readonly intervalMs?: number | undefined; readonly log: (line: string) => void }
+): Effect.Effect<never, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    let failures = 0
+    let lastError = ""
+    while (true) {
+      const result = yield* Effect.either(syncOnce(options))
+      const now = Date.now()
+      if (result._tag === "Right") {
+        const { forgotten, pulled, pushed } = result.right
+        if (lastError !== "" || pushed + forgotten + pulled > 0) {
+          options.log(`team sync: ${pushed} shared, ${forgotten} forgotten states pushed, ${pulled} pulled`)
+        }
+        failures = 0
+        lastError = ""
+        yield* note("team.syncedAt", String(now))
+        yield* note("team.lastError", "")
+        yield* note(SYNC_DUE_KEY, String(now + SYNC_DUE_AFTER_MS))
+        yield* Effect.sleep(options.intervalMs ?? 10_000)
+        continue
+      }
+      failures++
+      const wait = Math.min(5_000 * 2 ** Math.min(failures - 1, 10), 300_000)
+      if (result.left.description !== lastError) {
+        options.log(`team sync failed (memory goes on locally; retrying): ${result.left.description}`)
+      }
+      lastError = result.left.description
+      yield* note("team.lastError", lastError)
+      yield* note(SYNC_DUE_KEY, String(now + wait))
+      yield* Effect.sleep(wait)
+    }
+  })
+
+/**
+ * Clears the due sync (the team memory was removed): hooks stop starting a worker for it.
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const clearDue: Effect.Effect<void, never, SqlClient.SqlClient> = Local.deleteMeta(SYNC_DUE_KEY).pipe(
+  Effect.ignore
+)
+
+/**
+ * The team memory as `acx memory status` shows it.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface TeamState {
+  /** The last sync that reached the team's database (epoch ms), if any. */
+  readonly syncedAt: number | null
+  /** Why the last sync failed (`null`: it did not). */
+  readonly lastError: string | null
+  /** One's own entries shared. */
+  readonly shared: number
+  /** Teammates' entries pulled. */
+  readonly fromTeammates: number
+  /** Forgotten states waiting to be pushed. */
+  readonly waiting: number
+}
+
+/**
+ * The team memory's state in the local database.
+ *
+ * @since 0.4.0
+ * @category syncing
+ */
+export const state: Effect.Effect<TeamState, MemoryError, SqlClient.SqlClient> = Local.state.pipe(
+  Effect.mapError(localError)
+)
