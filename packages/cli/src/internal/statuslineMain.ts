@@ -136,6 +136,14 @@ const runWrapped = (command: string, input: string): Promise<string> =>
     child.stdin.end(input)
   })
 
+const isSocket = (fd: number): boolean => {
+  try {
+    return fs.fstatSync(fd).isSocket()
+  } catch {
+    return false
+  }
+}
+
 const writeAll = (fd: number, text: string): void => {
   const buffer = Buffer.from(text)
   let offset = 0
@@ -161,10 +169,13 @@ export const main = async (
 ): Promise<number> => {
   const parsed = parseStatuslineArgs(args)
   if (parsed === undefined) {
-    writeAll(2, "acx statusline: takes --format TEMPLATE, --plain, --wrap COMMAND and --config-dir DIR\n")
+    writeAll(2, "acx: statusline takes --format TEMPLATE, --plain, --wrap COMMAND and --config-dir DIR (each once)\n")
     return 2
   }
-  const source = stdinSource()
+  // a socket (how Node and Bun hand a child its stdin pipe) is read through `process.stdin`: a
+  // non-blocking handle, so a writer that never closes it cannot hold the exit, and the process
+  // exits 0 (the descriptor reads of `acx hook` would leave a read pending there, ended by SIGKILL)
+  const source: HookRunner.InputSource = isSocket(0) ? process.stdin : stdinSource()
   const input = await HookRunner.readInput(source, {
     maxBytes: MAX_INPUT_BYTES,
     deadlineMs: HookRunner.STDIN_DEADLINE_MS
@@ -197,6 +208,6 @@ export const main = async (
   const theirs = wrapped === undefined ? "" : await wrapped
   writeAll(1, `${theirs === "" ? ours : `${theirs} │ ${ours}`}\n`)
   // a writer holding stdin open: the read Node cannot cancel would keep the process alive
-  if ((source as StdinSource).readPending()) process.kill(process.pid, "SIGKILL")
+  if (source !== process.stdin && (source as StdinSource).readPending()) process.kill(process.pid, "SIGKILL")
   return 0
 }

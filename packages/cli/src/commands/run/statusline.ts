@@ -52,8 +52,6 @@ const describe = (report: StatuslineInstall.StatuslineReport, done: string, unch
     if (report.note !== undefined) yield* Console.log(`  note: ${report.note}`)
   })
 
-const fromMemoryError = (error: { readonly message: string }) => CliError.invalidArgument(error.message)
-
 /**
  * `acx statusline install`.
  *
@@ -67,7 +65,6 @@ export const install = ({ format, project, scope, wrap }: InstallArgs) =>
     command: (previous) =>
       statuslineCommand({ format: Option.getOrUndefined(format), wrap: wrap ? previous : undefined }, acxBin())
   }).pipe(
-    Effect.mapError(fromMemoryError),
     Effect.flatMap((report) => describe(report, "statusline installed", "statusline already installed"))
   )
 
@@ -79,7 +76,6 @@ export const install = ({ format, project, scope, wrap }: InstallArgs) =>
  */
 export const uninstall = ({ project, scope }: UninstallArgs) =>
   StatuslineInstall.uninstall({ scope, projectDir: Option.getOrUndefined(project) }).pipe(
-    Effect.mapError(fromMemoryError),
     Effect.flatMap((report) => describe(report, "statusline uninstalled", "nothing to uninstall"))
   )
 
@@ -98,7 +94,7 @@ export const refresh = ({ configDir }: RefreshArgs) =>
   Effect.gen(function*() {
     const dir = resolveConfigDir(configDir)
     const cacheDir = AcxHome.paths().cache
-    const pricing = yield* TranscriptStats.loadPricing().pipe(Effect.mapError(fromMemoryError))
+    const pricing = yield* TranscriptStats.loadPricing()
     const summary = yield* Effect.try({
       try: () => StatuslineTotals.refresh({ configDir: dir, cacheDir, pricing, nowMs: Date.now() }),
       catch: (cause) =>
