@@ -241,3 +241,11 @@ export * as SessionTitle from "./SessionTitle.js"
  * @since 0.1.0
  */
 export * as SessionMetadata from "./SessionMetadata.js"
+
+/**
+ * The quota readings file (`$ACX_HOME/quota/readings.jsonl`): Claude Code's `rate_limits`
+ * readings as recorded by the statusline, decoded, deduplicated and summarised.
+ *
+ * @since 0.3.0
+ */
+export * as QuotaReadings from "./QuotaReadings.js"
