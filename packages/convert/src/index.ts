@@ -130,6 +130,13 @@ export * as StatsFold from "./StatsFold.js"
 export * as StatsReport from "./StatsReport.js"
 
 /**
+ * 5-hour billing windows of folded transcripts: the window rule, burn rate and projection.
+ *
+ * @since 0.3.0
+ */
+export * as BillingWindows from "./BillingWindows.js"
+
+/**
  * A past transcript as the Anthropic blobs acx would store.
  *
  * @since 0.1.0
