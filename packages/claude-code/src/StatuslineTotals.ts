@@ -7,24 +7,25 @@
  * and, when that is older than {@link FRESH_MS} or of another day, starts `acx statusline
  * refresh` detached. The refresh ({@link refresh}) folds the transcripts written to in the last
  * {@link LOOKBACK_MS} with the statistics' own fold (`StatsFold`: the same pricing, message
- * dedupe and line rules as `acx stats`), keyed by 15-minute slot instead of by day, and
- * incrementally: each file's fold is kept (`statusline-folds-<hash>.json`) with its size, mtime
- * and end mark, and a file that only grew is folded on from where it stopped, as
- * `TranscriptStats` does. Slots are exact for both figures: local days (every time zone is a
- * multiple of 15 minutes from UTC) and blocks (which start on whole hours) never cut a slot.
+ * dedupe, local days and UTC hours as `acx stats`), incrementally: each file's fold is kept
+ * (`statusline-folds-<hash>.json`) with its size, mtime and end mark, and a file that only grew
+ * is folded on from where it stopped, as `TranscriptStats` does. Today's cost is the folds' local
+ * day; the block is `BillingWindows.currentBlock` of their hours (the window rule of
+ * `acx stats --by block`).
  *
  * Plain TypeScript with no Effect import: the statusline's bundle loads {@link readSummary}.
  *
  * @since 0.4.0
  */
+import * as BillingWindows from "@acx/convert/BillingWindows"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { writePrivateFile } from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 import { fnv, timeZone } from "./internal/statsCache.js"
 import { markAt, runFoldJob } from "./internal/statsFile.js"
-import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 
 /**
  * How old a summary may be before the statusline asks for a refresh: 30 s.
@@ -36,7 +37,7 @@ export const FRESH_MS = 30_000
 
 /**
  * How far back the refresh reads: transcripts last written within 24 hours. A block is found
- * from the slots in that span, so one chain of blocks longer than a day (activity without a
+ * from the hours of those files, so one chain of blocks longer than a day (activity without a
  * 5-hour pause) is cut at its start.
  *
  * @since 0.4.0
@@ -44,31 +45,7 @@ export const FRESH_MS = 30_000
  */
 export const LOOKBACK_MS = 24 * 3_600_000
 
-/**
- * A billing block's length: 5 hours.
- *
- * @since 0.4.0
- * @category constants
- */
-export const BLOCK_MS = 5 * 3_600_000
-
-const SLOT_MS = 15 * 60_000
-const HOUR_MS = 3_600_000
-const VERSION = 1
-
-/**
- * One 15-minute slot's figures (over every file).
- *
- * @since 0.4.0
- * @category models
- */
-export interface Slot {
-  readonly slot: number
-  firstMs: number
-  lastMs: number
-  costUSD: number
-  tokens: number
-}
+const VERSION = 2
 
 /**
  * A block as the summary keeps it.
@@ -83,6 +60,8 @@ export interface Block {
   readonly lastMs: number
   readonly costUSD: number
   readonly tokens: number
+  /** Dollars per hour from its first message to its last (`BillingWindows.burnRate`). */
+  readonly burnUSDPerHour: number | null
 }
 
 /**
@@ -98,7 +77,7 @@ export interface Summary {
   /** The local day (`YYYY-MM-DD`) {@link Summary.todayCostUSD} is of. */
   readonly day: string
   readonly todayCostUSD: number
-  /** The last block of the look-back span (the caller checks it has not ended). */
+  /** The block open at the refresh (the caller checks it has not ended since). */
   readonly block: Block | null
 }
 
@@ -119,7 +98,8 @@ const isNum = (value: unknown): value is number => typeof value === "number" && 
 const isBlock = (value: unknown): value is Block => {
   if (typeof value !== "object" || value === null) return false
   const b = value as { readonly [key: string]: unknown }
-  return ["startMs", "endMs", "firstMs", "lastMs", "costUSD", "tokens"].every((key) => isNum(b[key]))
+  return ["startMs", "endMs", "firstMs", "lastMs", "costUSD", "tokens"].every((key) => isNum(b[key])) &&
+    (b["burnUSDPerHour"] === null || isNum(b["burnUSDPerHour"]))
 }
 
 /**
@@ -152,47 +132,6 @@ export const readSummary = (file: string, configDir: string): Summary | undefine
 export const isStale = (summary: Summary | undefined, nowMs: number, today: string): boolean =>
   summary === undefined || nowMs - summary.computedAtMs > FRESH_MS || summary.computedAtMs > nowMs + FRESH_MS ||
   summary.day !== today
-
-/**
- * The blocks of time-ordered slots, by ccusage's rule: a block starts at the whole hour of its
- * first entry and lasts {@link BLOCK_MS}; an entry past its end, or more than 5 hours after the
- * previous entry, starts the next.
- *
- * @since 0.4.0
- * @category blocks
- */
-export const blocksOf = (slots: ReadonlyArray<Slot>): Array<Block> => {
-  const blocks: Array<Block> = []
-  let current: { startMs: number; firstMs: number; lastMs: number; costUSD: number; tokens: number } | undefined
-  const close = () => {
-    if (current !== undefined) blocks.push({ ...current, endMs: current.startMs + BLOCK_MS })
-  }
-  for (const slot of [...slots].sort((a, b) => a.slot - b.slot)) {
-    if (!(slot.firstMs <= slot.lastMs)) continue
-    if (current === undefined || slot.firstMs >= current.startMs + BLOCK_MS || slot.firstMs - current.lastMs > BLOCK_MS) {
-      close()
-      const startMs = Math.floor(slot.firstMs / HOUR_MS) * HOUR_MS
-      current = { startMs, firstMs: slot.firstMs, lastMs: slot.lastMs, costUSD: 0, tokens: 0 }
-    }
-    current.lastMs = Math.max(current.lastMs, slot.lastMs)
-    current.costUSD += slot.costUSD
-    current.tokens += slot.tokens
-  }
-  close()
-  return blocks
-}
-
-/**
- * The block's burn rate in dollars per hour over its activity so far (first to last entry);
- * `undefined` under a minute of activity.
- *
- * @since 0.4.0
- * @category blocks
- */
-export const burnPerHour = (block: Block): number | undefined => {
-  const span = block.lastMs - block.firstMs
-  return span < 60_000 ? undefined : block.costUSD / (span / HOUR_MS)
-}
 
 interface FoldEntry {
   readonly size: number
@@ -268,42 +207,10 @@ const appendedTo = (file: string, entry: FoldEntry | undefined, size: number): b
   }
 }
 
-/** The slot key of an epoch time (the fold's "day"): 15-minute slots since the epoch. */
-const slotOf = (ms: number): string => Number.isFinite(ms) ? String(Math.floor(ms / SLOT_MS)) : StatsFold.UNDATED
-
-const addState = (slots: Map<number, Slot>, state: StatsFold.FoldState): void => {
-  for (const [key, cell] of Object.entries(state.days)) {
-    const slot = Number(key)
-    if (!Number.isInteger(slot)) continue
-    let costUSD = 0
-    let tokens = 0
-    for (const model of Object.values(cell.models)) {
-      costUSD += model.costUSD
-      tokens += model.input + model.output + model.cacheRead + model.cacheWrite5m + model.cacheWrite1h
-    }
-    const at = slots.get(slot)
-    if (at === undefined) {
-      slots.set(slot, { slot, firstMs: cell.firstMs, lastMs: cell.lastMs, costUSD, tokens })
-    } else {
-      at.firstMs = Math.min(at.firstMs, cell.firstMs)
-      at.lastMs = Math.max(at.lastMs, cell.lastMs)
-      at.costUSD += costUSD
-      at.tokens += tokens
-    }
-  }
-}
-
-/** The local day (`YYYY-MM-DD`) of an epoch time and its bounds. */
-const localDay = (ms: number): { readonly day: string; readonly startMs: number; readonly endMs: number } => {
+/** The start of the local day of an epoch time (epoch ms). */
+const startOfDay = (ms: number): number => {
   const date = new Date(ms)
-  const y = date.getFullYear()
-  const m = date.getMonth()
-  const d = date.getDate()
-  return {
-    day: `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`,
-    startMs: new Date(y, m, d).getTime(),
-    endMs: new Date(y, m, d + 1).getTime()
-  }
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
 }
 
 /**
@@ -312,7 +219,7 @@ const localDay = (ms: number): { readonly day: string; readonly startMs: number;
  * @since 0.4.0
  * @category reading
  */
-export const today = (nowMs: number): string => localDay(nowMs).day
+export const today = (nowMs: number): string => StatsFold.localDayOf()(nowMs)
 
 /**
  * Folds what changed since the last refresh and writes the summary (and the folds it kept) under
@@ -329,13 +236,13 @@ export const refresh = (options: {
   readonly nowMs: number
 }): Summary => {
   const configDir = path.resolve(options.configDir)
-  const { day, endMs, startMs } = localDay(options.nowMs)
-  const sinceMs = Math.min(startMs, options.nowMs - LOOKBACK_MS)
+  const day = today(options.nowMs)
+  const sinceMs = Math.min(startOfDay(options.nowMs), options.nowMs - LOOKBACK_MS)
   const fingerprint = Pricing.fingerprint(options.pricing)
   const foldsPath = foldsFile(options.cacheDir, configDir)
   const cached = readFolds(foldsPath, fingerprint)
   const kept: { [file: string]: FoldEntry } = {}
-  const slots = new Map<number, Slot>()
+  const states: Array<StatsFold.FoldState> = []
   for (const { file, kind } of recentFiles(configDir, sinceMs)) {
     let stat: fs.Stats
     try {
@@ -352,8 +259,7 @@ export const refresh = (options: {
       try {
         const done = runFoldJob(
           { file, kind, offset: resume?.offset ?? 0, state: resume?.state ?? null },
-          options.pricing,
-          slotOf
+          options.pricing
         )
         if (done.unread !== undefined) continue
         entry = { size: stat.size, mtimeMs: stat.mtimeMs, offset: done.offset, mark: done.mark, state: done.state }
@@ -364,21 +270,34 @@ export const refresh = (options: {
     const state = StatsFold.restore(entry.state)
     if (state === undefined) continue
     kept[file] = entry
-    addState(slots, state)
+    states.push(state)
   }
-  const inSpan = [...slots.values()].filter((slot) => slot.lastMs >= sinceMs)
-  const todayCostUSD = inSpan
-    .filter((slot) => slot.slot * SLOT_MS >= startMs && slot.slot * SLOT_MS < endMs)
-    .reduce((sum, slot) => sum + slot.costUSD, 0)
+  let todayCostUSD = 0
+  for (const state of states) {
+    const cell = Object.hasOwn(state.days, day) ? state.days[day] : undefined
+    for (const model of Object.values(cell?.models ?? {})) todayCostUSD += model.costUSD
+  }
+  const open = BillingWindows.currentBlock(states, options.nowMs)
   const summary: Summary = {
     version: VERSION,
     configDir,
     computedAtMs: options.nowMs,
     day,
     todayCostUSD,
-    block: blocksOf(inSpan).at(-1) ?? null
+    block: open === undefined ? null : {
+      startMs: open.startMs,
+      endMs: open.endMs,
+      firstMs: open.firstMs,
+      lastMs: open.lastMs,
+      costUSD: open.total.costUSD,
+      tokens: BillingWindows.tokensOf(open.total),
+      burnUSDPerHour: BillingWindows.burnRate(open)?.costPerHour ?? null
+    }
   }
-  writePrivateFile(foldsPath, JSON.stringify({ version: VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept }))
+  writePrivateFile(
+    foldsPath,
+    JSON.stringify({ version: VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+  )
   writePrivateFile(summaryFile(options.cacheDir, configDir), JSON.stringify(summary))
   return summary
 }

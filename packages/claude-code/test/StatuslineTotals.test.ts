@@ -2,20 +2,11 @@ import * as StatuslineTotals from "@acx/claude-code/StatuslineTotals"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
 const HOUR = 3_600_000
-const slot = (firstMs: number, lastMs = firstMs, costUSD = 1): StatuslineTotals.Slot => ({
-  slot: Math.floor(firstMs / (15 * 60_000)),
-  firstMs,
-  lastMs,
-  costUSD,
-  tokens: 10
-})
-
 let seq = 0
 const assistant = (ms: number, model = "claude-sonnet-4-5") =>
   JSON.stringify({
@@ -49,47 +40,6 @@ const statsCostOn = (lines: ReadonlyArray<string>, day: string): number => {
   return Object.values(state.days[day]?.models ?? {}).reduce((sum, cell) => sum + cell.costUSD, 0)
 }
 
-describe("StatuslineTotals.blocksOf", () => {
-  it("starts a block at the whole hour of its first entry and closes it 5 hours later", () => {
-    const t0 = Date.UTC(2026, 10, 28, 9, 20)
-    const blocks = StatuslineTotals.blocksOf([
-      slot(t0),
-      slot(t0 + 2 * HOUR),
-      slot(t0 + 4.5 * HOUR),
-      slot(t0 + 5 * HOUR)
-    ])
-    expect(blocks.map((b) => [new Date(b.startMs).toISOString(), b.costUSD])).toEqual([
-      ["2026-11-28T09:00:00.000Z", 3],
-      ["2026-11-28T14:00:00.000Z", 1]
-    ])
-  })
-
-  it("starts a new block after a gap of more than 5 hours", () => {
-    const t0 = Date.UTC(2026, 10, 28, 1, 0)
-    const blocks = StatuslineTotals.blocksOf([slot(t0, t0 + 10 * 60_000), slot(t0 + 10 * 60_000 + 5 * HOUR + 60_000)])
-    expect(blocks).toHaveLength(2)
-    expect(StatuslineTotals.burnPerHour(blocks[0]!)).toBeCloseTo(6, 6)
-  })
-
-  it("keeps every dollar, and every block is at most 5 hours from a whole hour", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3 * 24 * 4 }), { maxLength: 60 }), (slots) => {
-        const base = Date.UTC(2026, 0, 1)
-        const unique = [...new Set(slots)].map((n) => slot(base + n * 15 * 60_000 + 60_000))
-        const blocks = StatuslineTotals.blocksOf(unique)
-        const total = blocks.reduce((sum, b) => sum + b.costUSD, 0)
-        return total === unique.length &&
-          blocks.every((b, i) =>
-            b.startMs % HOUR === 0 && b.endMs - b.startMs === 5 * HOUR && b.firstMs >= b.startMs &&
-            b.lastMs < b.endMs &&
-            (i === 0 || b.startMs >= blocks[i - 1]!.endMs)
-          )
-      }),
-      { numRuns: 1_000 }
-    )
-  })
-})
-
 describe("StatuslineTotals.refresh", () => {
   it("gives today's cost as acx stats counts it, the current block, and folds only what was appended", () => {
     const now = Date.now()
@@ -105,6 +55,9 @@ describe("StatuslineTotals.refresh", () => {
       expect(first.block).not.toBeNull()
       expect(first.block!.endMs).toBeGreaterThan(now)
       expect(first.block!.firstMs).toBe(now - 20 * 60_000)
+      // the window rule of `acx stats --by block`, over the same fold's hours
+      expect(first.block!.startMs).toBe(Math.floor((now - 20 * 60_000) / HOUR) * HOUR)
+      expect(first.block!.burnUSDPerHour).toBeCloseTo(first.block!.costUSD / (10 / 60), 6)
       const summaryFile = StatuslineTotals.summaryFile(cacheDir, dir)
       expect(StatuslineTotals.readSummary(summaryFile, dir)).toEqual(first)
       expect(fs.statSync(summaryFile).size).toBeLessThan(1024)

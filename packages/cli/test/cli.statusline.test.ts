@@ -66,17 +66,18 @@ describe("acx statusline", () => {
     expect(coloured.code).toBe(0)
     expect(coloured.stdout).toContain("\u001b[")
     const line = await acx(["statusline"], { input: input(config, { five: 37, seven: 12 }), env: { ACX_HOME: home } })
-    expect(line.stdout).toMatch(/^Opus 5\.5 │ ctx 42% │ session \$1\.50 │ 5h 37% ↻2h\d\dm │ 7d 12% ↻3d\dh\n$/)
+    // today's cost once the refresh the first run started has cached it (an empty config dir: $0.00)
+    const expected = /^Opus 5\.5 │ ctx 42% │ session \$1\.50( │ today \$0\.00)? │ 5h 37% ↻2h\d\dm │ 7d 12% ↻3d\dh\n$/
+    expect(line.stdout).toMatch(expected)
     const plain = await acx(["statusline", "--plain"], {
       input: input(config, { five: 37, seven: 12 }),
       env: { ACX_HOME: home, NO_COLOR: undefined }
     })
-    expect(plain.stdout).toBe(line.stdout)
+    expect(plain.stdout).toMatch(expected)
     const formatted = await acx(["statusline", "--format", "{model} · {seven_day} · {today_cost}"], {
       input: input(config, { five: 37, seven: 12 }),
       env: { ACX_HOME: home }
     })
-    // today's cost once the refresh this run started has cached it (an empty config dir: $0.00)
     expect(formatted.stdout).toMatch(/^Opus 5\.5 · 7d 12% ↻3d\dh( · today \$0\.00)?\n$/)
   }, TEST_TIMEOUT_MS)
 
@@ -165,6 +166,27 @@ describe("acx statusline", () => {
     expect(second.stdout).toMatch(
       /^Opus 5\.5 │ ctx 42% │ session \$1\.50 │ today \$\d+\.\d\d │ block \$\d+\.\d\d \$\d+\.\d\d\/h ↻\d/
     )
+  }, TEST_TIMEOUT_MS)
+})
+
+describe("acx statusline --wrap", () => {
+  it("bounds the wrapped command: one that hangs is cut off, one that never stops gives its first line", async () => {
+    const home = scratch("statusline-wrap")
+    const config = scratch("statusline-wrap-config")
+    const env = { ACX_HOME: home, CLAUDE_CONFIG_DIR: config }
+    const hangs = await acx(["statusline", "--wrap", "sleep 30; echo late", "--format", "{model}"], {
+      input: input(config),
+      env
+    })
+    expect(hangs.code).toBe(0)
+    expect(hangs.stdout).toBe("Opus 5.5\n")
+    const endless = await acx(["statusline", "--wrap", "yes theirs", "--format", "{model}"], {
+      input: input(config),
+      env
+    })
+    expect(endless.stdout).toBe("theirs │ Opus 5.5\n")
+    const fails = await acx(["statusline", "--wrap", "exit 3", "--format", "{model}"], { input: input(config), env })
+    expect(fails.stdout).toBe("Opus 5.5\n")
   }, TEST_TIMEOUT_MS)
 })
 

@@ -101,37 +101,51 @@ const totalsFor = (home: string, configDir: string, nowMs: number, acxBin: strin
   const block = summary?.block ?? null
   return {
     todayCostUSD: summary !== undefined && summary.day === today ? summary.todayCostUSD : undefined,
-    block: block === null
-      ? undefined
-      : { ...block, burnUSDPerHour: StatusLineTotals.burnPerHour(block) }
+    block: block === null ? undefined : { ...block, burnUSDPerHour: block.burnUSDPerHour ?? undefined }
   }
 }
 
 /**
- * Runs the wrapped statusline command with `input` on its stdin; resolves to its first line
- * (empty when it fails, prints nothing or outlives {@link WRAP_TIMEOUT_MS}).
+ * Runs the wrapped statusline command with `input` on its stdin; resolves to its first line as
+ * soon as it is printed (empty when the command prints none within {@link WRAP_TIMEOUT_MS}).
  */
 const runWrapped = (command: string, input: string): Promise<string> =>
   new Promise((resolve) => {
     let out = ""
     let settled = false
-    const done = () => {
+    // its own process group: a command that outlives its line is killed with what it started
+    const child = childProcess().spawn("/bin/sh", ["-c", command], {
+      stdio: ["pipe", "pipe", "ignore"],
+      detached: true
+    })
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL")
+      } catch {
+        // ended already
+      }
+    }
+    const done = (line: string) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve(out.split("\n")[0]!.replace(/\r$/, ""))
+      resolve(line.replace(/\r$/, ""))
     }
-    const child = childProcess().spawn("/bin/sh", ["-c", command], { stdio: ["pipe", "pipe", "ignore"] })
     const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      out = out.includes("\n") ? out : ""
-      done()
+      stop()
+      done("")
     }, WRAP_TIMEOUT_MS)
-    child.on("error", done)
+    child.on("error", () => done(""))
     child.stdout.on("data", (chunk: Buffer) => {
-      if (out.length < 64 * 1024) out += chunk.toString("utf8")
+      out += chunk.toString("utf8")
+      const end = out.indexOf("\n")
+      // the first line is all acx shows: the rest is not waited for
+      if (end !== -1 || out.length > 64 * 1024) {
+        stop()
+        done(end === -1 ? "" : out.slice(0, end))
+      }
     })
-    child.on("close", done)
+    child.on("close", () => done(out))
     child.stdin.on("error", () => {})
     child.stdin.end(input)
   })
