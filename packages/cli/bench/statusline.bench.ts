@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { median, runRounds } from "./rounds.js"
 
 const ROUNDS = Number(process.env["ACX_BENCH_ROUNDS"] ?? 20)
 
@@ -55,7 +56,6 @@ const candidates: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["acx statusline (bin)", [bin, "statusline"]]
 ]
 
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${x.toFixed(1)} ms`
 
 const main = () => {
@@ -64,16 +64,7 @@ const main = () => {
   execFileSync(process.execPath, [bin, "statusline", "refresh", "--config-dir", configDir], { env, stdio: "ignore" })
   for (const [, args] of candidates) run(args)
   console.log(`line: ${run([bundle]).trim()}`)
-  const samples = candidates.map((): Array<number> => [])
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = candidates.map((_, i) => i)
-    if (round % 2 === 1) order.reverse()
-    for (const i of order) {
-      const start = performance.now()
-      run(candidates[i]![1])
-      samples[i]!.push(performance.now() - start)
-    }
-  }
+  const samples = runRounds(candidates, ROUNDS, (candidate) => run(candidate[1]))
   const base = median(samples[0]!)
   console.log(
     `statusline: ${ROUNDS} rounds, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}`

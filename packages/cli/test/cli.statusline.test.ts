@@ -169,6 +169,17 @@ describe("acx statusline", () => {
   }, TEST_TIMEOUT_MS)
 })
 
+describe("the statusline's bundle", () => {
+  it("holds no Effect, no CLI framework and no transcript reader (its source map)", () => {
+    const map = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), "../dist/statusline.cjs.map"), "utf8")) as {
+      sources: Array<string>
+    }
+    expect(map.sources.some((source) => source.includes("statuslineMain.ts"))).toBe(true)
+    expect(map.sources.filter((source) => /node_modules\/(effect|@effect)\//.test(source))).toEqual([])
+    expect(map.sources.filter((source) => /TranscriptReader|statsFile|lineSplitter/.test(source))).toEqual([])
+  })
+})
+
 describe("acx statusline --wrap", () => {
   it("bounds the wrapped command: one that hangs is cut off, one that never stops gives its first line", async () => {
     const home = scratch("statusline-wrap")

@@ -18,6 +18,7 @@ import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "./fastArgs.js"
+import { writeAll } from "./fdWrite.js"
 import { recordReadings } from "./quotaAppend.js"
 import { configDirOfTranscript } from "./syncHookMain.js"
 
@@ -155,19 +156,6 @@ const isSocket = (fd: number): boolean => {
     return fs.fstatSync(fd).isSocket()
   } catch {
     return false
-  }
-}
-
-const writeAll = (fd: number, text: string): void => {
-  const buffer = Buffer.from(text)
-  let offset = 0
-  while (offset < buffer.length) {
-    try {
-      offset += fs.writeSync(fd, buffer, offset)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue
-      return
-    }
   }
 }
 
