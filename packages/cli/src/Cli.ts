@@ -58,7 +58,21 @@ export const acx = Command.make("acx").pipe(
   Command.withDescription(
     "Read, import and push Claude Code sessions: list, show, stats, search inside them, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, search, importCommand, sync, push, fork, chat, memory, statusline, ui, demo])
+  Command.withSubcommands([
+    sessions,
+    show,
+    stats,
+    search,
+    importCommand,
+    sync,
+    push,
+    fork,
+    chat,
+    memory,
+    statusline,
+    ui,
+    demo
+  ])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

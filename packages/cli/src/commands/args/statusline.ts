@@ -27,7 +27,9 @@ export const config = {
   format: formatOption,
   plain: Options.boolean("plain").pipe(Options.withDescription("No colour (as NO_COLOR does)")),
   wrap: Options.text("wrap").pipe(
-    Options.withDescription("Run this statusline command too (same stdin, 1 s at most) and put acx's fields after its line"),
+    Options.withDescription(
+      "Run this statusline command too (same stdin, 1 s at most) and put acx's fields after its line"
+    ),
     Options.optional
   ),
   configDir: configDirOption
