@@ -20,7 +20,7 @@ import type * as TranscriptStats from "./TranscriptStats.js"
  * @since 0.3.0
  * @category cache
  */
-export const CACHE_VERSION = 1
+export const CACHE_VERSION = 2
 
 /**
  * @since 0.3.0

@@ -122,7 +122,7 @@ export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Co
 )
 
 // 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret)
-const CACHE_VERSION = 2
+const CACHE_VERSION = 3
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
 

@@ -13,6 +13,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { median, runRounds } from "./rounds.js"
 
 const ROUNDS = Number(process.env["ACX_BENCH_ROUNDS"] ?? 10)
 
@@ -48,23 +49,13 @@ const candidates: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["acx memory status", [bin, "memory", "status"]]
 ]
 
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${x.toFixed(0)} ms`
 
 const main = () => {
   execFileSync(process.execPath, [path.join(here, "../build.mjs")], { stdio: "inherit" })
   // warm-up: the file cache, and the caches `sessions` and `stats` fill on their first run
   for (const [, args] of candidates) node(args)
-  const samples = candidates.map((): Array<number> => [])
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = candidates.map((_, i) => i)
-    if (round % 2 === 1) order.reverse()
-    for (const i of order) {
-      const start = performance.now()
-      node(candidates[i]![1])
-      samples[i]!.push(performance.now() - start)
-    }
-  }
+  const samples = runRounds(candidates, ROUNDS, (candidate) => node(candidate[1]))
   const base = median(samples[0]!)
   console.log(
     `start-up: ${ROUNDS} rounds, ${os.availableParallelism()} cores, load average ${

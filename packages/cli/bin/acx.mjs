@@ -15,8 +15,14 @@ if (process.env.npm_lifecycle_event === "acx" && callerDir !== undefined && call
 // `acx hook <Event>` loads only the hook bundle (CommonJS); `acx memory mcp [--from TARGET]` starts
 // from an entry that answers Claude Code's first request before the rest loads
 const [command, subcommand, ...rest] = process.argv.slice(2)
+// `acx statusline [options]` (not its install, uninstall, refresh or help): the statusline's own
+// bundle, which Claude Code may run several times a second
+const statusline = command === "statusline" &&
+  !["install", "uninstall", "refresh", "--help", "-h", "--wizard"].includes(subcommand)
 const entry = command === "hook"
   ? "../dist/hook.cjs"
+  : statusline
+  ? "../dist/statusline.cjs"
   : command === "memory" && subcommand === "mcp" && (rest.length === 0 || (rest.length === 2 && rest[0] === "--from"))
   ? "../dist/acx-mcp.mjs"
   : "../dist/acx.mjs"
@@ -34,5 +40,5 @@ const answered = (command === "sessions" || command === "stats") && process.argv
   fs.existsSync(fastRead) && createRequire(import.meta.url)(fastRead.pathname).main(process.argv)
 if (answered) {
   // done: the output is written
-} else if (command === "hook") createRequire(import.meta.url)(bundle.pathname)
+} else if (command === "hook" || statusline) createRequire(import.meta.url)(bundle.pathname)
 else await import(bundle.href)

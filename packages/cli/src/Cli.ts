@@ -32,6 +32,7 @@ import { search } from "./commands/search.js"
 import { sessions } from "./commands/sessions.js"
 import { show } from "./commands/show.js"
 import { stats } from "./commands/stats.js"
+import { statusline } from "./commands/statusline.js"
 import { sync } from "./commands/sync.js"
 import { ui } from "./commands/ui.js"
 import { commandPath, commandTree } from "./internal/commandTree.js"
@@ -57,7 +58,21 @@ export const acx = Command.make("acx").pipe(
   Command.withDescription(
     "Read, import and push Claude Code sessions: list, show, stats, search inside them, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, search, importCommand, sync, push, fork, chat, memory, ui, demo])
+  Command.withSubcommands([
+    sessions,
+    show,
+    stats,
+    search,
+    importCommand,
+    sync,
+    push,
+    fork,
+    chat,
+    memory,
+    statusline,
+    ui,
+    demo
+  ])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

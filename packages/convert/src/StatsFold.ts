@@ -13,6 +13,9 @@
  *   lines of each other).
  * - **Dollars** per response by {@link Pricing.costOfResponse}; a model the table does not know
  *   is counted with its tokens and no cost (reports list it as unpriced).
+ * - **Hours**: each message's figures also go to the UTC hour of its first fragment, with the
+ *   first and last message time in that hour: enough to cut 5-hour billing windows exactly
+ *   (`BillingWindows`; a window starts on an hour, so an hour is never split between two).
  * - **Active time**: the gaps between consecutive timestamped entries of a main transcript that
  *   are at most {@link IDLE_MS} long (a longer gap is the user away), on the day the gap ends.
  *   Subagent transcripts add no active time: they run inside their session's.
@@ -24,6 +27,7 @@
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { messageKey } from "./Fragments.js"
+import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj } from "./internal/plain.js"
 import * as Pricing from "./Pricing.js"
 
@@ -76,8 +80,23 @@ export interface MessageFigures {
   readonly cell: ModelCell | undefined
 }
 
+/**
+ * What the messages of one UTC hour count: their figures by model, and the first and last
+ * message time (epoch ms) in it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface HourCell {
+  firstMs: number
+  lastMs: number
+  models: { [model: string]: ModelCell }
+}
+
 interface Counted extends MessageFigures {
   readonly day: string
+  /** The time of the message's first fragment (epoch ms), when it had one. */
+  readonly ms: number | undefined
 }
 
 /**
@@ -89,6 +108,8 @@ interface Counted extends MessageFigures {
 export interface FoldState {
   /** By local day `YYYY-MM-DD`; entries without a timestamp go under {@link UNDATED}. */
   days: { [day: string]: DayCell }
+  /** Counted messages by the UTC hour (its start, epoch ms, as a key) of their first fragment. */
+  hours: { [hourMs: string]: HourCell }
   agents: Array<string>
   anonymousSidechain: boolean
   /** The last timestamp in file order (ms), for the next gap. */
@@ -146,6 +167,7 @@ export const RECENT_MESSAGES = 16
  */
 export const empty = (): FoldState => ({
   days: {},
+  hours: {},
   agents: [],
   anonymousSidechain: false,
   previousMs: undefined,
@@ -193,6 +215,38 @@ const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
 }
 
 const dayCell = (state: FoldState, day: string): DayCell => own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+
+/**
+ * One hour in milliseconds.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const HOUR_MS = 60 * 60 * 1000
+
+/**
+ * The start of the UTC hour an epoch time falls in (epoch ms).
+ *
+ * @since 0.3.0
+ * @category folding
+ */
+export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS
+
+const hourCell = (state: FoldState, ms: number): HourCell => {
+  const key = String(hourOf(ms))
+  return own(state.hours, key) ??
+    setOwn(state.hours, key, { firstMs: Number.POSITIVE_INFINITY, lastMs: Number.NEGATIVE_INFINITY, models: {} })
+}
+
+// Adds (or, `sign` −1, takes away) a message's figures in the hour of its time.
+const countHour = (state: FoldState, ms: number | undefined, model: string, cell: ModelCell, sign: number): void => {
+  if (ms === undefined) return
+  const hour = hourCell(state, ms)
+  if (ms < hour.firstMs) hour.firstMs = ms
+  if (ms > hour.lastMs) hour.lastMs = ms
+  const target = own(hour.models, model) ?? setOwn(hour.models, model, emptyModelCell())
+  addModelCell(target, cell, sign)
+}
 
 /**
  * Adds `b` into `a` (`sign` −1 takes it away).
@@ -283,6 +337,7 @@ const countAssistant = (
   state: FoldState,
   entry: { readonly [key: string]: unknown },
   day: string,
+  ms: number | undefined,
   ctx: FoldContext
 ) => {
   const message = entry.message
@@ -298,15 +353,21 @@ const countAssistant = (
   }
   const key = messageKey(entry)
   const previous = key === undefined ? undefined : state.recent.get(key)
-  const counted: Counted = { day: previous?.day ?? day, ...messageFigures(message, previous, ctx.pricing) }
+  const counted: Counted = {
+    day: previous?.day ?? day,
+    ms: previous === undefined ? ms : previous.ms,
+    ...messageFigures(message, previous, ctx.pricing)
+  }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
   } else if (previous.cell !== undefined && previous.model !== undefined) {
     addModelCell(modelCell(dayCell(state, previous.day), previous.model), previous.cell, -1)
+    countHour(state, previous.ms, previous.model, previous.cell, -1)
     state.recent.delete(key!)
   }
   if (counted.cell !== undefined && counted.model !== undefined) {
     addModelCell(modelCell(dayCell(state, counted.day), counted.model), counted.cell)
+    countHour(state, counted.ms, counted.model, counted.cell, 1)
   }
   if (key !== undefined) state.recent.set(key, counted)
 }
@@ -341,7 +402,7 @@ export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): v
   }
   switch (entry.type) {
     case "assistant":
-      return countAssistant(state, entry, day, ctx)
+      return countAssistant(state, entry, day, ms, ctx)
     case "user": {
       const cell = dayCell(state, day)
       if (entry.isMeta === true || entry.isCompactSummary === true) cell.meta++
@@ -389,55 +450,13 @@ export const foldJson = (state: FoldState, json: string, ctx: FoldContext): void
 }
 
 /**
- * Lines longer than this (characters or bytes) have their long strings skipped.
- *
- * @since 0.1.0
- * @category constants
- */
-export const LONG_LINE = 4096
-
-/**
- * Strings longer than this (characters or bytes, quotes included) are skipped in long lines.
- *
- * @since 0.1.0
- * @category constants
- */
-export const LONG_STRING = 512
-
-/**
- * The line with every JSON string longer than 512 characters replaced by `""`. Statistics read
- * only short strings (types, ids, models, names, timestamps), and most of a big transcript's
- * bytes are tool outputs and file contents: parsing them whole would cost most of the time. A
- * string is found by its unescaped closing quote (outside strings JSON has no quotes), so a valid
- * line stays valid; a line cut inside a string is returned as it is (and fails to parse).
+ * Long lines' long strings skipped before parsing: {@link LONG_LINE}, {@link LONG_STRING},
+ * {@link withoutLongStrings}.
  *
  * @since 0.1.0
  * @category folding
  */
-export const withoutLongStrings = (line: string): string => {
-  let out = ""
-  let copied = 0
-  let at = 0
-  for (;;) {
-    const open = line.indexOf("\"", at)
-    if (open === -1) break
-    let close = open + 1
-    for (;;) {
-      close = line.indexOf("\"", close)
-      if (close === -1) return line
-      let backslashes = 0
-      while (line.charCodeAt(close - 1 - backslashes) === 92) backslashes++
-      if (backslashes % 2 === 0) break
-      close++
-    }
-    if (close - open + 1 > LONG_STRING) {
-      out += line.slice(copied, open) + "\"\""
-      copied = close + 1
-    }
-    at = close + 1
-  }
-  return copied === 0 ? line : out + line.slice(copied)
-}
+export { LONG_LINE, LONG_STRING, withoutLongStrings } from "./internal/longStrings.js"
 
 /**
  * The state as plain JSON, remembering only the last {@link RECENT_MESSAGES} messages.
@@ -449,11 +468,14 @@ export const serialise = (state: FoldState): unknown => {
   const recent = [...state.recent.entries()].slice(-RECENT_MESSAGES)
   return {
     days: state.days,
+    hours: state.hours,
     agents: state.agents,
     anonymousSidechain: state.anonymousSidechain,
     previousMs: state.previousMs ?? null,
     malformed: state.malformed,
-    recent: recent.map(([key, counted]) => [key, counted.day, counted.model ?? null, counted.cell ?? null])
+    recent: recent.map((
+      [key, counted]
+    ) => [key, counted.day, counted.model ?? null, counted.cell ?? null, counted.ms ?? null])
   }
 }
 
@@ -490,7 +512,10 @@ const isDayCell = (value: unknown): value is DayCell =>
  * @category serialisation
  */
 export const restore = (json: unknown): FoldState | undefined => {
-  if (!isObj(json) || !isObj(json.days) || !Array.isArray(json.agents) || !Array.isArray(json.recent)) return undefined
+  if (
+    !isObj(json) || !isObj(json.days) || !isObj(json.hours) || !Array.isArray(json.agents) ||
+    !Array.isArray(json.recent)
+  ) return undefined
   const days: { [day: string]: DayCell } = {}
   for (const [day, raw] of Object.entries(json.days)) {
     if (!isObj(raw)) return undefined
@@ -506,6 +531,8 @@ export const restore = (json: unknown): FoldState | undefined => {
     if (!isDayCell(cell)) return undefined
     setOwn(days, day, cell)
   }
+  const hours = restoreHours(json.hours)
+  if (hours === undefined) return undefined
   if (!json.agents.every((agent) => typeof agent === "string")) return undefined
   const recent = new Map<string, Counted>()
   for (const item of json.recent) {
@@ -513,17 +540,33 @@ export const restore = (json: unknown): FoldState | undefined => {
     const model = typeof item[2] === "string" ? item[2] : undefined
     const cell = item[3] === null ? undefined : isModelCell(item[3]) ? { ...item[3] } : null
     if (cell === null) return undefined
-    recent.set(item[0], { day: item[1], model, cell })
+    if (item[4] !== undefined && item[4] !== null && !isCount(item[4])) return undefined
+    recent.set(item[0], { day: item[1], model, cell, ms: isCount(item[4]) ? item[4] : undefined })
   }
   const previousMs = json.previousMs
   return {
     days,
+    hours,
     agents: [...(json.agents as Array<string>)],
     anonymousSidechain: json.anonymousSidechain === true,
     previousMs: isCount(previousMs) ? previousMs : undefined,
     malformed: isCount(json.malformed) ? json.malformed : 0,
     recent
   }
+}
+
+const restoreHours = (json: { readonly [key: string]: unknown }): FoldState["hours"] | undefined => {
+  const hours: FoldState["hours"] = {}
+  for (const [hour, raw] of Object.entries(json)) {
+    if (!isObj(raw) || !isCount(raw.firstMs) || !isCount(raw.lastMs) || !isObj(raw.models)) return undefined
+    const models: { [model: string]: ModelCell } = {}
+    for (const [model, value] of Object.entries(raw.models)) {
+      if (!isModelCell(value)) return undefined
+      setOwn(models, model, { ...value })
+    }
+    setOwn(hours, hour, { firstMs: raw.firstMs, lastMs: raw.lastMs, models })
+  }
+  return hours
 }
 
 /**

@@ -130,6 +130,13 @@ export * as StatsFold from "./StatsFold.js"
 export * as StatsReport from "./StatsReport.js"
 
 /**
+ * 5-hour billing windows of folded transcripts: the window rule, burn rate and projection.
+ *
+ * @since 0.3.0
+ */
+export * as BillingWindows from "./BillingWindows.js"
+
+/**
  * A past transcript as the Anthropic blobs acx would store.
  *
  * @since 0.1.0
@@ -241,3 +248,11 @@ export * as SessionTitle from "./SessionTitle.js"
  * @since 0.1.0
  */
 export * as SessionMetadata from "./SessionMetadata.js"
+
+/**
+ * The quota readings file (`$ACX_HOME/quota/readings.jsonl`): Claude Code's `rate_limits`
+ * readings as recorded by the statusline, decoded, deduplicated and summarised.
+ *
+ * @since 0.3.0
+ */
+export * as QuotaReadings from "./QuotaReadings.js"

@@ -120,15 +120,20 @@ export const tailAt = (file: string, offset: number, size: number): string | und
 }
 
 /**
- * Runs one job; throws Node's error when the file cannot be read. A file that is gone or not a
+ * Runs one job; throws Node's error when the file cannot be read. `dayOf` keys the fold's cells
+ * (local days; the statusline's totals key them by 15-minute slot). A file that is gone or not a
  * regular file (swapped in since it was listed) comes back empty with `unread` saying why.
  *
  * @internal
  */
-export const runFoldJob = (job: FoldJob, pricing: Pricing.PricingTable): FoldDone => {
+export const runFoldJob = (
+  job: FoldJob,
+  pricing: Pricing.PricingTable,
+  dayOf: (ms: number) => string = StatsFold.localDayOf()
+): FoldDone => {
   const restored = job.state === null ? undefined : StatsFold.restore(job.state)
   const fold = restored ?? StatsFold.empty()
-  const ctx: StatsFold.FoldContext = { pricing, dayOf: StatsFold.localDayOf(), kind: job.kind }
+  const ctx: StatsFold.FoldContext = { pricing, dayOf, kind: job.kind }
   const transcript = openRegularSync(job.file)
   if (isRefusal(transcript)) {
     if (transcript.reason === "Io") throw transcript.cause

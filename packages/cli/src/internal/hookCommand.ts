@@ -59,3 +59,23 @@ export const syncHookCommand = (
       ? `${quote(node)} ${quote(bin)} sync --background${to}`
       : `${quote(node)} ${quote(bundle)}${to}`
 }
+
+/**
+ * The command `acx statusline install` writes: this Node and the statusline's bundle
+ * (`dist/statusline.cjs`) run directly, else the acx bin's `statusline`. `format` is passed on as
+ * `--format`, `wrap` (the statusline it replaces) as `--wrap`: both quoted for Claude Code's shell.
+ */
+export const statuslineCommand = (
+  options: { readonly format?: string | undefined; readonly wrap?: string | undefined },
+  bin: string = path.resolve(process.argv[1] ?? "acx"),
+  node: string = process.execPath
+): string => {
+  const hook = hookBundle(bin)
+  const bundle = hook === undefined ? undefined : path.join(path.dirname(hook), "statusline.cjs")
+  const head = bundle !== undefined && fs.existsSync(bundle)
+    ? `${quote(node)} ${quote(bundle)}`
+    : `${quote(node)} ${quote(bin)} statusline`
+  const format = options.format === undefined ? "" : ` --format ${quote(options.format)}`
+  const wrap = options.wrap === undefined ? "" : ` --wrap ${quote(options.wrap)}`
+  return `${head}${format}${wrap}`
+}

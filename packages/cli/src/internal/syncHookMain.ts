@@ -20,20 +20,26 @@ const PROJECTS = "projects"
 
 /**
  * The config directory a transcript path lies in (`<dir>/projects/<project>/<session>.jsonl`),
- * else `undefined` (the sync then reads `CLAUDE_CONFIG_DIR`, which Claude Code's hooks inherit).
+ * else `undefined`. Shared with the statusline, which is handed the same `transcript_path`.
  */
-export const configDirOf = (input: string): string | undefined => {
-  let transcript: unknown
-  try {
-    transcript = (JSON.parse(input) as { readonly transcript_path?: unknown } | null)?.transcript_path
-  } catch {
-    return undefined
-  }
+export const configDirOfTranscript = (transcript: unknown): string | undefined => {
   if (typeof transcript !== "string" || !path.isAbsolute(transcript) || !transcript.endsWith(".jsonl")) {
     return undefined
   }
   const projects = path.dirname(path.dirname(transcript))
   return path.basename(projects) === PROJECTS ? path.dirname(projects) : undefined
+}
+
+/**
+ * The config directory of a hook input's transcript ({@link configDirOfTranscript}), else
+ * `undefined` (the sync then reads `CLAUDE_CONFIG_DIR`, which Claude Code's hooks inherit).
+ */
+export const configDirOf = (input: string): string | undefined => {
+  try {
+    return configDirOfTranscript((JSON.parse(input) as { readonly transcript_path?: unknown } | null)?.transcript_path)
+  } catch {
+    return undefined
+  }
 }
 
 /** The `acx sync` arguments for a hook's input and the hook's own arguments (`--to TARGET`). */

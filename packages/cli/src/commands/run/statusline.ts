@@ -1,0 +1,110 @@
+/**
+ * What `acx statusline`, `install`, `uninstall` and `refresh` do. The line is printed by the
+ * statusline's own bundle (`internal/statuslineMain.ts`), which the bin hands `acx statusline`
+ * to; this module runs the same code when the full CLI is reached anyway. Install and uninstall
+ * are `StatuslineInstall`'s (the memory's settings merge: backups first, idempotent, the
+ * statusline replaced kept). Refresh folds the recent transcripts into the cached totals
+ * (`StatuslineTotals.refresh`) and releases the lock the statusline took for it.
+ *
+ * @since 0.4.0
+ */
+import * as StatuslineTotals from "@acx/claude-code/StatuslineTotals"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as StatuslineInstall from "@acx/memory/StatuslineInstall"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as CliError from "../../CliError.js"
+import { statuslineCommand } from "../../internal/hookCommand.js"
+import { main } from "../../internal/statuslineMain.js"
+import type { InstallArgs, RefreshArgs, StatuslineArgs, UninstallArgs } from "../args/statusline.js"
+
+const acxBin = () => path.resolve(process.argv[1] ?? "acx")
+
+/**
+ * `acx statusline` on the full path: the statusline's own code.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const run = ({ configDir, format, plain, wrap }: StatuslineArgs) =>
+  Effect.promise(() =>
+    main(
+      [
+        ...Option.match(format, { onNone: () => [], onSome: (value) => ["--format", value] }),
+        ...(plain ? ["--plain"] : []),
+        ...Option.match(wrap, { onNone: () => [], onSome: (value) => ["--wrap", value] }),
+        ...Option.match(configDir, { onNone: () => [], onSome: (value) => ["--config-dir", value] })
+      ],
+      acxBin()
+    )
+  ).pipe(Effect.flatMap((code) => Effect.sync(() => (process.exitCode = code))))
+
+const describe = (report: StatuslineInstall.StatuslineReport, done: string, unchanged: string) =>
+  Effect.gen(function*() {
+    yield* Console.log(report.changed ? `${done}: ${report.settings}` : `${unchanged}: ${report.settings}`)
+    if (report.backup !== undefined) yield* Console.log(`  backup: ${report.backup}`)
+    yield* Console.log(`  statusLine: ${report.command ?? "(none)"}`)
+    if (report.note !== undefined) yield* Console.log(`  note: ${report.note}`)
+  })
+
+/**
+ * `acx statusline install`.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const install = ({ format, project, scope, wrap }: InstallArgs) =>
+  StatuslineInstall.install({
+    scope,
+    projectDir: Option.getOrUndefined(project),
+    command: (previous) =>
+      statuslineCommand({ format: Option.getOrUndefined(format), wrap: wrap ? previous : undefined }, acxBin())
+  }).pipe(
+    Effect.flatMap((report) => describe(report, "statusline installed", "statusline already installed"))
+  )
+
+/**
+ * `acx statusline uninstall`.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const uninstall = ({ project, scope }: UninstallArgs) =>
+  StatuslineInstall.uninstall({ scope, projectDir: Option.getOrUndefined(project) }).pipe(
+    Effect.flatMap((report) => describe(report, "statusline uninstalled", "nothing to uninstall"))
+  )
+
+const resolveConfigDir = (configDir: Option.Option<string>): string => {
+  const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
+  return dir.startsWith("~/") ? path.join(os.homedir(), dir.slice(2)) : path.resolve(dir)
+}
+
+/**
+ * `acx statusline refresh`.
+ *
+ * @since 0.4.0
+ * @category handlers
+ */
+export const refresh = ({ configDir }: RefreshArgs) =>
+  Effect.gen(function*() {
+    const dir = resolveConfigDir(configDir)
+    const cacheDir = AcxHome.paths().cache
+    const pricing = yield* TranscriptStats.loadPricing()
+    const summary = yield* Effect.try({
+      try: () => StatuslineTotals.refresh({ configDir: dir, cacheDir, pricing, nowMs: Date.now() }),
+      catch: (cause) =>
+        CliError.invalidArgument(`statusline refresh: ${cause instanceof Error ? cause.message : String(cause)}`)
+    })
+    yield* Console.log(JSON.stringify(summary))
+  }).pipe(
+    Effect.ensuring(Effect.sync(() =>
+      fs.rmSync(`${StatuslineTotals.summaryFile(AcxHome.paths().cache, resolveConfigDir(configDir))}.lock`, {
+        force: true
+      })
+    ))
+  )

@@ -1,0 +1,25 @@
+/**
+ * Output of the small entries (the fast read path, the statusline) written with `fs.writeSync`:
+ * `process.stdout` on a pipe loads the stream and socket modules, a few milliseconds of a start
+ * that must stay short. A reader that closed the pipe (`| head`) ends the output, as the full
+ * path's EPIPE handler does; a full non-blocking pipe is waited on, a millisecond at a time.
+ */
+import * as fs from "node:fs"
+
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/** Writes all of `text` to `fd`; throws Node's error for anything but EPIPE and EAGAIN. */
+export const writeAll = (fd: number, text: string): void => {
+  const bytes = Buffer.from(text)
+  let offset = 0
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(fd, bytes, offset)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === "EPIPE") return
+      if (code !== "EAGAIN") throw error
+      Atomics.wait(pause, 0, 0, 1)
+    }
+  }
+}
