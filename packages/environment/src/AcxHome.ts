@@ -89,6 +89,8 @@ export interface AcxPaths {
   readonly syncInstallManifest: string
   /** Where a sync started by a hook writes its output (it runs detached, with no terminal). */
   readonly syncLog: string
+  /** The quota readings the statusline recorded (`@acx/convert/QuotaReadings`). */
+  readonly quotaReadings: string
 }
 
 /**
@@ -113,7 +115,8 @@ export const paths = (home: string = acxHome()): AcxPaths => ({
   sessionsDatabase: path.join(home, "sessions.db"),
   syncLocks: path.join(home, "sync"),
   syncInstallManifest: path.join(home, "sync-install.json"),
-  syncLog: path.join(home, "sync.log")
+  syncLog: path.join(home, "sync.log"),
+  quotaReadings: path.join(home, "quota", "readings.jsonl")
 })
 
 // A file or directory someone else owns (a shared ACX_HOME set up by an administrator) keeps its
