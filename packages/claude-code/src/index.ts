@@ -75,6 +75,13 @@ export * as SessionStats from "./SessionStats.js"
 export * as StatsOutput from "./StatsOutput.js"
 
 /**
+ * `acx stats --by block`: 5-hour billing windows with burn rate, projection and quota readings.
+ *
+ * @since 0.3.0
+ */
+export * as BlockStats from "./BlockStats.js"
+
+/**
  * A session store read as a config directory: the `ClaudeProjects` service over a SQLite or
  * Postgres store and its catalog (`acx … --from`).
  *

@@ -83,6 +83,7 @@ const requestsFor = (
       path: `/api/search?q=${encodeURIComponent(q)}`
     })).concat([{ path: "/api/search?q=deploy&role=robot" }]),
     "GET /api/costs": [{ path: "/api/costs" }, { path: "/api/costs?since=yesterday-ish" }],
+    "GET /api/costs/now": [{ path: "/api/costs/now" }],
     "GET /api/session/:id": [{ path: session }, { path: "/api/session/0000-not-there" }],
     "GET /api/session/:id/subagent/:agentId": [{ path: `${session}/subagent/${planted.agentId}` }],
     "GET /api/session/:id/block": [

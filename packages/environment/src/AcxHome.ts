@@ -91,6 +91,8 @@ export interface AcxPaths {
   readonly syncLog: string
   /** What `acx statusline install` changed in Claude Code's settings (and the statusline it replaced). */
   readonly statuslineInstallManifest: string
+  /** The quota readings the statusline recorded (`@acx/convert/QuotaReadings`). */
+  readonly quotaReadings: string
 }
 
 /**
@@ -116,7 +118,9 @@ export const paths = (home: string = acxHome()): AcxPaths => ({
   syncLocks: path.join(home, "sync"),
   syncInstallManifest: path.join(home, "sync-install.json"),
   syncLog: path.join(home, "sync.log"),
-  statuslineInstallManifest: path.join(home, "statusline-install.json")
+  statuslineInstallManifest: path.join(home, "statusline-install.json"),
+  // `@acx/convert/QuotaReadings`' DIRECTORY and FILE (environment depends on no other package)
+  quotaReadings: path.join(home, "quota", "readings.jsonl")
 })
 
 // A file or directory someone else owns (a shared ACX_HOME set up by an administrator) keeps its

@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import type * as BlockStats from "@acx/claude-code/BlockStats"
 import type * as SessionStats from "@acx/claude-code/SessionStats"
 import type * as StatsReport from "@acx/convert/StatsReport"
 import * as SessionList from "./SessionList.js"
@@ -298,3 +299,98 @@ export const dollars = (value: number): string => {
  */
 export const tokenCount = (value: number): string =>
   !Number.isFinite(value) ? "-" : `${value < 0 ? "-" : ""}${grouped(String(Math.trunc(Math.abs(value))))}`
+
+/**
+ * The window `now` falls in, as the "now" panel shows it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface NowWindow {
+  /** ISO 8601. */
+  readonly start: string
+  /** ISO 8601: the window's end, its reset. */
+  readonly end: string
+  readonly costUSD: number
+  readonly tokens: number
+  readonly messages: number
+  readonly models: ReadonlyArray<string>
+  readonly unpriced: ReadonlyArray<string>
+  readonly costPerHour: number | null
+  readonly tokensPerHour: number | null
+  /** Its dollars at its end at the current burn rate. */
+  readonly projectedUSD: number | null
+  readonly remainingMs: number
+}
+
+/**
+ * A recorded quota reading, as the quota chart draws it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface QuotaPoint {
+  /** Epoch ms observed. */
+  readonly at: number
+  readonly window: "five_hour" | "seven_day"
+  readonly usedPercentage: number
+  /** Epoch seconds. */
+  readonly resetsAt: number
+}
+
+/**
+ * `GET /api/costs/now`: the active 5-hour window (or `null`), and the quota readings the
+ * statusline recorded (the last {@link MAX_QUOTA_POINTS}).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface NowResponse {
+  /** ISO 8601: when the server computed it. */
+  readonly now: string
+  readonly window: NowWindow | null
+  readonly quota: ReadonlyArray<QuotaPoint>
+}
+
+/**
+ * How many quota readings the chart gets at most (the latest).
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const MAX_QUOTA_POINTS = 5000
+
+/**
+ * The "now" response from a block report (`@acx/claude-code/BlockStats`) and the readings.
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export const nowResponse = (
+  report: BlockStats.BlockReport,
+  readings: ReadonlyArray<QuotaPoint>
+): NowResponse => {
+  const active = report.rows.find((row) => row.kind === "block" && row.active)
+  return {
+    now: new Date(report.nowMs).toISOString(),
+    window: active === undefined ? null : {
+      start: new Date(active.startMs).toISOString(),
+      end: new Date(active.endMs).toISOString(),
+      costUSD: active.costUSD,
+      tokens: active.tokens.total,
+      messages: active.messages,
+      models: active.models,
+      unpriced: active.unpriced,
+      costPerHour: active.burn?.costPerHour ?? null,
+      tokensPerHour: active.burn?.tokensPerHour ?? null,
+      projectedUSD: active.projection?.costUSD ?? null,
+      remainingMs: active.endMs - report.nowMs
+    },
+    quota: [...readings].sort((a, b) => a.at - b.at).slice(-MAX_QUOTA_POINTS).map((r) => ({
+      at: r.at,
+      window: r.window,
+      usedPercentage: r.usedPercentage,
+      resetsAt: r.resetsAt
+    }))
+  }
+}

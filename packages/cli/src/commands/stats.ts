@@ -1,10 +1,11 @@
 /**
- * `acx stats [--by session|day|week|month|model|project] [--since D] [--until D] [--project P]
- * [--json]`: tokens and US dollars per row and per model, messages, tool calls, active time and
+ * `acx stats [--by session|day|week|month|model|project|block] [--live] [--since D] [--until D]
+ * [--project P] [--json]`: tokens and US dollars per row and per model, messages, tool calls, active time and
  * wall span, subagents and compactions; subagent transcripts included, each API message counted
  * once (its last fragment). Days are local days (the time zone of the process, as ccusage).
- * Transcripts are folded on every core and cached under `$ACX_HOME/cache`. What it does:
- * `run/stats.ts`.
+ * Transcripts are folded on every core and cached under `$ACX_HOME/cache`. `--by block`: 5-hour
+ * billing windows with burn rate and quota readings (`run/statsBlocks.ts`), `--live` redraws them.
+ * What it does: `run/stats.ts`.
  *
  * @since 0.1.0
  */
@@ -22,6 +23,6 @@ export const stats = Command.make(
   lazyHandler(() => import("./run/stats.js"), (m) => m.run)
 ).pipe(
   Command.withDescription(
-    "Tokens and US dollars per session, day, week, month, model or project (local days), with each row's models"
+    "Tokens and US dollars per session, day, week, month, model, project (local days) or 5-hour window, with each row's models"
   )
 )

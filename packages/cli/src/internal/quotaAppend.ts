@@ -10,13 +10,9 @@
 import * as QuotaReadings from "@acx/convert/QuotaReadings"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
-import * as path from "node:path"
 
 /** How much of the file's end is read for the last reading of each window. */
 export const TAIL_BYTES = 4096
-
-/** The readings file under `home`. */
-export const readingsFile = (home: string): string => path.join(home, QuotaReadings.DIRECTORY, QuotaReadings.FILE)
 
 /** The readings in the last {@link TAIL_BYTES} of `file` (none when it is missing or unreadable). */
 export const tailReadings = (file: string): ReadonlyArray<QuotaReadings.Reading> => {
@@ -49,7 +45,7 @@ export const tailReadings = (file: string): ReadonlyArray<QuotaReadings.Reading>
 export const recordReadings = (home: string, input: unknown, nowMs: number): number => {
   const next = QuotaReadings.fromStatusline(input, nowMs)
   if (next.length === 0) return 0
-  const file = readingsFile(home)
+  const file = AcxHome.paths(home).quotaReadings
   const fresh = QuotaReadings.toRecord(tailReadings(file), next)
   if (fresh.length === 0) return 0
   const fd = AcxHome.openPrivateAppend(file)

@@ -1,7 +1,10 @@
 /**
  * `GET /api/costs?since=YYYY-MM-DD&until=YYYY-MM-DD` (both optional, parsed as `acx stats` parses
  * them): the costs page's figures, every grouping from one fold of the transcripts.
+ * `GET /api/costs/now`: the active 5-hour window and the recorded quota readings (the "now"
+ * panel and the quota chart).
  */
+import * as BlockStats from "@acx/claude-code/BlockStats"
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
@@ -55,6 +58,20 @@ export const costsRoutes = (context: UiContext) =>
           // the session titles, the project names (from cwds): everything through the mask
           return yield* shownJson(body)
         }).pipe(Effect.withSpan("costsRoutes.costs"))
+      )
+    ),
+    HttpRouter.get(
+      "/api/costs/now",
+      handled(
+        Effect.gen(function*() {
+          const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
+          const folds = yield* context.source.foldStats({}, pricing)
+          // numbers and two window names only: nothing of the file is shown as it is
+          const { readings } = BlockStats.readReadings(AcxHome.paths(context.acxHome).quotaReadings)
+          const report = BlockStats.blockReport(folds, { range: {}, nowMs: Date.now(), readings: [] })
+          const body: CostsView.NowResponse = CostsView.nowResponse(report, readings)
+          return yield* shownJson(body)
+        }).pipe(Effect.withSpan("costsRoutes.now"))
       )
     )
   )

@@ -8,6 +8,7 @@ import type { CostsResponse } from "../../src/CostsView.js"
 import { dollars, tokenCount } from "../../src/CostsView.js"
 import { getJson } from "../api.js"
 import { DayTable } from "../components/DayTable.js"
+import { NowPanel } from "../components/NowPanel.js"
 import { lastDays, RangePicker } from "../components/RangePicker.js"
 import { StackedBars } from "../components/StackedBars.js"
 import * as format from "../format.js"
@@ -170,6 +171,7 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
       <h1>
         Costs {shown !== undefined && <span class="muted">{rangeText(shown.day.since, shown.day.until)}</span>}
       </h1>
+      <NowPanel />
       <RangePicker since={since} until={until} onChange={go} />
       {error !== undefined && <p class="error" role="alert">{error}</p>}
       {shown === undefined && error === undefined && <p class="loading">Loading costs…</p>}

@@ -12,9 +12,28 @@ import { configDirOption, followSymlinksOption, fromOption, jsonOption, projectO
 const dayOption = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description), Options.optional)
 
-const byOption = Options.choice("by", StatsReport.groupings).pipe(
-  Options.withDescription("One row per session, local day, week (from Monday), month, model or project"),
-  Options.withDefault("session" as StatsReport.GroupBy)
+/**
+ * What `--by` takes: the report's groupings, and `block` (5-hour billing windows, a report of
+ * their own: `@acx/claude-code/BlockStats`).
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export const groupings = [...StatsReport.groupings, "block"] as const
+
+/**
+ * A `--by` value.
+ *
+ * @since 0.3.0
+ * @category options
+ */
+export type By = StatsReport.GroupBy | "block"
+
+const byOption = Options.choice("by", groupings).pipe(
+  Options.withDescription(
+    "One row per session, local day, week (from Monday), month, model, project, or 5-hour billing window (block)"
+  ),
+  Options.withDefault("session" as By)
 )
 
 /**
@@ -31,7 +50,16 @@ export const config = {
   by: byOption,
   followSymlinks: followSymlinksOption,
   since: dayOption("since", "From this local day on (YYYY-MM-DD or YYYYMMDD, inclusive)"),
-  until: dayOption("until", "Up to this local day (YYYY-MM-DD or YYYYMMDD, inclusive)")
+  until: dayOption("until", "Up to this local day (YYYY-MM-DD or YYYYMMDD, inclusive)"),
+  live: Options.boolean("live").pipe(
+    Options.withDescription(
+      "With --by block: redraw the windows as transcripts grow (one line per refresh when not a terminal); Ctrl-C ends"
+    )
+  ),
+  interval: Options.integer("interval").pipe(
+    Options.withDescription("With --live: seconds between refreshes (default 2)"),
+    Options.withDefault(2)
+  )
 }
 
 /**

@@ -28,13 +28,16 @@ export const statsReport = table
 
 // The folds of the config directory's transcripts, or (`--from`) of a store's, cached per
 // session (`StoreStats`, the same fold: the same report for the same entries), and the
-// `ClaudeProjects` they came from (where "no sessions …" looked).
-const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
+// `ClaudeProjects` they came from (where "no sessions …" looked). `fold` folds again each time it
+// runs (`--live`), from the cache: only what was appended is read.
+const source = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
   Option.match(from, {
     onNone: () =>
       Effect.gen(function*() {
         const projects = yield* ClaudeProjects.ClaudeProjects
-        return { projects, folds: yield* SessionStats.foldStats(projects, Option.getOrUndefined(project)) }
+        const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
+        const fold = SessionStats.foldStats(projects, Option.getOrUndefined(project)).pipe(Effect.provide(context))
+        return { projects, fold }
       }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
     onSome: (spec) =>
       Effect.gen(function*() {
@@ -43,12 +46,12 @@ const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
         const projects = storeProjects(opened)
         // a project the store has no session of is said as a listing says it
         if (Option.isSome(project)) yield* projects.listSessionFiles(project.value)
-        const folds = yield* StoreStats.foldStats({
+        const fold = StoreStats.foldStats({
           store: opened.store,
           location: opened.display,
           projectKey: Option.getOrUndefined(project)
         })
-        return { projects, folds }
+        return { projects, fold }
       })
   })
 
@@ -64,7 +67,13 @@ export const run = (args: StatsArgs) =>
       return yield* CliError.invalidArgument(StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`))
     }
     const range = parsed.range
-    const { folds, projects } = yield* folded(args)
+    if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
+    const { fold, projects } = yield* source(args)
+    if (by === "block") {
+      const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
+      return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))
+    }
+    const folds = yield* fold
     const result = SessionStats.reportStats(folds, by, range)
     for (const skipped of result.run.skipped) {
       yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
