@@ -49,7 +49,8 @@ export interface Todo {
  *   edits past the shared line budget are not diffed;
  * - `write`: a `Write`'s content, its first lines (`shownLines` of `lines`, `size` characters in
  *   all) and the language its extension suggests;
- * - `todos`: a `TodoWrite`'s checklist, its first {@link MAX_TODOS} items (`hidden`: the rest).
+ * - `todos`: a `TodoWrite`'s checklist, its first {@link MAX_TODOS} items (`hidden`: the rest;
+ *   `completed`: how many of all are done).
  *
  * @since 0.1.0
  * @category models
@@ -70,7 +71,12 @@ export type ToolDisplay =
     readonly lines: number
     readonly shownLines: number
   }
-  | { readonly kind: "todos"; readonly todos: ReadonlyArray<Todo>; readonly hidden: number }
+  | {
+    readonly kind: "todos"
+    readonly todos: ReadonlyArray<Todo>
+    readonly hidden: number
+    readonly completed: number
+  }
 
 /**
  * A `Write`'s content shows at most this many lines…
@@ -181,6 +187,7 @@ const writeDisplay = (path: string, content: string, mask: (text: string) => str
 
 const todosDisplay = (todos: ReadonlyArray<unknown>, mask: (text: string) => string): ToolDisplay | undefined => {
   const shown: Array<Todo> = []
+  let completed = 0
   for (const todo of todos) {
     const content = get(todo, "content")
     const status = get(todo, "status")
@@ -189,11 +196,12 @@ const todosDisplay = (todos: ReadonlyArray<unknown>, mask: (text: string) => str
       typeof content !== "string" || typeof status !== "string" || !STATUSES.has(status) ||
       (activeForm !== undefined && typeof activeForm !== "string")
     ) return undefined
+    if (status === "completed") completed++
     if (shown.length < MAX_TODOS) {
       shown.push({ content: cutAt(mask(content), MAX_TODO_CHARS), status: status as TodoStatus })
     }
   }
-  return { kind: "todos", todos: shown, hidden: todos.length - shown.length }
+  return { kind: "todos", todos: shown, hidden: todos.length - shown.length, completed }
 }
 
 /**
@@ -341,12 +349,3 @@ export const writeCutNote = (display: Extract<ToolDisplay, { kind: "write" }>): 
   display.content.length === display.size
     ? undefined
     : `content cut: ${display.shownLines} of ${display.lines} lines shown (${display.size} characters in all)`
-
-/**
- * A todo's box: ☐ pending, ◐ in progress, ☑ completed.
- *
- * @since 0.1.0
- * @category rendering
- */
-export const todoMark = (status: TodoStatus): string =>
-  status === "completed" ? "☑" : status === "in_progress" ? "◐" : "☐"

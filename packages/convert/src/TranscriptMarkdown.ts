@@ -105,7 +105,10 @@ const displayMarkdown = (name: string, display: ToolDisplay.ToolDisplay): string
         `${TODO_BOX[todo.status]}${inline(todo.content)}${todo.status === "in_progress" ? " *(in progress)*" : ""}`
       )
       if (display.hidden > 0) items.push(`- … ${display.hidden} more todos not shown`)
-      return `**🔧 ${name}**\n${items.length === 0 ? "*(no todos)*" : items.join("\n")}`
+      const total = display.todos.length + display.hidden
+      return `**🔧 ${name}** · ${display.completed} of ${total} done\n${
+        items.length === 0 ? "*(no todos)*" : items.join("\n")
+      }`
     }
   }
 }

@@ -84,6 +84,7 @@ describe("ToolDisplay", () => {
     )
     expect(crud).toMatch(/\*\*🔧 Write\*\* `[^`]*JOKE\.md`\n```markdown\n/)
     expect(crud).toContain("- [ ] ◐ Create JOKE.md file with a joke, title, and footer *(in progress)*")
+    expect(crud).toContain("**🔧 TodoWrite** · 0 of 4 done\n- [ ] ◐ Create JOKE.md")
     expect(crud).toContain("- [ ] Read the JOKE.md file")
     expect(crud).toMatch(/^- \[x\] Create JOKE\.md file/m)
     // no raw input JSON for these tools
@@ -192,7 +193,7 @@ describe("ToolDisplay", () => {
 
     const todos = Array.from({ length: 10_000 }, (_, i) => ({ content: `t${i}`.repeat(100), status: "pending" }))
     const list = ToolDisplay.displayOf("TodoWrite", { todos })
-    expect(list).toMatchObject({ kind: "todos", hidden: 10_000 - ToolDisplay.MAX_TODOS })
+    expect(list).toMatchObject({ kind: "todos", hidden: 10_000 - ToolDisplay.MAX_TODOS, completed: 0 })
     expect(JSON.stringify(list).length).toBeLessThan(ToolDisplay.MAX_TODOS * (ToolDisplay.MAX_TODO_CHARS + 50))
   })
 
