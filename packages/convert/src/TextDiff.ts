@@ -6,7 +6,8 @@
  * {@link MAX_EDIT_DISTANCE} changed lines (the rest is then shown as one replacement, still a
  * correct diff, only not the shortest), and at most {@link MAX_SHOWN_LINES} lines of
  * {@link MAX_LINE_CHARS} characters are kept. Whatever was left out is counted in `cut`; a diff
- * without `cut` applied to the old text ({@link apply}) gives the new one. Pure and total.
+ * without `cut` applied to the old text ({@link apply}) gives the new one. Pure and total (the
+ * decision: docs/design.md, "Edits as diffs").
  *
  * @since 0.1.0
  */
