@@ -3,8 +3,8 @@
  * shortest edit script on the lines between the common head and tail, hunks with 3 lines of
  * context. Its work and its output are bounded whatever the input: at most
  * {@link MAX_INPUT_LINES} lines of each side are compared, the search stops at
- * {@link MAX_EDIT_DISTANCE} changed lines (the rest is then shown as one replacement, still a
- * correct diff, only not the shortest), and at most {@link MAX_SHOWN_LINES} lines of
+ * {@link MAX_EDIT_DISTANCE} changed lines, fewer on long texts ({@link SEARCH_BUDGET}; the
+ * middle is then shown as one replacement, still a correct diff, only not the shortest), and at most {@link MAX_SHOWN_LINES} lines of
  * {@link MAX_LINE_CHARS} characters are kept. Whatever was left out is counted in `cut`; a diff
  * without `cut` applied to the old text ({@link apply}) gives the new one. Pure and total (the
  * decision: docs/design.md, "Edits as diffs").
@@ -28,6 +28,16 @@ export const MAX_INPUT_LINES = 20_000
  * @category constants
  */
 export const MAX_EDIT_DISTANCE = 500
+
+/**
+ * The search's work (lines × changes) stays under this many steps: on long texts it gives up
+ * after fewer than {@link MAX_EDIT_DISTANCE} changes, so no input costs more than a few
+ * milliseconds.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const SEARCH_BUDGET = 2_000_000
 
 /**
  * At most this many hunk lines are kept.
@@ -195,7 +205,8 @@ const editScript = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): Array<O
   let tail = 0
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
   const [x, y] = intern(a.slice(head, a.length - tail), b.slice(head, b.length - tail))
-  const middle = shortestEdit(x, y, MAX_EDIT_DISTANCE) ??
+  const maxD = Math.min(MAX_EDIT_DISTANCE, Math.floor(SEARCH_BUDGET / Math.max(1, x.length + y.length)))
+  const middle = shortestEdit(x, y, maxD) ??
     [...new Array<Op>(x.length).fill(1), ...new Array<Op>(y.length).fill(2)]
   return [...new Array<Op>(head).fill(0), ...middle, ...new Array<Op>(tail).fill(0)]
 }
@@ -255,11 +266,16 @@ const hunksOf = (ops: ReadonlyArray<Op>, a: ReadonlyArray<string>, b: ReadonlyAr
   return hunks
 }
 
-// A line cut to MAX_LINE_CHARS characters, never through a surrogate pair.
-const cutLine = (text: string): string => {
-  if (text.length <= MAX_LINE_CHARS) return text
-  const code = text.charCodeAt(MAX_LINE_CHARS - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS)
+/**
+ * A text cut to at most `max` characters, never through a surrogate pair.
+ *
+ * @since 0.1.0
+ * @category lines
+ */
+export const cutChars = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const code = text.charCodeAt(max - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
 }
 
 // The hunks kept within MAX_SHOWN_LINES lines, long lines cut.
@@ -279,7 +295,7 @@ const shown = (
     const lines = hunk.lines.slice(0, room).map((line) => {
       if (line.text.length <= MAX_LINE_CHARS) return line
       longLines++
-      return { op: line.op, text: cutLine(line.text) }
+      return { op: line.op, text: cutChars(line.text, MAX_LINE_CHARS) }
     })
     hiddenLines += hunk.lines.length - lines.length
     room -= lines.length

@@ -112,12 +112,7 @@ export const MAX_TODO_CHARS = 500
 
 const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed"])
 
-// Cut to `max` characters, never through a surrogate pair.
-const cutAt = (text: string, max: number): string => {
-  if (text.length <= max) return text
-  const code = text.charCodeAt(max - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
-}
+const cutAt = TextDiff.cutChars
 
 // A path on one line: control characters (a newline would start a fake diff line) as escapes.
 const onePath = (path: string): string =>
