@@ -92,7 +92,7 @@ export const MAX_WRITE_LINES = 200
  * @since 0.1.0
  * @category constants
  */
-export const MAX_WRITE_CHARS = 8_000
+export const MAX_WRITE_CHARS = 4_000
 
 /**
  * A checklist shows at most this many todos.
