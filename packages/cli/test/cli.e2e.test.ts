@@ -163,6 +163,13 @@ describe(
         expect(md.startsWith(`# ${crud().sessionId}`) || md.startsWith("# ")).toBe(true)
         expect(md).toContain("create a file `JOKE.md` with a ranom joke")
         for (const tool of ["TodoWrite", "Write", "Read", "Edit", "Bash"]) expect(md).toContain(`🔧 ${tool}`)
+        // the edit as a diff, the todos as a checklist (ToolDisplay)
+        expect(md).toContain(
+          "```diff\n--- a/Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md\n" +
+            "+++ b/Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md\n@@ -1,1 +1,3 @@\n" +
+            "-Because it has too many bugs!\n"
+        )
+        expect(md).toContain("- [x] Create JOKE.md file with a joke, title, and footer\n- [ ] ◐ Read the JOKE.md file")
       })
 
       it("--format jsonl re-serialises exactly the file's entries (an 8-character prefix as the id)", {

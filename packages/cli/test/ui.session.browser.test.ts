@@ -4,7 +4,9 @@
  * transcript (`<script>`, `<img onerror>`, a `javascript:` link) runs nothing; a line appended
  * to the open session's transcript appears on the page; nothing overflows at phone width; every
  * session's header shows the list's figure (subagents included) and follows the transcript as it
- * grows; Claude Code's command markup shows as the command and its output.
+ * grows; Claude Code's command markup shows as the command and its output; hostile edits, writes
+ * and todos (`<script>`, `</details>`, entities, a lone surrogate, a 5 MB old string, 10 000
+ * todos, a secret) show as bounded, masked diffs and checklists and run nothing.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as fs from "node:fs"
@@ -27,6 +29,60 @@ const HOSTILE_ID = "66666666-6666-4666-8666-666666666666"
 const TASK_TOOL = "toolu_01VmaERAwhb19LGUwu9GenaK"
 
 const line = (entry: unknown) => JSON.stringify(entry) + "\n"
+
+const SECRET = "sk-ant-api03-" + "Q".repeat(40)
+const STATUSES = ["completed", "in_progress", "pending"] as const
+
+// Tool calls the page shows as a diff, a written file and a checklist, each trying to break out.
+const hostileTools = {
+  type: "assistant",
+  uuid: "h5",
+  parentUuid: "h3",
+  timestamp: "2026-03-01T10:00:03.000Z",
+  sessionId: HOSTILE_ID,
+  requestId: "req_h5",
+  message: {
+    id: "msg_h5",
+    model: "claude-sonnet-4-5-20250929",
+    role: "assistant",
+    content: [
+      {
+        type: "tool_use",
+        id: "toolu_edit",
+        name: "Edit",
+        input: {
+          file_path: "/tmp/<img src=x onerror=window.__pwned=7>.ts",
+          old_string: `keep\n</details></pre><script>window.__pwned = 8</script>\nkey = "${SECRET}"`,
+          new_string: "keep\n&lt;b&gt; &amp; \ud800 <img src=x onerror=\"window.__pwned = 9\">"
+        }
+      },
+      {
+        type: "tool_use",
+        id: "toolu_big",
+        name: "Edit",
+        input: { file_path: "/tmp/big.txt", old_string: "x".repeat(5_000_000), new_string: "small" }
+      },
+      {
+        type: "tool_use",
+        id: "toolu_write",
+        name: "Write",
+        input: { file_path: "/tmp/a.html", content: "<script>window.__pwned = 10</script>\n</details>" }
+      },
+      {
+        type: "tool_use",
+        id: "toolu_todos",
+        name: "TodoWrite",
+        input: {
+          todos: Array.from({ length: 10_000 }, (_, i) => ({
+            content: i === 0 ? "</li></ul><script>window.__pwned = 11</script>" : `todo ${i}`,
+            status: STATUSES[i % 3],
+            activeForm: `doing ${i}`
+          }))
+        }
+      }
+    ]
+  }
+}
 
 // Every way a transcript could try to run code in the page: as a prompt, as assistant Markdown,
 // as a tool input and result, as the session's title.
@@ -77,7 +133,8 @@ const hostileTranscript = () =>
         role: "user",
         content: [{ type: "tool_result", tool_use_id: "toolu_h", content: "<script>window.__pwned = 6</script>" }]
       }
-    }
+    },
+    hostileTools
   ].map(line).join("")
 
 describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () => {
@@ -174,6 +231,72 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
     await page.getByText("a prompt appended while the page is open").waitFor()
     expect(await page.evaluate("window.__pwned === undefined")).toBe(true)
 
+    await closeClean({ context, errors, foreign, page })
+  }, TEST_TIMEOUT_MS)
+
+  it("shows edits as diffs and todos as checklists: escaped, masked, bounded, raw input one click away", async () => {
+    const { context, errors, foreign, page } = await openPage(browser, ui.origin)
+    await page.goto(ui.url)
+    await page.goto(`${ui.origin}/#/session/${HOSTILE_ID}`)
+    const edit = page.locator("#tool-toolu_edit")
+    await edit.locator("summary").first().click()
+    // the diff's lines as text: the tags and entities as written, the secret masked
+    await edit.locator(".diff-lines .del", { hasText: "</details></pre><script>window.__pwned = 8</script>" }).waitFor()
+    await edit.locator(".diff-lines .ins", { hasText: "&lt;b&gt; &amp;" }).waitFor()
+    expect(await edit.locator(".diff-lines .ctx").first().textContent()).toBe(" keep\n")
+    expect(await edit.locator(".diff-lines .hunk").first().textContent()).toBe("@@ -1,3 +1,2 @@\n")
+    await edit.locator(".diff-lines .del", { hasText: "[REDACTED" }).waitFor()
+    expect(await page.locator(".turns").textContent()).not.toContain(SECRET.slice(0, 24))
+    // the raw input, one click away
+    await edit.getByText("Raw input (JSON)").click()
+    await edit.locator("details.raw-input pre", { hasText: "\"old_string\"" }).waitFor()
+
+    // 5 MB old string: a line cut, said so
+    const big = page.locator("#tool-toolu_big")
+    await big.locator("summary").first().click()
+    await big.locator(".cut-note", { hasText: "diff cut: 1 lines over 500 characters cut" }).waitFor()
+    expect((await big.locator(".diff-lines .del").textContent())!.length).toBeLessThanOrEqual(502)
+
+    const write = page.locator("#tool-toolu_write")
+    await write.locator("summary").first().click()
+    await write.locator(".write pre", { hasText: "<script>window.__pwned = 10</script>" }).waitFor()
+    await write.locator(".write .badge", { hasText: "html" }).waitFor()
+
+    // 10 000 todos: the first 100, the rest counted
+    const todos = page.locator("#tool-toolu_todos")
+    await todos.locator("summary").first().click()
+    await todos.getByText("9900 more todos not shown").waitFor()
+    expect(await todos.locator("li.todo").count()).toBe(100)
+    expect(await todos.locator("li.todo.in_progress").first().textContent()).toContain("todo 1")
+    await todos.locator("li.todo.completed", { hasText: "</li></ul><script>window.__pwned = 11</script>" }).waitFor()
+    expect(await todos.locator("summary").first().textContent()).toContain("3334 of 10000 done")
+
+    expect(await page.evaluate("window.__pwned === undefined")).toBe(true)
+    expect(await page.locator(".turns script, .turns img").count()).toBe(0)
+    // what the page holds is bounded: no 5 MB string in it, and it still answers
+    expect(await page.evaluate("document.body.innerHTML.length")).toBeLessThan(500_000)
+    await page.keyboard.press("j")
+    expect(await page.evaluate("document.activeElement?.dataset?.turn !== undefined")).toBe(true)
+
+    // a real session's edit and checklist (tomjnsn-agentlogs/crud.jsonl)
+    const crud = built.sessions.find((s) => s.source.endsWith("crud.jsonl"))!
+    await page.goto(`${ui.origin}/#/session/${crud.sessionId}?turn=toolu_0198ui9CWP2HfDM9uYGahBxZ`)
+    const fixtureEdit = page.locator("#tool-toolu_0198ui9CWP2HfDM9uYGahBxZ")
+    await fixtureEdit.locator(".diff-lines .ins", { hasText: "**Alternative answer:** They prefer" }).waitFor()
+    expect(await fixtureEdit.locator(".diff-lines .del").allTextContents()).toEqual([
+      "-Because it has too many bugs!\n"
+    ])
+    const list = page.locator("#tool-toolu_01EkpiWSB9fAakut9agbqLEy")
+    await list.locator("summary").first().click()
+    expect(await list.locator("li.todo").allTextContents()).toEqual([
+      "☑ Create JOKE.md file with a joke, title, and footer",
+      "☑ Read the JOKE.md file",
+      "◐ Make changes to the JOKE.md file",
+      "☐ Delete the JOKE.md file"
+    ])
+    await page.evaluate(`document.getElementById("tool-toolu_0198ui9CWP2HfDM9uYGahBxZ").scrollIntoView()`)
+    await page.evaluate("window.scrollBy(0, -60)")
+    await screenshot(page, "session-edit")
     await closeClean({ context, errors, foreign, page })
   }, TEST_TIMEOUT_MS)
 

@@ -10,6 +10,7 @@
 import * as CommandMarkup from "./CommandMarkup.js"
 import { getOwn as get, isObj, nonEmptyString as str, type Obj, stringify } from "./internal/json.js"
 import { type BlockRef, capped, type ImagePart, type Part, type Text, type ToolResult } from "./SessionItem.js"
+import { displayOf } from "./ToolDisplay.js"
 import { toolResultText } from "./ToolResult.js"
 
 const cap = (text: string): Text => capped(text)
@@ -102,7 +103,15 @@ export const partOf = (
     case "server_tool_use": {
       const id = str(block.id)
       if (id === undefined) break
-      return { type: "tool", id, name: mask(str(block.name) ?? "tool"), input: capped(json(block.input ?? {})), ref }
+      const display = displayOf(block.name, block.input, mask)
+      return {
+        type: "tool",
+        id,
+        name: mask(str(block.name) ?? "tool"),
+        input: capped(json(block.input ?? {})),
+        ...(display === undefined ? {} : { display }),
+        ref
+      }
     }
     case "image":
       return imageOf(block, ref)

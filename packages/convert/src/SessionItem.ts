@@ -10,6 +10,7 @@
  */
 import * as Pricing from "./Pricing.js"
 import type * as StatsFold from "./StatsFold.js"
+import type { ToolDisplay } from "./ToolDisplay.js"
 
 /**
  * Texts longer than this many characters are cut in the payload (the rest loads on demand).
@@ -86,6 +87,8 @@ export interface ToolPart {
   readonly name: string
   /** The input as pretty JSON. */
   readonly input: Text
+  /** What the input means, for the tools `ToolDisplay` knows (an edit's diff, a checklist…). */
+  readonly display?: ToolDisplay | undefined
   readonly ref: BlockRef
   readonly result?: ToolResult | undefined
   readonly agentId?: string | undefined

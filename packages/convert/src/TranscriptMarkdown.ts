@@ -14,6 +14,7 @@ import * as CommandMarkup from "./CommandMarkup.js"
 import { mergeAssistantFragments, type MergedEntry } from "./Fragments.js"
 import { get, isObj, stringify } from "./internal/json.js"
 import { conversation } from "./Reconstruct.js"
+import * as ToolDisplay from "./ToolDisplay.js"
 
 /**
  * Options of {@link transcriptToMarkdown}:
@@ -77,6 +78,41 @@ const code = (text: string): string => {
   return longest === 0 ? `${ticks}${text}${ticks}` : `${ticks} ${text} ${ticks}`
 }
 
+// A todo's text inline: on one line, Markdown's (and HTML's) punctuation escaped, so a todo can
+// neither end the list nor open a tag.
+const inline = (text: string): string =>
+  text.replace(/\s*[\r\n]+\s*/g, " ").replace(/[\\`*_[\]<>#|~!&]/g, (char) => `\\${char}`)
+
+const TODO_BOX: Readonly<Record<ToolDisplay.TodoStatus, string>> = {
+  pending: "- [ ] ",
+  in_progress: "- [ ] ◐ ",
+  completed: "- [x] "
+}
+
+// A tool call `ToolDisplay` knows: an edit as a diff, a write as its file's content, a checklist.
+const displayMarkdown = (name: string, display: ToolDisplay.ToolDisplay): string => {
+  switch (display.kind) {
+    case "diff":
+      return `**🔧 ${name}** ${code(display.path)}\n${fence(ToolDisplay.unifiedDiff(display), "diff")}`
+    case "write": {
+      const note = ToolDisplay.writeCutNote(display)
+      return `**🔧 ${name}** ${code(display.path)}\n${
+        // a file's last line break is no blank line on show
+        fence(display.content.replace(/\n$/, ""), display.language ?? "")}${note === undefined ? "" : `\n*${note}*`}`
+    }
+    case "todos": {
+      const items = display.todos.map((todo) =>
+        `${TODO_BOX[todo.status]}${inline(todo.content)}${todo.status === "in_progress" ? " *(in progress)*" : ""}`
+      )
+      if (display.hidden > 0) items.push(`- … ${display.hidden} more todos not shown`)
+      const total = display.todos.length + display.hidden
+      return `**🔧 ${name}** · ${display.completed} of ${total} done\n${
+        items.length === 0 ? "*(no todos)*" : items.join("\n")
+      }`
+    }
+  }
+}
+
 const renderBlock = (block: unknown, options: RenderOptions): string | undefined => {
   if (typeof block === "string") return block
   if (!isObj(block)) return undefined
@@ -90,10 +126,13 @@ const renderBlock = (block: unknown, options: RenderOptions): string | undefined
     case "redacted_thinking":
       return options.includeThinking ? "> 💭 (redacted thinking)" : undefined
     case "tool_use":
-    case "server_tool_use":
-      return `**🔧 ${typeof block.name === "string" ? block.name : "tool"}**\n${
-        fence(stringify(block.input ?? {}, 2), "json")
-      }`
+    case "server_tool_use": {
+      const name = typeof block.name === "string" ? block.name : "tool"
+      const display = ToolDisplay.displayOf(block.name, block.input)
+      return display === undefined
+        ? `**🔧 ${name}**\n${fence(stringify(block.input ?? {}, 2), "json")}`
+        : displayMarkdown(name, display)
+    }
     case "tool_result": {
       const label = block.is_error === true ? "**↳ tool error**" : "**↳ tool result**"
       // a terminal's colours in a command's result: text, never escapes a reader's terminal runs

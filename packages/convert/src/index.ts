@@ -59,6 +59,20 @@ export * as ToolResult from "./ToolResult.js"
 export * as ToolUse from "./ToolUse.js"
 
 /**
+ * A line diff of two texts as unified-diff hunks, bounded work and output.
+ *
+ * @since 0.1.0
+ */
+export * as TextDiff from "./TextDiff.js"
+
+/**
+ * A tool call's input as shown: edits as diffs, a write as its content, todos as a checklist.
+ *
+ * @since 0.1.0
+ */
+export * as ToolDisplay from "./ToolDisplay.js"
+
+/**
  * Assistant fragments sharing `message.id` merged into one message.
  *
  * @since 0.1.0

@@ -10,6 +10,7 @@ import type { BlockResponse, SessionLine, SubagentRow } from "../../src/SessionV
 import { getJson, streamJsonLines } from "../api.js"
 import * as format from "../format.js"
 import { renderMarkdown } from "../markdown.js"
+import { displayHint, ToolDisplayView } from "./ToolDisplayView.js"
 
 /** Where the items come from: the session, the subagent (if any), masking on or off. */
 export interface ItemContext {
@@ -104,6 +105,7 @@ const usageLine = (usage: TurnUsage, model: string | undefined): string =>
 
 // A one-line hint of what a tool call did: its command, path, pattern or description.
 const toolHint = (part: ToolPart): string => {
+  if (part.display !== undefined) return displayHint(part.display)
   try {
     const input = JSON.parse(part.input.text) as Record<string, unknown>
     for (const key of ["description", "command", "file_path", "path", "pattern", "url", "query", "prompt"]) {
@@ -158,8 +160,22 @@ const ToolView = ({ ctx, part }: { readonly ctx: ItemContext; readonly part: Too
         {(agent !== undefined || nested.length > 0) && <span class="badge">subagent</span>}
       </summary>
       <div class="tool-body">
-        <div class="label">Input</div>
-        <CutText ctx={ctx} text={part.input} refOf={part.ref} />
+        {part.display === undefined
+          ? (
+            <>
+              <div class="label">Input</div>
+              <CutText ctx={ctx} text={part.input} refOf={part.ref} />
+            </>
+          )
+          : (
+            <>
+              <ToolDisplayView display={part.display} />
+              <details class="raw raw-input">
+                <summary>Raw input (JSON)</summary>
+                <CutText ctx={ctx} text={part.input} refOf={part.ref} />
+              </details>
+            </>
+          )}
         {part.result !== undefined && (
           <>
             <div class="label">{part.result.isError ? "Error" : "Result"}</div>
