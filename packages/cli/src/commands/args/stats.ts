@@ -13,7 +13,9 @@ const dayOption = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description), Options.optional)
 
 const byOption = Options.choice("by", StatsReport.groupings).pipe(
-  Options.withDescription("One row per session, local day, week (from Monday), month, model or project"),
+  Options.withDescription(
+    "One row per session, local day, week (from Monday), month, model, project (its git remote, else its path), machine or OS user"
+  ),
   Options.withDefault("session" as StatsReport.GroupBy)
 )
 

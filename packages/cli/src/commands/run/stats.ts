@@ -6,6 +6,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as Console from "effect/Console"
@@ -28,13 +29,17 @@ export const statsReport = table
 
 // The folds of the config directory's transcripts, or (`--from`) of a store's, cached per
 // session (`StoreStats`, the same fold: the same report for the same entries), and the
-// `ClaudeProjects` they came from (where "no sessions …" looked).
-const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
+// `ClaudeProjects` they came from (where "no sessions …" looked). Grouped by project, machine or
+// user, each session's origin (`StatsOrigins`: recorded in the store, else this machine).
+const folded = ({ by, configDir, followSymlinks, from, project }: StatsArgs) =>
   Option.match(from, {
     onNone: () =>
       Effect.gen(function*() {
         const projects = yield* ClaudeProjects.ClaudeProjects
-        return { projects, folds: yield* SessionStats.foldStats(projects, Option.getOrUndefined(project)) }
+        const folds = yield* SessionStats.foldStats(projects, Option.getOrUndefined(project))
+        if (!StatsReport.byOrigin(by)) return { projects, folds }
+        const origins = yield* StatsOrigins.ofProjects(projects, Option.getOrUndefined(project))
+        return { projects, folds: StatsOrigins.withOrigins(folds, origins) }
       }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
     onSome: (spec) =>
       Effect.gen(function*() {
@@ -48,7 +53,9 @@ const folded = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
           location: opened.display,
           projectKey: Option.getOrUndefined(project)
         })
-        return { projects, folds }
+        if (!StatsReport.byOrigin(by)) return { projects, folds }
+        const origins = yield* StatsOrigins.ofStore(opened.store, Option.getOrUndefined(project))
+        return { projects, folds: StatsOrigins.withOrigins(folds, origins) }
       })
   })
 
