@@ -92,7 +92,11 @@ export interface UsageResponse {
  * @category models
  */
 export interface SessionsEvent {
-  readonly type: "changed"
+  /**
+   * `changed`: read the list again; `reconnecting`: the store's notifications were cut (a
+   * Postgres restart), the server is reconnecting and says `changed` once it is back.
+   */
+  readonly type: "changed" | "reconnecting"
 }
 
 /**

@@ -80,6 +80,10 @@ export interface TranscriptSource {
     session: ClaudeProjects.SessionFile,
     transcript: Transcript
   ) => Stream.Stream<Signal, unknown>
-  /** While consumed, a signal each time the list of sessions may have changed (none: never). */
-  readonly listChanges: Stream.Stream<void, unknown>
+  /**
+   * While consumed, `changed` each time the list of sessions may have changed (none: never), and
+   * `reconnecting` when the store's connection that says so was lost (it reconnects; a `changed`
+   * follows once it is back).
+   */
+  readonly listChanges: Stream.Stream<"changed" | "reconnecting", unknown>
 }

@@ -4,7 +4,7 @@
 // every conversation (SearchPanel). Over a store the list follows it: /api/sessions/events says
 // when it changed, and the list (then its usage) is read again.
 import { useEffect, useMemo, useState } from "preact/hooks"
-import type { SessionRow, SessionsResponse, SessionUsage, UsageResponse } from "../../src/UiApi.js"
+import type { SessionRow, SessionsEvent, SessionsResponse, SessionUsage, UsageResponse } from "../../src/UiApi.js"
 import { getJson } from "../api.js"
 import { SearchPanel } from "../components/SearchPanel.js"
 import * as format from "../format.js"
@@ -27,11 +27,17 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
   const [page, setPage] = useState(0)
 
   const [version, setVersion] = useState(0)
+  const [reconnecting, setReconnecting] = useState(false)
 
-  // the list is read again when the server says it changed (a store appended to)
+  // the list is read again when the server says it changed (a store appended to); while the
+  // store's server is away (a Postgres restart), the page says the list is not live
   useEffect(() => {
     const events = new EventSource("/api/sessions/events")
-    events.onmessage = () => setVersion((v) => v + 1)
+    events.onmessage = (message: MessageEvent<string>) => {
+      const event = JSON.parse(message.data) as SessionsEvent
+      setReconnecting(event.type === "reconnecting")
+      if (event.type === "changed") setVersion((v) => v + 1)
+    }
     return () => events.close()
   }, [])
 
@@ -68,6 +74,11 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
       <h1>
         Sessions <span class="muted">{shown.length} of {list.sessions.length}</span>
       </h1>
+      {reconnecting && (
+        <p class="warning reconnecting" role="status">
+          The store's server is away: reconnecting (the list is as it was).
+        </p>
+      )}
       <SearchPanel project={project} />
       <div class="toolbar">
         <label>
