@@ -29,12 +29,17 @@ export const sessionsRoutes = (context: UiContext) =>
     HttpRouter.get(
       "/api/sessions",
       handled(Effect.gen(function*() {
-        const listed = yield* context.projects.listSessions()
+        const [listed, origins] = yield* Effect.all([
+          context.projects.listSessions(),
+          context.source.origins
+        ], { concurrency: 2 })
         const sessions = SessionListing.rows(listed)
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),
-          sessions
+          sessions,
+          // only the listed sessions' (a viewer the store shows some sessions to sees their origins only)
+          origins: SessionList.listedOrigins(sessions, origins)
         }
         // every field of every row (title, prompts, cwd, project, branch) through the mask
         return yield* shownJson(body)

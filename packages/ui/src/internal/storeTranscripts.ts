@@ -11,6 +11,7 @@
  * listening connection was lost, that it is reconnecting.
  */
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import type * as SessionItem from "@acx/convert/SessionItem"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -162,6 +163,8 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           pricing,
           cacheDir: AcxHome.paths(options.acxHome).cache
         }),
+      // through the store's own reads: a hub's row-level security applies to them as to the rest
+      origins: StatsOrigins.ofStore(store),
       watch,
       listChanges: Stream.merge(
         Stream.as(moves, "changed" as const),

@@ -11,6 +11,7 @@
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type * as SessionStats from "@acx/claude-code/SessionStats"
+import type * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import type * as Pricing from "@acx/convert/Pricing"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
@@ -72,6 +73,11 @@ export interface TranscriptSource {
     scope: StatsScope,
     pricing: Pricing.PricingTable
   ) => Effect.Effect<SessionStats.StatsFolds, unknown>
+  /**
+   * Where each session came from (`StatsOrigins`): a store's recorded origins, or this machine
+   * and user for a config directory, with each session's project across machines.
+   */
+  readonly origins: Effect.Effect<StatsOrigins.Origins, unknown>
   /**
    * While consumed, the signals that `transcript` (the session's own) or its subagents may have
    * changed; the first one at once (what was written before the watch was set).

@@ -4,7 +4,7 @@
 // document from the server), drawn as dollars and tokens per day stacked by model, with the
 // projects and the sessions that cost most below.
 import { useEffect, useState } from "preact/hooks"
-import type { CostsResponse } from "../../src/CostsView.js"
+import type { CostsResponse, OriginCost } from "../../src/CostsView.js"
 import { dollars, tokenCount } from "../../src/CostsView.js"
 import { getJson } from "../api.js"
 import { DayTable } from "../components/DayTable.js"
@@ -77,13 +77,67 @@ const Projects = ({ body }: { readonly body: CostsResponse }) => {
           {body.projects.map((project) => (
             <tr key={project.projectKey}>
               <td title={project.cwd ?? project.projectKey}>
-                <a href={href("sessions", undefined, { project: project.projectKey })}>{project.name}</a>
+                <a
+                  href={href(
+                    "sessions",
+                    undefined,
+                    // one path key: the list's project filter; several (clones of one remote): by identity
+                    project.projectKeys.length === 1
+                      ? { project: project.projectKeys[0] }
+                      : { projectId: project.projectKey }
+                  )}
+                >
+                  {project.name}
+                </a>
               </td>
               <td class="num">{project.sessions}</td>
               <td class="num">{format.count(project.tokens.total)}</td>
               <td class="num">{dollars(project.costUSD)}{project.unpriced.length > 0 ? "+?" : ""}</td>
               <td class="bar-col" aria-hidden="true">
                 <div class="bar" style={{ width: `${most > 0 ? (100 * project.costUSD) / most : 0}%` }} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+// Costs per machine or per OS user: a row each, linked to the sessions list filtered by it.
+const Origins = (
+  { filter, rows, title }: {
+    readonly rows: ReadonlyArray<OriginCost>
+    readonly title: string
+    readonly filter: "machine" | "user"
+  }
+) => {
+  const most = Math.max(0, ...rows.map((row) => row.costUSD))
+  return (
+    <div class="table-wrap">
+      <table class={`${filter}s-table`}>
+        <thead>
+          <tr>
+            <th scope="col">{title}</th>
+            <th scope="col" class="num">Sessions</th>
+            <th scope="col" class="num">Tokens</th>
+            <th scope="col" class="num">Cost</th>
+            <th scope="col" class="bar-col">
+              <span class="visually-hidden">Share of the most</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>
+                <a href={href("sessions", undefined, { [filter]: row.key })}>{row.key}</a>
+              </td>
+              <td class="num">{row.sessions}</td>
+              <td class="num">{format.count(row.tokens.total)}</td>
+              <td class="num">{dollars(row.costUSD)}{row.unpriced.length > 0 ? "+?" : ""}</td>
+              <td class="bar-col" aria-hidden="true">
+                <div class="bar" style={{ width: `${most > 0 ? (100 * row.costUSD) / most : 0}%` }} />
               </td>
             </tr>
           ))}
@@ -211,6 +265,10 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
                 <DayTable body={shown} figure="tokens" />
                 <h2>Projects</h2>
                 <Projects body={shown} />
+                <h2>Machines</h2>
+                <Origins rows={shown.machines} title="Machine" filter="machine" />
+                <h2>Users</h2>
+                <Origins rows={shown.users} title="User" filter="user" />
                 <h2>
                   Sessions that cost most <span class="muted">(top {shown.sessions.length})</span>
                 </h2>
