@@ -174,12 +174,12 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
               <thead>
                 <tr>
                   <th scope="col">Session</th>
-                  <th scope="col">Project</th>
-                  <th scope="col">Machine</th>
-                  {users.length > 1 && <th scope="col">User</th>}
-                  <th scope="col">Started</th>
+                  <th scope="col" class="col-project">Project</th>
+                  <th scope="col" class="machine">Machine</th>
+                  {users.length > 1 && <th scope="col" class="user">User</th>}
+                  <th scope="col" class="col-started">Started</th>
                   <th scope="col">Last activity</th>
-                  <th scope="col" class="num">Messages</th>
+                  <th scope="col" class="num col-messages">Messages</th>
                   <th scope="col" class="num">Tokens</th>
                   <th scope="col" class="num">Cost</th>
                 </tr>
@@ -199,12 +199,14 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
                           {row.gitBranch !== undefined && ` · ${row.gitBranch}`}
                         </div>
                       </td>
-                      <td title={originOf(list, row).project}>{names.get(row.projectKey) ?? row.projectKey}</td>
+                      <td class="col-project" title={originOf(list, row).project}>
+                        {names.get(row.projectKey) ?? row.projectKey}
+                      </td>
                       <td class="machine">{originOf(list, row).machine}</td>
                       {users.length > 1 && <td class="user">{originOf(list, row).user}</td>}
-                      <td>{format.dateTime(row.startTime)}</td>
+                      <td class="col-started">{format.dateTime(row.startTime)}</td>
                       <td>{format.dateTime(row.lastTime ?? row.mtime)}</td>
-                      <td class="num">{used === undefined ? "…" : used.messages}</td>
+                      <td class="num col-messages">{used === undefined ? "…" : used.messages}</td>
                       <td class="num">{used === undefined ? "…" : format.count(used.tokens)}</td>
                       <td class="num">
                         {used === undefined ? "…" : format.usd(used.costUSD) + (used.unpriced.length > 0 ? "+?" : "")}
