@@ -105,7 +105,9 @@ export const projectOf = (cwd: string): Effect.Effect<string> =>
  * @category identity
  */
 export const projectsOf = (
-  sessions: ReadonlyArray<{ readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }>
+  sessions: ReadonlyArray<
+    { readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }
+  >
 ): Effect.Effect<Map<string, string>> =>
   Effect.gen(function*() {
     const byCwd = new Map<string, string>()

@@ -45,7 +45,11 @@ export const ofStore = (
   if (origins === undefined) return Effect.succeed(new Map())
   return origins.listOrigins(projectKey).pipe(
     Effect.map((rows) =>
-      new Map(rows.map((row) => [SessionOrigins.originKey(row), { machine: row.machine, user: row.user, project: row.project }]))
+      new Map(
+        rows.map((
+          row
+        ) => [SessionOrigins.originKey(row), { machine: row.machine, user: row.user, project: row.project }])
+      )
     ),
     Effect.mapError(StoreProjects.storeError("listOrigins"))
   )

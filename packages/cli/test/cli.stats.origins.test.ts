@@ -38,7 +38,14 @@ afterAll(() => removeTreeWhenIdle(root), 70_000)
 // a session in `cwd`: one prompt and one answer of `output` tokens
 const transcript = (cwd: string, sessionId: string, output: number) =>
   [
-    { type: "user", uuid: `${sessionId}-u`, sessionId, cwd, timestamp: "2026-03-01T10:00:00.000Z", message: { role: "user", content: "go" } },
+    {
+      type: "user",
+      uuid: `${sessionId}-u`,
+      sessionId,
+      cwd,
+      timestamp: "2026-03-01T10:00:00.000Z",
+      message: { role: "user", content: "go" }
+    },
     {
       type: "assistant",
       uuid: `${sessionId}-a`,
@@ -78,7 +85,8 @@ const laptop = (name: string, clone: string, remote: string, first: number) => {
 const ana = laptop("ana", "src/app", "git@github.com:org/app.git", 1)
 const bo = laptop("bo", "work/app-clone", "https://bo:secret@GitHub.com/org/app/", 11)
 
-const stats = async (...args: Array<string>) => parseJson<StatsJson>(ok(await acx(["stats", "--json", ...args], { env })))
+const stats = async (...args: Array<string>) =>
+  parseJson<StatsJson>(ok(await acx(["stats", "--json", ...args], { env })))
 const keyed = (out: StatsJson) => out.rows.map((row) => [row.key, row.sessions, row.tokens.output])
 
 const schema = `acx_origins_test_${process.pid}_${randomUUID().slice(0, 8)}`
@@ -108,7 +116,9 @@ describe("acx stats by project, machine and user", () => {
     ])
     const machines = await stats("--by", "machine", ...dir)
     expect(machines.rows).toHaveLength(1)
-    expect(machines.rows[0]!.key).toBe(os.hostname().replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64))
+    expect(machines.rows[0]!.key).toBe(
+      os.hostname().replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64)
+    )
     expect(machines.rows[0]!.sessions).toBe(2)
     const users = await stats("--by", "user", ...dir)
     expect(keyed(users)).toEqual([[os.userInfo().username, 2, 107]])

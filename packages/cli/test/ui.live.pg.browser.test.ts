@@ -18,7 +18,14 @@ import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, closeClean, openPage, type RunningUi, startWithBrowser, stopWithBrowser } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  openPage,
+  type RunningUi,
+  startWithBrowser,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 // Well under the page's safety-net poll (storeClock's LISTENED_POLL, 30 s): what arrives within
 // it was announced, not polled for.

@@ -13,14 +13,28 @@ import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { browserAvailable, closeClean, openPage, type RunningUi, startWithBrowser, stopWithBrowser } from "./utils/ui.js"
+import {
+  browserAvailable,
+  closeClean,
+  openPage,
+  type RunningUi,
+  startWithBrowser,
+  stopWithBrowser
+} from "./utils/ui.js"
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
 
 // a session in `cwd`: one prompt and one priced answer
 const transcript = (cwd: string, sessionId: string, text: string) =>
   [
-    { type: "user", uuid: `${sessionId}-u`, sessionId, cwd, timestamp: "2026-03-01T10:00:00.000Z", message: { role: "user", content: text } },
+    {
+      type: "user",
+      uuid: `${sessionId}-u`,
+      sessionId,
+      cwd,
+      timestamp: "2026-03-01T10:00:00.000Z",
+      message: { role: "user", content: text }
+    },
     {
       type: "assistant",
       uuid: `${sessionId}-a`,
@@ -87,10 +101,18 @@ describe.skipIf(!browserAvailable)("acx ui --from a team's store: machines, user
     await expect.poll(() => rows.count()).toBe(4)
     const machines = await page.locator("table.sessions-table td.machine").allTextContents()
     expect(machines.sort()).toEqual(["ana-laptop", "ana-laptop", "bo-desktop", "bo-desktop"])
-    expect((await page.locator("table.sessions-table td.user").allTextContents()).sort()).toEqual(["ana", "ana", "bo", "bo"])
+    expect((await page.locator("table.sessions-table td.user").allTextContents()).sort()).toEqual([
+      "ana",
+      "ana",
+      "bo",
+      "bo"
+    ])
     await page.getByLabel("Machine").selectOption("bo-desktop")
     await expect.poll(() => rows.count()).toBe(2)
-    expect(await page.locator("table.sessions-table td.machine").allTextContents()).toEqual(["bo-desktop", "bo-desktop"])
+    expect(await page.locator("table.sessions-table td.machine").allTextContents()).toEqual([
+      "bo-desktop",
+      "bo-desktop"
+    ])
     await page.getByLabel("Machine").selectOption("")
     await page.getByLabel("User").selectOption("ana")
     await expect.poll(() => rows.count()).toBe(2)
@@ -109,7 +131,10 @@ describe.skipIf(!browserAvailable)("acx ui --from a team's store: machines, user
       "ana-laptop",
       "bo-desktop"
     ])
-    expect((await page.locator("table.users-table tbody td:first-child").allTextContents()).sort()).toEqual(["ana", "bo"])
+    expect((await page.locator("table.users-table tbody td:first-child").allTextContents()).sort()).toEqual([
+      "ana",
+      "bo"
+    ])
     // each laptop's two sessions cost the same: their rows show the same dollars
     const costs = await page.locator("table.machines-table tbody td:nth-child(4)").allTextContents()
     expect(costs[0]).toBe(costs[1])

@@ -54,12 +54,14 @@ const anySessions = fc.uniqueArray(
   }),
   { selector: (session) => session.sessionId, maxLength: 12 }
 )
-const flatten = (sessions: ReadonlyArray<{
-  projectKey: string
-  sessionId: string
-  origin: StatsReport.Origin | undefined
-  files: ReadonlyArray<{ day: string; output: number; prompts: number }>
-}>) =>
+const flatten = (
+  sessions: ReadonlyArray<{
+    projectKey: string
+    sessionId: string
+    origin: StatsReport.Origin | undefined
+    files: ReadonlyArray<{ day: string; output: number; prompts: number }>
+  }>
+) =>
   sessions.flatMap((session) =>
     session.files.map((file) =>
       fileFold(session.projectKey, session.sessionId, session.origin, file.day, file.output, file.prompts)

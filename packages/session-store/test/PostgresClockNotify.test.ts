@@ -28,7 +28,11 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => server?.stop(), 60_000)
 
-const entry = (n: number) => ({ type: "user", uuid: `u-${n}-${randomUUID()}`, message: { role: "user", content: `${n}` } })
+const entry = (n: number) => ({
+  type: "user",
+  uuid: `u-${n}-${randomUUID()}`,
+  message: { role: "user", content: `${n}` }
+})
 
 // a store in `schema`, its catalog's `changes` read into a queue while the scope lasts
 const listening = (schema: string) =>

@@ -201,7 +201,11 @@ describe("CostsView rows", () => {
   it("orders machines and users by dollars, then tokens, then name", () => {
     const report = {
       by: "machine" as const,
-      rows: [row("b", { m: { cost: 1, tokens: 1 } }), row("a", { m: { cost: 1, tokens: 1 } }), row("c", { m: { cost: 5, tokens: 0 } })],
+      rows: [
+        row("b", { m: { cost: 1, tokens: 1 } }),
+        row("a", { m: { cost: 1, tokens: 1 } }),
+        row("c", { m: { cost: 5, tokens: 0 } })
+      ],
       total: row("total", {}),
       malformed: 0
     }

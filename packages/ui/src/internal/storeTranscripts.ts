@@ -10,8 +10,8 @@
  * only a session that moved is read again. The list hears the moves, and, over a store whose
  * listening connection was lost, that it is reconnecting.
  */
-import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
+import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import type * as SessionItem from "@acx/convert/SessionItem"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -109,7 +109,9 @@ const reconnections = (
       signal === "lost"
         ? [true, Option.some("reconnecting")]
         : [false, lost ? Option.some("changed") : Option.none()]),
-    Stream.filterMap((change) => change)
+    Stream.filterMap((change) =>
+      change
+    )
   )
 
 /** The store as the page's source; the clock's follower lives (while followed) in the scope. */

@@ -136,16 +136,28 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
           </select>
         </label>
         {machines.length > 1 && (
-          <OriginSelect label="Machine" all="All machines" values={machines} value={machine} onChange={(next) => {
-            setMachine(next)
-            setPage(0)
-          }} />
+          <OriginSelect
+            label="Machine"
+            all="All machines"
+            values={machines}
+            value={machine}
+            onChange={(next) => {
+              setMachine(next)
+              setPage(0)
+            }}
+          />
         )}
         {users.length > 1 && (
-          <OriginSelect label="User" all="All users" values={users} value={user} onChange={(next) => {
-            setUser(next)
-            setPage(0)
-          }} />
+          <OriginSelect
+            label="User"
+            all="All users"
+            values={users}
+            value={user}
+            onChange={(next) => {
+              setUser(next)
+              setPage(0)
+            }}
+          />
         )}
         {projectId !== "" && (
           <span class="chip project-id">
