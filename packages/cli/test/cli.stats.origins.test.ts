@@ -11,16 +11,15 @@
  * - the store synced from one dir on this machine gives the dir's own rows.
  */
 import { randomUUID } from "node:crypto"
-import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
+import { laptop, projectKeyOf } from "./utils/team.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
 
 type Row = { key: string; sessions: number; projectKeys?: Array<string>; tokens: { output: number }; costUSD: number }
 type StatsJson = { by: string; rows: Array<Row>; total: Row }
@@ -35,55 +34,8 @@ const home = path.join(root, "acx-home")
 const env = { ACX_HOME: home, TZ: "UTC" }
 afterAll(() => removeTreeWhenIdle(root), 70_000)
 
-// a session in `cwd`: one prompt and one answer of `output` tokens
-const transcript = (cwd: string, sessionId: string, output: number) =>
-  [
-    {
-      type: "user",
-      uuid: `${sessionId}-u`,
-      sessionId,
-      cwd,
-      timestamp: "2026-03-01T10:00:00.000Z",
-      message: { role: "user", content: "go" }
-    },
-    {
-      type: "assistant",
-      uuid: `${sessionId}-a`,
-      sessionId,
-      cwd,
-      timestamp: "2026-03-01T10:01:00.000Z",
-      requestId: `req_${sessionId}`,
-      message: {
-        id: `msg_${sessionId}`,
-        model: "claude-sonnet-4-5-20250929",
-        content: [{ type: "text", text: "done" }],
-        usage: { input_tokens: 10, output_tokens: output }
-      }
-    }
-  ].map((entry) => JSON.stringify(entry)).join("\n") + "\n"
-
-const repo = (dir: string, remote: string) => {
-  fs.mkdirSync(path.join(dir, ".git"), { recursive: true })
-  fs.writeFileSync(path.join(dir, ".git", "config"), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${remote}\n`)
-}
-
-// a laptop's config dir: its clone of the app at `clone`, a scratch directory outside any repository
-const laptop = (name: string, clone: string, remote: string, first: number) => {
-  const configDir = path.join(root, name, "claude")
-  const app = path.join(root, name, clone)
-  const scratch = path.join(root, name, "scratch")
-  repo(app, remote)
-  fs.mkdirSync(scratch, { recursive: true })
-  for (const [cwd, n, output] of [[app, first, 100], [scratch, first + 1, 7]] as const) {
-    const key = cwd.replace(/[^A-Za-z0-9]/g, "-")
-    fs.mkdirSync(path.join(configDir, "projects", key), { recursive: true })
-    fs.writeFileSync(path.join(configDir, "projects", key, `${uuid(n)}.jsonl`), transcript(cwd, uuid(n), output))
-  }
-  return { configDir, app, scratch }
-}
-
-const ana = laptop("ana", "src/app", "git@github.com:org/app.git", 1)
-const bo = laptop("bo", "work/app-clone", "https://bo:secret@GitHub.com/org/app/", 11)
+const ana = laptop(root, "ana", "src/app", "git@github.com:org/app.git", 1)
+const bo = laptop(root, "bo", "work/app-clone", "https://bo:secret@GitHub.com/org/app/", 11)
 
 const stats = async (...args: Array<string>) =>
   parseJson<StatsJson>(ok(await acx(["stats", "--json", ...args], { env })))
@@ -111,8 +63,8 @@ describe("acx stats by project, machine and user", () => {
     const dir = ["--config-dir", ana.configDir]
     const projects = await stats("--by", "project", ...dir)
     expect(projects.rows.map((row) => [row.key, row.projectKeys, row.tokens.output])).toEqual([
-      [ana.scratch, [ana.scratch.replace(/[^A-Za-z0-9]/g, "-")], 7],
-      ["github.com/org/app", [ana.app.replace(/[^A-Za-z0-9]/g, "-")], 100]
+      [ana.scratch, [projectKeyOf(ana.scratch)], 7],
+      ["github.com/org/app", [projectKeyOf(ana.app)], 100]
     ])
     const machines = await stats("--by", "machine", ...dir)
     expect(machines.rows).toHaveLength(1)
@@ -157,11 +109,11 @@ describe("acx stats by project, machine and user", () => {
       const projects = await stats("--by", "project", ...from)
       expect(keyed(projects)).toEqual([[ana.scratch, 1, 7], [bo.scratch, 1, 7], ["github.com/org/app", 2, 200]])
       const app = projects.rows.find((row) => row.key === "github.com/org/app")!
-      expect(app.projectKeys).toEqual([ana.app, bo.app].map((cwd) => cwd.replace(/[^A-Za-z0-9]/g, "-")).sort())
+      expect(app.projectKeys).toEqual([ana.app, bo.app].map((cwd) => projectKeyOf(cwd)).sort())
       // the remote's credentials never name a project
       expect(JSON.stringify(projects)).not.toContain("secret")
       // one project's sessions
-      const key = ana.app.replace(/[^A-Za-z0-9]/g, "-")
+      const key = projectKeyOf(ana.app)
       expect(keyed(await stats("--by", "machine", "--project", key, ...from))).toEqual([["ana-laptop", 1, 100]])
     })
 

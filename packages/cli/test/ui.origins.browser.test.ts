@@ -8,11 +8,11 @@
  *   clones are one project, `github.com/org/app`), and that row opens the sessions list filtered
  *   to the project's sessions on both machines.
  */
-import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { laptop } from "./utils/team.js"
 import {
   browserAvailable,
   closeClean,
@@ -21,35 +21,6 @@ import {
   startWithBrowser,
   stopWithBrowser
 } from "./utils/ui.js"
-
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
-
-// a session in `cwd`: one prompt and one priced answer
-const transcript = (cwd: string, sessionId: string, text: string) =>
-  [
-    {
-      type: "user",
-      uuid: `${sessionId}-u`,
-      sessionId,
-      cwd,
-      timestamp: "2026-03-01T10:00:00.000Z",
-      message: { role: "user", content: text }
-    },
-    {
-      type: "assistant",
-      uuid: `${sessionId}-a`,
-      sessionId,
-      cwd,
-      timestamp: "2026-03-01T10:01:00.000Z",
-      requestId: `req_${sessionId}`,
-      message: {
-        id: `msg_${sessionId}`,
-        model: "claude-sonnet-4-5-20250929",
-        content: [{ type: "text", text: "done" }],
-        usage: { input_tokens: 1000, output_tokens: 500 }
-      }
-    }
-  ].map((entry) => JSON.stringify(entry)).join("\n") + "\n"
 
 describe.skipIf(!browserAvailable)("acx ui --from a team's store: machines, users, projects across machines", () => {
   let dir: string
@@ -65,20 +36,7 @@ describe.skipIf(!browserAvailable)("acx ui --from a team's store: machines, user
       { who: "bo", machine: "bo-desktop", clone: "work/app", remote: "https://github.com/org/app", first: 11 }
     ]
     for (const { clone, first, machine, remote, who } of laptops) {
-      const configDir = path.join(dir, who, "claude")
-      const app = path.join(dir, who, clone)
-      fs.mkdirSync(path.join(app, ".git"), { recursive: true })
-      fs.writeFileSync(path.join(app, ".git", "config"), `[remote "origin"]\n\turl = ${remote}\n`)
-      const scratch = path.join(dir, who, "scratch")
-      fs.mkdirSync(scratch, { recursive: true })
-      for (const [cwd, n] of [[app, first], [scratch, first + 1]] as const) {
-        const key = cwd.replace(/[^A-Za-z0-9]/g, "-")
-        fs.mkdirSync(path.join(configDir, "projects", key), { recursive: true })
-        fs.writeFileSync(
-          path.join(configDir, "projects", key, `${uuid(n)}.jsonl`),
-          transcript(cwd, uuid(n), `${who} works in ${path.basename(cwd)}`)
-        )
-      }
+      const { configDir } = laptop(dir, who, clone, remote, first)
       const synced = await acx(
         ["sync", "--config-dir", configDir, "--to", `sqlite:${db}`, "--machine", machine, "--user", who],
         { env: { ACX_HOME: home } }
