@@ -98,6 +98,33 @@ export const projectOf = (cwd: string): Effect.Effect<string> =>
   Effect.sync(() => ProjectIdentity.format(ProjectIdentity.identify({ path: cwd, remoteUrl: remoteUrlOf(cwd) })))
 
 /**
+ * The project of each session (by `projectKey/sessionId`): {@link projectOf} its working
+ * directory, read once per directory; the project key when the transcript names none.
+ *
+ * @since 0.3.0
+ * @category identity
+ */
+export const projectsOf = (
+  sessions: ReadonlyArray<
+    { readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }
+  >
+): Effect.Effect<Map<string, string>> =>
+  Effect.gen(function*() {
+    const byCwd = new Map<string, string>()
+    const projects = new Map<string, string>()
+    for (const session of sessions) {
+      const cwd = session.cwd
+      let project = cwd === undefined ? session.projectKey : byCwd.get(cwd)
+      if (project === undefined && cwd !== undefined) {
+        project = yield* projectOf(cwd)
+        byCwd.set(cwd, project)
+      }
+      projects.set(`${session.projectKey}/${session.sessionId}`, project ?? session.projectKey)
+    }
+    return projects
+  })
+
+/**
  * This machine and user, unless named: the hostname and the OS user's name (`$USER` where the
  * user database has none, else `unknown`).
  *

@@ -132,3 +132,11 @@ export * as SessionExport from "./SessionExport.js"
  * @since 0.1.0
  */
 export * as ClaudeProjectsError from "./ClaudeProjectsError.js"
+
+/**
+ * Where each session of the statistics came from (a store's recorded origins, or this machine for
+ * a config directory): what `stats --by project|machine|user` groups by.
+ *
+ * @since 0.3.0
+ */
+export * as StatsOrigins from "./StatsOrigins.js"

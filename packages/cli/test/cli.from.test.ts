@@ -23,7 +23,7 @@ import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
-const BY = ["session", "day", "week", "month", "model", "project"] as const
+const BY = ["session", "day", "week", "month", "model", "project", "machine", "user"] as const
 const FORMATS = ["markdown", "anthropic", "jsonl"] as const
 
 const ok = (result: AcxResult) => {

@@ -1,6 +1,6 @@
 /**
  * Reports from folded transcript files ({@link StatsFold}): rows by session, local day, week,
- * month, model or project, each with its per-model breakdown (tokens and dollars), a total row,
+ * month, model, project, machine or OS user, each with its per-model breakdown (tokens and dollars), a total row,
  * and a day range filter. A session is its main transcript plus its subagents' transcripts.
  *
  * Pure and total.
@@ -22,7 +22,54 @@ export interface FileFold {
   readonly projectKey: string
   readonly sessionId: string
   readonly fold: FoldState
+  /**
+   * Where its session came from, when known (a store's recorded origin, or this machine for a
+   * config directory): what the `project`, `machine` and `user` rows group by. Absent: the
+   * project is the project key, the machine and user {@link UNKNOWN_ORIGIN}.
+   */
+  readonly origin?: Origin | undefined
 }
+
+/**
+ * A session's origin as the report groups by it: the machine and OS user that synced it, and its
+ * project across machines (`ProjectIdentity.format`: a normalised git remote, else a path).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Origin {
+  readonly machine: string
+  readonly user: string
+  readonly project: string
+}
+
+/**
+ * The machine and user of a session whose origin was never recorded (a store written by the
+ * SDK, or by an acx before origins).
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const UNKNOWN_ORIGIN = "unknown"
+
+/**
+ * Whether rows grouped `by` are origins (project, machine, user): only then are the files'
+ * origins read.
+ *
+ * @since 0.3.0
+ * @category grouping
+ */
+export const byOrigin = (by: GroupBy): by is "project" | "machine" | "user" =>
+  by === "project" || by === "machine" || by === "user"
+
+/**
+ * The key a file's row has when grouped by an origin field (`project`, `machine`, `user`).
+ *
+ * @since 0.3.0
+ * @category grouping
+ */
+export const originKey = (file: Pick<FileFold, "projectKey" | "origin">, by: "project" | "machine" | "user"): string =>
+  file.origin === undefined ? (by === "project" ? file.projectKey : UNKNOWN_ORIGIN) : file.origin[by]
 
 /**
  * What rows stand for.
@@ -30,7 +77,7 @@ export interface FileFold {
  * @since 0.1.0
  * @category models
  */
-export type GroupBy = "session" | "day" | "week" | "month" | "model" | "project"
+export type GroupBy = "session" | "day" | "week" | "month" | "model" | "project" | "machine" | "user"
 
 /**
  * Every grouping, in the order `--by` lists them.
@@ -38,7 +85,16 @@ export type GroupBy = "session" | "day" | "week" | "month" | "model" | "project"
  * @since 0.1.0
  * @category constants
  */
-export const groupings: ReadonlyArray<GroupBy> = ["session", "day", "week", "month", "model", "project"]
+export const groupings: ReadonlyArray<GroupBy> = [
+  "session",
+  "day",
+  "week",
+  "month",
+  "model",
+  "project",
+  "machine",
+  "user"
+]
 
 /**
  * Local days to keep, inclusive (`YYYY-MM-DD`); days without a timestamp are left out when
@@ -89,10 +145,15 @@ export interface ModelUsage {
  * @category models
  */
 export interface Row {
-  /** The session id, day, week's Monday, month (`YYYY-MM`), model or project key. */
+  /**
+   * The session id, day, week's Monday, month (`YYYY-MM`), model, project (its identity across
+   * machines: {@link Origin.project}), machine or user.
+   */
   readonly key: string
   /** Set on session rows. */
   readonly projectKey?: string | undefined
+  /** Set on project rows: the project keys (Claude Code's path names) the project gathers, sorted. */
+  readonly projectKeys?: ReadonlyArray<string> | undefined
   readonly sessions: number
   readonly messages: {
     readonly user: number
@@ -245,6 +306,7 @@ const inRange = (day: string, range: DayRange): boolean => {
 interface Acc {
   readonly key: string
   readonly projectKey: string | undefined
+  readonly projectKeys: Set<string>
   readonly sessions: Set<string>
   user: number
   assistant: number
@@ -261,6 +323,7 @@ interface Acc {
 const newAcc = (key: string, projectKey?: string): Acc => ({
   key,
   projectKey,
+  projectKeys: new Set(),
   sessions: new Set(),
   user: 0,
   assistant: 0,
@@ -331,6 +394,7 @@ const finish = (acc: Acc, pricing: Pricing.PricingTable, subagents: (session: st
   return {
     key: acc.key,
     ...(acc.projectKey !== undefined ? { projectKey: acc.projectKey } : {}),
+    ...(acc.projectKeys.size > 0 ? { projectKeys: [...acc.projectKeys].sort() } : {}),
     sessions: acc.sessions.size,
     messages: { user: acc.user, assistant: acc.assistant, toolResults: acc.toolResults, meta: acc.meta },
     toolCalls: Object.fromEntries([...acc.toolCalls].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
@@ -365,7 +429,8 @@ const order = (by: GroupBy) => (a: Row, b: Row): number => {
 /**
  * The report of folded files grouped `by`, limited to the days of `range`, priced with
  * `pricing` (the table the folds were priced with: it decides which models are unpriced). A
- * session, day, week, month or project with nothing in the range has no row.
+ * session, day, week, month, project, machine or user with nothing in the range has no row.
+ * Projects, machines and users are the files' origins ({@link originKey}).
  *
  * @since 0.1.0
  * @category reports
@@ -406,8 +471,15 @@ export const report = (
         case "month":
           addDay(group(day === UNDATED ? day : day.slice(0, 7)), session, cell)
           break
-        case "project":
-          addDay(group(file.projectKey), session, cell)
+        case "project": {
+          const acc = group(originKey(file, "project"))
+          acc.projectKeys.add(file.projectKey)
+          addDay(acc, session, cell)
+          break
+        }
+        case "machine":
+        case "user":
+          addDay(group(originKey(file, by)), session, cell)
           break
         case "model":
           for (const model of Object.keys(cell.models)) addDay(group(model), session, cell, model)

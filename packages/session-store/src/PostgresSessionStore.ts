@@ -36,6 +36,8 @@
  *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
  *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
  * );
+ * -- migration 6: a trigger on acx_clock pg_notify()s channel acx_clock_<schema> (payload: the
+ * -- schema) whenever the clock moves: StoreCatalog.changes listens (internal/pgNotify.ts)
  * -- derived data (migration 4; see StoreCatalog and internal/pgDerived.ts): per session
  * -- acx_session_meta, per API message acx_session_usage, the search index acx_session_text
  * -- (tsvector + GIN), and on acx_session_keys the watermark derived_id / derived_mtime
@@ -80,6 +82,7 @@ import { importDriver } from "./internal/driver.js"
 import { describeConnectFailure, describeStatementFailure, trackedSockets } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
+import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
@@ -474,9 +477,17 @@ export const make = (
         })
       )
     )
-    return yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
+    const store = yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
       Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
     )
+    // the clock's notifications, on a connection of the listener's own (the driver is loaded)
+    const changes = clockChanges(
+      // the part of pg.Client it uses (its `on` overloads are wider than one listener each)
+      () => import("pg").then((pg) => pg.default.Client as unknown as ClientConstructor),
+      Redacted.value(options.url),
+      options.schema ?? "public"
+    )
+    return Object.assign(store, { catalog: { ...store.catalog, changes } })
   })
 
 /**

@@ -14,6 +14,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
 import type * as SearchQuery from "./SearchQuery.js"
 import type * as SessionStore from "./SessionStore.js"
 
@@ -249,6 +250,14 @@ export interface StoreCatalog {
    * (Retention, `deleteOlderThan`, does not move it.)
    */
   readonly clock: () => Effect.Effect<number, SessionStore.SessionStoreError>
+  /**
+   * While consumed, when the clock may have moved, as the server announces it (a Postgres store
+   * opened from its URL: `LISTEN` on a connection of its own): `changed` (a writer committed, or
+   * the listener is listening again after a loss: read the clock), or `lost` (the connection went;
+   * it reconnects, waiting at most 2 s between attempts). Absent: nothing announces it (SQLite;
+   * a Postgres store on an application's own client): read the clock to know.
+   */
+  readonly changes?: Stream.Stream<"changed" | "lost"> | undefined
   /**
    * Ranked hits for a query (see `SearchQuery` for its syntax): the best of the newest
    * {@link SEARCH_CANDIDATES} matches that pass the filters, best first.

@@ -56,8 +56,14 @@ export interface DaySeries {
  * @category models
  */
 export interface ProjectCost {
+  /**
+   * The project across machines (`StatsReport.Origin.project`: its git remote, else its path);
+   * the project key for a session of a store that recorded no origin.
+   */
   readonly projectKey: string
-  /** The last segment of the newest session's `cwd`, else the directory name. */
+  /** The project keys (Claude Code's path names) it gathers. */
+  readonly projectKeys: ReadonlyArray<string>
+  /** The remote (`github.com/org/repo`), else the last segment of its path or newest session's `cwd`. */
   readonly name: string
   readonly cwd: string | null
   readonly sessions: number
@@ -65,6 +71,37 @@ export interface ProjectCost {
   readonly costUSD: number
   readonly unpriced: ReadonlyArray<string>
 }
+
+/**
+ * A machine's or OS user's part of the range.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface OriginCost {
+  /** The machine (or user) name; `unknown` for sessions of a store that recorded none. */
+  readonly key: string
+  readonly sessions: number
+  readonly tokens: StatsReport.Tokens
+  readonly costUSD: number
+  readonly unpriced: ReadonlyArray<string>
+}
+
+/**
+ * The rows of a report grouped by machine or user, most dollars first (then most tokens, then by
+ * name).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export const originCosts = (report: StatsReport.Report): Array<OriginCost> =>
+  report.rows.map((row) => ({
+    key: row.key,
+    sessions: row.sessions,
+    tokens: row.tokens,
+    costUSD: row.costUSD,
+    unpriced: row.unpriced
+  })).sort((a, b) => b.costUSD - a.costUSD || b.tokens.total - a.tokens.total || a.key.localeCompare(b.key))
 
 /**
  * A session among those that cost most in the range.
@@ -94,8 +131,12 @@ export interface CostsResponse {
   /** Exactly `acx stats --by day --since … --until … --json` (range, pricing, rows, total). */
   readonly day: SessionStats.StatsJson
   readonly series: DaySeries
-  /** Most dollars first. */
+  /** By project across machines, most dollars first. */
   readonly projects: ReadonlyArray<ProjectCost>
+  /** By machine, most dollars first. */
+  readonly machines: ReadonlyArray<OriginCost>
+  /** By OS user, most dollars first. */
+  readonly users: ReadonlyArray<OriginCost>
   /** The {@link TOP_SESSIONS} that cost most, most first. */
   readonly sessions: ReadonlyArray<SessionCost>
 }
@@ -221,11 +262,15 @@ export const projectCosts = (
 ): Array<ProjectCost> => {
   const named = new Map(projects.map((project) => [project.projectKey, project]))
   return report.rows.map((row) => {
-    const project = named.get(row.key)
+    const keys = row.projectKeys ?? [row.key]
+    const project = named.get(keys[0]!)
+    const path = row.key.startsWith("/")
     return {
       projectKey: row.key,
-      name: project?.name ?? row.key,
-      cwd: project?.cwd ?? null,
+      projectKeys: keys,
+      // a remote is its own name; a path (or a key) is named as the sessions list names it
+      name: path ? SessionList.lastSegment(row.key) : named.has(row.key) ? project!.name : row.key,
+      cwd: path ? row.key : project?.cwd ?? null,
       sessions: row.sessions,
       tokens: row.tokens,
       costUSD: row.costUSD,

@@ -82,3 +82,23 @@ export const usageRows = (report: StatsReport.Report): Array<UiApi.SessionUsage>
   const flagged = unusual(report)
   return report.rows.map((row) => ({ sessionId: row.key, ...figureOf(row), outlier: flagged.has(row.key) }))
 }
+
+/**
+ * The origins of the listed sessions, by `projectKey/sessionId` (an origin of a session not
+ * listed is left out).
+ *
+ * @since 0.3.0
+ * @category rows
+ */
+export const listedOrigins = (
+  rows: ReadonlyArray<UiApi.SessionRow>,
+  origins: ReadonlyMap<string, StatsReport.Origin>
+): { [session: string]: StatsReport.Origin } => {
+  const listed: { [session: string]: StatsReport.Origin } = {}
+  for (const row of rows) {
+    const key = `${row.projectKey}/${row.sessionId}`
+    const origin = origins.get(key)
+    if (origin !== undefined) listed[key] = origin
+  }
+  return listed
+}

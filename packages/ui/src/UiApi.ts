@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import type * as SessionListing from "@acx/claude-code/SessionListing"
+import type * as StatsReport from "@acx/convert/StatsReport"
 
 /**
  * A project: its directory under `projects/`, and the name shown, taken from the `cwd` its
@@ -42,6 +43,12 @@ export interface SessionsResponse {
   readonly configDir: string
   readonly projects: ReadonlyArray<ProjectRow>
   readonly sessions: ReadonlyArray<SessionRow>
+  /**
+   * Where the sessions came from, by `projectKey/sessionId`: machine, OS user and project across
+   * machines (a store's recorded origins; this machine for a config directory). A session of a
+   * store without one is absent (the page shows it as `unknown`).
+   */
+  readonly origins: { readonly [session: string]: StatsReport.Origin }
 }
 
 /**
@@ -92,7 +99,11 @@ export interface UsageResponse {
  * @category models
  */
 export interface SessionsEvent {
-  readonly type: "changed"
+  /**
+   * `changed`: read the list again; `reconnecting`: the store's notifications were cut (a
+   * Postgres restart), the server is reconnecting and says `changed` once it is back.
+   */
+  readonly type: "changed" | "reconnecting"
 }
 
 /**

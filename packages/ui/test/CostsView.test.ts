@@ -180,6 +180,38 @@ describe("CostsView rows", () => {
     ]])
   })
 
+  it("names a project across machines by its remote, or by its path's last segment; lists the keys it gathers", () => {
+    const report = {
+      by: "project" as const,
+      rows: [
+        { ...row("github.com/org/app", { m: { cost: 2, tokens: 5 } }), projectKeys: ["-a", "-b"] },
+        { ...row("/home/dev/tool", { m: { cost: 1, tokens: 1 } }), projectKeys: ["-home-dev-tool"] }
+      ],
+      total: row("total", {}),
+      malformed: 0
+    }
+    const rows = CostsView.projectCosts(report, [projectRow("-a", "app")])
+    expect(rows.map((r) => [r.projectKey, r.name, r.cwd, r.projectKeys])).toEqual([
+      // the remote's title: the cwd of a clone
+      ["github.com/org/app", "github.com/org/app", "/home/u/app", ["-a", "-b"]],
+      ["/home/dev/tool", "tool", "/home/dev/tool", ["-home-dev-tool"]]
+    ])
+  })
+
+  it("orders machines and users by dollars, then tokens, then name", () => {
+    const report = {
+      by: "machine" as const,
+      rows: [
+        row("b", { m: { cost: 1, tokens: 1 } }),
+        row("a", { m: { cost: 1, tokens: 1 } }),
+        row("c", { m: { cost: 5, tokens: 0 } })
+      ],
+      total: row("total", {}),
+      malformed: 0
+    }
+    expect(CostsView.originCosts(report).map((r) => r.key)).toEqual(["c", "a", "b"])
+  })
+
   it("lists the sessions that cost most, titled, masked and flagged as the sessions page flags them", () => {
     fc.assert(
       fc.property(

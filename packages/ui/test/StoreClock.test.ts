@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -47,5 +48,38 @@ describe("clockMoves", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it("over a store that announces its clock, reads it at each `changed` (not at `lost`), not polling", async () => {
+    let clock = 1
+    let reads = 0
+    const read = Effect.sync(() => {
+      reads++
+      return clock
+    })
+    const moves = await Effect.runPromise(Effect.gen(function*() {
+      const signals = yield* Queue.unbounded<"changed" | "lost">()
+      const fiber = yield* clockMoves(read, { signals: Stream.fromQueue(signals), poll: "1 hour" }).pipe(
+        Stream.take(2),
+        Stream.runCollect,
+        Effect.fork
+      )
+      // the poll's first tick is where it starts; then a move announced, a loss, a return
+      yield* Effect.sleep("50 millis")
+      clock = 2
+      yield* Queue.offer(signals, "changed")
+      yield* Effect.sleep("50 millis")
+      yield* Queue.offer(signals, "lost")
+      clock = 3
+      yield* Effect.sleep("50 millis")
+      const before = reads
+      yield* Queue.offer(signals, "changed")
+      const moved = yield* Fiber.join(fiber).pipe(Effect.timeout("10 seconds"))
+      return { moved: [...moved], lostRead: before }
+    }))
+    expect(moves.moved).toEqual([2, 3])
+    // one read to start, one per `changed`; `lost` read nothing
+    expect(moves.lostRead).toBe(2)
+    expect(reads).toBe(3)
   })
 })

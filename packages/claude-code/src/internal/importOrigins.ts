@@ -33,23 +33,14 @@ export const recordOrigins = (
     const sessions = (yield* source.listSessions(projectKey)).filter((session) =>
       missing.has(SessionOrigins.originKey(session))
     )
-    const projects = new Map<string, string>()
-    const rows: Array<SessionOrigins.SessionOrigin> = []
-    for (const session of sessions) {
-      const cwd = session.cwd
-      let project = cwd === undefined ? session.projectKey : projects.get(cwd)
-      if (project === undefined && cwd !== undefined) {
-        project = yield* ProjectOrigin.projectOf(cwd)
-        projects.set(cwd, project)
-      }
-      rows.push({
-        projectKey: session.projectKey,
-        sessionId: session.sessionId,
-        machine: origin.machine,
-        user: origin.user,
-        project: project ?? session.projectKey
-      })
-    }
+    const projects = yield* ProjectOrigin.projectsOf(sessions)
+    const rows = sessions.map((session): SessionOrigins.SessionOrigin => ({
+      projectKey: session.projectKey,
+      sessionId: session.sessionId,
+      machine: origin.machine,
+      user: origin.user,
+      project: projects.get(SessionOrigins.originKey(session)) ?? session.projectKey
+    }))
     return yield* origins.recordOrigins(rows)
   })
 

@@ -21,7 +21,9 @@ const HEADINGS: Record<StatsReport.GroupBy, string> = {
   week: "WEEK OF",
   month: "MONTH",
   model: "MODEL",
-  project: "PROJECT"
+  project: "PROJECT",
+  machine: "MACHINE",
+  user: "USER"
 }
 
 const tokenCells = (tokens: StatsReport.Tokens): Array<string> => [

@@ -70,7 +70,23 @@ const migrations = (schema: string) => ({
   // store written by an older acx holds derive on the first catalog read: no re-import.
   "4_derived_data": createTables(schema),
   // where each session came from (SessionOrigins): machine, OS user, project across machines
-  "5_session_origin": Effect.flatMap(SqlClient.SqlClient, (sql) => createOriginTable(sql, schema))
+  "5_session_origin": Effect.flatMap(SqlClient.SqlClient, (sql) => createOriginTable(sql, schema)),
+  // the clock announced (pgNotify.ts): every writer's append or delete notifies the schema's
+  // channel at its commit, so a follower (the page over a hub) listens instead of polling
+  "6_clock_notify": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const fn = sql(`${schema}.acx_clock_notify`)
+    // the channel and payload from the trigger's own schema: no name spliced into the body
+    yield* sql`CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify(left('acx_clock_' || TG_TABLE_SCHEMA, 63), TG_TABLE_SCHEMA);
+        RETURN NULL;
+      END
+    $$`
+    // a lock taken with `SET last = last` (the ledger's, the origins') moves nothing: no notice
+    yield* sql`CREATE TRIGGER acx_clock_notify AFTER UPDATE ON ${sql(`${schema}.acx_clock`)}
+      FOR EACH ROW WHEN (NEW.last IS DISTINCT FROM OLD.last) EXECUTE FUNCTION ${fn}()`
+  })
 })
 
 /**

@@ -7,6 +7,7 @@
 import * as BlockStats from "@acx/claude-code/BlockStats"
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -36,10 +37,13 @@ export const costsRoutes = (context: UiContext) =>
           const range = parsed.range
           const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
           // one fold (cached under $ACX_HOME/cache, as acx stats), several groupings of it
-          const [folds, listed] = yield* Effect.all([
+          const [unplaced, listed, origins] = yield* Effect.all([
             context.source.foldStats({}, pricing),
-            context.projects.listSessions()
-          ], { concurrency: 2 })
+            context.projects.listSessions(),
+            context.source.origins
+          ], { concurrency: 3 })
+          // projects, machines and users by where each session came from (as acx stats --by)
+          const folds = StatsOrigins.withOrigins(unplaced, origins)
           const rows = SessionListing.rows(listed)
           const projects = SessionList.projectRows(rows)
           const day = SessionStats.reportStats(folds, "day", range)
@@ -47,6 +51,8 @@ export const costsRoutes = (context: UiContext) =>
             day: SessionStats.statsJson(day),
             series: CostsView.daySeries(day.report.rows, range),
             projects: CostsView.projectCosts(SessionStats.reportStats(folds, "project", range).report, projects),
+            machines: CostsView.originCosts(SessionStats.reportStats(folds, "machine", range).report),
+            users: CostsView.originCosts(SessionStats.reportStats(folds, "user", range).report),
             sessions: CostsView.topSessions(
               SessionStats.reportStats(folds, "session", range).report,
               SessionStats.reportStats(folds, "session").report,

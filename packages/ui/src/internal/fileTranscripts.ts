@@ -5,6 +5,7 @@
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -86,6 +87,7 @@ export const fileSource = (
       cacheDir: AcxHome.paths(options.acxHome).cache,
       ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId })
     }),
+  origins: StatsOrigins.ofProjects(projects),
   watch: watchFiles,
   // the list of a config directory is read when the page asks (as before stores)
   listChanges: Stream.never

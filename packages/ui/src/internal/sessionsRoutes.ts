@@ -2,7 +2,8 @@
  * `GET /api/sessions` (the list, from the metadata cache or the store's catalog),
  * `GET /api/sessions/usage`, and `GET /api/sessions/events`: server-sent events, a `changed`
  * each time the list may have changed (over a store: its clock moved; over a config directory
- * none, the page reads the list when it opens).
+ * none, the page reads the list when it opens), a `reconnecting` when the Postgres store's
+ * notifications were cut (its server restarted: the page says so until the next `changed`).
  */
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
@@ -19,19 +20,26 @@ import { handled, shownJson } from "./http.js"
 import { HEARTBEAT, PING, RETRY } from "./liveTranscripts.js"
 
 const encoder = new TextEncoder()
-const CHANGED = encoder.encode(`data: ${JSON.stringify({ type: "changed" } satisfies UiApi.SessionsEvent)}\n\n`)
+const event = (type: UiApi.SessionsEvent["type"]) =>
+  encoder.encode(`data: ${JSON.stringify({ type } satisfies UiApi.SessionsEvent)}\n\n`)
+const EVENTS = { changed: event("changed"), reconnecting: event("reconnecting") }
 
 export const sessionsRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
     HttpRouter.get(
       "/api/sessions",
       handled(Effect.gen(function*() {
-        const listed = yield* context.projects.listSessions()
+        const [listed, origins] = yield* Effect.all([
+          context.projects.listSessions(),
+          context.source.origins
+        ], { concurrency: 2 })
         const sessions = SessionListing.rows(listed)
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),
-          sessions
+          sessions,
+          // only the listed sessions' (a viewer the store shows some sessions to sees their origins only)
+          origins: SessionList.listedOrigins(sessions, origins)
         }
         // every field of every row (title, prompts, cwd, project, branch) through the mask
         return yield* shownJson(body)
@@ -62,7 +70,7 @@ export const sessionsRoutes = (context: UiContext) =>
               context.source.listChanges.pipe(
                 Stream.buffer({ capacity: 1, strategy: "sliding" }),
                 Stream.tap(() => Effect.sleep("300 millis")),
-                Stream.as(CHANGED)
+                Stream.map((change) => EVENTS[change])
               )
             ),
             Stream.merge(Stream.tick(HEARTBEAT).pipe(Stream.as(PING)))

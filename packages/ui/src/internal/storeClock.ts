@@ -4,8 +4,11 @@
  *
  * How it is looked at, in one place: on SQLite, `fs.watch` on the database and its WAL says when
  * to look (a few writes close together are one look), with a slow poll besides (a watch can be
- * lost); on Postgres, the clock is polled every {@link POLL}. A later Postgres `LISTEN/NOTIFY`
- * (the team hub's) replaces {@link clockMoves}'s ticks and nothing else.
+ * lost); on Postgres, the store's notifications (`StoreCatalog.changes`: `LISTEN` on the schema's
+ * channel, which a trigger notifies at every writer's commit, and once more after each
+ * reconnection) say when, with a slow safety-net poll ({@link LISTENED_POLL}: a connection that
+ * hangs without the socket noticing, a notification queue the server dropped); a Postgres store
+ * that announces nothing (one on an application's own client) is polled every {@link POLL}.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -19,6 +22,12 @@ export const POLL = Duration.millis(500)
 
 /** How often a watched SQLite store's clock is read all the same (a lost watch costs this much). */
 export const WATCHED_POLL = Duration.seconds(2)
+
+/**
+ * How often a store that announces its clock is read all the same: a safety net only, so long
+ * that a page that sees an append sooner saw it through a notification.
+ */
+export const LISTENED_POLL = Duration.seconds(30)
 
 // A signal whenever the SQLite file or its WAL changes; the ones that arrive while the last is
 // being handled are one.
@@ -40,16 +49,25 @@ const fileChanges = (file: string): Stream.Stream<void> => {
 }
 
 /**
- * The clock's new values while consumed: `read` at each tick (the SQLite `file`'s changes and a
- * slow poll, else a poll every {@link POLL}), a value only when it differs from the last one
- * read. The first read is where it starts from (not a move). A read that fails (a server that
- * went away) is skipped: the next tick reads again.
+ * The clock's new values while consumed: `read` at each tick (the store's `changed` signals and a
+ * slow poll; the SQLite `file`'s changes and a slow poll; else a poll every {@link POLL}), a
+ * value only when it differs from the last one read. The first read is where it starts from (not
+ * a move). A read that fails (a server that went away) is skipped: the next tick reads again.
  */
 export const clockMoves = <E>(
   read: Effect.Effect<number, E>,
-  options: { readonly file?: string | undefined; readonly poll?: Duration.DurationInput | undefined } = {}
+  options: {
+    readonly file?: string | undefined
+    readonly signals?: Stream.Stream<"changed" | "lost"> | undefined
+    readonly poll?: Duration.DurationInput | undefined
+  } = {}
 ): Stream.Stream<number> => {
-  const ticks: Stream.Stream<unknown> = options.file === undefined
+  const ticks: Stream.Stream<unknown> = options.signals !== undefined
+    ? Stream.merge(
+      options.signals.pipe(Stream.filter((signal) => signal === "changed")),
+      Stream.tick(options.poll ?? LISTENED_POLL)
+    ).pipe(Stream.buffer({ capacity: 1, strategy: "sliding" }))
+    : options.file === undefined
     ? Stream.tick(options.poll ?? POLL)
     : Stream.merge(fileChanges(options.file), Stream.tick(options.poll ?? WATCHED_POLL))
   let last: number | undefined

@@ -7,8 +7,10 @@
  *
  * Live: the store clock's moves (`storeClock.ts`, one follower shared by every page) make each
  * followed session compare its catalog `mtime` (the last append to any of its transcripts);
- * only a session that moved is read again.
+ * only a session that moved is read again. The list hears the moves, and, over a store whose
+ * listening connection was lost, that it is reconnecting.
  */
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import type * as SessionItem from "@acx/convert/SessionItem"
@@ -30,7 +32,10 @@ export interface StoreSourceOptions {
   readonly store: SessionStore.SessionStore & StoreCatalog.WithCatalog
   /** How it is named (`DatabaseSpec.display`: no password). */
   readonly location: string
-  /** The SQLite file under it, watched for changes; none (Postgres): the clock is polled. */
+  /**
+   * The SQLite file under it, watched for changes; none (Postgres): the store's notifications
+   * (`StoreCatalog.changes`) say when, else the clock is polled.
+   */
   readonly file?: string | undefined
   /** `$ACX_HOME`: the statistics cache. */
   readonly acxHome: string
@@ -92,17 +97,36 @@ const storeTranscript = (options: StoreSourceOptions, key: SessionStore.SessionK
   }
 }
 
+/**
+ * A lost connection as `reconnecting`, and its return as `changed` whether or not the clock
+ * moved meanwhile (the list says it is live again); other signals are the clock's moves' business.
+ */
+const reconnections = (
+  signals: Stream.Stream<"changed" | "lost">
+): Stream.Stream<"changed" | "reconnecting"> =>
+  signals.pipe(
+    Stream.mapAccum(false, (lost, signal): readonly [boolean, Option.Option<"changed" | "reconnecting">] =>
+      signal === "lost"
+        ? [true, Option.some("reconnecting")]
+        : [false, lost ? Option.some("changed") : Option.none()]),
+    Stream.filterMap((change) =>
+      change
+    )
+  )
+
 /** The store as the page's source; the clock's follower lives (while followed) in the scope. */
 export const storeSource = (options: StoreSourceOptions): Effect.Effect<TranscriptSource, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { location, store } = options
     const projects = StoreProjects.make({ store, location })
-    // one follower for every page and list; it stops a while after the last one goes
-    const moves = yield* Stream.share(clockMoves(store.catalog.clock(), { file: options.file }), {
-      capacity: 16,
-      strategy: "sliding",
-      idleTimeToLive: "5 seconds"
-    })
+    // one follower for every page and list; it stops a while after the last one goes. Over a
+    // store that announces its clock (Postgres), one listening connection serves both the moves
+    // and the list's `reconnecting`.
+    const shared = { capacity: 16, strategy: "sliding", idleTimeToLive: "5 seconds" } as const
+    const signals = store.catalog.changes === undefined
+      ? undefined
+      : yield* Stream.share(store.catalog.changes, shared)
+    const moves = yield* Stream.share(clockMoves(store.catalog.clock(), { file: options.file, signals }), shared)
     const mtimeOf = (projectKey: string, sessionId: string) =>
       Effect.map(store.catalog.listSessions({ projectKey, sessionId }), (rows) => rows[0]?.mtime)
     const watch: TranscriptSource["watch"] = (session) =>
@@ -141,7 +165,12 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           pricing,
           cacheDir: AcxHome.paths(options.acxHome).cache
         }),
+      // through the store's own reads: a hub's row-level security applies to them as to the rest
+      origins: StatsOrigins.ofStore(store),
       watch,
-      listChanges: Stream.map(moves, () => undefined)
+      listChanges: Stream.merge(
+        Stream.as(moves, "changed" as const),
+        signals === undefined ? Stream.empty : reconnections(signals)
+      )
     } satisfies TranscriptSource
   })

@@ -11,6 +11,7 @@
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type * as SessionStats from "@acx/claude-code/SessionStats"
+import type * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import type * as Pricing from "@acx/convert/Pricing"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
@@ -73,6 +74,11 @@ export interface TranscriptSource {
     pricing: Pricing.PricingTable
   ) => Effect.Effect<SessionStats.StatsFolds, unknown>
   /**
+   * Where each session came from (`StatsOrigins`): a store's recorded origins, or this machine
+   * and user for a config directory, with each session's project across machines.
+   */
+  readonly origins: Effect.Effect<StatsOrigins.Origins, unknown>
+  /**
    * While consumed, the signals that `transcript` (the session's own) or its subagents may have
    * changed; the first one at once (what was written before the watch was set).
    */
@@ -80,6 +86,10 @@ export interface TranscriptSource {
     session: ClaudeProjects.SessionFile,
     transcript: Transcript
   ) => Stream.Stream<Signal, unknown>
-  /** While consumed, a signal each time the list of sessions may have changed (none: never). */
-  readonly listChanges: Stream.Stream<void, unknown>
+  /**
+   * While consumed, `changed` each time the list of sessions may have changed (none: never), and
+   * `reconnecting` when the store's connection that says so was lost (it reconnects; a `changed`
+   * follows once it is back).
+   */
+  readonly listChanges: Stream.Stream<"changed" | "reconnecting", unknown>
 }

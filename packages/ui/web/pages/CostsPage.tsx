@@ -4,7 +4,7 @@
 // document from the server), drawn as dollars and tokens per day stacked by model, with the
 // projects and the sessions that cost most below.
 import { useEffect, useState } from "preact/hooks"
-import type { CostsResponse } from "../../src/CostsView.js"
+import type { CostsResponse, OriginCost } from "../../src/CostsView.js"
 import { dollars, tokenCount } from "../../src/CostsView.js"
 import { getJson } from "../api.js"
 import { DayTable } from "../components/DayTable.js"
@@ -58,14 +58,33 @@ const Totals = ({ body }: { readonly body: CostsResponse }) => {
   )
 }
 
-const Projects = ({ body }: { readonly body: CostsResponse }) => {
-  const most = Math.max(0, ...body.projects.map((p) => p.costUSD))
+// A row per project, machine or user: its sessions, tokens and dollars, and a bar for its share
+// of the most expensive one; its name links to the sessions list filtered by it.
+interface ShareRow {
+  readonly key: string
+  readonly name: string
+  readonly title: string | undefined
+  readonly link: string
+  readonly sessions: number
+  readonly tokens: number
+  readonly costUSD: number
+  readonly unpriced: boolean
+}
+
+const ShareTable = (
+  { className, heading, rows }: {
+    readonly className: string
+    readonly heading: string
+    readonly rows: ReadonlyArray<ShareRow>
+  }
+) => {
+  const most = Math.max(0, ...rows.map((row) => row.costUSD))
   return (
     <div class="table-wrap">
-      <table class="projects-table">
+      <table class={className}>
         <thead>
           <tr>
-            <th scope="col">Project</th>
+            <th scope="col">{heading}</th>
             <th scope="col" class="num">Sessions</th>
             <th scope="col" class="num">Tokens</th>
             <th scope="col" class="num">Cost</th>
@@ -75,16 +94,16 @@ const Projects = ({ body }: { readonly body: CostsResponse }) => {
           </tr>
         </thead>
         <tbody>
-          {body.projects.map((project) => (
-            <tr key={project.projectKey}>
-              <td title={project.cwd ?? project.projectKey}>
-                <a href={href("sessions", undefined, { project: project.projectKey })}>{project.name}</a>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td title={row.title}>
+                <a href={row.link}>{row.name}</a>
               </td>
-              <td class="num">{project.sessions}</td>
-              <td class="num">{format.count(project.tokens.total)}</td>
-              <td class="num">{dollars(project.costUSD)}{project.unpriced.length > 0 ? "+?" : ""}</td>
+              <td class="num">{row.sessions}</td>
+              <td class="num">{format.count(row.tokens)}</td>
+              <td class="num">{dollars(row.costUSD)}{row.unpriced ? "+?" : ""}</td>
               <td class="bar-col" aria-hidden="true">
-                <div class="bar" style={{ width: `${most > 0 ? (100 * project.costUSD) / most : 0}%` }} />
+                <div class="bar" style={{ width: `${most > 0 ? (100 * row.costUSD) / most : 0}%` }} />
               </td>
             </tr>
           ))}
@@ -93,6 +112,52 @@ const Projects = ({ body }: { readonly body: CostsResponse }) => {
     </div>
   )
 }
+
+const Projects = ({ body }: { readonly body: CostsResponse }) => (
+  <ShareTable
+    className="projects-table"
+    heading="Project"
+    rows={body.projects.map((project) => ({
+      key: project.projectKey,
+      name: project.name,
+      title: project.cwd ?? project.projectKey,
+      // one path key: the list's project filter; several (clones of one remote): by identity
+      link: href(
+        "sessions",
+        undefined,
+        project.projectKeys.length === 1 ? { project: project.projectKeys[0] } : { projectId: project.projectKey }
+      ),
+      sessions: project.sessions,
+      tokens: project.tokens.total,
+      costUSD: project.costUSD,
+      unpriced: project.unpriced.length > 0
+    }))}
+  />
+)
+
+// Costs per machine or per OS user, each linked to the sessions list filtered by it.
+const Origins = (
+  { filter, heading, rows }: {
+    readonly rows: ReadonlyArray<OriginCost>
+    readonly heading: string
+    readonly filter: "machine" | "user"
+  }
+) => (
+  <ShareTable
+    className={`${filter}s-table`}
+    heading={heading}
+    rows={rows.map((row) => ({
+      key: row.key,
+      name: row.key,
+      title: undefined,
+      link: href("sessions", undefined, { [filter]: row.key }),
+      sessions: row.sessions,
+      tokens: row.tokens.total,
+      costUSD: row.costUSD,
+      unpriced: row.unpriced.length > 0
+    }))}
+  />
+)
 
 const TopSessions = ({ body }: { readonly body: CostsResponse }) => (
   <div class="table-wrap">
@@ -213,6 +278,10 @@ export const CostsPage = ({ route }: { readonly route: Route }) => {
                 <DayTable body={shown} figure="tokens" />
                 <h2>Projects</h2>
                 <Projects body={shown} />
+                <h2>Machines</h2>
+                <Origins rows={shown.machines} heading="Machine" filter="machine" />
+                <h2>Users</h2>
+                <Origins rows={shown.users} heading="User" filter="user" />
                 <h2>
                   Sessions that cost most <span class="muted">(top {shown.sessions.length})</span>
                 </h2>

@@ -31,7 +31,7 @@ export type By = StatsReport.GroupBy | "block"
 
 const byOption = Options.choice("by", groupings).pipe(
   Options.withDescription(
-    "One row per session, local day, week (from Monday), month, model, project, or 5-hour billing window (block)"
+    "One row per session, local day, week (from Monday), month, model, project (its git remote, else its path), machine, OS user, or 5-hour billing window (block)"
   ),
   Options.withDefault("session" as By)
 )

@@ -6,6 +6,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as Console from "effect/Console"
@@ -29,14 +30,20 @@ export const statsReport = table
 // The folds of the config directory's transcripts, or (`--from`) of a store's, cached per
 // session (`StoreStats`, the same fold: the same report for the same entries), and the
 // `ClaudeProjects` they came from (where "no sessions …" looked). `fold` folds again each time it
-// runs (`--live`), from the cache: only what was appended is read.
-const source = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
-  Option.match(from, {
+// runs (`--live`), from the cache: only what was appended is read. Grouped by project, machine or
+// user, each session's origin (`StatsOrigins`: recorded in the store, else this machine).
+const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => {
+  const key = Option.getOrUndefined(project)
+  const byOrigin = by !== "block" && StatsReport.byOrigin(by)
+  return Option.match(from, {
     onNone: () =>
       Effect.gen(function*() {
         const projects = yield* ClaudeProjects.ClaudeProjects
         const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-        const fold = SessionStats.foldStats(projects, Option.getOrUndefined(project)).pipe(Effect.provide(context))
+        const folds = SessionStats.foldStats(projects, key)
+        const fold = (byOrigin
+          ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
+          : folds).pipe(Effect.provide(context))
         return { projects, fold }
       }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
     onSome: (spec) =>
@@ -45,15 +52,15 @@ const source = ({ configDir, followSymlinks, from, project }: StatsArgs) =>
         const opened = yield* openStore(spec)
         const projects = storeProjects(opened)
         // a project the store has no session of is said as a listing says it
-        if (Option.isSome(project)) yield* projects.listSessionFiles(project.value)
-        const fold = StoreStats.foldStats({
-          store: opened.store,
-          location: opened.display,
-          projectKey: Option.getOrUndefined(project)
-        })
+        if (key !== undefined) yield* projects.listSessionFiles(key)
+        const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+        const fold = byOrigin
+          ? Effect.zipWith(folds, StatsOrigins.ofStore(opened.store, key), StatsOrigins.withOrigins)
+          : folds
         return { projects, fold }
       })
   })
+}
 
 /**
  * @since 0.1.0
