@@ -25,6 +25,7 @@ import { CliError, describeCause } from "./CliError.js"
 import { chat } from "./commands/chat.js"
 import { demo } from "./commands/demo.js"
 import { fork } from "./commands/fork.js"
+import { hub } from "./commands/hub.js"
 import { importCommand } from "./commands/import.js"
 import { memory } from "./commands/memory.js"
 import { push } from "./commands/push.js"
@@ -57,7 +58,7 @@ export const acx = Command.make("acx").pipe(
   Command.withDescription(
     "Read, import and push Claude Code sessions: list, show, stats, search inside them, import into SQLite/Postgres, push to Acontext, fork; chat on a warm, resumable Claude Code process; a memory for Claude Code across sessions; a local web page for all of it"
   ),
-  Command.withSubcommands([sessions, show, stats, search, importCommand, sync, push, fork, chat, memory, ui, demo])
+  Command.withSubcommands([sessions, show, stats, search, importCommand, sync, hub, push, fork, chat, memory, ui, demo])
 )
 
 // @effect/cli's own runner still answers the built-in options acx does not render itself

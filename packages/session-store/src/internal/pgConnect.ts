@@ -73,6 +73,15 @@ export const describeStatementFailure = (cause: unknown): string => {
   return reason === "" || reason === message ? message : `${message}: ${reason}`
 }
 
+/**
+ * Whether the server refused a statement for want of a privilege or a row-level security policy
+ * (SQLSTATE `42501`, insufficient_privilege): a hub role doing what its role may not.
+ */
+export const isPermissionDenied = (cause: unknown): boolean => {
+  const root = rootCause(cause)
+  return typeof root === "object" && root !== null && (root as { readonly code?: unknown }).code === "42501"
+}
+
 /** `cannot connect to Postgres at HOST:PORT: REASON`. */
 export const describeConnectFailure = (url: string, cause: unknown): string =>
   `cannot connect to Postgres at ${serverOf(url)}: ${reasonOf(cause)}`
