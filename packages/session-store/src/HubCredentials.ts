@@ -24,7 +24,9 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto"
 export const checkRoleName = (name: string): Either.Either<string, string> => {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
     return Either.left(
-      `invalid role name ${JSON.stringify(name)}: use 1 to 63 lower-case letters, digits and _, starting with a letter or _`
+      `invalid role name ${
+        JSON.stringify(name)
+      }: use 1 to 63 lower-case letters, digits and _, starting with a letter or _`
     )
   }
   if (name.startsWith("pg_") || name.startsWith("acx_")) {

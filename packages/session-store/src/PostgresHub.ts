@@ -20,7 +20,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
@@ -181,7 +181,7 @@ export const makeWithClient = (options: {
 
     const membership = (name: string) =>
       sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
-        (SELECT array_agg(g.rolname) FROM pg_catalog.pg_auth_members a
+        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
           JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
         FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
 
@@ -202,7 +202,9 @@ export const makeWithClient = (options: {
       yield* roleName("removeUser", name)
       const row = yield* membership(name).pipe(Effect.mapError(failure("removeUser")))
       const groups = row?.groups ?? []
-      if (row === undefined || !row.rolcanlogin || !groups.some((group) => group === ROLES.sync || group === ROLES.viewer)) {
+      if (
+        row === undefined || !row.rolcanlogin || !groups.some((group) => group === ROLES.sync || group === ROLES.viewer)
+      ) {
         return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (acx_sync or acx_viewer)`)
       }
       yield* sql.withTransaction(Effect.zipRight(
@@ -229,10 +231,12 @@ export const makeWithClient = (options: {
       return { removed: removed.length > 0, left: Number(left?.n ?? 0) }
     }, (effect) => Effect.catchTag(effect, "SqlError", (cause) => Effect.fail(failure("revoke")(cause))))
 
-    const status = Effect.fn("PostgresHub.status")(function*(statusOptions: { readonly lagHours?: number | undefined } = {}) {
-      const lagHours = statusOptions.lagHours ?? 24
-      return yield* readStatus(sql, schema, lagHours).pipe(Effect.mapError(failure("status")))
-    })
+    const status = Effect.fn("PostgresHub.status")(
+      function*(statusOptions: { readonly lagHours?: number | undefined } = {}) {
+        const lagHours = statusOptions.lagHours ?? 24
+        return yield* readStatus(sql, schema, lagHours).pipe(Effect.mapError(failure("status")))
+      }
+    )
 
     return { init, addUser, removeUser, grant, revoke, status }
   })
@@ -255,7 +259,9 @@ const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) 
         array_remove(array_agg(DISTINCT o.db_user), NULL) AS db_users,
         count(DISTINCT (x.project_key, x.session_id)) AS sessions, max(x.mtime) AS last_ms
       FROM ${t("acx_session_keys")} x ${origin} GROUP BY o.machine ORDER BY o.machine NULLS LAST`
-    const sizes = yield* sql<{ readonly machine: string | null; readonly entries: string; readonly bytes: string }>`SELECT
+    const sizes = yield* sql<
+      { readonly machine: string | null; readonly entries: string; readonly bytes: string }
+    >`SELECT
         o.machine, count(*) AS entries, coalesce(sum(pg_column_size(x.entry)), 0) AS bytes
       FROM ${t("claude_session_entries")} x ${origin} GROUP BY o.machine`
     const [store] = yield* sql<{ readonly bytes: string | number }>`SELECT
@@ -308,7 +314,11 @@ export const make = (options: {
 }): Effect.Effect<PostgresHub, SessionStore.SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
     yield* PostgresSessionStore.validateOptions({ schema: options.schema })
-    const client = yield* openPool({ url: options.url, maxConnections: 2, applicationName: "@acx/session-store/PostgresHub" })
+    const client = yield* openPool({
+      url: options.url,
+      maxConnections: 2,
+      applicationName: "@acx/session-store/PostgresHub"
+    })
     return yield* makeWithClient({ adminUrl: options.url, schema: options.schema }).pipe(
       Effect.provideService(SqlClient.SqlClient, client)
     )

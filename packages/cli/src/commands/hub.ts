@@ -18,7 +18,9 @@ const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) =
 )
 
 const add = Command.make("add", HubOptions.userAddConfig, lazyHandler(runs, (m) => m.userAdd)).pipe(
-  Command.withDescription("Create a login role in acx_sync or acx_viewer; prints its connection URL, with its generated password, once")
+  Command.withDescription(
+    "Create a login role in acx_sync or acx_viewer; prints its connection URL, with its generated password, once"
+  )
 )
 
 const remove = Command.make("remove", HubOptions.userRemoveConfig, lazyHandler(runs, (m) => m.userRemove)).pipe(
@@ -39,7 +41,9 @@ const revoke = Command.make("revoke", HubOptions.grantConfig, lazyHandler(runs, 
 )
 
 const status = Command.make("status", HubOptions.statusConfig, lazyHandler(runs, (m) => m.status)).pipe(
-  Command.withDescription("Machines, last sync per machine, sessions, entries and sizes, lagging machines, members and grants")
+  Command.withDescription(
+    "Machines, last sync per machine, sessions, entries and sizes, lagging machines, members and grants"
+  )
 )
 
 /**
@@ -47,6 +51,8 @@ const status = Command.make("status", HubOptions.statusConfig, lazyHandler(runs,
  * @category commands
  */
 export const hub = Command.make("hub").pipe(
-  Command.withDescription("A team on one Postgres: set it up, add members, limit viewers to projects, see each machine"),
+  Command.withDescription(
+    "A team on one Postgres: set it up, add members, limit viewers to projects, see each machine"
+  ),
   Command.withSubcommands([init, user, grant, revoke, status])
 )

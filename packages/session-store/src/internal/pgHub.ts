@@ -119,12 +119,22 @@ const enablePolicies = (sql: SqlClient.SqlClient, schema: string) =>
       yield* policy(sql, target, "acx_sync_own", `FOR ALL TO ${ROLES.sync} ${own}`)
       yield* policy(sql, target, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
       if (table !== "acx_import_ledger") {
-        yield* policy(sql, target, "acx_viewer_read", `FOR SELECT TO ${ROLES.viewer} USING (${visibleTo(schema, table)})`)
+        yield* policy(
+          sql,
+          target,
+          "acx_viewer_read",
+          `FOR SELECT TO ${ROLES.viewer} USING (${visibleTo(schema, table)})`
+        )
       }
     }
     const grants = `${schema}.acx_hub_grants`
     yield* sql.unsafe(`ALTER TABLE ${grants} ENABLE ROW LEVEL SECURITY`)
-    yield* policy(sql, grants, "acx_member_own", `FOR SELECT TO ${ROLES.sync}, ${ROLES.viewer} USING (role_name IN ${MINE})`)
+    yield* policy(
+      sql,
+      grants,
+      "acx_member_own",
+      `FOR SELECT TO ${ROLES.sync}, ${ROLES.viewer} USING (role_name IN ${MINE})`
+    )
     yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
   })
 

@@ -12,7 +12,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { SessionStoreError } from "../SessionStore.js"
 import { importDriver } from "./driver.js"
-import { describeConnectFailure, trackedSockets } from "./pgConnect.js"
+import { describeConnectFailure, trackedSockets, withLibpqSslmode } from "./pgConnect.js"
 
 /** Opens the pool (libpq parameters such as `sslmode` in the URL are the driver's to honour). */
 export const openPool = (options: {
@@ -27,7 +27,7 @@ export const openPool = (options: {
     const sockets = trackedSockets()
     yield* Effect.addFinalizer(() => Effect.sync(sockets.destroyAll))
     const context = yield* Layer.build(Pg.layer({
-      url: options.url,
+      url: Redacted.make(withLibpqSslmode(Redacted.value(options.url))),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       applicationName: options.applicationName,
       stream: sockets.stream

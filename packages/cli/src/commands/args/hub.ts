@@ -34,7 +34,9 @@ const nameArg = Args.text({ name: "NAME" }).pipe(
  */
 export const initConfig = {
   url: Args.text({ name: "ADMIN_URL" }).pipe(
-    Args.withDescription("postgres://ADMIN@host/db[?schema=S]: a role that may create roles and owns the store's tables")
+    Args.withDescription(
+      "postgres://ADMIN@host/db[?schema=S]: a role that may create roles and owns the store's tables"
+    )
   )
 }
 
@@ -64,7 +66,9 @@ export const grantConfig = {
   project: Options.text("project").pipe(
     Options.withDescription("The project, as the `project` field of acx sessions --json (a git remote or a path)")
   ),
-  role: Options.text("role").pipe(Options.withDescription("The role (a member, or a group of members) it is granted to")),
+  role: Options.text("role").pipe(
+    Options.withDescription("The role (a member, or a group of members) it is granted to")
+  ),
   hub: hubOption
 }
 

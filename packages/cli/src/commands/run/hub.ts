@@ -37,7 +37,8 @@ const postgresSpec = (spec: string, flag: string) =>
 /** `--hub`, else `$ACX_HUB_URL`. */
 const hubSpec = (hub: Option.Option<string>) =>
   Option.match(Option.orElse(hub, () => Option.fromNullable(process.env[HUB_ENV])), {
-    onNone: () => Effect.fail(CliError.invalidArgument(`name the hub with --hub postgres://ADMIN@host/db or ${HUB_ENV}`)),
+    onNone: () =>
+      Effect.fail(CliError.invalidArgument(`name the hub with --hub postgres://ADMIN@host/db or ${HUB_ENV}`)),
     onSome: (spec) => postgresSpec(spec, "--hub")
   })
 
