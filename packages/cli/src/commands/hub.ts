@@ -17,19 +17,10 @@ const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) =
   )
 )
 
-const add = Command.make("add", HubOptions.userAddConfig, lazyHandler(runs, (m) => m.userAdd)).pipe(
+const user = Command.make("user", HubOptions.userConfig, lazyHandler(runs, (m) => m.user)).pipe(
   Command.withDescription(
-    "Create a login role in acx_sync or acx_viewer; prints its connection URL, with its generated password, once"
+    "add NAME --role sync|viewer: create a login role in acx_sync or acx_viewer and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay)"
   )
-)
-
-const remove = Command.make("remove", HubOptions.userRemoveConfig, lazyHandler(runs, (m) => m.userRemove)).pipe(
-  Command.withDescription("Drop a member's login role and its grants (the rows it synced stay)")
-)
-
-const user = Command.make("user").pipe(
-  Command.withDescription("Add or remove the people and machines that use the hub"),
-  Command.withSubcommands([add, remove])
 )
 
 const grant = Command.make("grant", HubOptions.grantConfig, lazyHandler(runs, (m) => m.grant)).pipe(

@@ -41,22 +41,23 @@ export const initConfig = {
 }
 
 /**
+ * `user add NAME --role R` and `user remove NAME`: one command whose first argument is the action
+ * (a third level of subcommands is misprinted by the root help).
+ *
  * @since 0.4.0
  * @category options
  */
-export const userAddConfig = {
+export const userConfig = {
+  action: Args.choice([["add", "add"], ["remove", "remove"]] as const, { name: "ACTION" }).pipe(
+    Args.withDescription("add: create a member and print its URL once; remove: drop it and its grants")
+  ),
   name: nameArg,
   role: Options.choice("role", ["sync", "viewer"] as const).pipe(
-    Options.withDescription("sync: a machine that runs acx sync --to; viewer: a person who reads")
+    Options.withDescription("For add: sync, a machine that runs acx sync --to; viewer, a person who reads"),
+    Options.optional
   ),
   hub: hubOption
 }
-
-/**
- * @since 0.4.0
- * @category options
- */
-export const userRemoveConfig = { name: nameArg, hub: hubOption }
 
 /**
  * @since 0.4.0
@@ -94,12 +95,7 @@ export type InitArgs = Command.Command.ParseConfig<typeof initConfig>
  * @since 0.4.0
  * @category models
  */
-export type UserAddArgs = Command.Command.ParseConfig<typeof userAddConfig>
-/**
- * @since 0.4.0
- * @category models
- */
-export type UserRemoveArgs = Command.Command.ParseConfig<typeof userRemoveConfig>
+export type UserArgs = Command.Command.ParseConfig<typeof userConfig>
 /**
  * @since 0.4.0
  * @category models

@@ -15,14 +15,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
-import {
-  type GrantArgs,
-  HUB_ENV,
-  type InitArgs,
-  type StatusArgs,
-  type UserAddArgs,
-  type UserRemoveArgs
-} from "../args/hub.js"
+import { type GrantArgs, HUB_ENV, type InitArgs, type StatusArgs, type UserArgs } from "../args/hub.js"
 
 /** The Postgres spec of `spec` (`flag` names it in the one line a bad one gets). */
 const postgresSpec = (spec: string, flag: string) =>
@@ -64,29 +57,26 @@ export const init = ({ url }: InitArgs) =>
   })
 
 /**
+ * `user add NAME --role R` / `user remove NAME`.
+ *
  * @since 0.4.0
  * @category handlers
  */
-export const userAdd = ({ hub, name, role }: UserAddArgs) =>
+export const user = ({ action, hub, name, role }: UserArgs) =>
   Effect.gen(function*() {
+    if (action === "remove") {
+      const database = yield* hubSpec(hub)
+      yield* withHub(database, (h) => h.removeUser(name))
+      return yield* Console.log(`removed ${name} and its grants; the sessions it synced stay`)
+    }
+    if (Option.isNone(role)) return yield* CliError.invalidArgument("user add needs --role sync or --role viewer")
     const database = yield* hubSpec(hub)
-    const { url } = yield* withHub(database, (h) => h.addUser(name, role))
+    const { url } = yield* withHub(database, (h) => h.addUser(name, role.value))
     // the only place a password is printed: the new member's, on stdout, this once
     yield* Console.log(Redacted.value(url))
     yield* Console.error(
-      `created ${name} in acx_${role}; the URL above holds its password and is not shown again`
+      `created ${name} in acx_${role.value}; the URL above holds its password and is not shown again`
     )
-  })
-
-/**
- * @since 0.4.0
- * @category handlers
- */
-export const userRemove = ({ hub, name }: UserRemoveArgs) =>
-  Effect.gen(function*() {
-    const database = yield* hubSpec(hub)
-    yield* withHub(database, (h) => h.removeUser(name))
-    yield* Console.log(`removed ${name} and its grants; the sessions it synced stay`)
   })
 
 /**
