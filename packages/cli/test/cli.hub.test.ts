@@ -190,6 +190,7 @@ describe("acx hub", () => {
     const status = parseJson<{
       machines: Array<{ machine: string; sessions: number; entries: number; entryBytes: number; lagging: boolean }>
       members: Array<{ role: string; member: string }>
+      projects: Array<{ project: string; sessions: number }>
       storeBytes: number
     }>(result)
     const byName = new Map(status.machines.map((m) => [m.machine, m]))
@@ -198,6 +199,7 @@ describe("acx hub", () => {
     expect(byName.get("laptop1")!.entryBytes).toBeGreaterThan(0)
     expect(status.storeBytes).toBeGreaterThan(byName.get("laptop1")!.entryBytes)
     expect(status.members).toContainEqual({ role: "acx_viewer", member: "bob" })
+    expect(status.projects).toContainEqual({ project: STUDIO, sessions: 2 })
     const table = await acx(["hub", "status", "--hub", hub.admin])
     expect(table.stdout).toMatch(/desk2 .*LAGGING/)
     expect(table.stdout).not.toMatch(/laptop1 .*LAGGING/)

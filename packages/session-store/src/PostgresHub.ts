@@ -99,6 +99,8 @@ export interface HubStatus {
   /** The login roles in each group role. */
   readonly members: ReadonlyArray<{ readonly role: string; readonly member: string }>
   readonly grants: ReadonlyArray<{ readonly role: string; readonly project: string }>
+  /** The projects of the sessions' origins (the IDs `grant` takes), most sessions first. */
+  readonly projects: ReadonlyArray<{ readonly project: string; readonly sessions: number }>
   /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included). */
   readonly storeBytes: number
   readonly lagHours: number
@@ -276,6 +278,8 @@ const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) 
     // a store that was never made a hub has no grants table
     const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
       FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
+    const projects = yield* sql<{ readonly project: string; readonly sessions: string | number }>`SELECT project,
+        count(*) AS sessions FROM ${t("acx_session_origin")} GROUP BY project ORDER BY 2 DESC, 1`
     const bySize = new Map(sizes.map((row) => [row.machine ?? "", row]))
     const cutoff = Date.now() - lagHours * 3_600_000
     return {
@@ -296,6 +300,7 @@ const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) 
       }),
       members,
       grants,
+      projects: projects.map((row) => ({ project: row.project, sessions: Number(row.sessions) })),
       storeBytes: Number(store?.bytes ?? 0),
       lagHours
     }

@@ -133,12 +133,14 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
   )
   const members = status.members.map((m) => `${m.member} (${m.role})`).join(", ")
   const grants = status.grants.map((g) => `${g.role}: ${g.project}`).join(", ")
+  const projects = status.projects.map((p) => `${p.project} (${p.sessions})`).join(", ")
   return [
     machines,
     "",
     `store: ${format.bytes(status.storeBytes)} in schema ${status.schema}`,
     `members: ${members === "" ? "none" : members}`,
-    `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`
+    `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`,
+    `projects: ${projects === "" ? "none" : projects}`
   ].join("\n")
 }
 
