@@ -78,6 +78,16 @@ describe("acx hub", () => {
     expect(await catalogState()).toBe(before)
   }, TEST_TIMEOUT_MS)
 
+  it("a member meeting a schema older than its acx is told to have hub init run again, which fixes it", async () => {
+    await query(hub.admin, `DELETE FROM acx_session_store_migrations WHERE migration_id = 6`)
+    expectOneLine(await acx(["sessions", "--from", alice], env()), 1, "acx hub init")
+    const init = await acx(["hub", "init", hub.admin])
+    expect(init.code, init.stderr).toBe(0)
+    expect(init.stdout).toContain("hub ready")
+    const sessions = await acx(["sessions", "--from", alice], env())
+    expect(sessions.code, sessions.stderr).toBe(0)
+  }, TEST_TIMEOUT_MS)
+
   it("a sync member stores and reads its own rows, and can neither update nor delete entries", async () => {
     const [own] = await query(
       hub.admin,

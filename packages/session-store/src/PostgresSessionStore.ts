@@ -202,7 +202,17 @@ export const makeWithClient = (
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
     yield* migrate(schema).pipe(
-      Effect.mapError(storageError("migrate")),
+      Effect.mapError((cause) => {
+        const error = storageError("migrate")(cause)
+        // a hub's member meets a schema an older acx set up: only its admin can bring it up to date
+        return error.reason === "ReadOnly"
+          ? new SessionStore.SessionStoreError({
+            ...error,
+            description:
+              `${error.description} (the store's schema is older than this acx, and this role may not migrate it: an admin runs \`acx hub init\` again)`
+          })
+          : error
+      }),
       Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
     )
 

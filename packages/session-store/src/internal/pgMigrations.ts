@@ -100,8 +100,11 @@ export const OWNED_TABLES = [
   "acx_import_ledger"
 ] as const
 
-/** The newest migration's number: a store that has it needs no migration (nor the right to run one). */
-export const LATEST_MIGRATION = 6
+/**
+ * The newest migration's number (from the names, `<n>_…`): a store that has it needs no migration
+ * (nor the right to run one).
+ */
+export const LATEST_MIGRATION = Math.max(...Object.keys(migrations("public")).map((name) => Number.parseInt(name, 10)))
 
 /**
  * Creates the schema and runs the migrations. A transaction-scoped advisory lock serialises
