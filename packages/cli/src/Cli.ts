@@ -25,6 +25,7 @@ import { CliError, describeCause } from "./CliError.js"
 import { chat } from "./commands/chat.js"
 import { demo } from "./commands/demo.js"
 import { fork } from "./commands/fork.js"
+import { hub } from "./commands/hub.js"
 import { importCommand } from "./commands/import.js"
 import { memory } from "./commands/memory.js"
 import { push } from "./commands/push.js"
@@ -65,6 +66,7 @@ export const acx = Command.make("acx").pipe(
     search,
     importCommand,
     sync,
+    hub,
     push,
     fork,
     chat,

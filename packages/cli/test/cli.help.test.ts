@@ -146,7 +146,7 @@ describe("a bad command line is one acx: line, exit 2, nothing on stdout", () =>
     [["show", "abcd", "efgh"], "acx: unexpected argument 'efgh' (see acx show --help)"],
     [
       ["frobnicate"],
-      "acx: unknown command 'frobnicate' for acx (commands: sessions, show, stats, search, import, sync, push, fork, chat, memory, statusline, ui, demo)"
+      "acx: unknown command 'frobnicate' for acx (commands: sessions, show, stats, search, import, sync, hub, push, fork, chat, memory, statusline, ui, demo)"
     ],
     [["memory", "frobnicate"], /^acx: unknown command 'frobnicate' for acx memory \(commands: status, search, .*\)$/],
     [["--bogus"], /^acx: unknown option '--bogus' for acx \(commands: sessions, show, .*\)$/]

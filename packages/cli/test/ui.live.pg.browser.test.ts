@@ -13,7 +13,6 @@ import { startEmbeddedPostgres } from "@acx/fixtures/postgres"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as os from "node:os"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -61,7 +60,7 @@ describe.skipIf(!browserAvailable)("acx ui --from postgres: live through LISTEN/
   beforeAll(async () => {
     dir = tempDir("ui-live-pg")
     // beside the run's private TMPDIR, which the server's user (as root: nobody) cannot reach
-    server = await startEmbeddedPostgres({ parentDir: path.dirname(os.tmpdir()) })
+    server = await startEmbeddedPostgres()
     const url = new URL(server.url)
     url.searchParams.set("schema", SCHEMA)
     spec = url.href

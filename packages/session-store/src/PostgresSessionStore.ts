@@ -70,7 +70,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -78,12 +77,12 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
-import { importDriver } from "./internal/driver.js"
-import { describeConnectFailure, describeStatementFailure, trackedSockets } from "./internal/pgConnect.js"
+import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
+import { openPool } from "./internal/pgPool.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -123,9 +122,11 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 /** Rows per INSERT statement: 5 parameters per row stays far below Postgres' 65535 limit. */
 const INSERT_CHUNK = 2000
 
+// A role without the privilege (a hub's viewer, a sync member touching another's rows) is told as
+// `ReadOnly`: a reader then reads what is derived (see pgDerived.makeCatalog), as from a read-only file.
 const storageError = (operation: string) => (cause: unknown): SessionStore.SessionStoreError =>
   new SessionStore.SessionStoreError({
-    reason: "Storage",
+    reason: isPermissionDenied(cause) ? "ReadOnly" : "Storage",
     operation,
     description: describeStatementFailure(cause),
     cause
@@ -204,7 +205,17 @@ export const makeWithClient = (
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
     yield* migrate(schema).pipe(
-      Effect.mapError(storageError("migrate")),
+      Effect.mapError((cause) => {
+        const error = storageError("migrate")(cause)
+        // a hub's member meets a schema an older acx set up: only its admin can bring it up to date
+        return error.reason === "ReadOnly"
+          ? new SessionStore.SessionStoreError({
+            ...error,
+            description:
+              `${error.description} (the store's schema is older than this acx, and this role may not migrate it: an admin runs \`acx hub init\` again)`
+          })
+          : error
+      }),
       Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
     )
 
@@ -456,29 +467,13 @@ export const make = (
 > =>
   Effect.gen(function*() {
     yield* validateOptions(options)
-    const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
-    // closes what a failed connection left open, and anything the pool left when the scope closes
-    // (added before the pool: finalizers run last first, so this runs after the pool has ended)
-    const sockets = trackedSockets()
-    yield* Effect.addFinalizer(() => Effect.sync(sockets.destroyAll))
-    const context = yield* Layer.build(Pg.layer({
+    const client = yield* openPool({
       url: options.url,
-      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-      applicationName: "@acx/session-store/PostgresSessionStore",
-      stream: sockets.stream
-    })).pipe(
-      Effect.tapError(() => Effect.sync(sockets.destroyAll)),
-      Effect.mapError((cause) =>
-        new SessionStore.SessionStoreError({
-          reason: "Connection",
-          operation: "connect",
-          description: describeConnectFailure(Redacted.value(options.url), cause),
-          cause
-        })
-      )
-    )
+      maxConnections: options.maxConnections,
+      applicationName: "@acx/session-store/PostgresSessionStore"
+    })
     const store = yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
-      Effect.provideService(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient))
+      Effect.provideService(SqlClient.SqlClient, client)
     )
     // the clock's notifications, on a connection of the listener's own (the driver is loaded)
     const changes = clockChanges(

@@ -80,7 +80,7 @@ export interface SessionListing {
  * - `InvalidOption`: a constructor option is invalid (e.g. a Postgres `schema` that is not a
  *   plain identifier), reported when the store is constructed, before any I/O;
  * - `ReadOnly`: the database cannot be written (a read-only file, or a directory where SQLite
- *   cannot create its journal files);
+ *   cannot create its journal files, or a Postgres role without the privilege: SQLSTATE 42501);
  * - `Connection`: the database server cannot be reached (the description names host, port and
  *   why; never the password).
  *

@@ -17,14 +17,12 @@ import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
-import * as os from "node:os"
-import * as path from "node:path"
 import pg from "pg"
 
 let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>
 beforeAll(async () => {
   // beside the run's private TMPDIR, which the server's user (as root: nobody) cannot reach
-  server = await startEmbeddedPostgres({ parentDir: path.dirname(os.tmpdir()) })
+  server = await startEmbeddedPostgres()
 }, 120_000)
 afterAll(() => server?.stop(), 60_000)
 

@@ -73,6 +73,34 @@ export const describeStatementFailure = (cause: unknown): string => {
   return reason === "" || reason === message ? message : `${message}: ${reason}`
 }
 
+/**
+ * Whether the server refused a statement for want of a privilege or a row-level security policy
+ * (SQLSTATE `42501`, insufficient_privilege): a hub role doing what its role may not.
+ */
+export const isPermissionDenied = (cause: unknown): boolean => {
+  const root = rootCause(cause)
+  return typeof root === "object" && root !== null && (root as { readonly code?: unknown }).code === "42501"
+}
+
+/**
+ * The URL the driver is given: with `sslmode` read as libpq reads it. `pg` (8.x) takes `require`,
+ * `prefer` and `verify-ca` for `verify-full` unless told `uselibpqcompat=true`, and warns about it
+ * on stderr on every connection; a URL written for `psql` (a managed server's
+ * `sslmode=require`, which encrypts without checking the certificate) must mean the same here.
+ * A URL that says `uselibpqcompat` itself is left as it is.
+ */
+export const withLibpqSslmode = (url: string): string => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  if (!parsed.searchParams.has("sslmode") || parsed.searchParams.has("uselibpqcompat")) return url
+  parsed.searchParams.set("uselibpqcompat", "true")
+  return parsed.href
+}
+
 /** `cannot connect to Postgres at HOST:PORT: REASON`. */
 export const describeConnectFailure = (url: string, cause: unknown): string =>
   `cannot connect to Postgres at ${serverOf(url)}: ${reasonOf(cause)}`

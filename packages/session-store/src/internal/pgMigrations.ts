@@ -86,8 +86,41 @@ const migrations = (schema: string) => ({
     // a lock taken with `SET last = last` (the ledger's, the origins') moves nothing: no notice
     yield* sql`CREATE TRIGGER acx_clock_notify AFTER UPDATE ON ${sql(`${schema}.acx_clock`)}
       FOR EACH ROW WHEN (NEW.last IS DISTINCT FROM OLD.last) EXECUTE FUNCTION ${fn}()`
+  }),
+  // who wrote each row (the login role): a hub's row-level security lets a sync member read and
+  // extend only its own rows (PostgresHub). Rows written before stay NULL (nobody's): the column
+  // is added without a default first, so no row is rewritten and none is attributed to whoever
+  // runs the migration, and the default applies to new rows only.
+  "7_row_owner": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const table of OWNED_TABLES) {
+      const t = sql(`${schema}.${table}`)
+      yield* sql`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS db_user TEXT NULL`
+      yield* sql`ALTER TABLE ${t} ALTER COLUMN db_user SET DEFAULT current_user`
+    }
   })
 })
+
+/**
+ * The tables whose rows record the role that wrote them (`db_user`, migration 7): those holding
+ * session data, and the import ledger.
+ */
+export const OWNED_TABLES = [
+  "claude_session_entries",
+  "acx_session_keys",
+  "acx_session_summaries",
+  "acx_session_meta",
+  "acx_session_usage",
+  "acx_session_text",
+  "acx_session_origin",
+  "acx_import_ledger"
+] as const
+
+/**
+ * The newest migration's number (from the names, `<n>_…`): a store that has it needs no migration
+ * (nor the right to run one).
+ */
+export const LATEST_MIGRATION = Math.max(...Object.keys(migrations("public")).map((name) => Number.parseInt(name, 10)))
 
 /**
  * Creates the schema and runs the migrations. A transaction-scoped advisory lock serialises
@@ -98,6 +131,13 @@ export const migrate = (schema: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const table = `${schema}.acx_session_store_migrations`
+    // A store that is current is opened with one read: a hub's members may not create schemas or
+    // lock tables (the Migrator's `LOCK TABLE` needs a write privilege), nor need to.
+    const current = yield* sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM ${sql(table)}`.pipe(
+      Effect.map(([row]) => Number(row?.id ?? 0) >= LATEST_MIGRATION),
+      Effect.orElseSucceed(() => false)
+    )
+    if (current) return
     yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`acx_session_store:${schema}`}))`
       yield* sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`

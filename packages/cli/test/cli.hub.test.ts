@@ -1,0 +1,258 @@
+/**
+ * `acx hub` end to end, on an embedded Postgres of this file's own (run as superuser: roles are
+ * cluster-wide and the run's role may not create them), connecting as each role for real:
+ * `hub init` twice changes nothing; a sync member (made by `hub user add`, or by a DBA's own
+ * `CREATE ROLE … IN ROLE acx_sync`) syncs a config directory and reads only its own rows, and can
+ * neither update nor delete entries; a viewer reads through `sessions`, `search` and `stats --from`
+ * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
+ * every project again after `revoke`; `hub status` names machines, sizes and the lagging one; no
+ * connection string's password is printed on any failure (wrong password, closed port, sslmode).
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { asRole, oneSessionConfigDir, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
+import { closedPort } from "./utils/postgres.js"
+
+const STUDIO = "/Users/philipp/dev/studio"
+
+describe("acx hub", () => {
+  let dir: string
+  let hub: RunningHub
+  let laptop: string
+  let desk: string
+  let alice: string
+  let bob: string
+  let built: Fixtures.BuiltConfigDir
+  const env = () => ({ env: { ACX_HOME: path.join(dir, "reader") } })
+
+  beforeAll(async () => {
+    dir = tempDir("hub")
+    hub = await startHub(path.join(dir, "home"))
+    laptop = await hub.addUser("laptop1", "sync")
+    alice = await hub.addUser("alice", "viewer")
+    // a DBA's own roles, the same way
+    await query(hub.admin, `CREATE ROLE desk2 LOGIN PASSWORD 'desk2-secret-pw' IN ROLE acx_sync`)
+    await query(hub.admin, `CREATE ROLE bob LOGIN PASSWORD 'bob-secret-pw' IN ROLE acx_viewer`)
+    desk = asRole(hub.admin, "desk2", "desk2-secret-pw")
+    bob = asRole(hub.admin, "bob", "bob-secret-pw")
+    built = Fixtures.buildClaudeConfigDir(path.join(dir, "laptop"))
+    const laptopSync = await hub.sync(laptop, built.configDir, "laptop1")
+    expect(laptopSync.code, laptopSync.stderr).toBe(0)
+    const deskDir = oneSessionConfigDir(
+      path.join(dir, "desk"),
+      "d-kimuson-claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
+      "-path-to-Demo"
+    )
+    const deskSync = await hub.sync(desk, deskDir, "desk2")
+    expect(deskSync.code, deskSync.stderr).toBe(0)
+  }, 4 * TEST_TIMEOUT_MS)
+
+  afterAll(async () => {
+    await hub?.stop()
+    removeDir(dir)
+  })
+
+  const catalogState = () =>
+    query(
+      hub.admin,
+      `SELECT json_build_object(
+        'policies', (SELECT json_agg(p ORDER BY tablename, policyname) FROM pg_policies p WHERE schemaname = 'public'),
+        'grants', (SELECT json_agg(g ORDER BY grantee, table_name, privilege_type)
+          FROM information_schema.role_table_grants g WHERE grantee LIKE 'acx\\_%'),
+        'members', (SELECT json_agg(json_build_object('role', r.rolname, 'member', m.rolname, 'admin', a.admin_option)
+          ORDER BY r.rolname, m.rolname) FROM pg_auth_members a JOIN pg_roles r ON r.oid = a.roleid
+          JOIN pg_roles m ON m.oid = a.member WHERE r.rolname LIKE 'acx\\_%'),
+        'security', (SELECT json_agg(c.relname || ':' || c.relrowsecurity ORDER BY c.relname) FROM pg_class c
+          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r')
+      ) AS state`
+    ).then(([row]) => JSON.stringify(row!["state"]))
+
+  it("hub init a second time changes nothing, and says so", async () => {
+    const before = await catalogState()
+    expect(before).toContain("acx_viewer_read")
+    const again = await acx(["hub", "init", hub.admin])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toContain("nothing changed")
+    expect(await catalogState()).toBe(before)
+  }, TEST_TIMEOUT_MS)
+
+  it("a member meeting a schema older than its acx is told to have hub init run again, which fixes it", async () => {
+    await query(hub.admin, `DELETE FROM acx_session_store_migrations WHERE migration_id = 6`)
+    expectOneLine(await acx(["sessions", "--from", alice], env()), 1, "acx hub init")
+    const init = await acx(["hub", "init", hub.admin])
+    expect(init.code, init.stderr).toBe(0)
+    expect(init.stdout).toContain("hub ready")
+    const sessions = await acx(["sessions", "--from", alice], env())
+    expect(sessions.code, sessions.stderr).toBe(0)
+  }, TEST_TIMEOUT_MS)
+
+  it("a sync member stores and reads its own rows, and can neither update nor delete entries", async () => {
+    const [own] = await query(
+      hub.admin,
+      `SELECT count(*)::int AS n FROM claude_session_entries WHERE db_user = 'laptop1'`
+    )
+    expect(own!["n"]).toBeGreaterThan(1000)
+    expect((await query(laptop, `SELECT count(*)::int AS n FROM claude_session_entries`))[0]!["n"]).toBe(own!["n"])
+    // the other machine's member sees its one session, not the laptop's
+    expect((await query(desk, `SELECT count(*)::int AS n FROM acx_session_meta`))[0]!["n"]).toBe(1)
+    expect((await query(desk, `SELECT DISTINCT machine FROM acx_session_origin`)).map((r) => r["machine"])).toEqual([
+      "desk2"
+    ])
+    for (
+      const statement of [
+        `UPDATE claude_session_entries SET entry = '{}'`,
+        `DELETE FROM claude_session_entries`,
+        `TRUNCATE claude_session_entries`,
+        `DELETE FROM acx_session_meta`,
+        `INSERT INTO acx_hub_grants VALUES ('laptop1', 'x', 0)`
+      ]
+    ) {
+      expect(await refusal(laptop, statement), statement).toBe("42501")
+    }
+    // a row written as someone else is refused by the policy
+    expect(
+      await refusal(
+        laptop,
+        `INSERT INTO claude_session_entries (project_key, session_id, entry, db_user) VALUES ('p', 's', '{"type":"x"}', 'desk2')`
+      )
+    ).toBe("42501")
+    // a second sync, nothing new: still fine with these rights
+    const again = await hub.sync(laptop, built.configDir, "laptop1")
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toContain("0 new entries")
+  }, TEST_TIMEOUT_MS)
+
+  it("a viewer reads through sessions, search and stats --from, and writes nothing", async () => {
+    const sessions = parseJson<Array<{ sessionId: string }>>(await acx(["sessions", "--from", alice, "--json"], env()))
+    expect(sessions).toHaveLength(built.sessions.length + 1)
+    const search = parseJson<{ hits: Array<unknown> }>(await acx(["search", "the", "--from", alice, "--json"], env()))
+    expect(search.hits.length).toBeGreaterThan(0)
+    const stats = parseJson<{ rows: Array<unknown> }>(await acx(["stats", "--from", alice, "--json"], env()))
+    expect(stats.rows.length).toBeGreaterThan(0)
+    for (
+      const statement of [
+        `INSERT INTO claude_session_entries (project_key, session_id, entry) VALUES ('p', 's', '{"type":"x"}')`,
+        `UPDATE acx_session_meta SET entries = 0`,
+        `DELETE FROM acx_session_keys`,
+        `UPDATE acx_clock SET last = last`,
+        `SELECT * FROM acx_import_ledger`
+      ]
+    ) {
+      expect(await refusal(alice, statement), statement).toBe("42501")
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("a viewer limited by hub grant sees exactly the granted project in sessions, show, stats and search", async () => {
+    const granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))
+      .map((row) => row["session_id"] as string).sort()
+    expect(granted.length).toBe(2)
+    const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+    expect(grant.code, grant.stderr).toBe(0)
+    expect(grant.stdout).toContain("2 sessions")
+
+    const sessions = parseJson<Array<{ sessionId: string }>>(await acx(["sessions", "--from", bob, "--json"], env()))
+    expect(sessions.map((s) => s.sessionId).sort()).toEqual(granted)
+    const other = built.sessions.find((s) => !granted.includes(s.sessionId))!
+    expectOneLine(await acx(["show", other.sessionId, "--from", bob], env()), 1, "no session")
+    const shown = await acx(["show", granted[0]!, "--from", bob], env())
+    expect(shown.code, shown.stderr).toBe(0)
+    const stats = parseJson<{ rows: Array<{ sessionId: string }> }>(
+      await acx(["stats", "--from", bob, "--json"], env())
+    )
+    expect(stats.rows.map((row) => row.sessionId).sort()).toEqual(granted)
+    const search = parseJson<{ hits: Array<{ sessionId: string }> }>(
+      await acx(["search", "the", "--from", bob, "--json", "--limit", "200"], env())
+    )
+    expect(search.hits.length).toBeGreaterThan(0)
+    expect(new Set(search.hits.map((hit) => hit.sessionId))).toEqual(
+      new Set(search.hits.map((hit) => hit.sessionId).filter((id) => granted.includes(id)))
+    )
+    // the unrestricted viewer still sees everything
+    const all = parseJson<Array<unknown>>(await acx(["sessions", "--from", alice, "--json"], env()))
+    expect(all).toHaveLength(built.sessions.length + 1)
+
+    const revoked = await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.stderr).toContain("sees every project")
+    const after = parseJson<Array<unknown>>(await acx(["sessions", "--from", bob, "--json"], env()))
+    expect(after).toHaveLength(built.sessions.length + 1)
+    expectOneLine(
+      await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin]),
+      1,
+      "no grant"
+    )
+    expectOneLine(
+      await acx(["hub", "grant", "--project", STUDIO, "--role", "nobody_here", "--hub", hub.admin]),
+      1,
+      "no role"
+    )
+  }, 2 * TEST_TIMEOUT_MS)
+
+  it("hub status names each machine's sessions, entries, size and last sync, and the lagging one", async () => {
+    // the desk's last write two days ago
+    await query(
+      hub.admin,
+      `UPDATE acx_session_keys SET mtime = mtime - 172800000 WHERE db_user = 'desk2'`
+    )
+    const result = await acx(["hub", "status", "--hub", hub.admin, "--json", "--lag-hours", "24"])
+    const status = parseJson<{
+      machines: Array<{ machine: string; sessions: number; entries: number; entryBytes: number; lagging: boolean }>
+      members: Array<{ role: string; member: string }>
+      projects: Array<{ project: string; sessions: number }>
+      storeBytes: number
+    }>(result)
+    const byName = new Map(status.machines.map((m) => [m.machine, m]))
+    expect(byName.get("laptop1")).toMatchObject({ sessions: built.sessions.length, lagging: false })
+    expect(byName.get("desk2")).toMatchObject({ sessions: 1, lagging: true })
+    expect(byName.get("laptop1")!.entryBytes).toBeGreaterThan(0)
+    expect(status.storeBytes).toBeGreaterThan(byName.get("laptop1")!.entryBytes)
+    expect(status.members).toContainEqual({ role: "acx_viewer", member: "bob" })
+    expect(status.projects).toContainEqual({ project: STUDIO, sessions: 2 })
+    const table = await acx(["hub", "status", "--hub", hub.admin])
+    expect(table.stdout).toMatch(/desk2 .*LAGGING/)
+    expect(table.stdout).not.toMatch(/laptop1 .*LAGGING/)
+  }, TEST_TIMEOUT_MS)
+
+  it("never prints a connection string's password: wrong password, closed port, sslmode=require", async () => {
+    const wrong = asRole(hub.admin, "laptop1", "Wrong-Secret-Pw-1")
+    for (const args of [["sessions", "--from", wrong], ["hub", "status", "--hub", wrong]]) {
+      const result = await acx(args, env())
+      expectOneLine(result, 1, "password authentication failed")
+      expect(result.stderr).not.toContain("Wrong-Secret-Pw-1")
+    }
+    const closed = new URL(hub.admin)
+    closed.port = String(await closedPort())
+    const refused = await acx(["hub", "status", "--hub", closed.href])
+    expectOneLine(refused, 1, "connection refused")
+    expect(refused.stderr).not.toContain(closed.password)
+    const ssl = new URL(hub.admin)
+    ssl.searchParams.set("sslmode", "require")
+    for (const args of [["hub", "init", ssl.href], ["sessions", "--from", ssl.href]]) {
+      const result = await acx(args, env())
+      expectOneLine(result, 1, "SSL")
+      expect(result.stderr).not.toContain(ssl.password)
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("user add refuses a bad or taken name; user remove drops a member, who can no longer connect", async () => {
+    expectOneLine(
+      await acx(["hub", "user", "add", "Bad-Name", "--role", "viewer", "--hub", hub.admin]),
+      1,
+      "invalid role name"
+    )
+    expectOneLine(
+      await acx(["hub", "user", "add", "alice", "--role", "viewer", "--hub", hub.admin]),
+      1,
+      "exists already"
+    )
+    expectOneLine(await acx(["hub", "user", "remove", "postgres", "--hub", hub.admin]), 1, "no member")
+    expectOneLine(await acx(["hub", "init", "sqlite:/tmp/x.db"]), 2, "Postgres")
+    const removed = await acx(["hub", "user", "remove", "alice", "--hub", hub.admin])
+    expect(removed.code, removed.stderr).toBe(0)
+    const gone = await acx(["sessions", "--from", alice], env())
+    expectOneLine(gone, 1, "password authentication failed")
+    expect(gone.stderr).not.toContain(new URL(alice).password)
+  }, TEST_TIMEOUT_MS)
+})

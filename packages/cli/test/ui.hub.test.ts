@@ -1,0 +1,109 @@
+/**
+ * `acx ui --from postgres://VIEWER@…` over a hub, as a viewer limited by `acx hub grant` to one
+ * project, on an embedded Postgres of this file's own (see utils/hub.ts): every route of the page
+ * that reads the store answers with the granted project's sessions only. The list, the usage, the
+ * costs and the search name no other session; a session of another project, its subagents, its
+ * blocks, its lines, its export and its event stream are "not found", as a session that does not
+ * exist; the granted project's are served. (The memory routes read the machine's own memory
+ * database, not the store.)
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { asRole, query, type RunningHub, startHub } from "./utils/hub.js"
+import { type RunningUi, startUi } from "./utils/ui.js"
+import { request } from "./utils/uiFixture.js"
+
+const STUDIO = "/Users/philipp/dev/studio"
+
+describe("acx ui --from a hub, as a viewer limited to one project", () => {
+  let dir: string
+  let hub: RunningHub
+  let ui: RunningUi
+  let built: Fixtures.BuiltConfigDir
+  let granted: Array<string>
+  let others: Array<string>
+
+  beforeAll(async () => {
+    dir = tempDir("ui-hub")
+    hub = await startHub(path.join(dir, "home"))
+    const laptop = await hub.addUser("laptop1", "sync")
+    built = Fixtures.buildClaudeConfigDir(path.join(dir, "laptop"))
+    const synced = await hub.sync(laptop, built.configDir, "laptop1")
+    expect(synced.code, synced.stderr).toBe(0)
+    await query(hub.admin, `CREATE ROLE carol LOGIN PASSWORD 'carol-secret-pw' IN ROLE acx_viewer`)
+    const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "carol", "--hub", hub.admin])
+    expect(grant.code, grant.stderr).toBe(0)
+    granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))
+      .map((row) => row["session_id"] as string).sort()
+    others = built.sessions.map((s) => s.sessionId).filter((id) => !granted.includes(id))
+    expect(granted.length).toBeGreaterThan(0)
+    expect(others.length).toBeGreaterThan(0)
+    ui = await startUi(["--from", asRole(hub.admin, "carol", "carol-secret-pw")], { ACX_HOME: path.join(dir, "ui") })
+  }, 3 * TEST_TIMEOUT_MS)
+
+  afterAll(async () => {
+    await ui?.stop()
+    await hub?.stop()
+    removeDir(dir)
+  })
+
+  const get = (pathAndQuery: string, until?: (body: string) => boolean) =>
+    request(ui.port, pathAndQuery, {
+      headers: { cookie: `acx_ui_token=${ui.token}` },
+      ...(until === undefined ? {} : { until })
+    })
+
+  /** Whether `body` names any session the viewer may not see. */
+  const leaks = (body: string) => others.filter((id) => body.includes(id))
+
+  it("the list, usage, costs and search hold the granted project's sessions and no other", async () => {
+    const list = await get("/api/sessions")
+    expect(list.status).toBe(200)
+    const sessions = (JSON.parse(list.body) as { sessions: Array<{ sessionId: string }> }).sessions
+    expect(sessions.map((s) => s.sessionId).sort()).toEqual(granted)
+
+    for (const route of ["/api/sessions/usage", "/api/costs?since=2020-01-01", "/api/search?q=the&limit=200"]) {
+      const answer = await get(route)
+      expect(answer.status, route).toBe(200)
+      expect(leaks(answer.body), route).toEqual([])
+      expect(granted.some((id) => answer.body.includes(id)), route).toBe(true)
+    }
+  }, TEST_TIMEOUT_MS)
+
+  it("another project's session is not found on every session route; the granted one is served", async () => {
+    const withSubagent = built.sessions.find((s) => !granted.includes(s.sessionId) && s.subagents.length > 0)!
+    const agent = withSubagent.subagents[0]!.agentId
+    const routes = (id: string) => [
+      `/api/session/${id}`,
+      `/api/session/${id}/subagent/${agent}`,
+      `/api/session/${id}/block?line=1&block=0`,
+      `/api/session/${id}/line/1`,
+      `/api/session/${id}/export?format=jsonl`,
+      `/api/session/${id}/export?format=markdown`,
+      `/api/session/${id}/events?from=0`
+    ]
+    for (const id of others) {
+      for (const route of routes(id)) {
+        const answer = await get(route, (body) => body.length > 0)
+        expect(answer.status, route).toBe(404)
+        // the answer may quote the id asked for, and nothing else
+        expect(leaks(answer.body).filter((other) => other !== id), route).toEqual([])
+        expect(answer.body.length, route).toBeLessThan(300)
+      }
+    }
+    const mine = granted[0]!
+    for (
+      const route of [`/api/session/${mine}`, `/api/session/${mine}/export?format=jsonl`, `/api/session/${mine}/line/1`]
+    ) {
+      const answer = await get(route)
+      expect(answer.status, route).toBe(200)
+      expect(leaks(answer.body), route).toEqual([])
+    }
+    const events = await get(`/api/session/${mine}/events?from=0`, (body) => body.includes("data:"))
+    expect(events.status).toBe(200)
+    const listEvents = await get("/api/sessions/events", (body) => body.includes("retry:"))
+    expect(listEvents.status).toBe(200)
+  }, 2 * TEST_TIMEOUT_MS)
+})

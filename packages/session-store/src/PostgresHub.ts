@@ -1,0 +1,330 @@
+/**
+ * A hub: one Postgres store shared by a team, where Postgres itself (roles, privileges, row-level
+ * security) decides who may read or write what (docs/hub.md; docs/design.md, "A hub: Postgres
+ * decides who sees what"). `init` sets a store's schema up once, as a role that may create roles;
+ * `addUser`, `removeUser`, `grant` and `revoke` manage its members; `status` says what each
+ * machine synced.
+ *
+ * - `acx_sync` (machines): inserts session data and reads its own rows (`db_user =
+ *   current_user`); no `UPDATE` or `DELETE` on entries.
+ * - `acx_viewer` (people): `SELECT` only. A viewer none of whose roles has a grant sees every
+ *   project; one with grants sees the sessions of the granted projects (the `project` of each
+ *   session's origin, `acx sessions --json`'s `project`).
+ * - `acx_admin`: every row, and the grants; grants the two member roles to others.
+ *
+ * Members are login roles in these groups, made by `addUser` or by a DBA's own
+ * `CREATE ROLE … LOGIN IN ROLE acx_viewer`: the policies name the groups, never a member.
+ *
+ * @since 0.4.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as HubCredentials from "./HubCredentials.js"
+import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
+import { ROLES, setUp, snapshot } from "./internal/pgHub.js"
+import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
+import { openPool } from "./internal/pgPool.js"
+import * as PostgresSessionStore from "./PostgresSessionStore.js"
+import type * as SessionStore from "./SessionStore.js"
+
+/**
+ * Why a hub operation failed:
+ * - `InvalidName`: a role name that is not a plain identifier, or a reserved one;
+ * - `NotFound`: the role named does not exist, or is no member of the hub;
+ * - `Conflict`: the role to create exists already;
+ * - `Privilege`: the connecting role may not do this (e.g. `init` without CREATEROLE);
+ * - `Storage`: any other failure of the database.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export class PostgresHubError extends Schema.TaggedError<PostgresHubError>("@acx/session-store/PostgresHubError")(
+  "PostgresHubError",
+  {
+    reason: Schema.Literal("InvalidName", "NotFound", "Conflict", "Privilege", "Storage"),
+    operation: Schema.String,
+    description: Schema.String,
+    cause: Schema.optionalWith(Schema.Defect, { exact: true })
+  }
+) {
+  /**
+   * @since 0.4.0
+   */
+  override get message(): string {
+    return `PostgresHub ${this.operation} failed (${this.reason}): ${this.description}`
+  }
+}
+
+/**
+ * The member roles `addUser` makes.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type MemberRole = "sync" | "viewer"
+
+/**
+ * One machine of `status`: what the sessions whose origin names it hold. `machine` is `""` for
+ * sessions stored without an origin (by an acx before origins, or by the SDK's own mirroring).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface MachineStatus {
+  readonly machine: string
+  /** The OS users and the database roles that synced its sessions. */
+  readonly osUsers: ReadonlyArray<string>
+  readonly dbUsers: ReadonlyArray<string>
+  readonly sessions: number
+  readonly entries: number
+  /** The size of its entries' JSON, in bytes. */
+  readonly entryBytes: number
+  /** The store clock's epoch ms of the last write to one of its sessions. */
+  readonly lastSyncMs: number
+  /** `lastSyncMs` is older than the lag limit `status` was given. */
+  readonly lagging: boolean
+}
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface HubStatus {
+  readonly schema: string
+  readonly machines: ReadonlyArray<MachineStatus>
+  /** The login roles in each group role. */
+  readonly members: ReadonlyArray<{ readonly role: string; readonly member: string }>
+  readonly grants: ReadonlyArray<{ readonly role: string; readonly project: string }>
+  /** The projects of the sessions' origins (the IDs `grant` takes), most sessions first. */
+  readonly projects: ReadonlyArray<{ readonly project: string; readonly sessions: number }>
+  /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included). */
+  readonly storeBytes: number
+  readonly lagHours: number
+}
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface PostgresHub {
+  /** Migrates the store and sets roles, privileges and policies up; whether anything changed. */
+  readonly init: () => Effect.Effect<{ readonly changed: boolean }, PostgresHubError>
+  /** Creates a login role in `acx_<role>` with a generated password; its connection URL. */
+  readonly addUser: (
+    name: string,
+    role: MemberRole
+  ) => Effect.Effect<{ readonly url: Redacted.Redacted }, PostgresHubError>
+  /** Drops a member (a login role in `acx_sync` or `acx_viewer`) and its grants; its rows stay. */
+  readonly removeUser: (name: string) => Effect.Effect<void, PostgresHubError>
+  /** Lets `role` see `project`; how many of the project's sessions the hub holds today. */
+  readonly grant: (
+    project: string,
+    role: string
+  ) => Effect.Effect<{ readonly added: boolean; readonly sessions: number }, PostgresHubError>
+  /** Takes a grant back; how many grants `role` has left (none: it sees every project again). */
+  readonly revoke: (
+    project: string,
+    role: string
+  ) => Effect.Effect<{ readonly removed: boolean; readonly left: number }, PostgresHubError>
+  readonly status: (options?: { readonly lagHours?: number | undefined }) => Effect.Effect<HubStatus, PostgresHubError>
+}
+
+const failure = (operation: string) => (cause: unknown): PostgresHubError =>
+  new PostgresHubError({
+    reason: isPermissionDenied(cause) ? "Privilege" : "Storage",
+    operation,
+    description: describeStatementFailure(cause),
+    cause
+  })
+
+const fail = (operation: string, reason: PostgresHubError["reason"], description: string) =>
+  Effect.fail(new PostgresHubError({ reason, operation, description }))
+
+const roleName = (operation: string, name: string) =>
+  Either.match(HubCredentials.checkRoleName(name), {
+    onLeft: (description) => fail(operation, "InvalidName", description),
+    onRight: Effect.succeed
+  })
+
+/**
+ * The hub over an open `SqlClient` connected as an admin (`status` works as any role: a member
+ * sees what its policies let it).
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const makeWithClient = (options: {
+  readonly adminUrl: Redacted.Redacted
+  readonly schema?: string | undefined
+}): Effect.Effect<PostgresHub, SessionStore.SessionStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const schema = yield* PostgresSessionStore.validateOptions({ schema: options.schema })
+    const sql = yield* SqlClient.SqlClient
+    const grants = sql(`${schema}.acx_hub_grants`)
+    const latest = sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id
+      FROM ${sql(`${schema}.acx_session_store_migrations`)}`.pipe(
+      Effect.map(([row]) => Number(row?.id ?? 0)),
+      Effect.orElseSucceed(() => 0)
+    )
+
+    const init = Effect.fn("PostgresHub.init")(function*() {
+      const before = yield* latest
+      const was = yield* snapshot(sql, schema).pipe(Effect.mapError(failure("init")))
+      yield* migrate(schema).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.mapError(failure("init")))
+      const is = yield* sql.withTransaction(Effect.zipRight(setUp(sql, schema), snapshot(sql, schema))).pipe(
+        Effect.mapError(failure("init"))
+      )
+      return { changed: before < LATEST_MIGRATION || was !== is }
+    })
+
+    const membership = (name: string) =>
+      sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
+        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
+          JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
+        FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
+
+    const addUser = Effect.fn("PostgresHub.addUser")(function*(name: string, role: MemberRole) {
+      yield* roleName("addUser", name)
+      if ((yield* membership(name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
+        return yield* fail("addUser", "Conflict", `the role ${name} exists already; nothing was changed`)
+      }
+      const password = HubCredentials.generatePassword()
+      // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
+      yield* sql.unsafe(
+        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
+      ).pipe(Effect.mapError(failure("addUser")))
+      return { url: HubCredentials.memberUrl(options.adminUrl, name, password, schema) }
+    })
+
+    const removeUser = Effect.fn("PostgresHub.removeUser")(function*(name: string) {
+      yield* roleName("removeUser", name)
+      const row = yield* membership(name).pipe(Effect.mapError(failure("removeUser")))
+      const groups = row?.groups ?? []
+      if (
+        row === undefined || !row.rolcanlogin || !groups.some((group) => group === ROLES.sync || group === ROLES.viewer)
+      ) {
+        return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (acx_sync or acx_viewer)`)
+      }
+      yield* sql.withTransaction(Effect.zipRight(
+        sql`DELETE FROM ${grants} WHERE role_name = ${name}`,
+        sql.unsafe(`DROP ROLE "${name}"`)
+      )).pipe(Effect.mapError(failure("removeUser")))
+    })
+
+    const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
+      if ((yield* membership(role).pipe(Effect.mapError(failure("grant")))) === undefined) {
+        return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
+      }
+      const added = yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
+        VALUES (${role}, ${project}, ${Date.now()}) ON CONFLICT DO NOTHING RETURNING 1`
+      const [count] = yield* sql<{ readonly n: string | number }>`SELECT count(*) AS n
+        FROM ${sql(`${schema}.acx_session_origin`)} WHERE project = ${project}`
+      return { added: added.length > 0, sessions: Number(count?.n ?? 0) }
+    }, (effect) => Effect.catchTag(effect, "SqlError", (cause) => Effect.fail(failure("grant")(cause))))
+
+    const revoke = Effect.fn("PostgresHub.revoke")(function*(project: string, role: string) {
+      const removed = yield* sql`DELETE FROM ${grants} WHERE role_name = ${role} AND project = ${project} RETURNING 1`
+      const [left] = yield* sql<{ readonly n: string | number }>`SELECT count(*) AS n FROM ${grants}
+        WHERE role_name = ${role}`
+      return { removed: removed.length > 0, left: Number(left?.n ?? 0) }
+    }, (effect) => Effect.catchTag(effect, "SqlError", (cause) => Effect.fail(failure("revoke")(cause))))
+
+    const status = Effect.fn("PostgresHub.status")(
+      function*(statusOptions: { readonly lagHours?: number | undefined } = {}) {
+        const lagHours = statusOptions.lagHours ?? 24
+        return yield* readStatus(sql, schema, lagHours).pipe(Effect.mapError(failure("status")))
+      }
+    )
+
+    return { init, addUser, removeUser, grant, revoke, status }
+  })
+
+interface MachineRow {
+  readonly machine: string | null
+  readonly os_users: ReadonlyArray<string> | null
+  readonly db_users: ReadonlyArray<string> | null
+  readonly sessions: string | number
+  readonly last_ms: string | number | null
+}
+
+const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) =>
+  Effect.gen(function*() {
+    const t = (name: string) => sql(`${schema}.${name}`)
+    const origin = sql`LEFT JOIN ${t("acx_session_origin")} o
+      ON o.project_key = x.project_key AND o.session_id = x.session_id`
+    const machines = yield* sql<MachineRow>`SELECT o.machine,
+        array_remove(array_agg(DISTINCT o.os_user), NULL) AS os_users,
+        array_remove(array_agg(DISTINCT o.db_user), NULL) AS db_users,
+        count(DISTINCT (x.project_key, x.session_id)) AS sessions, max(x.mtime) AS last_ms
+      FROM ${t("acx_session_keys")} x ${origin} GROUP BY o.machine ORDER BY o.machine NULLS LAST`
+    const sizes = yield* sql<
+      { readonly machine: string | null; readonly entries: string; readonly bytes: string }
+    >`SELECT
+        o.machine, count(*) AS entries, coalesce(sum(pg_column_size(x.entry)), 0) AS bytes
+      FROM ${t("claude_session_entries")} x ${origin} GROUP BY o.machine`
+    const [store] = yield* sql<{ readonly bytes: string | number }>`SELECT
+        coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ${schema} AND c.relkind = 'r'`
+    const members = yield* sql<{ readonly role: string; readonly member: string }>`SELECT g.rolname AS role,
+        r.rolname AS member
+      FROM pg_catalog.pg_auth_members a JOIN pg_catalog.pg_roles g ON g.oid = a.roleid
+      JOIN pg_catalog.pg_roles r ON r.oid = a.member
+      WHERE g.rolname IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin}) AND r.rolcanlogin ORDER BY 1, 2`
+    // a store that was never made a hub has no grants table
+    const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
+      FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
+    const projects = yield* sql<{ readonly project: string; readonly sessions: string | number }>`SELECT project,
+        count(*) AS sessions FROM ${t("acx_session_origin")} GROUP BY project ORDER BY 2 DESC, 1`
+    const bySize = new Map(sizes.map((row) => [row.machine ?? "", row]))
+    const cutoff = Date.now() - lagHours * 3_600_000
+    return {
+      schema,
+      machines: machines.map((row): MachineStatus => {
+        const machine = row.machine ?? ""
+        const lastSyncMs = Number(row.last_ms ?? 0)
+        return {
+          machine,
+          osUsers: row.os_users ?? [],
+          dbUsers: row.db_users ?? [],
+          sessions: Number(row.sessions),
+          entries: Number(bySize.get(machine)?.entries ?? 0),
+          entryBytes: Number(bySize.get(machine)?.bytes ?? 0),
+          lastSyncMs,
+          lagging: lastSyncMs < cutoff
+        }
+      }),
+      members,
+      grants,
+      projects: projects.map((row) => ({ project: row.project, sessions: Number(row.sessions) })),
+      storeBytes: Number(store?.bytes ?? 0),
+      lagHours
+    }
+  })
+
+/**
+ * Opens a pool on `url` (closed with the scope) and builds the hub on it. Connection failures are
+ * `SessionStoreError`s with reason `Connection`, naming the server, never the password.
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const make = (options: {
+  readonly url: Redacted.Redacted
+  readonly schema?: string | undefined
+}): Effect.Effect<PostgresHub, SessionStore.SessionStoreError, Scope.Scope> =>
+  Effect.gen(function*() {
+    yield* PostgresSessionStore.validateOptions({ schema: options.schema })
+    const client = yield* openPool({
+      url: options.url,
+      maxConnections: 2,
+      applicationName: "@acx/session-store/PostgresHub"
+    })
+    return yield* makeWithClient({ adminUrl: options.url, schema: options.schema }).pipe(
+      Effect.provideService(SqlClient.SqlClient, client)
+    )
+  })

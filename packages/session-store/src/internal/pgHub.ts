@@ -1,0 +1,174 @@
+/**
+ * The statements of `PostgresHub.init`: the three group roles, their privileges on the store's
+ * tables, the grants table and the row-level security policies (docs/design.md, "A hub: Postgres
+ * decides who sees what"). Every statement is idempotent or replaces its object with the same
+ * definition, so a second run leaves the catalog as it was (`snapshot` compares the two).
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import { OWNED_TABLES } from "./pgMigrations.js"
+
+/** The group roles (cluster-wide: every hub of a cluster shares them). */
+export const ROLES = { sync: "acx_sync", viewer: "acx_viewer", admin: "acx_admin" } as const
+
+/** Tables holding session data: a viewer's rows are limited by project on each. */
+export const SESSION_TABLES = OWNED_TABLES.filter((table) => table !== "acx_import_ledger")
+
+/** Tables with a `BIGSERIAL` id: a sync member takes numbers from their sequences. */
+const SEQUENCES = [
+  "claude_session_entries_id_seq",
+  "acx_session_usage_id_seq",
+  "acx_session_text_id_seq"
+] as const
+
+/** What a sync member may do on each table (no UPDATE or DELETE on entries, ever). */
+const SYNC_PRIVILEGES: Record<string, string> = {
+  claude_session_entries: "SELECT, INSERT",
+  acx_session_keys: "SELECT, INSERT, UPDATE",
+  acx_session_summaries: "SELECT, INSERT, UPDATE",
+  acx_session_meta: "SELECT, INSERT, UPDATE",
+  acx_session_usage: "SELECT, INSERT, UPDATE",
+  acx_session_text: "SELECT, INSERT",
+  acx_session_origin: "SELECT, INSERT",
+  acx_import_ledger: "SELECT, INSERT, UPDATE",
+  acx_clock: "SELECT, UPDATE",
+  acx_session_store_migrations: "SELECT",
+  acx_hub_grants: "SELECT"
+}
+
+/** A viewer reads the session tables, the clock (what a live page follows) and its own grants. */
+const VIEWER_TABLES = [...SESSION_TABLES, "acx_clock", "acx_session_store_migrations", "acx_hub_grants"]
+
+/** The roles the session's login role belongs to (directly or through others), as names. */
+const MINE = `(SELECT r.rolname FROM pg_catalog.pg_roles r WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))`
+
+/**
+ * The `USING` expression of a viewer's policy on `table`. Without a grant for any of its roles a
+ * viewer sees every project; with one, the sessions whose origin names a granted project. Both
+ * subqueries are uncorrelated: Postgres evaluates each once per statement (an InitPlan and a
+ * hashed SubPlan), not once per row.
+ */
+const visibleTo = (schema: string, table: string): string => {
+  const grants = `${schema}.acx_hub_grants`
+  const granted = `SELECT g.project FROM ${grants} g WHERE g.role_name IN ${MINE}`
+  const unrestricted = `NOT EXISTS (SELECT 1 FROM ${grants} g WHERE g.role_name IN ${MINE})`
+  return table === "acx_session_origin"
+    ? `${unrestricted} OR project IN (${granted})`
+    : `${unrestricted} OR (project_key, session_id) IN (SELECT o.project_key, o.session_id FROM ${schema}.acx_session_origin o WHERE o.project IN (${granted}))`
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`
+
+/** `CREATE ROLE … NOLOGIN` unless it exists. */
+const ensureRole = (sql: SqlClient.SqlClient, role: string) =>
+  sql.unsafe(`DO $$ BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '${role}') THEN
+      CREATE ROLE ${quoted(role)} NOLOGIN;
+    END IF;
+  END $$`)
+
+/** A policy, replaced by the same definition when it exists. */
+const policy = (
+  sql: SqlClient.SqlClient,
+  target: string,
+  name: string,
+  clause: string
+) =>
+  Effect.zipRight(
+    sql.unsafe(`DROP POLICY IF EXISTS ${name} ON ${target}`),
+    sql.unsafe(`CREATE POLICY ${name} ON ${target} ${clause}`)
+  )
+
+/** The grants table and the index a restricted viewer's policy reads origins by. */
+const createGrantsTable = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.all([
+    sql.unsafe(`CREATE TABLE IF NOT EXISTS ${schema}.acx_hub_grants (
+      role_name TEXT NOT NULL,
+      project TEXT NOT NULL,
+      granted_ms BIGINT NOT NULL,
+      PRIMARY KEY (role_name, project)
+    )`),
+    sql.unsafe(`CREATE INDEX IF NOT EXISTS acx_session_origin_project_idx
+      ON ${schema}.acx_session_origin (project, project_key, session_id)`)
+  ], { discard: true })
+
+/** Privileges: what each role may do on each table (added to; `init` revokes nothing). */
+const grantPrivileges = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
+    const all = Object.values(ROLES).map(quoted).join(", ")
+    yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${all}`)
+    for (const [table, privileges] of Object.entries(SYNC_PRIVILEGES)) {
+      yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${ROLES.sync}`)
+    }
+    for (const sequence of SEQUENCES) {
+      yield* sql.unsafe(`GRANT USAGE, SELECT ON SEQUENCE ${schema}.${sequence} TO ${ROLES.sync}, ${ROLES.admin}`)
+    }
+    for (const table of VIEWER_TABLES) yield* sql.unsafe(`GRANT SELECT ON ${schema}.${table} TO ${ROLES.viewer}`)
+    yield* sql.unsafe(`GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${ROLES.admin}`)
+    // an admin grants the member roles to the people it adds (ADMIN OPTION), and reads what both do
+    yield* sql.unsafe(`GRANT ${ROLES.sync}, ${ROLES.viewer} TO ${ROLES.admin} WITH ADMIN OPTION`)
+  })
+
+/** Row-level security on every table a member reads, with each role's policy. */
+const enablePolicies = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
+    const own = "USING (db_user = current_user) WITH CHECK (db_user = current_user)"
+    for (const table of OWNED_TABLES) {
+      const target = `${schema}.${table}`
+      yield* sql.unsafe(`ALTER TABLE ${target} ENABLE ROW LEVEL SECURITY`)
+      yield* policy(sql, target, "acx_sync_own", `FOR ALL TO ${ROLES.sync} ${own}`)
+      yield* policy(sql, target, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
+      if (table !== "acx_import_ledger") {
+        yield* policy(
+          sql,
+          target,
+          "acx_viewer_read",
+          `FOR SELECT TO ${ROLES.viewer} USING (${visibleTo(schema, table)})`
+        )
+      }
+    }
+    const grants = `${schema}.acx_hub_grants`
+    yield* sql.unsafe(`ALTER TABLE ${grants} ENABLE ROW LEVEL SECURITY`)
+    yield* policy(
+      sql,
+      grants,
+      "acx_member_own",
+      `FOR SELECT TO ${ROLES.sync}, ${ROLES.viewer} USING (role_name IN ${MINE})`
+    )
+    yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
+  })
+
+/** Roles, grants table, privileges and policies on a migrated store's schema. */
+export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
+    // roles are cluster-wide: two hubs set up at once on one cluster would race on CREATE ROLE
+    yield* sql`SELECT pg_advisory_xact_lock(hashtext('acx_hub:roles'))`
+    for (const role of Object.values(ROLES)) yield* ensureRole(sql, role)
+    yield* createGrantsTable(sql, schema)
+    yield* grantPrivileges(sql, schema)
+    yield* enablePolicies(sql, schema)
+  })
+
+/**
+ * What `init` sets, read back from the catalog: roles and memberships, table privileges,
+ * row-level security flags and policies. Two equal snapshots: nothing changed.
+ */
+export const snapshot = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
+    const roles = yield* sql`SELECT r.rolname, r.rolcanlogin, m.rolname AS member_of, a.admin_option
+      FROM pg_catalog.pg_roles r
+      LEFT JOIN pg_catalog.pg_auth_members a ON a.member = r.oid
+      LEFT JOIN pg_catalog.pg_roles m ON m.oid = a.roleid
+      WHERE r.rolname IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin})
+      ORDER BY 1, 3`
+    const privileges = yield* sql`SELECT grantee, table_name, privilege_type
+      FROM information_schema.role_table_grants
+      WHERE table_schema = ${schema} AND grantee IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin})
+      ORDER BY 1, 2, 3`
+    const security = yield* sql`SELECT c.relname, c.relrowsecurity FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ${schema} AND c.relkind = 'r' ORDER BY 1`
+    const policies = yield* sql`SELECT tablename, policyname, roles::text, cmd, qual, with_check
+      FROM pg_catalog.pg_policies WHERE schemaname = ${schema} ORDER BY 1, 2`
+    return JSON.stringify({ roles, privileges, security, policies })
+  })
