@@ -19,12 +19,13 @@
  *    sessions), end to end.
  */
 import { type FleetMachine, generateFleet } from "@acx/testing/FleetConfigDirs"
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { dropSchema, nodeRunner, timed } from "./benchProcess.js"
 import { percentile } from "./storeSearch.js"
 
 const MACHINES = Number(process.env["ACX_BENCH_HUB_MACHINES"] ?? 20)
@@ -46,20 +47,7 @@ const load = () => `load average ${os.loadavg().map((x) => x.toFixed(1)).join(" 
 const median = (values: ReadonlyArray<number>) => percentile(values, 0.5)
 const ms = (value: number) => `${value.toFixed(0)} ms`
 
-const run = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => {
-  const result = spawnSync(process.execPath, args, {
-    env: { ...env, ...extra },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024
-  })
-  if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed (${result.status}): ${result.stderr}`)
-  return result.stdout
-}
-const timed = (f: () => unknown) => {
-  const started = performance.now()
-  f()
-  return performance.now() - started
-}
+const run = nodeRunner(env)
 const timedAsync = async (f: () => Promise<unknown>) => {
   const started = performance.now()
   await f()
@@ -72,19 +60,6 @@ const pgUrl = async (): Promise<{ url: string; embedded: boolean }> => {
   const server = await startEmbeddedPostgres()
   cleanups.push(server.stop)
   return { url: server.url, embedded: true }
-}
-
-const dropSchema = async (url: string, schema: string) => {
-  const pg = (await import("pg" as string)) as {
-    default: {
-      Client: new(
-        options: object
-      ) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> }
-    }
-  }
-  const client = new pg.default.Client({ connectionString: url })
-  await client.connect()
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
 }
 
 /** A machine's `acx sync` into the hub, as its owner runs it. */
@@ -102,7 +77,10 @@ const appendTurn = (machine: FleetMachine) => {
   const file = fs.readdirSync(path.join(projects, projectKey)).filter((name) => name.endsWith(".jsonl")).sort()[0]!
   const sessionId = file.slice(0, -".jsonl".length)
   const lines = fs.readFileSync(path.join(projects, projectKey, file), "utf8").trimEnd().split("\n")
-  const last = JSON.parse([...lines].reverse().find((line) => line.includes("\"uuid\""))!) as { uuid: string; cwd: string }
+  const last = JSON.parse([...lines].reverse().find((line) => line.includes("\"uuid\""))!) as {
+    uuid: string
+    cwd: string
+  }
   const now = new Date().toISOString()
   const prompt = randomUUID()
   const answer = randomUUID()

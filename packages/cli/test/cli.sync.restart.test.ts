@@ -112,8 +112,8 @@ describe("a Postgres restart under running syncs", () => {
     }
   })
 
-  it.each([["fast", false], ["immediate", true]] as const)(
-    "a %s restart while three machines sync: exit 0 or one clear line; a rerun stores every entry once",
+  it.each([["a fast", false], ["an immediate", true]] as const)(
+    "%s restart while three machines sync: exit 0 or one clear line; a rerun stores every entry once",
     { timeout: TIMEOUT },
     async (_, immediate) => {
       const machines = fleet.slice(0, 3)
