@@ -153,7 +153,9 @@ describe("twenty machines syncing into one Postgres", () => {
       expect(killed.length, `seed ${seed}: victims ${JSON.stringify([...victims])}`).toBeGreaterThanOrEqual(3)
 
       const reruns = await Promise.all(
-        fleet.filter((machine) => killed.includes(machine.name)).map((machine) => startSync(machine, spec, { timeoutMs: SYNC_TIMEOUT }).done)
+        fleet.filter((machine) => killed.includes(machine.name)).map((machine) =>
+          startSync(machine, spec, { timeoutMs: SYNC_TIMEOUT }).done
+        )
       )
       for (const run of reruns) expect(succeeded(run).passes).toBe(1)
       await expectFleetStored(pool, schema, fleet, expected)
