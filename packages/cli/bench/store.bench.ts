@@ -36,6 +36,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { dropSchema, nodeRunner, timed } from "./benchProcess.js"
 import { type Candidate, interleaved, percentile, searchStore, type StoreUnderTest } from "./storeSearch.js"
 
 const SESSIONS = Number(process.env["ACX_BENCH_SESSIONS"] ?? 200)
@@ -70,20 +71,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const median = (values: ReadonlyArray<number>) => percentile(values, 0.5)
 
 /** Runs `node args…` to completion; its stdout, or a failure with its stderr. */
-const node = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => {
-  const result = spawnSync(process.execPath, args, {
-    env: { ...env, ...extra },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024
-  })
-  if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed (${result.status}): ${result.stderr}`)
-  return result.stdout
-}
-const timed = (f: () => unknown) => {
-  const started = performance.now()
-  f()
-  return performance.now() - started
-}
+const node = nodeRunner(env)
 
 const pgUrl = async (): Promise<string | undefined> => {
   if (process.env["ACX_BENCH_PG"] === "0") return undefined
@@ -92,19 +80,6 @@ const pgUrl = async (): Promise<string | undefined> => {
   const server = await startEmbeddedPostgres()
   cleanups.push(server.stop)
   return server.url
-}
-
-const dropSchema = async (url: string, schema: string) => {
-  const pg = (await import("pg" as string)) as {
-    default: {
-      Client: new(
-        options: object
-      ) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> }
-    }
-  }
-  const client = new pg.default.Client({ connectionString: url })
-  await client.connect()
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
 }
 
 interface Target {

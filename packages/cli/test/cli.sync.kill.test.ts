@@ -23,9 +23,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, BIN, parseableLines, parseJson, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
+import { acx, type AcxResult, BIN, parseJson, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
 import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
+import { expectedEntries } from "./utils/syncExpected.js"
 
 const TIMEOUT = 300_000
 const PG_URL = process.env["ACX_PG_URL"]
@@ -34,30 +35,6 @@ const PG_SCHEMA = `acx_sync_kill_${process.pid}_${randomUUID().slice(0, 8)}`
 const ok = (result: AcxResult) => {
   expect(result.code, `exit code (stderr: ${result.stderr})`).toBe(0)
   return result
-}
-
-/** Every transcript of the dir with the key it is stored under and what the store must hold. */
-const expectedEntries = (configDir: string) => {
-  const projects = path.join(configDir, "projects")
-  const out: Array<{ key: { projectKey: string; sessionId: string; subpath?: string }; entries: Array<unknown> }> = []
-  for (const projectKey of fs.readdirSync(projects)) {
-    for (const name of fs.readdirSync(path.join(projects, projectKey))) {
-      if (!name.endsWith(".jsonl")) continue
-      const sessionId = name.slice(0, -".jsonl".length)
-      out.push({ key: { projectKey, sessionId }, entries: parseableLines(path.join(projects, projectKey, name)) })
-      const agents = path.join(projects, projectKey, sessionId, "subagents")
-      if (!fs.existsSync(agents)) continue
-      for (const agent of fs.readdirSync(agents).filter((file) => file.endsWith(".jsonl"))) {
-        const base = agent.slice(0, -".jsonl".length)
-        const meta = JSON.parse(fs.readFileSync(path.join(agents, `${base}.meta.json`), "utf8"))
-        out.push({
-          key: { projectKey, sessionId, subpath: `subagents/${base}` },
-          entries: [...parseableLines(path.join(agents, agent)), { ...meta, type: "agent_metadata" }]
-        })
-      }
-    }
-  }
-  return out
 }
 
 /** A target the tests sync into: its spec, a row count of its entries table, a store to read it. */

@@ -70,6 +70,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -77,7 +78,14 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
-import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
+import {
+  connectionLost,
+  describeConnectionLoss,
+  describeStatementFailure,
+  failDeadSqlError,
+  isPermissionDenied,
+  serverOf
+} from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
@@ -102,6 +110,14 @@ export interface PostgresSessionStoreOptions {
   readonly maxConnections?: number | undefined
   /** Told about every stored row `load` skips as corrupt (see `CorruptEntry`). */
   readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
+  /**
+   * How long opening the store may wait for the server's first answer. Default 30 s: twenty
+   * machines connecting at once to a busy server (SCRAM costs CPU on both sides) took longer
+   * than the driver's 5 s, and a refused or unresolvable server fails at once anyway.
+   *
+   * @since 0.3.0
+   */
+  readonly connectTimeout?: Duration.DurationInput | undefined
 }
 
 /**
@@ -115,6 +131,13 @@ export interface PostgresSessionStoreClientOptions {
   readonly schema?: string | undefined
   /** See {@link PostgresSessionStoreOptions.onCorruptEntry}. */
   readonly onCorruptEntry?: CorruptEntry.OnCorruptEntry | undefined
+  /**
+   * The server as errors name it (`HOST:PORT`, never credentials) when a connection is lost in
+   * the middle of an operation; `make` sets it from the URL.
+   *
+   * @since 0.3.0
+   */
+  readonly server?: string | undefined
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -122,15 +145,22 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 /** Rows per INSERT statement: 5 parameters per row stays far below Postgres' 65535 limit. */
 const INSERT_CHUNK = 2000
 
-// A role without the privilege (a hub's viewer, a sync member touching another's rows) is told as
-// `ReadOnly`: a reader then reads what is derived (see pgDerived.makeCatalog), as from a read-only file.
-const storageError = (operation: string) => (cause: unknown): SessionStore.SessionStoreError =>
-  new SessionStore.SessionStoreError({
-    reason: isPermissionDenied(cause) ? "ReadOnly" : "Storage",
+/**
+ * A failed statement as the store's error: reason `Connection` with one line naming the server
+ * when the connection was lost (a restart, a crash, a network cut: run the operation again);
+ * `ReadOnly` for a role without the privilege (a hub's viewer, a sync member touching another's
+ * rows: a reader then reads what is derived, see pgDerived.makeCatalog, as from a read-only file);
+ * else `Storage` with the server's reason.
+ */
+const storageErrorAt = (server: string | undefined) => (operation: string) => (cause: unknown) => {
+  const lost = connectionLost(cause)
+  return new SessionStore.SessionStoreError({
+    reason: lost !== undefined ? "Connection" : isPermissionDenied(cause) ? "ReadOnly" : "Storage",
     operation,
-    description: describeStatementFailure(cause),
+    description: lost === undefined ? describeStatementFailure(cause) : describeConnectionLoss(server, lost),
     cause
   })
+}
 
 const invalidOption = (description: string) =>
   new SessionStore.SessionStoreError({ reason: "InvalidOption", operation: "make", description })
@@ -204,7 +234,9 @@ export const makeWithClient = (
   Effect.gen(function*() {
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
+    const storageError = storageErrorAt(options.server)
     yield* migrate(schema).pipe(
+      failDeadSqlError,
       Effect.mapError((cause) => {
         const error = storageError("migrate")(cause)
         // a hub's member meets a schema an older acx set up: only its admin can bring it up to date
@@ -230,6 +262,7 @@ export const makeWithClient = (
       effect: Effect.Effect<A, SqlError | SessionStore.SessionStoreError, R>
     ): Effect.Effect<A, SessionStore.SessionStoreError, R> =>
       effect.pipe(
+        failDeadSqlError,
         Effect.mapError((error) => error._tag === "SqlError" ? storageError(operation)(error) : error),
         Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema, ...attributes } })
       )
@@ -424,6 +457,10 @@ export const makeWithClient = (
       )
     }
 
+    // every writer takes the clock row's lock first (see the module doc)
+    const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)))
+
     const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,
       load,
@@ -434,18 +471,8 @@ export const makeWithClient = (
       deleteOlderThan,
       importedFiles,
       appendImported,
-      ...makeOrigins(
-        sql,
-        schema,
-        (effect) => sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)),
-        storageError
-      ),
-      catalog: makeCatalog(
-        sql,
-        schema,
-        (effect) => sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)),
-        storageError
-      )
+      ...makeOrigins(sql, schema, writeTransaction, storageError),
+      catalog: makeCatalog(sql, schema, writeTransaction, storageError)
     }
     return store
   })
@@ -470,9 +497,14 @@ export const make = (
     const client = yield* openPool({
       url: options.url,
       maxConnections: options.maxConnections,
-      applicationName: "@acx/session-store/PostgresSessionStore"
+      applicationName: "@acx/session-store/PostgresSessionStore",
+      connectTimeout: options.connectTimeout ?? Duration.seconds(30)
     })
-    const store = yield* makeWithClient({ schema: options.schema, onCorruptEntry: options.onCorruptEntry }).pipe(
+    const store = yield* makeWithClient({
+      schema: options.schema,
+      onCorruptEntry: options.onCorruptEntry,
+      server: serverOf(Redacted.value(options.url))
+    }).pipe(
       Effect.provideService(SqlClient.SqlClient, client)
     )
     // the clock's notifications, on a connection of the listener's own (the driver is loaded)

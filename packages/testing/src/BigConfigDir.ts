@@ -32,6 +32,13 @@ export interface BigConfigDirOptions {
   readonly bytes?: number | undefined
   /** Projects the sessions are spread over; default 12. */
   readonly projects?: number | undefined
+  /**
+   * The working directories of the projects, in order (session `i` is in `cwds[i % length]`);
+   * they set how many projects there are, overriding `projects`. Default
+   * `/home/dev/src/project-<n>`: a test whose sessions must sit in real directories (a git
+   * repository with a remote, say) names its own.
+   */
+  readonly cwds?: ReadonlyArray<string> | undefined
   /** One session in this many gets a subagent transcript; default 4. */
   readonly subagentEvery?: number | undefined
   /** Seed of the generator; default 1. */
@@ -108,7 +115,8 @@ export const generateBigConfigDir = (options: BigConfigDirOptions): BigConfigDir
   fs.rmSync(path.join(configDir, "projects"), { recursive: true, force: true })
   const sessionCount = Math.max(1, Math.floor(options.sessions ?? 200))
   const totalBytes = Math.max(10_000, options.bytes ?? 100_000_000)
-  const projectCount = Math.max(1, Math.floor(options.projects ?? 12))
+  const cwds = options.cwds !== undefined && options.cwds.length > 0 ? options.cwds : undefined
+  const projectCount = cwds?.length ?? Math.max(1, Math.floor(options.projects ?? 12))
   const subagentEvery = Math.max(1, Math.floor(options.subagentEvery ?? 4))
   const seed = options.seed ?? 1
   const end = Date.parse(`${options.endDate ?? "2026-11-01"}T18:00:00.000Z`)
@@ -297,7 +305,7 @@ export const generateBigConfigDir = (options: BigConfigDirOptions): BigConfigDir
   const daysBack = Math.max(1, Math.ceil(sessionCount / 60))
   for (let i = 0; i < sessionCount; i++) {
     const project = i % projectCount
-    const cwd = `/home/dev/src/project-${project}`
+    const cwd = cwds?.[project] ?? `/home/dev/src/project-${project}`
     const projectKey = cwd.replace(/[^A-Za-z0-9]/g, "-")
     const sessionId = uuidOf(`session/${seed}/${i}`)
     const dir = path.join(configDir, "projects", projectKey)

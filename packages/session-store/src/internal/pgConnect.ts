@@ -3,6 +3,9 @@
  * never the credentials) and the reason, instead of the driver's "PgClient: Failed to connect";
  * and the sockets a failed connection leaves open, closed.
  */
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as net from "node:net"
 import type { Duplex } from "node:stream"
 
@@ -100,6 +103,53 @@ export const withLibpqSslmode = (url: string): string => {
   parsed.searchParams.set("uselibpqcompat", "true")
   return parsed.href
 }
+
+// SQLSTATEs of a server that ended or refuses the session: an administrator's shutdown or restart
+// (57P01), a crash of another backend (57P02), a server starting up or shutting down (57P03),
+// and the connection exceptions (class 08).
+const LOST_STATES: Record<string, string> = {
+  "57P01": "the server shut down or restarted",
+  "57P02": "the server restarted after a crash",
+  "57P03": "the server is starting up or shutting down"
+}
+
+// `pg`'s own words for a socket that closed under it.
+const CLOSED = /connection terminated|not queryable|connection ended|ended unexpectedly/i
+
+/**
+ * Why a statement failed, when it failed because the connection to the server was lost or could
+ * not be made again (a restart, a crash, a network cut): the reason in words, with the server's
+ * own message; `undefined` for any other failure (a constraint, a permission, bad SQL).
+ */
+export const connectionLost = (cause: unknown): string | undefined => {
+  const root = rootCause(cause)
+  const code = typeof root === "object" && root !== null ? (root as { readonly code?: unknown }).code : undefined
+  const message = root instanceof Error ? root.message : String(root)
+  if (typeof code === "string") {
+    if (code in LOST_STATES) return `${LOST_STATES[code]} (${message})`
+    if (code.startsWith("08")) return `connection failure (${message})`
+    if (code in NETWORK_REASONS || code === "EPIPE") return NETWORK_REASONS[code] ?? "the connection broke"
+  }
+  return CLOSED.test(message) ? "the connection closed (the server went away)" : undefined
+}
+
+/** `lost the connection to Postgres at HOST:PORT: REASON` (see {@link connectionLost}). */
+export const describeConnectionLoss = (server: string | undefined, reason: string): string =>
+  `lost the connection to Postgres${server === undefined ? "" : ` at ${server}`}: ${reason}`
+
+/**
+ * `effect` with a `SqlError` that died turned back into the failure it is. `@effect/sql` dies when
+ * the ROLLBACK of a failed transaction fails, which is what a connection lost mid-transaction
+ * does: without this a server restart ended a sync as an "internal error".
+ */
+export const failDeadSqlError = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.catchSomeDefect(
+    effect,
+    (defect) =>
+      typeof defect === "object" && defect !== null && (defect as { readonly _tag?: unknown })._tag === "SqlError"
+        ? Option.some(Effect.fail(defect as SqlError))
+        : Option.none()
+  )
 
 /** `cannot connect to Postgres at HOST:PORT: REASON`. */
 export const describeConnectFailure = (url: string, cause: unknown): string =>

@@ -242,6 +242,20 @@ interface KeyRow {
 }
 
 /**
+ * The keys to derive, main transcripts first as listed, each group started at a random key: the
+ * writers that catch up at once (twenty machines ending their syncs together) then work on
+ * different keys and skip what another derived, instead of queueing, all of them, for the write
+ * lock on the same key one after the other.
+ */
+const spread = <K extends { readonly subpath: string }>(keys: ReadonlyArray<K>): ReadonlyArray<K> => {
+  const rotate = (group: ReadonlyArray<K>) => {
+    const start = Math.floor(Math.random() * group.length)
+    return [...group.slice(start), ...group.slice(0, start)]
+  }
+  return [...rotate(keys.filter((key) => key.subpath === "")), ...rotate(keys.filter((key) => key.subpath !== ""))]
+}
+
+/**
  * Derives every entry not derived yet, key by key (main transcripts first), each key in one
  * `writeTransaction`; how many entries.
  */
@@ -255,9 +269,12 @@ export const catchUp = (
     const behind = yield* sql<Pick<KeyRow, "project_key" | "session_id" | "subpath">>`SELECT project_key, session_id,
       subpath FROM ${t.keys} WHERE mtime > derived_mtime ORDER BY subpath <> '', project_key, session_id, subpath`
     let derived = 0
-    for (const behindKey of behind) {
+    for (const behindKey of spread(behind)) {
       const same = sql`project_key = ${behindKey.project_key} AND session_id = ${behindKey.session_id}
         AND subpath = ${behindKey.subpath}`
+      // done by another writer meanwhile: skipped without waiting for the write lock
+      const still = yield* sql`SELECT 1 FROM ${t.keys} WHERE ${same} AND mtime > derived_mtime`
+      if (still.length === 0) continue
       derived += yield* writeTransaction(Effect.gen(function*() {
         const [key] = yield* sql<KeyRow>`SELECT project_key, session_id, subpath, mtime, derived_mtime, derived_id
           FROM ${t.keys} WHERE ${same}`

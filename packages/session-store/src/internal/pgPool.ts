@@ -6,6 +6,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -19,6 +20,8 @@ export const openPool = (options: {
   readonly url: Redacted.Redacted
   readonly maxConnections?: number | undefined
   readonly applicationName: string
+  /** How long a connection may wait for the server's first answer (the driver's default: 5 s). */
+  readonly connectTimeout?: Duration.DurationInput | undefined
 }): Effect.Effect<SqlClient.SqlClient, SessionStoreError, Scope.Scope> =>
   Effect.gen(function*() {
     const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
@@ -30,6 +33,7 @@ export const openPool = (options: {
       url: Redacted.make(withLibpqSslmode(Redacted.value(options.url))),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       applicationName: options.applicationName,
+      ...(options.connectTimeout === undefined ? {} : { connectTimeout: options.connectTimeout }),
       stream: sockets.stream
     })).pipe(
       Effect.tapError(() => Effect.sync(sockets.destroyAll)),

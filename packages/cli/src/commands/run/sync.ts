@@ -19,6 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
@@ -57,6 +58,42 @@ export const MAX_DELAY = Duration.seconds(5)
  * @category watch
  */
 export const RESCAN = Duration.minutes(1)
+
+/**
+ * After a sync lost its connection to the store (a Postgres restart, a network cut), `--watch`
+ * tries again this long after (not at the next {@link RESCAN}), and a `--background` sync (what
+ * the hook starts, with nobody to run it again) retries its whole sync this often, at most
+ * {@link BACKGROUND_RETRIES} times. Every batch is one transaction with its ledger record, so a
+ * retry stores exactly what the lost one had not.
+ *
+ * @since 0.3.0
+ * @category watch
+ */
+export const RETRY = Duration.seconds(5)
+
+/**
+ * How often a `--background` sync tries again after a lost connection (see {@link RETRY}).
+ *
+ * @since 0.3.0
+ * @category watch
+ */
+export const BACKGROUND_RETRIES = 6
+
+/** A failure of the store that another try may not meet: a lost connection, a failed statement. */
+const isStoreFailure = (error: unknown): error is SessionStore.SessionStoreError =>
+  error instanceof SessionStore.SessionStoreError && (error.reason === "Connection" || error.reason === "Storage")
+
+const isConnectionLoss = (error: unknown): error is SessionStore.SessionStoreError =>
+  error instanceof SessionStore.SessionStoreError && error.reason === "Connection"
+
+/** The store's one line, with what to do: nothing stored is lost, a rerun stores the rest. */
+const withRerunHint = <E>(error: E): E =>
+  isConnectionLoss(error)
+    ? new SessionStore.SessionStoreError({
+      ...error,
+      description: `${error.description}; what was synced is kept: run acx sync again for the rest`
+    }) as E
+    : error
 
 /** The default target, its directory made owner-only (what `acx sync` keeps can hold secrets). */
 const defaultTarget = (): string => {
@@ -157,6 +194,18 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
       if (!json) yield* Console.error(`acx: stopped (${stopped.signal})`)
     }).pipe(Effect.provide(target.layer))
   }).pipe(
+    (sync) =>
+      background
+        ? Effect.retry(
+          sync.pipe(Effect.tapError((error) =>
+            isConnectionLoss(error)
+              ? Console.error(`acx: ${CliError.describeError(error)}; trying again in ${Duration.format(RETRY)}`)
+              : Effect.void
+          )),
+          { while: isConnectionLoss, schedule: Schedule.spaced(RETRY), times: BACKGROUND_RETRIES }
+        )
+        : sync,
+    Effect.mapError(withRerunHint),
     Effect.provide(projectsLayer(configDir)),
     Effect.provide(NodeContext.layer)
   )
@@ -183,9 +232,17 @@ const watchLoop = <E, R>(dir: string, syncOnce: Effect.Effect<void, E, R>) =>
       (watcher) => Effect.sync(() => watcher?.close())
     )
     const quiet = Queue.take(changes).pipe(Effect.timeout(DEBOUNCE), Effect.option)
+    // a store failure (a Postgres restart) is one line, and another try after RETRY
+    const tried = syncOnce.pipe(
+      Effect.as(RESCAN),
+      Effect.catchIf(isStoreFailure, (error) =>
+        Console.error(`acx: ${CliError.describeError(error)}; trying again in ${Duration.format(RETRY)}`).pipe(
+          Effect.as(RETRY)
+        ))
+    )
     for (;;) {
-      yield* syncOnce
-      yield* Effect.raceFirst(Queue.take(changes), Effect.sleep(RESCAN))
+      const wait = yield* tried
+      yield* Effect.raceFirst(Queue.take(changes), Effect.sleep(wait))
       const until = Date.now() + Duration.toMillis(MAX_DELAY)
       while (Date.now() < until && Option.isSome(yield* quiet)) {
         // more writes: wait for them to stop
