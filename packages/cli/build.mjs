@@ -29,6 +29,7 @@ const ENTRIES = new Set([
   "hook.cjs",
   "sync-hook.cjs",
   "fast-read.cjs",
+  "fast-dir.cjs",
   "acx-stats-worker.mjs"
 ])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
@@ -140,6 +141,18 @@ const fastReadBundle = async () => {
   unwrapBuiltins(path.join(stage, "fast-read.cjs"))
 }
 
+// The fast path over a config directory (src/fastDir.ts): `acx stats` and `acx sessions` without
+// `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
+// SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
+const fastDirBundle = async () => {
+  await esbuild.build({
+    ...hookCommon,
+    entryPoints: [path.join(here, "src/fastDir.ts")],
+    outfile: path.join(stage, "fast-dir.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
+}
+
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
 // `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
 // (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
@@ -168,6 +181,7 @@ await Promise.all([
   hookBundles(),
   syncHookBundle(),
   fastReadBundle(),
+  fastDirBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

@@ -33,6 +33,7 @@ import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { parseArgs } from "./internal/fastArgs.js"
+import { writeAll } from "./internal/fastOutput.js"
 import * as FastStats from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
 import { projectKeyOf } from "./internal/projectKey.js"
@@ -130,25 +131,6 @@ export const sessionsOutput = (request: SessionsRequest, cwd: string = process.c
     return request.json ? format.json(list) : sessionsTable(list, { sizes: false })
   } catch {
     return undefined
-  }
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4))
-
-// Written with `fs.writeSync` (process.stdout on a pipe loads the stream and socket modules);
-// a reader that closed the pipe (`| head`) ends the output, as the full path's EPIPE handler does.
-const writeAll = (fd: number, text: string): void => {
-  const bytes = Buffer.from(text)
-  let offset = 0
-  while (offset < bytes.length) {
-    try {
-      offset += fs.writeSync(fd, bytes, offset)
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === "EPIPE") return
-      if (code !== "EAGAIN") throw error
-      Atomics.wait(pause, 0, 0, 1)
-    }
   }
 }
 
