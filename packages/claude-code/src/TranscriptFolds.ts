@@ -15,6 +15,7 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import type * as StatsReport from "@acx/convert/StatsReport"
 import { paths } from "@acx/environment/AcxHome"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -348,4 +349,36 @@ export const foldTranscripts = async (
     cacheWarning,
     malformedAt
   }
+}
+
+/**
+ * A digest of everything a run over `files` that folds nothing reads: each file's path, size and
+ * mtime, the cache file's size and mtime, the prices and the time zone; `undefined` when a file
+ * or the cache cannot be `stat`ed. Equal digests before and after a run mean the run saw one
+ * state; a later equal digest means a run now would read the same and report the same, so a
+ * report kept under the digest (the CLI's warm `acx stats`) can be printed without folding.
+ *
+ * @since 0.4.0
+ * @category cache
+ */
+export const stateDigest = (
+  files: ReadonlyArray<TranscriptFile>,
+  scope: FoldScope,
+  options: FoldOptions
+): string | undefined => {
+  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
+  if (cacheDir === null) return undefined
+  const hash = createHash("sha256")
+  const cacheFile = cacheFileOf(cacheDir, scope.scope)
+  try {
+    for (const file of [cacheFile, ...files.map((item) => item.file)]) {
+      const stat = fs.statSync(file)
+      if (!stat.isFile()) return undefined
+      hash.update(`${JSON.stringify([file, stat.size, stat.mtimeMs])}\n`)
+    }
+  } catch {
+    return undefined
+  }
+  hash.update(JSON.stringify([scope.scope, scope.complete, files.map((item) => item.kind), Pricing.fingerprint(options.pricing), timeZone()]))
+  return hash.digest("hex")
 }

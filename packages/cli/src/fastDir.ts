@@ -39,6 +39,7 @@ import { parseArgs } from "./internal/fastArgs.js"
 import { writeAll } from "./internal/fastOutput.js"
 import * as format from "./internal/format.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
+import * as StatsSummary from "./internal/statsSummary.js"
 import { statsReport } from "./internal/statsTable.js"
 
 /**
@@ -122,13 +123,30 @@ export const statsOutput = async (request: DirRequest): Promise<string | undefin
   const files = PlainListing.listTranscripts(configDir)
   if (files === undefined || files.length === 0) return undefined
   const projectsDir = path.join(configDir, "projects")
-  const run = await TranscriptFolds.foldTranscripts(files, { scope: projectsDir, complete: true }, { pricing })
+  const scope = { scope: projectsDir, complete: true }
+  // a warm run's report, kept while nothing it read has changed (internal/statsSummary.ts)
+  const summaryFile = StatsSummary.summaryFileOf(AcxHome.paths().cache, projectsDir)
+  const key = JSON.stringify([request.by, request.json, request.since ?? null, request.until ?? null])
+  const before = TranscriptFolds.stateDigest(files, scope, { pricing })
+  const kept = before === undefined ? undefined : StatsSummary.keptOutput(summaryFile, before, key)
+  if (kept !== undefined) return kept
+  const run = await TranscriptFolds.foldTranscripts(files, scope, { pricing })
   if (run.skipped.length > 0 || run.cacheWarning !== undefined || run.folds.some((item) => item.fold.malformed > 0)) {
     return undefined
   }
   const result = StatsOutput.reportStats({ pricing, run }, request.by, parsed.range)
-  if (request.json) return format.json(StatsOutput.statsJson(result))
-  return result.report.rows.length === 0 ? undefined : statsReport(result)
+  const output = request.json
+    ? format.json(StatsOutput.statsJson(result))
+    : result.report.rows.length === 0
+    ? undefined
+    : statsReport(result)
+  if (output !== undefined && run.files.folded === 0 && run.files.appended === 0 && before !== undefined) {
+    // what a run that folds nothing prints, as long as the state it read stays as it was
+    if (TranscriptFolds.stateDigest(files, scope, { pricing }) === before) {
+      StatsSummary.keepOutput(summaryFile, before, key, output)
+    }
+  }
+  return output
 }
 
 /**

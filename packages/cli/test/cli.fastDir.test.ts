@@ -127,6 +127,45 @@ describe("the fast path over a config directory: acx stats", () => {
     expect(JSON.parse(warm.stdout).read.folded).toBe(0)
   })
 
+  it("prints a warm run's kept report only while nothing it read changed", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const configDir = path.join(root, "summary")
+    const sessions = Fixtures.buildClaudeConfigDir(configDir).sessions
+    const home = freshHome()
+    const args = ["stats", "--json", "--by", "day"]
+    const truth = async () => (await run(args, freshHome(), false, configDir)).stdout
+    const warmFull = async () => (await run(args, home, false, configDir)).stdout
+    answered(await run(args, home, true, configDir), "stats")
+    // the second run folds nothing and keeps its report; the third prints it
+    for (let i = 0; i < 2; i++) {
+      const fast = await run(args, home, true, configDir)
+      answered(fast, "stats")
+      expect(fast.stdout).toBe(await warmFull())
+    }
+    const summary = () => {
+      const dir = path.join(home, "cache")
+      return path.join(dir, fs.readdirSync(dir).find((name) => name.startsWith("stats-summary-"))!)
+    }
+    expect(fs.existsSync(summary())).toBe(true)
+    const lines = fs.readFileSync(sessions[0]!.file, "utf8").split("\n").filter((line) => line.includes("\"usage\""))
+    fs.appendFileSync(sessions[1]!.file, `${lines.at(-1)!}\n`)
+    const appended = await run(args, home, true, configDir)
+    const { read: _a, ...appendedJson } = JSON.parse(appended.stdout)
+    const { read: _b, ...truthJson } = JSON.parse(await truth())
+    expect(appendedJson).toEqual(truthJson)
+    expect(JSON.parse(appended.stdout).read.appended).toBe(1)
+    // the statistics cache removed: the full path would fold again, so no kept report is printed
+    await run(args, home, true, configDir)
+    fs.rmSync(path.join(home, "cache", fs.readdirSync(path.join(home, "cache")).find((name) => /^stats-[0-9a-f]{8}\.json$/.test(name))!))
+    const refolded = await run(args, home, true, configDir)
+    expect(JSON.parse(refolded.stdout).read.folded).toBeGreaterThan(0)
+    // a corrupt kept report is none
+    await run(args, home, true, configDir)
+    fs.writeFileSync(summary(), "{\"version\":1,\"digest\":")
+    const again = await run(args, home, true, configDir)
+    answered(again, "stats")
+    expect(again.stdout).toBe(await warmFull())
+  })
+
   it("hands back what it is not certain of", { timeout: TEST_TIMEOUT_MS }, async () => {
     const home = freshHome()
     handedBack(await acx(["stats", "--project", built.sessions[0]!.projectKey, "--config-dir", built.configDir], {
