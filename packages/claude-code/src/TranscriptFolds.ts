@@ -21,9 +21,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
+import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
 import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
-import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 
 /**
  * A transcript file to fold, and the session it belongs to.
@@ -337,13 +337,22 @@ export const foldTranscripts = async (
     }
     const changed = jobs.length > 0 || Object.keys(kept).length !== Object.keys(cached).length
     if (changed) {
-      cacheWarning = writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+      cacheWarning = writeCache(cacheFile, {
+        version: CACHE_VERSION,
+        pricing: fingerprint,
+        timeZone: timeZone(),
+        files: kept
+      })
     }
   }
   return {
     folds,
     skipped,
-    files: { cached: files.length - skipped.length - (jobs.length - unread), appended, folded: jobs.length - unread - appended },
+    files: {
+      cached: files.length - skipped.length - (jobs.length - unread),
+      appended,
+      folded: jobs.length - unread - appended
+    },
     bytesRead: bytesToRead,
     workers,
     cacheWarning,
@@ -379,6 +388,14 @@ export const stateDigest = (
   } catch {
     return undefined
   }
-  hash.update(JSON.stringify([scope.scope, scope.complete, files.map((item) => item.kind), Pricing.fingerprint(options.pricing), timeZone()]))
+  hash.update(
+    JSON.stringify([
+      scope.scope,
+      scope.complete,
+      files.map((item) => item.kind),
+      Pricing.fingerprint(options.pricing),
+      timeZone()
+    ])
+  )
   return hash.digest("hex")
 }

@@ -133,7 +133,9 @@ const main = () => {
   if (ccusage !== undefined) {
     const theirs = ccusageTotals(ccusageRun())
     for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
-      if (theirs[key] !== acxFirst[key]) throw new Error(`${key} tokens differ: acx ${acxFirst[key]}, ccusage ${theirs[key]}`)
+      if (theirs[key] !== acxFirst[key]) {
+        throw new Error(`${key} tokens differ: acx ${acxFirst[key]}, ccusage ${theirs[key]}`)
+      }
     }
     if (Math.round(theirs.costUSD * 100) !== Math.round(acxFirst.costUSD * 100)) {
       throw new Error(`dollars differ: acx ${acxFirst.costUSD}, ccusage ${theirs.costUSD}`)
@@ -167,7 +169,9 @@ const main = () => {
   const node = medianOf("node -e 0")
   const cc = ccusage === undefined ? undefined : medianOf(`ccusage ${CCUSAGE_VERSION} session`)
   const target: Record<string, string> = {
-    "acx stats cold": cc === undefined ? "" : `${(medianOf("acx stats cold") / cc).toFixed(2)}× ccusage (target ≤ 0.8×)`,
+    "acx stats cold": cc === undefined
+      ? ""
+      : `${(medianOf("acx stats cold") / cc).toFixed(2)}× ccusage (target ≤ 0.8×)`,
     "acx stats warm": `${(medianOf("acx stats warm") / node).toFixed(2)}× node -e 0 (target ≤ 3×)`,
     "acx sessions warm": `${(medianOf("acx sessions warm") / node).toFixed(2)}× node -e 0 (target ≤ 2.5×)`
   }

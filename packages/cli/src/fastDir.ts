@@ -70,7 +70,10 @@ export const parseRequest = (argv: ReadonlyArray<string>): DirRequest | undefine
   const options = parseArgs(
     argv.slice(3),
     command === "stats"
-      ? { values: { "--config-dir": "configDir", "--by": "by", "--since": "since", "--until": "until" }, flags: { "--json": "json" } }
+      ? {
+        values: { "--config-dir": "configDir", "--by": "by", "--since": "since", "--until": "until" },
+        flags: { "--json": "json" }
+      }
       : { values: { "--config-dir": "configDir" }, flags: { "--json": "json" } }
   )
   if (options === undefined) return undefined

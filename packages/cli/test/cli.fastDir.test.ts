@@ -85,8 +85,14 @@ describe("the fast path over a config directory: acx stats", () => {
       ["an appended line", () => fs.appendFileSync(second!.file, `${lines.at(-1)!}\n`)],
       ["a touched file", () => fs.utimesSync(third!.file, new Date(2031, 0, 1), new Date(2031, 0, 1))],
       ["a deleted file", () => fs.rmSync(first!.file)],
-      ["a renamed file", () =>
-        fs.renameSync(second!.file, path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl"))]
+      [
+        "a renamed file",
+        () =>
+          fs.renameSync(
+            second!.file,
+            path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl")
+          )
+      ]
     ]
     for (const [name, change] of changes) {
       change()
@@ -155,7 +161,13 @@ describe("the fast path over a config directory: acx stats", () => {
     expect(JSON.parse(appended.stdout).read.appended).toBe(1)
     // the statistics cache removed: the full path would fold again, so no kept report is printed
     await run(args, home, true, configDir)
-    fs.rmSync(path.join(home, "cache", fs.readdirSync(path.join(home, "cache")).find((name) => /^stats-[0-9a-f]{8}\.json$/.test(name))!))
+    fs.rmSync(
+      path.join(
+        home,
+        "cache",
+        fs.readdirSync(path.join(home, "cache")).find((name) => /^stats-[0-9a-f]{8}\.json$/.test(name))!
+      )
+    )
     const refolded = await run(args, home, true, configDir)
     expect(JSON.parse(refolded.stdout).read.folded).toBeGreaterThan(0)
     // a corrupt kept report is none
@@ -168,9 +180,12 @@ describe("the fast path over a config directory: acx stats", () => {
 
   it("hands back what it is not certain of", { timeout: TEST_TIMEOUT_MS }, async () => {
     const home = freshHome()
-    handedBack(await acx(["stats", "--project", built.sessions[0]!.projectKey, "--config-dir", built.configDir], {
-      env: { ACX_HOME: home, ACX_FAST_REPORT: "1" }
-    }), "stats")
+    handedBack(
+      await acx(["stats", "--project", built.sessions[0]!.projectKey, "--config-dir", built.configDir], {
+        env: { ACX_HOME: home, ACX_FAST_REPORT: "1" }
+      }),
+      "stats"
+    )
     handedBack(await run(["stats", "--follow-symlinks"], home, true), "stats")
     handedBack(await run(["stats", "--by=day"], home, true), "stats")
     handedBack(await run(["stats", "--since", "yesterday"], home, true), "stats")
@@ -223,7 +238,11 @@ describe("the fast path over a config directory: acx sessions", () => {
     await run(["sessions"], home, true, configDir)
     answered(await run(["sessions"], home, true, configDir), "sessions")
     const [first, second, third] = sessions
-    const title = JSON.stringify({ type: "custom-title", customTitle: "renamed by a test", sessionId: third!.sessionId })
+    const title = JSON.stringify({
+      type: "custom-title",
+      customTitle: "renamed by a test",
+      sessionId: third!.sessionId
+    })
     const cacheFile = () => {
       const dir = path.join(home, "cache")
       return path.join(dir, fs.readdirSync(dir).find((name) => name.startsWith("sessions-"))!)
@@ -232,8 +251,14 @@ describe("the fast path over a config directory: acx sessions", () => {
       ["an appended title", () => fs.appendFileSync(third!.file, `${title}\n`)],
       ["a touched file", () => fs.utimesSync(second!.file, new Date(2031, 0, 1), new Date(2031, 0, 1))],
       ["a deleted file", () => fs.rmSync(first!.file)],
-      ["a renamed file", () =>
-        fs.renameSync(second!.file, path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl"))],
+      [
+        "a renamed file",
+        () =>
+          fs.renameSync(
+            second!.file,
+            path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl")
+          )
+      ],
       ["a corrupt cache", () => fs.writeFileSync(cacheFile(), "{\"version\":2,")]
     ]
     for (const [name, change] of changes) {
@@ -264,7 +289,11 @@ describe("the fast path over a config directory: acx sessions", () => {
 describe("the fast path over a config directory: its parts", () => {
   it("parses only the shapes it takes", () => {
     const argv = (...args: Array<string>) => ["node", "acx", ...args]
-    expect(parseRequest(argv("stats", "--by", "day", "--json"))).toMatchObject({ command: "stats", by: "day", json: true })
+    expect(parseRequest(argv("stats", "--by", "day", "--json"))).toMatchObject({
+      command: "stats",
+      by: "day",
+      json: true
+    })
     expect(parseRequest(argv("sessions", "--config-dir", "x"))).toMatchObject({ command: "sessions", configDir: "x" })
     expect(parseRequest(argv("sessions", "--by", "day"))).toBeUndefined()
     expect(parseRequest(argv("stats", "--by", "hour"))).toBeUndefined()
