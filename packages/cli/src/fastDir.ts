@@ -28,7 +28,6 @@ import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
 import * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
-import * as Pricing from "@acx/convert/Pricing"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -36,7 +35,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { configDirOf } from "./internal/configDir.js"
 import { parseArgs } from "./internal/fastArgs.js"
-import { writeAll } from "./internal/fastOutput.js"
+import { answer } from "./internal/fastOutput.js"
+import { builtinPricing } from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
 import * as StatsSummary from "./internal/statsSummary.js"
@@ -97,17 +97,6 @@ const configDirectory = (option: string | undefined): string | undefined => {
     return fs.statSync(resolved).isDirectory() ? resolved : undefined
   } catch {
     return undefined
-  }
-}
-
-// The built-in prices are the full path's only when there is no pricing file (it reads one that
-// exists, and fails on one it cannot read).
-const builtinPricing = (home: string): Pricing.PricingTable | undefined => {
-  try {
-    fs.lstatSync(AcxHome.paths(home).pricing)
-    return undefined
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? Pricing.builtinPricing : undefined
   }
 }
 
@@ -193,13 +182,5 @@ export const main = async (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv =
   } catch {
     output = undefined
   }
-  if (output === undefined) return false
-  if (env["ACX_FAST_REPORT"] === "1") fs.writeSync(2, `acx: fast path: ${argv[2]} (config directory)\n`)
-  try {
-    writeAll(1, `${output}\n`)
-  } catch (error) {
-    fs.writeSync(2, `acx: cannot write the output: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
-  }
-  return true
+  return output === undefined ? false : answer(`${argv[2]} (config directory)`, output, env)
 }

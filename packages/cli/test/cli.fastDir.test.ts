@@ -45,6 +45,15 @@ const compare = async (args: ReadonlyArray<string>, homes: { fast: string; full:
   return { fast, full }
 }
 
+/** A transcript deleted, another renamed (a new session id): what the caches must not outlive. */
+const removals = (deleted: string, renamed: string): ReadonlyArray<readonly [string, () => void]> => [
+  ["a deleted file", () => fs.rmSync(deleted)],
+  [
+    "a renamed file",
+    () => fs.renameSync(renamed, path.join(path.dirname(renamed), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl"))
+  ]
+]
+
 beforeAll(() => {
   root = tempDir("fastdir")
   built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
@@ -84,15 +93,7 @@ describe("the fast path over a config directory: acx stats", () => {
     const changes: ReadonlyArray<readonly [string, () => void]> = [
       ["an appended line", () => fs.appendFileSync(second!.file, `${lines.at(-1)!}\n`)],
       ["a touched file", () => fs.utimesSync(third!.file, new Date(2031, 0, 1), new Date(2031, 0, 1))],
-      ["a deleted file", () => fs.rmSync(first!.file)],
-      [
-        "a renamed file",
-        () =>
-          fs.renameSync(
-            second!.file,
-            path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl")
-          )
-      ]
+      ...removals(first!.file, second!.file)
     ]
     for (const [name, change] of changes) {
       change()
@@ -250,15 +251,7 @@ describe("the fast path over a config directory: acx sessions", () => {
     const changes: ReadonlyArray<readonly [string, () => void]> = [
       ["an appended title", () => fs.appendFileSync(third!.file, `${title}\n`)],
       ["a touched file", () => fs.utimesSync(second!.file, new Date(2031, 0, 1), new Date(2031, 0, 1))],
-      ["a deleted file", () => fs.rmSync(first!.file)],
-      [
-        "a renamed file",
-        () =>
-          fs.renameSync(
-            second!.file,
-            path.join(path.dirname(second!.file), "0f8a3c1e-5b7d-4e2a-9c6f-1d3b5a7e9c2f.jsonl")
-          )
-      ],
+      ...removals(first!.file, second!.file),
       ["a corrupt cache", () => fs.writeFileSync(cacheFile(), "{\"version\":2,")]
     ]
     for (const [name, change] of changes) {
