@@ -263,6 +263,31 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
   return { skipped, jobs, entries, tails, states, appended, bytesToRead }
 }
 
+// The cache after a run: every file's entry (with `complete`, only theirs), written when anything
+// changed; the warning to show when it could not be written.
+const saveCache = (
+  cacheFile: string,
+  run: {
+    readonly files: ReadonlyArray<TranscriptFile>
+    readonly entries: ReadonlyArray<CacheEntry | undefined>
+    readonly cached: { readonly [file: string]: CacheEntry }
+    readonly fingerprint: string
+    readonly scope: FoldScope
+    readonly folded: number
+  }
+): string | undefined => {
+  const { cached, entries, files, fingerprint, folded, scope } = run
+  if (folded === 0 && !scope.complete) return undefined
+  const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
+  for (const [index, item] of files.entries()) {
+    const entry = entries[index]
+    if (entry !== undefined) kept[item.file] = entry
+  }
+  const changed = folded > 0 || Object.keys(kept).length !== Object.keys(cached).length
+  if (!changed) return undefined
+  return writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+}
+
 /**
  * Folds `files` (see the module doc), with `options.pricing`. Rejects with a {@link FoldFailure}
  * when a transcript cannot be read or a worker fails; a file that is gone or not a regular file
@@ -328,23 +353,9 @@ export const foldTranscripts = async (
     if (first !== undefined) malformedAt[item.file] = first
     folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
   }
-  let cacheWarning: string | undefined
-  if (cacheFile !== undefined && (jobs.length > 0 || scope.complete)) {
-    const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
-    for (const [index, item] of files.entries()) {
-      const entry = entries[index]
-      if (entry !== undefined) kept[item.file] = entry
-    }
-    const changed = jobs.length > 0 || Object.keys(kept).length !== Object.keys(cached).length
-    if (changed) {
-      cacheWarning = writeCache(cacheFile, {
-        version: CACHE_VERSION,
-        pricing: fingerprint,
-        timeZone: timeZone(),
-        files: kept
-      })
-    }
-  }
+  const cacheWarning = cacheFile === undefined
+    ? undefined
+    : saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
   return {
     folds,
     skipped,
