@@ -57,6 +57,11 @@ export interface DirRequest {
   readonly until: string | undefined
 }
 
+// The groupings this path answers: sums of the cached folds, which depend on nothing but the
+// files (a grouping added later, one that depends on the clock or other data, is the full path's
+// until this path is shown to print it).
+const FOLD_GROUPINGS: ReadonlyArray<string> = ["session", "day", "week", "month", "model", "project"]
+
 /**
  * The request `argv` (`process.argv`) makes, or `undefined` when it is not exactly of a shape
  * this path takes (see the module doc).
@@ -79,7 +84,7 @@ export const parseRequest = (argv: ReadonlyArray<string>): DirRequest | undefine
   if (options === undefined) return undefined
   const text = (name: string) => typeof options[name] === "string" ? options[name] : undefined
   const by = text("by") ?? "session"
-  if (!StatsReport.groupings.includes(by as StatsReport.GroupBy)) return undefined
+  if (!FOLD_GROUPINGS.includes(by)) return undefined
   return {
     command,
     configDir: text("configDir"),
