@@ -30,6 +30,7 @@ const ENTRIES = new Set([
   "sync-hook.cjs",
   "fast-read.cjs",
   "statusline.cjs",
+  "fast-dir.cjs",
   "acx-stats-worker.mjs"
 ])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
@@ -151,6 +152,16 @@ const statuslineBundle = async () => {
     outfile: path.join(stage, "statusline.cjs")
   })
   unwrapBuiltins(path.join(stage, "statusline.cjs"))
+// The fast path over a config directory (src/fastDir.ts): `acx stats` and `acx sessions` without
+// `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
+// SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
+const fastDirBundle = async () => {
+  await esbuild.build({
+    ...hookCommon,
+    entryPoints: [path.join(here, "src/fastDir.ts")],
+    outfile: path.join(stage, "fast-dir.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
 }
 
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
@@ -182,6 +193,7 @@ await Promise.all([
   syncHookBundle(),
   fastReadBundle(),
   statuslineBundle(),
+  fastDirBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

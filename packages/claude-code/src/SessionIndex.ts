@@ -28,10 +28,10 @@ import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { createHash, randomUUID } from "node:crypto"
-import * as nodePath from "node:path"
+import { randomUUID } from "node:crypto"
 import type * as HeadTail from "./internal/headTail.js"
 import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
+import * as SessionIndexCache from "./SessionIndexCache.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
@@ -115,45 +115,11 @@ export interface SessionIndex {
  * @since 0.1.0
  * @category constants
  */
-export const cacheFileFor = (cacheDir: string, projectsDir: string): string =>
-  nodePath.join(cacheDir, `sessions-${createHash("sha256").update(projectsDir).digest("hex").slice(0, 16)}.json`)
+export const cacheFileFor: (cacheDir: string, projectsDir: string) => string = SessionIndexCache.cacheFileFor
 
-// Bumped whenever the fold or the reader changes what a state means: older caches are rebuilt.
-const VERSION = 2
-
-interface CacheEntry extends Indexed {
-  readonly size: number
-  readonly mtime: number
-}
-
-const isStringRecord = (value: unknown): value is SessionMetadata.MetadataState =>
-  typeof value === "object" && value !== null && !Array.isArray(value) &&
-  Object.values(value).every((field) => typeof field === "string")
-
-const isEntry = (value: unknown): value is CacheEntry => {
-  if (typeof value !== "object" || value === null) return false
-  const entry = value as Record<string, unknown>
-  return typeof entry["size"] === "number" && typeof entry["mtime"] === "number" &&
-    typeof entry["foldedTo"] === "number" && typeof entry["fingerprint"] === "string" &&
-    isStringRecord(entry["state"])
-}
-
-// A cache that is not exactly what this version writes counts as none.
-const parseCache = (text: string, projectsDir: string): Map<string, CacheEntry> => {
-  const entries = new Map<string, CacheEntry>()
-  try {
-    const value: unknown = JSON.parse(text)
-    if (typeof value !== "object" || value === null) return entries
-    const cache = value as Record<string, unknown>
-    const files = cache["files"]
-    if (cache["version"] !== VERSION || cache["projectsDir"] !== projectsDir) return entries
-    if (typeof files !== "object" || files === null || Array.isArray(files)) return entries
-    for (const [file, entry] of Object.entries(files)) if (isEntry(entry)) entries.set(file, entry)
-  } catch {
-    // not JSON: rebuilt
-  }
-  return entries
-}
+type CacheEntry = SessionIndexCache.CacheEntry
+const parseCache = SessionIndexCache.parseCache
+const VERSION = SessionIndexCache.VERSION
 
 /**
  * Builds the index over `FileSystem` and `Path`.

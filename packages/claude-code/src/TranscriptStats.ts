@@ -1,31 +1,20 @@
 /**
- * Statistics of many transcript files, fast: files are folded ({@link StatsFold}) on every core
- * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
- * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
- * that only grew is folded on from where its cached fold stopped (the bytes before that point
- * must be unchanged); anything else is folded again. The cache also records the pricing table's
- * fingerprint and the time zone (folds hold dollars and local days): a change of either refolds
- * everything. A cache that cannot be read or is damaged is ignored and rewritten, never an error.
+ * Statistics of many transcript files, fast, as a service: `TranscriptFolds.foldTranscripts`
+ * (files folded on every core, each file's fold cached under `$ACX_HOME/cache` keyed by path,
+ * size and mtime, a file that only grew folded on from where its cached fold stopped), its
+ * failures as typed errors, and the pricing table read from `$ACX_HOME/pricing.json`.
  *
  * @since 0.1.0
  */
 import * as Pricing from "@acx/convert/Pricing"
 import * as PricingFile from "@acx/convert/PricingFile"
-import * as StatsFold from "@acx/convert/StatsFold"
-import type * as StatsReport from "@acx/convert/StatsReport"
 import { paths } from "@acx/environment/AcxHome"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
-import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
-import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
-import * as TranscriptReader from "./TranscriptReader.js"
+import * as TranscriptFolds from "./TranscriptFolds.js"
 
 /**
  * Why statistics could not be gathered: `Io`, a transcript could not be read; `Worker`, a worker
@@ -57,12 +46,7 @@ export class TranscriptStatsError
  * @since 0.1.0
  * @category models
  */
-export interface TranscriptFile {
-  readonly projectKey: string
-  readonly sessionId: string
-  readonly file: string
-  readonly kind: "main" | "subagent"
-}
+export type TranscriptFile = TranscriptFolds.TranscriptFile
 
 /**
  * What a run did: the folds, files skipped (not regular files, or gone), and how each file was
@@ -71,31 +55,13 @@ export interface TranscriptFile {
  * @since 0.1.0
  * @category models
  */
-export interface StatsRun {
-  readonly folds: Array<StatsReport.FileFold>
-  readonly skipped: Array<{ readonly file: string; readonly reason: string }>
-  readonly files: { readonly cached: number; readonly appended: number; readonly folded: number }
-  /** Bytes read from transcripts. */
-  readonly bytesRead: number
-  /** Worker threads used (0: folded in this thread). */
-  readonly workers: number
-  /** Why the cache could not be written, when it could not. */
-  readonly cacheWarning: string | undefined
-  /** Per file with malformed lines: the byte offset of the first. */
-  readonly malformedAt: { readonly [file: string]: number }
-}
+export type StatsRun = TranscriptFolds.StatsRun
 
 /**
  * @since 0.1.0
  * @category models
  */
-export interface TranscriptStatsOptions {
-  readonly pricing: Pricing.PricingTable
-  /** Where the cache lives; default `$ACX_HOME/cache`; `null`: no cache. */
-  readonly cacheDir?: string | null | undefined
-  /** Worker threads; default `os.availableParallelism()`; 0 folds in the calling thread. */
-  readonly workers?: number | undefined
-}
+export type TranscriptStatsOptions = TranscriptFolds.FoldOptions
 
 /**
  * @since 0.1.0
@@ -121,266 +87,34 @@ export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Co
   "@acx/claude-code/TranscriptStats"
 )
 
-// 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret)
-const CACHE_VERSION = 3
-// below this many bytes to fold, starting workers costs more than it saves
-const INLINE_BYTES = 8 * 1024 * 1024
-
-interface CacheEntry {
-  readonly size: number
-  readonly mtimeMs: number
-  readonly offset: number
-  readonly mark: string
-  readonly state: unknown
-  /** The byte offset of the file's first malformed line, if any. */
-  readonly malformedAt?: number | undefined
-}
-
-interface CacheFile {
-  readonly version: number
-  readonly pricing: string
-  readonly timeZone: string
-  readonly files: { [file: string]: CacheEntry }
-}
-
-const isEntry = (value: unknown): value is CacheEntry => {
-  if (typeof value !== "object" || value === null) return false
-  const entry = value as { readonly [key: string]: unknown }
-  return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
-    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"] &&
-    (entry["malformedAt"] === undefined || typeof entry["malformedAt"] === "number")
-}
-
-// Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
-const readCache = (file: string, pricing: string): { [file: string]: CacheEntry } => {
-  try {
-    const json = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<CacheFile>
-    if (json.version !== CACHE_VERSION || json.pricing !== pricing || json.timeZone !== timeZone()) return {}
-    const files = json.files
-    if (typeof files !== "object" || files === null) return {}
-    const out: { [file: string]: CacheEntry } = {}
-    for (const [name, entry] of Object.entries(files)) if (isEntry(entry)) out[name] = entry
-    return out
-  } catch {
-    return {}
-  }
-}
-
-// The worker script: beside this module when built (`internal/…js`), or the CLI bundle's own.
-const workerScript = (): URL | undefined => {
-  for (const candidate of ["./internal/transcriptStatsWorker.js", "./acx-stats-worker.mjs"]) {
-    const url = new URL(candidate, import.meta.url)
-    if (url.protocol === "file:" && fs.existsSync(fileURLToPath(url))) return url
-  }
-  return undefined
-}
-
-const runInWorkers = (
-  script: URL,
-  size: number,
-  jobs: ReadonlyArray<FoldJob>,
-  pricing: Pricing.PricingTable
-): Promise<Array<FoldDone>> =>
-  new Promise((resolve, reject) => {
-    const results = new Array<FoldDone>(jobs.length)
-    const workers: Array<Worker> = []
-    let next = 0
-    let finished = 0
-    let failed = false
-    const stop = () => Promise.all(workers.map((worker) => worker.terminate()))
-    const fail = (error: Error) => {
-      if (failed) return
-      failed = true
-      void stop().finally(() => reject(error))
-    }
-    const feed = (worker: Worker) => {
-      if (next >= jobs.length) return
-      const id = next++
-      worker.postMessage({ id, job: jobs[id] })
-    }
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(script, { workerData: { pricing } })
-      workers.push(worker)
-      worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
-        if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
-        results[message.id] = message.done
-        finished++
-        if (finished === jobs.length) void stop().then(() => resolve(results), reject)
-        else feed(worker)
-      })
-      worker.on("error", fail)
-      feed(worker)
-    }
-  })
-
 /**
- * A {@link TranscriptStats} with these options.
+ * A {@link TranscriptStats} with these options: `TranscriptFolds.foldTranscripts` (the fold the
+ * CLI's fast path runs too), its failures as {@link TranscriptStatsError}s.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make = (options: TranscriptStatsOptions): TranscriptStats => {
-  const pricing = options.pricing
-  const fingerprint = Pricing.fingerprint(pricing)
-  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
-  const poolSize = options.workers ?? os.availableParallelism()
-
   const fold = Effect.fn("TranscriptStats.fold")(function*(
     files: ReadonlyArray<TranscriptFile>,
     scope: { readonly scope: string; readonly complete: boolean }
   ) {
-    const cacheFile = cacheDir === null ? undefined : path.join(cacheDir, `stats-${fnv(scope.scope)}.json`)
-    const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
-    const skipped: Array<{ readonly file: string; readonly reason: string }> = []
-    const jobs: Array<
-      { readonly job: FoldJob; readonly index: number; readonly mtimeMs: number; readonly bytes: number }
-    > = []
-    const entries = new Array<CacheEntry | undefined>(files.length)
-    const tails = new Array<string | undefined>(files.length)
-    const states = new Array<StatsFold.FoldState | undefined>(files.length)
-    let appended = 0
-    let bytesToRead = 0
-    for (const [index, item] of files.entries()) {
-      let stat: fs.Stats
-      try {
-        stat = fs.statSync(item.file)
-      } catch (cause) {
-        skipped.push({ file: item.file, reason: (cause as NodeJS.ErrnoException).code ?? "unreadable" })
-        continue
-      }
-      if (!stat.isFile()) {
-        skipped.push({ file: item.file, reason: "not a regular file" })
-        continue
-      }
-      const hit = cached[item.file]
-      const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
-      if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
-        entries[index] = hit
-        states[index] = state
-        // the unfinished last line is not in the cached fold: folded again, as on the cold run
-        tails[index] = tailAt(item.file, hit.offset, hit.size)
-        continue
-      }
-      // a damaged fold is folded again from the start
-      const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size &&
-        hit.size <= stat.size &&
-        sameMark(item.file, hit)
-      if (resumable) appended++
-      const bytes = stat.size - (resumable ? hit.offset : 0)
-      bytesToRead += bytes
-      jobs.push({
-        index,
-        bytes,
-        mtimeMs: stat.mtimeMs,
-        job: {
-          file: item.file,
-          kind: item.kind,
-          offset: resumable ? hit.offset : 0,
-          state: resumable ? hit.state : null
-        }
-      })
-    }
-    // biggest first, so no worker is left with one large file at the end
-    jobs.sort((a, b) => b.bytes - a.bytes)
-    const script = workerScript()
-    const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
-    const done = yield* Effect.tryPromise({
-      try: () =>
-        workers > 0
-          ? runInWorkers(script!, workers, jobs.map((item) => item.job), pricing)
-          : Promise.resolve(jobs.map((item) => runFoldJob(item.job, pricing))),
-      catch: (cause) =>
-        new TranscriptStatsError({
-          reason: workers > 0 && !isNodeIoError(cause) ? "Worker" : "Io",
-          description: `cannot read transcripts: ${cause instanceof Error ? cause.message : String(cause)}`
-        })
-    }).pipe(Effect.withSpan("TranscriptStats.foldFiles", { attributes: { files: jobs.length, workers } }))
-    let unread = 0
-    for (const [i, item] of jobs.entries()) {
-      const result = done[i]!
-      if (result.unread !== undefined) {
-        skipped.push({ file: item.job.file, reason: result.unread })
-        unread++
-        continue
-      }
-      // a resumed fold keeps the offset its earlier part found first
-      const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
-      const malformedAt = earlier ?? result.malformedAt
-      entries[item.index] = {
-        size: result.size,
-        mtimeMs: item.mtimeMs,
-        offset: result.offset,
-        mark: result.mark,
-        state: result.state,
-        ...(malformedAt === undefined ? {} : { malformedAt })
-      }
-      tails[item.index] = result.tail
-    }
-    const folds: Array<StatsReport.FileFold> = []
-    const malformedAt: { [file: string]: number } = {}
-    const dayOf = StatsFold.localDayOf()
-    for (const [index, item] of files.entries()) {
-      const entry = entries[index]
-      if (entry === undefined) continue
-      const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
-      const tail = tails[index]
-      const before = state.malformed
-      if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
-      const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
-      if (first !== undefined) malformedAt[item.file] = first
-      folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
-    }
-    let cacheWarning: string | undefined
-    if (cacheFile !== undefined && (jobs.length > 0 || scope.complete)) {
-      const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
-      for (const [index, item] of files.entries()) {
-        const entry = entries[index]
-        if (entry !== undefined) kept[item.file] = entry
-      }
-      const changed = jobs.length > 0 || Object.keys(kept).length !== Object.keys(cached).length
-      if (changed) {
-        cacheWarning = writeCache(cacheFile, {
-          version: CACHE_VERSION,
-          pricing: fingerprint,
-          timeZone: timeZone(),
-          files: kept
+    return yield* Effect.tryPromise({
+      try: () => TranscriptFolds.foldTranscripts(files, scope, options),
+      catch: (error) => {
+        const failure = error instanceof TranscriptFolds.FoldFailure ? error : new TranscriptFolds.FoldFailure(0, error)
+        return new TranscriptStatsError({
+          reason: failure.workers > 0 && !isNodeIoError(failure.cause) ? "Worker" : "Io",
+          description: failure.message
         })
       }
-    }
-    return {
-      folds,
-      skipped,
-      files: {
-        cached: files.length - skipped.length - (jobs.length - unread),
-        appended,
-        folded: jobs.length - unread - appended
-      },
-      bytesRead: bytesToRead,
-      workers,
-      cacheWarning,
-      malformedAt
-    } satisfies StatsRun
+    })
   })
-
   return { fold: (files, options) => fold(files, options) }
 }
 
 const isNodeIoError = (cause: unknown): boolean =>
   typeof cause === "object" && cause !== null && typeof (cause as NodeJS.ErrnoException).code === "string"
-
-// The bytes before the cached offset are what they were: the file was appended to, not rewritten.
-const sameMark = (file: string, entry: CacheEntry): boolean => {
-  try {
-    const fd = TranscriptReader.openSync(file).fd
-    try {
-      return markAt(fd, entry.offset) === entry.mark
-    } finally {
-      fs.closeSync(fd)
-    }
-  } catch {
-    return false
-  }
-}
 
 /**
  * The pricing table: the built-in one with the user's `$ACX_HOME/pricing.json` applied when that

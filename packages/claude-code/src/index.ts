@@ -140,3 +140,24 @@ export * as ClaudeProjectsError from "./ClaudeProjectsError.js"
  * @since 0.3.0
  */
 export * as StatsOrigins from "./StatsOrigins.js"
+
+/**
+ * The statistics of many transcript files without Effect (what `TranscriptStats` runs).
+ *
+ * @since 0.4.0
+ */
+export * as TranscriptFolds from "./TranscriptFolds.js"
+
+/**
+ * A config directory's transcripts listed without Effect, when the tree is plain.
+ *
+ * @since 0.4.0
+ */
+export * as PlainListing from "./PlainListing.js"
+
+/**
+ * `SessionIndex`' cache file, read without Effect.
+ *
+ * @since 0.4.0
+ */
+export * as SessionIndexCache from "./SessionIndexCache.js"

@@ -33,11 +33,13 @@ if (!fs.existsSync(bundle)) {
 }
 // `acx sessions --from …` and `acx stats --from …` first ask the fast read path (src/fastRead.ts:
 // no CLI framework, no Effect), which answers only when it is sure to print what the full path
-// prints; else, or with ACX_NO_FAST=1, the full CLI runs
-const fastRead = new URL("../dist/fast-read.cjs", import.meta.url)
-const answered = (command === "sessions" || command === "stats") && process.argv.includes("--from") &&
-  process.env.ACX_NO_FAST !== "1" &&
-  fs.existsSync(fastRead) && createRequire(import.meta.url)(fastRead.pathname).main(process.argv)
+// prints; else, or with ACX_NO_FAST=1, the full CLI runs. Without `--from` they read the config
+// directory: `dist/fast-dir.cjs` (src/fastDir.ts) asks the same way.
+const fast = (command === "sessions" || command === "stats") && process.env.ACX_NO_FAST !== "1"
+  ? new URL(process.argv.includes("--from") ? "../dist/fast-read.cjs" : "../dist/fast-dir.cjs", import.meta.url)
+  : undefined
+const answered = fast !== undefined && fs.existsSync(fast) &&
+  await createRequire(import.meta.url)(fast.pathname).main(process.argv)
 if (answered) {
   // done: the output is written
 } else if (command === "hook" || statusline) createRequire(import.meta.url)(bundle.pathname)

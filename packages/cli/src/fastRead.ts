@@ -33,8 +33,8 @@ import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { parseArgs } from "./internal/fastArgs.js"
+import { answer } from "./internal/fastOutput.js"
 import * as FastStats from "./internal/fastStats.js"
-import { writeAll } from "./internal/fdWrite.js"
 import * as format from "./internal/format.js"
 import { projectKeyOf } from "./internal/projectKey.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
@@ -152,13 +152,5 @@ export const main = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv = proce
     const read = request === undefined ? undefined : readCatalog(request.from, StoreCatalogSql.listSessions())
     output = read === undefined ? undefined : FastStats.statsOutput(request!, read.location, read.rows)
   }
-  if (output === undefined) return false
-  if (env["ACX_FAST_REPORT"] === "1") fs.writeSync(2, `acx: fast path: ${command}\n`)
-  try {
-    writeAll(1, `${output}\n`)
-  } catch (error) {
-    fs.writeSync(2, `acx: cannot write the output: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
-  }
-  return true
+  return output === undefined ? false : answer(command, output, env)
 }

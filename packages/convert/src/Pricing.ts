@@ -196,9 +196,19 @@ export const normaliseModelId = (id: string): string => {
  * @category lookup
  */
 export const ratesFor = (table: PricingTable, model: string): ModelRates | undefined => {
+  let known = lookups.get(table)
+  if (known === undefined) lookups.set(table, known = new Map())
+  if (known.has(model)) return known.get(model)
   const key = normaliseModelId(model)
-  return Object.hasOwn(table.models, key) ? table.models[key] : undefined
+  const rates = Object.hasOwn(table.models, key) ? table.models[key] : undefined
+  // a transcript names a handful of models a hundred thousand times: each is normalised once
+  if (known.size < MAX_LOOKUPS) known.set(model, rates)
+  return rates
 }
+
+// Per table (they are read-only), the rates each model id found.
+const lookups = new WeakMap<PricingTable, Map<string, ModelRates | undefined>>()
+const MAX_LOOKUPS = 4096
 
 /**
  * The token figures of one API response, as Claude Code records them in `message.usage`.

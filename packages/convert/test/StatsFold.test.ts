@@ -294,4 +294,31 @@ describe("withoutLongStrings", () => {
     StatsFold.foldLine(state, line.slice(0, 4500), ctx())
     expect(state.malformed).toBe(1)
   })
+
+  it("parseTimestamp is Date.parse for any string, ISO-shaped ones with odd fields included", () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, "0"))
+    const iso = fc.tuple(
+      fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, "0")),
+      two(19),
+      two(39),
+      two(29),
+      two(69),
+      two(69),
+      fc.integer({ min: 0, max: 999 }).map((n) => String(n).padStart(3, "0")),
+      fc.constantFrom("Z", "z", "+", " ")
+    ).map(([y, mo, d, h, mi, s, ms, z]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${z}`)
+    // one minute in a row, as a transcript has them, and the minute's cache changing between calls
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(iso, fc.string(), fc.constant("2026-10-31T24:00:00.000Z")), { maxLength: 20 }),
+        (texts) => {
+          for (const text of texts) expect(Object.is(StatsFold.parseTimestamp(text), Date.parse(text))).toBe(true)
+        }
+      ),
+      { numRuns: 2000 }
+    )
+    for (const text of ["2026-10-31T23:59:60.000Z", "2026-02-30T10:00:00.000Z", "2026-10-31T24:00:01.000Z"]) {
+      expect(Object.is(StatsFold.parseTimestamp(text), Date.parse(text))).toBe(true)
+    }
+  })
 })

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import * as Uuid from "./Uuid.js"
 
 /**
  * The pattern every session id must match (the same as the SDK's own, internal UUID validator).
@@ -12,7 +13,7 @@ import * as Schema from "effect/Schema"
  * @since 0.1.0
  * @category constants
  */
-export const UUID_PATTERN: RegExp = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const UUID_PATTERN: RegExp = Uuid.UUID_PATTERN
 
 /**
  * Whether a value is a UUID string.
@@ -20,7 +21,7 @@ export const UUID_PATTERN: RegExp = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
  * @since 0.1.0
  * @category guards
  */
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID_PATTERN.test(value)
+export const isUuid: (value: unknown) => value is string = Uuid.isUuid
 
 /**
  * A session id: a UUID string, branded.

@@ -93,3 +93,10 @@ export * as Transcript from "./Transcript.js"
  * @since 0.1.0
  */
 export * as TranscriptLine from "./TranscriptLine.js"
+
+/**
+ * The UUID check of session ids, without Effect.
+ *
+ * @since 0.4.0
+ */
+export * as Uuid from "./Uuid.js"

@@ -38,9 +38,11 @@ export const parseStats = (args: ReadonlyArray<string>): StatsRequest | undefine
   return { from, json: options!["json"] === true, by: by as StatsReport.GroupBy }
 }
 
-// The built-in prices are the full path's only when there is no pricing file (it reads one that
-// exists, and fails on one it cannot read).
-const builtinPricing = (home: string): Pricing.PricingTable | undefined => {
+/**
+ * The built-in prices, which are the full path's only when there is no pricing file (it reads
+ * one that exists, and fails on one it cannot read); `undefined` when there is one.
+ */
+export const builtinPricing = (home: string): Pricing.PricingTable | undefined => {
   try {
     fs.lstatSync(AcxHome.paths(home).pricing)
     return undefined

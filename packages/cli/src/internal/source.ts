@@ -12,9 +12,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
+import { configDirOf } from "./configDir.js"
 import { projectLabel } from "./options.js"
 import { isStoreBacked } from "./storeBacked.js"
 
@@ -23,9 +23,6 @@ export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
   `acx: warning: skipped ${CliError.printable(skipped.path)}: ${CliError.printable(skipped.description)}${
     skipped.reason === "Symlink" ? " (--follow-symlinks reads it)" : ""
   }`
-
-const expandHome = (dir: string): string =>
-  dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
 
 /**
  * The config directory as a `ClaudeProjects` layer: it must exist (else `NotFound`, before any
@@ -38,8 +35,7 @@ export const projectsLayer = (
 ): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
-    const resolved = path.resolve(expandHome(dir))
+    const { dir, resolved } = configDirOf(Option.getOrUndefined(configDir))
     const type = yield* fs.stat(resolved).pipe(
       Effect.map((info) => info.type),
       Effect.orElseSucceed(() => undefined)

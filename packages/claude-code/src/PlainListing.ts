@@ -1,0 +1,162 @@
+/**
+ * A config directory's transcripts listed without Effect, synchronously, for the CLI's fast path
+ * (`acx stats` and `acx sessions` answered before the CLI loads): the main transcripts
+ * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
+ * subagent transcripts `listSubagents` walks to, in its order. It is certain only of plain trees:
+ * wherever `ClaudeProjects` would resolve a symbolic link, leave a path out with a warning, or
+ * fail, this returns `undefined` and the caller hands the command to the full path. A test keeps
+ * both listings equal on the fixtures and on trees with links, FIFOs and odd names.
+ *
+ * @since 0.4.0
+ */
+import { isUuid } from "@acx/schema/Uuid"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { isSafeSegment } from "./internal/paths.js"
+
+/**
+ * A main transcript as `ClaudeProjects` lists it, with what `stat` said.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface PlainSession {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  /** Size in bytes. */
+  readonly size: number
+  /** Epoch milliseconds (whole: a `Date`'s). */
+  readonly mtime: number
+}
+
+/**
+ * A transcript to fold: a session's main transcript or one of its subagents'
+ * (`TranscriptFolds.TranscriptFile`'s shape).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface PlainTranscript {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  readonly kind: "main" | "subagent"
+}
+
+// Thrown to say "not certain": caught at the top, where it becomes `undefined`.
+class Unsure extends Error {}
+
+// A directory's entries by name, sorted as `ClaudeProjects` sorts them; one that does not exist
+// is empty; anything else is not this listing's to judge.
+const entriesOf = (dir: string): Array<fs.Dirent> => {
+  let entries: Array<fs.Dirent>
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return []
+    throw new Unsure()
+  }
+  return entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+}
+
+type Kind = "directory" | "file" | "other"
+
+// What an entry is without following links: a link is resolved (and perhaps refused) by
+// `ClaudeProjects`, so it is not certain here.
+const kindOf = (dir: string, entry: fs.Dirent): Kind => {
+  if (entry.isSymbolicLink()) throw new Unsure()
+  if (entry.isDirectory()) return "directory"
+  if (entry.isFile()) return "file"
+  if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) return "other"
+  // the file system did not say (DT_UNKNOWN): ask
+  const stat = fs.lstatSync(path.join(dir, entry.name))
+  if (stat.isSymbolicLink()) throw new Unsure()
+  return stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "other"
+}
+
+const projectKeysIn = (projectsDir: string): Array<string> =>
+  entriesOf(projectsDir).flatMap((entry) =>
+    isSafeSegment(entry.name) && !entry.name.includes("..") && kindOf(projectsDir, entry) === "directory"
+      ? [entry.name]
+      : []
+  )
+
+const sessionsOf = (projectsDir: string, projectKey: string): Array<PlainSession> => {
+  const dir = path.join(projectsDir, projectKey)
+  return entriesOf(dir).flatMap((entry) => {
+    const sessionId = entry.name.slice(0, -".jsonl".length)
+    if (!entry.name.endsWith(".jsonl") || !isUuid(sessionId)) return []
+    // a directory or FIFO named like a transcript is skipped with a warning by the full path
+    if (kindOf(dir, entry) !== "file") throw new Unsure()
+    const file = path.join(dir, entry.name)
+    const stat = fs.statSync(file)
+    if (!stat.isFile()) throw new Unsure()
+    return [{ projectKey, sessionId, file, size: stat.size, mtime: stat.mtime.getTime() }]
+  })
+}
+
+// The regular files under `dir`, depth first in name order, as `ClaudeProjects`' walk finds them.
+const filesUnder = (dir: string): Array<string> =>
+  entriesOf(dir).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    const kind = kindOf(dir, entry)
+    if (kind === "directory") return filesUnder(full)
+    if (kind === "file") return [full]
+    // a FIFO or device is left out; one named like a transcript is warned about
+    if (full.endsWith(".jsonl")) throw new Unsure()
+    return []
+  })
+
+const subagentFiles = (projectsDir: string, session: PlainSession): Array<string> =>
+  filesUnder(path.join(projectsDir, session.projectKey, session.sessionId, "subagents")).filter((file) => {
+    const match = /^agent-(.+)\.jsonl$/.exec(path.basename(file))
+    return match !== null && isSafeSegment(match[1])
+  })
+
+const certain = <A>(list: () => A): A | undefined => {
+  try {
+    return list()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The main transcripts under `<configDir>/projects` (resolved), every project's, in
+ * `ClaudeProjects.listSessionFiles`' order; `undefined` when not certain (see the module doc).
+ *
+ * @since 0.4.0
+ * @category listing
+ */
+export const listSessions = (configDir: string): Array<PlainSession> | undefined =>
+  certain(() => {
+    const projectsDir = path.join(configDir, "projects")
+    return projectKeysIn(projectsDir).flatMap((projectKey) => sessionsOf(projectsDir, projectKey))
+  })
+
+/**
+ * Every transcript `SessionStats.transcriptFiles` folds for the whole config directory: each
+ * session's main transcript, then its subagents'; `undefined` when not certain.
+ *
+ * @since 0.4.0
+ * @category listing
+ */
+export const listTranscripts = (configDir: string): Array<PlainTranscript> | undefined =>
+  certain(() => {
+    const projectsDir = path.join(configDir, "projects")
+    return projectKeysIn(projectsDir).flatMap((projectKey) =>
+      sessionsOf(projectsDir, projectKey).flatMap((session): Array<PlainTranscript> => {
+        const { file, projectKey, sessionId } = session
+        return [
+          { projectKey, sessionId, file, kind: "main" },
+          ...subagentFiles(projectsDir, session).map((agent) => ({
+            projectKey,
+            sessionId,
+            file: agent,
+            kind: "subagent" as const
+          }))
+        ]
+      })
+    )
+  })

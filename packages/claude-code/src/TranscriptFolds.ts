@@ -1,0 +1,413 @@
+/**
+ * The statistics of many transcript files without Effect: what `TranscriptStats` runs, and what
+ * the CLI's fast path for `acx stats` over a config directory runs before the CLI loads (the same
+ * function, so both print the same figures). Files are folded ({@link StatsFold}) on every core
+ * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
+ * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
+ * that only grew is folded on from where its cached fold stopped (the bytes before that point
+ * must be unchanged); anything else is folded again. The cache also records the pricing table's
+ * fingerprint and the time zone (folds hold dollars and local days): a change of either refolds
+ * everything. A cache that cannot be read or is damaged is ignored and rewritten, never an error.
+ *
+ * @since 0.4.0
+ */
+import * as Pricing from "@acx/convert/Pricing"
+import * as StatsFold from "@acx/convert/StatsFold"
+import type * as StatsReport from "@acx/convert/StatsReport"
+import { paths } from "@acx/environment/AcxHome"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+import { isRefusal, openRegularSync } from "./internal/regularFile.js"
+import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
+import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
+
+/**
+ * A transcript file to fold, and the session it belongs to.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface TranscriptFile {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  readonly kind: "main" | "subagent"
+}
+
+/**
+ * What a run did: the folds, files skipped (not regular files, or gone), and how each file was
+ * read.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface StatsRun {
+  readonly folds: Array<StatsReport.FileFold>
+  readonly skipped: Array<{ readonly file: string; readonly reason: string }>
+  readonly files: { readonly cached: number; readonly appended: number; readonly folded: number }
+  /** Bytes read from transcripts. */
+  readonly bytesRead: number
+  /** Worker threads used (0: folded in this thread). */
+  readonly workers: number
+  /** Why the cache could not be written, when it could not. */
+  readonly cacheWarning: string | undefined
+  /** Per file with malformed lines: the byte offset of the first. */
+  readonly malformedAt: { readonly [file: string]: number }
+}
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface FoldOptions {
+  readonly pricing: Pricing.PricingTable
+  /** Where the cache lives; default `$ACX_HOME/cache`; `null`: no cache. */
+  readonly cacheDir?: string | null | undefined
+  /** Worker threads; default `os.availableParallelism()`; 0 folds in the calling thread. */
+  readonly workers?: number | undefined
+}
+
+/**
+ * The set `files` come from: `scope` names it (the projects directory: one cache file each);
+ * with `complete`, `files` is all of it, and cache entries of files no longer there are dropped.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface FoldScope {
+  readonly scope: string
+  readonly complete: boolean
+}
+
+/**
+ * Why a run failed: a transcript could not be read, or a worker thread failed (`workers` says
+ * how many were running; `cause` is what was thrown).
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export class FoldFailure extends Error {
+  constructor(readonly workers: number, override readonly cause: unknown) {
+    super(`cannot read transcripts: ${cause instanceof Error ? cause.message : String(cause)}`)
+  }
+}
+
+// 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret); 3: the
+// folds keep figures per UTC hour (BillingWindows)
+const CACHE_VERSION = 3
+// below this many bytes to fold, starting workers costs more than it saves
+const INLINE_BYTES = 8 * 1024 * 1024
+
+interface CacheEntry {
+  readonly size: number
+  readonly mtimeMs: number
+  readonly offset: number
+  readonly mark: string
+  readonly state: unknown
+  /** The byte offset of the file's first malformed line, if any. */
+  readonly malformedAt?: number | undefined
+}
+
+const isEntry = (value: unknown): value is CacheEntry => {
+  if (typeof value !== "object" || value === null) return false
+  const entry = value as { readonly [key: string]: unknown }
+  return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
+    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"] &&
+    (entry["malformedAt"] === undefined || typeof entry["malformedAt"] === "number")
+}
+
+/**
+ * The cache file of a scope in `cacheDir`.
+ *
+ * @since 0.4.0
+ * @category cache
+ */
+export const cacheFileOf = (cacheDir: string, scope: string): string => path.join(cacheDir, `stats-${fnv(scope)}.json`)
+
+// Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
+const readCache = (file: string, pricing: string): { [file: string]: CacheEntry } => {
+  try {
+    const json = JSON.parse(fs.readFileSync(file, "utf8")) as {
+      readonly version?: unknown
+      readonly pricing?: unknown
+      readonly timeZone?: unknown
+      readonly files?: unknown
+    }
+    if (json.version !== CACHE_VERSION || json.pricing !== pricing || json.timeZone !== timeZone()) return {}
+    const files = json.files
+    if (typeof files !== "object" || files === null) return {}
+    const out: { [file: string]: CacheEntry } = {}
+    for (const [name, entry] of Object.entries(files)) if (isEntry(entry)) out[name] = entry
+    return out
+  } catch {
+    return {}
+  }
+}
+
+// The worker script: beside this module when built (`internal/…js`), or the CLI bundle's own.
+const workerScript = (): URL | undefined => {
+  for (const candidate of ["./internal/transcriptStatsWorker.js", "./acx-stats-worker.mjs"]) {
+    const url = new URL(candidate, import.meta.url)
+    if (url.protocol === "file:" && fs.existsSync(fileURLToPath(url))) return url
+  }
+  return undefined
+}
+
+const runInWorkers = (
+  script: URL,
+  size: number,
+  jobs: ReadonlyArray<FoldJob>,
+  pricing: Pricing.PricingTable
+): Promise<Array<FoldDone>> =>
+  new Promise((resolve, reject) => {
+    const results = new Array<FoldDone>(jobs.length)
+    const workers: Array<Worker> = []
+    let next = 0
+    let finished = 0
+    let failed = false
+    const stop = () => Promise.all(workers.map((worker) => worker.terminate()))
+    const fail = (error: Error) => {
+      if (failed) return
+      failed = true
+      void stop().finally(() => reject(error))
+    }
+    const feed = (worker: Worker) => {
+      if (next >= jobs.length) return
+      const id = next++
+      worker.postMessage({ id, job: jobs[id] })
+    }
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(script, { workerData: { pricing } })
+      workers.push(worker)
+      worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
+        if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
+        results[message.id] = message.done
+        finished++
+        if (finished === jobs.length) void stop().then(() => resolve(results), reject)
+        else feed(worker)
+      })
+      worker.on("error", fail)
+      feed(worker)
+    }
+  })
+
+// The bytes before the cached offset are what they were: the file was appended to, not rewritten.
+const sameMark = (file: string, entry: CacheEntry): boolean => {
+  const opened = openRegularSync(file)
+  if (isRefusal(opened)) return false
+  try {
+    return markAt(opened.fd, entry.offset) === entry.mark
+  } catch {
+    return false
+  } finally {
+    fs.closeSync(opened.fd)
+  }
+}
+
+interface Planned {
+  readonly job: FoldJob
+  readonly index: number
+  readonly mtimeMs: number
+  readonly bytes: number
+}
+
+// What each file needs: its cached fold as it is, a fold on from the cached offset, or a fold from
+// the start; and the files to skip.
+const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: string]: CacheEntry }) => {
+  const skipped: Array<{ readonly file: string; readonly reason: string }> = []
+  const jobs: Array<Planned> = []
+  const entries = new Array<CacheEntry | undefined>(files.length)
+  const tails = new Array<string | undefined>(files.length)
+  const states = new Array<StatsFold.FoldState | undefined>(files.length)
+  let appended = 0
+  let bytesToRead = 0
+  for (const [index, item] of files.entries()) {
+    let stat: fs.Stats
+    try {
+      stat = fs.statSync(item.file)
+    } catch (cause) {
+      skipped.push({ file: item.file, reason: (cause as NodeJS.ErrnoException).code ?? "unreadable" })
+      continue
+    }
+    if (!stat.isFile()) {
+      skipped.push({ file: item.file, reason: "not a regular file" })
+      continue
+    }
+    const hit = Object.hasOwn(cached, item.file) ? cached[item.file] : undefined
+    const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
+    if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
+      entries[index] = hit
+      states[index] = state
+      // the unfinished last line is not in the cached fold: folded again, as on the cold run
+      tails[index] = tailAt(item.file, hit.offset, hit.size)
+      continue
+    }
+    // a damaged fold is folded again from the start
+    const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size &&
+      hit.size <= stat.size && sameMark(item.file, hit)
+    if (resumable) appended++
+    const bytes = stat.size - (resumable ? hit.offset : 0)
+    bytesToRead += bytes
+    jobs.push({
+      index,
+      bytes,
+      mtimeMs: stat.mtimeMs,
+      job: { file: item.file, kind: item.kind, offset: resumable ? hit.offset : 0, state: resumable ? hit.state : null }
+    })
+  }
+  // biggest first, so no worker is left with one large file at the end
+  jobs.sort((a, b) => b.bytes - a.bytes)
+  return { skipped, jobs, entries, tails, states, appended, bytesToRead }
+}
+
+// The cache after a run: every file's entry (with `complete`, only theirs), written when anything
+// changed; the warning to show when it could not be written.
+const saveCache = (
+  cacheFile: string,
+  run: {
+    readonly files: ReadonlyArray<TranscriptFile>
+    readonly entries: ReadonlyArray<CacheEntry | undefined>
+    readonly cached: { readonly [file: string]: CacheEntry }
+    readonly fingerprint: string
+    readonly scope: FoldScope
+    readonly folded: number
+  }
+): string | undefined => {
+  const { cached, entries, files, fingerprint, folded, scope } = run
+  if (folded === 0 && !scope.complete) return undefined
+  const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
+  for (const [index, item] of files.entries()) {
+    const entry = entries[index]
+    if (entry !== undefined) kept[item.file] = entry
+  }
+  const changed = folded > 0 || Object.keys(kept).length !== Object.keys(cached).length
+  if (!changed) return undefined
+  return writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+}
+
+/**
+ * Folds `files` (see the module doc), with `options.pricing`. Rejects with a {@link FoldFailure}
+ * when a transcript cannot be read or a worker fails; a file that is gone or not a regular file
+ * is skipped, never an error.
+ *
+ * @since 0.4.0
+ * @category folding
+ */
+export const foldTranscripts = async (
+  files: ReadonlyArray<TranscriptFile>,
+  scope: FoldScope,
+  options: FoldOptions
+): Promise<StatsRun> => {
+  const pricing = options.pricing
+  const fingerprint = Pricing.fingerprint(pricing)
+  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
+  const cacheFile = cacheDir === null ? undefined : cacheFileOf(cacheDir, scope.scope)
+  const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
+  const { appended, bytesToRead, entries, jobs, skipped, states, tails } = plan(files, cached)
+  const script = workerScript()
+  const poolSize = options.workers ?? os.availableParallelism()
+  const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
+  let done: Array<FoldDone>
+  try {
+    done = workers > 0
+      ? await runInWorkers(script!, workers, jobs.map((item) => item.job), pricing)
+      : jobs.map((item) => runFoldJob(item.job, pricing))
+  } catch (cause) {
+    throw new FoldFailure(workers, cause)
+  }
+  let unread = 0
+  for (const [i, item] of jobs.entries()) {
+    const result = done[i]!
+    if (result.unread !== undefined) {
+      skipped.push({ file: item.job.file, reason: result.unread })
+      unread++
+      continue
+    }
+    // a resumed fold keeps the offset its earlier part found first
+    const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
+    const malformedAt = earlier ?? result.malformedAt
+    entries[item.index] = {
+      size: result.size,
+      mtimeMs: item.mtimeMs,
+      offset: result.offset,
+      mark: result.mark,
+      state: result.state,
+      ...(malformedAt === undefined ? {} : { malformedAt })
+    }
+    tails[item.index] = result.tail
+  }
+  const folds: Array<StatsReport.FileFold> = []
+  const malformedAt: { [file: string]: number } = {}
+  const dayOf = StatsFold.localDayOf()
+  for (const [index, item] of files.entries()) {
+    const entry = entries[index]
+    if (entry === undefined) continue
+    const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
+    const tail = tails[index]
+    const before = state.malformed
+    if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+    const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
+    if (first !== undefined) malformedAt[item.file] = first
+    folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
+  }
+  const cacheWarning = cacheFile === undefined
+    ? undefined
+    : saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
+  return {
+    folds,
+    skipped,
+    files: {
+      cached: files.length - skipped.length - (jobs.length - unread),
+      appended,
+      folded: jobs.length - unread - appended
+    },
+    bytesRead: bytesToRead,
+    workers,
+    cacheWarning,
+    malformedAt
+  }
+}
+
+/**
+ * A digest of everything a run over `files` that folds nothing reads: each file's path, size and
+ * mtime, the cache file's size and mtime, the prices and the time zone; `undefined` when a file
+ * or the cache cannot be `stat`ed. Equal digests before and after a run mean the run saw one
+ * state; a later equal digest means a run now would read the same and report the same, so a
+ * report kept under the digest (the CLI's warm `acx stats`) can be printed without folding.
+ *
+ * @since 0.4.0
+ * @category cache
+ */
+export const stateDigest = (
+  files: ReadonlyArray<TranscriptFile>,
+  scope: FoldScope,
+  options: FoldOptions
+): string | undefined => {
+  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
+  if (cacheDir === null) return undefined
+  const hash = createHash("sha256")
+  const cacheFile = cacheFileOf(cacheDir, scope.scope)
+  try {
+    for (const file of [cacheFile, ...files.map((item) => item.file)]) {
+      const stat = fs.statSync(file)
+      if (!stat.isFile()) return undefined
+      hash.update(`${JSON.stringify([file, stat.size, stat.mtimeMs])}\n`)
+    }
+  } catch {
+    return undefined
+  }
+  hash.update(
+    JSON.stringify([
+      scope.scope,
+      scope.complete,
+      files.map((item) => item.kind),
+      Pricing.fingerprint(options.pricing),
+      timeZone()
+    ])
+  )
+  return hash.digest("hex")
+}

@@ -1,0 +1,22 @@
+/**
+ * How the fast paths (`fastRead.ts`, `fastDir.ts`) write their answer: `fdWrite.writeAll`, and
+ * a failure as the full path words it.
+ */
+import * as fs from "node:fs"
+import { writeAll } from "./fdWrite.js"
+
+/**
+ * Prints a fast path's answer (`output`, without its final newline) and says so on stderr under
+ * `ACX_FAST_REPORT=1` (as `acx: fast path: <path>`, for tests); an output that cannot be written
+ * is one line on stderr and exit code 1, as the full path has it. Returns `true` (answered).
+ */
+export const answer = (path: string, output: string, env: NodeJS.ProcessEnv): true => {
+  if (env["ACX_FAST_REPORT"] === "1") fs.writeSync(2, `acx: fast path: ${path}\n`)
+  try {
+    writeAll(1, `${output}\n`)
+  } catch (error) {
+    fs.writeSync(2, `acx: cannot write the output: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  }
+  return true
+}
