@@ -152,6 +152,8 @@ const statuslineBundle = async () => {
     outfile: path.join(stage, "statusline.cjs")
   })
   unwrapBuiltins(path.join(stage, "statusline.cjs"))
+}
+
 // The fast path over a config directory (src/fastDir.ts): `acx stats` and `acx sessions` without
 // `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
 // SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
