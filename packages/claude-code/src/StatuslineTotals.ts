@@ -23,9 +23,8 @@ import * as StatsFold from "@acx/convert/StatsFold"
 import { writePrivateFile } from "@acx/environment/AcxHome"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 import { fnv, timeZone } from "./internal/statsCache.js"
-import { markAt, runFoldJob } from "./internal/statsFile.js"
+import { markStill, runFoldJob } from "./internal/statsFile.js"
 
 /**
  * How old a summary may be before the statusline asks for a refresh: 30 s.
@@ -194,18 +193,9 @@ const readFolds = (file: string, fingerprint: string): { [file: string]: FoldEnt
 }
 
 // the cached fold still describes the file's first `offset` bytes: it only grew since
-const appendedTo = (file: string, entry: FoldEntry | undefined, size: number): boolean => {
-  if (entry === undefined || size < entry.offset || typeof entry.mark !== "string") return false
-  const opened = openRegularSync(file)
-  if (isRefusal(opened)) return false
-  try {
-    return markAt(opened.fd, entry.offset) === entry.mark
-  } catch {
-    return false
-  } finally {
-    fs.closeSync(opened.fd)
-  }
-}
+const appendedTo = (file: string, entry: FoldEntry | undefined, size: number): boolean =>
+  entry !== undefined && size >= entry.offset && typeof entry.mark === "string" &&
+  markStill(file, entry.offset, entry.mark)
 
 /** The start of the local day of an epoch time (epoch ms). */
 const startOfDay = (ms: number): number => {

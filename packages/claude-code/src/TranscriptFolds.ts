@@ -21,9 +21,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { isRefusal, openRegularSync } from "./internal/regularFile.js"
 import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
-import { type FoldDone, type FoldJob, markAt, runFoldJob, tailAt } from "./internal/statsFile.js"
+import { type FoldDone, type FoldJob, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
 
 /**
  * A transcript file to fold, and the session it belongs to.
@@ -195,19 +194,6 @@ const runInWorkers = (
     }
   })
 
-// The bytes before the cached offset are what they were: the file was appended to, not rewritten.
-const sameMark = (file: string, entry: CacheEntry): boolean => {
-  const opened = openRegularSync(file)
-  if (isRefusal(opened)) return false
-  try {
-    return markAt(opened.fd, entry.offset) === entry.mark
-  } catch {
-    return false
-  } finally {
-    fs.closeSync(opened.fd)
-  }
-}
-
 interface Planned {
   readonly job: FoldJob
   readonly index: number
@@ -248,7 +234,7 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
     }
     // a damaged fold is folded again from the start
     const resumable = state !== undefined && hit !== undefined && hit.offset > 0 && hit.offset <= stat.size &&
-      hit.size <= stat.size && sameMark(item.file, hit)
+      hit.size <= stat.size && markStill(item.file, hit.offset, hit.mark)
     if (resumable) appended++
     const bytes = stat.size - (resumable ? hit.offset : 0)
     bytesToRead += bytes

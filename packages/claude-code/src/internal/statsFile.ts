@@ -97,6 +97,23 @@ export const markAt = (fd: number, offset: number): string => {
 }
 
 /**
+ * Whether `file`'s bytes before `offset` still have the `mark` a cached fold kept
+ * ({@link markAt}): the file was appended to since, not rewritten. `false` when it cannot be
+ * opened as a regular file or read. @internal
+ */
+export const markStill = (file: string, offset: number, mark: string): boolean => {
+  const opened = openRegularSync(file)
+  if (isRefusal(opened)) return false
+  try {
+    return markAt(opened.fd, offset) === mark
+  } catch {
+    return false
+  } finally {
+    fs.closeSync(opened.fd)
+  }
+}
+
+/**
  * The unfinished last line of `file`, the bytes in [offset, size) as a job's `tail` holds them:
  * a cached fold stops before it (the line may still be being written), so a reader that takes
  * the fold from the cache folds the tail again, as the run that wrote the cache did. `undefined`
