@@ -11,6 +11,7 @@
  *
  * @since 0.1.0
  */
+import { isObject, own, withKey, withoutKey } from "./internal/jsonObject.js"
 
 /**
  * A JSON object as parsed.
@@ -95,21 +96,6 @@ const merged = <A>(value: A, changes: ReadonlyArray<Change>, notes: ReadonlyArra
   changes,
   notes
 })
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-// Own properties only: a key like "constructor" must not find Object.prototype's.
-const own = (object: JsonObject, key: string): unknown => Object.hasOwn(object, key) ? object[key] : undefined
-
-// Object.fromEntries defines properties, so a "__proto__" key from JSON.parse stays a plain key.
-const withKey = (object: JsonObject, key: string, value: unknown): JsonObject =>
-  Object.hasOwn(object, key)
-    ? Object.fromEntries(Object.entries(object).map(([k, v]) => [k, k === key ? value : v]))
-    : Object.fromEntries([...Object.entries(object), [key, value]])
-
-const withoutKey = (object: JsonObject, key: string): JsonObject =>
-  Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
 
 /**
  * Structural equality of JSON values (key order ignored, as JSON readers do).

@@ -12,6 +12,7 @@
  * @since 0.4.0
  */
 import { jsonEqual, type JsonObject } from "./ClaudeSettingsMerge.js"
+import { isObject, own, withKey, withoutKey } from "./internal/jsonObject.js"
 
 /**
  * What an install left in one settings file: the `statusLine` written and the one it replaced
@@ -41,20 +42,6 @@ export type Outcome =
     readonly note: string | undefined
   }
   | { readonly ok: false; readonly problem: string }
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-const own = (object: JsonObject, key: string): unknown => Object.hasOwn(object, key) ? object[key] : undefined
-
-// Object.fromEntries defines properties, so a "__proto__" key from JSON.parse stays a plain key.
-const withKey = (object: JsonObject, key: string, value: unknown): JsonObject =>
-  Object.hasOwn(object, key)
-    ? Object.fromEntries(Object.entries(object).map(([k, v]) => [k, k === key ? value : v]))
-    : Object.fromEntries([...Object.entries(object), [key, value]])
-
-const withoutKey = (object: JsonObject, key: string): JsonObject =>
-  Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
 
 /** The settings object, `{}` for no file; a problem for anything else. */
 const settingsObject = (settings: unknown): JsonObject | string =>
