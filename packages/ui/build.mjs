@@ -23,7 +23,10 @@ export const buildWeb = async (outdir = path.join(here, "dist/assets")) => {
     jsxImportSource: "preact",
     legalComments: "linked",
     logLevel: "warning",
-    tsconfig: path.join(here, "tsconfig.web.json")
+    tsconfig: path.join(here, "tsconfig.web.json"),
+    // the workspace packages the page imports (`@acx/convert/TextDiff`) from their TypeScript
+    // sources: a fresh clone builds the page before any package's dist/ exists
+    conditions: ["@acx/source"]
   })
   fs.copyFileSync(path.join(here, "web/index.html"), path.join(outdir, "index.html"))
   fs.copyFileSync(path.join(here, "web/favicon.svg"), path.join(outdir, "favicon.svg"))
