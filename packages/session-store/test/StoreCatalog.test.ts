@@ -163,6 +163,15 @@ const backends: ReadonlyArray<Backend> = [
     deriveArgs: (id) => ["postgres", PG_URL ?? "", `${SCHEMA}_${id}`],
     downgrade: (id) =>
       withPg(async (client) => {
+        // as an acx before the derived tables (migration 4) wrote it: no origins (5), no clock
+        // notification (6), no row owners (7)
+        await client.query(`DROP TRIGGER acx_clock_notify ON "${SCHEMA}_${id}".acx_clock`)
+        await client.query(`DROP FUNCTION "${SCHEMA}_${id}".acx_clock_notify()`)
+        for (
+          const table of ["claude_session_entries", "acx_session_keys", "acx_session_summaries", "acx_import_ledger"]
+        ) {
+          await client.query(`ALTER TABLE "${SCHEMA}_${id}".${table} DROP COLUMN db_user`)
+        }
         for (const table of [...DERIVED_TABLES, "acx_session_origin"]) {
           await client.query(`DROP TABLE "${SCHEMA}_${id}".${table}`)
         }

@@ -83,7 +83,10 @@ const migrations = (schema: string) => ({
         RETURN NULL;
       END
     $$`
-    // a lock taken with `SET last = last` (the ledger's, the origins') moves nothing: no notice
+    // a lock taken with `SET last = last` (the ledger's, the origins') moves nothing: no notice.
+    // Dropped first: a schema rebuilt by hand (a restore, an older acx's tables re-created) may
+    // keep the trigger while the migration is missing from its bookkeeping
+    yield* sql`DROP TRIGGER IF EXISTS acx_clock_notify ON ${sql(`${schema}.acx_clock`)}`
     yield* sql`CREATE TRIGGER acx_clock_notify AFTER UPDATE ON ${sql(`${schema}.acx_clock`)}
       FOR EACH ROW WHEN (NEW.last IS DISTINCT FROM OLD.last) EXECUTE FUNCTION ${fn}()`
   }),
