@@ -46,7 +46,9 @@ describe("AcxHome", () => {
       sessionsDatabase: "/srv/acx/sessions.db",
       syncLocks: "/srv/acx/sync",
       syncInstallManifest: "/srv/acx/sync-install.json",
-      syncLog: "/srv/acx/sync.log"
+      syncLog: "/srv/acx/sync.log",
+      statuslineInstallManifest: "/srv/acx/statusline-install.json",
+      quotaReadings: "/srv/acx/quota/readings.jsonl"
     })
     const paths = AcxHome.paths(home)
     for (const [name, file] of Object.entries(paths)) {
