@@ -8,6 +8,7 @@
  * official MCP client gets them from `acx memory mcp`. The observer's own Claude Code records
  * nothing and writes nothing into the user's config directory.
  */
+import { removeTreeWhenIdle } from "@acx/fixtures/treeRemoval"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -94,9 +95,10 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
 
   afterAll(async () => {
     await double?.close()
-    // a worker the last session's hooks started (detached) may still be writing
-    fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
-  })
+    // a worker the last session's hooks started (detached) may still be writing: removed once
+    // no process works under the directory
+    await removeTreeWhenIdle(root)
+  }, 70_000)
 
   it("captures, distils, injects, finds and serves a session's memory", async () => {
     const install = await acx(["memory", "install"], { env })

@@ -29,6 +29,7 @@ import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { messageKey } from "./Fragments.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj } from "./internal/plain.js"
+import { parseTimestamp, UNDATED } from "./internal/timestamps.js"
 import * as Pricing from "./Pricing.js"
 
 /**
@@ -135,12 +136,13 @@ export interface FoldContext {
 }
 
 /**
- * The day key of entries without a usable timestamp.
+ * The day key of entries without a usable timestamp ({@link UNDATED}), and the local day of an
+ * epoch time ({@link localDayOf}).
  *
  * @since 0.1.0
  * @category constants
  */
-export const UNDATED = "undated"
+export { localDayOf, UNDATED } from "./internal/timestamps.js"
 
 /**
  * The longest gap between two entries that counts as active time: 5 minutes.
@@ -297,40 +299,12 @@ const timestampOf = (entry: { readonly [key: string]: unknown }): number | undef
 }
 
 /**
- * `Date.parse(text)`, for every string; Claude Code's timestamps (`2026-10-31T20:53:02.783Z`)
- * without a full parse each: consecutive entries share their minute, which is parsed once, and
- * the seconds and milliseconds are added (a fold reads a timestamp per line).
+ * `Date.parse(text)`, for every string, parsing Claude Code's timestamps a minute at a time.
  *
  * @since 0.4.0
  * @category folding
  */
-export const parseTimestamp = (text: string): number => isoMs(text) ?? Date.parse(text)
-
-const digit = (text: string, at: number): number => text.charCodeAt(at) - 48
-
-// `YYYY-MM-DDTHH:MM:SS.mmmZ` with an hour below 24 (`T24:00:00.000Z` is midnight, `T24:00:01` none)
-const ISO_SHAPE = /^\d{4}-\d\d-\d\dT(?:[01]\d|2[0-3]):\d\d:\d\d\.\d{3}Z$/
-
-// The minute the last ISO timestamp was in (`YYYY-MM-DDTHH:MM`), and its epoch milliseconds.
-let isoMinute = ""
-let isoMinuteMs = 0
-
-// `parseTimestamp` of a UTC timestamp with milliseconds; `undefined` for any other shape
-const isoMs = (text: string): number | undefined => {
-  if (text.length !== 24 || !ISO_SHAPE.test(text)) return undefined
-  const seconds = digit(text, 17) * 10 + digit(text, 18)
-  const millis = digit(text, 20) * 100 + digit(text, 21) * 10 + digit(text, 22)
-  // second 60 and beyond are left to Date.parse
-  if (seconds >= 60) return undefined
-  const minute = text.slice(0, 16)
-  if (minute !== isoMinute) {
-    const ms = Date.parse(`${minute}:00.000Z`)
-    if (!Number.isFinite(ms)) return undefined
-    isoMinute = minute
-    isoMinuteMs = ms
-  }
-  return isoMinuteMs + seconds * 1000 + millis
-}
+export { parseTimestamp } from "./internal/timestamps.js"
 
 /**
  * The model key usage is counted under: the message's model, `<unknown>` when it has none;
@@ -604,29 +578,4 @@ const restoreHours = (json: { readonly [key: string]: unknown }): FoldState["hou
     setOwn(hours, hour, { firstMs: raw.firstMs, lastMs: raw.lastMs, models })
   }
   return hours
-}
-
-/**
- * The local day (`YYYY-MM-DD`) of an epoch time, in the process's time zone; remembers the
- * last day's bounds, so consecutive entries of one day cost no date arithmetic.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const localDayOf = (): (ms: number) => string => {
-  let start = Number.POSITIVE_INFINITY
-  let end = Number.NEGATIVE_INFINITY
-  let key = UNDATED
-  return (ms) => {
-    if (ms >= start && ms < end) return key
-    const date = new Date(ms)
-    if (Number.isNaN(date.getTime())) return UNDATED
-    const y = date.getFullYear()
-    const m = date.getMonth()
-    const d = date.getDate()
-    start = new Date(y, m, d).getTime()
-    end = new Date(y, m, d + 1).getTime()
-    key = `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`
-    return key
-  }
 }

@@ -4,7 +4,11 @@
  * properties, so a `"__proto__"` key stays a plain key). The settings merges (memory's hooks, the
  * statusline) share them.
  */
-import type { JsonObject } from "../ClaudeSettingsMerge.js"
+
+/** A JSON object as parsed (`ClaudeSettingsMerge.JsonObject` is the same shape). */
+interface JsonObject {
+  readonly [key: string]: unknown
+}
 
 /** A JSON object (not an array, not null). */
 export const isObject = (value: unknown): value is JsonObject =>
