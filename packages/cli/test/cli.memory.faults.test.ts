@@ -16,6 +16,7 @@
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import { random } from "@acx/testing/SeededRandom"
 import Database from "better-sqlite3"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -245,16 +246,6 @@ const recordSession = (
 }
 
 /** A small seeded generator (mulberry32), so that a failing kill plan can be replayed. */
-const random = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe.skipIf(!claude.available)("acx memory worker under faults (real Claude Code CLI as the observer)", () => {
   it("kill -9 at random moments, then a restart: every event done once, no observation twice", async () => {

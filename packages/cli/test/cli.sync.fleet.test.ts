@@ -11,6 +11,7 @@
  *   the store holds exactly what the clean run left.
  */
 import { type FleetMachine, generateFleet } from "@acx/testing/FleetConfigDirs"
+import { random } from "@acx/testing/SeededRandom"
 import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -38,18 +39,6 @@ const SESSIONS = 4
 const BYTES = 160_000
 
 const schemaName = (what: string) => `acx_fleet_${what}_${process.pid}_${randomUUID().slice(0, 8)}`
-
-// mulberry32: kill points vary between seeds, the seed is in the failure message
-const random = (seed: number) => {
-  let state = seed >>> 0
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const succeeded = (run: SyncRun) => {
   expect(run.code, `${run.machine}: exit code (stderr: ${run.stderr})`).toBe(0)

@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { random } from "./SeededRandom.js"
 
 /**
  * @since 0.1.0
@@ -75,18 +76,6 @@ const WORDS = (
   "cache token cost model request parse line entry index query effect layer schema retry timeout " +
   "lock write read append ledger offset worker thread process commit branch project prompt tool"
 ).split(" ")
-
-// mulberry32: small, fast, good enough to vary synthetic text deterministically
-const random = (seed: number) => {
-  let state = seed >>> 0
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const uuidOf = (name: string): string => {
   const h = createHash("sha256").update(name).digest("hex")

@@ -97,3 +97,10 @@ export { type BigConfigDir, type BigConfigDirOptions, generateBigConfigDir } fro
  * @since 0.1.0
  */
 export * as ReadOnlyPath from "./ReadOnlyPath.js"
+
+/**
+ * A seeded pseudo-random source for tests and generated data.
+ *
+ * @since 0.4.0
+ */
+export * as SeededRandom from "./SeededRandom.js"
