@@ -33,7 +33,7 @@ export interface EditDiff {
 export type TodoStatus = "pending" | "in_progress" | "completed"
 
 /**
- * One item of a checklist (`content` cut at {@link MAX_TODO_CHARS} characters).
+ * One item of a checklist (`content` cut at {@link MAX_CHECKLIST_ITEM_CHARS} characters).
  *
  * @since 0.1.0
  * @category models
@@ -49,7 +49,7 @@ export interface Todo {
  *   edits past the shared line budget are not diffed;
  * - `write`: a `Write`'s content, its first lines (`shownLines` of `lines`, `size` characters in
  *   all) and the language its extension suggests;
- * - `todos`: a `TodoWrite`'s checklist, its first {@link MAX_TODOS} items (`hidden`: the rest;
+ * - `todos`: a `TodoWrite`'s checklist, its first {@link MAX_CHECKLIST_ITEMS} items (`hidden`: the rest;
  *   `completed`: how many of all are done).
  *
  * @since 0.1.0
@@ -100,7 +100,7 @@ export const MAX_WRITE_CHARS = 4_000
  * @since 0.1.0
  * @category constants
  */
-export const MAX_TODOS = 100
+export const MAX_CHECKLIST_ITEMS = 100
 
 /**
  * A todo's text is cut at this many characters.
@@ -108,7 +108,7 @@ export const MAX_TODOS = 100
  * @since 0.1.0
  * @category constants
  */
-export const MAX_TODO_CHARS = 500
+export const MAX_CHECKLIST_ITEM_CHARS = 500
 
 const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed"])
 
@@ -192,8 +192,8 @@ const todosDisplay = (todos: ReadonlyArray<unknown>, mask: (text: string) => str
       (activeForm !== undefined && typeof activeForm !== "string")
     ) return undefined
     if (status === "completed") completed++
-    if (shown.length < MAX_TODOS) {
-      shown.push({ content: cutAt(mask(content), MAX_TODO_CHARS), status: status as TodoStatus })
+    if (shown.length < MAX_CHECKLIST_ITEMS) {
+      shown.push({ content: cutAt(mask(content), MAX_CHECKLIST_ITEM_CHARS), status: status as TodoStatus })
     }
   }
   return { kind: "todos", todos: shown, hidden: todos.length - shown.length, completed }

@@ -83,7 +83,7 @@ const code = (text: string): string => {
 const inline = (text: string): string =>
   text.replace(/\s*[\r\n]+\s*/g, " ").replace(/[\\`*_[\]<>#|~!&]/g, (char) => `\\${char}`)
 
-const TODO_BOX: Readonly<Record<ToolDisplay.TodoStatus, string>> = {
+const CHECKBOX_OF_STATUS: Readonly<Record<ToolDisplay.TodoStatus, string>> = {
   pending: "- [ ] ",
   in_progress: "- [ ] ◐ ",
   completed: "- [x] "
@@ -102,7 +102,7 @@ const displayMarkdown = (name: string, display: ToolDisplay.ToolDisplay): string
     }
     case "todos": {
       const items = display.todos.map((todo) =>
-        `${TODO_BOX[todo.status]}${inline(todo.content)}${todo.status === "in_progress" ? " *(in progress)*" : ""}`
+        `${CHECKBOX_OF_STATUS[todo.status]}${inline(todo.content)}${todo.status === "in_progress" ? " *(in progress)*" : ""}`
       )
       if (display.hidden > 0) items.push(`- … ${display.hidden} more todos not shown`)
       const total = display.todos.length + display.hidden
