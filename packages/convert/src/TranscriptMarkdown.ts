@@ -102,7 +102,9 @@ const displayMarkdown = (name: string, display: ToolDisplay.ToolDisplay): string
     }
     case "todos": {
       const items = display.todos.map((todo) =>
-        `${CHECKBOX_OF_STATUS[todo.status]}${inline(todo.content)}${todo.status === "in_progress" ? " *(in progress)*" : ""}`
+        `${CHECKBOX_OF_STATUS[todo.status]}${inline(todo.content)}${
+          todo.status === "in_progress" ? " *(in progress)*" : ""
+        }`
       )
       if (display.hidden > 0) items.push(`- … ${display.hidden} more todos not shown`)
       const total = display.todos.length + display.hidden

@@ -194,7 +194,9 @@ describe("ToolDisplay", () => {
     const todos = Array.from({ length: 10_000 }, (_, i) => ({ content: `t${i}`.repeat(100), status: "pending" }))
     const list = ToolDisplay.displayOf("TodoWrite", { todos })
     expect(list).toMatchObject({ kind: "todos", hidden: 10_000 - ToolDisplay.MAX_CHECKLIST_ITEMS, completed: 0 })
-    expect(JSON.stringify(list).length).toBeLessThan(ToolDisplay.MAX_CHECKLIST_ITEMS * (ToolDisplay.MAX_CHECKLIST_ITEM_CHARS + 50))
+    expect(JSON.stringify(list).length).toBeLessThan(
+      ToolDisplay.MAX_CHECKLIST_ITEMS * (ToolDisplay.MAX_CHECKLIST_ITEM_CHARS + 50)
+    )
   })
 
   it("writes hostile text as text: fences that cannot close, todos that open no tag", () => {
