@@ -13,26 +13,13 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN, parseJson, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { assistantLine } from "./utils/assistantLine.js"
 
 const SESSION = "00000000-0000-4000-8000-000000000001"
 const H = 3_600_000
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0)
 
-const assistant = (i: number, ms: number, output = 1000) =>
-  JSON.stringify({
-    type: "assistant",
-    sessionId: SESSION,
-    uuid: `a${i}`,
-    timestamp: new Date(ms).toISOString(),
-    requestId: `req_${i}`,
-    message: {
-      id: `msg_${i}`,
-      role: "assistant",
-      model: "claude-sonnet-4-5-20250929",
-      content: [{ type: "text", text: "ok" }],
-      usage: { input_tokens: 100, output_tokens: output }
-    }
-  }) + "\n"
+const assistant = (i: number, ms: number, output = 1000) => `${assistantLine({ sessionId: SESSION, i, ms, output })}\n`
 
 let root: string
 let configDir: string

@@ -11,6 +11,7 @@ import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { assistantLine } from "./utils/assistantLine.js"
 import {
   browserAvailable,
   closeClean,
@@ -24,21 +25,7 @@ import {
 const SESSION = "00000000-0000-4000-8000-0000000000aa"
 
 const assistant = (i: number, ms: number, output: number) =>
-  JSON.stringify({
-    type: "assistant",
-    sessionId: SESSION,
-    cwd: "/work/now",
-    uuid: `a${i}`,
-    timestamp: new Date(ms).toISOString(),
-    requestId: `req_${i}`,
-    message: {
-      id: `msg_${i}`,
-      role: "assistant",
-      model: "claude-sonnet-4-5-20250929",
-      content: [{ type: "text", text: "ok" }],
-      usage: { input_tokens: 100, output_tokens: output }
-    }
-  })
+  assistantLine({ sessionId: SESSION, cwd: "/work/now", i, ms, output })
 
 describe.skipIf(!browserAvailable)("acx ui: the costs page's now panel", () => {
   let dir: string
