@@ -3,10 +3,12 @@
  * the longest string V8 can build): `markdown` (the conversation for reading, across
  * compactions), `anthropic` (the messages `acx push` would store, as a JSON array) and `jsonl`
  * (the entries re-serialised). `acx show` prints these chunks and the web page serves them, so
- * both give the same bytes.
+ * both give the same bytes. With `mask` (what both do unless asked not to) the secrets are masked
+ * first, with the memory redactor's patterns (`Redact.redactSecrets`, `<private>` kept).
  *
  * @since 0.1.0
  */
+import * as Redact from "@acx/convert/Redact"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
 import * as TranscriptWrite from "@acx/convert/TranscriptWrite"
@@ -47,6 +49,8 @@ export interface ExportOptions {
   readonly subagent?: boolean | undefined
   /** Each Markdown heading ends with the message's uuid, for `acx fork --at`. */
   readonly uuids?: boolean | undefined
+  /** Secrets masked (default false: the entries as written). */
+  readonly mask?: boolean | undefined
 }
 
 /**
@@ -77,6 +81,19 @@ export function* jsonArrayLines(values: ReadonlyArray<unknown>): Generator<strin
  * @category rendering
  */
 export function* exportChunks(
+  entries: ReadonlyArray<Transcript.TranscriptEntry>,
+  options: ExportOptions
+): Generator<string> {
+  if (options.mask !== true) return yield* formatChunks(entries, options)
+  // the entries masked as values, so a JSON export stays valid JSON (and JSONL); Markdown is text,
+  // so each chunk is masked again: what the rendering adds (a title, the subagents' ids) too
+  const masked = entries.map((entry) => Redact.mapStrings(entry, Redact.redactSecrets) as Transcript.TranscriptEntry)
+  for (const chunk of formatChunks(masked, options)) {
+    yield options.format === "markdown" ? Redact.redactSecrets(chunk) : chunk
+  }
+}
+
+function* formatChunks(
   entries: ReadonlyArray<Transcript.TranscriptEntry>,
   options: ExportOptions
 ): Generator<string> {

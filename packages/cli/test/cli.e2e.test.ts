@@ -172,12 +172,12 @@ describe(
         expect(md).toContain("- [x] Create JOKE.md file with a joke, title, and footer\n- [ ] ◐ Read the JOKE.md file")
       })
 
-      it("--format jsonl re-serialises exactly the file's entries (an 8-character prefix as the id)", {
+      it("--format jsonl --no-mask re-serialises exactly the file's entries (an 8-character prefix as the id)", {
         timeout: TEST_TIMEOUT_MS
       }, async () => {
         const sessions = representative()
         const outs = await Promise.all(
-          sessions.map((session) => acx(["show", session.sessionId.slice(0, 8), "--format", "jsonl"], { env }))
+          sessions.map((session) => acx(["show", session.sessionId.slice(0, 8), "--format", "jsonl", "--no-mask"], { env }))
         )
         for (const [i, session] of sessions.entries()) {
           const out = ok(outs[i]!).stdout
@@ -192,7 +192,7 @@ describe(
       }, async () => {
         const sessions = representative()
         const outs = await Promise.all(
-          sessions.map((session) => acx(["show", session.sessionId, "--format", "anthropic"], { env }))
+          sessions.map((session) => acx(["show", session.sessionId, "--format", "anthropic", "--no-mask"], { env }))
         )
         for (const [i, session] of sessions.entries()) {
           const messages = parseJson<Array<{ role: string; content: unknown }>>(ok(outs[i]!))

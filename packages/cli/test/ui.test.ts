@@ -78,12 +78,12 @@ describe("acx ui", () => {
     expect((await get("/api/sessions", { host: `localhost:${ui.port}` })).status).toBe(200)
   })
 
-  it("exports each session in each format byte for byte as acx show prints it (mask=0)", async () => {
+  it("exports each session in each format byte for byte as acx show prints it (both masked by default)", async () => {
     for (const session of built.sessions) {
       for (const format of ["markdown", "anthropic", "jsonl"]) {
         const shown = await acx(["show", session.sessionId, "-f", format, "--config-dir", built.configDir])
         expect(shown.code).toBe(0)
-        const served = await get(`/api/session/${session.sessionId}/export?format=${format}&mask=0`)
+        const served = await get(`/api/session/${session.sessionId}/export?format=${format}`)
         expect(served.status).toBe(200)
         expect(served.headers["content-disposition"]).toContain(`filename="${session.sessionId}`)
         expect(served.body.equals(Buffer.from(shown.stdout, "utf8"))).toBe(true)
@@ -91,15 +91,21 @@ describe("acx ui", () => {
     }
   }, TEST_TIMEOUT_MS)
 
-  it("masks secrets in exports unless mask=0", async () => {
+  it("masks secrets in exports and acx show unless mask=0 / --no-mask, which give the same bytes", async () => {
     const id = built.sessions[0]!.sessionId
     for (const format of ["markdown", "anthropic", "jsonl"]) {
       const masked = (await get(`/api/session/${id}/export?format=${format}`)).body.toString("utf8")
       expect(masked).not.toContain(SECRET)
       expect(masked).toContain("[REDACTED:anthropic-key]")
-      expect((await get(`/api/session/${id}/export?format=${format}&mask=0`)).body.toString("utf8")).toContain(SECRET)
+      const shown = await acx(["show", id, "-f", format, "--config-dir", built.configDir])
+      expect(shown.stdout).toBe(masked)
+      const open = (await get(`/api/session/${id}/export?format=${format}&mask=0`)).body.toString("utf8")
+      expect(open).toContain(SECRET)
+      const raw = await acx(["show", id, "-f", format, "--no-mask", "--config-dir", built.configDir])
+      expect(raw.code).toBe(0)
+      expect(raw.stdout).toBe(open)
     }
-  })
+  }, TEST_TIMEOUT_MS)
 
   it("finds sessions only by id: a path or an unknown id is 404, a bad format 400", async () => {
     for (const id of ["..%2F..%2Fetc%2Fpasswd", "../x", "00000000-0000-4000-8000-000000000000", "abc"]) {

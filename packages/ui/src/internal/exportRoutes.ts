@@ -1,7 +1,7 @@
 /**
  * `GET /api/session/:id/export?format=markdown|anthropic|jsonl[&mask=0][&thinking=0]`: the
- * session as `acx show -f FORMAT` prints it (byte for byte with `mask=0`), as a download; with
- * masking on (the default) the entries' secrets are masked first.
+ * session as `acx show -f FORMAT` prints it, byte for byte, as a download: secrets masked (both
+ * mask by default), or as written with `mask=0` (`acx show --no-mask`).
  */
 import * as SessionExport from "@acx/claude-code/SessionExport"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -38,23 +38,17 @@ export const exportRoutes = (context: UiContext) =>
         if (Option.isNone(found)) return notFound(`no session ${JSON.stringify(id ?? "")}`)
         const session = found.value
         const read = yield* context.projects.readSession(session.projectKey, session.sessionId)
-        const mask = SecretMask.maskingOn(params)
-        // the entries masked as values: a JSON export stays valid JSON (and JSONL) after masking
-        const entries = read.entries.map(SecretMask.shown(mask))
         const agents = format === "markdown"
           ? yield* context.projects.listSubagents(session.projectKey, session.sessionId)
           : []
-        const chunks = SessionExport.exportChunks(entries, {
+        const chunks = SessionExport.exportChunks(read.entries, {
           format,
           sessionId: session.sessionId,
           includeThinking: params.get("thinking") !== "0",
-          subagentIds: agents.map((agent) => agent.agentId)
+          subagentIds: agents.map((agent) => agent.agentId),
+          mask: SecretMask.maskingOn(params)
         })
-        // Markdown is text: each chunk masked again, so what the rendering adds (a title, the
-        // subagents' ids) passes the mask too
-        const shownChunks = Stream.fromIterable(chunks).pipe(
-          Stream.map((chunk) => mask && format === "markdown" ? SecretMask.maskText(chunk) : chunk)
-        )
+        const shownChunks = Stream.fromIterable(chunks)
         return HttpServerResponse.stream(shownChunks.pipe(Stream.encodeText), {
           contentType: CONTENT_TYPES[format],
           headers: {

@@ -46,6 +46,12 @@ const uuidsOption = Options.boolean("uuids").pipe(
   Options.withDescription("End each message's heading with its uuid, the one acx fork --at takes (markdown)")
 )
 
+const noMaskOption = Options.boolean("no-mask").pipe(
+  Options.withDescription(
+    "Print secrets as the transcript holds them (by default API keys, tokens, private keys and NAME_SECRET=value are masked, as on the page)"
+  )
+)
+
 /**
  * The options and arguments of `acx show`.
  *
@@ -61,6 +67,7 @@ export const config = {
   configDir: configDirOption,
   from: fromOption,
   noThinking: thinkingOption,
+  noMask: noMaskOption,
   followSymlinks: followSymlinksOption
 }
 

@@ -26,7 +26,7 @@ const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): s
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ agent, configDir, followSymlinks, format, from, id, noThinking, project, uuids }: ShowArgs) =>
+export const run = ({ agent, configDir, followSymlinks, format, from, id, noMask, noThinking, project, uuids }: ShowArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const found = yield* findTranscript(projects, id, project, agent)
@@ -60,6 +60,7 @@ export const run = ({ agent, configDir, followSymlinks, format, from, id, noThin
       includeThinking: !noThinking,
       subagentIds: agents.map((info) => info.agentId),
       uuids,
+      mask: !noMask,
       ...(found.agent === undefined ? {} : { subagent: true, title: subagentTitle(found.agent, session.sessionId) })
     }))
   }).pipe(Effect.provide(readingLayer(from, configDir, { followSymlinks })))
