@@ -177,7 +177,9 @@ describe(
       }, async () => {
         const sessions = representative()
         const outs = await Promise.all(
-          sessions.map((session) => acx(["show", session.sessionId.slice(0, 8), "--format", "jsonl", "--no-mask"], { env }))
+          sessions.map((session) =>
+            acx(["show", session.sessionId.slice(0, 8), "--format", "jsonl", "--no-mask"], { env })
+          )
         )
         for (const [i, session] of sessions.entries()) {
           const out = ok(outs[i]!).stdout
