@@ -5,6 +5,7 @@
  *
  * @since 0.3.0
  */
+import * as Redact from "@acx/convert/Redact"
 import type * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as ClaudeProjects from "./ClaudeProjects.js"
 
@@ -72,18 +73,27 @@ export const byLastActivity = (
 // What `Schema.encodeSync(ListedSession)` gives for a session (its fields are strings and numbers,
 // which encode as themselves; an absent field stays absent), without the Schema's per-row cost
 // (8 µs a row: 80 ms for 10 000 sessions).
+// The prompts and titles are what a user typed (or a model wrote from it): their secrets are
+// masked as the page masks them (`Redact.redactSecrets`), so `acx sessions` shows none the page hides.
 const rowOf = (session: ListedSession): ListedSession => {
   const row: Record<string, unknown> = {}
   for (const key of FIELDS) {
     const value = session[key]
-    if (value !== undefined) row[key] = value
+    if (value !== undefined) {
+      row[key] = TYPED.has(key) && typeof value === "string"
+        ? Redact.redactSecrets(value)
+        : value
+    }
   }
   return row as unknown as ListedSession
 }
 
+const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"])
+
 /**
  * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
- * order, each holding `ListedSession`'s fields only (absent ones left out, never `null`). What
+ * order, each holding `ListedSession`'s fields only (absent ones left out, never `null`), secrets in
+ * the title and prompts masked. What
  * `acx sessions --json` prints and `GET /api/sessions` sends.
  *
  * @since 0.3.0

@@ -5,6 +5,7 @@
  */
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as SessionListing from "@acx/claude-code/SessionListing"
+import * as Redact from "@acx/convert/Redact"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import * as Schema from "effect/Schema"
@@ -53,8 +54,13 @@ describe("SessionListing.rows", () => {
         expect(Object.keys(row)).not.toContain("extra")
         expect(Schema.decodeUnknownSync(SessionListing.ListedSession)(row)).toEqual(row)
       }
-      // what the Schema's own encoding gives, key order included
+      // what the Schema's own encoding gives, key order included (the typed texts masked)
       const encoded = Schema.encodeSync(SessionListing.Listing)([...sessions].sort(SessionListing.byLastActivity))
+        .map((row) => ({
+          ...row,
+          ...(row.title === undefined ? {} : { title: Redact.redactSecrets(row.title) }),
+          ...(row.firstPrompt === undefined ? {} : { firstPrompt: Redact.redactSecrets(row.firstPrompt) })
+        }))
       expect(JSON.stringify(rows)).toBe(JSON.stringify(encoded))
     }))
   })
@@ -79,6 +85,25 @@ describe("SessionListing.rows", () => {
       }
     ])
     expect(rows.map((row) => row.sessionId)).toEqual(["active", "touched"])
+  })
+
+  it("masks secrets in the title and the first and last prompts, as the page does; nothing else", () => {
+    const key = "sk-ant-api03-" + "A".repeat(40)
+    const [row] = SessionListing.rows([{
+      projectKey: "-a",
+      sessionId: "s1",
+      file: `/p/${key}`,
+      mtime: 1,
+      size: 1,
+      title: `deploy with ${key}`,
+      firstPrompt: `my key is ${key}`,
+      lastPrompt: `export ANTHROPIC_API_KEY=${key}`,
+      cwd: "/home/dev/app"
+    }])
+    expect(JSON.stringify([row!.title, row!.firstPrompt, row!.lastPrompt])).not.toContain(key)
+    expect(row!.firstPrompt).toBe("my key is [REDACTED:anthropic-key]")
+    expect(row!.cwd).toBe("/home/dev/app")
+    expect(row!.file).toBe(`/p/${key}`)
   })
 
   it("the rows' field list (which loads without Effect) is the Schema's, in its order", () => {
