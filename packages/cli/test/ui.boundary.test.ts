@@ -167,6 +167,23 @@ describe("acx ui: one boundary", () => {
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 303, 400, 401, 403, 404]))
   }, TEST_TIMEOUT_MS)
 
+  it("refuses a foreign Host on every route (DNS rebinding), and a foreign Origin on every write", async () => {
+    const answers: Array<string> = []
+    for (const route of routes) {
+      for (const { options, path: target } of requestsFor(route).slice(0, 1)) {
+        const headers = { ...(options?.headers as Record<string, string> | undefined) }
+        const rebound = await get(target, { ...options, headers: { ...headers, host: `rebound.example:${ui.port}` } })
+        answers.push(`${route.method} ${route.path} Host ${rebound.status}`)
+        if (route.method !== "GET") {
+          const foreign = await get(target, { ...options, headers: { ...headers, origin: "http://evil.example" } })
+          answers.push(`${route.method} ${route.path} Origin ${foreign.status}`)
+        }
+      }
+    }
+    expect(answers.filter((answer) => !answer.endsWith(" 403"))).toEqual([])
+    expect(answers.length).toBeGreaterThan(routes.length)
+  }, TEST_TIMEOUT_MS)
+
   it("puts them on the event stream and on a 500", async () => {
     const events = await get(`/api/session/${planted.sessionId}/events?from=0`, { until: untilEnd })
     expect(events.status).toBe(200)
