@@ -166,6 +166,15 @@ describe("acx hub", () => {
       await acx(["stats", "--from", bob, "--json"], env())
     )
     expect(stats.rows.map((row) => row.sessionId).sort()).toEqual(granted)
+    // the origins a store's groupings read are limited the same way: one project, one machine
+    const byProject = parseJson<{ rows: Array<{ key: string }> }>(
+      await acx(["stats", "--by", "project", "--from", bob, "--json"], env())
+    )
+    expect(byProject.rows.map((row) => row.key)).toEqual([STUDIO])
+    const byMachine = parseJson<{ rows: Array<{ key: string }> }>(
+      await acx(["stats", "--by", "machine", "--from", bob, "--json"], env())
+    )
+    expect(byMachine.rows.map((row) => row.key)).toEqual(["laptop1"])
     const search = parseJson<{ hits: Array<{ sessionId: string }> }>(
       await acx(["search", "the", "--from", bob, "--json", "--limit", "200"], env())
     )
@@ -239,6 +248,62 @@ describe("acx hub", () => {
       expect(result.stderr).not.toContain(ssl.password)
     }
   }, TEST_TIMEOUT_MS)
+
+  it(
+    "hub init --team: the team memory's tables, where the hub's roles and grants decide who reads and writes which project",
+    async () => {
+      const first = await acx(["hub", "init", hub.admin, "--team", "acx_team"])
+      expect(first.code, first.stderr).toBe(0)
+      expect(first.stdout).toMatch(/^hub ready at .* and the team memory \(schema acx_team\)/)
+      const again = await acx(["hub", "init", hub.admin, "--team", "acx_team"])
+      expect(again.stdout).toContain("nothing changed")
+      expectOneLine(await acx(["hub", "init", hub.admin, "--team", "acx-team;drop"]), 2, "--team")
+
+      const table = "acx_team.memory_observations"
+      const insert = (uid: string, project: string) =>
+        `INSERT INTO ${table} (uid, project, author, machine, session_id, source, created_at, type, title, narrative)
+       VALUES ('${uid}', '${project}', 'ana', 'laptop1', 's1', 'hook', 1, 'discovery', 'a title', 'a narrative')`
+      const projects = async (url: string) =>
+        (await query(url, `SELECT project FROM ${table} ORDER BY project`)).map((row) => row["project"] as string)
+      const APP = "github.com/acme/app"
+      const WEB = "github.com/acme/web"
+      await query(laptop, insert("o1", APP))
+      await query(laptop, insert("o2", WEB))
+      // nobody limited: every member reads both projects
+      for (const url of [laptop, desk, bob]) expect(await projects(url)).toEqual([APP, WEB])
+      // a sync member forgets an entry for the team; it changes nothing else and deletes nothing
+      await query(
+        desk,
+        `UPDATE ${table} SET forgotten_at = 5, forgotten_by = 'desk2', txid = pg_current_xact_id() WHERE uid = 'o1'`
+      )
+      for (
+        const [url, statement] of [
+          [desk, `UPDATE ${table} SET narrative = 'rewritten'`],
+          [desk, `DELETE FROM ${table}`],
+          [desk, `TRUNCATE ${table}`],
+          [bob, insert("o3", APP)],
+          [bob, `UPDATE ${table} SET forgotten_at = NULL`]
+        ] as const
+      ) {
+        expect(await refusal(url, statement), statement).toBe("42501")
+      }
+      // grants limit the team memory as they limit sessions: reading, and a sync member's writing
+      for (const [project, role] of [[APP, "desk2"], [WEB, "bob"]]) {
+        const granted = await acx(["hub", "grant", "--project", project, "--role", role, "--hub", hub.admin])
+        expect(granted.code, granted.stderr).toBe(0)
+      }
+      expect(await projects(desk)).toEqual([APP])
+      expect(await projects(bob)).toEqual([WEB])
+      expect(await projects(laptop)).toEqual([APP, WEB])
+      expect(await refusal(desk, insert("o4", WEB))).toBe("42501")
+      expect(await query(desk, `UPDATE ${table} SET forgotten_at = 6 WHERE uid = 'o2' RETURNING uid`)).toEqual([])
+      for (const [project, role] of [[APP, "desk2"], [WEB, "bob"]]) {
+        expect((await acx(["hub", "revoke", "--project", project, "--role", role, "--hub", hub.admin])).code).toBe(0)
+      }
+      expect(await projects(bob)).toEqual([APP, WEB])
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("user add refuses a bad or taken name; user remove drops a member, who can no longer connect", async () => {
     expectOneLine(

@@ -112,10 +112,19 @@ const TeamDisplay = (settings: TeamSettings): string => {
   return `at ${url.hostname}:${url.port === "" ? "5432" : url.port}`
 }
 
-const teamError = (settings: TeamSettings) => (cause: unknown) =>
+/**
+ * A failure talking to the team's database as one `MemoryError` (reason `Team`) that names the
+ * server and never the password.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const teamFailure = (settings: TeamSettings, cause: unknown): MemoryError =>
   cause instanceof MemoryError
     ? cause
     : new MemoryError({ reason: "Team", description: describeFailure(settings, cause) })
+
+const teamError = (settings: TeamSettings) => (cause: unknown) => teamFailure(settings, cause)
 
 const localError = (cause: SqlError | MemoryError) =>
   cause instanceof MemoryError

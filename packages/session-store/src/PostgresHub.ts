@@ -25,7 +25,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
 import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
-import { ROLES, setUp, snapshot } from "./internal/pgHub.js"
+import { projectVisible, ROLES, setUp, snapshot } from "./internal/pgHub.js"
 import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
@@ -58,6 +58,29 @@ export class PostgresHubError extends Schema.TaggedError<PostgresHubError>("@acx
     return `PostgresHub ${this.operation} failed (${this.reason}): ${this.description}`
   }
 }
+
+/**
+ * The hub's group roles (cluster-wide): machines sync as members of `sync`, people read as members
+ * of `viewer`, `admin` manages. Other schemas shared through the hub (the team memory's) give
+ * these same roles their privileges.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const GROUP_ROLES: { readonly sync: "acx_sync"; readonly viewer: "acx_viewer"; readonly admin: "acx_admin" } =
+  ROLES
+
+/**
+ * The SQL condition the hub's row-level security uses for "a project the session's roles may see",
+ * on a row whose project is `column`: every project when none of the connected role's groups has
+ * a `grant`, else only the granted ones (read from the hub schema's grants table). Another schema
+ * shared through the hub (the team memory's tables, whose rows carry `project`) limits its rows
+ * with the same condition, so one `acx hub grant` covers both.
+ *
+ * @since 0.4.0
+ * @category row-level security
+ */
+export const projectVisibility = (hubSchema: string, column: string): string => projectVisible(hubSchema, column)
 
 /**
  * The member roles `addUser` makes.

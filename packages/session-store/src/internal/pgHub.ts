@@ -48,13 +48,27 @@ const MINE = `(SELECT r.rolname FROM pg_catalog.pg_roles r WHERE pg_catalog.pg_h
  * subqueries are uncorrelated: Postgres evaluates each once per statement (an InitPlan and a
  * hashed SubPlan), not once per row.
  */
-const visibleTo = (schema: string, table: string): string => {
+const visibleTo = (schema: string, table: string): string =>
+  table === "acx_session_origin"
+    ? projectVisible(schema, "project")
+    : projectVisible(
+      schema,
+      "(project_key, session_id)",
+      `SELECT o.project_key, o.session_id FROM ${schema}.acx_session_origin o WHERE o.project IN`
+    )
+
+/**
+ * Whether the row's project is one the session's roles may see: every project when none of its
+ * roles has a grant in the hub's `acx_hub_grants`, else the granted ones. `column` is the row's
+ * project (or, with `through`, what a subquery of granted projects is matched against).
+ */
+export const projectVisible = (schema: string, column: string, through?: string): string => {
   const grants = `${schema}.acx_hub_grants`
   const granted = `SELECT g.project FROM ${grants} g WHERE g.role_name IN ${MINE}`
   const unrestricted = `NOT EXISTS (SELECT 1 FROM ${grants} g WHERE g.role_name IN ${MINE})`
-  return table === "acx_session_origin"
-    ? `${unrestricted} OR project IN (${granted})`
-    : `${unrestricted} OR (project_key, session_id) IN (SELECT o.project_key, o.session_id FROM ${schema}.acx_session_origin o WHERE o.project IN (${granted}))`
+  return through === undefined
+    ? `${unrestricted} OR ${column} IN (${granted})`
+    : `${unrestricted} OR ${column} IN (${through} (${granted}))`
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`

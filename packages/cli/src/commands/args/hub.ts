@@ -37,6 +37,12 @@ export const initConfig = {
     Args.withDescription(
       "postgres://ADMIN@host/db[?schema=S]: a role that may create roles and owns the store's tables"
     )
+  ),
+  team: Options.text("team").pipe(
+    Options.withDescription(
+      "Also set up the team memory's schema (e.g. acx_team, what acx memory install --team uses by default): its tables, the roles' privileges and row-level security by project (hub grant limits it too)"
+    ),
+    Options.optional
   )
 }
 

@@ -7,6 +7,8 @@
  * @since 0.4.0
  */
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as TeamConfig from "@acx/memory/TeamConfig"
+import * as TeamHub from "@acx/memory/TeamHub"
 import * as PostgresHub from "@acx/session-store/PostgresHub"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -45,14 +47,25 @@ const withHub = <A, E>(
  * @since 0.4.0
  * @category handlers
  */
-export const init = ({ url }: InitArgs) =>
+export const init = ({ team, url }: InitArgs) =>
   Effect.gen(function*() {
     const database = yield* postgresSpec(url, "ADMIN_URL")
-    const { changed } = yield* withHub(database, (hub) => hub.init())
+    if (Option.isSome(team) && !TeamConfig.SCHEMA_NAME.test(team.value)) {
+      return yield* CliError.invalidArgument(
+        `--team: ${JSON.stringify(team.value)} is not a schema name (letters, digits, _)`
+      )
+    }
+    const hub = yield* withHub(database, (hub) => hub.init())
+    const teamSetUp = Option.isSome(team)
+      ? yield* TeamHub.setUp({ url: database.url, teamSchema: team.value, hubSchema: database.schema ?? "public" })
+      : { changed: false }
+    const teamPart = Option.isSome(team) ? ` and the team memory (schema ${team.value})` : ""
     yield* Console.log(
-      changed
-        ? `hub ready at ${DatabaseSpec.display(database)}: roles acx_sync, acx_viewer, acx_admin; row-level security on`
-        : `hub at ${DatabaseSpec.display(database)} was already set up: nothing changed`
+      hub.changed || teamSetUp.changed
+        ? `hub ready at ${
+          DatabaseSpec.display(database)
+        }${teamPart}: roles acx_sync, acx_viewer, acx_admin; row-level security on`
+        : `hub at ${DatabaseSpec.display(database)}${teamPart} was already set up: nothing changed`
     )
   })
 

@@ -1,0 +1,104 @@
+/**
+ * The team memory on a hub (docs/hub.md, "Team memory"): `acx hub init … --team SCHEMA` creates
+ * the team tables (as the first `acx memory install --team` would) and gives the hub's group roles
+ * what the memory's worker needs, with row-level security by project — the same grants that limit
+ * a viewer's sessions (`acx hub grant`) limit what a member reads of the team memory, and what a
+ * sync member may write there:
+ *
+ * - `acx_sync` (machines): reads and inserts the rows of the projects it may see, and may change
+ *   only an entry's forgotten state (`forgotten_at`, `forgotten_by`, `txid`): never its text,
+ *   never a delete;
+ * - `acx_viewer` (people): reads the rows of the projects it may see;
+ * - `acx_admin`: every row.
+ *
+ * Every statement is idempotent or replaces its object with the same definition: a second run
+ * changes nothing, and says so.
+ *
+ * @since 0.4.0
+ */
+import * as PostgresHub from "@acx/session-store/PostgresHub"
+import * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
+import type * as Pg from "pg"
+import { shapes } from "./internal/teamShapes.js"
+import type { MemoryError } from "./MemoryError.js"
+import * as TeamSync from "./TeamSync.js"
+
+const { admin, sync, viewer } = PostgresHub.GROUP_ROLES
+
+/** What a sync member may do on each team table (the forgotten state is all it may change). */
+const SYNC_PRIVILEGES = "SELECT, INSERT"
+const SYNC_UPDATABLE = "forgotten_at, forgotten_by, txid"
+
+const statements = (teamSchema: string, hubSchema: string): ReadonlyArray<string> => {
+  const visible = PostgresHub.projectVisibility(hubSchema, "project")
+  const schema = `"${teamSchema}"`
+  return [
+    `GRANT USAGE ON SCHEMA ${schema} TO ${sync}, ${viewer}, ${admin}`,
+    ...shapes.flatMap((shape) => {
+      const table = `${schema}.${shape.remote}`
+      const policy = (name: string, clause: string) => [
+        `DROP POLICY IF EXISTS ${name} ON ${table}`,
+        `CREATE POLICY ${name} ON ${table} ${clause}`
+      ]
+      return [
+        `GRANT ${SYNC_PRIVILEGES} ON ${table} TO ${sync}`,
+        `GRANT UPDATE (${SYNC_UPDATABLE}) ON ${table} TO ${sync}`,
+        `GRANT SELECT ON ${table} TO ${viewer}`,
+        `GRANT ALL ON ${table} TO ${admin}`,
+        `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
+        ...policy("acx_member_read", `FOR SELECT TO ${sync}, ${viewer} USING (${visible})`),
+        ...policy("acx_sync_insert", `FOR INSERT TO ${sync} WITH CHECK (${visible})`),
+        ...policy("acx_sync_forget", `FOR UPDATE TO ${sync} USING (${visible}) WITH CHECK (${visible})`),
+        ...policy("acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
+      ]
+    })
+  ]
+}
+
+/** Privileges, row-level security flags and policies of the team schema: equal twice, nothing changed. */
+const snapshot = async (client: Pg.Client, teamSchema: string): Promise<string> => {
+  const read = async (text: string) => (await client.query(text, [teamSchema])).rows
+  return JSON.stringify([
+    await read(`SELECT grantee, table_name, privilege_type FROM information_schema.role_table_grants
+      WHERE table_schema = $1 ORDER BY 1, 2, 3`),
+    await read(`SELECT grantee, table_name, column_name, privilege_type FROM information_schema.column_privileges
+      WHERE table_schema = $1 ORDER BY 1, 2, 3, 4`),
+    await read(`SELECT c.relname, c.relrowsecurity FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`),
+    await read(`SELECT tablename, policyname, roles::text, cmd, qual, with_check FROM pg_catalog.pg_policies
+      WHERE schemaname = $1 ORDER BY 1, 2`)
+  ])
+}
+
+/**
+ * Sets the team memory's schema up on a hub whose roles `acx hub init` made (connected as a role
+ * that may create the schema and grant on it): tables, privileges, row-level security by project.
+ * `changed` is false when it was all there already.
+ *
+ * @since 0.4.0
+ * @category hub
+ */
+export const setUp = Effect.fn("TeamHub.setUp")(function*(options: {
+  readonly url: Redacted.Redacted<string>
+  readonly teamSchema: string
+  readonly hubSchema: string
+}): Effect.fn.Return<{ readonly changed: boolean }, MemoryError> {
+  const settings = { url: options.url, schema: options.teamSchema, user: "", machine: "" }
+  return yield* Effect.scoped(Effect.flatMap(TeamSync.connect(settings), (client) =>
+    Effect.tryPromise({
+      try: async () => {
+        const before = await snapshot(client, options.teamSchema)
+        await client.query("BEGIN")
+        try {
+          for (const statement of statements(options.teamSchema, options.hubSchema)) await client.query(statement)
+          await client.query("COMMIT")
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined)
+          throw error
+        }
+        return { changed: before !== await snapshot(client, options.teamSchema) }
+      },
+      catch: (cause) => TeamSync.teamFailure(settings, cause)
+    })))
+})
