@@ -151,7 +151,7 @@ const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
  * lease is never taken. A paused holder may hold the row's lock (an append's transaction): then
  * it runs on for a moment and is paused again. Returns the answer and how many samples were taken.
  */
-const takeOver = async (key: string, holder: Worker, other: Worker, prompt: string) => {
+const takeOver = async (key: string, holder: Worker, state: "paused" | "dead", other: Worker, prompt: string) => {
   const client = new pg.Client({ connectionString: pgUrl })
   await client.connect()
   try {
@@ -164,7 +164,7 @@ const takeOver = async (key: string, holder: Worker, other: Worker, prompt: stri
         [key, holder.owner, LEFT_MS]
       )
       if (rows.length === 1) expiry = Number((rows[0] as { lease_expires_at: string }).lease_expires_at)
-      else if (holder.child.signalCode === "SIGSTOP") {
+      else if (state === "paused") {
         holder.child.kill("SIGCONT")
         await new Promise((resolve) => setTimeout(resolve, 50))
         holder.child.kill("SIGSTOP")
@@ -233,7 +233,7 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
       await gate.entered()
       a.child.kill("SIGSTOP")
       try {
-        const taken = await takeOver(key, a, b, `${key} from b`)
+        const taken = await takeOver(key, a, "paused", b, `${key} from b`)
         expect(taken.samples).toBeGreaterThan(0)
         expect(taken.answer.text).toBe(`ack ${key} from b (seen 2)`)
         gate.open()
@@ -261,7 +261,7 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
     const exited = new Promise((resolve) => a.child.once("exit", resolve))
     a.child.kill("SIGKILL")
     await exited
-    const resumed = await takeOver(key, a, b, `${key} second`)
+    const resumed = await takeOver(key, a, "dead", b, `${key} second`)
     expect(resumed.samples).toBeGreaterThan(0)
     expect(resumed.answer.text).toBe(`ack ${key} second (seen 2)`)
     expect((await registryRow(key))?.owner).toBe(b.owner)
