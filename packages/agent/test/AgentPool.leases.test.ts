@@ -3,26 +3,38 @@
  * the real Claude Code CLI against the model double:
  * - competing for the same 20 conversations, never two owners at once: every conversation's two
  *   turns see one another (the second sees the first's prompt — no process ran it from a stale copy);
- * - an owner killed with SIGKILL: its lease expires, the other process resumes the conversation;
  * - an owner paused (SIGSTOP) past its lease while a turn runs: another takes the conversation
- *   over; when it wakes it appends nothing and records no turn (`LeaseLost`).
+ *   over once the lease expires, not before; when it wakes it appends nothing and records no turn
+ *   (`LeaseLost`);
+ * - an owner killed with SIGKILL: its lease expires, the other process resumes the conversation.
+ *
+ * The two processes serve every case (each start loads Effect, the SDK and the drivers through
+ * tsx: seconds of CPU), in this order: the killed one comes last. Their leases are long (20 s),
+ * so a process starved for seconds on a loaded 2-core machine (CI's two cores under a load of 20
+ * missed 5 s renewals) keeps them. The expiry tests do not wait those 20 s out: once the owner is
+ * paused or dead — it renews nothing any more — the test moves its lease's expiry to one second
+ * ahead on the database's clock (what a short lease last renewed just now would hold), then
+ * watches the registry: the other process takes the conversation only after that second.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import pg from "pg"
-import { afterEach, describe, expect, it } from "vitest"
-import { claude, echoScript, makeWorld, MODEL, userTexts, type World } from "./utils/world.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { claude, echoScript, makeGate, makeWorld, MODEL, type World } from "./utils/world.js"
 
 const pgUrl = process.env["ACX_PG_URL"]
 const run = randomBytes(4).toString("hex")
 
-const echo = echoScript(4)
+const gate = makeGate()
+const echo = echoScript(gate)
 
-// the leases the expiry tests wait out: renewed every third (2 s), so a process starved for
-// seconds on a loaded 2-core machine keeps its lease, yet one killed or paused loses it in 6 s
-const LEASE_TTL_MS = 6_000
+// no lease is meant to expire on its own: long ones, so a starved machine tests exclusion, not
+// the scheduler
+const LEASE_TTL_MS = 20_000
+// what is left of a paused or killed owner's lease when the test cuts it short
+const LEFT_MS = 1_500
 
 interface Answer {
   readonly id: string
@@ -39,12 +51,6 @@ interface Worker {
 }
 
 const workers: Array<Worker> = []
-let world: World | undefined
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.stop()
-  await world?.close()
-  world = undefined
-})
 
 const startWorker = async (w: World, name: string, options: { leaseTtlMs: number; maxWarm: number }) => {
   const child = spawn(process.execPath, [
@@ -136,18 +142,74 @@ const storedTexts = async (sessionId: string) => {
   }
 }
 
+const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+
+/**
+ * Cuts the lease of `holder` (paused or dead: it renews nothing) to expire `LEFT_MS` from now on
+ * the database's clock, then lets `other` ask for the conversation at once, and samples the
+ * registry until that expiry passed: every sample before it must still name `holder` — a live
+ * lease is never taken. A paused holder may hold the row's lock (an append's transaction): then
+ * it runs on for a moment and is paused again. Returns the answer and how many samples were taken.
+ */
+const takeOver = async (key: string, holder: Worker, state: "paused" | "dead", other: Worker, prompt: string) => {
+  const client = new pg.Client({ connectionString: pgUrl })
+  await client.connect()
+  try {
+    let expiry: number | undefined
+    while (expiry === undefined) {
+      const { rows } = await client.query(
+        `UPDATE acx_agent_conversations SET lease_expires_at = ${NOW} + $3
+        WHERE key IN (SELECT key FROM acx_agent_conversations WHERE key = $1 AND owner = $2 FOR UPDATE SKIP LOCKED)
+        RETURNING lease_expires_at`,
+        [key, holder.owner, LEFT_MS]
+      )
+      if (rows.length === 1) expiry = Number((rows[0] as { lease_expires_at: string }).lease_expires_at)
+      else if (state === "paused") {
+        holder.child.kill("SIGCONT")
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        holder.child.kill("SIGSTOP")
+      } else await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const answer = other.ask(key, prompt)
+    let samples = 0
+    while (true) {
+      const { rows } = await client.query(`SELECT owner, ${NOW} AS now FROM acx_agent_conversations WHERE key = $1`, [
+        key
+      ])
+      const row = rows[0] as { owner: string; now: string }
+      if (Number(row.now) > expiry) break
+      expect(row.owner).toBe(holder.owner)
+      samples += 1
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return { answer: await answer, samples }
+  } finally {
+    await client.end()
+  }
+}
+
 const skip = !claude.available || pgUrl === undefined
 const maybe = skip ? it.skip : it
 
 describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — skipped: ACX_PG_URL is not set" : ""}`, () => {
-  maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
+  let world: World
+  let a: Worker
+  let b: Worker
+  beforeAll(async () => {
+    if (skip) return
     world = await makeWorld(echo)
-    const [a, b] = await Promise.all([
-      // no lease is meant to expire here: a long one, so a starved machine (CI's two cores under
-      // a load of 20 missed 5 s renewals) tests exclusion, not the scheduler
-      startWorker(world, "a", { leaseTtlMs: 20_000, maxWarm: 3 }),
-      startWorker(world, "b", { leaseTtlMs: 20_000, maxWarm: 3 })
+    ;[a, b] = await Promise.all([
+      startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 3 }),
+      startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 3 })
     ])
+  }, 120_000)
+  afterAll(async () => {
+    for (const worker of workers.splice(0)) await worker.stop()
+    await world?.close()
+    gate.close()
+  }, 60_000)
+
+  maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `conv-${run}-${i}`)
     const answers = await Promise.all(keys.flatMap((key) => [a.ask(key, `${key} from a`), b.ask(key, `${key} from b`)]))
     for (const answer of answers) expect(answer.error).toBeUndefined()
@@ -161,44 +223,47 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
     }
   }, 240_000)
 
+  maybe(
+    "an owner paused past its lease: taken over once it expired; it appends nothing and records no turn when it wakes",
+    async () => {
+      const key = `conv-${run}-paused`
+      expect((await a.ask(key, `${key} first`)).text).toBe(`ack ${key} first (seen 1)`)
+      const slow = a.ask(key, `${key} slow`)
+      // the slow turn's tool call runs (until the gate opens): pause the owner, cut its lease short
+      await gate.entered()
+      a.child.kill("SIGSTOP")
+      try {
+        const taken = await takeOver(key, a, "paused", b, `${key} from b`)
+        expect(taken.samples).toBeGreaterThan(0)
+        expect(taken.answer.text).toBe(`ack ${key} from b (seen 2)`)
+        gate.open()
+      } finally {
+        a.child.kill("SIGCONT")
+      }
+      const late = await slow
+      expect(late.error).toBe("LeaseLost")
+      const row = await registryRow(key)
+      expect(row?.owner).toBe(b.owner)
+      expect(Number(row?.turns)).toBe(2)
+      // the woken owner's late turn never reached the store
+      const stored = await storedTexts(row!.session_id)
+      expect(stored).toContain(`${key} from b`)
+      expect(stored).not.toContain("late answer")
+    },
+    120_000
+  )
+
+  // last: it ends process a
   maybe("an owner killed: its lease expires and the other process resumes the conversation", async () => {
-    world = await makeWorld(echo)
-    // leases of a few seconds: long enough for renewals on a loaded machine, short enough to wait out
-    const a = await startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
     const key = `conv-${run}-killed`
     expect((await a.ask(key, `${key} first`)).text).toBe(`ack ${key} first (seen 1)`)
     expect((await registryRow(key))?.owner).toBe(a.owner)
+    const exited = new Promise((resolve) => a.child.once("exit", resolve))
     a.child.kill("SIGKILL")
-    const b = await startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
-    const started = Date.now()
-    expect((await b.ask(key, `${key} second`)).text).toBe(`ack ${key} second (seen 2)`)
-    expect(Date.now() - started).toBeGreaterThan(300)
+    await exited
+    const resumed = await takeOver(key, a, "dead", b, `${key} second`)
+    expect(resumed.samples).toBeGreaterThan(0)
+    expect(resumed.answer.text).toBe(`ack ${key} second (seen 2)`)
     expect((await registryRow(key))?.owner).toBe(b.owner)
-  }, 120_000)
-
-  maybe("an owner paused past its lease appends nothing and records no turn when it wakes", async () => {
-    world = await makeWorld(echo)
-    const a = await startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
-    const b = await startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 2 })
-    const key = `conv-${run}-paused`
-    expect((await a.ask(key, `${key} first`)).text).toBe(`ack ${key} first (seen 1)`)
-    const slow = a.ask(key, `${key} slow`)
-    // the slow turn's tool call is running: pause the owner past its lease
-    while (!world.double.agentRequests().some((request) => userTexts(request).includes(`${key} slow`))) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    a.child.kill("SIGSTOP")
-    const taken = await b.ask(key, `${key} from b`)
-    expect(taken.text).toBe(`ack ${key} from b (seen 2)`)
-    a.child.kill("SIGCONT")
-    const late = await slow
-    expect(late.error).toBe("LeaseLost")
-    const row = await registryRow(key)
-    expect(row?.owner).toBe(b.owner)
-    expect(Number(row?.turns)).toBe(2)
-    // the woken owner's late turn never reached the store
-    const stored = await storedTexts(row!.session_id)
-    expect(stored).toContain(`${key} from b`)
-    expect(stored).not.toContain("late answer")
   }, 120_000)
 })

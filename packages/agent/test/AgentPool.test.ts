@@ -12,16 +12,28 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as path from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { claude, echoScript, makeWorld, MODEL, TEST_TIMEOUT_MS, textOf, watchAlive, type World } from "./utils/world.js"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import {
+  claude,
+  echoScript,
+  makeGate,
+  makeWorld,
+  MODEL,
+  TEST_TIMEOUT_MS,
+  textOf,
+  watchAlive,
+  type World
+} from "./utils/world.js"
 
-const echo = echoScript(3)
+const gate = makeGate()
+const echo = echoScript(gate)
 
 let world: World | undefined
 afterEach(async () => {
   await world?.close()
   world = undefined
 })
+afterAll(() => gate.close())
 
 const poolOptions = (w: World, extra: AgentPool.AgentPoolOptions = {}): AgentPool.AgentPoolOptions => ({
   cwd: w.cwd,
@@ -87,8 +99,10 @@ describe("AgentPool on the real Claude Code CLI", () => {
       Effect.gen(function*() {
         const pool = yield* AgentPool.AgentPool
         const busy = yield* Effect.fork(pool.ask("conv-a", "conv-a please go slow"))
-        yield* Effect.sleep("500 millis")
+        // conv-a's tool call runs (until the gate opens): the only process is busy
+        yield* Effect.promise(gate.entered)
         const waited = yield* Effect.either(pool.ask("conv-b", "conv-b hello"))
+        gate.open()
         yield* busy.await
         const after = yield* pool.ask("conv-b", "conv-b hello")
         return { waited, after }
@@ -108,8 +122,10 @@ describe("AgentPool on the real Claude Code CLI", () => {
         const pool = yield* AgentPool.AgentPool
         yield* pool.ask("conv-x", "conv-x one")
         yield* pool.ask("conv-y", "conv-y one")
-        yield* Effect.sleep("600 millis")
-        // idle for longer than idleTimeout: closed, their processes ended
+        // idle for longer than idleTimeout: closed, their processes ended (looked at until then,
+        // for at most 30 s: a loaded machine runs the idle check late)
+        const idleSince = Date.now()
+        while ((yield* pool.warm).length > 0 && Date.now() - idleSince < 30_000) yield* Effect.sleep("50 millis")
         expect(yield* pool.warm).toEqual([])
       }),
       { idleTimeout: "200 millis" }

@@ -32,8 +32,9 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
@@ -50,18 +51,17 @@ const SCHEMA = `acx_catalog_test_${process.pid}_${randomUUID().slice(0, 8)}`
 const schemas = [
   "realclaude",
   "fixtures",
-  "search",
-  "hostile",
   "migrated",
   "direct",
   "workers",
   "sdk",
   "killed",
-  "killeddirect",
   "deleting",
-  "clock"
+  "clock",
+  "keyless"
 ]
 afterAll(async () => {
+  await Effect.runPromise(Scope.close(sharedScope, Exit.void))
   fs.rmSync(root, { recursive: true, force: true })
   if (PG_URL === undefined) return
   await withPg(async (client) => {
@@ -197,6 +197,33 @@ const backends: ReadonlyArray<Backend> = [
   }
 ]
 
+/**
+ * Stores the tests only read, built once per file (on first use) and closed after it: the fixture
+ * sessions appended in small batches with reads between (which the first test checks, and search
+ * reads), and the same appended in batches of 40 (the reference the migrated and the killed
+ * stores are compared with). Appending every fixture is most of this file's time.
+ */
+const sharedScope = Effect.runSync(Scope.make())
+const shared = <A, E>(make: Effect.Effect<A, E, Scope.Scope>): Effect.Effect<A> => {
+  let built: Promise<A> | undefined
+  return Effect.promise(() => (built ??= Effect.runPromise(Scope.extend(make, sharedScope))))
+}
+const sharedStores = new Map<
+  string,
+  { readonly fixtures: Effect.Effect<Store>; readonly direct: Effect.Effect<Store> }
+>()
+const sharedOf = (backend: Backend) => {
+  let stores = sharedStores.get(backend.name)
+  if (stores === undefined) {
+    stores = {
+      fixtures: shared(Effect.tap(backend.open("fixtures"), (store) => appendFixtures(store, 7, 5))),
+      direct: shared(Effect.tap(backend.open("direct"), (store) => appendFixtures(store, 40)))
+    }
+    sharedStores.set(backend.name, stores)
+  }
+  return stores
+}
+
 const entriesOf = (file: string): Array<SessionStore.SessionStoreEntry> =>
   Fixtures.readJsonLines(file).map((line) => line.value as SessionStore.SessionStoreEntry)
 
@@ -275,37 +302,47 @@ const searchError = (exit: Either.Either<unknown, unknown>) =>
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`StoreCatalog on ${backend.name}`, () => {
-    it.scoped("every fixture session: metadata as SessionMetadata, counts and usage as StatsFold", () =>
-      Effect.gen(function*() {
-        const store = yield* backend.open("fixtures")
-        yield* appendFixtures(store, 7, 5)
-        const listed = yield* store.catalog.listSessions()
-        expect(listed.map((s) => s.sessionId).sort()).toEqual(built.sessions.map((s) => s.sessionId).sort())
-        for (const session of built.sessions) {
-          const row = listed.find((s) => s.sessionId === session.sessionId)!
-          const metadata = SessionMetadata.sessionMetadata(Fixtures.readJsonLines(session.file).map((l) => l.value))
-          for (
-            const field of ["title", "firstPrompt", "lastPrompt", "cwd", "gitBranch", "startTime", "lastTime"] as const
-          ) {
-            expect({ session: session.sessionId, field, value: row[field] })
-              .toEqual({ session: session.sessionId, field, value: metadata[field] })
+    it.scoped(
+      "every fixture session: metadata as SessionMetadata, counts and usage as StatsFold",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* sharedOf(backend).fixtures
+          const listed = yield* store.catalog.listSessions()
+          expect(listed.map((s) => s.sessionId).sort()).toEqual(built.sessions.map((s) => s.sessionId).sort())
+          for (const session of built.sessions) {
+            const row = listed.find((s) => s.sessionId === session.sessionId)!
+            const metadata = SessionMetadata.sessionMetadata(Fixtures.readJsonLines(session.file).map((l) => l.value))
+            for (
+              const field of [
+                "title",
+                "firstPrompt",
+                "lastPrompt",
+                "cwd",
+                "gitBranch",
+                "startTime",
+                "lastTime"
+              ] as const
+            ) {
+              expect({ session: session.sessionId, field, value: row[field] })
+                .toEqual({ session: session.sessionId, field, value: metadata[field] })
+            }
+            const stats = statsOf(session)
+            expect({ user: row.userMessages, assistant: row.assistantMessages, toolCalls: row.toolCalls })
+              .toEqual({ user: stats.user, assistant: stats.assistant, toolCalls: stats.toolCalls })
+            expect(row.subagents).toBe(session.subagents.length)
+            const entries = [session.file, ...session.subagents.map((a) => a.file)]
+              .reduce((n, file) => n + Fixtures.readJsonLines(file).length, 0)
+            expect(row.entries).toBe(entries)
+            const usage = yield* store.catalog.usage({ sessionId: session.sessionId })
+            expect(rounded(usageByModel(usage))).toEqual(rounded(stats.models))
           }
-          const stats = statsOf(session)
-          expect({ user: row.userMessages, assistant: row.assistantMessages, toolCalls: row.toolCalls })
-            .toEqual({ user: stats.user, assistant: stats.assistant, toolCalls: stats.toolCalls })
-          expect(row.subagents).toBe(session.subagents.length)
-          const entries = [session.file, ...session.subagents.map((a) => a.file)]
-            .reduce((n, file) => n + Fixtures.readJsonLines(file).length, 0)
-          expect(row.entries).toBe(entries)
-          const usage = yield* store.catalog.usage({ sessionId: session.sessionId })
-          expect(rounded(usageByModel(usage))).toEqual(rounded(stats.models))
-        }
-      }))
+        }),
+      90_000
+    )
 
     it.scoped("search: a word, a phrase, exclusions, filters, marked snippets", () =>
       Effect.gen(function*() {
-        const store = yield* backend.open("search")
-        yield* appendFixtures(store, 50)
+        const store = yield* sharedOf(backend).fixtures
         const spotter = sessionOf("258c7280")
         const beads = yield* store.catalog.search("beads", { limit: 500, open: "[[", close: "]]" })
         expect(beads.some((hit) => hit.sessionId === spotter.sessionId && hit.role === "tool")).toBe(true)
@@ -327,7 +364,7 @@ for (const backend of backends) {
         const limited = yield* store.catalog.search("beads", { limit: 2 })
         expect(limited.length).toBe(2)
         expect(limited.map((hit) => hit.score)).toEqual(beads.slice(0, 2).map((hit) => hit.score))
-      }))
+      }), 90_000)
 
     it.scoped("the clock moves with every append; a snippet is cut from the shown text", () =>
       Effect.gen(function*() {
@@ -378,8 +415,7 @@ for (const backend of backends) {
 
     it.scoped("hostile queries: typed errors or plain matches, never an engine error", () =>
       Effect.gen(function*() {
-        const store = yield* backend.open("hostile")
-        yield* appendFixtures(store, 500)
+        const store = yield* sharedOf(backend).fixtures
         const empty = yield* Effect.either(store.catalog.search("  \"\" - ** "))
         expect(searchError(empty)?.reason).toBe("Empty")
         const onlyExcluded = yield* Effect.either(store.catalog.search("-beads"))
@@ -398,7 +434,7 @@ for (const backend of backends) {
           const result = yield* Effect.either(store.catalog.search(hostile))
           expect(Either.isRight(result), hostile).toBe(true)
         }
-      }))
+      }), 90_000)
 
     it.scoped(
       "a store written before the derived tables is migrated in place: the same derived data",
@@ -407,8 +443,7 @@ for (const backend of backends) {
           yield* Effect.scoped(Effect.flatMap(backend.open("migrated"), (store) => appendFixtures(store, 40)))
           yield* Effect.promise(() => backend.downgrade("migrated"))
           const migrated = yield* backend.open("migrated")
-          const direct = yield* backend.open("direct")
-          yield* appendFixtures(direct, 40)
+          const direct = yield* sharedOf(backend).direct
           const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
           const listed = yield* migrated.catalog.listSessions()
           expect(listed.length).toBe(built.sessions.length)
@@ -435,12 +470,14 @@ for (const backend of backends) {
       await Effect.runPromise(
         Effect.scoped(Effect.flatMap(backend.open("killed"), (store) => appendFixtures(store, 25)))
       )
-      // killed at several points of the derivation (before, during, after: any point must do)
-      for (const delayMs of [0, 30, 120, 400]) await killDeriving(backend.deriveArgs("killed"), delayMs)
+      // killed as the derivation starts (a first chunk's transaction open) and again part way
+      // (some keys' chunks committed, the watermark moved): the cases a kill can leave. Points
+      // after the end leave nothing to complete; more points between repeat these two (each
+      // worker start costs seconds of CPU: Effect and the drivers through tsx)
+      for (const delayMs of [0, 120]) await killDeriving(backend.deriveArgs("killed"), delayMs)
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
         const killed = yield* backend.open("killed")
-        const direct = yield* backend.open("killeddirect")
-        yield* appendFixtures(direct, 40)
+        const direct = yield* sharedOf(backend).direct
         const strip = (rows: ReadonlyArray<StoreCatalog.StoredSession>) => rows.map(({ mtime: _, ...row }) => row)
         expect(strip(yield* killed.catalog.listSessions())).toEqual(strip(yield* direct.catalog.listSessions()))
         const total = (rows: ReadonlyArray<StoreCatalog.MessageUsageRow>) =>
@@ -489,7 +526,9 @@ for (const backend of backends) {
     it(
       "processes appending to one session while this one reads keep the derived counts equal to what is stored",
       async () => {
-        const run = { workers: 3, batches: 8, batchSize: 5 }
+        // two writer processes interleave their appends as any more would (each start costs
+        // seconds of CPU: Effect and the drivers through tsx)
+        const run = { workers: 2, batches: 12, batchSize: 5 }
         let done = false
         const appending = backend.appendWorkers("workers", run).finally(() => (done = true))
         await Effect.runPromise(Effect.scoped(Effect.gen(function*() {

@@ -130,12 +130,22 @@ const readBack = Effect.gen(function*() {
 
 const storesOf = (calls: ReadonlyArray<WireCall>) => calls.filter((c) => c.call === "store")
 
-/** What a fault-free run stores: the reference for the faulty runs. */
-const reference = Effect.gen(function*() {
-  const storage = yield* CAS.ClaudeAgentStorage
-  for (const frame of conversation()) yield* storage.save(frame)
-  return { readBack: yield* readBack, wire: yield* wire }
-}).pipe(Effect.provide(storageStack({}, { retry })))
+/**
+ * What a fault-free run stores: the reference for the faulty runs. Run once (on an emulator of
+ * its own) and shared: the same frames always store the same.
+ */
+let referenceRun:
+  | Promise<{ readonly readBack: ReadonlyArray<unknown>; readonly wire: ReadonlyArray<WireCall> }>
+  | undefined
+const reference = Effect.promise(() =>
+  referenceRun ??= Effect.runPromise(
+    Effect.gen(function*() {
+      const storage = yield* CAS.ClaudeAgentStorage
+      for (const frame of conversation()) yield* storage.save(frame)
+      return { readBack: yield* readBack, wire: yield* wire }
+    }).pipe(Effect.provide(storageStack({}, { retry })), Effect.scoped)
+  )
+)
 
 describe("faults before the side effect: exactly once, in order", () => {
   it("the fault pattern never hits more consecutive requests than the retries absorb", () => {

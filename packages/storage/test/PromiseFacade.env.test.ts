@@ -3,7 +3,8 @@
  * (spawned, its own environment) and a real emulator on 127.0.0.1.
  * - `ACONTEXT_API_KEY` / `ACONTEXT_BASE_URL` are read as Acontext's own client reads them
  *   (option, then environment, then default); an explicit option wins over the environment;
- * - no key at all, or a blank one, throws at construction with one line naming the variable;
+ * - no key at all, or a blank one, throws at construction with one line naming the variable,
+ *   before any request;
  * - a failed store with no `onError` is ONE warning line per failure, naming its cause, and no
  *   stack trace (it was four object dumps of ~28 lines each).
  */
@@ -11,7 +12,7 @@ import { AcontextClient } from "@acx/storage"
 import { StorageError } from "@acx/storage/StorageError"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
 import { FetchHttpClient } from "@effect/platform"
-import { afterEach, beforeEach, describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, FastCheck, Layer } from "effect"
 import { execFile } from "node:child_process"
 import { createServer } from "node:net"
@@ -47,62 +48,96 @@ const deadUrl = () =>
     })
   })
 
-let emulator: AcontextEmulatorHandle
-
-beforeEach(async () => {
-  emulator = await startAcontextEmulator()
-})
-
-afterEach(async () => {
-  await emulator.close()
-})
-
-const storedTexts = async () => {
-  const messages = await emulator.messages(SESSION)
+/** The session's stored messages on `emulator`, one string each. */
+const storedTexts = async (emulator: AcontextEmulatorHandle, sessionId: string) => {
+  const messages = await emulator.messages(sessionId)
   return messages.map((message) => JSON.stringify(message.parts ?? message))
 }
 
 describe("the Promise facade reads Acontext's environment variables", () => {
-  it("no client settings: ACONTEXT_API_KEY and ACONTEXT_BASE_URL are used", async () => {
-    const run = await runScript({}, { ACONTEXT_API_KEY: emulator.apiKey, ACONTEXT_BASE_URL: emulator.url })
-    expect(run.stderr).toBe("")
+  // every app of this block in ONE script process, one after another, each with exactly its own
+  // Acontext variables set before its facade is built (spawning a script per app cost seconds each)
+  const apps = {
+    fromEnv: "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a51",
+    keyOnly: "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a52",
+    explicit: "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a53",
+    noKey: "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a54",
+    blankKey: "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a55"
+  }
+  let emulator: AcontextEmulatorHandle
+  // where the apps without a key point: it must see no request at all
+  let untouched: AcontextEmulatorHandle
+  let run: { status: number | null; stdout: string; stderr: string }
+  let answers: Map<string, { readonly sessionId?: string; readonly error?: string }>
+
+  beforeAll(async () => {
+    emulator = await startAcontextEmulator()
+    untouched = await startAcontextEmulator()
+    const order = [
+      {
+        sessionId: apps.fromEnv,
+        options: {},
+        env: { ACONTEXT_API_KEY: emulator.apiKey, ACONTEXT_BASE_URL: emulator.url }
+      },
+      {
+        sessionId: apps.keyOnly,
+        options: { client: { apiKey: emulator.apiKey } },
+        env: { ACONTEXT_BASE_URL: emulator.url }
+      },
+      {
+        sessionId: apps.explicit,
+        options: { client: { apiKey: emulator.apiKey, baseUrl: emulator.url } },
+        env: { ACONTEXT_API_KEY: "sk-ac-wrong", ACONTEXT_BASE_URL: await deadUrl() }
+      },
+      { sessionId: apps.noKey, options: {}, env: {} },
+      { sessionId: apps.blankKey, options: { client: { apiKey: "  " } }, env: { ACONTEXT_BASE_URL: untouched.url } }
+    ]
+    run = await runScript(order, {})
+    const lines = run.stdout.split("\n").filter((line) => line !== "")
+    answers = new Map(order.map((app, i) => [app.sessionId, JSON.parse(lines[i] ?? "{}")]))
+  }, 90_000)
+  afterAll(async () => {
+    await emulator?.close()
+    await untouched?.close()
+  })
+
+  it("the script ran every app, warning nothing", () => {
     expect(run.status).toBe(0)
-    expect(run.stdout.trim()).toBe(SESSION)
-    const texts = await storedTexts()
+    expect(run.stderr).toBe("")
+    expect(answers.size).toBe(5)
+  })
+
+  it("no client settings: ACONTEXT_API_KEY and ACONTEXT_BASE_URL are used", async () => {
+    expect(answers.get(apps.fromEnv)).toEqual({ sessionId: apps.fromEnv })
+    const texts = await storedTexts(emulator, apps.fromEnv)
     expect(texts).toHaveLength(2)
     expect(texts[0]).toContain("What is 1+1?")
   })
 
   it("client: { apiKey } only: the base URL still comes from ACONTEXT_BASE_URL", async () => {
-    const run = await runScript({ client: { apiKey: emulator.apiKey } }, { ACONTEXT_BASE_URL: emulator.url })
-    expect(run.stderr).toBe("")
-    expect(await storedTexts()).toHaveLength(2)
+    expect(answers.get(apps.keyOnly)).toEqual({ sessionId: apps.keyOnly })
+    expect(await storedTexts(emulator, apps.keyOnly)).toHaveLength(2)
   })
 
   it("explicit settings win over the environment", async () => {
-    const run = await runScript(
-      { client: { apiKey: emulator.apiKey, baseUrl: emulator.url } },
-      { ACONTEXT_API_KEY: "sk-ac-wrong", ACONTEXT_BASE_URL: await deadUrl() }
-    )
-    expect(run.stderr).toBe("")
-    expect(await storedTexts()).toHaveLength(2)
+    expect(answers.get(apps.explicit)).toEqual({ sessionId: apps.explicit })
+    expect(await storedTexts(emulator, apps.explicit)).toHaveLength(2)
   })
 
   it("no key anywhere, or a blank one: the constructor throws one line naming ACONTEXT_API_KEY", async () => {
-    for (
-      const [options, env] of [[{}, {}], [{ client: { apiKey: "  " } }, { ACONTEXT_BASE_URL: emulator.url }]] as const
-    ) {
-      const run = await runScript(options, env)
-      expect(run.status).not.toBe(0)
-      expect(run.stderr).toContain("ACONTEXT_API_KEY")
+    for (const sessionId of [apps.noKey, apps.blankKey]) {
+      const error = answers.get(sessionId)?.error
+      expect(error).toContain("ACONTEXT_API_KEY")
+      expect(error).not.toMatch(/[\n\r]/)
     }
-    expect(await emulator.requests()).toEqual([])
+    expect(await untouched.requests()).toEqual([])
+    expect(await emulator.messages(apps.noKey)).toEqual([])
   })
 })
 
 describe("a failed store without onError", () => {
   it("is one warning line per failure, with its cause and no stack trace", async () => {
-    const run = await runScript({}, { ACONTEXT_API_KEY: emulator.apiKey, ACONTEXT_BASE_URL: await deadUrl() })
+    const run = await runScript({}, { ACONTEXT_API_KEY: "sk-ac-any", ACONTEXT_BASE_URL: await deadUrl() })
     expect(run.status).toBe(0) // saveMessage resolves: the app's loop never breaks
     const lines = run.stderr.split("\n").filter((line) => line !== "")
     // the prompt and the answer each fail to create the session (the init stores nothing)

@@ -56,7 +56,7 @@ Effect.runPromise(
       maxWarm: config.maxWarm,
       leaseTtl: config.leaseTtlMs,
       idleTimeout: config.idleTimeoutMs,
-      acquireTimeout: "90 seconds",
+      acquireTimeout: "200 seconds",
       session: {
         model: config.model,
         env: config.env,

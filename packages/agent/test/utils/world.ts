@@ -136,18 +136,48 @@ export const textOf = (events: ReadonlyArray<AgentEvent>): string =>
   events.flatMap((event) => (event._tag === "Text" ? [event.text] : [])).join("")
 
 /**
- * The pool tests' model: it repeats the prompt and says how many of the conversation's prompts it
- * was shown (the history). A prompt mentioning "slow" runs `sleep <slowSeconds>` first. The CLI
- * may put reminders in text blocks of their own: the prompts are the texts that start "conv-".
+ * A gate for a slow tool call: `command` (a shell command) marks that it started, then waits
+ * until the test opens the gate — so a test pauses or interrupts a turn while its tool call
+ * certainly runs, and ends it when it chooses, instead of guessing with a `sleep`.
  */
-export const echoScript = (slowSeconds: number): ModelDouble.Script => (request) => {
+export interface Gate {
+  readonly command: string
+  /** Resolves once the command runs. */
+  readonly entered: () => Promise<void>
+  readonly open: () => void
+  readonly close: () => void
+}
+
+/** A new, closed gate in a temporary directory of its own. */
+export const makeGate = (): Gate => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-gate-"))
+  const file = path.join(dir, "open")
+  const entered = path.join(dir, "entered")
+  return {
+    // the directory gone (the gate closed) ends it too
+    command: `touch '${entered}'; while [ -d '${dir}' ] && [ ! -e '${file}' ]; do sleep 0.05; done`,
+    entered: async () => {
+      while (!fs.existsSync(entered)) await new Promise((resolve) => setTimeout(resolve, 20))
+    },
+    open: () => fs.writeFileSync(file, ""),
+    close: () => fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The pool tests' model: it repeats the prompt and says how many of the conversation's prompts it
+ * was shown (the history). A prompt mentioning "slow" runs the gate's command first (the turn
+ * lasts until the test opens the gate). The CLI may put reminders in text blocks of their own:
+ * the prompts are the texts that start "conv-".
+ */
+export const echoScript = (gate: Gate): ModelDouble.Script => (request) => {
   if (ModelDouble.isSideCall(request)) return { content: "A title", usage: { inputTokens: 0, outputTokens: 0 } }
   const prompts = userTexts(request).filter((text) => text.startsWith("conv-"))
   const prompt = prompts.at(-1) ?? ""
   if (prompt.includes("slow")) {
     return ModelDouble.lastMessageHasToolResult(request)
       ? { content: "late answer" }
-      : { content: [{ type: "tool_use", name: "Bash", input: { command: `sleep ${slowSeconds}` } }] }
+      : { content: [{ type: "tool_use", name: "Bash", input: { command: gate.command } }] }
   }
   return { content: `ack ${prompt} (seen ${prompts.length})`, usage: { inputTokens: 100, outputTokens: 10 } }
 }
