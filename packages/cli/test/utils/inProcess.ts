@@ -13,7 +13,7 @@
  */
 import { Console } from "node:console"
 import { Writable } from "node:stream"
-import { type AcxOptions, type AcxResult, TEST_ACX_HOME } from "./acx.js"
+import { type AcxOptions, type AcxResult, BIN, TEST_ACX_HOME } from "./acx.js"
 
 // a console's stream: what it writes joins `chunks` at once (in order with direct writes)
 const collector = (chunks: Array<string>) =>
@@ -62,6 +62,7 @@ const runOnce = async (args: ReadonlyArray<string>, options: Pick<AcxOptions, "e
   const stdoutTty = Object.getOwnPropertyDescriptor(process.stdout, "isTTY")
   const savedConsole = globalThis.console
   const cwd = process.cwd()
+  const argv = process.argv
   const setEnv = (values: Record<string, string | undefined>) => {
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined) delete process.env[key]
@@ -70,13 +71,15 @@ const runOnce = async (args: ReadonlyArray<string>, options: Pick<AcxOptions, "e
   }
   try {
     setEnv(env)
+    // what a command that names itself reads (`memory install` registers `node <argv[1]> memory mcp`)
+    process.argv = [process.execPath, BIN, ...args]
     if (options.cwd !== undefined) process.chdir(options.cwd)
     process.stdout.write = collectingWrite(out) as typeof process.stdout.write
     process.stderr.write = collectingWrite(err) as typeof process.stderr.write
     Object.defineProperty(process.stdout, "isTTY", { value: false, configurable: true })
     // Effect's default Console calls the global console when it logs
     globalThis.console = new Console({ stdout: collector(out), stderr: collector(err) })
-    const code = await run(["node", "acx", ...args])
+    const code = await run(process.argv)
     const stdout = out.join("")
     const stderr = err.join("")
     return {
@@ -88,6 +91,7 @@ const runOnce = async (args: ReadonlyArray<string>, options: Pick<AcxOptions, "e
     }
   } finally {
     globalThis.console = savedConsole
+    process.argv = argv
     process.stdout.write = stdoutWrite
     process.stderr.write = stderrWrite
     if (stdoutTty === undefined) delete (process.stdout as { isTTY?: boolean }).isTTY
