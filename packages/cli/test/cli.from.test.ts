@@ -17,7 +17,10 @@
  * of `bin/acx.mjs`, exit codes and pipes); the many command lines of one promise (every session,
  * format, subagent, grouping) run the same `run` in this process (`acxInProcess`, the full path,
  * which cli.fastRead/cli.fastDir prove the fast paths print byte for byte), a process start
- * (≈0.3 s of CPU) each saved. The dir's side of a comparison is run once for both stores.
+ * (≈0.3 s of CPU) each saved. The dir's side of a comparison is run once for both stores. The
+ * binary reads the Postgres store once (`sessions --json`: a process that ends, its pool closed);
+ * the rest of what it runs over SQLite is the same wiring for any store (the fast read paths
+ * take SQLite only), run in process over Postgres.
  */
 import * as Fixtures from "@acx/fixtures"
 import { randomUUID } from "node:crypto"
@@ -90,6 +93,8 @@ const reportOf = ({ malformed, read: _read, ...rest }: Record<string, unknown>) 
 
 describe.each(backends)("--from a $name store", (backend) => {
   const from = () => ["--from", backend.spec()]
+  // what runs through the binary over SQLite
+  const binary: Runner = backend.name === "SQLite" ? "spawned" : "inProcess"
   const onStore = (runner: Runner, args: ReadonlyArray<string>) => runWith(runner, [...args, ...from()]).then(ok)
 
   beforeAll(async () => {
@@ -124,7 +129,7 @@ describe.each(backends)("--from a $name store", (backend) => {
     expect(oneDir.length).toBeLessThan(built.sessions.length)
     expect(sourceFree(oneStore)).toEqual(sourceFree(oneDir))
     // the table: a store's sizes are unknown, shown as "-"
-    const table = (await onStore("spawned", ["sessions"])).stdout.split("\n")
+    const table = (await onStore(binary, ["sessions"])).stdout.split("\n")
     expect(table[0]).toMatch(/SESSION +PROJECT +LAST ACTIVE +SIZE +TITLE/)
     const sizeAt = table[0]!.indexOf("SIZE") + "SIZE".length
     for (const session of built.sessions) {
@@ -146,9 +151,9 @@ describe.each(backends)("--from a $name store", (backend) => {
     const withAgents = built.sessions.find((session) => session.subagents.length > 0)!
     // through the binary: a session by a prefix (its footer names its subagents), a subagent by
     // its id alone
-    expect(await same(["show", withAgents.sessionId.slice(0, 8), "--uuids"], "spawned"))
+    expect(await same(["show", withAgents.sessionId.slice(0, 8), "--uuids"], binary))
       .toContain(withAgents.subagents.map((agent) => agent.agentId).join(", "))
-    await same(["show", withAgents.subagents[0]!.agentId], "spawned")
+    await same(["show", withAgents.subagents[0]!.agentId], binary)
     // every format of the first session and of those with subagents; the JSON (the entries as
     // shown) of every other: the entries themselves are compared one by one in
     // StoreProjects.test.ts, and every format is one function of them
@@ -178,7 +183,7 @@ describe.each(backends)("--from a $name store", (backend) => {
       expect(fromDir.rows.length, args.join(" ")).toBeGreaterThan(0)
     }
     // through the binary: the first fold of the store's transcripts (nothing cached yet)
-    await same(["--by", "project"], "spawned")
+    await same(["--by", "project"], binary)
     const cases: Array<ReadonlyArray<string>> = [
       ...BY.map((by) => ["--by", by]),
       ["--since", "2025-10-11", "--until", "2026-02-10"],
@@ -189,10 +194,10 @@ describe.each(backends)("--from a $name store", (backend) => {
     for (const args of cases) await same(args)
     // every transcript was folded by now: a run reads nothing from the store
     const transcripts = built.sessions.reduce((n, session) => n + 1 + session.subagents.length, 0)
-    const again = parseJson(await onStore("spawned", ["stats", "--json"]))
+    const again = parseJson(await onStore(binary, ["stats", "--json"]))
     expect(again.read).toMatchObject({ cached: transcripts, folded: 0 })
     // the table prints too
-    expect((await onStore("spawned", ["stats"])).stdout).toContain(`sessions     ${built.sessions.length}`)
+    expect((await onStore(binary, ["stats"])).stdout).toContain(`sessions     ${built.sessions.length}`)
   })
 
   it.skipIf(backend.skip)("acx fork --from: a deleted session forked from the store back into the config dir", {
@@ -205,7 +210,7 @@ describe.each(backends)("--from a $name store", (backend) => {
     const into = ["--config-dir", copy.configDir]
     const original = (await onStore("inProcess", ["show", session.sessionId])).stdout
     const fork = parseJson<{ sessionId: string; file: string; entries: number; forkedFrom: string; from: string }>(
-      ok(await acx(["fork", session.sessionId.slice(0, 8), "--json", ...from(), ...into], { env }))
+      await onStore(binary, ["fork", session.sessionId.slice(0, 8), "--json", ...into])
     )
     expect(fork.forkedFrom).toBe(session.sessionId)
     expect(fork.file).toBe(path.join(copy.configDir, "projects", session.projectKey, `${fork.sessionId}.jsonl`))
@@ -233,8 +238,8 @@ describe.each(backends)("--from a $name store", (backend) => {
   }, async () => {
     const memoryHome = { env: { ACX_HOME: path.join(root, "memory") } }
     const args = ["memory", "backfill", "--dry-run", "--json"]
-    const fromDir = parseJson(await onDir("spawned", args, memoryHome))
-    const fromStore = parseJson(ok(await acx([...args, ...from()], memoryHome)))
+    const fromDir = parseJson(await onDir("inProcess", args, memoryHome))
+    const fromStore = parseJson(ok(await runWith(binary, [...args, ...from()], memoryHome)))
     expect(fromDir.sessions).toBe(built.sessions.length)
     const counts = ({ elapsedMs: _e, ...rest }: Record<string, unknown>) => rest
     expect(counts(fromStore)).toEqual(counts(fromDir))
