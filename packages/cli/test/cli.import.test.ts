@@ -76,7 +76,15 @@ describe(
         }
 
         // again, from --from instead of CLAUDE_CONFIG_DIR, with a tiny batch size: nothing new
-        const second = await acx(["import", "--from", built.configDir, "--to", `sqlite:${file}`, "--batch-size", "7"])
+        const second = await acxInProcess([
+          "import",
+          "--from",
+          built.configDir,
+          "--to",
+          `sqlite:${file}`,
+          "--batch-size",
+          "7"
+        ])
         expect(ok(second).stdout).toMatch(
           new RegExp(
             `^imported ${built.sessions.length} session\\(s\\), .* 0 new entries into sqlite:${file} in [\\d.]+s \\(0 file\\(s\\) read, 0 B; \\d+ unchanged\\)\\n$`
