@@ -144,7 +144,7 @@ describe(
         timeout: TEST_TIMEOUT_MS
       }, async () => {
         const listed = parseJson<Array<{ projectKey: string; sessionId: string }>>(
-          ok(await acx(["sessions", "--json", "--project", CRUD.projectKey, "--config-dir", built.configDir]))
+          ok(await acxInProcess(["sessions", "--json", "--project", CRUD.projectKey, "--config-dir", built.configDir]))
         )
         const expected = built.sessions.filter((s) => s.projectKey === CRUD.projectKey)
         expect(expected.length).toBeGreaterThan(0)
@@ -251,7 +251,7 @@ describe(
       })
 
       it("an unknown id is not found (exit 1, one line)", { timeout: TEST_TIMEOUT_MS }, async () => {
-        const result = await acx(["show", "0000dead"], { env })
+        const result = await acxInProcess(["show", "0000dead"], { env })
         expect(result.code).toBe(1)
         expect(result.stdout).toBe("")
         expect(result.stderrLines).toEqual([
@@ -465,7 +465,8 @@ describe.concurrent("acx demo", () => {
   it("--json: one session, imported entries, messages in Acontext, none failed", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const out = parseJson<DemoJson>(ok(await acx(["demo", "--json", "--generated"])))
+    // in process (the other demo runs go through the binary)
+    const out = parseJson<DemoJson>(ok(await acxInProcess(["demo", "--json", "--generated"])))
     expect(out.source).toEqual({ kind: "generated", reason: "--generated" })
     expect(out.dir).toBeNull()
     expect(out.sessions).toHaveLength(1)
