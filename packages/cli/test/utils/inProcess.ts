@@ -9,7 +9,10 @@
  *
  * What differs from a spawned run, on purpose: no `bin/acx.mjs` (no fast read path: this is the
  * full path the fast ones are compared with), stdout is never a terminal. Runs one at a time
- * (the process's stdout, stderr, console and environment are borrowed while one runs).
+ * (the process's stdout, stderr, console, argv, environment and, with `cwd`, working directory
+ * are borrowed while one runs; vitest's default `forks` pool lets a test file change directory,
+ * a worker thread could not). Not for commands that read stdin, start background processes or
+ * run until stopped: those are the binary's.
  */
 import { Console } from "node:console"
 import { Writable } from "node:stream"
