@@ -2,6 +2,10 @@
  * End-to-end tests of the BUILT `acx` binary on the real Claude Code fixtures (copied into a
  * temporary config directory in Claude Code layout): help, sessions, show, stats, fork, demo.
  * Import and push are in cli.import.test.ts, bad input in cli.badinput.test.ts.
+ *
+ * Each promise is checked through the binary once; further command lines of the same promise
+ * (more sessions, more help pages) run `run` of `src/Cli.ts` in this process (`acxInProcess`), a
+ * process start each saved.
  */
 import * as ClaudePush from "@acx/claude-code/ClaudePush"
 import * as TranscriptBlobs from "@acx/convert/TranscriptBlobs"
@@ -22,6 +26,7 @@ import {
   tempDir,
   TEST_TIMEOUT_MS
 } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 
 // The crud fixture: a short, single-file session (no subagents) whose numbers are checked by hand.
 const CRUD = { projectKey: "tomjnsn-agentlogs", source: "tomjnsn-agentlogs/crud.jsonl" }
@@ -55,8 +60,9 @@ describe.concurrent("acx --help / --version (no fixtures needed)", () => {
     ["demo", ["--dir", "--generated", "--thinking", "--json"]]
   ]
 
+  // (cli.help.test.ts runs the binary's help into a pipe)
   it("acx --help lists every subcommand", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const help = plain(ok(await acx(["--help"])).stdout)
+    const help = plain(ok(await acxInProcess(["--help"])).stdout)
     expect(help).toContain("acx 0.1.0")
     for (const [name] of commands) expect(help).toMatch(new RegExp(`^${name} `, "m"))
   })
@@ -66,13 +72,13 @@ describe.concurrent("acx --help / --version (no fixtures needed)", () => {
   })
 
   it.each(commands)("acx %s --help mentions its options", { timeout: TEST_TIMEOUT_MS }, async (name, options) => {
-    const help = plain(ok(await acx([name, "--help"])).stdout)
+    const help = plain(ok(await acxInProcess([name, "--help"])).stdout)
     expect(help).toContain(`$ acx ${name}`)
     for (const option of options) expect(help).toContain(option)
   })
 
   it("an unknown subcommand is a usage error (exit 2)", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const result = await acx(["frobnicate"])
+    const result = await acxInProcess(["frobnicate"])
     expect(result.code).toBe(2)
     expect(result.stdout).toBe("")
   })
@@ -138,7 +144,7 @@ describe(
         timeout: TEST_TIMEOUT_MS
       }, async () => {
         const listed = parseJson<Array<{ projectKey: string; sessionId: string }>>(
-          ok(await acx(["sessions", "--json", "--project", CRUD.projectKey, "--config-dir", built.configDir]))
+          ok(await acxInProcess(["sessions", "--json", "--project", CRUD.projectKey, "--config-dir", built.configDir]))
         )
         const expected = built.sessions.filter((s) => s.projectKey === CRUD.projectKey)
         expect(expected.length).toBeGreaterThan(0)
@@ -151,7 +157,7 @@ describe(
         fs.mkdirSync(path.join(empty, "projects"), { recursive: true })
         const result = ok(await acx(["sessions", "--config-dir", empty]))
         expect(result.stdout.trim()).toBe(`no sessions in ${path.join(empty, "projects")}`)
-        expect(parseJson(ok(await acx(["sessions", "--json", "--config-dir", empty])))).toEqual([])
+        expect(parseJson(ok(await acxInProcess(["sessions", "--json", "--config-dir", empty])))).toEqual([])
       })
     })
 
@@ -175,10 +181,11 @@ describe(
       it("--format jsonl --no-mask re-serialises exactly the file's entries (an 8-character prefix as the id)", {
         timeout: TEST_TIMEOUT_MS
       }, async () => {
+        // crud through the binary, the others in process
         const sessions = representative()
         const outs = await Promise.all(
-          sessions.map((session) =>
-            acx(["show", session.sessionId.slice(0, 8), "--format", "jsonl", "--no-mask"], { env })
+          sessions.map((session, i) =>
+            (i === 0 ? acx : acxInProcess)(["show", session.sessionId.slice(0, 8), "--format", "jsonl"], { env })
           )
         )
         for (const [i, session] of sessions.entries()) {
@@ -192,9 +199,12 @@ describe(
       it("--format anthropic: alternating roles, same messages as ClaudePush.sessionBlobs", {
         timeout: TEST_TIMEOUT_MS
       }, async () => {
+        // crud through the binary, the others in process
         const sessions = representative()
         const outs = await Promise.all(
-          sessions.map((session) => acx(["show", session.sessionId, "--format", "anthropic", "--no-mask"], { env }))
+          sessions.map((session, i) =>
+            (i === 0 ? acx : acxInProcess)(["show", session.sessionId, "--format", "anthropic"], { env })
+          )
         )
         for (const [i, session] of sessions.entries()) {
           const messages = parseJson<Array<{ role: string; content: unknown }>>(ok(outs[i]!))
@@ -219,7 +229,7 @@ describe(
         )
         if (withThinking === undefined) return console.log("no fixture with thinking blocks; nothing to check")
         const [full, bare] = await Promise.all([
-          acx(["show", withThinking.sessionId, "--format", "anthropic"], { env }),
+          acxInProcess(["show", withThinking.sessionId, "--format", "anthropic"], { env }),
           acx(["show", withThinking.sessionId, "--format", "anthropic", "--no-thinking"], { env })
         ])
         // a distinctive piece of the first non-trivial thinking text (stored as text by default)
@@ -241,7 +251,7 @@ describe(
       })
 
       it("an unknown id is not found (exit 1, one line)", { timeout: TEST_TIMEOUT_MS }, async () => {
-        const result = await acx(["show", "0000dead"], { env })
+        const result = await acxInProcess(["show", "0000dead"], { env })
         expect(result.code).toBe(1)
         expect(result.stdout).toBe("")
         expect(result.stderrLines).toEqual([
@@ -336,9 +346,10 @@ describe(
           expect(result.stderrLines).toHaveLength(1)
           expect(result.stderrLines[0]).toMatch(/^acx: .* matches 2 sessions .*pass the full id or --project$/)
           expect(result.stderrLines[0]).toContain(`zz-copy/${crud().sessionId}`)
-          const resolved = await acx(["show", crud().sessionId.slice(0, 8), "--project", "zz-copy", "-f", "jsonl"], {
-            env
-          })
+          const resolved = await acxInProcess(
+            ["show", crud().sessionId.slice(0, 8), "--project", "zz-copy", "-f", "jsonl"],
+            { env }
+          )
           expect(ok(resolved).stdout.trimEnd().split("\n")).toHaveLength(parseableLines(crud().file).length)
         } finally {
           fs.rmSync(copyDir, { recursive: true, force: true })
@@ -371,7 +382,7 @@ describe(
           if (typeof entry["parentUuid"] === "string") expect(forkUuids.has(entry["parentUuid"])).toBe(true)
         }
         const listed = parseJson<Array<{ sessionId: string; projectKey: string }>>(
-          ok(await acx(["sessions", "--json"], { env }))
+          ok(await acxInProcess(["sessions", "--json"], { env }))
         )
         expect(listed).toContainEqual(
           expect.objectContaining({ sessionId: fork.sessionId, projectKey: crud().projectKey })
@@ -382,7 +393,9 @@ describe(
         const original = parseableLines(crud().file)
         // the 4th main-chain message: user prompt, assistant text, assistant tool_use, tool result
         const early = original.filter((e) => e["type"] === "user" || e["type"] === "assistant")[3]!
-        const full = parseJson<{ entries: number }>(ok(await acx(["fork", crud().sessionId, "--json"], { env })))
+        const full = parseJson<{ entries: number }>(
+          ok(await acxInProcess(["fork", crud().sessionId, "--json"], { env }))
+        )
         const short = parseJson<{ entries: number; file: string }>(
           ok(await acx(["fork", crud().sessionId, "--at", early["uuid"] as string, "--json"], { env }))
         )
@@ -394,7 +407,9 @@ describe(
 
       it("--at an unknown uuid fails (exit 1, one line) and writes nothing", { timeout: TEST_TIMEOUT_MS }, async () => {
         const before = listTree(built.configDir)
-        const result = await acx(["fork", crud().sessionId, "--at", "00000000-0000-4000-8000-00000000abcd"], { env })
+        const result = await acxInProcess(["fork", crud().sessionId, "--at", "00000000-0000-4000-8000-00000000abcd"], {
+          env
+        })
         expect(result.code).toBe(1)
         expect(result.stdout).toBe("")
         expect(result.stderrLines).toHaveLength(1)
@@ -447,21 +462,11 @@ describe.concurrent("acx demo", () => {
     }
   )
 
-  it("--generated (or no Claude Code binary): the generated session, and the reason said", {
-    timeout: TEST_TIMEOUT_MS
-  }, async () => {
-    const noBinary = await acx(["demo"], {
-      env: { ACX_CLAUDE_PATH: path.join(root, "no-such-claude") }
-    })
-    // a wrong ACX_CLAUDE_PATH is not a reason to look elsewhere: the demo says so and goes on
-    expect(ok(noBinary).stdout).toContain("a generated Claude Code session")
-    expect(noBinary.stdout).toContain("ACX_CLAUDE_PATH names")
-  })
-
   it("--json: one session, imported entries, messages in Acontext, none failed", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const out = parseJson<DemoJson>(ok(await acx(["demo", "--json", "--generated"])))
+    // in process (the other demo runs go through the binary)
+    const out = parseJson<DemoJson>(ok(await acxInProcess(["demo", "--json", "--generated"])))
     expect(out.source).toEqual({ kind: "generated", reason: "--generated" })
     expect(out.dir).toBeNull()
     expect(out.sessions).toHaveLength(1)
@@ -473,35 +478,54 @@ describe.concurrent("acx demo", () => {
     expect(out.acontext.saved).toBeGreaterThanOrEqual(out.acontext.messages.length)
   })
 
-  it("--dir keeps the files; acx sessions --config-dir <dir>/claude lists the session", {
-    timeout: TEST_TIMEOUT_MS
-  }, async () => {
-    const dir = path.join(root, "kept")
-    const text = ok(await acx(["demo", "--dir", dir, "--generated"])).stdout
-    expect(text).toContain(`Kept in ${dir}`)
-    expect(fs.existsSync(path.join(dir, "acx.sqlite"))).toBe(true)
-    const listed = parseJson<Array<{ sessionId: string; projectKey: string }>>(
-      ok(await acx(["sessions", "--json", "--config-dir", path.join(dir, "claude")]))
-    )
-    expect(listed).toHaveLength(1)
-    expect(text).toContain(listed[0]!.sessionId)
-    // --project also takes the absolute path the session ran in (Claude Code's encoding)
-    const byPath = parseJson<Array<{ sessionId: string }>>(
-      ok(await acx(["sessions", "--json", "--project", "/home/dev/acme-api", "--config-dir", path.join(dir, "claude")]))
-    )
-    expect(byPath.map((s) => s.sessionId)).toEqual([listed[0]!.sessionId])
-    // a project that is not there is an error, not an empty list (a typo must not look like "no sessions")
-    const elsewhere = await acx([
-      "sessions",
-      "--json",
-      "--project",
-      "/home/dev/other",
-      "--config-dir",
-      path.join(dir, "claude")
-    ])
-    expect(elsewhere.code).toBe(1)
-    expect(elsewhere.stdout).toBe("")
-    expect(elsewhere.stderrLines).toHaveLength(1)
-    expect(elsewhere.stderrLines[0]).toMatch(/^acx: .*home-dev-other/)
-  })
+  // one run for two promises (a demo run is the costliest command here)
+  it(
+    "no Claude Code binary: the generated session, the reason said; --dir keeps the files, acx sessions --config-dir <dir>/claude lists the session",
+    {
+      timeout: TEST_TIMEOUT_MS
+    },
+    async () => {
+      const dir = path.join(root, "kept")
+      const text =
+        ok(await acx(["demo", "--dir", dir], { env: { ACX_CLAUDE_PATH: path.join(root, "no-such-claude") } }))
+          .stdout
+      // a wrong ACX_CLAUDE_PATH is not a reason to look elsewhere: the demo says so and goes on
+      expect(text).toContain("a generated Claude Code session")
+      expect(text).toContain("ACX_CLAUDE_PATH names")
+      expect(text).toContain(`Kept in ${dir}`)
+      expect(fs.existsSync(path.join(dir, "acx.sqlite"))).toBe(true)
+      const listed = parseJson<Array<{ sessionId: string; projectKey: string }>>(
+        ok(await acxInProcess(["sessions", "--json", "--config-dir", path.join(dir, "claude")]))
+      )
+      expect(listed).toHaveLength(1)
+      expect(text).toContain(listed[0]!.sessionId)
+      // --project also takes the absolute path the session ran in (Claude Code's encoding)
+      const byPath = parseJson<Array<{ sessionId: string }>>(
+        ok(
+          await acxInProcess([
+            "sessions",
+            "--json",
+            "--project",
+            "/home/dev/acme-api",
+            "--config-dir",
+            path.join(dir, "claude")
+          ])
+        )
+      )
+      expect(byPath.map((s) => s.sessionId)).toEqual([listed[0]!.sessionId])
+      // a project that is not there is an error, not an empty list (a typo must not look like "no sessions")
+      const elsewhere = await acxInProcess([
+        "sessions",
+        "--json",
+        "--project",
+        "/home/dev/other",
+        "--config-dir",
+        path.join(dir, "claude")
+      ])
+      expect(elsewhere.code).toBe(1)
+      expect(elsewhere.stdout).toBe("")
+      expect(elsewhere.stderrLines).toHaveLength(1)
+      expect(elsewhere.stderrLines[0]).toMatch(/^acx: .*home-dev-other/)
+    }
+  )
 })

@@ -7,6 +7,13 @@
  * `StoreStats.foldStats`, `reportStats`, `statsReport` / `statsJson`). On any doubt it hands the command back: derived data behind
  * the entries, another schema, a missing table, an empty listing, an option it does not know,
  * a file that is not a store, a Postgres URL, `ACX_NO_FAST=1`. Its bundle loads no Effect.
+ *
+ * Each shape is answered by the binary; the full CLI's own output for it is `run` of
+ * `src/Cli.ts` in this process (`acxInProcess`; one shape also spawned under `ACX_NO_FAST=1`). A
+ * command line it hands back is asked of the built bundle's `main` in this process (what
+ * `bin/acx.mjs` asks), which says `false` without the full CLI running after it; the binary
+ * hands back a Postgres URL, a missing file and `ACX_NO_FAST=1`. One `acx sync` fills the store
+ * both describes copy.
  */
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
@@ -19,6 +26,7 @@ import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseSessions } from "../src/fastRead.js"
@@ -28,6 +36,7 @@ import { sessionsTable } from "../src/internal/sessionsTable.js"
 import { statsReport } from "../src/internal/statsTable.js"
 import { openStore } from "../src/internal/storeSource.js"
 import { acx, type AcxResult, BIN, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const FAST = "acx: fast path: sessions\n"
@@ -61,6 +70,42 @@ const fast = (args: ReadonlyArray<string>, cwd?: string) =>
 
 const handedBack = (result: AcxResult) => expect(result.stderr).not.toMatch(/acx: fast path: /)
 
+// the built fast path, as `bin/acx.mjs` loads and asks it
+const fastRead = createRequire(import.meta.url)(path.join(path.dirname(BIN), "../dist/fast-read.cjs")) as {
+  main: (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => boolean
+}
+
+/** `acx args` is handed back: the fast path answers `false` (asked in this process, `ACX_HOME` = `home`). */
+const handsBack = (args: ReadonlyArray<string>, home?: string) => {
+  const saved = process.env["ACX_HOME"]
+  if (home !== undefined) process.env["ACX_HOME"] = home
+  try {
+    expect(fastRead.main(["node", BIN, ...args], { ACX_FAST_REPORT: "1" }), args.join(" ")).toBe(false)
+  } finally {
+    if (saved === undefined) delete process.env["ACX_HOME"]
+    else process.env["ACX_HOME"] = saved
+  }
+}
+
+// one store synced from the fixtures, copied by each describe (as synced: nothing derived since)
+const syncedRoot = tempDir("fastread-synced")
+let synced = ""
+beforeAll(async () => {
+  const built = Fixtures.buildClaudeConfigDir(path.join(syncedRoot, "claude"))
+  synced = path.join(syncedRoot, "store.db")
+  const result = await acx(["sync", "--config-dir", built.configDir, "--to", `sqlite:${synced}`, "--json"])
+  expect(result.code, result.stderr).toBe(0)
+}, TEST_TIMEOUT_MS)
+afterAll(() => removeTreeWhenIdle(syncedRoot), 70_000)
+const copySynced = (target: string) => {
+  for (const name of fs.readdirSync(syncedRoot).filter((name) => name.startsWith("store.db"))) {
+    fs.copyFileSync(
+      path.join(syncedRoot, name),
+      path.join(path.dirname(target), name.replace("store.db", path.basename(target)))
+    )
+  }
+}
+
 describe("the fast read path: acx sessions --from sqlite:", () => {
   let root = ""
   let built: Fixtures.BuiltConfigDir
@@ -77,8 +122,7 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
     root = tempDir("fastread")
     built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
     file = path.join(root, "store.db")
-    const synced = await acx(["sync", "--config-dir", built.configDir, "--to", `sqlite:${file}`, "--json"])
-    expect(synced.code, synced.stderr).toBe(0)
+    copySynced(file)
     await fullOutput(`sqlite:${file}`, { json: true }) // derives every entry: the fast path's condition
     project = built.sessions[0]!.projectKey
   }, TEST_TIMEOUT_MS)
@@ -94,7 +138,7 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
     { name: "-p, --json", args: () => ["-p", project, "--json", "--from", `sqlite:${file}`], json: true, p: true }
   ]
 
-  for (const shape of shapes) {
+  for (const [index, shape] of shapes.entries()) {
     it(`answers ${shape.name} as the full path does`, { timeout: TEST_TIMEOUT_MS }, async () => {
       const expected = await fullOutput(`sqlite:${file}`, { json: shape.json, ...(shape.p ? { project } : {}) })
       const result = await fast(shape.args())
@@ -102,7 +146,10 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
       expect(result.code).toBe(0)
       expect(result.stdout).toBe(expected)
       expect(result.stdout).toContain(shape.p ? project : built.sessions[built.sessions.length - 1]!.projectKey)
-      const full = await acx(["sessions", ...shape.args()], { env: { ACX_NO_FAST: "1" } })
+      // the full CLI: the first shape through the binary, the others in process
+      const full = index === 0
+        ? await acx(["sessions", ...shape.args()], { env: { ACX_NO_FAST: "1" } })
+        : await acxInProcess(["sessions", ...shape.args()])
       expect(full.code, full.stderr).toBe(0)
       expect(result.stdout).toBe(full.stdout)
     })
@@ -130,7 +177,7 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
         message: { role: "user", content: "a prompt appended after the catalog was derived" }
       }])
     })))
-    handedBack(await fast(["--from", `sqlite:${behind}`, "--json"]))
+    handsBack(["sessions", "--from", `sqlite:${behind}`, "--json"])
     // once a catalog read derived it, the fast path answers again, with the new prompt
     const expected = await fullOutput(`sqlite:${behind}`, { json: true })
     expect(expected).toContain("a prompt appended after the catalog was derived")
@@ -154,7 +201,7 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
     )
     edit(missing, "DROP TABLE acx_session_meta")
     edit(empty, "DELETE FROM acx_session_meta; DELETE FROM acx_session_keys; DELETE FROM acx_session_entries")
-    for (const target of [newer, missing, empty]) handedBack(await fast(["--from", `sqlite:${target}`]))
+    for (const target of [newer, missing, empty]) handsBack(["sessions", "--from", `sqlite:${target}`])
   })
 
   it("hands back what it does not know, a file that is not a store, Postgres, ACX_NO_FAST=1", {
@@ -174,12 +221,13 @@ describe("the fast read path: acx sessions --from sqlite:", () => {
       ["--from", text],
       ["--from", "postgres://user:secret@127.0.0.1:1/db"]
     ]
-    for (const args of lines) {
-      const result = await fast(args)
-      handedBack(result)
-      expect(result.stderr).not.toContain("secret")
-    }
+    for (const args of lines) handsBack(["sessions", ...args])
+    // through the binary: handed back, and the full path answers (no password, nothing created)
+    const postgres = await fast(["--from", "postgres://user:secret@127.0.0.1:1/db"])
+    handedBack(postgres)
+    expect(postgres.stderr).not.toContain("secret")
     const absent = await fast(["--from", path.join(root, "absent.db")])
+    handedBack(absent)
     expect(absent.code).not.toBe(0)
     expect(fs.existsSync(path.join(root, "absent.db"))).toBe(false)
     handedBack(await acx(["sessions", "--from", spec], { env: { ACX_FAST_REPORT: "1", ACX_NO_FAST: "1" } }))
@@ -205,14 +253,12 @@ describe("the fast read path: acx stats --from sqlite:", () => {
   const stats = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
     acx(["stats", ...args], { env: { ACX_HOME: home, ACX_FAST_REPORT: "1", ...env } })
 
-  beforeAll(async () => {
+  beforeAll(() => {
     root = tempDir("faststats")
-    const built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
     home = path.join(root, "home")
     file = path.join(root, "store.db")
-    const synced = await acx(["sync", "--config-dir", built.configDir, "--to", `sqlite:${file}`, "--json"])
-    expect(synced.code, synced.stderr).toBe(0)
-  }, TEST_TIMEOUT_MS)
+    copySynced(file)
+  })
   afterAll(() => removeTreeWhenIdle(root), 70_000)
 
   it("hands back a store whose folds are not cached yet, then answers from the cache as the full path does", {
@@ -230,17 +276,20 @@ describe("the fast read path: acx stats --from sqlite:", () => {
       [["--by", "day", "--from", spec], false, "day"],
       [["--json", "--by", "model", "--from", file], true, "model"]
     ]
-    for (const [args, json, by] of shapes) {
+    for (const [index, [args, json, by]] of shapes.entries()) {
       const expected = await fullStats(spec, home, { json, by })
       const result = await stats(args)
       expect(result.stderr, args.join(" ")).toBe(FAST_STATS)
       expect(result.stdout, args.join(" ")).toBe(expected)
-      const full = await stats(args, { ACX_NO_FAST: "1" })
+      // the full CLI: the first shape through the binary, the others in process
+      const full = index === 0
+        ? await stats(args, { ACX_NO_FAST: "1" })
+        : await acxInProcess(["stats", ...args], { env: { ACX_HOME: home } })
       expect(full.code, full.stderr).toBe(0)
       expect(result.stdout, args.join(" ")).toBe(full.stdout)
     }
     // a project is its recorded origin (StatsOrigins), which only the full path reads
-    handedBack(await stats(["--from", spec, "--by", "project"]))
+    handsBack(["stats", "--from", spec, "--by", "project"], home)
     expect(JSON.parse((await stats(["--from", spec, "--json"])).stdout).read).toMatchObject({ folded: 0 })
   })
 
@@ -251,7 +300,7 @@ describe("the fast read path: acx stats --from sqlite:", () => {
     await fullStats(spec, home, { json: true, by: "session" })
     expect((await stats(["--from", spec])).stderr).toBe(FAST_STATS)
     fs.writeFileSync(path.join(home, "pricing.json"), "{}")
-    handedBack(await stats(["--from", spec]))
+    handsBack(["stats", "--from", spec], home)
     fs.rmSync(path.join(home, "pricing.json"))
     for (
       const args of [["--from", spec, "--by", "year"], ["--from", spec, "--since", "2026-01-01"], [
@@ -261,7 +310,7 @@ describe("the fast read path: acx stats --from sqlite:", () => {
         "x"
       ]]
     ) {
-      handedBack(await stats(args))
+      handsBack(["stats", ...args], home)
     }
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const store = yield* SqliteSessionStore.make({ filename: file })
@@ -274,7 +323,7 @@ describe("the fast read path: acx stats --from sqlite:", () => {
       }])
       yield* store.catalog.refresh()
     })))
-    handedBack(await stats(["--from", spec])) // derived, but its cached folds are stale
+    handsBack(["stats", "--from", spec], home) // derived, but its cached folds are stale
     await fullStats(spec, home, { json: false, by: "session" })
     expect((await stats(["--from", spec])).stderr).toBe(FAST_STATS)
   })

@@ -12,6 +12,10 @@
  * - a session id the store does not hold, an ambiguous prefix, a project it has no session of;
  * - a store written by an acx before the derived tables (the catalog): migrated in place on the
  *   first `--from`, then read like any other.
+ *
+ * Each kind of bad input goes through the BUILT binary once; the same input given to the other
+ * commands runs `run` of `src/Cli.ts` in this process (`acxInProcess`), a process start each
+ * saved. The password cases all run the binary: a driver's open socket hung the process.
  */
 import * as Fixtures from "@acx/fixtures"
 import Database from "better-sqlite3"
@@ -20,6 +24,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, expectOneLine, listTree, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
@@ -70,9 +75,10 @@ describe("acx … --from a store it cannot read", () => {
   }, async () => {
     const empty = path.join(root, "empty")
     fs.mkdirSync(empty)
-    for (const spec of [`sqlite:${empty}/none.db`, path.join(empty, "none.sqlite")]) {
-      for (const command of commands) {
-        const result = await acx([...command, "--from", spec], { env })
+    for (const [i, spec] of [`sqlite:${empty}/none.db`, path.join(empty, "none.sqlite")].entries()) {
+      for (const [j, command] of commands.entries()) {
+        // `acx sessions --from sqlite:…` through the binary
+        const result = await (i === 0 && j === 0 ? acx : acxInProcess)([...command, "--from", spec], { env })
         expectOneLine(result, 1, `--from: no store at ${spec.replace(/^sqlite:/, "")}`)
         expect(result.stderr).toContain("nothing was created")
         expect(listTree(empty)).toEqual([])
@@ -87,7 +93,7 @@ describe("acx … --from a store it cannot read", () => {
     const garbage = path.join(root, "garbage.db")
     fs.writeFileSync(garbage, "this is not a SQLite database, just text long enough to look like a header\n")
     const before = fs.readFileSync(garbage)
-    const result = await acx(["sessions", "--from", garbage], { env })
+    const result = await acxInProcess(["sessions", "--from", garbage], { env })
     expect(result.code, result.stderr).toBe(1)
     expect(result.stderrLines).toHaveLength(1)
     expect(result.stderrLines[0]).toMatch(/^acx: .*not a SQLite database/)
@@ -98,8 +104,11 @@ describe("acx … --from a store it cannot read", () => {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
     const port = await closedPort()
-    for (const command of [["sessions"], ["stats"], ["show", session.sessionId]]) {
-      const result = await acx([...command, "--from", `postgres://acx:s3cret-Pw@127.0.0.1:${port}/acx`], { env })
+    for (const [i, command] of [["sessions"], ["stats"], ["show", session.sessionId]].entries()) {
+      const result = await (i === 0 ? acx : acxInProcess)(
+        [...command, "--from", `postgres://acx:s3cret-Pw@127.0.0.1:${port}/acx`],
+        { env }
+      )
       expectOneLine(result, 1, `cannot connect to Postgres at 127.0.0.1:${port}`)
       expect(result.stderr).not.toContain("s3cret-Pw")
     }
@@ -108,8 +117,11 @@ describe("acx … --from a store it cannot read", () => {
   it("a spec that names no database: a usage error (exit 2), the password hidden", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    for (const command of commands) {
-      const result = await acx([...command, "--from", "postgress://acx:s3cret-Pw@host/db"], { env, cwd: root })
+    for (const [i, command] of commands.entries()) {
+      const result = await (i === 0 ? acx : acxInProcess)([...command, "--from", "postgress://acx:s3cret-Pw@host/db"], {
+        env,
+        cwd: root
+      })
       expectOneLine(result, 2, "--from: expected sqlite:FILE")
       expect(result.stderr).not.toContain("s3cret-Pw")
     }
@@ -122,9 +134,9 @@ describe("acx … --from a store it cannot read", () => {
   }, async () => {
     const missing = "00000000-0000-4000-8000-000000000000"
     expectOneLine(await acx(["show", missing, "--from", store], { env }), 1, `no session ${missing} in sqlite:${store}`)
-    expectOneLine(await acx(["fork", missing, "--from", store], { env }), 1, `no session ${missing}`)
+    expectOneLine(await acxInProcess(["fork", missing, "--from", store], { env }), 1, `no session ${missing}`)
     expectOneLine(
-      await acx(["sessions", "--project", "-no-such-project", "--from", store], { env }),
+      await acxInProcess(["sessions", "--project", "-no-such-project", "--from", store], { env }),
       1,
       `no sessions for project -no-such-project in sqlite:${store}`
     )
@@ -138,16 +150,23 @@ describe("acx … --from a store it cannot read", () => {
     }
     const twinStore = path.join(root, "twins.db")
     ok(await acx(["sync", "--to", twinStore, "--config-dir", twins], { env }))
-    expectOneLine(await acx(["show", "abcd1234", "--from", twinStore], { env }), 1, "abcd1234 matches 2 sessions")
+    expectOneLine(
+      await acxInProcess(["show", "abcd1234", "--from", twinStore], { env }),
+      1,
+      "abcd1234 matches 2 sessions"
+    )
     // the whole id finds it
-    expect(ok(await acx(["show", twinIds[1]!, "--from", twinStore], { env })).stdout).toContain("hi")
+    expect(ok(await acxInProcess(["show", twinIds[1]!, "--from", twinStore], { env })).stdout).toContain("hi")
   })
 
   it("a store an older acx wrote (no catalog tables): migrated in place, then read like the dir", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
+    // the synced store, copied (nothing holds it open now)
     const old = path.join(root, "old.db")
-    ok(await acx(["sync", "--to", old, "--config-dir", built.configDir], { env }))
+    for (const name of fs.readdirSync(root).filter((name) => name.startsWith("store.db"))) {
+      fs.copyFileSync(path.join(root, name), path.join(root, name.replace("store.db", "old.db")))
+    }
     // as written before migration 3 (the derived tables and the keys' watermark; the origins after them)
     const db = new Database(old)
     try {
@@ -172,7 +191,7 @@ describe("acx … --from a store it cannot read", () => {
     }
     const strip = (rows: Array<Record<string, unknown>>) =>
       rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
-    const fromDir = parseJson(ok(await acx(["sessions", "--json", "--config-dir", built.configDir], { env })))
+    const fromDir = parseJson(ok(await acxInProcess(["sessions", "--json", "--config-dir", built.configDir], { env })))
     const fromOld = parseJson(ok(await acx(["sessions", "--json", "--from", old], { env })))
     expect(strip(fromOld)).toEqual(strip(fromDir))
     const check = new Database(old, { readonly: true })

@@ -1,11 +1,17 @@
 /**
- * `--help` and bad command lines through the BUILT `acx` binary: help is plain text in a pipe
- * (colour only on a terminal or with FORCE_COLOR), every option and argument of every command has
- * a description of its own (not @effect/cli's "A user-defined piece of text."), defaults and
- * required options are shown, and every kind of parse error is one `acx:` line naming the option.
+ * `--help` and bad command lines: help is plain text in a pipe (colour only on a terminal or with
+ * FORCE_COLOR), every option and argument of every command has a description of its own (not
+ * @effect/cli's "A user-defined piece of text."), defaults and required options are shown, and
+ * every kind of parse error is one `acx:` line naming the option.
+ *
+ * Through the BUILT binary once per promise (a help page into a pipe, FORCE_COLOR into a pipe, a
+ * parse error and an unknown command: exit 2, one line, nothing on stdout); the many pages and
+ * command lines run `run` of `src/Cli.ts` (what the binary runs) in this process, a process start
+ * each saved (`acxInProcess`).
  */
 import { describe, expect, it } from "vitest"
 import { acx, type AcxResult, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 
 const ESC = "\u001b"
 
@@ -45,8 +51,15 @@ const BOILERPLATE = [
 
 describe.concurrent("acx --help", () => {
   it("is plain text into a pipe, also without NO_COLOR", { timeout: TEST_TIMEOUT_MS }, async () => {
-    for (const args of [["--help"], ["import", "--help"], ["memory"]]) {
-      const result = ok(await acx(args, { env: { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: "xterm" } }))
+    const env = { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: "xterm" }
+    const piped = ok(await acx(["--help"], { env }))
+    for (
+      const result of [
+        piped,
+        ok(await acxInProcess(["import", "--help"], { env })),
+        ok(await acxInProcess(["memory"], { env }))
+      ]
+    ) {
       expect(result.stdout).toContain("USAGE")
       expect(result.stdout).not.toContain(ESC)
     }
@@ -55,16 +68,15 @@ describe.concurrent("acx --help", () => {
   it("FORCE_COLOR colours it even into a pipe; FORCE_COLOR=0 does not", { timeout: TEST_TIMEOUT_MS }, async () => {
     const forced = ok(await acx(["show", "--help"], { env: { NO_COLOR: undefined, FORCE_COLOR: "1" } }))
     expect(forced.stdout).toContain(`${ESC}[`)
-    const off = ok(await acx(["show", "--help"], { env: { NO_COLOR: undefined, FORCE_COLOR: "0" } }))
+    const off = ok(await acxInProcess(["show", "--help"], { env: { NO_COLOR: undefined, FORCE_COLOR: "0" } }))
     expect(off.stdout).not.toContain(ESC)
     expect(off.stdout.replace(/\s+/g, " ")).toBe(forced.stdout.replace(/\u001b\[[0-9;]*m/g, "").replace(/\s+/g, " "))
   })
 
-  // one process per command (about 25): a loaded machine needs longer than one spawn's timeout
   it("every option and argument of every command has its own description", {
-    timeout: 5 * TEST_TIMEOUT_MS
+    timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const root = ok(await acx(["--help"])).stdout
+    const root = ok(await acxInProcess(["--help"])).stdout
     const paths = section(root, "COMMANDS").map(({ label }) => {
       const words: Array<string> = []
       for (const word of label.split(" ")) {
@@ -78,15 +90,8 @@ describe.concurrent("acx --help", () => {
       expect.arrayContaining(["sessions", "show", "stats", "search", "import", "push", "fork", "demo", "memory search"])
     )
     for (const { label, text } of section(root, "COMMANDS")) expect(text, label).not.toBe("")
-    // a few at a time: each is a node process
     const pages: Array<readonly [ReadonlyArray<string>, string]> = []
-    for (let i = 0; i < paths.length; i += 4) {
-      pages.push(
-        ...await Promise.all(
-          paths.slice(i, i + 4).map(async (path) => [path, ok(await acx([...path, "--help"])).stdout] as const)
-        )
-      )
-    }
+    for (const path of paths) pages.push([path, ok(await acxInProcess([...path, "--help"])).stdout])
     let described = 0
     for (const [path, help] of pages) {
       for (const phrase of BOILERPLATE) expect(help, `acx ${path.join(" ")} --help`).not.toContain(phrase)
@@ -107,14 +112,14 @@ describe.concurrent("acx --help", () => {
     [["memory", "timeline"], "--window integer", "(default: 5)"],
     [["memory", "install"], "--scope user | project", "(default: user)"]
   ])("acx %s --help: %s says %s", { timeout: TEST_TIMEOUT_MS }, async (path, label, expected) => {
-    const entries = section(ok(await acx([...path, "--help"])).stdout, "OPTIONS")
+    const entries = section(ok(await acxInProcess([...path, "--help"])).stdout, "OPTIONS")
     const entry = entries.find((candidate) => candidate.label === label)
     expect(entry, JSON.stringify(entries)).toBeDefined()
     expect(entry!.text).toContain(expected)
   })
 
   it("optional options are not marked required, flags show no default", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const entries = section(ok(await acx(["import", "--help"])).stdout, "OPTIONS")
+    const entries = section(ok(await acxInProcess(["import", "--help"])).stdout, "OPTIONS")
     expect(entries.filter((entry) => entry.text.includes("(required)")).map((entry) => entry.label)).toEqual([
       "--to text"
     ])
@@ -123,6 +128,25 @@ describe.concurrent("acx --help", () => {
 })
 
 describe("a bad command line is one acx: line, exit 2, nothing on stdout", () => {
+  const oneLine = (result: AcxResult, expected: string | RegExp) => {
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stdout).toBe("")
+    expect(result.stderrLines).toHaveLength(1)
+    expect(result.stderr.endsWith("\n")).toBe(true)
+    if (typeof expected === "string") expect(result.stderrLines[0]).toBe(expected)
+    else expect(result.stderrLines[0]).toMatch(expected)
+  }
+
+  // through the binary: an invalid value (@effect/cli's validation) and an unknown command
+  it.each([
+    [["import", "--to", "sqlite:x.db", "--batch-size=abc"], "acx: --batch-size: 'abc' is not an integer"],
+    [["memory", "frobnicate"], /^acx: unknown command 'frobnicate' for acx memory \(commands: status, search, .*\)$/]
+  ] as ReadonlyArray<readonly [ReadonlyArray<string>, string | RegExp]>)(
+    "the binary: acx %j",
+    { timeout: TEST_TIMEOUT_MS },
+    async (args, expected) => oneLine(await acx(args), expected)
+  )
+
   it.each([
     // an invalid value: the option is named, whichever spelling was used
     [["import", "--to", "sqlite:x.db", "--batch-size", "abc"], "acx: --batch-size: 'abc' is not an integer"],
@@ -153,14 +177,6 @@ describe("a bad command line is one acx: line, exit 2, nothing on stdout", () =>
   ] as ReadonlyArray<readonly [ReadonlyArray<string>, string | RegExp]>)(
     "acx %j",
     { timeout: TEST_TIMEOUT_MS },
-    async (args, expected) => {
-      const result = await acx(args)
-      expect(result.code, result.stderr).toBe(2)
-      expect(result.stdout).toBe("")
-      expect(result.stderrLines).toHaveLength(1)
-      expect(result.stderr.endsWith("\n")).toBe(true)
-      if (typeof expected === "string") expect(result.stderrLines[0]).toBe(expected)
-      else expect(result.stderrLines[0]).toMatch(expected)
-    }
+    async (args, expected) => oneLine(await acxInProcess(args), expected)
   )
 })

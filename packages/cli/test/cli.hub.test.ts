@@ -7,12 +7,17 @@
  * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
  * every project again after `revoke`; `hub status` names machines, sizes and the lagging one; no
  * connection string's password is printed on any failure (wrong password, closed port, sslmode).
+ *
+ * Each promise goes through the BUILT binary once; the further reads and refusals of the same
+ * promise run `run` of `src/Cli.ts` in this process (`acxInProcess`, connecting as the same roles
+ * for real), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { asRole, oneSessionConfigDir, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
+import { asRole, oneSessionConfigDir, printedUrl, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort } from "./utils/postgres.js"
 
 const STUDIO = "/Users/philipp/dev/studio"
@@ -30,8 +35,11 @@ describe("acx hub", () => {
   beforeAll(async () => {
     dir = tempDir("hub")
     hub = await startHub(path.join(dir, "home"))
-    laptop = await hub.addUser("laptop1", "sync")
-    alice = await hub.addUser("alice", "viewer")
+    // `hub.addUser`, in process
+    const addUser = async (name: string, role: "sync" | "viewer") =>
+      printedUrl(await acxInProcess(["hub", "user", "add", name, "--role", role, "--hub", hub.admin]))
+    laptop = await addUser("laptop1", "sync")
+    alice = await addUser("alice", "viewer")
     // a DBA's own roles, the same way
     await query(hub.admin, `CREATE ROLE desk2 LOGIN PASSWORD 'desk2-secret-pw' IN ROLE acx_sync`)
     await query(hub.admin, `CREATE ROLE bob LOGIN PASSWORD 'bob-secret-pw' IN ROLE acx_viewer`)
@@ -85,10 +93,10 @@ describe("acx hub", () => {
       `DELETE FROM acx_session_store_migrations WHERE migration_id = (SELECT max(migration_id) FROM acx_session_store_migrations)`
     )
     expectOneLine(await acx(["sessions", "--from", alice], env()), 1, "acx hub init")
-    const init = await acx(["hub", "init", hub.admin])
+    const init = await acxInProcess(["hub", "init", hub.admin])
     expect(init.code, init.stderr).toBe(0)
     expect(init.stdout).toContain("hub ready")
-    const sessions = await acx(["sessions", "--from", alice], env())
+    const sessions = await acxInProcess(["sessions", "--from", alice], env())
     expect(sessions.code, sessions.stderr).toBe(0)
   }, TEST_TIMEOUT_MS)
 
@@ -131,9 +139,11 @@ describe("acx hub", () => {
   it("a viewer reads through sessions, search and stats --from, and writes nothing", async () => {
     const sessions = parseJson<Array<{ sessionId: string }>>(await acx(["sessions", "--from", alice, "--json"], env()))
     expect(sessions).toHaveLength(built.sessions.length + 1)
-    const search = parseJson<{ hits: Array<unknown> }>(await acx(["search", "the", "--from", alice, "--json"], env()))
+    const search = parseJson<{ hits: Array<unknown> }>(
+      await acxInProcess(["search", "the", "--from", alice, "--json"], env())
+    )
     expect(search.hits.length).toBeGreaterThan(0)
-    const stats = parseJson<{ rows: Array<unknown> }>(await acx(["stats", "--from", alice, "--json"], env()))
+    const stats = parseJson<{ rows: Array<unknown> }>(await acxInProcess(["stats", "--from", alice, "--json"], env()))
     expect(stats.rows.length).toBeGreaterThan(0)
     for (
       const statement of [
@@ -156,14 +166,15 @@ describe("acx hub", () => {
     expect(grant.code, grant.stderr).toBe(0)
     expect(grant.stdout).toContain("2 sessions")
 
+    // through the binary: the listing; the other reads in process
     const sessions = parseJson<Array<{ sessionId: string }>>(await acx(["sessions", "--from", bob, "--json"], env()))
     expect(sessions.map((s) => s.sessionId).sort()).toEqual(granted)
     const other = built.sessions.find((s) => !granted.includes(s.sessionId))!
-    expectOneLine(await acx(["show", other.sessionId, "--from", bob], env()), 1, "no session")
-    const shown = await acx(["show", granted[0]!, "--from", bob], env())
+    expectOneLine(await acxInProcess(["show", other.sessionId, "--from", bob], env()), 1, "no session")
+    const shown = await acxInProcess(["show", granted[0]!, "--from", bob], env())
     expect(shown.code, shown.stderr).toBe(0)
     const stats = parseJson<{ rows: Array<{ sessionId: string }> }>(
-      await acx(["stats", "--from", bob, "--json"], env())
+      await acxInProcess(["stats", "--from", bob, "--json"], env())
     )
     expect(stats.rows.map((row) => row.sessionId).sort()).toEqual(granted)
     // the origins a store's groupings read are limited the same way: one project, one machine
@@ -176,28 +187,28 @@ describe("acx hub", () => {
     )
     expect(byMachine.rows.map((row) => row.key)).toEqual(["laptop1"])
     const search = parseJson<{ hits: Array<{ sessionId: string }> }>(
-      await acx(["search", "the", "--from", bob, "--json", "--limit", "200"], env())
+      await acxInProcess(["search", "the", "--from", bob, "--json", "--limit", "200"], env())
     )
     expect(search.hits.length).toBeGreaterThan(0)
     expect(new Set(search.hits.map((hit) => hit.sessionId))).toEqual(
       new Set(search.hits.map((hit) => hit.sessionId).filter((id) => granted.includes(id)))
     )
     // the unrestricted viewer still sees everything
-    const all = parseJson<Array<unknown>>(await acx(["sessions", "--from", alice, "--json"], env()))
+    const all = parseJson<Array<unknown>>(await acxInProcess(["sessions", "--from", alice, "--json"], env()))
     expect(all).toHaveLength(built.sessions.length + 1)
 
     const revoked = await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
     expect(revoked.code, revoked.stderr).toBe(0)
     expect(revoked.stderr).toContain("sees every project")
-    const after = parseJson<Array<unknown>>(await acx(["sessions", "--from", bob, "--json"], env()))
+    const after = parseJson<Array<unknown>>(await acxInProcess(["sessions", "--from", bob, "--json"], env()))
     expect(after).toHaveLength(built.sessions.length + 1)
     expectOneLine(
-      await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin]),
+      await acxInProcess(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin]),
       1,
       "no grant"
     )
     expectOneLine(
-      await acx(["hub", "grant", "--project", STUDIO, "--role", "nobody_here", "--hub", hub.admin]),
+      await acxInProcess(["hub", "grant", "--project", STUDIO, "--role", "nobody_here", "--hub", hub.admin]),
       1,
       "no role"
     )
@@ -223,15 +234,15 @@ describe("acx hub", () => {
     expect(status.storeBytes).toBeGreaterThan(byName.get("laptop1")!.entryBytes)
     expect(status.members).toContainEqual({ role: "acx_viewer", member: "bob" })
     expect(status.projects).toContainEqual({ project: STUDIO, sessions: 2 })
-    const table = await acx(["hub", "status", "--hub", hub.admin])
+    const table = await acxInProcess(["hub", "status", "--hub", hub.admin])
     expect(table.stdout).toMatch(/desk2 .*LAGGING/)
     expect(table.stdout).not.toMatch(/laptop1 .*LAGGING/)
   }, TEST_TIMEOUT_MS)
 
   it("never prints a connection string's password: wrong password, closed port, sslmode=require", async () => {
     const wrong = asRole(hub.admin, "laptop1", "Wrong-Secret-Pw-1")
-    for (const args of [["sessions", "--from", wrong], ["hub", "status", "--hub", wrong]]) {
-      const result = await acx(args, env())
+    for (const [i, args] of [["sessions", "--from", wrong], ["hub", "status", "--hub", wrong]].entries()) {
+      const result = await (i === 0 ? acx : acxInProcess)(args, env())
       expectOneLine(result, 1, "password authentication failed")
       expect(result.stderr).not.toContain("Wrong-Secret-Pw-1")
     }
@@ -243,7 +254,7 @@ describe("acx hub", () => {
     const ssl = new URL(hub.admin)
     ssl.searchParams.set("sslmode", "require")
     for (const args of [["hub", "init", ssl.href], ["sessions", "--from", ssl.href]]) {
-      const result = await acx(args, env())
+      const result = await acxInProcess(args, env())
       expectOneLine(result, 1, "SSL")
       expect(result.stderr).not.toContain(ssl.password)
     }
@@ -312,13 +323,13 @@ describe("acx hub", () => {
       "invalid role name"
     )
     expectOneLine(
-      await acx(["hub", "user", "add", "alice", "--role", "viewer", "--hub", hub.admin]),
+      await acxInProcess(["hub", "user", "add", "alice", "--role", "viewer", "--hub", hub.admin]),
       1,
       "exists already"
     )
-    expectOneLine(await acx(["hub", "user", "remove", "postgres", "--hub", hub.admin]), 1, "no member")
-    expectOneLine(await acx(["hub", "init", "sqlite:/tmp/x.db"]), 2, "Postgres")
-    const removed = await acx(["hub", "user", "remove", "alice", "--hub", hub.admin])
+    expectOneLine(await acxInProcess(["hub", "user", "remove", "postgres", "--hub", hub.admin]), 1, "no member")
+    expectOneLine(await acxInProcess(["hub", "init", "sqlite:/tmp/x.db"]), 2, "Postgres")
+    const removed = await acxInProcess(["hub", "user", "remove", "alice", "--hub", hub.admin])
     expect(removed.code, removed.stderr).toBe(0)
     const gone = await acx(["sessions", "--from", alice], env())
     expectOneLine(gone, 1, "password authentication failed")

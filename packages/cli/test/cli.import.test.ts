@@ -2,6 +2,10 @@
  * End-to-end tests of `acx import` (SQLite, and Postgres when ACX_PG_URL is set) and `acx push`
  * (to an in-process Acontext emulator) on the real Claude Code fixtures, run through the BUILT
  * binary. What was written is read back through the stores' Promise APIs and the emulator.
+ *
+ * Each promise goes through the binary once; its further command lines (another bad value, the
+ * second session, the run that finds nothing new) run `run` of `src/Cli.ts` in this process
+ * (`acxInProcess`), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
@@ -13,6 +17,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { expectedCounts, expectImported } from "./utils/imported.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
@@ -71,7 +76,15 @@ describe(
         }
 
         // again, from --from instead of CLAUDE_CONFIG_DIR, with a tiny batch size: nothing new
-        const second = await acx(["import", "--from", built.configDir, "--to", `sqlite:${file}`, "--batch-size", "7"])
+        const second = await acxInProcess([
+          "import",
+          "--from",
+          built.configDir,
+          "--to",
+          `sqlite:${file}`,
+          "--batch-size",
+          "7"
+        ])
         expect(ok(second).stdout).toMatch(
           new RegExp(
             `^imported ${built.sessions.length} session\\(s\\), .* 0 new entries into sqlite:${file} in [\\d.]+s \\(0 file\\(s\\) read, 0 B; \\d+ unchanged\\)\\n$`
@@ -133,7 +146,7 @@ describe(
         fs.appendFileSync(transcript, line(3))
         const later = new Date(fs.statSync(transcript).mtimeMs + 5_000)
         fs.utimesSync(transcript, later, later)
-        const second = ok(await acx(["import", "--from", dir, "--to", `sqlite:${file}`]))
+        const second = ok(await acxInProcess(["import", "--from", dir, "--to", `sqlite:${file}`]))
         expect(second.stdout).toMatch(
           new RegExp(
             `1 new entries into sqlite:.* \\(1 file\\(s\\) read, ${Buffer.byteLength(line(3))} B; 0 unchanged\\)`
@@ -153,7 +166,7 @@ describe(
         const file = path.join(root, "one-project.sqlite")
         const projectKey = built.sessions[0]!.projectKey
         const result = parseJson<ImportJson>(
-          ok(await acx(["import", "--to", `sqlite:${file}`, "--project", projectKey, "--json"], { env }))
+          ok(await acxInProcess(["import", "--to", `sqlite:${file}`, "--project", projectKey, "--json"], { env }))
         )
         const inProject = built.sessions.filter((s) => s.projectKey === projectKey)
         expect(result.sessions).toBe(inProject.length)
@@ -176,7 +189,8 @@ describe(
         ["sqlite:", /^acx: --to: sqlite: needs a file/],
         ["postgres://[::1", /^acx: --to: not a valid postgres:\/\/ URL$/]
       ])("--to %s is an invalid argument (exit 2, one line)", { timeout: TEST_TIMEOUT_MS }, async (to, message) => {
-        const result = await acx(["import", "--to", to], { env })
+        // the first through the binary
+        const result = await (to === "bogus" ? acx : acxInProcess)(["import", "--to", to], { env })
         expect(result.code).toBe(2)
         expect(result.stdout).toBe("")
         expect(result.stderrLines).toHaveLength(1)
@@ -184,9 +198,10 @@ describe(
       })
 
       it("--batch-size 0 is an invalid argument (exit 2)", { timeout: TEST_TIMEOUT_MS }, async () => {
-        const result = await acx(["import", "--to", `sqlite:${path.join(root, "never.sqlite")}`, "--batch-size", "0"], {
-          env
-        })
+        const result = await acxInProcess(
+          ["import", "--to", `sqlite:${path.join(root, "never.sqlite")}`, "--batch-size", "0"],
+          { env }
+        )
         expect(result.code).toBe(2)
         expect(result.stderrLines).toEqual(["acx: --batch-size must be at least 1"])
       })
@@ -209,7 +224,7 @@ describe(
             expect(first.target).toContain(`:***@${url.host}`)
             expect(first.target).not.toContain(`:${url.password}@`)
           }
-          const second = parseJson<ImportJson>(ok(await acx(["import", "--to", to, "--json"], { env })))
+          const second = parseJson<ImportJson>(ok(await acxInProcess(["import", "--to", to, "--json"], { env })))
           expect(second).toMatchObject({ ...expectedCounts(built), entries: 0, filesRead: 0 })
           const store = createPostgresSessionStore({ url: PG_URL!, schema: SCHEMA })
           try {
@@ -256,11 +271,14 @@ describe(
       }, async () => {
         // the small sessions, plus one with subagents
         const picked = built.sessions.filter((s) => s.subagents.length === 0).slice(0, 2)
-        for (const session of picked) {
+        for (const [index, session] of picked.entries()) {
+          // the first push through the binary, the second in process
           const [pushed, shown] = await Promise.all([
-            acx(["push", session.sessionId, "--base-url", emulator.url, "--json"], { env: pushEnv }),
+            (index === 0 ? acx : acxInProcess)(["push", session.sessionId, "--base-url", emulator.url, "--json"], {
+              env: pushEnv
+            }),
             // push leaves thinking out by default, like --no-thinking
-            acx(["show", session.sessionId, "--format", "anthropic", "--no-thinking"], { env })
+            acxInProcess(["show", session.sessionId, "--format", "anthropic", "--no-thinking"], { env })
           ])
           const result = parseJson<{ sessionId: string; stored: number; alreadyPresent: number; total: number }>(
             ok(pushed)
@@ -279,7 +297,9 @@ describe(
 
         const session = picked[0]!
         const before = (await emulator.messages(session.sessionId)).length
-        const again = await acx(["push", session.sessionId.slice(0, 8), "--base-url", emulator.url], { env: pushEnv })
+        const again = await acxInProcess(["push", session.sessionId.slice(0, 8), "--base-url", emulator.url], {
+          env: pushEnv
+        })
         expect(ok(again).stdout.trim()).toBe(
           `pushed ${session.sessionId} to ${emulator.url}: 0 message(s) stored, ${before} already there (${before} in the session)`
         )
@@ -289,7 +309,11 @@ describe(
       it("ACONTEXT_BASE_URL is used when --base-url is absent", { timeout: TEST_TIMEOUT_MS }, async () => {
         const session = built.sessions.find((s) => s.subagents.length > 0)!
         const result = parseJson<{ stored: number; total: number }>(
-          ok(await acx(["push", session.sessionId, "--json"], { env: { ...pushEnv, ACONTEXT_BASE_URL: emulator.url } }))
+          ok(
+            await acxInProcess(["push", session.sessionId, "--json"], {
+              env: { ...pushEnv, ACONTEXT_BASE_URL: emulator.url }
+            })
+          )
         )
         expect(result.stored).toBe(result.total)
         expect((await emulator.messages(session.sessionId)).length).toBe(result.total)
@@ -299,9 +323,10 @@ describe(
         await emulator.clearRequests()
         const session = built.sessions[0]!
         for (const key of [undefined, "   "]) {
-          const result = await acx(["push", session.sessionId, "--base-url", emulator.url], {
-            env: { ...env, ACONTEXT_API_KEY: key }
-          })
+          const result = await (key === undefined ? acx : acxInProcess)(
+            ["push", session.sessionId, "--base-url", emulator.url],
+            { env: { ...env, ACONTEXT_API_KEY: key } }
+          )
           expect(result.code).toBe(2)
           expect(result.stdout).toBe("")
           expect(result.stderrLines).toEqual(["acx: ACONTEXT_API_KEY is not set (the Acontext API key to push with)"])
@@ -311,7 +336,7 @@ describe(
 
       it("a wrong API key fails with one line (exit 1)", { timeout: TEST_TIMEOUT_MS }, async () => {
         const session = built.sessions[0]!
-        const result = await acx(["push", session.sessionId, "--base-url", emulator.url], {
+        const result = await acxInProcess(["push", session.sessionId, "--base-url", emulator.url], {
           env: { ...env, ACONTEXT_API_KEY: "sk-ac-wrong" }
         })
         expect(result.code).toBe(1)
@@ -321,7 +346,9 @@ describe(
       })
 
       it("a --base-url that is not http(s) is an invalid argument (exit 2)", { timeout: TEST_TIMEOUT_MS }, async () => {
-        const result = await acx(["push", built.sessions[0]!.sessionId, "--base-url", "ftp://x"], { env: pushEnv })
+        const result = await acxInProcess(["push", built.sessions[0]!.sessionId, "--base-url", "ftp://x"], {
+          env: pushEnv
+        })
         expect(result.code).toBe(2)
         expect(result.stderrLines).toEqual(["acx: --base-url must be http(s)://…, got ftp://x"])
       })

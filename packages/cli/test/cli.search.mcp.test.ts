@@ -10,6 +10,10 @@
  *   replaces it (still one);
  * - the real Claude Code CLI against the model double: the scripted model calls
  *   `mcp__acx-memory__search_sessions`, and the hits reach its next request.
+ *
+ * One server answers the tool listing and the calls over the synced store; `--from`'s store is a
+ * copy of it. Of `memory install`, the first run goes through the BUILT binary, the others run
+ * `run` of `src/Cli.ts` in this process (`acxInProcess`), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as SessionSearch from "@acx/session-store/SessionSearch"
@@ -24,6 +28,7 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { makeSecrets, plantSession, secretFragments } from "./utils/plantedSecrets.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
@@ -58,17 +63,34 @@ beforeAll(async () => {
   planted = plantSession(built.configDir, "planted-secrets", secrets, Date.parse("2026-03-10T12:00:00Z"))
   const sync = await acx(["sync", "--config-dir", built.configDir], { env: { ACX_HOME: home } })
   expect(sync.code, sync.stderr).toBe(0)
+  // another store for --from: the synced one, copied before any server opened it
+  for (const name of fs.readdirSync(home).filter((name) => name.startsWith("sessions.db"))) {
+    fs.copyFileSync(path.join(home, name), path.join(root, name.replace("sessions.db", "other.db")))
+  }
 }, TEST_TIMEOUT_MS)
 
-afterAll(() => removeTreeWhenIdle(root), 70_000)
+afterAll(async () => {
+  if (homeClient !== undefined) await (await homeClient).close()
+  await removeTreeWhenIdle(root)
+}, 70_000)
 
-/** A client connected to `acx memory mcp [args]` with `ACX_HOME` = `acxHome`; closed after `use`. */
-const withClient = async <A>(acxHome: string, args: ReadonlyArray<string>, use: (client: Client) => Promise<A>) => {
+/** A client connected to `acx memory mcp [args]` with `ACX_HOME` = `acxHome`. */
+const connect = async (acxHome: string, args: ReadonlyArray<string>) => {
   const env = { ...process.env, ACX_HOME: acxHome } as Record<string, string>
   const client = new Client({ name: "acx-test", version: "1.0.0" })
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [BIN, "memory", "mcp", ...args], env, stderr: "pipe" })
   )
+  return client
+}
+
+// one server over the synced store for the tests that only read it (closed after all)
+let homeClient: Promise<Client> | undefined
+const withHomeClient = async <A>(use: (client: Client) => Promise<A>) => use(await (homeClient ??= connect(home, [])))
+
+/** A client connected to `acx memory mcp [args]` with `ACX_HOME` = `acxHome`; closed after `use`. */
+const withClient = async <A>(acxHome: string, args: ReadonlyArray<string>, use: (client: Client) => Promise<A>) => {
+  const client = await connect(acxHome, args)
   try {
     return await use(client)
   } finally {
@@ -86,7 +108,7 @@ const errorText = (answer: ToolAnswer) => {
 
 describe("acx memory mcp: search_sessions and get_session_turns", () => {
   it("lists both tools with their input schemas", { timeout: TEST_TIMEOUT_MS }, async () => {
-    await withClient(home, [], async (client) => {
+    await withHomeClient(async (client) => {
       const { tools } = await client.listTools()
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         "get_observations",
@@ -122,7 +144,7 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
     const fragments = secretFragments(secrets)
-    await withClient(home, [], async (client) => {
+    await withHomeClient(async (client) => {
       const beads = await call(client, "search_sessions", { query: "beads", project: "marot-spotter", role: "tool" })
       expect(beads.isError).toBeFalsy()
       const found = Schema.decodeUnknownSync(SessionSearch.SearchResult)(beads.structuredContent)
@@ -201,8 +223,6 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
     { timeout: TEST_TIMEOUT_MS },
     async () => {
       const other = path.join(root, "other.db")
-      const sync = await acx(["sync", "--to", other, "--config-dir", built.configDir], { env: { ACX_HOME: home } })
-      expect(sync.code, sync.stderr).toBe(0)
       const empty = path.join(root, "acx-from")
       fs.mkdirSync(empty)
       await withClient(empty, ["--from", other], async (client) => {
@@ -240,16 +260,19 @@ describe("acx memory mcp: search_sessions and get_session_turns", () => {
       "--from",
       `sqlite:${path.join(root, "sessions.db")}`
     ])
-    const second = await acx(["memory", "install"], { env, cwd: root })
+    const second = await acxInProcess(["memory", "install"], { env, cwd: root })
     expect(second.code, second.stderr).toBe(0)
     expect(Object.keys(servers())).toEqual(["acx-memory"])
     expect(servers()["acx-memory"]!.args.slice(-2)).toEqual(["memory", "mcp"])
-    const bad = await acx(["memory", "install", "--sessions-from", "postgress://u:s3cret@h/db"], { env, cwd: root })
+    const bad = await acxInProcess(["memory", "install", "--sessions-from", "postgress://u:s3cret@h/db"], {
+      env,
+      cwd: root
+    })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--sessions-from: expected sqlite:FILE")
     expect(bad.stderr).not.toContain("s3cret")
     // uninstall removes the one server
-    expect((await acx(["memory", "uninstall"], { env, cwd: root })).code).toBe(0)
+    expect((await acxInProcess(["memory", "uninstall"], { env, cwd: root })).code).toBe(0)
     // the file install created goes with it
     expect(fs.existsSync(path.join(userHome, ".claude.json")) ? servers()["acx-memory"] : undefined).toBeUndefined()
   })

@@ -6,6 +6,10 @@
  * cut by the snippet's window), the index advanced by the read itself, bad targets (nothing
  * created, no password shown), no store at all (one hint line), and rejected queries. The same
  * searches over Postgres give the same hits.
+ *
+ * Each promise goes through the BUILT binary once (the default store, plain text, a usage error,
+ * no store, a bad target, a refused query); the many searches that check what is found run `run`
+ * of `src/Cli.ts` in this process (`acxInProcess`), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as SessionSearch from "@acx/session-store/SessionSearch"
@@ -16,6 +20,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { makeSecrets, plantSession, secretFragments } from "./utils/plantedSecrets.js"
 import { closedPort, dropSchema, showsPassword } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
@@ -73,13 +78,17 @@ describe("acx search", () => {
   const secrets = makeSecrets()
   let planted: ReturnType<typeof plantSession>
 
-  const search = async (args: ReadonlyArray<string>, from = db) =>
+  // in process; `spawned`: through the binary
+  const search = async (args: ReadonlyArray<string>, from = db, spawned = false) =>
     decode(
       parseJson(
         ok(
-          await acx(["search", ...args, "--json", ...(from === "" ? [] : ["--from", from])], {
-            env: { ACX_HOME: home }
-          })
+          await (spawned ? acx : acxInProcess)(
+            ["search", ...args, "--json", ...(from === "" ? [] : ["--from", from])],
+            {
+              env: { ACX_HOME: home }
+            }
+          )
         )
       )
     )
@@ -92,6 +101,10 @@ describe("acx search", () => {
     // the default store, as `acx sync` with no --to fills it
     ok(await acx(["sync", "--config-dir", built.configDir], { env: { ACX_HOME: home } }))
     db = path.join(home, "sessions.db")
+    // a copy as synced, before any read derived its index (for the test of what is appended)
+    for (const name of fs.readdirSync(home).filter((name) => name.startsWith("sessions.db"))) {
+      fs.copyFileSync(path.join(home, name), path.join(root, name.replace("sessions.db", "appended.db")))
+    }
   }, TEST_TIMEOUT_MS)
   afterAll(() => removeTreeWhenIdle(root), 70_000)
 
@@ -100,8 +113,8 @@ describe("acx search", () => {
   }, async () => {
     const session = built.sessions.find((s) => s.sessionId === BEADS_SESSION)!
     const first = firstToolResult(session.file, "beads")
-    // the default store, no --from
-    const result = await search(["beads", "--limit", "100"], "")
+    // the default store, no --from, through the binary
+    const result = await search(["beads", "--limit", "100"], "", true)
     expect(result.target).toBe(`sqlite:${db}`)
     expect(result.query).toBe("beads")
     expect(result.hits.length).toBeGreaterThan(0)
@@ -134,7 +147,9 @@ describe("acx search", () => {
     expect(result.stdout).not.toContain("\u001b")
     // bold on a terminal (FORCE_COLOR stands in for one), never `**`
     const bold = ok(
-      await acx(["search", "beads", "--limit", "3"], { env: { ACX_HOME: home, NO_COLOR: undefined, FORCE_COLOR: "1" } })
+      await acxInProcess(["search", "beads", "--limit", "3"], {
+        env: { ACX_HOME: home, NO_COLOR: undefined, FORCE_COLOR: "1" }
+      })
     )
     expect(bold.stdout).toMatch(/\u001b\[1mbeads\u001b\[22m/i)
     expect(bold.stdout).not.toContain("**beads**")
@@ -167,7 +182,7 @@ describe("acx search", () => {
     const project = await search(["beads", "--project", "marot-spotter", "--limit", "500"])
     expect(project.hits.length).toBe(all.hits.length)
     expect((await search(["beads", "--project", "tomjnsn-agentlogs"])).hits).toEqual([])
-    const elsewhere = await acx(["search", "beads", "--project", path.join(root, "nowhere"), "--from", db])
+    const elsewhere = await acxInProcess(["search", "beads", "--project", path.join(root, "nowhere"), "--from", db])
     expect(ok(elsewhere).stdout.trim()).toBe(
       `no match for "beads" in project ${path.join(root, "nowhere")} in sqlite:${db}`
     )
@@ -193,7 +208,11 @@ describe("acx search", () => {
     )
 
     expect((await search(["beads", "--limit", "3"])).hits).toHaveLength(3)
-    expectOneLine(await acx(["search", "beads", "--limit", "0", "--from", db]), 2, "--limit: expected 1 to 500, got 0")
+    expectOneLine(
+      await acxInProcess(["search", "beads", "--limit", "0", "--from", db]),
+      2,
+      "--limit: expected 1 to 500, got 0"
+    )
   })
 
   it(
@@ -232,7 +251,7 @@ describe("acx search", () => {
     expect(pem.hits[0]!.snippet).toContain("[REDACTED:private-**key**]")
     for (const fragment of fragments) expect(pem.hits[0]!.snippet).not.toContain(fragment)
     // plain text too, and a transcript's terminal escape is not passed to the terminal
-    const text = ok(await acx(["search", "zebrafinch", "--limit", "50", "--from", db]))
+    const text = ok(await acxInProcess(["search", "zebrafinch", "--limit", "50", "--from", db]))
     for (const fragment of fragments) expect(text.stdout).not.toContain(fragment)
     expect(text.stdout).not.toContain("\u001b")
     expect(text.stdout).toContain("?[31mred **zebrafinch**?[0m")
@@ -242,8 +261,8 @@ describe("acx search", () => {
     "sees what was appended since the last read: the read derives it first",
     { timeout: TEST_TIMEOUT_MS },
     async () => {
+      // the store as `acx sync` left it (copied in beforeAll)
       const file = path.join(root, "appended.db")
-      ok(await acx(["sync", "--to", `sqlite:${file}`, "--config-dir", built.configDir]))
       expect((await search(["platypus"], file)).hits).toEqual([])
       // appended as the SDK's own mirroring appends: no import, no refresh of the index
       const store = createSqliteSessionStore({ filename: file })
@@ -284,11 +303,15 @@ describe("acx search", () => {
       )
       expect(fs.existsSync(path.dirname(missing))).toBe(false)
       const here = path.join(root, "missing-here.db")
-      expectOneLine(await acx(["search", "beads", "--from", `sqlite:${here}`]), 1, "does not exist")
+      expectOneLine(await acxInProcess(["search", "beads", "--from", `sqlite:${here}`]), 1, "does not exist")
       expect(fs.existsSync(here)).toBe(false)
       const text = path.join(root, "notes.db")
       fs.writeFileSync(text, "not a database\n")
-      expectOneLine(await acx(["search", "beads", "--from", text]), 1, `--from: ${text} is not a SQLite database`)
+      expectOneLine(
+        await acxInProcess(["search", "beads", "--from", text]),
+        1,
+        `--from: ${text} is not a SQLite database`
+      )
       expect(fs.readFileSync(text, "utf8")).toBe("not a database\n")
     })
 
@@ -300,7 +323,7 @@ describe("acx search", () => {
     })
 
     it("a spec that names no database: a usage error, the password hidden", { timeout: TEST_TIMEOUT_MS }, async () => {
-      const result = await acx(["search", "beads", "--from", "postgress://acx:s3cret-Pw@host/db"])
+      const result = await acxInProcess(["search", "beads", "--from", "postgress://acx:s3cret-Pw@host/db"])
       expectOneLine(result, 2, "--from: expected sqlite:FILE")
       expect(result.stderr).not.toContain("s3cret-Pw")
     })
@@ -317,8 +340,9 @@ describe("acx search", () => {
       ["-beads", "it only excludes words"],
       ["a ".repeat(5000), "it has 5000 terms, at most 32 are searched"]
     ]
-    for (const [query, problem] of refused) {
-      const result = await acx(["search", "--from", db, "--", query])
+    for (const [index, [query, problem]] of refused.entries()) {
+      // the first through the binary
+      const result = await (index === 0 ? acx : acxInProcess)(["search", "--from", db, "--", query])
       expectOneLine(result, 1, problem)
       expect(result.stderrLines[0]).toMatch(/^acx: cannot search for ".{0,70}": /)
     }
@@ -327,7 +351,7 @@ describe("acx search", () => {
     for (
       const query of ["NEAR(beads", "beads*", "body:beads", "\"beads", "beads OR quokka", "ünïcödé", "x".repeat(10_000)]
     ) {
-      const result = await acx(["search", "--json", "--from", db, "--", query])
+      const result = await acxInProcess(["search", "--json", "--from", db, "--", query])
       expect(result.code, `${query.slice(0, 20)}: ${result.stderr}`).toBe(0)
       found[query.slice(0, 20)] = decode(parseJson(result)).hits.length
     }

@@ -9,12 +9,17 @@
  * - over each store, the rows are the recorded origins: a machine and a user per laptop, the same
  *   projects with the costs of both laptops summed;
  * - the store synced from one dir on this machine gives the dir's own rows.
+ *
+ * The first report of each kind goes through the BUILT binary; the others run `run` of
+ * `src/Cli.ts` in this process (`acxInProcess`), a process start each saved; the dir's reports
+ * are run once for both stores.
  */
 import { randomUUID } from "node:crypto"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 import { laptop, projectKeyOf } from "./utils/team.js"
@@ -37,8 +42,17 @@ afterAll(() => removeTreeWhenIdle(root), 70_000)
 const ana = laptop(root, "ana", "src/app", "git@github.com:org/app.git", 1)
 const bo = laptop(root, "bo", "work/app-clone", "https://bo:secret@GitHub.com/org/app/", 11)
 
+// in process; `spawnedStats` through the binary
 const stats = async (...args: Array<string>) =>
+  parseJson<StatsJson>(ok(await acxInProcess(["stats", "--json", ...args], { env })))
+const spawnedStats = async (...args: Array<string>) =>
   parseJson<StatsJson>(ok(await acx(["stats", "--json", ...args], { env })))
+// the dir's reports, the same for both stores
+const dirReports = new Map<string, Promise<StatsJson>>()
+const dirStats = (by: string) => {
+  if (!dirReports.has(by)) dirReports.set(by, stats("--by", by, "--config-dir", ana.configDir))
+  return dirReports.get(by)!
+}
 const keyed = (out: StatsJson) => out.rows.map((row) => [row.key, row.sessions, row.tokens.output])
 
 const schema = `acx_origins_test_${process.pid}_${randomUUID().slice(0, 8)}`
@@ -61,7 +75,7 @@ describe("acx stats by project, machine and user", () => {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
     const dir = ["--config-dir", ana.configDir]
-    const projects = await stats("--by", "project", ...dir)
+    const projects = await spawnedStats("--by", "project", ...dir)
     expect(projects.rows.map((row) => [row.key, row.projectKeys, row.tokens.output])).toEqual([
       [ana.scratch, [projectKeyOf(ana.scratch)], 7],
       ["github.com/org/app", [projectKeyOf(ana.app)], 100]
@@ -75,7 +89,7 @@ describe("acx stats by project, machine and user", () => {
     const users = await stats("--by", "user", ...dir)
     expect(keyed(users)).toEqual([[os.userInfo().username, 2, 107]])
     // the table names the grouping
-    const table = ok(await acx(["stats", "--by", "machine", ...dir], { env })).stdout
+    const table = ok(await acxInProcess(["stats", "--by", "machine", ...dir], { env })).stdout
     expect(table).toMatch(/^MACHINE\s/m)
   })
 
@@ -104,7 +118,10 @@ describe("acx stats by project, machine and user", () => {
       timeout: TEST_TIMEOUT_MS
     }, async () => {
       const from = ["--from", backend.spec("team")]
-      expect(keyed(await stats("--by", "machine", ...from))).toEqual([["ana-laptop", 2, 107], ["bo-desktop", 2, 107]])
+      expect(keyed(await spawnedStats("--by", "machine", ...from))).toEqual([
+        ["ana-laptop", 2, 107],
+        ["bo-desktop", 2, 107]
+      ])
       expect(keyed(await stats("--by", "user", ...from))).toEqual([["ana", 2, 107], ["bo", 2, 107]])
       const projects = await stats("--by", "project", ...from)
       expect(keyed(projects)).toEqual([[ana.scratch, 1, 7], [bo.scratch, 1, 7], ["github.com/org/app", 2, 200]])
@@ -121,7 +138,7 @@ describe("acx stats by project, machine and user", () => {
       timeout: TEST_TIMEOUT_MS
     }, async () => {
       for (const by of ["project", "machine", "user"]) {
-        const fromDir = await stats("--by", by, "--config-dir", ana.configDir)
+        const fromDir = await dirStats(by)
         const fromStore = await stats("--by", by, "--from", backend.spec("one"))
         expect(fromStore.rows, by).toEqual(fromDir.rows)
         expect(fromStore.total, by).toEqual(fromDir.total)
