@@ -185,7 +185,9 @@ describe(
         const sessions = representative()
         const outs = await Promise.all(
           sessions.map((session, i) =>
-            (i === 0 ? acx : acxInProcess)(["show", session.sessionId.slice(0, 8), "--format", "jsonl"], { env })
+            (i === 0 ? acx : acxInProcess)(["show", session.sessionId.slice(0, 8), "--format", "jsonl", "--no-mask"], {
+              env
+            })
           )
         )
         for (const [i, session] of sessions.entries()) {
@@ -203,7 +205,7 @@ describe(
         const sessions = representative()
         const outs = await Promise.all(
           sessions.map((session, i) =>
-            (i === 0 ? acx : acxInProcess)(["show", session.sessionId, "--format", "anthropic"], { env })
+            (i === 0 ? acx : acxInProcess)(["show", session.sessionId, "--format", "anthropic", "--no-mask"], { env })
           )
         )
         for (const [i, session] of sessions.entries()) {
