@@ -31,6 +31,7 @@ const ENTRIES = new Set([
   "fast-read.cjs",
   "statusline.cjs",
   "fast-dir.cjs",
+  "fast-sync.cjs",
   "acx-stats-worker.mjs"
 ])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
@@ -166,6 +167,18 @@ const fastDirBundle = async () => {
   unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
 }
 
+// The fast path of an unchanged `acx sync` (src/fastSync.ts): answered from the store's ledger and
+// the files' stat before the CLI loads, when nothing changed. Built like the fast read path.
+const fastSyncBundle = async () => {
+  await esbuild.build({
+    ...hookCommon,
+    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
+    entryPoints: [path.join(here, "src/fastSync.ts")],
+    outfile: path.join(stage, "fast-sync.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "fast-sync.cjs"))
+}
+
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
 // `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
 // (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
@@ -196,6 +209,7 @@ await Promise.all([
   fastReadBundle(),
   statuslineBundle(),
   fastDirBundle(),
+  fastSyncBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)
