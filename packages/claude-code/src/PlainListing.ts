@@ -251,7 +251,8 @@ const metaFile = (file: string): { readonly size: number; readonly mtime: number
 export const importFiles = (configDir: string): PlainImport | undefined =>
   certain(() => {
     const projectsDir = path.join(configDir, "projects")
-    const name = (file: string) => path.relative(projectsDir, file).split(path.sep).join("/")
+    // every path here is `projectsDir` joined with names (`path.relative` resolves each anew)
+    const name = (file: string) => file.slice(projectsDir.length + 1).split(path.sep).join("/")
     const files: Array<PlainFile> = []
     const sessions: Array<{ readonly projectKey: string; readonly sessionId: string }> = []
     let subagents = 0
