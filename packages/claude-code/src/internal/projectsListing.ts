@@ -167,10 +167,13 @@ const walkFiles = (
   seen = new Set<string>()
 ): Effect.Effect<Array<string>, ClaudeProjectsError> =>
   Effect.gen(function*() {
+    // listed first: most sessions have no subagents directory, and an empty listing needs no
+    // resolution (a failed `realPath` costs as much as the listing)
+    const names = yield* listDir(tree, "listSubagents", dir)
+    if (names.length === 0) return []
     const real = yield* tree.fs.realPath(dir).pipe(Effect.orElseSucceed(() => dir))
     if (seen.has(real)) return []
     seen.add(real)
-    const names = yield* listDir(tree, "listSubagents", dir)
     const lists = yield* Effect.forEach(names, (name) => {
       const full = tree.path.join(dir, name)
       return Effect.flatMap(

@@ -145,7 +145,6 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
       const lockRoot = AcxHome.makePrivateDirectory(AcxHome.paths().syncLocks)
 
       const syncOnce = Effect.gen(function*() {
-        const total = (yield* projects.listSessionFiles()).length
         const bar = progress("syncing", { enabled: !json, unit: "sessions" })
         const started = Date.now()
         const outcome = yield* ClaudeSync.sync({
@@ -158,7 +157,7 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
           onProgress: (p) =>
             bar.update(
               p.sessions,
-              total,
+              p.total,
               p.indexing === true
                 ? `${p.entries} entries · indexing them for search and stats`
                 : `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
