@@ -199,7 +199,7 @@ export const importClaudeDir = (
     yield* loadRecords
     // Nothing changed since the last import (a re-sync's usual case): told from the records and
     // one plain listing, without going over the files one by one (`UnchangedSync`)
-    if (ledger !== undefined && options.projectKey === undefined) {
+    if (ledger !== undefined && options.projectKey === undefined && records.size > 0) {
       const unchanged = yield* unchangedImport(store, source.projectsDir, records, options.origin)
       if (unchanged !== undefined) return unchanged
     }

@@ -10,7 +10,7 @@
  *    (`ACX_BENCH_ROUNDS`, default 1); then a re-sync of the unchanged dir against a re-import,
  *    and against `node -e 0` and `acx --version` (and the full path, `ACX_NO_FAST=1`) in
  *    `ACX_BENCH_START_ROUNDS` interleaved rounds (alone on a synced store:
- *    `ACX_BENCH_FROM=SPEC ACX_BENCH_RESYNC_ONLY=1`).
+ *    `ACX_BENCH_FROM=SPEC ACX_BENCH_RESYNC_ONLY=1`; part 1 alone: `ACX_BENCH_SYNC_ONLY=1`).
  * 2. **The first catalog read** of the synced store (it derives every entry: metadata, usage, the
  *    full-text index), in process.
  * 3. **Search**, in process: `catalog.search` for 10 varied queries (rare word, common words,
@@ -150,6 +150,21 @@ const syncAgainstImport = async (target: Target): Promise<StoreUnderTest> => {
   return { name: target.name, spec: kept!.spec }
 }
 
+/** Each candidate's median (and p95) in ms, and as a multiple of the baseline's median. */
+const printAgainst = (
+  base: number,
+  candidates: ReadonlyArray<Candidate>,
+  samples: ReadonlyArray<ReadonlyArray<number>>
+) =>
+  candidates.forEach(({ name }, i) => {
+    const m = median(samples[i]!)
+    console.log(
+      `  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms (p95 ${percentile(samples[i]!, 0.95).toFixed(1)}), ${
+        (m / base).toFixed(2)
+      }× node -e 0`
+    )
+  })
+
 /**
  * Part 1b: the re-sync of the unchanged dir into a synced store as a user runs it (the fast path
  * where it answers), against `node -e 0` and `acx --version`, and the full path (`ACX_NO_FAST=1`),
@@ -170,14 +185,7 @@ const resyncCommands = (store: StoreUnderTest) => {
   const samples = interleaved(candidates, START_ROUNDS)
   const base = median(samples[0]!)
   console.log(`re-sync of the unchanged dir into ${store.name} (${START_ROUNDS} rounds, medians; ${load()})`)
-  candidates.forEach(({ name }, i) => {
-    const m = median(samples[i]!)
-    console.log(
-      `  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms (p95 ${percentile(samples[i]!, 0.95).toFixed(1)}), ${
-        (m / base).toFixed(2)
-      }× node -e 0`
-    )
-  })
+  printAgainst(base, candidates, samples)
 }
 
 /** `bench/storeRead.ts` bundled as the CLI is (build.mjs's options), beside the CLI's node_modules. */
@@ -249,14 +257,7 @@ const readingCommands = async (sqlite: StoreUnderTest) => {
       hasFrom ? "" : "; this tree's CLI has no --from: the full path is the bundled equivalent"
     }`
   )
-  candidates.forEach(({ name }, i) => {
-    const m = median(samples[i]!)
-    console.log(
-      `  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms (p95 ${percentile(samples[i]!, 0.95).toFixed(1)}), ${
-        (m / base).toFixed(2)
-      }× node -e 0`
-    )
-  })
+  printAgainst(base, candidates, samples)
   // the totals a store gives must be the directory's
   type Totals = { total: { tokens: { total: number }; costUSD: number; sessions: number } }
   const ofDir = JSON.parse(node([bin, "stats", "--json", "--config-dir", big.configDir])) as Totals
@@ -294,6 +295,7 @@ const main = async () => {
   const stores: Array<StoreUnderTest> = []
   for (const target of targets(url)) stores.push(await syncAgainstImport(target))
   for (const store of stores) resyncCommands(store)
+  if (process.env["ACX_BENCH_SYNC_ONLY"] === "1") return
   for (const store of stores) await searchStore(store, { bin, env, big })
   await readingCommands(stores[0]!)
   const keep = process.env["ACX_BENCH_KEEP_STORE"]

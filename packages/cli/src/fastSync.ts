@@ -31,18 +31,17 @@
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as UnchangedSync from "@acx/claude-code/UnchangedSync"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as SqliteAddon from "@acx/environment/SqliteAddon"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
 import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as OriginNames from "@acx/session-store/OriginNames"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { configDirOf } from "./internal/configDir.js"
 import { parseArgs } from "./internal/fastArgs.js"
 import { answer } from "./internal/fastOutput.js"
+import { openReadOnly } from "./internal/fastSqlite.js"
 import { summary, summaryJson } from "./internal/syncSummary.js"
 
 /**
@@ -119,12 +118,7 @@ interface Recorded {
 // when the store is of another schema or holds no record of this source (a first sync, or an
 // older acx's path-keyed records the full path adopts).
 const readRecorded = (file: string, source: string): Recorded | undefined => {
-  const addon = SqliteAddon.addonPath()
-  const db = new Database(file, {
-    readonly: true,
-    fileMustExist: true,
-    ...(addon === undefined ? {} : { nativeBinding: addon })
-  })
+  const db = openReadOnly(file)
   try {
     return db.transaction(() => {
       const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown }

@@ -284,7 +284,10 @@ describe("the fast path of an unchanged acx sync", () => {
       return target
     }
     const noLedger = copyOf("no-ledger.db", (db) => db.exec("DROP TABLE acx_session_import_ledger"))
-    const newer = copyOf("newer.db", (db) => db.exec("INSERT INTO acx_session_store_migrations (migration_id, name) VALUES (99, 'z_future')"))
+    const newer = copyOf(
+      "newer.db",
+      (db) => db.exec("INSERT INTO acx_session_store_migrations (migration_id, name) VALUES (99, 'z_future')")
+    )
     for (const damaged of [noLedger, newer]) {
       const result = handedBack(
         await acx(["sync", "--config-dir", built.configDir, "--to", `sqlite:${damaged}`], {

@@ -257,7 +257,6 @@ interface SummaryRow {
   readonly data: string
 }
 
-
 interface SessionRow {
   readonly projectKey: string
   readonly sessionId: string
@@ -500,7 +499,9 @@ const makeStore = (
     const { next, source } = advance
     // the write lock first, so the record read below cannot change before the commit
     return yield* writeTransaction(Effect.gen(function*() {
-      const [stored] = yield* sql<Pick<ImportLedgerSql.LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+      const [stored] = yield* sql<
+        Pick<ImportLedgerSql.LedgerRow, "offset" | "fingerprint">
+      >`SELECT "offset", fingerprint
         FROM acx_session_import_ledger WHERE source = ${source} AND file = ${next.file}`
       const current = stored === undefined
         ? undefined
