@@ -132,15 +132,16 @@ const syncHookBundle = async () => {
 
 // The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
 // before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
-// with better-sqlite3's JavaScript bundled as the memory hook has it.
-const fastReadBundle = async () => {
+// with better-sqlite3's JavaScript bundled as the memory hook has it. The fast path of an
+// unchanged `acx sync` (src/fastSync.ts: the store's ledger and the files' stat) is built alike.
+const sqliteFastBundle = async (source, outName) => {
   await esbuild.build({
     ...hookCommon,
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
-    entryPoints: [path.join(here, "src/fastRead.ts")],
-    outfile: path.join(stage, "fast-read.cjs")
+    entryPoints: [path.join(here, source)],
+    outfile: path.join(stage, outName)
   })
-  unwrapBuiltins(path.join(stage, "fast-read.cjs"))
+  unwrapBuiltins(path.join(stage, outName))
 }
 
 // `acx statusline` (src/statusline.ts): what Claude Code runs several times a second to draw its
@@ -165,18 +166,6 @@ const fastDirBundle = async () => {
     outfile: path.join(stage, "fast-dir.cjs")
   })
   unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
-}
-
-// The fast path of an unchanged `acx sync` (src/fastSync.ts): answered from the store's ledger and
-// the files' stat before the CLI loads, when nothing changed. Built like the fast read path.
-const fastSyncBundle = async () => {
-  await esbuild.build({
-    ...hookCommon,
-    external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
-    entryPoints: [path.join(here, "src/fastSync.ts")],
-    outfile: path.join(stage, "fast-sync.cjs")
-  })
-  unwrapBuiltins(path.join(stage, "fast-sync.cjs"))
 }
 
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
@@ -206,10 +195,10 @@ await Promise.all([
   }),
   hookBundles(),
   syncHookBundle(),
-  fastReadBundle(),
+  sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
   fastDirBundle(),
-  fastSyncBundle(),
+  sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)
