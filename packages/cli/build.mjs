@@ -31,6 +31,7 @@ const ENTRIES = new Set([
   "fast-read.cjs",
   "statusline.cjs",
   "fast-dir.cjs",
+  "fast-sync.cjs",
   "acx-stats-worker.mjs"
 ])
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
@@ -131,15 +132,16 @@ const syncHookBundle = async () => {
 
 // The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
 // before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
-// with better-sqlite3's JavaScript bundled as the memory hook has it.
-const fastReadBundle = async () => {
+// with better-sqlite3's JavaScript bundled as the memory hook has it. The fast path of an
+// unchanged `acx sync` (src/fastSync.ts: the store's ledger and the files' stat) is built alike.
+const sqliteFastBundle = async (source, outName) => {
   await esbuild.build({
     ...hookCommon,
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
-    entryPoints: [path.join(here, "src/fastRead.ts")],
-    outfile: path.join(stage, "fast-read.cjs")
+    entryPoints: [path.join(here, source)],
+    outfile: path.join(stage, outName)
   })
-  unwrapBuiltins(path.join(stage, "fast-read.cjs"))
+  unwrapBuiltins(path.join(stage, outName))
 }
 
 // `acx statusline` (src/statusline.ts): what Claude Code runs several times a second to draw its
@@ -193,9 +195,10 @@ await Promise.all([
   }),
   hookBundles(),
   syncHookBundle(),
-  fastReadBundle(),
+  sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
   fastDirBundle(),
+  sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

@@ -14,7 +14,9 @@
  * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
  * together with the file's new record (bytes taken, a fingerprint of them, the file's size and
  * mtime) by compare-and-set, so
- * - a file whose size and mtime are those recorded is not opened;
+ * - a file whose size and mtime are those recorded is not opened; when every file of a plain tree
+ *   is so and every session's origin is recorded, one listing (`PlainListing.importFiles`) tells
+ *   it and the import returns without going over the files one by one;
  * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
  *   and of the KiB before the offset — tells growth from a rewrite);
  * - two imports of the same source at the same time store every line once: a batch whose record
@@ -29,6 +31,7 @@
  * @since 0.1.0
  */
 import * as ImportLedger from "@acx/session-store/ImportLedger"
+import * as SessionOrigins from "@acx/session-store/SessionOrigins"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import type * as PlatformError from "@effect/platform/Error"
@@ -38,12 +41,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
+import * as nodePath from "node:path"
 import * as ClaudeProjects from "./ClaudeProjects.js"
 import { canonicalJson, uuidlessFilter } from "./internal/dedupeUuidless.js"
 import { ledgerSource, recordOrigins } from "./internal/importOrigins.js"
 import { entryOfLine } from "./internal/jsonl.js"
+import * as PlainListing from "./PlainListing.js"
 import type * as ProjectOrigin from "./ProjectOrigin.js"
 import * as TranscriptReader from "./TranscriptReader.js"
+import * as UnchangedSync from "./UnchangedSync.js"
 
 /**
  * @since 0.1.0
@@ -52,6 +58,8 @@ import * as TranscriptReader from "./TranscriptReader.js"
 export interface ImportProgress {
   /** Sessions finished so far. */
   readonly sessions: number
+  /** Sessions listed: what `sessions` counts up to. */
+  readonly total: number
   /** Entries read so far (what the store already held and skips included). */
   readonly entries: number
   /** Bytes read so far. */
@@ -189,6 +197,12 @@ export const importClaudeDir = (
       for (const record of yield* ledger.importedFiles(sourceId)) records.set(record.file, record)
     })
     yield* loadRecords
+    // Nothing changed since the last import (a re-sync's usual case): told from the records and
+    // one plain listing, without going over the files one by one (`UnchangedSync`)
+    if (ledger !== undefined && options.projectKey === undefined && records.size > 0) {
+      const unchanged = yield* unchangedImport(store, source.projectsDir, records, options.origin)
+      if (unchanged !== undefined) return unchanged
+    }
 
     const totals = { entries: 0, bytes: 0, skipped: 0, filesRead: 0, filesUnchanged: 0 }
     const warnings: Array<FileWarning> = []
@@ -433,6 +447,7 @@ export const importClaudeDir = (
       if (options.onProgress !== undefined) {
         yield* options.onProgress({
           sessions,
+          total: listed.length,
           entries: totals.entries,
           bytes: totals.bytes,
           currentSession: { projectKey, sessionId }
@@ -451,6 +466,7 @@ export const importClaudeDir = (
       if (options.onProgress !== undefined && last !== undefined) {
         yield* options.onProgress({
           sessions,
+          total: listed.length,
           entries: totals.entries,
           bytes: totals.bytes,
           currentSession: { projectKey: last.projectKey, sessionId: last.sessionId },
@@ -469,6 +485,31 @@ export const importClaudeDir = (
       bytesRead: totals.bytes,
       warnings
     }
+  })
+
+/**
+ * The result of an import of the whole directory that would read, store and record nothing, or
+ * `undefined` when it may have work (or the tree is not plain: the import walks it as always).
+ */
+const unchangedImport = (
+  store: SessionStore.SessionStore,
+  projectsDir: string,
+  records: ReadonlyMap<string, ImportLedger.ImportedFile>,
+  origin: ProjectOrigin.Origin | undefined
+) =>
+  Effect.gen(function*() {
+    const listing = yield* Effect.sync(() => PlainListing.importFiles(nodePath.dirname(projectsDir)))
+    if (listing === undefined) return undefined
+    const origins = origin === undefined ? undefined : SessionOrigins.originsOf(store)
+    // without an origin to record (or a store that keeps none), none is missing
+    const known = origins === undefined
+      ? undefined
+      : new Set((yield* origins.listOrigins()).map(SessionOrigins.originKey))
+    return UnchangedSync.unchangedImport(
+      listing,
+      records,
+      (projectKey, sessionId) => known === undefined || known.has(SessionOrigins.originKey({ projectKey, sessionId }))
+    )
   })
 
 interface Warning {

@@ -25,10 +25,10 @@ import * as Path from "@effect/platform/Path"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import { createHash } from "node:crypto"
 import * as ClaudeImport from "./ClaudeImport.js"
 import type * as ClaudeProjects from "./ClaudeProjects.js"
 import * as DirectoryLock from "./internal/directoryLock.js"
+import * as UnchangedSync from "./UnchangedSync.js"
 
 /**
  * The name of the mark a sync that found the lock held leaves for its holder.
@@ -36,7 +36,7 @@ import * as DirectoryLock from "./internal/directoryLock.js"
  * @since 0.3.0
  * @category constants
  */
-export const AGAIN = "again"
+export const AGAIN = UnchangedSync.AGAIN
 
 /**
  * How often a holder touches its lock (well under the directory lock's `STALE_MILLIS`).
@@ -102,8 +102,7 @@ export type SyncOutcome =
  * @since 0.3.0
  * @category locks
  */
-export const lockName = (target: string, projectsDir: string): string =>
-  createHash("sha256").update(`${target}\n${projectsDir}`).digest("hex").slice(0, 24)
+export const lockName = UnchangedSync.lockName
 
 const emptyResult: ClaudeImport.ImportResult = {
   sessions: 0,

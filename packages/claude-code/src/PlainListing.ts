@@ -2,13 +2,15 @@
  * A config directory's transcripts listed without Effect, synchronously, for the CLI's fast path
  * (`acx stats` and `acx sessions` answered before the CLI loads): the main transcripts
  * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
- * subagent transcripts `listSubagents` walks to, in its order. It is certain only of plain trees:
+ * subagent transcripts `listSubagents` walks to, in its order, and every file an import reads
+ * (`importFiles`: the transcripts and the subagents' metadata). It is certain only of plain trees:
  * wherever `ClaudeProjects` would resolve a symbolic link, leave a path out with a warning, or
  * fail, this returns `undefined` and the caller hands the command to the full path. A test keeps
  * both listings equal on the fixtures and on trees with links, FIFOs and odd names.
  *
  * @since 0.4.0
  */
+import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { isUuid } from "@acx/schema/Uuid"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -159,4 +161,113 @@ export const listTranscripts = (configDir: string): Array<PlainTranscript> | und
         ]
       })
     )
+  })
+
+/**
+ * The largest subagent `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes); a
+ * larger one is no metadata.
+ *
+ * @since 0.4.0
+ * @category metadata
+ */
+export const META_BYTES = 1024 * 1024
+
+/**
+ * A subagent's metadata from its `.meta.json` text: a JSON object nested no deeper than a line
+ * may be (`JsonDepth`), else `undefined` (no metadata). `ClaudeProjects.listSubagents` reads it so.
+ *
+ * @since 0.4.0
+ * @category metadata
+ */
+export const metaOfText = (text: string): Record<string, unknown> | undefined => {
+  if (exceedsDepth(text)) return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A file an import reads, as its ledger names it: relative to the projects directory,
+ * `/`-separated, with what `stat` said.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface PlainFile {
+  readonly name: string
+  readonly size: number
+  /** Epoch milliseconds (whole: a `Date`'s). */
+  readonly mtime: number
+}
+
+/**
+ * What `ClaudeImport.importClaudeDir` goes over in a whole config directory: its sessions, their
+ * subagent transcripts, and every file it would read when changed (each main transcript, each
+ * subagent transcript, and the `.meta.json` of each subagent whose metadata is valid).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface PlainImport {
+  readonly sessions: ReadonlyArray<{ readonly projectKey: string; readonly sessionId: string }>
+  readonly subagents: number
+  readonly files: ReadonlyArray<PlainFile>
+}
+
+const statFile = (file: string): { readonly size: number; readonly mtime: number } => {
+  const stat = fs.statSync(file)
+  if (!stat.isFile()) throw new Unsure()
+  return { size: stat.size, mtime: stat.mtime.getTime() }
+}
+
+// The metadata file of a subagent as an import reads it: absent (or too large, or invalid) is no
+// metadata; anything but a regular file (a FIFO the walk left out) is not certain here.
+const metaFile = (file: string): { readonly size: number; readonly mtime: number } | undefined => {
+  let stat: fs.Stats
+  try {
+    stat = fs.lstatSync(file)
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw new Unsure()
+  }
+  if (!stat.isFile()) throw new Unsure()
+  if (stat.size > META_BYTES) return undefined
+  if (metaOfText(fs.readFileSync(file, "utf8")) === undefined) return undefined
+  return statFile(file)
+}
+
+/**
+ * Every file an import of the whole config directory reads (see {@link PlainImport}), in no
+ * particular order; `undefined` when not certain.
+ *
+ * @since 0.4.0
+ * @category listing
+ */
+export const importFiles = (configDir: string): PlainImport | undefined =>
+  certain(() => {
+    const projectsDir = path.join(configDir, "projects")
+    // every path here is `projectsDir` joined with names (`path.relative` resolves each anew)
+    const name = (file: string) => file.slice(projectsDir.length + 1).split(path.sep).join("/")
+    const files: Array<PlainFile> = []
+    const sessions: Array<{ readonly projectKey: string; readonly sessionId: string }> = []
+    let subagents = 0
+    for (const projectKey of projectKeysIn(projectsDir)) {
+      for (const session of sessionsOf(projectsDir, projectKey)) {
+        sessions.push({ projectKey, sessionId: session.sessionId })
+        files.push({ name: name(session.file), size: session.size, mtime: session.mtime })
+        for (const agent of subagentFiles(projectsDir, session)) {
+          subagents++
+          files.push({ name: name(agent), ...statFile(agent) })
+          const meta = agent.slice(0, -".jsonl".length) + ".meta.json"
+          const metaStat = metaFile(meta)
+          if (metaStat !== undefined) files.push({ name: name(meta), ...metaStat })
+        }
+      }
+    }
+    return { sessions, subagents, files }
   })

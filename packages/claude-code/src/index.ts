@@ -156,6 +156,13 @@ export * as TranscriptFolds from "./TranscriptFolds.js"
 export * as PlainListing from "./PlainListing.js"
 
 /**
+ * What `acx sync` finds in a config directory unchanged since the last sync, without Effect.
+ *
+ * @since 0.4.0
+ */
+export * as UnchangedSync from "./UnchangedSync.js"
+
+/**
  * `SessionIndex`' cache file, read without Effect.
  *
  * @since 0.4.0

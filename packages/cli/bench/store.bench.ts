@@ -7,7 +7,10 @@
  * 1. **First sync against first import**, the built binary run as a user runs it (process start
  *    included), each into a fresh SQLite file and a fresh Postgres schema (`ACX_PG_URL`, else an
  *    embedded server; `ACX_BENCH_PG=0` leaves Postgres out); rounds alternate the order
- *    (`ACX_BENCH_ROUNDS`, default 1); then a re-sync of the unchanged dir against a re-import.
+ *    (`ACX_BENCH_ROUNDS`, default 1); then a re-sync of the unchanged dir against a re-import,
+ *    and against `node -e 0` and `acx --version` (and the full path, `ACX_NO_FAST=1`) in
+ *    `ACX_BENCH_START_ROUNDS` interleaved rounds (alone on a synced store:
+ *    `ACX_BENCH_FROM=SPEC ACX_BENCH_RESYNC_ONLY=1`; part 1 alone: `ACX_BENCH_SYNC_ONLY=1`).
  * 2. **The first catalog read** of the synced store (it derives every entry: metadata, usage, the
  *    full-text index), in process.
  * 3. **Search**, in process: `catalog.search` for 10 varied queries (rare word, common words,
@@ -147,6 +150,44 @@ const syncAgainstImport = async (target: Target): Promise<StoreUnderTest> => {
   return { name: target.name, spec: kept!.spec }
 }
 
+/** Each candidate's median (and p95) in ms, and as a multiple of the baseline's median. */
+const printAgainst = (
+  base: number,
+  candidates: ReadonlyArray<Candidate>,
+  samples: ReadonlyArray<ReadonlyArray<number>>
+) =>
+  candidates.forEach(({ name }, i) => {
+    const m = median(samples[i]!)
+    console.log(
+      `  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms (p95 ${percentile(samples[i]!, 0.95).toFixed(1)}), ${
+        (m / base).toFixed(2)
+      }× node -e 0`
+    )
+  })
+
+/**
+ * Part 1b: the re-sync of the unchanged dir into a synced store as a user runs it (the fast path
+ * where it answers), against `node -e 0` and `acx --version`, and the full path (`ACX_NO_FAST=1`),
+ * `START_ROUNDS` interleaved rounds, medians.
+ */
+const resyncCommands = (store: StoreUnderTest) => {
+  const args = ["sync", "--config-dir", big.configDir, "--to", store.spec]
+  // warm-up: the file cache, and the sync's lock directory the first sync of this home makes
+  node([bin, ...args])
+  const fast = spawnSync(process.execPath, [bin, ...args], { env: { ...env, ACX_FAST_REPORT: "1" }, encoding: "utf8" })
+    .stderr.includes("acx: fast path:")
+  const candidates: Array<Candidate> = [
+    { name: "node -e 0 (baseline)", run: () => node(["-e", "0"]) },
+    { name: "acx --version", run: () => node([bin, "--version"]) },
+    { name: `acx sync, unchanged${fast ? " (fast)" : ""}`, run: () => node([bin, ...args]) },
+    { name: "acx sync, unchanged (full)", run: () => node([bin, ...args], { ACX_NO_FAST: "1" }) }
+  ]
+  const samples = interleaved(candidates, START_ROUNDS)
+  const base = median(samples[0]!)
+  console.log(`re-sync of the unchanged dir into ${store.name} (${START_ROUNDS} rounds, medians; ${load()})`)
+  printAgainst(base, candidates, samples)
+}
+
 /** `bench/storeRead.ts` bundled as the CLI is (build.mjs's options), beside the CLI's node_modules. */
 const bundleEquivalent = async (): Promise<string> => {
   const outfile = path.join(bundleDir, "store-read.mjs")
@@ -216,14 +257,7 @@ const readingCommands = async (sqlite: StoreUnderTest) => {
       hasFrom ? "" : "; this tree's CLI has no --from: the full path is the bundled equivalent"
     }`
   )
-  candidates.forEach(({ name }, i) => {
-    const m = median(samples[i]!)
-    console.log(
-      `  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms (p95 ${percentile(samples[i]!, 0.95).toFixed(1)}), ${
-        (m / base).toFixed(2)
-      }× node -e 0`
-    )
-  })
+  printAgainst(base, candidates, samples)
   // the totals a store gives must be the directory's
   type Totals = { total: { tokens: { total: number }; costUSD: number; sessions: number } }
   const ofDir = JSON.parse(node([bin, "stats", "--json", "--config-dir", big.configDir])) as Totals
@@ -251,6 +285,7 @@ const main = async () => {
   const reuse = process.env["ACX_BENCH_FROM"]
   if (reuse !== undefined) {
     const name = reuse.startsWith("sqlite:") ? "SQLite" : "Postgres"
+    if (process.env["ACX_BENCH_RESYNC_ONLY"] === "1") return resyncCommands({ name, spec: reuse })
     await searchStore({ name, spec: reuse }, { bin, env, big })
     return name === "SQLite" && process.env["ACX_BENCH_SEARCH_ONLY"] !== "1"
       ? readingCommands({ name, spec: reuse })
@@ -259,6 +294,8 @@ const main = async () => {
   console.log("first sync vs first import (built binary, process start included):")
   const stores: Array<StoreUnderTest> = []
   for (const target of targets(url)) stores.push(await syncAgainstImport(target))
+  for (const store of stores) resyncCommands(store)
+  if (process.env["ACX_BENCH_SYNC_ONLY"] === "1") return
   for (const store of stores) await searchStore(store, { bin, env, big })
   await readingCommands(stores[0]!)
   const keep = process.env["ACX_BENCH_KEEP_STORE"]

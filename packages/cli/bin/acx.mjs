@@ -35,9 +35,16 @@ if (!fs.existsSync(bundle)) {
 // no CLI framework, no Effect), which answers only when it is sure to print what the full path
 // prints; else, or with ACX_NO_FAST=1, the full CLI runs. Without `--from` they read the config
 // directory: `dist/fast-dir.cjs` (src/fastDir.ts) asks the same way.
-const fast = (command === "sessions" || command === "stats") && process.env.ACX_NO_FAST !== "1"
-  ? new URL(process.argv.includes("--from") ? "../dist/fast-read.cjs" : "../dist/fast-dir.cjs", import.meta.url)
+// `acx sync` asks `dist/fast-sync.cjs` (src/fastSync.ts), which answers only when the directory is
+// unchanged since the last sync and no sync is running.
+const fastEntry = process.env.ACX_NO_FAST === "1"
+  ? undefined
+  : command === "sessions" || command === "stats"
+  ? (process.argv.includes("--from") ? "../dist/fast-read.cjs" : "../dist/fast-dir.cjs")
+  : command === "sync"
+  ? "../dist/fast-sync.cjs"
   : undefined
+const fast = fastEntry === undefined ? undefined : new URL(fastEntry, import.meta.url)
 const answered = fast !== undefined && fs.existsSync(fast) &&
   await createRequire(import.meta.url)(fast.pathname).main(process.argv)
 if (answered) {

@@ -27,13 +27,12 @@
  */
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as StoreListing from "@acx/claude-code/StoreListing"
-import * as SqliteAddon from "@acx/environment/SqliteAddon"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { parseArgs } from "./internal/fastArgs.js"
 import { answer } from "./internal/fastOutput.js"
+import { openReadOnly } from "./internal/fastSqlite.js"
 import * as FastStats from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
 import { projectKeyOf } from "./internal/projectKey.js"
@@ -87,12 +86,7 @@ export const readCatalog = (
   if (filename === undefined) return undefined
   try {
     if (!fs.statSync(filename).isFile()) return undefined
-    const addon = SqliteAddon.addonPath()
-    const db = new Database(filename, {
-      readonly: true,
-      fileMustExist: true,
-      ...(addon === undefined ? {} : { nativeBinding: addon })
-    })
+    const db = openReadOnly(filename)
     try {
       const rows = db.transaction(() => {
         const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }

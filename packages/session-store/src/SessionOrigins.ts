@@ -13,6 +13,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as OriginNames from "./OriginNames.js"
 import type * as SessionStore from "./SessionStore.js"
 
 /**
@@ -82,29 +83,23 @@ export const originsOf = (store: SessionStore.SessionStore): SessionOrigins | un
  * @since 0.3.0
  * @category keys
  */
-export const originKey = (session: { readonly projectKey: string; readonly sessionId: string }): string =>
-  `${session.projectKey}/${session.sessionId}`
+export const originKey = OriginNames.originKey
 
 /**
- * The ledger source of a directory synced from a machine: `machine:path`. A machine name never
- * holds `:` (see {@link machineName}), so the path is all that follows the first one.
+ * The ledger source of a directory synced from a machine: `machine:path` (`OriginNames.sourceOf`).
  *
  * @since 0.3.0
  * @category keys
  */
-export const sourceOf = (machine: string, path: string): string => `${machine}:${path}`
+export const sourceOf = OriginNames.sourceOf
 
 /**
- * A machine name as stores keep it: 1 to 64 of `A-Z a-z 0-9 . _ -`, starting with a letter or
- * digit; anything else in a hostname becomes `-` (an empty one is `unknown`).
+ * A machine name as stores keep it (`OriginNames.machineName`).
  *
  * @since 0.3.0
  * @category keys
  */
-export const machineName = (name: string): string => {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64)
-  return cleaned === "" ? "unknown" : cleaned
-}
+export const machineName = OriginNames.machineName
 
 /**
  * Whether a name given for a machine (`--machine`) is one stores keep as given.
@@ -112,4 +107,4 @@ export const machineName = (name: string): string => {
  * @since 0.3.0
  * @category keys
  */
-export const isMachineName = (name: string): boolean => name !== "" && machineName(name) === name
+export const isMachineName = OriginNames.isMachineName

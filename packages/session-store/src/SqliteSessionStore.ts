@@ -67,6 +67,7 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
+import * as ImportLedgerSql from "./ImportLedgerSql.js"
 import { importDriver } from "./internal/driver.js"
 import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDerived.js"
 import { classify } from "./internal/sqliteErrors.js"
@@ -254,14 +255,6 @@ interface SummaryRow {
   readonly sessionId: string
   readonly mtime: number
   readonly data: string
-}
-
-interface LedgerRow {
-  readonly file: string
-  readonly size: number
-  readonly mtimeMs: number
-  readonly offset: number
-  readonly fingerprint: string
 }
 
 interface SessionRow {
@@ -485,8 +478,10 @@ const makeStore = (
   })
 
   const importedFiles = Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
-    const rows = yield* sql<LedgerRow>`SELECT file, size, mtime_ms AS "mtimeMs", "offset", fingerprint
-      FROM acx_session_import_ledger WHERE source = ${source}`.pipe(Effect.mapError(storageError("importedFiles")))
+    // the statement the CLI's fast path of an unchanged sync runs too (ImportLedgerSql)
+    const rows = yield* sql.unsafe<ImportLedgerSql.LedgerRow>(ImportLedgerSql.IMPORTED_FILES, [source]).pipe(
+      Effect.mapError(storageError("importedFiles"))
+    )
     return rows.map((row): ImportLedger.ImportedFile => ({
       file: row.file,
       size: Number(row.size),
@@ -504,7 +499,9 @@ const makeStore = (
     const { next, source } = advance
     // the write lock first, so the record read below cannot change before the commit
     return yield* writeTransaction(Effect.gen(function*() {
-      const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+      const [stored] = yield* sql<
+        Pick<ImportLedgerSql.LedgerRow, "offset" | "fingerprint">
+      >`SELECT "offset", fingerprint
         FROM acx_session_import_ledger WHERE source = ${source} AND file = ${next.file}`
       const current = stored === undefined
         ? undefined

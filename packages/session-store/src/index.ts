@@ -59,6 +59,20 @@ export * as StoreCatalog from "./StoreCatalog.js"
 export * as StoreCatalogSql from "./StoreCatalogSql.js"
 
 /**
+ * The SQLite store's reads of its import ledger and origins as SQL text, without Effect.
+ *
+ * @since 0.4.0
+ */
+export * as ImportLedgerSql from "./ImportLedgerSql.js"
+
+/**
+ * The names an origin is kept under (machine names, ledger sources), without Effect.
+ *
+ * @since 0.4.0
+ */
+export * as OriginNames from "./OriginNames.js"
+
+/**
  * The query language of `StoreCatalog.search` and its translation to FTS5 and `tsquery`.
  *
  * @since 0.2.0

@@ -4,18 +4,15 @@
  * not what it should be (a directory named like a transcript, a FIFO, a link leading out of the
  * config directory, a file `stat` cannot read) is left out and told to the service's `skip`.
  */
-import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { isUuid } from "@acx/schema/SessionId"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClaudeProjectsError } from "../ClaudeProjectsError.js"
+import { META_BYTES, metaOfText } from "../PlainListing.js"
 import type * as SessionIndex from "../SessionIndex.js"
 import * as TranscriptReader from "../TranscriptReader.js"
 import { isSafeSegment } from "./paths.js"
 import { checkProject, fail, ioError, type ProjectsTree } from "./projectsTree.js"
-
-// The largest `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes).
-const META_BYTES = 1024 * 1024
 
 /** A main transcript as listed: where it is, with what `stat` said. */
 export interface ListedTranscript extends SessionIndex.IndexedFile {
@@ -170,10 +167,13 @@ const walkFiles = (
   seen = new Set<string>()
 ): Effect.Effect<Array<string>, ClaudeProjectsError> =>
   Effect.gen(function*() {
+    // listed first: most sessions have no subagents directory, and an empty listing needs no
+    // resolution (a failed `realPath` costs as much as the listing)
+    const names = yield* listDir(tree, "listSubagents", dir)
+    if (names.length === 0) return []
     const real = yield* tree.fs.realPath(dir).pipe(Effect.orElseSucceed(() => dir))
     if (seen.has(real)) return []
     seen.add(real)
-    const names = yield* listDir(tree, "listSubagents", dir)
     const lists = yield* Effect.forEach(names, (name) => {
       const full = tree.path.join(dir, name)
       return Effect.flatMap(
@@ -189,17 +189,7 @@ const walkFiles = (
 const readMeta = (file: string) =>
   TranscriptReader.readText(file, META_BYTES).pipe(
     Effect.option,
-    Effect.map(Option.flatMap((text) => {
-      if (exceedsDepth(text)) return Option.none()
-      try {
-        const value: unknown = JSON.parse(text)
-        return typeof value === "object" && value !== null && !Array.isArray(value)
-          ? Option.some(value as Record<string, unknown>)
-          : Option.none()
-      } catch {
-        return Option.none()
-      }
-    }))
+    Effect.map(Option.flatMap((text) => Option.fromNullable(metaOfText(text))))
   )
 
 /** The `agent-<agentId>.jsonl` files anywhere under a session's `subagents` directory, with their metadata. */

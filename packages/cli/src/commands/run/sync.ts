@@ -6,7 +6,6 @@
  *
  * @since 0.3.0
  */
-import type * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as ClaudeSync from "@acx/claude-code/ClaudeSync"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -23,11 +22,11 @@ import * as Schedule from "effect/Schedule"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
-import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { untilSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
+import { summary, summaryJson } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
 import type { SyncArgs } from "../args/sync.js"
 import { importWarnings } from "./import.js"
@@ -128,11 +127,6 @@ const isDirectory = (dir: string): boolean => {
   }
 }
 
-const summary = (result: ClaudeImport.ImportResult, target: string, seconds: number): string =>
-  `synced ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target} in ${
-    seconds.toFixed(1)
-  }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
-
 const megabytesPerSecond = (bytes: number, millis: number): string =>
   `${(bytes / 1_048_576 / Math.max(millis / 1000, 0.001)).toFixed(1)} MB/s`
 
@@ -151,7 +145,6 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
       const lockRoot = AcxHome.makePrivateDirectory(AcxHome.paths().syncLocks)
 
       const syncOnce = Effect.gen(function*() {
-        const total = (yield* projects.listSessionFiles()).length
         const bar = progress("syncing", { enabled: !json, unit: "sessions" })
         const started = Date.now()
         const outcome = yield* ClaudeSync.sync({
@@ -164,7 +157,7 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
           onProgress: (p) =>
             bar.update(
               p.sessions,
-              total,
+              p.total,
               p.indexing === true
                 ? `${p.entries} entries · indexing them for search and stats`
                 : `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
@@ -180,7 +173,7 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
         const { passes, result } = outcome
         if (json) {
           // one line per sync: `--watch` prints one for each
-          return yield* Console.log(JSON.stringify({ ...result, passes, target: target.display, seconds }))
+          return yield* Console.log(summaryJson(result, passes, target.display, seconds))
         }
         yield* Console.log(summary(result, target.display, seconds))
         for (const line of importWarnings(result.warnings)) yield* Console.error(line)

@@ -1,0 +1,40 @@
+/**
+ * The SQLite store's reads of its import ledger and session origins as plain SQL text, without
+ * Effect: `SqliteSessionStore` runs {@link IMPORTED_FILES} through `@effect/sql` for
+ * `ImportLedger.importedFiles`, and a reader that must start without Effect (the CLI's fast path
+ * of an unchanged `acx sync`) runs the same statements with a bare driver, so both see the same
+ * records.
+ *
+ * @since 0.4.0
+ */
+
+/**
+ * A source's ledger records (`ImportLedger.ImportedFile`'s columns); one parameter, the source.
+ *
+ * @since 0.4.0
+ * @category statements
+ */
+export const IMPORTED_FILES = `SELECT file, size, mtime_ms AS "mtimeMs", "offset", fingerprint
+  FROM acx_session_import_ledger WHERE source = ?`
+
+/**
+ * The sessions whose origin is recorded (`SessionOrigins`), every project's.
+ *
+ * @since 0.4.0
+ * @category statements
+ */
+export const ORIGIN_KEYS = `SELECT project_key, session_id FROM acx_session_origin`
+
+/**
+ * A row of {@link IMPORTED_FILES}.
+ *
+ * @since 0.4.0
+ * @category rows
+ */
+export interface LedgerRow {
+  readonly file: string
+  readonly size: number
+  readonly mtimeMs: number
+  readonly offset: number
+  readonly fingerprint: string
+}
