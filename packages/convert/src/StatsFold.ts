@@ -26,7 +26,7 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { messageKey } from "./Fragments.js"
+import { type EntryFacts, factsOf } from "./internal/entryFacts.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj } from "./internal/plain.js"
 import { parseTimestamp, UNDATED } from "./internal/timestamps.js"
@@ -216,7 +216,20 @@ const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
   return value
 }
 
-const dayCell = (state: FoldState, day: string): DayCell => own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+// The last cell found in each kind of record (days of a fold, hours of a fold, models of a cell):
+// consecutive entries fall on one day, hour and model, and a record's cells are never replaced.
+let daysSeen: object | undefined
+let daySeen = ""
+let dayCellSeen: DayCell | undefined
+
+const dayCell = (state: FoldState, day: string): DayCell => {
+  if (state.days === daysSeen && day === daySeen) return dayCellSeen!
+  const cell = own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+  daysSeen = state.days
+  daySeen = day
+  dayCellSeen = cell
+  return cell
+}
 
 /**
  * One hour in milliseconds.
@@ -234,10 +247,20 @@ export const HOUR_MS = 60 * 60 * 1000
  */
 export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS
 
+let hoursSeen: object | undefined
+let hourSeen = 0
+let hourCellSeen: HourCell | undefined
+
 const hourCell = (state: FoldState, ms: number): HourCell => {
-  const key = String(hourOf(ms))
-  return own(state.hours, key) ??
+  const hour = hourOf(ms)
+  if (state.hours === hoursSeen && hour === hourSeen) return hourCellSeen!
+  const key = String(hour)
+  const cell = own(state.hours, key) ??
     setOwn(state.hours, key, { firstMs: Number.POSITIVE_INFINITY, lastMs: Number.NEGATIVE_INFINITY, models: {} })
+  hoursSeen = state.hours
+  hourSeen = hour
+  hourCellSeen = cell
+  return cell
 }
 
 // Adds (or, `sign` −1, takes away) a message's figures in the hour of its time.
@@ -267,8 +290,18 @@ export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
   a.costUSD += sign * b.costUSD
 }
 
-const modelCell = (day: DayCell, model: string): ModelCell =>
-  own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
+let modelsSeen: object | undefined
+let modelSeen = ""
+let modelCellSeen: ModelCell | undefined
+
+const modelCell = (day: DayCell, model: string): ModelCell => {
+  if (day.models === modelsSeen && model === modelSeen) return modelCellSeen!
+  const cell = own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
+  modelsSeen = day.models
+  modelSeen = model
+  modelCellSeen = cell
+  return cell
+}
 
 const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
   const figures = Pricing.responseUsage(usage)
@@ -288,14 +321,26 @@ const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.Pric
 // `Usage.SYNTHETIC_MODEL` (not imported: Usage's imports would pull Effect into the worker bundle)
 const SYNTHETIC_MODEL = "<synthetic>"
 
-const isToolResultOnly = (content: unknown): boolean =>
-  Array.isArray(content) && content.length > 0 && content.every((block) => get(block, "type") === "tool_result")
+// consecutive entries often share their timestamp, and an API message its key: the last of each
+let lastTimestamp = ""
+let lastMs: number | undefined
+let lastKey: readonly [string, string, string] = ["", "", ""]
 
-const timestampOf = (entry: { readonly [key: string]: unknown }): number | undefined => {
-  const text = entry.timestamp
-  if (typeof text !== "string") return undefined
+const timestampOf = (text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined
+  if (text === lastTimestamp) return lastMs
   const ms = parseTimestamp(text)
-  return Number.isFinite(ms) ? ms : undefined
+  lastTimestamp = text
+  lastMs = Number.isFinite(ms) ? ms : undefined
+  return lastMs
+}
+
+// `Fragments.messageKey` of an assistant entry, from its facts
+const keyOf = (id: string | undefined, requestId: string | undefined): string | undefined => {
+  if (id === undefined || id === "") return undefined
+  const request = requestId ?? ""
+  if (id !== lastKey[0] || request !== lastKey[1]) lastKey = [id, request, JSON.stringify([id, request])]
+  return lastKey[2]
 }
 
 /**
@@ -343,31 +388,22 @@ export const messageFigures = (
  */
 export const UNKNOWN_MODEL = "<unknown>"
 
-const countAssistant = (
-  state: FoldState,
-  entry: { readonly [key: string]: unknown },
-  day: string,
-  ms: number | undefined,
-  ctx: FoldContext
-) => {
-  const message = entry.message
-  const content = get(message, "content")
-  if (Array.isArray(content)) {
+const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: number | undefined, ctx: FoldContext) => {
+  if (facts.contentArray) {
     const cell = dayCell(state, day)
-    for (const block of content) {
-      const name = get(block, "name")
-      if (get(block, "type") === "tool_use" && typeof name === "string") {
-        if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
-        else setOwn(cell.toolCalls, name, 1)
-      }
+    for (const name of facts.toolUses) {
+      if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
+      else setOwn(cell.toolCalls, name, 1)
     }
   }
-  const key = messageKey(entry)
+  const key = keyOf(facts.messageId, facts.requestId)
   const previous = key === undefined ? undefined : state.recent.get(key)
+  const model = modelKey(facts.model)
   const counted: Counted = {
     day: previous?.day ?? day,
     ms: previous === undefined ? ms : previous.ms,
-    ...messageFigures(message, previous, ctx.pricing)
+    model,
+    cell: facts.usage !== undefined && model !== undefined ? cellOf(facts.usage, model, ctx.pricing) : previous?.cell
   }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
@@ -390,11 +426,19 @@ const countAssistant = (
  * @category folding
  */
 export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): void => {
-  if (!isObj(entry)) {
-    state.malformed++
-    return
-  }
-  const ms = timestampOf(entry)
+  if (isObj(entry)) foldFacts(state, factsOf(entry), ctx)
+  else state.malformed++
+}
+
+/**
+ * Folds one entry's facts in: what {@link foldEntry} reads of a parsed entry, or what a scan of
+ * the line's bytes found without parsing it (the statistics worker's); both fold the same.
+ *
+ * @since 0.4.0
+ * @category folding
+ */
+export const foldFacts = (state: FoldState, facts: EntryFacts, ctx: FoldContext): void => {
+  const ms = timestampOf(facts.timestamp)
   const day = ms === undefined ? UNDATED : ctx.dayOf(ms)
   if (ms !== undefined) {
     const cell = dayCell(state, day)
@@ -406,26 +450,42 @@ export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): v
       state.previousMs = ms
     }
   }
-  if (typeof entry.agentId === "string" && entry.agentId !== "") {
-    if (!state.agents.includes(entry.agentId)) state.agents.push(entry.agentId)
-  } else if (entry.isSidechain === true) {
+  if (facts.agentId !== undefined && facts.agentId !== "") {
+    if (!state.agents.includes(facts.agentId)) state.agents.push(facts.agentId)
+  } else if (facts.isSidechain) {
     state.anonymousSidechain = true
   }
-  switch (entry.type) {
+  switch (facts.type) {
     case "assistant":
-      return countAssistant(state, entry, day, ms, ctx)
+      return countAssistant(state, facts, day, ms, ctx)
     case "user": {
       const cell = dayCell(state, day)
-      if (entry.isMeta === true || entry.isCompactSummary === true) cell.meta++
-      else if (isToolResultOnly(get(entry.message, "content"))) cell.toolResults++
+      if (facts.isMeta || facts.isCompactSummary) cell.meta++
+      else if (facts.contentArray && facts.blocks > 0 && facts.toolResults === facts.blocks) cell.toolResults++
       else cell.user++
       return
     }
     case "system":
-      if (entry.subtype === "compact_boundary") dayCell(state, day).compactions++
+      if (facts.subtype === "compact_boundary") dayCell(state, day).compactions++
       return
   }
 }
+
+/**
+ * What the fold reads of an entry ({@link foldFacts}).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type { EntryFacts } from "./internal/entryFacts.js"
+
+/**
+ * The facts of a parsed entry ({@link foldEntry}'s), and facts with nothing in them.
+ *
+ * @since 0.4.0
+ * @category folding
+ */
+export { factsOf, noFacts } from "./internal/entryFacts.js"
 
 /**
  * Folds one transcript line in: blank lines are skipped, a line that is not a JSON object counts
