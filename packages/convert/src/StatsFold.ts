@@ -26,9 +26,9 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { type EntryFacts, factsOf } from "./internal/entryFacts.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
-import { get, isObj } from "./internal/plain.js"
+import { restoreState } from "./internal/foldRestore.js"
+import { get, isObj, setOwn } from "./internal/plain.js"
 import { parseTimestamp, UNDATED } from "./internal/timestamps.js"
 import * as Pricing from "./Pricing.js"
 
@@ -211,10 +211,6 @@ const emptyDay = (): DayCell => ({
 const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined
 
-const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
-  return value
-}
 
 // The last cell found in each kind of record (days of a fold, hours of a fold, models of a cell):
 // consecutive entries fall on one day, hour and model, and a record's cells are never replaced.
@@ -321,26 +317,32 @@ const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.Pric
 // `Usage.SYNTHETIC_MODEL` (not imported: Usage's imports would pull Effect into the worker bundle)
 const SYNTHETIC_MODEL = "<synthetic>"
 
-// consecutive entries often share their timestamp, and an API message its key: the last of each
-let lastTimestamp = ""
-let lastMs: number | undefined
-let lastKey: readonly [string, string, string] = ["", "", ""]
+const isToolResultOnly = (content: unknown): boolean =>
+  Array.isArray(content) && content.length > 0 && content.every((block) => get(block, "type") === "tool_result")
 
-const timestampOf = (text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined
-  if (text === lastTimestamp) return lastMs
+// Consecutive entries often share their timestamp, and an API message's fragments its key: the
+// last of each is remembered.
+let timestampSeen = ""
+let msSeen: number | undefined
+let keySeen: readonly [string, string, string] = ["", "", ""]
+
+const timestampOf = (entry: { readonly [key: string]: unknown }): number | undefined => {
+  const text = entry.timestamp
+  if (typeof text !== "string") return undefined
+  if (text === timestampSeen) return msSeen
   const ms = parseTimestamp(text)
-  lastTimestamp = text
-  lastMs = Number.isFinite(ms) ? ms : undefined
-  return lastMs
+  timestampSeen = text
+  msSeen = Number.isFinite(ms) ? ms : undefined
+  return msSeen
 }
 
-// `Fragments.messageKey` of an assistant entry, from its facts
-const keyOf = (id: string | undefined, requestId: string | undefined): string | undefined => {
-  if (id === undefined || id === "") return undefined
-  const request = requestId ?? ""
-  if (id !== lastKey[0] || request !== lastKey[1]) lastKey = [id, request, JSON.stringify([id, request])]
-  return lastKey[2]
+// `Fragments.messageKey` of an assistant entry
+const keyOf = (entry: { readonly [key: string]: unknown }): string | undefined => {
+  const id = get(entry.message, "id")
+  if (typeof id !== "string" || id === "") return undefined
+  const request = typeof entry.requestId === "string" ? entry.requestId : ""
+  if (id !== keySeen[0] || request !== keySeen[1]) keySeen = [id, request, JSON.stringify([id, request])]
+  return keySeen[2]
 }
 
 /**
@@ -388,22 +390,31 @@ export const messageFigures = (
  */
 export const UNKNOWN_MODEL = "<unknown>"
 
-const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: number | undefined, ctx: FoldContext) => {
-  if (facts.contentArray) {
+const countAssistant = (
+  state: FoldState,
+  entry: { readonly [key: string]: unknown },
+  day: string,
+  ms: number | undefined,
+  ctx: FoldContext
+) => {
+  const message = entry.message
+  const content = get(message, "content")
+  if (Array.isArray(content)) {
     const cell = dayCell(state, day)
-    for (const name of facts.toolUses) {
-      if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
-      else setOwn(cell.toolCalls, name, 1)
+    for (const block of content) {
+      const name = get(block, "name")
+      if (get(block, "type") === "tool_use" && typeof name === "string") {
+        if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
+        else setOwn(cell.toolCalls, name, 1)
+      }
     }
   }
-  const key = keyOf(facts.messageId, facts.requestId)
+  const key = keyOf(entry)
   const previous = key === undefined ? undefined : state.recent.get(key)
-  const model = modelKey(facts.model)
   const counted: Counted = {
     day: previous?.day ?? day,
     ms: previous === undefined ? ms : previous.ms,
-    model,
-    cell: facts.usage !== undefined && model !== undefined ? cellOf(facts.usage, model, ctx.pricing) : previous?.cell
+    ...messageFigures(message, previous, ctx.pricing)
   }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
@@ -426,19 +437,11 @@ const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: nu
  * @category folding
  */
 export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): void => {
-  if (isObj(entry)) foldFacts(state, factsOf(entry), ctx)
-  else state.malformed++
-}
-
-/**
- * Folds one entry's facts in: what {@link foldEntry} reads of a parsed entry, or what a scan of
- * the line's bytes found without parsing it (the statistics worker's); both fold the same.
- *
- * @since 0.4.0
- * @category folding
- */
-export const foldFacts = (state: FoldState, facts: EntryFacts, ctx: FoldContext): void => {
-  const ms = timestampOf(facts.timestamp)
+  if (!isObj(entry)) {
+    state.malformed++
+    return
+  }
+  const ms = timestampOf(entry)
   const day = ms === undefined ? UNDATED : ctx.dayOf(ms)
   if (ms !== undefined) {
     const cell = dayCell(state, day)
@@ -450,42 +453,26 @@ export const foldFacts = (state: FoldState, facts: EntryFacts, ctx: FoldContext)
       state.previousMs = ms
     }
   }
-  if (facts.agentId !== undefined && facts.agentId !== "") {
-    if (!state.agents.includes(facts.agentId)) state.agents.push(facts.agentId)
-  } else if (facts.isSidechain) {
+  if (typeof entry.agentId === "string" && entry.agentId !== "") {
+    if (!state.agents.includes(entry.agentId)) state.agents.push(entry.agentId)
+  } else if (entry.isSidechain === true) {
     state.anonymousSidechain = true
   }
-  switch (facts.type) {
+  switch (entry.type) {
     case "assistant":
-      return countAssistant(state, facts, day, ms, ctx)
+      return countAssistant(state, entry, day, ms, ctx)
     case "user": {
       const cell = dayCell(state, day)
-      if (facts.isMeta || facts.isCompactSummary) cell.meta++
-      else if (facts.contentArray && facts.blocks > 0 && facts.toolResults === facts.blocks) cell.toolResults++
+      if (entry.isMeta === true || entry.isCompactSummary === true) cell.meta++
+      else if (isToolResultOnly(get(entry.message, "content"))) cell.toolResults++
       else cell.user++
       return
     }
     case "system":
-      if (facts.subtype === "compact_boundary") dayCell(state, day).compactions++
+      if (entry.subtype === "compact_boundary") dayCell(state, day).compactions++
       return
   }
 }
-
-/**
- * What the fold reads of an entry ({@link foldFacts}).
- *
- * @since 0.4.0
- * @category models
- */
-export type { EntryFacts } from "./internal/entryFacts.js"
-
-/**
- * The facts of a parsed entry ({@link foldEntry}'s), and facts with nothing in them.
- *
- * @since 0.4.0
- * @category folding
- */
-export { factsOf, noFacts } from "./internal/entryFacts.js"
 
 /**
  * Folds one transcript line in: blank lines are skipped, a line that is not a JSON object counts
@@ -550,31 +537,6 @@ export const serialise = (state: FoldState): unknown => {
   }
 }
 
-const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
-const isTime = (value: unknown): value is number =>
-  typeof value === "number" && (Number.isFinite(value) || Math.abs(value) === Number.POSITIVE_INFINITY)
-
-const CELL_KEYS: ReadonlyArray<keyof ModelCell> = [
-  "messages",
-  "input",
-  "output",
-  "cacheRead",
-  "cacheWrite5m",
-  "cacheWrite1h",
-  "webSearchRequests",
-  "costUSD"
-]
-const isModelCell = (value: unknown): value is ModelCell =>
-  isObj(value) && CELL_KEYS.every((key) => isCount(value[key]))
-const isCounts = (value: unknown): boolean => isObj(value) && Object.values(value).every(isCount)
-
-const isDayCell = (value: unknown): value is DayCell =>
-  isObj(value) &&
-  isTime(value.firstMs) && isTime(value.lastMs) &&
-  ["activeMs", "user", "assistant", "toolResults", "meta", "compactions"].every((key) => isCount(value[key])) &&
-  isCounts(value.toolCalls) &&
-  isObj(value.models) && Object.values(value.models).every(isModelCell)
-
 /**
  * A state from {@link serialise}'s JSON (after a JSON round trip, where ±Infinity became
  * `null`); `undefined` when it is not one, so a damaged cache is refolded, never trusted.
@@ -582,60 +544,4 @@ const isDayCell = (value: unknown): value is DayCell =>
  * @since 0.1.0
  * @category serialisation
  */
-export const restore = (json: unknown): FoldState | undefined => {
-  if (
-    !isObj(json) || !isObj(json.days) || !isObj(json.hours) || !Array.isArray(json.agents) ||
-    !Array.isArray(json.recent)
-  ) return undefined
-  const days: { [day: string]: DayCell } = {}
-  for (const [day, raw] of Object.entries(json.days)) {
-    if (!isObj(raw)) return undefined
-    const cell = {
-      ...raw,
-      firstMs: raw.firstMs ?? Number.POSITIVE_INFINITY,
-      lastMs: raw.lastMs ?? Number.NEGATIVE_INFINITY,
-      toolCalls: { ...(isObj(raw.toolCalls) ? raw.toolCalls : {}) },
-      models: Object.fromEntries(
-        Object.entries(isObj(raw.models) ? raw.models : {}).map(([model, value]) => [model, { ...(value as object) }])
-      )
-    }
-    if (!isDayCell(cell)) return undefined
-    setOwn(days, day, cell)
-  }
-  const hours = restoreHours(json.hours)
-  if (hours === undefined) return undefined
-  if (!json.agents.every((agent) => typeof agent === "string")) return undefined
-  const recent = new Map<string, Counted>()
-  for (const item of json.recent) {
-    if (!Array.isArray(item) || typeof item[0] !== "string" || typeof item[1] !== "string") return undefined
-    const model = typeof item[2] === "string" ? item[2] : undefined
-    const cell = item[3] === null ? undefined : isModelCell(item[3]) ? { ...item[3] } : null
-    if (cell === null) return undefined
-    if (item[4] !== undefined && item[4] !== null && !isCount(item[4])) return undefined
-    recent.set(item[0], { day: item[1], model, cell, ms: isCount(item[4]) ? item[4] : undefined })
-  }
-  const previousMs = json.previousMs
-  return {
-    days,
-    hours,
-    agents: [...(json.agents as Array<string>)],
-    anonymousSidechain: json.anonymousSidechain === true,
-    previousMs: isCount(previousMs) ? previousMs : undefined,
-    malformed: isCount(json.malformed) ? json.malformed : 0,
-    recent
-  }
-}
-
-const restoreHours = (json: { readonly [key: string]: unknown }): FoldState["hours"] | undefined => {
-  const hours: FoldState["hours"] = {}
-  for (const [hour, raw] of Object.entries(json)) {
-    if (!isObj(raw) || !isCount(raw.firstMs) || !isCount(raw.lastMs) || !isObj(raw.models)) return undefined
-    const models: { [model: string]: ModelCell } = {}
-    for (const [model, value] of Object.entries(raw.models)) {
-      if (!isModelCell(value)) return undefined
-      setOwn(models, model, { ...value })
-    }
-    setOwn(hours, hour, { firstMs: raw.firstMs, lastMs: raw.lastMs, models })
-  }
-  return hours
-}
+export const restore = (json: unknown): FoldState | undefined => restoreState(json)

@@ -15,7 +15,6 @@ import * as StatsFold from "@acx/convert/StatsFold"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { LineSplitter, type RawLine } from "./lineSplitter.js"
-import { scanLine } from "./lineScan.js"
 import { isRefusal, MAX_LINE_BYTES, openRegularSync } from "./regularFile.js"
 
 const CHUNK = 4 * 1024 * 1024
@@ -176,9 +175,6 @@ export const runFoldJob = (
         fold.malformed++
         malformedAt ??= line.start
       } else if (line.to > line.from) {
-        // the facts found on the bytes; when the scan is not sure, the line is parsed as before
-        const facts = scanLine(line.bytes, line.from, line.to)
-        if (facts !== undefined) return StatsFold.foldFacts(fold, facts, ctx)
         const before = fold.malformed
         StatsFold.foldJson(fold, lineText(line.bytes, line.from, line.to), ctx)
         if (fold.malformed > before) malformedAt ??= line.start
