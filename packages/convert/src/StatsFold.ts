@@ -26,8 +26,8 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { restoreState } from "./internal/foldRestore.js"
+import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj, setOwn } from "./internal/plain.js"
 import { parseTimestamp, UNDATED } from "./internal/timestamps.js"
 import * as Pricing from "./Pricing.js"
@@ -210,7 +210,6 @@ const emptyDay = (): DayCell => ({
 // Keys come from transcripts ("__proto__" is a possible model or tool name): own properties only.
 const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined
-
 
 // The last cell found in each kind of record (days of a fold, hours of a fold, models of a cell):
 // consecutive entries fall on one day, hour and model, and a record's cells are never replaced.
