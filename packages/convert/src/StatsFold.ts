@@ -26,9 +26,9 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { messageKey } from "./Fragments.js"
+import { restoreState } from "./internal/foldRestore.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
-import { get, isObj } from "./internal/plain.js"
+import { get, isObj, setOwn } from "./internal/plain.js"
 import { parseTimestamp, UNDATED } from "./internal/timestamps.js"
 import * as Pricing from "./Pricing.js"
 
@@ -211,12 +211,20 @@ const emptyDay = (): DayCell => ({
 const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined
 
-const setOwn = <A>(record: { [key: string]: A }, key: string, value: A): A => {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
-  return value
-}
+// The last cell found in each kind of record (days of a fold, hours of a fold, models of a cell):
+// consecutive entries fall on one day, hour and model, and a record's cells are never replaced.
+let daysSeen: object | undefined
+let daySeen = ""
+let dayCellSeen: DayCell | undefined
 
-const dayCell = (state: FoldState, day: string): DayCell => own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+const dayCell = (state: FoldState, day: string): DayCell => {
+  if (state.days === daysSeen && day === daySeen) return dayCellSeen!
+  const cell = own(state.days, day) ?? setOwn(state.days, day, emptyDay())
+  daysSeen = state.days
+  daySeen = day
+  dayCellSeen = cell
+  return cell
+}
 
 /**
  * One hour in milliseconds.
@@ -234,10 +242,20 @@ export const HOUR_MS = 60 * 60 * 1000
  */
 export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS
 
+let hoursSeen: object | undefined
+let hourSeen = 0
+let hourCellSeen: HourCell | undefined
+
 const hourCell = (state: FoldState, ms: number): HourCell => {
-  const key = String(hourOf(ms))
-  return own(state.hours, key) ??
+  const hour = hourOf(ms)
+  if (state.hours === hoursSeen && hour === hourSeen) return hourCellSeen!
+  const key = String(hour)
+  const cell = own(state.hours, key) ??
     setOwn(state.hours, key, { firstMs: Number.POSITIVE_INFINITY, lastMs: Number.NEGATIVE_INFINITY, models: {} })
+  hoursSeen = state.hours
+  hourSeen = hour
+  hourCellSeen = cell
+  return cell
 }
 
 // Adds (or, `sign` −1, takes away) a message's figures in the hour of its time.
@@ -267,8 +285,18 @@ export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
   a.costUSD += sign * b.costUSD
 }
 
-const modelCell = (day: DayCell, model: string): ModelCell =>
-  own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
+let modelsSeen: object | undefined
+let modelSeen = ""
+let modelCellSeen: ModelCell | undefined
+
+const modelCell = (day: DayCell, model: string): ModelCell => {
+  if (day.models === modelsSeen && model === modelSeen) return modelCellSeen!
+  const cell = own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
+  modelsSeen = day.models
+  modelSeen = model
+  modelCellSeen = cell
+  return cell
+}
 
 const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
   const figures = Pricing.responseUsage(usage)
@@ -291,11 +319,29 @@ const SYNTHETIC_MODEL = "<synthetic>"
 const isToolResultOnly = (content: unknown): boolean =>
   Array.isArray(content) && content.length > 0 && content.every((block) => get(block, "type") === "tool_result")
 
+// Consecutive entries often share their timestamp, and an API message's fragments its key: the
+// last of each is remembered.
+let timestampSeen = ""
+let msSeen: number | undefined
+let keySeen: readonly [string, string, string] = ["", "", ""]
+
 const timestampOf = (entry: { readonly [key: string]: unknown }): number | undefined => {
   const text = entry.timestamp
   if (typeof text !== "string") return undefined
+  if (text === timestampSeen) return msSeen
   const ms = parseTimestamp(text)
-  return Number.isFinite(ms) ? ms : undefined
+  timestampSeen = text
+  msSeen = Number.isFinite(ms) ? ms : undefined
+  return msSeen
+}
+
+// `Fragments.messageKey` of an assistant entry
+const keyOf = (entry: { readonly [key: string]: unknown }): string | undefined => {
+  const id = get(entry.message, "id")
+  if (typeof id !== "string" || id === "") return undefined
+  const request = typeof entry.requestId === "string" ? entry.requestId : ""
+  if (id !== keySeen[0] || request !== keySeen[1]) keySeen = [id, request, JSON.stringify([id, request])]
+  return keySeen[2]
 }
 
 /**
@@ -362,7 +408,7 @@ const countAssistant = (
       }
     }
   }
-  const key = messageKey(entry)
+  const key = keyOf(entry)
   const previous = key === undefined ? undefined : state.recent.get(key)
   const counted: Counted = {
     day: previous?.day ?? day,
@@ -490,31 +536,6 @@ export const serialise = (state: FoldState): unknown => {
   }
 }
 
-const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
-const isTime = (value: unknown): value is number =>
-  typeof value === "number" && (Number.isFinite(value) || Math.abs(value) === Number.POSITIVE_INFINITY)
-
-const CELL_KEYS: ReadonlyArray<keyof ModelCell> = [
-  "messages",
-  "input",
-  "output",
-  "cacheRead",
-  "cacheWrite5m",
-  "cacheWrite1h",
-  "webSearchRequests",
-  "costUSD"
-]
-const isModelCell = (value: unknown): value is ModelCell =>
-  isObj(value) && CELL_KEYS.every((key) => isCount(value[key]))
-const isCounts = (value: unknown): boolean => isObj(value) && Object.values(value).every(isCount)
-
-const isDayCell = (value: unknown): value is DayCell =>
-  isObj(value) &&
-  isTime(value.firstMs) && isTime(value.lastMs) &&
-  ["activeMs", "user", "assistant", "toolResults", "meta", "compactions"].every((key) => isCount(value[key])) &&
-  isCounts(value.toolCalls) &&
-  isObj(value.models) && Object.values(value.models).every(isModelCell)
-
 /**
  * A state from {@link serialise}'s JSON (after a JSON round trip, where ±Infinity became
  * `null`); `undefined` when it is not one, so a damaged cache is refolded, never trusted.
@@ -522,60 +543,4 @@ const isDayCell = (value: unknown): value is DayCell =>
  * @since 0.1.0
  * @category serialisation
  */
-export const restore = (json: unknown): FoldState | undefined => {
-  if (
-    !isObj(json) || !isObj(json.days) || !isObj(json.hours) || !Array.isArray(json.agents) ||
-    !Array.isArray(json.recent)
-  ) return undefined
-  const days: { [day: string]: DayCell } = {}
-  for (const [day, raw] of Object.entries(json.days)) {
-    if (!isObj(raw)) return undefined
-    const cell = {
-      ...raw,
-      firstMs: raw.firstMs ?? Number.POSITIVE_INFINITY,
-      lastMs: raw.lastMs ?? Number.NEGATIVE_INFINITY,
-      toolCalls: { ...(isObj(raw.toolCalls) ? raw.toolCalls : {}) },
-      models: Object.fromEntries(
-        Object.entries(isObj(raw.models) ? raw.models : {}).map(([model, value]) => [model, { ...(value as object) }])
-      )
-    }
-    if (!isDayCell(cell)) return undefined
-    setOwn(days, day, cell)
-  }
-  const hours = restoreHours(json.hours)
-  if (hours === undefined) return undefined
-  if (!json.agents.every((agent) => typeof agent === "string")) return undefined
-  const recent = new Map<string, Counted>()
-  for (const item of json.recent) {
-    if (!Array.isArray(item) || typeof item[0] !== "string" || typeof item[1] !== "string") return undefined
-    const model = typeof item[2] === "string" ? item[2] : undefined
-    const cell = item[3] === null ? undefined : isModelCell(item[3]) ? { ...item[3] } : null
-    if (cell === null) return undefined
-    if (item[4] !== undefined && item[4] !== null && !isCount(item[4])) return undefined
-    recent.set(item[0], { day: item[1], model, cell, ms: isCount(item[4]) ? item[4] : undefined })
-  }
-  const previousMs = json.previousMs
-  return {
-    days,
-    hours,
-    agents: [...(json.agents as Array<string>)],
-    anonymousSidechain: json.anonymousSidechain === true,
-    previousMs: isCount(previousMs) ? previousMs : undefined,
-    malformed: isCount(json.malformed) ? json.malformed : 0,
-    recent
-  }
-}
-
-const restoreHours = (json: { readonly [key: string]: unknown }): FoldState["hours"] | undefined => {
-  const hours: FoldState["hours"] = {}
-  for (const [hour, raw] of Object.entries(json)) {
-    if (!isObj(raw) || !isCount(raw.firstMs) || !isCount(raw.lastMs) || !isObj(raw.models)) return undefined
-    const models: { [model: string]: ModelCell } = {}
-    for (const [model, value] of Object.entries(raw.models)) {
-      if (!isModelCell(value)) return undefined
-      setOwn(models, model, { ...value })
-    }
-    setOwn(hours, hour, { firstMs: raw.firstMs, lastMs: raw.lastMs, models })
-  }
-  return hours
-}
+export const restore = (json: unknown): FoldState | undefined => restoreState(json)

@@ -107,6 +107,35 @@ describe("StatsFold on the fixtures", () => {
     )
   })
 
+  // the fold remembers the last cell, timestamp and message key it met (module state): folds that
+  // take turns, line by line, must each come out as alone
+  it("two files folded in turns, line by line, each fold to what they fold alone", () => {
+    const all = files.map(linesOf)
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: all.length - 1 }),
+        fc.integer({ min: 0, max: all.length - 1 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 64 }),
+        (i, j, turns) => {
+          const [a, b] = [all[i]!, all[j]!]
+          const [foldA, foldB] = [StatsFold.empty(), StatsFold.empty()]
+          const [ctxA, ctxB] = [ctx(), ctx("subagent")]
+          let [atA, atB, turn] = [0, 0, 0]
+          while (atA < a.length || atB < b.length) {
+            const first = turns[turn++ % turns.length]!
+            if ((first && atA < a.length) || atB >= b.length) StatsFold.foldLine(foldA, a[atA++]!, ctxA)
+            else StatsFold.foldLine(foldB, b[atB++]!, ctxB)
+          }
+          expect(comparable(foldA)).toEqual(comparable(foldLines(a)))
+          expect(comparable(foldB)).toEqual(comparable(foldLines(b, StatsFold.empty(), "subagent")))
+          expect(foldA.hours).toEqual(foldLines(a).hours)
+          expect(foldB.hours).toEqual(foldLines(b, StatsFold.empty(), "subagent").hours)
+        }
+      ),
+      { numRuns: 40 }
+    )
+  })
+
   it("a message whose fragments straddle the cut counts once, with its last fragment", () => {
     const fragment = (output: number, block: unknown) =>
       JSON.stringify({
