@@ -34,11 +34,4 @@ export const listenForSignal: Effect.Effect<Effect.Effect<Signal>, never, Scope.
 })
 
 /** Succeeds with the signal's name at the first SIGTERM or SIGINT (the handlers go after). */
-export const untilSignal = Effect.async<Signal>((resume) => {
-  const on = (signal: NodeJS.Signals) => () => resume(Effect.succeed({ _tag: "Signal", signal }))
-  const handlers = [["SIGTERM", on("SIGTERM")], ["SIGINT", on("SIGINT")]] as const
-  for (const [signal, handler] of handlers) process.once(signal, handler)
-  return Effect.sync(() => {
-    for (const [signal, handler] of handlers) process.off(signal, handler)
-  })
-})
+export const untilSignal: Effect.Effect<Signal> = Effect.scoped(Effect.flatten(listenForSignal))
