@@ -75,8 +75,12 @@ afterAll(() => {
 }, 70_000)
 
 describe("acx stats --by block", () => {
+  // the config dir's windows as JSON: one run, which the first and the `--from` test both read
+  let dirRun: ReturnType<typeof acx> | undefined
+  const blocksOfDir = () => (dirRun ??= acx(["stats", "--by", "block", "--json"], { env: env() }))
+
   it("windows on hours, a message at the end opening the next, gaps, quota readings, figures adding up", async () => {
-    const result = await acx(["stats", "--by", "block", "--json"], { env: env() })
+    const result = await blocksOfDir()
     expect(result.code).toBe(0)
     const json = parseJson<{ rows: ReadonlyArray<BlockJson>; quotaReadings: number }>(result)
     expect(json.rows.map((row) => [row.kind, row.start, row.end, row.messages])).toEqual([
@@ -116,8 +120,7 @@ describe("acx stats --by block", () => {
       const home = path.join(root, "fifo-home")
       fs.mkdirSync(path.join(home, "quota"), { recursive: true })
       const fifo = path.join(home, "quota", "readings.jsonl")
-      spawn("mkfifo", [fifo]).on("error", () => undefined)
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(spawnSync("mkfifo", [fifo]).status).toBe(0)
       const result = await acx(["stats", "--by", "block"], { env: { ...env(), ACX_HOME: home }, timeoutMs: 30_000 })
       expect(result.code).toBe(0)
       expect(result.stderr).toContain("not a regular file")
@@ -130,7 +133,7 @@ describe("acx stats --by block", () => {
     const synced = await acx(["sync", "--config-dir", configDir, "--to", `sqlite:${file}`, "--json"], { env: env() })
     expect(synced.code).toBe(0)
     const fromStore = await acx(["stats", "--by", "block", "--json", "--from", `sqlite:${file}`], { env: env() })
-    const fromDir = await acx(["stats", "--by", "block", "--json"], { env: env() })
+    const fromDir = await blocksOfDir()
     const rows = (result: typeof fromDir) =>
       parseJson<{ rows: ReadonlyArray<BlockJson> }>(result).rows.map((row) => [row.start, row.messages, row.costUSD])
     expect(rows(fromStore)).toEqual(rows(fromDir))
@@ -197,28 +200,43 @@ describe("acx stats --by block --live", () => {
     expect(await live.exited).toBe(0)
   }, TEST_TIMEOUT_MS)
 
-  it("on a terminal (util-linux script): redrawn in place, Ctrl-C exits 0 with the cursor shown again", async (ctx) => {
-    if (spawnSyncOk("script", ["--version"]) === false) return ctx.skip()
-    const dir = path.join(root, "tty")
+  // `exec`: `script` runs the command through $SHELL (or /bin/sh) -c, and dash, unlike bash, does
+  // not replace itself with a lone command; the Ctrl-C then reaches the shell too, which dies of it
+  // (130) whatever acx answers
+  const onTerminal = (name: string) => {
+    const dir = path.join(root, name)
     const file = path.join(dir, "projects", "-work-tty", `${SESSION}.jsonl`)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, assistant(1, Date.now() - 30 * 60_000) + assistant(2, Date.now() - 60_000))
     const command = [process.execPath, BIN, "stats", "--by", "block", "--live", "--interval", "1"]
       .map((word) => `'${word}'`).join(" ")
-    const tty = start("script", ["-qefc", command, "/dev/null"], {
+    return start("script", ["-qefc", `exec ${command}`, "/dev/null"], {
       CLAUDE_CONFIG_DIR: dir,
-      ACX_HOME: path.join(root, "tty-home"),
+      ACX_HOME: path.join(root, `${name}-home`),
       TERM: "xterm",
       COLUMNS: "160",
       LINES: "40"
     })
+  }
+  const cursorShownAtTheEnd = (out: string) => out.lastIndexOf("\u001b[?25h") > out.lastIndexOf("\u001b[?25l")
+
+  it("on a terminal (util-linux script): redrawn in place, Ctrl-C exits 0 with the cursor shown again", async (ctx) => {
+    if (spawnSyncOk("script", ["--version"]) === false) return ctx.skip()
+    // a Ctrl-C as soon as the cursor is hidden, before the first table: answered too (the
+    // listener is installed before the cursor is hidden), beside one after two redraws
+    const early = onTerminal("tty-early")
+    const tty = onTerminal("tty")
+    await early.waitFor((out) => out.includes("\u001b[?25l"))
+    early.child.stdin.write("\u0003")
     await tty.waitFor((out) => (out.match(/START\s+END/g) ?? []).length >= 2)
     expect(tty.out()).toContain("\u001b[?25l")
     expect(tty.out()).toContain("\u001b[H\u001b[J")
     expect(tty.out()).toContain("ACTIVE")
     tty.child.stdin.write("\u0003")
     expect(await tty.exited).toBe(0)
-    expect(tty.out().lastIndexOf("\u001b[?25h")).toBeGreaterThan(tty.out().lastIndexOf("\u001b[?25l"))
+    expect(cursorShownAtTheEnd(tty.out())).toBe(true)
+    expect(await early.exited, early.out()).toBe(0)
+    expect(cursorShownAtTheEnd(early.out())).toBe(true)
   }, TEST_TIMEOUT_MS)
 })
 

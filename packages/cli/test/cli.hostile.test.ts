@@ -5,8 +5,9 @@
  * transcript, which hung the import and, five requests later, every file-backed route of the
  * page), then a fuzz of generated hostile directories (deep lines, garbage, invalid UTF-8, CRLF,
  * 9 MiB lines, a torn last line, FIFOs, link loops, dangling links, directories named like
- * transcripts): every command ends in time (each case has a bound that fails the test), none
- * fails, and every valid entry is kept by each of them.
+ * transcripts): every command ends in time (a bound fails the test), none fails, and every valid
+ * entry is kept by each of them. The attacks and the generated directories are projects of one
+ * config directory, read once by every reader (`readAll`).
  */
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { FastCheck as fc } from "effect"
@@ -69,18 +70,27 @@ const get = (ui: RunningUi, pathAndQuery: string) =>
 const ndjson = (body: string): Array<Record<string, unknown>> =>
   body.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>)
 
-/** Runs every reader over `dir` and checks nothing hung, failed or lost a valid entry. */
-const readEverything = async (dir: HostileDir, label: string) => {
-  const env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, `${label}-home`) }
+/**
+ * Runs every reader over a config directory (the projects `dirs`, built under one root) and checks
+ * nothing hung, failed or lost a valid entry; gives the first import's and each session's
+ * `show -f jsonl` run, whose warnings the attacks check.
+ */
+const readEverything = async (dirs: ReadonlyArray<HostileDir>, label: string) => {
+  const configDir = dirs[0]!.configDir
+  const sessionsOf = dirs.flatMap((dir) => dir.sessions.map((session) => ({ dir, session })))
+  const env = { CLAUDE_CONFIG_DIR: configDir, ACX_HOME: path.join(root, `${label}-home`) }
   const db = path.join(root, `${label}.sqlite`)
-  // import, twice: the second finds nothing new and still does not fail
-  for (const run of ["first", "second"]) {
-    const imported = succeeded(await acx(["import", "--to", `sqlite:${db}`, "--json"], { env }), `import (${run})`)
-    expect(parseJson<{ sessions: number }>(imported).sessions).toBe(dir.sessions.length)
-  }
+  // import, twice: the second finds nothing new and still does not fail (the first as a user runs
+  // it, its warnings on stderr; the second's JSON counts the sessions)
+  const imported = succeeded(await acx(["import", "--to", `sqlite:${db}`], { env }), "import (first)")
+  const again = succeeded(await acx(["import", "--to", `sqlite:${db}`, "--json"], { env }), "import (second)")
+  expect(parseJson<{ sessions: number; entries: number }>(again)).toMatchObject({
+    sessions: sessionsOf.length,
+    entries: 0
+  })
   const store = createSqliteSessionStore({ filename: db })
   try {
-    for (const session of dir.sessions) {
+    for (const { dir, session } of sessionsOf) {
       const key = { projectKey: dir.projectKey, sessionId: session.sessionId }
       expect(await store.load(key), `imported ${session.sessionId}`).toEqual(session.entries)
       for (const agent of session.subagents) {
@@ -95,28 +105,33 @@ const readEverything = async (dir: HostileDir, label: string) => {
   const sessions = parseJson<Array<{ sessionId: string }>>(
     succeeded(await acx(["sessions", "--json"], { env }), "sessions")
   )
-  expect(sessions.map((s) => s.sessionId).sort()).toEqual(dir.sessions.map((s) => s.sessionId).sort())
-  for (const session of dir.sessions) {
+  expect(sessions.map((s) => s.sessionId).sort()).toEqual(sessionsOf.map(({ session }) => session.sessionId).sort())
+  const shows = new Map<string, AcxResult>()
+  for (const { session } of sessionsOf) {
     const shown = succeeded(await acx(["show", "-f", "jsonl", session.sessionId], { env }), "show -f jsonl")
     expect(shown.stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line))).toEqual(
       session.entries
     )
+    shows.set(session.sessionId, shown)
+    // the markdown reads the session's subagents too (FIFOs, link loops): where it has them; the
+    // transcript's own lines are the reader's the JSON Lines above proved
+    if (session.subagents.length === 0 && session.fifoAgents.length === 0) continue
     const markdown = succeeded(await acx(["show", session.sessionId], { env }), "show")
     for (const agent of session.fifoAgents) expect(markdown.stdout).not.toContain(agent)
   }
   const stats = parseJson<{ rows: Array<{ sessionId: string; messages: { user: number } }> }>(
     succeeded(await acx(["stats", "--json", "--by", "session"], { env }), "stats")
   )
-  for (const session of dir.sessions) {
+  for (const { session } of sessionsOf) {
     const row = stats.rows.find((r) => r.sessionId === session.sessionId)
     expect(row?.messages.user, `stats of ${session.sessionId}`).toBe(
       session.entries.length + session.subagents.reduce((n, agent) => n + agent.entries.length, 0)
     )
   }
-  const ui = await startUi(["--config-dir", dir.configDir], { ACX_HOME: env.ACX_HOME })
+  const ui = await startUi(["--config-dir", configDir], { ACX_HOME: env.ACX_HOME })
   try {
     expect((await get(ui, "/api/sessions")).status).toBe(200)
-    for (const session of dir.sessions) {
+    for (const { session } of sessionsOf) {
       // more than libuv's four file threads' worth: a FIFO would have held every one of them
       for (let i = 0; i < 6; i++) {
         for (const agent of session.fifoAgents) {
@@ -137,6 +152,7 @@ const readEverything = async (dir: HostileDir, label: string) => {
   } finally {
     await ui.stop()
   }
+  return { imported, shows }
 }
 
 const spec = (overrides: Partial<HostileSpec>): HostileSpec => ({
@@ -149,46 +165,6 @@ const spec = (overrides: Partial<HostileSpec>): HostileSpec => ({
   danglingLink: false,
   directoryTranscript: false,
   ...overrides
-})
-
-describe("attacks: no input stops or hangs a reader", () => {
-  it("a valid line nested 20 000 deep is skipped with a warning naming file and offset; the rest is read", async () => {
-    const dir = buildHostileDir(path.join(root, "deep"), spec({ sessions: [["deep"], []] }))
-    const env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "deep-home") }
-    const first = dir.sessions[0]!
-    const offset = fs.readFileSync(first.file).indexOf("\n") + 1
-    const imported = await acx(["import", "--to", `sqlite:${path.join(root, "deep-warn.sqlite")}`], { env })
-    expect(imported.code, imported.stderr).toBe(0)
-    expect(imported.stderr).toContain(
-      `1 malformed line(s) skipped (not entries) in ${dir.projectKey}/${first.sessionId}.jsonl (1, first at byte ${offset})`
-    )
-    const shown = await acx(["show", "-f", "jsonl", first.sessionId], { env })
-    expect(shown.code, shown.stderr).toBe(0)
-    expect(shown.stderr).toMatch(new RegExp(`first: line 2 at byte ${offset}: nested deeper than 512 levels`))
-    const stats = await acx(["stats"], { env })
-    expect(stats.code, stats.stderr).toBe(0)
-    expect(stats.stderr).toContain(`${first.file} (1, first at byte ${offset})`)
-    await within("deep case", CASE_BOUND_MS, readEverything(dir, "deep"))
-  }, 4 * CASE_BOUND_MS)
-
-  it("a FIFO named like a main transcript is skipped with a warning; the rest is read", async () => {
-    const dir = buildHostileDir(path.join(root, "fifo-main"), spec({ fifoMain: true }))
-    const env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "fifo-main-home") }
-    const imported = await acx(["import", "--to", `sqlite:${path.join(root, "fifo-main-warn.sqlite")}`], { env })
-    expect(imported.code, imported.stderr).toBe(0)
-    expect(imported.stderr).toContain(`skipped ${dir.notFiles[0]}: not a regular file`)
-    await within("FIFO main case", CASE_BOUND_MS, readEverything(dir, "fifo-main"))
-  }, 4 * CASE_BOUND_MS)
-
-  it("a FIFO named like a subagent transcript is never opened: import ends, the page answers", async () => {
-    const dir = buildHostileDir(path.join(root, "fifo-agent"), spec({ fifoSubagent: true }))
-    const env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "fifo-agent-home") }
-    const imported = await acx(["import", "--to", `sqlite:${path.join(root, "fifo-agent-warn.sqlite")}`], { env })
-    expect(imported.signal, "import hung on the FIFO").toBeNull()
-    expect(imported.code, imported.stderr).toBe(0)
-    expect(imported.stderr).toContain(`skipped ${dir.notFiles[0]}: not a regular file (FIFO)`)
-    await within("FIFO subagent case", CASE_BOUND_MS, readEverything(dir, "fifo-agent"))
-  }, 4 * CASE_BOUND_MS)
 })
 
 const badLine = fc.constantFrom<BadLine>("deep", "garbage", "invalidUtf8", "crlf", "blank")
@@ -204,24 +180,82 @@ const hostileSpec: fc.Arbitrary<HostileSpec> = fc.record({
   directoryTranscript: fc.boolean()
 })
 
-describe("fuzz: generated hostile config directories", () => {
-  const CASES = 4
-  const cases = fc.sample(hostileSpec, { numRuns: CASES, seed: 21 })
-  // one case with everything at once, and one 9 MiB line (over the page's cap, under the reader's)
-  cases.push({
-    sessions: [["deep", "garbage", "invalidUtf8", "crlf", "blank", "huge"], ["deep"]],
-    depth: 20_000,
-    torn: true,
-    fifoMain: true,
-    fifoSubagent: true,
-    linkLoop: true,
-    danglingLink: true,
-    directoryTranscript: true
-  })
-  for (const [i, generated] of cases.entries()) {
-    it(`case ${i}: ${JSON.stringify(generated)}`, async () => {
-      const dir = buildHostileDir(path.join(root, `fuzz-${i}`), generated)
-      await within(`fuzz case ${i}`, CASE_BOUND_MS, readEverything(dir, `fuzz-${i}`))
-    }, 2 * CASE_BOUND_MS)
+const cases = fc.sample(hostileSpec, { numRuns: 4, seed: 21 })
+// one case with everything at once, and one 9 MiB line (over the page's cap, under the reader's)
+cases.push({
+  sessions: [["deep", "garbage", "invalidUtf8", "crlf", "blank", "huge"], ["deep"]],
+  depth: 20_000,
+  torn: true,
+  fifoMain: true,
+  fifoSubagent: true,
+  linkLoop: true,
+  danglingLink: true,
+  directoryTranscript: true
+})
+
+/**
+ * Every attack and every generated directory is a project of one config directory, which every
+ * reader reads once (run by the first test that needs it): each project's files meet each reader
+ * as they would alone (a reader that hung, failed or lost an entry on one fails every test), for
+ * an eighth of the processes a directory each took; the tests then check their own project.
+ */
+let everything:
+  | Promise<
+    { attacks: Record<"deep" | "fifoMain" | "fifoAgent", HostileDir> } & Awaited<ReturnType<typeof readEverything>>
+  >
+  | undefined
+const readAll = () => (everything ??= (async () => {
+  const base = path.join(root, "all")
+  const attacks = {
+    deep: buildHostileDir(base, spec({ sessions: [["deep"], []] }), "-tmp-hostile-deep"),
+    fifoMain: buildHostileDir(base, spec({ fifoMain: true }), "-tmp-hostile-fifo-main"),
+    fifoAgent: buildHostileDir(base, spec({ fifoSubagent: true }), "-tmp-hostile-fifo-agent")
   }
+  const generated = cases.map((generated, i) => buildHostileDir(base, generated, `-tmp-hostile-fuzz-${i}`))
+  const read = await within(
+    "every reader",
+    2 * CASE_BOUND_MS,
+    readEverything([...Object.values(attacks), ...generated], "all")
+  )
+  return { attacks, ...read }
+})())
+
+describe("attacks: no input stops or hangs a reader", () => {
+  it("a valid line nested 20 000 deep is skipped with a warning naming file and offset; the rest is read", async () => {
+    const { attacks, imported, shows } = await readAll()
+    const dir = attacks.deep
+    const first = dir.sessions[0]!
+    const offset = fs.readFileSync(first.file).indexOf("\n") + 1
+    // one line for every file (this project's is the first named)
+    expect(imported.stderr).toMatch(/^acx: warning: \d+ malformed line\(s\) skipped \(not entries\) in /m)
+    expect(imported.stderr).toContain(
+      ` skipped (not entries) in ${dir.projectKey}/${first.sessionId}.jsonl (1, first at byte ${offset})`
+    )
+    expect(shows.get(first.sessionId)!.stderr).toMatch(
+      new RegExp(`first: line 2 at byte ${offset}: nested deeper than 512 levels`)
+    )
+    const stats = await acx(["stats"], {
+      env: { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "deep-home") }
+    })
+    expect(stats.code, stats.stderr).toBe(0)
+    expect(stats.stderr).toContain(`${first.file} (1, first at byte ${offset})`)
+  }, 4 * CASE_BOUND_MS)
+
+  it("a FIFO named like a main transcript is skipped with a warning; the rest is read", async () => {
+    const { attacks, imported } = await readAll()
+    expect(imported.stderr).toContain(`skipped ${attacks.fifoMain.notFiles[0]}: not a regular file`)
+  }, 4 * CASE_BOUND_MS)
+
+  it("a FIFO named like a subagent transcript is never opened: import ends, the page answers", async () => {
+    // an import that hung on the FIFO is killed: `succeeded` fails on its signal
+    const { attacks, imported } = await readAll()
+    expect(imported.stderr).toContain(`skipped ${attacks.fifoAgent.notFiles[0]}: not a regular file (FIFO)`)
+  }, 4 * CASE_BOUND_MS)
+})
+
+describe("fuzz: generated hostile config directories", () => {
+  it(`${cases.length} cases: ${cases.map((generated) => JSON.stringify(generated)).join("; ")}`, async () => {
+    // every reader read them, beside the attacks (`readAll`)
+    await readAll()
+  }, 4 * CASE_BOUND_MS)
 })

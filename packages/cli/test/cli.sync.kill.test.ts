@@ -1,6 +1,6 @@
 /**
  * `acx sync` interrupted and raced, with real processes on a synthetic config dir
- * (`@acx/testing/BigConfigDir`, 24 sessions, ~12 MB, entries without a `uuid` among them, so
+ * (`@acx/testing/BigConfigDir`, 24 sessions, ~6 MB, entries without a `uuid` among them, so
  * only the ledger keeps them single):
  * - `kill -9` at several points of a sync (into SQLite, and into Postgres when ACX_PG_URL is set) (before its first batch, a quarter, three fifths and
  *   nine tenths of the way, each on a rerun of the one killed before), then one more sync: every
@@ -50,27 +50,35 @@ const sqliteTarget = (file: string): Target => ({
   open: () => createSqliteSessionStore({ filename: file })
 })
 
-const postgresTarget = (url: string, schema: string): Target => {
+const postgresTarget = (url: string, schema: string): Target & { readonly end: () => Promise<void> } => {
   const spec = new URL(url)
   spec.searchParams.set("schema", schema)
+  // one connection for every count: the kill loop asks every few milliseconds, and a connection
+  // per question (its authentication) cost more than the sync it watched
+  let client: Promise<PgClient> | undefined
+  const connected = () => (client ??= (async () => {
+    const pg = (await import("pg" as string)) as {
+      default: { Client: new(options: object) => PgClient }
+    }
+    const opened = new pg.default.Client({ connectionString: url })
+    await opened.connect()
+    return opened
+  })())
   return {
     spec: spec.href,
     rows: async () => {
-      const pg = (await import("pg" as string)) as {
-        default: { Client: new(options: object) => PgClient }
-      }
-      const client = new pg.default.Client({ connectionString: url })
-      await client.connect()
+      const opened = await connected()
       try {
-        const result = await client.query(`SELECT count(*)::int AS n FROM "${schema}".claude_session_entries`)
+        const result = await opened.query(`SELECT count(*)::int AS n FROM "${schema}".claude_session_entries`)
         return result.rows[0]!.n
       } catch {
         return 0 // its tables not yet
-      } finally {
-        await client.end()
       }
     },
-    open: () => createPostgresSessionStore({ url, schema })
+    open: () => createPostgresSessionStore({ url, schema }),
+    end: async () => {
+      if (client !== undefined) await (await client).end()
+    }
   }
 }
 
@@ -139,20 +147,26 @@ describe("acx sync interrupted and raced", () => {
 
   beforeAll(() => {
     root = tempDir("sync-kill")
-    big = generateBigConfigDir({ dir: path.join(root, "claude"), sessions: 24, bytes: 12_000_000, projects: 3 })
+    big = generateBigConfigDir({ dir: path.join(root, "claude"), sessions: 24, bytes: 6_000_000, projects: 3 })
     total = expectedEntries(big.configDir).reduce((n, { entries }) => n + entries.length, 0)
   }, TIMEOUT)
   afterAll(() => removeTreeWhenIdle(root), 70_000)
 
   const killTargets: ReadonlyArray<readonly [string, () => Target, () => Promise<void>]> = [
     ["SQLite", () => sqliteTarget(path.join(root, "killed.db")), async () => {}],
-    ...(PG_URL === undefined ? [] : [
-      [
-        "Postgres",
-        () => postgresTarget(PG_URL, PG_SCHEMA),
-        () => dropSchema(PG_URL, PG_SCHEMA)
-      ] as const
-    ])
+    ...(PG_URL === undefined ? [] : (() => {
+      const target = postgresTarget(PG_URL, PG_SCHEMA)
+      return [
+        [
+          "Postgres",
+          () => target,
+          async () => {
+            await target.end()
+            await dropSchema(PG_URL, PG_SCHEMA)
+          }
+        ] as const
+      ]
+    })())
   ]
 
   it.each(killTargets)("%s: kill -9 at several points, then a rerun: every entry exactly once", {

@@ -23,22 +23,6 @@ const TIMEOUT = 240_000
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
 const schemaName = (what: string) => `acx_restart_${what}_${randomUUID().slice(0, 8)}`
 
-/** Resolves once the server refuses connections (a restart has stopped it). */
-const untilDown = async (url: string) => {
-  for (let tries = 0; tries < 400; tries++) {
-    const pool = await pgPool(url)
-    try {
-      await pool.query("SELECT 1")
-    } catch {
-      return
-    } finally {
-      await pool.end().catch(() => undefined)
-    }
-    await sleep(25)
-  }
-  throw new Error("the server never went down")
-}
-
 /** Appends a prompt and an answer to the machine's first session; the key and the lines added. */
 const appendTurn = (machine: FleetMachine) => {
   const projects = path.join(machine.configDir, "projects")
@@ -99,10 +83,9 @@ describe("a Postgres restart under running syncs", () => {
       await sleep(200)
       await pg.restart()
       expect(await open).toMatch(/terminating connection due to administrator command/)
-      await pool.query("INSERT INTO kept VALUES (2)")
       // like a crash, an immediate stop may lose the last moment's commits (synchronous_commit is
-      // off): the WAL writer has written them after its 200 ms delay
-      await sleep(1000)
+      // off): this one is flushed before it is acknowledged
+      await pool.query("BEGIN; SET LOCAL synchronous_commit = on; INSERT INTO kept VALUES (2); COMMIT")
       await pg.restart({ immediate: true, downMillis: 300 })
       const { rows } = await pool.query<{ n: number }>("SELECT n FROM kept ORDER BY n")
       expect(rows.map((row) => row.n)).toEqual([1, 2])
@@ -161,19 +144,22 @@ describe("a Postgres restart under running syncs", () => {
     const spec = withSchema(pg.url, schema)
     const watch = startSync(machine, spec, { extra: ["--watch"], timeoutMs: 200_000 })
     let stdout = ""
+    let stderr = ""
     watch.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    watch.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const syncs = () => stdout.split("\n").filter((line) => line.startsWith("{"))
     const until = async (what: string, done: () => boolean) => {
-      for (let tries = 0; tries < 1500 && !done(); tries++) await sleep(100)
-      expect(done(), `${what}: stdout ${stdout}`).toBe(true)
+      for (let tries = 0; tries < 3000 && !done(); tries++) await sleep(50)
+      expect(done(), `${what}: stdout ${stdout}; stderr ${stderr}`).toBe(true)
     }
     const pool = await pgPool(pg.url)
     try {
       await until("the first sync", () => syncs().length >= 1)
-      const restarted = pg.restart({ downMillis: 4000 })
-      await untilDown(pg.url)
+      // down until the watch has met the closed server and said so (not a guessed while)
+      await pg.stopServer()
       const key = appendTurn(machine)
-      await restarted
+      await until("the line while the server is down", () => /trying again/.test(stderr))
+      await pg.startServer()
       await until("the sync after the restart", () => syncs().some((line) => JSON.parse(line).entries === 2))
       watch.child.kill("SIGINT")
       const run = await watch.done
@@ -188,11 +174,14 @@ describe("a Postgres restart under running syncs", () => {
       expect((await storedCounts(pool, schema)).get(key)).toBe(expected.get(key))
 
       // the hook's sync, started while the server is down, waits for it
-      const again = pg.restart({ downMillis: 3000 })
-      await untilDown(pg.url)
+      await pg.stopServer()
       const key2 = appendTurn(machine)
-      const background = await startSync(machine, spec, { extra: ["--background"] }).done
-      await again
+      const started = startSync(machine, spec, { extra: ["--background"] })
+      let waiting = ""
+      started.child.stderr!.on("data", (chunk: Buffer) => (waiting += chunk.toString()))
+      for (let tries = 0; tries < 3000 && !/trying again/.test(waiting); tries++) await sleep(50)
+      await pg.startServer()
+      const background = await started.done
       expect(background.code, background.stderr).toBe(0)
       expectOneClearLine(
         background.stderr,

@@ -74,10 +74,12 @@ export const mkfifo = (file: string): void => {
 
 const HUGE = 9 * 1024 * 1024
 
-/** Writes the directory under `root`. */
-export const buildHostileDir = (root: string, spec: HostileSpec): HostileDir => {
+/**
+ * Writes the directory under `root` (its config dir `root/claude`), as the project `projectKey`:
+ * several specs built under one root with other keys are projects of one config dir.
+ */
+export const buildHostileDir = (root: string, spec: HostileSpec, projectKey = "-tmp-hostile"): HostileDir => {
   const configDir = path.join(root, "claude")
-  const projectKey = "-tmp-hostile"
   const projectDir = path.join(configDir, "projects", projectKey)
   fs.mkdirSync(projectDir, { recursive: true })
   const notFiles: Array<string> = []

@@ -25,7 +25,9 @@ export const onTerminal = (
   argv: ReadonlyArray<string>,
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }
 ): Terminal => {
-  const child = spawn("script", ["-qfec", argv.map(quote).join(" "), "/dev/null"], options)
+  // `exec`: `script` runs the command through $SHELL (or /bin/sh) -c; dash, unlike bash, would
+  // stay between `script` and the command, get the Ctrl-C too and die of it (exit 130)
+  const child = spawn("script", ["-qfec", `exec ${argv.map(quote).join(" ")}`, "/dev/null"], options)
   let output = ""
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))

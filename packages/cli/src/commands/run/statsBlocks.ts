@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
 import { blocksTable, nowLine } from "../../internal/blocksTable.js"
 import * as format from "../../internal/format.js"
-import { untilSignal } from "../../internal/signals.js"
+import { listenForSignal } from "../../internal/signals.js"
 import type { StatsArgs } from "../args/stats.js"
 
 const HIDE_CURSOR = "\u001b[?25l"
@@ -93,6 +93,8 @@ export const runLive = <E, R>(
     const restore = Effect.sync(() => {
       if (tty) process.stdout.write(SHOW_CURSOR)
     })
+    // listening before the cursor is hidden: a Ctrl-C at any moment after is answered
+    const stopped = yield* listenForSignal
     if (tty) yield* Effect.sync(() => process.stdout.write(HIDE_CURSOR))
-    yield* Effect.raceFirst(loop, untilSignal).pipe(Effect.ensuring(restore))
-  })
+    yield* Effect.raceFirst(loop, stopped).pipe(Effect.ensuring(restore))
+  }).pipe(Effect.scoped)

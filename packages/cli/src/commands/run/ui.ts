@@ -18,7 +18,7 @@ import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as CliError from "../../CliError.js"
-import { untilSignal } from "../../internal/signals.js"
+import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { openStore } from "../../internal/storeSource.js"
 import type { UiArgs } from "../args/ui.js"
@@ -91,7 +91,9 @@ export const run = ({ configDir, followSymlinks, from, host, open, port }: UiArg
       )
     }
     const taken = server.portTaken === undefined ? "" : ` (port ${server.portTaken} was taken)`
+    // listening before the line says Ctrl-C stops it: one right after is answered (exit 0)
+    const stopped = yield* listenForSignal
     yield* Console.log(`acx ui: ${server.url}${taken} — Ctrl-C stops it`)
     if (open) yield* openBrowser(server.url)
-    yield* untilSignal
+    yield* stopped
   }).pipe(Effect.scoped)
