@@ -106,6 +106,19 @@ describe("SessionIndex", () => {
     expect(got).toMatchObject({ firstPrompt: "the real question", lastPrompt: "last question", lastTime: at(3_001) })
   })
 
+  it("a first line longer than many reads is joined once its end comes: the prompt after it is found", async () => {
+    const text = toolResult(1, 3 * 1024 * 1024) + prompt("after the long line", 2) + prompt("then this", 3)
+    const file = write("33333333-3333-4333-8333-333333333333.jsonl", text)
+    for (const limits of windows) {
+      const [got] = await indexed([file], { limits })
+      expect(got, JSON.stringify(limits)).toEqual(fullRead(file))
+      expect(got).toMatchObject({ firstPrompt: "after the long line", lastPrompt: "then this" })
+    }
+    // unterminated: the whole file is one pending line, folded at the end
+    const torn = write("44444444-4444-4444-8444-444444444444.jsonl", prompt("only one", 1).trimEnd())
+    expect((await indexed([torn], { limits: { window: 4 } }))[0]).toEqual(fullRead(torn))
+  })
+
   it("a torn last line is skipped as a full read skips it", async () => {
     const text = prompt("one", 1) + toolResult(2, 200_000) + prompt("two", 3) + "{\"type\":\"user\",\"mess"
     const file = write("22222222-2222-4222-8222-222222222222.jsonl", text)
