@@ -281,6 +281,8 @@ export const makeWithClient = (
           seen.add(entry.uuid)
           return true
         })
+        // before the clock row's lock: the lock is held for the statements only
+        if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
         yield* run(
           "append",
           { ...keyAttributes(key), entries: batch.length },
@@ -434,7 +436,9 @@ export const makeWithClient = (
 
     const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
       const { next, source } = advance
-      return run(
+      // the summary's fold loaded before the clock row's lock (see `append`)
+      const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
+      return Effect.zipRight(ready, run(
         "appendImported",
         { ...keyAttributes(key), entries: batch.length, file: next.file },
         sql.withTransaction(Effect.gen(function*() {
@@ -454,7 +458,7 @@ export const makeWithClient = (
               "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
           return true
         }))
-      )
+      ))
     }
 
     // every writer takes the clock row's lock first (see the module doc)
