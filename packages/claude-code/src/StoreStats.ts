@@ -66,7 +66,10 @@ type Transcripts = ReadonlyArray<{ readonly subpath: string; readonly fold: Stat
  */
 export interface StoreStatsMemo {
   key: string | undefined
-  readonly sessions: Map<string, { readonly mtime: number; readonly entries: number; readonly transcripts: Transcripts }>
+  readonly sessions: Map<
+    string,
+    { readonly mtime: number; readonly entries: number; readonly transcripts: Transcripts }
+  >
 }
 
 /**

@@ -161,6 +161,60 @@ for (const backend of stores) {
       120_000
     )
 
+    it.scoped(
+      "the folds kept in memory (a page's memo): the same reports, an append in the next call",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* backend.open()
+          const cacheDir = path.join(root, `cache3-${backend.name}`)
+          const location = `store:memo-${backend.name}`
+          const memo = StoreStats.makeMemo()
+          const plain = yield* StoreStats.foldStats({ store, location, pricing, cacheDir: null })
+          const first = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          const again = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          for (const by of StatsReport.groupings) {
+            expect({ by, report: reportOf(first, by) }).toEqual({ by, report: reportOf(plain, by) })
+            expect({ by, report: reportOf(again, by) }).toEqual({ by, report: reportOf(plain, by) })
+          }
+          expect(again.run.files.folded).toBe(0)
+          // answered from memory: the cache file is not read (gone, it is not missed)
+          fs.rmSync(cacheDir, { recursive: true, force: true })
+          const fromMemory = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          expect(fromMemory.run.files.folded).toBe(0)
+          expect(reportOf(fromMemory, "session")).toEqual(reportOf(plain, "session"))
+
+          const grown = built.sessions[1]!
+          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [{
+            type: "assistant",
+            uuid: randomUUID(),
+            timestamp: "2026-11-28T11:00:00.000Z",
+            requestId: "req_store_memo",
+            message: {
+              id: "msg_store_memo",
+              role: "assistant",
+              model: "claude-sonnet-4-5-20250929",
+              content: [{ type: "text", text: "one more" }],
+              usage: { input_tokens: 500, output_tokens: 10 }
+            }
+          }])
+          const after = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          expect(after.run.files.folded).toBe(1 + grown.subagents.length)
+          expect(reportOf(after, "model").total.tokens.input).toBe(reportOf(plain, "model").total.tokens.input + 500)
+          const unremembered = yield* StoreStats.foldStats({ store, location, pricing, cacheDir: null })
+          expect(reportOf(after, "day")).toEqual(reportOf(unremembered, "day"))
+          // another pricing table: nothing of the memo is reused
+          const priced = yield* StoreStats.foldStats({
+            store,
+            location,
+            pricing: { ...pricing, models: { ...pricing.models, "acx-test-model": Object.values(pricing.models)[0]! } },
+            cacheDir,
+            memo
+          })
+          expect(priced.run.files.cached).toBe(0)
+        }),
+      120_000
+    )
+
     it.scoped("a fork inside the store, and what a store does not hold", () =>
       Effect.gen(function*() {
         const store = yield* backend.open()

@@ -14,8 +14,8 @@
  *   `unicode61` sees, whatever the database's locale), with a GIN index.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as SearchQuery from "../SearchQuery.js"
