@@ -70,6 +70,16 @@ export interface StoreStatsMemo {
     string,
     { readonly mtime: number; readonly entries: number; readonly transcripts: Transcripts }
   >
+  /**
+   * The last result and the catalog list it was made from: the same list again (a catalog that
+   * keeps its list hands out the same array while nothing changed) is the same result, the same
+   * object, so a caller can keep what it computed from it.
+   */
+  last?: {
+    readonly key: string
+    readonly listed: ReadonlyArray<StoreCatalog.StoredSession>
+    readonly result: SessionStats.StatsFolds
+  } | undefined
 }
 
 /**
@@ -154,6 +164,8 @@ export const foldStats = (
       ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
     }).pipe(Effect.mapError(storeFailure("foldStats")))
+    const lastKey = `${memoKey}/${options.projectKey ?? ""}/${options.sessionId ?? ""}`
+    if (memo?.last !== undefined && memo.last.listed === listed && memo.last.key === lastKey) return memo.last.result
     const sessions = StoreStatsCache.inDirectoryOrder(listed)
     const counts = { cached: 0, folded: 0 }
     const filesOf = (session: StoreCatalog.StoredSession, transcripts: Transcripts) =>
@@ -165,7 +177,9 @@ export const foldStats = (
         counts.cached += transcripts.length
         return filesOf(session, transcripts)
       })
-      return { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, undefined) }
+      const result = { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, undefined) }
+      memo.last = { key: lastKey, listed, result }
+      return result
     }
     const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
     const cacheFile = cacheDir === null ? undefined : StoreStatsCache.cacheFileOf(cacheDir, options.location)
