@@ -50,6 +50,21 @@ const dirProjects = Effect.flatMap(ClaudeProjects.ClaudeProjects, Effect.succeed
 // the report without the files it names (a store names keys, a directory files)
 const reportOf = (folds: SessionStats.StatsFolds, by: StatsReport.GroupBy) => SessionStats.reportStats(folds, by).report
 
+// An API message with usage, appended to a stored session.
+const oneMore = (id: string, timestamp: string, inputTokens: number) => ({
+  type: "assistant",
+  uuid: randomUUID(),
+  timestamp,
+  requestId: `req_${id}`,
+  message: {
+    id: `msg_${id}`,
+    role: "assistant",
+    model: "claude-sonnet-4-5-20250929",
+    content: [{ type: "text", text: "one more" }],
+    usage: { input_tokens: inputTokens, output_tokens: 10 }
+  }
+})
+
 const stores = [
   { name: "SQLite", skip: false, open: () => SqliteSessionStore.make({ filename: path.join(root, "store.sqlite") }) },
   {
@@ -133,19 +148,9 @@ for (const backend of stores) {
           expect(reportOf(again, "day")).toEqual(reportOf(first, "day"))
 
           const grown = built.sessions[0]!
-          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [{
-            type: "assistant",
-            uuid: randomUUID(),
-            timestamp: "2026-11-28T10:00:00.000Z",
-            requestId: "req_store_projects",
-            message: {
-              id: "msg_store_projects",
-              role: "assistant",
-              model: "claude-sonnet-4-5-20250929",
-              content: [{ type: "text", text: "one more" }],
-              usage: { input_tokens: 1000, output_tokens: 10 }
-            }
-          }])
+          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [
+            oneMore("store_projects", "2026-11-28T10:00:00.000Z", 1000)
+          ])
           const after = yield* StoreStats.foldStats({ store, location, pricing, cacheDir })
           const transcripts = 1 + grown.subagents.length
           expect(after.run.files.folded).toBe(transcripts)
@@ -184,19 +189,9 @@ for (const backend of stores) {
           expect(reportOf(fromMemory, "session")).toEqual(reportOf(plain, "session"))
 
           const grown = built.sessions[1]!
-          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [{
-            type: "assistant",
-            uuid: randomUUID(),
-            timestamp: "2026-11-28T11:00:00.000Z",
-            requestId: "req_store_memo",
-            message: {
-              id: "msg_store_memo",
-              role: "assistant",
-              model: "claude-sonnet-4-5-20250929",
-              content: [{ type: "text", text: "one more" }],
-              usage: { input_tokens: 500, output_tokens: 10 }
-            }
-          }])
+          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [
+            oneMore("store_memo", "2026-11-28T11:00:00.000Z", 500)
+          ])
           const after = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
           expect(after.run.files.folded).toBe(1 + grown.subagents.length)
           expect(reportOf(after, "model").total.tokens.input).toBe(reportOf(plain, "model").total.tokens.input + 500)
@@ -211,6 +206,12 @@ for (const backend of stores) {
             memo
           })
           expect(priced.run.files.cached).toBe(0)
+          // over a catalog that keeps its list (Postgres), nothing changed is the same result
+          yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo }) // folded: remembered
+          const remembered = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          const same = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          if (backend.name === "Postgres") expect(same).toBe(remembered)
+          expect(reportOf(same, "day")).toEqual(reportOf(after, "day"))
         }),
       120_000
     )
