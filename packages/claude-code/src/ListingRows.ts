@@ -100,4 +100,10 @@ const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"
  * @category rows
  */
 export const rows = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): Array<ListedSession> =>
-  [...sessions].sort(byLastActivity).map(rowOf)
+  // each session's time parsed once, not at every comparison (a hub lists thousands)
+  sessions.map((session) => ({ session, at: lastActivity(session) }))
+    .sort((a, b) =>
+      b.at - a.at ||
+      (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0)
+    )
+    .map(({ session }) => rowOf(session))

@@ -44,6 +44,58 @@ export interface StoreStatsOptions {
   readonly pricing?: Pricing.PricingTable | undefined
   /** Default `$ACX_HOME/cache`; `null`: no cache. */
   readonly cacheDir?: string | null | undefined
+  /**
+   * The folds of the last calls kept in memory ({@link makeMemo}), for a process that asks again
+   * and again (the web page over a store): a session unchanged since is neither read nor restored
+   * from the cache file, and when none changed the file is not read at all.
+   *
+   * @since 0.4.0
+   */
+  readonly memo?: StoreStatsMemo | undefined
+}
+
+type Transcripts = ReadonlyArray<{ readonly subpath: string; readonly fold: StatsFold.FoldState }>
+
+/**
+ * Folds kept in memory between calls of {@link foldStats}, per session under the file cache's key
+ * (the catalog's `mtime` and entry count), for one pricing table and time zone. The folds are
+ * shared by the calls' results: a report reads them, never changes them.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface StoreStatsMemo {
+  key: string | undefined
+  readonly sessions: Map<
+    string,
+    { readonly mtime: number; readonly entries: number; readonly transcripts: Transcripts }
+  >
+  /**
+   * The last result and the catalog list it was made from: the same list again (a catalog that
+   * keeps its list hands out the same array while nothing changed) is the same result, the same
+   * object, so a caller can keep what it computed from it.
+   */
+  last?: {
+    readonly key: string
+    readonly listed: ReadonlyArray<StoreCatalog.StoredSession>
+    readonly result: SessionStats.StatsFolds
+  } | undefined
+}
+
+/**
+ * An empty memo.
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const makeMemo = (): StoreStatsMemo => ({ key: undefined, sessions: new Map() })
+
+// The memo's folds of a session as the catalog lists it now, if it holds them.
+const remembered = (memo: StoreStatsMemo | undefined, session: StoreCatalog.StoredSession) => {
+  const hit = memo?.sessions.get(StoreStatsCache.sessionKey(session))
+  return hit !== undefined && hit.mtime === session.mtime && hit.entries === session.entries
+    ? hit.transcripts
+    : undefined
 }
 
 /**
@@ -102,35 +154,68 @@ export const foldStats = (
   Effect.gen(function*() {
     const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
     const fingerprint = Pricing.fingerprint(pricing)
-    const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
-    const cacheFile = cacheDir === null ? undefined : StoreStatsCache.cacheFileOf(cacheDir, options.location)
-    const cached = cacheFile === undefined ? {} : StoreStatsCache.readCache(cacheFile, options.location, fingerprint)
+    const { memo } = options
+    const memoKey = `${fingerprint}/${timeZone()}`
+    if (memo !== undefined && memo.key !== memoKey) {
+      memo.sessions.clear()
+      memo.key = memoKey
+    }
     const listed = yield* options.store.catalog.listSessions({
       ...(options.projectKey === undefined ? {} : { projectKey: options.projectKey }),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId })
     }).pipe(Effect.mapError(storeFailure("foldStats")))
+    const lastKey = `${memoKey}/${options.projectKey ?? ""}/${options.sessionId ?? ""}`
+    if (memo?.last !== undefined && memo.last.listed === listed && memo.last.key === lastKey) return memo.last.result
     const sessions = StoreStatsCache.inDirectoryOrder(listed)
-    const context = { pricing, dayOf: StatsFold.localDayOf() }
     const counts = { cached: 0, folded: 0 }
-    const fresh: { [key: string]: StoreStatsCache.CachedSession } = {}
-    const perSession = yield* Effect.forEach(sessions, (session) => {
-      const reused = StoreStatsCache.reusable(cached, session)
+    const filesOf = (session: StoreCatalog.StoredSession, transcripts: Transcripts) =>
+      StoreStatsCache.fileFolds(options.location, session, transcripts)
+    // every session as the memo holds it: the cache file was written when they were folded
+    if (memo !== undefined && sessions.every((session) => remembered(memo, session) !== undefined)) {
+      const perSession = sessions.map((session) => {
+        const transcripts = remembered(memo, session)!
+        counts.cached += transcripts.length
+        return filesOf(session, transcripts)
+      })
+      const result = { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, undefined) }
+      memo.last = { key: lastKey, listed, result }
+      return result
+    }
+    const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
+    const cacheFile = cacheDir === null ? undefined : StoreStatsCache.cacheFileOf(cacheDir, options.location)
+    const cached = cacheFile === undefined ? {} : StoreStatsCache.readCache(cacheFile, options.location, fingerprint)
+    const context = { pricing, dayOf: StatsFold.localDayOf() }
+    const folded = yield* Effect.forEach(sessions, (session) => {
+      const reused = remembered(memo, session) ?? StoreStatsCache.reusable(cached, session)
       const folds = reused === undefined ? foldSession(options, session, context) : Effect.succeed(reused)
       return Effect.map(folds, (transcripts) => {
         counts[reused === undefined ? "folded" : "cached"] += transcripts.length
+        memo?.sessions.set(StoreStatsCache.sessionKey(session), {
+          mtime: session.mtime,
+          entries: session.entries,
+          transcripts
+        })
+        return { session, transcripts }
+      })
+    }, { concurrency: 4 })
+    const complete = options.projectKey === undefined && options.sessionId === undefined
+    if (memo !== undefined && complete && memo.sessions.size > sessions.length) {
+      // sessions deleted since: forgotten
+      const listedKeys = new Set(sessions.map(StoreStatsCache.sessionKey))
+      for (const key of memo.sessions.keys()) if (!listedKeys.has(key)) memo.sessions.delete(key)
+    }
+    let cacheWarning: string | undefined
+    if (
+      cacheFile !== undefined && (counts.folded > 0 || (complete && Object.keys(cached).length !== sessions.length))
+    ) {
+      const fresh: { [key: string]: StoreStatsCache.CachedSession } = {}
+      for (const { session, transcripts } of folded) {
         fresh[StoreStatsCache.sessionKey(session)] = {
           mtime: session.mtime,
           entries: session.entries,
           transcripts: transcripts.map(({ fold, subpath }) => ({ subpath, state: StatsFold.serialise(fold) }))
         }
-        return StoreStatsCache.fileFolds(options.location, session, transcripts)
-      })
-    }, { concurrency: 4 })
-    const complete = options.projectKey === undefined && options.sessionId === undefined
-    let cacheWarning: string | undefined
-    if (
-      cacheFile !== undefined && (counts.folded > 0 || (complete && Object.keys(cached).length !== sessions.length))
-    ) {
+      }
       const kept = complete ? fresh : { ...cached, ...fresh }
       cacheWarning = writeCache(cacheFile, {
         version: StoreStatsCache.CACHE_VERSION,
@@ -140,5 +225,6 @@ export const foldStats = (
         sessions: kept
       })
     }
+    const perSession = folded.map(({ session, transcripts }) => filesOf(session, transcripts))
     return { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, cacheWarning) }
   })

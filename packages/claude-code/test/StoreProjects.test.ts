@@ -50,6 +50,21 @@ const dirProjects = Effect.flatMap(ClaudeProjects.ClaudeProjects, Effect.succeed
 // the report without the files it names (a store names keys, a directory files)
 const reportOf = (folds: SessionStats.StatsFolds, by: StatsReport.GroupBy) => SessionStats.reportStats(folds, by).report
 
+// An API message with usage, appended to a stored session.
+const oneMore = (id: string, timestamp: string, inputTokens: number) => ({
+  type: "assistant",
+  uuid: randomUUID(),
+  timestamp,
+  requestId: `req_${id}`,
+  message: {
+    id: `msg_${id}`,
+    role: "assistant",
+    model: "claude-sonnet-4-5-20250929",
+    content: [{ type: "text", text: "one more" }],
+    usage: { input_tokens: inputTokens, output_tokens: 10 }
+  }
+})
+
 const stores = [
   { name: "SQLite", skip: false, open: () => SqliteSessionStore.make({ filename: path.join(root, "store.sqlite") }) },
   {
@@ -133,19 +148,9 @@ for (const backend of stores) {
           expect(reportOf(again, "day")).toEqual(reportOf(first, "day"))
 
           const grown = built.sessions[0]!
-          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [{
-            type: "assistant",
-            uuid: randomUUID(),
-            timestamp: "2026-11-28T10:00:00.000Z",
-            requestId: "req_store_projects",
-            message: {
-              id: "msg_store_projects",
-              role: "assistant",
-              model: "claude-sonnet-4-5-20250929",
-              content: [{ type: "text", text: "one more" }],
-              usage: { input_tokens: 1000, output_tokens: 10 }
-            }
-          }])
+          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [
+            oneMore("store_projects", "2026-11-28T10:00:00.000Z", 1000)
+          ])
           const after = yield* StoreStats.foldStats({ store, location, pricing, cacheDir })
           const transcripts = 1 + grown.subagents.length
           expect(after.run.files.folded).toBe(transcripts)
@@ -157,6 +162,56 @@ for (const backend of stores) {
           const rebuilt = yield* StoreStats.foldStats({ store, location, pricing, cacheDir })
           expect(rebuilt.run.files.cached).toBe(0)
           expect(reportOf(rebuilt, "model")).toEqual(reportOf(after, "model"))
+        }),
+      120_000
+    )
+
+    it.scoped(
+      "the folds kept in memory (a page's memo): the same reports, an append in the next call",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* backend.open()
+          const cacheDir = path.join(root, `cache3-${backend.name}`)
+          const location = `store:memo-${backend.name}`
+          const memo = StoreStats.makeMemo()
+          const plain = yield* StoreStats.foldStats({ store, location, pricing, cacheDir: null })
+          const first = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          const again = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          for (const by of StatsReport.groupings) {
+            expect({ by, report: reportOf(first, by) }).toEqual({ by, report: reportOf(plain, by) })
+            expect({ by, report: reportOf(again, by) }).toEqual({ by, report: reportOf(plain, by) })
+          }
+          expect(again.run.files.folded).toBe(0)
+          // answered from memory: the cache file is not read (gone, it is not missed)
+          fs.rmSync(cacheDir, { recursive: true, force: true })
+          const fromMemory = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          expect(fromMemory.run.files.folded).toBe(0)
+          expect(reportOf(fromMemory, "session")).toEqual(reportOf(plain, "session"))
+
+          const grown = built.sessions[1]!
+          yield* store.append({ projectKey: grown.projectKey, sessionId: grown.sessionId }, [
+            oneMore("store_memo", "2026-11-28T11:00:00.000Z", 500)
+          ])
+          const after = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          expect(after.run.files.folded).toBe(1 + grown.subagents.length)
+          expect(reportOf(after, "model").total.tokens.input).toBe(reportOf(plain, "model").total.tokens.input + 500)
+          const unremembered = yield* StoreStats.foldStats({ store, location, pricing, cacheDir: null })
+          expect(reportOf(after, "day")).toEqual(reportOf(unremembered, "day"))
+          // another pricing table: nothing of the memo is reused
+          const priced = yield* StoreStats.foldStats({
+            store,
+            location,
+            pricing: { ...pricing, models: { ...pricing.models, "acx-test-model": Object.values(pricing.models)[0]! } },
+            cacheDir,
+            memo
+          })
+          expect(priced.run.files.cached).toBe(0)
+          // over a catalog that keeps its list (Postgres), nothing changed is the same result
+          yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo }) // folded: remembered
+          const remembered = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          const same = yield* StoreStats.foldStats({ store, location, pricing, cacheDir, memo })
+          if (backend.name === "Postgres") expect(same).toBe(remembered)
+          expect(reportOf(same, "day")).toEqual(reportOf(after, "day"))
         }),
       120_000
     )

@@ -339,13 +339,15 @@ export const mapStrings = (
   for (const [key, item] of Object.entries(input)) {
     const hidden = secretKey !== undefined && (typeof item === "string" || typeof item === "number") &&
       secretKey(key) && item !== ""
-    // defineProperty: a key named "__proto__" is data like any other
-    Object.defineProperty(out, redact(key), {
-      value: hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey),
-      enumerable: true,
-      writable: true,
-      configurable: true
-    })
+    const name = redact(key)
+    const value = hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey)
+    // a key named "__proto__" is data like any other (defineProperty); every other key is assigned,
+    // which is the same own property and many times faster (thousands of rows a page's list)
+    if (name === "__proto__") {
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
+    } else {
+      out[name] = value
+    }
   }
   return out
 }

@@ -281,6 +281,8 @@ export const makeWithClient = (
           seen.add(entry.uuid)
           return true
         })
+        // before the clock row's lock: the lock is held for the statements only
+        if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
         yield* run(
           "append",
           { ...keyAttributes(key), entries: batch.length },
@@ -434,26 +436,31 @@ export const makeWithClient = (
 
     const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
       const { next, source } = advance
-      return run(
-        "appendImported",
-        { ...keyAttributes(key), entries: batch.length, file: next.file },
-        sql.withTransaction(Effect.gen(function*() {
-          // the clock row's lock first: every writer of the store waits on it (see the module doc),
-          // so the record read below cannot move before the commit
-          yield* sql`UPDATE ${clock} SET last = last`
-          const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+      // the summary's fold loaded before the clock row's lock (see `append`)
+      const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
+      return Effect.zipRight(
+        ready,
+        run(
+          "appendImported",
+          { ...keyAttributes(key), entries: batch.length, file: next.file },
+          sql.withTransaction(Effect.gen(function*() {
+            // the clock row's lock first: every writer of the store waits on it (see the module doc),
+            // so the record read below cannot move before the commit
+            yield* sql`UPDATE ${clock} SET last = last`
+            const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
             FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
-          const current = stored === undefined
-            ? undefined
-            : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
-          if (!ImportLedger.isExpected(current, advance.expected)) return false
-          yield* append(key, batch)
-          yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
+            const current = stored === undefined
+              ? undefined
+              : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+            if (!ImportLedger.isExpected(current, advance.expected)) return false
+            yield* append(key, batch)
+            yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
             VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
             ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
               "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
-          return true
-        }))
+            return true
+          }))
+        )
       )
     }
 

@@ -44,9 +44,13 @@ export type SessionOrigin = typeof SessionOrigin.Type
  * @category models
  */
 export interface SessionOrigins {
-  /** The recorded origins (of one project's sessions, or all). */
+  /**
+   * The recorded origins (of one project's sessions, or all; of `sessions` only when given: a
+   * machine's sync asks for its own sessions', not for every machine's of a hub).
+   */
   readonly listOrigins: (
-    projectKey?: string
+    projectKey?: string,
+    sessions?: ReadonlyArray<{ readonly projectKey: string; readonly sessionId: string }>
   ) => Effect.Effect<ReadonlyArray<SessionOrigin>, SessionStore.SessionStoreError>
   /** Records the origins of sessions that have none (a recorded one is kept); how many were new. */
   readonly recordOrigins: (

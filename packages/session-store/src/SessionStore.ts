@@ -304,6 +304,16 @@ export const foldSummary = (
     }))
 
 /**
+ * Loads what {@link foldSummary} folds with (the SDK, once per process): a store that takes a
+ * lock for its append loads it before, so the SDK's load (a second of a loaded machine) is not
+ * spent holding the lock every other writer of the store waits on.
+ *
+ * @since 0.4.0
+ * @category summaries
+ */
+export const loadSummaryFold: Effect.Effect<void, SessionStoreError> = Effect.asVoid(loadSdk)
+
+/**
  * Whether a key is a main transcript key (no subpath).
  *
  * @since 0.1.0

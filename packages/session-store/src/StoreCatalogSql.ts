@@ -79,6 +79,12 @@ export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement
     sql += " AND coalesce(m.last_activity_ms, m.mtime) >= ?"
     params.push(filter.since)
   }
+  if (filter.sessions !== undefined) {
+    // one parameter whatever the number of keys (SQLite's limit is 32 766)
+    sql += ` AND (m.project_key, m.session_id) IN
+      (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`
+    params.push(JSON.stringify(filter.sessions.map((key) => [key.projectKey, key.sessionId])))
+  }
   return { sql, params }
 }
 

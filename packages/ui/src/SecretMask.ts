@@ -15,7 +15,38 @@ import * as Redact from "@acx/convert/Redact"
  * @since 0.1.0
  * @category masking
  */
-export const maskText: (text: string) => string = Redact.redactSecrets
+export const maskText = (text: string): string => {
+  if (text.length > MEMO_LONGEST) return Redact.redactSecrets(text)
+  const known = memo.current.get(text) ?? memo.previous.get(text)
+  if (known !== undefined) {
+    if (memo.current.get(text) === undefined) remember(text, known)
+    return known
+  }
+  const masked = Redact.redactSecrets(text)
+  remember(text, masked)
+  return masked
+}
+
+// The masked text of the strings masked lately: a page over a hub masks the same tens of
+// thousands of strings (titles, prompts, paths, keys) at every reading of its list, and every
+// pattern of the redactor runs over each. Masking is a function of the text alone, so a string
+// seen before is looked up instead. Two generations: when the newer holds MEMO_CHARS characters
+// it becomes the older and the oldest is dropped (a string used since moved up): at most twice
+// that many characters, for strings of at most MEMO_LONGEST (a transcript's long outputs are not
+// kept).
+const MEMO_LONGEST = 4096
+const MEMO_CHARS = 8_000_000
+const memo = { current: new Map<string, string>(), previous: new Map<string, string>(), chars: 0 }
+
+const remember = (text: string, masked: string): void => {
+  if (memo.chars >= MEMO_CHARS) {
+    memo.previous = memo.current
+    memo.current = new Map()
+    memo.chars = 0
+  }
+  memo.current.set(text, masked)
+  memo.chars += text.length
+}
 
 /**
  * A JSON value with every string (and key) masked; the structure is kept, so masked JSON is

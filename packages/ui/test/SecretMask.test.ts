@@ -1,3 +1,4 @@
+import * as Redact from "@acx/convert/Redact"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import * as SecretMask from "../src/SecretMask.js"
@@ -20,6 +21,32 @@ const withSecret = fc.letrec((tie) => ({
 })).value
 
 describe("SecretMask", () => {
+  it("maskText, remembered or not, is the redactor's mask: the same text the first time and every time after", () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.tuple(fc.string(), fc.string()).map(([before, after]) => `${before} ${SECRET} ${after}`),
+      // longer than what is remembered
+      fc.string().map((tail) => `password=${"x".repeat(5000)} ${SECRET} ${tail}`)
+    )
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 8 }), (texts) => {
+        for (const round of [0, 1]) {
+          for (const item of texts) {
+            expect({ round, masked: SecretMask.maskText(item) }).toEqual({
+              round,
+              masked: Redact.redactSecrets(item)
+            })
+          }
+        }
+      })
+    )
+    // a row with a key named __proto__ stays data (the fast assignment is not used for it)
+    const masked = SecretMask.maskValue(JSON.parse(`{"__proto__": "${SECRET}", "a": ["${SECRET}"]}`)) as object
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype)
+    expect(Object.keys(masked)).toEqual(["__proto__", "a"])
+    expect(JSON.stringify(masked)).not.toContain(SECRET)
+  })
+
   it("shown(true) leaves no secret in any string or key of a value; shown(false) gives the value back", () => {
     fc.assert(
       fc.property(withSecret, (value) => {

@@ -185,6 +185,43 @@ for (const backend of backends) {
       }
     })
 
+    it("the list and the costs read again unchanged, then an append: both show it at once", async () => {
+      const costs = async () => (await (await stored.request("/api/costs")).json()) as CostsView.CostsResponse
+      const list = async () => (await (await stored.request("/api/sessions")).json()) as UiApi.SessionsResponse
+      const [costsBefore, listBefore] = [await costs(), await list()]
+      expect(await costs()).toEqual(costsBefore)
+      expect(await list()).toEqual(listBefore)
+      const sessionId = randomUUID()
+      const asked = randomUUID()
+      await Effect.runPromise(stored.store!.append({ projectKey: "-home-dev-stored", sessionId }, [
+        prompt(sessionId, asked, "an expensive question"),
+        {
+          type: "assistant",
+          uuid: randomUUID(),
+          parentUuid: asked,
+          sessionId,
+          timestamp: "2026-03-01T10:00:01.000Z",
+          cwd: "/home/dev/stored",
+          requestId: "req_kept_costs",
+          message: {
+            id: "msg_kept_costs",
+            role: "assistant",
+            model: "claude-sonnet-4-5-20250929",
+            content: [{ type: "text", text: "an expensive answer" }],
+            usage: { input_tokens: 90_000_000, output_tokens: 10 }
+          }
+        }
+      ]))
+      const listAfter = await list()
+      expect(listAfter.sessions.length).toBe(listBefore.sessions.length + 1)
+      expect(listAfter.sessions.find((row) => row.sessionId === sessionId)).toMatchObject({
+        firstPrompt: "an expensive question"
+      })
+      const costsAfter = await costs()
+      expect(costsAfter.sessions[0]?.sessionId).toBe(sessionId)
+      expect(costsAfter.day.total.costUSD).toBeGreaterThan(costsBefore.day.total.costUSD + 100)
+    })
+
     it("searches inside every conversation: hits with the turn, marked snippets, filters", async () => {
       const response = await stored.request("/api/search?q=beads&limit=5")
       expect(response.status).toBe(200)

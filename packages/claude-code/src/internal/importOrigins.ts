@@ -24,7 +24,8 @@ export const recordOrigins = (
   Effect.gen(function*() {
     const origins = SessionOrigins.originsOf(store)
     if (origins === undefined || imported.length === 0) return 0
-    const known = new Set((yield* origins.listOrigins(projectKey)).map(SessionOrigins.originKey))
+    // the imported sessions' only: on a hub, not every other machine's too
+    const known = new Set((yield* origins.listOrigins(projectKey, imported)).map(SessionOrigins.originKey))
     const missing = new Set(
       imported.map(SessionOrigins.originKey).filter((key) => !known.has(key))
     )

@@ -15,6 +15,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as SearchQuery from "../SearchQuery.js"
@@ -306,6 +307,35 @@ export const catchUp = (
     return derived
   })
 
+/**
+ * The whole session list of the last read, kept while the rows it was read from are the same:
+ * their fingerprint (keys, `mtime`s and entry counts of the rows the list reads, as this login
+ * role sees them) is one short statement, where the list itself is megabytes of metadata to send
+ * and decode (4 000 sessions: 2 MB). Whatever changes a listed row changes its fingerprint: an
+ * append derived (its `mtime` and counts move), a delete or retention (the set shrinks), a grant
+ * or revoke on a hub (row-level security shows another set). Read before the rows, so a list kept
+ * under a fingerprint is never older than it.
+ */
+const listCache = (
+  sql: SqlClient.SqlClient,
+  readList: (listed: Statement.Fragment) => Effect.Effect<ReadonlyArray<StoreCatalog.StoredSession>, SqlError>
+) => {
+  let kept: { readonly fingerprint: string; readonly rows: ReadonlyArray<StoreCatalog.StoredSession> } | undefined
+  return {
+    read: (listed: Statement.Fragment) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<{ readonly n: string | number; readonly digest: string | null }>`SELECT count(*) AS n,
+          md5(string_agg(m.project_key || '/' || m.session_id || '/' || m.mtime || '/' || m.entries, ','
+            ORDER BY m.project_key, m.session_id)) AS digest ${listed}`
+        const fingerprint = `${row?.n ?? 0}:${row?.digest ?? ""}`
+        if (kept?.fingerprint === fingerprint) return kept.rows
+        const rows = yield* readList(listed)
+        kept = { fingerprint, rows }
+        return rows
+      })
+  }
+}
+
 /** The catalog over the store's pool. */
 export const makeCatalog = (
   sql: SqlClient.SqlClient,
@@ -320,18 +350,32 @@ export const makeCatalog = (
   // A reader that may not write (a hub's viewer: Postgres refuses the clock row's lock) reads what
   // the writers derived, as a reader of a read-only SQLite file does.
   const caughtUp = refresh().pipe(Effect.catchIf((error) => error.reason === "ReadOnly", () => Effect.succeed(0)))
+  const readList = (listed: Statement.Fragment) =>
+    Effect.map(
+      sql<MetaRow>`SELECT m.* ${listed}`,
+      (rows): ReadonlyArray<StoreCatalog.StoredSession> => StoreCatalog.sortByLastActivity(rows.map(storedSessionOf))
+    )
+  const wholeList = listCache(sql, readList)
   return {
     refresh,
     listSessions: Effect.fn("PostgresSessionStore.catalog.listSessions")(function*(filter = {}) {
       yield* caughtUp
-      const rows = yield* sql<MetaRow>`SELECT m.* FROM ${t.meta} m
+      const listed = sql`FROM ${t.meta} m
         WHERE EXISTS (SELECT 1 FROM ${t.keys} k
           WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')
         ${filter.projectKey === undefined ? sql`` : sql`AND m.project_key = ${filter.projectKey}`}
         ${filter.sessionId === undefined ? sql`` : sql`AND m.session_id = ${filter.sessionId}`}
-        ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}`
-        .pipe(Effect.mapError(storageError("catalog.listSessions")))
-      return rows.map(storedSessionOf).sort(StoreCatalog.byLastActivity)
+        ${filter.since === undefined ? sql`` : sql`AND coalesce(m.last_activity_ms, m.mtime) >= ${filter.since}`}
+        ${
+        filter.sessions === undefined ? sql`` : sql`AND (m.project_key, m.session_id) IN
+          (SELECT x.p, x.s FROM json_to_recordset(${
+          JSON.stringify(filter.sessions.map((key) => ({ p: key.projectKey, s: key.sessionId })))
+        }::json) AS x(p TEXT, s TEXT))`
+      }`
+      const whole = Object.values(filter).every((value) => value === undefined)
+      return yield* (whole ? wholeList.read(listed) : readList(listed)).pipe(
+        Effect.mapError(storageError("catalog.listSessions"))
+      )
     }),
     clock: Effect.fn("PostgresSessionStore.catalog.clock")(function*() {
       const rows = yield* sql<{ readonly last: string | number | null }>`SELECT last FROM ${t.clock}`
@@ -353,8 +397,10 @@ export const makeCatalog = (
       const limit = StoreCatalog.limitOf(options.limit)
       // As on SQLite (StoreCatalog.SEARCH_CANDIDATES): the newest matches that pass the filters,
       // unranked (the planner walks the primary key backwards checking `words`, or reads the GIN
-      // index and keeps the top ids: whichever its statistics on `words` say is cheaper); ts_rank
-      // over those only (it reads each one's stored `words`); the rows and bodies of the best last.
+      // index and keeps the top ids: whichever its statistics on `words` say is cheaper), kept with
+      // their `words`; ts_rank over those only (ranking by ids joined back to the table made the
+      // planner hash-join a scan of every text: 200 ms of a 46 000-text hub); the rows and bodies
+      // of the best last.
       // A project's texts lie between its first and last text id (read once from its index; `OFFSET 0`
       // keeps the planner from finding min/max by walking the primary key past other projects):
       // the walk over a common word's matches starts at the project's newest text, not the store's.
@@ -363,7 +409,7 @@ export const makeCatalog = (
           FROM (SELECT id FROM ${t.text} WHERE project_key = ${options.projectKey ?? null} OFFSET 0) AS p
         ),
         candidates AS MATERIALIZED (
-          SELECT id FROM ${t.text}
+          SELECT id, words FROM ${t.text}
           WHERE words @@ to_tsquery('simple', ${SearchQuery.toTsquery(query)})
           ${
         options.projectKey === undefined ? sql`` : sql`AND project_key = ${options.projectKey}
@@ -377,7 +423,7 @@ export const makeCatalog = (
           SELECT id, ts_rank(words, to_tsquery('simple', ${
         SearchQuery.toTsquery(SearchQuery.included(query))
       })) AS score
-          FROM ${t.text} WHERE id IN (SELECT id FROM candidates)
+          FROM candidates
           ORDER BY score DESC, id LIMIT ${limit}
         )
         SELECT x.project_key, x.session_id, x.subpath, x.uuid, x.role, x.time_ms, x.body, r.score

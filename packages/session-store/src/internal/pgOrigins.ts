@@ -32,9 +32,15 @@ export const makeOrigins = (
   const ledger = sql(`${schema}.acx_import_ledger`)
   const span = (operation: string) => Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema } })
   return {
-    listOrigins: (projectKey) =>
-      sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project FROM ${origin}
-        ${projectKey === undefined ? sql`` : sql`WHERE project_key = ${projectKey}`}`.pipe(
+    listOrigins: (projectKey, sessions) =>
+      sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project FROM ${origin} WHERE TRUE
+        ${projectKey === undefined ? sql`` : sql`AND project_key = ${projectKey}`}
+        ${
+        sessions === undefined ? sql`` : sql`AND (project_key, session_id) IN (SELECT x.p, x.s
+          FROM json_to_recordset(${
+          JSON.stringify(sessions.map((key) => ({ p: key.projectKey, s: key.sessionId })))
+        }::json) AS x(p TEXT, s TEXT))`
+      }`.pipe(
         Effect.map((rows) => rows.map(originOfRow)),
         Effect.mapError(storageError("listOrigins")),
         span("listOrigins")

@@ -27,9 +27,15 @@ export const makeOrigins = (
   writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>,
   storageError: (operation: string) => (cause: unknown) => SessionStore.SessionStoreError
 ): SessionOrigins.SessionOrigins => ({
-  listOrigins: (projectKey) =>
-    sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project
-      FROM acx_session_origin ${projectKey === undefined ? sql`` : sql`WHERE project_key = ${projectKey}`}`.pipe(
+  listOrigins: (projectKey, sessions) =>
+    sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project FROM acx_session_origin WHERE 1
+      ${projectKey === undefined ? sql`` : sql`AND project_key = ${projectKey}`}
+      ${
+      sessions === undefined ? sql`` : sql`AND (project_key, session_id) IN
+        (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${
+        JSON.stringify(sessions.map((key) => [key.projectKey, key.sessionId]))
+      }))`
+    }`.pipe(
       Effect.map((rows) => rows.map(originOfRow)),
       Effect.mapError(storageError("listOrigins")),
       Effect.withSpan("SqliteSessionStore.listOrigins")

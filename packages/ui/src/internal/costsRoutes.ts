@@ -25,8 +25,24 @@ const bound = (params: URLSearchParams, name: string): string | undefined => {
   return value === null || value.trim() === "" ? undefined : value
 }
 
-export const costsRoutes = (context: UiContext) =>
-  HttpRouter.empty.pipe(
+// What `/api/costs` computed last, and from what: the folds (the same object while no session
+// changed: `StoreStats`' memo over a catalog that keeps its list), the origins, the request's
+// range and mask. The body is a function of these alone; its reports are most of its time.
+interface Kept {
+  readonly folds: SessionStats.StatsFolds
+  readonly key: string
+  readonly body: CostsView.CostsResponse
+}
+
+const originsKey = (origins: StatsOrigins.Origins): string => {
+  const parts: Array<string> = []
+  for (const [session, origin] of origins) parts.push(session, origin.machine, origin.user, origin.project)
+  return JSON.stringify(parts)
+}
+
+export const costsRoutes = (context: UiContext) => {
+  let kept: Kept | undefined
+  return HttpRouter.empty.pipe(
     HttpRouter.get(
       "/api/costs",
       handled(
@@ -42,6 +58,9 @@ export const costsRoutes = (context: UiContext) =>
             context.projects.listSessions(),
             context.source.origins
           ], { concurrency: 3 })
+          const masked = SecretMask.maskingOn(params)
+          const key = JSON.stringify([range.since, range.until, masked, originsKey(origins)])
+          if (kept !== undefined && kept.folds === unplaced && kept.key === key) return yield* shownJson(kept.body)
           // projects, machines and users by where each session came from (as acx stats --by)
           const folds = StatsOrigins.withOrigins(unplaced, origins)
           const rows = SessionListing.rows(listed)
@@ -58,9 +77,10 @@ export const costsRoutes = (context: UiContext) =>
               SessionStats.reportStats(folds, "session").report,
               rows,
               projects,
-              SecretMask.maskingOn(params) ? SecretMask.maskText : (text) => text
+              masked ? SecretMask.maskText : (text) => text
             )
           }
+          kept = { folds: unplaced, key, body }
           // the session titles, the project names (from cwds): everything through the mask
           return yield* shownJson(body)
         }).pipe(Effect.withSpan("costsRoutes.costs"))
@@ -81,3 +101,4 @@ export const costsRoutes = (context: UiContext) =>
       )
     )
   )
+}

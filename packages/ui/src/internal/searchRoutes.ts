@@ -64,16 +64,12 @@ const parseRequest = (params: URLSearchParams): Parsed => {
 const timed = (body: UiApi.SearchResponse, show: <A>(value: A) => A, ms: number) =>
   HttpServerResponse.unsafeJson(show(body), { headers: { "server-timing": `search;dur=${ms.toFixed(1)}` } })
 
-// The hits as rows: each session's title and project from the same index (one lookup a session).
+// The hits as rows: each session's title and project from the same index (one read for all).
 const rowsOf = (catalog: StoreCatalog.StoreCatalog, hits: ReadonlyArray<StoreCatalog.SearchHit>) =>
   Effect.gen(function*() {
     const keys = new Map(hits.map((hit) => [`${hit.projectKey}/${hit.sessionId}`, hit]))
-    const sessions = new Map<string, StoreCatalog.StoredSession | undefined>()
-    yield* Effect.forEach(keys, ([key, hit]) =>
-      Effect.map(
-        catalog.listSessions({ projectKey: hit.projectKey, sessionId: hit.sessionId }),
-        (rows) => void sessions.set(key, rows[0])
-      ), { concurrency: 4, discard: true })
+    const listed = keys.size === 0 ? [] : yield* catalog.listSessions({ sessions: [...keys.values()] })
+    const sessions = new Map(listed.map((session) => [`${session.projectKey}/${session.sessionId}`, session]))
     return hits.map((hit): UiApi.SearchHitRow => {
       const session = sessions.get(`${hit.projectKey}/${hit.sessionId}`)
       return {

@@ -127,6 +127,8 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
       ? undefined
       : yield* Stream.share(store.catalog.changes, shared)
     const moves = yield* Stream.share(clockMoves(store.catalog.clock(), { file: options.file, signals }), shared)
+    // the folds kept between requests (the costs page and the list's usage fold every session)
+    const memo = StoreStats.makeMemo()
     const mtimeOf = (projectKey: string, sessionId: string) =>
       Effect.map(store.catalog.listSessions({ projectKey, sessionId }), (rows) => rows[0]?.mtime)
     const watch: TranscriptSource["watch"] = (session) =>
@@ -163,7 +165,8 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           projectKey: scope.projectKey,
           sessionId: scope.sessionId,
           pricing,
-          cacheDir: AcxHome.paths(options.acxHome).cache
+          cacheDir: AcxHome.paths(options.acxHome).cache,
+          memo
         }),
       // through the store's own reads: a hub's row-level security applies to them as to the rest
       origins: StatsOrigins.ofStore(store),
