@@ -26,7 +26,9 @@ const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): s
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ agent, configDir, followSymlinks, format, from, id, noMask, noThinking, project, uuids }: ShowArgs) =>
+export const run = (
+  { agent, configDir, followSymlinks, format, from, id, noMask, noThinking, project, uuids }: ShowArgs
+) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const found = yield* findTranscript(projects, id, project, agent)
