@@ -211,20 +211,26 @@ const emptyDay = (): DayCell => ({
 const own = <A>(record: { [key: string]: A }, key: string): A | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined
 
-// The last cell found in each kind of record (days of a fold, hours of a fold, models of a cell):
-// consecutive entries fall on one day, hour and model, and a record's cells are never replaced.
-let daysSeen: object | undefined
-let daySeen = ""
-let dayCellSeen: DayCell | undefined
-
-const dayCell = (state: FoldState, day: string): DayCell => {
-  if (state.days === daysSeen && day === daySeen) return dayCellSeen!
-  const cell = own(state.days, day) ?? setOwn(state.days, day, emptyDay())
-  daysSeen = state.days
-  daySeen = day
-  dayCellSeen = cell
-  return cell
+// The cell of `key` in `record`, made by `make` when missing, remembering the last one found:
+// consecutive entries fall on one day, hour and model, and a record's cells are never replaced,
+// so the same record and key give the same cell (one memo per kind of record).
+const lastCell = <K extends string | number, C>(make: () => C) => {
+  let recordSeen: object | undefined
+  let keySeen: K | undefined
+  let cellSeen: C | undefined
+  return (record: { [key: string]: C }, key: K): C => {
+    if (record === recordSeen && key === keySeen) return cellSeen!
+    const name = String(key)
+    const cell = own(record, name) ?? setOwn(record, name, make())
+    recordSeen = record
+    keySeen = key
+    cellSeen = cell
+    return cell
+  }
 }
+
+const dayCellOf = lastCell<string, DayCell>(emptyDay)
+const dayCell = (state: FoldState, day: string): DayCell => dayCellOf(state.days, day)
 
 /**
  * One hour in milliseconds.
@@ -242,21 +248,12 @@ export const HOUR_MS = 60 * 60 * 1000
  */
 export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS
 
-let hoursSeen: object | undefined
-let hourSeen = 0
-let hourCellSeen: HourCell | undefined
-
-const hourCell = (state: FoldState, ms: number): HourCell => {
-  const hour = hourOf(ms)
-  if (state.hours === hoursSeen && hour === hourSeen) return hourCellSeen!
-  const key = String(hour)
-  const cell = own(state.hours, key) ??
-    setOwn(state.hours, key, { firstMs: Number.POSITIVE_INFINITY, lastMs: Number.NEGATIVE_INFINITY, models: {} })
-  hoursSeen = state.hours
-  hourSeen = hour
-  hourCellSeen = cell
-  return cell
-}
+const hourCellOf = lastCell<number, HourCell>(() => ({
+  firstMs: Number.POSITIVE_INFINITY,
+  lastMs: Number.NEGATIVE_INFINITY,
+  models: {}
+}))
+const hourCell = (state: FoldState, ms: number): HourCell => hourCellOf(state.hours, hourOf(ms))
 
 // Adds (or, `sign` −1, takes away) a message's figures in the hour of its time.
 const countHour = (state: FoldState, ms: number | undefined, model: string, cell: ModelCell, sign: number): void => {
@@ -285,18 +282,8 @@ export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
   a.costUSD += sign * b.costUSD
 }
 
-let modelsSeen: object | undefined
-let modelSeen = ""
-let modelCellSeen: ModelCell | undefined
-
-const modelCell = (day: DayCell, model: string): ModelCell => {
-  if (day.models === modelsSeen && model === modelSeen) return modelCellSeen!
-  const cell = own(day.models, model) ?? setOwn(day.models, model, emptyModelCell())
-  modelsSeen = day.models
-  modelSeen = model
-  modelCellSeen = cell
-  return cell
-}
+const modelCellOf = lastCell<string, ModelCell>(emptyModelCell)
+const modelCell = (day: DayCell, model: string): ModelCell => modelCellOf(day.models, model)
 
 const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
   const figures = Pricing.responseUsage(usage)
