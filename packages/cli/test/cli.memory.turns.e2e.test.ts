@@ -6,6 +6,8 @@
  * each real payload fed to `acx hook` a second time stores nothing new. Run twice: with the
  * payloads as this CLI sends them (every event of a turn carries its `prompt_id`), and with
  * `prompt_id` taken out, as a CLI that sends none would (the turn is the transcript's position).
+ * The two runs have nothing in common (each its own double, HOME and project) and mostly wait on
+ * Claude Code and the hooks, so they run at once.
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
@@ -13,7 +15,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, describe, it } from "vitest"
 import { acx, BIN } from "./utils/acx.js"
 import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
@@ -81,26 +83,24 @@ const VARIANTS = [
 ] as const
 
 describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude Code session", () => {
-  let double: ModelDouble.ModelDoubleHandle
   const roots: Array<string> = []
-  let project = ""
-
-  beforeAll(async () => {
-    double = await ModelDouble.startModelDouble({ script: (request) => script(project)(request) })
-  }, 60_000)
+  const doubles: Array<ModelDouble.ModelDoubleHandle> = []
 
   afterAll(async () => {
-    await double?.close()
+    await Promise.all(doubles.map((double) => double.close()))
+    // the worker the last hooks started may still be idling: each directory goes once it exited
     await Promise.all(roots.map((root) => removeTreeWhenIdle(root)))
   }, 70_000)
 
-  it.each(VARIANTS)(
+  it.concurrent.for(VARIANTS)(
     "three identical prompts and Stop bodies, $name: three prompts, every turn's files",
-    async ({ strip }) => {
+    async ({ strip }, { expect }) => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-turns-"))
       roots.push(root)
       const home = path.join(root, "home")
-      project = path.join(root, "app")
+      const project = path.join(root, "app")
+      const double = await ModelDouble.startModelDouble({ script: script(project) })
+      doubles.push(double)
       fs.mkdirSync(path.join(home, ".acx"), { recursive: true })
       fs.mkdirSync(project)
       for (const file of FILES) fs.writeFileSync(path.join(project, file), "const step = 0\n")
@@ -150,10 +150,11 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
       }
 
       const database = path.join(home, ".acx", "memory.db")
+      // every event distilled (a summary is stored with its checkpoint's events marked done); the
+      // worker idling before it exits is not waited for
       const settled = () =>
-        query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0 &&
-        query(database, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL")[0]!["n"] === 0
-      await waitFor("the worker to finish", () => fs.existsSync(database) && settled())
+        query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0
+      await waitFor("the worker to distil every event", () => fs.existsSync(database) && settled())
       expect(query(database, "SELECT prompt_number, text FROM memory_prompts ORDER BY id")).toEqual([
         { prompt_number: 1, text: PROMPT },
         { prompt_number: 2, text: PROMPT },
