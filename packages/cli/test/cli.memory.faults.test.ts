@@ -421,47 +421,51 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     { name: "unreachable (connection refused)", cause: /API Error: Connection refused.*ECONNREFUSED/, status: 0 },
     { name: "answering 500", cause: /API Error: 500/, status: 500 },
     { name: "answering 529 (overloaded)", cause: /API Error: (529|Repeated 529)/i, status: 529 }
-  ])("the API $name: the observer's turn fails fast with the cause, retried on the backoff", async ({
-    cause,
-    status
-  }, { expect, onTestFinished }) => {
-    const observerRequests = () => w.double.requests().filter(isObserver).length
-    const own = ownCleanups(onTestFinished)
-    const w: World = await makeWorld(
-      { batchWaitSeconds: 0, workerIdleMinutes: 0.1, maxAttempts: 3 },
-      (request) =>
-        !isObserver(request)
-          ? { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
-          : status === 529
-          ? ModelDouble.overloaded
-          : { error: { status: 500, type: "api_error", message: "the double is down" } },
-      // nothing listens on port 1: every connection is refused
-      { cleanups: own, ...(status === 0 ? { baseUrl: async () => "http://127.0.0.1:1" } : {}) }
-    )
-    recordSession(w.acxHome, w.project, "s-down", 1, { ended: false })
-    const events = () => rows(w.acxHome, "SELECT state, attempts, last_error, next_attempt_at FROM memory_events")
-    const started = Date.now()
-    const worker = startWorker(w.env, own)
-    // the CLI's own retries (10, over about 3 minutes) would outlast this wait many times over
-    await waitFor("the first failure", () => events().every((event) => event.attempts >= 1), 60_000)
-    const failedAfter = Date.now() - started
-    const first = events()
-    for (const event of first) {
-      expect(event.state).toBe("pending")
-      expect(event.last_error).toMatch(/^the observer's model call failed: /)
-      expect(event.last_error).toMatch(cause)
-      expect(event.last_error).not.toContain("success")
-      // the worker's backoff, not the CLI's, decides when it is tried again
-      expect(event.next_attempt_at).toBeGreaterThanOrEqual(started + 5_000)
+  ])(
+    "the API $name: the observer's turn fails fast with the cause, retried on the backoff",
+    { timeout: 150_000 },
+    async ({
+      cause,
+      status
+    }, { expect, onTestFinished }) => {
+      const observerRequests = () => w.double.requests().filter(isObserver).length
+      const own = ownCleanups(onTestFinished)
+      const w: World = await makeWorld(
+        { batchWaitSeconds: 0, workerIdleMinutes: 0.1, maxAttempts: 3 },
+        (request) =>
+          !isObserver(request)
+            ? { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+            : status === 529
+            ? ModelDouble.overloaded
+            : { error: { status: 500, type: "api_error", message: "the double is down" } },
+        // nothing listens on port 1: every connection is refused
+        { cleanups: own, ...(status === 0 ? { baseUrl: async () => "http://127.0.0.1:1" } : {}) }
+      )
+      recordSession(w.acxHome, w.project, "s-down", 1, { ended: false })
+      const events = () => rows(w.acxHome, "SELECT state, attempts, last_error, next_attempt_at FROM memory_events")
+      const started = Date.now()
+      const worker = startWorker(w.env, own)
+      // the CLI's own retries (10, over about 3 minutes) would outlast this wait many times over
+      await waitFor("the first failure", () => events().every((event) => event.attempts >= 1), 60_000)
+      const failedAfter = Date.now() - started
+      const first = events()
+      for (const event of first) {
+        expect(event.state).toBe("pending")
+        expect(event.last_error).toMatch(/^the observer's model call failed: /)
+        expect(event.last_error).toMatch(cause)
+        expect(event.last_error).not.toContain("success")
+        // the worker's backoff, not the CLI's, decides when it is tried again
+        expect(event.next_attempt_at).toBeGreaterThanOrEqual(started + 5_000)
+      }
+      // one request and one retry of the CLI per turn (its default: 1 and 10)
+      if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(2)
+      console.log(`API ${status === 0 ? "refused" : status}: first attempt failed after ${failedAfter} ms`)
+      await waitFor("the second attempt", () => events().every((event) => event.attempts >= 2), 60_000)
+      if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(4)
+      process.kill(worker.pid, "SIGTERM")
+      expect(await worker.exited).toEqual({ code: 0, signal: null })
     }
-    // one request and one retry of the CLI per turn (its default: 1 and 10)
-    if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(2)
-    console.log(`API ${status === 0 ? "refused" : status}: first attempt failed after ${failedAfter} ms`)
-    await waitFor("the second attempt", () => events().every((event) => event.attempts >= 2), 60_000)
-    if (status !== 0) expect(observerRequests()).toBeLessThanOrEqual(4)
-    process.kill(worker.pid, "SIGTERM")
-    expect(await worker.exited).toEqual({ code: 0, signal: null })
-  }, 150_000)
+  )
 
   it.concurrent(
     "HTTP 400 from the model: attempts and the error kept, the backoff waited, failed, listed, retried",

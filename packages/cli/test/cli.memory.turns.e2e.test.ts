@@ -94,6 +94,7 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
 
   it.concurrent.for(VARIANTS)(
     "three identical prompts and Stop bodies, $name: three prompts, every turn's files",
+    { timeout: 240_000 },
     async ({ strip }, { expect }) => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-turns-"))
       roots.push(root)
@@ -184,7 +185,6 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
       }
       expect(query(database, "SELECT count(*) AS n FROM memory_events")[0]!["n"]).toBe(before)
       expect(query(database, "SELECT count(*) AS n FROM memory_prompts")[0]!["n"]).toBe(3)
-    },
-    240_000
+    }
   )
 })

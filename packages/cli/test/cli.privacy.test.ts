@@ -140,6 +140,7 @@ const transcriptLine = (sessionId: string, n: number, content: string) =>
 describe("privacy", () => {
   it.concurrent.for(["022", "002"])(
     "under umask %s: the spool, the database, backups, caches and logs hold no secret; the home is 0700, its files 0600",
+    { timeout: TEST_TIMEOUT_MS },
     async (umask, { expect, onTestFinished }) => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-privacy-"))
       // the worker the hooks started may outlive the checks: the directory goes once it has exited
@@ -270,7 +271,6 @@ describe("privacy", () => {
 
       expectNoSecretIn(home, secrets)
       expectOwnerOnly(home)
-    },
-    TEST_TIMEOUT_MS
+    }
   )
 })
