@@ -119,13 +119,13 @@ describe.skipIf(!claude.available)("acx memory end to end with the real Claude C
     expect(first.exitCode, first.stderr).toBe(0)
     expect(fs.readFileSync(path.join(project, "cart.js"), "utf8")).toContain("return sum * 1.08")
 
-    // the hooks recorded the session; the worker one of them started distils it (its idling
-    // before it exits is not waited for: the directory is removed once it has exited)
+    // the hooks recorded the session; the worker one of them started distils it and goes idle
     const database = path.join(home, ".acx", "memory.db")
-    await waitFor("the worker to distil the session", () =>
+    await waitFor("the worker to finish", () =>
       fs.existsSync(database) &&
       query(database, "SELECT count(*) AS n FROM memory_summaries")[0]!["n"] === 1 &&
-      query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0)
+      query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0 &&
+      query(database, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL")[0]!["n"] === 0)
     const events = query(database, "SELECT kind, tool_name FROM memory_events ORDER BY id")
     expect(events.map((event) => event["tool_name"] ?? event["kind"])).toEqual([
       "prompt",
