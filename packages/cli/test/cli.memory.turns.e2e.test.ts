@@ -6,8 +6,6 @@
  * each real payload fed to `acx hook` a second time stores nothing new. Run twice: with the
  * payloads as this CLI sends them (every event of a turn carries its `prompt_id`), and with
  * `prompt_id` taken out, as a CLI that sends none would (the turn is the transcript's position).
- * The two runs have nothing in common (each its own double, HOME and project) and mostly wait on
- * Claude Code and the hooks, so they run at once.
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
@@ -15,7 +13,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, BIN } from "./utils/acx.js"
 import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
@@ -83,25 +81,26 @@ const VARIANTS = [
 ] as const
 
 describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude Code session", () => {
+  let double: ModelDouble.ModelDoubleHandle
   const roots: Array<string> = []
-  const doubles: Array<ModelDouble.ModelDoubleHandle> = []
+  let project = ""
+
+  beforeAll(async () => {
+    double = await ModelDouble.startModelDouble({ script: (request) => script(project)(request) })
+  }, 60_000)
 
   afterAll(async () => {
-    await Promise.all(doubles.map((double) => double.close()))
-    // the worker the last hooks started may still be idling: each directory goes once it exited
+    await double?.close()
     await Promise.all(roots.map((root) => removeTreeWhenIdle(root)))
   }, 70_000)
 
-  it.concurrent.for(VARIANTS)(
+  it.each(VARIANTS)(
     "three identical prompts and Stop bodies, $name: three prompts, every turn's files",
-    { timeout: 240_000 },
-    async ({ strip }, { expect }) => {
+    async ({ strip }) => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-turns-"))
       roots.push(root)
       const home = path.join(root, "home")
-      const project = path.join(root, "app")
-      const double = await ModelDouble.startModelDouble({ script: script(project) })
-      doubles.push(double)
+      project = path.join(root, "app")
       fs.mkdirSync(path.join(home, ".acx"), { recursive: true })
       fs.mkdirSync(project)
       for (const file of FILES) fs.writeFileSync(path.join(project, file), "const step = 0\n")
@@ -151,11 +150,10 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
       }
 
       const database = path.join(home, ".acx", "memory.db")
-      // every event distilled (a summary is stored with its checkpoint's events marked done); the
-      // worker idling before it exits is not waited for
       const settled = () =>
-        query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0
-      await waitFor("the worker to distil every event", () => fs.existsSync(database) && settled())
+        query(database, "SELECT count(*) AS n FROM memory_events WHERE state != 'done'")[0]!["n"] === 0 &&
+        query(database, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL")[0]!["n"] === 0
+      await waitFor("the worker to finish", () => fs.existsSync(database) && settled())
       expect(query(database, "SELECT prompt_number, text FROM memory_prompts ORDER BY id")).toEqual([
         { prompt_number: 1, text: PROMPT },
         { prompt_number: 2, text: PROMPT },
@@ -185,6 +183,7 @@ describe.skipIf(!claude.available)("acx memory keeps every turn of a real Claude
       }
       expect(query(database, "SELECT count(*) AS n FROM memory_events")[0]!["n"]).toBe(before)
       expect(query(database, "SELECT count(*) AS n FROM memory_prompts")[0]!["n"]).toBe(3)
-    }
+    },
+    240_000
   )
 })
