@@ -5,9 +5,13 @@
  * — and a retry that succeeds is just an answer; on a terminal the line is shown and the chat
  * goes on. The CLI's retries are bounded here with its own
  * setting (`CLAUDE_CODE_MAX_RETRIES=2`); a user's default stays. No Node warning on stderr
- * (`--allowed-tools Bash` used to shadow the permission callback). With
+ * (`--allowed-tools Bash` used to shadow the permission callback), in the default permission mode,
+ * `acceptEdits` and `dontAsk` (the SDK warns as the query starts, whatever the turn then does). With
  * `CLAUDE_CODE_PROJECT_DIR_NAME`, the chat's transcript, its store key and `acx sessions
  * --project <path>` all agree on the named project directory.
+ *
+ * Every chat starts the real Claude Code (≈1 CPU-second): a run is shared by the checks that only
+ * read its output.
  */
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import * as ModelDouble from "@acx/testing/ModelDouble"
@@ -89,76 +93,93 @@ describe("acx chat tells the truth", () => {
     expect(result.stderr).not.toContain("success")
   }, TEST_TIMEOUT_MS)
 
-  skipWithout("529 overloaded every time: the status in each retry line, the CLI's error as the one line", async () => {
-    double.setScript(always(ModelDouble.overloaded))
-    double.clearRequests()
-    const result = await chat("hi\n")
-    expect(result.code, result.stderr).toBe(1)
-    expect(result.stdout).toBe("")
-    expect(retryLines(result)).toEqual([
-      expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 1 of 2 in/),
-      expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 2 of 2 in/)
-    ])
-    expect(otherLines(result)).toEqual([
-      expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)
-    ])
-    expect(double.agentRequests().length).toBe(RETRIES + 1)
-  }, TEST_TIMEOUT_MS)
+  skipWithout(
+    "a 400 the CLI does not retry: no retry line, the API's words as the one line; no Node warning (dontAsk)",
+    async () => {
+      double.setScript(
+        always({ error: { status: 400, type: "invalid_request_error", message: "the double refuses this request" } })
+      )
+      // with bare tool names in dontAsk (a mode that never asks): no Node warning either
+      const result = await chat("hi\n", {}, ["--allowed-tools", "Bash", "--permission-mode", "dontAsk"])
+      expect(result.code, result.stderr).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
+      expect(retryLines(result)).toEqual([])
+      expect(otherLines(result)).toEqual([
+        expect.stringMatching(/^acx: API Error: 400\b.*the double refuses this request/)
+      ])
+    },
+    TEST_TIMEOUT_MS
+  )
 
-  skipWithout("a 400 the CLI does not retry: no retry line, the API's words as the one line", async () => {
-    double.setScript(
-      always({ error: { status: 400, type: "invalid_request_error", message: "the double refuses this request" } })
-    )
-    const result = await chat("hi\n")
-    expect(result.code, result.stderr).toBe(1)
-    expect(result.stdout).toBe("")
-    expect(retryLines(result)).toEqual([])
-    expect(otherLines(result)).toEqual([
-      expect.stringMatching(/^acx: API Error: 400\b.*the double refuses this request/)
-    ])
-  }, TEST_TIMEOUT_MS)
+  skipWithout(
+    "a 500 once, then an answer: the retry shown, the answer on stdout, exit 0; no Node warning (--allowed-tools Bash,Read)",
+    async () => {
+      double.setScript([
+        { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+        { reply: { error: { status: 500, message: "boom" } } },
+        { reply: { content: "Answered after a retry." }, times: Infinity }
+      ])
+      // with bare tool names in the default mode (one that asks): no Node warning
+      const result = await chat("hi\n", {}, ["--allowed-tools", "Bash,Read"])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout).toBe("Answered after a retry.\n")
+      expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
+      expect(retryLines(result)).toEqual([
+        expect.stringMatching(/^acx: the API call failed \(500 server error\); retry 1 of 2 in/)
+      ])
+      expect(otherLines(result)).toEqual([])
+    },
+    TEST_TIMEOUT_MS
+  )
 
-  skipWithout("a 500 once, then an answer: the retry shown, the answer on stdout, exit 0", async () => {
-    double.setScript([
-      { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
-      { reply: { error: { status: 500, message: "boom" } } },
-      { reply: { content: "Answered after a retry." }, times: Infinity }
-    ])
-    const result = await chat("hi\n")
-    expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toBe("Answered after a retry.\n")
-    expect(retryLines(result)).toEqual([
-      expect.stringMatching(/^acx: the API call failed \(500 server error\); retry 1 of 2 in/)
-    ])
-    expect(otherLines(result)).toEqual([])
-  }, TEST_TIMEOUT_MS)
-
-  skipWithout("the retries are shown as they happen, not when the turn ends", async () => {
-    double.setScript(always(ModelDouble.overloaded))
-    double.clearRequests()
-    // the first retry line is written before the retry's request: had it waited for the turn's
-    // end, the double would have seen all three requests by then
-    const child = spawn(process.execPath, [BIN, "chat", "--store", `sqlite:${path.join(root, "live.db")}`], {
-      cwd: project,
-      env: { ...process.env, ...env, NO_COLOR: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-      timeout: SPAWN_TIMEOUT_MS,
-      killSignal: "SIGKILL"
-    })
-    let stderr = ""
-    let requestsAtFirstRetry: number | undefined
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-      if (requestsAtFirstRetry === undefined && /retry 1 of 2/.test(stderr)) {
-        requestsAtFirstRetry = double.agentRequests().length
+  skipWithout(
+    "529 overloaded every time: each retry line shown as it happens, with the status; the CLI's error as the one line",
+    async () => {
+      double.setScript(always(ModelDouble.overloaded))
+      double.clearRequests()
+      // the first retry line is written before the retry's request: had it waited for the turn's
+      // end, the double would have seen all three requests by then
+      const child = spawn(process.execPath, [BIN, "chat", "--store", `sqlite:${path.join(root, "live.db")}`], {
+        cwd: project,
+        env: { ...process.env, ...env, NO_COLOR: "1" },
+        stdio: ["pipe", "pipe", "pipe"],
+        timeout: SPAWN_TIMEOUT_MS,
+        killSignal: "SIGKILL"
+      })
+      let stdout = ""
+      let stderr = ""
+      let requestsAtFirstRetry: number | undefined
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString()
+        if (requestsAtFirstRetry === undefined && /retry 1 of 2/.test(stderr)) {
+          requestsAtFirstRetry = double.agentRequests().length
+        }
+      })
+      child.stdin.end("hi\n")
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+      const result: AcxResult = {
+        code,
+        signal: null,
+        stdout,
+        stderr,
+        stderrLines: stderr.split("\n").filter((line) => line.trim() !== "")
       }
-    })
-    child.stdin.end("hi\n")
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
-    expect(code, stderr).toBe(1)
-    expect(requestsAtFirstRetry).toBe(1)
-    expect(double.agentRequests().length).toBe(RETRIES + 1)
-  }, TEST_TIMEOUT_MS)
+      expect(result.code, result.stderr).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(retryLines(result)).toEqual([
+        expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 1 of 2 in/),
+        expect.stringMatching(/^acx: the API call failed \(529 overloaded\); retry 2 of 2 in/)
+      ])
+      expect(otherLines(result)).toEqual([
+        expect.stringMatching(/^acx: API Error: 529 Overloaded\b.*\(after 2 retries\)$/)
+      ])
+      expect(requestsAtFirstRetry).toBe(1)
+      expect(double.agentRequests().length).toBe(RETRIES + 1)
+    },
+    TEST_TIMEOUT_MS
+  )
 
   skipWithout("on a terminal a failed turn is one line and the chat goes on", async () => {
     const terminal = onTerminal([process.execPath, BIN, "chat", "--store", `sqlite:${path.join(root, "tty.db")}`], {
@@ -188,38 +209,19 @@ describe("acx chat tells the truth", () => {
   }, TEST_TIMEOUT_MS)
 
   skipWithout(
-    "no Node warning: --allowed-tools with bare names, in the modes that ask and in one that does not",
-    async () => {
-      double.setScript(always({ content: "Hello." }))
-      for (
-        const args of [
-          ["--allowed-tools", "Bash,Read"],
-          ["--allowed-tools", "Bash", "--permission-mode", "acceptEdits"],
-          ["--allowed-tools", "Bash", "--permission-mode", "dontAsk"]
-        ]
-      ) {
-        const result = await chat("hi\n", {}, args)
-        expect(result.code, result.stderr).toBe(0)
-        expect(result.stdout).toBe("Hello.\n")
-        expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
-      }
-    },
-    TEST_TIMEOUT_MS
-  )
-
-  skipWithout(
-    "CLAUDE_CODE_PROJECT_DIR_NAME: transcript, store key and --project <path> all name projects/my_proj",
+    "CLAUDE_CODE_PROJECT_DIR_NAME: transcript, store key and --project <path> all name projects/my_proj; no Node warning (acceptEdits)",
     async () => {
       double.setScript(always({ content: "Hello." }))
       const configDir = path.join(root, "home", ".claude")
       const named = { CLAUDE_CONFIG_DIR: configDir, CLAUDE_CODE_PROJECT_DIR_NAME: "my_proj" }
       const db = path.join(root, "named.db")
-      const result = await acx(["chat", "--store", `sqlite:${db}`], {
-        cwd: project,
-        env: { ...env, ...named },
-        input: "hi\n"
-      })
+      // with bare tool names in acceptEdits (a mode that asks): no Node warning
+      const result = await acx(
+        ["chat", "--store", `sqlite:${db}`, "--allowed-tools", "Bash", "--permission-mode", "acceptEdits"],
+        { cwd: project, env: { ...env, ...named }, input: "hi\n" }
+      )
       expect(result.code, result.stderr).toBe(0)
+      expect(result.stderr).not.toMatch(/Warning|CLAUDE_SDK_|trace-warnings/)
       const sessionId = result.stderrLines.find((line) => line.startsWith("session: "))!.slice("session: ".length)
       expect(fs.existsSync(path.join(configDir, "projects", "my_proj", `${sessionId}.jsonl`))).toBe(true)
       const store = createSqliteSessionStore({ filename: db })

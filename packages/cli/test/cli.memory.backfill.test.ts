@@ -2,12 +2,16 @@
  * `acx memory backfill` as a real process: the fixture sessions of a config directory distilled
  * locally (observations, summaries, prompts in memory.db, dated at the transcripts' times), a
  * second run storing nothing, `--project` and `--since` keeping only their sessions, `--dry-run`
- * storing nothing, a run killed with SIGKILL mid-way then rerun ending equal to one clean run, 300
- * past sessions of `BigConfigDir` giving a memory (the time per session logged), and the official
- * MCP client finding a backfilled observation through `acx memory mcp`; model mode with the
- * observer on the REAL Claude Code CLI against the model double: the estimate shown, `--yes`
- * needed without a terminal, the run stopping at a tiny daily budget with one line, a rerun the
- * same day storing nothing, and one with the budget raised finishing the rest, nothing twice.
+ * storing nothing, two runs at once over 300 past sessions of `BigConfigDir`, one killed with
+ * SIGKILL mid-way, then a rerun ending equal to one clean run and giving a memory (the time per
+ * session logged), and the official MCP client finding a backfilled observation through `acx
+ * memory mcp`; model mode with the observer on the REAL Claude Code CLI against the model double:
+ * the estimate shown, `--yes` needed without a terminal, the run stopping at a tiny daily budget
+ * with one line, a rerun the same day storing nothing, and with the budget raised a run killed
+ * with SIGKILL while the observer works, then a rerun finishing the rest, nothing twice.
+ *
+ * The local tests share one config directory and one home backfilled once (`local()`): the
+ * second run, the terminal's progress bar and the MCP client only read what that run stored.
  */
 import { buildClaudeConfigDir } from "@acx/fixtures"
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
@@ -19,8 +23,8 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { acx, BIN, parseJson, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { acx, type AcxResult, BIN, parseJson, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { query, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 import { onTerminal } from "./utils/terminal.js"
 
@@ -53,22 +57,44 @@ const backfill = (home: string, configDir: string, ...args: Array<string>) =>
 
 const SPOTTER = "/home/USER/projects/spotter-worktrees/spotter-gqc"
 
+// the fixture config dir, built once: every test only reads it (a backfill reads transcripts)
+const shared = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-backfill-shared-"))
+afterAll(() => removeTreeWhenIdle(shared), 70_000)
+const fixture = buildClaudeConfigDir(path.join(shared, "claude"))
+
+/**
+ * The fixture backfilled locally into a home of its own, once for the file, with that first run's
+ * output: the tests that only read the memory it made share it (a second run stores nothing, so
+ * they may also run the backfill again).
+ */
+let backfilledOnce: Promise<{ readonly home: string; readonly db: string; readonly first: AcxResult }> | undefined
+const local = () =>
+  backfilledOnce ??= (async () => {
+    const home = path.join(shared, "local")
+    fs.mkdirSync(home)
+    const first = await backfill(home, fixture.configDir, "--json")
+    return { home, db: path.join(home, "memory.db"), first }
+  })()
+
+/** A backfill over `BigConfigDir`, which takes longer than most commands on a loaded machine. */
+const bigBackfill = (home: string, configDir: string) =>
+  acx(["memory", "backfill", "--config-dir", configDir, "--json"], { env: { ACX_HOME: home }, timeoutMs: 240_000 })
+
 describe("acx memory backfill", () => {
   it("distils the fixture sessions locally, once: a second run stores nothing", async () => {
-    const { db, home, root } = makeRoot()
-    const { configDir, sessions } = buildClaudeConfigDir(path.join(root, "claude"))
-
-    const dry = await backfill(home, configDir, "--dry-run", "--json")
+    const sessions = fixture.sessions
+    const dryHome = makeRoot()
+    const dry = await backfill(dryHome.home, fixture.configDir, "--dry-run", "--json")
     expect(dry.code).toBe(0)
     expect(parseJson(dry)).toMatchObject({ dryRun: true, sessions: sessions.length, backfilled: 0 })
-    const dryModel = await backfill(home, configDir, "--dry-run", "--mode", "model")
+    const dryModel = await backfill(dryHome.home, fixture.configDir, "--dry-run", "--mode", "model")
     expect(dryModel.stdout).toMatch(
       /^estimate: \d+ sessions, [\d.k]+ events, \d+ observer calls, [\d.k]+ tokens, at most \$/
     )
     expect(dryModel.stdout).toContain("nothing stored")
-    expect(fs.existsSync(db) ? totals(db).events : 0).toBe(0)
+    expect(fs.existsSync(dryHome.db) ? totals(dryHome.db).events : 0).toBe(0)
 
-    const first = await backfill(home, configDir, "--json")
+    const { db, first, home } = await local()
     expect(first.code, first.stderr).toBe(0)
     const report = parseJson(first)
     expect(report).toMatchObject({ mode: "local", sessions: sessions.length, live: 0, waiting: 0 })
@@ -87,17 +113,14 @@ describe("acx memory backfill", () => {
     expect(context.stdout).toContain("spotter")
     expect(context.stdout).not.toContain("nothing remembered")
 
-    const second = await backfill(home, configDir, "--json")
+    const second = await backfill(home, fixture.configDir, "--json")
     expect(parseJson(second)).toMatchObject({ backfilled: 0, already: sessions.length, events: 0, observations: 0 })
     expect(totals(db)).toEqual(after)
-
-    const text = await backfill(home, configDir)
-    expect(text.stdout).toMatch(/^backfilled 0 of \d+ sessions \(local\)/)
   }, TEST_TIMEOUT_MS)
 
   it("--project and --since keep only their sessions; a bad date is one line (exit 2)", async () => {
-    const { db, home, root } = makeRoot()
-    const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
+    const { db, home } = makeRoot()
+    const configDir = fixture.configDir
     const only = await backfill(home, configDir, "--project", SPOTTER, "--json")
     expect(only.code, only.stderr).toBe(0)
     expect(parseJson(only)).toMatchObject({ sessions: 1, backfilled: 1 })
@@ -116,61 +139,70 @@ describe("acx memory backfill", () => {
     expect(bad.stderr).toContain("is not a date")
   }, TEST_TIMEOUT_MS)
 
-  it("killed with SIGKILL mid-way, a rerun completes it with nothing twice; 300 sessions give a memory", async () => {
-    const { db, home, root } = makeRoot()
-    const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 300, bytes: 12_000_000, seed: 7 })
-    const child = spawn(process.execPath, [BIN, "memory", "backfill", "--config-dir", big.configDir, "--json"], {
-      env: { ...process.env, ACX_HOME: home },
-      stdio: "ignore"
-    })
-    const exited = new Promise((resolve) => child.on("exit", resolve))
-    await waitFor(
-      "the backfill to mark some sessions",
-      () => {
-        try {
-          return query(db, "SELECT count(*) AS n FROM memory_backfill")[0]!.n >= 20
-        } catch {
-          // no file yet, or its migrations not applied yet
-          return false
+  it(
+    "two runs at once, one killed with SIGKILL mid-way: a rerun completes it with nothing twice; 300 sessions give a memory",
+    async () => {
+      const { db, home, root } = makeRoot()
+      const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 300, bytes: 12_000_000, seed: 7 })
+      // both start on a home without memory.db: they create it and share the sessions; one of them
+      // is killed once some are marked, the other goes on
+      const killed = spawn(process.execPath, [BIN, "memory", "backfill", "--config-dir", big.configDir, "--json"], {
+        env: { ...process.env, ACX_HOME: home },
+        stdio: "ignore"
+      })
+      const exited = new Promise((resolve) => killed.on("exit", resolve))
+      const survivor = bigBackfill(home, big.configDir)
+      await waitFor(
+        "the backfills to mark some sessions",
+        () => {
+          try {
+            return query(db, "SELECT count(*) AS n FROM memory_backfill")[0]!.n >= 20
+          } catch {
+            // no file yet, or its migrations not applied yet
+            return false
+          }
         }
-      }
-    )
-    child.kill("SIGKILL")
-    await exited
-    const killed = totals(db)
-    expect(killed.done).toBeLessThan(300)
+      )
+      killed.kill("SIGKILL")
+      await exited
+      expect(totals(db).done).toBeLessThan(300)
+      const other = await survivor
+      expect(other.code, other.stderr).toBe(0)
+      expect(parseJson(other).sessions).toBe(300)
 
-    const rerun = await backfill(home, big.configDir, "--json")
-    expect(rerun.code, rerun.stderr).toBe(0)
-    const report = parseJson(rerun)
-    expect(report.backfilled + report.already).toBe(300)
+      const rerun = await bigBackfill(home, big.configDir)
+      expect(rerun.code, rerun.stderr).toBe(0)
+      const report = parseJson(rerun)
+      expect(report.backfilled + report.already).toBe(300)
 
-    // one clean run in another home stores exactly the same
-    const clean = path.join(root, "clean")
-    fs.mkdirSync(clean)
-    const started = Date.now()
-    const cleanRun = parseJson(await backfill(clean, big.configDir, "--json"))
-    const elapsed = Date.now() - started
-    expect(cleanRun).toMatchObject({ sessions: 300, backfilled: 300 })
-    expect(totals(db)).toEqual(totals(path.join(clean, "memory.db")))
-    expect(totals(db)).toMatchObject({ done: 300, waiting: 0 })
-    // every project of the 300 sessions has a context for its next session
-    const projects = query(db, "SELECT DISTINCT project FROM memory_sessions").map((row) => row.project as string)
-    expect(projects.length).toBeGreaterThan(1)
-    const context = await acx(["memory", "context", "-p", projects[0]!], { env: { ACX_HOME: clean } })
-    expect(context.stdout).not.toContain("nothing remembered")
-    console.log(
-      `backfill: 300 sessions (${
-        (big.bytes / 1e6).toFixed(1)
-      } MB) in ${cleanRun.elapsedMs} ms inside acx, ${elapsed} ms with the process: ${
-        (cleanRun.elapsedMs / 300).toFixed(1)
-      } ms per session`
-    )
-  }, 300_000)
+      // one clean run in another home stores exactly the same
+      const clean = path.join(root, "clean")
+      fs.mkdirSync(clean)
+      const started = Date.now()
+      const cleanRun = parseJson(await bigBackfill(clean, big.configDir))
+      const elapsed = Date.now() - started
+      expect(cleanRun).toMatchObject({ sessions: 300, backfilled: 300 })
+      expect(totals(db)).toEqual(totals(path.join(clean, "memory.db")))
+      expect(totals(db)).toMatchObject({ done: 300, waiting: 0 })
+      // every project of the 300 sessions has a context for its next session
+      const projects = query(db, "SELECT DISTINCT project FROM memory_sessions").map((row) => row.project as string)
+      expect(projects.length).toBeGreaterThan(1)
+      const context = await acx(["memory", "context", "-p", projects[0]!], { env: { ACX_HOME: clean } })
+      expect(context.stdout).not.toContain("nothing remembered")
+      console.log(
+        `backfill: 300 sessions (${
+          (big.bytes / 1e6).toFixed(1)
+        } MB) in ${cleanRun.elapsedMs} ms inside acx, ${elapsed} ms with the process: ${
+          (cleanRun.elapsedMs / 300).toFixed(1)
+        } ms per session`
+      )
+    },
+    300_000
+  )
 
   it("on a terminal: a progress bar, and model mode asks before spending (no: nothing spent or stored)", async () => {
     const { db, home, root } = makeRoot()
-    const { configDir, sessions } = buildClaudeConfigDir(path.join(root, "claude"))
+    const { configDir, sessions } = fixture
     const env = { ...process.env, ACX_HOME: home, NO_COLOR: "1" }
     const asked = onTerminal([
       process.execPath,
@@ -198,16 +230,20 @@ describe("acx memory backfill", () => {
     }
     expect(fs.existsSync(db) ? totals(db) : { events: 0, done: 0 }).toMatchObject({ events: 0, done: 0 })
 
-    const local = onTerminal([process.execPath, BIN, "memory", "backfill", "--config-dir", configDir], {
+    // the bar counts every session, those backfilled before included; then the one line
+    const backfilled = await local()
+    const again = onTerminal([process.execPath, BIN, "memory", "backfill", "--config-dir", configDir], {
       cwd: root,
-      env
+      env: { ...env, ACX_HOME: backfilled.home }
     })
     try {
-      expect(await local.exited).toBe(0)
-      expect(local.output()).toMatch(new RegExp(`backfill [█░]+ 100% ${sessions.length}/${sessions.length} sessions`))
-      expect(local.output()).toMatch(/backfilled \d+ of \d+ sessions \(local\)/)
+      expect(await again.exited).toBe(0)
+      expect(again.output()).toMatch(new RegExp(`backfill [█░]+ 100% ${sessions.length}/${sessions.length} sessions`))
+      expect(again.output()).toMatch(
+        new RegExp(`backfilled 0 of ${sessions.length} sessions \\(local\\): 0 observations, 0 summaries from 0 events`)
+      )
     } finally {
-      local.child.kill("SIGKILL")
+      again.child.kill("SIGKILL")
     }
   }, TEST_TIMEOUT_MS)
 
@@ -278,24 +314,9 @@ describe("acx memory backfill", () => {
     expect(tool!.payload).toContain("more characters]")
   }, TEST_TIMEOUT_MS)
 
-  it("two backfills at once store every session once", async () => {
-    const { db, home, root } = makeRoot()
-    const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 60, bytes: 3_000_000, seed: 3 })
-    const [a, b] = await Promise.all([backfill(home, big.configDir, "--json"), backfill(home, big.configDir, "--json")])
-    expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0])
-    const [ra, rb] = [parseJson(a), parseJson(b)]
-    expect(ra.backfilled + rb.backfilled).toBeGreaterThanOrEqual(60)
-    const clean = path.join(root, "clean")
-    fs.mkdirSync(clean)
-    expect((await backfill(clean, big.configDir)).code).toBe(0)
-    expect(totals(db)).toEqual(totals(path.join(clean, "memory.db")))
-    expect(totals(db)).toMatchObject({ done: 60, waiting: 0 })
-  }, TEST_TIMEOUT_MS)
-
   it("the official MCP client finds a backfilled observation through acx memory mcp", async () => {
-    const { home, root } = makeRoot()
-    const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
-    expect((await backfill(home, configDir)).code).toBe(0)
+    const { first, home } = await local()
+    expect(first.code, first.stderr).toBe(0)
     const client = new Client({ name: "acx-test", version: "1.0.0" })
     await client.connect(
       new StdioClientTransport({
@@ -321,6 +342,15 @@ describe("acx memory backfill", () => {
 
 describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
   const isObserver = ModelDouble.systemMentions("acx's memory observer")
+  /**
+   * The fixture without its largest session (spotter-gqc's 2.7 MB, 195 events): alone it is half
+   * the observer's calls, and each call is a turn of a real Claude Code. The five others (42
+   * events, about 18 calls) tell the same story: a session the budget stops after, sessions left
+   * to kill a run among, a rerun that finishes them.
+   */
+  const modelConfigDir = path.join(shared, "claude-model")
+  const SPOTTER_SESSION = "258c7280-ae70-4798-800f-63464d01a85d"
+  const modelSessions = fixture.sessions.filter((session) => session.sessionId !== SPOTTER_SESSION)
 
   /**
    * The fixture config dir, a home whose config.json has `memory`, and the model double answering
@@ -332,7 +362,6 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
     answer: (call: number, request: ModelDouble.ModelRequest) => ModelDouble.ModelAnswer
   ) => {
     const { db, home, root } = makeRoot()
-    const { configDir } = buildClaudeConfigDir(path.join(root, "claude"))
     const userHome = path.join(root, "home")
     fs.mkdirSync(path.join(userHome, ".claude"), { recursive: true })
     const settings = (more: Record<string, unknown>) =>
@@ -350,105 +379,103 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
     })
     const real = await realClaude({ baseUrl: double.url, path: claude.available ? claude.path : "" })
     const env = { ...real.env(userHome), ACX_HOME: home, ACX_CLAUDE_PATH: claude.available ? claude.path : "" }
-    return { db, home, configDir, env, double, settings, calls: () => calls }
+    if (!fs.existsSync(modelConfigDir)) {
+      fs.cpSync(fixture.configDir, modelConfigDir, { recursive: true })
+      for (const session of fixture.sessions.filter((session) => session.sessionId === SPOTTER_SESSION)) {
+        const file = path.join(modelConfigDir, path.relative(fixture.configDir, session.file))
+        fs.rmSync(file)
+        fs.rmSync(file.slice(0, -".jsonl".length), { recursive: true, force: true })
+      }
+    }
+    return { db, home, configDir: modelConfigDir, env, double, settings, calls: () => calls }
   }
 
-  it("shows the estimate, stops at the daily budget with one line, goes on when the budget allows", async () => {
-    // every observer call costs haiku's price of 20 000 input and 500 output tokens (about 2.3 cents)
-    const usage = { inputTokens: 20_000, outputTokens: 500 }
-    const { calls, configDir, db, double, env, settings } = await modelWorld(
-      { batchSize: 200, dailyBudgetUsd: 0.02 },
-      (call, request) =>
-        (ModelDouble.lastUserText(request) ?? "").includes("SESSION CHECKPOINT")
-          ? { content: `<summary><request>Model summary ${call}</request><completed>work</completed></summary>`, usage }
-          : {
-            content:
-              `<observation><type>discovery</type><title>Model observation ${call}</title><narrative>Seen by the model.</narrative></observation>`,
-            usage
-          }
-    )
-    try {
-      const run = (...args: Array<string>) =>
-        acx(["memory", "backfill", "--config-dir", configDir, "--mode", "model", ...args], { env })
-
-      // no terminal to ask on: the estimate, and --yes to spend it
-      const unasked = await run()
-      expect(unasked.code).toBe(2)
-      expect(unasked.stderrLines).toHaveLength(1)
-      expect(unasked.stderr).toMatch(
-        /estimate: \d+ sessions, .* observer calls, .* tokens, at most \$[\d.]+ with claude-haiku-4-5: pass --yes/
-      )
-      expect(calls()).toBe(0)
-
-      const first = await run("--yes")
-      expect(first.code, first.stderr).toBe(0)
-      expect(first.stderr).toMatch(/^estimate: /)
-      const lines = first.stdout.trim().split("\n")
-      expect(lines.at(-1)).toMatch(
-        /^stopped: the daily budget of \$0\.02 is spent \(\$[\d.]+ on \d{4}-\d{2}-\d{2}\); \d+ of \d+ sessions backfilled, \d+ left for a later run/
-      )
-      expect(lines[0]).toMatch(/^backfilled [1-9]\d* of \d+ sessions \(model\): [1-9]\d* observations/)
-      const model = () =>
-        query(db, "SELECT count(*) AS n FROM memory_observations WHERE source = 'model'")[0]!.n as number
-      expect(model()).toBeGreaterThan(0)
-      const afterFirst = totals(db)
-      expect(afterFirst.done).toBeGreaterThan(0)
-      expect(afterFirst.waiting).toBe(0)
-      const callsAfterFirst = calls()
-
-      // the same day: nothing more is spent or stored
-      const second = parseJson(await run("--yes", "--json"))
-      expect(second.stopped).toMatch(/daily budget/)
-      expect(second.backfilled).toBe(0)
-      expect(calls()).toBe(callsAfterFirst)
-      expect(totals(db)).toEqual(afterFirst)
-
-      // no budget: the rest is distilled, what was done stays once
-      settings({ dailyBudgetUsd: null })
-      const third = parseJson(await run("--yes", "--json"))
-      expect(third.stopped).toBeUndefined()
-      expect(third.backfilled).toBeGreaterThan(0)
-      expect(third.already).toBe(afterFirst.done)
-      const final = totals(db)
-      expect(final.waiting).toBe(0)
-      expect(final.done).toBe(third.sessions)
-      const titles = query(db, "SELECT title FROM memory_observations").map((row) => row.title as string)
-      expect(new Set(titles).size).toBe(titles.length)
-    } finally {
-      await double.close()
-    }
-  }, 300_000)
-
+  // One world for the whole story (each observer session is a real Claude Code start, ≈1 CPU-s):
+  // the budget stops the first run after the first session, and the sessions it left are the ones
+  // the run with the budget raised is killed among, then finished by the rerun.
   it(
-    "killed with SIGKILL while the observer works, a rerun finishes: every event in one batch, every session done",
+    "shows the estimate, stops at the daily budget with one line; with the budget raised, killed with SIGKILL while the observer works, a rerun finishes: every event in one batch, nothing twice",
     async () => {
-      const { calls, configDir, db, double, env } = await modelWorld(
-        { batchSize: 20, dailyBudgetUsd: null },
-        (call) => ({
-          content:
-            `<observation><type>change</type><title>Call ${call}</title><narrative>Seen.</narrative></observation>`,
-          usage: { inputTokens: 100, outputTokens: 10 }
-        })
+      // every observer call costs haiku's price of 20 000 input and 500 output tokens (about 2.3 cents)
+      const usage = { inputTokens: 20_000, outputTokens: 500 }
+      const { calls, configDir, db, double, env, settings } = await modelWorld(
+        { batchSize: 20, dailyBudgetUsd: 0.02 },
+        (call, request) =>
+          (ModelDouble.lastUserText(request) ?? "").includes("SESSION CHECKPOINT")
+            ? {
+              content: `<summary><request>Model summary ${call}</request><completed>work</completed></summary>`,
+              usage
+            }
+            : {
+              content:
+                `<observation><type>discovery</type><title>Model observation ${call}</title><narrative>Seen by the model.</narrative></observation>`,
+              usage
+            }
       )
       try {
-        const args = ["memory", "backfill", "--config-dir", configDir, "--mode", "model", "--yes", "--json"]
-        // its own process group: the observer's Claude Code goes with it
-        const child = spawn(process.execPath, [BIN, ...args], {
+        const args = ["memory", "backfill", "--config-dir", configDir, "--mode", "model"]
+        const run = (...more: Array<string>) => acx([...args, ...more], { env })
+
+        // no terminal to ask on: the estimate, and --yes to spend it
+        const unasked = await run()
+        expect(unasked.code).toBe(2)
+        expect(unasked.stderrLines).toHaveLength(1)
+        expect(unasked.stderr).toMatch(
+          /estimate: \d+ sessions, .* observer calls, .* tokens, at most \$[\d.]+ with claude-haiku-4-5: pass --yes/
+        )
+        expect(calls()).toBe(0)
+
+        const first = await run("--yes")
+        expect(first.code, first.stderr).toBe(0)
+        expect(first.stderr).toMatch(/^estimate: /)
+        const lines = first.stdout.trim().split("\n")
+        expect(lines.at(-1)).toMatch(
+          /^stopped: the daily budget of \$0\.02 is spent \(\$[\d.]+ on \d{4}-\d{2}-\d{2}\); \d+ of \d+ sessions backfilled, \d+ left for a later run/
+        )
+        expect(lines[0]).toMatch(/^backfilled [1-9]\d* of \d+ sessions \(model\): [1-9]\d* observations/)
+        const model = () =>
+          query(db, "SELECT count(*) AS n FROM memory_observations WHERE source = 'model'")[0]!.n as number
+        expect(model()).toBeGreaterThan(0)
+        const afterFirst = totals(db)
+        expect(afterFirst.done).toBeGreaterThan(0)
+        expect(afterFirst.waiting).toBe(0)
+        const callsAfterFirst = calls()
+
+        // the same day: nothing more is spent or stored
+        const second = parseJson(await run("--yes", "--json"))
+        expect(second.stopped).toMatch(/daily budget/)
+        expect(second.backfilled).toBe(0)
+        expect(calls()).toBe(callsAfterFirst)
+        expect(totals(db)).toEqual(afterFirst)
+
+        // no budget: a run killed with SIGKILL while the observer works, in its own process group
+        // (the observer's Claude Code goes with it)
+        settings({ dailyBudgetUsd: null })
+        const child = spawn(process.execPath, [BIN, ...args, "--yes", "--json"], {
           env: { ...process.env, ...env },
           stdio: "ignore",
           detached: true
         })
         const exited = new Promise((resolve) => child.on("exit", resolve))
-        await waitFor("the observer's third call", () => calls() >= 3, 120_000)
+        await waitFor("the observer's third call of this run", () => calls() >= callsAfterFirst + 3, 120_000)
         process.kill(-child.pid!, "SIGKILL")
         await exited
-        expect(totals(db).done).toBeLessThan(6)
+        const killed = totals(db)
+        expect(killed.done).toBeGreaterThanOrEqual(afterFirst.done)
+        expect(killed.done).toBeLessThan(modelSessions.length)
 
-        const rerun = await acx(args, { env })
-        expect(rerun.code, rerun.stderr).toBe(0)
-        const report = parseJson(rerun)
+        // the rerun distils the rest; what was done stays once
+        const third = await run("--yes", "--json")
+        expect(third.code, third.stderr).toBe(0)
+        const report = parseJson(third)
+        expect(report.stopped).toBeUndefined()
         expect(report.waiting).toBe(0)
+        expect(report.backfilled).toBeGreaterThan(0)
+        expect(report.already).toBeGreaterThanOrEqual(afterFirst.done)
+        expect(report.backfilled + report.already + report.empty).toBe(report.sessions)
         expect(totals(db)).toMatchObject({ done: report.sessions, waiting: 0 })
+        const titles = query(db, "SELECT title FROM memory_observations").map((row) => row.title as string)
+        expect(new Set(titles).size).toBe(titles.length)
         // a batch's observations share its event ids; no event is in two batches
         const batches = new Set(
           query(db, "SELECT event_ids FROM memory_observations").map((row) => row.event_ids as string)
@@ -460,6 +487,7 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
             seen.add(id)
           }
         }
+        console.log(`backfill --mode model: ${calls()} observer calls, ${callsAfterFirst} before the budget stopped`)
       } finally {
         await double.close()
       }

@@ -7,6 +7,9 @@
  * for the second; an unreachable team database leaves memory local, says so without the
  * password, and a later sync catches up once; a sync killed with SIGKILL mid-push and run again
  * stores every entry once.
+ *
+ * The three tests share nothing (each its own homes and schema) and mostly wait on the workers
+ * and Postgres, so they run at once; each cleans up after itself when it finishes.
  */
 import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
@@ -14,18 +17,11 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { acx, BIN, runWithInput, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { query, removeTreeWhenIdle } from "./utils/memory.js"
 
 const PG_URL = process.env["ACX_PG_URL"] ?? ""
-
-const roots: Array<string> = []
-const schemas: Array<string> = []
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((root) => removeTreeWhenIdle(root)))
-  for (const schema of schemas.splice(0)) await pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-}, 90_000)
 
 interface PgClient {
   connect(): Promise<void>
@@ -81,11 +77,17 @@ const machine = (root: string, user: string, remote: string): Mate => {
   return { home, project, env: { ACX_HOME: home, CLAUDE_CONFIG_DIR: claude }, database: path.join(home, "memory.db") }
 }
 
-const world = () => {
+/**
+ * Two teammates' machines under a fresh directory, and a fresh schema for their team; both are
+ * removed when the test finishes (the directory once the workers the hooks started have exited).
+ */
+const world = (onTestFinished: (fn: () => Promise<void>) => void) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-team-"))
-  roots.push(root)
   const schema = `acx_team_t${randomBytes(6).toString("hex")}`
-  schemas.push(schema)
+  onTestFinished(async () => {
+    await removeTreeWhenIdle(root)
+    await pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  })
   return {
     root,
     schema,
@@ -130,9 +132,9 @@ const remoteRows = (schema: string, where = "true") =>
     `SELECT title, author FROM "${schema}".memory_observations WHERE ${where} ORDER BY title`
   )
 
-describe("acx memory --team", () => {
-  it("two teammates share through their workers; forget by one hides it for the other", async () => {
-    const { ana, bo, schema } = world()
+describe.concurrent("acx memory --team", () => {
+  it("two teammates share through their workers; forget by one hides it for the other", async ({ onTestFinished }) => {
+    const { ana, bo, schema } = world(onTestFinished)
     const installed = await install(ana, teamUrl(schema), "ana", "ana-laptop")
     expect(installed.code).toBe(0)
     expect(installed.stdout).toMatch(/team memory: .* as ana on ana-laptop/)
@@ -181,8 +183,10 @@ describe("acx memory --team", () => {
     expect(new Set(titles).size).toBe(titles.length)
   }, TEST_TIMEOUT_MS * 2)
 
-  it("unreachable: memory stays local, the password is never shown, a later sync catches up once", async () => {
-    const { ana, schema } = world()
+  it("unreachable: memory stays local, the password is never shown, a later sync catches up once", async ({
+    onTestFinished
+  }) => {
+    const { ana, schema } = world(onTestFinished)
     // a URL that is not one: refused in one line, without its password, before anything is installed
     for (const bad of ["postgres://ana:pa/ss-w0rd@db/team", "sqlite:team.db", `${teamUrl(schema)}&schema=two`]) {
       const refused = await install(ana, bad, "ana", "ana-laptop")
@@ -229,10 +233,14 @@ describe("acx memory --team", () => {
     expect(json.team).toMatchObject({ user: "ana", machine: "ana-laptop", shared: local + summaries, waiting: 0 })
   }, TEST_TIMEOUT_MS * 2)
 
-  it("a sync killed with SIGKILL mid-push, then run again, stores every entry once", async () => {
-    const { ana, schema } = world()
-    // a session's hook makes the database; 6000 observations of it stored as the worker would
+  it("a sync killed with SIGKILL mid-push, then run again, stores every entry once", async ({ onTestFinished }) => {
+    const { ana, schema } = world(onTestFinished)
+    // a session's hook makes the database, the install makes the team's schema (nothing to share
+    // yet); then 6000 observations of the session stored as the worker would
     await hook(ana, "SessionStart", "s-big", { source: "startup" })
+    const installed = await install(ana, teamUrl(schema), "ana", "ana-laptop")
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(installed.stdout).toContain("shared 0 entries")
     const db = new Database(ana.database)
     const insert = db.prepare(
       `INSERT INTO memory_observations (session_id, project, type, title, narrative, source, created_at)
@@ -242,13 +250,7 @@ describe("acx memory --team", () => {
       for (let i = 0; i < 6000; i++) insert.run(ana.project, `entry ${i}`, `narrative ${i} ${"x".repeat(400)}`, i)
     })()
     db.close()
-    expect((await install(ana, teamUrl(schema), "ana", "ana-laptop")).code).toBe(0)
-    // the install's own sync pushed everything; start over as if nothing was pushed, and kill
-    // a sync in the middle of its pushing
-    await pgQuery(`TRUNCATE "${schema}".memory_observations`)
-    const reset = new Database(ana.database)
-    reset.prepare("DELETE FROM memory_meta WHERE key LIKE 'team.pushed.%'").run()
-    reset.close()
+    // a sync killed in the middle of its pushing
     const started = Date.now()
     const child = spawn(process.execPath, [BIN, "memory", "sync"], {
       env: { ...process.env, ...ana.env },

@@ -144,8 +144,11 @@ describe("acx hook and acx memory", () => {
 
   it("8 hook processes at once store every event once, duplicates included", async () => {
     const { home, project } = makeRoot({ workerIdleMinutes: 5 })
+    // the 8 processes start at once and race for the write lock; each later call races again with
+    // the writers still going (duplicates of writers 0-3 and 4-7 included): 3 calls each keep every
+    // writer overlapping the others at half the process starts of 6
     const writers = 8
-    const perWriter = 6
+    const perWriter = 3
     await Promise.all(Array.from({ length: writers }, async (_, writer) => {
       for (let i = 0; i < perWriter; i++) {
         const call = input(project, `s-${writer % 2}`, "PostToolUse", {

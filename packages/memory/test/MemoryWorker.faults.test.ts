@@ -5,7 +5,9 @@
  *   recorded locally from then on, every event done;
  * - empty replies, prose, half an XML block: asked again once with the reminder, then recorded
  *   locally with the reply logged; a reminder answered well, fences and prose around the XML, and
- *   XML cut after its title are read;
+ *   XML cut after its title are read (the worker asks `ObserverReply` which replies are readable:
+ *   an empty reply and half an XML block go through real observers, prose and the cut XML are
+ *   read by the same function in-process, since each observer is a Claude Code start);
  * - config.json changed under a running worker: the next batches use it, and status reports the
  *   mode and model in force in the worker;
  * - a model whose replies never parse: a hard ceiling on what a session costs, whatever the
@@ -18,6 +20,7 @@
  *
  * (`kill -9`, HTTP errors and the CLI's status / retry: `packages/cli/test/cli.memory.faults.test.ts`.)
  */
+import * as ObserverReply from "@acx/convert/ObserverReply"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import * as Effect from "effect/Effect"
@@ -104,7 +107,8 @@ const runWorker = async (
   const exit = await Promise.race([
     Effect.runPromise(provide(acxHome, run)),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the worker did not end:\n${lines.join("\n")}`)), 45_000)
+      // a guard against a hang, not a timing (observers start one after the other on a loaded machine)
+      timer = setTimeout(() => reject(new Error(`the worker did not end:\n${lines.join("\n")}`)), 100_000)
     })
   ]).finally(() => clearTimeout(timer))
   return { exit, lines }
@@ -176,14 +180,22 @@ describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as
       }\n\`\`\`\n\nLet me know if you need more.`
       const cut =
         "<observation><type>bugfix</type><title>Cart rounding fixed</title><narrative>The total was rounded bef"
-      // per Claude Code session: the first answer, and the answer to the reminder
+      // what the worker asks of a reply (MemoryWorker: ObserverReply.parse, then isEmpty): prose
+      // reads as half an XML block does, the cut XML as the fenced one does
+      const readable = (text: string) => !ObserverReply.isEmpty(ObserverReply.parse(text))
+      expect([readable("Sure! I will keep that in mind."), readable("Noted, thanks."), readable(half)]).toEqual([
+        false,
+        false,
+        false
+      ])
+      expect(ObserverReply.parse(cut).observations.map((o) => o.title)).toEqual(["Cart rounding fixed"])
+      expect(readable(fenced)).toBe(true)
+      // per Claude Code session (each a real observer): the first answer, and the answer to the reminder
       const answers: Record<string, readonly [string, string]> = {
         "s-empty": ["", ""],
-        "s-prose": ["Sure! I will keep that in mind.", "Noted, thanks."],
         "s-half": [half, half],
         "s-reminded": [half, observation("Found after the reminder")],
-        "s-fenced": [fenced, "unused"],
-        "s-cut": [cut, "unused"]
+        "s-fenced": [fenced, "unused"]
       }
       const w = await world((request) => {
         if (!isObserver(request)) return sideCall
@@ -203,7 +215,7 @@ describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as
         query(w.acxHome, `SELECT count(*) AS n FROM memory_usage WHERE session_id = '${id}'`)[0]!["n"] as number
       const titles = (id: string) =>
         query(w.acxHome, `SELECT title, source FROM memory_observations WHERE session_id = '${id}'`)
-      for (const [id, reply] of [["s-empty", ""], ["s-prose", "Noted, thanks."], ["s-half", half]] as const) {
+      for (const [id, reply] of [["s-empty", ""], ["s-half", half]] as const) {
         // asked twice: the batch, then the reminder (an empty reply is nudged once more by the CLI
         // itself, inside the same turn)
         const prompts = observerPrompts(w.double, id)
@@ -221,13 +233,13 @@ describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as
       // the reminder worked
       expect(asked("s-reminded")).toBe(2)
       expect(titles("s-reminded")).toEqual([{ title: "Found after the reminder", source: "model" }])
-      // fences and prose around the XML, and XML cut after its title: read at once
-      for (const [id, title] of [["s-fenced", "Cart tax is rounded last"], ["s-cut", "Cart rounding fixed"]] as const) {
+      // fences and prose around the XML: read at once
+      for (const [id, title] of [["s-fenced", "Cart tax is rounded last"]] as const) {
         expect(asked(id), id).toBe(1)
         expect(observerPrompts(w.double, id).some((prompt) => prompt.includes(REMINDER)), id).toBe(false)
         expect(titles(id), id).toEqual([{ title, source: "model" }])
       }
-      for (const id of ["s-reminded", "s-fenced", "s-cut"]) {
+      for (const id of ["s-reminded", "s-fenced"]) {
         expect(events(id).map((event) => [event.state, event.attempts, event.last_error]), id).toEqual([
           ["done", 0, null],
           ["done", 0, null]
@@ -242,7 +254,7 @@ describe.skipIf(!claude.available)("MemoryWorker faults (real Claude Code CLI as
         narrative: "The cart rounded before adding tax."
       })
     },
-    90_000
+    150_000
   )
 
   it("a model that always answers garbage: two sessions of 15 events cost at most 4 observer calls each", async () => {
