@@ -13,7 +13,6 @@
  * @since 0.4.0
  */
 import { createHash } from "node:crypto"
-import type * as ClaudeImport from "./ClaudeImport.js"
 import type * as PlainListing from "./PlainListing.js"
 
 /**
@@ -46,6 +45,25 @@ export interface RecordedFile {
 }
 
 /**
+ * What an import that reads and stores nothing returns: `ClaudeImport.ImportResult` with nothing
+ * read (declared here, not imported, so that `ClaudeImport`, which asks this module first, and
+ * this module import nothing of each other's).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface UnchangedResult {
+  readonly sessions: number
+  readonly entries: 0
+  readonly subagents: number
+  readonly skippedLines: 0
+  readonly filesRead: 0
+  readonly filesUnchanged: number
+  readonly bytesRead: 0
+  readonly warnings: ReadonlyArray<never>
+}
+
+/**
  * The result an import of `listing` would return, when it would read and store nothing: every
  * file recorded (`records`, by the ledger's file name) at its size and mtime, every session's
  * origin recorded (`hasOrigin`). `undefined` otherwise (the import has work to do, or nothing was
@@ -58,7 +76,7 @@ export const unchangedImport = (
   listing: PlainListing.PlainImport,
   records: ReadonlyMap<string, RecordedFile>,
   hasOrigin: (projectKey: string, sessionId: string) => boolean
-): ClaudeImport.ImportResult | undefined => {
+): UnchangedResult | undefined => {
   if (listing.sessions.length === 0) return undefined
   for (const file of listing.files) {
     const record = records.get(file.name)

@@ -26,6 +26,7 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
+import type * as Cells from "./internal/foldCells.js"
 import { restoreState } from "./internal/foldRestore.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj, setOwn } from "./internal/plain.js"
@@ -38,17 +39,7 @@ import * as Pricing from "./Pricing.js"
  * @since 0.1.0
  * @category models
  */
-export interface ModelCell {
-  messages: number
-  input: number
-  output: number
-  cacheRead: number
-  cacheWrite5m: number
-  cacheWrite1h: number
-  webSearchRequests: number
-  /** US dollars; 0 for a model without a price. */
-  costUSD: number
-}
+export type ModelCell = Cells.ModelCell
 
 /**
  * What one local day of one file holds.
@@ -56,18 +47,7 @@ export interface ModelCell {
  * @since 0.1.0
  * @category models
  */
-export interface DayCell {
-  firstMs: number
-  lastMs: number
-  activeMs: number
-  user: number
-  assistant: number
-  toolResults: number
-  meta: number
-  compactions: number
-  toolCalls: { [name: string]: number }
-  models: { [model: string]: ModelCell }
-}
+export type DayCell = Cells.DayCell
 
 /**
  * What one API message counts so far: the model it is counted under (`undefined`: Claude Code's
@@ -76,10 +56,7 @@ export interface DayCell {
  * @since 0.1.0
  * @category models
  */
-export interface MessageFigures {
-  readonly model: string | undefined
-  readonly cell: ModelCell | undefined
-}
+export type MessageFigures = Cells.MessageFigures
 
 /**
  * What the messages of one UTC hour count: their figures by model, and the first and last
@@ -88,38 +65,19 @@ export interface MessageFigures {
  * @since 0.3.0
  * @category models
  */
-export interface HourCell {
-  firstMs: number
-  lastMs: number
-  models: { [model: string]: ModelCell }
-}
+export type HourCell = Cells.HourCell
 
-interface Counted extends MessageFigures {
-  readonly day: string
-  /** The time of the message's first fragment (epoch ms), when it had one. */
-  readonly ms: number | undefined
-}
+type Counted = Cells.Counted
 
 /**
- * The fold of one file so far.
+ * The fold of one file so far: by local day (entries without a timestamp under {@link UNDATED}),
+ * by UTC hour, the subagents seen, the last timestamp, the malformed lines and the messages
+ * counted (trimmed by {@link serialise}).
  *
  * @since 0.1.0
  * @category models
  */
-export interface FoldState {
-  /** By local day `YYYY-MM-DD`; entries without a timestamp go under {@link UNDATED}. */
-  days: { [day: string]: DayCell }
-  /** Counted messages by the UTC hour (its start, epoch ms, as a key) of their first fragment. */
-  hours: { [hourMs: string]: HourCell }
-  agents: Array<string>
-  anonymousSidechain: boolean
-  /** The last timestamp in file order (ms), for the next gap. */
-  previousMs: number | undefined
-  /** Lines that were not JSON objects. */
-  malformed: number
-  /** The messages counted, by key, newest last (trimmed by {@link serialise}). */
-  recent: Map<string, Counted>
-}
+export type FoldState = Cells.FoldState
 
 /**
  * What the fold needs besides the lines.

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { DayCell, FoldState, ModelCell } from "../StatsFold.js"
+import type { DayCell, FoldState, ModelCell } from "./foldCells.js"
 import { isObj, setOwn } from "./plain.js"
 
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
