@@ -70,7 +70,10 @@ const startWorker = async (w: World, name: string, options: { leaseTtlMs: number
         env: w.env,
         maxWarm: options.maxWarm,
         leaseTtlMs: options.leaseTtlMs,
-        idleTimeoutMs: 500
+        // an idle conversation is closed and its lease released: not while a test still reads who
+        // owns it (at 500 ms a loaded machine released b's lease before the check, and a's
+        // before the kill the takeover waits on)
+        idleTimeoutMs: 60_000
       })
     },
     stdio: ["pipe", "pipe", "pipe"]
