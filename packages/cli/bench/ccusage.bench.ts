@@ -22,26 +22,20 @@
  * cache write) and dollars (to the cent) must be equal, else the bench stops. The table printed
  * gives medians, minima, the ratios and the load average before and after.
  */
-import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
+import { benchConfigDir } from "@acx/testing/BigConfigDir"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-const SESSIONS = Number(process.env["ACX_BENCH_SESSIONS"] ?? 200)
-const BYTES = Number(process.env["ACX_BENCH_BYTES"] ?? 552_000_000)
 const ROUNDS = Number(process.env["ACX_BENCH_ROUNDS"] ?? 7)
 const CCUSAGE_VERSION = process.env["ACX_BENCH_CCUSAGE_VERSION"] ?? "20.0.24"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const bin = path.join(here, "../bin/acx.mjs")
 
-const big = generateBigConfigDir({
-  dir: path.join(os.tmpdir(), `acx-bench-big-config-${SESSIONS}-${BYTES}`),
-  sessions: SESSIONS,
-  bytes: BYTES
-})
+const big = benchConfigDir()
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "acx-ccusage-bench-"))
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }))

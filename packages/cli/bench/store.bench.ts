@@ -31,7 +31,7 @@
  * `ACX_BENCH_FROM=postgres://…?schema=S` part 3; `ACX_BENCH_SEARCH_ONLY=1` times `catalog.search`
  * alone (no `acx search` processes, no part 4).
  */
-import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
+import { benchConfigDir } from "@acx/testing/BigConfigDir"
 import * as esbuild from "esbuild"
 import { execFileSync, spawnSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
@@ -42,19 +42,13 @@ import { fileURLToPath } from "node:url"
 import { dropSchema, nodeRunner, timed } from "./benchProcess.js"
 import { type Candidate, interleaved, percentile, searchStore, type StoreUnderTest } from "./storeSearch.js"
 
-const SESSIONS = Number(process.env["ACX_BENCH_SESSIONS"] ?? 200)
-const BYTES = Number(process.env["ACX_BENCH_BYTES"] ?? 552_000_000)
 const ROUNDS = Number(process.env["ACX_BENCH_ROUNDS"] ?? 1)
 const START_ROUNDS = Number(process.env["ACX_BENCH_START_ROUNDS"] ?? 10)
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const bin = path.join(here, "../bin/acx.mjs")
 
-const big = generateBigConfigDir({
-  dir: path.join(os.tmpdir(), `acx-bench-big-config-${SESSIONS}-${BYTES}`),
-  sessions: SESSIONS,
-  bytes: BYTES
-})
+const big = benchConfigDir()
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "acx-store-bench-"))
 const home = path.join(work, "home")
 // the equivalent script is bundled beside the CLI's node_modules (its external packages resolve from there)

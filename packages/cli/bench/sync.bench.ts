@@ -6,26 +6,19 @@
  * measured by `store.bench.ts`.
  */
 import { lockName } from "@acx/claude-code/ClaudeSync"
-import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
+import { benchConfigDir } from "@acx/testing/BigConfigDir"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-const SESSIONS = Number(process.env["ACX_BENCH_SESSIONS"] ?? 200)
-const BYTES = Number(process.env["ACX_BENCH_BYTES"] ?? 552_000_000)
-
 const here = path.dirname(fileURLToPath(import.meta.url))
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "acx-sync-bench-"))
 const home = path.join(work, "home")
 process.on("exit", () => fs.rmSync(work, { recursive: true, force: true }))
-const big = generateBigConfigDir({
-  dir: path.join(os.tmpdir(), `acx-bench-big-config-${SESSIONS}-${BYTES}`),
-  sessions: SESSIONS,
-  bytes: BYTES
-})
+const big = benchConfigDir()
 
 const SAMPLES = Number(process.env["ACX_BENCH_HOOK_SAMPLES"] ?? 30)
 const hookTarget = `sqlite:${path.join(work, "hook.db")}`

@@ -17,6 +17,7 @@
  */
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { random } from "./SeededRandom.js"
 
@@ -324,4 +325,22 @@ export const generateBigConfigDir = (options: BigConfigDirOptions): BigConfigDir
   const result = { configDir, sessions: sessionCount, subagents, lines, bytes }
   fs.writeFileSync(marker, JSON.stringify({ options: wanted, result }))
   return result
+}
+
+/**
+ * The generated dir the benchmarks share: `ACX_BENCH_SESSIONS` sessions (default 200) of
+ * `ACX_BENCH_BYTES` bytes in all (default 552 MB), kept in the OS temp dir under a name holding
+ * both, so every bench (and every run) generates it once.
+ *
+ * @since 0.4.0
+ * @category generators
+ */
+export const benchConfigDir = (env: NodeJS.ProcessEnv = process.env): BigConfigDir => {
+  const sessions = Number(env["ACX_BENCH_SESSIONS"] ?? 200)
+  const bytes = Number(env["ACX_BENCH_BYTES"] ?? 552_000_000)
+  return generateBigConfigDir({
+    dir: path.join(os.tmpdir(), `acx-bench-big-config-${sessions}-${bytes}`),
+    sessions,
+    bytes
+  })
 }
