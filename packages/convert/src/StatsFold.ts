@@ -27,6 +27,7 @@
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import type * as Cells from "./internal/foldCells.js"
+import { type EntryFacts, factsOf, modelKey as modelKeyOf, UNKNOWN_MODEL as UNKNOWN } from "./internal/entryFacts.js"
 import { restoreState } from "./internal/foldRestore.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj, setOwn } from "./internal/plain.js"
@@ -243,9 +244,9 @@ export const addModelCell = (a: ModelCell, b: ModelCell, sign = 1): void => {
 const modelCellOf = lastCell<string, ModelCell>(emptyModelCell)
 const modelCell = (day: DayCell, model: string): ModelCell => modelCellOf(day.models, model)
 
-const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.PricingTable): ModelCell => {
-  const figures = Pricing.responseUsage(usage)
-  const rates = model === undefined ? undefined : Pricing.ratesFor(pricing, model)
+// The cell one response counts: its figures, priced by its model's rates when the table has them.
+const cellOf = (figures: Pricing.ResponseUsage, model: string, pricing: Pricing.PricingTable): ModelCell => {
+  const rates = Pricing.ratesFor(pricing, model)
   return {
     messages: 1,
     input: figures.input,
@@ -258,21 +259,14 @@ const cellOf = (usage: unknown, model: string | undefined, pricing: Pricing.Pric
   }
 }
 
-// `Usage.SYNTHETIC_MODEL` (not imported: Usage's imports would pull Effect into the worker bundle)
-const SYNTHETIC_MODEL = "<synthetic>"
-
-const isToolResultOnly = (content: unknown): boolean =>
-  Array.isArray(content) && content.length > 0 && content.every((block) => get(block, "type") === "tool_result")
-
 // Consecutive entries often share their timestamp, and an API message's fragments its key: the
 // last of each is remembered.
 let timestampSeen = ""
 let msSeen: number | undefined
 let keySeen: readonly [string, string, string] = ["", "", ""]
 
-const timestampOf = (entry: { readonly [key: string]: unknown }): number | undefined => {
-  const text = entry.timestamp
-  if (typeof text !== "string") return undefined
+const timestampOf = (text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined
   if (text === timestampSeen) return msSeen
   const ms = parseTimestamp(text)
   timestampSeen = text
@@ -281,18 +275,18 @@ const timestampOf = (entry: { readonly [key: string]: unknown }): number | undef
 }
 
 // `Fragments.messageKey` of an assistant entry
-const keyOf = (entry: { readonly [key: string]: unknown }): string | undefined => {
-  const id = get(entry.message, "id")
-  if (typeof id !== "string" || id === "") return undefined
-  const request = typeof entry.requestId === "string" ? entry.requestId : ""
+const keyOf = (facts: EntryFacts): string | undefined => {
+  const id = facts.messageId
+  if (id === undefined) return undefined
+  const request = facts.requestId
   if (id !== keySeen[0] || request !== keySeen[1]) keySeen = [id, request, JSON.stringify([id, request])]
   return keySeen[2]
 }
 
 /**
- * `Date.parse(text)`, for every string, parsing Claude Code's timestamps a minute at a time.
+ * Parses a timestamp to epoch milliseconds (`NaN` when it is not one).
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category folding
  */
 export { parseTimestamp } from "./internal/timestamps.js"
@@ -304,8 +298,18 @@ export { parseTimestamp } from "./internal/timestamps.js"
  * @since 0.1.0
  * @category models
  */
-export const modelKey = (model: unknown): string | undefined =>
-  model === SYNTHETIC_MODEL ? undefined : typeof model === "string" && model !== "" ? model : UNKNOWN_MODEL
+export const modelKey: (model: unknown) => string | undefined = modelKeyOf
+
+// What a message counts after a fragment with this model key and usage.
+const figuresOf = (
+  model: string | undefined,
+  usage: Pricing.ResponseUsage | undefined,
+  previous: MessageFigures | undefined,
+  pricing: Pricing.PricingTable
+): MessageFigures => ({
+  model,
+  cell: usage !== undefined && model !== undefined ? cellOf(usage, model, pricing) : previous?.cell
+})
 
 /**
  * What an API message counts after one more of its fragments (`message`), given what it counted
@@ -322,8 +326,7 @@ export const messageFigures = (
   pricing: Pricing.PricingTable
 ): MessageFigures => {
   const usage = get(message, "usage")
-  const model = modelKey(get(message, "model"))
-  return { model, cell: isObj(usage) && model !== undefined ? cellOf(usage, model, pricing) : previous?.cell }
+  return figuresOf(modelKey(get(message, "model")), isObj(usage) ? Pricing.responseUsage(usage) : undefined, previous, pricing)
 }
 
 /**
@@ -332,33 +335,39 @@ export const messageFigures = (
  * @since 0.1.0
  * @category constants
  */
-export const UNKNOWN_MODEL = "<unknown>"
+export const UNKNOWN_MODEL: typeof UNKNOWN = UNKNOWN
 
-const countAssistant = (
-  state: FoldState,
-  entry: { readonly [key: string]: unknown },
-  day: string,
-  ms: number | undefined,
-  ctx: FoldContext
-) => {
-  const message = entry.message
-  const content = get(message, "content")
-  if (Array.isArray(content)) {
+/**
+ * What the fold reads of one entry ({@link factsOf}, {@link foldFacts}): a reader that can tell
+ * these facts of a line without parsing all of it folds the line exactly as a parse would.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export type { EntryFacts } from "./internal/entryFacts.js"
+
+/**
+ * The facts of a parsed entry (an object): {@link foldEntry} is {@link foldFacts} of them.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export { factsOf } from "./internal/entryFacts.js"
+
+const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: number | undefined, ctx: FoldContext) => {
+  if (facts.toolNames.length > 0) {
     const cell = dayCell(state, day)
-    for (const block of content) {
-      const name = get(block, "name")
-      if (get(block, "type") === "tool_use" && typeof name === "string") {
-        if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
-        else setOwn(cell.toolCalls, name, 1)
-      }
+    for (const name of facts.toolNames) {
+      if (Object.hasOwn(cell.toolCalls, name)) cell.toolCalls[name]!++
+      else setOwn(cell.toolCalls, name, 1)
     }
   }
-  const key = keyOf(entry)
+  const key = keyOf(facts)
   const previous = key === undefined ? undefined : state.recent.get(key)
   const counted: Counted = {
     day: previous?.day ?? day,
     ms: previous === undefined ? ms : previous.ms,
-    ...messageFigures(message, previous, ctx.pricing)
+    ...figuresOf(facts.model, facts.usage, previous, ctx.pricing)
   }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
@@ -375,17 +384,13 @@ const countAssistant = (
 }
 
 /**
- * Folds one parsed transcript entry in. Non-objects count as malformed.
+ * Folds the facts of one entry in (an object's: {@link factsOf}).
  *
  * @since 0.1.0
  * @category folding
  */
-export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): void => {
-  if (!isObj(entry)) {
-    state.malformed++
-    return
-  }
-  const ms = timestampOf(entry)
+export const foldFacts = (state: FoldState, facts: EntryFacts, ctx: FoldContext): void => {
+  const ms = timestampOf(facts.timestamp)
   const day = ms === undefined ? UNDATED : ctx.dayOf(ms)
   if (ms !== undefined) {
     const cell = dayCell(state, day)
@@ -397,25 +402,39 @@ export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): v
       state.previousMs = ms
     }
   }
-  if (typeof entry.agentId === "string" && entry.agentId !== "") {
-    if (!state.agents.includes(entry.agentId)) state.agents.push(entry.agentId)
-  } else if (entry.isSidechain === true) {
+  if (facts.agentId !== undefined) {
+    if (!state.agents.includes(facts.agentId)) state.agents.push(facts.agentId)
+  } else if (facts.sidechain) {
     state.anonymousSidechain = true
   }
-  switch (entry.type) {
+  switch (facts.kind) {
     case "assistant":
-      return countAssistant(state, entry, day, ms, ctx)
+      return countAssistant(state, facts, day, ms, ctx)
     case "user": {
       const cell = dayCell(state, day)
-      if (entry.isMeta === true || entry.isCompactSummary === true) cell.meta++
-      else if (isToolResultOnly(get(entry.message, "content"))) cell.toolResults++
+      if (facts.meta) cell.meta++
+      else if (facts.toolResultOnly) cell.toolResults++
       else cell.user++
       return
     }
     case "system":
-      if (entry.subtype === "compact_boundary") dayCell(state, day).compactions++
+      if (facts.compactBoundary) dayCell(state, day).compactions++
       return
   }
+}
+
+/**
+ * Folds one parsed transcript entry in. Non-objects count as malformed.
+ *
+ * @since 0.1.0
+ * @category folding
+ */
+export const foldEntry = (state: FoldState, entry: unknown, ctx: FoldContext): void => {
+  if (!isObj(entry)) {
+    state.malformed++
+    return
+  }
+  foldFacts(state, factsOf(entry), ctx)
 }
 
 /**
