@@ -4,7 +4,8 @@ import tseslint from "typescript-eslint"
 
 export default tseslint.config(
   {
-    ignores: ["**/build/**", "**/dist/**", "**/node_modules/**", "**/.tsbuildinfo/**", "**/*.d.ts"]
+    // assembly/: AssemblyScript (its decorators and types are not TypeScript's), compiled by asc
+    ignores: ["**/build/**", "**/dist/**", "**/node_modules/**", "**/.tsbuildinfo/**", "**/*.d.ts", "**/assembly/**"]
   },
   ...tseslint.configs.recommended,
   ...effect.configs.dprint,

@@ -26,8 +26,8 @@
  * @since 0.1.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import type * as Cells from "./internal/foldCells.js"
 import { type EntryFacts, factsOf, modelKey as modelKeyOf, UNKNOWN_MODEL as UNKNOWN } from "./internal/entryFacts.js"
+import type * as Cells from "./internal/foldCells.js"
 import { restoreState } from "./internal/foldRestore.js"
 import { LONG_LINE, withoutLongStrings } from "./internal/longStrings.js"
 import { get, isObj, setOwn } from "./internal/plain.js"
@@ -326,7 +326,12 @@ export const messageFigures = (
   pricing: Pricing.PricingTable
 ): MessageFigures => {
   const usage = get(message, "usage")
-  return figuresOf(modelKey(get(message, "model")), isObj(usage) ? Pricing.responseUsage(usage) : undefined, previous, pricing)
+  return figuresOf(
+    modelKey(get(message, "model")),
+    isObj(usage) ? Pricing.responseUsage(usage) : undefined,
+    previous,
+    pricing
+  )
 }
 
 /**

@@ -14,10 +14,25 @@ import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { LineFacts } from "./lineFacts.js"
 import { LineSplitter, type RawLine } from "./lineSplitter.js"
 import { isRefusal, MAX_LINE_BYTES, openRegularSync } from "./regularFile.js"
 
 const CHUNK = 4 * 1024 * 1024
+
+// The thread's line scanner, reading into its own memory; `null` where WebAssembly cannot run
+// (`node --jitless`): then every line is parsed.
+let scanner: LineFacts | null | undefined
+const lineScanner = (): LineFacts | null => {
+  if (scanner === undefined) {
+    try {
+      scanner = new LineFacts(CHUNK)
+    } catch {
+      scanner = null
+    }
+  }
+  return scanner
+}
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
@@ -170,17 +185,25 @@ export const runFoldJob = (
     let malformedAt: number | undefined
     // the one line splitter (TranscriptReader's): lines over the cap come as tooLarge, unread
     const splitter = new LineSplitter(position, MAX_LINE_BYTES)
+    const facts = lineScanner()
     const onLine = (line: RawLine) => {
       if (line.tooLarge) {
         fold.malformed++
         malformedAt ??= line.start
       } else if (line.to > line.from) {
+        // a line read whole into the scanner's memory is scanned there; one it is not sure of,
+        // or one carried over from the chunk before, is parsed
+        const scanned = facts !== null && facts.holds(line.bytes)
+          ? facts.scan(line.bytes, line.from, line.to)
+          : undefined
+        if (scanned === "blank") return
+        if (scanned !== undefined) return StatsFold.foldFacts(fold, scanned, ctx)
         const before = fold.malformed
         StatsFold.foldJson(fold, lineText(line.bytes, line.from, line.to), ctx)
         if (fold.malformed > before) malformedAt ??= line.start
       }
     }
-    const chunk = Buffer.allocUnsafe(CHUNK)
+    const chunk = facts?.input ?? Buffer.allocUnsafe(CHUNK)
     for (;;) {
       const read = fs.readSync(fd, chunk, 0, CHUNK, position)
       if (read === 0) break

@@ -7,8 +7,8 @@
  *
  * @internal
  */
-import { get, isObj, type Plain } from "./plain.js"
 import * as Pricing from "../Pricing.js"
+import { get, isObj, type Plain } from "./plain.js"
 
 /**
  * The facts of one transcript entry (a JSON object) the fold reads.
