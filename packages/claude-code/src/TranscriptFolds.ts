@@ -156,11 +156,14 @@ const workerScript = (): URL | undefined => {
   return undefined
 }
 
+// `onDone` takes each result as it arrives: the calling thread is idle meanwhile, and what it does
+// with a result then is off the run's critical path.
 const runInWorkers = (
   script: URL,
   size: number,
   jobs: ReadonlyArray<FoldJob>,
-  pricing: Pricing.PricingTable
+  pricing: Pricing.PricingTable,
+  onDone: (id: number, done: FoldDone) => void
 ): Promise<Array<FoldDone>> =>
   new Promise((resolve, reject) => {
     const results = new Array<FoldDone>(jobs.length)
@@ -185,6 +188,11 @@ const runInWorkers = (
       worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
         if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
         results[message.id] = message.done
+        try {
+          onDone(message.id, message.done)
+        } catch (cause) {
+          return fail(cause instanceof Error ? cause : new Error(String(cause)))
+        }
         finished++
         if (finished === jobs.length) void stop().then(() => resolve(results), reject)
         else feed(worker)
@@ -297,22 +305,11 @@ export const foldTranscripts = async (
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
   const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
-  let done: Array<FoldDone>
-  try {
-    done = workers > 0
-      ? await runInWorkers(script!, workers, jobs.map((item) => item.job), pricing)
-      : jobs.map((item) => runFoldJob(item.job, pricing))
-  } catch (cause) {
-    throw new FoldFailure(workers, cause)
-  }
-  let unread = 0
-  for (const [i, item] of jobs.entries()) {
-    const result = done[i]!
-    if (result.unread !== undefined) {
-      skipped.push({ file: item.job.file, reason: result.unread })
-      unread++
-      continue
-    }
+  // one job's result: its cache entry, its fold restored, its unfinished last line
+  const accept = (i: number, result: FoldDone) => {
+    const item = jobs[i]!
+    // a file gone or swapped since it was listed: skipped below, in the jobs' order
+    if (result.unread !== undefined) return
     // a resumed fold keeps the offset its earlier part found first
     const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
     const malformedAt = earlier ?? result.malformedAt
@@ -324,7 +321,31 @@ export const foldTranscripts = async (
       state: result.state,
       ...(malformedAt === undefined ? {} : { malformedAt })
     }
+    states[item.index] = StatsFold.restore(result.state)
     tails[item.index] = result.tail
+  }
+  let done: Array<FoldDone>
+  try {
+    if (workers > 0) {
+      const running = runInWorkers(script!, workers, jobs.map((item) => item.job), pricing, accept)
+      // the time zone (ICU's first use) while the workers fold: the cache and the report need it
+      timeZone()
+      done = await running
+    } else {
+      done = jobs.map((item, i) => {
+        const result = runFoldJob(item.job, pricing)
+        accept(i, result)
+        return result
+      })
+    }
+  } catch (cause) {
+    throw new FoldFailure(workers, cause)
+  }
+  let unread = 0
+  for (const [i, item] of jobs.entries()) {
+    if (done[i]!.unread === undefined) continue
+    skipped.push({ file: item.job.file, reason: done[i]!.unread! })
+    unread++
   }
   const folds: Array<StatsReport.FileFold> = []
   const malformedAt: { [file: string]: number } = {}
