@@ -37,9 +37,15 @@ const KIND: usize = 4
 const ESCAPED: usize = 8
 const REFS: usize = 12 // 5 refs × (start, end)
 const TOOL_COUNT: usize = 52
+const SAME: usize = 56 // bit per ref: the same bytes as the last line's that had it
 const FIGURES: usize = 64 // 6 × f64
 const TOOLS: usize = 112 // MAX_TOOLS × (start, end, escaped)
 const RECORD = memory.data(112 + 12 * 1024, 16)
+// The last bytes each ref had (when at most LAST_BYTES long; else its length is -1): most lines
+// repeat the one before's timestamp, model or ids, and the caller keeps the string it decoded.
+const LAST_BYTES: usize = 64
+const LAST = memory.data(5 * 64, 16)
+const LAST_LENGTH = memory.data<i32>([-1, -1, -1, -1, -1])
 
 // refs
 const R_TIMESTAMP: i32 = 0
@@ -175,21 +181,21 @@ let blockNameEscaped: bool = false
 }
 
 // The first byte at or after p that is a quote, a backslash or a control character, else end.
+// It reads 16 bytes at a time, up to 15 past `end`: the caller keeps `OVERREAD` bytes of memory
+// after every line (what is read there is never taken).
 function special(p: usize, end: usize): usize {
   const quote = i8x16.splat(0x22)
   const backslash = i8x16.splat(0x5c)
   const space = i8x16.splat(0x20)
-  while (p + 16 <= end) {
+  while (p < end) {
     const bytes = v128.load(p)
     const hits = v128.or(v128.or(i8x16.eq(bytes, quote), i8x16.eq(bytes, backslash)), i8x16.lt_u(bytes, space))
     const mask = i8x16.bitmask(hits)
-    if (mask != 0) return p + <usize>ctz(mask)
+    if (mask != 0) {
+      const at = p + <usize>ctz(mask)
+      return at < end ? at : end
+    }
     p += 16
-  }
-  while (p < end) {
-    const c = load<u8>(p)
-    if (c == 0x22 || c == 0x5c || c < 0x20) return p
-    p++
   }
   return end
 }
@@ -569,7 +575,29 @@ export function scan(start: usize, end: usize): i32 {
   if (load<u8>(p) != 0x7b) return UNSURE
   const after = walkObject(p, end, 1, L_TOP)
   if (after == ERR || whitespace(after, end) != end) return UNSURE
+  remember()
   return FACTS
+}
+
+// Marks the refs whose bytes are the last line's that had the ref, and keeps the others' bytes.
+// A ref a line lacks leaves its last bytes as they were.
+function remember(): void {
+  let same: u32 = 0
+  for (let ref: usize = 0; ref < 5; ref++) {
+    const start = <usize>load<u32>(RECORD + REFS + ref * 8)
+    if (start == 0) continue
+    const length = <usize>load<u32>(RECORD + REFS + ref * 8 + 4) - start
+    const last = load<i32>(LAST_LENGTH + ref * 4)
+    if (<usize>last == length && memory.compare(start, LAST + ref * LAST_BYTES, length) == 0) {
+      same |= 1 << <u32>ref
+    } else if (length <= LAST_BYTES) {
+      memory.copy(LAST + ref * LAST_BYTES, start, length)
+      store<i32>(LAST_LENGTH + ref * 4, <i32>length)
+    } else {
+      store<i32>(LAST_LENGTH + ref * 4, -1)
+    }
+  }
+  store<u32>(RECORD + SAME, same)
 }
 
 /** Where the record is. */

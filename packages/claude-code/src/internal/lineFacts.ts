@@ -19,6 +19,7 @@ const KIND = 1
 const ESCAPED = 2
 const REFS = 3
 const TOOL_COUNT = 13
+const SAME = 14
 const FIGURES = 8
 const TOOLS = 28
 const R_TIMESTAMP = 0
@@ -35,6 +36,7 @@ const F_USAGE = 32
 const F_FAST = 64
 const F_GEO_US = 128
 const KINDS = [undefined, "assistant", "user", "system"] as const
+const OVERREAD = 16
 
 // Node's WebAssembly global: its types come with the DOM library, which the packages do not load
 declare const WebAssembly: {
@@ -68,12 +70,15 @@ export class LineFacts {
   private readonly f64: Float64Array
   private readonly record: number
   private readonly scanAt: (start: number, end: number) => number
+  // each ref's last decoded string: the scanner says when a line's bytes are the same again
+  private readonly last = new Array<string | undefined>(5)
 
   constructor(capacity: number) {
     compiled ??= new WebAssembly.Module(Buffer.from(LINE_FACTS_WASM, "base64"))
     const exports = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports
     const base = exports.heapBase()
-    const missing = base + capacity - exports.memory.buffer.byteLength
+    // the scanner reads up to 15 bytes past a line's end (16 at a time)
+    const missing = base + capacity + OVERREAD - exports.memory.buffer.byteLength
     if (missing > 0) exports.memory.grow(Math.ceil(missing / 65536))
     const buffer = exports.memory.buffer
     this.bytes = Buffer.from(buffer)
@@ -103,7 +108,10 @@ export class LineFacts {
   private ref(ref: number): string | undefined {
     const start = this.i32[REFS + ref * 2]!
     if (start === 0) return undefined
-    return this.text(start, this.i32[REFS + ref * 2 + 1]!, (this.i32[ESCAPED]! & (1 << ref)) !== 0)
+    if ((this.i32[SAME]! & (1 << ref)) !== 0) return this.last[ref]
+    const text = this.text(start, this.i32[REFS + ref * 2 + 1]!, (this.i32[ESCAPED]! & (1 << ref)) !== 0)
+    this.last[ref] = text
+    return text
   }
 
   // a string's bytes between its quotes, decoded as the line's parse decodes it
