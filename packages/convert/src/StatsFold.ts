@@ -369,10 +369,12 @@ const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: nu
   }
   const key = keyOf(facts)
   const previous = key === undefined ? undefined : state.recent.get(key)
+  const figures = figuresOf(facts.model, facts.usage, previous, ctx.pricing)
   const counted: Counted = {
     day: previous?.day ?? day,
     ms: previous === undefined ? ms : previous.ms,
-    ...figuresOf(facts.model, facts.usage, previous, ctx.pricing)
+    model: figures.model,
+    cell: figures.cell
   }
   if (previous === undefined) {
     dayCell(state, counted.day).assistant++
