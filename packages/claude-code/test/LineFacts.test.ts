@@ -4,18 +4,22 @@
  * line, or "blank", or that it is not sure, and never facts for a line a parse refuses (or one
  * nested deeper than `JsonDepth.MAX_DEPTH`). On lines without escapes where the fold reads and
  * with plain figures it is always sure: every real Claude Code line of the fixtures is scanned.
- * The committed WebAssembly is the build of the committed source.
+ * A file of lines across the 4 MiB reads folds as its parsed lines fold. The committed WebAssembly
+ * is the build of the committed source.
  */
+import * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { compileLineFacts } from "../scripts/build-line-facts.js"
 import { LineFacts } from "../src/internal/lineFacts.js"
 import { LINE_FACTS_WASM } from "../src/internal/lineFactsWasm.js"
+import { runFoldJob } from "../src/internal/statsFile.js"
 
 const scanner = new LineFacts(1 << 20)
 
@@ -283,5 +287,38 @@ describe("LineFacts", () => {
       }
     }
     expect(lines).toBeGreaterThan(500)
+  })
+
+  it("a file folds as its parsed lines fold, lines across the 4 MiB reads and a huge one included", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-line-facts-"))
+    try {
+      const file = path.join(dir, "s.jsonl")
+      const line = (i: number, filler: number) =>
+        JSON.stringify({
+          type: i % 3 === 0 ? "user" : "assistant",
+          timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+          requestId: `req_${i >> 1}`,
+          message: {
+            id: `msg_${i >> 1}`,
+            model: "claude-sonnet-4-5-20250929",
+            content: [{ type: "tool_use", name: `T${i % 4}`, input: { text: "é".repeat(filler) } }],
+            usage: { input_tokens: i, output_tokens: 2 * i, cache_read_input_tokens: 3 }
+          }
+        })
+      const lines = Array.from({ length: 1200 }, (_, i) => line(i, i === 600 ? 5_000_000 : 3_000 + i))
+      fs.writeFileSync(file, lines.join("\n") + "\n")
+      const ctx: StatsFold.FoldContext = {
+        pricing: Pricing.builtinPricing,
+        dayOf: StatsFold.localDayOf(),
+        kind: "main"
+      }
+      const expected = StatsFold.empty()
+      for (const text of lines) StatsFold.foldEntry(expected, JSON.parse(text), ctx)
+      const done = runFoldJob({ file, kind: "main", offset: 0, state: null }, Pricing.builtinPricing)
+      expect(done.state).toStrictEqual(StatsFold.serialise(expected))
+      expect(done.offset).toBe(fs.statSync(file).size)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
