@@ -535,7 +535,7 @@ const unchangedImport = (
     // without an origin to record (or a store that keeps none), none is missing
     const known = origins === undefined
       ? undefined
-      : new Set((yield* origins.listOrigins()).map(SessionOrigins.originKey))
+      : new Set((yield* origins.listOrigins(undefined, listing.sessions)).map(SessionOrigins.originKey))
     return UnchangedSync.unchangedImport(
       listing,
       records,
