@@ -14,9 +14,9 @@
  * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
  * together with the file's new record (bytes taken, a fingerprint of them, the file's size and
  * mtime) by compare-and-set, so
- * - a file whose size and mtime are those recorded is not opened; when every file of a plain tree
- *   is so and every session's origin is recorded, one listing (`PlainListing.importFiles`) tells
- *   it and the import returns without going over the files one by one;
+ * - a file whose size and mtime are those recorded is not opened; in a plain tree one listing
+ *   (`PlainListing.importFiles`) tells which files moved, and the import goes over those only (or
+ *   returns at once when none did and every session's origin is recorded);
  * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
  *   and of the KiB before the offset — tells growth from a rewrite);
  * - two imports of the same source at the same time store every line once: a batch whose record
