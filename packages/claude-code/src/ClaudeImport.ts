@@ -201,8 +201,11 @@ export const importClaudeDir = (
     // A re-sync's usual case, a plain tree with records: one synchronous listing with its `stat`s
     // tells the files that moved since their record. None moved (and every origin is recorded):
     // the import returns at once (`UnchangedSync`); else it goes over the moved ones only.
-    const plain = ledger !== undefined && options.projectKey === undefined && records.size > 0
-      ? PlainListing.importFiles(nodePath.dirname(source.projectsDir))
+    // (a `ClaudeProjects` over anything but a config directory's `projects` is walked)
+    const configDir = nodePath.dirname(nodePath.resolve(source.projectsDir))
+    const plain = ledger !== undefined && options.projectKey === undefined && records.size > 0 &&
+        nodePath.join(configDir, "projects") === nodePath.resolve(source.projectsDir)
+      ? PlainListing.importFiles(configDir)
       : undefined
     const moved = plain !== undefined && plain.sessions.length > 0 ? plain : undefined
     if (moved !== undefined) {
