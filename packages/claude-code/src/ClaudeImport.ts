@@ -14,9 +14,9 @@
  * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
  * together with the file's new record (bytes taken, a fingerprint of them, the file's size and
  * mtime) by compare-and-set, so
- * - a file whose size and mtime are those recorded is not opened; when every file of a plain tree
- *   is so and every session's origin is recorded, one listing (`PlainListing.importFiles`) tells
- *   it and the import returns without going over the files one by one;
+ * - a file whose size and mtime are those recorded is not opened; in a plain tree one listing
+ *   (`PlainListing.importFiles`) tells which files moved, and the import goes over those only (or
+ *   returns at once when none did and every session's origin is recorded);
  * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
  *   and of the KiB before the offset — tells growth from a rewrite);
  * - two imports of the same source at the same time store every line once: a batch whose record
@@ -46,6 +46,7 @@ import * as ClaudeProjects from "./ClaudeProjects.js"
 import { canonicalJson, uuidlessFilter } from "./internal/dedupeUuidless.js"
 import { ledgerSource, recordOrigins } from "./internal/importOrigins.js"
 import { entryOfLine } from "./internal/jsonl.js"
+import { readMeta } from "./internal/projectsListing.js"
 import * as PlainListing from "./PlainListing.js"
 import type * as ProjectOrigin from "./ProjectOrigin.js"
 import * as TranscriptReader from "./TranscriptReader.js"
@@ -197,10 +198,18 @@ export const importClaudeDir = (
       for (const record of yield* ledger.importedFiles(sourceId)) records.set(record.file, record)
     })
     yield* loadRecords
-    // Nothing changed since the last import (a re-sync's usual case): told from the records and
-    // one plain listing, without going over the files one by one (`UnchangedSync`)
-    if (ledger !== undefined && options.projectKey === undefined && records.size > 0) {
-      const unchanged = yield* unchangedImport(store, source.projectsDir, records, options.origin)
+    // A re-sync's usual case, a plain tree with records: one synchronous listing with its `stat`s
+    // tells the files that moved since their record. None moved (and every origin is recorded):
+    // the import returns at once (`UnchangedSync`); else it goes over the moved ones only.
+    // (a `ClaudeProjects` over anything but a config directory's `projects` is walked)
+    const configDir = nodePath.dirname(nodePath.resolve(source.projectsDir))
+    const plain = ledger !== undefined && options.projectKey === undefined && records.size > 0 &&
+        nodePath.join(configDir, "projects") === nodePath.resolve(source.projectsDir)
+      ? PlainListing.importFiles(configDir)
+      : undefined
+    const moved = plain !== undefined && plain.sessions.length > 0 ? plain : undefined
+    if (moved !== undefined) {
+      const unchanged = yield* unchangedImport(store, moved, records, options.origin)
       if (unchanged !== undefined) return unchanged
     }
 
@@ -424,34 +433,61 @@ export const importClaudeDir = (
 
     let sessions = 0
     let subagents = 0
-    const imported: Array<ClaudeProjects.SessionFile> = []
-    const listed = yield* source.listSessionFiles(options.projectKey)
-    for (const info of listed) {
-      const { projectKey, sessionId } = info
-      yield* importTranscript({ projectKey, sessionId }, info.file)
-      const agents = yield* source.listSubagents(projectKey, sessionId)
-      const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
-      for (const agent of agents) {
-        const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
-        const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
-        yield* importTranscript(key, agent.file)
-        if (agent.meta !== undefined) {
-          const metaFile = agent.file.slice(0, -".jsonl".length) + ".meta.json"
-          const task: FileTask = { key, path: metaFile, name: relative(metaFile) }
-          yield* retrying(task.name, importMetaOnce(task, agent.meta))
+    const imported: Array<{ readonly projectKey: string; readonly sessionId: string }> = []
+    const listed = moved === undefined ? yield* source.listSessionFiles(options.projectKey) : moved.sessions
+    const sessionDone = (session: { readonly projectKey: string; readonly sessionId: string }) =>
+      Effect.gen(function*() {
+        sessions++
+        imported.push(session)
+        if (options.onProgress !== undefined) {
+          yield* options.onProgress({
+            sessions,
+            total: listed.length,
+            entries: totals.entries,
+            bytes: totals.bytes,
+            currentSession: { projectKey: session.projectKey, sessionId: session.sessionId }
+          })
         }
-        subagents++
+      })
+    const importMeta = (key: SessionStore.SessionKey, metaFile: string, meta: Record<string, unknown>) => {
+      const task: FileTask = { key, path: metaFile, name: relative(metaFile) }
+      return retrying(task.name, importMetaOnce(task, meta))
+    }
+
+    if (moved !== undefined) {
+      // the listing's order is the walk's: a session's transcript, then its subagents' files
+      for (const group of PlainListing.bySession(moved)) {
+        subagents += group.subagents
+        for (const file of group.files) {
+          const record = records.get(file.name)
+          if (record !== undefined && record.size === file.size && record.mtimeMs === file.mtime) {
+            totals.filesUnchanged++
+          } else if (file.kind !== "meta") {
+            yield* importTranscript(file.key, file.path)
+          } else {
+            // read as the full listing reads it: what no longer parses is no metadata
+            const meta = yield* readMeta(file.path)
+            if (Option.isSome(meta)) yield* importMeta(file.key, file.path, meta.value)
+          }
+        }
+        yield* sessionDone(group.session)
       }
-      sessions++
-      imported.push(info)
-      if (options.onProgress !== undefined) {
-        yield* options.onProgress({
-          sessions,
-          total: listed.length,
-          entries: totals.entries,
-          bytes: totals.bytes,
-          currentSession: { projectKey, sessionId }
-        })
+    } else {
+      for (const info of listed as ReadonlyArray<ClaudeProjects.SessionFile>) {
+        const { projectKey, sessionId } = info
+        yield* importTranscript({ projectKey, sessionId }, info.file)
+        const agents = yield* source.listSubagents(projectKey, sessionId)
+        const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
+        for (const agent of agents) {
+          const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
+          const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
+          yield* importTranscript(key, agent.file)
+          if (agent.meta !== undefined) {
+            yield* importMeta(key, agent.file.slice(0, -".jsonl".length) + ".meta.json", agent.meta)
+          }
+          subagents++
+        }
+        yield* sessionDone({ projectKey, sessionId })
       }
     }
     if (options.origin !== undefined) {
@@ -488,23 +524,21 @@ export const importClaudeDir = (
   })
 
 /**
- * The result of an import of the whole directory that would read, store and record nothing, or
- * `undefined` when it may have work (or the tree is not plain: the import walks it as always).
+ * The result of an import of the whole directory (`listing`) that would read, store and record
+ * nothing, or `undefined` when it may have work.
  */
 const unchangedImport = (
   store: SessionStore.SessionStore,
-  projectsDir: string,
+  listing: PlainListing.PlainImport,
   records: ReadonlyMap<string, ImportLedger.ImportedFile>,
   origin: ProjectOrigin.Origin | undefined
 ) =>
   Effect.gen(function*() {
-    const listing = yield* Effect.sync(() => PlainListing.importFiles(nodePath.dirname(projectsDir)))
-    if (listing === undefined) return undefined
     const origins = origin === undefined ? undefined : SessionOrigins.originsOf(store)
     // without an origin to record (or a store that keeps none), none is missing
     const known = origins === undefined
       ? undefined
-      : new Set((yield* origins.listOrigins()).map(SessionOrigins.originKey))
+      : new Set((yield* origins.listOrigins(undefined, listing.sessions)).map(SessionOrigins.originKey))
     return UnchangedSync.unchangedImport(
       listing,
       records,

@@ -203,6 +203,10 @@ export interface PlainFile {
   readonly size: number
   /** Epoch milliseconds (whole: a `Date`'s). */
   readonly mtime: number
+  /** What the import reads it as: a session's transcript, a subagent's, or a subagent's `.meta.json`. */
+  readonly kind: "main" | "subagent" | "meta"
+  /** The file itself: `projectsDir` joined with the name's segments. */
+  readonly path: string
 }
 
 /**
@@ -242,8 +246,9 @@ const metaFile = (file: string): { readonly size: number; readonly mtime: number
 }
 
 /**
- * Every file an import of the whole config directory reads (see {@link PlainImport}), in no
- * particular order; `undefined` when not certain.
+ * Every file an import of the whole config directory reads (see {@link PlainImport}), in the
+ * import's order: each session's transcript, then each of its subagents' transcript followed by
+ * that subagent's metadata; `undefined` when not certain.
  *
  * @since 0.4.0
  * @category listing
@@ -259,15 +264,69 @@ export const importFiles = (configDir: string): PlainImport | undefined =>
     for (const projectKey of projectKeysIn(projectsDir)) {
       for (const session of sessionsOf(projectsDir, projectKey)) {
         sessions.push({ projectKey, sessionId: session.sessionId })
-        files.push({ name: name(session.file), size: session.size, mtime: session.mtime })
+        const { file, mtime, size } = session
+        files.push({ name: name(file), size, mtime, kind: "main", path: file })
         for (const agent of subagentFiles(projectsDir, session)) {
           subagents++
-          files.push({ name: name(agent), ...statFile(agent) })
+          files.push({ name: name(agent), ...statFile(agent), kind: "subagent", path: agent })
           const meta = agent.slice(0, -".jsonl".length) + ".meta.json"
           const metaStat = metaFile(meta)
-          if (metaStat !== undefined) files.push({ name: name(meta), ...metaStat })
+          if (metaStat !== undefined) files.push({ name: name(meta), ...metaStat, kind: "meta", path: meta })
         }
       }
     }
     return { sessions, subagents, files }
   })
+
+/**
+ * A listed file with the key its entries are stored under: the session's for its transcript, the
+ * session's and the subpath for a subagent's transcript and metadata (its path under the
+ * session's directory without the extension, as `ClaudeImport` keys it).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface KeyedFile extends PlainFile {
+  readonly key: {
+    readonly projectKey: string
+    readonly sessionId: string
+    readonly subpath?: string
+  }
+}
+
+/**
+ * One session of an import listing: its transcript, then each subagent's transcript and
+ * metadata, keyed (see {@link KeyedFile}), and how many subagents it has.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface SessionFiles {
+  readonly session: { readonly projectKey: string; readonly sessionId: string }
+  readonly subagents: number
+  readonly files: ReadonlyArray<KeyedFile>
+}
+
+/**
+ * An import listing's files by session, in its order.
+ *
+ * @since 0.4.0
+ * @category listing
+ */
+export const bySession = (listing: PlainImport): Array<SessionFiles> => {
+  const groups: Array<{ session: SessionFiles["session"]; subagents: number; files: Array<KeyedFile> }> = []
+  for (const file of listing.files) {
+    const [projectKey, name, ...under] = file.name.split("/")
+    if (file.kind === "main") {
+      const session = { projectKey: projectKey!, sessionId: name!.slice(0, -".jsonl".length) }
+      groups.push({ session, subagents: 0, files: [{ ...file, key: session }] })
+      continue
+    }
+    // a subagent's files follow its session's transcript
+    const group = groups.at(-1)!
+    const subpath = under.join("/").slice(0, file.kind === "meta" ? -".meta.json".length : -".jsonl".length)
+    if (file.kind === "subagent") group.subagents++
+    group.files.push({ ...file, key: { ...group.session, subpath } })
+  }
+  return groups
+}

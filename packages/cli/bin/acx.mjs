@@ -36,12 +36,14 @@ if (!fs.existsSync(bundle)) {
 // prints; else, or with ACX_NO_FAST=1, the full CLI runs. Without `--from` they read the config
 // directory: `dist/fast-dir.cjs` (src/fastDir.ts) asks the same way.
 // `acx sync` asks `dist/fast-sync.cjs` (src/fastSync.ts), which answers only when the directory is
-// unchanged since the last sync and no sync is running.
+// unchanged since the last sync and no sync is running, into a SQLite file: a sync into Postgres
+// (an argument that is a postgres:// URL) does not load it only to be handed back.
+const toPostgres = process.argv.some((arg) => /^(--to=)?postgres(ql)?:\/\//i.test(arg))
 const fastEntry = process.env.ACX_NO_FAST === "1"
   ? undefined
   : command === "sessions" || command === "stats"
   ? (process.argv.includes("--from") ? "../dist/fast-read.cjs" : "../dist/fast-dir.cjs")
-  : command === "sync"
+  : command === "sync" && !toPostgres
   ? "../dist/fast-sync.cjs"
   : undefined
 const fast = fastEntry === undefined ? undefined : new URL(fastEntry, import.meta.url)

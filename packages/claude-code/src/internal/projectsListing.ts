@@ -186,7 +186,7 @@ const walkFiles = (
 
 // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
 // META_BYTES, not nested deeper than a line may be; anything else is no metadata.
-const readMeta = (file: string) =>
+export const readMeta = (file: string) =>
   TranscriptReader.readText(file, META_BYTES).pipe(
     Effect.option,
     Effect.map(Option.flatMap((text) => Option.fromNullable(metaOfText(text))))

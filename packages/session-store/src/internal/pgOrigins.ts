@@ -31,6 +31,13 @@ export const makeOrigins = (
   const origin = sql(`${schema}.acx_session_origin`)
   const ledger = sql(`${schema}.acx_import_ledger`)
   const span = (operation: string) => Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema } })
+  const adopt = (from: string, to: string) =>
+    writeTransaction(Effect.gen(function*() {
+      const taken = yield* sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`
+      if (taken.length > 0) return false
+      const moved = yield* sql`UPDATE ${ledger} SET source = ${to} WHERE source = ${from} RETURNING 1`
+      return moved.length > 0
+    }))
   return {
     listOrigins: (projectKey, sessions) =>
       sql<OriginRow>`SELECT project_key, session_id, machine, os_user, project FROM ${origin} WHERE TRUE
@@ -57,11 +64,12 @@ export const makeOrigins = (
           ))
       ).pipe(Effect.mapError(storageError("recordOrigins")), span("recordOrigins")),
     adoptSource: (from, to) =>
-      writeTransaction(Effect.gen(function*() {
-        const taken = yield* sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`
-        if (taken.length > 0) return false
-        const moved = yield* sql`UPDATE ${ledger} SET source = ${to} WHERE source = ${from} RETURNING 1`
-        return moved.length > 0
-      })).pipe(Effect.mapError(storageError("adoptSource")), span("adoptSource"))
+      // A source with records has adopted (or never needed to): told without the clock row's
+      // lock, which every writer of the hub waits on; only a first sync takes it to adopt
+      sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`.pipe(
+        Effect.flatMap((taken) => taken.length > 0 ? Effect.succeed(false) : adopt(from, to)),
+        Effect.mapError(storageError("adoptSource")),
+        span("adoptSource")
+      )
   }
 }
