@@ -8,12 +8,17 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsArgs } from "../args/stats.js"
@@ -57,9 +62,43 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
         const fold = byOrigin
           ? Effect.zipWith(folds, StatsOrigins.ofStore(opened.store, key), StatsOrigins.withOrigins)
           : folds
-        return { projects, fold }
+        return { projects, fold, store: { spec, location: opened.display } }
       })
   })
+}
+
+// A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
+// of the list it was made from — when the fast path could ask for it (the whole store, no range,
+// no origin grouping), nothing was warned about, and the statistics cache holds every session now.
+// Kept as the full path prints it once that cache holds them: every transcript from the cache.
+const keepReport = (
+  args: StatsArgs,
+  store: { readonly spec: string; readonly location: string },
+  folds: SessionStats.StatsFolds,
+  range: StatsReport.DayRange
+) => {
+  const kept = KeptReport.postgresStore(store.spec)
+  const listed = (folds as Partial<StoreStats.StoreStatsFolds>).listed
+  const { run } = folds
+  if (
+    kept === undefined || listed === undefined || Option.isSome(args.project) || args.by === "block" ||
+    StatsReport.byOrigin(args.by) || range.since !== undefined || range.until !== undefined ||
+    run.skipped.length > 0 || run.cacheWarning !== undefined || run.folds.some((item) => item.fold.malformed > 0)
+  ) return
+  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(AcxHome.paths().cache, store.location))
+  if (statsCache === undefined) return
+  const transcripts = run.files.cached + run.files.appended + run.files.folded
+  const cached = SessionStats.reportStats(
+    { ...folds, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } },
+    args.by,
+    range
+  )
+  KeptReport.write(
+    kept,
+    { by: args.by, json: args.json, pricing: Pricing.fingerprint(folds.pricing) },
+    { digest: StoreCatalogSql.listDigest(listed), statsCache },
+    args.json ? format.json(SessionStats.statsJson(cached)) : statsReport(cached)
+  )
 }
 
 /**
@@ -75,7 +114,7 @@ export const run = (args: StatsArgs) =>
     }
     const range = parsed.range
     if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
-    const { fold, projects } = yield* source(args)
+    const { fold, projects, store } = { store: undefined, ...yield* source(args) }
     if (by === "block") {
       const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
       return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))
@@ -86,12 +125,17 @@ export const run = (args: StatsArgs) =>
       yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
     }
     if (result.run.cacheWarning !== undefined) yield* Console.error(`acx: warning: ${result.run.cacheWarning}`)
-    if (json) return yield* Console.log(format.json(SessionStats.statsJson(result)))
+    if (json) {
+      yield* Console.log(format.json(SessionStats.statsJson(result)))
+      if (store !== undefined && result.report.rows.length > 0) keepReport(args, store, folds, range)
+      return
+    }
     if (result.report.rows.length === 0) {
       const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
       return yield* Console.log(`no sessions${where} ${listingPlace(projects, project)}`)
     }
     yield* Console.log(statsReport(result))
+    if (store !== undefined) keepReport(args, store, folds, range)
     const warning = malformedWarning(
       result.run.folds.map((item) => ({
         file: item.file,

@@ -1,0 +1,60 @@
+/**
+ * `acx stats --from postgres://… [--json] [--by GROUP]` on the fast read path (`fastRead.ts`):
+ * a report the full path kept (`keptReport.ts`) printed again when one statement
+ * (`StoreCatalogSql.postgresListDigest`, as the connecting role sees the store: row-level security
+ * applies) says the session list is the one it was made from, the store needs no migration and
+ * no derivation (which the full path would run first), and the prices are the built-in ones.
+ * Anything else, and any error (no kept report, a server that does not answer, a refused login),
+ * hands the command back: the full path connects again and says what went wrong in its words.
+ */
+import * as Pricing from "@acx/convert/Pricing"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
+import { createRequire } from "node:module"
+import type { StatsRequest } from "./fastStats.js"
+import { builtinPricing } from "./fastStats.js"
+import * as KeptReport from "./keptReport.js"
+
+// `pg`'s client, loaded only for a Postgres spec (the SQLite fast path never pays for it).
+interface PgClient {
+  connect(): Promise<void>
+  query(text: string): Promise<{ readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }> }>
+  end(): Promise<void>
+  on(event: "error", listener: (error: unknown) => void): void
+}
+
+// As `internal/pgConnect.ts` gives the URL to the driver: `sslmode` read as libpq reads it.
+const withLibpqSslmode = (href: string): string => {
+  const url = new URL(href)
+  if (!url.searchParams.has("sslmode") || url.searchParams.has("uselibpqcompat")) return href
+  url.searchParams.set("uselibpqcompat", "true")
+  return url.href
+}
+
+/** The kept report `request` may print now (its bytes, the final newline included), or `undefined`. */
+export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | undefined> => {
+  const store = KeptReport.postgresStore(request.from)
+  if (store === undefined) return undefined
+  const home = AcxHome.acxHome()
+  const pricing = builtinPricing(home)
+  if (pricing === undefined) return undefined
+  const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
+  if (kept === undefined) return undefined
+  const { Client } = createRequire(__filename)("pg") as { Client: new(config: object) => PgClient }
+  const client = new Client({
+    connectionString: withLibpqSslmode(store.url),
+    application_name: "acx",
+    connectionTimeoutMillis: 5_000
+  })
+  client.on("error", () => undefined)
+  try {
+    await client.connect()
+    const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(store.schema))
+    const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
+    return ready && row?.["digest"] === kept.kept.digest ? kept.output : undefined
+  } catch {
+    return undefined
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
