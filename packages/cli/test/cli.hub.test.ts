@@ -5,7 +5,10 @@
  * `CREATE ROLE … IN ROLE acx_sync`) syncs a config directory and reads only its own rows, and can
  * neither update nor delete entries; a viewer reads through `sessions`, `search` and `stats --from`
  * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
- * every project again after `revoke`; `hub status` names machines, sizes and the lagging one; no
+ * every project again after `revoke`; `stats --from` prints a report kept by an earlier run (the
+ * fast read path) exactly as the full path prints it, and only while the list it was made from is
+ * the one the asking role sees (never another login's, never after a grant, revoke or change);
+ * `hub status` names machines, sizes and the lagging one; no
  * connection string's password is printed on any failure (wrong password, closed port, sslmode).
  *
  * Each promise goes through the BUILT binary once; the further reads and refusals of the same
@@ -13,9 +16,10 @@
  * for real), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { asRole, oneSessionConfigDir, printedUrl, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
 import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort } from "./utils/postgres.js"
@@ -213,6 +217,78 @@ describe("acx hub", () => {
       "no role"
     )
   }, 2 * TEST_TIMEOUT_MS)
+
+  it(
+    "stats --from prints a kept report only to its login, and only while that role's list is the one it was made from",
+    async () => {
+      const home = path.join(dir, "kept")
+      const stats = (url: string, args: ReadonlyArray<string>, fast = true) =>
+        acx(["stats", "--from", url, ...args], {
+          env: { ACX_HOME: home, ...(fast ? { ACX_FAST_REPORT: "1" } : { ACX_NO_FAST: "1" }) }
+        })
+      const kept = (result: { stderr: string }) => result.stderr.includes("acx: fast path: stats")
+      const sessionsOf = (result: AcxResult) =>
+        parseJson<{ rows: Array<{ sessionId: string }> }>(result).rows.map((row) => row.sessionId).sort()
+      const granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))
+        .map((row) => row["session_id"] as string).sort()
+      const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+      expect(grant.code, grant.stderr).toBe(0)
+      try {
+        // the first run computes and keeps; the next prints it, byte for byte the full path's output
+        for (const args of [["--json"], [], ["--by", "day"]]) {
+          const first = await stats(bob, args)
+          expect(first.code, first.stderr).toBe(0)
+          expect(kept(first)).toBe(false)
+          const again = await stats(bob, args)
+          expect(kept(again), args.join(" ")).toBe(true)
+          expect(again.stdout).toBe((await stats(bob, args, false)).stdout)
+        }
+        expect(sessionsOf(await stats(bob, ["--json"]))).toEqual(granted)
+
+        // another login, same home: its own report, every project
+        const all = built.sessions.length + 1
+        expect(kept(await stats(alice, ["--json"]))).toBe(false)
+        const alices = await stats(alice, ["--json"])
+        expect(kept(alices)).toBe(true)
+        expect(sessionsOf(alices)).toHaveLength(all)
+
+        // alice's kept report filed as bob's: the list bob sees is not the one it was made of
+        const reports = fs.readdirSync(path.join(home, "cache")).filter((name) => name.startsWith("store-report-"))
+          .map((name) => path.join(home, "cache", name))
+        const headerOf = (file: string) =>
+          JSON.parse(fs.readFileSync(file, "utf8").split("\n")[0]!) as { identity: string; request: string }
+        const jsonOf = (login: string) =>
+          reports.find((file) =>
+            headerOf(file).identity.includes(`"${login}"`) && headerOf(file).request.includes(",true,")
+          )!
+        const alicesFile = fs.readFileSync(jsonOf("alice"), "utf8")
+        const [aliceHeader, ...body] = alicesFile.split("\n")
+        fs.writeFileSync(
+          jsonOf("bob"),
+          [JSON.stringify({ ...JSON.parse(aliceHeader!), identity: headerOf(jsonOf("bob")).identity }), ...body].join(
+            "\n"
+          )
+        )
+        const forged = await stats(bob, ["--json"])
+        expect(kept(forged)).toBe(false)
+        expect(sessionsOf(forged)).toEqual(granted)
+        expect(kept(await stats(bob, ["--json"]))).toBe(true)
+
+        // a changed session (its mtime moved, as an append derived moves it): computed again
+        await query(hub.admin, `UPDATE acx_session_meta SET mtime = mtime + 1 WHERE session_id = $1`, [granted[0]])
+        expect(kept(await stats(bob, ["--json"]))).toBe(false)
+        expect(kept(await stats(bob, ["--json"]))).toBe(true)
+      } finally {
+        const revoked = await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+        expect(revoked.code, revoked.stderr).toBe(0)
+      }
+      // revoked: bob sees every project, and is not answered from the granted list's report
+      const after = await stats(bob, ["--json"])
+      expect(kept(after)).toBe(false)
+      expect(sessionsOf(after)).toHaveLength(built.sessions.length + 1)
+    },
+    2 * TEST_TIMEOUT_MS
+  )
 
   it("hub status names each machine's sessions, entries, size and last sync, and the lagging one", async () => {
     // the desk's last write two days ago

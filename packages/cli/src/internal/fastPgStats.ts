@@ -40,7 +40,7 @@ export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | u
   if (pricing === undefined) return undefined
   const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
   if (kept === undefined) return undefined
-  const { Client } = createRequire(__filename)("pg") as { Client: new(config: object) => PgClient }
+  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
   const client = new Client({
     connectionString: withLibpqSslmode(store.url),
     application_name: "acx",
