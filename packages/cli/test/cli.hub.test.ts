@@ -16,6 +16,9 @@
  * for real), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
+import * as TeamHub from "@acx/memory/TeamHub"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -235,7 +238,7 @@ describe("acx hub", () => {
       expect(grant.code, grant.stderr).toBe(0)
       try {
         // the first run computes and keeps; the next prints it, byte for byte the full path's output
-        for (const args of [["--json"], [], ["--by", "day"]]) {
+        for (const args of [["--json"], ["--by", "day"]]) {
           const first = await stats(bob, args)
           expect(first.code, first.stderr).toBe(0)
           expect(kept(first)).toBe(false)
@@ -390,6 +393,88 @@ describe("acx hub", () => {
       expect(await projects(bob)).toEqual([APP, WEB])
     },
     TEST_TIMEOUT_MS
+  )
+
+  it(
+    "hub init --team takes over a team schema a member created first: acx_admin owns it, the member is held by the policies",
+    async () => {
+      // a sync member that may create schemas installs the team memory before the admin set it up
+      const database = new URL(hub.admin).pathname.slice(1)
+      await query(hub.admin, `GRANT CREATE ON DATABASE "${database}" TO desk2`)
+      const early = new URL(desk)
+      early.searchParams.set("schema", "acx_early")
+      const home = path.join(dir, "early")
+      const install = await acx(["memory", "install", "--team", early.href, "--user", "dee", "--machine", "desk2"], {
+        env: { ACX_HOME: path.join(home, "acx"), CLAUDE_CONFIG_DIR: path.join(home, "claude"), HOME: home }
+      })
+      await query(hub.admin, `REVOKE CREATE ON DATABASE "${database}" FROM desk2`)
+      expect(install.code, install.stderr).toBe(0)
+      const owners = () =>
+        query(
+          hub.admin,
+          `SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = 'acx_early'
+         UNION ALL SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relnamespace = 'acx_early'::regnamespace
+           AND relkind = 'r'`
+        ).then((rows) => [...new Set(rows.map((row) => row["owner"]))])
+      expect(await owners()).toEqual(["desk2"])
+
+      // an admin that may not give the member's objects away: one line saying who must, nothing applied
+      await query(hub.admin, `CREATE ROLE weak_admin LOGIN PASSWORD 'weak-admin-pw' IN ROLE acx_admin`)
+      const weak = asRole(hub.admin, "weak_admin", "weak-admin-pw")
+      const refused = await Effect.runPromise(Effect.flip(
+        TeamHub.setUp({ url: Redacted.make(weak), teamSchema: "acx_early", hubSchema: "public" })
+      ))
+      expect(refused.description).toMatch(/created by desk2, a hub member.*as a superuser.*nothing was changed/)
+      expect(refused.description).not.toContain("weak-admin-pw")
+      expect(refused.description.split("\n")).toHaveLength(1)
+      expect(await owners()).toEqual(["desk2"])
+      const applied = await query(
+        hub.admin,
+        `SELECT (SELECT count(*)::int FROM pg_policies WHERE schemaname = 'acx_early') AS policies,
+        (SELECT count(*)::int FROM pg_class WHERE relnamespace = 'acx_early'::regnamespace AND relrowsecurity) AS rls`
+      )
+      expect(applied).toEqual([{ policies: 0, rls: 0 }])
+
+      const init = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
+      expect(init.code, init.stderr).toBe(0)
+      expect(await owners()).toEqual(["acx_admin"])
+      const table = "acx_early.memory_observations"
+      const insert = (uid: string, project: string) =>
+        `INSERT INTO ${table} (uid, project, author, machine, session_id, source, created_at, type, title, narrative)
+       VALUES ('${uid}', '${project}', 'dee', 'desk2', 's1', 'hook', 1, 'discovery', 'a title', 'a narrative')`
+      await query(desk, insert("e1", "github.com/acme/app"))
+      await query(desk, insert("e2", "github.com/acme/web"))
+      // the member that created the tables is a member like any other now
+      for (
+        const statement of [
+          `UPDATE ${table} SET narrative = 'rewritten'`,
+          `DELETE FROM ${table}`,
+          `DROP TABLE ${table}`
+        ]
+      ) {
+        expect(await refusal(desk, statement), statement).toBe("42501")
+      }
+      const granted = await acx([
+        "hub",
+        "grant",
+        "--project",
+        "github.com/acme/app",
+        "--role",
+        "desk2",
+        "--hub",
+        hub.admin
+      ])
+      expect(granted.code, granted.stderr).toBe(0)
+      try {
+        expect((await query(desk, `SELECT uid FROM ${table} ORDER BY uid`)).map((row) => row["uid"])).toEqual(["e1"])
+        expect(await refusal(desk, insert("e3", "github.com/acme/web"))).toBe("42501")
+      } finally {
+        await acx(["hub", "revoke", "--project", "github.com/acme/app", "--role", "desk2", "--hub", hub.admin])
+      }
+      const again = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
+      expect(again.stdout).toContain("nothing changed")
+    },
+    2 * TEST_TIMEOUT_MS
   )
 
   it("user add refuses a bad or taken name; user remove drops a member, who can no longer connect", async () => {
