@@ -277,6 +277,17 @@ describe("acx hub", () => {
         expect(sessionsOf(forged)).toEqual(granted)
         expect(kept(await stats(bob, ["--json"]))).toBe(true)
 
+        // no kept file holds a password; a wrong one is refused as without a kept report, unprinted
+        for (const file of reports) {
+          const text = fs.readFileSync(file, "utf8")
+          expect(text).not.toContain("bob-secret-pw")
+          expect(text).not.toContain(new URL(alice).password)
+        }
+        const wrong = asRole(hub.admin, "bob", "Wrong-Secret-Pw-2")
+        const refused = await stats(wrong, ["--json"])
+        expectOneLine(refused, 1, "password authentication failed")
+        expect(refused.stderr).not.toContain("Wrong-Secret-Pw-2")
+
         // a changed session (its mtime moved, as an append derived moves it): computed again
         await query(hub.admin, `UPDATE acx_session_meta SET mtime = mtime + 1 WHERE session_id = $1`, [granted[0]])
         expect(kept(await stats(bob, ["--json"]))).toBe(false)
