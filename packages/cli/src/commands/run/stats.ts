@@ -70,34 +70,33 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
 // A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
 // of the list it was made from — when the fast path could ask for it (the whole store, no range,
 // no origin grouping), nothing was warned about, and the statistics cache holds every session now.
-// Kept as the full path prints it once that cache holds them: every transcript from the cache.
+// Kept as the full path prints it once that cache holds them: every transcript from the cache
+// (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
   args: StatsArgs,
   store: { readonly spec: string; readonly location: string },
   folds: SessionStats.StatsFolds,
-  range: StatsReport.DayRange
+  result: ReturnType<typeof SessionStats.reportStats>,
+  output: string
 ) => {
   const kept = KeptReport.postgresStore(store.spec)
   const listed = (folds as Partial<StoreStats.StoreStatsFolds>).listed
-  const { run } = folds
+  const { run } = result
   if (
     kept === undefined || listed === undefined || Option.isSome(args.project) || args.by === "block" ||
-    StatsReport.byOrigin(args.by) || range.since !== undefined || range.until !== undefined ||
-    run.skipped.length > 0 || run.cacheWarning !== undefined || run.folds.some((item) => item.fold.malformed > 0)
+    StatsReport.byOrigin(args.by) || result.range.since !== undefined || result.range.until !== undefined ||
+    result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
+    run.folds.some((item) => item.fold.malformed > 0)
   ) return
   const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(AcxHome.paths().cache, store.location))
   if (statsCache === undefined) return
   const transcripts = run.files.cached + run.files.appended + run.files.folded
-  const cached = SessionStats.reportStats(
-    { ...folds, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } },
-    args.by,
-    range
-  )
+  const asCached = { ...result, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } }
   KeptReport.write(
     kept,
     { by: args.by, json: args.json, pricing: Pricing.fingerprint(folds.pricing) },
     { digest: StoreCatalogSql.listDigest(listed), statsCache },
-    args.json ? format.json(SessionStats.statsJson(cached)) : statsReport(cached)
+    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output
   )
 }
 
@@ -126,16 +125,18 @@ export const run = (args: StatsArgs) =>
     }
     if (result.run.cacheWarning !== undefined) yield* Console.error(`acx: warning: ${result.run.cacheWarning}`)
     if (json) {
-      yield* Console.log(format.json(SessionStats.statsJson(result)))
-      if (store !== undefined && result.report.rows.length > 0) keepReport(args, store, folds, range)
+      const output = format.json(SessionStats.statsJson(result))
+      yield* Console.log(output)
+      if (store !== undefined) keepReport(args, store, folds, result, output)
       return
     }
     if (result.report.rows.length === 0) {
       const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
       return yield* Console.log(`no sessions${where} ${listingPlace(projects, project)}`)
     }
-    yield* Console.log(statsReport(result))
-    if (store !== undefined) keepReport(args, store, folds, range)
+    const output = statsReport(result)
+    yield* Console.log(output)
+    if (store !== undefined) keepReport(args, store, folds, result, output)
     const warning = malformedWarning(
       result.run.folds.map((item) => ({
         file: item.file,
