@@ -130,31 +130,24 @@ describe("acx ui --from a hub, as a viewer limited to one project", () => {
     expect(await listed()).toEqual(granted)
     for (const route of routes) expect(await names(route, added), route).toEqual([])
 
-    const grant = await acx([
-      "hub",
-      "grant",
-      "--project",
-      second!["project"] as string,
-      "--role",
-      "carol",
-      "--hub",
-      hub.admin
-    ])
-    expect(grant.code, grant.stderr).toBe(0)
+    const hubCommand = async (verb: "grant" | "revoke") => {
+      const result = await acx([
+        "hub",
+        verb,
+        "--project",
+        second!["project"] as string,
+        "--role",
+        "carol",
+        "--hub",
+        hub.admin
+      ])
+      expect(result.code, result.stderr).toBe(0)
+    }
+    await hubCommand("grant")
     expect(await listed()).toEqual([...granted, ...added].sort())
     for (const route of routes) expect((await names(route, added)).length, route).toBeGreaterThan(0)
 
-    const revoke = await acx([
-      "hub",
-      "revoke",
-      "--project",
-      second!["project"] as string,
-      "--role",
-      "carol",
-      "--hub",
-      hub.admin
-    ])
-    expect(revoke.code, revoke.stderr).toBe(0)
+    await hubCommand("revoke")
     expect(await listed()).toEqual(granted)
     for (const route of routes) expect(await names(route, added), route).toEqual([])
   }, 2 * TEST_TIMEOUT_MS)
