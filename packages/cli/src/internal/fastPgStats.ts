@@ -41,10 +41,11 @@ export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | u
   const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
   if (kept === undefined) return undefined
   const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
+  // a server that does not answer costs this before the full path tries (and says why) itself
   const client = new Client({
     connectionString: withLibpqSslmode(store.url),
     application_name: "acx",
-    connectionTimeoutMillis: 5_000
+    connectionTimeoutMillis: 3_000
   })
   client.on("error", () => undefined)
   try {
