@@ -143,7 +143,7 @@ export const main = (
 ): boolean | Promise<boolean> => {
   const command = argv[2]
   let output: string | undefined
-  const pgStats = command === "stats" ? FastStats.parseStats(argv.slice(3)) : undefined
+  const pgStats = command === "stats" ? FastStats.parseStats(argv.slice(3), true) : undefined
   // a Postgres store: a report kept by the full path, if the store still lists what it was made of
   if (pgStats !== undefined && KeptReport.postgresStore(pgStats.from) !== undefined) {
     return FastPgStats.statsOutput(pgStats).then((kept) => kept !== undefined && answer(command!, kept, env))

@@ -6,8 +6,8 @@
  * neither update nor delete entries; a viewer reads through `sessions`, `search` and `stats --from`
  * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
  * every project again after `revoke`; `stats --from` prints a report kept by an earlier run (the
- * fast read path) exactly as the full path prints it, and only while the list it was made from is
- * the one the asking role sees (never another login's, never after a grant, revoke or change);
+ * fast read path) exactly as the full path prints it, and only while the list it was made from (and
+ * the origins, grouped by machine) is the one the asking role sees (never another login's, never after a grant, revoke or change);
  * `hub status` names machines, sizes and the lagging one; no
  * connection string's password is printed on any failure (wrong password, closed port, sslmode).
  *
@@ -247,6 +247,27 @@ describe("acx hub", () => {
           expect(again.stdout).toBe((await stats(bob, args, false)).stdout)
         }
         expect(sessionsOf(await stats(bob, ["--json"]))).toEqual(granted)
+
+        // grouped by an origin: kept under the origins' digest too (recorded after the entries, an
+        // origin can change where no session did)
+        const byMachine = ["--by", "machine", "--json"]
+        const machinesOf = (result: AcxResult) =>
+          parseJson<{ rows: Array<{ key: string }> }>(result).rows.map((r) => r.key)
+        expect(kept(await stats(bob, byMachine))).toBe(false)
+        const machines = await stats(bob, byMachine)
+        expect(kept(machines)).toBe(true)
+        expect(machines.stdout).toBe((await stats(bob, byMachine, false)).stdout)
+        expect(machinesOf(machines)).toEqual(["laptop1"])
+        const rename = (machine: string) =>
+          query(hub.admin, `UPDATE acx_session_origin SET machine = $1 WHERE session_id = $2`, [machine, granted[0]])
+        await rename("laptop9")
+        try {
+          const renamed = await stats(bob, byMachine)
+          expect(kept(renamed)).toBe(false)
+          expect(machinesOf(renamed).sort()).toEqual(["laptop1", "laptop9"])
+        } finally {
+          await rename("laptop1")
+        }
 
         // another login, same home: its own report, every project
         const all = built.sessions.length + 1

@@ -200,21 +200,59 @@ export const listDigest = (
 }
 
 /**
- * One row over a Postgres store in `schema` (a plain identifier, checked by the caller): `version`,
- * its last migration; `behind`, how many keys have entries not derived yet; `digest`, the
- * {@link listDigest} of the whole session list (`listSessions` without a filter) — all as the
- * connected role sees them (row-level security applies to each, as to the list itself), in one
- * statement, so one snapshot.
+ * A digest of the origins a report grouped by (`SessionOrigins`: each session's machine, user and
+ * project, keyed by `OriginNames.originKey`), as {@link listDigest} is of a list: `<count>:<md5>`
+ * of the row hashes in byte order; {@link postgresListDigest} with `origins` computes the same
+ * over the origin rows a role sees.
  *
  * @since 0.4.0
  * @category digests
  */
-export const postgresListDigest = (schema: string): string =>
+export const originsDigest = (
+  origins: Iterable<
+    readonly [string, { readonly machine: string; readonly user: string; readonly project: string }]
+  >
+): string => {
+  const rows: Array<string> = []
+  for (const [key, { machine, project, user }] of origins) {
+    rows.push(md5([key, machine, user, project].map((text) => `${Buffer.byteLength(text)}:${text}`).join(":")))
+  }
+  return `${rows.length}:${md5(rows.sort().join(""))}`
+}
+
+// `<count>:<md5>` of the row hashes `hashes` selects (as `h`), in byte order.
+const digestOf = (hashes: string) =>
+  `(SELECT count(*) || ':' || md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) FROM (${hashes}) AS rows)`
+
+const sized = (column: string) => `octet_length(${column}) || ':' || ${column}`
+
+/**
+ * One row over a Postgres store in `schema` (a plain identifier, checked by the caller): `version`,
+ * its last migration; `behind`, how many keys have entries not derived yet; `digest`, the
+ * {@link listDigest} of the whole session list (`listSessions` without a filter); with `origins`,
+ * `origins`, the {@link originsDigest} of every origin row — all as the connected role sees them
+ * (row-level security applies to each, as to the list itself), in one statement, so one snapshot.
+ *
+ * @since 0.4.0
+ * @category digests
+ */
+export const postgresListDigest = (schema: string, options: { readonly origins?: boolean } = {}): string =>
   `SELECT (SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
   (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind,
-  (SELECT count(*) || ':' || md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), ''))
-    FROM (SELECT md5(octet_length(m.project_key) || ':' || m.project_key || ':' || octet_length(m.session_id)
-        || ':' || m.session_id || ':' || m.mtime || ':' || m.entries) AS h
+  ${
+    digestOf(`SELECT md5(${sized("m.project_key")} || ':' || ${sized("m.session_id")} || ':' || m.mtime || ':' ||
+        m.entries) AS h
       FROM ${schema}.acx_session_meta m
       WHERE EXISTS (SELECT 1 FROM ${schema}.acx_session_keys k
-        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')) AS listed) AS digest`
+        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`)
+  } AS digest${
+    options.origins === true
+      ? `,
+  ${
+        digestOf(
+          `SELECT md5(${sized("(o.project_key || '/' || o.session_id)")} || ':' || ${sized("o.machine")} || ':' ||
+        ${sized("o.os_user")} || ':' || ${sized("o.project")}) AS h FROM ${schema}.acx_session_origin o`
+        )
+      } AS origins`
+      : ""
+  }`

@@ -187,6 +187,30 @@ describe.skipIf(PG_URL === undefined)("the list digest computed in Postgres", ()
       yield* store.delete(keys[0]!)
       expect((yield* inPostgres()).digest).toBe(StoreCatalogSql.listDigest(yield* store.catalog.listSessions()))
       expect((yield* store.catalog.listSessions()).length).toBe(keys.length - 1)
+
+      // the origins' digest, as a report grouped by them keys it
+      const origins = SessionOrigins.originsOf(store)!
+      const withOrigins = () =>
+        Effect.promise(() => client.query(StoreCatalogSql.postgresListDigest(schema, { origins: true }))).pipe(
+          Effect.map(({ rows: [row] }) => row.origins as string)
+        )
+      const inProcess = () =>
+        Effect.map(origins.listOrigins(), (rows) =>
+          StoreCatalogSql.originsDigest(
+            rows.map((row) => [SessionOrigins.originKey(row), row] as const)
+          ))
+      expect(yield* withOrigins()).toBe(StoreCatalogSql.originsDigest([]))
+      yield* origins.recordOrigins(
+        keys.map((key, i) => ({ ...key, machine: `m:${i}`, user: "dév", project: i === 0 ? "/a:b" : "github.com/o/r" }))
+      )
+      const recorded = yield* withOrigins()
+      expect(recorded).toBe(yield* inProcess())
+      expect(recorded).not.toBe(StoreCatalogSql.originsDigest([]))
+      yield* Effect.promise(() =>
+        client.query(`UPDATE ${schema}.acx_session_origin SET machine = 'm:9' WHERE machine = 'm:1'`)
+      )
+      expect(yield* withOrigins()).not.toBe(recorded)
+      expect(yield* withOrigins()).toBe(yield* inProcess())
     }))
 })
 

@@ -2,12 +2,14 @@
  * `acx stats --from postgres://… [--json] [--by GROUP]` on the fast read path (`fastRead.ts`):
  * a report the full path kept (`keptReport.ts`) printed again when one statement
  * (`StoreCatalogSql.postgresListDigest`, as the connecting role sees the store: row-level security
- * applies) says the session list is the one it was made from, the store needs no migration and
+ * applies) says the session list is the one it was made from (and the origins, for `--by
+ * project|machine|user`), the store needs no migration and
  * no derivation (which the full path would run first), and the prices are the built-in ones.
  * Anything else, and any error (no kept report, a server that does not answer, a refused login),
  * hands the command back: the full path connects again and says what went wrong in its words.
  */
 import * as Pricing from "@acx/convert/Pricing"
+import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { createRequire } from "node:module"
@@ -50,9 +52,11 @@ export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | u
   client.on("error", () => undefined)
   try {
     await client.connect()
-    const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(store.schema))
+    const origins = StatsReport.byOrigin(request.by)
+    const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(store.schema, { origins }))
     const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
-    return ready && row?.["digest"] === kept.kept.digest ? kept.output : undefined
+    const same = row?.["digest"] === kept.kept.digest && (!origins || row?.["origins"] === kept.kept.origins)
+    return ready && same ? kept.output : undefined
   } catch {
     return undefined
   } finally {

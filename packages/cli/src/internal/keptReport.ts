@@ -81,9 +81,13 @@ export interface FileState {
   readonly mtimeMs: number
 }
 
-/** A kept report: the digest of the list it was made from, the statistics cache then. */
+/**
+ * A kept report: the digest of the list it was made from (and of the origins, for a grouping by
+ * project, machine or user), the statistics cache then.
+ */
 export interface Kept {
   readonly digest: string
+  readonly origins?: string | undefined
   readonly statsCache: FileState
 }
 
@@ -162,6 +166,7 @@ export const write = (
     identity: store.identity,
     request: requestOf(key),
     digest: kept.digest,
+    ...(kept.origins === undefined ? {} : { origins: kept.origins }),
     statsCache: kept.statsCache
   }
   try {

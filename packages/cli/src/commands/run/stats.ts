@@ -59,8 +59,13 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
         // a project the store has no session of is said as a listing says it
         if (key !== undefined) yield* projects.listSessionFiles(key)
         const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+        // the origins kept beside the folds: a kept report is keyed by them too
         const fold = byOrigin
-          ? Effect.zipWith(folds, StatsOrigins.ofStore(opened.store, key), StatsOrigins.withOrigins)
+          ? Effect.zipWith(
+            folds,
+            StatsOrigins.ofStore(opened.store, key),
+            (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
+          )
           : folds
         return { projects, fold, store: { spec, location: opened.display } }
       })
@@ -68,8 +73,9 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
 }
 
 // A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
-// of the list it was made from — when the fast path could ask for it (the whole store, no range,
-// no origin grouping), nothing was warned about, and the statistics cache holds every session now.
+// of the list it was made from (and of the origins it grouped by) — when the fast path could ask
+// for it (the whole store, no range), nothing was warned about, and the statistics cache holds
+// every session now.
 // Kept as the full path prints it once that cache holds them: every transcript from the cache
 // (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
@@ -80,11 +86,12 @@ const keepReport = (
   output: string
 ) => {
   const kept = KeptReport.postgresStore(store.spec)
-  const listed = (folds as Partial<StoreStats.StoreStatsFolds>).listed
+  const { listed, origins } = folds as Partial<StoreStats.StoreStatsFolds & { origins: StatsOrigins.Origins }>
   const { run } = result
   if (
     kept === undefined || listed === undefined || Option.isSome(args.project) || args.by === "block" ||
-    StatsReport.byOrigin(args.by) || result.range.since !== undefined || result.range.until !== undefined ||
+    (StatsReport.byOrigin(args.by) && origins === undefined) || result.range.since !== undefined ||
+    result.range.until !== undefined ||
     result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
     run.folds.some((item) => item.fold.malformed > 0)
   ) return
@@ -95,7 +102,11 @@ const keepReport = (
   KeptReport.write(
     kept,
     { by: args.by, json: args.json, pricing: Pricing.fingerprint(folds.pricing) },
-    { digest: StoreCatalogSql.listDigest(listed), statsCache },
+    {
+      digest: StoreCatalogSql.listDigest(listed),
+      origins: origins === undefined ? undefined : StoreCatalogSql.originsDigest(origins),
+      statsCache
+    },
     args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output
   )
 }
