@@ -146,7 +146,10 @@ export const main = (
   const pgStats = command === "stats" ? FastStats.parseStats(argv.slice(3), true) : undefined
   // a Postgres store: a report kept by the full path, if the store still lists what it was made of
   if (pgStats !== undefined && KeptReport.postgresStore(pgStats.from) !== undefined) {
-    return FastPgStats.statsOutput(pgStats).then((kept) => kept !== undefined && answer(command!, kept, env))
+    return FastPgStats.statsOutput(pgStats).then(
+      (kept) => kept !== undefined && answer(command!, kept, env),
+      () => false
+    )
   }
   if (command === "sessions") {
     const request = parseSessions(argv.slice(3))

@@ -30,6 +30,8 @@ describe("keptReport", () => {
     expect(store("postgres://db.example.com/team?user=carol").identity).toContain("\"carol\"")
     expect(store("postgres://db.example.com/team").identity).toContain("\"fallback\"")
     expect(store("postgres://db.example.com/team?password=hunter2").identity).not.toContain("hunter2")
+    // a broken %-escape in the user is no exception (the full path then says what is wrong)
+    expect(store("postgres://%E0%A4@db.example.com/team").identity).toContain("%E0%A4")
     for (
       const spec of [
         "sqlite:/x.db",

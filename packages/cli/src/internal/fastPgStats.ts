@@ -33,33 +33,40 @@ const withLibpqSslmode = (href: string): string => {
   return url.href
 }
 
+// The digests the statement gives for `schema` as the connecting role sees it, if the store is one
+// this acx reads as is (nothing to migrate, nothing to derive); `undefined` otherwise.
+const digests = async (client: PgClient, schema: string, origins: boolean) => {
+  await client.connect()
+  const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(schema, { origins }))
+  const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
+  return ready ? { digest: row?.["digest"], origins: row?.["origins"] } : undefined
+}
+
 /** The kept report `request` may print now (its bytes, the final newline included), or `undefined`. */
 export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | undefined> => {
-  const store = KeptReport.postgresStore(request.from)
-  if (store === undefined) return undefined
-  const home = AcxHome.acxHome()
-  const pricing = builtinPricing(home)
-  if (pricing === undefined) return undefined
-  const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
-  if (kept === undefined) return undefined
-  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
-  // a server that does not answer costs this before the full path tries (and says why) itself
-  const client = new Client({
-    connectionString: withLibpqSslmode(store.url),
-    application_name: "acx",
-    connectionTimeoutMillis: 3_000
-  })
-  client.on("error", () => undefined)
+  let client: PgClient | undefined
   try {
-    await client.connect()
+    const store = KeptReport.postgresStore(request.from)
+    const pricing = store === undefined ? undefined : builtinPricing(AcxHome.acxHome())
+    if (store === undefined || pricing === undefined) return undefined
+    const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
+    if (kept === undefined) return undefined
+    const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
+    // a server that does not answer costs this before the full path tries (and says why) itself
+    client = new Client({
+      connectionString: withLibpqSslmode(store.url),
+      application_name: "acx",
+      connectionTimeoutMillis: 3_000
+    })
+    client.on("error", () => undefined)
     const origins = StatsReport.byOrigin(request.by)
-    const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(store.schema, { origins }))
-    const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
-    const same = row?.["digest"] === kept.kept.digest && (!origins || row?.["origins"] === kept.kept.origins)
-    return ready && same ? kept.output : undefined
+    const now = await digests(client, store.schema, origins)
+    const same = now !== undefined && now.digest === kept.kept.digest && (!origins || now.origins === kept.kept.origins)
+    return same ? kept.output : undefined
   } catch {
+    // a connection string the driver refuses, a server that does not answer: the full path says so
     return undefined
   } finally {
-    await client.end().catch(() => undefined)
+    await client?.end().catch(() => undefined)
   }
 }

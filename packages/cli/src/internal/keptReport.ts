@@ -39,6 +39,24 @@ export interface PostgresStore {
   readonly identity: string
 }
 
+// The OS user's name; none (a uid without a passwd entry) is a name too.
+const osUser = (): string => {
+  try {
+    return os.userInfo().username
+  } catch {
+    return ""
+  }
+}
+
+// A URL's user as the driver reads it; a broken %-escape is kept as typed (never an exception).
+const decoded = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
 /**
  * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` might read
  * otherwise or refuse (then the full path runs and says so): not a `postgres://` URL, an `@`
@@ -58,9 +76,9 @@ export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env
   if (schemas.length > 1 || !SCHEMA_NAME.test(schema)) return undefined
   url.searchParams.delete("schema")
   const href = url.href
-  // who logs in, as the driver decides it: the URL's user, else PGUSER, else the OS user
-  const login = decodeURIComponent(url.username) || url.searchParams.get("user") || env["PGUSER"] ||
-    os.userInfo().username
+  // who logs in, as the driver decides it: the URL's user, else PGUSER, else USER (USERNAME)
+  const login = decoded(url.username) || url.searchParams.get("user") || env["PGUSER"] ||
+    env[process.platform === "win32" ? "USERNAME" : "USER"] || osUser()
   url.password = ""
   for (const name of [...new Set(url.searchParams.keys())]) if (/password/i.test(name)) url.searchParams.delete(name)
   const place = ["PGHOST", "PGPORT", "PGDATABASE", "PGSERVICE"].map((name) => env[name] ?? "")
