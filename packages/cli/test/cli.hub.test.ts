@@ -283,7 +283,7 @@ describe("acx hub", () => {
           JSON.parse(fs.readFileSync(file, "utf8").split("\n")[0]!) as { identity: string; request: string }
         const jsonOf = (login: string) =>
           reports.find((file) =>
-            headerOf(file).identity.includes(`"${login}"`) && headerOf(file).request.includes(",true,")
+            headerOf(file).identity.includes(`"${login}"`) && headerOf(file).request.includes("\"session\",true")
           )!
         const alicesFile = fs.readFileSync(jsonOf("alice"), "utf8")
         const [aliceHeader, ...body] = alicesFile.split("\n")
