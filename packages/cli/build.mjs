@@ -58,8 +58,13 @@ const external = [
   "utf-8-validate"
 ]
 
+// This build's identity: a report an earlier build rendered and kept (src/internal/keptReport.ts)
+// is not printed by this one, whose output may differ.
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
+
 const common = {
   bundle: true,
+  define: { ACX_BUILD_ID: JSON.stringify(buildId) },
   platform: "node",
   format: "esm",
   target: "node20",
@@ -90,7 +95,7 @@ const hookCommon = {
   minifySyntax: true,
   // the code finds files (better-sqlite3's addon) from its own URL (`node:url` is loaded anyway)
   banner: { js: "\"use strict\";\nconst __acxModuleUrl = require(\"node:url\").pathToFileURL(__filename).href" },
-  define: { "import.meta.url": "__acxModuleUrl" }
+  define: { ...common.define, "import.meta.url": "__acxModuleUrl" }
 }
 
 const hookBundles = async () => {

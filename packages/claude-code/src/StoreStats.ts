@@ -78,7 +78,7 @@ export interface StoreStatsMemo {
   last?: {
     readonly key: string
     readonly listed: ReadonlyArray<StoreCatalog.StoredSession>
-    readonly result: SessionStats.StatsFolds
+    readonly result: StoreStatsFolds
   } | undefined
 }
 
@@ -140,6 +140,17 @@ const foldSession = (
   })
 
 /**
+ * The folds of a store's sessions, with the catalog's list they were folded from (what a report
+ * made of them may be kept under: `StoreCatalogSql.listDigest`).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface StoreStatsFolds extends SessionStats.StatsFolds {
+  readonly listed: ReadonlyArray<StoreCatalog.StoredSession>
+}
+
+/**
  * Every stored session (of one project, or all; or one session) folded once, with the pricing
  * it was priced with: the input of `SessionStats.reportStats`, as `SessionStats.foldStats` gives
  * for a config directory. `run.files` counts transcripts: `cached` from the cache, `folded` read
@@ -150,7 +161,7 @@ const foldSession = (
  */
 export const foldStats = (
   options: StoreStatsOptions
-): Effect.Effect<SessionStats.StatsFolds, ClaudeProjectsError | PricingFile.PricingError> =>
+): Effect.Effect<StoreStatsFolds, ClaudeProjectsError | PricingFile.PricingError> =>
   Effect.gen(function*() {
     const pricing = options.pricing ?? (yield* TranscriptStats.loadPricing())
     const fingerprint = Pricing.fingerprint(pricing)
@@ -177,7 +188,7 @@ export const foldStats = (
         counts.cached += transcripts.length
         return filesOf(session, transcripts)
       })
-      const result = { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, undefined) }
+      const result = { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, undefined), listed }
       memo.last = { key: lastKey, listed, result }
       return result
     }
@@ -226,5 +237,5 @@ export const foldStats = (
       })
     }
     const perSession = folded.map(({ session, transcripts }) => filesOf(session, transcripts))
-    return { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, cacheWarning) }
+    return { pricing, run: StoreStatsCache.storeRun(perSession.flat(), counts, cacheWarning), listed }
   })

@@ -15,6 +15,15 @@ import * as StoreListing from "./StoreListing.js"
 import type * as TranscriptStats from "./TranscriptStats.js"
 
 /**
+ * The time zone the folds cut days in, as the caches record it: a report made in another zone
+ * is another report.
+ *
+ * @since 0.4.0
+ * @category cache
+ */
+export const zone = (): string => timeZone()
+
+/**
  * The cache file's format version.
  *
  * @since 0.3.0

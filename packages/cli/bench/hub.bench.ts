@@ -12,7 +12,8 @@
  *
  * Measured, medians of `ACX_BENCH_ROUNDS` (default 7) interleaved rounds, against `node -e 0` and
  * `acx --version` (process start):
- * 1. `acx sessions --from` and `acx stats --from` over the hub, end to end;
+ * 1. `acx sessions --from` and `acx stats --from` over the hub, end to end (`stats` also with
+ *    `ACX_NO_FAST=1`: the full path, where the first answers from the report it kept);
  * 2. `acx ui --from`: `GET /api/sessions` and `GET /api/costs` warm, and `GET /api/search` for
  *    varied queries (p50, p95);
  * 3. a machine's incremental sync after one more turn (two lines appended to one of its
@@ -183,9 +184,14 @@ const main = async () => {
     { name: "node -e 0 (baseline)", run: () => run(["-e", "0"]) },
     { name: "acx --version", run: () => run([bin, "--version"]) },
     { name: "acx sessions --from --json", run: () => run([bin, "sessions", "--from", spec, "--json"]) },
-    { name: "acx stats --from --json", run: () => run([bin, "stats", "--from", spec, "--json"]) }
+    { name: "acx stats --from --json", run: () => run([bin, "stats", "--from", spec, "--json"]) },
+    {
+      name: "  the same, full path",
+      run: () => run([bin, "stats", "--from", spec, "--json"], { ACX_NO_FAST: "1" })
+    }
   ]
   const listed = JSON.parse(run([bin, "sessions", "--from", spec, "--json"])) as Array<unknown>
+  run([bin, "stats", "--from", spec, "--json"]) // the report kept, as after any earlier run
   const samples = commands.map(() => [] as Array<number>)
   for (let round = 0; round < ROUNDS; round++) commands.forEach((command, i) => samples[i]!.push(timed(command.run)))
   console.log(`reading commands over the hub (${listed.length} sessions listed; ${ROUNDS} rounds, medians; ${load()})`)

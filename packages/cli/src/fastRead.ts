@@ -32,9 +32,11 @@ import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as fs from "node:fs"
 import { parseArgs } from "./internal/fastArgs.js"
 import { answer } from "./internal/fastOutput.js"
+import * as FastPgStats from "./internal/fastPgStats.js"
 import { openReadOnly } from "./internal/fastSqlite.js"
 import * as FastStats from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
+import * as KeptReport from "./internal/keptReport.js"
 import { projectKeyOf } from "./internal/projectKey.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
 
@@ -135,9 +137,20 @@ export const sessionsOutput = (request: SessionsRequest, cwd: string = process.c
  * @since 0.3.0
  * @category running
  */
-export const main = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): boolean => {
+export const main = (
+  argv: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv = process.env
+): boolean | Promise<boolean> => {
   const command = argv[2]
   let output: string | undefined
+  const pgStats = command === "stats" ? FastStats.parseStats(argv.slice(3), true) : undefined
+  // a Postgres store: a report kept by the full path, if the store still lists what it was made of
+  if (pgStats !== undefined && KeptReport.postgresStore(pgStats.from) !== undefined) {
+    return FastPgStats.statsOutput(pgStats).then(
+      (kept) => kept !== undefined && answer(command!, kept, env),
+      () => false
+    )
+  }
   if (command === "sessions") {
     const request = parseSessions(argv.slice(3))
     output = request === undefined ? undefined : sessionsOutput(request)

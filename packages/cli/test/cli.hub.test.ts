@@ -5,7 +5,10 @@
  * `CREATE ROLE … IN ROLE acx_sync`) syncs a config directory and reads only its own rows, and can
  * neither update nor delete entries; a viewer reads through `sessions`, `search` and `stats --from`
  * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
- * every project again after `revoke`; `hub status` names machines, sizes and the lagging one; no
+ * every project again after `revoke`; `stats --from` prints a report kept by an earlier run (the
+ * fast read path) exactly as the full path prints it, and only while the list it was made from (and
+ * the origins, grouped by machine) is the one the asking role sees (never another login's, never after a grant, revoke or change);
+ * `hub status` names machines, sizes and the lagging one; no
  * connection string's password is printed on any failure (wrong password, closed port, sslmode).
  *
  * Each promise goes through the BUILT binary once; the further reads and refusals of the same
@@ -13,9 +16,13 @@
  * for real), a process start each saved.
  */
 import * as Fixtures from "@acx/fixtures"
+import * as TeamHub from "@acx/memory/TeamHub"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acx, type AcxResult, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { asRole, oneSessionConfigDir, printedUrl, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
 import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort } from "./utils/postgres.js"
@@ -214,6 +221,110 @@ describe("acx hub", () => {
     )
   }, 2 * TEST_TIMEOUT_MS)
 
+  it(
+    "stats --from prints a kept report only to its login, and only while that role's list is the one it was made from",
+    async () => {
+      const home = path.join(dir, "kept")
+      const stats = (url: string, args: ReadonlyArray<string>, fast = true) =>
+        acx(["stats", "--from", url, ...args], {
+          env: { ACX_HOME: home, ...(fast ? { ACX_FAST_REPORT: "1" } : { ACX_NO_FAST: "1" }) }
+        })
+      const kept = (result: { stderr: string }) => result.stderr.includes("acx: fast path: stats")
+      const sessionsOf = (result: AcxResult) =>
+        parseJson<{ rows: Array<{ sessionId: string }> }>(result).rows.map((row) => row.sessionId).sort()
+      const granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))
+        .map((row) => row["session_id"] as string).sort()
+      const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+      expect(grant.code, grant.stderr).toBe(0)
+      try {
+        // the first run computes and keeps; the next prints it, byte for byte the full path's output
+        for (const args of [["--json"], ["--by", "day"]]) {
+          const first = await stats(bob, args)
+          expect(first.code, first.stderr).toBe(0)
+          expect(kept(first)).toBe(false)
+          const again = await stats(bob, args)
+          expect(kept(again), args.join(" ")).toBe(true)
+          expect(again.stdout).toBe((await stats(bob, args, false)).stdout)
+        }
+        expect(sessionsOf(await stats(bob, ["--json"]))).toEqual(granted)
+
+        // grouped by an origin: kept under the origins' digest too (recorded after the entries, an
+        // origin can change where no session did)
+        const byMachine = ["--by", "machine", "--json"]
+        const machinesOf = (result: AcxResult) =>
+          parseJson<{ rows: Array<{ key: string }> }>(result).rows.map((r) => r.key)
+        expect(kept(await stats(bob, byMachine))).toBe(false)
+        const machines = await stats(bob, byMachine)
+        expect(kept(machines)).toBe(true)
+        expect(machines.stdout).toBe((await stats(bob, byMachine, false)).stdout)
+        expect(machinesOf(machines)).toEqual(["laptop1"])
+        const rename = (machine: string) =>
+          query(hub.admin, `UPDATE acx_session_origin SET machine = $1 WHERE session_id = $2`, [machine, granted[0]])
+        await rename("laptop9")
+        try {
+          const renamed = await stats(bob, byMachine)
+          expect(kept(renamed)).toBe(false)
+          expect(machinesOf(renamed).sort()).toEqual(["laptop1", "laptop9"])
+        } finally {
+          await rename("laptop1")
+        }
+
+        // another login, same home: its own report, every project
+        const all = built.sessions.length + 1
+        expect(kept(await stats(alice, ["--json"]))).toBe(false)
+        const alices = await stats(alice, ["--json"])
+        expect(kept(alices)).toBe(true)
+        expect(sessionsOf(alices)).toHaveLength(all)
+
+        // alice's kept report filed as bob's: the list bob sees is not the one it was made of
+        const reports = fs.readdirSync(path.join(home, "cache")).filter((name) => name.startsWith("store-report-"))
+          .map((name) => path.join(home, "cache", name))
+        const headerOf = (file: string) =>
+          JSON.parse(fs.readFileSync(file, "utf8").split("\n")[0]!) as { identity: string; request: string }
+        const jsonOf = (login: string) =>
+          reports.find((file) =>
+            headerOf(file).identity.includes(`"${login}"`) && headerOf(file).request.includes("\"session\",true")
+          )!
+        const alicesFile = fs.readFileSync(jsonOf("alice"), "utf8")
+        const [aliceHeader, ...body] = alicesFile.split("\n")
+        fs.writeFileSync(
+          jsonOf("bob"),
+          [JSON.stringify({ ...JSON.parse(aliceHeader!), identity: headerOf(jsonOf("bob")).identity }), ...body].join(
+            "\n"
+          )
+        )
+        const forged = await stats(bob, ["--json"])
+        expect(kept(forged)).toBe(false)
+        expect(sessionsOf(forged)).toEqual(granted)
+        expect(kept(await stats(bob, ["--json"]))).toBe(true)
+
+        // no kept file holds a password; a wrong one is refused as without a kept report, unprinted
+        for (const file of reports) {
+          const text = fs.readFileSync(file, "utf8")
+          expect(text).not.toContain("bob-secret-pw")
+          expect(text).not.toContain(new URL(alice).password)
+        }
+        const wrong = asRole(hub.admin, "bob", "Wrong-Secret-Pw-2")
+        const refused = await stats(wrong, ["--json"])
+        expectOneLine(refused, 1, "password authentication failed")
+        expect(refused.stderr).not.toContain("Wrong-Secret-Pw-2")
+
+        // a changed session (its mtime moved, as an append derived moves it): computed again
+        await query(hub.admin, `UPDATE acx_session_meta SET mtime = mtime + 1 WHERE session_id = $1`, [granted[0]])
+        expect(kept(await stats(bob, ["--json"]))).toBe(false)
+        expect(kept(await stats(bob, ["--json"]))).toBe(true)
+      } finally {
+        const revoked = await acx(["hub", "revoke", "--project", STUDIO, "--role", "bob", "--hub", hub.admin])
+        expect(revoked.code, revoked.stderr).toBe(0)
+      }
+      // revoked: bob sees every project, and is not answered from the granted list's report
+      const after = await stats(bob, ["--json"])
+      expect(kept(after)).toBe(false)
+      expect(sessionsOf(after)).toHaveLength(built.sessions.length + 1)
+    },
+    2 * TEST_TIMEOUT_MS
+  )
+
   it("hub status names each machine's sessions, entries, size and last sync, and the lagging one", async () => {
     // the desk's last write two days ago
     await query(
@@ -314,6 +425,88 @@ describe("acx hub", () => {
       expect(await projects(bob)).toEqual([APP, WEB])
     },
     TEST_TIMEOUT_MS
+  )
+
+  it(
+    "hub init --team takes over a team schema a member created first: acx_admin owns it, the member is held by the policies",
+    async () => {
+      // a sync member that may create schemas installs the team memory before the admin set it up
+      const database = new URL(hub.admin).pathname.slice(1)
+      await query(hub.admin, `GRANT CREATE ON DATABASE "${database}" TO desk2`)
+      const early = new URL(desk)
+      early.searchParams.set("schema", "acx_early")
+      const home = path.join(dir, "early")
+      const install = await acx(["memory", "install", "--team", early.href, "--user", "dee", "--machine", "desk2"], {
+        env: { ACX_HOME: path.join(home, "acx"), CLAUDE_CONFIG_DIR: path.join(home, "claude"), HOME: home }
+      })
+      await query(hub.admin, `REVOKE CREATE ON DATABASE "${database}" FROM desk2`)
+      expect(install.code, install.stderr).toBe(0)
+      const owners = () =>
+        query(
+          hub.admin,
+          `SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = 'acx_early'
+         UNION ALL SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relnamespace = 'acx_early'::regnamespace
+           AND relkind = 'r'`
+        ).then((rows) => [...new Set(rows.map((row) => row["owner"]))])
+      expect(await owners()).toEqual(["desk2"])
+
+      // an admin that may not give the member's objects away: one line saying who must, nothing applied
+      await query(hub.admin, `CREATE ROLE weak_admin LOGIN PASSWORD 'weak-admin-pw' IN ROLE acx_admin`)
+      const weak = asRole(hub.admin, "weak_admin", "weak-admin-pw")
+      const refused = await Effect.runPromise(Effect.flip(
+        TeamHub.setUp({ url: Redacted.make(weak), teamSchema: "acx_early", hubSchema: "public" })
+      ))
+      expect(refused.description).toMatch(/created by desk2, a hub member.*as a superuser.*nothing was changed/)
+      expect(refused.description).not.toContain("weak-admin-pw")
+      expect(refused.description.split("\n")).toHaveLength(1)
+      expect(await owners()).toEqual(["desk2"])
+      const applied = await query(
+        hub.admin,
+        `SELECT (SELECT count(*)::int FROM pg_policies WHERE schemaname = 'acx_early') AS policies,
+        (SELECT count(*)::int FROM pg_class WHERE relnamespace = 'acx_early'::regnamespace AND relrowsecurity) AS rls`
+      )
+      expect(applied).toEqual([{ policies: 0, rls: 0 }])
+
+      const init = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
+      expect(init.code, init.stderr).toBe(0)
+      expect(await owners()).toEqual(["acx_admin"])
+      const table = "acx_early.memory_observations"
+      const insert = (uid: string, project: string) =>
+        `INSERT INTO ${table} (uid, project, author, machine, session_id, source, created_at, type, title, narrative)
+       VALUES ('${uid}', '${project}', 'dee', 'desk2', 's1', 'hook', 1, 'discovery', 'a title', 'a narrative')`
+      await query(desk, insert("e1", "github.com/acme/app"))
+      await query(desk, insert("e2", "github.com/acme/web"))
+      // the member that created the tables is a member like any other now
+      for (
+        const statement of [
+          `UPDATE ${table} SET narrative = 'rewritten'`,
+          `DELETE FROM ${table}`,
+          `DROP TABLE ${table}`
+        ]
+      ) {
+        expect(await refusal(desk, statement), statement).toBe("42501")
+      }
+      const granted = await acx([
+        "hub",
+        "grant",
+        "--project",
+        "github.com/acme/app",
+        "--role",
+        "desk2",
+        "--hub",
+        hub.admin
+      ])
+      expect(granted.code, granted.stderr).toBe(0)
+      try {
+        expect((await query(desk, `SELECT uid FROM ${table} ORDER BY uid`)).map((row) => row["uid"])).toEqual(["e1"])
+        expect(await refusal(desk, insert("e3", "github.com/acme/web"))).toBe("42501")
+      } finally {
+        await acx(["hub", "revoke", "--project", "github.com/acme/app", "--role", "desk2", "--hub", hub.admin])
+      }
+      const again = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
+      expect(again.stdout).toContain("nothing changed")
+    },
+    2 * TEST_TIMEOUT_MS
   )
 
   it("user add refuses a bad or taken name; user remove drops a member, who can no longer connect", async () => {

@@ -4,8 +4,9 @@
  * that reads the store answers with the granted project's sessions only. The list, the usage, the
  * costs and the search name no other session; a session of another project, its subagents, its
  * blocks, its lines, its export and its event stream are "not found", as a session that does not
- * exist; the granted project's are served. (The memory routes read the machine's own memory
- * database, not the store.)
+ * exist; the granted project's are served. The running page follows `hub grant` and `hub revoke`
+ * at the next request: the list it keeps (under a fingerprint read as the viewer) never serves the
+ * rows of before. (The memory routes read the machine's own memory database, not the store.)
  */
 import * as Fixtures from "@acx/fixtures"
 import * as path from "node:path"
@@ -105,5 +106,49 @@ describe("acx ui --from a hub, as a viewer limited to one project", () => {
     expect(events.status).toBe(200)
     const listEvents = await get("/api/sessions/events", (body) => body.includes("retry:"))
     expect(listEvents.status).toBe(200)
+  }, 2 * TEST_TIMEOUT_MS)
+
+  it("the running page follows a grant and a revoke at the next request: list, costs and search", async () => {
+    const [second] = await query(
+      hub.admin,
+      `SELECT project, array_agg(session_id ORDER BY session_id) AS sessions FROM acx_session_origin
+       WHERE project <> $1 GROUP BY project ORDER BY count(*) DESC, project LIMIT 1`,
+      [STUDIO]
+    )
+    const added = second!["sessions"] as Array<string>
+    expect(added.length).toBeGreaterThan(0)
+    const listed = async () =>
+      (JSON.parse((await get("/api/sessions")).body) as { sessions: Array<{ sessionId: string }> }).sessions
+        .map((s) => s.sessionId).sort()
+    const names = async (route: string, ids: ReadonlyArray<string>) => {
+      const answer = await get(route)
+      expect(answer.status, route).toBe(200)
+      return ids.filter((id) => answer.body.includes(id))
+    }
+    const routes = ["/api/costs?since=2020-01-01", "/api/search?q=the&limit=200"]
+    // warm: the page has read (and kept) the granted list
+    expect(await listed()).toEqual(granted)
+    for (const route of routes) expect(await names(route, added), route).toEqual([])
+
+    const hubCommand = async (verb: "grant" | "revoke") => {
+      const result = await acx([
+        "hub",
+        verb,
+        "--project",
+        second!["project"] as string,
+        "--role",
+        "carol",
+        "--hub",
+        hub.admin
+      ])
+      expect(result.code, result.stderr).toBe(0)
+    }
+    await hubCommand("grant")
+    expect(await listed()).toEqual([...granted, ...added].sort())
+    for (const route of routes) expect((await names(route, added)).length, route).toBeGreaterThan(0)
+
+    await hubCommand("revoke")
+    expect(await listed()).toEqual(granted)
+    for (const route of routes) expect(await names(route, added), route).toEqual([])
   }, 2 * TEST_TIMEOUT_MS)
 })

@@ -14,14 +14,21 @@
  * Every statement is idempotent or replaces its object with the same definition: a second run
  * changes nothing, and says so.
  *
+ * A schema a member created first (its `acx memory install --team` ran before the admin's
+ * `hub init --team`) is taken over: an owner is exempt from row-level security and holds every
+ * privilege, so the schema and tables a member of `acx_sync` or `acx_viewer` owns are given to
+ * `acx_admin` in the same transaction as the grants and policies. A connection that may not do
+ * that fails with one line saying who must run it, and nothing of the set-up is applied.
+ *
  * @since 0.4.0
  */
 import * as PostgresHub from "@acx/session-store/PostgresHub"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import type * as Pg from "pg"
+import * as Remote from "./internal/teamPostgres.js"
 import { shapes } from "./internal/teamShapes.js"
-import type { MemoryError } from "./MemoryError.js"
+import { MemoryError } from "./MemoryError.js"
 import * as TeamSync from "./TeamSync.js"
 
 const { admin, sync, viewer } = PostgresHub.GROUP_ROLES
@@ -56,10 +63,62 @@ const statements = (teamSchema: string, hubSchema: string): ReadonlyArray<string
   ]
 }
 
-/** Privileges, row-level security flags and policies of the team schema: equal twice, nothing changed. */
+/**
+ * The team schema and tables owned by a member of `acx_sync` or `acx_viewer` (not a superuser, who
+ * is a member of every role), as `ALTER … OWNER TO acx_admin` statements, and their owners' names.
+ */
+const memberOwned = async (client: Pg.Client, teamSchema: string) => {
+  const { rows } = await client.query<{ readonly kind: string; readonly name: string; readonly owner: string }>(
+    `SELECT o.kind, o.name, r.rolname AS owner FROM (
+        SELECT 'SCHEMA' AS kind, quote_ident(n.nspname) AS name, n.nspowner AS owner
+          FROM pg_catalog.pg_namespace n WHERE n.nspname = $1
+        UNION ALL
+        SELECT 'TABLE', quote_ident(n.nspname) || '.' || quote_ident(c.relname), c.relowner
+          FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind = 'r'
+      ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
+      WHERE NOT r.rolsuper AND (pg_catalog.pg_has_role(o.owner, '${sync}', 'MEMBER')
+        OR pg_catalog.pg_has_role(o.owner, '${viewer}', 'MEMBER'))
+      ORDER BY o.kind, o.name`,
+    [teamSchema, shapes.map((shape) => shape.remote)]
+  )
+  return {
+    statements: rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${admin}`),
+    owners: [...new Set(rows.map((row) => row.owner))]
+  }
+}
+
+// SQLSTATE 42501: the connection may not give the member's objects away.
+const isPermissionDenied = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { readonly code?: unknown }).code === "42501"
+
+/**
+ * Gives what a member owns of the team schema to `acx_admin` (in the caller's transaction), or
+ * fails with one line saying who may when this connection may not.
+ */
+const takeOver = async (client: Pg.Client, teamSchema: string): Promise<void> => {
+  const owned = await memberOwned(client, teamSchema)
+  const owners = owned.owners.join(", ")
+  for (const statement of owned.statements) {
+    await client.query(statement).catch((error) => {
+      if (!isPermissionDenied(error)) throw error
+      throw new MemoryError({
+        reason: "Team",
+        description: `the team schema ${teamSchema} was created by ${owners}, a hub member, who would bypass its ` +
+          `row-level security: run acx hub init --team ${teamSchema} as a superuser (or a role that can SET ROLE ` +
+          `to ${owners} and to ${admin}) to give it to ${admin}; nothing was changed`
+      })
+    })
+  }
+}
+
+/** Owners, privileges, row-level security flags and policies of the team schema: equal twice, nothing changed. */
 const snapshot = async (client: Pg.Client, teamSchema: string): Promise<string> => {
   const read = async (text: string) => (await client.query(text, [teamSchema])).rows
   return JSON.stringify([
+    await read(`SELECT c.relname, pg_catalog.pg_get_userbyid(c.relowner) FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY 1`),
+    await read(`SELECT pg_catalog.pg_get_userbyid(nspowner) FROM pg_catalog.pg_namespace WHERE nspname = $1`),
     await read(`SELECT grantee, table_name, privilege_type FROM information_schema.role_table_grants
       WHERE table_schema = $1 ORDER BY 1, 2, 3`),
     await read(`SELECT grantee, table_name, column_name, privilege_type FROM information_schema.column_privileges
@@ -85,20 +144,26 @@ export const setUp = Effect.fn("TeamHub.setUp")(function*(options: {
   readonly hubSchema: string
 }): Effect.fn.Return<{ readonly changed: boolean }, MemoryError> {
   const settings = { url: options.url, schema: options.teamSchema, user: "", machine: "" }
-  return yield* Effect.scoped(Effect.flatMap(TeamSync.connect(settings), (client) =>
-    Effect.tryPromise({
-      try: async () => {
-        const before = await snapshot(client, options.teamSchema)
-        await client.query("BEGIN")
-        try {
-          for (const statement of statements(options.teamSchema, options.hubSchema)) await client.query(statement)
-          await client.query("COMMIT")
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => undefined)
-          throw error
-        }
-        return { changed: before !== await snapshot(client, options.teamSchema) }
-      },
-      catch: (cause) => TeamSync.teamFailure(settings, cause)
-    })))
+  // the schema is created (when missing) in the set-up's transaction, after any take-over: an
+  // admin may not even look into a schema a member owns until it is the admin's
+  return yield* Effect.scoped(
+    Effect.flatMap(TeamSync.connect(settings, undefined, false), (client) =>
+      Effect.tryPromise({
+        try: async () => {
+          const before = await snapshot(client, options.teamSchema)
+          await client.query("BEGIN")
+          try {
+            await takeOver(client, options.teamSchema)
+            await Remote.createMissing(client, options.teamSchema)
+            for (const statement of statements(options.teamSchema, options.hubSchema)) await client.query(statement)
+            await client.query("COMMIT")
+          } catch (error) {
+            await client.query("ROLLBACK").catch(() => undefined)
+            throw error
+          }
+          return { changed: before !== await snapshot(client, options.teamSchema) }
+        },
+        catch: (cause) => TeamSync.teamFailure(settings, cause)
+      }))
+  )
 })

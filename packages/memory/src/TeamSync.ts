@@ -132,12 +132,13 @@ const localError = (cause: SqlError | MemoryError) =>
     : new MemoryError({ reason: "Database", description: `the team sync: ${cause.message.split("\n")[0]}` })
 
 /**
- * A connection to the team's database with its schema in place; ended when the scope closes.
+ * A connection to the team's database with its schema in place (unless `ensureSchema` is false:
+ * `TeamHub.setUp` creates it inside its own transaction); ended when the scope closes.
  *
  * @since 0.4.0
  * @category connections
  */
-export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000) =>
+export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000, ensureSchema = true) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -152,7 +153,7 @@ export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000) =>
         client.on("error", () => undefined)
         try {
           await client.connect()
-          await Remote.ensureSchema(client, settings.schema)
+          if (ensureSchema) await Remote.ensureSchema(client, settings.schema)
         } catch (error) {
           await client.end().catch(() => undefined)
           throw error

@@ -10,6 +10,7 @@
  * @since 0.3.0
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import { createHash } from "node:crypto"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
 /**
@@ -21,6 +22,15 @@ import type * as StoreCatalog from "./StoreCatalog.js"
  * @category constants
  */
 export const SCHEMA_VERSION = 4
+
+/**
+ * The Postgres store's last migration as this acx knows it (`PostgresSessionStore`'s newest; a
+ * test keeps them equal): {@link postgresListDigest}'s `version` for a store this acx reads as is.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const POSTGRES_SCHEMA_VERSION = 7
 
 // A key with entries not derived yet (the partial index `acx_session_keys_behind` holds them).
 const BEHIND = "mtime > derived_mtime"
@@ -162,3 +172,87 @@ export const storedSessionOf = (row: MetaRow): StoreCatalog.StoredSession => {
     subagents: Number(row.subagents)
   }
 }
+
+const md5 = (text: string): string => createHash("md5").update(text, "utf8").digest("hex")
+
+/**
+ * A digest of a session list: `<count>:<md5>` over each listed session's key, `mtime` and entry
+ * count (the catalog's key for "the same session as before": an append moves its `mtime`, a
+ * delete or retention its count or the set). Each row is hashed alone (lengths before the texts:
+ * no two lists spell the same row text) and the row hashes are joined in byte order, so the
+ * digest does not depend on the list's order, nor on a server's collation:
+ * {@link postgresListDigest} computes the same text in Postgres for the rows a role sees.
+ *
+ * @since 0.4.0
+ * @category digests
+ */
+export const listDigest = (
+  sessions: ReadonlyArray<
+    { readonly projectKey: string; readonly sessionId: string; readonly mtime: number; readonly entries: number }
+  >
+): string => {
+  const rows = sessions.map(({ entries, mtime, projectKey, sessionId }) =>
+    md5(
+      `${Buffer.byteLength(projectKey)}:${projectKey}:${Buffer.byteLength(sessionId)}:${sessionId}:${mtime}:${entries}`
+    )
+  )
+  return `${rows.length}:${md5(rows.sort().join(""))}`
+}
+
+/**
+ * A digest of the origins a report grouped by (`SessionOrigins`: each session's machine, user and
+ * project, keyed by `OriginNames.originKey`), as {@link listDigest} is of a list: `<count>:<md5>`
+ * of the row hashes in byte order; {@link postgresListDigest} with `origins` computes the same
+ * over the origin rows a role sees.
+ *
+ * @since 0.4.0
+ * @category digests
+ */
+export const originsDigest = (
+  origins: Iterable<
+    readonly [string, { readonly machine: string; readonly user: string; readonly project: string }]
+  >
+): string => {
+  const rows: Array<string> = []
+  for (const [key, { machine, project, user }] of origins) {
+    rows.push(md5([key, machine, user, project].map((text) => `${Buffer.byteLength(text)}:${text}`).join(":")))
+  }
+  return `${rows.length}:${md5(rows.sort().join(""))}`
+}
+
+// `<count>:<md5>` of the row hashes `hashes` selects (as `h`), in byte order.
+const digestOf = (hashes: string) =>
+  `(SELECT count(*) || ':' || md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) FROM (${hashes}) AS rows)`
+
+const sized = (column: string) => `octet_length(${column}) || ':' || ${column}`
+
+/**
+ * One row over a Postgres store in `schema` (a plain identifier, checked by the caller): `version`,
+ * its last migration; `behind`, how many keys have entries not derived yet; `digest`, the
+ * {@link listDigest} of the whole session list (`listSessions` without a filter); with `origins`,
+ * `origins`, the {@link originsDigest} of every origin row — all as the connected role sees them
+ * (row-level security applies to each, as to the list itself), in one statement, so one snapshot.
+ *
+ * @since 0.4.0
+ * @category digests
+ */
+export const postgresListDigest = (schema: string, options: { readonly origins?: boolean } = {}): string =>
+  `SELECT (SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
+  (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind,
+  ${
+    digestOf(`SELECT md5(${sized("m.project_key")} || ':' || ${sized("m.session_id")} || ':' || m.mtime || ':' ||
+        m.entries) AS h
+      FROM ${schema}.acx_session_meta m
+      WHERE EXISTS (SELECT 1 FROM ${schema}.acx_session_keys k
+        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`)
+  } AS digest${
+    options.origins === true
+      ? `,
+  ${
+        digestOf(
+          `SELECT md5(${sized("(o.project_key || '/' || o.session_id)")} || ':' || ${sized("o.machine")} || ':' ||
+        ${sized("o.os_user")} || ':' || ${sized("o.project")}) AS h FROM ${schema}.acx_session_origin o`
+        )
+      } AS origins`
+      : ""
+  }`

@@ -26,15 +26,16 @@ export interface StatsRequest {
 }
 
 /**
- * `--from SPEC`, `--json`, `--by GROUP` (one of `StatsReport.groupings` but the origin groupings,
- * `project`, `machine` and `user`, which read the store's origins: the full path; default `session`).
+ * `--from SPEC`, `--json`, `--by GROUP` (one of `StatsReport.groupings`; default `session`); the
+ * origin groupings, `project`, `machine` and `user`, which read the store's origins, only with
+ * `origins` (a kept Postgres report, whose key covers them): else the full path.
  */
-export const parseStats = (args: ReadonlyArray<string>): StatsRequest | undefined => {
+export const parseStats = (args: ReadonlyArray<string>, origins = false): StatsRequest | undefined => {
   const options = parseArgs(args, { values: { "--from": "from", "--by": "by" }, flags: { "--json": "json" } })
   const from = options?.["from"]
   const by = options?.["by"] ?? "session"
   if (typeof from !== "string" || !StatsReport.groupings.includes(by as StatsReport.GroupBy)) return undefined
-  if (StatsReport.byOrigin(by as StatsReport.GroupBy)) return undefined
+  if (!origins && StatsReport.byOrigin(by as StatsReport.GroupBy)) return undefined
   return { from, json: options!["json"] === true, by: by as StatsReport.GroupBy }
 }
 

@@ -8,9 +8,9 @@ import * as fs from "node:fs"
 
 const pause = new Int32Array(new SharedArrayBuffer(4))
 
-/** Writes all of `text` to `fd`; throws Node's error for anything but EPIPE and EAGAIN. */
-export const writeAll = (fd: number, text: string): void => {
-  const bytes = Buffer.from(text)
+/** Writes all of `text` (or bytes) to `fd`; throws Node's error for anything but EPIPE and EAGAIN. */
+export const writeAll = (fd: number, text: string | Uint8Array): void => {
+  const bytes = typeof text === "string" ? Buffer.from(text) : text
   let offset = 0
   while (offset < bytes.length) {
     try {

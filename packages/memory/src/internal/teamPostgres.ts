@@ -49,23 +49,34 @@ const ddlOf = (schema: string, shape: TeamShape): ReadonlyArray<string> => {
   ]
 }
 
+const present = async (client: Pg.Client, schema: string): Promise<boolean> =>
+  (await client.query<{ present: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
+    shapes.map((shape) => table(schema, shape))
+  )).rows[0]?.present === true
+
+/**
+ * Creates the schema and its tables when missing, inside the caller's transaction (`hub init
+ * --team` sets the rest up in the same one).
+ */
+export const createMissing = async (client: Pg.Client, schema: string): Promise<void> => {
+  if (await present(client, schema)) return
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`acx team schema ${schema}`])
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted(schema)}`)
+  for (const shape of shapes) {
+    for (const statement of ddlOf(schema, shape)) await client.query(statement)
+  }
+}
+
 /**
  * Creates the schema and its tables when missing. A role that may not create them (a sync role
  * of a hub an administrator set up) only needs them to exist.
  */
 export const ensureSchema = async (client: Pg.Client, schema: string): Promise<void> => {
-  const present = await client.query<{ present: boolean }>(
-    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
-    shapes.map((shape) => table(schema, shape))
-  )
-  if (present.rows[0]?.present === true) return
+  if (await present(client, schema)) return
   await client.query("BEGIN")
   try {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`acx team schema ${schema}`])
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted(schema)}`)
-    for (const shape of shapes) {
-      for (const statement of ddlOf(schema, shape)) await client.query(statement)
-    }
+    await createMissing(client, schema)
     await client.query("COMMIT")
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined)

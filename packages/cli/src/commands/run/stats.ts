@@ -8,12 +8,17 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
+import * as AcxHome from "@acx/environment/AcxHome"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsArgs } from "../args/stats.js"
@@ -54,12 +59,56 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
         // a project the store has no session of is said as a listing says it
         if (key !== undefined) yield* projects.listSessionFiles(key)
         const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+        // the origins kept beside the folds: a kept report is keyed by them too
         const fold = byOrigin
-          ? Effect.zipWith(folds, StatsOrigins.ofStore(opened.store, key), StatsOrigins.withOrigins)
+          ? Effect.zipWith(
+            folds,
+            StatsOrigins.ofStore(opened.store, key),
+            (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
+          )
           : folds
-        return { projects, fold }
+        return { projects, fold, store: { spec, location: opened.display } }
       })
   })
+}
+
+// A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
+// of the list it was made from (and of the origins it grouped by) — when the fast path could ask
+// for it (the whole store, no range), nothing was warned about, and the statistics cache holds
+// every session now.
+// Kept as the full path prints it once that cache holds them: every transcript from the cache
+// (the JSON's `read`; the printed `output` when nothing was read from the store).
+const keepReport = (
+  args: StatsArgs,
+  store: { readonly spec: string; readonly location: string },
+  folds: SessionStats.StatsFolds,
+  result: ReturnType<typeof SessionStats.reportStats>,
+  output: string
+) => {
+  const kept = KeptReport.postgresStore(store.spec)
+  const { listed, origins } = folds as Partial<StoreStats.StoreStatsFolds & { origins: StatsOrigins.Origins }>
+  const { run } = result
+  if (
+    kept === undefined || listed === undefined || Option.isSome(args.project) || args.by === "block" ||
+    (StatsReport.byOrigin(args.by) && origins === undefined) || result.range.since !== undefined ||
+    result.range.until !== undefined ||
+    result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
+    run.folds.some((item) => item.fold.malformed > 0)
+  ) return
+  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(AcxHome.paths().cache, store.location))
+  if (statsCache === undefined) return
+  const transcripts = run.files.cached + run.files.appended + run.files.folded
+  const asCached = { ...result, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } }
+  KeptReport.write(
+    kept,
+    { by: args.by, json: args.json, pricing: Pricing.fingerprint(folds.pricing) },
+    {
+      digest: StoreCatalogSql.listDigest(listed),
+      origins: origins === undefined ? undefined : StoreCatalogSql.originsDigest(origins),
+      statsCache
+    },
+    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output
+  )
 }
 
 /**
@@ -75,7 +124,7 @@ export const run = (args: StatsArgs) =>
     }
     const range = parsed.range
     if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
-    const { fold, projects } = yield* source(args)
+    const { fold, projects, store } = { store: undefined, ...yield* source(args) }
     if (by === "block") {
       const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
       return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))
@@ -86,12 +135,19 @@ export const run = (args: StatsArgs) =>
       yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
     }
     if (result.run.cacheWarning !== undefined) yield* Console.error(`acx: warning: ${result.run.cacheWarning}`)
-    if (json) return yield* Console.log(format.json(SessionStats.statsJson(result)))
+    if (json) {
+      const output = format.json(SessionStats.statsJson(result))
+      yield* Console.log(output)
+      if (store !== undefined) keepReport(args, store, folds, result, output)
+      return
+    }
     if (result.report.rows.length === 0) {
       const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
       return yield* Console.log(`no sessions${where} ${listingPlace(projects, project)}`)
     }
-    yield* Console.log(statsReport(result))
+    const output = statsReport(result)
+    yield* Console.log(output)
+    if (store !== undefined) keepReport(args, store, folds, result, output)
     const warning = malformedWarning(
       result.run.folds.map((item) => ({
         file: item.file,

@@ -1,0 +1,195 @@
+/**
+ * `acx stats --from postgres://…`'s last reports, kept under `$ACX_HOME/cache` (owner-only) with
+ * the digest of the session list each was made from (`StoreCatalogSql.listDigest`), so a new
+ * process can print one again after a single statement instead of listing 4 000 sessions and
+ * restoring their folds (docs/design.md, "A hub's statistics from a new process").
+ *
+ * A report is kept per store and per login (the file is named by both: who asks is part of the
+ * key), per request (`--by`, `--json`), for one build of acx, one pricing table and one time
+ * zone. It is printed again only when the list the connected role sees now has the same digest:
+ * exactly the sessions the report was made from, each with the same `mtime` and entry count, so
+ * a grant, a revoke, an append, a delete or retention never lets a kept report answer.
+ *
+ * Without Effect: the fast read path (`fastPgStats.ts`) reads it before the CLI loads.
+ */
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as AcxHome from "@acx/environment/AcxHome"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+// The build's identity (build.mjs defines it): a kept report was rendered by one build's code.
+declare const ACX_BUILD_ID: string | undefined
+
+/** The build that renders reports now (`source` when run from the TypeScript sources). */
+export const BUILD: string = typeof ACX_BUILD_ID === "string" ? ACX_BUILD_ID : "source"
+
+const VERSION = 1
+
+// As `PostgresSessionStore` checks a schema name.
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** A `--from postgres://…` spec the fast path can connect to: its URL, schema and identity. */
+export interface PostgresStore {
+  /** The connection URL without `schema` (as `DatabaseSpec` gives the store). */
+  readonly url: string
+  readonly schema: string
+  /** The store and the login, without the password: what the kept reports are filed under. */
+  readonly identity: string
+}
+
+// The OS user's name; none (a uid without a passwd entry) is a name too.
+const osUser = (): string => {
+  try {
+    return os.userInfo().username
+  } catch {
+    return ""
+  }
+}
+
+// A URL's user as the driver reads it; a broken %-escape is kept as typed (never an exception).
+const decoded = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` might read
+ * otherwise or refuse (then the full path runs and says so): not a `postgres://` URL, an `@`
+ * outside the user part, more than one `schema`, a schema name a store refuses.
+ */
+export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env): PostgresStore | undefined => {
+  if (!/^postgres(ql)?:\/\//i.test(spec)) return undefined
+  let url: URL
+  try {
+    url = new URL(spec)
+  } catch {
+    return undefined
+  }
+  if ([url.host, url.pathname, url.search, url.hash].some((part) => part.includes("@"))) return undefined
+  const schemas = url.searchParams.getAll("schema")
+  const schema = schemas[0] ?? "public"
+  if (schemas.length > 1 || !SCHEMA_NAME.test(schema)) return undefined
+  url.searchParams.delete("schema")
+  const href = url.href
+  // who logs in, as the driver decides it: the URL's user, else PGUSER, else USER (USERNAME)
+  const login = decoded(url.username) || url.searchParams.get("user") || env["PGUSER"] ||
+    env[process.platform === "win32" ? "USERNAME" : "USER"] || osUser()
+  url.password = ""
+  for (const name of [...new Set(url.searchParams.keys())]) if (/password/i.test(name)) url.searchParams.delete(name)
+  const place = ["PGHOST", "PGPORT", "PGDATABASE", "PGSERVICE"].map((name) => env[name] ?? "")
+  return { url: href, schema, identity: JSON.stringify([url.href, schema, login, ...place]) }
+}
+
+/** What a report is kept for: the command's options and everything else its text depends on. */
+export interface ReportKey {
+  readonly by: string
+  readonly json: boolean
+  readonly pricing: string
+}
+
+/** A file as it was: the statistics cache a kept report's counts speak of. */
+export interface FileState {
+  readonly file: string
+  readonly size: number
+  readonly mtimeMs: number
+}
+
+/**
+ * A kept report: the digest of the list it was made from (and of the origins, for a grouping by
+ * project, machine or user), the statistics cache then.
+ */
+export interface Kept {
+  readonly digest: string
+  readonly origins?: string | undefined
+  readonly statsCache: FileState
+}
+
+// The kept file: this header as JSON on the first line, then the report's bytes as printed.
+interface Header extends Kept {
+  readonly version: number
+  readonly identity: string
+  readonly request: string
+}
+
+/** `file`'s size and modification time now, or `undefined` when it is not a readable file. */
+export const fileState = (file: string): FileState | undefined => {
+  try {
+    const stat = fs.statSync(file)
+    return stat.isFile() ? { file, size: stat.size, mtimeMs: stat.mtimeMs } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+// The report's counts ("every transcript from the cache") are the full path's only while its
+// statistics cache is the file that was there when the report was kept.
+const sameFile = (state: FileState | undefined): boolean => {
+  if (typeof state?.file !== "string") return false
+  const now = fileState(state.file)
+  return now !== undefined && now.size === state.size && now.mtimeMs === state.mtimeMs
+}
+
+// Everything the text depends on besides the list: the build, the request, prices, time zone.
+const requestOf = (key: ReportKey) => JSON.stringify([BUILD, key.by, key.json, key.pricing, StoreStatsCache.zone()])
+
+/** The file of `store`'s kept report for `key` under `cacheDir` (one per login, grouping and form). */
+export const fileOf = (cacheDir: string, store: PostgresStore, key: ReportKey): string =>
+  path.join(
+    cacheDir,
+    `store-report-${
+      createHash("sha256").update(JSON.stringify([store.identity, key.by, key.json])).digest("hex").slice(0, 24)
+    }.txt`
+  )
+
+/**
+ * The kept report for `key` (its bytes as printed, with the final newline) and what it was kept
+ * under, if any (and its statistics cache is as it was then).
+ */
+export const read = (
+  store: PostgresStore,
+  key: ReportKey,
+  cacheDir: string = AcxHome.paths().cache
+): { readonly kept: Kept; readonly output: Uint8Array } | undefined => {
+  try {
+    const bytes = fs.readFileSync(fileOf(cacheDir, store, key))
+    const end = bytes.indexOf(10)
+    if (end < 0) return undefined
+    const header = JSON.parse(bytes.subarray(0, end).toString("utf8")) as Partial<Header>
+    const fits = header.version === VERSION && header.identity === store.identity &&
+      header.request === requestOf(key) && typeof header.digest === "string" && sameFile(header.statsCache)
+    return fits ? { kept: header as Header, output: bytes.subarray(end + 1) } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Keeps `output` (as printed, without the final newline), made from the session list whose digest
+ * is `kept.digest`, for `key`. Best effort: a report not kept is computed again, never an error.
+ */
+export const write = (
+  store: PostgresStore,
+  key: ReportKey,
+  kept: Kept,
+  output: string,
+  cacheDir: string = AcxHome.paths().cache
+): void => {
+  const header: Header = {
+    version: VERSION,
+    identity: store.identity,
+    request: requestOf(key),
+    digest: kept.digest,
+    ...(kept.origins === undefined ? {} : { origins: kept.origins }),
+    statsCache: kept.statsCache
+  }
+  try {
+    AcxHome.writePrivateFile(fileOf(cacheDir, store, key), `${JSON.stringify(header)}\n${output}\n`)
+  } catch {
+    // not kept
+  }
+}
