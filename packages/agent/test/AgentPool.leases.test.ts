@@ -47,6 +47,8 @@ interface Worker {
   readonly child: ChildProcessWithoutNullStreams
   readonly owner: string
   readonly ask: (key: string, prompt: string) => Promise<Answer>
+  /** `AgentPool.close`: the conversation's process ends and its lease is released. */
+  readonly close: (key: string) => Promise<Answer>
   readonly stop: () => Promise<void>
 }
 
@@ -91,18 +93,20 @@ const startWorker = async (w: World, name: string, options: { leaseTtlMs: number
   child.on("exit", (code, signal) => {
     for (const resolve of waiting.values()) resolve({ id: "", key: "", error: `exited ${code ?? signal}: ${stderr}` })
   })
+  const request = (message: { key: string; prompt?: string; close?: boolean }) =>
+    new Promise<Answer>((resolve) => {
+      const id = randomBytes(6).toString("hex")
+      waiting.set(id, resolve)
+      child.stdin.write(`${JSON.stringify({ id, ...message })}\n`)
+    })
   const worker: Worker = {
     child,
     owner: await Promise.race([
       owner,
       new Promise<string>((_, reject) => child.on("exit", () => reject(new Error(`worker exited: ${stderr}`))))
     ]),
-    ask: (key, prompt) =>
-      new Promise((resolve) => {
-        const id = randomBytes(6).toString("hex")
-        waiting.set(id, resolve)
-        child.stdin.write(`${JSON.stringify({ id, key, prompt })}\n`)
-      }),
+    ask: (key, prompt) => request({ key, prompt }),
+    close: (key) => request({ key, close: true }),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill("SIGCONT")
@@ -214,7 +218,20 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
 
   maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `conv-${run}-${i}`)
-    const answers = await Promise.all(keys.flatMap((key) => [a.ask(key, `${key} from a`), b.ask(key, `${key} from b`)]))
+    // whoever answers a conversation first closes it at once, handing its lease to the other
+    // process waiting for it: left warm, it would keep the lease until its pool evicted it for a
+    // newcomer (while asks were queued) or until the idle timeout — a minute (the later tests need
+    // conversations that stay warm) spent waiting for the last contested ones
+    const answered = new Set<string>()
+    const askThenClose = async (worker: Worker, key: string) => {
+      const answer = await worker.ask(key, `${key} from ${worker === a ? "a" : "b"}`)
+      if (!answered.has(key)) {
+        answered.add(key)
+        expect((await worker.close(key)).error).toBeUndefined()
+      }
+      return answer
+    }
+    const answers = await Promise.all(keys.flatMap((key) => [askThenClose(a, key), askThenClose(b, key)]))
     for (const answer of answers) expect(answer.error).toBeUndefined()
     for (const key of keys) {
       const seen = answers.filter((answer) => answer.key === key).map((answer) =>
