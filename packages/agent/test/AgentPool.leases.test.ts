@@ -8,17 +8,17 @@
  *   (`LeaseLost`);
  * - an owner killed with SIGKILL: its lease expires, the other process resumes the conversation.
  *
- * The two processes serve every case (each start loads Effect, the SDK and the drivers through
- * tsx: seconds of CPU), in this order: the killed one comes last. Their leases are long (20 s),
+ * The two processes serve every case (each start loads Effect, the SDK and the drivers), in this
+ * order: the killed one comes last. Their leases are long (20 s),
  * so a process starved for seconds on a loaded 2-core machine (CI's two cores under a load of 20
  * missed 5 s renewals) keeps them. The expiry tests do not wait those 20 s out: once the owner is
  * paused or dead — it renews nothing any more — the test moves its lease's expiry to one second
  * ahead on the database's clock (what a short lease last renewed just now would hold), then
  * watches the registry: the other process takes the conversation only after that second.
  */
+import { bundleWorker, type WorkerBundle } from "@acx/fixtures/workerBundle"
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import * as path from "node:path"
 import * as readline from "node:readline"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -53,14 +53,13 @@ interface Worker {
 }
 
 const workers: Array<Worker> = []
+// the pool processes run on plain Node from a bundle of utils/poolWorker.ts: through tsx's hooks,
+// loading Effect, the SDK and the drivers cost each start seconds of CPU
+let bundle: Promise<WorkerBundle> | undefined
 
 const startWorker = async (w: World, name: string, options: { leaseTtlMs: number; maxWarm: number }) => {
-  const child = spawn(process.execPath, [
-    "--conditions=@acx/source",
-    "--import",
-    "tsx",
-    path.join(import.meta.dirname, "utils", "poolWorker.ts")
-  ], {
+  bundle ??= bundleWorker(new URL("./utils/poolWorker.ts", import.meta.url))
+  const child = spawn(process.execPath, [(await bundle).file], {
     env: {
       ...process.env,
       ACX_TEST_POOL: JSON.stringify({
@@ -213,6 +212,7 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
   afterAll(async () => {
     for (const worker of workers.splice(0)) await worker.stop()
     await world?.close()
+    ;(await bundle)?.remove()
     gate.close()
   }, 60_000)
 

@@ -4,7 +4,8 @@
  * line per turn on stdout (`{"id", "key", "text"}` or `{"id", "key", "error"}`); `{"ready": owner}`
  * first. `{"id", "key", "close": true}` closes the conversation (`AgentPool.close`: its process
  * ends, its lease is released) and answers `{"id", "key"}`. Run with
- * `node --conditions=@acx/source --import tsx`.
+ * `node --conditions=@acx/source --import tsx`, or plain `node` on its bundle
+ * (`@acx/fixtures/workerBundle`, as AgentPool.leases.test.ts runs it).
  */
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentPool from "@acx/agent/AgentPool"
