@@ -2,8 +2,8 @@
  * The fast path over a config directory (`src/fastDir.ts`, `dist/fast-dir.cjs`) through the BUILT
  * binary, on a config directory built from the real fixtures: for every command line shape it
  * takes it answers (it says so on stderr under `ACX_FAST_REPORT=1`) and prints byte for byte what
- * the full path (`ACX_NO_FAST=1`) prints from the same cache state — cold (empty `$ACX_HOME`)
- * and warm. It is never stale: after a line is appended, a file touched, deleted or renamed, it
+ * the full path (`ACX_NO_FAST=1`, or in this process: `run` below) prints from the same cache
+ * state — cold (empty `$ACX_HOME`) and warm. It is never stale: after a line is appended, a file touched, deleted or renamed, it
  * prints what a cold full run prints; a corrupt cache is ignored and rewritten; two cold runs at
  * once agree. On any doubt it hands the command back: a symbolic link in the tree, a pricing
  * file, an option it does not take, no config directory, an empty one, `ACX_NO_FAST=1`, a
@@ -15,6 +15,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseRequest, statsOutput } from "../src/fastDir.js"
 import { acx, type AcxResult, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const FAST = (command: string) => `acx: fast path: ${command} (config directory)\n`
@@ -26,10 +27,17 @@ let homes = 0
 /** A fresh `$ACX_HOME` (empty caches). */
 const freshHome = () => path.join(root, `home-${homes++}`)
 
+/**
+ * `fast`: the binary, whose fast path answers or hands back. Else the reference, the full path,
+ * run in this process (`utils/inProcess.ts`: `run` of `src/Cli.ts`, what the binary runs when
+ * its fast path hands back), a process start saved per reference; the binary's own full path
+ * runs where the fast one hands back (below: a missing directory, a symbolic link, every change
+ * of the listing, `ACX_NO_FAST=1`), and its output is compared there too.
+ */
 const run = (args: ReadonlyArray<string>, home: string, fast: boolean, configDir = built.configDir) =>
-  acx([...args, "--config-dir", configDir], {
-    env: { ACX_HOME: home, ...(fast ? { ACX_FAST_REPORT: "1" } : { ACX_NO_FAST: "1" }) }
-  })
+  fast
+    ? acx([...args, "--config-dir", configDir], { env: { ACX_HOME: home, ACX_FAST_REPORT: "1" } })
+    : acxInProcess([...args, "--config-dir", configDir], { env: { ACX_HOME: home } })
 
 const answered = (result: AcxResult, command: string) => {
   expect(result.code, result.stderr).toBe(0)
