@@ -8,17 +8,17 @@
  *   (`LeaseLost`);
  * - an owner killed with SIGKILL: its lease expires, the other process resumes the conversation.
  *
- * The two processes serve every case (each start loads Effect, the SDK and the drivers through
- * tsx: seconds of CPU), in this order: the killed one comes last. Their leases are long (20 s),
+ * The two processes serve every case (each start loads Effect, the SDK and the drivers), in this
+ * order: the killed one comes last. Their leases are long (20 s),
  * so a process starved for seconds on a loaded 2-core machine (CI's two cores under a load of 20
  * missed 5 s renewals) keeps them. The expiry tests do not wait those 20 s out: once the owner is
  * paused or dead — it renews nothing any more — the test moves its lease's expiry to one second
  * ahead on the database's clock (what a short lease last renewed just now would hold), then
  * watches the registry: the other process takes the conversation only after that second.
  */
+import { bundleWorker, type WorkerBundle } from "@acx/fixtures/workerBundle"
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import * as path from "node:path"
 import * as readline from "node:readline"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -47,18 +47,19 @@ interface Worker {
   readonly child: ChildProcessWithoutNullStreams
   readonly owner: string
   readonly ask: (key: string, prompt: string) => Promise<Answer>
+  /** `AgentPool.close`: the conversation's process ends and its lease is released. */
+  readonly close: (key: string) => Promise<Answer>
   readonly stop: () => Promise<void>
 }
 
 const workers: Array<Worker> = []
+// the pool processes run on plain Node from a bundle of utils/poolWorker.ts: through tsx's hooks,
+// loading Effect, the SDK and the drivers cost each start seconds of CPU
+let bundle: Promise<WorkerBundle> | undefined
 
 const startWorker = async (w: World, name: string, options: { leaseTtlMs: number; maxWarm: number }) => {
-  const child = spawn(process.execPath, [
-    "--conditions=@acx/source",
-    "--import",
-    "tsx",
-    path.join(import.meta.dirname, "utils", "poolWorker.ts")
-  ], {
+  bundle ??= bundleWorker(new URL("./utils/poolWorker.ts", import.meta.url))
+  const child = spawn(process.execPath, [(await bundle).file], {
     env: {
       ...process.env,
       ACX_TEST_POOL: JSON.stringify({
@@ -91,18 +92,20 @@ const startWorker = async (w: World, name: string, options: { leaseTtlMs: number
   child.on("exit", (code, signal) => {
     for (const resolve of waiting.values()) resolve({ id: "", key: "", error: `exited ${code ?? signal}: ${stderr}` })
   })
+  const request = (message: { key: string; prompt?: string; close?: boolean }) =>
+    new Promise<Answer>((resolve) => {
+      const id = randomBytes(6).toString("hex")
+      waiting.set(id, resolve)
+      child.stdin.write(`${JSON.stringify({ id, ...message })}\n`)
+    })
   const worker: Worker = {
     child,
     owner: await Promise.race([
       owner,
       new Promise<string>((_, reject) => child.on("exit", () => reject(new Error(`worker exited: ${stderr}`))))
     ]),
-    ask: (key, prompt) =>
-      new Promise((resolve) => {
-        const id = randomBytes(6).toString("hex")
-        waiting.set(id, resolve)
-        child.stdin.write(`${JSON.stringify({ id, key, prompt })}\n`)
-      }),
+    ask: (key, prompt) => request({ key, prompt }),
+    close: (key) => request({ key, close: true }),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill("SIGCONT")
@@ -209,12 +212,26 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
   afterAll(async () => {
     for (const worker of workers.splice(0)) await worker.stop()
     await world?.close()
+    ;(await bundle)?.remove()
     gate.close()
   }, 60_000)
 
   maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `conv-${run}-${i}`)
-    const answers = await Promise.all(keys.flatMap((key) => [a.ask(key, `${key} from a`), b.ask(key, `${key} from b`)]))
+    // whoever answers a conversation first closes it at once, handing its lease to the other
+    // process waiting for it: left warm, it would keep the lease until its pool evicted it for a
+    // newcomer (while asks were queued) or until the idle timeout — a minute (the later tests need
+    // conversations that stay warm) spent waiting for the last contested ones
+    const answered = new Set<string>()
+    const askThenClose = async (worker: Worker, key: string) => {
+      const answer = await worker.ask(key, `${key} from ${worker === a ? "a" : "b"}`)
+      if (!answered.has(key)) {
+        answered.add(key)
+        expect((await worker.close(key)).error).toBeUndefined()
+      }
+      return answer
+    }
+    const answers = await Promise.all(keys.flatMap((key) => [askThenClose(a, key), askThenClose(b, key)]))
     for (const answer of answers) expect(answer.error).toBeUndefined()
     for (const key of keys) {
       const seen = answers.filter((answer) => answer.key === key).map((answer) =>

@@ -1,5 +1,6 @@
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
 import * as Fixtures from "@acx/fixtures"
+import { bundleWorker } from "@acx/fixtures/workerBundle"
 import { expectInterleavedAppends, runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import { runSessionStoreConformance } from "@acx/testing/SessionStoreConformance"
 import { getSessionMessages, importSessionToStore } from "@anthropic-ai/claude-agent-sdk"
@@ -64,10 +65,14 @@ describe("ClaudeProjectsSessionStore (several processes)", () => {
   it("4 processes appending to one session take turns: every entry once, in order, summary exact", async () => {
     const dir = path.join(tempDir, "processes")
     const run = { workers: 4, batches: 15, batchSize: 10 }
-    await runAppendWorkers(new URL("./workers/claudeProjectsAppendWorker.ts", import.meta.url), dir, run, {
-      // the workspace packages from their sources, as in the tests
-      execArgv: ["--conditions=@acx/source", "--import", "tsx"]
-    })
+    // plain Node on a bundle of the worker and the workspace sources it imports (through tsx's
+    // hooks each start cost seconds of CPU)
+    const worker = await bundleWorker(new URL("./workers/claudeProjectsAppendWorker.ts", import.meta.url))
+    try {
+      await runAppendWorkers(worker.file, dir, run, { execArgv: [] })
+    } finally {
+      worker.remove()
+    }
     const store = createClaudeProjectsSessionStore({ configDir: dir })
     await expectInterleavedAppends(
       store,

@@ -8,6 +8,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
+import { bundleWorker } from "@acx/fixtures/workerBundle"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as FileSystem from "@effect/platform/FileSystem"
@@ -40,12 +41,14 @@ describe("DirectoryLock", () => {
     fs.writeFileSync(path.join(dir, DirectoryLock.LOCK), deadToken("initial"))
     const rounds = 24
     const workers = 5
-    // A second holder makes a worker fail creating `inside` and exit non-zero, which rejects here.
-    await runAppendWorkers(new URL("./workers/directoryLockWorker.ts", import.meta.url), dir, {
-      workers,
-      batches: rounds,
-      batchSize: 0
-    }, { execArgv: ["--conditions=@acx/source", "--import", "tsx"] })
+    // plain Node on a bundle: five workers through tsx spent seconds of CPU each just starting
+    const worker = await bundleWorker(new URL("./workers/directoryLockWorker.ts", import.meta.url))
+    try {
+      // A second holder makes a worker fail creating `inside` and exit non-zero, which rejects here.
+      await runAppendWorkers(worker.file, dir, { workers, batches: rounds, batchSize: 0 }, { execArgv: [] })
+    } finally {
+      worker.remove()
+    }
     for (let worker = 0; worker < workers; worker++) {
       const log = fs.readFileSync(path.join(dir, `worker-${worker}.log`), "utf8").trim().split("\n")
       expect(log).toEqual(Array.from({ length: rounds }, (_, round) => String(round)))

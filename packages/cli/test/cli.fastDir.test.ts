@@ -2,8 +2,8 @@
  * The fast path over a config directory (`src/fastDir.ts`, `dist/fast-dir.cjs`) through the BUILT
  * binary, on a config directory built from the real fixtures: for every command line shape it
  * takes it answers (it says so on stderr under `ACX_FAST_REPORT=1`) and prints byte for byte what
- * the full path (`ACX_NO_FAST=1`) prints from the same cache state — cold (empty `$ACX_HOME`)
- * and warm. It is never stale: after a line is appended, a file touched, deleted or renamed, it
+ * the full path (`ACX_NO_FAST=1`, or in this process: `run` below) prints from the same cache
+ * state — cold (empty `$ACX_HOME`) and warm. It is never stale: after a line is appended, a file touched, deleted or renamed, it
  * prints what a cold full run prints; a corrupt cache is ignored and rewritten; two cold runs at
  * once agree. On any doubt it hands the command back: a symbolic link in the tree, a pricing
  * file, an option it does not take, no config directory, an empty one, `ACX_NO_FAST=1`, a
@@ -13,8 +13,9 @@ import * as Fixtures from "@acx/fixtures"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { parseRequest } from "../src/fastDir.js"
+import { parseRequest, statsOutput } from "../src/fastDir.js"
 import { acx, type AcxResult, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 const FAST = (command: string) => `acx: fast path: ${command} (config directory)\n`
@@ -26,16 +27,42 @@ let homes = 0
 /** A fresh `$ACX_HOME` (empty caches). */
 const freshHome = () => path.join(root, `home-${homes++}`)
 
+/**
+ * `fast`: the binary, whose fast path answers or hands back. Else the reference, the full path,
+ * run in this process (`utils/inProcess.ts`: `run` of `src/Cli.ts`, what the binary runs when
+ * its fast path hands back), a process start saved per reference; the binary's own full path
+ * runs where the fast one hands back (below: a missing directory, a symbolic link, every change
+ * of the listing, `ACX_NO_FAST=1`), and its output is compared there too.
+ */
 const run = (args: ReadonlyArray<string>, home: string, fast: boolean, configDir = built.configDir) =>
-  acx([...args, "--config-dir", configDir], {
-    env: { ACX_HOME: home, ...(fast ? { ACX_FAST_REPORT: "1" } : { ACX_NO_FAST: "1" }) }
-  })
+  fast
+    ? acx([...args, "--config-dir", configDir], { env: { ACX_HOME: home, ACX_FAST_REPORT: "1" } })
+    : acxInProcess([...args, "--config-dir", configDir], { env: { ACX_HOME: home } })
 
 const answered = (result: AcxResult, command: string) => {
   expect(result.code, result.stderr).toBe(0)
   expect(result.stderr).toBe(FAST(command))
 }
 const handedBack = (result: AcxResult, command: string) => expect(result.stderr).not.toContain(FAST(command))
+
+/**
+ * What the fast path prints for `stats` `args` over `configDir` with `$ACX_HOME` at `home`,
+ * computed in this process by the functions the binary's fast path calls; `undefined` hands the
+ * command back. Each case the binary hands back costs it a full-path run; the binary's hand-back
+ * itself is proved by the cases that still run it.
+ */
+const statsInProcess = async (args: ReadonlyArray<string>, home: string, configDir = built.configDir) => {
+  const request = parseRequest(["node", "acx", ...args, "--config-dir", configDir])
+  if (request === undefined) return undefined
+  const saved = process.env["ACX_HOME"]
+  process.env["ACX_HOME"] = home
+  try {
+    return await statsOutput(request)
+  } finally {
+    if (saved === undefined) delete process.env["ACX_HOME"]
+    else process.env["ACX_HOME"] = saved
+  }
+}
 
 /** The fast path's output and the full path's, each from its own home in the same cache state. */
 const compare = async (args: ReadonlyArray<string>, homes: { fast: string; full: string }, configDir?: string) => {
@@ -194,22 +221,25 @@ describe("the fast path over a config directory: acx stats", () => {
 
   it("hands back what it is not certain of", { timeout: TEST_TIMEOUT_MS }, async () => {
     const home = freshHome()
-    // an option or grouping it does not take is the parser's refusal (its parts' test below); one
-    // through the binary: projects, machines and users are the sessions' origins (git remotes),
-    // not the files' folds
-    handedBack(await run(["stats", "--by", "project"], home, true), "stats")
-    handedBack(await run(["stats", "--since", "yesterday"], home, true), "stats")
-    const missing = await run(["stats"], home, true, path.join(root, "nowhere"))
-    handedBack(missing, "stats")
-    expect(missing.code).toBe(1)
+    // an option or grouping it does not take is the parser's refusal (its parts' test below):
+    // projects, machines and users are the sessions' origins (git remotes), not the files' folds
+    // the same call answers the plain command (a kept report lands in this home: it is not read
+    // by the cases below, which are refused before)
+    expect(await statsInProcess(["stats"], home)).toMatch(/^tokens .* total/m)
+    expect(await statsInProcess(["stats", "--by", "project"], home)).toBeUndefined()
+    expect(await statsInProcess(["stats", "--since", "yesterday"], home)).toBeUndefined()
     const empty = path.join(root, "empty")
     fs.mkdirSync(path.join(empty, "projects"), { recursive: true })
-    handedBack(await run(["stats"], home, true, empty), "stats")
+    expect(await statsInProcess(["stats"], home, empty)).toBeUndefined()
     // a pricing file: the full path reads it
     const priced = freshHome()
     fs.mkdirSync(priced, { recursive: true })
     fs.writeFileSync(path.join(priced, "pricing.json"), "{}")
-    handedBack(await run(["stats"], priced, true), "stats")
+    expect(await statsInProcess(["stats"], priced)).toBeUndefined()
+    // through the binary: no config directory is the full path's error
+    const missing = await run(["stats"], home, true, path.join(root, "nowhere"))
+    handedBack(missing, "stats")
+    expect(missing.code).toBe(1)
     // a symbolic link in the tree: the full path decides whether it may be read
     const linked = path.join(root, "linked")
     const sessions = Fixtures.buildClaudeConfigDir(linked).sessions
@@ -224,7 +254,7 @@ describe("the fast path over a config directory: acx stats", () => {
     const fifoSessions = Fixtures.buildClaudeConfigDir(fifo).sessions
     fs.rmSync(fifoSessions[0]!.file)
     fs.mkdirSync(fifoSessions[0]!.file)
-    handedBack(await run(["stats"], home, true, fifo), "stats")
+    expect(await statsInProcess(["stats"], home, fifo)).toBeUndefined()
   })
 })
 
@@ -263,14 +293,20 @@ describe("the fast path over a config directory: acx sessions", () => {
       ...removals(first!.file, second!.file),
       ["a corrupt cache", () => fs.writeFileSync(cacheFile(), "{\"version\":2,")]
     ]
+    // after each change: handed back (the full path lists, and rewrites the cache), then answered
+    // with what the full path printed in the same state; after the last, what a cold full run
+    // prints (the state every change built up: a cold run per change proved each again)
+    let last = ""
     for (const [name, change] of changes) {
       change()
-      handedBack(await run(["sessions", "--json"], home, true, configDir), "sessions")
+      const full = await run(["sessions", "--json"], home, true, configDir)
+      handedBack(full, "sessions")
       const fast = await run(["sessions", "--json"], home, true, configDir)
       answered(fast, "sessions")
-      const truth = await run(["sessions", "--json"], freshHome(), false, configDir)
-      expect(fast.stdout, name).toBe(truth.stdout)
+      expect(fast.stdout, name).toBe(full.stdout)
+      last = fast.stdout
     }
+    expect(last).toBe((await run(["sessions", "--json"], freshHome(), false, configDir)).stdout)
     expect((await run(["sessions"], home, true, configDir)).stdout).toContain("renamed by a test")
   })
 
@@ -278,8 +314,8 @@ describe("the fast path over a config directory: acx sessions", () => {
     const home = freshHome()
     await run(["sessions"], home, true)
     answered(await run(["sessions"], home, true), "sessions")
-    handedBack(await run(["sessions", "-p", built.sessions[0]!.projectKey], home, true), "sessions")
-    handedBack(await run(["sessions", "--json", "--json"], home, true), "sessions")
+    // options it does not take (`-p`, a repeated `--json`) are the parser's refusal (its parts'
+    // test below); `ACX_NO_FAST=1` is the binary's
     const noFast = await acx(["sessions", "--config-dir", built.configDir], {
       env: { ACX_HOME: home, ACX_FAST_REPORT: "1", ACX_NO_FAST: "1" }
     })
@@ -298,6 +334,8 @@ describe("the fast path over a config directory: its parts", () => {
     })
     expect(parseRequest(argv("sessions", "--config-dir", "x"))).toMatchObject({ command: "sessions", configDir: "x" })
     expect(parseRequest(argv("sessions", "--by", "day"))).toBeUndefined()
+    expect(parseRequest(argv("sessions", "-p", "-work-p"))).toBeUndefined()
+    expect(parseRequest(argv("sessions", "--json", "--json"))).toBeUndefined()
     expect(parseRequest(argv("stats", "--by", "hour"))).toBeUndefined()
     for (const by of ["project", "machine", "user", "block"]) {
       expect(parseRequest(argv("stats", "--by", by))).toBeUndefined()

@@ -6,6 +6,7 @@
  * (one worker row: the first migration's insert ran once; every hook's prompt stored). A current
  * file is checked with one read and no write.
  */
+import { bundleWorker, type WorkerBundle } from "@acx/fixtures/workerBundle"
 import Database from "better-sqlite3"
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -26,11 +27,12 @@ interface Racer {
   readonly next: () => Promise<string>
 }
 
-const script = path.resolve(__dirname, "utils/openRace.ts")
+// utils/openRace.ts bundled (beforeAll), run by plain Node: through tsx's hooks each of the ten
+// starts cost seconds of CPU
+let script: WorkerBundle | undefined
 
 const start = (mode: Racer["mode"]): Racer => {
-  // node itself loads tsx (not the tsx wrapper, whose child a kill would leave running)
-  const child = spawn(process.execPath, ["--conditions=@acx/source", "--import", "tsx", script, mode], {
+  const child = spawn(process.execPath, [script!.file, mode], {
     cwd: path.resolve(__dirname, ".."),
     stdio: ["pipe", "pipe", "pipe"]
   })
@@ -72,6 +74,7 @@ describe("the memory's migration runner", () => {
   let racers: Array<Racer> = []
 
   beforeAll(async () => {
+    script = await bundleWorker(path.resolve(__dirname, "utils/openRace.ts"))
     racers = [
       ...Array.from({ length: HOOKS }, () => start("hook")),
       ...Array.from({ length: LAYERS }, () => start("layer"))
@@ -82,6 +85,7 @@ describe("the memory's migration runner", () => {
   afterAll(() => {
     for (const racer of racers) racer.child.stdin.end()
     fs.rmSync(root, { recursive: true, force: true })
+    script?.remove()
   })
 
   it("applies every migration once when hooks and layers open one fresh file at the same moment", async () => {

@@ -4,6 +4,7 @@
  * concurrently with each other and with other files.
  */
 import * as Fixtures from "@acx/fixtures"
+import { bundleWorker } from "@acx/fixtures/workerBundle"
 import * as Pg from "@acx/session-store/PostgresSessionStore"
 import {
   type SdkSessionStore,
@@ -27,7 +28,6 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
 
 const PG_URL = process.env.ACX_PG_URL
@@ -369,7 +369,9 @@ describe.skipIf(!PG_URL)(
 
       it("four worker processes appending to one session keep every entry once, each in order", async () => {
         // Migrate up front is not required: the workers race on the migrations themselves too.
-        const workerFile = fileURLToPath(new URL("./workers/pgAppendWorker.ts", import.meta.url))
+        // plain Node on a bundle of the worker and the workspace sources it imports (through
+        // tsx's hooks each start cost seconds of CPU)
+        const worker = await bundleWorker(new URL("./workers/pgAppendWorker.ts", import.meta.url))
         const projectKey = newProject()
         const sessionId = randomUUID()
         const workers = 4
@@ -378,10 +380,7 @@ describe.skipIf(!PG_URL)(
         const runWorker = (id: number) =>
           new Promise<void>((resolve, reject) => {
             const child = spawn(process.execPath, [
-              "--conditions=@acx/source",
-              "--import",
-              "tsx",
-              workerFile,
+              worker.file,
               PG_URL!,
               SCHEMA,
               projectKey,
@@ -398,7 +397,7 @@ describe.skipIf(!PG_URL)(
               (code) => code === 0 ? resolve() : reject(new Error(`worker ${id} exited ${code}: ${stderr}`))
             )
           })
-        await Promise.all(Array.from({ length: workers }, (_, id) => runWorker(id)))
+        await Promise.all(Array.from({ length: workers }, (_, id) => runWorker(id))).finally(worker.remove)
 
         await withStore(async (store) => {
           const entries = (await store.load({ projectKey, sessionId }))!

@@ -5,6 +5,7 @@
  * `importSessionToStore` / `getSessionMessages` on top of the store.
  */
 import * as Fixtures from "@acx/fixtures"
+import { bundleWorker } from "@acx/fixtures/workerBundle"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import { makeReadOnly, probeReadOnly } from "@acx/testing/ReadOnlyPath"
@@ -545,12 +546,15 @@ describe("SqliteSessionStore (concurrency)", () => {
     const filename = tempFile()
     // two writers, started together (runAppendWorkers' barrier), wait on SQLite's one write lock
     // for each other's every batch as four did: the same 2 000 entries, two process starts fewer
-    // (each costs seconds of CPU: Effect and the driver through tsx)
     const run = { workers: 2, batches: 50, batchSize: 20 }
-    await runAppendWorkers(new URL("./workers/sqliteAppendWorker.ts", import.meta.url), filename, run, {
-      // the workspace packages from their sources, as in the tests
-      execArgv: ["--conditions=@acx/source", "--import", "tsx"]
-    })
+    // plain Node on a bundle of the worker and the workspace sources it imports (through tsx's
+    // hooks each start cost seconds of CPU)
+    const worker = await bundleWorker(new URL("./workers/sqliteAppendWorker.ts", import.meta.url))
+    try {
+      await runAppendWorkers(worker.file, filename, run, { execArgv: [] })
+    } finally {
+      worker.remove()
+    }
     await using store = SqliteSessionStore.createSqliteSessionStore({ filename })
     await expectInterleavedAppends(store, { projectKey: "concurrency", sessionId: "shared-session" }, run)
   }, 60_000)

@@ -9,6 +9,7 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as StatsFold from "@acx/convert/StatsFold"
 import * as Fixtures from "@acx/fixtures"
+import { bundleWorker, type WorkerBundle } from "@acx/fixtures/workerBundle"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SearchQuery from "@acx/session-store/SearchQuery"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -40,7 +41,6 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-store-catalog-"))
@@ -86,11 +86,25 @@ interface Backend {
 }
 
 const DERIVED_TABLES = ["acx_session_meta", "acx_session_usage", "acx_session_text"]
-const tsxArgs = ["--conditions=@acx/source", "--import", "tsx"]
+
+// The worker processes run on plain Node from a bundle of their sources (through tsx's hooks,
+// loading Effect and the drivers cost each start seconds of CPU), made once per worker file.
+const bundles = new Map<string, Promise<WorkerBundle>>()
+const workerFile = async (name: string) => {
+  let bundle = bundles.get(name)
+  if (bundle === undefined) {
+    bundle = bundleWorker(new URL(`./workers/${name}.ts`, import.meta.url))
+    bundles.set(name, bundle)
+  }
+  return (await bundle).file
+}
+afterAll(async () => {
+  for (const bundle of bundles.values()) (await bundle).remove()
+})
 
 const runWorker = (args: ReadonlyArray<string>) =>
   new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [...tsxArgs, ...args], { stdio: ["ignore", "inherit", "pipe"] })
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "pipe"] })
     let stderr = ""
     child.stderr.on("data", (chunk) => (stderr += String(chunk)))
     child.on("error", reject)
@@ -98,10 +112,10 @@ const runWorker = (args: ReadonlyArray<string>) =>
   })
 
 // Starts a deriving worker and kills it (SIGKILL) `delayMs` after it is ready; whether it finished.
-const killDeriving = (args: ReadonlyArray<string>, delayMs: number) =>
-  new Promise<boolean>((resolve, reject) => {
-    const workerFile = fileURLToPath(new URL("./workers/deriveWorker.ts", import.meta.url))
-    const child = spawn(process.execPath, [...tsxArgs, workerFile, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+const killDeriving = async (args: ReadonlyArray<string>, delayMs: number) => {
+  const file = await workerFile("deriveWorker")
+  return new Promise<boolean>((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     let stderr = ""
     child.stderr.on("data", (chunk) => (stderr += String(chunk)))
@@ -115,6 +129,7 @@ const killDeriving = (args: ReadonlyArray<string>, delayMs: number) =>
         ? resolve(out.includes("done"))
         : reject(new Error(`worker exited ${code}: ${stderr}`)))
   })
+}
 
 const withPg = async (f: (client: pg.Client) => Promise<void>) => {
   const client = new pg.Client({ connectionString: PG_URL })
@@ -145,15 +160,8 @@ const backends: ReadonlyArray<Backend> = [
         db.close()
       }
     },
-    appendWorkers: (id, run) =>
-      runAppendWorkers(
-        new URL("./workers/sqliteAppendWorker.ts", import.meta.url),
-        path.join(root, `${id}.sqlite`),
-        run,
-        {
-          execArgv: tsxArgs
-        }
-      )
+    appendWorkers: async (id, run) =>
+      runAppendWorkers(await workerFile("sqliteAppendWorker"), path.join(root, `${id}.sqlite`), run, { execArgv: [] })
   },
   {
     name: "Postgres",
@@ -181,10 +189,10 @@ const backends: ReadonlyArray<Backend> = [
         await client.query(`DELETE FROM "${SCHEMA}_${id}".acx_session_store_migrations WHERE migration_id >= 4`)
       }),
     appendWorkers: async (id, run) => {
-      const workerFile = fileURLToPath(new URL("./workers/pgAppendWorker.ts", import.meta.url))
+      const file = await workerFile("pgAppendWorker")
       await Promise.all(Array.from({ length: run.workers }, (_, worker) =>
         runWorker([
-          workerFile,
+          file,
           PG_URL!,
           `${SCHEMA}_${id}`,
           "concurrency",
@@ -472,8 +480,7 @@ for (const backend of backends) {
       )
       // killed as the derivation starts (a first chunk's transaction open) and again part way
       // (some keys' chunks committed, the watermark moved): the cases a kill can leave. Points
-      // after the end leave nothing to complete; more points between repeat these two (each
-      // worker start costs seconds of CPU: Effect and the drivers through tsx)
+      // after the end leave nothing to complete; more points between repeat these two
       for (const delayMs of [0, 120]) await killDeriving(backend.deriveArgs("killed"), delayMs)
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
         const killed = yield* backend.open("killed")
@@ -526,8 +533,7 @@ for (const backend of backends) {
     it(
       "processes appending to one session while this one reads keep the derived counts equal to what is stored",
       async () => {
-        // two writer processes interleave their appends as any more would (each start costs
-        // seconds of CPU: Effect and the drivers through tsx)
+        // two writer processes interleave their appends as any more would
         const run = { workers: 2, batches: 12, batchSize: 5 }
         let done = false
         const appending = backend.appendWorkers("workers", run).finally(() => (done = true))

@@ -8,6 +8,7 @@
  * - a failed store with no `onError` is ONE warning line per failure, naming its cause, and no
  *   stack trace (it was four object dumps of ~28 lines each).
  */
+import { bundleWorker, type WorkerBundle } from "@acx/fixtures/workerBundle"
 import { AcontextClient } from "@acx/storage"
 import { StorageError } from "@acx/storage/StorageError"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
@@ -16,10 +17,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, FastCheck, Layer } from "effect"
 import { execFile } from "node:child_process"
 import { createServer } from "node:net"
-import { fileURLToPath } from "node:url"
 import * as FailureLine from "../src/internal/failureLine.js"
 
-const script = fileURLToPath(new URL("./scripts/saveWithFacade.ts", import.meta.url))
+// scripts/saveWithFacade.ts bundled (beforeAll), run by plain Node: through tsx's hooks each
+// start cost seconds of CPU
+let script: WorkerBundle | undefined
+beforeAll(async () => {
+  script = await bundleWorker(new URL("./scripts/saveWithFacade.ts", import.meta.url))
+})
+afterAll(() => script?.remove())
 const SESSION = "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
 
 /** The script, with exactly the given Acontext variables (none inherited from this process). */
@@ -29,7 +35,7 @@ const runScript = (options: unknown, env: Record<string, string>) => {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ["--conditions=@acx/source", "--import", "tsx", script, JSON.stringify(options), SESSION],
+      [script!.file, JSON.stringify(options), SESSION],
       { env: { ...inherited, ...env }, encoding: "utf8", timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ status: error === null ? 0 : (error.code as number | null) ?? 1, stdout, stderr })

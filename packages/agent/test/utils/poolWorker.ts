@@ -2,7 +2,10 @@
  * A pool process for the cross-process tests: an AgentPool on the Postgres database named by
  * ACX_TEST_DATABASE, driven by JSON lines on stdin (`{"id", "key", "prompt"}`), answering one JSON
  * line per turn on stdout (`{"id", "key", "text"}` or `{"id", "key", "error"}`); `{"ready": owner}`
- * first. Run with `node --conditions=@acx/source --import tsx`.
+ * first. `{"id", "key", "close": true}` closes the conversation (`AgentPool.close`: its process
+ * ends, its lease is released) and answers `{"id", "key"}`. Run with
+ * `node --conditions=@acx/source --import tsx`, or plain `node` on its bundle
+ * (`@acx/fixtures/workerBundle`, as AgentPool.leases.test.ts runs it).
  */
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentPool from "@acx/agent/AgentPool"
@@ -29,7 +32,16 @@ const program = Effect.gen(function*() {
   const lines = readline.createInterface({ input: process.stdin })
   yield* Effect.async<void>((resume) => {
     lines.on("line", (line) => {
-      const { id, key, prompt } = JSON.parse(line) as { id: string; key: string; prompt: string }
+      const { close, id, key, prompt } = JSON.parse(line) as {
+        id: string
+        key: string
+        prompt: string
+        close?: boolean
+      }
+      if (close === true) {
+        Effect.runFork(pool.close(key).pipe(Effect.tap(() => Effect.sync(() => write({ id, key })))))
+        return
+      }
       Effect.runFork(
         pool.ask(key, prompt).pipe(
           Effect.map((turn) => ({

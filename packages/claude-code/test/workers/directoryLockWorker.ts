@@ -6,7 +6,8 @@
  * that the other workers race to break it. Prints `ready`, then starts when a line arrives on
  * stdin.
  *
- * Usage: `node --import tsx directoryLockWorker.ts <dir> <worker> <rounds>`
+ * Usage: `node --conditions=@acx/source --import tsx directoryLockWorker.ts <dir> <worker> <rounds>`, or
+ * plain `node` on its bundle (`@acx/fixtures/workerBundle`, as the test runs it)
  */
 import { waitForGo } from "@acx/testing/SessionStoreConcurrency"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
