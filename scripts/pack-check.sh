@@ -75,6 +75,23 @@ npm_config_ignore_scripts=$ignore_scripts pnpm -r --filter "./packages/*" --filt
 tgz() { ls "$work"/tarballs/acx-"$1"-*.tgz; }
 ls -1 "$work/tarballs"
 
+# better-sqlite3's install script fetches its prebuilt binary from GitHub and compiles SQLite
+# from source when it cannot (a machine without GitHub: measured, that compile was most of the
+# full project's install, minutes of CPU). The binary the workspace's install already has is
+# offered as that download, named as prebuild-install looks for it (its version, Node's ABI,
+# platform and arch): the same version's binary for the same Node is what the download gives.
+# An install that resolves another version finds no file of its name and compiles as before.
+prebuilds="$work/prebuilds"
+mkdir -p "$prebuilds"
+sqlite_dir=$(cd "$repo/packages/session-store" && node -p "require('node:path').dirname(require.resolve('better-sqlite3/package.json'))")
+if [ -f "$sqlite_dir/build/Release/better_sqlite3.node" ]; then
+  sqlite_version=$(node -p "require('$sqlite_dir/package.json').version")
+  libc=$(node -p "process.report.getReport().header.glibcVersionRuntime ? '' : 'musl'")
+  tar -czf "$prebuilds/better-sqlite3-v$sqlite_version-node-v$(node -p process.versions.modules)-$(node -p process.platform)$libc-$(node -p process.arch).tar.gz" \
+    -C "$sqlite_dir" build/Release/better_sqlite3.node
+  export npm_config_better_sqlite3_local_prebuilds="$prebuilds"
+fi
+
 # An empty npm project outside the workspace; `npm install` there with the given specs. Optional
 # dependencies are left out: none is needed here, and the SDK's would bring its 360 MB binary.
 # --prefer-offline: the three projects share most packages; what an earlier install cached is not
@@ -157,13 +174,13 @@ full=$(project full "$work"/tarballs/*.tgz \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" "@effect/sql@$SQL" \
   "@effect/experimental@$EXPERIMENTAL" "@effect/sql-sqlite-node@$SQLITE" "@effect/sql-pg@$SQL_PG" \
   "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
-cp "$checks/types.ts" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
-# the two type-checks and the CLI's runs only read the installed project: at once too
+cp "$checks/types.ts" "$checks/typecheck.mjs" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
+# the two type-checks and the CLI's runs only read the installed project: at once too. (Each is
+# `tsc --noEmit --strict` through the installed typescript's API, with the @acx declarations
+# checked in full and the other packages' declarations only read: typecheck.mjs says why.)
 for resolution in node16 bundler; do
   (
-    module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
-    (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
-      --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
+    (cd "$full" && node typecheck.mjs "$resolution") || fail "types.ts under moduleResolution $resolution"
     step "2. types.ts type-checks under moduleResolution $resolution"
   ) >"$work/types-$resolution.log" 2>&1 &
 done
