@@ -68,12 +68,33 @@ fi
 
 step "pack"
 mkdir -p "$work/tarballs"
-# (--no-build: the prepack scripts are not run either; they would rebuild what the tests use)
+# (--no-build: the prepack scripts are not run either; they would rebuild what the tests use.)
+# One pnpm packs them all (`pnpm -r pack`): a pnpm started per package cost 11 CPU-seconds
+# against 2, the same tarballs.
 ignore_scripts=$([ "$build" = 1 ] && echo false || echo true)
-npm_config_ignore_scripts=$ignore_scripts pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" exec \
-  pnpm pack --pack-destination "$work/tarballs" >/dev/null
+npm_config_ignore_scripts=$ignore_scripts pnpm -r --filter "./packages/*" --filter "!@acx/fixtures" \
+  pack --pack-destination "$work/tarballs" >/dev/null
 tgz() { ls "$work"/tarballs/acx-"$1"-*.tgz; }
 ls -1 "$work/tarballs"
+
+# better-sqlite3's install script fetches its prebuilt binary from GitHub and compiles SQLite
+# from source when it cannot (a machine without GitHub: measured, that compile was most of the
+# full project's install, minutes of CPU). The binary the workspace's install already has is
+# offered as that download, named as prebuild-install looks for it (its version, Node's ABI,
+# platform and arch): the same version's binary for the same Node is what the download gives.
+# An install that resolves another version finds no file of its name and compiles as before.
+# (Set on the installs alone: npm warns about a setting it does not know wherever it sees one.)
+prebuilds="$work/prebuilds"
+local_prebuilds=""
+mkdir -p "$prebuilds"
+sqlite_dir=$(cd "$repo/packages/session-store" && node -p "require('node:path').dirname(require.resolve('better-sqlite3/package.json'))")
+if [ -f "$sqlite_dir/build/Release/better_sqlite3.node" ]; then
+  sqlite_version=$(node -p "require('$sqlite_dir/package.json').version")
+  libc=$(node -p "process.report.getReport().header.glibcVersionRuntime ? '' : 'musl'")
+  tar -czf "$prebuilds/better-sqlite3-v$sqlite_version-node-v$(node -p process.versions.modules)-$(node -p process.platform)$libc-$(node -p process.arch).tar.gz" \
+    -C "$sqlite_dir" build/Release/better_sqlite3.node
+  local_prebuilds=$prebuilds
+fi
 
 # An empty npm project outside the workspace; `npm install` there with the given specs. Optional
 # dependencies are left out: none is needed here, and the SDK's would bring its 360 MB binary.
@@ -83,7 +104,8 @@ project() {
   local dir="$work/$1"
   shift
   mkdir -p "$dir"
-  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
+  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module \
+    && npm_config_better_sqlite3_local_prebuilds=$local_prebuilds npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
   echo "$dir"
 }
 absent() { # dir package…: fails when npm ls finds any of the packages
@@ -122,7 +144,8 @@ echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
 # the SDK's would bring its 360 MB binary)
 readme_npm() {
   (cd "$readme" && npm_config_omit=optional npm_config_audit=false npm_config_fund=false \
-    npm_config_loglevel=error npm_config_prefer_offline=true bash -c "$1") >"$work/readme.npm.log" 2>&1 \
+    npm_config_loglevel=error npm_config_prefer_offline=true npm_config_better_sqlite3_local_prebuilds=$local_prebuilds \
+    bash -c "$1") >"$work/readme.npm.log" 2>&1 \
     || { cat "$work/readme.npm.log" >&2; fail "$2"; }
 }
 readme_npm "$app_line" "the README's install line: $app_line"
@@ -157,13 +180,13 @@ full=$(project full "$work"/tarballs/*.tgz \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" "@effect/sql@$SQL" \
   "@effect/experimental@$EXPERIMENTAL" "@effect/sql-sqlite-node@$SQLITE" "@effect/sql-pg@$SQL_PG" \
   "@anthropic-ai/claude-agent-sdk@$SDK" "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
-cp "$checks/types.ts" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
-# the two type-checks and the CLI's runs only read the installed project: at once too
+cp "$checks/types.ts" "$checks/typecheck.mjs" "$checks/stats.mjs" "$checks/ui.mjs" "$full/"
+# the two type-checks and the CLI's runs only read the installed project: at once too. (Each is
+# `tsc --noEmit --strict` through the installed typescript's API, with the @acx declarations
+# checked in full and the other packages' declarations only read: typecheck.mjs says why.)
 for resolution in node16 bundler; do
   (
-    module=$([ "$resolution" = bundler ] && echo esnext || echo node16)
-    (cd "$full" && npx tsc --noEmit --strict --skipLibCheck false --types node --target es2022 \
-      --module "$module" --moduleResolution "$resolution" types.ts) || fail "types.ts under moduleResolution $resolution"
+    (cd "$full" && node typecheck.mjs "$resolution") || fail "types.ts under moduleResolution $resolution"
     step "2. types.ts type-checks under moduleResolution $resolution"
   ) >"$work/types-$resolution.log" 2>&1 &
 done
