@@ -36,6 +36,10 @@ const SYNC_PRIVILEGES: Record<string, string> = {
   acx_hub_grants: "SELECT"
 }
 
+/** Every table of a hub's store schema, and its functions: what `init` takes over from a member. */
+export const STORE_TABLES: ReadonlyArray<string> = Object.keys(SYNC_PRIVILEGES)
+export const STORE_FUNCTIONS: ReadonlyArray<string> = ["acx_clock_notify"]
+
 /** A viewer reads the session tables, the clock (what a live page follows) and its own grants. */
 const VIEWER_TABLES = [...SESSION_TABLES, "acx_clock", "acx_session_store_migrations", "acx_hub_grants"]
 
@@ -72,6 +76,58 @@ export const projectVisible = (schema: string, column: string, through?: string)
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
+
+/**
+ * A schema's objects (the schema itself, the tables and functions named) owned by a member of
+ * `acx_sync` or `acx_viewer` that is no superuser and holds no `acx_admin` privileges: one that
+ * created them before the admin set the schema up (docs/design.md, "Who owns a hub's tables").
+ * An owner is exempt from row-level security, may grant, rewrite, drop and replace what it owns,
+ * so these are what `init` gives to `acx_admin`. Schema first: a table's new owner needs CREATE on
+ * its schema. A table's sequences and indexes follow the table.
+ */
+export const memberOwnedQuery = (
+  schema: string,
+  tables: ReadonlyArray<string>,
+  functions: ReadonlyArray<string>
+): string => {
+  const list = (names: ReadonlyArray<string>) => `ARRAY[${names.map(literal).join(", ")}]::text[]`
+  const nsp = literal(schema)
+  return `SELECT o.kind, o.name, r.rolname AS owner FROM (
+      SELECT 1 AS rank, 'SCHEMA' AS kind, quote_ident(n.nspname) AS name, n.nspowner AS owner
+        FROM pg_catalog.pg_namespace n WHERE n.nspname = ${nsp}
+      UNION ALL
+      SELECT 2, 'TABLE', quote_ident(n.nspname) || '.' || quote_ident(c.relname), c.relowner
+        FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ${nsp} AND c.relname = ANY(${list(tables)}) AND c.relkind IN ('r', 'p')
+      UNION ALL
+      SELECT 3, 'FUNCTION', quote_ident(n.nspname) || '.' || quote_ident(p.proname)
+          || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')', p.proowner
+        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = ${nsp} AND p.proname = ANY(${list(functions)})
+    ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
+    WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(o.owner, '${ROLES.admin}', 'USAGE')
+      AND (pg_catalog.pg_has_role(o.owner, '${ROLES.sync}', 'MEMBER')
+        OR pg_catalog.pg_has_role(o.owner, '${ROLES.viewer}', 'MEMBER'))
+    ORDER BY o.rank, o.name`
+}
+
+/** The `ALTER … OWNER TO acx_admin` statements for `memberOwnedQuery`'s rows, and their owners. */
+export const takeOverPlan = (
+  rows: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly owner: string }>
+): { readonly statements: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> } => ({
+  statements: rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${ROLES.admin}`),
+  owners: [...new Set(rows.map((row) => row.owner))]
+})
+
+/** The one line of a connection that may not give a member's objects to `acx_admin`. */
+export const takeOverRefusal = (what: string, owners: ReadonlyArray<string>, command: string): string => {
+  const names = owners.join(", ")
+  return `${what} was created by ${names}, a hub member, who would bypass its row-level security: run ` +
+    `${command} as a superuser (or a role that can SET ROLE to ${names} and to ${ROLES.admin}) to give it to ` +
+    `${ROLES.admin}; nothing was changed`
+}
 
 /** `CREATE ROLE … NOLOGIN` unless it exists. */
 const ensureRole = (sql: SqlClient.SqlClient, role: string) =>
@@ -152,12 +208,17 @@ const enablePolicies = (sql: SqlClient.SqlClient, schema: string) =>
     yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
   })
 
-/** Roles, grants table, privileges and policies on a migrated store's schema. */
-export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+/** The group roles, created when missing (the first step of `init`'s transaction). */
+export const ensureRoles = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     // roles are cluster-wide: two hubs set up at once on one cluster would race on CREATE ROLE
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('acx_hub:roles'))`
     for (const role of Object.values(ROLES)) yield* ensureRole(sql, role)
+  })
+
+/** Grants table, privileges and policies on a migrated store's schema whose roles exist. */
+export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
     yield* createGrantsTable(sql, schema)
     yield* grantPrivileges(sql, schema)
     yield* enablePolicies(sql, schema)

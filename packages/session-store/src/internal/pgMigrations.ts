@@ -136,8 +136,16 @@ export const migrate = (schema: string) =>
     const table = `${schema}.acx_session_store_migrations`
     // A store that is current is opened with one read: a hub's members may not create schemas or
     // lock tables (the Migrator's `LOCK TABLE` needs a write privilege), nor need to.
-    const current = yield* sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM ${sql(table)}`.pipe(
-      Effect.map(([row]) => Number(row?.id ?? 0) >= LATEST_MIGRATION),
+    // A missing table is looked for first rather than read and failed on: `hub init` migrates
+    // inside its transaction, which one failed statement would abort.
+    const current = yield* sql<{ readonly present: boolean }>`SELECT to_regclass(${table}) IS NOT NULL AS present`.pipe(
+      Effect.flatMap(([row]) =>
+        row?.present === true
+          ? sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM ${sql(table)}`.pipe(
+            Effect.map(([latest]) => Number(latest?.id ?? 0) >= LATEST_MIGRATION)
+          )
+          : Effect.succeed(false)
+      ),
       Effect.orElseSucceed(() => false)
     )
     if (current) return
