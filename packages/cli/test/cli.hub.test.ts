@@ -551,8 +551,32 @@ describe("acx hub", () => {
       )
       expect(applied).toEqual([{ policies: 0, rls: 0 }])
 
+      // what the owner may leave behind: a policy letting it read and write every row, privileges
+      // for everyone, its own trigger and function body running as whoever writes
+      const entries = `${schema}.claude_session_entries`
+      for (
+        const statement of [
+          `CREATE POLICY planted ON ${entries} FOR ALL TO PUBLIC USING (true) WITH CHECK (true)`,
+          `GRANT ALL ON ${entries} TO PUBLIC`,
+          `CREATE OR REPLACE FUNCTION ${schema}.acx_clock_notify() RETURNS trigger LANGUAGE plpgsql
+            AS 'BEGIN RETURN NULL; END'`,
+          `CREATE TRIGGER planted AFTER INSERT ON ${entries} FOR EACH ROW EXECUTE FUNCTION ${schema}.acx_clock_notify()`
+        ]
+      ) {
+        await query(desk, statement)
+      }
       const init = await acx(["hub", "init", at(hub.admin)])
       expect(init.code, init.stderr).toBe(0)
+      const left = await query(
+        hub.admin,
+        `SELECT (SELECT array_agg(tgname::text ORDER BY tgname) FROM pg_trigger WHERE NOT tgisinternal
+            AND tgrelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)) AS triggers,
+          (SELECT count(*)::int FROM pg_policies WHERE schemaname = $1::text AND policyname = 'planted') AS planted,
+          (SELECT prosrc LIKE '%pg_notify%' FROM pg_proc WHERE pronamespace = $1::text::regnamespace
+            AND proname = 'acx_clock_notify') AS notifies`,
+        [schema]
+      )
+      expect(left).toEqual([{ triggers: ["acx_clock_notify"], planted: 0, notifies: true }])
       // the grants table init adds is the admin's own, as on any hub
       expect(await owners()).toEqual(["acx_admin", new URL(hub.admin).username])
       const other = await hub.sync(
@@ -561,7 +585,6 @@ describe("acx hub", () => {
         "laptop1"
       )
       expect(other.code, other.stderr).toBe(0)
-      const entries = `${schema}.claude_session_entries`
       const writers = (url: string) =>
         query(url, `SELECT DISTINCT db_user FROM ${entries} ORDER BY 1`).then((rows) =>
           rows.map((row) => row["db_user"])

@@ -6,7 +6,7 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
-import { OWNED_TABLES } from "./pgMigrations.js"
+import { createClockNotify, OWNED_TABLES } from "./pgMigrations.js"
 
 /** The group roles (cluster-wide: every hub of a cluster shares them). */
 export const ROLES = { sync: "acx_sync", viewer: "acx_viewer", admin: "acx_admin" } as const
@@ -113,11 +113,42 @@ export const memberOwnedQuery = (
     ORDER BY o.rank, o.name`
 }
 
-/** The `ALTER … OWNER TO acx_admin` statements for `memberOwnedQuery`'s rows, and their owners. */
+/**
+ * What an owner may have set up on a table before it was taken over, undone (run as its new
+ * owner): every policy, privilege, trigger and rule on it. The set-up that takes it over creates
+ * its own policies, privileges and triggers again in the same transaction; nothing the member
+ * left (a policy letting it read every row, `GRANT ALL … TO PUBLIC`, a trigger running its code as
+ * whoever writes) outlives the take-over.
+ */
+const resetTable = (name: string): string =>
+  `DO $reset$ DECLARE t regclass := ${literal(name)}; r record; BEGIN
+    FOR r IN SELECT polname FROM pg_catalog.pg_policy WHERE polrelid = t LOOP
+      EXECUTE format('DROP POLICY %I ON %s', r.polname, t);
+    END LOOP;
+    FOR r IN SELECT DISTINCT a.grantee FROM pg_catalog.pg_class c, aclexplode(c.relacl) a
+        WHERE c.oid = t AND a.grantee <> c.relowner LOOP
+      EXECUTE format('REVOKE ALL ON %s FROM %s CASCADE', t,
+        CASE WHEN r.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_catalog.pg_get_userbyid(r.grantee)) END);
+    END LOOP;
+    FOR r IN SELECT tgname FROM pg_catalog.pg_trigger WHERE tgrelid = t AND NOT tgisinternal LOOP
+      EXECUTE format('DROP TRIGGER %I ON %s', r.tgname, t);
+    END LOOP;
+    FOR r IN SELECT rulename FROM pg_catalog.pg_rewrite WHERE ev_class = t AND rulename <> '_RETURN' LOOP
+      EXECUTE format('DROP RULE %I ON %s', r.rulename, t);
+    END LOOP;
+  END $reset$`
+
+/**
+ * The statements for `memberOwnedQuery`'s rows (each object given to `acx_admin`, each table's
+ * policies, privileges, triggers and rules dropped for the set-up to create again), and their owners.
+ */
 export const takeOverPlan = (
   rows: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly owner: string }>
 ): { readonly statements: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> } => ({
-  statements: rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${ROLES.admin}`),
+  statements: [
+    ...rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${ROLES.admin}`),
+    ...rows.filter((row) => row.kind === "TABLE").map((row) => resetTable(row.name))
+  ],
   owners: [...new Set(rows.map((row) => row.owner))]
 })
 
@@ -220,6 +251,8 @@ export const ensureRoles = (sql: SqlClient.SqlClient) =>
 export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
   Effect.gen(function*() {
     yield* createGrantsTable(sql, schema)
+    // acx's own clock trigger and function, whatever a member that owned them left
+    yield* createClockNotify(sql, schema)
     yield* grantPrivileges(sql, schema)
     yield* enablePolicies(sql, schema)
   })
