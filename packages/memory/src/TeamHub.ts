@@ -17,8 +17,10 @@
  * A schema a member created first (its `acx memory install --team` ran before the admin's
  * `hub init --team`) is taken over: an owner is exempt from row-level security and holds every
  * privilege, so the schema and tables a member of `acx_sync` or `acx_viewer` owns are given to
- * `acx_admin` in the same transaction as the grants and policies. A connection that may not do
- * that fails with one line saying who must run it, and nothing of the set-up is applied.
+ * `acx_admin` in the same transaction as the grants and policies, and what the member put on
+ * those tables (policies, privileges, triggers, rules) is dropped first: the hub's own take-over
+ * (`PostgresHub.memberOwned`, docs/design.md, "Who owns a hub's tables"). A connection that may
+ * not do that fails with one line saying who must run it, and nothing of the set-up is applied.
  *
  * @since 0.4.0
  */

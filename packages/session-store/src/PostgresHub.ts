@@ -15,6 +15,10 @@
  * Members are login roles in these groups, made by `addUser` or by a DBA's own
  * `CREATE ROLE … LOGIN IN ROLE acx_viewer`: the policies name the groups, never a member.
  *
+ * A store a member created first (its `acx sync --to` ran before `init` on that schema) is taken
+ * over by `init`: an owner is exempt from row-level security, so the schema, tables and function
+ * it owns go to `acx_admin` and what it put on them is dropped, in `init`'s one transaction.
+ *
  * @since 0.4.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
