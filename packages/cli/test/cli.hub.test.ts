@@ -467,6 +467,8 @@ describe("acx hub", () => {
       )
       expect(applied).toEqual([{ policies: 0, rls: 0 }])
 
+      // a policy the owner added for itself is dropped with the take-over (permissive policies are OR-ed)
+      await query(desk, `CREATE POLICY planted ON acx_early.memory_observations FOR ALL TO PUBLIC USING (true)`)
       const init = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
       expect(init.code, init.stderr).toBe(0)
       expect(await owners()).toEqual(["acx_admin"])
