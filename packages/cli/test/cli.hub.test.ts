@@ -467,6 +467,8 @@ describe("acx hub", () => {
       )
       expect(applied).toEqual([{ policies: 0, rls: 0 }])
 
+      // a policy the owner added for itself is dropped with the take-over (permissive policies are OR-ed)
+      await query(desk, `CREATE POLICY planted ON acx_early.memory_observations FOR ALL TO PUBLIC USING (true)`)
       const init = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
       expect(init.code, init.stderr).toBe(0)
       expect(await owners()).toEqual(["acx_admin"])
@@ -504,6 +506,110 @@ describe("acx hub", () => {
         await acx(["hub", "revoke", "--project", "github.com/acme/app", "--role", "desk2", "--hub", hub.admin])
       }
       const again = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
+      expect(again.stdout).toContain("nothing changed")
+    },
+    2 * TEST_TIMEOUT_MS
+  )
+
+  it(
+    "hub init takes over a store schema a member synced into first: acx_admin owns it, the member is held by the policies",
+    async () => {
+      // a sync member that may create schemas syncs into a schema before the admin made it a hub
+      const schema = "acx_early_store"
+      const at = (url: string) => {
+        const changed = new URL(url)
+        changed.searchParams.set("schema", schema)
+        return changed.href
+      }
+      const database = new URL(hub.admin).pathname.slice(1)
+      const fixture = "d-kimuson-claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"
+      await query(hub.admin, `GRANT CREATE ON DATABASE "${database}" TO desk2`)
+      const early = await hub.sync(at(desk), oneSessionConfigDir(path.join(dir, "early-desk"), fixture, "-a"), "desk2")
+      await query(hub.admin, `REVOKE CREATE ON DATABASE "${database}" FROM desk2`)
+      expect(early.code, early.stderr).toBe(0)
+      const owners = () =>
+        query(
+          hub.admin,
+          `SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = $1
+         UNION ALL SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relnamespace = $1::regnamespace
+           AND relkind IN ('r', 'S')
+         UNION ALL SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE pronamespace = $1::regnamespace`,
+          [schema]
+        ).then((rows) => [...new Set(rows.map((row) => row["owner"]))])
+      expect(await owners()).toEqual(["desk2"])
+
+      // an admin that may not give the member's objects away: one line saying who must, nothing applied
+      await query(hub.admin, `CREATE ROLE weak_store_admin LOGIN PASSWORD 'weak-store-pw' IN ROLE acx_admin`)
+      const refused = await acxInProcess(["hub", "init", at(asRole(hub.admin, "weak_store_admin", "weak-store-pw"))])
+      expectOneLine(refused, 1, "created by desk2, a hub member")
+      expect(refused.stderr).toMatch(/as a superuser.*nothing was changed/)
+      expect(refused.stderr).not.toContain("weak-store-pw")
+      expect(await owners()).toEqual(["desk2"])
+      const applied = await query(
+        hub.admin,
+        `SELECT (SELECT count(*)::int FROM pg_policies WHERE schemaname = $1) AS policies,
+        (SELECT count(*)::int FROM pg_class WHERE relnamespace = $1::regnamespace AND relrowsecurity) AS rls`,
+        [schema]
+      )
+      expect(applied).toEqual([{ policies: 0, rls: 0 }])
+
+      // what the owner may leave behind: a policy letting it read and write every row, privileges
+      // for everyone, its own trigger and function body running as whoever writes
+      const entries = `${schema}.claude_session_entries`
+      for (
+        const statement of [
+          `CREATE POLICY planted ON ${entries} FOR ALL TO PUBLIC USING (true) WITH CHECK (true)`,
+          `GRANT ALL ON ${entries} TO PUBLIC`,
+          `CREATE OR REPLACE FUNCTION ${schema}.acx_clock_notify() RETURNS trigger LANGUAGE plpgsql
+            AS 'BEGIN RETURN NULL; END'`,
+          `CREATE TRIGGER planted AFTER INSERT ON ${entries} FOR EACH ROW EXECUTE FUNCTION ${schema}.acx_clock_notify()`
+        ]
+      ) {
+        await query(desk, statement)
+      }
+      const init = await acx(["hub", "init", at(hub.admin)])
+      expect(init.code, init.stderr).toBe(0)
+      const left = await query(
+        hub.admin,
+        `SELECT (SELECT array_agg(tgname::text ORDER BY tgname) FROM pg_trigger WHERE NOT tgisinternal
+            AND tgrelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)) AS triggers,
+          (SELECT count(*)::int FROM pg_policies WHERE schemaname = $1::text AND policyname = 'planted') AS planted,
+          (SELECT prosrc LIKE '%pg_notify%' FROM pg_proc WHERE pronamespace = $1::text::regnamespace
+            AND proname = 'acx_clock_notify') AS notifies`,
+        [schema]
+      )
+      expect(left).toEqual([{ triggers: ["acx_clock_notify"], planted: 0, notifies: true }])
+      // the grants table init adds is the admin's own, as on any hub
+      expect(await owners()).toEqual(["acx_admin", new URL(hub.admin).username])
+      const other = await hub.sync(
+        at(laptop),
+        oneSessionConfigDir(path.join(dir, "early-laptop"), fixture, "-b"),
+        "laptop1"
+      )
+      expect(other.code, other.stderr).toBe(0)
+      const writers = (url: string) =>
+        query(url, `SELECT DISTINCT db_user FROM ${entries} ORDER BY 1`).then((rows) =>
+          rows.map((row) => row["db_user"])
+        )
+      expect(await writers(hub.admin)).toEqual(["desk2", "laptop1"])
+      // the member that created the tables is a member like any other now: its own rows only, no
+      // rewriting, deleting or dropping, no switching the policies off
+      expect(await writers(at(desk))).toEqual(["desk2"])
+      for (
+        const statement of [
+          `UPDATE ${entries} SET entry = '{}'`,
+          `DELETE FROM ${entries}`,
+          `TRUNCATE ${entries}`,
+          `DROP TABLE ${entries}`,
+          `ALTER TABLE ${entries} DISABLE ROW LEVEL SECURITY`,
+          `DROP POLICY acx_sync_own ON ${entries}`,
+          `CREATE OR REPLACE FUNCTION ${schema}.acx_clock_notify() RETURNS trigger LANGUAGE sql AS 'SELECT NULL'`,
+          `DROP SCHEMA ${schema} CASCADE`
+        ]
+      ) {
+        expect(await refusal(desk, statement), statement).toBe("42501")
+      }
+      const again = await acx(["hub", "init", at(hub.admin)])
       expect(again.stdout).toContain("nothing changed")
     },
     2 * TEST_TIMEOUT_MS

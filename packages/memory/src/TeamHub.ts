@@ -17,8 +17,10 @@
  * A schema a member created first (its `acx memory install --team` ran before the admin's
  * `hub init --team`) is taken over: an owner is exempt from row-level security and holds every
  * privilege, so the schema and tables a member of `acx_sync` or `acx_viewer` owns are given to
- * `acx_admin` in the same transaction as the grants and policies. A connection that may not do
- * that fails with one line saying who must run it, and nothing of the set-up is applied.
+ * `acx_admin` in the same transaction as the grants and policies, and what the member put on
+ * those tables (policies, privileges, triggers, rules) is dropped first: the hub's own take-over
+ * (`PostgresHub.memberOwned`, docs/design.md, "Who owns a hub's tables"). A connection that may
+ * not do that fails with one line saying who must run it, and nothing of the set-up is applied.
  *
  * @since 0.4.0
  */
@@ -63,50 +65,31 @@ const statements = (teamSchema: string, hubSchema: string): ReadonlyArray<string
   ]
 }
 
-/**
- * The team schema and tables owned by a member of `acx_sync` or `acx_viewer` (not a superuser, who
- * is a member of every role), as `ALTER … OWNER TO acx_admin` statements, and their owners' names.
- */
-const memberOwned = async (client: Pg.Client, teamSchema: string) => {
-  const { rows } = await client.query<{ readonly kind: string; readonly name: string; readonly owner: string }>(
-    `SELECT o.kind, o.name, r.rolname AS owner FROM (
-        SELECT 'SCHEMA' AS kind, quote_ident(n.nspname) AS name, n.nspowner AS owner
-          FROM pg_catalog.pg_namespace n WHERE n.nspname = $1
-        UNION ALL
-        SELECT 'TABLE', quote_ident(n.nspname) || '.' || quote_ident(c.relname), c.relowner
-          FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind = 'r'
-      ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
-      WHERE NOT r.rolsuper AND (pg_catalog.pg_has_role(o.owner, '${sync}', 'MEMBER')
-        OR pg_catalog.pg_has_role(o.owner, '${viewer}', 'MEMBER'))
-      ORDER BY o.kind, o.name`,
-    [teamSchema, shapes.map((shape) => shape.remote)]
-  )
-  return {
-    statements: rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${admin}`),
-    owners: [...new Set(rows.map((row) => row.owner))]
-  }
-}
-
 // SQLSTATE 42501: the connection may not give the member's objects away.
 const isPermissionDenied = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { readonly code?: unknown }).code === "42501"
 
 /**
  * Gives what a member owns of the team schema to `acx_admin` (in the caller's transaction), or
- * fails with one line saying who may when this connection may not.
+ * fails with one line saying who may when this connection may not: the hub's own take-over
+ * (`PostgresHub.memberOwned`), on the team's tables.
  */
 const takeOver = async (client: Pg.Client, teamSchema: string): Promise<void> => {
-  const owned = await memberOwned(client, teamSchema)
-  const owners = owned.owners.join(", ")
-  for (const statement of owned.statements) {
+  const tables = shapes.map((shape) => shape.remote)
+  const { rows } = await client.query<{ readonly kind: string; readonly name: string; readonly owner: string }>(
+    PostgresHub.memberOwned.query(teamSchema, tables, [])
+  )
+  const { owners, statements } = PostgresHub.memberOwned.plan(rows)
+  for (const statement of statements) {
     await client.query(statement).catch((error) => {
       if (!isPermissionDenied(error)) throw error
       throw new MemoryError({
         reason: "Team",
-        description: `the team schema ${teamSchema} was created by ${owners}, a hub member, who would bypass its ` +
-          `row-level security: run acx hub init --team ${teamSchema} as a superuser (or a role that can SET ROLE ` +
-          `to ${owners} and to ${admin}) to give it to ${admin}; nothing was changed`
+        description: PostgresHub.memberOwned.refusal(
+          `the team schema ${teamSchema}`,
+          owners,
+          `acx hub init --team ${teamSchema}`
+        )
       })
     })
   }

@@ -15,6 +15,10 @@
  * Members are login roles in these groups, made by `addUser` or by a DBA's own
  * `CREATE ROLE … LOGIN IN ROLE acx_viewer`: the policies name the groups, never a member.
  *
+ * A store a member created first (its `acx sync --to` ran before `init` on that schema) is taken
+ * over by `init`: an owner is exempt from row-level security, so the schema, tables and function
+ * it owns go to `acx_admin` and what it put on them is dropped, in `init`'s one transaction.
+ *
  * @since 0.4.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -25,7 +29,18 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
 import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
-import { projectVisible, ROLES, setUp, snapshot } from "./internal/pgHub.js"
+import {
+  ensureRoles,
+  memberOwnedQuery,
+  projectVisible,
+  ROLES,
+  setUp,
+  snapshot,
+  STORE_FUNCTIONS,
+  STORE_TABLES,
+  takeOverPlan,
+  takeOverRefusal
+} from "./internal/pgHub.js"
 import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
@@ -81,6 +96,22 @@ export const GROUP_ROLES: { readonly sync: "acx_sync"; readonly viewer: "acx_vie
  * @category row-level security
  */
 export const projectVisibility = (hubSchema: string, column: string): string => projectVisible(hubSchema, column)
+
+/**
+ * Taking over what a hub member created first (docs/design.md, "Who owns a hub's tables"): the
+ * query listing a schema's objects (the schema, the tables and functions named) that a member of
+ * `acx_sync` or `acx_viewer` owns, and, for its rows, the `ALTER … OWNER TO acx_admin`
+ * statements and the one line a connection that may not run them fails with. `init` runs them on
+ * the store's schema, the team memory's set-up on its own, each in its set-up's transaction.
+ *
+ * @since 0.4.0
+ * @category row-level security
+ */
+export const memberOwned: {
+  readonly query: typeof memberOwnedQuery
+  readonly plan: typeof takeOverPlan
+  readonly refusal: typeof takeOverRefusal
+} = { query: memberOwnedQuery, plan: takeOverPlan, refusal: takeOverRefusal }
 
 /**
  * The member roles `addUser` makes.
@@ -194,12 +225,40 @@ export const makeWithClient = (options: {
       Effect.orElseSucceed(() => 0)
     )
 
+    // what a member owns of the store is given to acx_admin before anything else, or init fails
+    const takeOver = Effect.gen(function*() {
+      const rows = yield* sql.unsafe<{ readonly kind: string; readonly name: string; readonly owner: string }>(
+        memberOwnedQuery(schema, STORE_TABLES, STORE_FUNCTIONS)
+      )
+      const { owners, statements } = takeOverPlan(rows)
+      for (const statement of statements) {
+        yield* sql.unsafe(statement).pipe(Effect.catchIf(
+          isPermissionDenied,
+          (cause) =>
+            Effect.fail(
+              new PostgresHubError({
+                reason: "Privilege",
+                operation: "init",
+                description: takeOverRefusal(`the store schema ${schema}`, owners, "acx hub init"),
+                cause
+              })
+            )
+        ))
+      }
+    })
+
     const init = Effect.fn("PostgresHub.init")(function*() {
       const before = yield* latest
       const was = yield* snapshot(sql, schema).pipe(Effect.mapError(failure("init")))
-      yield* migrate(schema).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.mapError(failure("init")))
-      const is = yield* sql.withTransaction(Effect.zipRight(setUp(sql, schema), snapshot(sql, schema))).pipe(
-        Effect.mapError(failure("init"))
+      // one transaction: roles, the take-over, the migrations and the policies, or nothing
+      const is = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* ensureRoles(sql)
+        yield* takeOver
+        yield* migrate(schema).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+        yield* setUp(sql, schema)
+        return yield* snapshot(sql, schema)
+      })).pipe(
+        Effect.mapError((error) => error instanceof PostgresHubError ? error : failure("init")(error))
       )
       return { changed: before < LATEST_MIGRATION || was !== is }
     })

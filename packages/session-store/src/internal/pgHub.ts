@@ -6,7 +6,7 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
-import { OWNED_TABLES } from "./pgMigrations.js"
+import { createClockNotify, OWNED_TABLES } from "./pgMigrations.js"
 
 /** The group roles (cluster-wide: every hub of a cluster shares them). */
 export const ROLES = { sync: "acx_sync", viewer: "acx_viewer", admin: "acx_admin" } as const
@@ -35,6 +35,10 @@ const SYNC_PRIVILEGES: Record<string, string> = {
   acx_session_store_migrations: "SELECT",
   acx_hub_grants: "SELECT"
 }
+
+/** Every table of a hub's store schema, and its functions: what `init` takes over from a member. */
+export const STORE_TABLES: ReadonlyArray<string> = Object.keys(SYNC_PRIVILEGES)
+export const STORE_FUNCTIONS: ReadonlyArray<string> = ["acx_clock_notify"]
 
 /** A viewer reads the session tables, the clock (what a live page follows) and its own grants. */
 const VIEWER_TABLES = [...SESSION_TABLES, "acx_clock", "acx_session_store_migrations", "acx_hub_grants"]
@@ -72,6 +76,89 @@ export const projectVisible = (schema: string, column: string, through?: string)
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
+
+/**
+ * A schema's objects (the schema itself, the tables and functions named) owned by a member of
+ * `acx_sync` or `acx_viewer` that is no superuser and holds no `acx_admin` privileges: one that
+ * created them before the admin set the schema up (docs/design.md, "Who owns a hub's tables").
+ * An owner is exempt from row-level security, may grant, rewrite, drop and replace what it owns,
+ * so these are what `init` gives to `acx_admin`. Schema first: a table's new owner needs CREATE on
+ * its schema. A table's sequences and indexes follow the table.
+ */
+export const memberOwnedQuery = (
+  schema: string,
+  tables: ReadonlyArray<string>,
+  functions: ReadonlyArray<string>
+): string => {
+  const list = (names: ReadonlyArray<string>) => `ARRAY[${names.map(literal).join(", ")}]::text[]`
+  const nsp = literal(schema)
+  return `SELECT o.kind, o.name, r.rolname AS owner FROM (
+      SELECT 1 AS rank, 'SCHEMA' AS kind, quote_ident(n.nspname) AS name, n.nspowner AS owner
+        FROM pg_catalog.pg_namespace n WHERE n.nspname = ${nsp}
+      UNION ALL
+      SELECT 2, 'TABLE', quote_ident(n.nspname) || '.' || quote_ident(c.relname), c.relowner
+        FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ${nsp} AND c.relname = ANY(${list(tables)}) AND c.relkind IN ('r', 'p')
+      UNION ALL
+      SELECT 3, 'FUNCTION', quote_ident(n.nspname) || '.' || quote_ident(p.proname)
+          || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')', p.proowner
+        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = ${nsp} AND p.proname = ANY(${list(functions)})
+    ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
+    WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(o.owner, '${ROLES.admin}', 'USAGE')
+      AND (pg_catalog.pg_has_role(o.owner, '${ROLES.sync}', 'MEMBER')
+        OR pg_catalog.pg_has_role(o.owner, '${ROLES.viewer}', 'MEMBER'))
+    ORDER BY o.rank, o.name`
+}
+
+/**
+ * What an owner may have set up on a table before it was taken over, undone (run as its new
+ * owner): every policy, privilege, trigger and rule on it. The set-up that takes it over creates
+ * its own policies, privileges and triggers again in the same transaction; nothing the member
+ * left (a policy letting it read every row, `GRANT ALL … TO PUBLIC`, a trigger running its code as
+ * whoever writes) outlives the take-over.
+ */
+const resetTable = (name: string): string =>
+  `DO $reset$ DECLARE t regclass := ${literal(name)}; r record; BEGIN
+    FOR r IN SELECT polname FROM pg_catalog.pg_policy WHERE polrelid = t LOOP
+      EXECUTE format('DROP POLICY %I ON %s', r.polname, t);
+    END LOOP;
+    FOR r IN SELECT DISTINCT a.grantee FROM pg_catalog.pg_class c, aclexplode(c.relacl) a
+        WHERE c.oid = t AND a.grantee <> c.relowner LOOP
+      EXECUTE format('REVOKE ALL ON %s FROM %s CASCADE', t,
+        CASE WHEN r.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_catalog.pg_get_userbyid(r.grantee)) END);
+    END LOOP;
+    FOR r IN SELECT tgname FROM pg_catalog.pg_trigger WHERE tgrelid = t AND NOT tgisinternal LOOP
+      EXECUTE format('DROP TRIGGER %I ON %s', r.tgname, t);
+    END LOOP;
+    FOR r IN SELECT rulename FROM pg_catalog.pg_rewrite WHERE ev_class = t AND rulename <> '_RETURN' LOOP
+      EXECUTE format('DROP RULE %I ON %s', r.rulename, t);
+    END LOOP;
+  END $reset$`
+
+/**
+ * The statements for `memberOwnedQuery`'s rows (each object given to `acx_admin`, each table's
+ * policies, privileges, triggers and rules dropped for the set-up to create again), and their owners.
+ */
+export const takeOverPlan = (
+  rows: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly owner: string }>
+): { readonly statements: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> } => ({
+  statements: [
+    ...rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${ROLES.admin}`),
+    ...rows.filter((row) => row.kind === "TABLE").map((row) => resetTable(row.name))
+  ],
+  owners: [...new Set(rows.map((row) => row.owner))]
+})
+
+/** The one line of a connection that may not give a member's objects to `acx_admin`. */
+export const takeOverRefusal = (what: string, owners: ReadonlyArray<string>, command: string): string => {
+  const names = owners.join(", ")
+  return `${what} was created by ${names}, a hub member, who would bypass its row-level security: run ` +
+    `${command} as a superuser (or a role that can SET ROLE to ${names} and to ${ROLES.admin}) to give it to ` +
+    `${ROLES.admin}; nothing was changed`
+}
 
 /** `CREATE ROLE … NOLOGIN` unless it exists. */
 const ensureRole = (sql: SqlClient.SqlClient, role: string) =>
@@ -152,13 +239,20 @@ const enablePolicies = (sql: SqlClient.SqlClient, schema: string) =>
     yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
   })
 
-/** Roles, grants table, privileges and policies on a migrated store's schema. */
-export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+/** The group roles, created when missing (the first step of `init`'s transaction). */
+export const ensureRoles = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     // roles are cluster-wide: two hubs set up at once on one cluster would race on CREATE ROLE
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('acx_hub:roles'))`
     for (const role of Object.values(ROLES)) yield* ensureRole(sql, role)
+  })
+
+/** Grants table, privileges and policies on a migrated store's schema whose roles exist. */
+export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
     yield* createGrantsTable(sql, schema)
+    // acx's own clock trigger and function, whatever a member that owned them left
+    yield* createClockNotify(sql, schema)
     yield* grantPrivileges(sql, schema)
     yield* enablePolicies(sql, schema)
   })

@@ -73,8 +73,28 @@ const migrations = (schema: string) => ({
   "5_session_origin": Effect.flatMap(SqlClient.SqlClient, (sql) => createOriginTable(sql, schema)),
   // the clock announced (pgNotify.ts): every writer's append or delete notifies the schema's
   // channel at its commit, so a follower (the page over a hub) listens instead of polling
-  "6_clock_notify": Effect.gen(function*() {
+  "6_clock_notify": Effect.flatMap(SqlClient.SqlClient, (sql) => createClockNotify(sql, schema)),
+  // who wrote each row (the login role): a hub's row-level security lets a sync member read and
+  // extend only its own rows (PostgresHub). Rows written before stay NULL (nobody's): the column
+  // is added without a default first, so no row is rewritten and none is attributed to whoever
+  // runs the migration, and the default applies to new rows only.
+  "7_row_owner": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    for (const table of OWNED_TABLES) {
+      const t = sql(`${schema}.${table}`)
+      yield* sql`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS db_user TEXT NULL`
+      yield* sql`ALTER TABLE ${t} ALTER COLUMN db_user SET DEFAULT current_user`
+    }
+  })
+})
+
+/**
+ * The clock's trigger and its function, (re)created with acx's definition: by migration 6, and by
+ * `hub init` (whose take-over of a member's tables drops the triggers and function body that
+ * member may have planted while it owned them).
+ */
+export const createClockNotify = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
     const fn = sql(`${schema}.acx_clock_notify`)
     // the channel and payload from the trigger's own schema: no name spliced into the body
     yield* sql`CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -89,20 +109,7 @@ const migrations = (schema: string) => ({
     yield* sql`DROP TRIGGER IF EXISTS acx_clock_notify ON ${sql(`${schema}.acx_clock`)}`
     yield* sql`CREATE TRIGGER acx_clock_notify AFTER UPDATE ON ${sql(`${schema}.acx_clock`)}
       FOR EACH ROW WHEN (NEW.last IS DISTINCT FROM OLD.last) EXECUTE FUNCTION ${fn}()`
-  }),
-  // who wrote each row (the login role): a hub's row-level security lets a sync member read and
-  // extend only its own rows (PostgresHub). Rows written before stay NULL (nobody's): the column
-  // is added without a default first, so no row is rewritten and none is attributed to whoever
-  // runs the migration, and the default applies to new rows only.
-  "7_row_owner": Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    for (const table of OWNED_TABLES) {
-      const t = sql(`${schema}.${table}`)
-      yield* sql`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS db_user TEXT NULL`
-      yield* sql`ALTER TABLE ${t} ALTER COLUMN db_user SET DEFAULT current_user`
-    }
   })
-})
 
 /**
  * The tables whose rows record the role that wrote them (`db_user`, migration 7): those holding
@@ -136,8 +143,16 @@ export const migrate = (schema: string) =>
     const table = `${schema}.acx_session_store_migrations`
     // A store that is current is opened with one read: a hub's members may not create schemas or
     // lock tables (the Migrator's `LOCK TABLE` needs a write privilege), nor need to.
-    const current = yield* sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM ${sql(table)}`.pipe(
-      Effect.map(([row]) => Number(row?.id ?? 0) >= LATEST_MIGRATION),
+    // A missing table is looked for first rather than read and failed on: `hub init` migrates
+    // inside its transaction, which one failed statement would abort.
+    const current = yield* sql<{ readonly present: boolean }>`SELECT to_regclass(${table}) IS NOT NULL AS present`.pipe(
+      Effect.flatMap(([row]) =>
+        row?.present === true
+          ? sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM ${sql(table)}`.pipe(
+            Effect.map(([latest]) => Number(latest?.id ?? 0) >= LATEST_MIGRATION)
+          )
+          : Effect.succeed(false)
+      ),
       Effect.orElseSucceed(() => false)
     )
     if (current) return
