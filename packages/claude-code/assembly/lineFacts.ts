@@ -38,9 +38,9 @@ const ESCAPED: usize = 8
 const REFS: usize = 12 // 5 refs × (start, end)
 const TOOL_COUNT: usize = 52
 const SAME: usize = 56 // bit per ref: the same bytes as the last line's that had it
-const FIGURES: usize = 64 // 6 × f64
-const TOOLS: usize = 112 // MAX_TOOLS × (start, end, escaped)
-const RECORD = memory.data(112 + 12 * 1024, 16)
+const FIGURES: usize = 64 // 7 × f64
+const TOOLS: usize = 128 // MAX_TOOLS × (start, end, escaped)
+const RECORD = memory.data(128 + 12 * 1024, 16)
 // The last bytes each ref had (when at most LAST_BYTES long; else its length is -1): most lines
 // repeat the one before's timestamp, model or ids, and the caller keeps the string it decoded.
 const LAST_BYTES: usize = 64
@@ -63,6 +63,7 @@ const F_TOOL_RESULT_ONLY: u32 = 16
 const F_USAGE: u32 = 32
 const F_FAST: u32 = 64
 const F_GEO_US: u32 = 128
+const F_TIMESTAMP_MS: u32 = 256
 
 // kinds (`type`), and the types of a content block
 const K_NONE: i32 = 0
@@ -79,6 +80,7 @@ const G_CACHE_READ: usize = 2
 const G_CACHE_WRITE: usize = 3
 const G_EPHEMERAL_1H: usize = 4
 const G_WEB_SEARCH: usize = 5
+const G_TIMESTAMP_MS: usize = 6
 
 // the objects whose members the scanner reads
 const L_TOP: i32 = 0
@@ -304,6 +306,49 @@ function skipArray(p: usize, end: usize, depth: i32): usize {
   }
 }
 
+// Two decimal digits at p, or -1.
+@inline function twoDigits(p: usize): i32 {
+  const a = <u32>load<u8>(p) - 0x30
+  const b = <u32>load<u8>(p + 1) - 0x30
+  return a < 10 && b < 10 ? <i32>(a * 10 + b) : -1
+}
+
+// Days from 1970-01-01 to the first of month m (1–12) of year y (Howard Hinnant's days_from_civil).
+function daysFromCivil(year: i32, m: i32): i32 {
+  const y = m <= 2 ? year - 1 : year
+  const era = (y >= 0 ? y : y - 399) / 400
+  const yoe = y - era * 400
+  const doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5
+  const doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+  return era * 146097 + doe - 719468
+}
+
+// Claude Code's timestamp, `YYYY-MM-DDTHH:MM:SS.mmmZ`, in [p, end): its epoch milliseconds into
+// the record, as `Date.parse` gives them (a day up to 31 in any month runs on into the next, as
+// V8's parser lets it), when it has that shape with a month 1–12, a day 1–31, an hour up to 23, a
+// minute and a second up to 59; else false (the caller parses the string).
+function isoMs(p: usize, end: usize): bool {
+  if (end - p != 24) return false
+  if (load<u8>(p + 4) != 0x2d || load<u8>(p + 7) != 0x2d || load<u8>(p + 10) != 0x54 || load<u8>(p + 13) != 0x3a ||
+    load<u8>(p + 16) != 0x3a || load<u8>(p + 19) != 0x2e || load<u8>(p + 23) != 0x5a) return false
+  const century = twoDigits(p)
+  const yy = twoDigits(p + 2)
+  const month = twoDigits(p + 5)
+  const day = twoDigits(p + 8)
+  const hour = twoDigits(p + 11)
+  const minute = twoDigits(p + 14)
+  const second = twoDigits(p + 17)
+  const centis = twoDigits(p + 20)
+  const last = <u32>load<u8>(p + 22) - 0x30
+  if (century < 0 || yy < 0 || centis < 0 || last >= 10) return false
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return false
+  if (second < 0 || second > 59) return false
+  const days = <f64>(daysFromCivil(century * 100 + yy, month) + day - 1)
+  const ms = days * 86400000 + <f64>(hour * 3600000 + minute * 60000 + second * 1000 + centis * 10 + <i32>last)
+  setFigure(G_TIMESTAMP_MS, ms)
+  return true
+}
+
 @inline function same(p: usize, length: usize, key: usize, keyLength: usize): bool {
   return length == keyLength && memory.compare(p, key, length) == 0
 }
@@ -411,7 +456,11 @@ function member(level: i32, key: usize, length: usize, p: usize, end: usize, dep
       store<i32>(RECORD + KIND, kind)
       return next
     }
-    if (same(key, length, TIMESTAMP, TIMESTAMP_LENGTH)) return stringRef(p, end, depth, R_TIMESTAMP, false)
+    if (same(key, length, TIMESTAMP, TIMESTAMP_LENGTH)) {
+      const after = stringRef(p, end, depth, R_TIMESTAMP, false)
+      flag(F_TIMESTAMP_MS, after != ERR && !escaped && load<u8>(p) == 0x22 && isoMs(p + 1, after - 1))
+      return after
+    }
     if (same(key, length, MESSAGE, MESSAGE_LENGTH)) {
       resetMessage()
       return load<u8>(p) == 0x7b ? walkObject(p, end, depth + 1, L_MESSAGE) : skip(p, end, depth)

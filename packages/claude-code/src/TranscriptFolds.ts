@@ -188,14 +188,15 @@ const runInWorkers = (
       worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
         if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
         results[message.id] = message.done
+        finished++
+        // the next job first: the worker folds while this thread takes the result
+        if (finished < jobs.length) feed(worker)
         try {
           onDone(message.id, message.done)
         } catch (cause) {
           return fail(cause instanceof Error ? cause : new Error(String(cause)))
         }
-        finished++
         if (finished === jobs.length) void stop().then(() => resolve(results), reject)
-        else feed(worker)
       })
       worker.on("error", fail)
       feed(worker)

@@ -44,9 +44,15 @@ const parsed = (bytes: Uint8Array): StatsFold.EntryFacts | "blank" | undefined =
 }
 
 // The contract: facts only when a parse gives the same facts; blank only when it is blank.
+// (the milliseconds of a timestamp the scanner worked out are `parseTimestamp`'s)
 const holds = (bytes: Uint8Array) => {
   const answer = scan(bytes)
-  if (answer !== undefined) expect(answer).toStrictEqual(parsed(bytes))
+  if (answer === undefined || answer === "blank") {
+    if (answer !== undefined) expect(answer).toBe(parsed(bytes))
+    return answer
+  }
+  expect({ ...answer, ms: undefined }).toStrictEqual(parsed(bytes))
+  if (answer.ms !== undefined) expect(answer.ms).toBe(StatsFold.parseTimestamp(answer.timestamp!))
   return answer
 }
 
@@ -210,6 +216,28 @@ describe("LineFacts", () => {
       { numRuns: 400 }
     )
     fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => void holds(bytes)), { numRuns: 300 })
+  })
+
+  it("works out Claude Code's timestamps as Date.parse does, odd days and months included", () => {
+    const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, "0"))
+    const stamp = fc.tuple(two, two, two, two, two, two, two, fc.integer({ min: 0, max: 999 })).map(
+      ([c, y, mo, d, h, mi, s, ms]) => `${c}${y}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, "0")}Z`
+    )
+    let worked = 0
+    fc.assert(
+      fc.property(stamp, (timestamp) => {
+        const answer = holds(Buffer.from(JSON.stringify({ type: "user", timestamp })))
+        if (answer !== undefined && answer !== "blank" && answer.ms !== undefined) worked++
+      }),
+      { numRuns: 1000 }
+    )
+    expect(worked).toBeGreaterThan(0)
+    const msOf = (timestamp: string) => (holds(Buffer.from(JSON.stringify({ timestamp }))) as StatsFold.EntryFacts).ms
+    expect(msOf("2026-02-30T23:59:59.999Z")).toBe(Date.parse("2026-02-30T23:59:59.999Z"))
+    expect(msOf("0000-01-01T00:00:00.000Z")).toBe(Date.parse("0000-01-01T00:00:00.000Z"))
+    expect(msOf("2026-01-01T10:60:00.000Z")).toBeUndefined()
+    expect(msOf("2026-01-01T24:00:00.000Z")).toBeUndefined()
+    expect(msOf("2026-01-01T10:00:00.000+00:00")).toBeUndefined()
   })
 
   it("hostile lines: depth, control characters, invalid UTF-8, escapes, numbers, many tools", () => {

@@ -397,7 +397,7 @@ const countAssistant = (state: FoldState, facts: EntryFacts, day: string, ms: nu
  * @category folding
  */
 export const foldFacts = (state: FoldState, facts: EntryFacts, ctx: FoldContext): void => {
-  const ms = timestampOf(facts.timestamp)
+  const ms = facts.ms ?? timestampOf(facts.timestamp)
   const day = ms === undefined ? UNDATED : ctx.dayOf(ms)
   if (ms !== undefined) {
     const cell = dayCell(state, day)

@@ -21,7 +21,7 @@ const REFS = 3
 const TOOL_COUNT = 13
 const SAME = 14
 const FIGURES = 8
-const TOOLS = 28
+const TOOLS = 32
 const R_TIMESTAMP = 0
 const R_AGENT_ID = 1
 const R_MESSAGE_ID = 2
@@ -35,6 +35,7 @@ const F_TOOL_RESULT_ONLY = 16
 const F_USAGE = 32
 const F_FAST = 64
 const F_GEO_US = 128
+const F_TIMESTAMP_MS = 256
 const KINDS = [undefined, "assistant", "user", "system"] as const
 const OVERREAD = 16
 
@@ -127,6 +128,7 @@ export class LineFacts {
     const model = this.ref(R_MODEL)
     return {
       timestamp: this.ref(R_TIMESTAMP),
+      ms: (flags & F_TIMESTAMP_MS) === 0 ? undefined : this.f64[FIGURES + 6],
       agentId: this.ref(R_AGENT_ID),
       sidechain: (flags & F_SIDECHAIN) !== 0,
       kind: KINDS[i32[KIND]!],

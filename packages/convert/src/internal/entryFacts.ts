@@ -18,6 +18,11 @@ import { get, isObj, type Plain } from "./plain.js"
 export interface EntryFacts {
   /** `timestamp`, when it is a string. */
   readonly timestamp: string | undefined
+  /**
+   * `parseTimestamp(timestamp)`, when the reader worked it out (a byte scanner does for Claude
+   * Code's own shape); `undefined` leaves it to the fold.
+   */
+  readonly ms: number | undefined
   /** `agentId`, when it is a non-empty string. */
   readonly agentId: string | undefined
   /** `isSidechain === true`. */
@@ -89,6 +94,7 @@ export const factsOf = (entry: Plain): EntryFacts => {
   const agentId = entry["agentId"]
   return {
     timestamp: typeof entry["timestamp"] === "string" ? entry["timestamp"] : undefined,
+    ms: undefined,
     agentId: typeof agentId === "string" && agentId !== "" ? agentId : undefined,
     sidechain: entry["isSidechain"] === true,
     kind: kindOf(entry["type"]),
