@@ -390,18 +390,25 @@ function isTrue(p: usize, end: usize, depth: i32, bit: u32): usize {
   return next
 }
 
-// The string at p compared with [word, word + length): 1 equal, 0 not (or not a string), -1 when
-// it has an escape (not sure); `next` is just past it, or ERR.
-let next: usize = 0
-function equals(p: usize, end: usize, depth: i32, word: usize, length: usize): i32 {
-  if (load<u8>(p) != 0x22) {
-    next = skip(p, end, depth)
-    return 0
-  }
-  next = str(p, end)
-  if (next == ERR) return 0
-  if (escaped) return -1
-  return same(p + 1, next - 2 - p, word, length) ? 1 : 0
+// set by `enumerated`: the bytes of the string it passed over (start 0: it was not a string)
+let wordStart: usize = 0
+let wordLength: usize = 0
+
+// A value the fold compares with fixed words (`type`, `subtype`, `speed`…), passed over once:
+// just past it, or ERR (also for a string with an escape: the caller is not sure).
+function enumerated(p: usize, end: usize, depth: i32): usize {
+  wordStart = 0
+  if (load<u8>(p) != 0x22) return skip(p, end, depth)
+  const after = str(p, end)
+  if (after == ERR || escaped) return ERR
+  wordStart = p + 1
+  wordLength = after - p - 2
+  return after
+}
+
+// Whether the value `enumerated` passed over is the string [word, word + length).
+@inline function isWord(word: usize, length: usize): bool {
+  return wordStart != 0 && same(wordStart, wordLength, word, length)
 }
 
 // A figure at p: `count` of its value (0 for anything but a positive number); just past it, or
@@ -440,21 +447,17 @@ function resetMessage(): void {
 function member(level: i32, key: usize, length: usize, p: usize, end: usize, depth: i32): usize {
   if (level == L_TOP) {
     if (same(key, length, TYPE, TYPE_LENGTH)) {
-      let kind = K_NONE
-      if (load<u8>(p) == 0x22) {
-        const a = equals(p, end, depth, ASSISTANT, ASSISTANT_LENGTH)
-        if (a < 0) return ERR
-        kind = a == 1 ? K_ASSISTANT : K_NONE
-        if (kind == K_NONE && next != ERR) {
-          const u = equals(p, end, depth, USER, USER_LENGTH)
-          const s = equals(p, end, depth, SYSTEM, SYSTEM_LENGTH)
-          kind = u == 1 ? K_USER : s == 1 ? K_SYSTEM : K_NONE
-        }
-      } else {
-        next = skip(p, end, depth)
-      }
+      const after = enumerated(p, end, depth)
+      if (after == ERR) return ERR
+      const kind = isWord(ASSISTANT, ASSISTANT_LENGTH)
+        ? K_ASSISTANT
+        : isWord(USER, USER_LENGTH)
+        ? K_USER
+        : isWord(SYSTEM, SYSTEM_LENGTH)
+        ? K_SYSTEM
+        : K_NONE
       store<i32>(RECORD + KIND, kind)
-      return next
+      return after
     }
     if (same(key, length, TIMESTAMP, TIMESTAMP_LENGTH)) {
       const after = stringRef(p, end, depth, R_TIMESTAMP, false)
@@ -471,10 +474,9 @@ function member(level: i32, key: usize, length: usize, p: usize, end: usize, dep
     if (same(key, length, IS_META, IS_META_LENGTH)) return isTrue(p, end, depth, F_META)
     if (same(key, length, IS_COMPACT_SUMMARY, IS_COMPACT_SUMMARY_LENGTH)) return isTrue(p, end, depth, F_COMPACT_SUMMARY)
     if (same(key, length, SUBTYPE, SUBTYPE_LENGTH)) {
-      const is = equals(p, end, depth, COMPACT_BOUNDARY, COMPACT_BOUNDARY_LENGTH)
-      if (is < 0) return ERR
-      flag(F_COMPACT_BOUNDARY, is == 1)
-      return next
+      const after = enumerated(p, end, depth)
+      if (after != ERR) flag(F_COMPACT_BOUNDARY, isWord(COMPACT_BOUNDARY, COMPACT_BOUNDARY_LENGTH))
+      return after
     }
   } else if (level == L_MESSAGE) {
     if (same(key, length, CONTENT, CONTENT_LENGTH)) {
@@ -491,13 +493,9 @@ function member(level: i32, key: usize, length: usize, p: usize, end: usize, dep
     if (same(key, length, MODEL, MODEL_LENGTH)) return stringRef(p, end, depth, R_MODEL, false)
   } else if (level == L_BLOCK) {
     if (same(key, length, TYPE, TYPE_LENGTH)) {
-      blockType = 0
-      if (load<u8>(p) != 0x22) return skip(p, end, depth)
-      const use = equals(p, end, depth, TOOL_USE, TOOL_USE_LENGTH)
-      if (use < 0) return ERR
-      const result = equals(p, end, depth, TOOL_RESULT, TOOL_RESULT_LENGTH)
-      blockType = use == 1 ? B_TOOL_USE : result == 1 ? B_TOOL_RESULT : 0
-      return next
+      const after = enumerated(p, end, depth)
+      blockType = isWord(TOOL_USE, TOOL_USE_LENGTH) ? B_TOOL_USE : isWord(TOOL_RESULT, TOOL_RESULT_LENGTH) ? B_TOOL_RESULT : 0
+      return after
     }
     if (same(key, length, NAME, NAME_LENGTH)) {
       blockNameStart = 0
@@ -523,16 +521,14 @@ function member(level: i32, key: usize, length: usize, p: usize, end: usize, dep
       return load<u8>(p) == 0x7b ? walkObject(p, end, depth + 1, L_SERVER_TOOL_USE) : skip(p, end, depth)
     }
     if (same(key, length, SPEED, SPEED_LENGTH)) {
-      const is = equals(p, end, depth, FAST, FAST_LENGTH)
-      if (is < 0) return ERR
-      flag(F_FAST, is == 1)
-      return next
+      const after = enumerated(p, end, depth)
+      if (after != ERR) flag(F_FAST, isWord(FAST, FAST_LENGTH))
+      return after
     }
     if (same(key, length, INFERENCE_GEO, INFERENCE_GEO_LENGTH)) {
-      const is = equals(p, end, depth, US, US_LENGTH)
-      if (is < 0) return ERR
-      flag(F_GEO_US, is == 1)
-      return next
+      const after = enumerated(p, end, depth)
+      if (after != ERR) flag(F_GEO_US, isWord(US, US_LENGTH))
+      return after
     }
   } else if (level == L_CACHE_CREATION) {
     if (same(key, length, EPHEMERAL_1H, EPHEMERAL_1H_LENGTH)) return figure(p, end, depth, G_EPHEMERAL_1H)
