@@ -2,15 +2,17 @@
  * `acx hook` and `acx memory` as real processes: hook processes record a session and start the
  * worker detached (the bin hands `hook` to its own bundle), the worker records local
  * observations and exits when idle, then status, search, show, timeline, context, forget,
- * retry; hooks from 8 processes at once store every event once; bad stdin exits 0 with one line.
+ * retry; hooks from 8 processes at once store every event once; a SIGTERM the moment the worker
+ * holds the lock releases it; bad stdin exits 0 with one line.
  */
 import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, runWithInput, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { removeTreeWhenIdle, waitFor } from "./utils/memory.js"
+import { processesWithHome, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const roots: Array<string> = []
 // a worker a hook started may outlive the test's checks: each directory goes once it has exited
@@ -170,11 +172,50 @@ describe("acx hook and acx memory", () => {
       () => count(home, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL") === 1
     )
     const pid = count(home, "SELECT pid AS n FROM memory_worker")
+    // a worker a hook started late (a start slower than the spawn grace, under load) finds the
+    // lock held and exits; stopped before it claims, the first would hand it the lock
+    await waitFor("the other workers to exit", () => processesWithHome(home).join() === String(pid))
     process.kill(pid, "SIGTERM")
     await waitFor(
       "the worker to stop",
       () => count(home, "SELECT count(*) AS n FROM memory_worker WHERE pid IS NOT NULL") === 0
     )
+  }, TEST_TIMEOUT_MS)
+
+  it("a SIGTERM the moment the worker holds the lock stops it gracefully and frees the lock", async () => {
+    // the worker used to listen for signals in a fiber raced with its work: a SIGTERM after it
+    // took the lock and before that fiber ran killed it holding the lock, and the next hooks saw a
+    // dead worker's pid until the heartbeat went stale. The kill comes the moment the pid shows
+    const { home } = makeRoot({ workerIdleMinutes: 5 })
+    const database = path.join(home, "memory.db")
+    const lockHolder = (): number | null => {
+      try {
+        return count(home, "SELECT pid AS n FROM memory_worker WHERE id = 1")
+      } catch {
+        return null // not created yet, or being migrated
+      }
+    }
+    for (let round = 0; round < 3; round++) {
+      const worker = spawn(process.execPath, [BIN, "memory", "worker"], {
+        env: { ...process.env, ACX_HOME: home },
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+      let stderr = ""
+      worker.stderr.on("data", (chunk) => (stderr += chunk))
+      const exited = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)))
+      let holder: number | null = null
+      const deadline = Date.now() + 60_000
+      // a tight loop on purpose: each read is a synchronous SQLite query, the kill follows at once
+      while (holder === null && Date.now() < deadline && worker.exitCode === null) {
+        holder = fs.existsSync(database) ? lockHolder() : null
+        if (holder === null) await new Promise((resolve) => setImmediate(resolve))
+      }
+      expect(holder).toBe(worker.pid)
+      worker.kill("SIGTERM")
+      expect(await exited).toBe(0)
+      expect(stderr).toContain("acx memory worker: stopped by SIGTERM")
+      expect(lockHolder()).toBeNull()
+    }
   }, TEST_TIMEOUT_MS)
 
   it("a hook with bad stdin prints the neutral answer, one line on stderr, and exits 0", async () => {

@@ -136,8 +136,19 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           ? cause
           : new MemoryError({ reason: "Database", description: `${what}: ${describe(cause)}`, cause })
 
-      const claimed = yield* WorkerLock.claim(pid, yield* Clock.currentTimeMillis).pipe(
-        Effect.mapError(databaseError("taking the worker lock"))
+      // the release is registered with the claim, in one uninterruptible step: an interruption
+      // (SIGTERM) while the worker still starts up gives the lock back too
+      const claimed = yield* Effect.acquireRelease(
+        Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.claim(pid, now)).pipe(
+          Effect.mapError(databaseError("taking the worker lock"))
+        ),
+        (claimed) =>
+          claimed.won
+            ? Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.release(pid, now)).pipe(
+              Effect.ignore,
+              Effect.zipRight(Effect.sync(() => log(`worker ${pid}: stopped`)))
+            )
+            : Effect.void
       )
       if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
       log(`worker ${pid}: started (memory ${files.database})`)
@@ -175,13 +186,9 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           return entry === undefined ? Effect.void : entry.observer.close
         })
 
+      // before the lock is given back (finalizers run last first)
       yield* Effect.addFinalizer(() =>
-        Effect.gen(function*() {
-          yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
-          const now = yield* Clock.currentTimeMillis
-          yield* WorkerLock.release(pid, now).pipe(Effect.ignore)
-          log(`worker ${pid}: stopped`)
-        })
+        Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
       )
 
       const localReason = (session: MemoryStore.SessionRow) =>

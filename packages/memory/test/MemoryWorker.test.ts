@@ -4,12 +4,14 @@
  * conversation, the instructions once, observations and summary stored with the events done,
  * the ledger from the CLI's cumulative cost, the observer's transcripts kept out of the user's
  * config directory; an unreadable reply retried once, then failed with the reply kept, and
- * `retryFailed` re-queueing it; two workers at once (one wins).
+ * `retryFailed` re-queueing it; two workers at once (one wins); interrupted at any step of its
+ * start, the worker gives the lock back.
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -123,6 +125,33 @@ describe("MemoryWorker", () => {
     const exits = await runWorker(acxHome, Effect.all([worker(process.pid), worker(process.ppid)], { concurrency: 2 }))
     expect(exits.map((exit) => exit._tag).sort()).toEqual(["AlreadyRunning", "Idle"])
     expect(query(acxHome, "SELECT count(*) AS n FROM memory_observations")[0]!["n"]).toBe(5)
+  })
+
+  it("interrupted at any step of its start (a SIGTERM), the worker gives the lock back", async () => {
+    // the release used to be registered after the worker had opened its session store: an
+    // interruption in between left a dead worker's pid holding the lock
+    const { acxHome, project } = makeRoot()
+    session(acxHome, project, "s-stop", 1)
+    const config = quick({ mode: "local" })
+    const lockHolder = () => query(acxHome, "SELECT pid FROM memory_worker WHERE id = 1")[0]!["pid"]
+    let interruptedHolding = 0
+    for (let steps = 0; steps < 40; steps++) {
+      await runWorker(
+        acxHome,
+        Effect.gen(function*() {
+          const worker = yield* Effect.fork(
+            MemoryWorker.run({ home: acxHome, env: {}, config, idleTimeout: "5 minutes", log: () => {} })
+          )
+          for (let i = 0; i < steps; i++) yield* Effect.yieldNow()
+          if (lockHolder() === process.pid) interruptedHolding++
+          yield* Fiber.interrupt(worker)
+        })
+      )
+      expect(lockHolder()).toBeNull()
+    }
+    // the interruptions fell both before the lock was taken and while it was held
+    expect(interruptedHolding).toBeGreaterThan(0)
+    expect(interruptedHolding).toBeLessThan(40)
   })
 
   describe.skipIf(!claude.available)("with the real Claude Code CLI as the observer", () => {

@@ -1,6 +1,6 @@
 /**
  * What the `acx memory` handlers share: the memory's files under `$ACX_HOME`, its database
- * (checked for damage first), and the end of a long-running one on SIGTERM / SIGINT.
+ * (checked for damage first).
  */
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as MemoryBackup from "@acx/memory/MemoryBackup"
@@ -25,5 +25,3 @@ export const withDatabase = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.provide(Layer.provideMerge(MemoryRepo.layer, MemoryDatabase.layer(files().database)))
     )
   })
-
-export { untilSignal } from "./signals.js"

@@ -13,7 +13,7 @@ export interface Signal {
  * Listens for SIGTERM and SIGINT from now until the scope closes, and gives the effect that
  * succeeds at the first one. A command that changes the terminal (hides the cursor) listens
  * before it does: with no listener, Node dies of a Ctrl-C (exit 130) and leaves the terminal as
- * it was set, and a fiber that installed one later (`untilSignal` raced with a loop) may not have
+ * it was set, and a listener installed by a fiber raced with the work may not have
  * run yet. Every signal until the scope closes is answered, so a second Ctrl-C during the cleanup
  * does not kill it halfway either.
  */
@@ -32,6 +32,3 @@ export const listenForSignal: Effect.Effect<Effect.Effect<Signal>, never, Scope.
   )
   return Deferred.await(first)
 })
-
-/** Succeeds with the signal's name at the first SIGTERM or SIGINT (the handlers go after). */
-export const untilSignal: Effect.Effect<Signal> = Effect.scoped(Effect.flatten(listenForSignal))

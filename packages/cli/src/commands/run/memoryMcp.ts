@@ -21,7 +21,8 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { describeError } from "../../CliError.js"
 import { takeFront } from "../../internal/mcpFront.js"
-import { untilSignal, withDatabase } from "../../internal/memoryHome.js"
+import { withDatabase } from "../../internal/memoryHome.js"
+import { listenForSignal } from "../../internal/signals.js"
 import { readTarget } from "../../internal/target.js"
 import { VERSION } from "../../internal/version.js"
 import type { McpArgs } from "../args/memory.js"
@@ -67,13 +68,15 @@ export const run = ({ from }: McpArgs) =>
   withDatabase(Effect.scoped(Effect.gen(function*() {
     // the client closed stdin and got every answer it asked for: no one is left to answer
     const done = yield* Deferred.make<void>()
+    // listening before the server starts: a signal before a raced listener ran killed it at once
+    const stopped = yield* listenForSignal
     const source = yield* sessionsSource(Option.getOrUndefined(from))
     yield* Layer.launch(
       MemoryMcp.layerDispatched({ version: VERSION, stdin: stdin(), stdout: NodeSink.stdout, done })
     ).pipe(
       Effect.provideService(SessionTools.SessionsSource, source),
       Effect.raceFirst(Deferred.await(done)),
-      Effect.raceFirst(untilSignal),
+      Effect.raceFirst(stopped),
       // stdout is the protocol: every log line goes to stderr
       Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false })))
     )

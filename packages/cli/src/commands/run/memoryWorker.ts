@@ -11,7 +11,8 @@ import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { files, untilSignal } from "../../internal/memoryHome.js"
+import { files } from "../../internal/memoryHome.js"
+import { listenForSignal } from "../../internal/signals.js"
 import * as MemoryTeam from "./memoryTeam.js"
 
 /**
@@ -19,7 +20,11 @@ import * as MemoryTeam from "./memoryTeam.js"
  * @category handlers
  */
 export const run = () =>
-  Effect.gen(function*() {
+  Effect.scoped(Effect.gen(function*() {
+    // listening before anything else: a SIGTERM that came after the worker took the lock and
+    // before a raced listener ran killed it holding the lock (Node's default), so a hook saw a
+    // dead worker's pid until the heartbeat went stale
+    const stopped = yield* listenForSignal
     // everything the worker and the observer's Claude Code create (its transcripts under
     // $ACX_HOME/observer among them) is owner-only: the worker is a process of its own, so
     // narrowing its umask touches nothing else
@@ -36,7 +41,7 @@ export const run = () =>
     const exit = yield* MemoryWorker.run({ home: paths.home, config }).pipe(
       Effect.provide(MemoryDatabase.layer(paths.database)),
       // SIGTERM / SIGINT stop it gracefully: observers interrupted and closed, the lock released
-      Effect.raceFirst(untilSignal),
+      Effect.raceFirst(stopped),
       Effect.ensuring(Fiber.interrupt(team))
     )
     // what was distilled last is shared before an idle worker exits
@@ -50,4 +55,4 @@ export const run = () =>
         ? "acx memory worker: another worker took over"
         : `acx memory worker: done (${exit.batches} batches, ${exit.events} events)`
     )
-  })
+  }))

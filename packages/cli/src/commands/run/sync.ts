@@ -24,7 +24,7 @@ import * as path from "node:path"
 import * as CliError from "../../CliError.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
-import { untilSignal } from "../../internal/signals.js"
+import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { summary, summaryJson } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
@@ -180,9 +180,9 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
       })
 
       if (!watch) return yield* syncOnce
-      const stopped = yield* Effect.raceFirst(
-        watchLoop(projects.projectsDir, syncOnce),
-        untilSignal
+      // listening before the first pass: a signal before a raced listener ran killed the process
+      const stopped = yield* Effect.scoped(
+        Effect.flatMap(listenForSignal, (signal) => Effect.raceFirst(watchLoop(projects.projectsDir, syncOnce), signal))
       )
       if (!json) yield* Console.error(`acx: stopped (${stopped.signal})`)
     }).pipe(Effect.provide(target.layer))
