@@ -4,14 +4,15 @@
  * Real worker processes race to break dead holders' locks; single-process tests replay the
  * interleavings the argument names (a waiter that moves a live lock aside puts it back; a
  * waiter that takes the lock while a live one is moved aside gives it up; a holder that
- * releases while moved aside leaves nothing behind).
+ * releases while moved aside, or moved aside between reading its lock and removing it, leaves
+ * nothing behind).
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
 import { bundleWorker } from "@acx/fixtures/workerBundle"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import type * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
@@ -102,6 +103,41 @@ describe("DirectoryLock", () => {
       }))
       expect(leftovers(dir)).toEqual([])
     })))
+
+  it("a holder whose lock is moved aside between reading it and removing it leaves no lock behind", () => {
+    const dir = freshDir()
+    const file = path.join(dir, DirectoryLock.LOCK)
+    const marker = path.join(dir, `.acx-lock.breaking-${Date.now()}-1-z`)
+    // the breaker's rename lands just before the holder's remove: the file system of the test
+    // does it at the holder's first remove of the lock
+    let moved = false
+    const interleaved = Effect.map(FileSystem.FileSystem, (real) =>
+      FileSystem.FileSystem.of({
+        ...real,
+        remove: (target, options) =>
+          Effect.suspend(() => {
+            if (target === file && !moved) {
+              moved = true
+              fs.renameSync(file, marker)
+            }
+            return real.remove(target, options)
+          })
+      }))
+    return run(Effect.gen(function*() {
+      const lock = yield* DirectoryLock.make({ dir, timeout: "1 second" }).pipe(
+        Effect.provideServiceEffect(FileSystem.FileSystem, interleaved)
+      )
+      yield* lock.withLock(Effect.void)
+      expect(moved).toBe(true)
+      // the breaker goes on: the marker holds a live token, not the stale one it judged, so it
+      // puts it back unless its holder has removed it
+      if (fs.existsSync(marker)) {
+        fs.linkSync(marker, file)
+        fs.unlinkSync(marker)
+      }
+      expect(leftovers(dir)).toEqual([])
+    }))
+  })
 
   it("ClaudeProjects.appendEntries waits for the store's lock", async () => {
     const configDir = freshDir()

@@ -110,9 +110,11 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
         Effect.mapError(ioError(`cannot read ${target}`))
       )
 
+    /** Removes `target`; false when it was not there. */
     const removeIgnoringMissing = (target: string) =>
       fs.remove(target).pipe(
-        Effect.catchIf(isNotFound, () => Effect.void),
+        Effect.as(true),
+        Effect.catchIf(isNotFound, () => Effect.succeed(false)),
         Effect.mapError(ioError(`cannot remove ${target}`))
       )
 
@@ -191,7 +193,10 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
     const releaseToken = (token: string) =>
       Effect.gen(function*() {
         const current = yield* readOptional(file)
-        if (Option.isSome(current) && current.value === token) return yield* removeIgnoringMissing(file)
+        // gone between the read and the remove: a breaker that judged an older lock stale moved
+        // ours aside, and would put it back with no holder left to remove it (every writer then
+        // waited for it to go stale: the race test's 60-second timeout on a loaded machine)
+        if (Option.isSome(current) && current.value === token && (yield* removeIgnoringMissing(file))) return
         for (const marker of yield* markers) {
           const held = yield* readOptional(marker)
           if (Option.isSome(held) && held.value === token) yield* removeIgnoringMissing(marker)
