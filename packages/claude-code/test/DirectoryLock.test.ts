@@ -4,8 +4,7 @@
  * Real worker processes race to break dead holders' locks; single-process tests replay the
  * interleavings the argument names (a waiter that moves a live lock aside puts it back; a
  * waiter that takes the lock while a live one is moved aside gives it up; a holder that
- * releases while moved aside, or moved aside between reading its lock and removing it, leaves
- * nothing behind).
+ * releases while moved aside, or moved aside as it releases, leaves nothing anyone waits on).
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
@@ -104,24 +103,24 @@ describe("DirectoryLock", () => {
       expect(leftovers(dir)).toEqual([])
     })))
 
-  it("a holder whose lock is moved aside between reading it and removing it leaves no lock behind", () => {
+  it("a holder whose lock a breaker moves aside as it releases leaves no lock behind", () => {
     const dir = freshDir()
     const file = path.join(dir, DirectoryLock.LOCK)
     const marker = path.join(dir, `.acx-lock.breaking-${Date.now()}-1-z`)
-    // the breaker's rename lands just before the holder's remove: the file system of the test
-    // does it at the holder's first remove of the lock
+    // a breaker that judged an older lock stale renames the holder's lock aside just before the
+    // holder's own first move or remove of it: the file system of the test does it there
     let moved = false
+    const breakerFirst = (target: string) => {
+      if (target === file && !moved && fs.existsSync(file)) {
+        moved = true
+        fs.renameSync(file, marker)
+      }
+    }
     const interleaved = Effect.map(FileSystem.FileSystem, (real) =>
       FileSystem.FileSystem.of({
         ...real,
-        remove: (target, options) =>
-          Effect.suspend(() => {
-            if (target === file && !moved) {
-              moved = true
-              fs.renameSync(file, marker)
-            }
-            return real.remove(target, options)
-          })
+        remove: (target, options) => Effect.suspend(() => (breakerFirst(target), real.remove(target, options))),
+        rename: (from, to) => Effect.suspend(() => (breakerFirst(from), real.rename(from, to)))
       }))
     return run(Effect.gen(function*() {
       const lock = yield* DirectoryLock.make({ dir, timeout: "1 second" }).pipe(
@@ -129,12 +128,18 @@ describe("DirectoryLock", () => {
       )
       yield* lock.withLock(Effect.void)
       expect(moved).toBe(true)
-      // the breaker goes on: the marker holds a live token, not the stale one it judged, so it
-      // puts it back unless its holder has removed it
+      // the breaker goes on: the marker does not hold the stale token it judged, so it puts it
+      // back, unless its holder removed it or it reads as released
       if (fs.existsSync(marker)) {
-        fs.linkSync(marker, file)
+        const content = fs.readFileSync(marker, "utf8")
+        if (!content.startsWith("released:")) fs.linkSync(marker, file)
         fs.unlinkSync(marker)
       }
+      // the lock is free: nothing left, or a released lock the next waiter takes over at once
+      const left = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined
+      expect(left === undefined || left.startsWith("released:")).toBe(true)
+      const next = yield* DirectoryLock.make({ dir, timeout: "1 second" })
+      expect(yield* next.withLock(Effect.succeed("taken"))).toBe("taken")
       expect(leftovers(dir)).toEqual([])
     }))
   })

@@ -18,14 +18,21 @@
  * 4. while a marker exists, a waiter that has just created `.acx-lock` gives it up again before
  *    doing anything: the lock may be a moved live one's place. So the live holder never shares
  *    the lock, even with a waiter that came in while its lock was moved aside.
- * A holder releasing while its lock is moved aside removes the marker holding its token (the
- * breaker then has nothing to put back) and its lock if it is back.
+ * A holder releases by writing a tombstone (`released:<token>`) into its lock through the handle
+ * it kept open since creating it (rename and link keep a file's identity, so the tombstone
+ * reaches its lock wherever a breaker has it), then breaking its own lock as a breaker would
+ * (steps 2–3 with the tombstone as the token seen). A lock or marker holding a tombstone is stale
+ * at once and never put back, so a breaker that moved the lock aside while it was released puts
+ * back nothing anyone waits on; and no holder removes a path it has only read, which could be a
+ * new holder's lock by then.
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -37,6 +44,11 @@ export const LOCK = ".acx-lock"
 export const STALE_MILLIS = 30_000
 
 const MARKER_PREFIX = `${LOCK}.breaking-`
+
+/** What a holder writes into its lock when it releases it: stale at once, never put back. */
+const RELEASED_PREFIX = "released:"
+
+const isReleased = (content: string) => content.startsWith(RELEASED_PREFIX)
 
 /** Why the lock could not be taken: another writer held it too long, or the file system failed. */
 export class DirectoryLockError extends Schema.TaggedError<DirectoryLockError>(
@@ -65,6 +77,13 @@ export interface DirectoryLock {
   readonly breakStale: (seen: string) => Effect.Effect<void, DirectoryLockError>
 }
 
+/** A lock taken by this process: its token, and its file's handle, open until the release. */
+interface Held {
+  readonly token: string
+  readonly handle: FileSystem.File
+  readonly scope: Scope.CloseableScope
+}
+
 export interface DirectoryLockOptions {
   /** The directory to lock (created when missing). */
   readonly dir: string
@@ -79,7 +98,7 @@ const isAlreadyExists = (error: unknown) =>
 
 /** Whether a lock with `token`, `ageMillis` old, is a dead holder's. */
 export const isStale = (token: string, ageMillis: number, host: string = os.hostname()): boolean => {
-  if (ageMillis > STALE_MILLIS) return true
+  if (ageMillis > STALE_MILLIS || isReleased(token)) return true
   const [pidText, lockHost] = token.split(":")
   const pid = Number(pidText)
   if (lockHost !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
@@ -132,22 +151,31 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
       return live
     })
 
-    /** Takes the lock if it is free and no break is under way; the token on success. */
+    /**
+     * Takes the lock if it is free and no break is under way. The lock's handle stays open until
+     * the release, which writes the tombstone through it.
+     */
     const tryAcquire = Effect.gen(function*() {
       const token = `${process.pid}:${host}:${randomUUID()}`
-      const created = yield* fs.writeFileString(file, token, { flag: "wx" }).pipe(
-        Effect.as(true),
-        Effect.catchIf(isAlreadyExists, () => Effect.succeed(false)),
-        Effect.mapError(ioError(`cannot create ${file}`))
+      const scope = yield* Scope.make()
+      const created = yield* fs.open(file, { flag: "wx", mode: 0o644 }).pipe(
+        Effect.tap((handle) => handle.writeAll(new TextEncoder().encode(token))),
+        Effect.map((handle) => Option.some<Held>({ token, handle, scope })),
+        Effect.catchIf(isAlreadyExists, () => Effect.succeed(Option.none<Held>())),
+        Effect.mapError(ioError(`cannot create ${file}`)),
+        Scope.extend(scope),
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Scope.close(scope, exit)
+        )
       )
-      if (!created) return Option.none<string>()
+      if (Option.isNone(created)) return created
       // A marker may hold a live lock moved aside by a breaker (step 4 of the module doc): give
       // the lock back before doing anything under it.
       if ((yield* markers).length > 0) {
-        yield* releaseToken(token)
-        return Option.none<string>()
+        yield* release(created.value)
+        return Option.none<Held>()
       }
-      return Option.some(token)
+      return created
     })
 
     /** Breaks the lock if it is a dead holder's (steps 1–3 of the module doc). */
@@ -170,7 +198,8 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
         )
         if (!moved) return // broken by another waiter, or released
         const captured = yield* readOptional(marker)
-        if (Option.isSome(captured) && captured.value !== seen) {
+        // a released lock is nobody's: it stays broken
+        if (Option.isSome(captured) && captured.value !== seen && !isReleased(captured.value)) {
           // A live lock, taken after the stale one was broken: put it back (link never replaces;
           // a waiter that created the lock meanwhile gives it up on seeing the marker).
           const deadline = Date.now() + STALE_MILLIS
@@ -189,28 +218,36 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
         yield* removeIgnoringMissing(marker)
       })
 
-    /** Releases the lock taken with `token`, also when a breaker has it moved aside. */
-    const releaseToken = (token: string) =>
+    /**
+     * Releases a lock taken here: the tombstone first, through the handle (wherever a breaker has
+     * the file), then the file, or the marker a breaker moved it to.
+     */
+    const release = (held: Held) =>
       Effect.gen(function*() {
-        const current = yield* readOptional(file)
-        // gone between the read and the remove: a breaker that judged an older lock stale moved
-        // ours aside, and would put it back with no holder left to remove it (every writer then
-        // waited for it to go stale: the race test's 60-second timeout on a loaded machine)
-        if (Option.isSome(current) && current.value === token && (yield* removeIgnoringMissing(file))) return
+        const tombstone = `${RELEASED_PREFIX}${held.token}`
+        yield* Effect.ignore(Effect.zipRight(
+          held.handle.truncate(0),
+          Effect.zipRight(held.handle.seek(0, "start"), held.handle.writeAll(new TextEncoder().encode(tombstone)))
+        ))
+        yield* Scope.close(held.scope, Exit.void)
+        // removed the way a breaker removes a stale lock (a rename, then a look): a plain remove
+        // after reading the tombstone would race with a breaker that moved it aside meanwhile
+        // and with the next holder's new lock in its place
+        yield* breakStale(tombstone)
+        // a breaker that moved it aside removes it when it reads the tombstone; one that stopped
+        // (a crash) left a marker holding it: nobody's, removed here
         for (const marker of yield* markers) {
-          const held = yield* readOptional(marker)
-          if (Option.isSome(held) && held.value === token) yield* removeIgnoringMissing(marker)
+          const content = yield* readOptional(marker)
+          if (Option.isSome(content) && content.value === tombstone) yield* removeIgnoringMissing(marker)
         }
-        const again = yield* readOptional(file)
-        if (Option.isSome(again) && again.value === token) yield* removeIgnoringMissing(file)
       })
 
     const acquire = Effect.gen(function*() {
       yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError(ioError(`cannot create ${dir}`)))
       const start = Date.now()
       for (let attempt = 0;; attempt++) {
-        const token = yield* tryAcquire
-        if (Option.isSome(token)) return token.value
+        const held = yield* tryAcquire
+        if (Option.isSome(held)) return held.value
         yield* breakIfStale
         if (Date.now() - start > timeoutMillis) {
           const holder = Option.getOrElse(yield* Effect.orElseSucceed(readOptional(file), Option.none), () => "")
@@ -228,7 +265,7 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
 
     const withLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       semaphore.withPermits(1)(
-        Effect.acquireUseRelease(acquire, () => effect, (token) => Effect.ignore(releaseToken(token)))
+        Effect.acquireUseRelease(acquire, () => effect, (held) => Effect.ignore(release(held)))
       )
 
     return { file, withLock, breakStale }

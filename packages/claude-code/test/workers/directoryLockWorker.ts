@@ -36,8 +36,12 @@ await Effect.runPromise(
         fs.appendFileSync(log, `${round}\n`)
         fs.unlinkSync(inside)
         if ((round + Number(worker)) % 3 === 0) {
-          // die holding the lock, as far as the lock can tell: a pid that cannot be alive here
-          fs.writeFileSync(lock.file, `2147483646:${os.hostname()}:dead-${worker}-${round}`)
+          // die holding the lock, as far as the lock can tell: a pid that cannot be alive here,
+          // in a lock file of its own (renamed over ours: the release's tombstone goes to the
+          // file this worker created, which the dead holder's replaced)
+          const dead = `${lock.file}.dead-${worker}`
+          fs.writeFileSync(dead, `2147483646:${os.hostname()}:dead-${worker}-${round}`)
+          fs.renameSync(dead, lock.file)
         }
       }))
     }
