@@ -12,6 +12,7 @@ import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import pg from "pg"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookRunner from "../src/HookRunner.js"
 import * as MemoryAdmin from "../src/MemoryAdmin.js"
@@ -114,8 +115,35 @@ const seed = async (mate: Mate, sessionId: string, observations: ReadonlyArray<O
 const run = <A>(mate: Mate, effect: Effect.Effect<A, MemoryError, any>) =>
   Effect.runPromise(provideDatabase(mate.home, effect))
 
-const sync = (mate: Mate, identify: (cwd: string) => string | undefined, extra: Partial<TeamSync.SyncOptions> = {}) =>
-  run(mate, TeamSync.syncOnce({ settings: mate.settings, identify, ...extra }))
+/**
+ * Waits until every transaction running on the server now has ended. A pull reads only below the
+ * oldest transaction still running (docs/design.md, "Pull by transaction id"), and the server is
+ * shared with the other test files: a transaction of theirs open since before a teammate's write
+ * would hold that write back from this sync (what a CI run under load showed), to the next.
+ */
+const settled = async () => {
+  const [{ now }] = await pgQuery<{ now: string }>("SELECT pg_current_xact_id()::text AS now")
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const [{ passed }] = await pgQuery<{ passed: boolean }>(
+      "SELECT pg_snapshot_xmin(pg_current_snapshot()) > $1::xid8 AS passed",
+      [now]
+    )
+    if (passed) return
+    if (Date.now() > deadline) throw new Error("a transaction on the server ran for over 60 s")
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** One sync of `mate`, once what the teammates wrote before it can be pulled. */
+const sync = async (
+  mate: Mate,
+  identify: (cwd: string) => string | undefined,
+  extra: Partial<TeamSync.SyncOptions> = {}
+) => {
+  await settled()
+  return run(mate, TeamSync.syncOnce({ settings: mate.settings, identify, ...extra }))
+}
 
 const remoteCount = async (schema: string, table = "memory_observations") =>
   Number((await pgQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${table}`))[0]!.n)
@@ -268,12 +296,24 @@ describe("TeamSync", () => {
     await sync(ana, identify)
     await sync(bo, identify)
     expect(HookRunner.contextFor(bo.home, bo.project)).toContain("Soon deleted")
+    // another client of the server in a transaction since before the forget: a pull cannot
+    // know whether it will commit something older, so it leaves the forget for after it ended
+    const other = new pg.Client({ connectionString: pgUrl() })
+    await other.connect()
+    await other.query("BEGIN")
+    await other.query("SELECT pg_current_xact_id()")
     const removed = await run(ana, MemoryAdmin.forget(MemoryConfig.paths(ana.home), { session: "s-gone", env: {} }))
     expect(removed.observations).toBe(1)
-    expect(await sync(ana, identify)).toMatchObject({ forgotten: 2 })
+    const syncNow = (mate: Mate) => run(mate, TeamSync.syncOnce({ settings: mate.settings, identify }))
+    expect(await syncNow(ana)).toMatchObject({ forgotten: 2 })
     expect(
       await pgQuery(`SELECT forgotten_by FROM "${schema}".memory_observations WHERE author = 'ana'`)
     ).toEqual([{ forgotten_by: "ana@ana-laptop" }])
+    expect(await syncNow(bo)).toMatchObject({ pulled: 0 })
+    expect(HookRunner.contextFor(bo.home, bo.project)).toContain("Soon deleted")
+    await other.query("COMMIT")
+    await other.end()
+    // held back, never lost: the next sync hides it
     await sync(bo, identify)
     expect(HookRunner.contextFor(bo.home, bo.project)).not.toContain("Soon deleted")
     expect(HookRunner.contextFor(bo.home, bo.project)).toContain("Bo's own")
