@@ -174,6 +174,13 @@ describe.concurrent("acx memory --team", () => {
     expect(
       await remoteRows(schema, `title LIKE '%round tax once%' AND forgotten_at IS NOT NULL`)
     ).toHaveLength(1)
+    // a pull takes only what committed before the oldest transaction still running on the
+    // server, which the other test files share: bo syncs once those running now have ended
+    const [{ now }] = await pgQuery<{ now: string }>("SELECT pg_current_xact_id()::text AS now")
+    await until("the server's running transactions to end", async () =>
+      (await pgQuery<{ passed: boolean }>(
+        `SELECT pg_snapshot_xmin(pg_current_snapshot()) > '${now}'::xid8 AS passed`
+      ))[0]!.passed)
     expect((await acx(["memory", "sync", "--json"], { env: bo.env })).code).toBe(0)
     const after = await contextOf(bo, "s-bo-3")
     expect(after).not.toContain(line)

@@ -23,7 +23,7 @@ import * as MemorySearch from "../src/MemorySearch.js"
 import * as MemoryStore from "../src/MemoryStore.js"
 import * as TeamConfig from "../src/TeamConfig.js"
 import * as TeamSync from "../src/TeamSync.js"
-import { dropSchema, dumpSchema, freshSchema, pgQuery, pgUrl } from "./utils/teamPostgres.js"
+import { dropSchema, dumpSchema, freshSchema, pgQuery, pgUrl, settled } from "./utils/teamPostgres.js"
 import { hooksOf, provideDatabase, query } from "./utils/world.js"
 
 const REMOTE = "github.com/acme/shop"
@@ -114,26 +114,6 @@ const seed = async (mate: Mate, sessionId: string, observations: ReadonlyArray<O
 
 const run = <A>(mate: Mate, effect: Effect.Effect<A, MemoryError, any>) =>
   Effect.runPromise(provideDatabase(mate.home, effect))
-
-/**
- * Waits until every transaction running on the server now has ended. A pull reads only below the
- * oldest transaction still running (docs/design.md, "Pull by transaction id"), and the server is
- * shared with the other test files: a transaction of theirs open since before a teammate's write
- * would hold that write back from this sync (what a CI run under load showed), to the next.
- */
-const settled = async () => {
-  const [{ now }] = await pgQuery<{ now: string }>("SELECT pg_current_xact_id()::text AS now")
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const [{ passed }] = await pgQuery<{ passed: boolean }>(
-      "SELECT pg_snapshot_xmin(pg_current_snapshot()) > $1::xid8 AS passed",
-      [now]
-    )
-    if (passed) return
-    if (Date.now() > deadline) throw new Error("a transaction on the server ran for over 60 s")
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 /** One sync of `mate`, once what the teammates wrote before it can be pulled. */
 const sync = async (

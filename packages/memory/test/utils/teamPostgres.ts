@@ -34,6 +34,26 @@ export const pgQuery = async <R extends Record<string, unknown>>(
   }
 }
 
+/**
+ * Waits until every transaction running on the server now has ended. A pull reads only below the
+ * oldest transaction still running (docs/design.md, "Pull by transaction id"), and the server is
+ * shared with the other test files: a transaction of theirs open since before a teammate's write
+ * would hold that write back from this sync (what a CI run under load showed), to the next.
+ */
+export const settled = async (): Promise<void> => {
+  const [{ now }] = await pgQuery<{ now: string }>("SELECT pg_current_xact_id()::text AS now")
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const [{ passed }] = await pgQuery<{ passed: boolean }>(
+      "SELECT pg_snapshot_xmin(pg_current_snapshot()) > $1::xid8 AS passed",
+      [now]
+    )
+    if (passed) return
+    if (Date.now() > deadline) throw new Error("a transaction on the server ran for over 60 s")
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 /** Drops a test's schema. */
 export const dropSchema = (schema: string) => pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
 
