@@ -569,27 +569,23 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             lastWork = yield* Clock.currentTimeMillis
             continue
           }
-          if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) break
+          if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) {
+            // the observers closed while the lock is ours (a worker started next never meets
+            // them), then the lock given back unless a hook recorded an event since the queue was
+            // read: that hook saw this worker alive and started none
+            yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
+            const released = yield* WorkerLock.releaseIfIdle(pid, yield* Clock.currentTimeMillis)
+            if (released === "lost") return yield* WorkerLock.lost(pid, log)
+            if (released === "released") break
+            continue
+          }
           yield* Effect.sleep(pollInterval)
         }
         log(`worker ${pid}: idle, exiting (${batches} batches, ${handled} events)`)
         return { _tag: "Idle", batches, events: handled } satisfies WorkerExit
       })
 
-      // the heartbeat: a worker that lost its lock (taken for dead while paused) stops at once
-      const watch = Effect.gen(function*() {
-        while (true) {
-          yield* Effect.sleep("10 seconds")
-          const ours = yield* WorkerLock.heartbeat(pid, yield* Clock.currentTimeMillis).pipe(
-            Effect.orElseSucceed(() => true)
-          )
-          if (!ours) {
-            log(`worker ${pid}: the lock was taken over; stopping`)
-            return { _tag: "LockLost" } satisfies WorkerExit
-          }
-        }
-      })
-
+      const watch = WorkerLock.watch(pid, log)
       return yield* Effect.raceFirst(loop, watch) as Effect.Effect<WorkerExit, MemoryError | SqlError>
     }).pipe(Effect.mapError((cause) =>
       cause instanceof MemoryError

@@ -7,6 +7,7 @@
  * does not.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { processExists, WORKER_STALE_MS } from "./hookStore.js"
 
@@ -44,6 +45,26 @@ export const heartbeat = (pid: number, now: number) =>
       (rows) => rows.length === 1
     ))
 
+/** Says that the lock was taken over: how the worker then ends. */
+export const lost = (pid: number, log: (line: string) => void) =>
+  Effect.sync(() => {
+    log(`worker ${pid}: the lock was taken over; stopping`)
+    return { _tag: "LockLost" as const }
+  })
+
+/**
+ * The heartbeat, every 10 s: a worker that lost its lock (taken for dead while paused) stops at
+ * once. A heartbeat that fails (the database busy) counts as renewed: the next one tries again.
+ */
+export const watch = (pid: number, log: (line: string) => void) =>
+  Effect.gen(function*() {
+    while (true) {
+      yield* Effect.sleep("10 seconds")
+      const ours = yield* heartbeat(pid, yield* Clock.currentTimeMillis).pipe(Effect.orElseSucceed(() => true))
+      if (!ours) return yield* lost(pid, log)
+    }
+  })
+
 /** Gives the lock up (when still ours), noting the last error and why the worker went local. */
 export const release = (pid: number, now: number, lastError?: string) =>
   Effect.flatMap(
@@ -52,6 +73,24 @@ export const release = (pid: number, now: number, lastError?: string) =>
       sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now}, spawned_at = NULL,
       last_error = coalesce(${lastError ?? null}, last_error) WHERE id = 1 AND pid = ${pid}`
   )
+
+/**
+ * Gives the lock up as an idle worker exits, only when no event is ready: one statement, under
+ * SQLite's write lock, so a hook's event is either seen here (the worker goes on) or recorded
+ * after the lock is free (that hook finds no worker alive and starts one). Checking the queue
+ * and then releasing left a gap in which a hook saw the exiting worker alive and started none.
+ */
+export const releaseIfIdle = (pid: number, now: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const released = yield* sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now},
+      spawned_at = NULL WHERE id = 1 AND pid = ${pid} AND NOT EXISTS (
+        SELECT 1 FROM memory_events WHERE state = 'pending' AND next_attempt_at <= ${now}
+      ) RETURNING id`
+    if (released.length === 1) return "released" as const
+    const [row] = yield* sql<WorkerRow>`SELECT pid, heartbeat_at AS heartbeatAt FROM memory_worker WHERE id = 1`
+    return row?.pid === pid ? "work" as const : "lost" as const
+  })
 
 /**
  * Notes the settings the running worker uses — its mode and model, and why it records without a
