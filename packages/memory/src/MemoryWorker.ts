@@ -549,6 +549,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         let batches = 0
         let handled = 0
         let lastWork = yield* Clock.currentTimeMillis
+        let retook = false
         while (true) {
           yield* reload
           yield* ingestSpool
@@ -567,17 +568,20 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           }
           if (worked) {
             lastWork = yield* Clock.currentTimeMillis
+            retook = false
             continue
           }
           if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) {
-            // the observers closed while the lock is ours (a worker started next never meets
-            // them), then the lock given back unless a hook recorded an event since the queue was
-            // read: that hook saw this worker alive and started none
+            // observers closed while the lock is ours (a worker started next never meets them); the
+            // lock kept if a hook recorded an event since the queue was read (it saw this worker alive)
             yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
             const released = yield* WorkerLock.releaseIfIdle(pid, yield* Clock.currentTimeMillis)
             if (released === "lost") return yield* WorkerLock.lost(pid, log)
-            if (released === "released") break
-            continue
+            // a spooling hook's worker that met this one still holding the lock has gone: the spool
+            // is looked at with the lock free, once per idle spell (a bad file must not keep it up)
+            if (released === "work") continue
+            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid))) continue
+            break
           }
           yield* Effect.sleep(pollInterval)
         }

@@ -197,6 +197,14 @@ describe("MemoryWorker", () => {
     expect(injected).toBeGreaterThanOrEqual(3)
   })
 
+  const answer = {
+    text: "<observation><type>change</type><title>Noted</title></observation>",
+    error: undefined,
+    ledger: [],
+    sessionId: undefined,
+    usage: AgentUsage.empty
+  }
+
   it("an event recorded as the worker goes idle (its observers closing) is taken by it before it exits", async () => {
     // the moment between reading an empty queue and giving the lock back: a warm observer
     // closing. Its hook sees the worker alive and starts none, so the worker must take the event.
@@ -205,14 +213,7 @@ describe("MemoryWorker", () => {
     let late: HookRunner.HookOutcome | undefined
     const observer: ObserverFactory = () =>
       Effect.succeed({
-        ask: () =>
-          Effect.succeed({
-            text: "<observation><type>change</type><title>Noted</title></observation>",
-            error: undefined,
-            ledger: [],
-            sessionId: undefined,
-            usage: AgentUsage.empty
-          }),
+        ask: () => Effect.succeed(answer),
         close: Effect.sync(() => {
           late ??= hooksOf(acxHome, project, "s-late")("UserPromptSubmit", { prompt: "One more thing" })
         })
@@ -232,6 +233,53 @@ describe("MemoryWorker", () => {
     expect(late?.startWorker).toBe(false)
     expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
     expect(query(acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+    expect(query(acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
+  })
+
+  it("a hook that spools as the worker goes idle, and whose worker found it still holding the lock: the spool is taken", async () => {
+    // a hook spools when the database stays locked, and starts a worker whatever it saw; that
+    // worker met this one still holding the lock and went: the input waited for the next hook
+    const { acxHome, project } = makeRoot()
+    hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
+    let second: MemoryWorker.WorkerExit | undefined
+    const observer: ObserverFactory = () =>
+      Effect.succeed({
+        ask: () => Effect.succeed(answer),
+        close: Effect.suspend(() => {
+          if (second !== undefined) return Effect.void
+          HookRunner.spool(MemoryConfig.paths(acxHome).spool, "UserPromptSubmit", {
+            session_id: "s-spooled",
+            transcript_path: "",
+            cwd: project,
+            hook_event_name: "UserPromptSubmit",
+            prompt: "Spooled while the database was locked"
+          }, Date.now())
+          return Effect.promise(() =>
+            runWorker(
+              acxHome,
+              MemoryWorker.run({ home: acxHome, env: {}, config: quick({ mode: "local" }), pid: process.ppid })
+            )
+          ).pipe(Effect.map((exit) => void (second = exit)))
+        })
+      })
+    const exit = await runWorker(
+      acxHome,
+      MemoryWorker.run({
+        home: acxHome,
+        env: { ANTHROPIC_API_KEY: "sk-test" },
+        config: quick({}),
+        observer,
+        idleTimeout: 0,
+        log: () => {}
+      })
+    )
+    expect(second).toEqual({ _tag: "AlreadyRunning", pid: process.pid })
+    expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
+    expect(fs.readdirSync(MemoryConfig.paths(acxHome).spool)).toEqual([])
+    expect(query(acxHome, "SELECT session_id, state FROM memory_events ORDER BY id")).toEqual([
+      { session_id: "s-warm", state: "done" },
+      { session_id: "s-spooled", state: "done" }
+    ])
     expect(query(acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
   })
 

@@ -37,6 +37,10 @@ export const claim = (pid: number, now: number) =>
     return { won: false as const, holder: after?.pid ?? null }
   })
 
+/** Takes the lock again for an idle worker that gave it up and then found work: whether it won. */
+export const retake = (pid: number) =>
+  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now)), (claimed) => claimed.won)
+
 /** Renews the heartbeat; false when the lock is no longer ours. */
 export const heartbeat = (pid: number, now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
