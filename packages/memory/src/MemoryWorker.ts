@@ -549,6 +549,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
         let batches = 0
         let handled = 0
         let lastWork = yield* Clock.currentTimeMillis
+        let retook = false
         while (true) {
           yield* reload
           yield* ingestSpool
@@ -567,29 +568,28 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
           }
           if (worked) {
             lastWork = yield* Clock.currentTimeMillis
+            retook = false
             continue
           }
-          if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) break
+          if ((yield* Clock.currentTimeMillis) - lastWork >= idleTimeout && sessions.length === 0) {
+            // observers closed while the lock is ours (a worker started next never meets them); the
+            // lock kept if a hook recorded an event since the queue was read (it saw this worker alive)
+            yield* Effect.forEach([...warm.keys()], closeObserver, { discard: true, concurrency: "unbounded" })
+            const released = yield* WorkerLock.releaseIfIdle(pid, yield* Clock.currentTimeMillis)
+            if (released === "lost") return yield* WorkerLock.lost(pid, log)
+            // a spooling hook's worker that met this one still holding the lock has gone: the spool
+            // is looked at with the lock free, once per idle spell (a bad file must not keep it up)
+            if (released === "work") continue
+            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid))) continue
+            break
+          }
           yield* Effect.sleep(pollInterval)
         }
         log(`worker ${pid}: idle, exiting (${batches} batches, ${handled} events)`)
         return { _tag: "Idle", batches, events: handled } satisfies WorkerExit
       })
 
-      // the heartbeat: a worker that lost its lock (taken for dead while paused) stops at once
-      const watch = Effect.gen(function*() {
-        while (true) {
-          yield* Effect.sleep("10 seconds")
-          const ours = yield* WorkerLock.heartbeat(pid, yield* Clock.currentTimeMillis).pipe(
-            Effect.orElseSucceed(() => true)
-          )
-          if (!ours) {
-            log(`worker ${pid}: the lock was taken over; stopping`)
-            return { _tag: "LockLost" } satisfies WorkerExit
-          }
-        }
-      })
-
+      const watch = WorkerLock.watch(pid, log)
       return yield* Effect.raceFirst(loop, watch) as Effect.Effect<WorkerExit, MemoryError | SqlError>
     }).pipe(Effect.mapError((cause) =>
       cause instanceof MemoryError

@@ -7,6 +7,7 @@
  * `retryFailed` re-queueing it; two workers at once (one wins); interrupted at any step of its
  * start, the worker gives the lock back.
  */
+import * as AgentUsage from "@acx/convert/AgentUsage"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -17,6 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as HookRunner from "../src/HookRunner.js"
+import type { ObserverFactory } from "../src/internal/observer.js"
 import * as MemoryConfig from "../src/MemoryConfig.js"
 import * as MemoryWorker from "../src/MemoryWorker.js"
 import { hooksOf, provideDatabase, query } from "./utils/world.js"
@@ -152,6 +154,133 @@ describe("MemoryWorker", () => {
     // the interruptions fell both before the lock was taken and while it was held
     expect(interruptedHolding).toBeGreaterThan(0)
     expect(interruptedHolding).toBeLessThan(40)
+  })
+
+  it("an event recorded at any point of the worker's run is taken by it, or its hook starts a worker", async () => {
+    // the worker used to decide it was idle, then give the lock back: a hook that recorded an
+    // event in between saw it alive and started none, and the event waited for the next hook
+    // (the session's last one: until the next session). The hook runs at each line the worker
+    // logs in turn, so it lands before, during and after the worker's exit.
+    const { acxHome, project } = makeRoot()
+    const config = quick({ mode: "local" })
+    let injected = 0
+    for (let at = 0; at === injected; at++) {
+      session(acxHome, project, `s-run-${at}`, 1)
+      let lines = 0
+      let late: HookRunner.HookOutcome | undefined
+      const exit = await runWorker(
+        acxHome,
+        MemoryWorker.run({
+          home: acxHome,
+          env: {},
+          config,
+          idleTimeout: 0,
+          log: () => {
+            if (lines++ !== at) return
+            injected++
+            late = hooksOf(acxHome, project, `s-late-${at}`)("UserPromptSubmit", { prompt: "One more thing" })
+          }
+        })
+      )
+      expect(exit._tag).toBe("Idle")
+      if (late === undefined) break
+      expect(late.recorded).toBe(true)
+      const pending = query(acxHome, "SELECT count(*) AS n FROM memory_events WHERE state = 'pending'")[0]!["n"]
+      // never an event left waiting with no worker on its way
+      expect({ at, taken: pending === 0 || late.startWorker }).toEqual({ at, taken: true })
+      // what a started worker would do, so that the next round begins with an empty queue
+      if (pending > 0) {
+        await runWorker(acxHome, MemoryWorker.run({ home: acxHome, env: {}, config, idleTimeout: 0, log: () => {} }))
+      }
+    }
+    // the hook ran at every line, the worker's last one ("stopped") included
+    expect(injected).toBeGreaterThanOrEqual(3)
+  })
+
+  const answer = {
+    text: "<observation><type>change</type><title>Noted</title></observation>",
+    error: undefined,
+    ledger: [],
+    sessionId: undefined,
+    usage: AgentUsage.empty
+  }
+
+  it("an event recorded as the worker goes idle (its observers closing) is taken by it before it exits", async () => {
+    // the moment between reading an empty queue and giving the lock back: a warm observer
+    // closing. Its hook sees the worker alive and starts none, so the worker must take the event.
+    const { acxHome, project } = makeRoot()
+    hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
+    let late: HookRunner.HookOutcome | undefined
+    const observer: ObserverFactory = () =>
+      Effect.succeed({
+        ask: () => Effect.succeed(answer),
+        close: Effect.sync(() => {
+          late ??= hooksOf(acxHome, project, "s-late")("UserPromptSubmit", { prompt: "One more thing" })
+        })
+      })
+    const exit = await runWorker(
+      acxHome,
+      MemoryWorker.run({
+        home: acxHome,
+        env: { ANTHROPIC_API_KEY: "sk-test" },
+        config: quick({}),
+        observer,
+        idleTimeout: 0,
+        log: () => {}
+      })
+    )
+    expect(late?.recorded).toBe(true)
+    expect(late?.startWorker).toBe(false)
+    expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
+    expect(query(acxHome, "SELECT DISTINCT state FROM memory_events")).toEqual([{ state: "done" }])
+    expect(query(acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
+  })
+
+  it("a hook that spools as the worker goes idle, and whose worker found it still holding the lock: the spool is taken", async () => {
+    // a hook spools when the database stays locked, and starts a worker whatever it saw; that
+    // worker met this one still holding the lock and went: the input waited for the next hook
+    const { acxHome, project } = makeRoot()
+    hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
+    let second: MemoryWorker.WorkerExit | undefined
+    const observer: ObserverFactory = () =>
+      Effect.succeed({
+        ask: () => Effect.succeed(answer),
+        close: Effect.suspend(() => {
+          if (second !== undefined) return Effect.void
+          HookRunner.spool(MemoryConfig.paths(acxHome).spool, "UserPromptSubmit", {
+            session_id: "s-spooled",
+            transcript_path: "",
+            cwd: project,
+            hook_event_name: "UserPromptSubmit",
+            prompt: "Spooled while the database was locked"
+          }, Date.now())
+          return Effect.promise(() =>
+            runWorker(
+              acxHome,
+              MemoryWorker.run({ home: acxHome, env: {}, config: quick({ mode: "local" }), pid: process.ppid })
+            )
+          ).pipe(Effect.map((exit) => void (second = exit)))
+        })
+      })
+    const exit = await runWorker(
+      acxHome,
+      MemoryWorker.run({
+        home: acxHome,
+        env: { ANTHROPIC_API_KEY: "sk-test" },
+        config: quick({}),
+        observer,
+        idleTimeout: 0,
+        log: () => {}
+      })
+    )
+    expect(second).toEqual({ _tag: "AlreadyRunning", pid: process.pid })
+    expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
+    expect(fs.readdirSync(MemoryConfig.paths(acxHome).spool)).toEqual([])
+    expect(query(acxHome, "SELECT session_id, state FROM memory_events ORDER BY id")).toEqual([
+      { session_id: "s-warm", state: "done" },
+      { session_id: "s-spooled", state: "done" }
+    ])
+    expect(query(acxHome, "SELECT pid FROM memory_worker")).toEqual([{ pid: null }])
   })
 
   describe.skipIf(!claude.available)("with the real Claude Code CLI as the observer", () => {

@@ -11,6 +11,15 @@ import * as HookRunner from "../HookRunner.js"
 import type { MemoryConfig, MemoryPaths } from "../MemoryConfig.js"
 import * as Sqlite from "./sqlite.js"
 
+/** Whether inputs wait in the spool (none when it cannot be read). */
+export const waiting = (files: MemoryPaths): boolean => {
+  try {
+    return fs.readdirSync(files.spool).some((name) => name.endsWith(".json") && !name.startsWith("."))
+  } catch {
+    return false
+  }
+}
+
 /** Records the spooled inputs; how many were new events. Throws what the file system or the database throws. */
 export const ingest = (files: MemoryPaths, config: MemoryConfig): number => {
   // a hook killed between writing a spool file and renaming it into place left its temporary

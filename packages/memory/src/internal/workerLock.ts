@@ -7,6 +7,7 @@
  * does not.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { processExists, WORKER_STALE_MS } from "./hookStore.js"
 
@@ -36,6 +37,10 @@ export const claim = (pid: number, now: number) =>
     return { won: false as const, holder: after?.pid ?? null }
   })
 
+/** Takes the lock again for an idle worker that gave it up and then found work: whether it won. */
+export const retake = (pid: number) =>
+  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now)), (claimed) => claimed.won)
+
 /** Renews the heartbeat; false when the lock is no longer ours. */
 export const heartbeat = (pid: number, now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -43,6 +48,26 @@ export const heartbeat = (pid: number, now: number) =>
       sql`UPDATE memory_worker SET heartbeat_at = ${now} WHERE id = 1 AND pid = ${pid} RETURNING id`,
       (rows) => rows.length === 1
     ))
+
+/** Says that the lock was taken over: how the worker then ends. */
+export const lost = (pid: number, log: (line: string) => void) =>
+  Effect.sync(() => {
+    log(`worker ${pid}: the lock was taken over; stopping`)
+    return { _tag: "LockLost" as const }
+  })
+
+/**
+ * The heartbeat, every 10 s: a worker that lost its lock (taken for dead while paused) stops at
+ * once. A heartbeat that fails (the database busy) counts as renewed: the next one tries again.
+ */
+export const watch = (pid: number, log: (line: string) => void) =>
+  Effect.gen(function*() {
+    while (true) {
+      yield* Effect.sleep("10 seconds")
+      const ours = yield* heartbeat(pid, yield* Clock.currentTimeMillis).pipe(Effect.orElseSucceed(() => true))
+      if (!ours) return yield* lost(pid, log)
+    }
+  })
 
 /** Gives the lock up (when still ours), noting the last error and why the worker went local. */
 export const release = (pid: number, now: number, lastError?: string) =>
@@ -52,6 +77,24 @@ export const release = (pid: number, now: number, lastError?: string) =>
       sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now}, spawned_at = NULL,
       last_error = coalesce(${lastError ?? null}, last_error) WHERE id = 1 AND pid = ${pid}`
   )
+
+/**
+ * Gives the lock up as an idle worker exits, only when no event is ready: one statement, under
+ * SQLite's write lock, so a hook's event is either seen here (the worker goes on) or recorded
+ * after the lock is free (that hook finds no worker alive and starts one). Checking the queue
+ * and then releasing left a gap in which a hook saw the exiting worker alive and started none.
+ */
+export const releaseIfIdle = (pid: number, now: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const released = yield* sql`UPDATE memory_worker SET pid = NULL, heartbeat_at = NULL, stopped_at = ${now},
+      spawned_at = NULL WHERE id = 1 AND pid = ${pid} AND NOT EXISTS (
+        SELECT 1 FROM memory_events WHERE state = 'pending' AND next_attempt_at <= ${now}
+      ) RETURNING id`
+    if (released.length === 1) return "released" as const
+    const [row] = yield* sql<WorkerRow>`SELECT pid, heartbeat_at AS heartbeatAt FROM memory_worker WHERE id = 1`
+    return row?.pid === pid ? "work" as const : "lost" as const
+  })
 
 /**
  * Notes the settings the running worker uses — its mode and model, and why it records without a

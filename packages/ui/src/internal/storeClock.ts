@@ -60,6 +60,8 @@ export const clockMoves = <E>(
     readonly file?: string | undefined
     readonly signals?: Stream.Stream<"changed" | "lost"> | undefined
     readonly poll?: Duration.DurationInput | undefined
+    /** The clock already read: where it starts (else its first read is). */
+    readonly from?: number | undefined
   } = {}
 ): Stream.Stream<number> => {
   const ticks: Stream.Stream<unknown> = options.signals !== undefined
@@ -70,7 +72,7 @@ export const clockMoves = <E>(
     : options.file === undefined
     ? Stream.tick(options.poll ?? POLL)
     : Stream.merge(fileChanges(options.file), Stream.tick(options.poll ?? WATCHED_POLL))
-  let last: number | undefined
+  let last = options.from
   return ticks.pipe(
     Stream.mapEffect(() => Effect.option(read)),
     Stream.filterMap(Option.flatMap((now) => {

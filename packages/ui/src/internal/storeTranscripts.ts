@@ -21,6 +21,8 @@ import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as RcRef from "effect/RcRef"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { clockMoves } from "./storeClock.js"
@@ -126,13 +128,34 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
     const signals = store.catalog.changes === undefined
       ? undefined
       : yield* Stream.share(store.catalog.changes, shared)
-    const moves = yield* Stream.share(clockMoves(store.catalog.clock(), { file: options.file, signals }), shared)
+    // The follower's clock is read before a subscriber's first look, and the subscriber is
+    // subscribed before it looks: an append after that look moves the clock past a value the
+    // follower has read, and the move reaches the subscriber. (A shared stream subscribes when it
+    // starts to run, and a fresh follower read its start when its fiber first ran: an append
+    // between a session's first look and either was seen by nobody, the page stayed behind.)
+    const follower = yield* RcRef.make({
+      acquire: Effect.gen(function*() {
+        const from = Option.getOrUndefined(yield* Effect.option(store.catalog.clock()))
+        return yield* Stream.toPubSub(clockMoves(store.catalog.clock(), { file: options.file, signals, from }), {
+          capacity: shared.capacity,
+          strategy: shared.strategy
+        })
+      }),
+      idleTimeToLive: shared.idleTimeToLive
+    })
+    /** The follower's moves from now on: subscribed when this (scoped) effect returns. */
+    const subscribe = Effect.map(
+      Effect.flatMap(RcRef.get(follower), PubSub.subscribe),
+      (moves) => Stream.flattenTake(Stream.fromQueue(moves))
+    )
+    const moves = Stream.unwrapScoped(subscribe)
     // the folds kept between requests (the costs page and the list's usage fold every session)
     const memo = StoreStats.makeMemo()
     const mtimeOf = (projectKey: string, sessionId: string) =>
       Effect.map(store.catalog.listSessions({ projectKey, sessionId }), (rows) => rows[0]?.mtime)
     const watch: TranscriptSource["watch"] = (session) =>
-      Stream.unwrap(Effect.gen(function*() {
+      Stream.unwrapScoped(Effect.gen(function*() {
+        const moves = yield* subscribe
         let last = yield* Effect.option(mtimeOf(session.projectKey, session.sessionId))
         const changed = moves.pipe(
           Stream.mapEffect(() => Effect.option(mtimeOf(session.projectKey, session.sessionId))),
