@@ -15,13 +15,13 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, parseJson, removeDir, tempDir } from "./utils/acx.js"
+import { acx, type AcxResult, parseJson, removeDir, SPAWN_TIMEOUT_MS, tempDir } from "./utils/acx.js"
 import { type BadLine, buildHostileDir, type HostileDir, type HostileSpec } from "./utils/hostileDir.js"
 import { type RunningUi, startUi } from "./utils/ui.js"
 
 /**
  * How long the tests wait for every reader over every directory: some thirty process runs one after
- * another, each bounded on its own (a hung process is killed after `SPAWN_TIMEOUT_MS` and
+ * another, each bounded on its own (a hung process is killed after {@link SPAWN_TIMEOUT_MS} and
  * `succeeded` fails on its signal; a request after {@link REQUEST_BOUND_MS}), so a hang fails
  * there. A bound on their sum only guessed the machine's speed: 180 s, met by a run under CI's load.
  */
@@ -155,7 +155,8 @@ const readEverything = async (dirs: ReadonlyArray<HostileDir>, label: string) =>
     }
     expect((await get(ui, "/api/costs")).status).toBe(200)
   } finally {
-    await ui.stop()
+    // bounded like a process: a page that a Ctrl-C does not end has hung too
+    await within("acx ui's stop", SPAWN_TIMEOUT_MS, ui.stop())
   }
   return { imported, shows }
 }
