@@ -57,7 +57,9 @@ const input = (project: string, sessionId: string, event: string, extra: Record<
 
 describe("acx hook and acx memory", () => {
   it("hooks record a session, the worker they start distils it, the CLI reads it back", async () => {
-    const { home, project } = makeRoot()
+    // idle for long while the hooks run: a hook slower than a short idle timeout (under load) met
+    // no worker, started a second one, and the events were split between two "done" lines
+    const { home, project } = makeRoot({ workerIdleMinutes: 5 })
     const env = { ACX_HOME: home }
     const at = (event: string, extra: Record<string, unknown>) =>
       hook(home, event, input(project, "s-cli", event, extra))
@@ -77,6 +79,13 @@ describe("acx hook and acx memory", () => {
     })
     await at("Stop", { stop_hook_active: false })
     await at("SessionEnd", { reason: "prompt_input_exit" })
+    // every event is queued: the worker re-reads its settings and exits once idle for a moment
+    // (`acx memory worker` once handed the worker the settings it read at its start, which it then
+    // never re-read: this wait timed out)
+    fs.writeFileSync(
+      path.join(home, "config.json"),
+      JSON.stringify({ memory: { mode: "local", batchWaitSeconds: 0, workerIdleMinutes: 0.02 } })
+    )
     // the first hook started the worker, detached; it records and exits when idle
     const log = () =>
       fs.existsSync(path.join(home, "memory-worker.log"))

@@ -38,7 +38,9 @@ export const run = () =>
     const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
     // the team memory's sync runs beside the queue while the worker lives (never in a hook)
     const team = yield* Effect.fork(MemoryTeam.workerSync(log))
-    const exit = yield* MemoryWorker.run({ home: paths.home, config }).pipe(
+    // the settings are not handed over: given ones are kept as given, and the worker is to follow
+    // config.json while it runs (a mode, a model or an idle time changed takes effect at once)
+    const exit = yield* MemoryWorker.run({ home: paths.home }).pipe(
       Effect.provide(MemoryDatabase.layer(paths.database)),
       // SIGTERM / SIGINT stop it gracefully: observers interrupted and closed, the lock released
       Effect.raceFirst(stopped),
