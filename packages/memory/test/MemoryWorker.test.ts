@@ -205,20 +205,13 @@ describe("MemoryWorker", () => {
     usage: AgentUsage.empty
   }
 
-  it("an event recorded as the worker goes idle (its observers closing) is taken by it before it exits", async () => {
-    // the moment between reading an empty queue and giving the lock back: a warm observer
-    // closing. Its hook sees the worker alive and starts none, so the worker must take the event.
-    const { acxHome, project } = makeRoot()
-    hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
-    let late: HookRunner.HookOutcome | undefined
-    const observer: ObserverFactory = () =>
-      Effect.succeed({
-        ask: () => Effect.succeed(answer),
-        close: Effect.sync(() => {
-          late ??= hooksOf(acxHome, project, "s-late")("UserPromptSubmit", { prompt: "One more thing" })
-        })
-      })
-    const exit = await runWorker(
+  /** An observer that answers every batch alike, and runs `onClose` when the worker closes it. */
+  const observerClosing = (onClose: Effect.Effect<void>): ObserverFactory => () =>
+    Effect.succeed({ ask: () => Effect.succeed(answer), close: onClose })
+
+  /** The worker with a model (so an observer, kept warm), until idle at once. */
+  const runWarm = (acxHome: string, observer: ObserverFactory) =>
+    runWorker(
       acxHome,
       MemoryWorker.run({
         home: acxHome,
@@ -229,6 +222,17 @@ describe("MemoryWorker", () => {
         log: () => {}
       })
     )
+
+  it("an event recorded as the worker goes idle (its observers closing) is taken by it before it exits", async () => {
+    // the moment between reading an empty queue and giving the lock back: a warm observer
+    // closing. Its hook sees the worker alive and starts none, so the worker must take the event.
+    const { acxHome, project } = makeRoot()
+    hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
+    let late: HookRunner.HookOutcome | undefined
+    const observer = observerClosing(Effect.sync(() => {
+      late ??= hooksOf(acxHome, project, "s-late")("UserPromptSubmit", { prompt: "One more thing" })
+    }))
+    const exit = await runWarm(acxHome, observer)
     expect(late?.recorded).toBe(true)
     expect(late?.startWorker).toBe(false)
     expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
@@ -242,37 +246,23 @@ describe("MemoryWorker", () => {
     const { acxHome, project } = makeRoot()
     hooksOf(acxHome, project, "s-warm")("UserPromptSubmit", { prompt: "Make the cart total include tax" })
     let second: MemoryWorker.WorkerExit | undefined
-    const observer: ObserverFactory = () =>
-      Effect.succeed({
-        ask: () => Effect.succeed(answer),
-        close: Effect.suspend(() => {
-          if (second !== undefined) return Effect.void
-          HookRunner.spool(MemoryConfig.paths(acxHome).spool, "UserPromptSubmit", {
-            session_id: "s-spooled",
-            transcript_path: "",
-            cwd: project,
-            hook_event_name: "UserPromptSubmit",
-            prompt: "Spooled while the database was locked"
-          }, Date.now())
-          return Effect.promise(() =>
-            runWorker(
-              acxHome,
-              MemoryWorker.run({ home: acxHome, env: {}, config: quick({ mode: "local" }), pid: process.ppid })
-            )
-          ).pipe(Effect.map((exit) => void (second = exit)))
-        })
-      })
-    const exit = await runWorker(
-      acxHome,
-      MemoryWorker.run({
-        home: acxHome,
-        env: { ANTHROPIC_API_KEY: "sk-test" },
-        config: quick({}),
-        observer,
-        idleTimeout: 0,
-        log: () => {}
-      })
-    )
+    const observer = observerClosing(Effect.suspend(() => {
+      if (second !== undefined) return Effect.void
+      HookRunner.spool(MemoryConfig.paths(acxHome).spool, "UserPromptSubmit", {
+        session_id: "s-spooled",
+        transcript_path: "",
+        cwd: project,
+        hook_event_name: "UserPromptSubmit",
+        prompt: "Spooled while the database was locked"
+      }, Date.now())
+      return Effect.promise(() =>
+        runWorker(
+          acxHome,
+          MemoryWorker.run({ home: acxHome, env: {}, config: quick({ mode: "local" }), pid: process.ppid })
+        )
+      ).pipe(Effect.map((exit) => void (second = exit)))
+    }))
+    const exit = await runWarm(acxHome, observer)
     expect(second).toEqual({ _tag: "AlreadyRunning", pid: process.pid })
     expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
     expect(fs.readdirSync(MemoryConfig.paths(acxHome).spool)).toEqual([])
