@@ -20,7 +20,9 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const dist = path.join(here, "dist")
+// ACX_CLI_OUT: another directory of this package to build into (the build's own test, which must
+// not rewrite the dist/ that other tests run meanwhile); staging stays on its file system
+const dist = process.env["ACX_CLI_OUT"] ? path.resolve(process.env["ACX_CLI_OUT"]) : path.join(here, "dist")
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
 const ENTRIES = new Set([

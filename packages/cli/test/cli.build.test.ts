@@ -9,11 +9,16 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { describe, expect, it } from "vitest"
-import { acx } from "./utils/acx.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const cli = fileURLToPath(new URL("..", import.meta.url))
-const dist = path.join(cli, "dist")
+// a dist/ of this file's own, under the package (so the bundle resolves its dependencies as the
+// real one does): rebuilding the real dist/ changed its chunks' names under the CLI tests running
+// beside this one, which had loaded its acx.mjs in process and imported a chunk later (CI, a
+// `Cannot find module …/dist/hub-….mjs`)
+const dist = path.join(cli, "build", `test-dist-${process.pid}`)
+beforeAll(() => fs.rmSync(dist, { recursive: true, force: true }))
+afterAll(() => fs.rmSync(dist, { recursive: true, force: true }))
 const ENTRIES = ["acx.mjs", "acx-mcp.mjs", "hook.cjs", "acx-stats-worker.mjs"]
 
 /** What is wrong with dist/ as a reader sees it now: missing entries, or imports of missing chunks. */
@@ -41,7 +46,10 @@ const problems = (): Array<string> => {
 
 const build = () =>
   new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(cli, "build.mjs")], { stdio: ["ignore", "ignore", "pipe"] })
+    const child = spawn(process.execPath, [path.join(cli, "build.mjs")], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ACX_CLI_OUT: dist }
+    })
     let stderr = ""
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     child.on("error", reject)
@@ -49,7 +57,20 @@ const build = () =>
   })
 
 describe("the CLI build", () => {
+  /** `acx --version` from this file's dist/. */
+  const version = () =>
+    new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(dist, "acx.mjs"), "--version"], {
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+      let stderr = ""
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+      child.on("error", reject)
+      child.on("close", (code) => resolve({ code, stderr }))
+    })
+
   it("two builds at once: a reader never sees a missing or partial bundle, the CLI always starts", async () => {
+    expect((await build()).code).toBe(0)
     expect(problems()).toEqual([])
     let building = true
     const seen: Array<string> = []
@@ -64,8 +85,7 @@ describe("the CLI build", () => {
     const runs: Array<{ code: number | null; stderr: string }> = []
     const starter = (async () => {
       while (building) {
-        const run = await acx(["--version"])
-        runs.push({ code: run.code, stderr: run.stderr })
+        runs.push(await version())
       }
     })()
     const builds = await Promise.all([build(), build()])
