@@ -145,10 +145,12 @@ export const expectInterleavedAppends = async (
     const order = own.map((entry) => Number(entry["batch"]) * 1000 + Number(entry["index"]))
     expect(order).toEqual([...order].sort((a, b) => a - b))
   }
-  // The processes really interleaved.
+  // The processes really interleaved: one after another they switch `workers - 1` times, so at
+  // least `workers` switches mean one wrote again after another had started. (More is not
+  // owed: on a loaded machine the scheduler ran two writers as w0, w1, w0: two switches.)
   const writers = loaded.map((entry) => entry["worker"])
   const switches = writers.filter((writer, i) => i > 0 && writer !== writers[i - 1]).length
-  expect(switches).toBeGreaterThan(workers)
+  expect(switches).toBeGreaterThanOrEqual(workers)
   const [summary] = await store.listSessionSummaries(key.projectKey)
   const [listing] = await store.listSessions(key.projectKey)
   expect(summary).toEqual(foldSessionSummary(undefined, key, loaded, { mtime: listing!.mtime }))
