@@ -76,7 +76,12 @@ export interface WorkerOptions {
  * @category models
  */
 export type WorkerExit =
-  | { readonly _tag: "AlreadyRunning"; readonly pid: number | null }
+  | {
+    readonly _tag: "AlreadyRunning"
+    /** The live worker's pid, and when it took the lock (ms since the epoch). */
+    readonly pid: number | null
+    readonly startedAt: number | null
+  }
   | { readonly _tag: "Idle"; readonly batches: number; readonly events: number }
   | { readonly _tag: "LockLost" }
 
@@ -150,7 +155,12 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             )
             : Effect.void
       )
-      if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
+      if (!claimed.won) {
+        return { _tag: "AlreadyRunning", pid: claimed.holder, startedAt: claimed.startedAt } satisfies WorkerExit
+      }
+      if (claimed.tookOver !== undefined) {
+        log(`worker ${pid}: worker pid ${claimed.tookOver.pid} is gone (${claimed.tookOver.why}); taking over`)
+      }
       log(`worker ${pid}: started (memory ${files.database})`)
 
       const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
