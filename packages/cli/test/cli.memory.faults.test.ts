@@ -13,6 +13,7 @@
  *   them and starting the worker: the observer's own Claude Code records nothing and writes
  *   nothing into the user's `~/.claude/projects`.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
@@ -134,6 +135,8 @@ const makeWorld = async (
  */
 const slowProxy = async (target: string, delayMs: number) => {
   let delay = delayMs
+  // while set, observer requests wait for it too (a call held open until the test lets it go)
+  let gate: Promise<void> | undefined
   let outstanding = 0
   let arrivals = 0
   const server = Http.createServer((request, response) => {
@@ -156,7 +159,7 @@ const slowProxy = async (target: string, delayMs: number) => {
         observer = false
       }
       response.on("close", settle)
-      setTimeout(() => {
+      const pass = () => {
         const upstream = Http.request(
           new URL(request.url ?? "/", target),
           { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
@@ -167,7 +170,9 @@ const slowProxy = async (target: string, delayMs: number) => {
         )
         upstream.on("error", () => response.destroy())
         upstream.end(body)
-      }, observer ? delay : 0)
+      }
+      const held = observer ? gate : undefined
+      setTimeout(() => held === undefined ? pass() : void held.then(pass), observer ? delay : 0)
     })
     response.on("error", () => {})
   })
@@ -187,6 +192,15 @@ const slowProxy = async (target: string, delayMs: number) => {
     outstanding: () => outstanding,
     setDelay: (ms: number) => {
       delay = ms
+    },
+    /** Holds the observer requests that arrive from now on; the function returned lets them go. */
+    hold: (): () => void => {
+      let open = () => {}
+      gate = new Promise<void>((resolve) => (open = resolve))
+      return () => {
+        gate = undefined
+        open()
+      }
     }
   }
 }
@@ -667,4 +681,141 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     },
     120_000
   )
+})
+
+// -------------------------------------------------------------------------------------------------
+// a dead worker is dead (ProcessLiveness): killed with -9 while a model call is held open, its lock
+// row left behind with its pid, the next worker takes over on its first start, whether the dead one
+// is kept as a zombie (its parent never waits for it) or its pid now names a live unrelated process
+// -------------------------------------------------------------------------------------------------
+
+const linux = fs.existsSync("/proc/self/stat")
+
+/** The state letter of `pid` (`Z` for a zombie), from /proc; `undefined` when it is gone. */
+const procState = (pid: number): string | undefined => {
+  try {
+    return ProcessLiveness.parseStat(fs.readFileSync(`/proc/${pid}/stat`, "latin1"))?.state
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `acx memory worker` started by a shell that then becomes a `sleep` and never waits for it: once
+ * killed, the worker stays a zombie while that parent lives (as under a PID 1 that reaps nothing).
+ * The parent, the worker and its Claude Code share one process group, killed at cleanup.
+ */
+const startUnreapedWorker = async (env: Record<string, string>, log: string) => {
+  const parent = spawn("sh", ["-c", "\"$0\" \"$1\" memory worker 2>\"$2\" & echo $!; exec sleep 600", process.execPath, BIN, log], {
+    env,
+    cwd: env["ACX_HOME"],
+    detached: true,
+    stdio: ["ignore", "pipe", "ignore"]
+  })
+  cleanups.push(() => killGroup(parent.pid!))
+  const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (data) => resolve(String(data)))))
+  return { parent: parent.pid!, pid }
+}
+
+/** The observer's script: one observation per batch, named after its events. */
+const batchObservations = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+  if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+  const range = /EVENTS (\d+) TO (\d+)/.exec(ModelDouble.lastUserText(request) ?? "")
+  if (range === null) return { content: "<no_observations/>", usage: { inputTokens: 100, outputTokens: 5 } }
+  return {
+    content: `<observation><type>change</type><title>Batch ${range[1]}-${range[2]}</title>` +
+      `<narrative>Events ${range[1]} to ${range[2]}.</narrative></observation>`,
+    usage: { inputTokens: 1_000, outputTokens: 50 }
+  }
+}
+
+/** A world with a queue of 9 events and a proxy that can hold the observer's calls open. */
+const takeoverWorld = async () => {
+  let proxy: Awaited<ReturnType<typeof slowProxy>> | undefined
+  const w = await makeWorld(
+    { batchWaitSeconds: 0, workerIdleMinutes: 0.02, batchSize: 3 },
+    batchObservations,
+    { baseUrl: async (url) => (proxy = await slowProxy(url, 0)).url }
+  )
+  recordSession(w.acxHome, w.project, "s-crash", 8, { ended: false })
+  expect(value(w.acxHome, "SELECT count(*) FROM memory_events WHERE state = 'pending'")).toBe(9)
+  const lockPid = () => value(w.acxHome, "SELECT pid FROM memory_worker WHERE id = 1") as number | null
+  return { w, proxy: proxy!, lockPid }
+}
+
+/** The next worker, started once: it says it took over from `dead`, distils everything once, exits idle. */
+const expectTakeOver = async (w: World, dead: number, why: string) => {
+  const next = startWorker(w.env)
+  expect(await next.exited, next.stderr()).toEqual({ code: 0, signal: null })
+  expect(next.stderr()).toContain(`worker ${next.pid}: worker pid ${dead} is gone (${why}); taking over`)
+  expect(next.stderr()).not.toContain("another worker runs")
+  expect(next.stderr()).toMatch(/acx memory worker: done \(\d+ batches, 9 events\)/)
+  const events = rows(w.acxHome, "SELECT id, state FROM memory_events ORDER BY id")
+  expect(events.filter((event) => event.state !== "done")).toEqual([])
+  // every event in exactly one observation: the batch the dead worker held was not stored twice
+  const seen = new Map<number, number>()
+  for (const row of rows(w.acxHome, "SELECT event_ids FROM memory_observations")) {
+    for (const id of JSON.parse(row.event_ids) as Array<number>) seen.set(id, (seen.get(id) ?? 0) + 1)
+  }
+  expect(events.map((event) => seen.get(event.id) ?? 0)).toEqual(events.map(() => 1))
+  expect(rows(w.acxHome, "SELECT pid, heartbeat_at FROM memory_worker")).toEqual([{ pid: null, heartbeat_at: null }])
+}
+
+/** Kills what a killed worker left (its Claude Code) in process group `pgid`, but `keep`. */
+const killLeftovers = (pgid: number, keep: number) => {
+  for (const member of groupMembers(pgid)) {
+    if (member !== keep) {
+      try {
+        process.kill(member, "SIGKILL")
+      } catch {
+        // gone
+      }
+    }
+  }
+}
+
+describe.skipIf(!claude.available || !linux)("a dead memory worker is dead (real Claude Code CLI as the observer)", () => {
+  it("kill -9 during a model call, the worker kept as a zombie: the next worker takes over on its first start", async () => {
+    const { w, proxy, lockPid } = await takeoverWorld()
+    const release = proxy.hold()
+    const log = path.join(w.root, "unreaped-worker.log")
+    const { parent, pid } = await startUnreapedWorker(w.env, log)
+    await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+    expect(lockPid(), fs.readFileSync(log, "utf8")).toBe(pid)
+    process.kill(pid, "SIGKILL")
+    await waitFor("the worker to be a zombie", () => procState(pid) === "Z", 10_000)
+    // what the old check took for a live worker
+    expect(() => process.kill(pid, 0)).not.toThrow()
+    killLeftovers(parent, parent)
+    release()
+    await expectTakeOver(w, pid, "zombie")
+    // it was a zombie all along: its parent never reaped it
+    expect(procState(pid)).toBe("Z")
+  }, 120_000)
+
+  it("kill -9 during a model call, its pid recorded for a live unrelated process: the next worker takes over on its first start", async () => {
+    const { w, proxy, lockPid } = await takeoverWorld()
+    const release = proxy.hold()
+    const worker = startWorker(w.env)
+    await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+    expect(lockPid()).toBe(worker.pid)
+    process.kill(worker.pid, "SIGKILL")
+    expect((await worker.exited).signal).toBe("SIGKILL")
+    killGroup(worker.pid)
+    release()
+    // the row names a live `sleep` (its pid reused, as far as the row can tell), with a fresh
+    // heartbeat and a start time that is not the sleep's
+    const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+    cleanups.push(() => killGroup(sleeper.pid!))
+    const start = ProcessLiveness.startTime(sleeper.pid!)!
+    const db = new Database(path.join(w.acxHome, "memory.db"))
+    try {
+      db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+        .run(sleeper.pid, start + 1, Date.now(), Date.now())
+    } finally {
+      db.close()
+    }
+    await expectTakeOver(w, sleeper.pid!, "pid reused")
+    expect(procState(sleeper.pid!)).toBe("S")
+  }, 120_000)
 })
