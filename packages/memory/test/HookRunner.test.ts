@@ -4,7 +4,9 @@
  * projects, the skip list, the observer's own hooks ignored, a locked database spooling the
  * input instead of losing it, and SessionStart's context.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -115,6 +117,52 @@ describe("runHook", () => {
     // the worker never took the lock: after the grace a hook starts one again
     expect(at(4, t0 + 10_001).startWorker).toBe(true)
   })
+
+  it.skipIf(!fs.existsSync("/proc/self/stat"))(
+    "a hook starts a worker when the row's worker is a zombie or its pid another process's",
+    async () => {
+      const home = makeHome()
+      const database = MemoryConfig.paths(home).database
+      let n = 0
+      const hookWith = (row: { pid: number; pidStart: number | null }) => {
+        const db = new Database(database)
+        try {
+          // a fresh heartbeat, and no other hook started a worker lately
+          db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, heartbeat_at = ?, spawned_at = NULL WHERE id = 1")
+            .run(row.pid, row.pidStart, Date.now())
+        } finally {
+          db.close()
+        }
+        n++
+        const input = base("PostToolUse", { tool_name: "Read", tool_use_id: `t${n}`, tool_input: {}, tool_response: "" })
+        return hook(home, "PostToolUse", input).startWorker
+      }
+      expect(hook(home, "UserPromptSubmit", base("UserPromptSubmit", { prompt: "go" })).recorded).toBe(true)
+      // a live worker (this process, as recorded): no start
+      expect(hookWith({ pid: process.pid, pidStart: ProcessLiveness.startTime(process.pid) ?? null })).toBe(false)
+      // a zombie (killed, its parent a `sleep` that never waits for it)
+      const parent = spawn("sh", ["-c", "sleep 600 & echo $!; exec sleep 600"], {
+        detached: true,
+        stdio: ["ignore", "pipe", "ignore"]
+      })
+      try {
+        const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (d) => resolve(String(d)))))
+        const start = ProcessLiveness.startTime(zombie)!
+        expect(hookWith({ pid: zombie, pidStart: start })).toBe(false)
+        process.kill(zombie, "SIGKILL")
+        while (ProcessLiveness.check(zombie, start)._tag === "Alive") await new Promise((r) => setTimeout(r, 5))
+        expect(() => process.kill(zombie, 0)).not.toThrow()
+        expect(hookWith({ pid: zombie, pidStart: start })).toBe(true)
+        // a row written before start times were recorded: the state alone says it
+        expect(hookWith({ pid: zombie, pidStart: null })).toBe(true)
+        // the live `sleep`, recorded with another start time: its pid was reused
+        expect(hookWith({ pid: parent.pid!, pidStart: ProcessLiveness.startTime(parent.pid!)! + 1 })).toBe(true)
+        expect(hookWith({ pid: parent.pid!, pidStart: ProcessLiveness.startTime(parent.pid!)! })).toBe(false)
+      } finally {
+        process.kill(-parent.pid!, "SIGKILL")
+      }
+    }
+  )
 
   it("bad stdin: one warning line, exit as usual, nothing written", () => {
     const home = makeHome({ maxHookInputBytes: 1000 })
