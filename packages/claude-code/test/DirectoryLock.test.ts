@@ -11,6 +11,7 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
 import { bundleWorker } from "@acx/fixtures/workerBundle"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { afterAll, afterEach, describe, expect, it } from "@effect/vitest"
@@ -185,29 +186,16 @@ describe("DirectoryLock", () => {
         }
       }
     })
-    const stateOf = (pid: number) => {
-      try {
-        return ProcessLiveness.parseStat(fs.readFileSync(`/proc/${pid}/stat`, "latin1"))?.state
-      } catch {
-        return undefined
-      }
-    }
-
     it("a zombie holder's lock (its parent never waits for it) is broken at once", async () => {
-      // a shell starts the holder, prints its pid, then becomes a `sleep` that never reaps it
-      const parent = spawn("sh", ["-c", "sleep 600 & echo $!; exec sleep 600"], {
-        detached: true,
-        stdio: ["ignore", "pipe", "ignore"]
-      })
-      started.push(parent.pid!)
-      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (d) => resolve(String(d)))))
+      const holder = await UnreapedProcess.start("sleep", ["600"])
+      started.push(holder.parent)
+      const pid = holder.pid
       const dir = freshDir()
       // the token the holder writes while it lives (its form is checked below)
       const token = `${pid}:${os.hostname()}:${randomUUID()}:${ProcessLiveness.startTime(pid)}`
       fs.writeFileSync(path.join(dir, DirectoryLock.LOCK), token)
       expect(DirectoryLock.isStale(token, 0)).toBe(false)
-      process.kill(pid, "SIGKILL")
-      while (stateOf(pid) !== "Z") await new Promise((resolve) => setTimeout(resolve, 5))
+      await holder.kill()
       expect(() => process.kill(pid, 0)).not.toThrow()
       expect(DirectoryLock.isStale(token, 0)).toBe(true)
       // an older acx's token (no start time) for the same zombie is stale too
@@ -215,7 +203,7 @@ describe("DirectoryLock", () => {
       // taken well before the lock could go stale by age
       const lock = await run(DirectoryLock.make({ dir, timeout: "5 seconds" }))
       expect(await run(lock.withLock(Effect.succeed("taken")))).toBe("taken")
-      expect(stateOf(pid)).toBe("Z")
+      expect(holder.state()).toBe("Z")
       expect(leftovers(dir)).toEqual([])
     })
 
@@ -233,7 +221,7 @@ describe("DirectoryLock", () => {
       expect(DirectoryLock.isStale(`${pid}:${os.hostname()}:x`, 0)).toBe(false)
       const lock = await run(DirectoryLock.make({ dir, timeout: "5 seconds" }))
       expect(await run(lock.withLock(Effect.succeed("taken")))).toBe("taken")
-      expect(stateOf(pid)).toBe("S")
+      expect(ProcessLiveness.check(pid, start)).toEqual({ _tag: "Alive" })
       expect(leftovers(dir)).toEqual([])
     })
 

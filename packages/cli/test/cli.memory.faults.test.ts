@@ -18,6 +18,7 @@ import * as HookRunner from "@acx/memory/HookRunner"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { random } from "@acx/testing/SeededRandom"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import Database from "better-sqlite3"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -691,30 +692,15 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
 
 const linux = fs.existsSync("/proc/self/stat")
 
-/** The state letter of `pid` (`Z` for a zombie), from /proc; `undefined` when it is gone. */
-const procState = (pid: number): string | undefined => {
-  try {
-    return ProcessLiveness.parseStat(fs.readFileSync(`/proc/${pid}/stat`, "latin1"))?.state
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * `acx memory worker` started by a shell that then becomes a `sleep` and never waits for it: once
- * killed, the worker stays a zombie while that parent lives (as under a PID 1 that reaps nothing).
- * The parent, the worker and its Claude Code share one process group, killed at cleanup.
- */
+/** `acx memory worker` under a parent that never waits for it: killed, it stays a zombie. */
 const startUnreapedWorker = async (env: Record<string, string>, log: string) => {
-  const parent = spawn("sh", ["-c", "\"$0\" \"$1\" memory worker 2>\"$2\" & echo $!; exec sleep 600", process.execPath, BIN, log], {
+  const worker = await UnreapedProcess.start(process.execPath, [BIN, "memory", "worker"], {
     env,
     cwd: env["ACX_HOME"],
-    detached: true,
-    stdio: ["ignore", "pipe", "ignore"]
+    stderrFile: log
   })
-  cleanups.push(() => killGroup(parent.pid!))
-  const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (data) => resolve(String(data)))))
-  return { parent: parent.pid!, pid }
+  cleanups.push(worker.stop)
+  return worker
 }
 
 /** The observer's script: one observation per batch, named after its events. */
@@ -779,18 +765,18 @@ describe.skipIf(!claude.available || !linux)("a dead memory worker is dead (real
     const { w, proxy, lockPid } = await takeoverWorld()
     const release = proxy.hold()
     const log = path.join(w.root, "unreaped-worker.log")
-    const { parent, pid } = await startUnreapedWorker(w.env, log)
+    const worker = await startUnreapedWorker(w.env, log)
+    const pid = worker.pid
     await waitFor("a model call in flight", () => proxy.outstanding() > 0)
     expect(lockPid(), fs.readFileSync(log, "utf8")).toBe(pid)
-    process.kill(pid, "SIGKILL")
-    await waitFor("the worker to be a zombie", () => procState(pid) === "Z", 10_000)
+    await worker.kill()
     // what the old check took for a live worker
     expect(() => process.kill(pid, 0)).not.toThrow()
-    killLeftovers(parent, parent)
+    killLeftovers(worker.parent, worker.parent)
     release()
     await expectTakeOver(w, pid, "zombie")
     // it was a zombie all along: its parent never reaped it
-    expect(procState(pid)).toBe("Z")
+    expect(worker.state()).toBe("Z")
   }, 120_000)
 
   it("kill -9 during a model call, its pid recorded for a live unrelated process: the next worker takes over on its first start", async () => {
@@ -816,6 +802,6 @@ describe.skipIf(!claude.available || !linux)("a dead memory worker is dead (real
       db.close()
     }
     await expectTakeOver(w, sleeper.pid!, "pid reused")
-    expect(procState(sleeper.pid!)).toBe("S")
+    expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })
   }, 120_000)
 })

@@ -105,6 +105,8 @@ describe("check", () => {
     })
     started.push(parent.pid!)
     const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (d) => resolve(String(d)))))
+    // until the shell has become the sleep, it could still reap the child
+    await waitUntil(() => fs.readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim() === "sleep")
     const start = ProcessLiveness.startTime(pid)
     expect(ProcessLiveness.check(pid, start)).toEqual({ _tag: "Alive" })
     process.kill(pid, "SIGKILL")

@@ -5,8 +5,8 @@
  * input instead of losing it, and SessionStart's context.
  */
 import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import Database from "better-sqlite3"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -141,25 +141,22 @@ describe("runHook", () => {
       // a live worker (this process, as recorded): no start
       expect(hookWith({ pid: process.pid, pidStart: ProcessLiveness.startTime(process.pid) ?? null })).toBe(false)
       // a zombie (killed, its parent a `sleep` that never waits for it)
-      const parent = spawn("sh", ["-c", "sleep 600 & echo $!; exec sleep 600"], {
-        detached: true,
-        stdio: ["ignore", "pipe", "ignore"]
-      })
+      const unreaped = await UnreapedProcess.start("sleep", ["600"])
       try {
-        const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (d) => resolve(String(d)))))
+        const zombie = unreaped.pid
         const start = ProcessLiveness.startTime(zombie)!
         expect(hookWith({ pid: zombie, pidStart: start })).toBe(false)
-        process.kill(zombie, "SIGKILL")
-        while (ProcessLiveness.check(zombie, start)._tag === "Alive") await new Promise((r) => setTimeout(r, 5))
+        await unreaped.kill()
         expect(() => process.kill(zombie, 0)).not.toThrow()
         expect(hookWith({ pid: zombie, pidStart: start })).toBe(true)
         // a row written before start times were recorded: the state alone says it
         expect(hookWith({ pid: zombie, pidStart: null })).toBe(true)
         // the live `sleep`, recorded with another start time: its pid was reused
-        expect(hookWith({ pid: parent.pid!, pidStart: ProcessLiveness.startTime(parent.pid!)! + 1 })).toBe(true)
-        expect(hookWith({ pid: parent.pid!, pidStart: ProcessLiveness.startTime(parent.pid!)! })).toBe(false)
+        const parentStart = ProcessLiveness.startTime(unreaped.parent)!
+        expect(hookWith({ pid: unreaped.parent, pidStart: parentStart + 1 })).toBe(true)
+        expect(hookWith({ pid: unreaped.parent, pidStart: parentStart })).toBe(false)
       } finally {
-        process.kill(-parent.pid!, "SIGKILL")
+        unreaped.stop()
       }
     }
   )
