@@ -805,3 +805,28 @@ describe.skipIf(!claude.available || !linux)("a dead memory worker is dead (real
     expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })
   }, 120_000)
 })
+
+describe.skipIf(!linux)("acx memory worker while another worker runs", () => {
+  it("says so with the live worker's pid and how long it has run, and leaves its lock alone", async () => {
+    const acxHome = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-memory-live-"))
+    cleanups.push(() => fs.rmSync(acxHome, { recursive: true, force: true }))
+    hookEvent(acxHome, "/work/shop", "s-live", "UserPromptSubmit", { prompt: "go" })
+    // the worker that runs: a live process recorded with its own start time, up 3 minutes
+    const live = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+    cleanups.push(() => killGroup(live.pid!))
+    const startedAt = Date.now() - 185_000
+    const db = new Database(path.join(acxHome, "memory.db"))
+    try {
+      db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+        .run(live.pid, ProcessLiveness.startTime(live.pid!), startedAt, Date.now())
+    } finally {
+      db.close()
+    }
+    const result = await acx(["memory", "worker"], { env: { ACX_HOME: acxHome } })
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(
+      new RegExp(`^acx memory worker: another worker runs \\(pid ${live.pid}, up 3m \\d\\ds\\); nothing to do$`, "m")
+    )
+    expect(rows(acxHome, "SELECT pid, started_at FROM memory_worker")).toEqual([{ pid: live.pid, started_at: startedAt }])
+  })
+})
