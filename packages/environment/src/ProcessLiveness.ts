@@ -93,16 +93,26 @@ let procMounted: boolean | undefined
 /** Whether `/proc` describes processes here (Linux); read once. */
 const hasProc = (): boolean => (procMounted ??= fs.existsSync("/proc/self/stat"))
 
+// A stat line is about 300 bytes (the command at most 64): one read into a buffer kept for it.
+// `readFileSync` costs several times more here: /proc files say they are empty, so it stats the
+// file and then reads in chunks.
+const statBuffer = Buffer.allocUnsafe(4096)
+
 /** The stat of `pid`: `undefined` when it has none (exited, or hidden), `null` without `/proc`. */
 const readStat = (pid: number): ProcStat | undefined | null => {
   if (!hasProc()) return null
-  let text: string
+  let length: number
   try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, "latin1")
+    const fd = fs.openSync(`/proc/${pid}/stat`, "r")
+    try {
+      length = fs.readSync(fd, statBuffer, 0, statBuffer.length, 0)
+    } finally {
+      fs.closeSync(fd)
+    }
   } catch {
     return undefined
   }
-  return parseStat(text)
+  return parseStat(statBuffer.toString("latin1", 0, length))
 }
 
 /** `kill(pid, 0)`: whether a process with this pid exists (one we may not signal exists too). */
