@@ -25,7 +25,8 @@ afterEach(() => {
 
 // under the test clock the grace period never ends: awaitExit returns only when the process is
 // judged gone, never by waiting it out
-const underTestClock = (effect: Effect.Effect<void>) => Effect.runPromise(Effect.provide(effect, TestContext.TestContext))
+const underTestClock = (effect: Effect.Effect<void>) =>
+  Effect.runPromise(Effect.provide(effect, TestContext.TestContext))
 
 describe.skipIf(!fs.existsSync("/proc/self/stat"))("awaitExit", () => {
   it("a zombie (its parent never waits for it) has exited", async () => {

@@ -760,51 +760,62 @@ const killLeftovers = (pgid: number, keep: number) => {
   }
 }
 
-describe.skipIf(!claude.available || !linux)("a dead memory worker is dead (real Claude Code CLI as the observer)", () => {
-  it("kill -9 during a model call, the worker kept as a zombie: the next worker takes over on its first start", async () => {
-    const { w, proxy, lockPid } = await takeoverWorld()
-    const release = proxy.hold()
-    const log = path.join(w.root, "unreaped-worker.log")
-    const worker = await startUnreapedWorker(w.env, log)
-    const pid = worker.pid
-    await waitFor("a model call in flight", () => proxy.outstanding() > 0)
-    expect(lockPid(), fs.readFileSync(log, "utf8")).toBe(pid)
-    await worker.kill()
-    // what the old check took for a live worker
-    expect(() => process.kill(pid, 0)).not.toThrow()
-    killLeftovers(worker.parent, worker.parent)
-    release()
-    await expectTakeOver(w, pid, "zombie")
-    // it was a zombie all along: its parent never reaped it
-    expect(worker.state()).toBe("Z")
-  }, 120_000)
+describe.skipIf(!claude.available || !linux)(
+  "a dead memory worker is dead (real Claude Code CLI as the observer)",
+  () => {
+    it(
+      "kill -9 during a model call, the worker kept as a zombie: the next worker takes over on its first start",
+      async () => {
+        const { lockPid, proxy, w } = await takeoverWorld()
+        const release = proxy.hold()
+        const log = path.join(w.root, "unreaped-worker.log")
+        const worker = await startUnreapedWorker(w.env, log)
+        const pid = worker.pid
+        await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+        expect(lockPid(), fs.readFileSync(log, "utf8")).toBe(pid)
+        await worker.kill()
+        // what the old check took for a live worker
+        expect(() => process.kill(pid, 0)).not.toThrow()
+        killLeftovers(worker.parent, worker.parent)
+        release()
+        await expectTakeOver(w, pid, "zombie")
+        // it was a zombie all along: its parent never reaped it
+        expect(worker.state()).toBe("Z")
+      },
+      120_000
+    )
 
-  it("kill -9 during a model call, its pid recorded for a live unrelated process: the next worker takes over on its first start", async () => {
-    const { w, proxy, lockPid } = await takeoverWorld()
-    const release = proxy.hold()
-    const worker = startWorker(w.env)
-    await waitFor("a model call in flight", () => proxy.outstanding() > 0)
-    expect(lockPid()).toBe(worker.pid)
-    process.kill(worker.pid, "SIGKILL")
-    expect((await worker.exited).signal).toBe("SIGKILL")
-    killGroup(worker.pid)
-    release()
-    // the row names a live `sleep` (its pid reused, as far as the row can tell), with a fresh
-    // heartbeat and a start time that is not the sleep's
-    const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
-    cleanups.push(() => killGroup(sleeper.pid!))
-    const start = ProcessLiveness.startTime(sleeper.pid!)!
-    const db = new Database(path.join(w.acxHome, "memory.db"))
-    try {
-      db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
-        .run(sleeper.pid, start + 1, Date.now(), Date.now())
-    } finally {
-      db.close()
-    }
-    await expectTakeOver(w, sleeper.pid!, "pid reused")
-    expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })
-  }, 120_000)
-})
+    it(
+      "kill -9 during a model call, its pid recorded for a live unrelated process: the next worker takes over on its first start",
+      async () => {
+        const { lockPid, proxy, w } = await takeoverWorld()
+        const release = proxy.hold()
+        const worker = startWorker(w.env)
+        await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+        expect(lockPid()).toBe(worker.pid)
+        process.kill(worker.pid, "SIGKILL")
+        expect((await worker.exited).signal).toBe("SIGKILL")
+        killGroup(worker.pid)
+        release()
+        // the row names a live `sleep` (its pid reused, as far as the row can tell), with a fresh
+        // heartbeat and a start time that is not the sleep's
+        const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+        cleanups.push(() => killGroup(sleeper.pid!))
+        const start = ProcessLiveness.startTime(sleeper.pid!)!
+        const db = new Database(path.join(w.acxHome, "memory.db"))
+        try {
+          db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+            .run(sleeper.pid, start + 1, Date.now(), Date.now())
+        } finally {
+          db.close()
+        }
+        await expectTakeOver(w, sleeper.pid!, "pid reused")
+        expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })
+      },
+      120_000
+    )
+  }
+)
 
 describe.skipIf(!linux)("acx memory worker while another worker runs", () => {
   it("says so with the live worker's pid and how long it has run, and leaves its lock alone", async () => {
@@ -827,6 +838,9 @@ describe.skipIf(!linux)("acx memory worker while another worker runs", () => {
     expect(result.stderr).toMatch(
       new RegExp(`^acx memory worker: another worker runs \\(pid ${live.pid}, up 3m \\d\\ds\\); nothing to do$`, "m")
     )
-    expect(rows(acxHome, "SELECT pid, started_at FROM memory_worker")).toEqual([{ pid: live.pid, started_at: startedAt }])
+    expect(rows(acxHome, "SELECT pid, started_at FROM memory_worker")).toEqual([{
+      pid: live.pid,
+      started_at: startedAt
+    }])
   })
 })

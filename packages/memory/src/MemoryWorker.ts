@@ -85,6 +85,12 @@ export type WorkerExit =
   | { readonly _tag: "Idle"; readonly batches: number; readonly events: number }
   | { readonly _tag: "LockLost" }
 
+const alreadyRunning = (held: { readonly holder: number | null; readonly startedAt: number | null }): WorkerExit => ({
+  _tag: "AlreadyRunning",
+  pid: held.holder,
+  startedAt: held.startedAt
+})
+
 interface Warm {
   readonly observer: Observer
   /** The instructions were given in this conversation (now or before a restart). */
@@ -144,7 +150,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       // the release is registered with the claim, in one uninterruptible step: an interruption
       // (SIGTERM) while the worker still starts up gives the lock back too
       const claimed = yield* Effect.acquireRelease(
-        Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.claim(pid, now)).pipe(
+        Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.claim(pid, now, log)).pipe(
           Effect.mapError(databaseError("taking the worker lock"))
         ),
         (claimed) =>
@@ -155,12 +161,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             )
             : Effect.void
       )
-      if (!claimed.won) {
-        return { _tag: "AlreadyRunning", pid: claimed.holder, startedAt: claimed.startedAt } satisfies WorkerExit
-      }
-      if (claimed.tookOver !== undefined) {
-        log(`worker ${pid}: worker pid ${claimed.tookOver.pid} is gone (${claimed.tookOver.why}); taking over`)
-      }
+      if (!claimed.won) return alreadyRunning(claimed)
       log(`worker ${pid}: started (memory ${files.database})`)
 
       const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
@@ -590,7 +591,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             // a spooling hook's worker that met this one still holding the lock has gone: the spool
             // is looked at with the lock free, once per idle spell (a bad file must not keep it up)
             if (released === "work") continue
-            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid))) continue
+            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid, log))) continue
             break
           }
           yield* Effect.sleep(pollInterval)

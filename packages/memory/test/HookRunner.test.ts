@@ -128,13 +128,20 @@ describe("runHook", () => {
         const db = new Database(database)
         try {
           // a fresh heartbeat, and no other hook started a worker lately
-          db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, heartbeat_at = ?, spawned_at = NULL WHERE id = 1")
+          db.prepare(
+            "UPDATE memory_worker SET pid = ?, pid_start = ?, heartbeat_at = ?, spawned_at = NULL WHERE id = 1"
+          )
             .run(row.pid, row.pidStart, Date.now())
         } finally {
           db.close()
         }
         n++
-        const input = base("PostToolUse", { tool_name: "Read", tool_use_id: `t${n}`, tool_input: {}, tool_response: "" })
+        const input = base("PostToolUse", {
+          tool_name: "Read",
+          tool_use_id: `t${n}`,
+          tool_input: {},
+          tool_response: ""
+        })
         return hook(home, "PostToolUse", input).startWorker
       }
       expect(hook(home, "UserPromptSubmit", base("UserPromptSubmit", { prompt: "go" })).recorded).toBe(true)

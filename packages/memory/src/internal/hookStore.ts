@@ -200,7 +200,9 @@ export type WorkerHolder =
 export const judgeWorker = (row: WorkerRow | undefined, now: number): WorkerHolder => {
   if (row === undefined || row.pid === null) return { _tag: "Free" }
   if (row.heartbeatAt === null || now - row.heartbeatAt > WORKER_STALE_MS) {
-    const silent = row.heartbeatAt === null ? "no heartbeat" : `no heartbeat for ${Math.round((now - row.heartbeatAt) / 1000)}s`
+    const silent = row.heartbeatAt === null
+      ? "no heartbeat"
+      : `no heartbeat for ${Math.round((now - row.heartbeatAt) / 1000)}s`
     return { _tag: "Dead", pid: row.pid, why: silent }
   }
   const liveness = ProcessLiveness.check(row.pid, row.pidStart)

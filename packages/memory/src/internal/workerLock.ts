@@ -34,9 +34,9 @@ const readRow = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 /**
  * Takes the lock for `pid` (recording its start time beside it), or says which live worker holds
  * it. A holder that is dead by `judgeWorker`'s rule (its process exited, a zombie, its pid
- * reused, or its heartbeat stale) is replaced at once.
+ * reused, or its heartbeat stale) is replaced at once, and `log` is told so.
  */
-export const claim = (pid: number, now: number) =>
+export const claim = (pid: number, now: number, log: (line: string) => void = () => {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const row = yield* readRow
@@ -50,6 +50,9 @@ export const claim = (pid: number, now: number) =>
       AND heartbeat_at IS ${row?.heartbeatAt ?? null} RETURNING id`
     if (taken.length === 1) {
       const tookOver = holder._tag === "Dead" && holder.pid !== pid ? { pid: holder.pid, why: holder.why } : undefined
+      if (tookOver !== undefined) {
+        log(`worker ${pid}: worker pid ${tookOver.pid} is gone (${tookOver.why}); taking over`)
+      }
       return wonOver(tookOver)
     }
     const after = yield* readRow
@@ -57,8 +60,8 @@ export const claim = (pid: number, now: number) =>
   })
 
 /** Takes the lock again for an idle worker that gave it up and then found work: whether it won. */
-export const retake = (pid: number) =>
-  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now)), (claimed) => claimed.won)
+export const retake = (pid: number, log?: (line: string) => void) =>
+  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now, log)), (claimed) => claimed.won)
 
 /** Renews the heartbeat; false when the lock is no longer ours. */
 export const heartbeat = (pid: number, now: number) =>
