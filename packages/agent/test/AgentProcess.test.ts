@@ -9,19 +9,8 @@ import * as Effect from "effect/Effect"
 import * as TestContext from "effect/TestContext"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { awaitExit } from "../src/internal/agentProcess.js"
-
-const groups: Array<number> = []
-afterEach(() => {
-  for (const pid of groups.splice(0)) {
-    try {
-      process.kill(-pid, "SIGKILL")
-    } catch {
-      // gone
-    }
-  }
-})
 
 // under the test clock the grace period never ends: awaitExit returns only when the process is
 // judged gone, never by waiting it out
@@ -31,7 +20,7 @@ const underTestClock = (effect: Effect.Effect<void>) =>
 describe.skipIf(!fs.existsSync("/proc/self/stat"))("awaitExit", () => {
   it("a zombie (its parent never waits for it) has exited", async () => {
     const zombie = await UnreapedProcess.start("sleep", ["600"])
-    groups.push(zombie.parent)
+    onTestFinished(zombie.stop)
     const pid = zombie.pid
     const start = ProcessLiveness.startTime(pid)
     await zombie.kill()
@@ -41,7 +30,7 @@ describe.skipIf(!fs.existsSync("/proc/self/stat"))("awaitExit", () => {
 
   it("a pid another process has now is not waited for, nor killed", async () => {
     const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
-    groups.push(sleeper.pid!)
+    onTestFinished(() => void sleeper.kill("SIGKILL"))
     const start = ProcessLiveness.startTime(sleeper.pid!)!
     await underTestClock(awaitExit(sleeper.pid!, start + 1))
     expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })

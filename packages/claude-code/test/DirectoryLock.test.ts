@@ -14,13 +14,14 @@ import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
 import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
-import { afterAll, afterEach, describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { onTestFinished } from "vitest"
 import * as DirectoryLock from "../src/internal/directoryLock.js"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-directory-lock-"))
@@ -178,19 +179,9 @@ describe("DirectoryLock", () => {
   describe.skipIf(!fs.existsSync("/proc/self/stat"))(
     "a holder that is not its process any more (ProcessLiveness)",
     () => {
-      const started: Array<number> = []
-      afterEach(() => {
-        for (const pid of started.splice(0)) {
-          try {
-            process.kill(-pid, "SIGKILL")
-          } catch {
-            // gone
-          }
-        }
-      })
       it("a zombie holder's lock (its parent never waits for it) is broken at once", async () => {
         const holder = await UnreapedProcess.start("sleep", ["600"])
-        started.push(holder.parent)
+        onTestFinished(holder.stop)
         const pid = holder.pid
         const dir = freshDir()
         // the token the holder writes while it lives (its form is checked below)
@@ -211,7 +202,7 @@ describe("DirectoryLock", () => {
 
       it("a lock whose pid now names a live unrelated process is broken at once", async () => {
         const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
-        started.push(sleeper.pid!)
+        onTestFinished(() => void sleeper.kill("SIGKILL"))
         const pid = sleeper.pid!
         const start = ProcessLiveness.startTime(pid)!
         const dir = freshDir()
