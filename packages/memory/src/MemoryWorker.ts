@@ -70,26 +70,15 @@ export interface WorkerOptions {
 }
 
 /**
- * How a worker ended.
+ * How a worker ended (`AlreadyRunning`: the live worker's pid and when it took the lock, ms since the epoch).
  *
  * @since 0.1.0
  * @category models
  */
 export type WorkerExit =
-  | {
-    readonly _tag: "AlreadyRunning"
-    /** The live worker's pid, and when it took the lock (ms since the epoch). */
-    readonly pid: number | null
-    readonly startedAt: number | null
-  }
+  | { readonly _tag: "AlreadyRunning"; readonly pid: number | null; readonly startedAt: number | null }
   | { readonly _tag: "Idle"; readonly batches: number; readonly events: number }
   | { readonly _tag: "LockLost" }
-
-const alreadyRunning = (held: { readonly holder: number | null; readonly startedAt: number | null }): WorkerExit => ({
-  _tag: "AlreadyRunning",
-  pid: held.holder,
-  startedAt: held.startedAt
-})
 
 interface Warm {
   readonly observer: Observer
@@ -161,7 +150,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             )
             : Effect.void
       )
-      if (!claimed.won) return alreadyRunning(claimed)
+      if (!claimed.won) return { _tag: "AlreadyRunning" as const, pid: claimed.holder, startedAt: claimed.startedAt }
       log(`worker ${pid}: started (memory ${files.database})`)
 
       const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
