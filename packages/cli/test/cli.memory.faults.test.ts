@@ -11,7 +11,11 @@
  *   `acx memory retry`; SIGTERM stops a worker whose observer is still warm;
  * - acx's hooks installed in the user's settings, a real Claude Code session recording through
  *   them and starting the worker: the observer's own Claude Code records nothing and writes
- *   nothing into the user's `~/.claude/projects`.
+ *   nothing into the user's `~/.claude/projects`;
+ * - a dead worker is dead: `kill -9` while a model call is held open, then at once a restart that
+ *   takes over on its first start, with the dead worker kept as a zombie (its parent never waits
+ *   for it) or its pid recorded for a live unrelated process; every event distilled once; and a
+ *   worker started while another really runs names that one's pid and age.
  */
 import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as HookRunner from "@acx/memory/HookRunner"

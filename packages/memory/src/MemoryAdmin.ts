@@ -109,8 +109,9 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
       localReason: string | null
       settings: string | null
     }
-  >`SELECT pid, pid_start AS pidStart, started_at AS startedAt, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError,
-    local_reason AS localReason, settings FROM memory_worker WHERE id = 1`
+  >`SELECT pid, pid_start AS pidStart, started_at AS startedAt, heartbeat_at AS heartbeatAt,
+    stopped_at AS stoppedAt, last_error AS lastError, local_reason AS localReason, settings
+    FROM memory_worker WHERE id = 1`
   const [lastError] = yield* sql<{ lastError: string }>`
     SELECT last_error AS lastError FROM memory_events WHERE last_error IS NOT NULL ORDER BY id DESC LIMIT 1`
   const sessions = yield* sql<{ status: string; n: number }>`

@@ -70,7 +70,7 @@ export interface WorkerOptions {
 }
 
 /**
- * How a worker ended (`AlreadyRunning`: the live worker's pid and when it took the lock, ms since the epoch).
+ * How a worker ended (`AlreadyRunning`: the live worker's pid and when it took the lock, in ms).
  *
  * @since 0.1.0
  * @category models

@@ -1,12 +1,14 @@
 /**
  * The writers' lock of a Claude config directory's `projects/`: `.acx-lock`, a file created
  * exclusively (`wx`) whose content is the holder's token, `pid:host:random:start` (`start`: the
- * holder's start time, `ProcessLiveness.startTime`), fresh for every acquisition. `ClaudeProjectsSessionStore` and `ClaudeProjects.appendEntries` take it, so
- * writers in several processes (or on several machines sharing the volume) take turns.
+ * holder's start time, `ProcessLiveness.startTime`), fresh for every acquisition.
+ * `ClaudeProjectsSessionStore` and `ClaudeProjects.appendEntries` take it, so writers in several
+ * processes (or on several machines sharing the volume) take turns.
  *
  * A dead holder's lock (on this host, its process exited, is a zombie or its pid was reused, by
- * `ProcessLiveness`'s rule; or the lock is older than {@link STALE_MILLIS}) is broken by a rename, never by a plain remove, so that two waiters
- * that judged the same lock stale cannot both break it. The argument is in docs/design.md
+ * `ProcessLiveness`'s rule; or the lock is older than {@link STALE_MILLIS}) is broken by a
+ * rename, never by a plain remove, so that two waiters that judged the same lock stale cannot both
+ * break it. The argument is in docs/design.md
  * ("Breaking a dead holder's directory lock"); in short:
  * 1. a waiter reads the lock's token T and judges it stale;
  * 2. it renames `.acx-lock` to a unique marker `.acx-lock.breaking-<ms>-<pid>-<random>`: the
