@@ -8,16 +8,20 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { createClaudeProjectsSessionStore } from "@acx/claude-code/ClaudeProjectsSessionStore"
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import { bundleWorker } from "@acx/fixtures/workerBundle"
 import { runAppendWorkers } from "@acx/testing/SessionStoreConcurrency"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { onTestFinished } from "vitest"
 import * as DirectoryLock from "../src/internal/directoryLock.js"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-directory-lock-"))
@@ -171,4 +175,61 @@ describe("DirectoryLock", () => {
     expect(await store.load({ projectKey: "-p", sessionId })).toHaveLength(1)
     await store.close()
   })
+
+  describe.skipIf(!fs.existsSync("/proc/self/stat"))(
+    "a holder that is not its process any more (ProcessLiveness)",
+    () => {
+      it("a zombie holder's lock (its parent never waits for it) is broken at once", async () => {
+        const holder = await UnreapedProcess.start("sleep", ["600"])
+        onTestFinished(holder.stop)
+        const pid = holder.pid
+        const dir = freshDir()
+        // the token the holder writes while it lives (its form is checked below)
+        const token = `${pid}:${os.hostname()}:${randomUUID()}:${ProcessLiveness.startTime(pid)}`
+        fs.writeFileSync(path.join(dir, DirectoryLock.LOCK), token)
+        expect(DirectoryLock.isStale(token, 0)).toBe(false)
+        await holder.kill()
+        expect(() => process.kill(pid, 0)).not.toThrow()
+        expect(DirectoryLock.isStale(token, 0)).toBe(true)
+        // an older acx's token (no start time) for the same zombie is stale too
+        expect(DirectoryLock.isStale(`${pid}:${os.hostname()}:old`, 0)).toBe(true)
+        // taken well before the lock could go stale by age
+        const lock = await run(DirectoryLock.make({ dir, timeout: "5 seconds" }))
+        expect(await run(lock.withLock(Effect.succeed("taken")))).toBe("taken")
+        expect(holder.state()).toBe("Z")
+        expect(leftovers(dir)).toEqual([])
+      })
+
+      it("a lock whose pid now names a live unrelated process is broken at once", async () => {
+        const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+        onTestFinished(() => void sleeper.kill("SIGKILL"))
+        const pid = sleeper.pid!
+        const start = ProcessLiveness.startTime(pid)!
+        const dir = freshDir()
+        const token = `${pid}:${os.hostname()}:${randomUUID()}:${start + 1}`
+        fs.writeFileSync(path.join(dir, DirectoryLock.LOCK), token)
+        expect(DirectoryLock.isStale(token, 0)).toBe(true)
+        // its own start time, or none (an older acx's token): a live holder
+        expect(DirectoryLock.isStale(`${pid}:${os.hostname()}:x:${start}`, 0)).toBe(false)
+        expect(DirectoryLock.isStale(`${pid}:${os.hostname()}:x`, 0)).toBe(false)
+        const lock = await run(DirectoryLock.make({ dir, timeout: "5 seconds" }))
+        expect(await run(lock.withLock(Effect.succeed("taken")))).toBe("taken")
+        expect(ProcessLiveness.check(pid, start)).toEqual({ _tag: "Alive" })
+        expect(leftovers(dir)).toEqual([])
+      })
+
+      it("a lock taken here carries this process's start time", () =>
+        run(Effect.gen(function*() {
+          const dir = freshDir()
+          const lock = yield* DirectoryLock.make({ dir, timeout: "1 second" })
+          const token = yield* lock.withLock(Effect.sync(() => fs.readFileSync(lock.file, "utf8")))
+          expect(token.split(":")).toEqual([
+            String(process.pid),
+            os.hostname(),
+            expect.any(String),
+            String(ProcessLiveness.startTime(process.pid))
+          ])
+        })))
+    }
+  )
 })

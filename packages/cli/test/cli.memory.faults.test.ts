@@ -11,12 +11,18 @@
  *   `acx memory retry`; SIGTERM stops a worker whose observer is still warm;
  * - acx's hooks installed in the user's settings, a real Claude Code session recording through
  *   them and starting the worker: the observer's own Claude Code records nothing and writes
- *   nothing into the user's `~/.claude/projects`.
+ *   nothing into the user's `~/.claude/projects`;
+ * - a dead worker is dead: `kill -9` while a model call is held open, then at once a restart that
+ *   takes over on its first start, with the dead worker kept as a zombie (its parent never waits
+ *   for it) or its pid recorded for a live unrelated process; every event distilled once; and a
+ *   worker started while another really runs names that one's pid and age.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import { random } from "@acx/testing/SeededRandom"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import Database from "better-sqlite3"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -134,6 +140,8 @@ const makeWorld = async (
  */
 const slowProxy = async (target: string, delayMs: number) => {
   let delay = delayMs
+  // while set, observer requests wait for it too (a call held open until the test lets it go)
+  let gate: Promise<void> | undefined
   let outstanding = 0
   let arrivals = 0
   const server = Http.createServer((request, response) => {
@@ -156,7 +164,7 @@ const slowProxy = async (target: string, delayMs: number) => {
         observer = false
       }
       response.on("close", settle)
-      setTimeout(() => {
+      const pass = () => {
         const upstream = Http.request(
           new URL(request.url ?? "/", target),
           { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
@@ -167,7 +175,9 @@ const slowProxy = async (target: string, delayMs: number) => {
         )
         upstream.on("error", () => response.destroy())
         upstream.end(body)
-      }, observer ? delay : 0)
+      }
+      const held = observer ? gate : undefined
+      setTimeout(() => held === undefined ? pass() : void held.then(pass), observer ? delay : 0)
     })
     response.on("error", () => {})
   })
@@ -187,6 +197,15 @@ const slowProxy = async (target: string, delayMs: number) => {
     outstanding: () => outstanding,
     setDelay: (ms: number) => {
       delay = ms
+    },
+    /** Holds the observer requests that arrive from now on; the function returned lets them go. */
+    hold: (): () => void => {
+      let open = () => {}
+      gate = new Promise<void>((resolve) => (open = resolve))
+      return () => {
+        gate = undefined
+        open()
+      }
     }
   }
 }
@@ -667,4 +686,165 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
     },
     120_000
   )
+})
+
+// -------------------------------------------------------------------------------------------------
+// a dead worker is dead (ProcessLiveness): killed with -9 while a model call is held open, its lock
+// row left behind with its pid, the next worker takes over on its first start, whether the dead one
+// is kept as a zombie (its parent never waits for it) or its pid now names a live unrelated process
+// -------------------------------------------------------------------------------------------------
+
+const linux = fs.existsSync("/proc/self/stat")
+
+/** `acx memory worker` under a parent that never waits for it: killed, it stays a zombie. */
+const startUnreapedWorker = async (env: Record<string, string>, log: string) => {
+  const worker = await UnreapedProcess.start(process.execPath, [BIN, "memory", "worker"], {
+    env,
+    cwd: env["ACX_HOME"],
+    stderrFile: log
+  })
+  cleanups.push(worker.stop)
+  return worker
+}
+
+/** The observer's script: one observation per batch, named after its events. */
+const batchObservations = (request: ModelDouble.ModelRequest): ModelDouble.ModelAnswer => {
+  if (!isObserver(request)) return { content: "title", usage: { inputTokens: 0, outputTokens: 0 } }
+  const range = /EVENTS (\d+) TO (\d+)/.exec(ModelDouble.lastUserText(request) ?? "")
+  if (range === null) return { content: "<no_observations/>", usage: { inputTokens: 100, outputTokens: 5 } }
+  return {
+    content: `<observation><type>change</type><title>Batch ${range[1]}-${range[2]}</title>` +
+      `<narrative>Events ${range[1]} to ${range[2]}.</narrative></observation>`,
+    usage: { inputTokens: 1_000, outputTokens: 50 }
+  }
+}
+
+/** A world with a queue of 9 events and a proxy that can hold the observer's calls open. */
+const takeoverWorld = async () => {
+  let proxy: Awaited<ReturnType<typeof slowProxy>> | undefined
+  const w = await makeWorld(
+    { batchWaitSeconds: 0, workerIdleMinutes: 0.02, batchSize: 3 },
+    batchObservations,
+    { baseUrl: async (url) => (proxy = await slowProxy(url, 0)).url }
+  )
+  recordSession(w.acxHome, w.project, "s-crash", 8, { ended: false })
+  expect(value(w.acxHome, "SELECT count(*) FROM memory_events WHERE state = 'pending'")).toBe(9)
+  const lockPid = () => value(w.acxHome, "SELECT pid FROM memory_worker WHERE id = 1") as number | null
+  return { w, proxy: proxy!, lockPid }
+}
+
+/** The next worker, started once: it says it took over from `dead`, distils everything once, exits idle. */
+const expectTakeOver = async (w: World, dead: number, why: string) => {
+  const next = startWorker(w.env)
+  expect(await next.exited, next.stderr()).toEqual({ code: 0, signal: null })
+  expect(next.stderr()).toContain(`worker ${next.pid}: worker pid ${dead} is gone (${why}); taking over`)
+  expect(next.stderr()).not.toContain("another worker runs")
+  expect(next.stderr()).toMatch(/acx memory worker: done \(\d+ batches, 9 events\)/)
+  const events = rows(w.acxHome, "SELECT id, state FROM memory_events ORDER BY id")
+  expect(events.filter((event) => event.state !== "done")).toEqual([])
+  // every event in exactly one observation: the batch the dead worker held was not stored twice
+  const seen = new Map<number, number>()
+  for (const row of rows(w.acxHome, "SELECT event_ids FROM memory_observations")) {
+    for (const id of JSON.parse(row.event_ids) as Array<number>) seen.set(id, (seen.get(id) ?? 0) + 1)
+  }
+  expect(events.map((event) => seen.get(event.id) ?? 0)).toEqual(events.map(() => 1))
+  expect(rows(w.acxHome, "SELECT pid, heartbeat_at FROM memory_worker")).toEqual([{ pid: null, heartbeat_at: null }])
+}
+
+/** Kills what a killed worker left (its Claude Code) in process group `pgid`, but `keep`. */
+const killLeftovers = (pgid: number, keep: number) => {
+  for (const member of groupMembers(pgid)) {
+    if (member !== keep) {
+      try {
+        process.kill(member, "SIGKILL")
+      } catch {
+        // gone
+      }
+    }
+  }
+}
+
+describe.skipIf(!claude.available || !linux)(
+  "a dead memory worker is dead (real Claude Code CLI as the observer)",
+  () => {
+    it(
+      "kill -9 during a model call, the worker kept as a zombie: the next worker takes over on its first start",
+      async () => {
+        const { lockPid, proxy, w } = await takeoverWorld()
+        const release = proxy.hold()
+        const log = path.join(w.root, "unreaped-worker.log")
+        const worker = await startUnreapedWorker(w.env, log)
+        const pid = worker.pid
+        await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+        expect(lockPid(), fs.readFileSync(log, "utf8")).toBe(pid)
+        await worker.kill()
+        // what the old check took for a live worker
+        expect(() => process.kill(pid, 0)).not.toThrow()
+        killLeftovers(worker.parent, worker.parent)
+        release()
+        await expectTakeOver(w, pid, "zombie")
+        // it was a zombie all along: its parent never reaped it
+        expect(worker.state()).toBe("Z")
+      },
+      120_000
+    )
+
+    it(
+      "kill -9 during a model call, its pid recorded for a live unrelated process: the next worker takes over on its first start",
+      async () => {
+        const { lockPid, proxy, w } = await takeoverWorld()
+        const release = proxy.hold()
+        const worker = startWorker(w.env)
+        await waitFor("a model call in flight", () => proxy.outstanding() > 0)
+        expect(lockPid()).toBe(worker.pid)
+        process.kill(worker.pid, "SIGKILL")
+        expect((await worker.exited).signal).toBe("SIGKILL")
+        killGroup(worker.pid)
+        release()
+        // the row names a live `sleep` (its pid reused, as far as the row can tell), with a fresh
+        // heartbeat and a start time that is not the sleep's
+        const sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+        cleanups.push(() => killGroup(sleeper.pid!))
+        const start = ProcessLiveness.startTime(sleeper.pid!)!
+        const db = new Database(path.join(w.acxHome, "memory.db"))
+        try {
+          db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+            .run(sleeper.pid, start + 1, Date.now(), Date.now())
+        } finally {
+          db.close()
+        }
+        await expectTakeOver(w, sleeper.pid!, "pid reused")
+        expect(ProcessLiveness.check(sleeper.pid!, start)).toEqual({ _tag: "Alive" })
+      },
+      120_000
+    )
+  }
+)
+
+describe.skipIf(!linux)("acx memory worker while another worker runs", () => {
+  it("says so with the live worker's pid and how long it has run, and leaves its lock alone", async () => {
+    const acxHome = fs.mkdtempSync(path.join(os.tmpdir(), "acx-cli-memory-live-"))
+    cleanups.push(() => fs.rmSync(acxHome, { recursive: true, force: true }))
+    hookEvent(acxHome, "/work/shop", "s-live", "UserPromptSubmit", { prompt: "go" })
+    // the worker that runs: a live process recorded with its own start time, up 3 minutes
+    const live = spawn("sleep", ["600"], { detached: true, stdio: "ignore" })
+    cleanups.push(() => killGroup(live.pid!))
+    const startedAt = Date.now() - 185_000
+    const db = new Database(path.join(acxHome, "memory.db"))
+    try {
+      db.prepare("UPDATE memory_worker SET pid = ?, pid_start = ?, started_at = ?, heartbeat_at = ? WHERE id = 1")
+        .run(live.pid, ProcessLiveness.startTime(live.pid!), startedAt, Date.now())
+    } finally {
+      db.close()
+    }
+    const result = await acx(["memory", "worker"], { env: { ACX_HOME: acxHome } })
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(
+      new RegExp(`^acx memory worker: another worker runs \\(pid ${live.pid}, up 3m \\d\\ds\\); nothing to do$`, "m")
+    )
+    expect(rows(acxHome, "SELECT pid, started_at FROM memory_worker")).toEqual([{
+      pid: live.pid,
+      started_at: startedAt
+    }])
+  })
 })

@@ -45,3 +45,11 @@ export * as SqliteSpec from "./SqliteSpec.js"
  * @since 0.1.0
  */
 export * as SessionIdLookup from "./SessionIdLookup.js"
+
+/**
+ * Whether the process that recorded a pid is still that process: not exited, not a zombie, its
+ * pid not reused (the start time recorded beside it, from `/proc`).
+ *
+ * @since 0.3.0
+ */
+export * as ProcessLiveness from "./ProcessLiveness.js"

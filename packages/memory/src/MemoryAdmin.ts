@@ -10,7 +10,7 @@ import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
-import { processExists, WORKER_STALE_MS } from "./internal/hookStore.js"
+import { judgeWorker } from "./internal/hookStore.js"
 import type { LoadedConfig, MemoryConfig, MemoryPaths } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
 import type { DaySpend } from "./MemoryStore.js"
@@ -101,14 +101,17 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
   const [worker] = yield* sql<
     {
       pid: number | null
+      pidStart: number | null
+      startedAt: number | null
       heartbeatAt: number | null
       stoppedAt: number | null
       lastError: string | null
       localReason: string | null
       settings: string | null
     }
-  >`SELECT pid, heartbeat_at AS heartbeatAt, stopped_at AS stoppedAt, last_error AS lastError,
-    local_reason AS localReason, settings FROM memory_worker WHERE id = 1`
+  >`SELECT pid, pid_start AS pidStart, started_at AS startedAt, heartbeat_at AS heartbeatAt,
+    stopped_at AS stoppedAt, last_error AS lastError, local_reason AS localReason, settings
+    FROM memory_worker WHERE id = 1`
   const [lastError] = yield* sql<{ lastError: string }>`
     SELECT last_error AS lastError FROM memory_events WHERE last_error IS NOT NULL ORDER BY id DESC LIMIT 1`
   const sessions = yield* sql<{ status: string; n: number }>`
@@ -120,8 +123,7 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
   const [forgotten] = yield* sql<{ observations: number; summaries: number }>`
     SELECT (SELECT count(*) FROM memory_observations WHERE forgotten_at IS NOT NULL) AS observations,
       (SELECT count(*) FROM memory_summaries WHERE forgotten_at IS NOT NULL) AS summaries`
-  const running = worker?.pid != null && worker.heartbeatAt !== null && now - worker.heartbeatAt <= WORKER_STALE_MS &&
-    processExists(worker.pid)
+  const running = judgeWorker(worker, now)._tag === "Live"
   return {
     paths,
     settings,

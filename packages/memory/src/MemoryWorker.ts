@@ -70,13 +70,13 @@ export interface WorkerOptions {
 }
 
 /**
- * How a worker ended.
+ * How a worker ended (`AlreadyRunning`: the live worker's pid and when it took the lock, in ms).
  *
  * @since 0.1.0
  * @category models
  */
 export type WorkerExit =
-  | { readonly _tag: "AlreadyRunning"; readonly pid: number | null }
+  | { readonly _tag: "AlreadyRunning"; readonly pid: number | null; readonly startedAt: number | null }
   | { readonly _tag: "Idle"; readonly batches: number; readonly events: number }
   | { readonly _tag: "LockLost" }
 
@@ -139,7 +139,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
       // the release is registered with the claim, in one uninterruptible step: an interruption
       // (SIGTERM) while the worker still starts up gives the lock back too
       const claimed = yield* Effect.acquireRelease(
-        Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.claim(pid, now)).pipe(
+        Effect.flatMap(Clock.currentTimeMillis, (now) => WorkerLock.claim(pid, now, log)).pipe(
           Effect.mapError(databaseError("taking the worker lock"))
         ),
         (claimed) =>
@@ -150,7 +150,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             )
             : Effect.void
       )
-      if (!claimed.won) return { _tag: "AlreadyRunning", pid: claimed.holder } satisfies WorkerExit
+      if (!claimed.won) return { _tag: "AlreadyRunning" as const, pid: claimed.holder, startedAt: claimed.startedAt }
       log(`worker ${pid}: started (memory ${files.database})`)
 
       const credentialsFor = (settings: MemoryConfig.MemoryConfig) =>
@@ -580,7 +580,7 @@ export const run = (options: WorkerOptions = {}): Effect.Effect<WorkerExit, Memo
             // a spooling hook's worker that met this one still holding the lock has gone: the spool
             // is looked at with the lock free, once per idle spell (a bad file must not keep it up)
             if (released === "work") continue
-            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid))) continue
+            if (!retook && Spool.waiting(files) && (retook = yield* WorkerLock.retake(pid, log))) continue
             break
           }
           yield* Effect.sleep(pollInterval)

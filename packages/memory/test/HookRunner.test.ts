@@ -4,6 +4,8 @@
  * projects, the skip list, the observer's own hooks ignored, a locked database spooling the
  * input instead of losing it, and SessionStart's context.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
+import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -115,6 +117,56 @@ describe("runHook", () => {
     // the worker never took the lock: after the grace a hook starts one again
     expect(at(4, t0 + 10_001).startWorker).toBe(true)
   })
+
+  it.skipIf(!fs.existsSync("/proc/self/stat"))(
+    "a hook starts a worker when the row's worker is a zombie or its pid another process's",
+    async () => {
+      const home = makeHome()
+      const database = MemoryConfig.paths(home).database
+      let n = 0
+      const hookWith = (row: { pid: number; pidStart: number | null }) => {
+        const db = new Database(database)
+        try {
+          // a fresh heartbeat, and no other hook started a worker lately
+          db.prepare(
+            "UPDATE memory_worker SET pid = ?, pid_start = ?, heartbeat_at = ?, spawned_at = NULL WHERE id = 1"
+          )
+            .run(row.pid, row.pidStart, Date.now())
+        } finally {
+          db.close()
+        }
+        n++
+        const input = base("PostToolUse", {
+          tool_name: "Read",
+          tool_use_id: `t${n}`,
+          tool_input: {},
+          tool_response: ""
+        })
+        return hook(home, "PostToolUse", input).startWorker
+      }
+      expect(hook(home, "UserPromptSubmit", base("UserPromptSubmit", { prompt: "go" })).recorded).toBe(true)
+      // a live worker (this process, as recorded): no start
+      expect(hookWith({ pid: process.pid, pidStart: ProcessLiveness.startTime(process.pid) ?? null })).toBe(false)
+      // a zombie (killed, its parent a `sleep` that never waits for it)
+      const unreaped = await UnreapedProcess.start("sleep", ["600"])
+      try {
+        const zombie = unreaped.pid
+        const start = ProcessLiveness.startTime(zombie)!
+        expect(hookWith({ pid: zombie, pidStart: start })).toBe(false)
+        await unreaped.kill()
+        expect(() => process.kill(zombie, 0)).not.toThrow()
+        expect(hookWith({ pid: zombie, pidStart: start })).toBe(true)
+        // a row written before start times were recorded: the state alone says it
+        expect(hookWith({ pid: zombie, pidStart: null })).toBe(true)
+        // the live `sleep`, recorded with another start time: its pid was reused
+        const parentStart = ProcessLiveness.startTime(unreaped.parent)!
+        expect(hookWith({ pid: unreaped.parent, pidStart: parentStart + 1 })).toBe(true)
+        expect(hookWith({ pid: unreaped.parent, pidStart: parentStart })).toBe(false)
+      } finally {
+        unreaped.stop()
+      }
+    }
+  )
 
   it("bad stdin: one warning line, exit as usual, nothing written", () => {
     const home = makeHome({ maxHookInputBytes: 1000 })

@@ -263,7 +263,7 @@ describe("MemoryWorker", () => {
       ).pipe(Effect.map((exit) => void (second = exit)))
     }))
     const exit = await runWarm(acxHome, observer)
-    expect(second).toEqual({ _tag: "AlreadyRunning", pid: process.pid })
+    expect(second).toMatchObject({ _tag: "AlreadyRunning", pid: process.pid })
     expect(exit).toMatchObject({ _tag: "Idle", events: 2 })
     expect(fs.readdirSync(MemoryConfig.paths(acxHome).spool)).toEqual([])
     expect(query(acxHome, "SELECT session_id, state FROM memory_events ORDER BY id")).toEqual([

@@ -104,3 +104,10 @@ export * as ReadOnlyPath from "./ReadOnlyPath.js"
  * @since 0.4.0
  */
 export * as SeededRandom from "./SeededRandom.js"
+
+/**
+ * A process whose parent never waits for it: once killed it stays a zombie (Linux).
+ *
+ * @since 0.4.0
+ */
+export * as UnreapedProcess from "./UnreapedProcess.js"

@@ -5,6 +5,7 @@
  */
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
@@ -21,20 +22,15 @@ export const storePathIn = (home: string): string => AcxHome.paths(home).agentDa
 export const STDERR_KEPT = 4096
 export const GRACEFUL_EXIT = Duration.seconds(10)
 
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/** Waits (polling) until the process has exited; kills it after the grace period. */
-export const awaitExit = (pid: number): Effect.Effect<void> =>
+/**
+ * Waits (polling) until the process has exited; kills it after the grace period. Exited means
+ * `ProcessLiveness`'s rule: a zombie (exited, not yet reaped) has, and a pid that another process
+ * has since (its start time is not `pidStart`) is not waited for nor killed.
+ */
+export const awaitExit = (pid: number, pidStart: number | undefined): Effect.Effect<void> =>
   Effect.gen(function*() {
     const deadline = Date.now() + Duration.toMillis(GRACEFUL_EXIT)
-    while (isAlive(pid)) {
+    while (ProcessLiveness.isAlive(pid, pidStart)) {
       if (Date.now() >= deadline) {
         yield* Effect.sync(() => process.kill(pid, "SIGKILL")).pipe(Effect.ignore)
         return

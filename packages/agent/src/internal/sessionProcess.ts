@@ -3,6 +3,7 @@
  * (and reading its messages into the driver's inbox), the one process a turn needs, stopping it,
  * and interrupting the turn it runs.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
@@ -132,7 +133,8 @@ export const startProcess = (
     // interruptible whatever region the session was made in (a pool makes it in an acquire)
     const reader = yield* Effect.forkIn(Effect.interruptible(readLoop(state, generation, query)), state.scope)
     const pid = yield* awaitInitialized(state.launch, resume, query, input, () => stderr)
-    return { generation, query, input, reader, pid, stderr: () => stderr }
+    const pidStart = pid === undefined ? undefined : ProcessLiveness.startTime(pid)
+    return { generation, query, input, reader, pid, pidStart, stderr: () => stderr }
   }).pipe(Effect.withSpan("AgentSession.start", { attributes: { cwd: state.launch.cwd, resume: resume ?? "" } }))
 
 /** The live process, or a new one resuming the session (a new generation). */
@@ -158,7 +160,7 @@ export const stopProcess = (state: SessionState, ended: Process, graceful: boole
     yield* Effect.sync(() => ended.query.close())
     yield* Fiber.interrupt(ended.reader)
     // gone from the system before this returns: a pool counts on it to never exceed its slots
-    if (ended.pid !== undefined) yield* awaitExit(ended.pid)
+    if (ended.pid !== undefined) yield* awaitExit(ended.pid, ended.pidStart)
     if (state.live === ended) {
       state.live = undefined
       yield* Ref.set(state.pid, Option.none())

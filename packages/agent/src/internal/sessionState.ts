@@ -42,6 +42,8 @@ export interface Process {
   readonly input: Queue.Queue<Sdk.SDKUserMessage>
   readonly reader: Fiber.RuntimeFiber<void>
   readonly pid: number | undefined
+  /** Its start time when it reported its pid (`ProcessLiveness.startTime`): a reused pid is not it. */
+  readonly pidStart: number | undefined
   readonly stderr: () => string
 }
 

@@ -1,12 +1,14 @@
 /**
  * The writers' lock of a Claude config directory's `projects/`: `.acx-lock`, a file created
- * exclusively (`wx`) whose content is the holder's token, `pid:host:random`, fresh for every
- * acquisition. `ClaudeProjectsSessionStore` and `ClaudeProjects.appendEntries` take it, so
- * writers in several processes (or on several machines sharing the volume) take turns.
+ * exclusively (`wx`) whose content is the holder's token, `pid:host:random:start` (`start`: the
+ * holder's start time, `ProcessLiveness.startTime`), fresh for every acquisition.
+ * `ClaudeProjectsSessionStore` and `ClaudeProjects.appendEntries` take it, so writers in several
+ * processes (or on several machines sharing the volume) take turns.
  *
- * A dead holder's lock (its pid is gone on this host, or the lock is older than
- * {@link STALE_MILLIS}) is broken by a rename, never by a plain remove, so that two waiters
- * that judged the same lock stale cannot both break it. The argument is in docs/design.md
+ * A dead holder's lock (on this host, its process exited, is a zombie or its pid was reused, by
+ * `ProcessLiveness`'s rule; or the lock is older than {@link STALE_MILLIS}) is broken by a
+ * rename, never by a plain remove, so that two waiters that judged the same lock stale cannot both
+ * break it. The argument is in docs/design.md
  * ("Breaking a dead holder's directory lock"); in short:
  * 1. a waiter reads the lock's token T and judges it stale;
  * 2. it renames `.acx-lock` to a unique marker `.acx-lock.breaking-<ms>-<pid>-<random>`: the
@@ -26,6 +28,7 @@
  * back nothing anyone waits on; and no holder removes a path it has only read, which could be a
  * new holder's lock by then.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -96,18 +99,29 @@ const isNotFound = (error: unknown) =>
 const isAlreadyExists = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { readonly reason?: unknown }).reason === "AlreadyExists"
 
-/** Whether a lock with `token`, `ageMillis` old, is a dead holder's. */
+/**
+ * A fresh token for a lock taken by process `pid` on `host`: `pid:host:random:start`, `start`
+ * being the process's start time (`ProcessLiveness.startTime`; left out where there is none), so
+ * that a waiter tells the holder from an unrelated process given its pid since.
+ */
+export const tokenFor = (pid: number, host: string): string => {
+  const start = ProcessLiveness.startTime(pid)
+  return `${pid}:${host}:${randomUUID()}${start === undefined ? "" : `:${start}`}`
+}
+
+/**
+ * Whether a lock with `token`, `ageMillis` old, is a dead holder's: released, older than
+ * {@link STALE_MILLIS}, or taken on this host by a process that is no longer that process by
+ * `ProcessLiveness`'s rule (exited, a zombie, or its pid reused: the start time in the token
+ * differs). A token without a start time (an older acx's) is judged by the process's state alone.
+ */
 export const isStale = (token: string, ageMillis: number, host: string = os.hostname()): boolean => {
   if (ageMillis > STALE_MILLIS || isReleased(token)) return true
-  const [pidText, lockHost] = token.split(":")
+  const [pidText, lockHost, , startText] = token.split(":")
   const pid = Number(pidText)
-  if (lockHost !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH"
-  }
+  if (lockHost !== host || !Number.isInteger(pid) || pid <= 0) return false
+  const start = startText !== undefined && /^\d+$/.test(startText) ? Number(startText) : undefined
+  return !ProcessLiveness.isAlive(pid, start)
 }
 
 export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock, never, FileSystem.FileSystem> =>
@@ -156,7 +170,7 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
      * the release, which writes the tombstone through it.
      */
     const tryAcquire = Effect.gen(function*() {
-      const token = `${process.pid}:${host}:${randomUUID()}`
+      const token = tokenFor(process.pid, host)
       const scope = yield* Scope.make()
       const created = yield* fs.open(file, { flag: "wx", mode: 0o644 }).pipe(
         Effect.tap((handle) => handle.writeAll(new TextEncoder().encode(token))),

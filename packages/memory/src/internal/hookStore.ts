@@ -2,6 +2,7 @@
  * The hook's reads and writes, synchronous over better-sqlite3: one immediate transaction per
  * capture, the context's rows, and whether the worker is needed.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import type Database from "better-sqlite3"
 import type { Capture } from "../HookCapture.js"
 import type { ContextEntry } from "../MemoryContext.js"
@@ -170,22 +171,64 @@ export const claimWorkerStart = (db: Database.Database, now: number): boolean =>
   db.prepare("UPDATE memory_worker SET spawned_at = ? WHERE id = 1 AND (spawned_at IS NULL OR spawned_at < ?)")
       .run(now, now - SPAWN_GRACE_MS).changes === 1
 
-/** Whether a process with this pid exists (a pid we may not signal still exists). */
-export const processExists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
+/**
+ * The worker lock's row as recorded: the holder's pid, its start time beside it (`pidStart`,
+ * `ProcessLiveness.startTime`; null in rows written before it was recorded, or without `/proc`),
+ * when it took the lock and its last heartbeat.
+ */
+export interface WorkerRow {
+  readonly pid: number | null
+  readonly pidStart: number | null
+  readonly startedAt: number | null
+  readonly heartbeatAt: number | null
+}
+
+/**
+ * What the worker row says: no holder, a live worker, or a dead one (`why`: its process exited,
+ * is a zombie or its pid was reused — `ProcessLiveness`'s rule — or its heartbeat stopped).
+ */
+export type WorkerHolder =
+  | { readonly _tag: "Free" }
+  | { readonly _tag: "Live"; readonly pid: number; readonly startedAt: number | null }
+  | { readonly _tag: "Dead"; readonly pid: number; readonly why: string }
+
+/**
+ * Judges the worker row: a live worker has a fresh heartbeat (under {@link WORKER_STALE_MS}) and
+ * a process that is still the one that took the lock (`ProcessLiveness.check`: not exited, not
+ * a zombie, its pid not reused). The one rule for hooks, the worker's claim and `status`.
+ */
+export const judgeWorker = (row: WorkerRow | undefined, now: number): WorkerHolder => {
+  if (row === undefined || row.pid === null) return { _tag: "Free" }
+  if (row.heartbeatAt === null || now - row.heartbeatAt > WORKER_STALE_MS) {
+    const silent = row.heartbeatAt === null
+      ? "no heartbeat"
+      : `no heartbeat for ${Math.round((now - row.heartbeatAt) / 1000)}s`
+    return { _tag: "Dead", pid: row.pid, why: silent }
+  }
+  const liveness = ProcessLiveness.check(row.pid, row.pidStart)
+  return liveness._tag === "Alive"
+    ? { _tag: "Live", pid: row.pid, startedAt: row.startedAt }
+    : { _tag: "Dead", pid: row.pid, why: ProcessLiveness.describeDead(liveness.reason) }
+}
+
+/**
+ * Reads the worker row (every column, so that a file the current migrations have not reached
+ * yet — a read-only look before the worker migrates it — reads too).
+ */
+export const readWorkerRow = (db: Database.Database): WorkerRow | undefined => {
+  const row = db.prepare("SELECT * FROM memory_worker WHERE id = 1").get() as Record<string, unknown> | undefined
+  if (row === undefined) return undefined
+  const int = (value: unknown) => typeof value === "number" || typeof value === "bigint" ? Number(value) : null
+  return {
+    pid: int(row["pid"]),
+    pidStart: int(row["pid_start"]),
+    startedAt: int(row["started_at"]),
+    heartbeatAt: int(row["heartbeat_at"])
   }
 }
 
-/** The worker row: a live worker has a running pid and a fresh heartbeat. */
+/** The live worker's pid, if one lives ({@link judgeWorker}). */
 export const liveWorkerPid = (db: Database.Database, now: number): number | undefined => {
-  const row = db.prepare("SELECT pid, heartbeat_at FROM memory_worker WHERE id = 1").get() as
-    | { pid: number | null; heartbeat_at: number | null }
-    | undefined
-  if (row === undefined || row.pid === null || row.heartbeat_at === null) return undefined
-  if (now - row.heartbeat_at > WORKER_STALE_MS) return undefined
-  return processExists(row.pid) ? row.pid : undefined
+  const holder = judgeWorker(readWorkerRow(db), now)
+  return holder._tag === "Live" ? holder.pid : undefined
 }

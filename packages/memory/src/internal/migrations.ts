@@ -305,6 +305,14 @@ INSERT INTO memory_worker (id) VALUES (1);
       ...teamTriggers("memory_observations", "observation"),
       ...teamTriggers("memory_summaries", "summary")
     ]
+  },
+  {
+    id: 8,
+    name: "memory_worker_pid_start",
+    // the holder's start time (clock ticks since boot, from /proc; NULL where there is none)
+    // beside its pid: a pid reused by another process is not taken for the worker
+    // (`ProcessLiveness`); a row without it is judged by the process's state and the heartbeat
+    statements: ["ALTER TABLE memory_worker ADD COLUMN pid_start INTEGER"]
   }
 ]
 

@@ -1,45 +1,67 @@
 /**
  * The one-worker-per-memory lock: a row of the database (`memory_worker`) holding the worker's
- * pid and heartbeat. Taking it is a compare-and-set on the values read, so of two workers
- * started at once exactly one wins; a holder whose process is gone, or whose heartbeat is stale
- * (its pid reused by another program), is replaced. A lock file would need the same check to
+ * pid, its start time (`ProcessLiveness.startTime`) and heartbeat. Taking it is a compare-and-set
+ * on the values read, so of two workers started at once exactly one wins; a holder that is dead by
+ * `judgeWorker`'s rule (its process exited or is a zombie, its pid now another process's, or its
+ * heartbeat stale) is replaced at once. A lock file would need the same check to
  * break a dead holder's lock, and that check races between two breakers; SQLite's write lock
  * does not.
  */
+import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { processExists, WORKER_STALE_MS } from "./hookStore.js"
+import { judgeWorker, type WorkerRow } from "./hookStore.js"
 
-interface WorkerRow {
-  readonly pid: number | null
-  readonly heartbeatAt: number | null
-}
+/** What a claim found: the lock taken (over a dead holder, when `tookOver`), or a live holder's. */
+export type Claimed =
+  | { readonly won: true; readonly tookOver: { readonly pid: number; readonly why: string } | undefined }
+  | { readonly won: false; readonly holder: number | null; readonly startedAt: number | null }
 
-/** Takes the lock for `pid`, or says which live worker holds it. */
-export const claim = (pid: number, now: number) =>
+const heldBy = (holder: number | null, startedAt: number | null): Claimed => ({ won: false, holder, startedAt })
+const wonOver = (tookOver: { readonly pid: number; readonly why: string } | undefined): Claimed => ({
+  won: true,
+  tookOver
+})
+
+const readRow = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<WorkerRow>`SELECT pid, pid_start AS pidStart, started_at AS startedAt, heartbeat_at AS heartbeatAt
+      FROM memory_worker WHERE id = 1`,
+    (rows) => rows[0]
+  ))
+
+/**
+ * Takes the lock for `pid` (recording its start time beside it), or says which live worker holds
+ * it. A holder that is dead by `judgeWorker`'s rule (its process exited, a zombie, its pid
+ * reused, or its heartbeat stale) is replaced at once, and `log` is told so.
+ */
+export const claim = (pid: number, now: number, log: (line: string) => void = () => {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<WorkerRow>`SELECT pid, heartbeat_at AS heartbeatAt FROM memory_worker WHERE id = 1`
-    const holder = row?.pid ?? null
-    if (
-      holder !== null && holder !== pid && row!.heartbeatAt !== null && now - row!.heartbeatAt <= WORKER_STALE_MS &&
-      processExists(holder)
-    ) {
-      return { won: false as const, holder }
+    const row = yield* readRow
+    const holder = judgeWorker(row, now)
+    if (holder._tag === "Live" && holder.pid !== pid) {
+      return heldBy(holder.pid, holder.startedAt)
     }
-    const taken = yield* sql`UPDATE memory_worker SET pid = ${pid}, started_at = ${now}, heartbeat_at = ${now},
-      stopped_at = NULL, spawned_at = NULL WHERE id = 1 AND pid IS ${holder} AND heartbeat_at IS ${
-      row?.heartbeatAt ?? null
-    } RETURNING id`
-    if (taken.length === 1) return { won: true as const }
-    const [after] = yield* sql<WorkerRow>`SELECT pid, heartbeat_at AS heartbeatAt FROM memory_worker WHERE id = 1`
-    return { won: false as const, holder: after?.pid ?? null }
+    const pidStart = ProcessLiveness.startTime(pid) ?? null
+    const taken = yield* sql`UPDATE memory_worker SET pid = ${pid}, pid_start = ${pidStart}, started_at = ${now},
+      heartbeat_at = ${now}, stopped_at = NULL, spawned_at = NULL WHERE id = 1 AND pid IS ${row?.pid ?? null}
+      AND heartbeat_at IS ${row?.heartbeatAt ?? null} RETURNING id`
+    if (taken.length === 1) {
+      const tookOver = holder._tag === "Dead" && holder.pid !== pid ? { pid: holder.pid, why: holder.why } : undefined
+      if (tookOver !== undefined) {
+        log(`worker ${pid}: worker pid ${tookOver.pid} is gone (${tookOver.why}); taking over`)
+      }
+      return wonOver(tookOver)
+    }
+    const after = yield* readRow
+    return heldBy(after?.pid ?? null, after?.startedAt ?? null)
   })
 
 /** Takes the lock again for an idle worker that gave it up and then found work: whether it won. */
-export const retake = (pid: number) =>
-  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now)), (claimed) => claimed.won)
+export const retake = (pid: number, log?: (line: string) => void) =>
+  Effect.map(Effect.flatMap(Clock.currentTimeMillis, (now) => claim(pid, now, log)), (claimed) => claimed.won)
 
 /** Renews the heartbeat; false when the lock is no longer ours. */
 export const heartbeat = (pid: number, now: number) =>

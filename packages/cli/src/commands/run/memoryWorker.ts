@@ -11,9 +11,14 @@ import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { duration } from "../../internal/format.js"
 import { files } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
 import * as MemoryTeam from "./memoryTeam.js"
+
+/** "pid N, up 3m 05s": the live worker, and how long it has held the lock. */
+const holderOf = (exit: { readonly pid: number | null; readonly startedAt: number | null }) =>
+  `pid ${exit.pid ?? "unknown"}${exit.startedAt === null ? "" : `, up ${duration(Date.now() - exit.startedAt)}`}`
 
 /**
  * @since 0.1.0
@@ -52,7 +57,7 @@ export const run = () =>
       exit._tag === "Signal"
         ? `acx memory worker: stopped by ${exit.signal}`
         : exit._tag === "AlreadyRunning"
-        ? `acx memory worker: another worker runs (pid ${exit.pid}); nothing to do`
+        ? `acx memory worker: another worker runs (${holderOf(exit)}); nothing to do`
         : exit._tag === "LockLost"
         ? "acx memory worker: another worker took over"
         : `acx memory worker: done (${exit.batches} batches, ${exit.events} events)`
