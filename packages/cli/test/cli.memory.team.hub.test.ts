@@ -257,7 +257,10 @@ describe("acx memory --team on a hub", () => {
     // a failed one is shown as failed
     fs.writeFileSync(
       path.join(mate.home, "memory-team.json"),
-      fs.readFileSync(path.join(mate.home, "memory-team.json"), "utf8").replace(/schema":\s*"acx_team"/, "schema\":\"acx_none\"")
+      fs.readFileSync(path.join(mate.home, "memory-team.json"), "utf8").replace(
+        /schema":\s*"acx_team"/,
+        "schema\":\"acx_none\""
+      )
     )
     expect((await acxInProcess(["memory", "sync"], { env: mate.env })).code).toBe(1)
     expect((await acxInProcess(["memory", "status"], { env: mate.env })).stdout).toMatch(

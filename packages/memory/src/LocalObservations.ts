@@ -4,6 +4,9 @@
  * failed, errors seen. Used in `mode: "local"`, when the daily budget is spent, and when there
  * are no credentials, so the memory works offline and for free; the model only enriches it.
  *
+ * What is made of the prompts and commands as typed stays on this machine: the team push never
+ * sends those observations ({@link isVerbatim}) nor a local summary's request ({@link PROMPT_FIELDS}).
+ *
  * Pure and total: malformed payloads give fewer facts, never an error.
  *
  * @since 0.1.0

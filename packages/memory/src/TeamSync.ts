@@ -4,8 +4,11 @@
  *
  * 1. **Push** one's own observations and summaries of shared projects (a working directory whose
  *    git remote names it) after the push watermark: each gets a uid once, is cleaned (`<private>`
- *    parts removed, secrets redacted, again, whatever the row holds) and inserted by uid, so a
- *    push repeated after a kill inserts nothing twice; the watermark moves after the insert.
+ *    parts removed, secrets redacted, again, whatever the row holds), has every run of its
+ *    session's prompts and tool inputs withheld (whoever wrote it: `internal/teamWithhold.ts`)
+ *    and is inserted by uid, so a push repeated after a kill inserts nothing twice; the
+ *    watermark moves after the insert. The local observer's observations of the prompts and
+ *    commands (`LocalObservations.isVerbatim`) stay on this machine.
  * 2. **Push the outbox**: the forgotten state of a shared entry changed here (a forget, a restore,
  *    a delete) becomes the team's.
  * 3. **Pull** every shared project's entries changed since its watermark (teammates' new ones,
@@ -13,7 +16,9 @@
  *    teammate's entry is stored under the project's identity with its author and machine, where
  *    the SessionStart hook reads it.
  *
- * The connection string's password is never part of a message: failures name the server.
+ * The connection string's password is never part of a message: failures name the server, and
+ * say whether a later sync catches up (`TeamUnreachable`) or an admin's `acx hub init` must run
+ * first (`TeamSetUp`).
  *
  * @since 0.4.0
  */
@@ -122,7 +127,9 @@ const codeOf = (cause: unknown): unknown =>
 const unreachable = (cause: unknown): boolean => {
   const code = codeOf(cause)
   return (typeof code === "string" && code in NETWORK) ||
-    /timeout|terminated unexpectedly|Connection terminated/i.test(cause instanceof Error ? cause.message : String(cause))
+    /timeout|terminated unexpectedly|Connection terminated/i.test(
+      cause instanceof Error ? cause.message : String(cause)
+    )
 }
 
 // SQLSTATEs of a team memory that is not set up for this role: insufficient_privilege,

@@ -319,8 +319,10 @@ export const applyPulled = (
 /** A value kept in `memory_meta`, if any. */
 export const getMeta = (key: string) =>
   Effect.map(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ value: string }>`SELECT value FROM memory_meta WHERE key = ${key}`),
-    (rows) => rows[0]?.value
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ value: string }>`SELECT value FROM memory_meta WHERE key = ${key}`),
+    (rows) =>
+      rows[0]?.value
   )
 
 /** Removes a value kept in `memory_meta`. */

@@ -116,7 +116,7 @@ const FILE_KEYS = new Set(["file_path", "notebook_path"])
  */
 export const inputTexts = (input: unknown, texts: Array<string>, files: Array<string>): void => {
   if (typeof input === "string") texts.push(input)
-  else if (Array.isArray(input)) for (const item of input) inputTexts(item, texts, files)
+  else if (Array.isArray(input)) { for (const item of input) inputTexts(item, texts, files) }
   else if (typeof input === "object" && input !== null) {
     for (const [key, value] of Object.entries(input)) {
       if (FILE_KEYS.has(key) && typeof value === "string") files.push(value)
