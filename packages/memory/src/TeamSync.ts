@@ -270,7 +270,7 @@ const remote = <A>(settings: TeamSettings, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: teamError(settings) })
 
 /** Sessions' verbatim indexes kept while a push runs (rows come mostly session by session). */
-const VERBATIM_CACHE = 16
+const VERBATIM_CACHE = 4
 
 const verbatimCache = () => {
   const cache = new Map<string, Withhold.Verbatim>()

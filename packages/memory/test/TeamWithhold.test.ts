@@ -119,7 +119,7 @@ describe("the team push withholds prompts and tool inputs", () => {
     expect(Withhold.withhold(`about ${PROMPT.slice(0, 19)}!`, verbatim).runs).toBe(0)
     expect(Withhold.withhold("Rounding is half-even since the fix in rounding.ts", verbatim).runs).toBe(0)
     // a file path of the tools is not a text: the tool input's other values are
-    expect(Withhold.index([], ["/p/src/a.ts"]).hashes.size).toBe(0)
+    expect(Withhold.index([], ["/p/src/a.ts"]).windows.size).toBe(0)
     const texts: Array<string> = []
     const files: Array<string> = []
     Withhold.inputTexts({ file_path: "/p/src/a.ts", edits: [{ old_string: "x", new_string: "yy" }] }, texts, files)
