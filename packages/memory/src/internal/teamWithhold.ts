@@ -36,7 +36,9 @@ const isSpace = (code: number): boolean =>
   code === 0x205f || code === 0x3000 || code === 0xfeff
 
 /** A text's code units lower-cased, with white space runs as one space, and where each came from. */
-const normalised = (text: string): { readonly codes: Uint16Array; readonly from: Uint32Array; readonly length: number } => {
+const normalised = (
+  text: string
+): { readonly codes: Uint16Array; readonly from: Uint32Array; readonly length: number } => {
   const lower = text.toLowerCase()
   // a lower case longer than its letter (İ) is compared as written
   const source = lower.length === text.length ? lower : text
