@@ -182,6 +182,10 @@ const notSetUp = (settings: TeamSettings, cause: unknown): string => {
   const where = `schema ${settings.schema} ${TeamDisplay(settings)}`
   const detail = masked(settings, (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!)
   const missing = cause instanceof MissingTables || codeOf(cause) === "42P01" || codeOf(cause) === "3F000"
+  // a policy refused a row: a project this member has no grant for, not a set-up to redo
+  if (/row-level security/.test(detail)) {
+    return `${user} may not share entries of a project it has no grant for, in ${where} (${detail}): an admin grants the project (acx hub grant --project ID --role ${user}) or removes its grants`
+  }
   return missing
     ? `the team memory's tables are not in ${where}${
       cause instanceof MissingTables ? `, and ${user} may not create them (${detail})` : ` (${detail})`
