@@ -13,6 +13,7 @@
  *
  * The hub is started through the built binary (`startHub`); the memory commands run in process.
  */
+import { leaks, stringsOf } from "@acx/testing/VerbatimLeaks"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -105,31 +106,11 @@ const transcript = (mate: Mate): string => {
 /** Every string in the team's tables, as Postgres holds it: each text column, each item of each jsonb list. */
 const sharedStrings = async (admin: string, schema: string): Promise<Array<string>> => {
   const strings: Array<string> = []
-  const walk = (value: unknown): void => {
-    if (typeof value === "string") strings.push(value)
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk)
-  }
   for (const table of ["memory_observations", "memory_summaries"]) {
     const rows = await query(admin, `SELECT to_jsonb(t) - 'search' AS row FROM "${schema}".${table} t`)
-    for (const row of rows) walk(row["row"])
+    for (const row of rows) stringsOf(row["row"], strings)
   }
   return strings
-}
-
-const folded = (text: string) => text.toLowerCase().replace(/\s+/g, " ")
-
-/** The runs of 20 characters of `text` found in any of `shared` (as they are, and case and spacing folded). */
-const leaks = (text: string, shared: ReadonlyArray<string>): Array<string> => {
-  const found: Array<string> = []
-  const haystack = shared.map(folded)
-  for (let i = 0; i + 20 <= text.length; i++) {
-    const run = text.slice(i, i + 20)
-    if (shared.some((item) => item.includes(run)) || haystack.some((item) => item.includes(folded(run)))) {
-      found.push(run)
-    }
-  }
-  return found
 }
 
 const oneLine = (result: AcxResult) => result.stderr.split("\n").filter((line) => line !== "")

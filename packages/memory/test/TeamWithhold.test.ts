@@ -9,6 +9,7 @@
  */
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
+import { leaks, stringsOf } from "@acx/testing/VerbatimLeaks"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fs from "node:fs"
@@ -77,27 +78,13 @@ const work = (home: string, project: string, sessionId: string) => {
 /** Every string in the schema's team tables: each text column, each item of each list. */
 const sharedStrings = async (schema: string): Promise<Array<string>> => {
   const out: Array<string> = []
-  const walk = (value: unknown): void => {
-    if (typeof value === "string") out.push(value)
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk)
-  }
   for (const table of ["memory_observations", "memory_summaries"]) {
-    walk((await pgQuery(`SELECT to_jsonb(t) - 'search' AS row FROM "${schema}".${table} t`)).map((r) => r["row"]))
+    stringsOf(
+      (await pgQuery(`SELECT to_jsonb(t) - 'search' AS row FROM "${schema}".${table} t`)).map((r) => r["row"]),
+      out
+    )
   }
   return out
-}
-
-const folded = (text: string) => text.toLowerCase().replace(/\s+/g, " ")
-
-/** Runs of 20 characters of `text` in any shared string (as they are, or case and spacing folded). */
-const leaks = (text: string, shared: ReadonlyArray<string>) => {
-  const found: Array<string> = []
-  for (let i = 0; i + 20 <= text.length; i++) {
-    const run = text.slice(i, i + 20)
-    if (shared.some((item) => item.includes(run) || folded(item).includes(folded(run)))) found.push(run)
-  }
-  return found
 }
 
 const sync = (home: string, settings: TeamConfig.TeamSettings, project: string) =>
