@@ -64,18 +64,15 @@ const present = async (client: Pg.Client, schema: string): Promise<boolean> =>
  * insert the team's tables: a sync can then say so before it has anything to push.
  */
 export const checkAccess = async (client: Pg.Client, schema: string): Promise<void> => {
-  for (const shape of shapes) {
-    for (const privilege of ["SELECT", "INSERT"]) {
-      const { rows } = await client.query<{ allowed: boolean }>(
-        `SELECT has_table_privilege($1, $2) AS allowed`,
-        [table(schema, shape), privilege]
-      )
-      if (rows[0]?.allowed !== true) {
-        throw Object.assign(new Error(`permission denied for table ${shape.remote} (${privilege})`), {
-          code: "42501"
-        })
-      }
-    }
+  const { rows } = await client.query<{ table: string; privilege: string }>(
+    `SELECT t AS table, p AS privilege FROM unnest($1::text[]) AS t, unnest(ARRAY['SELECT', 'INSERT']) AS p
+     WHERE NOT has_table_privilege(t, p)`,
+    [shapes.map((shape) => table(schema, shape))]
+  )
+  const refused = rows[0]
+  if (refused !== undefined) {
+    const name = refused.table.slice(refused.table.lastIndexOf(".") + 1)
+    throw Object.assign(new Error(`permission denied for table ${name} (${refused.privilege})`), { code: "42501" })
   }
 }
 
