@@ -89,7 +89,8 @@ const transcript = (mate: Mate): string => {
           content: [{
             type: "tool_result",
             tool_use_id: call.id,
-            content: call.error ? "Exit code 1: 1 failing" : "ok",
+            // an error that echoes the command: the failure's observation quotes its first line
+            content: call.error ? `sh: 1: ${COMMANDS[i]}: not found` : "ok",
             is_error: call.error
           }]
         }
@@ -172,6 +173,8 @@ describe("acx memory --team on a hub", () => {
     expect(shared).toContain("src/cart.mjs")
     expect(shared).toContain("github.com/acme/cart")
     for (const text of [...PROMPTS, ...COMMANDS]) expect(leaks(text, shared), text).toEqual([])
+    // the failure is shared, the command its error echoed withheld
+    expect(shared.some((text) => /failed: Bash: sh: 1: \[withheld\]/.test(text)), shared.join("\n")).toBe(true)
     // and the bytes of the team's schema, as one text, hold none either
     const [dump] = await query(
       hub.admin,
