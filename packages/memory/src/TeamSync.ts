@@ -166,11 +166,8 @@ export const describeFailure = (settings: TeamSettings, cause: unknown): string 
 /**
  * The command an admin runs to set the team memory up on the server `settings` names: `acx hub
  * init` on its database (with `--team` when the schema is not the default one).
- *
- * @since 0.4.0
- * @category errors
  */
-export const setUpCommand = (settings: TeamSettings): string => {
+const setUpCommand = (settings: TeamSettings): string => {
   const url = new URL(Redacted.value(settings.url))
   const team = settings.schema === DEFAULT_SCHEMA ? "" : ` --team ${settings.schema}`
   return `acx hub init postgres://ADMIN@${url.hostname}:${url.port === "" ? "5432" : url.port}${url.pathname}${team}`
