@@ -146,7 +146,7 @@ describe.concurrent("acx memory --team", () => {
     await work(ana, "s-ana", "Make the cart total round tax once per invoice")
     await until(
       "ana's observations in the team database",
-      async () => (await remoteRows(schema)).some((row) => row.title.includes("round tax once"))
+      async () => (await remoteRows(schema)).some((row) => row.title.includes("src/cart.ts"))
     )
     expect(new Set((await remoteRows(schema)).map((row) => row.author))).toEqual(new Set(["ana"]))
 
@@ -156,13 +156,15 @@ describe.concurrent("acx memory --team", () => {
       fs.existsSync(bo.database) &&
       query(bo.database, "SELECT count(*) AS n FROM memory_observations WHERE author = 'ana'")[0]!["n"] > 0)
     const context = await contextOf(bo, "s-bo-2")
-    expect(context).toMatch(/\(by ana on ana-laptop\) .*round tax once/)
+    expect(context).toMatch(/\(by ana on ana-laptop\) .*src\/cart\.ts/)
+    // her prompt stayed on her machine: its observation was never shared
+    expect(context).not.toContain("round tax once")
     expect((await acx(["memory", "context", "-p", bo.project], { env: bo.env })).stdout).toContain(
       "(by ana on ana-laptop)"
     )
 
     // ana forgets it (by id, soft); one sync each and bo's context no longer has it
-    const [row] = query(ana.database, "SELECT id, title FROM memory_observations WHERE title LIKE '%round tax once%'")
+    const [row] = query(ana.database, "SELECT id, title FROM memory_observations WHERE title LIKE '%src/cart.ts%'")
     const line = `(by ana on ana-laptop) ${row!["title"]}`
     expect(context).toContain(line)
     const forgot = await acx(["memory", "forget", `O${row!["id"]}`], { env: ana.env })
@@ -172,7 +174,7 @@ describe.concurrent("acx memory --team", () => {
     const pushed = await acx(["memory", "sync"], { env: ana.env })
     expect(pushed.stdout).toMatch(/pushed [01] forgotten states/)
     expect(
-      await remoteRows(schema, `title LIKE '%round tax once%' AND forgotten_at IS NOT NULL`)
+      await remoteRows(schema, `title LIKE '%src/cart.ts%' AND forgotten_at IS NOT NULL`)
     ).toHaveLength(1)
     // a pull takes only what committed before the oldest transaction still running on the
     // server, which the other test files share: bo syncs once those running now have ended
@@ -231,7 +233,12 @@ describe.concurrent("acx memory --team", () => {
 
     // the team database comes back (named again): everything is shared, once
     expect((await install(ana, teamUrl(schema), "ana", "ana-laptop")).code).toBe(0)
-    const local = query(ana.database, "SELECT count(*) AS n FROM memory_observations")[0]!["n"] as number
+    // the local observer's observations of her prompts and commands stay on her machine
+    const local = query(
+      ana.database,
+      `SELECT count(*) AS n FROM memory_observations
+       WHERE NOT (source = 'local' AND (concepts LIKE '%"prompt"%' OR concepts LIKE '%"command"%'))`
+    )[0]!["n"] as number
     await until("all of ana's observations shared", async () => (await remoteRows(schema)).length === local)
     expect((await acx(["memory", "sync", "--json"], { env: ana.env })).stdout).toContain("\"pushed\":0")
     expect((await remoteRows(schema)).length).toBe(local)

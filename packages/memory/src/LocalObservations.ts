@@ -4,6 +4,9 @@
  * failed, errors seen. Used in `mode: "local"`, when the daily budget is spent, and when there
  * are no credentials, so the memory works offline and for free; the model only enriches it.
  *
+ * What is made of the prompts and commands as typed stays on this machine: the team push never
+ * sends those observations ({@link isVerbatim}) nor a local summary's request ({@link PROMPT_FIELDS}).
+ *
  * Pure and total: malformed payloads give fewer facts, never an error.
  *
  * @since 0.1.0
@@ -113,6 +116,34 @@ const listed = (items: ReadonlyArray<string>, max = 5): string =>
   items.length <= max ? items.join(", ") : `${items.slice(0, max).join(", ")} and ${items.length - max} more`
 
 const plural = (count: number, one: string, many: string = `${one}s`) => `${count} ${count === 1 ? one : many}`
+
+/**
+ * The concepts of the observations made of the user's own words, as typed: a prompt, the commands
+ * run. They stay on this machine: the team push never sends them (`isVerbatim`).
+ *
+ * @since 0.4.0
+ * @category sharing
+ */
+export const VERBATIM_CONCEPTS: ReadonlyArray<string> = ["prompt", "command"]
+
+/**
+ * Whether an entry is one the local observer made of the user's prompts or commands as typed
+ * (its source `local` and a concept of {@link VERBATIM_CONCEPTS}): kept on this machine.
+ *
+ * @since 0.4.0
+ * @category sharing
+ */
+export const isVerbatim = (entry: { readonly source: string; readonly concepts: ReadonlyArray<string> }): boolean =>
+  entry.source === "local" && entry.concepts.some((concept) => VERBATIM_CONCEPTS.includes(concept))
+
+/**
+ * The fields of a local summary that hold the prompts as typed (`request`): the team push sends
+ * them empty.
+ *
+ * @since 0.4.0
+ * @category sharing
+ */
+export const PROMPT_FIELDS: ReadonlyArray<string> = ["request"]
 
 /**
  * A batch's observations: one per user prompt, one for the files edited, one for the commands

@@ -9,8 +9,12 @@
  * - `Settings`: a Claude Code settings or MCP file could not be read or written (left as it was).
  * - `WorkerRunning`: the operation needs the worker stopped (restore).
  * - `Observer`: the observer model could not be started or answered with an error.
- * - `Team`: the team's Postgres could not be reached, read or written (the description names the
- *   server, never the password).
+ * - `Team`: the team's Postgres could not be read or written (the description names the server,
+ *   never the password).
+ * - `TeamUnreachable`: the team's Postgres could not be reached (the network, the server down):
+ *   the next sync catches up.
+ * - `TeamSetUp`: the team memory's tables are missing there, or this role may not use them; the
+ *   description names the command that fixes it (an admin's `acx hub init`).
  *
  * @since 0.1.0
  */
@@ -29,7 +33,9 @@ export class MemoryError extends Schema.TaggedError<MemoryError>("@acx/memory/Me
     "Settings",
     "WorkerRunning",
     "Observer",
-    "Team"
+    "Team",
+    "TeamUnreachable",
+    "TeamSetUp"
   ),
   description: Schema.String,
   cause: Schema.optionalWith(Schema.Defect, { exact: true })

@@ -236,7 +236,7 @@ describe("TeamSync", () => {
         Effect.either(TeamSync.syncOnce({ settings: down.settings, identify, connectTimeoutMs: 2_000 }))
       )
     )
-    expect(Either.isLeft(failed) && failed.left.reason).toBe("Team")
+    expect(Either.isLeft(failed) && failed.left.reason).toBe("TeamUnreachable")
     const message = Either.isLeft(failed) ? failed.left.message : ""
     expect(message).toMatch(/127\.0\.0\.1:1: connection refused/)
     expect(message).not.toContain("hunter2")
@@ -302,7 +302,14 @@ describe("TeamSync", () => {
   it("a project without a git remote is never shared", async () => {
     const { ana, schema } = world()
     await seed(ana, "s-1", [observation("Local only", "stays here")], Date.UTC(2026, 10, 1))
-    expect(await sync(ana, (cwd) => cwd)).toEqual({ pushed: 0, forgotten: 0, pulled: 0, projects: 0 })
+    expect(await sync(ana, (cwd) => cwd)).toEqual({
+      pushed: 0,
+      kept: 0,
+      withheld: 0,
+      forgotten: 0,
+      pulled: 0,
+      projects: 0
+    })
     expect(await remoteCount(schema)).toBe(0)
   })
 })

@@ -13,7 +13,7 @@ const runs = () => import("./run/hub.js")
 
 const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) => m.init)).pipe(
   Command.withDescription(
-    "Create the store's tables, the roles acx_sync, acx_viewer and acx_admin, their privileges and row-level security (twice changes nothing)"
+    "Create the store's tables and the team memory's (schema acx_team, or --team NAME), the roles acx_sync, acx_viewer and acx_admin, their privileges and row-level security (twice changes nothing)"
   )
 )
 

@@ -6,10 +6,12 @@
 import * as Redact from "@acx/convert/Redact"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import * as LocalObservations from "../LocalObservations.js"
 import { writeTransaction } from "../MemoryStore.js"
 import type { Watermark } from "./teamPostgres.js"
 import type { TeamShape, Wire } from "./teamShapes.js"
 import { wireColumns } from "./teamShapes.js"
+import * as Withhold from "./teamWithhold.js"
 
 /** A local row read for a push: its id, its (possibly unset) uid, its working directory. */
 export type LocalRow = Record<string, string | number | null> & {
@@ -105,7 +107,8 @@ const storable = (text: string): string =>
 /** What leaves the machine: `<private>` parts removed and secrets redacted, whatever the row holds. */
 export const clean = (text: string): string => Redact.text(storable(text))
 
-const cleanList = (json: unknown, root: string): string => {
+/** What of a list leaves: a file under the project named from its root, any other text withheld where verbatim. */
+const cleanList = (json: unknown, root: string, paths: boolean, verbatim: Withhold.Verbatim) => {
   let list: unknown
   try {
     list = JSON.parse(String(json ?? "[]"))
@@ -113,33 +116,111 @@ const cleanList = (json: unknown, root: string): string => {
     list = []
   }
   const items = Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []
-  // a file under the project is named from its root: the teammate's clone is elsewhere
-  return JSON.stringify(items.map((item) => clean(item.startsWith(`${root}/`) ? item.slice(root.length + 1) : item)))
+  let runs = 0
+  const shared = items.map((item) => {
+    // a file under the project is named from its root: the teammate's clone is elsewhere
+    const named = clean(item.startsWith(`${root}/`) ? item.slice(root.length + 1) : item)
+    // a file the session's tools named goes as it is; anything else written there is a text
+    if (paths && (verbatim.files.has(item) || verbatim.files.has(`${root}/${named}`))) return named
+    const withheld = Withhold.withhold(named, verbatim)
+    runs += withheld.runs
+    return withheld.text
+  })
+  return { json: JSON.stringify(shared), runs }
 }
 
-/** A local row as it leaves the machine: cleaned, under its project's identity, marked with its author. */
+/**
+ * A local row as it leaves the machine: cleaned, every run of its session's prompts and tool
+ * inputs withheld, under its project's identity, marked with its author; `runs` withheld.
+ */
 export const toWire = (
   shape: TeamShape,
   row: LocalRow,
-  sharing: { readonly uid: string; readonly identity: string; readonly user: string; readonly machine: string }
-): Wire => {
+  sharing: {
+    readonly uid: string
+    readonly identity: string
+    readonly user: string
+    readonly machine: string
+    readonly verbatim: Withhold.Verbatim
+  }
+): { readonly wire: Wire; readonly runs: number } => {
+  const source = row["source"] === "model" ? "model" : "local"
   const wire: Wire = {
     uid: sharing.uid,
     project: sharing.identity,
     author: sharing.user,
     machine: sharing.machine,
     session_id: clean(String(row["session_id"])),
-    source: row["source"] === "model" ? "model" : "local",
+    source,
     created_at: Number(row["created_at"]),
     forgotten_at: null
   }
+  let runs = 0
   for (const text of shape.texts) {
     const value = row[text.name]
-    wire[text.name] = value === null || value === undefined ? (text.nullable ? null : "") : clean(String(value))
+    if (value === null || value === undefined) {
+      wire[text.name] = text.nullable ? null : ""
+      continue
+    }
+    // what the local observer copies from the prompts as they were typed never leaves
+    const typed = source === "local" && shape.kind === "summary" && LocalObservations.PROMPT_FIELDS.includes(text.name)
+    const withheld = Withhold.withhold(typed ? "" : clean(String(value)), sharing.verbatim)
+    wire[text.name] = withheld.text
+    runs += withheld.runs
   }
-  for (const list of shape.lists) wire[list] = cleanList(row[list], row.project)
-  return wire
+  for (const list of shape.lists) {
+    const cleaned = cleanList(row[list], row.project, shape.paths.includes(list), sharing.verbatim)
+    wire[list] = cleaned.json
+    runs += cleaned.runs
+  }
+  return { wire, runs }
 }
+
+/**
+ * Whether a local row stays on this machine: an observation the local observer made of the
+ * user's prompts or commands (`LocalObservations.isVerbatim`).
+ */
+export const staysLocal = (shape: TeamShape, row: LocalRow): boolean => {
+  if (shape.kind !== "observation") return false
+  let concepts: unknown
+  try {
+    concepts = JSON.parse(String(row["concepts"] ?? "[]"))
+  } catch {
+    concepts = []
+  }
+  return LocalObservations.isVerbatim({
+    source: String(row["source"]),
+    concepts: Array.isArray(concepts) ? concepts.filter((item): item is string => typeof item === "string") : []
+  })
+}
+
+/**
+ * The prompts and tool inputs of a session as this machine holds them (its queued events and
+ * its prompts), as one index: what a push withholds from the session's entries.
+ */
+export const verbatimOf = (sessionId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const prompts = yield* sql<{ text: string }>`SELECT text FROM memory_prompts WHERE session_id = ${sessionId}`
+    const events = yield* sql<{ kind: string; payload: string }>`SELECT kind, payload FROM memory_events
+      WHERE session_id = ${sessionId} AND kind IN ('prompt', 'tool', 'tool_failure')`
+    const texts = prompts.map((row) => row.text)
+    const files: Array<string> = []
+    for (const event of events) {
+      let payload: unknown
+      try {
+        payload = JSON.parse(event.payload)
+      } catch {
+        // an event that is not JSON is compared whole
+        texts.push(event.payload)
+        continue
+      }
+      const fields = typeof payload === "object" && payload !== null ? payload as Record<string, unknown> : {}
+      if (typeof fields["prompt"] === "string") texts.push(fields["prompt"])
+      Withhold.inputTexts(fields["tool_input"], texts, files)
+    }
+    return Withhold.index(texts, files)
+  })
 
 /** The outbox's oldest changes: forgotten states of shared entries to push. */
 export const outbox = (limit: number) =>
@@ -234,6 +315,15 @@ export const applyPulled = (
       VALUES (${target}, ${identity}, ${shape.kind}, ${mark.txid}, ${mark.uid})
       ON CONFLICT (target, identity, kind) DO UPDATE SET txid = excluded.txid, uid = excluded.uid`
   }))
+
+/** A value kept in `memory_meta`, if any. */
+export const getMeta = (key: string) =>
+  Effect.map(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ value: string }>`SELECT value FROM memory_meta WHERE key = ${key}`),
+    (rows) =>
+      rows[0]?.value
+  )
 
 /** Removes a value kept in `memory_meta`. */
 export const deleteMeta = (key: string) =>

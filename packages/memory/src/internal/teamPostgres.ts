@@ -49,11 +49,32 @@ const ddlOf = (schema: string, shape: TeamShape): ReadonlyArray<string> => {
   ]
 }
 
+// read from the catalog, which every role may read: whether the tables are there is one
+// question, whether this role may use them another (`checkAccess`)
 const present = async (client: Pg.Client, schema: string): Promise<boolean> =>
   (await client.query<{ present: boolean }>(
-    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
-    shapes.map((shape) => table(schema, shape))
+    `SELECT count(*) = $2 AS present FROM pg_catalog.pg_class c
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND c.relname = ANY($3)`,
+    [schema, shapes.length, shapes.map((shape) => shape.remote)]
   )).rows[0]?.present === true
+
+/**
+ * Fails as Postgres does (SQLSTATE 42501, naming the table) when this role may not read and
+ * insert the team's tables: a sync can then say so before it has anything to push.
+ */
+export const checkAccess = async (client: Pg.Client, schema: string): Promise<void> => {
+  const { rows } = await client.query<{ table: string; privilege: string }>(
+    `SELECT t AS table, p AS privilege FROM unnest($1::text[]) AS t, unnest(ARRAY['SELECT', 'INSERT']) AS p
+     WHERE NOT has_table_privilege(t, p)`,
+    [shapes.map((shape) => table(schema, shape))]
+  )
+  const refused = rows[0]
+  if (refused !== undefined) {
+    const name = refused.table.slice(refused.table.lastIndexOf(".") + 1)
+    throw Object.assign(new Error(`permission denied for table ${name} (${refused.privilege})`), { code: "42501" })
+  }
+}
 
 /**
  * Creates the schema and its tables when missing, inside the caller's transaction (`hub init

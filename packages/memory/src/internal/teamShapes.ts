@@ -15,6 +15,8 @@ export interface TeamShape {
   readonly texts: ReadonlyArray<{ readonly name: string; readonly nullable: boolean }>
   /** JSON lists of strings (TEXT locally, `jsonb` in Postgres). */
   readonly lists: ReadonlyArray<string>
+  /** The lists of file paths (shared named from the repository's root, never withheld). */
+  readonly paths: ReadonlyArray<string>
 }
 
 /** Observations. */
@@ -28,7 +30,8 @@ export const observation: TeamShape = {
     { name: "subtitle", nullable: true },
     { name: "narrative", nullable: false }
   ],
-  lists: ["facts", "concepts", "files_read", "files_modified"]
+  lists: ["facts", "concepts", "files_read", "files_modified"],
+  paths: ["files_read", "files_modified"]
 }
 
 /** Session summaries. */
@@ -44,7 +47,8 @@ export const summary: TeamShape = {
     { name: "next_steps", nullable: false },
     { name: "notes", nullable: false }
   ],
-  lists: ["files_read", "files_edited"]
+  lists: ["files_read", "files_edited"],
+  paths: ["files_read", "files_edited"]
 }
 
 /** Both, in the order they are synced. */

@@ -40,7 +40,7 @@ export const initConfig = {
   ),
   team: Options.text("team").pipe(
     Options.withDescription(
-      "Also set up the team memory's schema (e.g. acx_team, what acx memory install --team uses by default): its tables, the roles' privileges and row-level security by project (hub grant limits it too)"
+      "The team memory's schema (default acx_team, what acx memory install --team uses by default); hub init always sets it up: its tables, the roles' privileges and row-level security by project (hub grant limits it too)"
     ),
     Options.optional
   )

@@ -50,16 +50,16 @@ const withHub = <A, E>(
 export const init = ({ team, url }: InitArgs) =>
   Effect.gen(function*() {
     const database = yield* postgresSpec(url, "ADMIN_URL")
-    if (Option.isSome(team) && !TeamConfig.SCHEMA_NAME.test(team.value)) {
+    // the team memory is part of every hub: its schema is acx_team unless --team names another
+    const teamSchema = Option.getOrElse(team, () => TeamConfig.DEFAULT_SCHEMA)
+    if (!TeamConfig.SCHEMA_NAME.test(teamSchema)) {
       return yield* CliError.invalidArgument(
-        `--team: ${JSON.stringify(team.value)} is not a schema name (letters, digits, _)`
+        `--team: ${JSON.stringify(teamSchema)} is not a schema name (letters, digits, _)`
       )
     }
     const hub = yield* withHub(database, (hub) => hub.init())
-    const teamSetUp = Option.isSome(team)
-      ? yield* TeamHub.setUp({ url: database.url, teamSchema: team.value, hubSchema: database.schema ?? "public" })
-      : { changed: false }
-    const teamPart = Option.isSome(team) ? ` and the team memory (schema ${team.value})` : ""
+    const teamSetUp = yield* TeamHub.setUp({ url: database.url, teamSchema, hubSchema: database.schema ?? "public" })
+    const teamPart = ` and the team memory (schema ${teamSchema})`
     yield* Console.log(
       hub.changed || teamSetUp.changed
         ? `hub ready at ${

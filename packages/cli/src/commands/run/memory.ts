@@ -108,7 +108,16 @@ const teamLines = (team: NonNullable<Effect.Effect.Success<ReturnType<typeof tea
       ? `; ${team.shared} shared, ${team.fromTeammates} from teammates, ${team.waiting} forgotten states to push`
       : ""
   }`,
-  ...(team.lastError === null ? [] : [`team error: ${printable(team.lastError)}`])
+  ...(team.lastError === null ? [] : [`team error: ${printable(team.lastError)}`]),
+  ...("lastManual" in team && team.lastManual !== null
+    ? [
+      `team manual sync: ${format.date(team.lastManual.at)}: ${
+        "error" in team.lastManual
+          ? `failed: ${printable(team.lastManual.error)}`
+          : TeamSync.describeReport(team.lastManual)
+      }`
+    ]
+    : [])
 ]
 
 /**

@@ -36,8 +36,7 @@ const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryEr
   })
 )
 
-const describe = (report: TeamSync.SyncReport) =>
-  `shared ${report.pushed} entries, pushed ${report.forgotten} forgotten states, pulled ${report.pulled} (${report.projects} shared projects)`
+const describe = TeamSync.describeReport
 
 /**
  * The team settings `acx memory install --team URL [--user] [--machine]` names, checked before
@@ -56,8 +55,10 @@ export const parse = (
   )
 
 /**
- * Saves the team settings given to `acx memory install` and tries a first sync; a team database
- * that cannot be reached now is said in one line, and the worker catches up later.
+ * Saves the team settings given to `acx memory install` and tries a first sync. A team database
+ * that cannot be reached now is said in one line (the worker catches up later); one whose team
+ * tables are missing or not this role's to use is said on stderr with the command that fixes it
+ * (nothing catches up until an admin runs it); the install stands either way.
  *
  * @since 0.4.0
  * @category handlers
@@ -72,12 +73,14 @@ export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, Cl
     )
     yield* withDatabase(Effect.gen(function*() {
       yield* TeamSync.markDue
-      const result = yield* Effect.either(TeamSync.syncOnce({ settings, identify }))
+      const result = yield* Effect.either(TeamSync.syncOnce({ settings, identify, by: "manual" }))
       yield* Either.match(result, {
         onLeft: (error) =>
-          Console.log(
-            `team memory: not reachable now (${error.description}); memory works locally and the worker catches up later`
-          ),
+          error.reason === "TeamUnreachable"
+            ? Console.log(
+              `team memory: not reachable now (${error.description}); memory works locally and the worker catches up later`
+            )
+            : Console.error(`team memory: not shared until this is fixed (memory works locally): ${error.description}`),
         onRight: (report) => Console.log(`team memory: ${describe(report)}`)
       })
     }))
@@ -92,7 +95,7 @@ export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, Cl
 export const sync = ({ json }: SyncArgs) =>
   Effect.gen(function*() {
     const settings = yield* settingsOrFail
-    const report = yield* withDatabase(TeamSync.syncOnce({ settings, identify }))
+    const report = yield* withDatabase(TeamSync.syncOnce({ settings, identify, by: "manual" }))
     yield* Console.log(json ? JSON.stringify(report) : describe(report))
   })
 
@@ -131,5 +134,13 @@ export const finalSync = (log: (line: string) => void) =>
     if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describe(report)}`)
   }).pipe(
     Effect.provide(MemoryDatabase.layer(files().database)),
-    Effect.catchAll((error) => Effect.sync(() => log(`team sync failed (caught up later): ${error.description}`)))
+    Effect.catchAll((error) =>
+      Effect.sync(() =>
+        log(
+          `team sync failed (${
+            error.reason === "TeamUnreachable" ? "caught up later" : "not shared until this is fixed"
+          }): ${error.description}`
+        )
+      )
+    )
   )
