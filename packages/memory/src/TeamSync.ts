@@ -20,6 +20,7 @@
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Pg from "pg"
@@ -144,7 +145,7 @@ export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000, ensure
       try: async () => {
         const { default: pg } = await import("pg")
         const client = new pg.Client({
-          connectionString: Redacted.value(settings.url),
+          connectionString: PgDriverUrl.driverUrl(Redacted.value(settings.url)),
           connectionTimeoutMillis: connectTimeoutMs,
           statement_timeout: 60_000,
           application_name: "acx memory"

@@ -37,7 +37,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
-import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
+import { describeStatementFailure, isPermissionDenied, rootCause } from "./internal/pgConnect.js"
 import {
   closeDatabase,
   ensureRoles,
@@ -167,6 +167,46 @@ export type MemberRole = "sync" | "viewer"
 export type HubAccess = "admin" | "sync" | "viewer" | "restricted viewer" | "none"
 
 /**
+ * Who a connection is to a hub: its login role, its part, and the hub's groups.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface RoleAccess {
+  readonly user: string
+  readonly access: HubAccess
+  readonly roles: GroupRoles
+}
+
+const partOf = (who: RoleAccess): string => {
+  switch (who.access) {
+    case "admin":
+      return `an admin of this hub (${who.roles.admin})`
+    case "sync":
+      return `a sync member of this hub (${who.roles.sync})`
+    case "viewer":
+    case "restricted viewer":
+      return `a ${who.access} of this hub (${who.roles.viewer})`
+    case "none":
+      return `no member of this hub (${who.roles.sync}, ${who.roles.viewer}, ${who.roles.admin})`
+  }
+}
+
+/**
+ * The one line for a command the connected role may not run: which role the URL is (the hub
+ * group it is in), which the command needs, and the server's own reason.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const roleRefusal = (who: RoleAccess, command: string, needs: "sync" | "admin", reason: string): string => {
+  const need = needs === "sync"
+    ? `a sync member (${who.roles.sync}; acx hub user add NAME --role sync makes one)`
+    : `the hub's admin (a role that may create roles and owns the store, or a member of ${who.roles.admin})`
+  return `${who.user} is ${partOf(who)}: ${command} needs ${need} (${reason})`
+}
+
+/**
  * One machine of `status`: what the sessions whose origin names it hold. `machine` is `""` for
  * sessions stored without an origin (by an acx before origins, or by the SDK's own mirroring).
  *
@@ -235,6 +275,8 @@ export interface InitResult {
 export interface PostgresHub {
   /** The hub's group roles. */
   readonly roles: GroupRoles
+  /** Who the connection is to this hub. */
+  readonly access: () => Effect.Effect<RoleAccess, PostgresHubError>
   /** Migrates the store and sets roles, privileges and policies up; whether anything changed. */
   readonly init: () => Effect.Effect<InitResult, PostgresHubError>
   /** Creates a login role in the hub's sync or viewer group with a generated password; its connection URL. */
@@ -439,7 +481,20 @@ export const makeWithClient = (options: {
       }
     )
 
-    return { roles, init, addUser, removeUser, memberKind, knownProjects, grant, revoke, status }
+    const access = () => readRoleAccess(sql, schema, roles).pipe(Effect.mapError(failure("access")))
+    const explain = explainRefusal(access)
+    return {
+      roles,
+      access,
+      init: () => explain(init(), "acx hub init"),
+      addUser: (name: string, role: MemberRole) => explain(addUser(name, role), "acx hub user add"),
+      removeUser: (name: string) => explain(removeUser(name), "acx hub user remove"),
+      memberKind,
+      knownProjects,
+      grant: (project: string, role: string) => explain(grant(project, role), "acx hub grant"),
+      revoke: (project: string, role: string) => explain(revoke(project, role), "acx hub revoke"),
+      status
+    }
   })
 
 interface MachineRow {
@@ -471,6 +526,40 @@ const readAccess = (sql: SqlClient.SqlClient, roles: GroupRoles, restricted: boo
   Effect.map(
     kindOf(sql, roles, sql.literal("current_user")),
     (kind): HubAccess => kind === "viewer" && restricted ? "restricted viewer" : kind ?? "none"
+  )
+
+/** Who the connection is (see {@link RoleAccess}); restricted when one of its roles has a grant. */
+const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
+  Effect.gen(function*() {
+    const [me] = yield* sql<{ readonly user: string }>`SELECT current_user AS user`
+    const [granted] = yield* sql<{ readonly any: boolean }>`SELECT EXISTS (SELECT 1
+      FROM ${sql(`${schema}.acx_hub_grants`)} g WHERE g.role_name IN (SELECT r.rolname FROM pg_catalog.pg_roles r
+        WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))) AS any`
+      .pipe(Effect.orElseSucceed(() => [{ any: false }]))
+    const access = yield* readAccess(sql, roles, granted?.any === true)
+    return { user: me!.user, access, roles }
+  })
+
+/**
+ * `effect` with a refusal of the server (a privilege it lacks, told in the driver's words) said
+ * as {@link roleRefusal}: which role the URL is, and which `command` needs. Refusals acx words
+ * itself (the take-over's) are left as they are.
+ */
+const explainRefusal = (access: () => Effect.Effect<RoleAccess, PostgresHubError>) =>
+<A>(effect: Effect.Effect<A, PostgresHubError>, command: string): Effect.Effect<A, PostgresHubError> =>
+  Effect.catchIf(
+    effect,
+    (error) =>
+      error.reason === "Privilege" && error.cause !== undefined &&
+      error.description === describeStatementFailure(error.cause),
+    (error) =>
+      Effect.flatMap(access(), (who) => {
+        const root = rootCause(error.cause)
+        const reason = root instanceof Error ? root.message : error.description
+        return Effect.fail(
+          new PostgresHubError({ ...error, description: roleRefusal(who, command, "admin", reason) })
+        )
+      })
   )
 
 /** The machines of `status`, with their entries' counts and sizes: what the role's policies let it read. */
