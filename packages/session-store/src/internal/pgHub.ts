@@ -104,12 +104,13 @@ const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
 
 /**
- * A schema's objects (the schema itself, the tables and functions named) owned by a member of
- * `acx_sync` or `acx_viewer` that is no superuser and holds no `acx_admin` privileges: one that
- * created them before the admin set the schema up (docs/design.md, "Who owns a hub's tables").
- * An owner is exempt from row-level security, may grant, rewrite, drop and replace what it owns,
- * so these are what `init` gives to `acx_admin`. Schema first: a table's new owner needs CREATE on
- * its schema. A table's sequences and indexes follow the table.
+ * A schema's objects (the schema itself, the tables and functions named) owned by a member of any
+ * hub's sync or viewer group (this hub's, another's of the server, or the legacy cluster-wide
+ * ones) that is no superuser and holds no privileges of this hub's admin group, or by a legacy
+ * group itself: one that created them before the admin set the schema up (docs/design.md, "Who
+ * owns a hub's tables"). An owner is exempt from row-level security, may grant, rewrite, drop and
+ * replace what it owns, so these are what `init` gives to the hub's admin group. Schema first: a
+ * table's new owner needs CREATE on its schema. A table's sequences and indexes follow the table.
  */
 export const memberOwnedQuery = (
   schema: string,
@@ -133,8 +134,10 @@ export const memberOwnedQuery = (
         WHERE n.nspname = ${nsp} AND p.proname = ANY(${list(functions)})
     ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
     WHERE (NOT r.rolsuper AND NOT pg_catalog.pg_has_role(o.owner, ${literal(roles.admin)}, 'USAGE')
-      AND (pg_catalog.pg_has_role(o.owner, ${literal(roles.sync)}, 'MEMBER')
-        OR pg_catalog.pg_has_role(o.owner, ${literal(roles.viewer)}, 'MEMBER')))
+      AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles g WHERE pg_catalog.pg_has_role(o.owner, g.oid, 'MEMBER')
+        AND (g.rolname ~ '^acx_.*_(sync|viewer)$' OR g.rolname IN (${literal(LEGACY_ROLES.sync)}, ${
+    literal(LEGACY_ROLES.viewer)
+  }))))
       OR r.rolname = ANY(${list(Object.values(LEGACY_ROLES))})
     ORDER BY o.rank, o.name`
 }
