@@ -560,7 +560,10 @@ describe("acx hub", () => {
       expect(await owners()).toEqual(["desk2"])
 
       // an admin that may not give the member's objects away: one line saying who must, nothing applied
-      await query(hub.admin, `CREATE ROLE weak_store_admin LOGIN CREATEROLE PASSWORD 'weak-store-pw' IN ROLE ${hub.groups.admin}`)
+      await query(
+        hub.admin,
+        `CREATE ROLE weak_store_admin LOGIN CREATEROLE PASSWORD 'weak-store-pw' IN ROLE ${hub.groups.admin}`
+      )
       const refused = await acxInProcess(["hub", "init", at(asRole(hub.admin, "weak_store_admin", "weak-store-pw"))])
       expectOneLine(refused, 1, "created by desk2, a hub member")
       expect(refused.stderr).toMatch(/as a superuser.*nothing was changed/)

@@ -153,38 +153,48 @@ describe("hub security: each role, for real", () => {
     4 * TEST_TIMEOUT_MS
   )
 
-  it("member of another hub: SQL can neither connect to another hub's database nor read another hub's schema", async () => {
-    // another database: CONNECT is the hub's groups' only (42501: permission denied for database)
-    for (const member of ["aView", "aSync", "aRestricted", "aDbaView", "cView", "cSync"]) {
-      expect(await refusal(as(url["B"]!, url[member]!), "SELECT 1"), member).toBe("42501")
-    }
-    // the same database, another schema: no USAGE, no privileges on its tables
-    for (const [member, table] of [
-      ["aView", "hub_c.claude_session_entries"],
-      ["aSync", "hub_c.acx_session_keys"],
-      ["cView", "public.claude_session_entries"],
-      ["cSync", "public.acx_session_origin"],
-      ["aView", "hub_c.acx_hub_grants"]
-    ] as const) {
-      expect(await refusal(url[member]!, `SELECT count(*) FROM ${table}`), `${member}: ${table}`).toBe("42501")
-    }
-    // the hub's own members connect and read
-    expect(await query(url["bView"]!, "SELECT count(*)::int AS n FROM acx_session_keys")).toEqual([{ n: 1 }])
-  }, TEST_TIMEOUT_MS)
+  it(
+    "member of another hub: SQL can neither connect to another hub's database nor read another hub's schema",
+    async () => {
+      // another database: CONNECT is the hub's groups' only (42501: permission denied for database)
+      for (const member of ["aView", "aSync", "aRestricted", "aDbaView", "cView", "cSync"]) {
+        expect(await refusal(as(url["B"]!, url[member]!), "SELECT 1"), member).toBe("42501")
+      }
+      // the same database, another schema: no USAGE, no privileges on its tables
+      for (
+        const [member, table] of [
+          ["aView", "hub_c.claude_session_entries"],
+          ["aSync", "hub_c.acx_session_keys"],
+          ["cView", "public.claude_session_entries"],
+          ["cSync", "public.acx_session_origin"],
+          ["aView", "hub_c.acx_hub_grants"]
+        ] as const
+      ) {
+        expect(await refusal(url[member]!, `SELECT count(*) FROM ${table}`), `${member}: ${table}`).toBe("42501")
+      }
+      // the hub's own members connect and read
+      expect(await query(url["bView"]!, "SELECT count(*)::int AS n FROM acx_session_keys")).toEqual([{ n: 1 }])
+    },
+    TEST_TIMEOUT_MS
+  )
 
-  it("viewer: reads every project of its hub (a DBA's member alike), and a sync with its URL is one line naming both roles", async () => {
-    const listed = (as: string) =>
-      acxInProcess(["sessions", "--from", as, "--json"], env("viewer")).then((result) => {
-        expect(result.code, result.stderr).toBe(0)
-        return new Set(parseJson<Array<{ sessionId: string }>>(result).map((row) => row.sessionId)).size
-      })
-    const all = (await query(hub.admin, "SELECT count(DISTINCT session_id)::int AS n FROM acx_session_keys"))[0]!["n"]
-    expect(await listed(url["aView"]!)).toBe(all)
-    expect(await listed(url["aDbaView"]!)).toBe(all)
-    const synced = await sync(url["aView"]!, oneSessionConfigDir(path.join(dir, "v"), FIXTURE, "-v"), "viewer_desk")
-    expectOneLine(synced, 1, `a_view is a viewer of this hub (${hub.groups.viewer})`)
-    expect(synced.stderr).toContain(`acx sync --to needs a sync member (${hub.groups.sync}`)
-  }, TEST_TIMEOUT_MS)
+  it(
+    "viewer: reads every project of its hub (a DBA's member alike), and a sync with its URL is one line naming both roles",
+    async () => {
+      const listed = (as: string) =>
+        acxInProcess(["sessions", "--from", as, "--json"], env("viewer")).then((result) => {
+          expect(result.code, result.stderr).toBe(0)
+          return new Set(parseJson<Array<{ sessionId: string }>>(result).map((row) => row.sessionId)).size
+        })
+      const all = (await query(hub.admin, "SELECT count(DISTINCT session_id)::int AS n FROM acx_session_keys"))[0]!["n"]
+      expect(await listed(url["aView"]!)).toBe(all)
+      expect(await listed(url["aDbaView"]!)).toBe(all)
+      const synced = await sync(url["aView"]!, oneSessionConfigDir(path.join(dir, "v"), FIXTURE, "-v"), "viewer_desk")
+      expectOneLine(synced, 1, `a_view is a viewer of this hub (${hub.groups.viewer})`)
+      expect(synced.stderr).toContain(`acx sync --to needs a sync member (${hub.groups.sync}`)
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("restricted viewer: hub status shows its granted projects only, no store size, no other member", async () => {
     const seen = await status(url["aRestricted"]!)
@@ -199,15 +209,19 @@ describe("hub security: each role, for real", () => {
     expect(table.stdout).toContain("you see it as restricted viewer")
   }, TEST_TIMEOUT_MS)
 
-  it("viewer: hub status shows every machine and project of its hub, its members and size, no other hub's", async () => {
-    const seen = await status(url["aView"]!)
-    expect(seen.access).toBe("viewer")
-    expect(seen.storeBytes).toBeGreaterThan(0)
-    const members = seen.members.map((m) => m.member)
-    expect(members).toEqual(expect.arrayContaining(["a_sync", "a_view", "a_restricted", "a_dba_view"]))
-    expect(members.filter((m) => !m.startsWith("a_"))).toEqual([])
-    expect(seen.machines.map((m) => m.machine)).toEqual(["a_laptop"])
-  }, TEST_TIMEOUT_MS)
+  it(
+    "viewer: hub status shows every machine and project of its hub, its members and size, no other hub's",
+    async () => {
+      const seen = await status(url["aView"]!)
+      expect(seen.access).toBe("viewer")
+      expect(seen.storeBytes).toBeGreaterThan(0)
+      const members = seen.members.map((m) => m.member)
+      expect(members).toEqual(expect.arrayContaining(["a_sync", "a_view", "a_restricted", "a_dba_view"]))
+      expect(members.filter((m) => !m.startsWith("a_"))).toEqual([])
+      expect(seen.machines.map((m) => m.machine)).toEqual(["a_laptop"])
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("sync member: hub status shows its own machine only, no store size, itself as the only member", async () => {
     const seen = await status(url["aSync"]!)
@@ -248,48 +262,61 @@ describe("hub security: each role, for real", () => {
     for (const other of ["b_sync", "b_view", "c_sync", "c_view"]) expect(members).not.toContain(other)
   }, TEST_TIMEOUT_MS)
 
-  it("admin: a grant of an unknown project fails naming the closest; a sync member's grant is said to limit team memory", async () => {
-    const known = (await status(hub.admin)).projects.map((p) => p.project)
-    const configKey = STUDIO.replace(/\//g, "-")
-    for (const project of ["", configKey, `${STUDIO}x`]) {
-      const result = await acxInProcess(["hub", "grant", hub.admin, "--project", project, "--role", "a_view"])
-      expectOneLine(result, 1, project === "" ? "empty" : `closest: ${STUDIO}`)
-    }
-    expect((await status(hub.admin)).grants).toEqual([{ role: "a_restricted", project: STUDIO }])
-    // a project still to come
-    const later = await acxInProcess([
-      "hub",
-      "grant",
-      hub.admin,
-      "--project",
-      "github.com/acme/later",
-      "--role",
-      "a_view",
-      "--allow-unknown"
-    ])
-    expect(later.code, later.stderr).toBe(0)
-    const revoked = await acxInProcess(["hub", "revoke", hub.admin, "--project", "github.com/acme/later", "--role", "a_view"])
-    expect(revoked.stderr).toContain("as a viewer it now sees every project")
-    // a sync member: its sessions are its own whatever the grants; the grant limits its team memory
-    const toSync = await acxInProcess(["hub", "grant", hub.admin, "--project", known[0]!, "--role", "a_sync"])
-    expect(toSync.code, toSync.stderr).toBe(0)
-    expect(toSync.stderr).toContain("a_sync is a sync member: a grant limits only the team memory")
-    const back = await acxInProcess(["hub", "revoke", hub.admin, "--project", known[0]!, "--role", "a_sync"])
-    expect(back.stderr).toContain("its machine's team memory covers every project again")
-    expect(back.stderr).not.toContain("viewer")
-    // a role of another hub is no member of this one
-    expectOneLine(
-      await acxInProcess(["hub", "grant", hub.admin, "--project", STUDIO, "--role", "b_view"]),
-      1,
-      "b_view is no member of this hub"
-    )
-    // the hub named twice, differently
-    expectOneLine(
-      await acxInProcess(["hub", "status", hub.admin, "--hub", url["B"]!]),
-      1,
-      "named twice"
-    )
-  }, 2 * TEST_TIMEOUT_MS)
+  it(
+    "admin: a grant of an unknown project fails naming the closest; a sync member's grant is said to limit team memory",
+    async () => {
+      const known = (await status(hub.admin)).projects.map((p) => p.project)
+      const configKey = STUDIO.replace(/\//g, "-")
+      for (const project of ["", configKey, `${STUDIO}x`]) {
+        const result = await acxInProcess(["hub", "grant", hub.admin, "--project", project, "--role", "a_view"])
+        // an empty name is a bad argument (2); an unknown one is not found (1)
+        expectOneLine(result, project === "" ? 2 : 1, project === "" ? "empty" : `closest: ${STUDIO}`)
+      }
+      expect((await status(hub.admin)).grants).toEqual([{ role: "a_restricted", project: STUDIO }])
+      // a project still to come
+      const later = await acxInProcess([
+        "hub",
+        "grant",
+        hub.admin,
+        "--project",
+        "github.com/acme/later",
+        "--role",
+        "a_view",
+        "--allow-unknown"
+      ])
+      expect(later.code, later.stderr).toBe(0)
+      const revoked = await acxInProcess([
+        "hub",
+        "revoke",
+        hub.admin,
+        "--project",
+        "github.com/acme/later",
+        "--role",
+        "a_view"
+      ])
+      expect(revoked.stderr).toContain("as a viewer it now sees every project")
+      // a sync member: its sessions are its own whatever the grants; the grant limits its team memory
+      const toSync = await acxInProcess(["hub", "grant", hub.admin, "--project", known[0]!, "--role", "a_sync"])
+      expect(toSync.code, toSync.stderr).toBe(0)
+      expect(toSync.stderr).toContain("a_sync is a sync member: a grant limits only the team memory")
+      const back = await acxInProcess(["hub", "revoke", hub.admin, "--project", known[0]!, "--role", "a_sync"])
+      expect(back.stderr).toContain("its machine's team memory covers every project again")
+      expect(back.stderr).not.toContain("viewer")
+      // a role of another hub is no member of this one
+      expectOneLine(
+        await acxInProcess(["hub", "grant", hub.admin, "--project", STUDIO, "--role", "b_view"]),
+        1,
+        "b_view is no member of this hub"
+      )
+      // the hub named twice, differently
+      expectOneLine(
+        await acxInProcess(["hub", "status", hub.admin, "--hub", url["B"]!]),
+        1,
+        "named twice"
+      )
+    },
+    2 * TEST_TIMEOUT_MS
+  )
 
   it(
     "a hub made with the cluster-wide groups moves over on init: its members keep working, the old groups read nothing",
@@ -380,8 +407,11 @@ describe("hub security: each role, for real", () => {
 const makeLegacy = async (legacy: string, groups: { sync: string; viewer: string; admin: string }) => {
   const pairs = [[groups.sync, "acx_sync"], [groups.viewer, "acx_viewer"], [groups.admin, "acx_admin"]] as const
   for (const [, old] of pairs) {
-    await query(legacy, `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${old}') THEN
-      CREATE ROLE ${old} NOLOGIN; END IF; END $$`)
+    await query(
+      legacy,
+      `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${old}') THEN
+      CREATE ROLE ${old} NOLOGIN; END IF; END $$`
+    )
   }
   for (const [group, old] of pairs) {
     await query(

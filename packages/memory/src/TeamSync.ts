@@ -18,9 +18,9 @@
  * @since 0.4.0
  */
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Pg from "pg"

@@ -45,8 +45,8 @@ import {
   hubRoles,
   LEGACY_ROLES,
   memberOwnedQuery,
-  moveOffLegacy,
   type MovedMember,
+  moveOffLegacy,
   projectVisible,
   rolesOf,
   setUp,
@@ -323,6 +323,29 @@ const roleName = (operation: string, name: string) =>
     onRight: Effect.succeed
   })
 
+/** What a member owns of the store, given to the admin group before anything else, or init fails. */
+const takeOverStore = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
+  Effect.gen(function*() {
+    const rows = yield* sql.unsafe<{ readonly kind: string; readonly name: string; readonly owner: string }>(
+      memberOwnedQuery(schema, STORE_TABLES, STORE_FUNCTIONS, roles)
+    )
+    const { owners, statements } = takeOverPlan(rows, roles)
+    for (const statement of statements) {
+      yield* sql.unsafe(statement).pipe(Effect.catchIf(
+        isPermissionDenied,
+        (cause) =>
+          Effect.fail(
+            new PostgresHubError({
+              reason: "Privilege",
+              operation: "init",
+              description: takeOverRefusal(`the store schema ${schema}`, owners, "acx hub init", roles),
+              cause
+            })
+          )
+      ))
+    }
+  })
+
 /** `init`'s transaction: roles, the move off the legacy groups, the take-over, migrations, set-up. */
 const initTransaction = (
   sql: SqlClient.SqlClient,
@@ -371,27 +394,7 @@ export const makeWithClient = (options: {
       Effect.orElseSucceed(() => 0)
     )
 
-    // what a member owns of the store is given to the admin group before anything else, or init fails
-    const takeOver = Effect.gen(function*() {
-      const rows = yield* sql.unsafe<{ readonly kind: string; readonly name: string; readonly owner: string }>(
-        memberOwnedQuery(schema, STORE_TABLES, STORE_FUNCTIONS, roles)
-      )
-      const { owners, statements } = takeOverPlan(rows, roles)
-      for (const statement of statements) {
-        yield* sql.unsafe(statement).pipe(Effect.catchIf(
-          isPermissionDenied,
-          (cause) =>
-            Effect.fail(
-              new PostgresHubError({
-                reason: "Privilege",
-                operation: "init",
-                description: takeOverRefusal(`the store schema ${schema}`, owners, "acx hub init", roles),
-                cause
-              })
-            )
-        ))
-      }
-    })
+    const takeOver = takeOverStore(sql, schema, roles)
 
     const init = Effect.fn("PostgresHub.init")(function*() {
       const before = yield* latest
@@ -435,7 +438,11 @@ export const makeWithClient = (options: {
       if (
         row === undefined || !row.rolcanlogin || !groups.some((group) => group === roles.sync || group === roles.viewer)
       ) {
-        return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`)
+        return yield* fail(
+          "removeUser",
+          "NotFound",
+          `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`
+        )
       }
       yield* sql.withTransaction(Effect.zipRight(
         sql`DELETE FROM ${grants} WHERE role_name = ${name}`,
@@ -443,18 +450,7 @@ export const makeWithClient = (options: {
       )).pipe(Effect.mapError(failure("removeUser")))
     })
 
-    const memberKind = Effect.fn("PostgresHub.memberKind")(function*(role: string) {
-      const kind = yield* kindOf(sql, roles, sql`${role}`).pipe(Effect.mapError(failure("grant")))
-      if (kind === undefined) return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
-      return kind
-    })
-
-    const knownProjects = Effect.fn("PostgresHub.knownProjects")(function*() {
-      const rows = yield* sql<{ readonly project: string }>`SELECT DISTINCT project FROM (
-          SELECT project FROM ${sql(`${schema}.acx_session_origin`)}
-          UNION SELECT project FROM ${grants}) p ORDER BY 1`.pipe(Effect.mapError(failure("grant")))
-      return rows.map((row) => row.project)
-    })
+    const { knownProjects, memberKind } = lookups(sql, schema, roles)
 
     const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
       if ((yield* membership(role).pipe(Effect.mapError(failure("grant")))) === undefined) {
@@ -528,6 +524,23 @@ const readAccess = (sql: SqlClient.SqlClient, roles: GroupRoles, restricted: boo
     (kind): HubAccess => kind === "viewer" && restricted ? "restricted viewer" : kind ?? "none"
   )
 
+/** What `grant` checks: the kind of a role, and the projects the hub knows. */
+const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) => ({
+  memberKind: Effect.fn("PostgresHub.memberKind")(function*(role: string) {
+    const kind = yield* kindOf(sql, roles, sql`${role}`).pipe(Effect.mapError(failure("grant")))
+    if (kind === undefined) return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
+    return kind
+  }),
+  knownProjects: Effect.fn("PostgresHub.knownProjects")(function*() {
+    const rows = yield* sql<{ readonly project: string }>`SELECT DISTINCT project FROM (
+        SELECT project FROM ${sql(`${schema}.acx_session_origin`)}
+        UNION SELECT project FROM ${sql(`${schema}.acx_hub_grants`)}) p ORDER BY 1`.pipe(
+      Effect.mapError(failure("grant"))
+    )
+    return rows.map((row) => row.project)
+  })
+})
+
 /** Who the connection is (see {@link RoleAccess}); restricted when one of its roles has a grant. */
 const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
   Effect.gen(function*() {
@@ -545,22 +558,23 @@ const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRo
  * as {@link roleRefusal}: which role the URL is, and which `command` needs. Refusals acx words
  * itself (the take-over's) are left as they are.
  */
-const explainRefusal = (access: () => Effect.Effect<RoleAccess, PostgresHubError>) =>
-<A>(effect: Effect.Effect<A, PostgresHubError>, command: string): Effect.Effect<A, PostgresHubError> =>
-  Effect.catchIf(
-    effect,
-    (error) =>
-      error.reason === "Privilege" && error.cause !== undefined &&
-      error.description === describeStatementFailure(error.cause),
-    (error) =>
-      Effect.flatMap(access(), (who) => {
-        const root = rootCause(error.cause)
-        const reason = root instanceof Error ? root.message : error.description
-        return Effect.fail(
-          new PostgresHubError({ ...error, description: roleRefusal(who, command, "admin", reason) })
-        )
-      })
-  )
+const explainRefusal =
+  (access: () => Effect.Effect<RoleAccess, PostgresHubError>) =>
+  <A>(effect: Effect.Effect<A, PostgresHubError>, command: string): Effect.Effect<A, PostgresHubError> =>
+    Effect.catchIf(
+      effect,
+      (error) =>
+        error.reason === "Privilege" && error.cause !== undefined &&
+        error.description === describeStatementFailure(error.cause),
+      (error) =>
+        Effect.flatMap(access(), (who) => {
+          const root = rootCause(error.cause)
+          const reason = root instanceof Error ? root.message : error.description
+          return Effect.fail(
+            new PostgresHubError({ ...error, description: roleRefusal(who, command, "admin", reason) })
+          )
+        })
+    )
 
 /** The machines of `status`, with their entries' counts and sizes: what the role's policies let it read. */
 const readMachines = (sql: SqlClient.SqlClient, schema: string, lagHours: number) =>

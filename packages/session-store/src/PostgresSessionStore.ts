@@ -89,9 +89,9 @@ import {
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
 import { migrate } from "./internal/pgMigrations.js"
 import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
-import { driverUrl } from "./internal/pgUrl.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
 import { openPool } from "./internal/pgPool.js"
+import { driverUrl } from "./internal/pgUrl.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 

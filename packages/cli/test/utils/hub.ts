@@ -80,7 +80,10 @@ export const oneSessionConfigDir = (dir: string, fixture: string, projectKey: st
 /** The group roles of the hub `url` names (its database, its `?schema=`, else `public`). */
 export const groupsOf = (url: string): PostgresHub.GroupRoles => {
   const parsed = new URL(url)
-  return PostgresHub.groupRoles(decodeURIComponent(parsed.pathname.slice(1)), parsed.searchParams.get("schema") ?? "public")
+  return PostgresHub.groupRoles(
+    decodeURIComponent(parsed.pathname.slice(1)),
+    parsed.searchParams.get("schema") ?? "public"
+  )
 }
 
 /** A running hub: the server, its admin URL, and the syncs that filled it. */

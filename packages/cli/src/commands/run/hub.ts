@@ -87,9 +87,9 @@ export const init = ({ hub: hubOption, team, url }: InitArgs) =>
     const teamPart = Option.isSome(team) ? ` and the team memory (schema ${team.value})` : ""
     yield* Console.log(
       hub.changed || teamSetUp.changed
-        ? `hub ready at ${DatabaseSpec.display(database)}${teamPart}: roles ${
-          groupList(hub.roles)
-        }; CONNECT ${hub.publicConnect ? "open to every role" : "only for them"}; row-level security on`
+        ? `hub ready at ${DatabaseSpec.display(database)}${teamPart}: roles ${groupList(hub.roles)}; CONNECT ${
+          hub.publicConnect ? "open to every role" : "only for them"
+        }; row-level security on`
         : `hub at ${DatabaseSpec.display(database)}${teamPart} was already set up: nothing changed`
     )
     for (const note of initNotes(hub)) yield* Console.error(note)
