@@ -173,16 +173,22 @@ describe("hub security: each role, for real", () => {
         expect(await refusal(url[member]!, `SELECT count(*) FROM ${table}`), `${member}: ${table}`).toBe("42501")
       }
       // nor write into it: a sync member of C into A's tables, of A into C's
-    for (
-      const [member, statement] of [
-        ["cSync", `INSERT INTO public.acx_session_origin (project_key, session_id, machine, project) VALUES ('k', 's', 'm', 'p')`],
-        ["aSync", `INSERT INTO hub_c.claude_session_entries (project_key, session_id, entry) VALUES ('k', 's', '{}')`],
-        ["cSync", `UPDATE public.acx_clock SET last = last + 1`]
-      ] as const
-    ) {
-      expect(await refusal(url[member]!, statement), `${member}: ${statement}`).toBe("42501")
-    }
-    // the hub's own members connect and read
+      for (
+        const [member, statement] of [
+          [
+            "cSync",
+            `INSERT INTO public.acx_session_origin (project_key, session_id, machine, project) VALUES ('k', 's', 'm', 'p')`
+          ],
+          [
+            "aSync",
+            `INSERT INTO hub_c.claude_session_entries (project_key, session_id, entry) VALUES ('k', 's', '{}')`
+          ],
+          ["cSync", `UPDATE public.acx_clock SET last = last + 1`]
+        ] as const
+      ) {
+        expect(await refusal(url[member]!, statement), `${member}: ${statement}`).toBe("42501")
+      }
+      // the hub's own members connect and read
       expect(await query(url["bView"]!, "SELECT count(*)::int AS n FROM acx_session_keys")).toEqual([{ n: 1 }])
     },
     TEST_TIMEOUT_MS
@@ -251,7 +257,7 @@ describe("hub security: each role, for real", () => {
         const args of [
           ["hub", "init", url[member]!],
           ["hub", "user", "add", "intruder", url[member]!, "--role", "viewer"],
-          ["hub", "grant", url[member]!, "--project", STUDIO, "--role", "a_view"]
+          ["hub", "grant", url[member]!, "--project", "github.com/acme/nowhere", "--role", "a_view"]
         ]
       ) {
         const result = await acxInProcess(args)

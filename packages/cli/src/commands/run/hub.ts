@@ -149,6 +149,22 @@ const checkProject = (h: PostgresHub.PostgresHub, project: string, allowUnknown:
     )
   })
 
+/**
+ * A member (sync or viewer) is refused before anything is looked up: which projects it can read
+ * is not what an admin's grant checks against. Any other role (an admin, the owner of the tables
+ * in no group) goes on; the server decides.
+ */
+const adminOnly = (h: PostgresHub.PostgresHub, command: string) =>
+  Effect.flatMap(
+    h.access(),
+    (who) =>
+      who.access === "sync" || who.access === "viewer" || who.access === "restricted viewer"
+        ? Effect.fail(
+          CliError.conflict(PostgresHub.roleRefusal(who, command, "admin", "members may not change grants"))
+        )
+        : Effect.void
+  )
+
 /** What a grant to a role of this kind does, when that is not the plain "a viewer sees only it". */
 const grantNote = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
   kind === "sync"
@@ -166,6 +182,7 @@ export const grant = ({ allowUnknown, hub, project, role, url }: GrantArgs) =>
     const database = yield* hubSpec(url, hub)
     const { added, kind, sessions } = yield* withHub(database, (h) =>
       Effect.gen(function*() {
+        yield* adminOnly(h, "acx hub grant")
         const kind = yield* h.memberKind(role)
         if (kind === "none") {
           return yield* CliError.notFound(
