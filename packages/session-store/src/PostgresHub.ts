@@ -157,9 +157,10 @@ export const memberOwned: {
 export type MemberRole = "sync" | "viewer"
 
 /**
- * What the connected role is to a hub: an `admin` (a member of its admin group, or a superuser),
- * a `sync` member, a `viewer` (`restricted` when one of its roles has a grant), or `none` (no
- * member of this hub). `status` shows each what its part covers (docs/hub.md, "Who sees what").
+ * What the connected role is to a hub: an `admin` (a member of its admin group, a superuser, or
+ * the owner of its tables), a `sync` member, a `viewer` (`restricted` when one of its roles has a
+ * grant), or `none` (no member of this hub). `status` shows each what its part covers
+ * (docs/hub.md, "Who may do what").
  *
  * @since 0.4.0
  * @category models
@@ -518,11 +519,16 @@ const kindOf = (sql: SqlClient.SqlClient, roles: GroupRoles, who: Statement.Frag
   )
 
 /** The connected role's part in the hub (see {@link HubAccess}). */
-const readAccess = (sql: SqlClient.SqlClient, roles: GroupRoles, restricted: boolean) =>
-  Effect.map(
-    kindOf(sql, roles, sql.literal("current_user")),
-    (kind): HubAccess => kind === "viewer" && restricted ? "restricted viewer" : kind ?? "none"
-  )
+const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, restricted: boolean) =>
+  Effect.gen(function*() {
+    // the login that ran `init` owns the tables, in no group (a managed service's admin is no superuser)
+    const [owner] = yield* sql<{ readonly owns: boolean | null }>`SELECT pg_catalog.pg_has_role(current_user,
+        c.relowner, 'MEMBER') AS owns FROM pg_catalog.pg_class c
+      WHERE c.oid = pg_catalog.to_regclass(${`${schema}.acx_hub_grants`})`
+    if (owner?.owns === true) return "admin" as const
+    const kind = yield* kindOf(sql, roles, sql.literal("current_user"))
+    return kind === "viewer" && restricted ? "restricted viewer" as const : kind ?? "none"
+  })
 
 /** What `grant` checks: the kind of a role, and the projects the hub knows. */
 const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) => ({
@@ -549,7 +555,7 @@ const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRo
       FROM ${sql(`${schema}.acx_hub_grants`)} g WHERE g.role_name IN (SELECT r.rolname FROM pg_catalog.pg_roles r
         WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))) AS any`
       .pipe(Effect.orElseSucceed(() => [{ any: false }]))
-    const access = yield* readAccess(sql, roles, granted?.any === true)
+    const access = yield* readAccess(sql, schema, roles, granted?.any === true)
     return { user: me!.user, access, roles }
   })
 
@@ -616,7 +622,7 @@ const readStatus = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles,
     // a store that was never made a hub has no grants table; a member reads only its own grants
     const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
       FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
-    const access = yield* readAccess(sql, roles, grants.length > 0)
+    const access = yield* readAccess(sql, schema, roles, grants.length > 0)
     // the size of the whole store and the team's names: for those who see every project
     const seesAll = access === "admin" || access === "viewer"
     const machines = yield* readMachines(sql, schema, lagHours)

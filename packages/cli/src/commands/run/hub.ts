@@ -253,7 +253,7 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
     machines,
     "",
     status.storeBytes === null
-      ? `schema ${status.schema}; you see it as ${status.access} (docs/hub.md, "Who sees what")`
+      ? `schema ${status.schema}; you see it as ${status.access} (docs/hub.md, "Who may do what")`
       : `store: ${format.bytes(status.storeBytes)} in schema ${status.schema}`,
     `members: ${members === "" ? "none" : members}`,
     `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`,
