@@ -2,7 +2,7 @@
  * `acx hub` end to end, on an embedded Postgres of this file's own (run as superuser: roles are
  * cluster-wide and the run's role may not create them), connecting as each role for real:
  * `hub init` twice changes nothing; a sync member (made by `hub user add`, or by a DBA's own
- * `CREATE ROLE … IN ROLE acx_sync`) syncs a config directory and reads only its own rows, and can
+ * `CREATE ROLE … IN ROLE ${hub.groups.sync}`) syncs a config directory and reads only its own rows, and can
  * neither update nor delete entries; a viewer reads through `sessions`, `search` and `stats --from`
  * and writes nothing; a viewer limited by `hub grant` sees exactly the granted project in each, and
  * every project again after `revoke`; `stats --from` prints a report kept by an earlier run (the
@@ -23,7 +23,16 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, expectOneLine, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { asRole, oneSessionConfigDir, printedUrl, query, refusal, type RunningHub, startHub } from "./utils/hub.js"
+import {
+  asRole,
+  groupsOf,
+  oneSessionConfigDir,
+  printedUrl,
+  query,
+  refusal,
+  type RunningHub,
+  startHub
+} from "./utils/hub.js"
 import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort } from "./utils/postgres.js"
 
@@ -48,8 +57,8 @@ describe("acx hub", () => {
     laptop = await addUser("laptop1", "sync")
     alice = await addUser("alice", "viewer")
     // a DBA's own roles, the same way
-    await query(hub.admin, `CREATE ROLE desk2 LOGIN PASSWORD 'desk2-secret-pw' IN ROLE acx_sync`)
-    await query(hub.admin, `CREATE ROLE bob LOGIN PASSWORD 'bob-secret-pw' IN ROLE acx_viewer`)
+    await query(hub.admin, `CREATE ROLE desk2 LOGIN PASSWORD 'desk2-secret-pw' IN ROLE ${hub.groups.sync}`)
+    await query(hub.admin, `CREATE ROLE bob LOGIN PASSWORD 'bob-secret-pw' IN ROLE ${hub.groups.viewer}`)
     desk = asRole(hub.admin, "desk2", "desk2-secret-pw")
     bob = asRole(hub.admin, "bob", "bob-secret-pw")
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "laptop"))
@@ -343,7 +352,7 @@ describe("acx hub", () => {
     expect(byName.get("desk2")).toMatchObject({ sessions: 1, lagging: true })
     expect(byName.get("laptop1")!.entryBytes).toBeGreaterThan(0)
     expect(status.storeBytes).toBeGreaterThan(byName.get("laptop1")!.entryBytes)
-    expect(status.members).toContainEqual({ role: "acx_viewer", member: "bob" })
+    expect(status.members).toContainEqual({ role: hub.groups.viewer, member: "bob" })
     expect(status.projects).toContainEqual({ project: STUDIO, sessions: 2 })
     const table = await acxInProcess(["hub", "status", "--hub", hub.admin])
     expect(table.stdout).toMatch(/desk2 .*LAGGING/)
@@ -412,7 +421,18 @@ describe("acx hub", () => {
       }
       // grants limit the team memory as they limit sessions: reading, and a sync member's writing
       for (const [project, role] of [[APP, "desk2"], [WEB, "bob"]]) {
-        const granted = await acx(["hub", "grant", "--project", project, "--role", role, "--hub", hub.admin])
+        // team-memory projects no session of the hub names yet
+        const granted = await acx([
+          "hub",
+          "grant",
+          "--project",
+          project,
+          "--role",
+          role,
+          "--hub",
+          hub.admin,
+          "--allow-unknown"
+        ])
         expect(granted.code, granted.stderr).toBe(0)
       }
       expect(await projects(desk)).toEqual([APP])
@@ -429,7 +449,7 @@ describe("acx hub", () => {
   )
 
   it(
-    "hub init --team takes over a team schema a member created first: acx_admin owns it, the member is held by the policies",
+    "hub init --team takes over a team schema a member created first: its admin group owns it, the member is held by the policies",
     async () => {
       // a sync member that may create schemas installs the team memory before the admin set it up
       const database = new URL(hub.admin).pathname.slice(1)
@@ -452,7 +472,7 @@ describe("acx hub", () => {
       expect(await owners()).toEqual(["desk2"])
 
       // an admin that may not give the member's objects away: one line saying who must, nothing applied
-      await query(hub.admin, `CREATE ROLE weak_admin LOGIN PASSWORD 'weak-admin-pw' IN ROLE acx_admin`)
+      await query(hub.admin, `CREATE ROLE weak_admin LOGIN PASSWORD 'weak-admin-pw' IN ROLE ${hub.groups.admin}`)
       const weak = asRole(hub.admin, "weak_admin", "weak-admin-pw")
       const refused = await Effect.runPromise(Effect.flip(
         TeamHub.setUp({ url: Redacted.make(weak), teamSchema: "acx_early", hubSchema: "public" })
@@ -472,7 +492,7 @@ describe("acx hub", () => {
       await query(desk, `CREATE POLICY planted ON acx_early.memory_observations FOR ALL TO PUBLIC USING (true)`)
       const init = await acx(["hub", "init", hub.admin, "--team", "acx_early"])
       expect(init.code, init.stderr).toBe(0)
-      expect(await owners()).toEqual(["acx_admin"])
+      expect(await owners()).toEqual([hub.groups.admin])
       const table = "acx_early.memory_observations"
       const insert = (uid: string, project: string) =>
         `INSERT INTO ${table} (uid, project, author, machine, session_id, source, created_at, type, title, narrative)
@@ -497,7 +517,8 @@ describe("acx hub", () => {
         "--role",
         "desk2",
         "--hub",
-        hub.admin
+        hub.admin,
+        "--allow-unknown"
       ])
       expect(granted.code, granted.stderr).toBe(0)
       try {
@@ -513,7 +534,7 @@ describe("acx hub", () => {
   )
 
   it(
-    "hub init takes over a store schema a member synced into first: acx_admin owns it, the member is held by the policies",
+    "hub init takes over a store schema a member synced into first: its admin group owns it, the member is held by the policies",
     async () => {
       // a sync member that may create schemas syncs into a schema before the admin made it a hub
       const schema = "acx_early_store"
@@ -540,7 +561,10 @@ describe("acx hub", () => {
       expect(await owners()).toEqual(["desk2"])
 
       // an admin that may not give the member's objects away: one line saying who must, nothing applied
-      await query(hub.admin, `CREATE ROLE weak_store_admin LOGIN PASSWORD 'weak-store-pw' IN ROLE acx_admin`)
+      await query(
+        hub.admin,
+        `CREATE ROLE weak_store_admin LOGIN CREATEROLE PASSWORD 'weak-store-pw' IN ROLE ${hub.groups.admin}`
+      )
       const refused = await acxInProcess(["hub", "init", at(asRole(hub.admin, "weak_store_admin", "weak-store-pw"))])
       expectOneLine(refused, 1, "created by desk2, a hub member")
       expect(refused.stderr).toMatch(/as a superuser.*nothing was changed/)
@@ -581,7 +605,10 @@ describe("acx hub", () => {
       )
       expect(left).toEqual([{ triggers: ["acx_clock_notify"], planted: 0, notifies: true }])
       // the grants table init adds is the admin's own, as on any hub
-      expect(await owners()).toEqual(["acx_admin", new URL(hub.admin).username])
+      const storeGroups = groupsOf(at(hub.admin))
+      expect(await owners()).toEqual([storeGroups.admin, new URL(hub.admin).username])
+      // members of the public hub: this hub's too, by its own group
+      await query(hub.admin, `GRANT ${storeGroups.sync} TO desk2, laptop1`)
       const other = await hub.sync(
         at(laptop),
         oneSessionConfigDir(path.join(dir, "early-laptop"), fixture, "-b"),

@@ -33,7 +33,7 @@ describe("acx ui --from a hub, as a viewer limited to one project", () => {
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "laptop"))
     const synced = await hub.sync(laptop, built.configDir, "laptop1")
     expect(synced.code, synced.stderr).toBe(0)
-    await query(hub.admin, `CREATE ROLE carol LOGIN PASSWORD 'carol-secret-pw' IN ROLE acx_viewer`)
+    await query(hub.admin, `CREATE ROLE carol LOGIN PASSWORD 'carol-secret-pw' IN ROLE ${hub.groups.viewer}`)
     const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "carol", "--hub", hub.admin])
     expect(grant.code, grant.stderr).toBe(0)
     granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))

@@ -5,19 +5,19 @@
  * a viewer's sessions (`acx hub grant`) limit what a member reads of the team memory, and what a
  * sync member may write there:
  *
- * - `acx_sync` (machines): reads and inserts the rows of the projects it may see, and may change
+ * - the hub's sync group (machines): reads and inserts the rows of the projects it may see, and may change
  *   only an entry's forgotten state (`forgotten_at`, `forgotten_by`, `txid`): never its text,
  *   never a delete;
- * - `acx_viewer` (people): reads the rows of the projects it may see;
- * - `acx_admin`: every row.
+ * - its viewer group (people): reads the rows of the projects it may see;
+ * - its admin group: every row.
  *
  * Every statement is idempotent or replaces its object with the same definition: a second run
  * changes nothing, and says so.
  *
  * A schema a member created first (its `acx memory install --team` ran before the admin's
  * `hub init --team`) is taken over: an owner is exempt from row-level security and holds every
- * privilege, so the schema and tables a member of `acx_sync` or `acx_viewer` owns are given to
- * `acx_admin` in the same transaction as the grants and policies, and what the member put on
+ * privilege, so the schema and tables a member of the sync or viewer group owns are given to
+ * the admin group in the same transaction as the grants and policies, and what the member put on
  * those tables (policies, privileges, triggers, rules) is dropped first: the hub's own take-over
  * (`PostgresHub.memberOwned`, docs/design.md, "Who owns a hub's tables"). A connection that may
  * not do that fails with one line saying who must run it, and nothing of the set-up is applied.
@@ -33,15 +33,18 @@ import { shapes } from "./internal/teamShapes.js"
 import { MemoryError } from "./MemoryError.js"
 import * as TeamSync from "./TeamSync.js"
 
-const { admin, sync, viewer } = PostgresHub.GROUP_ROLES
-
 /** What a sync member may do on each team table (the forgotten state is all it may change). */
 const SYNC_PRIVILEGES = "SELECT, INSERT"
 const SYNC_UPDATABLE = "forgotten_at, forgotten_by, txid"
 
-const statements = (teamSchema: string, hubSchema: string): ReadonlyArray<string> => {
+const statements = (
+  teamSchema: string,
+  hubSchema: string,
+  roles: PostgresHub.GroupRoles
+): ReadonlyArray<string> => {
   const visible = PostgresHub.projectVisibility(hubSchema, "project")
   const schema = `"${teamSchema}"`
+  const [sync, viewer, admin] = [roles.sync, roles.viewer, roles.admin].map((role) => `"${role}"`)
   return [
     `GRANT USAGE ON SCHEMA ${schema} TO ${sync}, ${viewer}, ${admin}`,
     ...shapes.flatMap((shape) => {
@@ -70,16 +73,16 @@ const isPermissionDenied = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { readonly code?: unknown }).code === "42501"
 
 /**
- * Gives what a member owns of the team schema to `acx_admin` (in the caller's transaction), or
+ * Gives what a member owns of the team schema to the hub's admin group (in the caller's transaction), or
  * fails with one line saying who may when this connection may not: the hub's own take-over
  * (`PostgresHub.memberOwned`), on the team's tables.
  */
-const takeOver = async (client: Pg.Client, teamSchema: string): Promise<void> => {
+const takeOver = async (client: Pg.Client, teamSchema: string, roles: PostgresHub.GroupRoles): Promise<void> => {
   const tables = shapes.map((shape) => shape.remote)
   const { rows } = await client.query<{ readonly kind: string; readonly name: string; readonly owner: string }>(
-    PostgresHub.memberOwned.query(teamSchema, tables, [])
+    PostgresHub.memberOwned.query(teamSchema, tables, [], roles)
   )
-  const { owners, statements } = PostgresHub.memberOwned.plan(rows)
+  const { owners, statements } = PostgresHub.memberOwned.plan(rows, roles)
   for (const statement of statements) {
     await client.query(statement).catch((error) => {
       if (!isPermissionDenied(error)) throw error
@@ -88,11 +91,34 @@ const takeOver = async (client: Pg.Client, teamSchema: string): Promise<void> =>
         description: PostgresHub.memberOwned.refusal(
           `the team schema ${teamSchema}`,
           owners,
-          `acx hub init --team ${teamSchema}`
+          `acx hub init --team ${teamSchema}`,
+          roles
         )
       })
     })
   }
+}
+
+/** The hub's group roles, from the database `client` is on. */
+const hubRoles = async (client: Pg.Client, hubSchema: string): Promise<PostgresHub.GroupRoles> => {
+  const { rows } = await client.query<{ readonly db: string }>("SELECT current_database() AS db")
+  return PostgresHub.groupRoles(rows[0]!.db, hubSchema)
+}
+
+/**
+ * The cluster-wide groups of older acx lose every privilege on the team schema (the hub's own
+ * groups get theirs next, and the policies, replaced, name only those).
+ */
+const revokeLegacy = async (client: Pg.Client, teamSchema: string): Promise<void> => {
+  const legacy = Object.values(PostgresHub.LEGACY_GROUP_ROLES)
+  const { rows } = await client.query<{ readonly rolname: string }>(
+    "SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ANY($1::text[])",
+    [legacy]
+  )
+  if (rows.length === 0) return
+  const from = rows.map((row) => `"${row.rolname}"`).join(", ")
+  await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA "${teamSchema}" FROM ${from}`)
+  await client.query(`REVOKE ALL ON SCHEMA "${teamSchema}" FROM ${from}`)
 }
 
 /** Owners, privileges, row-level security flags and policies of the team schema: equal twice, nothing changed. */
@@ -134,11 +160,15 @@ export const setUp = Effect.fn("TeamHub.setUp")(function*(options: {
       Effect.tryPromise({
         try: async () => {
           const before = await snapshot(client, options.teamSchema)
+          const roles = await hubRoles(client, options.hubSchema)
           await client.query("BEGIN")
           try {
-            await takeOver(client, options.teamSchema)
+            await takeOver(client, options.teamSchema, roles)
             await Remote.createMissing(client, options.teamSchema)
-            for (const statement of statements(options.teamSchema, options.hubSchema)) await client.query(statement)
+            await revokeLegacy(client, options.teamSchema)
+            for (const statement of statements(options.teamSchema, options.hubSchema, roles)) {
+              await client.query(statement)
+            }
             await client.query("COMMIT")
           } catch (error) {
             await client.query("ROLLBACK").catch(() => undefined)

@@ -23,6 +23,7 @@
  * @since 0.4.0
  */
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
@@ -246,7 +247,7 @@ export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000, ensure
       try: async () => {
         const { default: pg } = await import("pg")
         const client = new pg.Client({
-          connectionString: Redacted.value(settings.url),
+          connectionString: PgDriverUrl.driverUrl(Redacted.value(settings.url)),
           connectionTimeoutMillis: connectTimeoutMs,
           statement_timeout: 60_000,
           application_name: "acx memory"

@@ -5,35 +5,50 @@
  * `addUser`, `removeUser`, `grant` and `revoke` manage its members; `status` says what each
  * machine synced.
  *
- * - `acx_sync` (machines): inserts session data and reads its own rows (`db_user =
- *   current_user`); no `UPDATE` or `DELETE` on entries.
- * - `acx_viewer` (people): `SELECT` only. A viewer none of whose roles has a grant sees every
- *   project; one with grants sees the sessions of the granted projects (the `project` of each
- *   session's origin, `acx sessions --json`'s `project`).
- * - `acx_admin`: every row, and the grants; grants the two member roles to others.
+ * Each hub (a schema of a database) has three group roles of its own (`groupRoles`), so that a
+ * member of one hub reads nothing of another on the same server:
+ *
+ * - sync (machines): inserts session data and reads its own rows (`db_user = current_user`); no
+ *   `UPDATE` or `DELETE` on entries.
+ * - viewer (people): `SELECT` only. A viewer none of whose roles has a grant sees every project;
+ *   one with grants sees the sessions of the granted projects (the `project` of each session's
+ *   origin, `acx sessions --json`'s `project`).
+ * - admin: every row, and the grants; grants the two member roles to others.
  *
  * Members are login roles in these groups, made by `addUser` or by a DBA's own
- * `CREATE ROLE … LOGIN IN ROLE acx_viewer`: the policies name the groups, never a member.
+ * `CREATE ROLE … LOGIN IN ROLE <the hub's viewer group>`: the policies name the groups, never a
+ * member. `CONNECT` on the database is the groups' (taken from `PUBLIC` when the admin owns the
+ * database). A hub set up with the cluster-wide groups of older acx (`acx_sync`, `acx_viewer`,
+ * `acx_admin`) is moved to its own by the next `init`.
  *
  * A store a member created first (its `acx sync --to` ran before `init` on that schema) is taken
  * over by `init`: an owner is exempt from row-level security, so the schema, tables and function
- * it owns go to `acx_admin` and what it put on them is dropped, in `init`'s one transaction.
+ * it owns go to the hub's admin group and what it put on them is dropped, in `init`'s one
+ * transaction.
  *
  * @since 0.4.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
-import { describeStatementFailure, isPermissionDenied } from "./internal/pgConnect.js"
+import { describeStatementFailure, isPermissionDenied, rootCause } from "./internal/pgConnect.js"
 import {
+  closeDatabase,
   ensureRoles,
+  type HubRoles,
+  hubRoles,
+  LEGACY_ROLES,
   memberOwnedQuery,
+  type MovedMember,
+  moveOffLegacy,
   projectVisible,
-  ROLES,
+  rolesOf,
   setUp,
   snapshot,
   STORE_FUNCTIONS,
@@ -45,6 +60,7 @@ import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
 import type * as SessionStore from "./SessionStore.js"
+import { SessionStoreError } from "./SessionStore.js"
 
 /**
  * Why a hub operation failed:
@@ -75,15 +91,33 @@ export class PostgresHubError extends Schema.TaggedError<PostgresHubError>("@acx
 }
 
 /**
- * The hub's group roles (cluster-wide): machines sync as members of `sync`, people read as members
- * of `viewer`, `admin` manages. Other schemas shared through the hub (the team memory's) give
- * these same roles their privileges.
+ * A hub's group roles: machines sync as members of `sync`, people read as members of `viewer`,
+ * `admin` manages.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type GroupRoles = HubRoles
+
+/**
+ * The group roles of the hub in `schema` of `database` (the one place their names are made):
+ * `acx_<database>_<schema>_<hash>_sync|viewer|admin`, lower-case, at most 58 bytes, the hash of
+ * the exact names keeping two hubs apart whose names fold alike. Other schemas shared through
+ * the hub (the team memory's) give these same roles their privileges.
  *
  * @since 0.4.0
  * @category constants
  */
-export const GROUP_ROLES: { readonly sync: "acx_sync"; readonly viewer: "acx_viewer"; readonly admin: "acx_admin" } =
-  ROLES
+export const groupRoles = (database: string, schema: string): GroupRoles => hubRoles(database, schema)
+
+/**
+ * The cluster-wide group roles older acx made for every hub of a server; `init` moves a hub off
+ * them (their members join the hub's own groups, they lose every privilege on the hub).
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const LEGACY_GROUP_ROLES: GroupRoles = LEGACY_ROLES
 
 /**
  * The SQL condition the hub's row-level security uses for "a project the session's roles may see",
@@ -100,9 +134,10 @@ export const projectVisibility = (hubSchema: string, column: string): string => 
 /**
  * Taking over what a hub member created first (docs/design.md, "Who owns a hub's tables"): the
  * query listing a schema's objects (the schema, the tables and functions named) that a member of
- * `acx_sync` or `acx_viewer` owns, and, for its rows, the `ALTER … OWNER TO acx_admin`
- * statements and the one line a connection that may not run them fails with. `init` runs them on
- * the store's schema, the team memory's set-up on its own, each in its set-up's transaction.
+ * the hub's sync or viewer group owns (or a legacy cluster-wide group), and, for its rows, the
+ * `ALTER … OWNER TO <admin group>` statements and the one line a connection that may not run them
+ * fails with. `init` runs them on the store's schema, the team memory's set-up on its own, each in
+ * its set-up's transaction.
  *
  * @since 0.4.0
  * @category row-level security
@@ -120,6 +155,57 @@ export const memberOwned: {
  * @category models
  */
 export type MemberRole = "sync" | "viewer"
+
+/**
+ * What the connected role is to a hub: an `admin` (a member of its admin group, a superuser, or
+ * the owner of its tables), a `sync` member, a `viewer` (`restricted` when one of its roles has a
+ * grant), or `none` (no member of this hub). `status` shows each what its part covers
+ * (docs/hub.md, "Who may do what").
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type HubAccess = "admin" | "sync" | "viewer" | "restricted viewer" | "none"
+
+/**
+ * Who a connection is to a hub: its login role, its part, and the hub's groups.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface RoleAccess {
+  readonly user: string
+  readonly access: HubAccess
+  readonly roles: GroupRoles
+}
+
+const partOf = (who: RoleAccess): string => {
+  switch (who.access) {
+    case "admin":
+      return `an admin of this hub (${who.roles.admin})`
+    case "sync":
+      return `a sync member of this hub (${who.roles.sync})`
+    case "viewer":
+    case "restricted viewer":
+      return `a ${who.access} of this hub (${who.roles.viewer})`
+    case "none":
+      return `no member of this hub (${who.roles.sync}, ${who.roles.viewer}, ${who.roles.admin})`
+  }
+}
+
+/**
+ * The one line for a command the connected role may not run: which role the URL is (the hub
+ * group it is in), which the command needs, and the server's own reason.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const roleRefusal = (who: RoleAccess, command: string, needs: "sync" | "admin", reason: string): string => {
+  const need = needs === "sync"
+    ? `a sync member (${who.roles.sync}; acx hub user add NAME --role sync makes one)`
+    : `the hub's admin (a role that may create roles and owns the store, or a member of ${who.roles.admin})`
+  return `${who.user} is ${partOf(who)}: ${command} needs ${need} (${reason})`
+}
 
 /**
  * One machine of `status`: what the sessions whose origin names it hold. `machine` is `""` for
@@ -144,20 +230,43 @@ export interface MachineStatus {
 }
 
 /**
+ * What `status` shows depends on `access`: machines, projects and grants are what the role's
+ * policies let it read; `members` is every member of the hub's groups for an admin and an
+ * unrestricted viewer, the role itself for the others; `storeBytes` is `null` but for those two.
+ *
  * @since 0.4.0
  * @category models
  */
 export interface HubStatus {
   readonly schema: string
+  /** The connected role's part in the hub, and the hub's group roles. */
+  readonly access: HubAccess
+  readonly roles: GroupRoles
   readonly machines: ReadonlyArray<MachineStatus>
-  /** The login roles in each group role. */
+  /** The roles in each of the hub's groups (login roles and the groups a DBA made in them). */
   readonly members: ReadonlyArray<{ readonly role: string; readonly member: string }>
   readonly grants: ReadonlyArray<{ readonly role: string; readonly project: string }>
   /** The projects of the sessions' origins (the IDs `grant` takes), most sessions first. */
   readonly projects: ReadonlyArray<{ readonly project: string; readonly sessions: number }>
-  /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included). */
-  readonly storeBytes: number
+  /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included); `null`: not shown to this role. */
+  readonly storeBytes: number | null
   readonly lagHours: number
+}
+
+/**
+ * What `init` did: whether anything changed, the hub's groups, the members it moved from the
+ * legacy cluster-wide groups, and whether every role may still connect to the database (`init`
+ * closes it only when its role owns the database).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface InitResult {
+  readonly changed: boolean
+  readonly roles: GroupRoles
+  readonly moved: ReadonlyArray<{ readonly member: string; readonly role: keyof GroupRoles }>
+  readonly database: string
+  readonly publicConnect: boolean
 }
 
 /**
@@ -165,15 +274,26 @@ export interface HubStatus {
  * @category models
  */
 export interface PostgresHub {
+  /** The hub's group roles. */
+  readonly roles: GroupRoles
+  /** Who the connection is to this hub. */
+  readonly access: () => Effect.Effect<RoleAccess, PostgresHubError>
   /** Migrates the store and sets roles, privileges and policies up; whether anything changed. */
-  readonly init: () => Effect.Effect<{ readonly changed: boolean }, PostgresHubError>
-  /** Creates a login role in `acx_<role>` with a generated password; its connection URL. */
+  readonly init: () => Effect.Effect<InitResult, PostgresHubError>
+  /** Creates a login role in the hub's sync or viewer group with a generated password; its connection URL. */
   readonly addUser: (
     name: string,
     role: MemberRole
   ) => Effect.Effect<{ readonly url: Redacted.Redacted }, PostgresHubError>
-  /** Drops a member (a login role in `acx_sync` or `acx_viewer`) and its grants; its rows stay. */
+  /** Drops a member (a login role in the hub's sync or viewer group) and its grants; its rows stay. */
   readonly removeUser: (name: string) => Effect.Effect<void, PostgresHubError>
+  /**
+   * What `role` is to the hub: `sync` or `viewer` (a member, or a group, of that group), `admin`,
+   * or `none`; fails `NotFound` when no such role exists.
+   */
+  readonly memberKind: (role: string) => Effect.Effect<"sync" | "viewer" | "admin" | "none", PostgresHubError>
+  /** The project identities the hub knows: its sessions' origins' and its grants'. */
+  readonly knownProjects: () => Effect.Effect<ReadonlyArray<string>, PostgresHubError>
   /** Lets `role` see `project`; how many of the project's sessions the hub holds today. */
   readonly grant: (
     project: string,
@@ -204,6 +324,46 @@ const roleName = (operation: string, name: string) =>
     onRight: Effect.succeed
   })
 
+/** What a member owns of the store, given to the admin group before anything else, or init fails. */
+const takeOverStore = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
+  Effect.gen(function*() {
+    const rows = yield* sql.unsafe<{ readonly kind: string; readonly name: string; readonly owner: string }>(
+      memberOwnedQuery(schema, STORE_TABLES, STORE_FUNCTIONS, roles)
+    )
+    const { owners, statements } = takeOverPlan(rows, roles)
+    for (const statement of statements) {
+      yield* sql.unsafe(statement).pipe(Effect.catchIf(
+        isPermissionDenied,
+        (cause) =>
+          Effect.fail(
+            new PostgresHubError({
+              reason: "Privilege",
+              operation: "init",
+              description: takeOverRefusal(`the store schema ${schema}`, owners, "acx hub init", roles),
+              cause
+            })
+          )
+      ))
+    }
+  })
+
+/** `init`'s transaction: roles, the move off the legacy groups, the take-over, migrations, set-up. */
+const initTransaction = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  roles: GroupRoles,
+  takeOver: Effect.Effect<void, PostgresHubError | SqlError>
+) =>
+  sql.withTransaction(Effect.gen(function*() {
+    yield* ensureRoles(sql, roles)
+    const moved: ReadonlyArray<MovedMember> = yield* moveOffLegacy(sql, schema, roles)
+    yield* takeOver
+    yield* migrate(schema).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    yield* setUp(sql, schema, roles)
+    const connect = yield* closeDatabase(sql, roles)
+    return { moved, ...connect, snapshot: yield* snapshot(sql, schema, roles) }
+  }))
+
 /**
  * The hub over an open `SqlClient` connected as an admin (`status` works as any role: a member
  * sees what its policies let it).
@@ -218,6 +378,16 @@ export const makeWithClient = (options: {
   Effect.gen(function*() {
     const schema = yield* PostgresSessionStore.validateOptions({ schema: options.schema })
     const sql = yield* SqlClient.SqlClient
+    const roles = yield* rolesOf(sql, schema).pipe(
+      Effect.mapError((cause) =>
+        new SessionStoreError({
+          reason: "Storage",
+          operation: "connect",
+          description: describeStatementFailure(cause),
+          cause
+        })
+      )
+    )
     const grants = sql(`${schema}.acx_hub_grants`)
     const latest = sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id
       FROM ${sql(`${schema}.acx_session_store_migrations`)}`.pipe(
@@ -225,42 +395,22 @@ export const makeWithClient = (options: {
       Effect.orElseSucceed(() => 0)
     )
 
-    // what a member owns of the store is given to acx_admin before anything else, or init fails
-    const takeOver = Effect.gen(function*() {
-      const rows = yield* sql.unsafe<{ readonly kind: string; readonly name: string; readonly owner: string }>(
-        memberOwnedQuery(schema, STORE_TABLES, STORE_FUNCTIONS)
-      )
-      const { owners, statements } = takeOverPlan(rows)
-      for (const statement of statements) {
-        yield* sql.unsafe(statement).pipe(Effect.catchIf(
-          isPermissionDenied,
-          (cause) =>
-            Effect.fail(
-              new PostgresHubError({
-                reason: "Privilege",
-                operation: "init",
-                description: takeOverRefusal(`the store schema ${schema}`, owners, "acx hub init"),
-                cause
-              })
-            )
-        ))
-      }
-    })
+    const takeOver = takeOverStore(sql, schema, roles)
 
     const init = Effect.fn("PostgresHub.init")(function*() {
       const before = yield* latest
-      const was = yield* snapshot(sql, schema).pipe(Effect.mapError(failure("init")))
+      const was = yield* snapshot(sql, schema, roles).pipe(Effect.mapError(failure("init")))
       // one transaction: roles, the take-over, the migrations and the policies, or nothing
-      const is = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* ensureRoles(sql)
-        yield* takeOver
-        yield* migrate(schema).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-        yield* setUp(sql, schema)
-        return yield* snapshot(sql, schema)
-      })).pipe(
+      const is = yield* initTransaction(sql, schema, roles, takeOver).pipe(
         Effect.mapError((error) => error instanceof PostgresHubError ? error : failure("init")(error))
       )
-      return { changed: before < LATEST_MIGRATION || was !== is }
+      return {
+        changed: before < LATEST_MIGRATION || was !== is.snapshot,
+        roles,
+        moved: is.moved,
+        database: is.database,
+        publicConnect: is.publicConnect
+      }
     })
 
     const membership = (name: string) =>
@@ -277,7 +427,7 @@ export const makeWithClient = (options: {
       const password = HubCredentials.generatePassword()
       // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
       yield* sql.unsafe(
-        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
+        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE "${roles[role]}"`
       ).pipe(Effect.mapError(failure("addUser")))
       return { url: HubCredentials.memberUrl(options.adminUrl, name, password, schema) }
     })
@@ -287,15 +437,21 @@ export const makeWithClient = (options: {
       const row = yield* membership(name).pipe(Effect.mapError(failure("removeUser")))
       const groups = row?.groups ?? []
       if (
-        row === undefined || !row.rolcanlogin || !groups.some((group) => group === ROLES.sync || group === ROLES.viewer)
+        row === undefined || !row.rolcanlogin || !groups.some((group) => group === roles.sync || group === roles.viewer)
       ) {
-        return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (acx_sync or acx_viewer)`)
+        return yield* fail(
+          "removeUser",
+          "NotFound",
+          `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`
+        )
       }
       yield* sql.withTransaction(Effect.zipRight(
         sql`DELETE FROM ${grants} WHERE role_name = ${name}`,
         sql.unsafe(`DROP ROLE "${name}"`)
       )).pipe(Effect.mapError(failure("removeUser")))
     })
+
+    const { knownProjects, memberKind } = lookups(sql, schema, roles)
 
     const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
       if ((yield* membership(role).pipe(Effect.mapError(failure("grant")))) === undefined) {
@@ -318,11 +474,24 @@ export const makeWithClient = (options: {
     const status = Effect.fn("PostgresHub.status")(
       function*(statusOptions: { readonly lagHours?: number | undefined } = {}) {
         const lagHours = statusOptions.lagHours ?? 24
-        return yield* readStatus(sql, schema, lagHours).pipe(Effect.mapError(failure("status")))
+        return yield* readStatus(sql, schema, roles, lagHours).pipe(Effect.mapError(failure("status")))
       }
     )
 
-    return { init, addUser, removeUser, grant, revoke, status }
+    const access = () => readRoleAccess(sql, schema, roles).pipe(Effect.mapError(failure("access")))
+    const explain = explainRefusal(access)
+    return {
+      roles,
+      access,
+      init: () => explain(init(), "acx hub init"),
+      addUser: (name: string, role: MemberRole) => explain(addUser(name, role), "acx hub user add"),
+      removeUser: (name: string) => explain(removeUser(name), "acx hub user remove"),
+      memberKind,
+      knownProjects,
+      grant: (project: string, role: string) => explain(grant(project, role), "acx hub grant"),
+      revoke: (project: string, role: string) => explain(revoke(project, role), "acx hub revoke"),
+      status
+    }
   })
 
 interface MachineRow {
@@ -333,7 +502,88 @@ interface MachineRow {
   readonly last_ms: string | number | null
 }
 
-const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) =>
+/** The kind of member the role `who` (a fragment naming it) is: the first of admin, sync, viewer it is in. */
+const kindOf = (sql: SqlClient.SqlClient, roles: GroupRoles, who: Statement.Fragment) =>
+  Effect.map(
+    sql<{ readonly groups: ReadonlyArray<string> | null; readonly superuser: boolean | null }>`SELECT
+        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_roles g
+          WHERE g.rolname IN (${roles.admin}, ${roles.sync}, ${roles.viewer})
+            AND pg_catalog.pg_has_role(r.oid, g.oid, 'MEMBER')) AS groups, r.rolsuper AS superuser
+      FROM pg_catalog.pg_roles r WHERE r.rolname = ${who}`,
+    ([row]): "admin" | "sync" | "viewer" | "none" | undefined => {
+      if (row === undefined) return undefined
+      const groups = row.groups ?? []
+      if (row.superuser === true || groups.includes(roles.admin)) return "admin"
+      return groups.includes(roles.sync) ? "sync" : groups.includes(roles.viewer) ? "viewer" : "none"
+    }
+  )
+
+/** The connected role's part in the hub (see {@link HubAccess}). */
+const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, restricted: boolean) =>
+  Effect.gen(function*() {
+    // the login that ran `init` owns the tables, in no group (a managed service's admin is no superuser)
+    const [owner] = yield* sql<{ readonly owns: boolean | null }>`SELECT pg_catalog.pg_has_role(current_user,
+        c.relowner, 'MEMBER') AS owns FROM pg_catalog.pg_class c
+      WHERE c.oid = pg_catalog.to_regclass(${`${schema}.acx_hub_grants`})`
+    if (owner?.owns === true) return "admin" as const
+    const kind = yield* kindOf(sql, roles, sql.literal("current_user"))
+    return kind === "viewer" && restricted ? "restricted viewer" as const : kind ?? "none"
+  })
+
+/** What `grant` checks: the kind of a role, and the projects the hub knows. */
+const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) => ({
+  memberKind: Effect.fn("PostgresHub.memberKind")(function*(role: string) {
+    const kind = yield* kindOf(sql, roles, sql`${role}`).pipe(Effect.mapError(failure("grant")))
+    if (kind === undefined) return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
+    return kind
+  }),
+  knownProjects: Effect.fn("PostgresHub.knownProjects")(function*() {
+    const rows = yield* sql<{ readonly project: string }>`SELECT DISTINCT project FROM (
+        SELECT project FROM ${sql(`${schema}.acx_session_origin`)}
+        UNION SELECT project FROM ${sql(`${schema}.acx_hub_grants`)}) p ORDER BY 1`.pipe(
+      Effect.mapError(failure("grant"))
+    )
+    return rows.map((row) => row.project)
+  })
+})
+
+/** Who the connection is (see {@link RoleAccess}); restricted when one of its roles has a grant. */
+const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
+  Effect.gen(function*() {
+    const [me] = yield* sql<{ readonly user: string }>`SELECT current_user AS user`
+    const [granted] = yield* sql<{ readonly any: boolean }>`SELECT EXISTS (SELECT 1
+      FROM ${sql(`${schema}.acx_hub_grants`)} g WHERE g.role_name IN (SELECT r.rolname FROM pg_catalog.pg_roles r
+        WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))) AS any`
+      .pipe(Effect.orElseSucceed(() => [{ any: false }]))
+    const access = yield* readAccess(sql, schema, roles, granted?.any === true)
+    return { user: me!.user, access, roles }
+  })
+
+/**
+ * `effect` with a refusal of the server (a privilege it lacks, told in the driver's words) said
+ * as {@link roleRefusal}: which role the URL is, and which `command` needs. Refusals acx words
+ * itself (the take-over's) are left as they are.
+ */
+const explainRefusal =
+  (access: () => Effect.Effect<RoleAccess, PostgresHubError>) =>
+  <A>(effect: Effect.Effect<A, PostgresHubError>, command: string): Effect.Effect<A, PostgresHubError> =>
+    Effect.catchIf(
+      effect,
+      (error) =>
+        error.reason === "Privilege" && error.cause !== undefined &&
+        error.description === describeStatementFailure(error.cause),
+      (error) =>
+        Effect.flatMap(access(), (who) => {
+          const root = rootCause(error.cause)
+          const reason = root instanceof Error ? root.message : error.description
+          return Effect.fail(
+            new PostgresHubError({ ...error, description: roleRefusal(who, command, "admin", reason) })
+          )
+        })
+    )
+
+/** The machines of `status`, with their entries' counts and sizes: what the role's policies let it read. */
+const readMachines = (sql: SqlClient.SqlClient, schema: string, lagHours: number) =>
   Effect.gen(function*() {
     const t = (name: string) => sql(`${schema}.${name}`)
     const origin = sql`LEFT JOIN ${t("acx_session_origin")} o
@@ -348,42 +598,57 @@ const readStatus = (sql: SqlClient.SqlClient, schema: string, lagHours: number) 
     >`SELECT
         o.machine, count(*) AS entries, coalesce(sum(pg_column_size(x.entry)), 0) AS bytes
       FROM ${t("claude_session_entries")} x ${origin} GROUP BY o.machine`
-    const [store] = yield* sql<{ readonly bytes: string | number }>`SELECT
+    const bySize = new Map(sizes.map((row) => [row.machine ?? "", row]))
+    const cutoff = Date.now() - lagHours * 3_600_000
+    return machines.map((row): MachineStatus => {
+      const machine = row.machine ?? ""
+      const lastSyncMs = Number(row.last_ms ?? 0)
+      return {
+        machine,
+        osUsers: row.os_users ?? [],
+        dbUsers: row.db_users ?? [],
+        sessions: Number(row.sessions),
+        entries: Number(bySize.get(machine)?.entries ?? 0),
+        entryBytes: Number(bySize.get(machine)?.bytes ?? 0),
+        lastSyncMs,
+        lagging: lastSyncMs < cutoff
+      }
+    })
+  })
+
+const readStatus = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, lagHours: number) =>
+  Effect.gen(function*() {
+    const t = (name: string) => sql(`${schema}.${name}`)
+    // a store that was never made a hub has no grants table; a member reads only its own grants
+    const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
+      FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
+    const access = yield* readAccess(sql, schema, roles, grants.length > 0)
+    // the size of the whole store and the team's names: for those who see every project
+    const seesAll = access === "admin" || access === "viewer"
+    const machines = yield* readMachines(sql, schema, lagHours)
+    const [store] = seesAll
+      ? yield* sql<{ readonly bytes: string | number }>`SELECT
         coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
       FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = ${schema} AND c.relkind = 'r'`
+      : []
     const members = yield* sql<{ readonly role: string; readonly member: string }>`SELECT g.rolname AS role,
         r.rolname AS member
       FROM pg_catalog.pg_auth_members a JOIN pg_catalog.pg_roles g ON g.oid = a.roleid
       JOIN pg_catalog.pg_roles r ON r.oid = a.member
-      WHERE g.rolname IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin}) AND r.rolcanlogin ORDER BY 1, 2`
-    // a store that was never made a hub has no grants table
-    const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
-      FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
+      WHERE g.rolname IN (${roles.sync}, ${roles.viewer}, ${roles.admin}) AND r.rolname <> ${roles.admin}
+        AND (${seesAll} OR r.rolname = current_user) ORDER BY 1, 2`
     const projects = yield* sql<{ readonly project: string; readonly sessions: string | number }>`SELECT project,
         count(*) AS sessions FROM ${t("acx_session_origin")} GROUP BY project ORDER BY 2 DESC, 1`
-    const bySize = new Map(sizes.map((row) => [row.machine ?? "", row]))
-    const cutoff = Date.now() - lagHours * 3_600_000
     return {
       schema,
-      machines: machines.map((row): MachineStatus => {
-        const machine = row.machine ?? ""
-        const lastSyncMs = Number(row.last_ms ?? 0)
-        return {
-          machine,
-          osUsers: row.os_users ?? [],
-          dbUsers: row.db_users ?? [],
-          sessions: Number(row.sessions),
-          entries: Number(bySize.get(machine)?.entries ?? 0),
-          entryBytes: Number(bySize.get(machine)?.bytes ?? 0),
-          lastSyncMs,
-          lagging: lastSyncMs < cutoff
-        }
-      }),
+      access,
+      roles,
+      machines,
       members,
       grants,
       projects: projects.map((row) => ({ project: row.project, sessions: Number(row.sessions) })),
-      storeBytes: Number(store?.bytes ?? 0),
+      storeBytes: store === undefined ? null : Number(store.bytes),
       lagHours
     }
   })

@@ -91,6 +91,7 @@ import { migrate } from "./internal/pgMigrations.js"
 import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
 import { openPool } from "./internal/pgPool.js"
+import { driverUrl } from "./internal/pgUrl.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -518,7 +519,7 @@ export const make = (
     const changes = clockChanges(
       // the part of pg.Client it uses (its `on` overloads are wider than one listener each)
       () => import("pg").then((pg) => pg.default.Client as unknown as ClientConstructor),
-      Redacted.value(options.url),
+      driverUrl(Redacted.value(options.url)),
       options.schema ?? "public"
     )
     return Object.assign(store, { catalog: { ...store.catalog, changes } })

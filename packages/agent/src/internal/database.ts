@@ -5,6 +5,7 @@
  */
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
@@ -12,6 +13,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { AgentError } from "../AgentError.js"
 import * as AgentRegistry from "../AgentRegistry.js"
@@ -60,7 +62,8 @@ export const openDatabase = (
       })
       : yield* Effect.gen(function*() {
         const Pg = yield* importDriver("@effect/sql-pg", () => import("@effect/sql-pg/PgClient"))
-        return yield* Layer.build(Pg.layer({ url: spec.url, applicationName: "@acx/agent" })).pipe(
+        const url = Redacted.make(PgDriverUrl.driverUrl(Redacted.value(spec.url)))
+        return yield* Layer.build(Pg.layer({ url, applicationName: "@acx/agent" })).pipe(
           Effect.mapError(startFailed(spec))
         )
       })

@@ -11,6 +11,7 @@
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { createRequire } from "node:module"
 import type { StatsRequest } from "./fastStats.js"
@@ -23,14 +24,6 @@ interface PgClient {
   query(text: string): Promise<{ readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }> }>
   end(): Promise<void>
   on(event: "error", listener: (error: unknown) => void): void
-}
-
-// As `internal/pgConnect.ts` gives the URL to the driver: `sslmode` read as libpq reads it.
-const withLibpqSslmode = (href: string): string => {
-  const url = new URL(href)
-  if (!url.searchParams.has("sslmode") || url.searchParams.has("uselibpqcompat")) return href
-  url.searchParams.set("uselibpqcompat", "true")
-  return url.href
 }
 
 // The digests the statement gives for `schema` as the connecting role sees it, if the store is one
@@ -54,7 +47,7 @@ export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | u
     const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
     // a server that does not answer costs this before the full path tries (and says why) itself
     client = new Client({
-      connectionString: withLibpqSslmode(store.url),
+      connectionString: PgDriverUrl.driverUrl(store.url),
       application_name: "acx",
       connectionTimeoutMillis: 3_000
     })

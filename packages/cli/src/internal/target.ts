@@ -18,6 +18,7 @@ export interface Target {
   readonly layer: Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError>
   /** The target without credentials, for messages. */
   readonly display: string
+  readonly database: DatabaseSpec.DatabaseSpec
 }
 
 /** The store a spec names; a spec that names none is one line about `flag`, without its password. */
@@ -29,7 +30,8 @@ export const parseTarget = (spec: string, flag = "--to"): Effect.Effect<Target, 
         layer: database._tag === "Sqlite"
           ? SqliteSessionStore.layer({ filename: database.filename })
           : PostgresSessionStore.layer({ url: database.url, schema: database.schema }),
-        display: DatabaseSpec.display(database)
+        display: DatabaseSpec.display(database),
+        database
       })
   })
 

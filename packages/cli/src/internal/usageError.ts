@@ -36,7 +36,8 @@ const valueGiven = (args: ReadonlyArray<string>, option: OptionInfo): string | u
   return undefined
 }
 
-const distance = (a: string, b: string): number => {
+/** Levenshtein's edit distance between `a` and `b` (what "did you mean" ranks by). */
+export const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0]!

@@ -6,6 +6,7 @@
  */
 import * as Fixtures from "@acx/fixtures"
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@acx/fixtures/postgres"
+import * as PostgresHub from "@acx/session-store/PostgresHub"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -76,10 +77,21 @@ export const oneSessionConfigDir = (dir: string, fixture: string, projectKey: st
   return dir
 }
 
+/** The group roles of the hub `url` names (its database, its `?schema=`, else `public`). */
+export const groupsOf = (url: string): PostgresHub.GroupRoles => {
+  const parsed = new URL(url)
+  return PostgresHub.groupRoles(
+    decodeURIComponent(parsed.pathname.slice(1)),
+    parsed.searchParams.get("schema") ?? "public"
+  )
+}
+
 /** A running hub: the server, its admin URL, and the syncs that filled it. */
 export interface RunningHub {
   readonly server: EmbeddedPostgres
   readonly admin: string
+  /** The group roles of the hub in schema `public` of the server's database. */
+  readonly groups: PostgresHub.GroupRoles
   /** `hub user add NAME --role ROLE`'s URL. */
   readonly addUser: (name: string, role: "sync" | "viewer") => Promise<string>
   /** `acx sync --to url --config-dir dir --machine machine`, as that sync member. */
@@ -96,6 +108,7 @@ export const startHub = async (home: string): Promise<RunningHub> => {
   return {
     server,
     admin,
+    groups: groupsOf(admin),
     addUser: async (name, role) => printedUrl(await acx(["hub", "user", "add", name, "--role", role, "--hub", admin])),
     sync: (url, dir, machine) =>
       acx(["sync", "--to", url, "--config-dir", dir, "--machine", machine], {

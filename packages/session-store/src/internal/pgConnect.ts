@@ -85,24 +85,7 @@ export const isPermissionDenied = (cause: unknown): boolean => {
   return typeof root === "object" && root !== null && (root as { readonly code?: unknown }).code === "42501"
 }
 
-/**
- * The URL the driver is given: with `sslmode` read as libpq reads it. `pg` (8.x) takes `require`,
- * `prefer` and `verify-ca` for `verify-full` unless told `uselibpqcompat=true`, and warns about it
- * on stderr on every connection; a URL written for `psql` (a managed server's
- * `sslmode=require`, which encrypts without checking the certificate) must mean the same here.
- * A URL that says `uselibpqcompat` itself is left as it is.
- */
-export const withLibpqSslmode = (url: string): string => {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return url
-  }
-  if (!parsed.searchParams.has("sslmode") || parsed.searchParams.has("uselibpqcompat")) return url
-  parsed.searchParams.set("uselibpqcompat", "true")
-  return parsed.href
-}
+export { withLibpqSslmode } from "./pgUrl.js"
 
 // SQLSTATEs of a server that ended or refuses the session: an administrator's shutdown or restart
 // (57P01), a crash of another backend (57P02), a server starting up or shutting down (57P03),

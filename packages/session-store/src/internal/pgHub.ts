@@ -6,10 +6,34 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import { createHash } from "node:crypto"
 import { createClockNotify, OWNED_TABLES } from "./pgMigrations.js"
 
-/** The group roles (cluster-wide: every hub of a cluster shares them). */
-export const ROLES = { sync: "acx_sync", viewer: "acx_viewer", admin: "acx_admin" } as const
+/** A hub's three group roles: machines sync as members of `sync`, people read as `viewer`'s. */
+export interface HubRoles {
+  readonly sync: string
+  readonly viewer: string
+  readonly admin: string
+}
+
+/**
+ * The cluster-wide groups every hub shared before each hub had its own: what `init` moves a hub
+ * off (their members join the hub's groups, they lose every privilege on it).
+ */
+export const LEGACY_ROLES: HubRoles = { sync: "acx_sync", viewer: "acx_viewer", admin: "acx_admin" }
+
+/**
+ * The group roles of the hub in `schema` of `database`: `acx_<database>_<schema>_<hash>_<role>`,
+ * the two names folded to lower-case letters, digits and `_` and cut to 38 characters, the hash
+ * (8 hex digits of SHA-256 over the exact names) telling apart two hubs whose folded names meet.
+ * At most 58 bytes: a valid unquoted identifier under Postgres' 63.
+ */
+export const hubRoles = (database: string, schema: string): HubRoles => {
+  const folded = `${database}_${schema}`.toLowerCase().replace(/[^a-z0-9_]+/g, "_").slice(0, 38)
+  const hash = createHash("sha256").update(`${database}\u0000${schema}`).digest("hex").slice(0, 8)
+  const base = `acx_${folded}_${hash}`
+  return { sync: `${base}_sync`, viewer: `${base}_viewer`, admin: `${base}_admin` }
+}
 
 /** Tables holding session data: a viewer's rows are limited by project on each. */
 export const SESSION_TABLES = OWNED_TABLES.filter((table) => table !== "acx_import_ledger")
@@ -80,17 +104,19 @@ const quoted = (name: string) => `"${name.replace(/"/g, "\"\"")}"`
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
 
 /**
- * A schema's objects (the schema itself, the tables and functions named) owned by a member of
- * `acx_sync` or `acx_viewer` that is no superuser and holds no `acx_admin` privileges: one that
- * created them before the admin set the schema up (docs/design.md, "Who owns a hub's tables").
- * An owner is exempt from row-level security, may grant, rewrite, drop and replace what it owns,
- * so these are what `init` gives to `acx_admin`. Schema first: a table's new owner needs CREATE on
- * its schema. A table's sequences and indexes follow the table.
+ * A schema's objects (the schema itself, the tables and functions named) owned by a member of any
+ * hub's sync or viewer group (this hub's, another's of the server, or the legacy cluster-wide
+ * ones) that is no superuser and holds no privileges of this hub's admin group, or by a legacy
+ * group itself: one that created them before the admin set the schema up (docs/design.md, "Who
+ * owns a hub's tables"). An owner is exempt from row-level security, may grant, rewrite, drop and
+ * replace what it owns, so these are what `init` gives to the hub's admin group. Schema first: a
+ * table's new owner needs CREATE on its schema. A table's sequences and indexes follow the table.
  */
 export const memberOwnedQuery = (
   schema: string,
   tables: ReadonlyArray<string>,
-  functions: ReadonlyArray<string>
+  functions: ReadonlyArray<string>,
+  roles: HubRoles
 ): string => {
   const list = (names: ReadonlyArray<string>) => `ARRAY[${names.map(literal).join(", ")}]::text[]`
   const nsp = literal(schema)
@@ -107,9 +133,12 @@ export const memberOwnedQuery = (
         FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = ${nsp} AND p.proname = ANY(${list(functions)})
     ) o JOIN pg_catalog.pg_roles r ON r.oid = o.owner
-    WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(o.owner, '${ROLES.admin}', 'USAGE')
-      AND (pg_catalog.pg_has_role(o.owner, '${ROLES.sync}', 'MEMBER')
-        OR pg_catalog.pg_has_role(o.owner, '${ROLES.viewer}', 'MEMBER'))
+    WHERE (NOT r.rolsuper AND NOT pg_catalog.pg_has_role(o.owner, ${literal(roles.admin)}, 'USAGE')
+      AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles g WHERE pg_catalog.pg_has_role(o.owner, g.oid, 'MEMBER')
+        AND (g.rolname ~ '^acx_.*_(sync|viewer)$' OR g.rolname IN (${literal(LEGACY_ROLES.sync)}, ${
+    literal(LEGACY_ROLES.viewer)
+  }))))
+      OR r.rolname = ANY(${list(Object.values(LEGACY_ROLES))})
     ORDER BY o.rank, o.name`
 }
 
@@ -143,21 +172,27 @@ const resetTable = (name: string): string =>
  * policies, privileges, triggers and rules dropped for the set-up to create again), and their owners.
  */
 export const takeOverPlan = (
-  rows: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly owner: string }>
+  rows: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly owner: string }>,
+  roles: HubRoles
 ): { readonly statements: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> } => ({
   statements: [
-    ...rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${ROLES.admin}`),
+    ...rows.map((row) => `ALTER ${row.kind} ${row.name} OWNER TO ${quoted(roles.admin)}`),
     ...rows.filter((row) => row.kind === "TABLE").map((row) => resetTable(row.name))
   ],
   owners: [...new Set(rows.map((row) => row.owner))]
 })
 
 /** The one line of a connection that may not give a member's objects to `acx_admin`. */
-export const takeOverRefusal = (what: string, owners: ReadonlyArray<string>, command: string): string => {
+export const takeOverRefusal = (
+  what: string,
+  owners: ReadonlyArray<string>,
+  command: string,
+  roles: HubRoles
+): string => {
   const names = owners.join(", ")
   return `${what} was created by ${names}, a hub member, who would bypass its row-level security: run ` +
-    `${command} as a superuser (or a role that can SET ROLE to ${names} and to ${ROLES.admin}) to give it to ` +
-    `${ROLES.admin}; nothing was changed`
+    `${command} as a superuser (or a role that can SET ROLE to ${names} and to ${roles.admin}) to give it to ` +
+    `${roles.admin}; nothing was changed`
 }
 
 /** `CREATE ROLE … NOLOGIN` unless it exists. */
@@ -193,90 +228,160 @@ const createGrantsTable = (sql: SqlClient.SqlClient, schema: string) =>
       ON ${schema}.acx_session_origin (project, project_key, session_id)`)
   ], { discard: true })
 
-/** Privileges: what each role may do on each table (added to; `init` revokes nothing). */
-const grantPrivileges = (sql: SqlClient.SqlClient, schema: string) =>
+/** Privileges: what each role may do on each table (added to; `init` revokes only the legacy groups'). */
+const grantPrivileges = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
-    const all = Object.values(ROLES).map(quoted).join(", ")
-    yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${all}`)
+    const [sync, viewer, admin] = [quoted(roles.sync), quoted(roles.viewer), quoted(roles.admin)]
+    yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${sync}, ${viewer}, ${admin}`)
     for (const [table, privileges] of Object.entries(SYNC_PRIVILEGES)) {
-      yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${ROLES.sync}`)
+      yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${sync}`)
     }
     for (const sequence of SEQUENCES) {
-      yield* sql.unsafe(`GRANT USAGE, SELECT ON SEQUENCE ${schema}.${sequence} TO ${ROLES.sync}, ${ROLES.admin}`)
+      yield* sql.unsafe(`GRANT USAGE, SELECT ON SEQUENCE ${schema}.${sequence} TO ${sync}, ${admin}`)
     }
-    for (const table of VIEWER_TABLES) yield* sql.unsafe(`GRANT SELECT ON ${schema}.${table} TO ${ROLES.viewer}`)
-    yield* sql.unsafe(`GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${ROLES.admin}`)
+    for (const table of VIEWER_TABLES) yield* sql.unsafe(`GRANT SELECT ON ${schema}.${table} TO ${viewer}`)
+    yield* sql.unsafe(`GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${admin}`)
     // an admin grants the member roles to the people it adds (ADMIN OPTION), and reads what both do
-    yield* sql.unsafe(`GRANT ${ROLES.sync}, ${ROLES.viewer} TO ${ROLES.admin} WITH ADMIN OPTION`)
+    yield* sql.unsafe(`GRANT ${sync}, ${viewer} TO ${admin} WITH ADMIN OPTION`)
   })
 
 /** Row-level security on every table a member reads, with each role's policy. */
-const enablePolicies = (sql: SqlClient.SqlClient, schema: string) =>
+const enablePolicies = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
+    const [sync, viewer, admin] = [quoted(roles.sync), quoted(roles.viewer), quoted(roles.admin)]
     const own = "USING (db_user = current_user) WITH CHECK (db_user = current_user)"
     for (const table of OWNED_TABLES) {
       const target = `${schema}.${table}`
       yield* sql.unsafe(`ALTER TABLE ${target} ENABLE ROW LEVEL SECURITY`)
-      yield* policy(sql, target, "acx_sync_own", `FOR ALL TO ${ROLES.sync} ${own}`)
-      yield* policy(sql, target, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
+      yield* policy(sql, target, "acx_sync_own", `FOR ALL TO ${sync} ${own}`)
+      yield* policy(sql, target, "acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
       if (table !== "acx_import_ledger") {
-        yield* policy(
-          sql,
-          target,
-          "acx_viewer_read",
-          `FOR SELECT TO ${ROLES.viewer} USING (${visibleTo(schema, table)})`
-        )
+        yield* policy(sql, target, "acx_viewer_read", `FOR SELECT TO ${viewer} USING (${visibleTo(schema, table)})`)
       }
     }
     const grants = `${schema}.acx_hub_grants`
     yield* sql.unsafe(`ALTER TABLE ${grants} ENABLE ROW LEVEL SECURITY`)
-    yield* policy(
-      sql,
-      grants,
-      "acx_member_own",
-      `FOR SELECT TO ${ROLES.sync}, ${ROLES.viewer} USING (role_name IN ${MINE})`
-    )
-    yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${ROLES.admin} USING (true) WITH CHECK (true)`)
+    yield* policy(sql, grants, "acx_member_own", `FOR SELECT TO ${sync}, ${viewer} USING (role_name IN ${MINE})`)
+    yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
   })
 
+/**
+ * The hub's roles, from the database the connection is on: every statement naming a group goes
+ * through this (`PostgresHub.groupRoles` for a caller that knows the database's name).
+ */
+export const rolesOf = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.map(
+    sql<{ readonly db: string }>`SELECT current_database() AS db`,
+    ([row]) => hubRoles(row!.db, schema)
+  )
+
 /** The group roles, created when missing (the first step of `init`'s transaction). */
-export const ensureRoles = (sql: SqlClient.SqlClient) =>
+export const ensureRoles = (sql: SqlClient.SqlClient, roles: HubRoles) =>
   Effect.gen(function*() {
     // roles are cluster-wide: two hubs set up at once on one cluster would race on CREATE ROLE
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('acx_hub:roles'))`
-    for (const role of Object.values(ROLES)) yield* ensureRole(sql, role)
+    for (const role of Object.values(roles)) yield* ensureRole(sql, role)
+  })
+
+/** A member of a legacy group that `init` made a member of the hub's own. */
+export interface MovedMember {
+  readonly member: string
+  readonly role: keyof HubRoles
+}
+
+/**
+ * Moves a hub off the cluster-wide groups (`LEGACY_ROLES`), when they hold privileges on its
+ * schema: each of their members (but the groups themselves) joins the hub's group of the same
+ * kind, grants naming a legacy group name the hub's, and the legacy groups lose every privilege
+ * on the schema, its tables and sequences (the policies, replaced by `setUp`, name the hub's
+ * groups). The legacy groups and their memberships stay: other hubs of the cluster may still use
+ * them until their own `init`. Run in `init`'s transaction, after `ensureRoles`.
+ */
+export const moveOffLegacy = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
+  Effect.gen(function*() {
+    const legacy = Object.values(LEGACY_ROLES)
+    const [held] = yield* sql<{ readonly held: boolean }>`SELECT EXISTS (
+        SELECT 1 FROM pg_catalog.pg_namespace n, aclexplode(n.nspacl) a
+        JOIN pg_catalog.pg_roles r ON r.oid = a.grantee
+        WHERE n.nspname = ${schema} AND r.rolname IN ${sql.in(legacy)}) AS held`
+    if (held?.held !== true) return [] as ReadonlyArray<MovedMember>
+    const members = yield* sql<{ readonly grp: string; readonly member: string }>`SELECT g.rolname AS grp,
+        m.rolname AS member FROM pg_catalog.pg_auth_members a
+      JOIN pg_catalog.pg_roles g ON g.oid = a.roleid JOIN pg_catalog.pg_roles m ON m.oid = a.member
+      WHERE g.rolname IN ${sql.in(legacy)} AND m.rolname NOT IN ${sql.in(legacy)} ORDER BY 2, 1`
+    const moved: Array<MovedMember> = []
+    for (const row of members) {
+      const role = (Object.keys(LEGACY_ROLES) as Array<keyof HubRoles>).find((key) => LEGACY_ROLES[key] === row.grp)!
+      yield* sql.unsafe(`GRANT ${quoted(roles[role])} TO ${quoted(row.member)}`)
+      moved.push({ member: row.member, role })
+    }
+    const grants = sql(`${schema}.acx_hub_grants`)
+    for (const role of Object.keys(LEGACY_ROLES) as Array<keyof HubRoles>) {
+      yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
+        SELECT ${roles[role]}, project, granted_ms FROM ${grants} WHERE role_name = ${LEGACY_ROLES[role]}
+        ON CONFLICT DO NOTHING`
+    }
+    yield* sql`DELETE FROM ${grants} WHERE role_name IN ${sql.in(legacy)}`
+    const from = legacy.map(quoted).join(", ")
+    yield* sql.unsafe(`REVOKE ALL ON ALL TABLES IN SCHEMA ${schema} FROM ${from}`)
+    yield* sql.unsafe(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schema} FROM ${from}`)
+    yield* sql.unsafe(`REVOKE ALL ON SCHEMA ${schema} FROM ${from}`)
+    return moved as ReadonlyArray<MovedMember>
+  })
+
+/**
+ * `CONNECT` on the hub's database: granted to the hub's groups, and taken from `PUBLIC` when the
+ * connecting role owns the database (or is a superuser): only then may it. Whether `PUBLIC` may
+ * still connect afterwards (the output of `init` says so, and who can close it).
+ */
+export const closeDatabase = (sql: SqlClient.SqlClient, roles: HubRoles) =>
+  Effect.gen(function*() {
+    const [db] = yield* sql<{ readonly name: string; readonly owns: boolean }>`SELECT d.datname AS name,
+        pg_catalog.pg_has_role(current_user, d.datdba, 'USAGE')
+          OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) AS owns
+      FROM pg_catalog.pg_database d WHERE d.datname = current_database()`
+    const database = quoted(db!.name)
+    if (!db!.owns) return { database: db!.name, publicConnect: true }
+    yield* sql.unsafe(
+      `GRANT CONNECT ON DATABASE ${database} TO ${quoted(roles.sync)}, ${quoted(roles.viewer)}, ${quoted(roles.admin)}`
+    )
+    yield* sql.unsafe(`REVOKE CONNECT ON DATABASE ${database} FROM PUBLIC`)
+    return { database: db!.name, publicConnect: false }
   })
 
 /** Grants table, privileges and policies on a migrated store's schema whose roles exist. */
-export const setUp = (sql: SqlClient.SqlClient, schema: string) =>
+export const setUp = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
     yield* createGrantsTable(sql, schema)
     // acx's own clock trigger and function, whatever a member that owned them left
     yield* createClockNotify(sql, schema)
-    yield* grantPrivileges(sql, schema)
-    yield* enablePolicies(sql, schema)
+    yield* grantPrivileges(sql, schema, roles)
+    yield* enablePolicies(sql, schema, roles)
   })
 
 /**
  * What `init` sets, read back from the catalog: roles and memberships, table privileges,
- * row-level security flags and policies. Two equal snapshots: nothing changed.
+ * row-level security flags and policies, and who may connect to the database. Two equal
+ * snapshots: nothing changed.
  */
-export const snapshot = (sql: SqlClient.SqlClient, schema: string) =>
+export const snapshot = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
-    const roles = yield* sql`SELECT r.rolname, r.rolcanlogin, m.rolname AS member_of, a.admin_option
+    const names = [...Object.values(roles), ...Object.values(LEGACY_ROLES)]
+    const roleRows = yield* sql`SELECT r.rolname, r.rolcanlogin, m.rolname AS member_of, a.admin_option
       FROM pg_catalog.pg_roles r
       LEFT JOIN pg_catalog.pg_auth_members a ON a.member = r.oid
       LEFT JOIN pg_catalog.pg_roles m ON m.oid = a.roleid
-      WHERE r.rolname IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin})
+      WHERE r.rolname IN ${sql.in(names)} OR m.rolname IN ${sql.in(names)}
       ORDER BY 1, 3`
     const privileges = yield* sql`SELECT grantee, table_name, privilege_type
       FROM information_schema.role_table_grants
-      WHERE table_schema = ${schema} AND grantee IN (${ROLES.sync}, ${ROLES.viewer}, ${ROLES.admin})
+      WHERE table_schema = ${schema} AND grantee IN ${sql.in(names)}
       ORDER BY 1, 2, 3`
     const security = yield* sql`SELECT c.relname, c.relrowsecurity FROM pg_catalog.pg_class c
       JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = ${schema} AND c.relkind = 'r' ORDER BY 1`
     const policies = yield* sql`SELECT tablename, policyname, roles::text, cmd, qual, with_check
       FROM pg_catalog.pg_policies WHERE schemaname = ${schema} ORDER BY 1, 2`
-    return JSON.stringify({ roles, privileges, security, policies })
+    const database = yield* sql`SELECT datacl::text FROM pg_catalog.pg_database WHERE datname = current_database()`
+    return JSON.stringify({ roles: roleRows, privileges, security, policies, database })
   })

@@ -13,7 +13,8 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { SessionStoreError } from "../SessionStore.js"
 import { importDriver } from "./driver.js"
-import { describeConnectFailure, trackedSockets, withLibpqSslmode } from "./pgConnect.js"
+import { describeConnectFailure, trackedSockets } from "./pgConnect.js"
+import { driverUrl } from "./pgUrl.js"
 
 /** Opens the pool (libpq parameters such as `sslmode` in the URL are the driver's to honour). */
 export const openPool = (options: {
@@ -30,7 +31,7 @@ export const openPool = (options: {
     const sockets = trackedSockets()
     yield* Effect.addFinalizer(() => Effect.sync(sockets.destroyAll))
     const context = yield* Layer.build(Pg.layer({
-      url: Redacted.make(withLibpqSslmode(Redacted.value(options.url))),
+      url: Redacted.make(driverUrl(Redacted.value(options.url))),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       applicationName: options.applicationName,
       ...(options.connectTimeout === undefined ? {} : { connectTimeout: options.connectTimeout }),

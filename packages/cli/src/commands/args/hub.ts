@@ -24,6 +24,13 @@ const hubOption = Options.text("hub").pipe(
   Options.optional
 )
 
+const urlArg = Args.text({ name: "URL" }).pipe(
+  Args.withDescription(
+    `The hub, as --hub takes it (postgres://ADMIN@host/db[?schema=S]; default: --hub, else $${HUB_ENV})`
+  ),
+  Args.optional
+)
+
 const nameArg = Args.text({ name: "NAME" }).pipe(
   Args.withDescription("The member's role name (lower-case letters, digits and _)")
 )
@@ -35,9 +42,11 @@ const nameArg = Args.text({ name: "NAME" }).pipe(
 export const initConfig = {
   url: Args.text({ name: "ADMIN_URL" }).pipe(
     Args.withDescription(
-      "postgres://ADMIN@host/db[?schema=S]: a role that may create roles and owns the store's tables"
-    )
+      `postgres://ADMIN@host/db[?schema=S]: a role that may create roles and owns the store's tables (default: --hub, else $${HUB_ENV})`
+    ),
+    Args.optional
   ),
+  hub: hubOption,
   team: Options.text("team").pipe(
     Options.withDescription(
       "The team memory's schema (default acx_team, what acx memory install --team uses by default); hub init always sets it up: its tables, the roles' privileges and row-level security by project (hub grant limits it too)"
@@ -58,6 +67,7 @@ export const userConfig = {
     Args.withDescription("add: create a member and print its URL once; remove: drop it and its grants")
   ),
   name: nameArg,
+  url: urlArg,
   role: Options.choice("role", ["sync", "viewer"] as const).pipe(
     Options.withDescription("For add: sync, a machine that runs acx sync --to; viewer, a person who reads"),
     Options.optional
@@ -70,11 +80,15 @@ export const userConfig = {
  * @category options
  */
 export const grantConfig = {
+  url: urlArg,
   project: Options.text("project").pipe(
     Options.withDescription("The project, as the `project` field of acx sessions --json (a git remote or a path)")
   ),
   role: Options.text("role").pipe(
     Options.withDescription("The role (a member, or a group of members) it is granted to")
+  ),
+  allowUnknown: Options.boolean("allow-unknown").pipe(
+    Options.withDescription("grant: a project no session of the hub names yet (it is to come)")
   ),
   hub: hubOption
 }
@@ -84,6 +98,7 @@ export const grantConfig = {
  * @category options
  */
 export const statusConfig = {
+  url: urlArg,
   hub: hubOption,
   json: jsonOption,
   lagHours: Options.float("lag-hours").pipe(

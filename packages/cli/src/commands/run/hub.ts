@@ -17,6 +17,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
+import { distance } from "../../internal/usageError.js"
 import { type GrantArgs, HUB_ENV, type InitArgs, type StatusArgs, type UserArgs } from "../args/hub.js"
 
 /** The Postgres spec of `spec` (`flag` names it in the one line a bad one gets). */
@@ -29,13 +30,19 @@ const postgresSpec = (spec: string, flag: string) =>
         : Effect.fail(CliError.invalidArgument(`${flag}: a hub is a Postgres database (postgres://…)`))
   })
 
-/** `--hub`, else `$ACX_HUB_URL`. */
-const hubSpec = (hub: Option.Option<string>) =>
-  Option.match(Option.orElse(hub, () => Option.fromNullable(process.env[HUB_ENV])), {
+/** The positional URL, else `--hub`, else `$ACX_HUB_URL` (both given: they must agree). */
+const hubSpec = (url: Option.Option<string>, hub: Option.Option<string>) => {
+  if (Option.isSome(url) && Option.isSome(hub) && url.value !== hub.value) {
+    return Effect.fail(CliError.invalidArgument("the hub is named twice (URL and --hub): give one"))
+  }
+  return Option.match(Option.orElse(Option.orElse(url, () => hub), () => Option.fromNullable(process.env[HUB_ENV])), {
     onNone: () =>
-      Effect.fail(CliError.invalidArgument(`name the hub with --hub postgres://ADMIN@host/db or ${HUB_ENV}`)),
-    onSome: (spec) => postgresSpec(spec, "--hub")
+      Effect.fail(
+        CliError.invalidArgument(`name the hub: acx hub … postgres://ADMIN@host/db, --hub URL or ${HUB_ENV}`)
+      ),
+    onSome: (spec) => postgresSpec(spec, "URL")
   })
+}
 
 /** Runs `use` on the hub `database` names, the pool closed after. */
 const withHub = <A, E>(
@@ -43,13 +50,31 @@ const withHub = <A, E>(
   use: (hub: PostgresHub.PostgresHub) => Effect.Effect<A, E>
 ) => Effect.scoped(Effect.flatMap(PostgresHub.make({ url: database.url, schema: database.schema }), use))
 
+const groupList = (roles: PostgresHub.GroupRoles) => `${roles.sync}, ${roles.viewer}, ${roles.admin}`
+
+/** What `init` says beyond "ready": the members it moved off the legacy groups, and who may connect. */
+const initNotes = (result: PostgresHub.InitResult): ReadonlyArray<string> => {
+  const legacy = groupList(PostgresHub.LEGACY_GROUP_ROLES)
+  const moved = result.moved.map((m) => `${m.member} (${m.role})`).join(", ")
+  return [
+    ...(result.moved.length === 0 ? [] : [
+      `moved off the cluster-wide groups ${legacy}: ${moved} joined this hub's groups, and those groups hold nothing on it now (a member of another hub among them: REVOKE the group from it)`
+    ]),
+    ...(result.publicConnect
+      ? [
+        `every role may still connect to database ${result.database}: only its owner can close it (REVOKE CONNECT ON DATABASE "${result.database}" FROM PUBLIC; acx hub init as the owner does)`
+      ]
+      : [])
+  ]
+}
+
 /**
  * @since 0.4.0
  * @category handlers
  */
-export const init = ({ team, url }: InitArgs) =>
+export const init = ({ hub: hubOption, team, url }: InitArgs) =>
   Effect.gen(function*() {
-    const database = yield* postgresSpec(url, "ADMIN_URL")
+    const database = yield* hubSpec(url, hubOption)
     // the team memory is part of every hub: its schema is acx_team unless --team names another
     const teamSchema = Option.getOrElse(team, () => TeamConfig.DEFAULT_SCHEMA)
     if (!TeamConfig.SCHEMA_NAME.test(teamSchema)) {
@@ -62,11 +87,12 @@ export const init = ({ team, url }: InitArgs) =>
     const teamPart = ` and the team memory (schema ${teamSchema})`
     yield* Console.log(
       hub.changed || teamSetUp.changed
-        ? `hub ready at ${
-          DatabaseSpec.display(database)
-        }${teamPart}: roles acx_sync, acx_viewer, acx_admin; row-level security on`
+        ? `hub ready at ${DatabaseSpec.display(database)}${teamPart}: roles ${groupList(hub.roles)}; CONNECT ${
+          hub.publicConnect ? "open to every role" : "only for them"
+        }; row-level security on`
         : `hub at ${DatabaseSpec.display(database)}${teamPart} was already set up: nothing changed`
     )
+    for (const note of initNotes(hub)) yield* Console.error(note)
   })
 
 /**
@@ -75,52 +101,128 @@ export const init = ({ team, url }: InitArgs) =>
  * @since 0.4.0
  * @category handlers
  */
-export const user = ({ action, hub, name, role }: UserArgs) =>
+export const user = ({ action, hub, name, role, url: urlArg }: UserArgs) =>
   Effect.gen(function*() {
     if (action === "remove") {
-      const database = yield* hubSpec(hub)
+      const database = yield* hubSpec(urlArg, hub)
       yield* withHub(database, (h) => h.removeUser(name))
       return yield* Console.log(`removed ${name} and its grants; the sessions it synced stay`)
     }
     if (Option.isNone(role)) return yield* CliError.invalidArgument("user add needs --role sync or --role viewer")
-    const database = yield* hubSpec(hub)
-    const { url } = yield* withHub(database, (h) => h.addUser(name, role.value))
+    const database = yield* hubSpec(urlArg, hub)
+    const { group, url } = yield* withHub(
+      database,
+      (h) => Effect.map(h.addUser(name, role.value), ({ url }) => ({ url, group: h.roles[role.value] }))
+    )
     // the only place a password is printed: the new member's, on stdout, this once
     yield* Console.log(Redacted.value(url))
     yield* Console.error(
-      `created ${name} in acx_${role.value}; the URL above holds its password and is not shown again`
+      `created ${name} in ${group}; the URL above holds its password and is not shown again`
     )
   })
+
+/** At most three known projects nearest to `project` (by edit distance, case and separators aside). */
+const closestProjects = (known: ReadonlyArray<string>, project: string): ReadonlyArray<string> => {
+  const fold = (text: string) => text.toLowerCase().replace(/[-/\\.:_]+/g, "-").replace(/^-+|-+$/g, "")
+  const target = fold(project)
+  return [...known]
+    .map((candidate) => ({ candidate, d: distance(fold(candidate), target) }))
+    .sort((a, b) => a.d - b.d || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map(({ candidate }) => candidate)
+}
+
+/** The grant's project: a known identity, or with `--allow-unknown` any non-empty one. */
+const checkProject = (h: PostgresHub.PostgresHub, project: string, allowUnknown: boolean) =>
+  Effect.gen(function*() {
+    if (project.trim() === "") {
+      return yield* CliError.invalidArgument("--project: empty; name a project as acx hub status lists it")
+    }
+    if (allowUnknown) return
+    const known = yield* h.knownProjects()
+    if (known.includes(project)) return
+    const closest = closestProjects(known, project)
+    return yield* CliError.notFound(
+      `no session of the hub is of project ${JSON.stringify(project)}; ${
+        closest.length === 0 ? "it knows no project yet" : `closest: ${closest.join(", ")}`
+      } (--allow-unknown grants a project still to come)`
+    )
+  })
+
+/**
+ * A member (sync or viewer) is refused before anything is looked up: which projects it can read
+ * is not what an admin's grant checks against. Any other role (an admin, the owner of the tables
+ * in no group) goes on; the server decides.
+ */
+const adminOnly = (h: PostgresHub.PostgresHub, command: string) =>
+  Effect.flatMap(
+    h.access(),
+    (who) =>
+      who.access === "sync" || who.access === "viewer" || who.access === "restricted viewer"
+        ? Effect.fail(
+          CliError.conflict(PostgresHub.roleRefusal(who, command, "admin", "members may not change grants"))
+        )
+        : Effect.void
+  )
+
+/** What a grant to a role of this kind does, when that is not the plain "a viewer sees only it". */
+const grantNote = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
+  kind === "sync"
+    ? `${role} is a sync member: a grant limits only the team memory its machine pulls and pushes (its sessions are its own rows, whatever the grants)`
+    : kind === "admin"
+    ? `${role} is an admin of the hub: it sees every row, whatever the grants`
+    : undefined
 
 /**
  * @since 0.4.0
  * @category handlers
  */
-export const grant = ({ hub, project, role }: GrantArgs) =>
+export const grant = ({ allowUnknown, hub, project, role, url }: GrantArgs) =>
   Effect.gen(function*() {
-    const database = yield* hubSpec(hub)
-    const { added, sessions } = yield* withHub(database, (h) => h.grant(project, role))
+    const database = yield* hubSpec(url, hub)
+    const { added, kind, sessions } = yield* withHub(database, (h) =>
+      Effect.gen(function*() {
+        yield* adminOnly(h, "acx hub grant")
+        const kind = yield* h.memberKind(role)
+        if (kind === "none") {
+          return yield* CliError.notFound(
+            `${role} is no member of this hub (its groups: ${groupList(h.roles)}); nothing was granted`
+          )
+        }
+        yield* checkProject(h, project, allowUnknown)
+        return { ...(yield* h.grant(project, role)), kind }
+      }))
     const held = `${sessions} session${sessions === 1 ? "" : "s"} of it are in the hub today`
     yield* Console.log(
       added ? `${role} may now see ${project} (${held})` : `${role} could already see ${project}; nothing changed`
     )
+    const note = grantNote(role, kind)
+    if (note !== undefined) yield* Console.error(note)
   })
+
+/** What a role left with no grant sees, by its kind. */
+const noGrantLeft = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
+  kind === "sync"
+    ? `${role} has no grant left: its machine's team memory covers every project again`
+    : kind === "viewer"
+    ? `${role} has no grant left: as a viewer it now sees every project (grant one, or acx hub user remove ${role})`
+    : `${role} has no grant left`
 
 /**
  * @since 0.4.0
  * @category handlers
  */
-export const revoke = ({ hub, project, role }: GrantArgs) =>
+export const revoke = ({ hub, project, role, url }: GrantArgs) =>
   Effect.gen(function*() {
-    const database = yield* hubSpec(hub)
-    const { left, removed } = yield* withHub(database, (h) => h.revoke(project, role))
+    const database = yield* hubSpec(url, hub)
+    const { kind, left, removed } = yield* withHub(database, (h) =>
+      Effect.gen(function*() {
+        const kind = yield* h.memberKind(role).pipe(Effect.orElseSucceed(() => "none" as const))
+        return { ...(yield* h.revoke(project, role)), kind }
+      }))
     if (!removed) return yield* CliError.notFound(`${role} has no grant for ${project}; nothing changed`)
     yield* Console.log(`${role} may no longer see ${project}`)
-    if (left === 0) {
-      yield* Console.error(
-        `${role} has no grant left: as a viewer it now sees every project (grant one, or acx hub user remove ${role})`
-      )
-    }
+    if (left === 0) yield* Console.error(noGrantLeft(role, kind))
   })
 
 const statusTable = (status: PostgresHub.HubStatus): string => {
@@ -150,7 +252,9 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
   return [
     machines,
     "",
-    `store: ${format.bytes(status.storeBytes)} in schema ${status.schema}`,
+    status.storeBytes === null
+      ? `schema ${status.schema}; you see it as ${status.access} (docs/hub.md, "Who may do what")`
+      : `store: ${format.bytes(status.storeBytes)} in schema ${status.schema}`,
     `members: ${members === "" ? "none" : members}`,
     `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`,
     `projects: ${projects === "" ? "none" : projects}`
@@ -161,10 +265,10 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
  * @since 0.4.0
  * @category handlers
  */
-export const status = ({ hub, json, lagHours }: StatusArgs) =>
+export const status = ({ hub, json, lagHours, url }: StatusArgs) =>
   Effect.gen(function*() {
     if (!(lagHours > 0)) return yield* CliError.invalidArgument(`--lag-hours must be above 0, got ${lagHours}`)
-    const database = yield* hubSpec(hub)
+    const database = yield* hubSpec(url, hub)
     const report = yield* withHub(database, (h) => h.status({ lagHours }))
     yield* Console.log(json ? format.json(report) : statusTable(report))
   })

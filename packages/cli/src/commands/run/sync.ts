@@ -10,6 +10,7 @@ import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as ClaudeSync from "@acx/claude-code/ClaudeSync"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as PostgresHub from "@acx/session-store/PostgresHub"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
@@ -27,7 +28,7 @@ import { progress } from "../../internal/progress.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { summary, summaryJson } from "../../internal/syncSummary.js"
-import { parseTarget } from "../../internal/target.js"
+import { parseTarget, type Target } from "../../internal/target.js"
 import type { SyncArgs } from "../args/sync.js"
 import { importWarnings } from "./import.js"
 
@@ -93,6 +94,34 @@ const withRerunHint = <E>(error: E): E =>
       description: `${error.description}; what was synced is kept: run acx sync again for the rest`
     }) as E
     : error
+
+/**
+ * A store that refused a write for want of a privilege (a hub's viewer, or a member of another
+ * hub, given to `sync --to`): said as which role the URL is and that a sync needs a sync member,
+ * in one line (the driver's "permission denied for table …" alone names neither).
+ */
+const explainRefusal = (target: Target) => (error: SessionStore.SessionStoreError) => {
+  const database = target.database
+  if (database._tag !== "Postgres") return Effect.fail(error)
+  const reason = error.description.replace(/^Failed to execute statement: /, "")
+  return Effect.scoped(Effect.flatMap(
+    PostgresHub.make({ url: database.url, schema: database.schema }),
+    (hub) => hub.access()
+  )).pipe(
+    Effect.option,
+    Effect.flatMap((who) =>
+      Effect.fail(
+        Option.isNone(who) ? error : new SessionStore.SessionStoreError({
+          ...error,
+          description: PostgresHub.roleRefusal(who.value, "acx sync --to", "sync", reason)
+        })
+      )
+    )
+  )
+}
+
+const isRefusal = (error: unknown): error is SessionStore.SessionStoreError =>
+  error instanceof SessionStore.SessionStoreError && error.reason === "ReadOnly"
 
 /** The default target, its directory made owner-only (what `acx sync` keeps can hold secrets). */
 const defaultTarget = (): string => {
@@ -185,7 +214,7 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
         Effect.flatMap(listenForSignal, (signal) => Effect.raceFirst(watchLoop(projects.projectsDir, syncOnce), signal))
       )
       if (!json) yield* Console.error(`acx: stopped (${stopped.signal})`)
-    }).pipe(Effect.provide(target.layer))
+    }).pipe(Effect.provide(target.layer), Effect.catchIf(isRefusal, explainRefusal(target)))
   }).pipe(
     (sync) =>
       background
