@@ -84,6 +84,7 @@ import {
   describeStatementFailure,
   failDeadSqlError,
   isPermissionDenied,
+  isRowSecurityViolation,
   serverOf
 } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
@@ -210,6 +211,27 @@ interface LedgerRow {
   readonly fingerprint: string
 }
 
+/** A session's owner as `acx_claim_session` returned it, and the role asking. */
+interface Claim {
+  readonly owner: string | null
+  readonly me: string
+}
+
+/**
+ * An append refused by a shared store's row-level security because the session is another
+ * role's: reason `NotOwner`, naming both roles.
+ */
+const notOwner = (key: SessionStore.SessionKey, claim: Claim, cause: unknown) =>
+  new SessionStore.SessionStoreError({
+    reason: "NotOwner",
+    operation: "append",
+    description: claim.owner === null
+      ? `session ${key.sessionId} was stored before the hub kept owners, so no member may extend it (only an admin)`
+      : `session ${key.sessionId} belongs to the hub member ${claim.owner}, not to ${claim.me}: an admin hands ` +
+        `${claim.owner}'s sessions over with \`acx hub user rotate ${claim.owner} ${claim.me}\``,
+    cause
+  })
+
 interface SummaryRow {
   readonly session_id: string
   readonly mtime: string | number
@@ -254,7 +276,10 @@ export const makeWithClient = (
     const entries = sql(`${schema}.claude_session_entries`)
     const keys = sql(`${schema}.acx_session_keys`)
     const summaries = sql(`${schema}.acx_session_summaries`)
-    const clock = sql(`${schema}.acx_clock`)
+    // the clock and sessions' owners change through the store's functions only (migration 8)
+    const clockTick = sql(`${schema}.acx_clock_tick`)
+    const clockLock = sql(`${schema}.acx_clock_lock`)
+    const claimSession = sql(`${schema}.acx_claim_session`)
 
     const run = <A, R>(
       operation: string,
@@ -283,14 +308,17 @@ export const makeWithClient = (
         })
         // before the clock row's lock: the lock is held for the statements only
         if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
+        let claim: Claim | undefined
         yield* run(
           "append",
           { ...keyAttributes(key), entries: batch.length },
           sql.withTransaction(Effect.gen(function*() {
-            const [tick] = yield* sql<{ readonly last: string | number }>`UPDATE ${clock}
-              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)
-              RETURNING last`
+            const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
             const mtime = Number(tick!.last)
+            // the session's owner (claimed by this role when it has none): a hub's policies let only
+            // it write the session's rows
+            claim = (yield* sql<Claim>`SELECT ${claimSession}(${key.projectKey}, ${key.sessionId}) AS owner,
+              current_user AS me`)[0]
             const inserted = new Set<string>()
             for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
               const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
@@ -320,7 +348,10 @@ export const makeWithClient = (
             yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
               VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
               ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
-          }))
+          })).pipe(Effect.catchIf(
+            (error) => claim !== undefined && claim.owner !== claim.me && isRowSecurityViolation(error),
+            (cause) => Effect.fail(notOwner(key, claim!, cause))
+          ))
         )
       })
 
@@ -371,8 +402,7 @@ export const makeWithClient = (
           sql.withTransaction(Effect.gen(function*() {
             // the clock row's lock first, as every append takes it: no append derives in between;
             // and the clock moves, so a reader that follows the store (the web page) sees the delete
-            yield* sql`UPDATE ${clock}
-              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)`
+            yield* sql`SELECT ${clockTick}()`
             yield* SessionStore.isMainKey(key)
               ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
               : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
@@ -446,7 +476,7 @@ export const makeWithClient = (
           sql.withTransaction(Effect.gen(function*() {
             // the clock row's lock first: every writer of the store waits on it (see the module doc),
             // so the record read below cannot move before the commit
-            yield* sql`UPDATE ${clock} SET last = last`
+            yield* sql`SELECT ${clockLock}()`
             const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
             FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
             const current = stored === undefined
@@ -466,7 +496,7 @@ export const makeWithClient = (
 
     // every writer takes the clock row's lock first (see the module doc)
     const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)))
+      failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`SELECT ${clockLock}()`, effect)))
 
     const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,

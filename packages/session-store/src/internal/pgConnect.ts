@@ -86,6 +86,15 @@ export const isPermissionDenied = (cause: unknown): boolean => {
 }
 
 /**
+ * Whether the statement wrote a row a row-level security policy refuses (`new row violates
+ * row-level security policy …`: SQLSTATE 42501, as a missing privilege, told apart by the message).
+ */
+export const isRowSecurityViolation = (cause: unknown): boolean => {
+  const root = rootCause(cause)
+  return isPermissionDenied(cause) && root instanceof Error && root.message.includes("row-level security policy")
+}
+
+/**
  * The URL the driver is given: with `sslmode` read as libpq reads it. `pg` (8.x) takes `require`,
  * `prefer` and `verify-ca` for `verify-full` unless told `uselibpqcompat=true`, and warns about it
  * on stderr on every connection; a URL written for `psql` (a managed server's
