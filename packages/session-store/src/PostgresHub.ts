@@ -41,7 +41,7 @@ import {
   takeOverPlan,
   takeOverRefusal
 } from "./internal/pgHub.js"
-import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
+import { LATEST_MIGRATION, migrate, OWNED_TABLES } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
 import type * as SessionStore from "./SessionStore.js"
@@ -174,6 +174,21 @@ export interface PostgresHub {
   ) => Effect.Effect<{ readonly url: Redacted.Redacted }, PostgresHubError>
   /** Drops a member (a login role in `acx_sync` or `acx_viewer`) and its grants; its rows stay. */
   readonly removeUser: (name: string) => Effect.Effect<void, PostgresHubError>
+  /**
+   * Hands member `from`'s rows, sessions and grants to `to` and drops `from`, in one transaction
+   * (a leaked credential replaced: the machine then syncs as `to` and its sessions follow it).
+   * `to` is created in `from`'s group with a generated password when it does not exist (its URL
+   * returned, as `addUser`'s), else it must be a member of the same group. How many sessions moved.
+   *
+   * @since 0.4.0
+   */
+  readonly rotateUser: (
+    from: string,
+    to: string
+  ) => Effect.Effect<
+    { readonly url: Redacted.Redacted | undefined; readonly sessions: number; readonly role: MemberRole },
+    PostgresHubError
+  >
   /** Lets `role` see `project`; how many of the project's sessions the hub holds today. */
   readonly grant: (
     project: string,
@@ -269,32 +284,84 @@ export const makeWithClient = (options: {
           JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
         FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
 
+    // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
+    const createMember = (name: string, role: MemberRole, password: Redacted.Redacted) =>
+      sql.unsafe(
+        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
+      )
+
     const addUser = Effect.fn("PostgresHub.addUser")(function*(name: string, role: MemberRole) {
       yield* roleName("addUser", name)
       if ((yield* membership(name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
         return yield* fail("addUser", "Conflict", `the role ${name} exists already; nothing was changed`)
       }
       const password = HubCredentials.generatePassword()
-      // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
-      yield* sql.unsafe(
-        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
-      ).pipe(Effect.mapError(failure("addUser")))
+      yield* createMember(name, role, password).pipe(Effect.mapError(failure("addUser")))
       return { url: HubCredentials.memberUrl(options.adminUrl, name, password, schema) }
     })
 
+    /** The member group (`sync` or `viewer`) of a login role, if it is in one. */
+    const memberRole = (operation: string, name: string) =>
+      Effect.gen(function*() {
+        yield* roleName(operation, name)
+        const row = yield* membership(name).pipe(Effect.mapError(failure(operation)))
+        const groups = row?.groups ?? []
+        const role: MemberRole | undefined = row === undefined || !row.rolcanlogin
+          ? undefined
+          : groups.includes(ROLES.sync)
+          ? "sync"
+          : groups.includes(ROLES.viewer)
+          ? "viewer"
+          : undefined
+        return { exists: row !== undefined, role }
+      })
+
     const removeUser = Effect.fn("PostgresHub.removeUser")(function*(name: string) {
-      yield* roleName("removeUser", name)
-      const row = yield* membership(name).pipe(Effect.mapError(failure("removeUser")))
-      const groups = row?.groups ?? []
-      if (
-        row === undefined || !row.rolcanlogin || !groups.some((group) => group === ROLES.sync || group === ROLES.viewer)
-      ) {
+      if ((yield* memberRole("removeUser", name)).role === undefined) {
         return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (acx_sync or acx_viewer)`)
       }
       yield* sql.withTransaction(Effect.zipRight(
         sql`DELETE FROM ${grants} WHERE role_name = ${name}`,
         sql.unsafe(`DROP ROLE "${name}"`)
       )).pipe(Effect.mapError(failure("removeUser")))
+    })
+
+    const rotateUser = Effect.fn("PostgresHub.rotateUser")(function*(from: string, to: string) {
+      const old = yield* memberRole("rotateUser", from)
+      if (old.role === undefined) {
+        return yield* fail("rotateUser", "NotFound", `${from} is no member of the hub (acx_sync or acx_viewer)`)
+      }
+      const role = old.role
+      if (from === to) {
+        return yield* fail("rotateUser", "Conflict", `${from} cannot take its own place; nothing was changed`)
+      }
+      const next = yield* memberRole("rotateUser", to)
+      if (next.exists && next.role !== role) {
+        return yield* fail(
+          "rotateUser",
+          "Conflict",
+          `${to} exists and is no member of acx_${role}, ${from}'s group; nothing was changed`
+        )
+      }
+      const password = next.exists ? undefined : HubCredentials.generatePassword()
+      const sessions = yield* sql.withTransaction(Effect.gen(function*() {
+        if (password !== undefined) yield* createMember(to, role, password)
+        const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
+          WHERE db_user = ${from} RETURNING 1`
+        for (const table of OWNED_TABLES) {
+          yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
+        }
+        yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
+          SELECT ${to}, project, granted_ms FROM ${grants} WHERE role_name = ${from} ON CONFLICT DO NOTHING`
+        yield* sql`DELETE FROM ${grants} WHERE role_name = ${from}`
+        yield* sql.unsafe(`DROP ROLE "${from}"`)
+        return moved.length
+      })).pipe(Effect.mapError(failure("rotateUser")))
+      return {
+        url: password === undefined ? undefined : HubCredentials.memberUrl(options.adminUrl, to, password, schema),
+        sessions,
+        role
+      }
     })
 
     const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
@@ -322,7 +389,7 @@ export const makeWithClient = (options: {
       }
     )
 
-    return { init, addUser, removeUser, grant, revoke, status }
+    return { init, addUser, removeUser, rotateUser, grant, revoke, status }
   })
 
 interface MachineRow {

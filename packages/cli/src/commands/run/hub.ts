@@ -70,13 +70,15 @@ export const init = ({ team, url }: InitArgs) =>
   })
 
 /**
- * `user add NAME --role R` / `user remove NAME`.
+ * `user add NAME --role R` / `user remove NAME` / `user rotate NAME NEW`.
  *
  * @since 0.4.0
  * @category handlers
  */
-export const user = ({ action, hub, name, role }: UserArgs) =>
+export const user = ({ action, hub, name, next, role }: UserArgs) =>
   Effect.gen(function*() {
+    if (action === "rotate") return yield* rotate(hub, name, next)
+    if (Option.isSome(next)) return yield* CliError.invalidArgument(`user ${action} takes one NAME`)
     if (action === "remove") {
       const database = yield* hubSpec(hub)
       yield* withHub(database, (h) => h.removeUser(name))
@@ -89,6 +91,25 @@ export const user = ({ action, hub, name, role }: UserArgs) =>
     yield* Console.log(Redacted.value(url))
     yield* Console.error(
       `created ${name} in acx_${role.value}; the URL above holds its password and is not shown again`
+    )
+  })
+
+/** `user rotate NAME NEW`: NAME's sessions and grants handed to NEW, NAME dropped. */
+const rotate = (hub: Option.Option<string>, name: string, next: Option.Option<string>) =>
+  Effect.gen(function*() {
+    if (Option.isNone(next)) {
+      return yield* CliError.invalidArgument(
+        "user rotate needs the member taking NAME's place: acx hub user rotate NAME NEW"
+      )
+    }
+    const database = yield* hubSpec(hub)
+    const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next.value))
+    const moved = `${name}'s ${sessions} session(s) and grants now belong to ${next.value}; ${name} was dropped`
+    if (url === undefined) return yield* Console.log(moved)
+    // the only other place a password is printed: the new member's, on stdout, this once
+    yield* Console.log(Redacted.value(url))
+    yield* Console.error(
+      `created ${next.value} in acx_${role}; ${moved}; the URL above holds its password and is not shown again`
     )
   })
 
