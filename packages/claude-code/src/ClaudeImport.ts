@@ -417,28 +417,8 @@ export const importClaudeDir = (
     // Sessions a shared store refused as another writer's (reason `NotOwner`: a hub member's
     // sessions are its own): skipped whole with one warning naming why, the others stored.
     const refused = new Set<string>()
-    const unlessRefused = <R>(
-      task: FileTask,
-      store: Effect.Effect<void, ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError, R>
-    ) => {
-      const session = SessionOrigins.originKey(task.key)
-      return refused.has(session) ? Effect.void : Effect.catchIf(
-        store,
-        (error): error is SessionStore.SessionStoreError =>
-          error._tag === "SessionStoreError" && error.reason === "NotOwner",
-        (error) =>
-          Effect.sync(() => {
-            refused.add(session)
-            warnings.push({
-              file: task.name,
-              malformedLines: 0,
-              invalidUtf8Lines: 0,
-              firstOffset: -1,
-              unread: error.description
-            })
-          })
-      )
-    }
+    const unlessRefused = <R>(task: FileTask, store: Effect.Effect<void, ImportError, R>) =>
+      skipRefused(refused, warnings, task, store)
     const importTranscript = (key: SessionStore.SessionKey, file: string) => {
       const task: FileTask = { key, path: file, name: relative(file) }
       return unlessRefused(task, importTranscriptRetried(task))
@@ -580,6 +560,38 @@ interface Warning {
   invalidUtf8: number
   firstOffset: number
   unread?: string
+}
+
+type ImportError = ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError
+
+/**
+ * `store` (the import of one file of a session) unless its session was refused before. A store
+ * refusing it as another writer's (reason `NotOwner`) refuses the whole session: it joins
+ * `refused`, with one warning naming the file and why.
+ */
+const skipRefused = <R>(
+  refused: Set<string>,
+  warnings: Array<FileWarning>,
+  task: FileTask,
+  store: Effect.Effect<void, ImportError, R>
+): Effect.Effect<void, ImportError, R> => {
+  const session = SessionOrigins.originKey(task.key)
+  return refused.has(session) ? Effect.void : Effect.catchIf(
+    store,
+    (error): error is SessionStore.SessionStoreError =>
+      error._tag === "SessionStoreError" && error.reason === "NotOwner",
+    (error) =>
+      Effect.sync(() => {
+        refused.add(session)
+        warnings.push({
+          file: task.name,
+          malformedLines: 0,
+          invalidUtf8Lines: 0,
+          firstOffset: -1,
+          unread: error.description
+        })
+      })
+  )
 }
 
 const emptyCounts = (): Warning => ({ malformed: 0, invalidUtf8: 0, firstOffset: -1 })

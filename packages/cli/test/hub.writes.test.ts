@@ -10,8 +10,8 @@
  *   skipped, nothing stored twice, and OLD can no longer connect;
  * - `ALTER ROLE … PASSWORD` (same role, new password) keeps every session the machine's.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectOneLine, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { asRole, oneSessionConfigDir, printedUrl, query, type RunningHub, startHub } from "./utils/hub.js"
 import { acxInProcess } from "./utils/inProcess.js"
@@ -56,42 +56,53 @@ describe("acx hub: a machine's credential replaced", () => {
 
   let fresh: string
 
-  it("a new member on the same machine stores its new session and skips the old member's with one warning each", async () => {
-    fresh = await addUser("laptop_new")
-    oneSessionConfigDir(configDir, FIXTURE, "-home-dev-web")
-    const result = await sync(fresh)
-    expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toMatch(/^synced 1 session\(s\)/)
-    const warnings = result.stderr.split("\n").filter((line) => line !== "")
-    expect(warnings).toHaveLength(2)
-    for (const line of warnings) {
-      expect(line).toMatch(
-        /^acx: warning: skipped -home-dev-(app|api)\/[0-9a-f-]+\.jsonl: session [0-9a-f-]+ belongs to the hub member laptop_old, not to laptop_new: an admin hands laptop_old's sessions over with `acx hub user rotate laptop_old laptop_new`$/
-      )
-    }
-    expect(await sessionsOf("laptop_new")).toBe(1)
-    expect(await rowsOf("laptop_new")).toBeGreaterThan(0)
-  }, TEST_TIMEOUT_MS)
+  it(
+    "a new member on the same machine stores its new session and skips the old member's with one warning each",
+    async () => {
+      fresh = await addUser("laptop_new")
+      oneSessionConfigDir(configDir, FIXTURE, "-home-dev-web")
+      const result = await sync(fresh)
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout).toMatch(/^synced 1 session\(s\)/)
+      const warnings = result.stderr.split("\n").filter((line) => line !== "")
+      expect(warnings).toHaveLength(2)
+      for (const line of warnings) {
+        expect(line).toMatch(
+          /^acx: warning: skipped -home-dev-(app|api)\/[0-9a-f-]+\.jsonl: session [0-9a-f-]+ belongs to the hub member laptop_old, not to laptop_new: an admin hands laptop_old's sessions over with `acx hub user rotate laptop_old laptop_new`$/
+        )
+      }
+      expect(await sessionsOf("laptop_new")).toBe(1)
+      expect(await rowsOf("laptop_new")).toBeGreaterThan(0)
+    },
+    TEST_TIMEOUT_MS
+  )
 
-  it("hub user rotate OLD NEW hands OLD's sessions to an existing member, and the machine syncs on as NEW", async () => {
-    const entries = await rowsOf("laptop_old")
-    const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_old", "laptop_new", "--hub", hub.admin])
-    expect(rotated.code, rotated.stderr).toBe(0)
-    expect(rotated.stdout).toBe(
-      "laptop_old's 2 session(s) and grants now belong to laptop_new; laptop_old was dropped\n"
-    )
-    expect(await rowsOf("laptop_old")).toBe(0)
-    expect(await rowsOf("laptop_new")).toBeGreaterThan(entries)
-    const again = await sync(fresh)
-    expect(again.code, again.stderr).toBe(0)
-    expect(again.stderr).toBe("")
-    expect(again.stdout).toMatch(/^synced 3 session\(s\), 0 subagent transcript\(s\), 0 new entries/)
-    // the old credential is gone
-    const [{ n }] = await query(hub.admin, `SELECT count(*)::int AS n FROM pg_roles WHERE rolname = 'laptop_old'`) as [{
-      n: number
-    }]
-    expect(n).toBe(0)
-  }, TEST_TIMEOUT_MS)
+  it(
+    "hub user rotate OLD NEW hands OLD's sessions to an existing member, and the machine syncs on as NEW",
+    async () => {
+      const entries = await rowsOf("laptop_old")
+      const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_old", "laptop_new", "--hub", hub.admin])
+      expect(rotated.code, rotated.stderr).toBe(0)
+      expect(rotated.stdout).toBe(
+        "laptop_old's 2 session(s) and grants now belong to laptop_new; laptop_old was dropped\n"
+      )
+      expect(await rowsOf("laptop_old")).toBe(0)
+      expect(await rowsOf("laptop_new")).toBeGreaterThan(entries)
+      const again = await sync(fresh)
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toBe("")
+      expect(again.stdout).toMatch(/^synced 3 session\(s\), 0 subagent transcript\(s\), 0 new entries/)
+      // the old credential is gone
+      const [{ n }] = await query(
+        hub.admin,
+        `SELECT count(*)::int AS n FROM pg_roles WHERE rolname = 'laptop_old'`
+      ) as [{
+        n: number
+      }]
+      expect(n).toBe(0)
+    },
+    TEST_TIMEOUT_MS
+  )
 
   it("hub user rotate OLD NEW creates NEW with a new password when it does not exist, printed once", async () => {
     const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_new", "laptop_next", "--hub", hub.admin])
@@ -116,24 +127,32 @@ describe("acx hub: a machine's credential replaced", () => {
     expect(await sessionsOf("laptop_next")).toBe(4)
   }, TEST_TIMEOUT_MS)
 
-  it("rotating a viewer moves its grants; rotate refuses a name in another group, a missing NEW and itself", async () => {
-    await acxInProcess(["hub", "user", "add", "ana", "--role", "viewer", "--hub", hub.admin])
-    await query(hub.admin, `INSERT INTO acx_hub_grants (role_name, project, granted_ms) VALUES ('ana', 'p', 1)`)
-    const rotated = await acxInProcess(["hub", "user", "rotate", "ana", "ana2", "--hub", hub.admin])
-    expect(printedUrl(rotated)).toContain("ana2")
-    expect(await query(hub.admin, `SELECT role_name, project FROM acx_hub_grants`)).toEqual([
-      { role_name: "ana2", project: "p" }
-    ])
-    expectOneLine(
-      await acxInProcess(["hub", "user", "rotate", "ana2", "laptop_next", "--hub", hub.admin]),
-      1,
-      "laptop_next exists and is no member of acx_viewer"
-    )
-    expectOneLine(await acxInProcess(["hub", "user", "rotate", "ana2", "--hub", hub.admin]), 2, "acx hub user rotate NAME NEW")
-    expectOneLine(
-      await acxInProcess(["hub", "user", "rotate", "ana2", "ana2", "--hub", hub.admin]),
-      1,
-      "cannot take its own place"
-    )
-  }, TEST_TIMEOUT_MS)
+  it(
+    "rotating a viewer moves its grants; rotate refuses a name in another group, a missing NEW and itself",
+    async () => {
+      await acxInProcess(["hub", "user", "add", "ana", "--role", "viewer", "--hub", hub.admin])
+      await query(hub.admin, `INSERT INTO acx_hub_grants (role_name, project, granted_ms) VALUES ('ana', 'p', 1)`)
+      const rotated = await acxInProcess(["hub", "user", "rotate", "ana", "ana2", "--hub", hub.admin])
+      expect(printedUrl(rotated)).toContain("ana2")
+      expect(await query(hub.admin, `SELECT role_name, project FROM acx_hub_grants`)).toEqual([
+        { role_name: "ana2", project: "p" }
+      ])
+      expectOneLine(
+        await acxInProcess(["hub", "user", "rotate", "ana2", "laptop_next", "--hub", hub.admin]),
+        1,
+        "laptop_next exists and is no member of acx_viewer"
+      )
+      expectOneLine(
+        await acxInProcess(["hub", "user", "rotate", "ana2", "--hub", hub.admin]),
+        2,
+        "acx hub user rotate NAME NEW"
+      )
+      expectOneLine(
+        await acxInProcess(["hub", "user", "rotate", "ana2", "ana2", "--hub", hub.admin]),
+        1,
+        "cannot take its own place"
+      )
+    },
+    TEST_TIMEOUT_MS
+  )
 })

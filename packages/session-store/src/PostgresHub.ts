@@ -219,6 +219,83 @@ const roleName = (operation: string, name: string) =>
     onRight: Effect.succeed
   })
 
+/** A role's login flag and the groups it is a member of; `undefined` when there is no such role. */
+const membership = (sql: SqlClient.SqlClient, name: string) =>
+  sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
+    (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
+      JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
+    FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
+
+/** A login role in `role`'s group; a verifier, not the password (see HubCredentials). */
+const createMember = (sql: SqlClient.SqlClient, name: string, role: MemberRole, password: Redacted.Redacted) =>
+  // the name was checked to be an identifier
+  sql.unsafe(
+    `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
+  )
+
+/** The member group (`sync` or `viewer`) of a login role, if it is in one. */
+const memberRole = (sql: SqlClient.SqlClient, operation: string, name: string) =>
+  Effect.gen(function*() {
+    yield* roleName(operation, name)
+    const row = yield* membership(sql, name).pipe(Effect.mapError(failure(operation)))
+    const groups = row?.groups ?? []
+    const role: MemberRole | undefined = row === undefined || !row.rolcanlogin
+      ? undefined
+      : groups.includes(ROLES.sync)
+      ? "sync"
+      : groups.includes(ROLES.viewer)
+      ? "viewer"
+      : undefined
+    return { exists: row !== undefined, role }
+  })
+
+/** `PostgresHub.rotateUser`: checks both names, then one transaction moves the rows and drops `from`. */
+const rotateMember = (
+  sql: SqlClient.SqlClient,
+  options: { readonly adminUrl: Redacted.Redacted; readonly schema: string },
+  from: string,
+  to: string
+) =>
+  Effect.gen(function*() {
+    const { schema } = options
+    const old = yield* memberRole(sql, "rotateUser", from)
+    if (old.role === undefined) {
+      return yield* fail("rotateUser", "NotFound", `${from} is no member of the hub (acx_sync or acx_viewer)`)
+    }
+    const role = old.role
+    if (from === to) {
+      return yield* fail("rotateUser", "Conflict", `${from} cannot take its own place; nothing was changed`)
+    }
+    const next = yield* memberRole(sql, "rotateUser", to)
+    if (next.exists && next.role !== role) {
+      return yield* fail(
+        "rotateUser",
+        "Conflict",
+        `${to} exists and is no member of acx_${role}, ${from}'s group; nothing was changed`
+      )
+    }
+    const grants = sql(`${schema}.acx_hub_grants`)
+    const password = next.exists ? undefined : HubCredentials.generatePassword()
+    const sessions = yield* sql.withTransaction(Effect.gen(function*() {
+      if (password !== undefined) yield* createMember(sql, to, role, password)
+      const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
+        WHERE db_user = ${from} RETURNING 1`
+      for (const table of OWNED_TABLES) {
+        yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
+      }
+      yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
+        SELECT ${to}, project, granted_ms FROM ${grants} WHERE role_name = ${from} ON CONFLICT DO NOTHING`
+      yield* sql`DELETE FROM ${grants} WHERE role_name = ${from}`
+      yield* sql.unsafe(`DROP ROLE "${from}"`)
+      return moved.length
+    })).pipe(Effect.mapError(failure("rotateUser")))
+    return {
+      url: password === undefined ? undefined : HubCredentials.memberUrl(options.adminUrl, to, password, schema),
+      sessions,
+      role
+    }
+  })
+
 /**
  * The hub over an open `SqlClient` connected as an admin (`status` works as any role: a member
  * sees what its policies let it).
@@ -278,46 +355,22 @@ export const makeWithClient = (options: {
       return { changed: before < LATEST_MIGRATION || was !== is }
     })
 
-    const membership = (name: string) =>
-      sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
-        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
-          JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
-        FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
-
-    // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
-    const createMember = (name: string, role: MemberRole, password: Redacted.Redacted) =>
-      sql.unsafe(
-        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE ${ROLES[role]}`
-      )
-
     const addUser = Effect.fn("PostgresHub.addUser")(function*(name: string, role: MemberRole) {
       yield* roleName("addUser", name)
-      if ((yield* membership(name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
+      if ((yield* membership(sql, name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
         return yield* fail("addUser", "Conflict", `the role ${name} exists already; nothing was changed`)
       }
       const password = HubCredentials.generatePassword()
-      yield* createMember(name, role, password).pipe(Effect.mapError(failure("addUser")))
+      yield* createMember(sql, name, role, password).pipe(Effect.mapError(failure("addUser")))
       return { url: HubCredentials.memberUrl(options.adminUrl, name, password, schema) }
     })
 
-    /** The member group (`sync` or `viewer`) of a login role, if it is in one. */
-    const memberRole = (operation: string, name: string) =>
-      Effect.gen(function*() {
-        yield* roleName(operation, name)
-        const row = yield* membership(name).pipe(Effect.mapError(failure(operation)))
-        const groups = row?.groups ?? []
-        const role: MemberRole | undefined = row === undefined || !row.rolcanlogin
-          ? undefined
-          : groups.includes(ROLES.sync)
-          ? "sync"
-          : groups.includes(ROLES.viewer)
-          ? "viewer"
-          : undefined
-        return { exists: row !== undefined, role }
-      })
+    const rotateUser = Effect.fn("PostgresHub.rotateUser")((from: string, to: string) =>
+      rotateMember(sql, { adminUrl: options.adminUrl, schema }, from, to)
+    )
 
     const removeUser = Effect.fn("PostgresHub.removeUser")(function*(name: string) {
-      if ((yield* memberRole("removeUser", name)).role === undefined) {
+      if ((yield* memberRole(sql, "removeUser", name)).role === undefined) {
         return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (acx_sync or acx_viewer)`)
       }
       yield* sql.withTransaction(Effect.zipRight(
@@ -326,46 +379,8 @@ export const makeWithClient = (options: {
       )).pipe(Effect.mapError(failure("removeUser")))
     })
 
-    const rotateUser = Effect.fn("PostgresHub.rotateUser")(function*(from: string, to: string) {
-      const old = yield* memberRole("rotateUser", from)
-      if (old.role === undefined) {
-        return yield* fail("rotateUser", "NotFound", `${from} is no member of the hub (acx_sync or acx_viewer)`)
-      }
-      const role = old.role
-      if (from === to) {
-        return yield* fail("rotateUser", "Conflict", `${from} cannot take its own place; nothing was changed`)
-      }
-      const next = yield* memberRole("rotateUser", to)
-      if (next.exists && next.role !== role) {
-        return yield* fail(
-          "rotateUser",
-          "Conflict",
-          `${to} exists and is no member of acx_${role}, ${from}'s group; nothing was changed`
-        )
-      }
-      const password = next.exists ? undefined : HubCredentials.generatePassword()
-      const sessions = yield* sql.withTransaction(Effect.gen(function*() {
-        if (password !== undefined) yield* createMember(to, role, password)
-        const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
-          WHERE db_user = ${from} RETURNING 1`
-        for (const table of OWNED_TABLES) {
-          yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
-        }
-        yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
-          SELECT ${to}, project, granted_ms FROM ${grants} WHERE role_name = ${from} ON CONFLICT DO NOTHING`
-        yield* sql`DELETE FROM ${grants} WHERE role_name = ${from}`
-        yield* sql.unsafe(`DROP ROLE "${from}"`)
-        return moved.length
-      })).pipe(Effect.mapError(failure("rotateUser")))
-      return {
-        url: password === undefined ? undefined : HubCredentials.memberUrl(options.adminUrl, to, password, schema),
-        sessions,
-        role
-      }
-    })
-
     const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
-      if ((yield* membership(role).pipe(Effect.mapError(failure("grant")))) === undefined) {
+      if ((yield* membership(sql, role).pipe(Effect.mapError(failure("grant")))) === undefined) {
         return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
       }
       const added = yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)

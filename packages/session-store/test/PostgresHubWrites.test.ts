@@ -119,7 +119,9 @@ describe("a hub's shared clock", () => {
   }, 60_000)
 
   it("a viewer may run none of the write functions", async () => {
-    for (const statement of ["SELECT acx_clock_tick()", "SELECT acx_clock_lock()", "SELECT acx_claim_session('p', 's')"]) {
+    for (
+      const statement of ["SELECT acx_clock_tick()", "SELECT acx_clock_lock()", "SELECT acx_claim_session('p', 's')"]
+    ) {
       expect(await refusal(viewer, statement), statement).toMatch(/^42501/)
     }
   }, 60_000)
@@ -152,45 +154,46 @@ describe("a hub's shared clock", () => {
 
 describe("a session belongs to the member that started it", () => {
   // one INSERT per table a member may write, each naming alpha's session
-  const intoSession = (projectKey: string, sessionId: string): ReadonlyArray<readonly [string, string]> => [
+  const intoSession = (projectKey: string, sessionId: string): ReadonlyArray<readonly [string, string]> =>
     [
-      "claude_session_entries",
-      `INSERT INTO claude_session_entries (project_key, session_id, subpath, uuid, entry)
+      [
+        "claude_session_entries",
+        `INSERT INTO claude_session_entries (project_key, session_id, subpath, uuid, entry)
         VALUES ($1, $2, '', 'injected', '{"type":"user","message":{"role":"user","content":"from beta"}}')`
-    ],
-    [
-      "claude_session_entries",
-      `INSERT INTO claude_session_entries (project_key, session_id, subpath, entry)
+      ],
+      [
+        "claude_session_entries",
+        `INSERT INTO claude_session_entries (project_key, session_id, subpath, entry)
         VALUES ($1, $2, 'subagents/agent-x', '{"type":"user"}')`
-    ],
-    [
-      "acx_session_keys",
-      "INSERT INTO acx_session_keys (project_key, session_id, subpath, mtime) VALUES ($1, $2, 'subagents/agent-y', 1)"
-    ],
-    [
-      "acx_session_summaries",
-      "INSERT INTO acx_session_summaries (project_key, session_id, mtime, data) VALUES ($1, $2, 1, '{}')"
-    ],
-    [
-      "acx_session_meta",
-      `INSERT INTO acx_session_meta (project_key, session_id, state, entries, user_messages, assistant_messages,
+      ],
+      [
+        "acx_session_keys",
+        "INSERT INTO acx_session_keys (project_key, session_id, subpath, mtime) VALUES ($1, $2, 'subagents/agent-y', 1)"
+      ],
+      [
+        "acx_session_summaries",
+        "INSERT INTO acx_session_summaries (project_key, session_id, mtime, data) VALUES ($1, $2, 1, '{}')"
+      ],
+      [
+        "acx_session_meta",
+        `INSERT INTO acx_session_meta (project_key, session_id, state, entries, user_messages, assistant_messages,
         tool_calls, subagents, mtime) VALUES ($1, $2, 'idle', 1, 1, 0, 0, 0, 1)`
-    ],
-    [
-      "acx_session_usage",
-      "INSERT INTO acx_session_usage (project_key, session_id, subpath, message_key) VALUES ($1, $2, '', 'k')"
-    ],
-    [
-      "acx_session_text",
-      `INSERT INTO acx_session_text (project_key, session_id, subpath, role, body, words)
+      ],
+      [
+        "acx_session_usage",
+        "INSERT INTO acx_session_usage (project_key, session_id, subpath, message_key) VALUES ($1, $2, '', 'k')"
+      ],
+      [
+        "acx_session_text",
+        `INSERT INTO acx_session_text (project_key, session_id, subpath, role, body, words)
         VALUES ($1, $2, '', 'user', 'from beta', to_tsvector('simple', 'from beta'))`
-    ],
-    [
-      "acx_session_origin",
-      `INSERT INTO acx_session_origin (project_key, session_id, machine, os_user, project, recorded_ms)
+      ],
+      [
+        "acx_session_origin",
+        `INSERT INTO acx_session_origin (project_key, session_id, machine, os_user, project, recorded_ms)
         VALUES ($1, $2, 'beta', 'b', 'github.com/org/app', 1)`
-    ]
-  ].map(([table, text]) => [table!, text!.replaceAll("$1", `'${projectKey}'`).replaceAll("$2", `'${sessionId}'`)])
+      ]
+    ].map(([table, text]) => [table!, text!.replaceAll("$1", `'${projectKey}'`).replaceAll("$2", `'${sessionId}'`)])
 
   it("member B's INSERT into member A's session is refused on every table B may write", async () => {
     const key = await storeSession(alpha, "alpha's own words")
@@ -227,61 +230,69 @@ describe("a session belongs to the member that started it", () => {
     }
   }, 60_000)
 
-  it("member B's store refuses to append to member A's session with NotOwner, naming the hand-over, and stores nothing", async () => {
-    const key = await storeSession(alpha, "alpha's session")
-    const error = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const store = yield* asStore(beta)
-      return yield* Effect.flip(store.append(key, [entry("beta's text")]))
-    })))
-    expect(error.reason).toBe("NotOwner")
-    expect(error.description).toContain("belongs to the hub member alpha, not to beta")
-    expect(error.description).toContain("acx hub user rotate alpha beta")
-    const [row] = await query(
-      server.url,
-      "SELECT count(*)::int AS n FROM claude_session_entries WHERE session_id = $1 AND db_user = 'beta'",
-      [key.sessionId]
-    )
-    expect(row).toEqual({ n: 0 })
-  }, 60_000)
-
-  it("two members storing a session's first rows at once: the first to claim it owns it, the other is refused", async () => {
-    const projectKey = "-home-dev-race"
-    const sessionId = randomUUID()
-    const first = new pg.Client({ connectionString: alpha })
-    const second = new pg.Client({ connectionString: beta })
-    await first.connect()
-    await second.connect()
-    try {
-      await first.query("BEGIN")
-      expect((await first.query("SELECT acx_claim_session($1, $2) AS owner", [projectKey, sessionId])).rows)
-        .toEqual([{ owner: "alpha" }])
-      const [{ pid }] = (await second.query("SELECT pg_backend_pid() AS pid")).rows as Array<{ pid: number }>
-      // beta's claim waits on alpha's uncommitted one (the primary key)
-      const claimed = second.query("SELECT acx_claim_session($1, $2) AS owner", [projectKey, sessionId])
-      await expect.poll(
-        async () =>
-          (await query(server.url, "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))[0]?.[
-            "wait_event_type"
-          ],
-        { timeout: 30_000 }
-      ).toBe("Lock")
-      await first.query(
-        `INSERT INTO claude_session_entries (project_key, session_id, entry) VALUES ($1, $2, '{"type":"user"}')`,
-        [projectKey, sessionId]
+  it(
+    "member B's store refuses to append to member A's session with NotOwner, naming the hand-over, and stores nothing",
+    async () => {
+      const key = await storeSession(alpha, "alpha's session")
+      const error = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const store = yield* asStore(beta)
+        return yield* Effect.flip(store.append(key, [entry("beta's text")]))
+      })))
+      expect(error.reason).toBe("NotOwner")
+      expect(error.description).toContain("belongs to the hub member alpha, not to beta")
+      expect(error.description).toContain("acx hub user rotate alpha beta")
+      const [row] = await query(
+        server.url,
+        "SELECT count(*)::int AS n FROM claude_session_entries WHERE session_id = $1 AND db_user = 'beta'",
+        [key.sessionId]
       )
-      await first.query("COMMIT")
-      expect((await claimed).rows).toEqual([{ owner: "alpha" }])
-      await expect(
-        second.query(
+      expect(row).toEqual({ n: 0 })
+    },
+    60_000
+  )
+
+  it(
+    "two members storing a session's first rows at once: the first to claim it owns it, the other is refused",
+    async () => {
+      const projectKey = "-home-dev-race"
+      const sessionId = randomUUID()
+      const first = new pg.Client({ connectionString: alpha })
+      const second = new pg.Client({ connectionString: beta })
+      await first.connect()
+      await second.connect()
+      try {
+        await first.query("BEGIN")
+        expect((await first.query("SELECT acx_claim_session($1, $2) AS owner", [projectKey, sessionId])).rows)
+          .toEqual([{ owner: "alpha" }])
+        const [{ pid }] = (await second.query("SELECT pg_backend_pid() AS pid")).rows as Array<{ pid: number }>
+        // beta's claim waits on alpha's uncommitted one (the primary key)
+        const claimed = second.query("SELECT acx_claim_session($1, $2) AS owner", [projectKey, sessionId])
+        await expect.poll(
+          async () =>
+            (await query(server.url, "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))[0]?.[
+              "wait_event_type"
+            ],
+          { timeout: 30_000 }
+        ).toBe("Lock")
+        await first.query(
           `INSERT INTO claude_session_entries (project_key, session_id, entry) VALUES ($1, $2, '{"type":"user"}')`,
           [projectKey, sessionId]
         )
-      ).rejects.toThrow(/row-level security policy/)
-    } finally {
-      await first.end()
-      await second.end()
-    }
-  }, 60_000)
+        await first.query("COMMIT")
+        expect((await claimed).rows).toEqual([{ owner: "alpha" }])
+        await expect(
+          second.query(
+            `INSERT INTO claude_session_entries (project_key, session_id, entry) VALUES ($1, $2, '{"type":"user"}')`,
+            [projectKey, sessionId]
+          )
+        ).rejects.toThrow(/row-level security policy/)
+      } finally {
+        await first.end()
+        await second.end()
+      }
+    },
+    60_000
+  )
 
   it("a member's store writes, derives, records origins and reads its own sessions as before", async () => {
     const key = await storeSession(beta, "beta writes")
