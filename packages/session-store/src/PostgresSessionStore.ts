@@ -41,10 +41,17 @@
  * -- derived data (migration 4; see StoreCatalog and internal/pgDerived.ts): per session
  * -- acx_session_meta, per API message acx_session_usage, the search index acx_session_text
  * -- (tsvector + GIN), and on acx_session_keys the watermark derived_id / derived_mtime
+ * -- migration 8: each session's owner (the login role that stored its first rows), and the
+ * -- functions every writer changes the clock and claims sessions through (SECURITY DEFINER: on a
+ * -- hub, members hold no UPDATE on the clock; see internal/pgMigrations.ts createWriteFunctions)
+ * CREATE TABLE acx_session_owner (
+ *   project_key TEXT NOT NULL, session_id TEXT NOT NULL, db_user TEXT NULL, PRIMARY KEY (project_key, session_id)
+ * );
+ * -- acx_clock_tick() RETURNS bigint, acx_clock_lock(), acx_claim_session(project_key, session_id) RETURNS text
  * ```
  *
- * Concurrency: every `append` is one transaction that starts with
- * `UPDATE acx_clock SET last = GREATEST(<db now ms>, last + 1) RETURNING last`. The row lock is
+ * Concurrency: every `append` is one transaction that starts with `SELECT acx_clock_tick()`
+ * (`UPDATE acx_clock SET last = GREATEST(<db now ms>, last + 1) RETURNING last`). The row lock is
  * held until commit, so appends are serialised across every process sharing the database: the
  * clock is strictly increasing store-wide, entry ids are allocated in commit order, and the
  * summary read-fold-write never races. The price is one writer at a time per store (schema),
