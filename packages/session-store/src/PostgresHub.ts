@@ -2,11 +2,12 @@
  * A hub: one Postgres store shared by a team, where Postgres itself (roles, privileges, row-level
  * security) decides who may read or write what (docs/hub.md; docs/design.md, "A hub: Postgres
  * decides who sees what"). `init` sets a store's schema up once, as a role that may create roles;
- * `addUser`, `removeUser`, `grant` and `revoke` manage its members; `status` says what each
+ * `addUser`, `removeUser`, `rotateUser`, `grant` and `revoke` manage its members; `status` says what each
  * machine synced.
  *
  * - `acx_sync` (machines): inserts session data and reads its own rows (`db_user =
- *   current_user`); no `UPDATE` or `DELETE` on entries.
+ *   current_user`), only into sessions it owns (`acx_session_owner`); no `UPDATE` or `DELETE` on
+ *   entries; the clock and a new session's owner change only through the store's write functions.
  * - `acx_viewer` (people): `SELECT` only. A viewer none of whose roles has a grant sees every
  *   project; one with grants sees the sessions of the granted projects (the `project` of each
  *   session's origin, `acx sessions --json`'s `project`).

@@ -1,5 +1,5 @@
 /**
- * `acx hub init ADMIN_URL`, `acx hub user add|remove NAME`, `acx hub grant|revoke --project ID
+ * `acx hub init ADMIN_URL`, `acx hub user add|remove NAME`, `acx hub user rotate NAME NEW`, `acx hub grant|revoke --project ID
  * --role NAME`, `acx hub status`: a team's Postgres store, with Postgres' roles and row-level
  * security deciding who sees what (docs/hub.md). What they do: `run/hub.ts`.
  *
@@ -19,7 +19,7 @@ const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) =
 
 const user = Command.make("user", HubOptions.userConfig, lazyHandler(runs, (m) => m.user)).pipe(
   Command.withDescription(
-    "add NAME --role sync|viewer: create a login role in acx_sync or acx_viewer and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay)"
+    "add NAME --role sync|viewer: create a login role in acx_sync or acx_viewer and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay); rotate NAME NEW: hand NAME's sessions and grants to NEW (created when missing, its URL printed once) and drop NAME"
   )
 )
 
