@@ -142,6 +142,30 @@ describe("a hub's shared clock", () => {
     })))
   }, 60_000)
 
+  it(
+    "a hub set up by an older acx: init gives each stored session its keys' writer as owner, and members write on",
+    async () => {
+      const key = await storeSession(alpha, "before the upgrade")
+      // the store as an older acx left it: no owners, no write functions, migration 8 not run
+      await query(
+        server.url,
+        `DROP TABLE acx_session_owner CASCADE;
+       DROP FUNCTION acx_clock_tick(), acx_clock_lock(), acx_claim_session(text, text);
+       DELETE FROM acx_session_store_migrations WHERE migration_id = 8;
+       GRANT UPDATE ON acx_clock TO ${PostgresHub.GROUP_ROLES.sync}`
+      )
+      expect((await hub((h) => h.init())).changed).toBe(true)
+      expect(
+        await query(server.url, "SELECT db_user FROM acx_session_owner WHERE session_id = $1", [key.sessionId])
+      ).toEqual([{ db_user: "alpha" }])
+      await Effect.runPromise(
+        Effect.scoped(Effect.flatMap(asStore(alpha), (store) => store.append(key, [entry("after")])))
+      )
+      expect(await refusal(beta, "UPDATE acx_clock SET last = last")).toMatch(/^42501/)
+    },
+    60_000
+  )
+
   it("init takes back the UPDATE on the clock a hub set up by an older acx granted", async () => {
     await query(server.url, `GRANT INSERT, UPDATE, DELETE ON acx_clock TO ${PostgresHub.GROUP_ROLES.sync}`)
     expect(await refusal(beta, "UPDATE acx_clock SET last = last")).toBeUndefined()
