@@ -278,6 +278,8 @@ const rotateMember = (
     const grants = sql(`${schema}.acx_hub_grants`)
     const password = next.exists ? undefined : HubCredentials.generatePassword()
     const sessions = yield* sql.withTransaction(Effect.gen(function*() {
+      // every writer's lock first: a sync of `from` running now commits before, or waits and fails
+      yield* sql`SELECT ${sql(`${schema}.acx_clock_lock`)}()`
       if (password !== undefined) yield* createMember(sql, to, role, password)
       const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
         WHERE db_user = ${from} RETURNING 1`

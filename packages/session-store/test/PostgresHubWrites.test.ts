@@ -7,7 +7,8 @@
  *   refused; a viewer may not even tick it; `init` takes back the UPDATE an older acx granted;
  * - a member writes only into sessions it owns: member B's INSERT into member A's session is
  *   refused on every table a member may write (entries, keys, summaries, meta, usage, search text,
- *   origins), as is an UPDATE of its own row moved into A's session, and its store's append fails
+ *   origins), also as the group role itself (`SET ROLE acx_sync`), as is an UPDATE of its own row
+ *   moved into A's session, and its store's append fails
  *   with reason `NotOwner` naming A and the command that hands A's sessions over, storing nothing;
  * - two members storing the first rows of one session at once: the owner table's primary key
  *   decides, the second waits for the first's commit and is then refused;
@@ -226,6 +227,12 @@ describe("a session belongs to the member that started it", () => {
       .toEqual({ owner: "alpha" })
     for (const [table, statement] of intoSession(key.projectKey, key.sessionId)) {
       expect(await refusal(beta, statement), statement).toMatch(
+        new RegExp(`^42501: new row violates row-level security policy for table "${table}"`)
+      )
+    }
+    // as the group itself (a member may SET ROLE to it): no owner is ever the group
+    for (const [table, statement] of intoSession(key.projectKey, key.sessionId)) {
+      expect(await refusal(beta, `SET ROLE ${PostgresHub.GROUP_ROLES.sync}; ${statement}`), statement).toMatch(
         new RegExp(`^42501: new row violates row-level security policy for table "${table}"`)
       )
     }
