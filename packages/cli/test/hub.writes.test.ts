@@ -4,12 +4,15 @@
  * - a machine given a new sync member (same config directory) used to exit 1 with `new row
  *   violates row-level security policy (USING expression) for table "acx_session_keys"`, storing
  *   nothing: now it stores every session it may (its new ones), skips each session of the old
- *   member with one warning naming it and `acx hub user rotate OLD NEW`, and exits 0;
+ *   member with one warning naming it and `acx hub user rotate OLD NEW` (one whose transcript is
+ *   empty too: its import record alone would clash), and exits 0;
  * - `acx hub user rotate OLD NEW` hands OLD's sessions, ledger and grants to an existing member or
  *   to one it creates (printing its URL once) and drops OLD: the machine syncs on as NEW, nothing
  *   skipped, nothing stored twice, and OLD can no longer connect;
  * - `ALTER ROLE … PASSWORD` (same role, new password) keeps every session the machine's.
  */
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectOneLine, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
@@ -44,9 +47,11 @@ describe("acx hub: a machine's credential replaced", () => {
     configDir = path.join(dir, "laptop")
     oneSessionConfigDir(configDir, FIXTURE, "-home-dev-app")
     oneSessionConfigDir(configDir, FIXTURE, "-home-dev-api")
+    // a session whose transcript is empty: its import record is all it stores
+    fs.writeFileSync(path.join(configDir, "projects", "-home-dev-api", `${randomUUID()}.jsonl`), "")
     const first = await sync(await addUser("laptop_old"))
     expect(first.code, first.stderr).toBe(0)
-    expect(await sessionsOf("laptop_old")).toBe(2)
+    expect(await sessionsOf("laptop_old")).toBe(3)
   }, 4 * TEST_TIMEOUT_MS)
 
   afterAll(async () => {
@@ -65,7 +70,7 @@ describe("acx hub: a machine's credential replaced", () => {
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toMatch(/^synced 1 session\(s\)/)
       const warnings = result.stderr.split("\n").filter((line) => line !== "")
-      expect(warnings).toHaveLength(2)
+      expect(warnings).toHaveLength(3)
       for (const line of warnings) {
         expect(line).toMatch(
           /^acx: warning: skipped -home-dev-(app|api)\/[0-9a-f-]+\.jsonl: session [0-9a-f-]+ belongs to the hub member laptop_old, not to laptop_new: an admin hands laptop_old's sessions over with `acx hub user rotate laptop_old laptop_new`$/
@@ -84,14 +89,14 @@ describe("acx hub: a machine's credential replaced", () => {
       const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_old", "laptop_new", "--hub", hub.admin])
       expect(rotated.code, rotated.stderr).toBe(0)
       expect(rotated.stdout).toBe(
-        "laptop_old's 2 session(s) and grants now belong to laptop_new; laptop_old was dropped\n"
+        "laptop_old's 3 session(s) and grants now belong to laptop_new; laptop_old was dropped\n"
       )
       expect(await rowsOf("laptop_old")).toBe(0)
       expect(await rowsOf("laptop_new")).toBeGreaterThan(entries)
       const again = await sync(fresh)
       expect(again.code, again.stderr).toBe(0)
       expect(again.stderr).toBe("")
-      expect(again.stdout).toMatch(/^synced 3 session\(s\), 0 subagent transcript\(s\), 0 new entries/)
+      expect(again.stdout).toMatch(/^synced 4 session\(s\), 0 subagent transcript\(s\), 0 new entries/)
       // the old credential is gone
       const [{ n }] = await query(
         hub.admin,
@@ -107,8 +112,8 @@ describe("acx hub: a machine's credential replaced", () => {
   it("hub user rotate OLD NEW creates NEW with a new password when it does not exist, printed once", async () => {
     const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_new", "laptop_next", "--hub", hub.admin])
     const next = printedUrl(rotated)
-    expect(rotated.stderr).toContain("created laptop_next in acx_sync; laptop_new's 3 session(s)")
-    expect(await sessionsOf("laptop_next")).toBe(3)
+    expect(rotated.stderr).toContain("created laptop_next in acx_sync; laptop_new's 4 session(s)")
+    expect(await sessionsOf("laptop_next")).toBe(4)
     const synced = await sync(next)
     expect(synced.code, synced.stderr).toBe(0)
     expect(synced.stderr).toBe("")
@@ -123,8 +128,8 @@ describe("acx hub: a machine's credential replaced", () => {
     const synced = await sync(asRole(hub.admin, "laptop_next", "a-new-secret-password"))
     expect(synced.code, synced.stderr).toBe(0)
     expect(synced.stderr).toBe("")
-    expect(synced.stdout).toMatch(/^synced 4 session\(s\)/)
-    expect(await sessionsOf("laptop_next")).toBe(4)
+    expect(synced.stdout).toMatch(/^synced 5 session\(s\)/)
+    expect(await sessionsOf("laptop_next")).toBe(5)
   }, TEST_TIMEOUT_MS)
 
   it(

@@ -239,6 +239,22 @@ const notOwner = (key: SessionStore.SessionKey, claim: Claim, cause: unknown) =>
     cause
   })
 
+/**
+ * A write refused by row-level security as `NotOwner` when the session it wrote to is another
+ * role's (`claim()`: what `acx_claim_session` said in its transaction).
+ */
+const refusedUnlessOwner =
+  (key: SessionStore.SessionKey, claim: () => Claim | undefined) =>
+  <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | SessionStore.SessionStoreError, R> =>
+    Effect.catchIf(
+      write,
+      (error) => {
+        const now = claim()
+        return now !== undefined && now.owner !== now.me && isRowSecurityViolation(error)
+      },
+      (cause) => Effect.fail(notOwner(key, claim()!, cause))
+    )
+
 interface SummaryRow {
   readonly session_id: string
   readonly mtime: string | number
@@ -288,6 +304,13 @@ export const makeWithClient = (
     const clockLock = sql(`${schema}.acx_clock_lock`)
     const claimSession = sql(`${schema}.acx_claim_session`)
 
+    // the session's owner (claimed by this role when it has none; after the clock's lock): a hub's
+    // policies let only it write the session's rows
+    const claimOf = (key: SessionStore.SessionKey) =>
+      sql<Claim>`SELECT ${claimSession}(${key.projectKey}, ${key.sessionId}) AS owner, current_user AS me`.pipe(
+        Effect.map(([row]) => row)
+      )
+
     const run = <A, R>(
       operation: string,
       attributes: Record<string, unknown>,
@@ -322,10 +345,7 @@ export const makeWithClient = (
           sql.withTransaction(Effect.gen(function*() {
             const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
             const mtime = Number(tick!.last)
-            // the session's owner (claimed by this role when it has none): a hub's policies let only
-            // it write the session's rows
-            claim = (yield* sql<Claim>`SELECT ${claimSession}(${key.projectKey}, ${key.sessionId}) AS owner,
-              current_user AS me`)[0]
+            claim = yield* claimOf(key)
             const inserted = new Set<string>()
             for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
               const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
@@ -355,10 +375,7 @@ export const makeWithClient = (
             yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
               VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
               ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
-          })).pipe(Effect.catchIf(
-            (error) => claim !== undefined && claim.owner !== claim.me && isRowSecurityViolation(error),
-            (cause) => Effect.fail(notOwner(key, claim!, cause))
-          ))
+          })).pipe(refusedUnlessOwner(key, () => claim))
         )
       })
 
@@ -473,6 +490,7 @@ export const makeWithClient = (
 
     const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
       const { next, source } = advance
+      let claim: Claim | undefined
       // the summary's fold loaded before the clock row's lock (see `append`)
       const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
       return Effect.zipRight(
@@ -484,6 +502,8 @@ export const makeWithClient = (
             // the clock row's lock first: every writer of the store waits on it (see the module doc),
             // so the record read below cannot move before the commit
             yield* sql`SELECT ${clockLock}()`
+            // the file's session first: its record is another's too when the session is (an empty file)
+            claim = yield* claimOf(key)
             const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
             FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
             const current = stored === undefined
@@ -496,7 +516,7 @@ export const makeWithClient = (
             ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
               "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
             return true
-          }))
+          })).pipe(refusedUnlessOwner(key, () => claim))
         )
       )
     }
