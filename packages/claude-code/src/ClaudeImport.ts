@@ -414,9 +414,17 @@ export const importClaudeDir = (
 
     const relative = (file: string) =>
       path.relative(source.projectsDir, file).split(path.sep).join("/")
-    const importTranscript = (key: SessionStore.SessionKey, file: string) =>
+    // Sessions a shared store refused as another writer's (reason `NotOwner`: a hub member's
+    // sessions are its own): skipped whole with one warning naming why, the others stored.
+    const refused = new Set<string>()
+    const unlessRefused = <R>(task: FileTask, store: Effect.Effect<void, ImportError, R>) =>
+      skipRefused(refused, warnings, task, store)
+    const importTranscript = (key: SessionStore.SessionKey, file: string) => {
+      const task: FileTask = { key, path: file, name: relative(file) }
+      return unlessRefused(task, importTranscriptRetried(task))
+    }
+    const importTranscriptRetried = (task: FileTask) =>
       Effect.gen(function*() {
-        const task: FileTask = { key, path: file, name: relative(file) }
         const warning = emptyCounts()
         yield* retrying(task.name, importTranscriptOnce(task, warning))
         totals.skipped += warning.malformed
@@ -437,6 +445,7 @@ export const importClaudeDir = (
     const listed = moved === undefined ? yield* source.listSessionFiles(options.projectKey) : moved.sessions
     const sessionDone = (session: { readonly projectKey: string; readonly sessionId: string }) =>
       Effect.gen(function*() {
+        if (refused.has(SessionOrigins.originKey(session))) return
         sessions++
         imported.push(session)
         if (options.onProgress !== undefined) {
@@ -451,7 +460,7 @@ export const importClaudeDir = (
       })
     const importMeta = (key: SessionStore.SessionKey, metaFile: string, meta: Record<string, unknown>) => {
       const task: FileTask = { key, path: metaFile, name: relative(metaFile) }
-      return retrying(task.name, importMetaOnce(task, meta))
+      return unlessRefused(task, retrying(task.name, importMetaOnce(task, meta)))
     }
 
     if (moved !== undefined) {
@@ -551,6 +560,38 @@ interface Warning {
   invalidUtf8: number
   firstOffset: number
   unread?: string
+}
+
+type ImportError = ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError
+
+/**
+ * `store` (the import of one file of a session) unless its session was refused before. A store
+ * refusing it as another writer's (reason `NotOwner`) refuses the whole session: it joins
+ * `refused`, with one warning naming the file and why.
+ */
+const skipRefused = <R>(
+  refused: Set<string>,
+  warnings: Array<FileWarning>,
+  task: FileTask,
+  store: Effect.Effect<void, ImportError, R>
+): Effect.Effect<void, ImportError, R> => {
+  const session = SessionOrigins.originKey(task.key)
+  return refused.has(session) ? Effect.void : Effect.catchIf(
+    store,
+    (error): error is SessionStore.SessionStoreError =>
+      error._tag === "SessionStoreError" && error.reason === "NotOwner",
+    (error) =>
+      Effect.sync(() => {
+        refused.add(session)
+        warnings.push({
+          file: task.name,
+          malformedLines: 0,
+          invalidUtf8Lines: 0,
+          firstOffset: -1,
+          unread: error.description
+        })
+      })
+  )
 }
 
 const emptyCounts = (): Warning => ({ malformed: 0, invalidUtf8: 0, firstOffset: -1 })

@@ -2,14 +2,15 @@
  * A hub: one Postgres store shared by a team, where Postgres itself (roles, privileges, row-level
  * security) decides who may read or write what (docs/hub.md; docs/design.md, "A hub: Postgres
  * decides who sees what"). `init` sets a store's schema up once, as a role that may create roles;
- * `addUser`, `removeUser`, `grant` and `revoke` manage its members; `status` says what each
+ * `addUser`, `removeUser`, `rotateUser`, `grant` and `revoke` manage its members; `status` says what each
  * machine synced.
  *
  * Each hub (a schema of a database) has three group roles of its own (`groupRoles`), so that a
  * member of one hub reads nothing of another on the same server:
  *
- * - sync (machines): inserts session data and reads its own rows (`db_user = current_user`); no
- *   `UPDATE` or `DELETE` on entries.
+ * - sync (machines): inserts session data and reads its own rows (`db_user = current_user`), only
+ *   into sessions it owns (`acx_session_owner`); no `UPDATE` or `DELETE` on entries; the clock and
+ *   a new session's owner change only through the store's write functions.
  * - viewer (people): `SELECT` only. A viewer none of whose roles has a grant sees every project;
  *   one with grants sees the sessions of the granted projects (the `project` of each session's
  *   origin, `acx sessions --json`'s `project`).
@@ -56,7 +57,7 @@ import {
   takeOverPlan,
   takeOverRefusal
 } from "./internal/pgHub.js"
-import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
+import { LATEST_MIGRATION, migrate, OWNED_TABLES } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
 import type * as SessionStore from "./SessionStore.js"
@@ -294,6 +295,20 @@ export interface PostgresHub {
   readonly memberKind: (role: string) => Effect.Effect<"sync" | "viewer" | "admin" | "none", PostgresHubError>
   /** The project identities the hub knows: its sessions' origins' and its grants'. */
   readonly knownProjects: () => Effect.Effect<ReadonlyArray<string>, PostgresHubError>
+   * Hands member `from`'s rows, sessions and grants to `to` and drops `from`, in one transaction
+   * (a leaked credential replaced: the machine then syncs as `to` and its sessions follow it).
+   * `to` is created in `from`'s group with a generated password when it does not exist (its URL
+   * returned, as `addUser`'s), else it must be a member of the same group. How many sessions moved.
+   *
+   * @since 0.4.0
+   */
+  readonly rotateUser: (
+    from: string,
+    to: string
+  ) => Effect.Effect<
+    { readonly url: Redacted.Redacted | undefined; readonly sessions: number; readonly role: MemberRole },
+    PostgresHubError
+  >
   /** Lets `role` see `project`; how many of the project's sessions the hub holds today. */
   readonly grant: (
     project: string,
@@ -364,6 +379,91 @@ const initTransaction = (
     return { moved, ...connect, snapshot: yield* snapshot(sql, schema, roles) }
   }))
 
+/** A role's login flag and the groups it is a member of; `undefined` when there is no such role. */
+const membership = (sql: SqlClient.SqlClient, name: string) =>
+  sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
+    (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
+      JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
+    FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
+
+/** A login role in `role`'s group; a verifier, not the password (see HubCredentials). */
+const createMember = (
+  sql: SqlClient.SqlClient,
+  name: string,
+  role: MemberRole,
+  password: Redacted.Redacted,
+  roles: GroupRoles
+) =>
+  // the name was checked to be an identifier
+  sql.unsafe(
+    `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE "${roles[role]}"`
+  )
+
+/** The member group (`sync` or `viewer`) of a login role, if it is in one. */
+const memberRole = (sql: SqlClient.SqlClient, operation: string, name: string, roles: GroupRoles) =>
+  Effect.gen(function*() {
+    yield* roleName(operation, name)
+    const row = yield* membership(sql, name).pipe(Effect.mapError(failure(operation)))
+    const groups = row?.groups ?? []
+    const role: MemberRole | undefined = row === undefined || !row.rolcanlogin
+      ? undefined
+      : groups.includes(roles.sync)
+      ? "sync"
+      : groups.includes(roles.viewer)
+      ? "viewer"
+      : undefined
+    return { exists: row !== undefined, role }
+  })
+
+/** `PostgresHub.rotateUser`: checks both names, then one transaction moves the rows and drops `from`. */
+const rotateMember = (
+  sql: SqlClient.SqlClient,
+  options: { readonly adminUrl: Redacted.Redacted; readonly schema: string; readonly roles: GroupRoles },
+  from: string,
+  to: string
+) =>
+  Effect.gen(function*() {
+    const { roles, schema } = options
+    const old = yield* memberRole(sql, "rotateUser", from, roles)
+    if (old.role === undefined) {
+      return yield* fail("rotateUser", "NotFound", `${from} is no member of the hub (${roles.sync} or ${roles.viewer})`)
+    }
+    const role = old.role
+    if (from === to) {
+      return yield* fail("rotateUser", "Conflict", `${from} cannot take its own place; nothing was changed`)
+    }
+    const next = yield* memberRole(sql, "rotateUser", to, roles)
+    if (next.exists && next.role !== role) {
+      return yield* fail(
+        "rotateUser",
+        "Conflict",
+        `${to} exists and is no member of ${roles[role]}, ${from}'s group; nothing was changed`
+      )
+    }
+    const grants = sql(`${schema}.acx_hub_grants`)
+    const password = next.exists ? undefined : HubCredentials.generatePassword()
+    const sessions = yield* sql.withTransaction(Effect.gen(function*() {
+      // every writer's lock first: a sync of `from` running now commits before, or waits and fails
+      yield* sql`SELECT ${sql(`${schema}.acx_clock_lock`)}()`
+      if (password !== undefined) yield* createMember(sql, to, role, password, roles)
+      const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
+        WHERE db_user = ${from} RETURNING 1`
+      for (const table of OWNED_TABLES) {
+        yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
+      }
+      yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
+        SELECT ${to}, project, granted_ms FROM ${grants} WHERE role_name = ${from} ON CONFLICT DO NOTHING`
+      yield* sql`DELETE FROM ${grants} WHERE role_name = ${from}`
+      yield* sql.unsafe(`DROP ROLE "${from}"`)
+      return moved.length
+    })).pipe(Effect.mapError(failure("rotateUser")))
+    return {
+      url: password === undefined ? undefined : HubCredentials.memberUrl(options.adminUrl, to, password, schema),
+      sessions,
+      role
+    }
+  })
+
 /**
  * The hub over an open `SqlClient` connected as an admin (`status` works as any role: a member
  * sees what its policies let it).
@@ -413,37 +513,23 @@ export const makeWithClient = (options: {
       }
     })
 
-    const membership = (name: string) =>
-      sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
-        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
-          JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
-        FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
-
     const addUser = Effect.fn("PostgresHub.addUser")(function*(name: string, role: MemberRole) {
       yield* roleName("addUser", name)
-      if ((yield* membership(name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
+      if ((yield* membership(sql, name).pipe(Effect.mapError(failure("addUser")))) !== undefined) {
         return yield* fail("addUser", "Conflict", `the role ${name} exists already; nothing was changed`)
       }
       const password = HubCredentials.generatePassword()
-      // a verifier, not the password: see HubCredentials; the name was checked to be an identifier
-      yield* sql.unsafe(
-        `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE "${roles[role]}"`
-      ).pipe(Effect.mapError(failure("addUser")))
+      yield* createMember(sql, name, role, password, roles).pipe(Effect.mapError(failure("addUser")))
       return { url: HubCredentials.memberUrl(options.adminUrl, name, password, schema) }
     })
 
+    const rotateUser = Effect.fn("PostgresHub.rotateUser")((from: string, to: string) =>
+      rotateMember(sql, { adminUrl: options.adminUrl, roles, schema }, from, to)
+    )
+
     const removeUser = Effect.fn("PostgresHub.removeUser")(function*(name: string) {
-      yield* roleName("removeUser", name)
-      const row = yield* membership(name).pipe(Effect.mapError(failure("removeUser")))
-      const groups = row?.groups ?? []
-      if (
-        row === undefined || !row.rolcanlogin || !groups.some((group) => group === roles.sync || group === roles.viewer)
-      ) {
-        return yield* fail(
-          "removeUser",
-          "NotFound",
-          `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`
-        )
+      if ((yield* memberRole(sql, "removeUser", name, roles)).role === undefined) {
+        return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`)
       }
       yield* sql.withTransaction(Effect.zipRight(
         sql`DELETE FROM ${grants} WHERE role_name = ${name}`,
@@ -454,7 +540,7 @@ export const makeWithClient = (options: {
     const { knownProjects, memberKind } = lookups(sql, schema, roles)
 
     const grant = Effect.fn("PostgresHub.grant")(function*(project: string, role: string) {
-      if ((yield* membership(role).pipe(Effect.mapError(failure("grant")))) === undefined) {
+      if ((yield* membership(sql, role).pipe(Effect.mapError(failure("grant")))) === undefined) {
         return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
       }
       const added = yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
@@ -486,6 +572,7 @@ export const makeWithClient = (options: {
       init: () => explain(init(), "acx hub init"),
       addUser: (name: string, role: MemberRole) => explain(addUser(name, role), "acx hub user add"),
       removeUser: (name: string) => explain(removeUser(name), "acx hub user remove"),
+      rotateUser: (from: string, to: string) => explain(rotateUser(from, to), "acx hub user rotate"),
       memberKind,
       knownProjects,
       grant: (project: string, role: string) => explain(grant(project, role), "acx hub grant"),

@@ -41,10 +41,17 @@
  * -- derived data (migration 4; see StoreCatalog and internal/pgDerived.ts): per session
  * -- acx_session_meta, per API message acx_session_usage, the search index acx_session_text
  * -- (tsvector + GIN), and on acx_session_keys the watermark derived_id / derived_mtime
+ * -- migration 8: each session's owner (the login role that stored its first rows), and the
+ * -- functions every writer changes the clock and claims sessions through (SECURITY DEFINER: on a
+ * -- hub, members hold no UPDATE on the clock; see internal/pgMigrations.ts createWriteFunctions)
+ * CREATE TABLE acx_session_owner (
+ *   project_key TEXT NOT NULL, session_id TEXT NOT NULL, db_user TEXT NULL, PRIMARY KEY (project_key, session_id)
+ * );
+ * -- acx_clock_tick() RETURNS bigint, acx_clock_lock(), acx_claim_session(project_key, session_id) RETURNS text
  * ```
  *
- * Concurrency: every `append` is one transaction that starts with
- * `UPDATE acx_clock SET last = GREATEST(<db now ms>, last + 1) RETURNING last`. The row lock is
+ * Concurrency: every `append` is one transaction that starts with `SELECT acx_clock_tick()`
+ * (`UPDATE acx_clock SET last = GREATEST(<db now ms>, last + 1) RETURNING last`). The row lock is
  * held until commit, so appends are serialised across every process sharing the database: the
  * clock is strictly increasing store-wide, entry ids are allocated in commit order, and the
  * summary read-fold-write never races. The price is one writer at a time per store (schema),
@@ -84,6 +91,7 @@ import {
   describeStatementFailure,
   failDeadSqlError,
   isPermissionDenied,
+  isRowSecurityViolation,
   serverOf
 } from "./internal/pgConnect.js"
 import { deleteDerived, deleteVictims, makeCatalog, resetSession } from "./internal/pgDerived.js"
@@ -211,6 +219,43 @@ interface LedgerRow {
   readonly fingerprint: string
 }
 
+/** A session's owner as `acx_claim_session` returned it, and the role asking. */
+interface Claim {
+  readonly owner: string | null
+  readonly me: string
+}
+
+/**
+ * An append refused by a shared store's row-level security because the session is another
+ * role's: reason `NotOwner`, naming both roles.
+ */
+const notOwner = (key: SessionStore.SessionKey, claim: Claim, cause: unknown) =>
+  new SessionStore.SessionStoreError({
+    reason: "NotOwner",
+    operation: "append",
+    description: claim.owner === null
+      ? `session ${key.sessionId} was stored before the hub kept owners, so no member may extend it (only an admin)`
+      : `session ${key.sessionId} belongs to the hub member ${claim.owner}, not to ${claim.me}: an admin hands ` +
+        `${claim.owner}'s sessions over with \`acx hub user rotate ${claim.owner} ${claim.me}\``,
+    cause
+  })
+
+/**
+ * A write refused by row-level security as `NotOwner` when the session it wrote to is another
+ * role's (`claim()`: what `acx_claim_session` said in its transaction).
+ */
+const refusedUnlessOwner =
+  (key: SessionStore.SessionKey, claim: () => Claim | undefined) =>
+  <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | SessionStore.SessionStoreError, R> =>
+    Effect.catchIf(
+      write,
+      (error) => {
+        const now = claim()
+        return now !== undefined && now.owner !== now.me && isRowSecurityViolation(error)
+      },
+      (cause) => Effect.fail(notOwner(key, claim()!, cause))
+    )
+
 interface SummaryRow {
   readonly session_id: string
   readonly mtime: string | number
@@ -255,7 +300,17 @@ export const makeWithClient = (
     const entries = sql(`${schema}.claude_session_entries`)
     const keys = sql(`${schema}.acx_session_keys`)
     const summaries = sql(`${schema}.acx_session_summaries`)
-    const clock = sql(`${schema}.acx_clock`)
+    // the clock and sessions' owners change through the store's functions only (migration 8)
+    const clockTick = sql(`${schema}.acx_clock_tick`)
+    const clockLock = sql(`${schema}.acx_clock_lock`)
+    const claimSession = sql(`${schema}.acx_claim_session`)
+
+    // the session's owner (claimed by this role when it has none; after the clock's lock): a hub's
+    // policies let only it write the session's rows
+    const claimOf = (key: SessionStore.SessionKey) =>
+      sql<Claim>`SELECT ${claimSession}(${key.projectKey}, ${key.sessionId}) AS owner, current_user AS me`.pipe(
+        Effect.map(([row]) => row)
+      )
 
     const run = <A, R>(
       operation: string,
@@ -284,14 +339,14 @@ export const makeWithClient = (
         })
         // before the clock row's lock: the lock is held for the statements only
         if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
+        let claim: Claim | undefined
         yield* run(
           "append",
           { ...keyAttributes(key), entries: batch.length },
           sql.withTransaction(Effect.gen(function*() {
-            const [tick] = yield* sql<{ readonly last: string | number }>`UPDATE ${clock}
-              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)
-              RETURNING last`
+            const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
             const mtime = Number(tick!.last)
+            claim = yield* claimOf(key)
             const inserted = new Set<string>()
             for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
               const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
@@ -321,7 +376,7 @@ export const makeWithClient = (
             yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
               VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
               ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
-          }))
+          })).pipe(refusedUnlessOwner(key, () => claim))
         )
       })
 
@@ -372,8 +427,7 @@ export const makeWithClient = (
           sql.withTransaction(Effect.gen(function*() {
             // the clock row's lock first, as every append takes it: no append derives in between;
             // and the clock moves, so a reader that follows the store (the web page) sees the delete
-            yield* sql`UPDATE ${clock}
-              SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1)`
+            yield* sql`SELECT ${clockTick}()`
             yield* SessionStore.isMainKey(key)
               ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
               : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
@@ -437,6 +491,7 @@ export const makeWithClient = (
 
     const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
       const { next, source } = advance
+      let claim: Claim | undefined
       // the summary's fold loaded before the clock row's lock (see `append`)
       const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
       return Effect.zipRight(
@@ -447,7 +502,9 @@ export const makeWithClient = (
           sql.withTransaction(Effect.gen(function*() {
             // the clock row's lock first: every writer of the store waits on it (see the module doc),
             // so the record read below cannot move before the commit
-            yield* sql`UPDATE ${clock} SET last = last`
+            yield* sql`SELECT ${clockLock}()`
+            // the file's session first: its record is another's too when the session is (an empty file)
+            claim = yield* claimOf(key)
             const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
             FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
             const current = stored === undefined
@@ -460,14 +517,14 @@ export const makeWithClient = (
             ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
               "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
             return true
-          }))
+          })).pipe(refusedUnlessOwner(key, () => claim))
         )
       )
     }
 
     // every writer takes the clock row's lock first (see the module doc)
     const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`UPDATE ${clock} SET last = last`, effect)))
+      failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`SELECT ${clockLock}()`, effect)))
 
     const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,

@@ -1,6 +1,7 @@
 /**
- * `acx hub init [URL]`, `acx hub user add|remove NAME [URL]`, `acx hub grant|revoke [URL] --project
- * ID --role NAME`, `acx hub status [URL]` (the hub as URL, `--hub` or `$ACX_HUB_URL`): a team's Postgres store, with Postgres' roles and row-level
+ * `acx hub init [URL]`, `acx hub user add|remove NAME [URL]`, `acx hub user rotate NAME NEW [URL]`,
+ * `acx hub grant|revoke [URL] --project ID --role NAME`, `acx hub status [URL]` (the hub as URL,
+ * `--hub` or `$ACX_HUB_URL`): a team's Postgres store, with Postgres' roles and row-level
  * security deciding who sees what (docs/hub.md). What they do: `run/hub.ts`.
  *
  * @since 0.4.0
@@ -19,7 +20,7 @@ const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) =
 
 const user = Command.make("user", HubOptions.userConfig, lazyHandler(runs, (m) => m.user)).pipe(
   Command.withDescription(
-    "add NAME --role sync|viewer: create a login role in the hub's sync or viewer group and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay)"
+    "add NAME --role sync|viewer: create a login role in the hub's sync or viewer group and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay); rotate NAME NEW: hand NAME's sessions and grants to NEW (created when missing, its URL printed once) and drop NAME"
   )
 )
 

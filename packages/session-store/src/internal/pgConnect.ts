@@ -85,6 +85,15 @@ export const isPermissionDenied = (cause: unknown): boolean => {
   return typeof root === "object" && root !== null && (root as { readonly code?: unknown }).code === "42501"
 }
 
+/**
+ * Whether the statement wrote a row a row-level security policy refuses (`new row violates
+ * row-level security policy …`: SQLSTATE 42501, as a missing privilege, told apart by the message).
+ */
+export const isRowSecurityViolation = (cause: unknown): boolean => {
+  const root = rootCause(cause)
+  return isPermissionDenied(cause) && root instanceof Error && root.message.includes("row-level security policy")
+}
+
 export { withLibpqSslmode } from "./pgUrl.js"
 
 // SQLSTATEs of a server that ended or refuses the session: an administrator's shutdown or restart

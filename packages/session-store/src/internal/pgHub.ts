@@ -7,7 +7,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
-import { createClockNotify, OWNED_TABLES } from "./pgMigrations.js"
+import { createClockNotify, createWriteFunctions, OWNED_TABLES, WRITE_FUNCTIONS } from "./pgMigrations.js"
 
 /** A hub's three group roles: machines sync as members of `sync`, people read as `viewer`'s. */
 export interface HubRoles {
@@ -45,7 +45,12 @@ const SEQUENCES = [
   "acx_session_text_id_seq"
 ] as const
 
-/** What a sync member may do on each table (no UPDATE or DELETE on entries, ever). */
+/**
+ * What a sync member may do on each table, and nothing more (`init` revokes the rest from the
+ * group): no UPDATE or DELETE on entries, ever; the clock and the sessions' owners change only
+ * through the store's write functions (`createWriteFunctions`), whose bounds no statement of a
+ * member's can pass (it may not set the clock to any value, nor claim another's session).
+ */
 const SYNC_PRIVILEGES: Record<string, string> = {
   claude_session_entries: "SELECT, INSERT",
   acx_session_keys: "SELECT, INSERT, UPDATE",
@@ -55,14 +60,18 @@ const SYNC_PRIVILEGES: Record<string, string> = {
   acx_session_text: "SELECT, INSERT",
   acx_session_origin: "SELECT, INSERT",
   acx_import_ledger: "SELECT, INSERT, UPDATE",
-  acx_clock: "SELECT, UPDATE",
+  acx_clock: "SELECT",
+  acx_session_owner: "SELECT",
   acx_session_store_migrations: "SELECT",
   acx_hub_grants: "SELECT"
 }
 
 /** Every table of a hub's store schema, and its functions: what `init` takes over from a member. */
 export const STORE_TABLES: ReadonlyArray<string> = Object.keys(SYNC_PRIVILEGES)
-export const STORE_FUNCTIONS: ReadonlyArray<string> = ["acx_clock_notify"]
+export const STORE_FUNCTIONS: ReadonlyArray<string> = [
+  "acx_clock_notify",
+  ...WRITE_FUNCTIONS.map((fn) => fn.slice(0, fn.indexOf("(")))
+]
 
 /** A viewer reads the session tables, the clock (what a live page follows) and its own grants. */
 const VIEWER_TABLES = [...SESSION_TABLES, "acx_clock", "acx_session_store_migrations", "acx_hub_grants"]
@@ -234,7 +243,12 @@ const grantPrivileges = (sql: SqlClient.SqlClient, schema: string, roles: HubRol
     const [sync, viewer, admin] = [quoted(roles.sync), quoted(roles.viewer), quoted(roles.admin)]
     yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${sync}, ${viewer}, ${admin}`)
     for (const [table, privileges] of Object.entries(SYNC_PRIVILEGES)) {
+      // exactly these: what an older acx (UPDATE on the clock) or a DBA granted the group goes
+      yield* sql.unsafe(`REVOKE ALL ON ${schema}.${table} FROM ${sync}`)
       yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${sync}`)
+    }
+    for (const fn of WRITE_FUNCTIONS) {
+      yield* sql.unsafe(`GRANT EXECUTE ON FUNCTION ${schema}.${fn} TO ${sync}, ${admin}`)
     }
     for (const sequence of SEQUENCES) {
       yield* sql.unsafe(`GRANT USAGE, SELECT ON SEQUENCE ${schema}.${sequence} TO ${sync}, ${admin}`)
@@ -245,13 +259,26 @@ const grantPrivileges = (sql: SqlClient.SqlClient, schema: string, roles: HubRol
     yield* sql.unsafe(`GRANT ${sync}, ${viewer} TO ${admin} WITH ADMIN OPTION`)
   })
 
+/**
+ * What a sync member may write into `table`: rows of its own (`db_user`), and on a session table
+ * only in a session it owns (`acx_session_owner`, which `acx_claim_session` fills: the first role
+ * to store a session's rows owns it). A row naming another's session (its project key and id are
+ * enough to write one) fails the check, whatever the statement.
+ */
+const syncWrites = (schema: string, table: string): string =>
+  table === "acx_import_ledger"
+    ? "db_user = current_user"
+    : `db_user = current_user AND EXISTS (SELECT 1 FROM ${schema}.acx_session_owner o
+        WHERE o.project_key = ${table}.project_key AND o.session_id = ${table}.session_id
+          AND o.db_user = current_user)`
+
 /** Row-level security on every table a member reads, with each role's policy. */
 const enablePolicies = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
     const [sync, viewer, admin] = [quoted(roles.sync), quoted(roles.viewer), quoted(roles.admin)]
-    const own = "USING (db_user = current_user) WITH CHECK (db_user = current_user)"
     for (const table of OWNED_TABLES) {
       const target = `${schema}.${table}`
+      const own = `USING (db_user = current_user) WITH CHECK (${syncWrites(schema, table)})`
       yield* sql.unsafe(`ALTER TABLE ${target} ENABLE ROW LEVEL SECURITY`)
       yield* policy(sql, target, "acx_sync_own", `FOR ALL TO ${sync} ${own}`)
       yield* policy(sql, target, "acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
@@ -263,6 +290,28 @@ const enablePolicies = (sql: SqlClient.SqlClient, schema: string, roles: HubRole
     yield* sql.unsafe(`ALTER TABLE ${grants} ENABLE ROW LEVEL SECURITY`)
     yield* policy(sql, grants, "acx_member_own", `FOR SELECT TO ${sync}, ${viewer} USING (role_name IN ${MINE})`)
     yield* policy(sql, grants, "acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
+    // a member reads which sessions it owns (its policies ask); it writes none (only the claim does)
+    const owners = `${schema}.acx_session_owner`
+    yield* sql.unsafe(`ALTER TABLE ${owners} ENABLE ROW LEVEL SECURITY`)
+    yield* policy(sql, owners, "acx_sync_own", `FOR SELECT TO ${sync} USING (db_user = current_user)`)
+    yield* policy(sql, owners, "acx_admin_all", `FOR ALL TO ${admin} USING (true) WITH CHECK (true)`)
+  })
+
+/**
+ * The write functions with acx's bodies (a member that owned them may have replaced one), run by
+ * members of the sync group. Set up by a superuser, they go to the admin group: no function a
+ * member runs runs as a superuser. Otherwise they stay with the role that set the store up, the
+ * tables' owner (a role that may not `SET ROLE` to the admin group cannot give them away).
+ */
+const setUpWriteFunctions = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
+  Effect.gen(function*() {
+    yield* createWriteFunctions(sql, schema)
+    const owner = WRITE_FUNCTIONS.map((fn) => `ALTER FUNCTION ${schema}.${fn} OWNER TO ${quoted(roles.admin)};`).join("\n")
+    yield* sql.unsafe(`DO $owner$ BEGIN
+      IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        ${owner}
+      END IF;
+    END $owner$`)
   })
 
 /**
@@ -355,14 +404,15 @@ export const setUp = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles)
     yield* createGrantsTable(sql, schema)
     // acx's own clock trigger and function, whatever a member that owned them left
     yield* createClockNotify(sql, schema)
+    yield* setUpWriteFunctions(sql, schema, roles)
     yield* grantPrivileges(sql, schema, roles)
     yield* enablePolicies(sql, schema, roles)
   })
 
 /**
  * What `init` sets, read back from the catalog: roles and memberships, table privileges,
- * row-level security flags and policies, and who may connect to the database. Two equal
- * snapshots: nothing changed.
+ * row-level security flags and policies, the functions' owners and privileges, and who may
+ * connect to the database. Two equal snapshots: nothing changed.
  */
 export const snapshot = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
@@ -382,6 +432,10 @@ export const snapshot = (sql: SqlClient.SqlClient, schema: string, roles: HubRol
       WHERE n.nspname = ${schema} AND c.relkind = 'r' ORDER BY 1`
     const policies = yield* sql`SELECT tablename, policyname, roles::text, cmd, qual, with_check
       FROM pg_catalog.pg_policies WHERE schemaname = ${schema} ORDER BY 1, 2`
+    const functions = yield* sql`SELECT p.proname, pg_catalog.pg_get_userbyid(p.proowner) AS owner,
+        p.prosecdef, p.proconfig, p.proacl::text AS acl
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+      WHERE n.nspname = ${schema} ORDER BY 1`
     const database = yield* sql`SELECT datacl::text FROM pg_catalog.pg_database WHERE datname = current_database()`
-    return JSON.stringify({ roles: roleRows, privileges, security, policies, database })
+    return JSON.stringify({ roles: roleRows, privileges, security, policies, database, functions })
   })

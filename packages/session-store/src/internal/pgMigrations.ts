@@ -85,8 +85,74 @@ const migrations = (schema: string) => ({
       yield* sql`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS db_user TEXT NULL`
       yield* sql`ALTER TABLE ${t} ALTER COLUMN db_user SET DEFAULT current_user`
     }
+  }),
+  // every session's owner, and the functions a writer changes shared state through (a hub's
+  // members hold no UPDATE on the clock: PostgresHub); sessions stored before are their main
+  // key's writer's
+  "8_write_functions": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS ${sql(`${schema}.acx_session_owner`)} (
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      db_user TEXT NULL,
+      PRIMARY KEY (project_key, session_id)
+    )`
+    yield* sql`INSERT INTO ${sql(`${schema}.acx_session_owner`)} (project_key, session_id, db_user)
+      SELECT DISTINCT ON (project_key, session_id) project_key, session_id, db_user
+      FROM ${sql(`${schema}.acx_session_keys`)} ORDER BY project_key, session_id, subpath
+      ON CONFLICT DO NOTHING`
+    yield* createWriteFunctions(sql, schema)
   })
 })
+
+/** The functions every writer of the store changes shared state through (migration 8). */
+export const WRITE_FUNCTIONS = ["acx_clock_tick()", "acx_clock_lock()", "acx_claim_session(text, text)"] as const
+
+/**
+ * The write functions, (re)created with acx's definition: by migration 8, and by `hub init` (which
+ * then gives them to the admin group and lets only sync members run them). Each runs as its owner
+ * (`SECURITY DEFINER`, the search path pinned): on a hub, members change the clock and claim
+ * sessions only through them, within their bounds.
+ *
+ * - `acx_clock_tick()`: the clock moved to now, or one past its last value (the store-wide write
+ *   lock, held to commit), and returned; nothing else can be asked of it.
+ * - `acx_clock_lock()`: the clock row's lock without moving it (no notice: see the trigger).
+ * - `acx_claim_session(project_key, session_id)`: the session's owner, the login role calling it
+ *   when the session has none yet (a session stored before owners were kept: its main key's
+ *   writer). The primary key decides between two members storing a session's first rows at once:
+ *   the second waits for the first's commit and then reads its owner.
+ */
+export const createWriteFunctions = (sql: SqlClient.SqlClient, schema: string) =>
+  Effect.gen(function*() {
+    const t = (name: string) => `${schema}.${name}`
+    const definer = "SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+    yield* sql.unsafe(`CREATE OR REPLACE FUNCTION ${t("acx_clock_tick")}() RETURNS bigint LANGUAGE sql ${definer} AS $$
+      UPDATE ${t("acx_clock")}
+        SET last = GREATEST((extract(epoch FROM clock_timestamp()) * 1000)::bigint, last + 1) RETURNING last
+    $$`)
+    yield* sql.unsafe(`CREATE OR REPLACE FUNCTION ${t("acx_clock_lock")}() RETURNS void LANGUAGE sql ${definer} AS $$
+      UPDATE ${t("acx_clock")} SET last = last
+    $$`)
+    const owner = `SELECT o.db_user INTO who FROM ${t("acx_session_owner")} o
+      WHERE o.project_key = p_project AND o.session_id = p_session`
+    yield* sql.unsafe(`CREATE OR REPLACE FUNCTION ${t("acx_claim_session")}(p_project text, p_session text)
+      RETURNS text LANGUAGE plpgsql ${definer} AS $$
+      DECLARE who text;
+      BEGIN
+        ${owner};
+        IF FOUND THEN RETURN who; END IF;
+        SELECT k.db_user INTO who FROM ${t("acx_session_keys")} k
+          WHERE k.project_key = p_project AND k.session_id = p_session ORDER BY k.subpath LIMIT 1;
+        IF NOT FOUND THEN who := session_user; END IF;
+        INSERT INTO ${t("acx_session_owner")} (project_key, session_id, db_user)
+          VALUES (p_project, p_session, who) ON CONFLICT DO NOTHING;
+        ${owner};
+        RETURN who;
+      END
+    $$`)
+    // nobody but the owner runs them unless granted (Postgres lets PUBLIC run a new function)
+    for (const fn of WRITE_FUNCTIONS) yield* sql.unsafe(`REVOKE ALL ON FUNCTION ${t(fn)} FROM PUBLIC`)
+  })
 
 /**
  * The clock's trigger and its function, (re)created with acx's definition: by migration 6, and by

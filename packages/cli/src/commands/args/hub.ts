@@ -56,18 +56,24 @@ export const initConfig = {
 }
 
 /**
- * `user add NAME --role R` and `user remove NAME`: one command whose first argument is the action
+ * `user add NAME --role R`, `user remove NAME` and `user rotate NAME NEW`: one command whose first argument is the action
  * (a third level of subcommands is misprinted by the root help).
  *
  * @since 0.4.0
  * @category options
  */
 export const userConfig = {
-  action: Args.choice([["add", "add"], ["remove", "remove"]] as const, { name: "ACTION" }).pipe(
-    Args.withDescription("add: create a member and print its URL once; remove: drop it and its grants")
+  action: Args.choice([["add", "add"], ["remove", "remove"], ["rotate", "rotate"]] as const, { name: "ACTION" }).pipe(
+    Args.withDescription(
+      "add: create a member and print its URL once; remove: drop it and its grants; rotate NAME NEW: hand NAME's sessions and grants to NEW (created with a new password when missing) and drop NAME"
+    )
   ),
   name: nameArg,
   url: urlArg,
+  next: Args.text({ name: "NEW" }).pipe(
+    Args.withDescription("For rotate: the member taking NAME's place"),
+    Args.optional
+  ),
   role: Options.choice("role", ["sync", "viewer"] as const).pipe(
     Options.withDescription("For add: sync, a machine that runs acx sync --to; viewer, a person who reads"),
     Options.optional

@@ -96,13 +96,16 @@ export const init = ({ hub: hubOption, team, url }: InitArgs) =>
   })
 
 /**
- * `user add NAME --role R` / `user remove NAME`.
+ * `user add NAME --role R` / `user remove NAME` / `user rotate NAME NEW`.
  *
  * @since 0.4.0
  * @category handlers
  */
-export const user = ({ action, hub, name, role, url: urlArg }: UserArgs) =>
+export const user = ({ action, hub, name, next: second, role, url: first }: UserArgs) =>
   Effect.gen(function*() {
+    const { next, url: urlArg } = yield* userWords(first, second)
+    if (action === "rotate") return yield* rotate(urlArg, hub, name, next)
+    if (Option.isSome(next)) return yield* CliError.invalidArgument(`user ${action} takes one NAME`)
     if (action === "remove") {
       const database = yield* hubSpec(urlArg, hub)
       yield* withHub(database, (h) => h.removeUser(name))
@@ -172,6 +175,44 @@ const grantNote = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
     : kind === "admin"
     ? `${role} is an admin of the hub: it sees every row, whatever the grants`
     : undefined
+
+/** `user rotate NAME NEW`: NAME's sessions and grants handed to NEW, NAME dropped. */
+const rotate = (
+  url: Option.Option<string>,
+  hub: Option.Option<string>,
+  name: string,
+  next: Option.Option<string>
+) =>
+  Effect.gen(function*() {
+    if (Option.isNone(next)) {
+      return yield* CliError.invalidArgument(
+        "user rotate needs the member taking NAME's place: acx hub user rotate NAME NEW"
+      )
+    }
+    const database = yield* hubSpec(url, hub)
+    const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next.value))
+    const moved = `${name}'s ${sessions} session(s) and grants now belong to ${next.value}; ${name} was dropped`
+    if (url === undefined) return yield* Console.log(moved)
+    // the only other place a password is printed: the new member's, on stdout, this once
+    yield* Console.log(Redacted.value(url))
+    yield* Console.error(
+      `created ${next.value} in the hub's ${role} group; ${moved}; the URL above holds its password and is not shown again`
+    )
+  })
+
+/**
+ * `user`'s words after NAME: the one that is a URL (`postgres://…`) names the hub, the other is
+ * `rotate`'s NEW, in either order (`user rotate OLD NEW URL`, `user add NAME URL`).
+ */
+const userWords = (first: Option.Option<string>, second: Option.Option<string>) => {
+  const words = [first, second].flatMap(Option.toArray)
+  const isUrl = (word: string) => /^postgres(ql)?:\/\//i.test(word)
+  const urls = words.filter(isUrl)
+  const names = words.filter((word) => !isUrl(word))
+  return urls.length > 1 || names.length > 1
+    ? Effect.fail(CliError.invalidArgument(`hub user: unexpected ${JSON.stringify(words.at(-1))}`))
+    : Effect.succeed({ next: Option.fromNullable(names[0]), url: Option.fromNullable(urls[0]) })
+}
 
 /**
  * @since 0.4.0
