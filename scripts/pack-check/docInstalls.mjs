@@ -127,7 +127,11 @@ const unpinned = (command, { peers, pinned }) =>
 /** Runs `command` with bash in `cwd`; resolves to its exit code and output. */
 const sh = (command, cwd, env) =>
   new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn("bash", ["-c", command], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let output = ""
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
@@ -137,7 +141,10 @@ const sh = (command, cwd, env) =>
 /** Runs one group in a new project under `work`; resolves to a line saying how it went. */
 const runGroup = async (group, dir, registry) => {
   fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "docs-install", private: true, type: "module" }))
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "docs-install", private: true, type: "module" })
+  )
   fs.writeFileSync(path.join(dir, ".npmrc"), `@acx:registry=${registry}\n`)
   // npm's settings by environment, so the lines run as written (no optional packages: the SDK's
   // and Claude Code's would bring a 360 MB binary)
@@ -152,7 +159,10 @@ const runGroup = async (group, dir, registry) => {
     const global = /\s(-g|--global)(\s|$)/.test(command)
     const result = await sh(command, dir, global ? { ...env, npm_config_prefix: path.join(dir, "global") } : env)
     if (result.code !== 0) {
-      return { ok: false, text: `FAILED ${group.where}: ${command}\n${result.output.trim().split("\n").slice(-25).join("\n")}` }
+      return {
+        ok: false,
+        text: `FAILED ${group.where}: ${command}\n${result.output.trim().split("\n").slice(-25).join("\n")}`
+      }
     }
   }
   return { ok: true, text: `ok ${group.where}: ${group.commands.join(" ; ")}` }
@@ -161,7 +171,9 @@ const runGroup = async (group, dir, registry) => {
 const versions = workspaceVersions()
 const groups = docFiles().flatMap(groupsOf)
 const problems = groups.flatMap((group) =>
-  group.commands.flatMap((command) => unpinned(command, versions).map((problem) => `${group.where}: ${command}: ${problem}`))
+  group.commands.flatMap((command) =>
+    unpinned(command, versions).map((problem) => `${group.where}: ${command}: ${problem}`)
+  )
 )
 if (problems.length > 0) {
   for (const problem of problems) console.error(`install line not pinned: ${problem}`)
@@ -186,6 +198,8 @@ if (runAt < 0) {
   }
   await Promise.all([worker(), worker()])
   for (const result of results) console.log(result.text)
-  console.log(`${distinct.length} install groups from the docs, ${results.filter((result) => !result.ok).length} failed`)
+  console.log(
+    `${distinct.length} install groups from the docs, ${results.filter((result) => !result.ok).length} failed`
+  )
   if (results.some((result) => !result.ok)) process.exit(1)
 }

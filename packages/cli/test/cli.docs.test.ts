@@ -23,7 +23,10 @@ const usageLines = (): Array<string> => {
 
 /** Every option name of a command and of its subcommands. */
 const optionNames = (node: CommandNode): Set<string> =>
-  new Set([...node.options.flatMap((option) => option.names), ...node.children.flatMap((child) => [...optionNames(child)])])
+  new Set([
+    ...node.options.flatMap((option) => option.names),
+    ...node.children.flatMap((child) => [...optionNames(child)])
+  ])
 
 describe("docs/cli.md's opening usage", () => {
   const tree = commandTree(acxCommand.descriptor)
@@ -40,7 +43,9 @@ describe("docs/cli.md's opening usage", () => {
     for (const node of tree.children.filter((child) => child.children.length > 0)) {
       const line = lines[documented.indexOf(node.name)]!
       const words = new Set(line.split(/[^a-z]+/))
-      for (const child of node.children) expect(words.has(child.name), `acx ${node.name} ${child.name} in: ${line}`).toBe(true)
+      for (const child of node.children) {
+        expect(words.has(child.name), `acx ${node.name} ${child.name} in: ${line}`).toBe(true)
+      }
     }
   })
 
@@ -56,12 +61,16 @@ describe("docs/cli.md's opening usage", () => {
 })
 
 describe("acx demo --help", () => {
-  it("says that the demo runs the real Claude Code, and when it generates a session", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const help = await acxInProcess(["demo", "--help"])
-    expect(help.code, help.stderr).toBe(0)
-    const text = help.stdout.replace(/\s+/g, " ")
-    expect(text).toContain("real Claude Code")
-    expect(text).toContain("--generated")
-    expect(text).not.toContain("Generate a realistic session")
-  })
+  it(
+    "says that the demo runs the real Claude Code, and when it generates a session",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const help = await acxInProcess(["demo", "--help"])
+      expect(help.code, help.stderr).toBe(0)
+      const text = help.stdout.replace(/\s+/g, " ")
+      expect(text).toContain("real Claude Code")
+      expect(text).toContain("--generated")
+      expect(text).not.toContain("Generate a realistic session")
+    }
+  )
 })
