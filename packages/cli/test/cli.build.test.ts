@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runWithInput } from "./utils/acx.js"
 
 const cli = fileURLToPath(new URL("..", import.meta.url))
 // a dist/ of this file's own, under the package (so the bundle resolves its dependencies as the
@@ -134,20 +135,9 @@ describe("pnpm acx", () => {
   beforeAll(() => fs.rmSync(out, { recursive: true, force: true }))
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }))
 
+  /** `pnpm acx …` from the repository's root (its `acx` script), building into `out`. */
   const pnpmAcx = (args: ReadonlyArray<string>) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn("pnpm", ["-s", "acx", ...args], {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, ACX_CLI_OUT: out }
-      })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-      child.on("error", reject)
-      child.on("close", (code) => resolve({ code, stdout, stderr }))
-    })
+    runWithInput("pnpm", ["-s", "--dir", root, "acx", ...args], "", { ACX_CLI_OUT: out })
 
   /** What identifies the build in `out`: its manifest's start time and the entry's mtime. */
   const stamp = () => {
