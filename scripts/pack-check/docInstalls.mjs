@@ -156,8 +156,16 @@ const runGroup = async (group, dir, registry) => {
     npm_config_prefer_offline: "true"
   }
   for (const command of group.commands) {
+    // a global install (-g) reads no project .npmrc: the project's .npmrc is its user config
+    // then (the @acx scope), and its prefix the project's own
     const global = /\s(-g|--global)(\s|$)/.test(command)
-    const result = await sh(command, dir, global ? { ...env, npm_config_prefix: path.join(dir, "global") } : env)
+    const result = await sh(
+      command,
+      dir,
+      global
+        ? { ...env, npm_config_prefix: path.join(dir, "global"), npm_config_userconfig: path.join(dir, ".npmrc") }
+        : env
+    )
     if (result.code !== 0) {
       return {
         ok: false,
