@@ -9,7 +9,9 @@
 #                Effect 3 line, @acx/storage imports; then the README's SDK line, without ERESOLVE;
 #   1. runtime:  a plain Node script imports @acx/storage/promise and @acx/testing where vitest is
 #                not installed, saves a conversation into the emulator, reads it back, and runs the
-#                stand-in Claude Code CLI from the installed @acx/testing;
+#                stand-in Claude Code CLI from the installed @acx/testing; there, a .ts file using
+#                @acx/testing type-checks with skipLibCheck off (its declarations name no
+#                optional peer: vitest and the SDK are not installed);
 #   2. types:    a .ts file using the Effect API of @acx/storage and @acx/session-store type-checks
 #                against the installed .d.ts (moduleResolution node16 and bundler);
 #   3. cli:      `npx acx demo` from the packed @acx/cli, and `acx stats` in worker threads from
@@ -19,8 +21,12 @@
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
 #   5. prepack:  in a copy of the repository's files without any dist/ (a fresh clone), `npm pack`
 #                and `pnpm pack` build first: the tarballs hold dist/.
-# Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--only=readme|--only=prepack]: --only runs
-# that check alone (0. or 5.); --keep keeps the work directory and
+#   6. docs:     every `npm install` line of README.md, docs/ and the packages' READMEs, run as
+#                written, each block in an empty project, the @acx scope served from the tarballs
+#                (pack-check/docInstalls.mjs: a line that names an unpinned version, or that npm
+#                cannot install, fails here);
+# Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--only=readme|prepack|docs]: --only runs
+# that check alone (0., 5. or 6.); --keep keeps the work directory and
 # prints where it is; --no-build packs what `pnpm build` already made, its prepack scripts not run
 # (CI builds first, then runs this beside the tests, which must not see their files rewritten).
 set -euo pipefail
@@ -35,7 +41,7 @@ for arg in "$@"; do
   case "$arg" in
     --keep) keep=1 ;;
     --no-build) build=0 ;;
-    --only=readme | --only=prepack) only=${arg#--only=} ;;
+    --only=readme | --only=prepack | --only=docs) only=${arg#--only=} ;;
     *) echo "pack-check: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -135,10 +141,6 @@ echo "README: $sdk_line"
 readme="$work/readme"
 mkdir -p "$readme"
 (cd "$readme" && npm init -y >/dev/null && npm pkg set type=module)
-# the registry serves until its stdin closes (fd 3 here, closed right after the installs)
-exec 3> >(node "$checks/registry.mjs" "$work/tarballs" >"$work/registry.url")
-for _ in $(seq 1 100); do [ -s "$work/registry.url" ] && break; sleep 0.1; done
-[ -s "$work/registry.url" ] || fail "the local registry for the @acx tarballs did not start"
 echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
 # npm's settings by environment, so the lines themselves run as written (no optional packages:
 # the SDK's would bring its 360 MB binary)
@@ -154,7 +156,12 @@ cp "$checks/readme.mjs" "$readme/"
 readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
 (cd "$readme" && node readme.mjs --sdk) || fail "@acx/storage beside the SDK"
 (cd "$readme" && npm ls --all >/dev/null) || { (cd "$readme" && npm ls --all) >&2; fail "npm ls: an invalid tree"; }
-exec 3>&-
+}
+
+check_docs() {
+step "6. docs: every npm install line of the docs, as written"
+npm_config_better_sqlite3_local_prebuilds=$local_prebuilds \
+  node "$checks/docInstalls.mjs" "$repo" --run "$work/docs" "$(cat "$work/registry.url")" || fail "the docs' install lines"
 }
 
 check_minimal() {
@@ -168,10 +175,15 @@ cp "$checks/minimal.mjs" "$minimal/"
 check_runtime() {
 step "1. runtime: storage + testing without vitest"
 runtime=$(project runtime "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz testing)" \
-  "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE")
-absent "$runtime" vitest @vitest/runner
-cp "$checks/runtime.mjs" "$runtime/"
+  "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" \
+  "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
+absent "$runtime" vitest @vitest/runner @anthropic-ai/claude-agent-sdk
+cp "$checks/runtime.mjs" "$checks/testingTypes.ts" "$checks/typecheck.mjs" "$runtime/"
 (cd "$runtime" && node runtime.mjs)
+for resolution in node16 bundler; do
+  (cd "$runtime" && node typecheck.mjs "$resolution" testingTypes.ts) \
+    || fail "@acx/testing's declarations without vitest (skipLibCheck off, $resolution)"
+done
 }
 
 check_full() {
@@ -233,8 +245,16 @@ done
 case "$only" in
   readme) wanted_checks=(readme) ;;
   prepack) wanted_checks=(prepack) ;;
-  *) wanted_checks=(readme minimal runtime full prepack) ;;
+  docs) wanted_checks=(docs) ;;
+  *) wanted_checks=(readme minimal runtime full prepack docs) ;;
 esac
+# The @acx scope's registry for the checks that run the docs' lines as written (readme, docs): it
+# serves until its stdin closes (fd 3, held by this shell and the checks, closed when all are done)
+if [[ " ${wanted_checks[*]} " == *" readme "* || " ${wanted_checks[*]} " == *" docs "* ]]; then
+  exec 3> >(node "$checks/registry.mjs" "$work/tarballs" >"$work/registry.url")
+  for _ in $(seq 1 100); do [ -s "$work/registry.url" ] && break; sleep 0.1; done
+  [ -s "$work/registry.url" ] || fail "the local registry for the @acx tarballs did not start"
+fi
 pids=()
 for name in "${wanted_checks[@]}"; do
   # (a subshell: a check's `fail` ends that check alone; its log is printed below)
@@ -247,6 +267,7 @@ for i in "${!wanted_checks[@]}"; do
   wait "${pids[$i]}" || failed+=("$name")
   cat "$work/$name.log"
 done
+exec 3>&-
 [ "${#failed[@]}" -eq 0 ] || fail "${failed[*]}"
 
 step "passed"

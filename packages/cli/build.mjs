@@ -14,15 +14,20 @@
 // already there. Chunk names change with their contents, so the previous build's chunks stay
 // beside the new ones for a while (a process started on it can still load its lazy chunks), and
 // are deleted by a later build.
+//
+// `--if-stale` (what `pnpm acx …` runs) builds only when a file the last build read changed since
+// (buildStamp.mjs): the manifest records every input esbuild reported, with its mtime.
 import * as esbuild from "esbuild"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { MANIFEST, staleReason, stampInputs } from "./buildStamp.mjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 // ACX_CLI_OUT: another directory of this package to build into (the build's own test, which must
 // not rewrite the dist/ that other tests run meanwhile); staging stays on its file system
 const dist = process.env["ACX_CLI_OUT"] ? path.resolve(process.env["ACX_CLI_OUT"]) : path.join(here, "dist")
+const startedAt = Date.now()
 
 /** What a reader opens first: renamed into dist/ after everything they import. */
 const ENTRIES = new Set([
@@ -36,6 +41,8 @@ const ENTRIES = new Set([
   "fast-sync.cjs",
   "acx-stats-worker.mjs"
 ])
+if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
+
 /** How long a file of an earlier build stays in dist/ (for processes started on it). */
 const STALE_AFTER_MS = 10 * 60_000
 
@@ -63,6 +70,16 @@ const external = [
 // This build's identity: a report an earlier build rendered and kept (src/internal/keptReport.ts)
 // is not printed by this one, whose output may differ.
 const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
+
+/** Every file this build reads (esbuild's metafile inputs, the files copied, these scripts). */
+const inputs = new Set([fileURLToPath(import.meta.url), path.join(here, "buildStamp.mjs")])
+
+/** esbuild's build, its inputs recorded for the stamp. */
+const bundle = async (options) => {
+  const result = await esbuild.build({ ...options, metafile: true })
+  for (const input of Object.keys(result.metafile.inputs)) inputs.add(path.resolve(input))
+  return result
+}
 
 const common = {
   bundle: true,
@@ -101,7 +118,7 @@ const hookCommon = {
 }
 
 const hookBundles = async () => {
-  const built = await esbuild.build({
+  const built = await bundle({
     ...hookCommon,
     // better-sqlite3's JavaScript bundled too (its native addon still loads from node_modules, by
     // path): its ten modules, loaded one by one, were a tenth of a hook's time
@@ -114,7 +131,7 @@ const hookBundles = async () => {
   })
   const main = Object.keys(built.metafile.outputs).find((file) => file.endsWith(".cjs"))
   unwrapBuiltins(main)
-  await esbuild.build({
+  await bundle({
     ...common,
     format: "cjs",
     banner: undefined,
@@ -129,7 +146,7 @@ const hookBundles = async () => {
 // detached and exits. Built like the memory hook (CommonJS, no Effect), in one file: it runs a
 // few times per session, not on every tool call, so it needs no code cache.
 const syncHookBundle = async () => {
-  await esbuild.build({
+  await bundle({
     ...hookCommon,
     entryPoints: [path.join(here, "src/syncHook.ts")],
     outfile: path.join(stage, "sync-hook.cjs")
@@ -142,7 +159,7 @@ const syncHookBundle = async () => {
 // with better-sqlite3's JavaScript bundled as the memory hook has it. The fast path of an
 // unchanged `acx sync` (src/fastSync.ts: the store's ledger and the files' stat) is built alike.
 const sqliteFastBundle = async (source, outName) => {
-  await esbuild.build({
+  await bundle({
     ...hookCommon,
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
     entryPoints: [path.join(here, source)],
@@ -155,7 +172,7 @@ const sqliteFastBundle = async (source, outName) => {
 // status line. Built like the sync hook (CommonJS, no Effect, one file): it reads stdin, a small
 // cached summary and prints one line; the refresh of the summary runs in the full CLI, detached.
 const statuslineBundle = async () => {
-  await esbuild.build({
+  await bundle({
     ...hookCommon,
     entryPoints: [path.join(here, "src/statusline.ts")],
     outfile: path.join(stage, "statusline.cjs")
@@ -167,7 +184,7 @@ const statuslineBundle = async () => {
 // `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
 // SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
 const fastDirBundle = async () => {
-  await esbuild.build({
+  await bundle({
     ...hookCommon,
     entryPoints: [path.join(here, "src/fastDir.ts")],
     outfile: path.join(stage, "fast-dir.cjs")
@@ -191,7 +208,7 @@ const unwrapBuiltins = (file) =>
 await Promise.all([
   // chunks sit beside acx.mjs, not in a folder: code that finds files next to itself
   // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
-  esbuild.build({
+  bundle({
     ...common,
     // `acx memory mcp` starts from acx-mcp.mjs: it answers Claude Code's first request before the
     // CLI loads (src/mcpMain.ts), then imports acx.mjs
@@ -209,7 +226,7 @@ await Promise.all([
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)
-  esbuild.build({
+  bundle({
     ...common,
     entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
     outfile: path.join(stage, "acx-stats-worker.mjs")
@@ -217,13 +234,18 @@ await Promise.all([
 ])
 
 // the web page's browser assets, served from beside the bundle (acx ui)
-const { buildWeb } = await import(path.join(here, "../ui/build.mjs"))
-await buildWeb(path.join(stage, "assets"))
+const uiBuild = path.join(here, "../ui/build.mjs")
+inputs.add(uiBuild)
+const { buildWeb } = await import(uiBuild)
+await buildWeb(path.join(stage, "assets"), inputs)
 
 // the memory observer's prompts are files, read next to the module that fills them (a chunk)
 const prompts = path.join(here, "../memory/src/prompts")
 fs.mkdirSync(path.join(stage, "prompts"), { recursive: true })
+// the directory too: a prompt added changes its mtime
+inputs.add(prompts)
 for (const name of fs.readdirSync(prompts)) {
+  inputs.add(path.join(prompts, name))
   fs.copyFileSync(path.join(prompts, name), path.join(stage, "prompts", name))
 }
 
@@ -239,7 +261,6 @@ fs.mkdirSync(dist, { recursive: true })
 // process that opened that build's entry just before the switch loads its chunks afterwards
 // (`import()` is lazy). Age alone was not enough: a build older than STALE_AFTER_MS had its
 // chunks removed under a reader that had just opened its acx.mjs.
-const MANIFEST = ".build-files.json"
 let previous = new Set()
 try {
   previous = new Set(JSON.parse(fs.readFileSync(path.join(dist, MANIFEST), "utf8")).files)
@@ -252,7 +273,9 @@ for (const file of [...built.filter((file) => !ENTRIES.has(file)), ...built.filt
 }
 fs.rmSync(stage, { recursive: true, force: true })
 const manifestTemporary = path.join(dist, `.${MANIFEST}.${process.pid}.tmp`)
-fs.writeFileSync(manifestTemporary, JSON.stringify({ files: built }))
+// the inputs' mtimes are read now, after esbuild read them: an edit meanwhile is newer than
+// startedAt, which makes the next `--if-stale` build again
+fs.writeFileSync(manifestTemporary, JSON.stringify({ files: built, startedAt, inputs: stampInputs(here, inputs) }))
 fs.renameSync(manifestTemporary, path.join(dist, MANIFEST))
 
 // an earlier build's files this one does not have, once no process is likely to still need them:

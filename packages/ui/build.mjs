@@ -9,10 +9,13 @@ import { fileURLToPath } from "node:url"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-/** Builds the assets into `outdir`; resolves to the files written. */
-export const buildWeb = async (outdir = path.join(here, "dist/assets")) => {
+/**
+ * Builds the assets into `outdir`; resolves to the files written. `inputs`, when given, receives
+ * the path of every file the build read (the CLI's build stamp).
+ */
+export const buildWeb = async (outdir = path.join(here, "dist/assets"), inputs = undefined) => {
   fs.mkdirSync(outdir, { recursive: true })
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: { app: path.join(here, "web/main.tsx"), style: path.join(here, "web/style.css") },
     outdir,
     bundle: true,
@@ -26,8 +29,13 @@ export const buildWeb = async (outdir = path.join(here, "dist/assets")) => {
     tsconfig: path.join(here, "tsconfig.web.json"),
     // the workspace packages the page imports (`@acx/convert/TextDiff`) from their TypeScript
     // sources: a fresh clone builds the page before any package's dist/ exists
-    conditions: ["@acx/source"]
+    conditions: ["@acx/source"],
+    metafile: inputs !== undefined
   })
+  if (inputs !== undefined) {
+    for (const input of Object.keys(result.metafile.inputs)) inputs.add(path.resolve(input))
+    for (const name of ["web/index.html", "web/favicon.svg", "tsconfig.web.json"]) inputs.add(path.join(here, name))
+  }
   fs.copyFileSync(path.join(here, "web/index.html"), path.join(outdir, "index.html"))
   fs.copyFileSync(path.join(here, "web/favicon.svg"), path.join(outdir, "favicon.svg"))
   return fs.readdirSync(outdir)

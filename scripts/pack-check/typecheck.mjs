@@ -1,5 +1,5 @@
-// pack-check step 2: types.ts type-checks against the installed declarations, under one module
-// resolution (node16 or bundler, the argument). Run in the project that installed every tarball
+// pack-check steps 1 and 2: a file (types.ts unless named) type-checks against the installed
+// declarations, under one module resolution (node16 or bundler, the first argument). Run in the project that installed every tarball
 // and typescript, as `tsc --noEmit --strict` would: types.ts and every declaration file of the
 // installed @acx packages are checked in full (skipLibCheck off for them: a .d.ts naming a
 // package it does not depend on, or a type it does not export, fails here). The other packages'
@@ -9,8 +9,9 @@
 import ts from "typescript"
 
 const resolution = process.argv[2]
+const file = process.argv[3] ?? "types.ts"
 if (resolution !== "node16" && resolution !== "bundler") {
-  console.error("usage: node typecheck.mjs node16|bundler")
+  console.error("usage: node typecheck.mjs node16|bundler [FILE]")
   process.exit(2)
 }
 const options = {
@@ -22,7 +23,7 @@ const options = {
   module: resolution === "bundler" ? ts.ModuleKind.ESNext : ts.ModuleKind.Node16,
   moduleResolution: resolution === "bundler" ? ts.ModuleResolutionKind.Bundler : ts.ModuleResolutionKind.Node16
 }
-const program = ts.createProgram(["types.ts"], options)
+const program = ts.createProgram([file], options)
 // ours: the file itself and what the @acx tarballs installed (node_modules/@acx/…, also nested)
 const ours = (file) => !file.fileName.includes("/node_modules/") || file.fileName.includes("/node_modules/@acx/")
 const checked = program.getSourceFiles().filter(ours)
@@ -45,4 +46,4 @@ if (diagnostics.length > 0) {
   console.error(ts.formatDiagnostics(diagnostics, host))
   process.exit(1)
 }
-console.log(`types.ts and ${acx.length} declaration files of @acx packages type-check (${resolution})`)
+console.log(`${file} and ${acx.length} declaration files of @acx packages type-check (${resolution})`)

@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runWithInput } from "./utils/acx.js"
 
 const cli = fileURLToPath(new URL("..", import.meta.url))
 // a dist/ of this file's own, under the package (so the bundle resolves its dependencies as the
@@ -120,5 +121,62 @@ describe("the CLI build", () => {
     expect((await build()).code).toBe(0)
     expect(fs.existsSync(path.join(dist, "replaced.mjs"))).toBe(false)
     expect(problems()).toEqual([])
+  }, 180_000)
+})
+
+/**
+ * `pnpm acx …` (the root script) builds only when a file the last build read changed: the
+ * manifest records every input esbuild reported with its mtime (packages/cli/buildStamp.mjs).
+ * Built into a directory of this test's own (ACX_CLI_OUT); the command runs the real dist/.
+ */
+describe("pnpm acx", () => {
+  const out = path.join(cli, "build", `test-stale-${process.pid}`)
+  const root = path.join(cli, "..", "..")
+  beforeAll(() => fs.rmSync(out, { recursive: true, force: true }))
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }))
+
+  /** `pnpm acx …` from the repository's root (its `acx` script), building into `out`. */
+  const pnpmAcx = (args: ReadonlyArray<string>) =>
+    runWithInput("pnpm", ["-s", "--dir", root, "acx", ...args], "", { ACX_CLI_OUT: out })
+
+  /** What identifies the build in `out`: its manifest's start time and the entry's mtime. */
+  const stamp = () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, ".build-files.json"), "utf8")) as {
+      startedAt: number
+      inputs: Record<string, number>
+    }
+    return { startedAt: manifest.startedAt, entry: fs.statSync(path.join(out, "acx.mjs")).mtimeMs, manifest }
+  }
+
+  const touch = (file: string) => {
+    const now = new Date()
+    fs.utimesSync(file, now, now)
+  }
+
+  it("a second --version does not rebuild; touching a file outside the bundle neither; a source does", async () => {
+    const first = await pnpmAcx(["--version"])
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toMatch(/\d+\.\d+\.\d+/)
+    const built = stamp()
+
+    const second = await pnpmAcx(["--version"])
+    expect(second.code, second.stderr).toBe(0)
+    expect(second.stdout).toBe(first.stdout)
+    expect(stamp().startedAt).toBe(built.startedAt)
+    expect(stamp().entry).toBe(built.entry)
+
+    // this test file is no input of the bundle
+    touch(fileURLToPath(import.meta.url))
+    expect((await pnpmAcx(["--version"])).code).toBe(0)
+    expect(stamp().startedAt).toBe(built.startedAt)
+
+    // a workspace package's source the bundle was built from (not the CLI's own)
+    const source = Object.keys(built.manifest.inputs).find((input) => input.startsWith("../convert/src/"))
+    expect(source).toBeDefined()
+    touch(path.join(cli, source!))
+    const rebuilt = await pnpmAcx(["--version"])
+    expect(rebuilt.code, rebuilt.stderr).toBe(0)
+    expect(stamp().startedAt).toBeGreaterThan(built.startedAt)
+    expect(stamp().entry).toBeGreaterThan(built.entry)
   }, 180_000)
 })

@@ -295,6 +295,13 @@ server.on("exit", (code) => process.exit(code ?? 0))
     })
     const real = await realClaude({ baseUrl: double.url, path: binary })
     env = real.env(home)
+    // the project trusted: Claude Code 2.1.337 checks no MCP server's health in a folder the
+    // user has not trusted (`claude mcp list`: Not checked)
+    fs.mkdirSync(path.join(home, ".claude"), { recursive: true })
+    fs.writeFileSync(
+      path.join(home, ".claude", ".claude.json"),
+      JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } })
+    )
     await promisify(execFile)(
       binary,
       [
@@ -362,7 +369,7 @@ server.on("exit", (code) => process.exit(code ?? 0))
       !ModelDouble.isSideCall(request) && ModelDouble.toolResultCount(request) === 1
     )
     expect(answered).toBeDefined()
-    const toolResult = JSON.stringify((answered!.body["messages"] as ReadonlyArray<unknown>).at(-1))
+    const toolResult = JSON.stringify(ModelDouble.lastToolResultMessage(answered!))
     expect(toolResult).toContain(PROMPT.split(" ")[0]!)
     expect(toolResult).not.toContain("is_error\":true")
     expect(run.messages.at(-1)).toMatchObject({ type: "result", subtype: "success" })

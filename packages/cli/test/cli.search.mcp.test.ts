@@ -334,7 +334,7 @@ describe.skipIf(!claude.available)("the real Claude Code CLI calls search_sessio
         !ModelDouble.isSideCall(request) && ModelDouble.toolResultCount(request) === 1
       )
       expect(answered).toBeDefined()
-      const toolResult = JSON.stringify((answered!.body["messages"] as ReadonlyArray<unknown>).at(-1))
+      const toolResult = JSON.stringify(ModelDouble.lastToolResultMessage(answered!))
       expect(toolResult).toContain(BEADS_SESSION)
       expect(toolResult).toContain("**beads**")
       expect(toolResult).not.toContain("is_error\":true")

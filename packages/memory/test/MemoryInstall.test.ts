@@ -480,8 +480,12 @@ describe(`the real Claude Code CLI${skipReason}`, () => {
       // `claude mcp list` runs the user's SessionEnd hooks: harmless commands here.
       const quietHooks = { hookCommand: (event: string) => `node ${box.serverScript} ${event}` }
       await Effect.runPromise(MemoryInstall.install(installOptions(box, quietHooks)))
-      const listed = await runClaude(["mcp", "list"], { cwd: elsewhere, env: claudeEnv(box.home) })
-      expect(listed).toContain(`acx-memory: node ${box.serverScript} - ✘ Failed to connect`)
+      // listed with the user scope's command; its health: 2.1.332 checks it (the script is no
+      // server: it fails), 2.1.337 checks no server in a folder the user has not trusted
+      const userScoped = (output: string) =>
+        expect(output.split("\n").find((line) => line.startsWith(`acx-memory: node ${box.serverScript} - `)))
+          .toMatch(/ - (✘ Failed to connect|- Not checked \(folder not trusted; run `claude` here\))/)
+      userScoped(await runClaude(["mcp", "list"], { cwd: elsewhere, env: claudeEnv(box.home) }))
 
       const configDir = path.join(box.root, "claude-config")
       await Effect.runPromise(
@@ -492,7 +496,7 @@ describe(`the real Claude Code CLI${skipReason}`, () => {
         cwd: elsewhere,
         env: claudeEnv(box.home, configDir)
       })
-      expect(listedWithConfigDir).toContain(`acx-memory: node ${box.serverScript} - ✘ Failed to connect`)
+      userScoped(listedWithConfigDir)
 
       // And the other way round: with CLAUDE_CONFIG_DIR set, `~/.claude.json` is not read.
       const emptyConfigDir = path.join(box.root, "empty-config")

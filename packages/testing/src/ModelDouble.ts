@@ -189,6 +189,23 @@ export const toolResultCount = (request: ModelRequest): number => {
 }
 
 /**
+ * The last message of the request that carries a `tool_result`, or undefined: what the CLI sent
+ * back from the tool the previous reply asked for. Not always the last message: Claude Code
+ * 2.1.337 may append a notice after it (the MCP tools it defers, as a `system` message).
+ *
+ * @since 0.4.0
+ * @category predicates
+ */
+export const lastToolResultMessage = (request: ModelRequest): unknown => {
+  const messages = request.body["messages"]
+  if (!Array.isArray(messages)) return undefined
+  return [...messages].reverse().find((message: { content?: unknown } | null) =>
+    Array.isArray(message?.content) &&
+    message.content.some((block: { type?: unknown } | null) => block?.type === "tool_result")
+  )
+}
+
+/**
  * Whether the system prompt mentions `text`.
  *
  * @since 0.1.0

@@ -1,13 +1,14 @@
 /**
  * Test kits for acx users and acx's own tests: a faithful Acontext emulator on 127.0.0.1 with
  * fault injection (`AcontextEmulator.make` / `layer` for Effect code, `startAcontextEmulator`
- * for Promise code), a scriptable stand-in for the Claude Code CLI that drives the real SDK's
- * `query()` offline (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …), and the
- * SessionStore conformance and concurrency suites for vitest (`runSessionStoreConformance`,
- * `SessionStoreConcurrency`).
+ * for Promise code), a model double and the real Claude Code CLI offline against it, and a
+ * scriptable stand-in for the Claude Code CLI that drives the real SDK's `query()` offline
+ * (`prepareStandInCli`, `makeStandInCli`, `realisticConversation`, …).
  *
- * Importing this module loads neither vitest nor the Claude Agent SDK (both optional peers):
- * the suites load them when they run.
+ * Neither this module nor its type declarations need an optional peer (vitest, the Claude Agent
+ * SDK, `@effect/sql-sqlite-node`, `@acx/environment`, `@anthropic-ai/claude-code`): a project
+ * without them compiles with `skipLibCheck: false`. The SessionStore suites for vitest, whose
+ * declarations name vitest and the SDK, are `@acx/testing/vitest`.
  *
  * @since 0.1.0
  */
@@ -28,14 +29,6 @@ export {
   type AcontextRoute,
   startAcontextEmulator
 } from "./AcontextEmulator.js"
-
-export {
-  CONFORMANCE_CASES,
-  type ConformanceCase,
-  type ConformanceOptions,
-  type ConformanceStore,
-  runSessionStoreConformance
-} from "./SessionStoreConformance.js"
 
 /**
  * A model double: the Anthropic Messages API on 127.0.0.1 with scripted replies, so the real
@@ -64,23 +57,6 @@ export {
 export * as RealClaude from "./RealClaude.js"
 
 export { detectClaude, realClaude } from "./RealClaude.js"
-
-/**
- * The real Claude Code CLI through the SDK's `query()` with a `sessionStore`: mirroring and
- * resume, checked on any store.
- *
- * @since 0.1.0
- */
-export * as SessionStoreRealClaude from "./SessionStoreRealClaude.js"
-
-export { runSessionStoreRealClaudeSuite } from "./SessionStoreRealClaude.js"
-
-/**
- * Several processes appending to one session at once: workers, runner and the check.
- *
- * @since 0.1.0
- */
-export * as SessionStoreConcurrency from "./SessionStoreConcurrency.js"
 
 export * from "./StandInCli.js"
 

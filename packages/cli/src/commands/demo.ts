@@ -23,6 +23,6 @@ import * as DemoOptions from "./args/demo.js"
 export const demo = Command.make("demo", DemoOptions.config, lazyHandler(() => import("./run/demo.js"), (m) => m.run))
   .pipe(
     Command.withDescription(
-      "Generate a realistic session in Claude Code layout, import it into SQLite, push it into an in-process Acontext, print the results"
+      "Run the real Claude Code CLI offline against a local model double (a generated session where no binary is installed, or with --generated), import the session into SQLite, push it into an in-process Acontext, print the results"
     )
   )

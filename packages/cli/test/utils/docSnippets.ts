@@ -8,8 +8,8 @@
  * - `<!-- snippet: fragment — why -->`: not a program (a signature list, a call in context, a
  *   command reference); neither run nor parsed.
  * Shell blocks are commands for the reader's own terminal (their sessions, an interactive
- * `claude`, `acx ui` until Ctrl-C): the test parses them (`bash -n`); the README's install lines
- * run as written in `pnpm pack-check`.
+ * `claude`, `acx ui` until Ctrl-C): the test parses them (`bash -n`); every `npm install` line
+ * of the docs runs as written in `pnpm pack-check` (scripts/pack-check/docInstalls.mjs).
  * Pure: text in, blocks out.
  */
 
