@@ -295,6 +295,7 @@ export interface PostgresHub {
   readonly memberKind: (role: string) => Effect.Effect<"sync" | "viewer" | "admin" | "none", PostgresHubError>
   /** The project identities the hub knows: its sessions' origins' and its grants'. */
   readonly knownProjects: () => Effect.Effect<ReadonlyArray<string>, PostgresHubError>
+  /**
    * Hands member `from`'s rows, sessions and grants to `to` and drops `from`, in one transaction
    * (a leaked credential replaced: the machine then syncs as `to` and its sessions follow it).
    * `to` is created in `from`'s group with a generated password when it does not exist (its URL
