@@ -178,7 +178,7 @@ const grantNote = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
 
 /** `user rotate NAME NEW`: NAME's sessions and grants handed to NEW, NAME dropped. */
 const rotate = (
-  url: Option.Option<string>,
+  hubUrl: Option.Option<string>,
   hub: Option.Option<string>,
   name: string,
   next: Option.Option<string>
@@ -189,7 +189,7 @@ const rotate = (
         "user rotate needs the member taking NAME's place: acx hub user rotate NAME NEW"
       )
     }
-    const database = yield* hubSpec(url, hub)
+    const database = yield* hubSpec(hubUrl, hub)
     const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next.value))
     const moved = `${name}'s ${sessions} session(s) and grants now belong to ${next.value}; ${name} was dropped`
     if (url === undefined) return yield* Console.log(moved)
