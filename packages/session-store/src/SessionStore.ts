@@ -82,7 +82,9 @@ export interface SessionListing {
  * - `ReadOnly`: the database cannot be written (a read-only file, or a directory where SQLite
  *   cannot create its journal files, or a Postgres role without the privilege: SQLSTATE 42501);
  * - `Connection`: the database server cannot be reached (the description names host, port and
- *   why; never the password).
+ *   why; never the password);
+ * - `Locked`: another process holds the database locked past the busy timeout (SQLite's
+ *   `SQLITE_BUSY`); the description names the file and what to do.
  *
  * @since 0.1.0
  * @category errors
@@ -99,7 +101,8 @@ export class SessionStoreError
         "MissingDriver",
         "InvalidOption",
         "ReadOnly",
-        "Connection"
+        "Connection",
+        "Locked"
       ),
       operation: Schema.String,
       description: Schema.String,
