@@ -30,7 +30,7 @@ beforeAll(async () => {
   env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "home") }
   const imported = await acxInProcess(["import", "--to", `sqlite:${db}`], { env })
   expect(imported.code, imported.stderr).toBe(0)
-})
+}, TEST_TIMEOUT_MS)
 afterAll(() => removeDir(root))
 
 describe("a store another process holds locked", () => {

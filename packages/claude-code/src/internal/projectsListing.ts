@@ -163,7 +163,10 @@ const entryKind = (tree: ProjectsTree, target: string) =>
     if (stat.right.type === "Directory") return "directory" as const
     if (stat.right.type === "File") return "file" as const
     // a FIFO, socket or device is never opened: reading one would wait for a writer forever
-    if (target.endsWith(".jsonl")) yield* tree.skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
+    // named like what a listing reads (a transcript, a subagent's metadata): said
+    if (target.endsWith(".jsonl") || target.endsWith(".meta.json")) {
+      yield* tree.skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
+    }
     return "skip" as const
   })
 

@@ -57,9 +57,11 @@ export const readerError = (operation: string) => (cause: TranscriptReader.Trans
  * (`BadResource: FileSystem.stat`).
  */
 export const failureWords = (cause: unknown): string =>
-  errorWords(typeof cause === "object" && cause !== null && "cause" in cause && cause.cause !== undefined
-    ? cause.cause
-    : cause)
+  errorWords(
+    typeof cause === "object" && cause !== null && "cause" in cause && cause.cause !== undefined
+      ? cause.cause
+      : cause
+  )
 
 /** Whether a platform error is a permission denied. */
 export const isPermissionDenied = (cause: unknown): boolean =>

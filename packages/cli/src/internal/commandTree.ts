@@ -161,10 +161,12 @@ const BUILT_IN = new Map<string, boolean>([
  * @effect/cli takes such a token, and every option after it, as the words of a command's
  * variadic argument (`acx search hello --config-dir X` searched for `hello --config-dir X`).
  * A value given to an option (`--project -tmp-app`) and a negative number are not options;
- * after `--`, every token is an argument.
+ * after `--`, every token is an argument. Without a command, none (the parser lists the commands).
  */
 export const unknownOption = (root: CommandNode, args: ReadonlyArray<string>): string | undefined => {
   const path = commandPath(root, args)
+  // no command named: @effect/cli's own error lists the commands
+  if (path.length === 1) return undefined
   for (let i = path.length - 1; i < args.length; i++) {
     const token = args[i]!
     if (token === "--") return undefined

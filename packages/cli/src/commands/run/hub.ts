@@ -6,6 +6,7 @@
  *
  * @since 0.4.0
  */
+import { agree, plural } from "@acx/convert/Plural"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as TeamHub from "@acx/memory/TeamHub"
@@ -93,6 +94,16 @@ export const user = ({ action, hub, name, role }: UserArgs) =>
   })
 
 /**
+ * How many sessions of a project the hub holds, as `acx hub grant` says it: `1 session of it is in
+ * the hub today`.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const heldInHub = (sessions: number): string =>
+  `${plural(sessions, "session")} of it ${agree(sessions, "is", "are")} in the hub today`
+
+/**
  * @since 0.4.0
  * @category handlers
  */
@@ -100,7 +111,7 @@ export const grant = ({ hub, project, role }: GrantArgs) =>
   Effect.gen(function*() {
     const database = yield* hubSpec(hub)
     const { added, sessions } = yield* withHub(database, (h) => h.grant(project, role))
-    const held = `${sessions} session${sessions === 1 ? "" : "s"} of it are in the hub today`
+    const held = heldInHub(sessions)
     yield* Console.log(
       added ? `${role} may now see ${project} (${held})` : `${role} could already see ${project}; nothing changed`
     )

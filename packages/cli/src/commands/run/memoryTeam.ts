@@ -6,6 +6,7 @@
  * @since 0.4.0
  */
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
+import { plural } from "@acx/convert/Plural"
 import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import type { MemoryError } from "@acx/memory/MemoryError"
 import * as TeamConfig from "@acx/memory/TeamConfig"
@@ -36,8 +37,16 @@ const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryEr
   })
 )
 
-const describe = (report: TeamSync.SyncReport) =>
-  `shared ${report.pushed} entries, pushed ${report.forgotten} forgotten states, pulled ${report.pulled} (${report.projects} shared projects)`
+/**
+ * A team sync's report in one line: `shared 2 entries, pushed 1 forgotten state, pulled 0 (1 shared project)`.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const describeTeamSync = (report: TeamSync.SyncReport): string =>
+  `shared ${plural(report.pushed, "entry", "entries")}, pushed ${
+    plural(report.forgotten, "forgotten state")
+  }, pulled ${report.pulled} (${plural(report.projects, "shared project")})`
 
 /**
  * The team settings `acx memory install --team URL [--user] [--machine]` names, checked before
@@ -78,7 +87,7 @@ export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, Cl
           Console.log(
             `team memory: not reachable now (${error.description}); memory works locally and the worker catches up later`
           ),
-        onRight: (report) => Console.log(`team memory: ${describe(report)}`)
+        onRight: (report) => Console.log(`team memory: ${describeTeamSync(report)}`)
       })
     }))
   })
@@ -93,7 +102,7 @@ export const sync = ({ json }: SyncArgs) =>
   Effect.gen(function*() {
     const settings = yield* settingsOrFail
     const report = yield* withDatabase(TeamSync.syncOnce({ settings, identify }))
-    yield* Console.log(json ? JSON.stringify(report) : describe(report))
+    yield* Console.log(json ? JSON.stringify(report) : describeTeamSync(report))
   })
 
 /**
@@ -128,7 +137,7 @@ export const finalSync = (log: (line: string) => void) =>
     const loaded = TeamConfig.load(files().home)
     if (Either.isLeft(loaded) || loaded.right === undefined) return
     const report = yield* TeamSync.syncOnce({ settings: loaded.right, identify })
-    if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describe(report)}`)
+    if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describeTeamSync(report)}`)
   }).pipe(
     Effect.provide(MemoryDatabase.layer(files().database)),
     Effect.catchAll((error) => Effect.sync(() => log(`team sync failed (caught up later): ${error.description}`)))
