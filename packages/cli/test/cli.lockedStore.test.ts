@@ -5,31 +5,16 @@
  * printed the driver's `Failed to execute statement`. Spawned: the lock is between processes.
  */
 import Database from "better-sqlite3"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { buildHostileDir } from "./utils/hostileDir.js"
-import { acxInProcess } from "./utils/inProcess.js"
+import { importedPlainStore } from "./utils/imported.js"
 
 let root = ""
 let db = ""
 let env: Record<string, string> = {}
 beforeAll(async () => {
   root = tempDir("locked-store")
-  const dir = buildHostileDir(root, {
-    sessions: [[]],
-    depth: 0,
-    torn: false,
-    fifoMain: false,
-    fifoSubagent: false,
-    linkLoop: false,
-    danglingLink: false,
-    directoryTranscript: false
-  })
-  db = path.join(root, "store.sqlite")
-  env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "home") }
-  const imported = await acxInProcess(["import", "--to", `sqlite:${db}`], { env })
-  expect(imported.code, imported.stderr).toBe(0)
+  ;({ db, env } = await importedPlainStore(root))
 }, TEST_TIMEOUT_MS)
 afterAll(() => removeDir(root))
 

@@ -5,12 +5,12 @@
  * --config-dir X`; `acx search -foo --from URL` dropped `--from`); a known option after an
  * argument is honoured; `--` ends the options. In process: parsing needs no process of its own.
  */
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx as acxCommand } from "../src/Cli.js"
 import { type CommandNode, commandTree, unknownOption } from "../src/internal/commandTree.js"
 import { parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { buildHostileDir, type HostileDir } from "./utils/hostileDir.js"
+import type { HostileDir } from "./utils/hostileDir.js"
+import { importedPlainStore } from "./utils/imported.js"
 import { acxInProcess } from "./utils/inProcess.js"
 
 const tree = commandTree(acxCommand.descriptor)
@@ -24,20 +24,7 @@ let db = ""
 let env: Record<string, string> = {}
 beforeAll(async () => {
   root = tempDir("options")
-  dir = buildHostileDir(root, {
-    sessions: [[]],
-    depth: 0,
-    torn: false,
-    fifoMain: false,
-    fifoSubagent: false,
-    linkLoop: false,
-    danglingLink: false,
-    directoryTranscript: false
-  })
-  db = path.join(root, "store.sqlite")
-  env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "home") }
-  const imported = await acxInProcess(["import", "--to", `sqlite:${db}`], { env })
-  expect(imported.code, imported.stderr).toBe(0)
+  ;({ db, dir, env } = await importedPlainStore(root))
 }, TEST_TIMEOUT_MS)
 afterAll(() => removeDir(root))
 
