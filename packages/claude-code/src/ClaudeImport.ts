@@ -105,8 +105,9 @@ export interface FileWarning {
   /** The file, relative to the projects directory. */
   readonly file: string
   /**
-   * Non-blank lines that are not entries (malformed JSON, non-objects, a torn last line, JSON
-   * nested deeper than `JsonDepth.MAX_DEPTH`, a line over `TranscriptReader.MAX_LINE_BYTES`).
+   * Non-blank lines that are not entries (malformed JSON, non-objects, JSON nested deeper than
+   * `JsonDepth.MAX_DEPTH`, a line over `TranscriptReader.MAX_LINE_BYTES`); a torn last line is
+   * `incompleteAt`.
    */
   readonly malformedLines: number
   /** Lines that were not valid UTF-8, stored with U+FFFD in place of the bad bytes. */
@@ -115,6 +116,11 @@ export interface FileWarning {
   readonly firstOffset: number
   /** Why the file was not read at all: gone, or not a regular file (a FIFO, a socket, …). */
   readonly unread?: string | undefined
+  /**
+   * The byte offset of a last line without its newline that is not a whole entry (a line being
+   * written): not stored, and read again by the next import (once complete, it is stored).
+   */
+  readonly incompleteAt?: number | undefined
 }
 
 /**
@@ -126,7 +132,7 @@ export interface ImportResult {
   /** Entries read this run (what the store already held included; 0 for unchanged files). */
   readonly entries: number
   readonly subagents: number
-  /** Non-blank lines that are not entries (malformed JSON, torn last lines, non-objects). */
+  /** Non-blank lines that are not entries (malformed JSON, non-objects; not a torn last line). */
   readonly skippedLines: number
   /** Files read (wholly or from where the last import stopped). */
   readonly filesRead: number
@@ -357,9 +363,12 @@ export const importClaudeDir = (
             count(seen, rest, false)
             batch.push(entry)
             taken = rest.end
-          } else {
-            // torn (or too large so far): left for the next import, which reads it again
+          } else if (rest.tooLarge) {
+            // too large so far: left for the next import, which reads it again
             count(seen, rest, true)
+          } else {
+            // torn, being written: left for the next import, which reads it again (not malformed)
+            warning.incompleteAt = rest.start
           }
         }
         const moved = expected === null || expected.offset !== taken || expected.size !== size ||
@@ -428,13 +437,17 @@ export const importClaudeDir = (
         const warning = emptyCounts()
         yield* retrying(task.name, importTranscriptOnce(task, warning))
         totals.skipped += warning.malformed
-        if (warning.malformed > 0 || warning.invalidUtf8 > 0 || warning.unread !== undefined) {
+        if (
+          warning.malformed > 0 || warning.invalidUtf8 > 0 || warning.unread !== undefined ||
+          warning.incompleteAt !== undefined
+        ) {
           warnings.push({
             file: task.name,
             malformedLines: warning.malformed,
             invalidUtf8Lines: warning.invalidUtf8,
             firstOffset: warning.firstOffset,
-            ...(warning.unread === undefined ? {} : { unread: warning.unread })
+            ...(warning.unread === undefined ? {} : { unread: warning.unread }),
+            ...(warning.incompleteAt === undefined ? {} : { incompleteAt: warning.incompleteAt })
           })
         }
       })
@@ -560,6 +573,7 @@ interface Warning {
   invalidUtf8: number
   firstOffset: number
   unread?: string
+  incompleteAt?: number
 }
 
 type ImportError = ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError

@@ -426,7 +426,11 @@ export const make: (
 ) => Effect.Effect<ClaudeProjects, never, FileSystem.FileSystem | Path.Path> = Effect.fnUntraced(
   function*(options: ClaudeProjectsOptions) {
     const tree = yield* projectsTree(options)
-    const index = yield* SessionIndex.make({ projectsDir: tree.projectsDir, cacheDir: options.cacheDir })
+    const index = yield* SessionIndex.make({
+      projectsDir: tree.projectsDir,
+      cacheDir: options.cacheDir,
+      onUnread: (file, description) => tree.skip(file, "Unreadable", description)
+    })
     // The writers' lock ClaudeProjectsSessionStore takes on the same directory: an append here
     // never interleaves with a store's read-check-append of the same file.
     const directoryLock = yield* DirectoryLock.make({ dir: tree.projectsDir, timeout: "10 seconds" })

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as Redact from "@acx/convert/Redact"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as TranscriptMarkdown from "@acx/convert/TranscriptMarkdown"
@@ -110,7 +111,9 @@ function* formatChunks(
       })
       const footer = agents.length === 0
         ? ""
-        : `\n---\n\n*${agents.length} subagent transcript(s): ${agents.join(", ")}* (read one with \`acx show <id>\`)\n`
+        : `\n---\n\n*${plural(agents.length, "subagent transcript")}: ${
+          agents.join(", ")
+        }* (read one with \`acx show <id>\`)\n`
       for (let i = 0; i < sections.length; i++) yield i === 0 ? sections[i]! : `\n\n${sections[i]!}`
       yield `\n${footer}\n`
       return

@@ -55,6 +55,12 @@ export interface SessionIndexOptions {
   /** Where the cache file is kept; absent: no cache. */
   readonly cacheDir?: string | undefined
   readonly limits?: Partial<ReadLimits> | undefined
+  /**
+   * Told of a transcript listed but not read (permission denied, or gone or no longer a regular
+   * file since it was listed): it is listed without metadata and not cached, so the next listing
+   * reads it again.
+   */
+  readonly onUnread?: ((file: string, description: string) => Effect.Effect<void>) | undefined
 }
 
 /**
@@ -161,7 +167,8 @@ export const make = (
           )
       }).pipe(Effect.withSpan("SessionIndex.saveCache"))
 
-    const index = (listed: IndexedFile, saved: CacheEntry | undefined) =>
+    // `unread`: the transcripts of this run that were not read, never cached (read again next time)
+    const index = (listed: IndexedFile, saved: CacheEntry | undefined, unread: Set<string>) =>
       Effect.scoped(Effect.gen(function*() {
         const file = yield* TranscriptReader.open(listed.file)
         if (saved !== undefined && listed.size > saved.size) {
@@ -170,10 +177,18 @@ export const make = (
         }
         return yield* readIndexed(file, listed.size, limits)
       })).pipe(
-        // gone, or no longer a regular file, since it was listed: listed without metadata
+        // not readable (permission denied), gone, or no longer a regular file since it was listed:
+        // listed without metadata, said, and read again next time
         Effect.catchIf(
           (error) => error.reason !== "Io",
-          () => Effect.succeed<Indexed>({ state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" })
+          (error) => {
+            unread.add(listed.file)
+            return Effect.as(
+              options.onUnread?.(listed.file, error.reason === "NotFound" ? "not found" : error.description) ??
+                Effect.void,
+              { state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" } satisfies Indexed
+            )
+          }
         ),
         // redacted before the cache keeps it (and so before anything shows it): a first prompt
         // may hold a pasted key
@@ -191,6 +206,7 @@ export const make = (
       scope: { readonly under?: string | undefined } = {}
     ) {
       const cache = yield* loadCache
+      const unread = new Set<string>()
       let changed = false
       const results = yield* Effect.forEach(files, (listed) => {
         const saved = cache.get(listed.file)
@@ -198,7 +214,7 @@ export const make = (
           return Effect.succeed(saved)
         }
         changed = true
-        return index(listed, saved)
+        return index(listed, saved, unread)
       }, { concurrency: 16 })
       const under = path.resolve(scope.under ?? projectsDir) + path.sep
       const listedFiles = new Set(files.map((listed) => listed.file))
@@ -207,7 +223,10 @@ export const make = (
         if (!file.startsWith(under) || listedFiles.has(file)) kept.set(file, entry)
         else changed = true
       }
-      files.forEach((listed, i) => kept.set(listed.file, results[i]!))
+      files.forEach((listed, i) => {
+        if (unread.has(listed.file)) kept.delete(listed.file)
+        else kept.set(listed.file, results[i]!)
+      })
       if (changed) yield* saveCache(kept)
       return results.map((entry) => SessionMetadata.metadataOf(entry.state))
     })

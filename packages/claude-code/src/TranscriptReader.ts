@@ -41,8 +41,9 @@ import {
 
 /**
  * Why a transcript could not be read: `NotFound`, no such file; `NotAFile`, not a regular file
- * (a FIFO, a socket, a device, a directory); `TooLarge`, over the size {@link readText} allows;
- * `Io`, the file system failed.
+ * (a FIFO, a socket, a device, a directory); `Unreadable`, permission denied; `TooLarge`, over
+ * the size {@link readText} allows; `Io`, the file system failed. Every reason but `Io` is a file
+ * a reader skips with a warning and reads again next time.
  *
  * @since 0.1.0
  * @category errors
@@ -51,7 +52,7 @@ export class TranscriptReaderError
   extends Schema.TaggedError<TranscriptReaderError>("@acx/claude-code/TranscriptReader/TranscriptReaderError")(
     "TranscriptReaderError",
     {
-      reason: Schema.Literal("NotFound", "NotAFile", "TooLarge", "Io"),
+      reason: Schema.Literal("NotFound", "NotAFile", "Unreadable", "TooLarge", "Io"),
       file: Schema.String,
       description: Schema.String,
       cause: Schema.optionalWith(Schema.Defect, { exact: true })

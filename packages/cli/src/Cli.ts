@@ -36,7 +36,7 @@ import { stats } from "./commands/stats.js"
 import { statusline } from "./commands/statusline.js"
 import { sync } from "./commands/sync.js"
 import { ui } from "./commands/ui.js"
-import { commandPath, commandTree } from "./internal/commandTree.js"
+import { commandPath, commandTree, unknownOption } from "./internal/commandTree.js"
 import { helpPage, paragraphsText, renderHelp, useColor } from "./internal/help.js"
 import { writeStdout } from "./internal/stdout.js"
 import { describeUsageError } from "./internal/usageError.js"
@@ -103,15 +103,19 @@ const printHelp = (args: ReadonlyArray<string>, usage: Usage.Usage, help: HelpDo
 // the tidied page, or run the command (a command without a handler of its own asks for help).
 const main = (args: ReadonlyArray<string>) =>
   Effect.gen(function*() {
+    const unknown = unknownOption(tree, args)
+    if (unknown !== undefined) {
+      return yield* Effect.fail(ValidationError.invalidValue(HelpDoc.p(`Received unknown argument: '${unknown}'`)))
+    }
     const directive = yield* CommandDescriptor.parse(acx.descriptor, ["acx", ...args], config)
     if (CommandDirective.isBuiltIn(directive)) {
       return BuiltInOptions.isShowHelp(directive.option)
         ? yield* printHelp(args, directive.option.usage, directive.option.helpDoc)
         : yield* cli(["node", "acx", ...args])
     }
-    const [unknown] = directive.leftover
-    if (unknown !== undefined) {
-      return yield* Effect.fail(ValidationError.invalidValue(HelpDoc.p(`Received unknown argument: '${unknown}'`)))
+    const [leftover] = directive.leftover
+    if (leftover !== undefined) {
+      return yield* Effect.fail(ValidationError.invalidValue(HelpDoc.p(`Received unknown argument: '${leftover}'`)))
     }
     yield* acx.transform(acx.handler(directive.value), directive.value).pipe(
       // not in the handler's error type: @effect/cli fails a command without a handler with it

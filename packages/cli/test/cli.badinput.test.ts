@@ -149,7 +149,7 @@ describe("acx on bad input", () => {
       const md = expectOk(await acx(["show", S.torn], { env }))
       expectOneWarning(
         md,
-        /1 malformed line\(s\) skipped in \S+11111111-1111-4111-8111-111111111111\.jsonl \(first: line 3 at byte \d+: torn last line/
+        /1 malformed lines? skipped in \S+11111111-1111-4111-8111-111111111111\.jsonl \(first: line 3 at byte \d+: torn last line/
       )
       expect(md.stdout).toContain("hello torn")
       expect(md.stdout).toContain("reply before the tear")
@@ -163,7 +163,7 @@ describe("acx on bad input", () => {
       expectOneWarning(
         md,
         new RegExp(
-          `^acx: warning: ${GARBAGE_LINES} malformed line\\(s\\) skipped in \\S+${S.binary}\\.jsonl \\(first: line 2 at byte \\d+: `
+          `^acx: warning: ${GARBAGE_LINES} malformed lines? skipped in \\S+${S.binary}\\.jsonl \\(first: line 2 at byte \\d+: `
         )
       )
       expect(md.stdout).toContain("hello binary")
@@ -215,7 +215,7 @@ describe("acx on bad input", () => {
       new RegExp(
         `^acx: warning: ${
           1 + GARBAGE_LINES
-        } malformed line\\(s\\) skipped in 2 file\\(s\\): \\S+${S.torn}\\.jsonl \\(1, first at byte \\d+\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}, first at byte \\d+\\)$`
+        } malformed lines? skipped in 2 files?: \\S+${S.torn}\\.jsonl \\(1, first at byte \\d+\\), \\S+${S.binary}\\.jsonl \\(${GARBAGE_LINES}, first at byte \\d+\\)$`
       )
     )
   })
@@ -261,7 +261,7 @@ describe("acx on bad input", () => {
     )
     for (const [i, id] of [S.torn, S.binary, S.unknown].entries()) {
       const result = expectOk(results[i]!)
-      expect(result.stdout).toContain(`pushed ${id} to ${emulator.url}: 2 message(s) stored`)
+      expect(result.stdout).toContain(`pushed ${id} to ${emulator.url}: 2 messages stored`)
       if (id === S.unknown) expect(result.stderr).toBe("")
       else expectOneWarning(result, new RegExp(`^acx: warning: ${id === S.torn ? 1 : GARBAGE_LINES} malformed line`))
       expect((await emulator.messages(id)).length).toBe(2)

@@ -179,7 +179,7 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
     expect(fromStore).toContain("Look at the notes")
     expect(fromStore).toMatch(/Bash/)
     expect(fromStore).toContain("The notes have 3 lines.")
-    const agents = /subagent transcript\(s\): ([\w-]+)/.exec(fromStore)
+    const agents = /subagent transcripts?: ([\w-]+)/.exec(fromStore)
     expect(agents, fromStore.slice(-300)).not.toBeNull()
     const agent = ok(await acx(["show", agents![1]!, ...from()], { env })).stdout
     expect(agent).toBe(ok(await acx(["show", agents![1]!, ...dir()], { env })).stdout)

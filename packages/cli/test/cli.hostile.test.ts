@@ -229,7 +229,7 @@ describe("attacks: no input stops or hangs a reader", () => {
     const first = dir.sessions[0]!
     const offset = fs.readFileSync(first.file).indexOf("\n") + 1
     // one line for every file (this project's is the first named)
-    expect(imported.stderr).toMatch(/^acx: warning: \d+ malformed line\(s\) skipped \(not entries\) in /m)
+    expect(imported.stderr).toMatch(/^acx: warning: \d+ malformed lines? skipped \(not entries\) in /m)
     expect(imported.stderr).toContain(
       ` skipped (not entries) in ${dir.projectKey}/${first.sessionId}.jsonl (1, first at byte ${offset})`
     )

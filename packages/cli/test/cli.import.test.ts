@@ -87,7 +87,7 @@ describe(
         ])
         expect(ok(second).stdout).toMatch(
           new RegExp(
-            `^imported ${built.sessions.length} session\\(s\\), .* 0 new entries into sqlite:${file} in [\\d.]+s \\(0 file\\(s\\) read, 0 B; \\d+ unchanged\\)\\n$`
+            `^imported ${built.sessions.length} sessions?, .* 0 new entries into sqlite:${file} in [\\d.]+s \\(0 files? read, 0 B; \\d+ unchanged\\)\\n$`
           )
         )
         const again = createSqliteSessionStore({ filename: file })
@@ -136,12 +136,12 @@ describe(
         const file = path.join(root, "warned.sqlite")
         const first = await acx(["import", "--from", dir, "--to", `sqlite:${file}`])
         expect(first.code).toBe(0)
-        expect(first.stdout).toMatch(/^imported 1 session\(s\), 0 subagent transcript\(s\), 2 new entries /)
+        expect(first.stdout).toMatch(/^imported 1 session, 0 subagent transcripts, 2 new entries /)
         expect(first.stderrLines).toEqual([
-          `acx: warning: 1 malformed line(s) skipped (not entries) in -w/${sessionId}.jsonl (1, first at byte ${
+          `acx: warning: 1 malformed line skipped (not entries) in -w/${sessionId}.jsonl (1, first at byte ${
             Buffer.byteLength(line(1))
           })`,
-          `acx: warning: 1 line(s) not valid UTF-8, stored with U+FFFD in place of the bad bytes, in -w/${sessionId}.jsonl (1)`
+          `acx: warning: 1 line not valid UTF-8, stored with U+FFFD in place of the bad bytes, in -w/${sessionId}.jsonl (1)`
         ])
         fs.appendFileSync(transcript, line(3))
         const later = new Date(fs.statSync(transcript).mtimeMs + 5_000)
@@ -149,7 +149,7 @@ describe(
         const second = ok(await acxInProcess(["import", "--from", dir, "--to", `sqlite:${file}`]))
         expect(second.stdout).toMatch(
           new RegExp(
-            `1 new entries into sqlite:.* \\(1 file\\(s\\) read, ${Buffer.byteLength(line(3))} B; 0 unchanged\\)`
+            `1 new entry into sqlite:.* \\(1 file read, ${Buffer.byteLength(line(3))} B; 0 unchanged\\)`
           )
         )
         const store = createSqliteSessionStore({ filename: file })
@@ -301,7 +301,7 @@ describe(
           env: pushEnv
         })
         expect(ok(again).stdout.trim()).toBe(
-          `pushed ${session.sessionId} to ${emulator.url}: 0 message(s) stored, ${before} already there (${before} in the session)`
+          `pushed ${session.sessionId} to ${emulator.url}: 0 messages stored, ${before} already there (${before} in the session)`
         )
         expect((await emulator.messages(session.sessionId)).length).toBe(before)
       })

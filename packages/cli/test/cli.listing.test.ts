@@ -223,7 +223,7 @@ describe("acx listing rows", () => {
       expectOk(stats)
       expect(stats.stderrLines).toHaveLength(1)
       const warning = stats.stderrLines[0]!
-      expect(warning).toMatch(/^acx: warning: 28 malformed line\(s\) skipped in 7 file\(s\): /)
+      expect(warning).toMatch(/^acx: warning: 28 malformed lines? skipped in 7 files?: /)
       expect(warning).toMatch(/ and 2 more$/)
       for (const [i, file] of files.slice(0, 5).entries()) {
         const first = fs.readFileSync(file).indexOf("{not json")
@@ -236,7 +236,7 @@ describe("acx listing rows", () => {
       expect(show.stderrLines).toHaveLength(1)
       expect(show.stderrLines[0]).toMatch(
         new RegExp(
-          `^acx: warning: 3 malformed line\\(s\\) skipped in ${
+          `^acx: warning: 3 malformed lines? skipped in ${
             files[2]!.replace(/[.]/g, "\\.")
           } \\(first: line 2 at byte \\d+: `
         )
@@ -266,7 +266,7 @@ describe("acx listing rows", () => {
     const show = await run(["show", sid, "--config-dir", dir, "--format", "jsonl"])
     expectOk(show)
     expect(show.stderrLines).toEqual([
-      `acx: warning: 1 line(s) not valid UTF-8 in ${file}, shown with U+FFFD in place of the bad bytes (first: line 2)`
+      `acx: warning: 1 line not valid UTF-8 in ${file}, shown with U+FFFD in place of the bad bytes (first: line 2)`
     ])
     const shown = show.stdout.trim().split("\n").map((l) => JSON.parse(l) as { message: { content: unknown } })
     expect(shown).toHaveLength(3)

@@ -303,7 +303,7 @@ describe("acx memory backfill", () => {
     expect(result.code, result.stderr).toBe(0)
     expect(parseJson(result)).toMatchObject({ sessions: 1, backfilled: 1 })
     expect(result.stderr).toContain("not a regular file (FIFO)")
-    expect(result.stderr).toMatch(/2 malformed line\(s\) skipped in 1 file\(s\)/)
+    expect(result.stderr).toMatch(/2 malformed lines skipped in 1 file/)
     expect(query(db, "SELECT text FROM memory_prompts ORDER BY id").map((row) => row.text)).toEqual([
       "hello there",
       "bad \ufffd\ufffd bytes"

@@ -554,7 +554,7 @@ describe.skipIf(!claude.available)("acx memory worker under faults (real Claude 
       const retry = await acx(["memory", "retry"], { env })
       expect([retry.code, retry.stdout.trim()]).toEqual([
         0,
-        "3 failed event(s) queued again; the next hook starts the worker"
+        "3 failed events queued again; the next hook starts the worker"
       ])
       expect(events().map((event) => [event.state, event.attempts])).toEqual([["pending", 0], ["pending", 0], [
         "pending",

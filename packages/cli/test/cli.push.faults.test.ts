@@ -4,6 +4,7 @@
  * with the right count, and a re-push completes with nothing new. A session another writer
  * filled is Diverged, with a message that says what to do; `--new-session` does it.
  */
+import { plural } from "@acx/convert/Plural"
 import * as Fixtures from "@acx/fixtures"
 import { type AcontextEmulatorHandle, type AcontextFault, startAcontextEmulator } from "@acx/testing"
 import * as fs from "node:fs"
@@ -61,7 +62,9 @@ describe("acx push under store-then-fail faults", () => {
       const first = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
       await emulator.clearFaults()
       expect(first.stdout.trim()).toBe(
-        `pushed ${sessionId} to ${emulator.url}: ${expected.length} message(s) stored, 0 already there (${expected.length} in the session)`
+        `pushed ${sessionId} to ${emulator.url}: ${
+          plural(expected.length, "message")
+        } stored, 0 already there (${expected.length} in the session)`
       )
       const hit = (await emulator.requests()).filter((r) => r.route === "storeMessage" && r.faulted).length
       expect(hit).toBeGreaterThan(0)
@@ -70,7 +73,7 @@ describe("acx push under store-then-fail faults", () => {
 
       const again = ok(await acx(["push", sessionId, "--base-url", emulator.url], { env }))
       expect(again.stdout.trim()).toBe(
-        `pushed ${sessionId} to ${emulator.url}: 0 message(s) stored, ${expected.length} already there (${expected.length} in the session)`
+        `pushed ${sessionId} to ${emulator.url}: 0 messages stored, ${expected.length} already there (${expected.length} in the session)`
       )
       expect((await emulator.messages(sessionId)).length).toBe(expected.length)
     }
@@ -148,7 +151,7 @@ describe("acx push under store-then-fail faults", () => {
 
       const fresh = ok(await acx(["push", session.sessionId, "--base-url", emulator.url, "--new-session"], { env }))
       const match =
-        /^pushed (\S+) to (\S+) as new session (\S+): (\d+) message\(s\) stored, 0 already there \((\d+) in the session\)$/
+        /^pushed (\S+) to (\S+) as new session (\S+): (\d+) messages? stored, 0 already there \((\d+) in the session\)$/
           .exec(fresh.stdout.trim())
       expect(match, fresh.stdout).not.toBeNull()
       const [, claudeId, , newId, storedCount, total] = match!

@@ -142,7 +142,7 @@ describe("acx search", () => {
     )
     expect(lines[1]).toMatch(/^ {4}.*\*\*beads\*\*/i)
     expect(lines.at(-1)).toMatch(
-      /^3 hit\(s\) in sqlite:.*sessions\.db\. Open one: acx show 258c7280, or in acx ui at #\/session\/258c7280-[0-9a-f-]+\?turn=[0-9a-f-]{36}$/
+      /^3 hits? in sqlite:.*sessions\.db\. Open one: acx show 258c7280, or in acx ui at #\/session\/258c7280-[0-9a-f-]+\?turn=[0-9a-f-]{36}$/
     )
     expect(result.stdout).not.toContain("\u001b")
     // bold on a terminal (FORCE_COLOR stands in for one), never `**`

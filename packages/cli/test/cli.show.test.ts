@@ -35,7 +35,7 @@ describe.concurrent("acx show", () => {
       const session = withSubagents()
       const main = await show(session.sessionId.slice(0, 8))
       expect(main.code).toBe(0)
-      const footer = /\*(\d+) subagent transcript\(s\): ([^*]+)\*/.exec(main.stdout)
+      const footer = /\*(\d+) subagent transcripts?: ([^*]+)\*/.exec(main.stdout)
       expect(footer).not.toBeNull()
       const ids = footer![2]!.split(", ")
       expect(ids).toEqual(session.subagents.map((agent) => agent.agentId))

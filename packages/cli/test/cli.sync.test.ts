@@ -7,6 +7,7 @@
  * anything is created, its password never printed; a TTY shows progress (files, entries, MB/s),
  * a pipe only the summary.
  */
+import { plural } from "@acx/convert/Plural"
 import * as Fixtures from "@acx/fixtures"
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
@@ -70,7 +71,7 @@ describe("acx sync", () => {
     // without --json: one summary line on stdout, nothing on stderr (no terminal, no progress)
     const text = ok(await acx(["sync"], { env }))
     expect(text.stdout).toMatch(
-      new RegExp(`^synced ${built.sessions.length} session\\(s\\), .* 0 new entries into sqlite:${file} in [\\d.]+s`)
+      new RegExp(`^synced ${built.sessions.length} sessions?, .* 0 new entries into sqlite:${file} in [\\d.]+s`)
     )
   })
 
@@ -186,6 +187,6 @@ describe("acx sync", () => {
     expect(output).toMatch(
       new RegExp(`syncing .* \\d+/${built.sessions.length} sessions · \\d+ entries · [\\d.]+ MB/s`)
     )
-    expect(output).toContain(`synced ${built.sessions.length} session(s)`)
+    expect(output).toContain(`synced ${plural(built.sessions.length, "session")}`)
   })
 })

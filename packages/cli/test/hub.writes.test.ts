@@ -89,7 +89,7 @@ describe("acx hub: a machine's credential replaced", () => {
       const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_old", "laptop_new", "--hub", hub.admin])
       expect(rotated.code, rotated.stderr).toBe(0)
       expect(rotated.stdout).toBe(
-        "laptop_old's 3 session(s) and grants now belong to laptop_new; laptop_old was dropped\n"
+        "laptop_old's 3 sessions and grants now belong to laptop_new; laptop_old was dropped\n"
       )
       expect(await rowsOf("laptop_old")).toBe(0)
       expect(await rowsOf("laptop_new")).toBeGreaterThan(entries)
@@ -112,7 +112,7 @@ describe("acx hub: a machine's credential replaced", () => {
   it("hub user rotate OLD NEW creates NEW with a new password when it does not exist, printed once", async () => {
     const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_new", "laptop_next", "--hub", hub.admin])
     const next = printedUrl(rotated)
-    expect(rotated.stderr).toContain("created laptop_next in the hub's sync group; laptop_new's 4 session(s)")
+    expect(rotated.stderr).toContain("created laptop_next in the hub's sync group; laptop_new's 4 sessions")
     expect(await sessionsOf("laptop_next")).toBe(4)
     const synced = await sync(next)
     expect(synced.code, synced.stderr).toBe(0)

@@ -11,6 +11,7 @@
  * @since 0.3.0
  */
 import * as Either from "effect/Either"
+import { plural } from "./Plural.js"
 import type * as SessionItem from "./SessionItem.js"
 
 /**
@@ -74,7 +75,7 @@ const resultText = (result: SessionItem.ToolResult | undefined): string =>
   result === undefined
     ? "(no result)"
     : `${result.isError ? "Error result" : "Result"}:\n${field(result.text)}${
-      result.images.length === 0 ? "" : `\n[${result.images.length} image(s)]`
+      result.images.length === 0 ? "" : `\n[${plural(result.images.length, "image")}]`
     }`
 
 const partText = (part: SessionItem.Part): string => {

@@ -38,6 +38,13 @@ export * as Messages from "./Messages.js"
 export * as PythonShape from "./PythonShape.js"
 
 /**
+ * A count and its noun in agreement: `plural(1, "session")` is `1 session`.
+ *
+ * @since 0.4.0
+ */
+export * as Plural from "./Plural.js"
+
+/**
  * Session-id resolution from SDK messages.
  *
  * @since 0.1.0

@@ -107,8 +107,14 @@ export const main = async (
   acxBin?: string
 ): Promise<number> => {
   const env = process.env
+  const event = eventOf(argv)
+  // asked by a person, never by Claude Code: the help, not a hook's answer
+  if (event === "--help" || event === "-h") {
+    writeAll(1, HELP)
+    return 0
+  }
   const source = stdin ?? stdinSource()
-  const outcome = await run(eventOf(argv), env, source)
+  const outcome = await run(event, env, source)
   writeAll(1, `${outcome.stdout}\n`)
   const warnings = [outcome.warning]
   if (outcome.startWorker) warnings.push(startWorker(AcxHome.acxHome(env), env, acxBin))
@@ -122,6 +128,15 @@ export const main = async (
   return 0
 }
 
+const EVENTS = "SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd"
+
+const HELP = `Usage: acx hook <${EVENTS}>
+
+Records one Claude Code hook event for acx memory: reads the hook's JSON input on stdin and
+answers Claude Code's JSON on stdout, always with exit 0 (a hook never blocks a session).
+\`acx memory install\` writes these hooks into Claude Code's settings.
+`
+
 const run = async (
   event: string,
   env: { readonly [name: string]: string | undefined },
@@ -130,7 +145,7 @@ const run = async (
   if (event === "") {
     return HookRunner.nothingRecorded(
       "",
-      "which event? (acx hook SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|Stop|SessionEnd)"
+      `which event? (acx hook ${EVENTS})`
     )
   }
   // the observer's own hooks record nothing: no reason to read what they are sent

@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import type { Observation, Summary } from "@acx/convert/ObserverReply"
+import { plural } from "@acx/convert/Plural"
 import * as path from "node:path"
 import type { PromptEvent } from "./ObserverPrompts.js"
 
@@ -114,8 +115,6 @@ const observation = (
 
 const listed = (items: ReadonlyArray<string>, max = 5): string =>
   items.length <= max ? items.join(", ") : `${items.slice(0, max).join(", ")} and ${items.length - max} more`
-
-const plural = (count: number, one: string, many: string = `${one}s`) => `${count} ${count === 1 ? one : many}`
 
 /**
  * The concepts of the observations made of the user's own words, as typed: a prompt, the commands

@@ -19,6 +19,7 @@
  *
  * @since 0.3.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as AcxHome from "@acx/environment/AcxHome"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
@@ -383,9 +384,9 @@ export const run = <E>(
     const budgetStop = Effect.gen(function*() {
       if (options.mode !== "model") return undefined
       if (busy) {
-        return `stopped: a memory worker is running; it distils the ${counts.waiting} session(s) queued so far; ${
-          total - done
-        } left for a later run (acx memory backfill goes on from here)`
+        return `stopped: a memory worker is running; it distils the ${
+          plural(counts.waiting, "session")
+        } queued so far; ${total - done} left for a later run (acx memory backfill goes on from here)`
       }
       const reason = spentReason(config, yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis))
       return reason === undefined

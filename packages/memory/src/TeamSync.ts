@@ -22,6 +22,7 @@
  *
  * @since 0.4.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -88,11 +89,15 @@ export interface SyncReport {
  * @category models
  */
 export const describeReport = (report: SyncReport): string =>
-  `shared ${report.pushed} entries${
+  `shared ${plural(report.pushed, "entry", "entries")}${
     report.kept + report.withheld > 0
-      ? ` (${report.kept} made of prompts or commands kept here, ${report.withheld} quoted runs withheld)`
+      ? ` (${report.kept} made of prompts or commands kept here, ${
+        plural(report.withheld, "quoted run")
+      } withheld)`
       : ""
-  }, pushed ${report.forgotten} forgotten states, pulled ${report.pulled} (${report.projects} shared projects)`
+  }, pushed ${plural(report.forgotten, "forgotten state")}, pulled ${report.pulled} (${
+    plural(report.projects, "shared project")
+  })`
 
 /**
  * Where the watermarks of a team database are kept: its server, database and schema (never the

@@ -283,7 +283,7 @@ describe("MemoryBackfill.run", () => {
     const busy = await runBackfill(home, source, { mode: "model", distil: Effect.succeed("busy" as const) })
     expect(busy).toMatchObject({ backfilled: 0, waiting: 1 })
     expect(busy.stopped).toMatch(
-      /^stopped: a memory worker is running; it distils the 1 session\(s\) queued so far; 1 left/
+      /^stopped: a memory worker is running; it distils the 1 sessions? queued so far; 1 left/
     )
     expect(query(home, "SELECT session_id, state FROM memory_backfill")).toEqual([{
       session_id: "s-1",

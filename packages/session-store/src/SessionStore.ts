@@ -85,6 +85,8 @@ export interface SessionListing {
  *   why; never the password);
  * - `NotOwner`: the session belongs to another writer of a shared store (a hub's member writes
  *   only into the sessions it started; the description names the owner). Nothing was written.
+ * - `Locked`: another process holds the database locked past the busy timeout (SQLite's
+ *   `SQLITE_BUSY`); the description names the file and what to do.
  *
  * @since 0.1.0
  * @category errors
@@ -102,7 +104,8 @@ export class SessionStoreError
         "InvalidOption",
         "ReadOnly",
         "Connection",
-        "NotOwner"
+        "NotOwner",
+        "Locked"
       ),
       operation: Schema.String,
       description: Schema.String,

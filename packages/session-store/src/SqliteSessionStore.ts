@@ -197,7 +197,8 @@ export const make = (
       const known = error instanceof SessionStore.SessionStoreError ? undefined : classify(error, options.filename)
       return Effect.fail(
         error instanceof SessionStore.SessionStoreError &&
-          (error.reason === "MissingDriver" || error.reason === "InvalidOption" || error.reason === "ReadOnly")
+          (error.reason === "MissingDriver" || error.reason === "InvalidOption" || error.reason === "ReadOnly" ||
+            error.reason === "Locked")
           ? error
           : known !== undefined
           ? new SessionStore.SessionStoreError({ ...known, operation: "open", cause })

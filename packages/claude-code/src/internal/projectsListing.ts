@@ -12,7 +12,7 @@ import { META_BYTES, metaOfText } from "../PlainListing.js"
 import type * as SessionIndex from "../SessionIndex.js"
 import * as TranscriptReader from "../TranscriptReader.js"
 import { isSafeSegment } from "./paths.js"
-import { checkProject, fail, ioError, type ProjectsTree } from "./projectsTree.js"
+import { checkProject, fail, failureWords, ioError, isPermissionDenied, type ProjectsTree } from "./projectsTree.js"
 
 /** A main transcript as listed: where it is, with what `stat` said. */
 export interface ListedTranscript extends SessionIndex.IndexedFile {
@@ -27,12 +27,19 @@ export interface ListedSubagent {
   readonly meta?: Record<string, unknown>
 }
 
-/** A directory's names, sorted; one that does not exist is empty unless it must exist. */
+/**
+ * A directory's names, sorted; one that does not exist is empty unless it must exist, and one the
+ * user may not read is skipped (told to `skip`: it never stops the rest) unless it must exist.
+ */
 export const listDir = (tree: ProjectsTree, operation: string, dir: string, mustExist = false) =>
   tree.fs.readDirectory(dir).pipe(
     Effect.catchIf(
       (error) => !mustExist && error._tag === "SystemError" && error.reason === "NotFound",
       () => Effect.succeed<Array<string>>([])
+    ),
+    Effect.catchIf(
+      (error) => !mustExist && isPermissionDenied(error),
+      (error) => Effect.as(tree.skip(dir, "Unreadable", failureWords(error)), [] as Array<string>)
     ),
     Effect.mapError(ioError(operation, dir)),
     Effect.map((names) => names.slice().sort())
@@ -73,7 +80,7 @@ const checkTranscript = (tree: ProjectsTree, projectKey: string, sessionId: stri
     const file = tree.path.join(tree.projectsDir, projectKey, `${sessionId}.jsonl`)
     const stat = yield* Effect.either(tree.fs.stat(file))
     if (stat._tag === "Left") {
-      yield* tree.skip(file, "Unreadable", `cannot be read: ${stat.left.message}`)
+      yield* tree.skip(file, "Unreadable", `cannot be read: ${failureWords(stat.left)}`)
       return Option.none<ListedTranscript>()
     }
     const info = stat.right
@@ -150,13 +157,16 @@ const entryKind = (tree: ProjectsTree, target: string) =>
     if (!(yield* linkAllowed(tree, target))) return "skip" as const
     const stat = yield* Effect.either(tree.fs.stat(target))
     if (stat._tag === "Left") {
-      yield* tree.skip(target, "Unreadable", `cannot be read: ${stat.left.message}`)
+      yield* tree.skip(target, "Unreadable", `cannot be read: ${failureWords(stat.left)}`)
       return "skip" as const
     }
     if (stat.right.type === "Directory") return "directory" as const
     if (stat.right.type === "File") return "file" as const
     // a FIFO, socket or device is never opened: reading one would wait for a writer forever
-    if (target.endsWith(".jsonl")) yield* tree.skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
+    // named like what a listing reads (a transcript, a subagent's metadata): said
+    if (target.endsWith(".jsonl") || target.endsWith(".meta.json")) {
+      yield* tree.skip(target, "NotAFile", `not a regular file (${stat.right.type})`)
+    }
     return "skip" as const
   })
 

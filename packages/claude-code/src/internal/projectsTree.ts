@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import { ClaudeProjectsError } from "../ClaudeProjectsError.js"
 import type * as TranscriptReader from "../TranscriptReader.js"
 import { isSafeSegment } from "./paths.js"
+import { errorWords } from "./regularFile.js"
 
 /** Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons). */
 export type SkipReason = "Directory" | "NotAFile" | "Symlink" | "Unreadable"
@@ -44,16 +45,37 @@ export const fail = (
 /** A transcript that could not be read, as the operation's error (a line cap is `Io`). */
 export const readerError = (operation: string) => (cause: TranscriptReader.TranscriptReaderError) =>
   fail(
-    cause.reason === "TooLarge" ? "Io" : cause.reason,
+    cause.reason === "TooLarge" || cause.reason === "Unreadable" ? "Io" : cause.reason,
     operation,
     `${cause.reason === "NotFound" ? "not found" : cause.description}: ${cause.file}`,
     cause
   )
 
-/** A file-system failure on `target`: `NotFound` when it does not exist, else `Io`. */
+/**
+ * A file-system failure in the user's words (`permission denied`, `symlink loop`): from the Node
+ * error under an Effect platform error, whose own message names its internals
+ * (`BadResource: FileSystem.stat`).
+ */
+export const failureWords = (cause: unknown): string =>
+  errorWords(
+    typeof cause === "object" && cause !== null && "cause" in cause && cause.cause !== undefined
+      ? cause.cause
+      : cause
+  )
+
+/** Whether a platform error is a permission denied. */
+export const isPermissionDenied = (cause: unknown): boolean =>
+  typeof cause === "object" && cause !== null && "reason" in cause && cause.reason === "PermissionDenied"
+
+/** A file-system failure on `target`: `NotFound` when it does not exist, else `Io` with its cause in words. */
 export const ioError = (operation: string, target: string) => (cause: unknown) => {
   const notFound = typeof cause === "object" && cause !== null && "reason" in cause && cause.reason === "NotFound"
-  return fail(notFound ? "NotFound" : "Io", operation, `${notFound ? "not found" : "I/O error"}: ${target}`, cause)
+  return fail(
+    notFound ? "NotFound" : "Io",
+    operation,
+    notFound ? `not found: ${target}` : `I/O error: ${target}: ${failureWords(cause)}`,
+    cause
+  )
 }
 
 /** `<projectsDir>/<segments…>`, unless it would leave (or be) the projects directory. */

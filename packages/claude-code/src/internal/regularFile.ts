@@ -14,9 +14,13 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024
 /** `O_NONBLOCK`: opening a FIFO without a writer returns at once instead of waiting for one. @internal */
 export const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK
 
-/** Why a file was not opened. @internal */
+/**
+ * Why a file was not opened: `NotFound`, `NotAFile`, `Unreadable` (permission denied: a file a
+ * reader skips and reads again next time, as it does a FIFO), `Io` (the file system failed).
+ * @internal
+ */
 export interface Refusal {
-  readonly reason: "NotFound" | "NotAFile" | "Io"
+  readonly reason: "NotFound" | "NotAFile" | "Unreadable" | "Io"
   readonly description: string
   readonly cause?: unknown
 }
@@ -29,12 +33,35 @@ export interface Opened {
   readonly ino: number
 }
 
+// The error codes a user can act on, in words (Node's message names the system call and the path)
+const WORDS: { readonly [code: string]: string } = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ELOOP: "symlink loop",
+  ENAMETOOLONG: "name too long",
+  EIO: "input/output error"
+}
+
+/**
+ * A file system error in the user's words: `permission denied`, `symlink loop`, …; else its
+ * message (internal names, as an Effect `SystemError`'s, cut to the part after the last `: `
+ * is the caller's to avoid: give this the underlying Node error).
+ * @internal
+ */
+export const errorWords = (cause: unknown): string => {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const words = code === undefined ? undefined : WORDS[code]
+  return words ?? (cause instanceof Error ? cause.message : String(cause))
+}
+
 /** The refusal for an error of `open` or `fstat`. @internal */
 export const refusalOf = (cause: unknown): Refusal => {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code
   return code === "ENOENT" || code === "ENOTDIR"
     ? { reason: "NotFound", description: "not found", cause }
-    : { reason: "Io", description: `cannot be read (${cause instanceof Error ? cause.message : String(cause)})`, cause }
+    : code === "EACCES" || code === "EPERM"
+    ? { reason: "Unreadable", description: errorWords(cause), cause }
+    : { reason: "Io", description: `cannot be read (${errorWords(cause)})`, cause }
 }
 
 const kindOf = (stats: fs.Stats): string =>

@@ -21,6 +21,6 @@ export const importCommand = Command.make(
   lazyHandler(() => import("./run/import.js"), (m) => m.run)
 ).pipe(
   Command.withDescription(
-    "Import every session of a Claude Code ImportOptions.config directory into SQLite or Postgres"
+    "Import every session of a Claude Code config directory into SQLite or Postgres"
   )
 )

@@ -144,3 +144,39 @@ export const commandPath = (root: CommandNode, args: ReadonlyArray<string>): Rea
 /** The option of `command` that answers to `name` (`--format`, `-f`, or `--format=x`'s name). */
 export const findOption = (command: CommandNode, name: string): OptionInfo | undefined =>
   command.options.find((option) => option.names.includes(name))
+
+// @effect/cli's own options, answered by every command (`--log-level` takes a value)
+const BUILT_IN = new Map<string, boolean>([
+  ["--help", false],
+  ["-h", false],
+  ["--version", false],
+  ["--wizard", false],
+  ["--completions", true],
+  ["--log-level", true]
+])
+
+/**
+ * The first token of `args` (the command line after the program name) that looks like an option
+ * but is none of its command's (nor of a command above it, nor built in), before a `--`:
+ * @effect/cli takes such a token, and every option after it, as the words of a command's
+ * variadic argument (`acx search hello --config-dir X` searched for `hello --config-dir X`).
+ * A value given to an option (`--project -tmp-app`) and a negative number are not options;
+ * after `--`, every token is an argument. Without a command, none (the parser lists the commands).
+ */
+export const unknownOption = (root: CommandNode, args: ReadonlyArray<string>): string | undefined => {
+  const path = commandPath(root, args)
+  // no command named: @effect/cli's own error lists the commands
+  if (path.length === 1) return undefined
+  for (let i = path.length - 1; i < args.length; i++) {
+    const token = args[i]!
+    if (token === "--") return undefined
+    if (!token.startsWith("-") || token === "-" || /^-\d/.test(token)) continue
+    const name = token.split("=")[0]!
+    const builtIn = BUILT_IN.get(name)
+    const option = path.map((node) => findOption(node, name)).find((found) => found !== undefined)
+    if (builtIn === undefined && option === undefined) return token
+    const takesValue = builtIn ?? option!.type !== "boolean"
+    if (takesValue && !token.includes("=")) i++
+  }
+  return undefined
+}

@@ -3,6 +3,7 @@
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import { plural } from "@acx/convert/Plural"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -149,7 +150,9 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
     })`
   )
   const more = bad.length > MALFORMED_FILES_SHOWN ? ` and ${bad.length - MALFORMED_FILES_SHOWN} more` : ""
-  return `acx: warning: ${total} malformed line(s) skipped in ${bad.length} file(s): ${shown.join(", ")}${more}`
+  return `acx: warning: ${plural(total, "malformed line")} skipped in ${plural(bad.length, "file")}: ${
+    shown.join(", ")
+  }${more}`
 }
 
 /** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */

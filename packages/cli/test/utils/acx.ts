@@ -37,6 +37,11 @@ export interface AcxOptions {
   readonly input?: string
   /** Killed after this long (default {@link SPAWN_TIMEOUT_MS}): a test of a hang that must not be. */
   readonly timeoutMs?: number
+  /**
+   * Run as this user and group (no supplementary groups): what root's tests need to meet a file
+   * its user may not read (see `./unprivileged.ts`).
+   */
+  readonly user?: { readonly uid: number; readonly gid: number }
 }
 
 // Variables a developer's shell may have set that would change what the CLI does.
@@ -69,7 +74,8 @@ export const acx = (args: ReadonlyArray<string>, options: AcxOptions = {}): Prom
       cwd: options.cwd ?? process.cwd(),
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? SPAWN_TIMEOUT_MS,
-      killSignal: "SIGKILL"
+      killSignal: "SIGKILL",
+      ...(options.user === undefined ? {} : { uid: options.user.uid, gid: options.user.gid })
     })
     const out: Array<Buffer> = []
     const err: Array<Buffer> = []

@@ -4,8 +4,11 @@
  */
 import type * as Fixtures from "@acx/fixtures"
 import type { SdkSessionStore } from "@acx/session-store/SessionStore"
+import * as path from "node:path"
 import { expect } from "vitest"
 import { parseableLines } from "./acx.js"
+import { buildHostileDir } from "./hostileDir.js"
+import { acxInProcess } from "./inProcess.js"
 
 /**
  * What an import of `built` must have stored: each main transcript's parseable lines, each
@@ -45,4 +48,26 @@ export const expectImportedThenClose = async (
   } finally {
     await store.close()
   }
+}
+
+/**
+ * A config directory under `root` with one plain session (and a subagent), imported in process
+ * into `root/store.sqlite`: what a test of a store's readers starts from.
+ */
+export const importedPlainStore = async (root: string) => {
+  const dir = buildHostileDir(root, {
+    sessions: [[]],
+    depth: 0,
+    torn: false,
+    fifoMain: false,
+    fifoSubagent: false,
+    linkLoop: false,
+    danglingLink: false,
+    directoryTranscript: false
+  })
+  const db = path.join(root, "store.sqlite")
+  const env = { CLAUDE_CONFIG_DIR: dir.configDir, ACX_HOME: path.join(root, "home") }
+  const imported = await acxInProcess(["import", "--to", `sqlite:${db}`], { env })
+  expect(imported.code, imported.stderr).toBe(0)
+  return { dir, db, env }
 }

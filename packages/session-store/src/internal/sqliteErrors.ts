@@ -1,7 +1,8 @@
 /**
  * SQLite failures that are the user's environment, not a bug, told as such: a read-only
  * database (SQLITE_READONLY: the file, or the directory where SQLite must create its `-wal` and
- * `-shm` files, cannot be written) and a file that cannot be opened at all (SQLITE_CANTOPEN).
+ * `-shm` files, cannot be written), a file that cannot be opened at all (SQLITE_CANTOPEN), and a
+ * database another process holds locked past the busy timeout (SQLITE_BUSY, SQLITE_LOCKED).
  * Everything else stays a `Storage` error with the driver's message.
  */
 import * as fs from "node:fs"
@@ -19,7 +20,7 @@ export const sqliteCode = (cause: unknown): string | undefined => {
 }
 
 export interface Classified {
-  readonly reason: "ReadOnly" | "Storage"
+  readonly reason: "ReadOnly" | "Locked" | "Storage"
   readonly description: string
 }
 
@@ -40,6 +41,13 @@ export const classify = (cause: unknown, filename: string | undefined): Classifi
   if (code === undefined) return undefined
   const file = filename ?? "the SQLite database"
   if (code.startsWith("SQLITE_READONLY")) return { reason: "ReadOnly", description: `database is read-only: ${file}` }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return {
+      reason: "Locked",
+      description: `database is locked by another process: ${file} (an import or sync still running, ` +
+        "or a program holding a transaction open): try again once it is done"
+    }
+  }
   if (code !== "SQLITE_CANTOPEN" || filename === undefined) return undefined
   const dir = path.dirname(filename)
   const kind = kindOf(filename)

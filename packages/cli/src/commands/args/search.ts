@@ -18,7 +18,7 @@ import { jsonOption, projectOption, storeFromOption } from "../../internal/optio
 export const config = {
   query: Args.text({ name: "query" }).pipe(
     Args.withDescription(
-      "Words (all must appear), \"a phrase\", -word or -\"a phrase\" to leave out; several arguments are one query (quote one that starts with -)"
+      "Words (all must appear), \"a phrase\", -word or -\"a phrase\" to leave out; several arguments are one query (one that starts with - goes after --: hello -- -world)"
     ),
     Args.atLeast(1)
   ),

@@ -6,6 +6,7 @@
 import * as AgentSession from "@acx/agent/AgentSession"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
 import type * as AgentUsage from "@acx/convert/AgentUsage"
+import { plural } from "@acx/convert/Plural"
 import type { CanUseTool, PermissionMode } from "@anthropic-ai/claude-agent-sdk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -34,9 +35,9 @@ const toolLine = (name: string, input: unknown): string => {
 }
 
 const costLine = (usage: AgentUsage.ConversationUsage): string =>
-  `cost: $${
-    usage.costUsd.toFixed(4)
-  } over ${usage.turns} turn(s); tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
+  `cost: $${usage.costUsd.toFixed(4)} over ${
+    plural(usage.turns, "turn")
+  }; tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
   (usage.lastTurn === undefined ? "" : `; last turn $${usage.lastTurn.costUsd.toFixed(4)}`)
 
 /** Lines from stdin: an async queue, so a permission question can take the next answer on a terminal. */

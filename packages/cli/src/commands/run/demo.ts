@@ -7,6 +7,7 @@ import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as Fragments from "@acx/convert/Fragments"
+import { plural } from "@acx/convert/Plural"
 import * as Reconstruct from "@acx/convert/Reconstruct"
 import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -85,7 +86,7 @@ export const run = ({ dir, generated, json, thinking }: DemoArgs) =>
     const why = attempt?._tag === "Left"
       ? `the real Claude Code CLI at ${found!.path} could not run it: ${describeError(attempt.left)}`
       : binary instanceof ClaudeBinary.ClaudeBinaryError
-      ? `no Claude Code binary: ${binary.description}`
+      ? binary.description
       : "--generated"
 
     // 1. A Claude Code session in Claude Code layout: written by the real CLI, or generated and
@@ -153,9 +154,11 @@ export const run = ({ dir, generated, json, thinking }: DemoArgs) =>
       yield* section(2, `Imported into the embedded SQLite SessionStore → ${sqliteFile}`)
       yield* Console.log(
         indent(
-          `${imported.sessions} session, ${imported.subagents} subagent transcript, ${imported.entries} entries in ${
-            Date.now() - started
-          } ms; load() returns ${imported.mainEntries} main entries; ${imported.summaries} session summary`
+          `${plural(imported.sessions, "session")}, ${plural(imported.subagents, "subagent transcript")}, ${
+            plural(imported.entries, "entry", "entries")
+          } in ${Date.now() - started} ms; load() returns ${
+            plural(imported.mainEntries, "main entry", "main entries")
+          }; ${plural(imported.summaries, "session summary", "session summaries")}`
         )
       )
     }

@@ -6,6 +6,7 @@
  *
  * @since 0.4.0
  */
+import { agree, plural } from "@acx/convert/Plural"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as TeamHub from "@acx/memory/TeamHub"
@@ -191,7 +192,7 @@ const rotate = (
     }
     const database = yield* hubSpec(hubUrl, hub)
     const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next.value))
-    const moved = `${name}'s ${sessions} session(s) and grants now belong to ${next.value}; ${name} was dropped`
+    const moved = `${name}'s ${plural(sessions, "session")} and grants now belong to ${next.value}; ${name} was dropped`
     if (url === undefined) return yield* Console.log(moved)
     // the only other place a password is printed: the new member's, on stdout, this once
     yield* Console.log(Redacted.value(url))
@@ -215,6 +216,16 @@ const userWords = (first: Option.Option<string>, second: Option.Option<string>) 
 }
 
 /**
+ * How many sessions of a project the hub holds, as `acx hub grant` says it: `1 session of it is in
+ * the hub today`.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const heldInHub = (sessions: number): string =>
+  `${plural(sessions, "session")} of it ${agree(sessions, "is", "are")} in the hub today`
+
+/**
  * @since 0.4.0
  * @category handlers
  */
@@ -233,7 +244,7 @@ export const grant = ({ allowUnknown, hub, project, role, url }: GrantArgs) =>
         yield* checkProject(h, project, allowUnknown)
         return { ...(yield* h.grant(project, role)), kind }
       }))
-    const held = `${sessions} session${sessions === 1 ? "" : "s"} of it are in the hub today`
+    const held = heldInHub(sessions)
     yield* Console.log(
       added ? `${role} may now see ${project} (${held})` : `${role} could already see ${project}; nothing changed`
     )

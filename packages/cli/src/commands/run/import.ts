@@ -5,6 +5,7 @@
  */
 import * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import { plural } from "@acx/convert/Plural"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
@@ -25,7 +26,9 @@ const listFiles = (
   describe: (warning: ClaudeImport.FileWarning) => string
 ): string => {
   const shown = warnings.slice(0, SHOWN_FILES).map(describe).join(", ")
-  return warnings.length > SHOWN_FILES ? `${shown} and ${warnings.length - SHOWN_FILES} more file(s)` : shown
+  return warnings.length > SHOWN_FILES
+    ? `${shown} and ${plural(warnings.length - SHOWN_FILES, "more file", "more files")}`
+    : shown
 }
 
 /**
@@ -40,12 +43,18 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
   const lines: Array<string> = []
   for (const warning of warnings) {
     if (warning.unread !== undefined) lines.push(`acx: warning: skipped ${warning.file}: ${warning.unread}`)
+    if (warning.incompleteAt !== undefined) {
+      lines.push(
+        `acx: warning: ${warning.file}: its last line (at byte ${warning.incompleteAt}) is incomplete, ` +
+          "still being written: it will be read once complete"
+      )
+    }
   }
   const malformed = warnings.filter((w) => w.malformedLines > 0)
   if (malformed.length > 0) {
     const total = malformed.reduce((n, w) => n + w.malformedLines, 0)
     lines.push(
-      `acx: warning: ${total} malformed line(s) skipped (not entries) in ${
+      `acx: warning: ${plural(total, "malformed line")} skipped (not entries) in ${
         listFiles(malformed, (w) => `${w.file} (${w.malformedLines}, first at byte ${w.firstOffset})`)
       }`
     )
@@ -54,7 +63,7 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
   if (invalid.length > 0) {
     const total = invalid.reduce((n, w) => n + w.invalidUtf8Lines, 0)
     lines.push(
-      `acx: warning: ${total} line(s) not valid UTF-8, stored with U+FFFD in place of the bad bytes, in ${
+      `acx: warning: ${plural(total, "line")} not valid UTF-8, stored with U+FFFD in place of the bad bytes, in ${
         listFiles(invalid, (w) => `${w.file} (${w.invalidUtf8Lines})`)
       }`
     )
@@ -91,9 +100,11 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, project, t
     const seconds = (Date.now() - started) / 1000
     if (json) return yield* Console.log(format.json({ ...result, target: target.display, seconds }))
     yield* Console.log(
-      `imported ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target.display} in ${
-        seconds.toFixed(1)
-      }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
+      `imported ${plural(result.sessions, "session")}, ${plural(result.subagents, "subagent transcript")}, ${
+        plural(result.entries, "new entry", "new entries")
+      } into ${target.display} in ${seconds.toFixed(1)}s (${plural(result.filesRead, "file")} read, ${
+        format.bytes(result.bytesRead)
+      }; ${result.filesUnchanged} unchanged)`
     )
     for (const line of importWarnings(result.warnings)) yield* Console.error(line)
   }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))

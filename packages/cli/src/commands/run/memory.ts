@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
@@ -216,7 +217,9 @@ export const retry = () =>
   withDatabase(Effect.gen(function*() {
     const count = yield* (yield* MemoryRepo.MemoryRepo).retryFailed
     yield* Console.log(
-      count === 0 ? "no failed events" : `${count} failed event(s) queued again; the next hook starts the worker`
+      count === 0
+        ? "no failed events"
+        : `${plural(count, "failed event")} queued again; the next hook starts the worker`
     )
   }))
 

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as ClaudeBinary from "@acx/environment/ClaudeBinary"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryConfig from "@acx/memory/MemoryConfig"
@@ -50,7 +51,9 @@ const report = (acxHome: string, project: string) =>
       )
     }
     yield* Console.log(
-      `\n   ${spend.calls} observer model call(s), ${format.count(spend.tokens)} tokens, $${spend.cost.toFixed(4)}`
+      `\n   ${plural(spend.calls, "observer model call")}, ${format.count(spend.tokens)} tokens, $${
+        spend.cost.toFixed(4)
+      }`
     )
     yield* section(4, "What the next session in the project starts with (acx memory context)")
     yield* Console.log(indent(HookRunner.contextFor(acxHome, project)))

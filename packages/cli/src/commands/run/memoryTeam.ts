@@ -36,7 +36,15 @@ const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryEr
   })
 )
 
-const describe = TeamSync.describeReport
+/**
+ * A team sync's report in one line: `shared 2 entries, pushed 1 forgotten state, pulled 0 (1 shared project)`.
+ *
+ * @since 0.4.0
+ * @category rendering
+ */
+export const describeTeamSync: (report: TeamSync.SyncReport) => string = TeamSync.describeReport
+
+const describe = describeTeamSync
 
 /**
  * The team settings `acx memory install --team URL [--user] [--machine]` names, checked before
@@ -131,7 +139,7 @@ export const finalSync = (log: (line: string) => void) =>
     const loaded = TeamConfig.load(files().home)
     if (Either.isLeft(loaded) || loaded.right === undefined) return
     const report = yield* TeamSync.syncOnce({ settings: loaded.right, identify })
-    if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describe(report)}`)
+    if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describeTeamSync(report)}`)
   }).pipe(
     Effect.provide(MemoryDatabase.layer(files().database)),
     Effect.catchAll((error) =>

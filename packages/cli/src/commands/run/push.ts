@@ -5,6 +5,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as ClaudePush from "@acx/claude-code/ClaudePush"
+import { plural } from "@acx/convert/Plural"
 import * as AcontextClient from "@acx/storage/AcontextClient"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -60,9 +61,11 @@ export const run = (
     if (json) return yield* Console.log(format.json(result))
     const into = result.acontextSessionId === result.sessionId ? "" : ` as new session ${result.acontextSessionId}`
     yield* Console.log(
-      `pushed ${result.sessionId} to ${url}${into}: ${result.stored} message(s) stored, ${result.alreadyPresent} already there (${result.total} in the session)`
+      `pushed ${result.sessionId} to ${url}${into}: ${
+        plural(result.stored, "message")
+      } stored, ${result.alreadyPresent} already there (${result.total} in the session)`
     )
     if (result.skippedLines > 0) {
-      yield* Console.error(`acx: warning: ${result.skippedLines} malformed line(s) skipped`)
+      yield* Console.error(`acx: warning: ${plural(result.skippedLines, "malformed line")} skipped`)
     }
   }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))

@@ -5,6 +5,7 @@
  *
  * @since 0.3.0
  */
+import { plural } from "@acx/convert/Plural"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as SessionSearch from "@acx/session-store/SessionSearch"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -64,7 +65,7 @@ export const hitsText = (
   const page = `#/session/${first.sessionId}${first.uuid === undefined ? "" : `?turn=${first.uuid}`}`
   lines.push(
     "",
-    `${result.hits.length} hit(s) in ${result.target}. Open one: acx show ${
+    `${plural(result.hits.length, "hit")} in ${result.target}. Open one: acx show ${
       first.sessionId.slice(0, 8)
     }, or in acx ui at ${page}`
   )

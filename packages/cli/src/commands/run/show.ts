@@ -5,6 +5,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionExport from "@acx/claude-code/SessionExport"
+import { plural } from "@acx/convert/Plural"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError, printable } from "../../CliError.js"
@@ -39,7 +40,7 @@ export const run = (
       : yield* projects.readSubagent(session.projectKey, session.sessionId, found.agent.agentId)
     if (invalidUtf8Lines.length > 0) {
       yield* Console.error(
-        `acx: warning: ${invalidUtf8Lines.length} line(s) not valid UTF-8 in ${
+        `acx: warning: ${plural(invalidUtf8Lines.length, "line")} not valid UTF-8 in ${
           printable(file)
         }, shown with U+FFFD in place of the bad bytes (first: line ${invalidUtf8Lines[0]})`
       )
@@ -47,7 +48,7 @@ export const run = (
     if (errors.length > 0) {
       const first = errors[0]!
       yield* Console.error(
-        `acx: warning: ${errors.length} malformed line(s) skipped in ${
+        `acx: warning: ${plural(errors.length, "malformed line")} skipped in ${
           printable(file)
         } (first: line ${first.line} at byte ${errorOffsets[0]}: ${describeError(first.description)})`
       )
