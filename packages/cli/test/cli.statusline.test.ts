@@ -128,7 +128,13 @@ describe("acx statusline", () => {
     const run = (text: string) =>
       new Promise<{ code: number | null; stdout: string; exitedWhileOpen: boolean }>((resolve) => {
         const child = spawn(process.execPath, [BIN, "statusline"], {
-          env: { ...process.env, ACX_HOME: home, NO_COLOR: "1", CLAUDE_CONFIG_DIR: home, ACX_STDIN_DEADLINE_MS: "600000" },
+          env: {
+            ...process.env,
+            ACX_HOME: home,
+            NO_COLOR: "1",
+            CLAUDE_CONFIG_DIR: home,
+            ACX_STDIN_DEADLINE_MS: "600000"
+          },
           stdio: ["pipe", "pipe", "pipe"]
         })
         let stdout = ""

@@ -270,3 +270,10 @@ export * as SessionMetadata from "./SessionMetadata.js"
  * @since 0.3.0
  */
 export * as QuotaReadings from "./QuotaReadings.js"
+
+/**
+ * The one rule for text written where a terminal may read it: control characters shown as `?`.
+ *
+ * @since 0.5.0
+ */
+export * as TerminalText from "./TerminalText.js"

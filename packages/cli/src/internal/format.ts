@@ -1,4 +1,5 @@
 /** Plain-text formatting shared by the commands: tables, sizes, durations, counts. */
+import * as TerminalText from "@acx/convert/TerminalText"
 
 /** A column: its heading and whether its cells are right-aligned (numbers). */
 export interface Column {
@@ -6,8 +7,12 @@ export interface Column {
   readonly align?: "left" | "right"
 }
 
-/** Pads every column to its widest cell; the last left-aligned column is not padded. */
-export const table = (columns: ReadonlyArray<Column>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+/**
+ * Pads every column to its widest cell; the last left-aligned column is not padded. A cell's
+ * control characters (a title's terminal escapes) are shown as `?` (`TerminalText.line`).
+ */
+export const table = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const rows = cells.map((row) => row.map(TerminalText.line))
   const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? "").length)))
   const render = (cells: ReadonlyArray<string>) =>
     columns.map((column, i) => {

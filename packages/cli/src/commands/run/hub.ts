@@ -6,6 +6,7 @@
  *
  * @since 0.4.0
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as TeamHub from "@acx/memory/TeamHub"
@@ -147,14 +148,14 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
   const members = status.members.map((m) => `${m.member} (${m.role})`).join(", ")
   const grants = status.grants.map((g) => `${g.role}: ${g.project}`).join(", ")
   const projects = status.projects.map((p) => `${p.project} (${p.sessions})`).join(", ")
-  return [
+  return TerminalText.lines([
     machines,
     "",
     `store: ${format.bytes(status.storeBytes)} in schema ${status.schema}`,
     `members: ${members === "" ? "none" : members}`,
     `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`,
     `projects: ${projects === "" ? "none" : projects}`
-  ].join("\n")
+  ].join("\n"))
 }
 
 /**

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
@@ -86,7 +87,7 @@ export const status = ({ json }: StatusArgs) =>
       ...Object.entries(config).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
       ...settings.problems.map((problem) => `  ! ${problem}`)
     ]
-    yield* Console.log(lines.join("\n"))
+    yield* Console.log(TerminalText.lines(lines.join("\n")))
   }))
 
 /** The team memory's settings and state, when it is set up (the URL's password masked). */
