@@ -277,3 +277,10 @@ export * as QuotaReadings from "./QuotaReadings.js"
  * @since 0.5.0
  */
 export * as TerminalText from "./TerminalText.js"
+
+/**
+ * Dollars as acx shows them everywhere: `$1,234.56`, `<$0.01`.
+ *
+ * @since 0.5.0
+ */
+export * as Money from "./Money.js"

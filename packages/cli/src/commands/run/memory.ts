@@ -65,7 +65,7 @@ export const status = ({ json }: StatusArgs) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
-      `model:    ${MemoryAdmin.modelLine(status, config)}`,
+      `model:    ${MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, process.env))}`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
