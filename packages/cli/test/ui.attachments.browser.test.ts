@@ -30,7 +30,7 @@ describe.skipIf(!browserAvailable || !claude.available)("acx ui: a real Claude C
   let sessionId: string
   let configDir: string
   let attachments: number
-  let double: ModelDouble.ModelDouble
+  let double: ModelDouble.ModelDoubleHandle
   let ui: RunningUi
   let browser: Browser
 
