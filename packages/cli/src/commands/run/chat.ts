@@ -12,7 +12,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as readline from "node:readline"
-import { describeError, printable, turnFailed } from "../../CliError.js"
+import { type CliError, describeError, printable, turnFailed } from "../../CliError.js"
+import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatArgs } from "../args/chat.js"
@@ -111,6 +112,12 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         Option.match({ onNone: () => Effect.void, onSome: (id) => err(`session: ${id}`) })
       )
     )
+    const baseUrl = apiBaseUrl(process.env)
+    const deadApi = Effect.flatMap(
+      Effect.promise(() => unreachable(baseUrl, process.env)),
+      (cause) =>
+        cause === undefined ? Effect.void : turnFailed(`cannot reach the API at ${printable(baseUrl)}: ${cause}`)
+    )
     if (interactive) yield* err("acx chat: /cost for the spend so far, /exit (or Ctrl-D) to end")
     while (true) {
       const line = yield* Effect.promise(() => input.next("> "))
@@ -123,6 +130,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       let streamed = false
       let atLineStart = true
       let retries = 0
+      let probed = false
       let apiError: Extract<AgentEvent, { readonly _tag: "ApiError" }> | undefined
       let failure: string | undefined
       const write = (text: string) =>
@@ -131,7 +139,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
           atLineStart = text.endsWith("\n")
         })
       const endLine = Effect.suspend(() => (atLineStart ? Effect.void : write("\n")))
-      const show = (event: AgentEvent): Effect.Effect<void> => {
+      const show = (event: AgentEvent): Effect.Effect<void, CliError> => {
         switch (event._tag) {
           case "TextDelta":
             if (event.parentToolUseId !== null) return Effect.void
@@ -147,7 +155,14 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
           case "ApiRetry":
             // as it happens: a turn the API does not answer is otherwise minutes of silence
             retries += 1
-            return Effect.zipRight(endLine, err(retryLine(event)))
+            return Effect.zipRight(
+              Effect.zipRight(endLine, err(retryLine(event))),
+              // no response: an address that refuses or does not resolve ends the turn now
+              event.status !== undefined || probed ? Effect.void : Effect.suspend(() => {
+                probed = true
+                return deadApi
+              })
+            )
           case "ApiError":
             // the CLI's words for a failed call, not the model's: said once, as the turn's failure
             if (event.parentToolUseId === null) apiError = event
@@ -160,6 +175,11 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         }
       }
       const outcome = yield* session.send(line).pipe(Stream.runForEach(show), Effect.either)
+      if (outcome._tag === "Left" && outcome.left._tag === "CliError") {
+        if (!interactive) return yield* outcome.left
+        yield* err(`acx: ${outcome.left.description}`)
+        continue
+      }
       if (outcome._tag === "Left") {
         yield* endLine
         // a process that cannot start ends the chat; without a terminal, so does any failed turn
