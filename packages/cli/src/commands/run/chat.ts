@@ -40,6 +40,15 @@ const costLine = (usage: AgentUsage.ConversationUsage): string =>
   } over ${usage.turns} turn(s); tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
   (usage.lastTurn === undefined ? "" : `; last turn $${usage.lastTurn.costUsd.toFixed(4)}`)
 
+/** Fails with the one line for an API address that refuses or does not resolve (`apiReach`). */
+const deadApi = Effect.suspend(() => {
+  const baseUrl = apiBaseUrl(process.env)
+  return Effect.flatMap(
+    Effect.promise(() => unreachable(baseUrl, process.env)),
+    (cause) => cause === undefined ? Effect.void : turnFailed(`cannot reach the API at ${printable(baseUrl)}: ${cause}`)
+  )
+})
+
 /** Lines from stdin: an async queue, so a permission question can take the next answer on a terminal. */
 const makeInput = (interactive: boolean) => {
   const rl = readline.createInterface({ input: process.stdin, terminal: interactive, output: process.stderr })
@@ -111,12 +120,6 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         session.sessionId,
         Option.match({ onNone: () => Effect.void, onSome: (id) => err(`session: ${id}`) })
       )
-    )
-    const baseUrl = apiBaseUrl(process.env)
-    const deadApi = Effect.flatMap(
-      Effect.promise(() => unreachable(baseUrl, process.env)),
-      (cause) =>
-        cause === undefined ? Effect.void : turnFailed(`cannot reach the API at ${printable(baseUrl)}: ${cause}`)
     )
     if (interactive) yield* err("acx chat: /cost for the spend so far, /exit (or Ctrl-D) to end")
     while (true) {
