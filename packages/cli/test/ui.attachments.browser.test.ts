@@ -88,6 +88,10 @@ describe.skipIf(!browserAvailable || !claude.available)("acx ui: a real Claude C
     expect(await first.locator(".attachment").first().isVisible()).toBe(false)
     await first.locator("> summary").click()
     expect(await first.locator(".attachment").first().isVisible()).toBe(true)
+    // the list counts the same conversation: three prompts and three answers, no attachment
+    await page.goto(ui.url)
+    const row = page.locator("tr", { has: page.locator(`a[href="#/session/${sessionId}"]`) })
+    await expect.poll(() => row.locator(".col-messages").textContent()).toBe("6")
     await closeClean(opened)
   }, TEST_TIMEOUT_MS)
 })
