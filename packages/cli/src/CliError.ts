@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as Cause from "effect/Cause"
 import * as Schema from "effect/Schema"
 import { userMessage } from "./internal/userMessage.js"
@@ -64,12 +65,12 @@ export const turnFailed = (description: string): CliError => new CliError({ reas
 
 /**
  * `text` made safe for one terminal line: control characters (a `\r`, `\b` or escape from a
- * binary transcript quoted in a parse error) become `?`.
+ * binary transcript quoted in a parse error) become `?` (`TerminalText.line`, acx's one rule).
  *
  * @since 0.1.0
  * @category rendering
  */
-export const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
+export const printable: (text: string) => string = TerminalText.line
 
 const firstLine = (text: string): string => {
   const line = printable(text.split("\n").find((part) => part.trim() !== "") ?? text)

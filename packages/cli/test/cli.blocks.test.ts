@@ -174,6 +174,27 @@ const start = (command: string, args: ReadonlyArray<string>, extraEnv: Record<st
   return { child, exited, waitFor, out: () => stdout, err: () => stderr }
 }
 
+describe("acx stats --by block: the active window's rate", () => {
+  it("a 1-second burst has no burn rate and no projection (text and JSON)", async () => {
+    const dir = path.join(root, "burst")
+    const file = path.join(dir, "projects", "-work-burst", `${SESSION}.jsonl`)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const now = Date.now()
+    // two messages a second apart, $0.10 together: once extrapolated to hundreds of dollars an hour
+    fs.writeFileSync(file, assistant(1, now - 61_000, 3_300) + assistant(2, now - 60_000, 3_300))
+    const runEnv = { CLAUDE_CONFIG_DIR: dir, ACX_HOME: path.join(root, "burst-home") }
+    const text = await acx(["stats", "--by", "block"], { env: runEnv })
+    expect(text.code).toBe(0)
+    const active = text.stdout.split("\n").find((line) => line.includes("so far"))!
+    expect(active).toMatch(/ · \$0\.10 so far · .* · burn rate - · resets in /)
+    expect(active).not.toContain("projected")
+    const json = parseJson<{ rows: Array<{ active: boolean; burnRate: unknown; projection: unknown }> }>(
+      await acx(["stats", "--by", "block", "--json"], { env: runEnv })
+    )
+    expect(json.rows.find((row) => row.active)).toMatchObject({ burnRate: null, projection: null })
+  }, TEST_TIMEOUT_MS)
+})
+
 describe("acx stats --by block --live", () => {
   it("not on a terminal: one line per refresh, the cost growing with the transcript; SIGINT exits 0", async () => {
     const dir = path.join(root, "live")

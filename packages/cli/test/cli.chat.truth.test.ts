@@ -2,8 +2,9 @@
  * `acx chat` tells the truth about a turn the API does not answer, on the REAL Claude Code CLI:
  * every retry is shown on stderr as it happens (attempt, delay, why), a turn that fails for good
  * is ONE line and exit 1 — not an "API Error" answer on stdout, a "success" on stderr and exit 0
- * — and a retry that succeeds is just an answer; on a terminal the line is shown and the chat
- * goes on. The CLI's retries are bounded here with its own
+ * — and a retry that succeeds is just an answer (429 and 529 keep their retries); an address that
+ * refuses the connection or does not resolve ends the turn at the first retry, with the cause and
+ * the base URL, instead of minutes of retries; on a terminal the line is shown and the chat goes on. The CLI's retries are bounded here with its own
  * setting (`CLAUDE_CODE_MAX_RETRIES=2`); a user's default stays. No Node warning on stderr
  * (`--allowed-tools Bash` used to shadow the permission callback), in the default permission mode,
  * `acceptEdits` and `dontAsk` (the SDK warns as the query starts, whatever the turn then does). With
@@ -75,22 +76,53 @@ const always = (answer: ModelDouble.ModelAnswer): ModelDouble.Script => [
 ]
 
 describe("acx chat tells the truth", () => {
-  skipWithout("connection refused: each retry on stderr, then one line and exit 1; nothing on stdout", async () => {
-    const result = await chat("hi\nnever sent\n", { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" }, [
-      "--allowed-tools",
-      "Bash"
-    ])
+  skipWithout("connection refused: at the first retry, one line with the cause and the URL, exit 1", async () => {
+    // Claude Code's own default, 10 retries with backoff (minutes): acx stops after the first
+    const result = await chat("hi\nnever sent\n", {
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:1",
+      CLAUDE_CODE_MAX_RETRIES: "10"
+    }, ["--allowed-tools", "Bash"])
     expect(result.code, result.stderr).toBe(1)
     expect(result.stdout).toBe("")
+    // one failed attempt, one retry announced: then acx looked, and ended the turn
     expect(retryLines(result).map((line) => RETRY_LINE.exec(line)!.slice(1))).toEqual([
-      ["no response", "1", String(RETRIES)],
-      ["no response", "2", String(RETRIES)]
+      ["no response", "1", "10"]
     ])
-    expect(otherLines(result)).toEqual([
-      expect.stringMatching(/^acx: API Error: Connection refused.*\(after 2 retries\)$/)
-    ])
+    expect(otherLines(result)).toEqual(["acx: cannot reach the API at http://127.0.0.1:1: connection refused"])
     expect(result.stderr).not.toContain("Warning")
     expect(result.stderr).not.toContain("success")
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("a host that does not resolve: at the first retry, one line naming the DNS failure, exit 1", async () => {
+    const result = await chat("hi\n", {
+      ANTHROPIC_BASE_URL: "http://acx-no-such-host.invalid",
+      CLAUDE_CODE_MAX_RETRIES: "10"
+    })
+    expect(result.code, result.stderr).toBe(1)
+    expect(retryLines(result)).toHaveLength(1)
+    expect(otherLines(result)).toEqual([
+      expect.stringMatching(
+        /^acx: cannot reach the API at http:\/\/acx-no-such-host\.invalid: DNS lookup of acx-no-such-host\.invalid failed \((ENOTFOUND|EAI_AGAIN)\)$/
+      )
+    ])
+  }, TEST_TIMEOUT_MS)
+
+  skipWithout("429 twice, then an answer: both retries shown as they happen, the answer, exit 0", async () => {
+    double.setScript([
+      { when: ModelDouble.isSideCall, reply: { content: "A title" }, times: Infinity },
+      { reply: { error: { status: 429, type: "rate_limit_error", message: "slow down" } }, times: 2 },
+      { reply: { content: "Answered after the rate limit." }, times: Infinity }
+    ])
+    double.clearRequests()
+    const result = await chat("hi\n", { CLAUDE_CODE_MAX_RETRIES: "10" })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toBe("Answered after the rate limit.\n")
+    expect(retryLines(result).map((line) => RETRY_LINE.exec(line)!.slice(1))).toEqual([
+      ["429 rate limited", "1", "10"],
+      ["429 rate limited", "2", "10"]
+    ])
+    expect(otherLines(result)).toEqual([])
+    expect(double.agentRequests()).toHaveLength(3)
   }, TEST_TIMEOUT_MS)
 
   skipWithout(
@@ -195,13 +227,13 @@ describe("acx chat tells the truth", () => {
     try {
       await terminal.waitFor("/exit (or Ctrl-D) to end")
       terminal.type("hi\r")
-      await terminal.waitFor("acx: API Error: Connection refused")
+      await terminal.waitFor("acx: cannot reach the API at http://127.0.0.1:1: connection refused")
       terminal.type("/exit\r")
       const code = await terminal.exited
       const output = terminal.output()
       expect(code, output).toBe(0)
       expect(output).toContain("retry 1 of 1")
-      expect(output.match(/acx: API Error/g)).toHaveLength(1)
+      expect(output.match(/acx: cannot reach the API/g)).toHaveLength(1)
       expect(output).toMatch(/session: [0-9a-f-]{36}/)
     } finally {
       terminal.child.kill("SIGKILL")

@@ -122,6 +122,40 @@ describe("acx statusline", () => {
     expect(run.stdout).toMatch(/^acx( │ today \$0\.00)?\n$/)
   }, TEST_TIMEOUT_MS)
 
+  it("uses a whole input at once while the pipe stays open, and prints a line for `{}`", async () => {
+    const home = scratch("statusline-whole")
+    // the deadline far beyond the test's timeout: only the "parsed at once" path can end this test
+    const run = (text: string) =>
+      new Promise<{ code: number | null; stdout: string; exitedWhileOpen: boolean }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, "statusline"], {
+          env: {
+            ...process.env,
+            ACX_HOME: home,
+            NO_COLOR: "1",
+            CLAUDE_CONFIG_DIR: home,
+            ACX_STDIN_DEADLINE_MS: "600000"
+          },
+          stdio: ["pipe", "pipe", "pipe"]
+        })
+        let stdout = ""
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+        child.stdin.on("error", () => {})
+        // a whole document, and the pipe held open until the process has exited
+        child.stdin.write(text)
+        child.on("close", (code) => {
+          const exitedWhileOpen = !child.stdin.writableEnded
+          child.stdin.end()
+          resolve({ code, stdout, exitedWhileOpen })
+        })
+      })
+    const empty = await run("{}\n")
+    expect(empty).toMatchObject({ code: 0, exitedWhileOpen: true })
+    expect(empty.stdout).toMatch(/^acx( │ today \$0\.00)?\n$/)
+    const model = await run(JSON.stringify({ model: { display_name: "Opus 5.5" } }))
+    expect(model).toMatchObject({ code: 0, exitedWhileOpen: true })
+    expect(model.stdout).toMatch(/^Opus 5\.5( │ today \$0\.00)?\n$/)
+  }, TEST_TIMEOUT_MS)
+
   it("records each quota reading once, and rotates the file past 1 MiB", async () => {
     const home = scratch("statusline-quota")
     const config = scratch("statusline-quota-config")

@@ -1,6 +1,7 @@
 /**
- * `format.usd` formats with one cached `Intl.NumberFormat`: the same text as `toLocaleString`
- * with the same options, which it replaced (each call built a formatter), for any amount.
+ * `format.usd` (`Money.usd`, the page's rule too) formats with one cached `Intl.NumberFormat`:
+ * the same text as `toLocaleString` with the same options, which it replaced (each call built a
+ * formatter), for any amount; the sign before the dollar sign.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
@@ -14,7 +15,9 @@ describe("format.usd", () => {
           ? "-"
           : value > 0 && value < 0.005
           ? "<$0.01"
-          : `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+          : `${value <= -0.005 ? "-" : ""}$${
+            Math.abs(value).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+          }`
         expect(format.usd(value)).toBe(expected)
       }),
       { numRuns: 2000 }

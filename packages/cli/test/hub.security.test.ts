@@ -446,6 +446,9 @@ const makeLegacy = async (legacy: string, groups: { sync: string; viewer: string
   }
   await query(legacy, `GRANT USAGE ON SCHEMA public TO acx_sync, acx_viewer, acx_admin`)
   await query(legacy, `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO acx_sync, acx_admin`)
+  // the store's write functions (the clock, a session's claim) as the old groups would hold them
+  await query(legacy, `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO acx_sync, acx_admin`)
+  await query(legacy, `REASSIGN OWNED BY ${groups.admin} TO acx_admin`)
   await query(legacy, `GRANT acx_sync, acx_viewer TO acx_admin WITH ADMIN OPTION`)
   await query(legacy, `CREATE ROLE old_sync LOGIN PASSWORD 'old-sync-pw' IN ROLE acx_sync`)
   await query(legacy, `CREATE ROLE old_view LOGIN PASSWORD 'old-view-pw' IN ROLE acx_viewer`)

@@ -68,7 +68,7 @@ describe("acx hub: a machine's credential replaced", () => {
       oneSessionConfigDir(configDir, FIXTURE, "-home-dev-web")
       const result = await sync(fresh)
       expect(result.code, result.stderr).toBe(0)
-      expect(result.stdout).toMatch(/^synced 1 session\(s\)/)
+      expect(result.stdout).toMatch(/^synced 1 session,/)
       const warnings = result.stderr.split("\n").filter((line) => line !== "")
       expect(warnings).toHaveLength(3)
       for (const line of warnings) {
@@ -96,7 +96,7 @@ describe("acx hub: a machine's credential replaced", () => {
       const again = await sync(fresh)
       expect(again.code, again.stderr).toBe(0)
       expect(again.stderr).toBe("")
-      expect(again.stdout).toMatch(/^synced 4 session\(s\), 0 subagent transcript\(s\), 0 new entries/)
+      expect(again.stdout).toMatch(/^synced 4 sessions, 0 subagent transcripts, 0 new entries/)
       // the old credential is gone
       const [{ n }] = await query(
         hub.admin,
@@ -128,7 +128,7 @@ describe("acx hub: a machine's credential replaced", () => {
     const synced = await sync(asRole(hub.admin, "laptop_next", "a-new-secret-password"))
     expect(synced.code, synced.stderr).toBe(0)
     expect(synced.stderr).toBe("")
-    expect(synced.stdout).toMatch(/^synced 5 session\(s\)/)
+    expect(synced.stdout).toMatch(/^synced 5 sessions/)
     expect(await sessionsOf("laptop_next")).toBe(5)
   }, TEST_TIMEOUT_MS)
 

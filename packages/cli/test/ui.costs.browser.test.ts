@@ -184,10 +184,14 @@ describe.skipIf(!browserAvailable)("acx ui: the costs page in a browser", () => 
       expect(box?.width ?? 0).toBeGreaterThan(100)
       expect(box?.height ?? 0).toBeGreaterThan(100)
     }
-    // each model in the legend
+    // each model in the legend, with a figure beside it before the cursor is on a day (its
+    // figure over the days shown)
     for (const model of Object.keys(doc.total.models)) {
       await expect.poll(() => page.locator(".u-legend", { hasText: model }).count()).toBe(2)
     }
+    const legendValues = await page.locator(".chart .u-legend .u-series .u-value").allTextContents()
+    expect(legendValues.length).toBeGreaterThan(0)
+    expect(legendValues.filter((value) => value.trim() === "")).toEqual([])
     // the top sessions link to their pages
     const links = page.locator("table.top-sessions tbody a")
     expect(await links.count()).toBe(doc.total.sessions)

@@ -62,8 +62,14 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
           filesModified: [String(turns.tool.input.file_path)]
         })
       ]
-    })
-    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: acxHome }))
+    }) // no credentials anywhere: the page must not name a model that cannot observe
+    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], {
+      ACX_HOME: acxHome,
+      HOME: dir,
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      CLAUDE_CODE_OAUTH_TOKEN: undefined
+    }))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {
@@ -79,6 +85,13 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     await page.getByRole("link", { name: "Memory" }).click()
     const cards = page.locator("article.obs")
     await expect.poll(() => cards.count()).toBe(2)
+    // an observation's id in words ("O2" reads like "02"), and the observer local without credentials
+    expect(await cards.locator(".obs-id").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^observation #\d+$/)])
+    )
+    expect(await page.locator(".memory-status").textContent()).toContain(
+      "observer: none, observations are recorded locally (no credentials"
+    )
     const titles = () => cards.locator("h3").allTextContents()
 
     // the search box finds an observation by a word in it (FTS)

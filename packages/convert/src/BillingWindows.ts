@@ -220,15 +220,26 @@ export interface Burn {
 }
 
 /**
+ * The least time a window's messages must span (first to last) before it has a burn rate and a
+ * projection: 10 minutes. A shorter burst (one prompt, a few seconds) would extrapolate a few
+ * cents into hundreds of dollars an hour.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const MIN_RATE_SPAN_MS = 10 * 60_000
+
+/**
  * The burn rate over the window's messages (from its first to its last, as ccusage); `undefined`
- * when they span no time (one message, or all at once).
+ * until they span {@link MIN_RATE_SPAN_MS}.
  *
  * @since 0.3.0
  * @category windows
  */
 export const burnRate = (block: Block): Burn | undefined => {
-  const hours = (block.lastMs - block.firstMs) / HOUR_MS
-  if (!(hours > 0) || !Number.isFinite(hours)) return undefined
+  const spanMs = block.lastMs - block.firstMs
+  if (!(spanMs >= MIN_RATE_SPAN_MS) || !Number.isFinite(spanMs)) return undefined
+  const hours = spanMs / HOUR_MS
   return { costPerHour: block.total.costUSD / hours, tokensPerHour: tokensOf(block.total) / hours }
 }
 
@@ -246,7 +257,8 @@ export interface Projection {
 }
 
 /**
- * The projection of a window at `nowMs`: `undefined` unless it is active and has a burn rate.
+ * The projection of a window at `nowMs`: what it has cost, and its burn rate over the time left;
+ * `undefined` unless it is active and has a burn rate ({@link MIN_RATE_SPAN_MS} of activity).
  *
  * @since 0.3.0
  * @category windows

@@ -30,6 +30,7 @@ import {
 import * as Pricing from "./Pricing.js"
 import { contentOf, partOf, resultOf } from "./SessionBlocks.js"
 import {
+  ATTACHMENT,
   type BlockRef,
   capped,
   type Input,
@@ -419,7 +420,7 @@ const foldEntry = (state: State, changes: Changes, entry: unknown, line: number)
     case "attachment": {
       const attachment = entry.attachment
       const label = state.mask(
-        `attachment${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`
+        `${ATTACHMENT}${str(get(attachment, "type")) === undefined ? "" : `: ${get(attachment, "type")}`}`
       )
       changes.set({
         ...base(state, entry, line),

@@ -181,6 +181,38 @@ export type Item =
   | ItemBase & { readonly kind: "malformed"; readonly description: string }
 
 /**
+ * Whether an item is a turn of the conversation: a prompt, an assistant message, tool results
+ * whose call is elsewhere, or a compaction. Meta entries (attachments, caveats), system notes and
+ * unreadable lines are not: the page's count and `get_session_turns` count turns by this.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const isTurn = (
+  item: Item
+): item is Extract<Item, { readonly kind: "prompt" | "assistant" | "results" | "compaction" }> =>
+  item.kind === "prompt" || item.kind === "assistant" || item.kind === "results" || item.kind === "compaction"
+
+/**
+ * Whether an item is one of the attachments Claude Code records beside a prompt (`environment`,
+ * `skill_listing`, `deferred_tools_delta`, …): a meta item labelled `attachment[: TYPE]`, which
+ * the page folds into one quiet line.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const isAttachment = (item: Item): item is Extract<Item, { readonly kind: "meta" }> =>
+  item.kind === "meta" && (item.label === ATTACHMENT || item.label.startsWith(`${ATTACHMENT}: `))
+
+/**
+ * The label of an attachment's item, before its type (`attachment: environment`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const ATTACHMENT = "attachment"
+
+/**
  * One line of the transcript as the fold takes it: a parsed JSON value, a line over the size
  * cap (its byte count), or a line that is not JSON.
  *

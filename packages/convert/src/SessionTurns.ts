@@ -12,7 +12,7 @@
  */
 import * as Either from "effect/Either"
 import { plural } from "./Plural.js"
-import type * as SessionItem from "./SessionItem.js"
+import * as SessionItem from "./SessionItem.js"
 
 /**
  * The most characters one field (a prompt's text, a tool's input, a result) shows.
@@ -53,8 +53,7 @@ export interface Turn {
 
 type Conversation = Extract<SessionItem.Item, { readonly kind: Turn["kind"] }>
 
-const isConversation = (item: SessionItem.Item): item is Conversation =>
-  item.kind === "prompt" || item.kind === "assistant" || item.kind === "results" || item.kind === "compaction"
+const isConversation: (item: SessionItem.Item) => item is Conversation = SessionItem.isTurn
 
 /**
  * A field as shown: at most {@link FIELD_CAP} characters (a surrogate pair never split), and

@@ -10,6 +10,7 @@
  * @since 0.4.0
  */
 import type { Payload, RateWindow } from "./StatuslinePayload.js"
+import * as TerminalText from "./TerminalText.js"
 
 /**
  * The current 5-hour block of the transcripts, as the cache holds it.
@@ -127,8 +128,8 @@ export const countdown = (ms: number): string => {
  */
 export const percent = (value: number): string => `${Math.min(999, Math.max(0, Math.round(value)))}%`
 
-// a field's text must not break the line or the terminal: control characters go
-const printable = (value: string, max = 80): string => value.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, max)
+// a field's text must not break the line or the terminal: control characters as `?`
+const printable = (value: string, max = 80): string => TerminalText.line(value).slice(0, max)
 
 const windowText = (label: string, window: RateWindow, options: Options): string => {
   const reset = window.resetsAtMs === undefined

@@ -277,3 +277,17 @@ export * as SessionMetadata from "./SessionMetadata.js"
  * @since 0.3.0
  */
 export * as QuotaReadings from "./QuotaReadings.js"
+
+/**
+ * The one rule for text written where a terminal may read it: control characters shown as `?`.
+ *
+ * @since 0.5.0
+ */
+export * as TerminalText from "./TerminalText.js"
+
+/**
+ * Dollars as acx shows them everywhere: `$1,234.56`, `<$0.01`.
+ *
+ * @since 0.5.0
+ */
+export * as Money from "./Money.js"

@@ -148,6 +148,41 @@ describe("BillingWindows", () => {
     ).toBeUndefined()
   })
 
+  it("no burn rate and no projection until the messages span 10 minutes; then the window's own pace", () => {
+    // messages inside one window, from a second apart to the whole window
+    const burst = fc.array(
+      fc.record({
+        ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 5 * H - 1 })).map((o) => T0 + o),
+        model: fc.constantFrom("claude-sonnet-4-5-20250929", "claude-opus-4-5-20251101"),
+        output: fc.integer({ min: 1, max: 50_000 })
+      }),
+      { minLength: 1, maxLength: 20 }
+    )
+    fc.assert(
+      fc.property(burst, fc.integer({ min: 0, max: 5 * H - 1 }), (messages, nowOffset) => {
+        const block = BillingWindows.blocksOf(BillingWindows.mergeHours([foldOf(messages)]))[0]!
+        const nowMs = Math.max(block.lastMs, T0 + nowOffset)
+        const spanMs = block.lastMs - block.firstMs
+        const burn = BillingWindows.burnRate(block)
+        const projected = BillingWindows.projection(block, nowMs)
+        if (spanMs < BillingWindows.MIN_RATE_SPAN_MS) {
+          expect(burn).toBeUndefined()
+          expect(projected).toBeUndefined()
+          return
+        }
+        expect(burn!.costPerHour).toBeCloseTo(block.total.costUSD / (spanMs / H), 9)
+        if (nowMs >= block.endMs) return expect(projected).toBeUndefined()
+        // what it has cost, plus its pace over the time left: never more than the pace of the
+        // shortest span allows over a whole window
+        expect(projected!.costUSD).toBeCloseTo(block.total.costUSD + burn!.costPerHour * (block.endMs - nowMs) / H, 9)
+        expect(projected!.costUSD).toBeGreaterThanOrEqual(block.total.costUSD)
+        expect(projected!.costUSD).toBeLessThanOrEqual(
+          block.total.costUSD * (1 + BillingWindows.WINDOW_MS / BillingWindows.MIN_RATE_SPAN_MS) + 1e-9
+        )
+      })
+    )
+  })
+
   it("the fixtures' transcripts: windows hold every counted message and dollar of the day folds", () => {
     for (const file of Fixtures.transcriptFiles()) {
       const state = StatsFold.empty()

@@ -158,7 +158,8 @@ describe("StatuslineLine", () => {
 
   it("renders a model name with control characters harmlessly", () => {
     const payload = StatuslinePayload.fromJson({ model: { display_name: "Evil\u001b[2J\nmodel" } })
-    expect(StatuslineLine.render(payload, noTotals, plain)).toBe("Evil [2J model")
+    // one rule with every other text acx prints (`TerminalText`): each control character as `?`
+    expect(StatuslineLine.render(payload, noTotals, plain)).toBe("Evil?[2J?model")
   })
 
   it("prints a minimal line for no input", () => {

@@ -10,6 +10,7 @@ import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import { missingCredentials } from "./internal/credentials.js"
 import { judgeWorker } from "./internal/hookStore.js"
 import type { LoadedConfig, MemoryConfig, MemoryPaths } from "./MemoryConfig.js"
 import { MemoryError } from "./MemoryError.js"
@@ -147,19 +148,33 @@ export const status = Effect.fn("MemoryAdmin.status")(function*(paths: MemoryPat
 }, Effect.mapError(databaseError("reading the memory's status")))
 
 /**
+ * Why an observer started now could reach no model (no API key or token in `env`, no
+ * credentials file), or `undefined` when it could. Reads only; for {@link modelLine}.
+ *
+ * @since 0.5.0
+ * @category status
+ */
+export const observerCredentials = (
+  files: MemoryPaths,
+  env: { readonly [name: string]: string | undefined }
+): string | undefined => missingCredentials(files, env)
+
+/**
  * What `acx memory status` says about the model. A running worker: the model it uses (or why it
  * records locally), and when `config.json` now says otherwise, that it takes the file up before
- * its next batch. No worker running: what the next one will use (the file's settings; the last
- * worker's reason when it had no credentials).
+ * its next batch. No worker running: what the next one will use — local when the mode is local
+ * or `noCredentials` says why it could reach no model ({@link observerCredentials}), else the
+ * file's model (the last worker's reason when it had no credentials).
  *
  * @since 0.1.0
  * @category status
  */
-export const modelLine = (status: MemoryStatus, file: MemoryConfig): string => {
+export const modelLine = (status: MemoryStatus, file: MemoryConfig, noCredentials?: string | undefined): string => {
   const { inForce, localReason, running } = status.worker
   const local = (reason: string) => `none, observations are recorded locally (${reason})`
   if (!running || inForce === null) {
     if (file.mode === "local") return local("mode is local")
+    if (noCredentials !== undefined) return local(noCredentials)
     return localReason !== null && localReason !== "mode is local"
       ? local(localReason)
       : `${file.model} (the observer)`

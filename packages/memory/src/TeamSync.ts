@@ -91,9 +91,7 @@ export interface SyncReport {
 export const describeReport = (report: SyncReport): string =>
   `shared ${plural(report.pushed, "entry", "entries")}${
     report.kept + report.withheld > 0
-      ? ` (${report.kept} made of prompts or commands kept here, ${
-        plural(report.withheld, "quoted run")
-      } withheld)`
+      ? ` (${report.kept} made of prompts or commands kept here, ${plural(report.withheld, "quoted run")} withheld)`
       : ""
   }, pushed ${plural(report.forgotten, "forgotten state")}, pulled ${report.pulled} (${
     plural(report.projects, "shared project")

@@ -530,7 +530,11 @@ export const makeWithClient = (options: {
 
     const removeUser = Effect.fn("PostgresHub.removeUser")(function*(name: string) {
       if ((yield* memberRole(sql, "removeUser", name, roles)).role === undefined) {
-        return yield* fail("removeUser", "NotFound", `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`)
+        return yield* fail(
+          "removeUser",
+          "NotFound",
+          `${name} is no member of the hub (${roles.sync} or ${roles.viewer})`
+        )
       }
       yield* sql.withTransaction(Effect.zipRight(
         sql`DELETE FROM ${grants} WHERE role_name = ${name}`,

@@ -11,6 +11,7 @@
  */
 import type * as BlockStats from "@acx/claude-code/BlockStats"
 import type * as SessionStats from "@acx/claude-code/SessionStats"
+import * as Money from "@acx/convert/Money"
 import type * as StatsReport from "@acx/convert/StatsReport"
 import * as SessionList from "./SessionList.js"
 import type * as UiApi from "./UiApi.js"
@@ -318,23 +319,13 @@ export const topSessions = (
     })
 }
 
-const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
-
 /**
- * Dollars as the costs page shows them: cents from one dollar up (`$1,234.56`), four decimals
- * below (`$0.0123`), `$0.00` for nothing. Not locale-dependent: the page and its tests agree.
+ * Dollars as the page shows them: the CLI's rule (`Money.usd`), `$1,234.56` and `<$0.01`.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const dollars = (value: number): string => {
-  if (!Number.isFinite(value)) return "-"
-  const sign = value < 0 ? "-" : ""
-  const abs = Math.abs(value)
-  const fixed = abs >= 1 || abs === 0 ? abs.toFixed(2) : abs.toFixed(4)
-  const [whole, cents] = fixed.split(".")
-  return `${sign}$${grouped(whole!)}.${cents}`
-}
+export const dollars: (value: number) => string = Money.usd
 
 /**
  * An exact count with thousands separated by commas (`15,780,123`).
@@ -343,7 +334,7 @@ export const dollars = (value: number): string => {
  * @category formatting
  */
 export const tokenCount = (value: number): string =>
-  !Number.isFinite(value) ? "-" : `${value < 0 ? "-" : ""}${grouped(String(Math.trunc(Math.abs(value))))}`
+  !Number.isFinite(value) ? "-" : `${value < 0 ? "-" : ""}${Money.grouped(String(Math.trunc(Math.abs(value))))}`
 
 /**
  * The window `now` falls in, as the "now" panel shows it.

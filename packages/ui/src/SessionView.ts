@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type * as SessionItem from "@acx/convert/SessionItem"
+import * as SessionItem from "@acx/convert/SessionItem"
 import type * as UiApi from "./UiApi.js"
 
 // -------------------------------------------------------------------------------------------------
@@ -85,3 +85,49 @@ export type SessionLine =
  * @category wire
  */
 export type BlockResponse = { readonly text: string } | { readonly dataUrl: string }
+
+// -------------------------------------------------------------------------------------------------
+// the page's rows
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * A row of the session page: an item, or the attachments Claude Code recorded together (between
+ * two turns), shown as one quiet line that opens on demand.
+ *
+ * @since 0.5.0
+ * @category rows
+ */
+export type Row =
+  | { readonly _tag: "Item"; readonly item: SessionItem.Item }
+  | {
+    readonly _tag: "Attachments"
+    readonly key: string
+    readonly items: ReadonlyArray<Extract<SessionItem.Item, { readonly kind: "meta" }>>
+  }
+
+/**
+ * The page's rows from its top-level items, in order: each run of attachments folded into one
+ * row, every other item a row of its own.
+ *
+ * @since 0.5.0
+ * @category rows
+ */
+export const rowsOf = (items: ReadonlyArray<SessionItem.Item>): Array<Row> => {
+  const rows: Array<Row> = []
+  for (const item of items) {
+    const last = rows.at(-1)
+    if (!SessionItem.isAttachment(item)) rows.push({ _tag: "Item", item })
+    else if (last?._tag === "Attachments") rows[rows.length - 1] = { ...last, items: [...last.items, item] }
+    else rows.push({ _tag: "Attachments", key: `attachments-${item.key}`, items: [item] })
+  }
+  return rows
+}
+
+/**
+ * How many turns the items hold (`SessionItem.isTurn`: prompts, assistant messages, orphan tool
+ * results, compactions), what the page says it shows.
+ *
+ * @since 0.5.0
+ * @category rows
+ */
+export const turnCount = (items: ReadonlyArray<SessionItem.Item>): number => items.filter(SessionItem.isTurn).length

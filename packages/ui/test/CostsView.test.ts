@@ -257,18 +257,23 @@ describe("CostsView rows", () => {
 })
 
 describe("CostsView formatting", () => {
-  it("writes dollars with cents from one dollar, four decimals below, thousands grouped", () => {
+  it("writes dollars as the CLI does: cents for every amount (never $0.1043 beside $12.23), thousands grouped", () => {
     expect(CostsView.dollars(0)).toBe("$0.00")
-    expect(CostsView.dollars(0.01234)).toBe("$0.0123")
+    expect(CostsView.dollars(0.1043)).toBe("$0.10")
+    expect(CostsView.dollars(0.004)).toBe("<$0.01")
     expect(CostsView.dollars(13.009)).toBe("$13.01")
     expect(CostsView.dollars(1234567.891)).toBe("$1,234,567.89")
     expect(CostsView.dollars(-2)).toBe("-$2.00")
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1e12, noNaN: true }), (value) => {
         const text = CostsView.dollars(value)
-        expect(text).toMatch(/^\$\d{1,3}(,\d{3})*\.\d{2}(\d{2})?$/)
+        if (value > 0 && value < 0.005) {
+          expect(text).toBe("<$0.01")
+          return
+        }
+        expect(text).toMatch(/^\$\d{1,3}(,\d{3})*\.\d{2}$/)
         const parsed = Number(text.slice(1).replace(/,/g, ""))
-        expect(Math.abs(parsed - value)).toBeLessThanOrEqual(value >= 1 ? 0.005 + 1e-6 * value : 0.00005 + 1e-12)
+        expect(Math.abs(parsed - value)).toBeLessThanOrEqual(0.005 + 1e-12 * value)
       })
     )
   })

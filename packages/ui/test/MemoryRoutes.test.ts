@@ -89,7 +89,8 @@ describe("memory routes", () => {
         Effect.provide(MemoryDatabase.layer(MemoryConfig.paths(t.acxHome).database))
       )
     )
-    expect(body.worker.observer).toBe(MemoryAdmin.modelLine(status, MemoryConfig.load(t.acxHome).config))
+    const credentials = MemoryAdmin.observerCredentials(MemoryConfig.paths(t.acxHome), process.env)
+    expect(body.worker.observer).toBe(MemoryAdmin.modelLine(status, MemoryConfig.load(t.acxHome).config, credentials))
   })
 
   it("the timeline: newest first, by project, paged, each observation with the exact turn it came from", async () => {

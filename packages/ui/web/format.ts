@@ -1,8 +1,8 @@
 // Numbers and dates as the page shows them (the CLI's conventions: "2.95B" counts, "$1.23").
+import * as Money from "@acx/convert/Money"
 
-/** Dollars: cents above one dollar, four decimals below. */
-export const usd = (value: number): string =>
-  value >= 1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`
+/** Dollars: the CLI's rule (`Money.usd`), cents for every amount. */
+export const usd: (value: number) => string = Money.usd
 
 /** A count as 950, 12.3K, 4.56M, 2.95B. */
 export const count = (value: number): string => {

@@ -1,4 +1,6 @@
 /** Plain-text formatting shared by the commands: tables, sizes, durations, counts. */
+import * as Money from "@acx/convert/Money"
+import * as TerminalText from "@acx/convert/TerminalText"
 
 /** A column: its heading and whether its cells are right-aligned (numbers). */
 export interface Column {
@@ -6,8 +8,12 @@ export interface Column {
   readonly align?: "left" | "right"
 }
 
-/** Pads every column to its widest cell; the last left-aligned column is not padded. */
-export const table = (columns: ReadonlyArray<Column>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+/**
+ * Pads every column to its widest cell; the last left-aligned column is not padded. A cell's
+ * control characters (a title's terminal escapes) are shown as `?` (`TerminalText.line`).
+ */
+export const table = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const rows = cells.map((row) => row.map(TerminalText.line))
   const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? "").length)))
   const render = (cells: ReadonlyArray<string>) =>
     columns.map((column, i) => {
@@ -44,19 +50,8 @@ export const count = (value: number): string => {
   return `${sign}${size}`
 }
 
-/** US dollars: "$1,234.56"; "<$0.01" for a positive amount under a cent; "unpriced" for `null`. */
-export const usd = (value: number | null): string => {
-  if (value === null) return "unpriced"
-  if (!Number.isFinite(value)) return "-"
-  if (value > 0 && value < 0.005) return "<$0.01"
-  return `$${dollars().format(value)}`
-}
-
-// One formatter, made on first use: `toLocaleString` with options builds a new one per call
-// (≈ 0.1 ms each: 55 ms of a 200-session `acx stats` table); `format` gives the same text.
-let dollarFormat: Intl.NumberFormat | undefined
-const dollars = (): Intl.NumberFormat =>
-  dollarFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+/** US dollars (`Money.usd`, the page's rule too): "$1,234.56", "<$0.01"; "unpriced" for `null`. */
+export const usd = (value: number | null): string => value === null ? "unpriced" : Money.usd(value)
 
 /** A duration: "42s", "7m 05s", "3h 20m", "2d 04h". */
 export const duration = (millis: number): string => {

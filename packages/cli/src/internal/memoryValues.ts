@@ -1,6 +1,7 @@
 /**
  * How the `acx memory` commands read a date and show an amount of the memory's spend.
  */
+import * as Money from "@acx/convert/Money"
 import * as Effect from "effect/Effect"
 import { invalidArgument } from "../CliError.js"
 
@@ -12,5 +13,5 @@ export const parseDate = (text: string) => {
     : Effect.succeed(value)
 }
 
-/** The memory's spend: four decimals under a dollar (an observer call costs fractions of a cent). */
-export const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
+/** The memory's spend: acx's one rule for dollars (`Money.usd`, the page's too). */
+export const money: (usd: number) => string = Money.usd

@@ -4,6 +4,7 @@
 import type * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as StatsFold from "@acx/convert/StatsFold"
 import type * as StatsReport from "@acx/convert/StatsReport"
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as format from "./format.js"
 
 const firstKey = (record: Readonly<Record<string, unknown>>): string | undefined => Object.keys(record)[0]
@@ -127,5 +128,5 @@ export const statsReport = (result: StatsOutput.StatsResult): string => {
     `compactions  ${total.compactions}`,
     `prices       ${result.pricing.source}, ${result.pricing.date}`
   ]
-  return `${format.table(columns, lines)}\n\n${summary.join("\n")}`
+  return `${format.table(columns, lines)}\n\n${TerminalText.lines(summary.join("\n"))}`
 }

@@ -151,6 +151,16 @@ const runWrapped = (command: string, input: string): Promise<string> =>
     child.stdin.end(input)
   })
 
+/**
+ * How long the statusline waits for input that never completes: the hooks' deadline, or
+ * `ACX_STDIN_DEADLINE_MS` (a positive integer) where given. Input that arrives whole is used at
+ * once whatever the deadline.
+ */
+export const stdinDeadlineMs = (env: { readonly [name: string]: string | undefined }): number => {
+  const given = Number(env["ACX_STDIN_DEADLINE_MS"] ?? "")
+  return Number.isSafeInteger(given) && given > 0 ? given : HookRunner.STDIN_DEADLINE_MS
+}
+
 const isSocket = (fd: number): boolean => {
   try {
     return fs.fstatSync(fd).isSocket()
@@ -180,7 +190,7 @@ export const main = async (
   const source: HookRunner.InputSource = isSocket(0) ? process.stdin : stdinSource()
   const input = await HookRunner.readInput(source, {
     maxBytes: MAX_INPUT_BYTES,
-    deadlineMs: HookRunner.STDIN_DEADLINE_MS
+    deadlineMs: stdinDeadlineMs(env)
   })
   const wrapped = parsed.wrap === undefined ? undefined : runWrapped(parsed.wrap, input.text)
   const nowMs = Date.now()
@@ -204,9 +214,9 @@ export const main = async (
   } catch {
     // the line shows what Claude Code sent: the cache and the readings are extras
   }
-  const ours = payload === StatuslinePayload.empty
-    ? StatuslineLine.minimal(totals, options)
-    : StatuslineLine.render(payload, totals, options)
+  // input with none of the line's fields (`{}`) shows what is known without it: never an empty line
+  const rendered = payload === StatuslinePayload.empty ? "" : StatuslineLine.render(payload, totals, options)
+  const ours = rendered === "" ? StatuslineLine.minimal(totals, options) : rendered
   const theirs = wrapped === undefined ? "" : await wrapped
   writeAll(1, `${theirs === "" ? ours : `${theirs} │ ${ours}`}\n`)
   // a writer holding stdin open: the read Node cannot cancel would keep the process alive

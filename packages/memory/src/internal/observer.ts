@@ -18,12 +18,12 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { OBSERVER_ENV } from "../HookRunner.js"
 import type { MemoryConfig, MemoryPaths } from "../MemoryConfig.js"
 import { MemoryError } from "../MemoryError.js"
 import type { LedgerEntry } from "../MemoryStore.js"
+import { missingCredentials, userCredentialsFile } from "./credentials.js"
 
 type Env = { readonly [name: string]: string | undefined }
 
@@ -51,8 +51,6 @@ export type ObserverFactory = (session: {
   readonly usage: AgentUsage.ConversationUsage | undefined
 }) => Effect.Effect<Observer, MemoryError>
 
-const CREDENTIAL_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"] as const
-
 /**
  * Whether the observer can reach a model: an API key or token in the environment, or the user's
  * Claude Code credentials file (a subscription login), which is copied into the observer's
@@ -64,21 +62,14 @@ export const prepareCredentials = (files: MemoryPaths, env: Env): { readonly ok:
 } => {
   fs.mkdirSync(files.observerConfigDir, { recursive: true, mode: 0o700 })
   fs.mkdirSync(files.observerCwd, { recursive: true, mode: 0o700 })
-  const userConfigDir = env["CLAUDE_CONFIG_DIR"] !== undefined && env["CLAUDE_CONFIG_DIR"] !== ""
-    ? env["CLAUDE_CONFIG_DIR"]
-    : path.join(env["HOME"] ?? os.homedir(), ".claude")
-  const source = path.join(userConfigDir, ".credentials.json")
+  const source = userCredentialsFile(env)
   const target = path.join(files.observerConfigDir, ".credentials.json")
   if (path.resolve(source) !== path.resolve(target) && fs.existsSync(source)) {
     fs.copyFileSync(source, target)
     fs.chmodSync(target, 0o600)
   }
-  if (CREDENTIAL_VARIABLES.some((name) => (env[name] ?? "") !== "")) return { ok: true }
-  if (fs.existsSync(target)) return { ok: true }
-  return {
-    ok: false,
-    reason: `no credentials (no ${CREDENTIAL_VARIABLES.join(" / ")} and no ${source})`
-  }
+  const reason = missingCredentials(files, env)
+  return reason === undefined ? { ok: true } : { ok: false, reason }
 }
 
 /**

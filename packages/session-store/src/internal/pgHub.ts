@@ -306,7 +306,9 @@ const enablePolicies = (sql: SqlClient.SqlClient, schema: string, roles: HubRole
 const setUpWriteFunctions = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
     yield* createWriteFunctions(sql, schema)
-    const owner = WRITE_FUNCTIONS.map((fn) => `ALTER FUNCTION ${schema}.${fn} OWNER TO ${quoted(roles.admin)};`).join("\n")
+    const owner = WRITE_FUNCTIONS.map((fn) => `ALTER FUNCTION ${schema}.${fn} OWNER TO ${quoted(roles.admin)};`).join(
+      "\n"
+    )
     yield* sql.unsafe(`DO $owner$ BEGIN
       IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         ${owner}
@@ -342,7 +344,7 @@ export interface MovedMember {
  * Moves a hub off the cluster-wide groups (`LEGACY_ROLES`), when they hold privileges on its
  * schema: each of their members (but the groups themselves) joins the hub's group of the same
  * kind, grants naming a legacy group name the hub's, and the legacy groups lose every privilege
- * on the schema, its tables and sequences (the policies, replaced by `setUp`, name the hub's
+ * on the schema, its tables, sequences and functions (the policies, replaced by `setUp`, name the hub's
  * groups). The legacy groups and their memberships stay: other hubs of the cluster may still use
  * them until their own `init`. Run in `init`'s transaction, after `ensureRoles`.
  */
@@ -374,6 +376,7 @@ export const moveOffLegacy = (sql: SqlClient.SqlClient, schema: string, roles: H
     const from = legacy.map(quoted).join(", ")
     yield* sql.unsafe(`REVOKE ALL ON ALL TABLES IN SCHEMA ${schema} FROM ${from}`)
     yield* sql.unsafe(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schema} FROM ${from}`)
+    yield* sql.unsafe(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${schema} FROM ${from}`)
     yield* sql.unsafe(`REVOKE ALL ON SCHEMA ${schema} FROM ${from}`)
     return moved as ReadonlyArray<MovedMember>
   })

@@ -3,6 +3,7 @@
  * error's own message and, after it, the causes underneath (e.g. `fetch failed: connect
  * ECONNREFUSED 127.0.0.1:9`), each by its first line — never a stack trace or an object dump.
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 import type { StorageError } from "../StorageError.js"
 
 /** How deep a `cause` chain is followed (chains are short; a cycle must still end). */
@@ -12,7 +13,7 @@ const MAX_LENGTH = 1000
 const firstLine = (text: string): string => {
   const line = (text.split("\n").find((part) => part.trim() !== "") ?? "").trim()
   // control characters (a terminal escape in a server's message) are shown, not obeyed
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
+  return TerminalText.line(line)
 }
 
 const messageOf = (value: unknown): string => {

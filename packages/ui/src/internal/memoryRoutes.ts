@@ -115,7 +115,7 @@ const overview = (context: UiContext) =>
         pid: status.worker.pid,
         heartbeatAt: status.worker.heartbeatAt,
         localReason: status.worker.localReason,
-        observer: MemoryAdmin.modelLine(status, config)
+        observer: MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, process.env))
       },
       queue: status.queue,
       counts: status.counts,

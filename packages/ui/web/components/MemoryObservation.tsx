@@ -38,7 +38,10 @@ export const MemoryObservation = (
       <header class="obs-head">
         <span class={`obs-type type-${o.type.replace(/[^a-z]/gi, "")}`}>{o.type}</span>
         <h3 id={`obs-title-${o.id}`}>{o.title}</h3>
-        <span class="muted mono">{o.id}</span>
+        {/* "O5" in a monospace font reads like "05": the page says what it is */}
+        <span class="muted obs-id" title={`${o.id}: its id in the memory tools (get_observations)`}>
+          observation #{o.rowId}
+        </span>
         <time class="muted" dateTime={new Date(o.createdAt).toISOString()}>{format.dateTime(o.createdAt)}</time>
       </header>
       {o.subtitle !== null && o.subtitle !== "" && <p class="obs-subtitle">{o.subtitle}</p>}

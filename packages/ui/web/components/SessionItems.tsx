@@ -354,3 +354,36 @@ export const ItemView = ({ ctx, item }: { readonly ctx: ItemContext; readonly it
       )
   }
 }
+
+/**
+ * The attachments Claude Code recorded together (its environment, the skills and tools it lists,
+ * the date, …): one quiet line naming them, each opening on demand. Not a turn (`j`/`k` pass it).
+ */
+export const AttachmentsView = (
+  { ctx, items }: {
+    readonly ctx: ItemContext
+    readonly items: ReadonlyArray<Extract<Item, { kind: "meta" }>>
+  }
+) => {
+  const names = items.map((item) => item.label.replace(/^attachment(: )?/, "") || "attachment")
+  return (
+    <details class="attachments">
+      <summary class="muted">
+        {items.length === 1 ? "1 attachment" : `${items.length} attachments`}: {names.join(", ")}
+      </summary>
+      {items.map((item, i) => (
+        <section
+          key={item.key}
+          class="attachment"
+          id={item.uuids[0] === undefined ? `line-${item.line}` : `turn-${item.uuids[0]}`}
+        >
+          <Anchors uuids={item.uuids} />
+          <details class="note">
+            <summary class="clip-inline">{names[i]}</summary>
+            <CutText ctx={ctx} text={item.text} refOf={item.ref} />
+          </details>
+        </section>
+      ))}
+    </details>
+  )
+}

@@ -1,7 +1,8 @@
 // A bar chart of days stacked by model, drawn by uPlot on a canvas: uPlot has no stacking, so
 // each model's bar is drawn from 0 to the sum of the models below it and itself, the tallest
 // first, each over the one before (opaque bars: what shows of each is its own part). The legend
-// shows each model's own figure of the day under the cursor. It follows its box's width
+// shows each model's own figure of the day under the cursor, and with no day under it the
+// model's figure over all the days shown (never a name with nothing after it). It follows its box's width
 // (ResizeObserver) and the system's light or dark scheme (the colors are CSS variables).
 import { useEffect, useRef } from "preact/hooks"
 import uPlot from "uplot"
@@ -56,7 +57,8 @@ const options = (props: StackedBarsProps, width: number): uPlot.Options => {
     series: [
       {
         label: "Day",
-        value: (_u, ts) => (ts === null ? "" : props.days[Math.round((ts - daySeconds(props.days[0]!)) / 86_400)] ?? "")
+        value: (_u, ts) =>
+          ts === null ? "all days" : props.days[Math.round((ts - daySeconds(props.days[0]!)) / 86_400)] ?? ""
       },
       ...order.map((m): uPlot.Series => {
         const color = seriesColor(m)
@@ -68,7 +70,12 @@ const options = (props: StackedBarsProps, width: number): uPlot.Options => {
           paths: bars,
           points: { show: false },
           // the legend shows the model's own figure, not the stack's height
-          value: (_u, _v, _si, idx) => (idx === null ? "" : props.format(props.values[m]?.[idx] ?? 0))
+          value: (_u, _v, _si, idx) =>
+            props.format(
+              idx === null
+                ? (props.values[m] ?? []).reduce((sum, value) => sum + value, 0)
+                : props.values[m]?.[idx] ?? 0
+            )
         }
       })
     ]

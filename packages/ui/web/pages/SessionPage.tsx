@@ -5,9 +5,9 @@
 // arrow keys on a turn) move between turns.
 import type { Item } from "@acx/convert/SessionItem"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
-import type { SessionHeader, SessionLine } from "../../src/SessionView.js"
+import { rowsOf, type SessionHeader, type SessionLine, turnCount } from "../../src/SessionView.js"
 import { streamJsonLines } from "../api.js"
-import { type ItemContext, ItemView } from "../components/SessionItems.js"
+import { AttachmentsView, type ItemContext, ItemView } from "../components/SessionItems.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
 
@@ -188,6 +188,7 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     }
     return { nested, top }
   }, [version])
+  const turns = useMemo(() => turnCount(top), [top])
 
   const ctx: ItemContext = useMemo(() => ({
     sessionId: header?.sessionId ?? id,
@@ -285,15 +286,19 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     <section class="page session">
       <Header header={header} live={live} mask={mask} onMask={setMask} />
       <p class="muted keys">
-        {done ? `${top.length} turns` : `${top.length} turns so far…`} · <kbd>j</kbd>/<kbd>k</kbd> move between turns
+        {done ? `${turns} turns` : `${turns} turns so far…`} · <kbd>j</kbd>/<kbd>k</kbd> move between turns
       </p>
       <div class="turns">
-        {top.slice(0, limit).map((item) => <ItemView key={item.key} item={item} ctx={ctx} />)}
+        {rowsOf(top.slice(0, limit)).map((row) =>
+          row._tag === "Item"
+            ? <ItemView key={row.item.key} item={row.item} ctx={ctx} />
+            : <AttachmentsView key={row.key} items={row.items} ctx={ctx} />
+        )}
       </div>
       {top.length > limit && (
         <div ref={sentinel} class="more-turns">
           <button onClick={() => setLimit((n) => n + BATCH)}>
-            Show more ({top.length - limit} more turns)
+            Show more ({turnCount(top.slice(limit))} more turns)
           </button>
         </div>
       )}

@@ -13,7 +13,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as readline from "node:readline"
-import { describeError, printable, turnFailed } from "../../CliError.js"
+import { type CliError, describeError, printable, turnFailed } from "../../CliError.js"
+import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatArgs } from "../args/chat.js"
@@ -39,6 +40,15 @@ const costLine = (usage: AgentUsage.ConversationUsage): string =>
     plural(usage.turns, "turn")
   }; tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
   (usage.lastTurn === undefined ? "" : `; last turn $${usage.lastTurn.costUsd.toFixed(4)}`)
+
+/** Fails with the one line for an API address that refuses or does not resolve (`apiReach`). */
+const deadApi = Effect.suspend(() => {
+  const baseUrl = apiBaseUrl(process.env)
+  return Effect.flatMap(
+    Effect.promise(() => unreachable(baseUrl, process.env)),
+    (cause) => cause === undefined ? Effect.void : turnFailed(`cannot reach the API at ${printable(baseUrl)}: ${cause}`)
+  )
+})
 
 /** Lines from stdin: an async queue, so a permission question can take the next answer on a terminal. */
 const makeInput = (interactive: boolean) => {
@@ -124,6 +134,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       let streamed = false
       let atLineStart = true
       let retries = 0
+      let probed = false
       let apiError: Extract<AgentEvent, { readonly _tag: "ApiError" }> | undefined
       let failure: string | undefined
       const write = (text: string) =>
@@ -132,7 +143,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
           atLineStart = text.endsWith("\n")
         })
       const endLine = Effect.suspend(() => (atLineStart ? Effect.void : write("\n")))
-      const show = (event: AgentEvent): Effect.Effect<void> => {
+      const show = (event: AgentEvent): Effect.Effect<void, CliError> => {
         switch (event._tag) {
           case "TextDelta":
             if (event.parentToolUseId !== null) return Effect.void
@@ -148,7 +159,14 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
           case "ApiRetry":
             // as it happens: a turn the API does not answer is otherwise minutes of silence
             retries += 1
-            return Effect.zipRight(endLine, err(retryLine(event)))
+            return Effect.zipRight(
+              Effect.zipRight(endLine, err(retryLine(event))),
+              // no response: an address that refuses or does not resolve ends the turn now
+              event.status !== undefined || probed ? Effect.void : Effect.suspend(() => {
+                probed = true
+                return deadApi
+              })
+            )
           case "ApiError":
             // the CLI's words for a failed call, not the model's: said once, as the turn's failure
             if (event.parentToolUseId === null) apiError = event
@@ -161,6 +179,11 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         }
       }
       const outcome = yield* session.send(line).pipe(Stream.runForEach(show), Effect.either)
+      if (outcome._tag === "Left" && outcome.left._tag === "CliError") {
+        if (!interactive) return yield* outcome.left
+        yield* err(`acx: ${outcome.left.description}`)
+        continue
+      }
       if (outcome._tag === "Left") {
         yield* endLine
         // a process that cannot start ends the chat; without a terminal, so does any failed turn

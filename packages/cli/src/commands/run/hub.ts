@@ -7,6 +7,7 @@
  * @since 0.4.0
  */
 import { agree, plural } from "@acx/convert/Plural"
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as TeamHub from "@acx/memory/TeamHub"
@@ -301,7 +302,7 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
   const members = status.members.map((m) => `${m.member} (${m.role})`).join(", ")
   const grants = status.grants.map((g) => `${g.role}: ${g.project}`).join(", ")
   const projects = status.projects.map((p) => `${p.project} (${p.sessions})`).join(", ")
-  return [
+  return TerminalText.lines([
     machines,
     "",
     status.storeBytes === null
@@ -310,7 +311,7 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
     `members: ${members === "" ? "none" : members}`,
     `grants: ${grants === "" ? "none (every viewer sees every project)" : grants}`,
     `projects: ${projects === "" ? "none" : projects}`
-  ].join("\n")
+  ].join("\n"))
 }
 
 /**

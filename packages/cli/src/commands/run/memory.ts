@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { plural } from "@acx/convert/Plural"
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as HookRunner from "@acx/memory/HookRunner"
 import * as MemoryAdmin from "@acx/memory/MemoryAdmin"
@@ -65,7 +66,7 @@ export const status = ({ json }: StatusArgs) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
-      `model:    ${MemoryAdmin.modelLine(status, config)}`,
+      `model:    ${MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, process.env))}`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
@@ -87,7 +88,7 @@ export const status = ({ json }: StatusArgs) =>
       ...Object.entries(config).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
       ...settings.problems.map((problem) => `  ! ${problem}`)
     ]
-    yield* Console.log(lines.join("\n"))
+    yield* Console.log(TerminalText.lines(lines.join("\n")))
   }))
 
 /** The team memory's settings and state, when it is set up (the URL's password masked). */

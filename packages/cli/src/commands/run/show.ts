@@ -6,6 +6,7 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionExport from "@acx/claude-code/SessionExport"
 import { plural } from "@acx/convert/Plural"
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { describeError, printable } from "../../CliError.js"
@@ -21,6 +22,10 @@ const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): s
   const about = [typeof type === "string" ? type : undefined, typeof description === "string" ? description : undefined]
     .filter((part) => part !== undefined && part !== "").join(": ")
   return `Subagent ${agent.agentId}${about === "" ? "" : ` (${about})`} of session ${sessionId}`
+}
+
+function* mapChunks(f: (chunk: string) => string, chunks: Iterable<string>): Iterable<string> {
+  for (const chunk of chunks) yield f(chunk)
 }
 
 /**
@@ -56,14 +61,18 @@ export const run = (
     const agents = format === "markdown" && found.agent === undefined
       ? yield* projects.listSubagents(session.projectKey, session.sessionId)
       : []
-    // written piece by piece: a session can be larger than the longest string V8 can build
-    return yield* writeStdout(SessionExport.exportChunks(entries, {
-      format,
-      sessionId: session.sessionId,
-      includeThinking: !noThinking,
-      subagentIds: agents.map((info) => info.agentId),
-      uuids,
-      mask: !noMask,
-      ...(found.agent === undefined ? {} : { subagent: true, title: subagentTitle(found.agent, session.sessionId) })
-    }))
+    // written piece by piece: a session can be larger than the longest string V8 can build; a
+    // transcript's control characters are shown, never sent (`TerminalText.lines`)
+    return yield* writeStdout(mapChunks(
+      TerminalText.lines,
+      SessionExport.exportChunks(entries, {
+        format,
+        sessionId: session.sessionId,
+        includeThinking: !noThinking,
+        subagentIds: agents.map((info) => info.agentId),
+        uuids,
+        mask: !noMask,
+        ...(found.agent === undefined ? {} : { subagent: true, title: subagentTitle(found.agent, session.sessionId) })
+      })
+    ))
   }).pipe(Effect.provide(readingLayer(from, configDir, { followSymlinks })))
