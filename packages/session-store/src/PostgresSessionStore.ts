@@ -91,6 +91,7 @@ import { migrate } from "./internal/pgMigrations.js"
 import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
 import { openPool } from "./internal/pgPool.js"
+import * as PhaseBarrier from "./PhaseBarrier.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -454,6 +455,7 @@ export const makeWithClient = (
               : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
             if (!ImportLedger.isExpected(current, advance.expected)) return false
             yield* append(key, batch)
+            yield* PhaseBarrier.pause("append")
             yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
             VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
             ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,

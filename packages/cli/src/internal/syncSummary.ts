@@ -10,7 +10,13 @@ import * as format from "./format.js"
 export const summary = (result: ClaudeImport.ImportResult, target: string, seconds: number): string =>
   `synced ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target} in ${
     seconds.toFixed(1)
-  }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
+  }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged${
+    maskedNote(result)
+  })`
+
+/** What a summary line says of the secrets masked on the way in: nothing when none were. */
+export const maskedNote = (result: Pick<ClaudeImport.ImportResult, "secretsMasked">): string =>
+  result.secretsMasked === 0 ? "" : `; ${result.secretsMasked} secret(s) masked`
 
 /** The `--json` object of a sync (one line; `--watch` prints one per sync). */
 export const summaryJson = (

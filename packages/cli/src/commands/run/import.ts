@@ -15,6 +15,7 @@ import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
+import { maskedNote } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ImportArgs } from "../args/import.js"
 
@@ -66,7 +67,7 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ batchSize, followSymlinks, from, json, machine, project, to, user }: ImportArgs) =>
+export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, project, to, user }: ImportArgs) =>
   Effect.gen(function*() {
     if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
     const target = yield* parseTarget(to)
@@ -85,7 +86,8 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, project, t
         batchSize,
         onProgress: (p) =>
           bar.update(p.sessions, total, p.indexing === true ? "indexing for search and stats" : undefined),
-        origin
+        origin,
+        mask: !noMask
       })
     }).pipe(Effect.provide(target.layer), Effect.ensuring(bar.clear))
     const seconds = (Date.now() - started) / 1000
@@ -93,7 +95,9 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, project, t
     yield* Console.log(
       `imported ${result.sessions} session(s), ${result.subagents} subagent transcript(s), ${result.entries} new entries into ${target.display} in ${
         seconds.toFixed(1)
-      }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged)`
+      }s (${result.filesRead} file(s) read, ${format.bytes(result.bytesRead)}; ${result.filesUnchanged} unchanged${
+        maskedNote(result)
+      })`
     )
     for (const line of importWarnings(result.warnings)) yield* Console.error(line)
   }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))
