@@ -15,7 +15,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcxResult, parseJson, tempDir } from "./utils/acx.js"
 import { acxInProcess } from "./utils/inProcess.js"
-import { makeSecrets, plantSession, secretFragments } from "./utils/plantedSecrets.js"
+import { makeSecrets, plantSession, secretFragments, toolTurn } from "./utils/plantedSecrets.js"
 import { dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]!
@@ -80,51 +80,14 @@ const plantMore = (configDir: string, projectKey: string, secrets: More) => {
   const dir = path.join(configDir, "projects", projectKey)
   const at = (i: number) => new Date(Date.UTC(2026, 10, 2, 10, 0, i)).toISOString()
   const base = (i: number) => ({ uuid: randomUUID(), sessionId, timestamp: at(i), cwd: "/planted" })
-  const toolId = `toolu_${random(20)}`
   const entries = [
-    {
-      ...base(0),
-      type: "user",
-      message: {
-        role: "user",
-        content: `use ${secrets.openai} and ${secrets.githubPat}, slack ${secrets.slack}, maps ${secrets.google}`
-      }
-    },
-    {
-      ...base(1),
-      type: "assistant",
-      requestId: `req_${random(12)}`,
-      message: {
-        id: `msg_${random(12)}`,
-        role: "assistant",
-        model: "claude-sonnet-4-5",
-        content: [
-          { type: "text", text: `the session token is ${secrets.jwt}` },
-          {
-            type: "tool_use",
-            id: toolId,
-            name: "Bash",
-            input: {
-              command: `curl -H "Authorization: Bearer ${secrets.bearer}" -H "Authorization: Basic ${secrets.basic}" ` +
-                `&& psql postgres://app:${secrets.urlPassword}@db.internal/app`
-            }
-          }
-        ],
-        usage: { input_tokens: 10, output_tokens: 5 }
-      }
-    },
-    {
-      ...base(2),
-      type: "user",
-      message: {
-        role: "user",
-        content: [{
-          type: "tool_result",
-          tool_use_id: toolId,
-          content: `DB_PASSWORD=${secrets.envPassword}\nconfig: password=${secrets.keyValue}\n`
-        }]
-      }
-    },
+    ...toolTurn(sessionId, Date.UTC(2026, 10, 2, 10), {
+      prompt: `use ${secrets.openai} and ${secrets.githubPat}, slack ${secrets.slack}, maps ${secrets.google}`,
+      reply: `the session token is ${secrets.jwt}`,
+      command: `curl -H "Authorization: Bearer ${secrets.bearer}" -H "Authorization: Basic ${secrets.basic}" ` +
+        `&& psql postgres://app:${secrets.urlPassword}@db.internal/app`,
+      output: `DB_PASSWORD=${secrets.envPassword}\nconfig: password=${secrets.keyValue}\n`
+    }),
     // no uuid: kept once by the ledger, and by the stored copy's equality when the ledger is gone
     { type: "custom-title", customTitle: `deploy with ${secrets.titleKey}`, sessionId }
   ]
