@@ -8,7 +8,9 @@
  *
  * Lines are read as bytes (unparseable lines skipped and reported per file, lines that are not
  * valid UTF-8 kept with U+FFFD and reported with their byte offset) and appended in batches of
- * `batchSize`.
+ * `batchSize`, each entry's secrets masked first (`Redact.maskEntry`, unless `mask: false`). It
+ * ends by deriving every entry of the store its catalog has not yet, whatever an earlier import
+ * that was killed left behind.
  *
  * **Exactly once, and incremental**, into a store that keeps an
  * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
@@ -16,7 +18,7 @@
  * mtime) by compare-and-set, so
  * - a file whose size and mtime are those recorded is not opened; in a plain tree one listing
  *   (`PlainListing.importFiles`) tells which files moved, and the import goes over those only (or
- *   returns at once when none did and every session's origin is recorded);
+ *   only derives what the catalog has not when none did and every session's origin is recorded);
  * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
  *   and of the KiB before the offset — tells growth from a rewrite);
  * - two imports of the same source at the same time store every line once: a batch whose record
@@ -147,7 +149,8 @@ export interface ImportResult {
   /** Per file: lines skipped or not valid UTF-8. */
   readonly warnings: ReadonlyArray<FileWarning>
   /**
-   * Secrets masked in the entries this run stored (`ImportOptions.mask`).
+   * Secrets masked in the entries this run read and appended (`ImportOptions.mask`; an entry the
+   * store already held, or a batch retried after another import moved its record, counts again).
    *
    * @since 0.5.0
    */
