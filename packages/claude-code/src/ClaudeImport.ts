@@ -8,7 +8,9 @@
  *
  * Lines are read as bytes (unparseable lines skipped and reported per file, lines that are not
  * valid UTF-8 kept with U+FFFD and reported with their byte offset) and appended in batches of
- * `batchSize`.
+ * `batchSize`, each entry's secrets masked first (`Redact.maskEntry`, unless `mask: false`). It
+ * ends by deriving every entry of the store its catalog has not yet, whatever an earlier import
+ * that was killed left behind.
  *
  * **Exactly once, and incremental**, into a store that keeps an
  * {@link ImportLedger.ImportLedger} (the SQLite and Postgres adapters): each batch is appended
@@ -16,7 +18,7 @@
  * mtime) by compare-and-set, so
  * - a file whose size and mtime are those recorded is not opened; in a plain tree one listing
  *   (`PlainListing.importFiles`) tells which files moved, and the import goes over those only (or
- *   returns at once when none did and every session's origin is recorded);
+ *   only derives what the catalog has not when none did and every session's origin is recorded);
  * - a file that grew is read from the recorded offset (its fingerprint — hashes of its first KiB
  *   and of the KiB before the offset — tells growth from a rewrite);
  * - two imports of the same source at the same time store every line once: a batch whose record
@@ -30,7 +32,9 @@
  *
  * @since 0.1.0
  */
+import * as Redact from "@acx/convert/Redact"
 import * as ImportLedger from "@acx/session-store/ImportLedger"
+import * as PhaseBarrier from "@acx/session-store/PhaseBarrier"
 import * as SessionOrigins from "@acx/session-store/SessionOrigins"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
@@ -93,6 +97,14 @@ export interface ImportOptions {
    * (`@acx/session-store/SessionOrigins`). Absent: the ledger is keyed by path, as before.
    */
   readonly origin?: ProjectOrigin.Origin | undefined
+  /**
+   * Mask the secrets of every entry before it is stored (`Redact.maskEntry`, the page's mask):
+   * a store others read never holds them. Default `true`; `false` stores the transcript as
+   * written, for a store only its owner reads.
+   *
+   * @since 0.5.0
+   */
+  readonly mask?: boolean | undefined
 }
 
 /**
@@ -142,6 +154,13 @@ export interface ImportResult {
   readonly bytesRead: number
   /** Per file: lines skipped or not valid UTF-8. */
   readonly warnings: ReadonlyArray<FileWarning>
+  /**
+   * Secrets masked in the entries this run read and appended (`ImportOptions.mask`; an entry the
+   * store already held, or a batch retried after another import moved its record, counts again).
+   *
+   * @since 0.5.0
+   */
+  readonly secretsMasked: number
 }
 
 const PRINT = 1024
@@ -216,10 +235,21 @@ export const importClaudeDir = (
     const moved = plain !== undefined && plain.sessions.length > 0 ? plain : undefined
     if (moved !== undefined) {
       const unchanged = yield* unchangedImport(store, moved, records, options.origin)
-      if (unchanged !== undefined) return unchanged
+      if (unchanged !== undefined) {
+        // an import killed while it derived left entries behind their watermark: derived here
+        yield* refreshCatalog(store)
+        return unchanged
+      }
     }
 
-    const totals = { entries: 0, bytes: 0, skipped: 0, filesRead: 0, filesUnchanged: 0 }
+    const totals = { entries: 0, bytes: 0, skipped: 0, filesRead: 0, filesUnchanged: 0, masked: 0 }
+    // what is stored: the entry, its secrets masked unless the caller keeps them
+    const stored = <A>(entry: A): A => {
+      if (options.mask === false) return entry
+      const { masked, value } = Redact.maskEntry(entry)
+      totals.masked += masked
+      return value
+    }
     const warnings: Array<FileWarning> = []
 
     // Where the file's bytes up to `offset` come from: hashes of the first KiB and the KiB before it.
@@ -253,6 +283,7 @@ export const importClaudeDir = (
           const stored = yield* ledger.appendImported(task.key, fresh, advance)
           if (!stored) return yield* Effect.fail(new ImportConflictError())
           records.set(advance.next.file, advance.next)
+          yield* PhaseBarrier.pause("ledger")
         }
         totals.entries += entries.length
       })
@@ -298,6 +329,7 @@ export const importClaudeDir = (
           return
         }
         const file = opened.right
+        yield* PhaseBarrier.pause("read")
         const head: { hash?: string } = {}
         const fingerprint = (offset: number) =>
           fingerprintAt(file, offset, head).pipe(Effect.mapError(ioError(task.name)))
@@ -338,7 +370,7 @@ export const importClaudeDir = (
           Effect.gen(function*() {
             const entry = line.tooLarge ? undefined : entryOfLine(line.text)
             count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
-            if (entry !== undefined) batch.push(entry)
+            if (entry !== undefined) batch.push(stored(entry))
             taken = line.end
             if (batch.length >= batchSize) yield* flush(false)
           })
@@ -361,7 +393,7 @@ export const importClaudeDir = (
           if (entry !== undefined) {
             // a whole entry without its newline is taken (a `\n` added later reads as a blank line)
             count(seen, rest, false)
-            batch.push(entry)
+            batch.push(stored(entry))
             taken = rest.end
           } else if (rest.tooLarge) {
             // too large so far: left for the next import, which reads it again
@@ -392,7 +424,7 @@ export const importClaudeDir = (
         const entry: SessionStore.SessionStoreEntry = { ...meta, type: "agent_metadata" }
         const fingerprint = `meta:${sha1(new TextEncoder().encode(canonicalJson(entry)))}`
         const next: ImportLedger.ImportedFile = { file: task.name, size, mtimeMs, offset: size, fingerprint }
-        const entries = record !== null && record.fingerprint === fingerprint ? [] : [entry]
+        const entries = record !== null && record.fingerprint === fingerprint ? [] : [stored(entry)]
         yield* storeBatch(
           task,
           entries,
@@ -513,15 +545,16 @@ export const importClaudeDir = (
       }
     }
     if (options.origin !== undefined) {
+      yield* PhaseBarrier.pause("origins")
       yield* recordOrigins(store, source, options.origin, imported, options.projectKey)
     }
     // The catalog's derived data is advanced here, by the writer (docs/design.md, "Derived data in
     // the SQL stores"), so the first read after an import or a sync — `acx sessions --from`, a
-    // search, the page — finds it current instead of deriving a whole store itself.
-    const catalog = StoreCatalog.catalogOf(store)
-    if (catalog !== undefined && totals.entries > 0) {
-      const last = imported.at(-1)
-      if (options.onProgress !== undefined && last !== undefined) {
+    // search, the page — finds it current instead of deriving a whole store itself. Whatever this
+    // import appended: an earlier one killed before its catalog step left entries to derive too.
+    const last = imported.at(-1)
+    if (StoreCatalog.catalogOf(store) !== undefined) {
+      if (options.onProgress !== undefined && last !== undefined && totals.entries > 0) {
         yield* options.onProgress({
           sessions,
           total: listed.length,
@@ -531,7 +564,7 @@ export const importClaudeDir = (
           indexing: true
         })
       }
-      yield* catalog.refresh()
+      yield* refreshCatalog(store)
     }
     return {
       sessions,
@@ -541,9 +574,19 @@ export const importClaudeDir = (
       filesRead: totals.filesRead,
       filesUnchanged: totals.filesUnchanged,
       bytesRead: totals.bytes,
-      warnings
+      warnings,
+      secretsMasked: totals.masked
     }
   })
+
+/**
+ * Derives every entry of the store not derived yet (one indexed lookup when none is behind), in
+ * a store that keeps a catalog.
+ */
+const refreshCatalog = (store: SessionStore.SessionStore) => {
+  const catalog = StoreCatalog.catalogOf(store)
+  return catalog === undefined ? Effect.void : Effect.asVoid(catalog.refresh())
+}
 
 /**
  * The result of an import of the whole directory (`listing`) that would read, store and record

@@ -82,6 +82,8 @@ export interface SyncOptions {
   readonly onProgress?: ((progress: ClaudeImport.ImportProgress) => Effect.Effect<void>) | undefined
   /** The machine and user syncing (see `ClaudeImport.ImportOptions.origin`). */
   readonly origin?: ClaudeImport.ImportOptions["origin"]
+  /** Mask secrets on the way in (see `ClaudeImport.ImportOptions.mask`; default `true`). */
+  readonly mask?: boolean | undefined
 }
 
 /**
@@ -112,7 +114,8 @@ const emptyResult: ClaudeImport.ImportResult = {
   filesRead: 0,
   filesUnchanged: 0,
   bytesRead: 0,
-  warnings: []
+  warnings: [],
+  secretsMasked: 0
 }
 
 /**
@@ -133,7 +136,8 @@ export const addResults = (
   skippedLines: before.skippedLines + after.skippedLines,
   filesRead: before.filesRead + after.filesRead,
   bytesRead: before.bytesRead + after.bytesRead,
-  warnings: [...before.warnings, ...after.warnings]
+  warnings: [...before.warnings, ...after.warnings],
+  secretsMasked: before.secretsMasked + after.secretsMasked
 })
 
 const isTimeout = (error: unknown): error is DirectoryLock.DirectoryLockError =>
@@ -192,7 +196,8 @@ export const sync: (
         to: options.to,
         batchSize: options.batchSize,
         onProgress: options.onProgress,
-        origin: options.origin
+        origin: options.origin,
+        mask: options.mask
       })
       total = count === 0 ? result : addResults(total, result)
       count++

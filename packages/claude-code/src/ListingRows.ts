@@ -23,7 +23,31 @@ export interface ListedSession extends SessionMetadata.SessionMetadata {
   readonly file: string
   readonly mtime: number
   readonly size: number
+  /** The project across machines (`ProjectOrigin`: the normalised git remote, else the path). */
+  readonly project?: string
+  /** The machine the session was recorded on. */
+  readonly machine?: string
 }
+
+/**
+ * Where a listed session comes from: its project across machines and its machine (a store's
+ * recorded origin, or this machine for a config directory: `StatsOrigins`).
+ *
+ * @since 0.5.0
+ * @category rows
+ */
+export interface RowOrigin {
+  readonly project: string
+  readonly machine: string
+}
+
+/**
+ * Origins by `projectKey/sessionId`.
+ *
+ * @since 0.5.0
+ * @category rows
+ */
+export type RowOrigins = ReadonlyMap<string, RowOrigin>
 
 /**
  * The fields of `SessionListing.ListedSession`, in its order: a row holds these and no other (a
@@ -44,7 +68,9 @@ export const FIELDS: ReadonlyArray<keyof ListedSession> = [
   "cwd",
   "gitBranch",
   "startTime",
-  "lastTime"
+  "lastTime",
+  "project",
+  "machine"
 ]
 
 /**
@@ -75,10 +101,11 @@ export const byLastActivity = (
 // (8 µs a row: 80 ms for 10 000 sessions).
 // The prompts and titles are what a user typed (or a model wrote from it): their secrets are
 // masked as the page masks them (`Redact.redactSecrets`), so `acx sessions` shows none the page hides.
-const rowOf = (session: ListedSession): ListedSession => {
+const rowOf = (session: ListedSession, origin: RowOrigin | undefined): ListedSession => {
   const row: Record<string, unknown> = {}
+  const given = origin === undefined ? session : { ...session, project: origin.project, machine: origin.machine }
   for (const key of FIELDS) {
-    const value = session[key]
+    const value = given[key]
     if (value !== undefined) {
       row[key] = TYPED.has(key) && typeof value === "string"
         ? Redact.redactSecrets(value)
@@ -93,17 +120,20 @@ const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"
 /**
  * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
  * order, each holding `ListedSession`'s fields only (absent ones left out, never `null`), secrets in
- * the title and prompts masked. What
+ * the title and prompts masked, each with its `project` and `machine` when `origins` has them. What
  * `acx sessions --json` prints and `GET /api/sessions` sends.
  *
  * @since 0.3.0
  * @category rows
  */
-export const rows = (sessions: ReadonlyArray<ClaudeProjects.SessionInfo>): Array<ListedSession> =>
+export const rows = (
+  sessions: ReadonlyArray<ClaudeProjects.SessionInfo>,
+  origins: RowOrigins = new Map()
+): Array<ListedSession> =>
   // each session's time parsed once, not at every comparison (a hub lists thousands)
   sessions.map((session) => ({ session, at: lastActivity(session) }))
     .sort((a, b) =>
       b.at - a.at ||
       (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0)
     )
-    .map(({ session }) => rowOf(session))
+    .map(({ session }) => rowOf(session, origins.get(`${session.projectKey}/${session.sessionId}`)))

@@ -12,6 +12,7 @@
  * @since 0.3.0
  */
 import * as ProjectIdentity from "@acx/convert/ProjectIdentity"
+import * as OriginNames from "@acx/session-store/OriginNames"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -94,8 +95,16 @@ export const remoteUrlOf = (cwd: string): string | undefined => {
  * @since 0.3.0
  * @category identity
  */
-export const projectOf = (cwd: string): Effect.Effect<string> =>
-  Effect.sync(() => ProjectIdentity.format(ProjectIdentity.identify({ path: cwd, remoteUrl: remoteUrlOf(cwd) })))
+export const projectOf = (cwd: string): Effect.Effect<string> => Effect.sync(() => projectOfDirectory(cwd))
+
+/**
+ * {@link projectOf} without Effect (for a reader that starts without it: the CLI's fast paths).
+ *
+ * @since 0.5.0
+ * @category identity
+ */
+export const projectOfDirectory = (cwd: string): string =>
+  ProjectIdentity.format(ProjectIdentity.identify({ path: cwd, remoteUrl: remoteUrlOf(cwd) }))
 
 /**
  * The project of each session (by `projectKey/sessionId`): {@link projectOf} its working
@@ -108,21 +117,53 @@ export const projectsOf = (
   sessions: ReadonlyArray<
     { readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }
   >
-): Effect.Effect<Map<string, string>> =>
-  Effect.gen(function*() {
-    const byCwd = new Map<string, string>()
-    const projects = new Map<string, string>()
-    for (const session of sessions) {
-      const cwd = session.cwd
-      let project = cwd === undefined ? session.projectKey : byCwd.get(cwd)
-      if (project === undefined && cwd !== undefined) {
-        project = yield* projectOf(cwd)
-        byCwd.set(cwd, project)
-      }
-      projects.set(`${session.projectKey}/${session.sessionId}`, project ?? session.projectKey)
+): Effect.Effect<Map<string, string>> => Effect.sync(() => projectsOfSessions(sessions))
+
+/**
+ * {@link projectsOf} without Effect (for a reader that starts without it: the CLI's fast paths).
+ *
+ * @since 0.5.0
+ * @category identity
+ */
+export const projectsOfSessions = (
+  sessions: ReadonlyArray<
+    { readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }
+  >
+): Map<string, string> => {
+  const byCwd = new Map<string, string>()
+  const projects = new Map<string, string>()
+  for (const session of sessions) {
+    const cwd = session.cwd
+    let project = cwd === undefined ? session.projectKey : byCwd.get(cwd)
+    if (project === undefined && cwd !== undefined) {
+      project = projectOfDirectory(cwd)
+      byCwd.set(cwd, project)
     }
-    return projects
-  })
+    projects.set(`${session.projectKey}/${session.sessionId}`, project ?? session.projectKey)
+  }
+  return projects
+}
+
+/**
+ * The origins of sessions listed from this machine's config directory, by `projectKey/sessionId`:
+ * `local`'s machine (as stores keep its name, `OriginNames.machineName`) and user, each
+ * session's project from its working directory ({@link projectsOfSessions}). Without Effect:
+ * `StatsOrigins.ofProjects` and the CLI's fast path of a config directory's listing give these.
+ *
+ * @since 0.5.0
+ * @category identity
+ */
+export const originsOfSessions = (
+  sessions: ReadonlyArray<
+    { readonly projectKey: string; readonly sessionId: string; readonly cwd?: string | undefined }
+  >,
+  local: Origin = localOrigin()
+): Map<string, Origin & { readonly project: string }> => {
+  const machine = OriginNames.machineName(local.machine)
+  return new Map(
+    [...projectsOfSessions(sessions)].map(([key, project]) => [key, { machine, user: local.user, project }])
+  )
+}
 
 /**
  * This machine and user, unless named: the hostname and the OS user's name (`$USER` where the

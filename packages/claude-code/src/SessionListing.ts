@@ -40,7 +40,14 @@ export const ListedSession = Schema.Struct({
   /** ISO 8601, as written in the transcript: the first entry's time. */
   startTime: optional,
   /** ISO 8601: the last entry's time. */
-  lastTime: optional
+  lastTime: optional,
+  /**
+   * The project across machines: the normalised git remote of its working directory, else the
+   * directory (a store's recorded origin; absent for a session a store recorded none of).
+   */
+  project: optional,
+  /** The machine it was recorded on (this machine's name for a config directory). */
+  machine: optional
 }).annotations({ identifier: "ListedSession" })
 
 /**

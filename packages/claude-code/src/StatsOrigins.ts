@@ -68,12 +68,7 @@ export const ofProjects = (
   projectKey?: string,
   local: ProjectOrigin.Origin = ProjectOrigin.localOrigin()
 ): Effect.Effect<Origins, ClaudeProjects.ClaudeProjectsError> =>
-  Effect.gen(function*() {
-    const sessions = yield* projects.listSessions(projectKey)
-    const named = yield* ProjectOrigin.projectsOf(sessions)
-    const machine = SessionOrigins.machineName(local.machine)
-    return new Map([...named].map(([key, project]) => [key, { machine, user: local.user, project }]))
-  })
+  Effect.map(projects.listSessions(projectKey), (sessions) => ProjectOrigin.originsOfSessions(sessions, local))
 
 /**
  * The folds with each file's origin set from `origins` (a file whose session has none keeps none).

@@ -61,6 +61,7 @@ export interface UnchangedResult {
   readonly filesUnchanged: number
   readonly bytesRead: 0
   readonly warnings: ReadonlyArray<never>
+  readonly secretsMasked: 0
 }
 
 /**
@@ -91,6 +92,7 @@ export const unchangedImport = (
     filesRead: 0,
     filesUnchanged: listing.files.length,
     bytesRead: 0,
-    warnings: []
+    warnings: [],
+    secretsMasked: 0
   }
 }

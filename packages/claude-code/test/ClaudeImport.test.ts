@@ -1,4 +1,5 @@
 import { importClaudeDir, type ImportProgress } from "@acx/claude-code/ClaudeImport"
+import * as Redact from "@acx/convert/Redact"
 import * as Fixtures from "@acx/fixtures"
 import * as MemorySessionStore from "@acx/session-store/MemorySessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -87,10 +88,12 @@ describe(
           expect(progress.filter((p) => p.indexing !== true).length).toBe(mains.length)
           expect(progress.at(-1)?.sessions).toBe(mains.length)
           if (name === "SqliteSessionStore") expect(progress.at(-1)?.indexing).toBe(true)
-          const want = (e: Expected) => [
-            ...parse(e.file),
-            ...(e.meta !== undefined ? [{ ...e.meta, type: "agent_metadata" }] : [])
-          ]
+          // as stored: secrets masked (`ImportOptions.mask`'s default)
+          const want = (e: Expected) =>
+            [
+              ...parse(e.file),
+              ...(e.meta !== undefined ? [{ ...e.meta, type: "agent_metadata" }] : [])
+            ].map((entry) => Redact.maskEntry(entry).value)
           for (const e of expected) expect(yield* store.load(e.key)).toEqual(want(e))
           const second = yield* run
           expect(second.sessions).toBe(mains.length)

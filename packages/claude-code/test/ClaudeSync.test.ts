@@ -38,7 +38,8 @@ const result: fc.Arbitrary<ClaudeImport.ImportResult> = fc.record({
   warnings: fc.array(
     fc.record({ file: fc.string(), malformedLines: fc.nat(), invalidUtf8Lines: fc.nat(), firstOffset: fc.nat() }),
     { maxLength: 3 }
-  )
+  ),
+  secretsMasked: fc.nat(1000)
 })
 
 describe("ClaudeSync.addResults", () => {
@@ -51,6 +52,7 @@ describe("ClaudeSync.addResults", () => {
       expect(total.bytesRead).toBe(sum((pass) => pass.bytesRead))
       expect(total.filesRead).toBe(sum((pass) => pass.filesRead))
       expect(total.skippedLines).toBe(sum((pass) => pass.skippedLines))
+      expect(total.secretsMasked).toBe(sum((pass) => pass.secretsMasked))
       expect(total.warnings).toEqual(passes.flatMap((pass) => pass.warnings))
       expect([total.sessions, total.subagents, total.filesUnchanged])
         .toEqual([last.sessions, last.subagents, last.filesUnchanged])

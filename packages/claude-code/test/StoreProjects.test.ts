@@ -79,7 +79,8 @@ for (const backend of stores) {
     it.scoped("listing, transcripts, subagents and statistics equal the config dir's", () =>
       Effect.gen(function*() {
         const store = yield* backend.open()
-        yield* ClaudeImport.importClaudeDir({ from: { configDir: built.configDir }, to: store }).pipe(
+        // stored as written (`mask: false`): the store is compared with the files byte for byte
+        yield* ClaudeImport.importClaudeDir({ from: { configDir: built.configDir }, to: store, mask: false }).pipe(
           Effect.provide(NodeContext.layer)
         )
         const dir = yield* dirProjects

@@ -25,6 +25,7 @@
  */
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as PlainListing from "@acx/claude-code/PlainListing"
+import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
 import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
 import * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
@@ -163,9 +164,9 @@ export const sessionsOutput = (request: DirRequest): string | undefined => {
   const cacheFile = SessionIndexCache.cacheFileFor(AcxHome.paths().cache, projectsDir)
   const cached = SessionIndexCache.cachedEntries(cacheFile, projectsDir, sessions)
   if (cached === undefined) return undefined
-  const list = ListingRows.rows(
-    sessions.map((session, i) => ({ ...session, ...SessionMetadata.metadataOf(cached[i]!.state) }))
-  )
+  const listed = sessions.map((session, i) => ({ ...session, ...SessionMetadata.metadataOf(cached[i]!.state) }))
+  // this machine's, each project from its working directory (as the full path's listing)
+  const list = ListingRows.rows(listed, ProjectOrigin.originsOfSessions(listed))
   return request.json ? format.json(list) : sessionsTable(list, { sizes: true })
 }
 

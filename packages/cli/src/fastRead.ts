@@ -28,6 +28,7 @@
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as StoreListing from "@acx/claude-code/StoreListing"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
+import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as fs from "node:fs"
 import { parseArgs } from "./internal/fastArgs.js"
@@ -82,20 +83,36 @@ export const parseSessions = (args: ReadonlyArray<string>): SessionsRequest | un
 export const readCatalog = (
   from: string,
   statement: StoreCatalogSql.Statement,
-  cwd: string = process.cwd()
-): { readonly location: string; readonly rows: Array<StoreCatalogSql.MetaRow> } | undefined => {
+  cwd: string = process.cwd(),
+  withOrigins = false
+):
+  | {
+    readonly location: string
+    readonly rows: Array<StoreCatalogSql.MetaRow>
+    /** With `withOrigins`: the recorded origins, as `StatsOrigins.ofStore` reads them. */
+    readonly origins: ListingRows.RowOrigins
+  }
+  | undefined =>
+{
   const filename = SqliteSpec.filenameOf(from, cwd)
   if (filename === undefined) return undefined
   try {
     if (!fs.statSync(filename).isFile()) return undefined
     const db = openReadOnly(filename)
     try {
-      const rows = db.transaction(() => {
+      const read = db.transaction(() => {
         const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
         if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
-        return db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
+        const rows = db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
+        const origins = new Map<string, ListingRows.RowOrigin>()
+        if (withOrigins) {
+          for (const row of db.prepare(ImportLedgerSql.ORIGINS).all() as Array<ImportLedgerSql.OriginRow>) {
+            origins.set(`${row.project_key}/${row.session_id}`, { machine: row.machine, project: row.project })
+          }
+        }
+        return { rows, origins }
       })()
-      return rows === undefined ? undefined : { location: SqliteSpec.display(filename), rows }
+      return read === undefined ? undefined : { location: SqliteSpec.display(filename), ...read }
     } finally {
       db.close()
     }
@@ -117,11 +134,13 @@ export const sessionsOutput = (request: SessionsRequest, cwd: string = process.c
     const read = readCatalog(
       request.from,
       StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey }),
-      cwd
+      cwd,
+      true
     )
     if (read === undefined || read.rows.length === 0) return undefined
     const list = ListingRows.rows(
-      read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row)))
+      read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row))),
+      read.origins
     )
     // a store keeps entries, not files: no sizes, as the full path prints a store's rows
     return request.json ? format.json(list) : sessionsTable(list, { sizes: false })

@@ -1,6 +1,6 @@
 /**
  * The fast path of an unchanged `acx sync` (`dist/fast-sync.cjs`): `acx sync [--to sqlite:FILE]
- * [--config-dir DIR] [--json] [--background] [--machine M] [--user U]` answered without the CLI
+ * [--config-dir DIR] [--json] [--background] [--no-mask] [--machine M] [--user U]` answered without the CLI
  * framework or Effect when the sync would read, store and record nothing — the usual case of a
  * hook's sync or a `--watch` rescan. The bin hands such a command line to {@link main} first.
  * It answers only when
@@ -13,12 +13,14 @@
  *   schema this acx writes (no migration to run), opened read-only;
  * - the sync's lock directory exists and is empty before and after the check: no sync holds the
  *   lock or waits to break it, no `again` mark asks for another pass;
- * - in one read transaction of the store, the ledger holds a record of every file at its size and
- *   mtime, and every session's origin is recorded (`UnchangedSync.unchangedImport`).
+ * - in one read transaction of the store, no key has entries its catalog has not derived
+ *   (`StoreCatalogSql.READINESS`: a sync killed while it derived leaves some), the ledger holds a
+ *   record of every file at its size and mtime, and every session's origin is recorded
+ *   (`UnchangedSync.unchangedImport`).
  *
  * It then prints the full path's summary (`internal/syncSummary.ts`) with its own time, and
  * writes nothing anywhere: the full path would have appended nothing, recorded no origin, moved
- * no ledger record and derived nothing (its catalog step runs only after new entries). A sync
+ * no ledger record and derived nothing (its catalog step finds no key behind). A sync
  * that takes the lock while this path looks is either one this check precedes (what it stored
  * is newer than the records read here, or it still holds the lock at the second look), so
  * nothing is claimed that another sync is still writing.
@@ -67,7 +69,8 @@ export interface SyncRequest {
 export const parseSync = (args: ReadonlyArray<string>): SyncRequest | undefined => {
   const options = parseArgs(args, {
     values: { "--to": "to", "--config-dir": "configDir", "--machine": "machine", "--user": "user" },
-    flags: { "--json": "json", "--background": "background" }
+    // `--no-mask` changes what a sync stores, and an unchanged one stores nothing
+    flags: { "--json": "json", "--background": "background", "--no-mask": "noMask" }
   })
   if (options === undefined) return undefined
   const text = (name: string) => typeof options[name] === "string" ? options[name] : undefined
@@ -115,14 +118,15 @@ interface Recorded {
 }
 
 // The source's ledger records and the recorded origins, in one read transaction; `undefined`
-// when the store is of another schema or holds no record of this source (a first sync, or an
-// older acx's path-keyed records the full path adopts).
+// when the store is of another schema, has entries its catalog has not derived, or holds no
+// record of this source (a first sync, or an older acx's path-keyed records the full path adopts).
 const readRecorded = (file: string, source: string): Recorded | undefined => {
   const db = openReadOnly(file)
   try {
     return db.transaction(() => {
-      const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown }
-      if (ready.version !== StoreCatalogSql.SCHEMA_VERSION) return undefined
+      const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
+      // entries not derived yet (a sync killed while it derived): the full path derives them
+      if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
       const rows = db.prepare(ImportLedgerSql.IMPORTED_FILES).all(source) as Array<ImportLedgerSql.LedgerRow>
       if (rows.length === 0) return undefined
       const records = new Map<string, UnchangedSync.RecordedFile>()

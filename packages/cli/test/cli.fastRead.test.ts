@@ -17,6 +17,7 @@
  */
 import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as Pricing from "@acx/convert/Pricing"
@@ -46,7 +47,9 @@ const fullOutput = (spec: string, options: { readonly json: boolean; readonly pr
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const { display, store } = yield* openStore(spec)
     const projects = StoreProjects.make({ store, location: display })
-    const list = SessionListing.rows(yield* projects.listSessions(options.project))
+    // with the origins the store recorded (`run/sessions.ts`)
+    const origins = yield* StatsOrigins.ofStore(store, options.project)
+    const list = SessionListing.rows(yield* projects.listSessions(options.project), origins)
     // a store's rows have no size to show (`run/sessions.ts`)
     return `${options.json ? format.json(list) : sessionsTable(list, { sizes: false })}\n`
   })))

@@ -160,13 +160,16 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
     "acx sessions --from lists it as the config dir does",
     { timeout: TEST_TIMEOUT_MS },
     async () => {
+      // where it comes from: this machine for the directory; the SDK's mirroring records no origin
       const strip = (rows: Array<Record<string, unknown>>) =>
-        rows.map(({ file: _f, mtime: _m, size: _s, ...rest }) => rest)
+        rows.map(({ file: _f, machine: _h, mtime: _m, project: _p, size: _s, ...rest }) => rest)
       const fromDir = parseJson(ok(await acx(["sessions", "--json", ...dir()], { env })))
       const fromStore = parseJson(ok(await acx(["sessions", "--json", ...from()], { env })))
       expect(fromStore.map((row: { sessionId: string }) => row.sessionId)).toEqual([sessionId])
       expect(strip(fromStore)).toEqual(strip(fromDir))
       expect(fromStore[0].firstPrompt).toBe("Look at the notes")
+      expect([fromStore[0].project, fromStore[0].machine]).toEqual([undefined, undefined])
+      expect(typeof fromDir[0].machine).toBe("string")
     }
   )
 

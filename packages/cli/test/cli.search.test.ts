@@ -239,9 +239,9 @@ describe("acx search", () => {
     const shown = JSON.stringify(json)
     for (const fragment of fragments) expect(shown).not.toContain(fragment)
     for (const kind of ["anthropic-key", "aws-access-key", "credential"]) expect(shown).toContain(`[REDACTED:${kind}]`)
-    // the key's own words were searched for: the hit is there, the key is not
+    // the key's own words: masked on the way into the store (acx sync), so not even indexed
     const byKeyWord = await search([secrets.anthropic.split("-")[5]!])
-    expect(byKeyWord.hits.map((hit) => hit.uuid)).toEqual([planted.entries[0]!.uuid])
+    expect(byKeyWord.hits).toEqual([])
     // (the query is echoed as typed: the hits are what must not show it)
     for (const fragment of fragments) expect(JSON.stringify(byKeyWord.hits)).not.toContain(fragment)
     // the private key: the match is after it, so the window starts inside it

@@ -15,6 +15,8 @@
  * @since 0.1.0
  */
 
+import * as JsonDepth from "@acx/schema/JsonDepth"
+
 /**
  * One kind of secret: its name (in the marker) and its pattern (global).
  *
@@ -329,18 +331,19 @@ export const mapStrings = (
   input: unknown,
   redact: (text: string) => string,
   depth = 0,
-  secretKey?: (key: string) => boolean
+  secretKey?: (key: string) => boolean,
+  maxDepth = MAX_DEPTH
 ): unknown => {
   if (typeof input === "string") return redact(input)
   if (typeof input !== "object" || input === null) return input
-  if (depth >= MAX_DEPTH) return marker("too-deep")
-  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1, secretKey))
+  if (depth >= maxDepth) return marker("too-deep")
+  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1, secretKey, maxDepth))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(input)) {
     const hidden = secretKey !== undefined && (typeof item === "string" || typeof item === "number") &&
       secretKey(key) && item !== ""
     const name = redact(key)
-    const value = hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey)
+    const value = hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey, maxDepth)
     // a key named "__proto__" is data like any other (defineProperty); every other key is assigned,
     // which is the same own property and many times faster (thousands of rows a page's list)
     if (name === "__proto__") {
@@ -351,6 +354,36 @@ export const mapStrings = (
   }
   return out
 }
+
+/**
+ * A stored entry with its secrets masked, and how many were: {@link redactSecrets} on every
+ * string (keys too), the mask the page applies to what it shows (`@acx/ui/SecretMask`), applied
+ * on the way into a store (`acx sync`, `acx import`). Walks as deep as a stored entry may be
+ * (`JsonDepth.MAX_DEPTH`), so nothing a store keeps is cut. An entry without a secret comes back
+ * as itself (the same object), with 0.
+ *
+ * @since 0.5.0
+ * @category redaction
+ */
+export const maskEntry = <A>(input: A): { readonly value: A; readonly masked: number } => {
+  let masked = 0
+  const mask = (text: string): string => {
+    const out = redactSecrets(text)
+    if (out !== text) masked += Math.max(1, markers(out) - markers(text))
+    return out
+  }
+  const value = mapStrings(input, mask, 0, undefined, JsonDepth.MAX_DEPTH + 1) as A
+  return masked === 0 ? { value: input, masked } : { value, masked }
+}
+
+// How many `[REDACTED:` markers a text holds.
+const markers = (text: string): number => {
+  let count = 0
+  for (let at = text.indexOf(MARKER_START); at >= 0; at = text.indexOf(MARKER_START, at + 1)) count++
+  return count
+}
+
+const MARKER_START = "[REDACTED:"
 
 /**
  * Whether a JSON key names a secret ({@link SECRET_KEY_NAME}, in any case: `password`,

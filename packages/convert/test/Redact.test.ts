@@ -94,3 +94,34 @@ describe("Redact", () => {
     )
   })
 })
+
+describe("Redact.maskEntry", () => {
+  const key = "sk-ant-api03-" + "aZ0".repeat(12)
+  it("masks every string and key of an entry, as the page's mask does, and counts the secrets", () => {
+    const entry = {
+      type: "user",
+      message: { content: [{ type: "text", text: `use ${key} and ${key}` }], [`x${key}`]: "k" }
+    }
+    const { masked, value } = Redact.maskEntry(entry)
+    expect(masked).toBe(3)
+    expect(JSON.stringify(value)).not.toContain(key)
+    expect(value).toEqual(Redact.mapStrings(entry, Redact.redactSecrets))
+  })
+
+  it("gives an entry without a secret back as itself; masking twice masks nothing more", () => {
+    const entry = { type: "assistant", message: { content: "nothing to hide" } }
+    expect(Redact.maskEntry(entry)).toEqual({ value: entry, masked: 0 })
+    expect(Redact.maskEntry(entry).value).toBe(entry)
+    const once = Redact.maskEntry({ type: "user", text: key }).value
+    expect(Redact.maskEntry(once)).toEqual({ value: once, masked: 0 })
+  })
+
+  it("walks as deep as a stored entry may be, where the page's walk stops at 64 levels", () => {
+    let deep: unknown = `key ${key}`
+    for (let i = 0; i < 200; i++) deep = { d: deep }
+    const { masked, value } = Redact.maskEntry({ type: "user", deep })
+    expect(masked).toBe(1)
+    expect(JSON.stringify(value)).toContain("[REDACTED:anthropic-key]")
+    expect(JSON.stringify(value)).not.toContain("too-deep")
+  })
+})

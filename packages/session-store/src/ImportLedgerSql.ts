@@ -26,6 +26,28 @@ export const IMPORTED_FILES = `SELECT file, size, mtime_ms AS "mtimeMs", "offset
 export const ORIGIN_KEYS = `SELECT project_key, session_id FROM acx_session_origin`
 
 /**
+ * Every recorded origin of a SQLite store, for a reader without Effect (the CLI's fast read path
+ * of `acx sessions`): a {@link OriginRow} each.
+ *
+ * @since 0.5.0
+ * @category statements
+ */
+export const ORIGINS = `SELECT project_key, session_id, machine, project FROM acx_session_origin`
+
+/**
+ * A row of {@link ORIGINS}.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface OriginRow {
+  readonly project_key: string
+  readonly session_id: string
+  readonly machine: string
+  readonly project: string
+}
+
+/**
  * A row of {@link IMPORTED_FILES}.
  *
  * @since 0.4.0

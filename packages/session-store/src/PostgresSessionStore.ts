@@ -100,6 +100,7 @@ import { type ClientConstructor, clockChanges } from "./internal/pgNotify.js"
 import { makeOrigins } from "./internal/pgOrigins.js"
 import { openPool } from "./internal/pgPool.js"
 import { driverUrl } from "./internal/pgUrl.js"
+import * as PhaseBarrier from "./PhaseBarrier.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -512,6 +513,7 @@ export const makeWithClient = (
               : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
             if (!ImportLedger.isExpected(current, advance.expected)) return false
             yield* append(key, batch)
+            yield* PhaseBarrier.pause("append")
             yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
             VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
             ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,

@@ -73,6 +73,7 @@ import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDeriv
 import { classify } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
 import { makeOrigins } from "./internal/sqliteOrigins.js"
+import * as PhaseBarrier from "./PhaseBarrier.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
 
@@ -509,6 +510,7 @@ const makeStore = (
         : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
       if (!ImportLedger.isExpected(current, advance.expected)) return false
       yield* append(key, entries)
+      yield* PhaseBarrier.pause("append")
       yield* sql`INSERT INTO acx_session_import_ledger (source, file, size, mtime_ms, "offset", fingerprint)
         VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
         ON CONFLICT (source, file) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,

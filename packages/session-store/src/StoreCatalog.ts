@@ -7,8 +7,9 @@
  * per API message its usage, and a full-text index of prompts, assistant text, thinking, tool
  * inputs and tool results. `catalogOf(store)` finds it on the SQLite and Postgres stores.
  *
- * Text is stored as written: secrets are masked where text is shown (a reader applies its mask
- * to snippets and rows), so a change of the mask needs no re-index.
+ * The catalog derives from the entries as stored (`acx sync` and `acx import` mask secrets before
+ * they store them; the SDK's own mirroring stores what it is given), and a reader applies its
+ * mask to snippets and rows too, so a store filled otherwise shows no secret either.
  *
  * @since 0.2.0
  */

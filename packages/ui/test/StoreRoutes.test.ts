@@ -112,6 +112,12 @@ for (const backend of backends) {
         )
       expect(shape(fromStore)).toEqual(shape(fromFiles))
       expect(fromStore.projects).toEqual(fromFiles.projects)
+      // each row says where it comes from, as the origins do
+      for (const row of fromStore.sessions) {
+        const origin = fromStore.origins[`${row.projectKey}/${row.sessionId}`]
+        expect([row.project, row.machine]).toEqual([origin?.project, origin?.machine])
+        expect(row.machine).toBeDefined()
+      }
     })
 
     it("shows a session's items, its tool calls and its subagent's transcript as the files show them", async () => {

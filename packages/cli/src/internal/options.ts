@@ -50,6 +50,18 @@ export const machineOption = Options.text("machine").pipe(
   Options.optional
 )
 
+/**
+ * `--no-mask`: store transcripts as written, secrets included (`acx sync`, `acx import`).
+ *
+ * @since 0.5.0
+ * @category options
+ */
+export const noMaskOption = Options.boolean("no-mask").pipe(
+  Options.withDescription(
+    "Store secrets as written instead of masking them on the way in: only for a store its owner alone reads"
+  )
+)
+
 export const userOption = Options.text("user").pipe(
   Options.withDescription("The user its sessions are recorded under (default: the OS user)"),
   Options.optional

@@ -4,15 +4,23 @@
  * (which imports it lazily) share it without importing each other.
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import type * as SessionStore from "@acx/session-store/SessionStore"
 
-// The services that read a store (`storeSource.ts`), not a config directory.
-const storeBacked = new WeakSet<ClaudeProjects.ClaudeProjects>()
+// The services that read a store (`storeSource.ts`), not a config directory, and their store.
+const storeBacked = new WeakMap<ClaudeProjects.ClaudeProjects, SessionStore.SessionStore>()
 
-/** Marks `projects` as reading a session store (`--from`); returns it. */
-export const markStoreBacked = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects.ClaudeProjects => {
-  storeBacked.add(projects)
+/** Marks `projects` as reading the session store `store` (`--from`); returns it. */
+export const markStoreBacked = (
+  projects: ClaudeProjects.ClaudeProjects,
+  store: SessionStore.SessionStore
+): ClaudeProjects.ClaudeProjects => {
+  storeBacked.set(projects, store)
   return projects
 }
+
+/** The store `projects` reads (`--from`), or `undefined` for a config directory. */
+export const storeOf = (projects: ClaudeProjects.ClaudeProjects): SessionStore.SessionStore | undefined =>
+  storeBacked.get(projects)
 
 /**
  * Whether `projects` reads a session store (`--from`): its listings' `size` is 0 (a store keeps

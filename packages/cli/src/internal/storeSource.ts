@@ -62,5 +62,5 @@ export const storeProjects = ({ display, store }: OpenStore): ClaudeProjects.Cla
     ...projects,
     listSessions: (projectKey) => named(projectKey)(projects.listSessions(projectKey)),
     listSessionFiles: (projectKey) => named(projectKey)(projects.listSessionFiles(projectKey))
-  })
+  }, store)
 }

@@ -2,6 +2,7 @@
  * What an import (or a sync) of the fixtures' config dir must have stored, read back through a
  * store's Promise API: shared by the `acx import` and `acx sync` tests.
  */
+import * as Redact from "@acx/convert/Redact"
 import type * as Fixtures from "@acx/fixtures"
 import type { SdkSessionStore } from "@acx/session-store/SessionStore"
 import * as path from "node:path"
@@ -14,15 +15,20 @@ import { acxInProcess } from "./inProcess.js"
  * What an import of `built` must have stored: each main transcript's parseable lines, each
  * subagent's parseable lines followed by its `agent_metadata` entry (the meta.json), in file order.
  */
+// as stored: secrets masked (the default of `acx import` and `acx sync`)
+const masked = (entries: ReadonlyArray<unknown>) => entries.map((entry) => Redact.maskEntry(entry).value)
+
 export const expectImported = async (store: SdkSessionStore, built: Fixtures.BuiltConfigDir) => {
   for (const session of built.sessions) {
     const key = { projectKey: session.projectKey, sessionId: session.sessionId }
-    expect(await store.load(key), session.source).toEqual(parseableLines(session.file))
+    expect(await store.load(key), session.source).toEqual(masked(parseableLines(session.file)))
     const subkeys = (await store.listSubkeys(key)).sort()
     expect(subkeys).toEqual(session.subagents.map((agent) => `subagents/agent-${agent.agentId}`).sort())
     for (const agent of session.subagents) {
       const loaded = await store.load({ ...key, subpath: `subagents/agent-${agent.agentId}` })
-      expect(loaded, agent.source).toEqual([...parseableLines(agent.file), { ...agent.meta, type: "agent_metadata" }])
+      expect(loaded, agent.source).toEqual(
+        masked([...parseableLines(agent.file), { ...agent.meta, type: "agent_metadata" }])
+      )
     }
   }
 }

@@ -57,25 +57,19 @@ export const secretFragments = (secrets: PlantedSecrets): Array<string> => {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** The entries of the planted session, in order. */
-export const plantedEntries = (sessionId: string, secrets: PlantedSecrets, startMs: number) => {
-  const filler = Array.from({ length: 400 }, (_, i) => `filler${i}`).join(" ")
-  const pem = [
-    "-----BEGIN RSA PRIVATE KEY-----",
-    ...secrets.pemBody,
-    "-----END RSA PRIVATE KEY-----"
-  ].join("\n")
+/**
+ * One turn of a session, each text where a secret may be planted: a prompt, an assistant reply
+ * with a Bash call, and the call's result (three entries with uuids, a second apart).
+ */
+export const toolTurn = (
+  sessionId: string,
+  startMs: number,
+  texts: { readonly prompt: string; readonly reply: string; readonly command: string; readonly output: string }
+) => {
   const toolId = `toolu_${random(20)}`
   const base = (i: number) => ({ uuid: randomUUID(), sessionId, timestamp: iso(startMs + i * 1000), cwd: "/planted" })
   return [
-    {
-      ...base(0),
-      type: "user",
-      message: {
-        role: "user",
-        content: `zebrafinch prompt: my key is ${secrets.anthropic} zebrafinch, token ${secrets.github}`
-      }
-    },
+    { ...base(0), type: "user", message: { role: "user", content: texts.prompt } },
     {
       ...base(1),
       type: "assistant",
@@ -85,13 +79,8 @@ export const plantedEntries = (sessionId: string, secrets: PlantedSecrets, start
         role: "assistant",
         model: "claude-sonnet-4-5",
         content: [
-          { type: "text", text: `zebrafinch reply with aws_secret_access_key = ${secrets.awsSecret} kept` },
-          {
-            type: "tool_use",
-            id: toolId,
-            name: "Bash",
-            input: { command: `cat .env # zebrafinch ${secrets.awsAccessKey}` }
-          }
+          { type: "text", text: texts.reply },
+          { type: "tool_use", id: toolId, name: "Bash", input: { command: texts.command } }
         ],
         usage: { input_tokens: 10, output_tokens: 5 }
       }
@@ -99,15 +88,27 @@ export const plantedEntries = (sessionId: string, secrets: PlantedSecrets, start
     {
       ...base(2),
       type: "user",
-      message: {
-        role: "user",
-        content: [{
-          type: "tool_result",
-          tool_use_id: toolId,
-          content: `PASSWORD=${secrets.password}\n${pem}\nzebrafinch after the key \u001b[31mred zebrafinch\u001b[0m`
-        }]
-      }
-    },
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolId, content: texts.output }] }
+    }
+  ]
+}
+
+/** The entries of the planted session, in order. */
+export const plantedEntries = (sessionId: string, secrets: PlantedSecrets, startMs: number) => {
+  const filler = Array.from({ length: 400 }, (_, i) => `filler${i}`).join(" ")
+  const pem = [
+    "-----BEGIN RSA PRIVATE KEY-----",
+    ...secrets.pemBody,
+    "-----END RSA PRIVATE KEY-----"
+  ].join("\n")
+  const base = (i: number) => ({ uuid: randomUUID(), sessionId, timestamp: iso(startMs + i * 1000), cwd: "/planted" })
+  return [
+    ...toolTurn(sessionId, startMs, {
+      prompt: `zebrafinch prompt: my key is ${secrets.anthropic} zebrafinch, token ${secrets.github}`,
+      reply: `zebrafinch reply with aws_secret_access_key = ${secrets.awsSecret} kept`,
+      command: `cat .env # zebrafinch ${secrets.awsAccessKey}`,
+      output: `PASSWORD=${secrets.password}\n${pem}\nzebrafinch after the key \u001b[31mred zebrafinch\u001b[0m`
+    }),
     { ...base(3), type: "user", message: { role: "user", content: "quokka quokka quokka" } },
     { ...base(4), type: "user", message: { role: "user", content: `${filler} quokka ${filler}` } }
   ]

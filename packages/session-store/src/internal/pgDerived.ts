@@ -18,6 +18,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as PhaseBarrier from "../PhaseBarrier.js"
 import * as SearchQuery from "../SearchQuery.js"
 import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
@@ -300,9 +301,11 @@ export const catchUp = (
               chunk
             )
         )
+        yield* PhaseBarrier.pause("derive")
         yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`
         return count
       }))
+      yield* PhaseBarrier.pause("derived")
     }
     return derived
   })

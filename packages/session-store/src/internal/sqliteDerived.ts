@@ -19,6 +19,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as PhaseBarrier from "../PhaseBarrier.js"
 import * as SearchQuery from "../SearchQuery.js"
 import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
@@ -253,9 +254,11 @@ export const catchUp = (
               chunk
             )
         )
+        yield* PhaseBarrier.pause("derive")
         yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
         return count
       }))
+      yield* PhaseBarrier.pause("derived")
     }
     return derived
   })

@@ -33,7 +33,7 @@ export const sessionsRoutes = (context: UiContext) =>
           context.projects.listSessions(),
           context.source.origins
         ], { concurrency: 2 })
-        const sessions = SessionListing.rows(listed)
+        const sessions = SessionListing.rows(listed, origins)
         const body: UiApi.SessionsResponse = {
           configDir: context.configDir,
           projects: SessionList.projectRows(sessions),

@@ -4,6 +4,7 @@
  * `acx sync` runs, and requests to it with the token's cookie (or without, or with other headers).
  */
 import { importClaudeDir } from "@acx/claude-code/ClaudeImport"
+import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
 import type * as SessionItem from "@acx/convert/SessionItem"
 import * as Fixtures from "@acx/fixtures"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
@@ -60,7 +61,7 @@ const PG_SCHEMAS: Array<string> = []
 
 /**
  * A store of `kind` in the scope, holding every session (and subagent) of `configDir` as
- * `acx sync` imports them; a Postgres store in a schema of its own, dropped by {@link dropSchemas}.
+ * `acx sync --no-mask` imports them; a Postgres store in a schema of its own, dropped by {@link dropSchemas}.
  */
 export const fillStore = (kind: StoreKind, root: string, configDir: string) =>
   Effect.gen(function*() {
@@ -70,7 +71,12 @@ export const fillStore = (kind: StoreKind, root: string, configDir: string) =>
     const store = kind === "sqlite"
       ? yield* SqliteSessionStore.make({ filename: file })
       : yield* PostgresSessionStore.make({ url: Redacted.make(PG_URL ?? ""), schema })
-    yield* importClaudeDir({ from: { configDir }, to: store }).pipe(Effect.provide(NodeContext.layer))
+    // this machine's origins recorded, as `acx sync` records them (the list's `project` and
+    // `machine`); stored as written (`--no-mask`): the page over a store is compared with the
+    // page over the files, byte for byte, and masking on the way in is `cli.sync.mask`'s to test
+    yield* importClaudeDir({ from: { configDir }, to: store, origin: ProjectOrigin.localOrigin(), mask: false }).pipe(
+      Effect.provide(NodeContext.layer)
+    )
     return {
       store,
       location: kind === "sqlite" ? `sqlite:${file}` : `postgres://test/${schema}`,

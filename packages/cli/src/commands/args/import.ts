@@ -6,7 +6,14 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { followSymlinksOption, jsonOption, machineOption, projectOption, userOption } from "../../internal/options.js"
+import {
+  followSymlinksOption,
+  jsonOption,
+  machineOption,
+  noMaskOption,
+  projectOption,
+  userOption
+} from "../../internal/options.js"
 
 const fromOption = Options.text("from").pipe(
   Options.withDescription("Claude Code config directory to read (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"),
@@ -38,7 +45,8 @@ export const config = {
   json: jsonOption,
   followSymlinks: followSymlinksOption,
   machine: machineOption,
-  user: userOption
+  user: userOption,
+  noMask: noMaskOption
 }
 
 /**

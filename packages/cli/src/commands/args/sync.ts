@@ -6,7 +6,7 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { configDirOption, jsonOption, machineOption, userOption } from "../../internal/options.js"
+import { configDirOption, jsonOption, machineOption, noMaskOption, userOption } from "../../internal/options.js"
 import { memoryProjectOption, scopeOption } from "./memory.js"
 
 const toOption = Options.text("to").pipe(
@@ -35,7 +35,8 @@ export const config = {
     )
   ),
   machine: machineOption,
-  user: userOption
+  user: userOption,
+  noMask: noMaskOption
 }
 
 /**

@@ -16,6 +16,7 @@ import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
+import { outcome } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ImportArgs } from "../args/import.js"
 
@@ -75,7 +76,7 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ batchSize, followSymlinks, from, json, machine, project, to, user }: ImportArgs) =>
+export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, project, to, user }: ImportArgs) =>
   Effect.gen(function*() {
     if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
     const target = yield* parseTarget(to)
@@ -94,17 +95,14 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, project, t
         batchSize,
         onProgress: (p) =>
           bar.update(p.sessions, total, p.indexing === true ? "indexing for search and stats" : undefined),
-        origin
+        origin,
+        mask: !noMask
       })
     }).pipe(Effect.provide(target.layer), Effect.ensuring(bar.clear))
     const seconds = (Date.now() - started) / 1000
     if (json) return yield* Console.log(format.json({ ...result, target: target.display, seconds }))
     yield* Console.log(
-      `imported ${plural(result.sessions, "session")}, ${plural(result.subagents, "subagent transcript")}, ${
-        plural(result.entries, "new entry", "new entries")
-      } into ${target.display} in ${seconds.toFixed(1)}s (${plural(result.filesRead, "file")} read, ${
-        format.bytes(result.bytesRead)
-      }; ${result.filesUnchanged} unchanged)`
+      outcome("imported", result, target.display, seconds)
     )
     for (const line of importWarnings(result.warnings)) yield* Console.error(line)
   }).pipe(Effect.provide(projectsLayer(from, { followSymlinks })), Effect.provide(NodeContext.layer))

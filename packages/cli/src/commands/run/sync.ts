@@ -163,7 +163,7 @@ const megabytesPerSecond = (bytes: number, millis: number): string =>
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ background, configDir, json, machine, to, user, watch }: SyncArgs) =>
+export const run = ({ background, configDir, json, machine, noMask, to, user, watch }: SyncArgs) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const given = Option.getOrUndefined(to)
@@ -183,6 +183,7 @@ export const run = ({ background, configDir, json, machine, to, user, watch }: S
           lockRoot,
           wait: !background,
           origin,
+          mask: !noMask,
           onProgress: (p) =>
             bar.update(
               p.sessions,
