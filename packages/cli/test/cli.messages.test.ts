@@ -117,10 +117,14 @@ describe("counts agree with their nouns", () => {
       filesRead: 1,
       filesUnchanged: 0,
       bytesRead: 10,
-      warnings: []
+      warnings: [],
+      secretsMasked: 0
     }
     expect(summary(result, "sqlite:x.db", 0.1)).toBe(
       "synced 1 session, 0 subagent transcripts, 1 new entry into sqlite:x.db in 0.1s (1 file read, 10 B; 0 unchanged)"
+    )
+    expect(summary({ ...result, secretsMasked: 1 }, "sqlite:x.db", 0.1)).toBe(
+      "synced 1 session, 0 subagent transcripts, 1 new entry into sqlite:x.db in 0.1s (1 file read, 10 B; 0 unchanged; 1 secret masked)"
     )
     expect(importWarnings([{ file: "f", malformedLines: 1, invalidUtf8Lines: 1, firstOffset: 0 }])).toEqual([
       "acx: warning: 1 malformed line skipped (not entries) in f (1, first at byte 0)",
