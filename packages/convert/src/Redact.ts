@@ -119,10 +119,31 @@ const redactJwt = (run: string): string => {
   return out.join(".")
 }
 
+// What each rule's every match contains, as one cheap test: a text without it skips the rule.
+// In the order of SECRET_PATTERNS; the JWT rule has its `hint` ("eyJ"). Case-sensitive where the
+// rule is; `i` where it is.
+const SHAPE_ANCHORS: ReadonlyArray<RegExp | undefined> = [
+  /-----BEGIN/,
+  /sk-ant-/,
+  /sk-(?:proj|svcacct|admin)-/,
+  /sk-/,
+  /gh[pousr]_|github_pat_/,
+  /xox[abposr]-/,
+  /AIza/,
+  /AKIA|ASIA/,
+  undefined,
+  /Bearer/,
+  /authorization/i,
+  undefined,
+  /%3A%2F%2F/i
+]
+
 const redactShapes = (text: string): string => {
   let out = text
-  for (const { accept, hint, kind, pattern } of SECRET_PATTERNS) {
+  for (let i = 0; i < SECRET_PATTERNS.length; i++) {
+    const { accept, hint, kind, pattern } = SECRET_PATTERNS[i]!
     if (hint !== undefined && !out.includes(hint)) continue
+    if (SHAPE_ANCHORS[i]?.test(out) === false) continue
     out = out.replace(pattern, (whole: string, prefix: unknown) => {
       if (kind === "jwt") return redactJwt(whole)
       if (accept !== undefined && !accept(whole)) return whole
@@ -156,8 +177,12 @@ const KEY_VALUE = new RegExp(
   "gi"
 )
 
+// Every KEY_VALUE match holds a secret name and a separator ("=", ":", or "%3A"/"%3D").
+const KEY_VALUE_ANCHOR = /pass|pwd|secret|token|credential|key/i
+const SEPARATOR_ANCHOR = /[=:]|%3/
+
 const redactKeyValues = (text: string): string =>
-  text.replace(
+  !KEY_VALUE_ANCHOR.test(text) || !SEPARATOR_ANCHOR.test(text) ? text : text.replace(
     KEY_VALUE,
     (_whole, name: string, separator: string, quote: string | undefined, _quoted, open: string | undefined) =>
       quote !== undefined
@@ -201,21 +226,39 @@ const NETRC_LINE = lineRule(
 )
 const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
 
+// What a line rule needs to change anything: an env line a secret name (ENV_SECRET_NAME) and a
+// separator; a .pgpass line its four colons around a port; a .netrc line "password" or "passwd".
+const ENV_ANCHOR = /KEY|TOKEN|SECRET|PASSW|PWD|CREDENTIAL|AUTH/
+const PGPASS_ANCHOR = /:(?:\d+|\*):[^:\s]+:[^:\s]+:/
+const NETRC_ANCHOR = /passw/
+
+const redactEnvLines = (text: string, rule: keyof LineRule): string =>
+  !ENV_ANCHOR.test(text) || !/[=:]/.test(text) ? text : text.replace(
+    ENV_LINE[rule],
+    (line, before: string, name: string, separator: string) =>
+      ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
+  )
+
+const redactPgpassLines = (text: string, rule: keyof LineRule): string =>
+  !PGPASS_ANCHOR.test(text) ? text : text.replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
+
+const redactNetrcLines = (text: string, rule: keyof LineRule): string =>
+  !NETRC_ANCHOR.test(text) ? text : text.replace(NETRC_LINE[rule], (line) =>
+    line.replace(
+      NETRC_PASSWORD,
+      (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
+    ))
+
 const redactLines = (text: string): string => {
   const rule = text.includes("\\n") ? "escaped" : "plain"
-  return text
-    .replace(
-      ENV_LINE[rule],
-      (line, before: string, name: string, separator: string) =>
-        ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
-    )
-    .replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
-    .replace(NETRC_LINE[rule], (line) =>
-      line.replace(
-        NETRC_PASSWORD,
-        (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
-      ))
+  return redactNetrcLines(redactPgpassLines(redactEnvLines(text, rule), rule), rule)
 }
+
+// One pre-scan for every rule at once: a text holding none of the anchors above (case-insensitive
+// here, so weaker than each) has no secret in any shape and comes back as itself. Most text has
+// none; what has one runs only the rules whose own anchor it holds.
+const ANY_ANCHOR =
+  /-----begin|sk-|gh[pousr]_|github_pat_|xox|aiza|akia|asia|eyj|bearer|auth|:\/\/|%3a%2f%2f|pass|pwd|secret|token|credential|key|:(?:\d+|\*):[^:\s]+:[^:\s]+:/i
 
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
@@ -226,7 +269,8 @@ const redactLines = (text: string): string => {
  * @since 0.1.0
  * @category redaction
  */
-export const redactSecrets = (text: string): string => redactKeyValues(redactLines(redactShapes(text)))
+export const redactSecrets = (text: string): string =>
+  ANY_ANCHOR.test(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
 
 const OPEN_TAG = /^<private(?:\s[^>]*)?>$/i
 const CLOSE_TAG = /^<\/private\s*>$/i
