@@ -377,26 +377,74 @@ export const mapStrings = (
   depth = 0,
   secretKey?: (key: string) => boolean,
   maxDepth = MAX_DEPTH
-): unknown => {
-  if (typeof input === "string") return redact(input)
+): unknown => walk(input, { redact, secretKey, maxDepth, share: false }, depth)
+
+interface Walk {
+  readonly redact: (text: string) => string
+  readonly secretKey: ((key: string) => boolean) | undefined
+  readonly maxDepth: number
+  /** Give back an array or plain object whose strings all stay as they are as itself (no copy). */
+  readonly share: boolean
+}
+
+const walk = (input: unknown, how: Walk, depth: number): unknown => {
+  if (typeof input === "string") return how.redact(input)
   if (typeof input !== "object" || input === null) return input
-  if (depth >= maxDepth) return marker("too-deep")
-  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1, secretKey, maxDepth))
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(input)) {
-    const hidden = secretKey !== undefined && (typeof item === "string" || typeof item === "number") &&
-      secretKey(key) && item !== ""
-    const name = redact(key)
-    const value = hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey, maxDepth)
-    // a key named "__proto__" is data like any other (defineProperty); every other key is assigned,
-    // which is the same own property and many times faster (thousands of rows a page's list)
-    if (name === "__proto__") {
-      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
-    } else {
-      out[name] = value
-    }
+  if (depth >= how.maxDepth) return marker("too-deep")
+  if (Array.isArray(input)) return walkArray(input, how, depth)
+  if (how.share && Object.getPrototypeOf(input) === Object.prototype) {
+    return walkShared(input as Record<string, unknown>, how, depth)
   }
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(input)) put(out, how.redact(key), walkValue(key, item, how, depth))
   return out
+}
+
+const walkArray = (input: ReadonlyArray<unknown>, how: Walk, depth: number): unknown => {
+  if (!how.share) return input.map((item) => walk(item, how, depth + 1))
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i]
+    const next = walk(item, how, depth + 1)
+    // the first change: copy what came before, map the rest
+    if (next !== item) return [...input.slice(0, i), next, ...input.slice(i + 1).map((rest) => walk(rest, how, depth + 1))]
+  }
+  return input
+}
+
+// A plain object walked without a copy until a key or value changes.
+const walkShared = (input: Record<string, unknown>, how: Walk, depth: number): unknown => {
+  const keys = Object.keys(input)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const name = how.redact(key)
+    const value = walkValue(key, input[key], how, depth)
+    if (name === key && value === input[key]) continue
+    const out: Record<string, unknown> = {}
+    for (let j = 0; j < i; j++) put(out, keys[j]!, input[keys[j]!])
+    put(out, name, value)
+    for (let j = i + 1; j < keys.length; j++) {
+      put(out, how.redact(keys[j]!), walkValue(keys[j]!, input[keys[j]!], how, depth))
+    }
+    return out
+  }
+  return input
+}
+
+// A value under a key: replaced whole under a secret-named key, walked otherwise.
+const walkValue = (key: string, item: unknown, how: Walk, depth: number): unknown =>
+  how.secretKey !== undefined && (typeof item === "string" || typeof item === "number") && how.secretKey(key) &&
+    item !== ""
+    ? marker("credential")
+    : walk(item, how, depth + 1)
+
+// A key named "__proto__" is data like any other (defineProperty); every other key is assigned,
+// which is the same own property and many times faster (thousands of rows a page's list).
+const put = (out: Record<string, unknown>, name: string, value: unknown): void => {
+  if (name === "__proto__") {
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
+  } else {
+    out[name] = value
+  }
 }
 
 /**
@@ -404,7 +452,8 @@ export const mapStrings = (
  * string (keys too), the mask the page applies to what it shows (`@acx/ui/SecretMask`), applied
  * on the way into a store (`acx sync`, `acx import`). Walks as deep as a stored entry may be
  * (`JsonDepth.MAX_DEPTH`), so nothing a store keeps is cut. An entry without a secret comes back
- * as itself (the same object), with 0.
+ * as itself (the same object), with 0, and nothing is copied on the way; in one with a secret,
+ * the arrays and plain objects holding none are the entry's own (shared, not copied).
  *
  * @since 0.5.0
  * @category redaction
@@ -416,7 +465,7 @@ export const maskEntry = <A>(input: A): { readonly value: A; readonly masked: nu
     if (out !== text) masked += Math.max(1, markers(out) - markers(text))
     return out
   }
-  const value = mapStrings(input, mask, 0, undefined, JsonDepth.MAX_DEPTH + 1) as A
+  const value = walk(input, { redact: mask, secretKey: undefined, maxDepth: JsonDepth.MAX_DEPTH + 1, share: true }, 0) as A
   return masked === 0 ? { value: input, masked } : { value, masked }
 }
 

@@ -172,6 +172,36 @@ describe("Redact pre-scan", () => {
     )
   })
 
+  it("property: maskEntry equals a full copy with every string masked, sharing what holds no secret", () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { arbitrary: text, weight: 4 },
+        { arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)), weight: 1 },
+        { arbitrary: fc.array(tie("value"), { maxLength: 4 }), weight: 1 },
+        { arbitrary: fc.dictionary(text, tie("value"), { maxKeys: 4 }), weight: 2 }
+      )
+    })).value
+    fc.assert(
+      fc.property(json, (input) => {
+        const { masked, value } = Redact.maskEntry(input)
+        const copy = Redact.mapStrings(input, Redact.redactSecrets, 0, undefined, 10_000)
+        expect(value).toStrictEqual(copy)
+        expect(JSON.stringify(value)).toBe(JSON.stringify(copy))
+        if (masked === 0) expect(value).toBe(input)
+        else expect(value).not.toBe(input)
+      }),
+      { numRuns: 2_000 }
+    )
+    const clean = { usage: { input_tokens: 3 }, content: ["no secret here"] }
+    const entry = { ...clean, text: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123" }
+    const { masked, value } = Redact.maskEntry(entry)
+    expect(masked).toBe(1)
+    expect(value).toEqual({ ...clean, text: "[REDACTED:anthropic-key]" })
+    expect(value.usage).toBe(clean.usage)
+    expect(value.content).toBe(clean.content)
+    expect(Redact.maskEntry(clean).value).toBe(clean)
+  })
+
   it("a text with no anchor comes back as itself; one with a secret is still masked", () => {
     const plain = "the cart total was wrong because the discount applied twice; see src/cart.ts:42"
     expect(Redact.redactSecrets(plain)).toBe(plain)
