@@ -240,7 +240,9 @@ const redactEnvLines = (text: string, rule: keyof LineRule): string =>
   )
 
 const redactPgpassLines = (text: string, rule: keyof LineRule): string =>
-  !PGPASS_ANCHOR.test(text) ? text : text.replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
+  !PGPASS_ANCHOR.test(text)
+    ? text
+    : text.replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
 
 const redactNetrcLines = (text: string, rule: keyof LineRule): string =>
   !NETRC_ANCHOR.test(text) ? text : text.replace(NETRC_LINE[rule], (line) =>
@@ -406,7 +408,13 @@ const walkArray = (input: ReadonlyArray<unknown>, how: Walk, depth: number): unk
     const item = input[i]
     const next = walk(item, how, depth + 1)
     // the first change: copy what came before, map the rest
-    if (next !== item) return [...input.slice(0, i), next, ...input.slice(i + 1).map((rest) => walk(rest, how, depth + 1))]
+    if (next !== item) {
+      return [
+        ...input.slice(0, i),
+        next,
+        ...input.slice(i + 1).map((rest) => walk(rest, how, depth + 1))
+      ]
+    }
   }
   return input
 }
@@ -465,7 +473,11 @@ export const maskEntry = <A>(input: A): { readonly value: A; readonly masked: nu
     if (out !== text) masked += Math.max(1, markers(out) - markers(text))
     return out
   }
-  const value = walk(input, { redact: mask, secretKey: undefined, maxDepth: JsonDepth.MAX_DEPTH + 1, share: true }, 0) as A
+  const value = walk(
+    input,
+    { redact: mask, secretKey: undefined, maxDepth: JsonDepth.MAX_DEPTH + 1, share: true },
+    0
+  ) as A
   return masked === 0 ? { value: input, masked } : { value, masked }
 }
 

@@ -68,12 +68,20 @@ const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(
 const referenceLines = (text: string): string => {
   const rule = text.includes("\\n") ? "escaped" : "plain"
   return text
-    .replace(ENV_LINE[rule], (line, before: string, name: string, separator: string) =>
-      ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line)
+    .replace(
+      ENV_LINE[rule],
+      (line, before: string, name: string, separator: string) =>
+        ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
+    )
     .replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
-    .replace(NETRC_LINE[rule], (line) =>
-      line.replace(NETRC_PASSWORD, (_w, before: string, word: string, gap: string) =>
-        `${before}${word}${gap}${marker("netrc")}`))
+    .replace(
+      NETRC_LINE[rule],
+      (line) =>
+        line.replace(
+          NETRC_PASSWORD,
+          (_w, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
+        )
+    )
 }
 const referenceKeyValues = (text: string): string =>
   text.replace(
@@ -124,16 +132,107 @@ const secret: fc.Arbitrary<string> = fc.oneof(
 
 /** Pieces of the shapes and near misses: anchors without the rest, the rest without anchors. */
 const nearMiss = fc.constantFrom(
-  "sk-", "sk-ant", "sk-ant-", "sk-proj-", "task-management-system-design", "gh", "ghp_", "gho_x", "github_pat",
-  "xox", "xoxz-", "AIza", "AKIA", "ASIAabc", "akia", "eyJ", "eyJ.eyJ.", ".", "..", "Bearer ", "bearer ",
-  "BEARER", "Authorization", "AUTHORIZATION", "Authorization: ", "Basic ", "=basic ", "-----BEGIN",
-  "-----begin", "PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "://", "://u:", "@", "%3A%2F%2F",
-  "%3a%2f%2f", "%40", "%3A", "%3d", "%20", "%22", "+", "password", "PASSWORD", "Password", "passwd",
-  "passphrase", "_pwd", "pwd", "PWD", "secret", "SECRET", "Secret", "token", "TOKEN", "max_tokens",
-  "credentials", "CREDENTIAL", "api_key", "API-KEY", "ApiKey", "KEY", "key", "AUTH", "auth", "export ",
-  "machine ", "login ", "default ", "account ", "=", ":", ": ", " = ", "\"", "'", "\\\"", "\\'", "\n", "\\n",
-  "\r\n", "\t", " ", "5432", ":5432:", ":*:", "[REDACTED:x]", "[REDACTED", "DB_", "_", "-", "/", "\\",
-  "ſ", "\u212A", "İ", "ı", "é", "ß", "😀", "\u0000"
+  "sk-",
+  "sk-ant",
+  "sk-ant-",
+  "sk-proj-",
+  "task-management-system-design",
+  "gh",
+  "ghp_",
+  "gho_x",
+  "github_pat",
+  "xox",
+  "xoxz-",
+  "AIza",
+  "AKIA",
+  "ASIAabc",
+  "akia",
+  "eyJ",
+  "eyJ.eyJ.",
+  ".",
+  "..",
+  "Bearer ",
+  "bearer ",
+  "BEARER",
+  "Authorization",
+  "AUTHORIZATION",
+  "Authorization: ",
+  "Basic ",
+  "=basic ",
+  "-----BEGIN",
+  "-----begin",
+  "PRIVATE KEY-----",
+  "-----END RSA PRIVATE KEY-----",
+  "://",
+  "://u:",
+  "@",
+  "%3A%2F%2F",
+  "%3a%2f%2f",
+  "%40",
+  "%3A",
+  "%3d",
+  "%20",
+  "%22",
+  "+",
+  "password",
+  "PASSWORD",
+  "Password",
+  "passwd",
+  "passphrase",
+  "_pwd",
+  "pwd",
+  "PWD",
+  "secret",
+  "SECRET",
+  "Secret",
+  "token",
+  "TOKEN",
+  "max_tokens",
+  "credentials",
+  "CREDENTIAL",
+  "api_key",
+  "API-KEY",
+  "ApiKey",
+  "KEY",
+  "key",
+  "AUTH",
+  "auth",
+  "export ",
+  "machine ",
+  "login ",
+  "default ",
+  "account ",
+  "=",
+  ":",
+  ": ",
+  " = ",
+  "\"",
+  "'",
+  "\\\"",
+  "\\'",
+  "\n",
+  "\\n",
+  "\r\n",
+  "\t",
+  " ",
+  "5432",
+  ":5432:",
+  ":*:",
+  "[REDACTED:x]",
+  "[REDACTED",
+  "DB_",
+  "_",
+  "-",
+  "/",
+  "\\",
+  "ſ",
+  "\u212A",
+  "İ",
+  "ı",
+  "é",
+  "ß",
+  "😀",
+  "\u0000"
 )
 
 /** A fragment in its own case, or with its letters' case changed. */
