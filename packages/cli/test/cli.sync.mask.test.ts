@@ -242,7 +242,7 @@ describe("secrets are masked on the way into a store", () => {
   }, async (_, make) => {
     const masked = make("import")
     const imported = ok(await acxInProcess(["import", "--from", configDir, "--to", masked.spec]))
-    expect(imported.stdout).toMatch(/; \d+ secret\(s\) masked\)/)
+    expect(imported.stdout).toMatch(/; \d+ secrets? masked\)/)
     expect(leaked(await masked.dump())).toEqual([])
 
     const raw = make("raw")

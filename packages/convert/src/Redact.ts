@@ -119,10 +119,31 @@ const redactJwt = (run: string): string => {
   return out.join(".")
 }
 
+// What each rule's every match contains, as one cheap test: a text without it skips the rule.
+// In the order of SECRET_PATTERNS; the JWT rule has its `hint` ("eyJ"). Case-sensitive where the
+// rule is; `i` where it is.
+const SHAPE_ANCHORS: ReadonlyArray<RegExp | undefined> = [
+  /-----BEGIN/,
+  /sk-ant-/,
+  /sk-(?:proj|svcacct|admin)-/,
+  /sk-/,
+  /gh[pousr]_|github_pat_/,
+  /xox[abposr]-/,
+  /AIza/,
+  /AKIA|ASIA/,
+  undefined,
+  /Bearer/,
+  /authorization/i,
+  undefined,
+  /%3A%2F%2F/i
+]
+
 const redactShapes = (text: string): string => {
   let out = text
-  for (const { accept, hint, kind, pattern } of SECRET_PATTERNS) {
+  for (let i = 0; i < SECRET_PATTERNS.length; i++) {
+    const { accept, hint, kind, pattern } = SECRET_PATTERNS[i]!
     if (hint !== undefined && !out.includes(hint)) continue
+    if (SHAPE_ANCHORS[i]?.test(out) === false) continue
     out = out.replace(pattern, (whole: string, prefix: unknown) => {
       if (kind === "jwt") return redactJwt(whole)
       if (accept !== undefined && !accept(whole)) return whole
@@ -156,8 +177,12 @@ const KEY_VALUE = new RegExp(
   "gi"
 )
 
+// Every KEY_VALUE match holds a secret name and a separator ("=", ":", or "%3A"/"%3D").
+const KEY_VALUE_ANCHOR = /pass|pwd|secret|token|credential|key/i
+const SEPARATOR_ANCHOR = /[=:]|%3/
+
 const redactKeyValues = (text: string): string =>
-  text.replace(
+  !KEY_VALUE_ANCHOR.test(text) || !SEPARATOR_ANCHOR.test(text) ? text : text.replace(
     KEY_VALUE,
     (_whole, name: string, separator: string, quote: string | undefined, _quoted, open: string | undefined) =>
       quote !== undefined
@@ -201,21 +226,41 @@ const NETRC_LINE = lineRule(
 )
 const NETRC_PASSWORD = /(^|[ \t"'])(password|passwd)([ \t]+)(?![=:]|\[REDACTED)(\S+)/g
 
+// What a line rule needs to change anything: an env line a secret name (ENV_SECRET_NAME) and a
+// separator; a .pgpass line its four colons around a port; a .netrc line "password" or "passwd".
+const ENV_ANCHOR = /KEY|TOKEN|SECRET|PASSW|PWD|CREDENTIAL|AUTH/
+const PGPASS_ANCHOR = /:(?:\d+|\*):[^:\s]+:[^:\s]+:/
+const NETRC_ANCHOR = /passw/
+
+const redactEnvLines = (text: string, rule: keyof LineRule): string =>
+  !ENV_ANCHOR.test(text) || !/[=:]/.test(text) ? text : text.replace(
+    ENV_LINE[rule],
+    (line, before: string, name: string, separator: string) =>
+      ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
+  )
+
+const redactPgpassLines = (text: string, rule: keyof LineRule): string =>
+  !PGPASS_ANCHOR.test(text)
+    ? text
+    : text.replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
+
+const redactNetrcLines = (text: string, rule: keyof LineRule): string =>
+  !NETRC_ANCHOR.test(text) ? text : text.replace(NETRC_LINE[rule], (line) =>
+    line.replace(
+      NETRC_PASSWORD,
+      (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
+    ))
+
 const redactLines = (text: string): string => {
   const rule = text.includes("\\n") ? "escaped" : "plain"
-  return text
-    .replace(
-      ENV_LINE[rule],
-      (line, before: string, name: string, separator: string) =>
-        ENV_SECRET_NAME.test(name) ? `${before}${name}${separator}${marker("env-secret")}` : line
-    )
-    .replace(PGPASS_LINE[rule], (_line, fields: string) => `${fields}${marker("pgpass")}`)
-    .replace(NETRC_LINE[rule], (line) =>
-      line.replace(
-        NETRC_PASSWORD,
-        (_whole, before: string, word: string, gap: string) => `${before}${word}${gap}${marker("netrc")}`
-      ))
+  return redactNetrcLines(redactPgpassLines(redactEnvLines(text, rule), rule), rule)
 }
+
+// One pre-scan for every rule at once: a text holding none of the anchors above (case-insensitive
+// here, so weaker than each) has no secret in any shape and comes back as itself. Most text has
+// none; what has one runs only the rules whose own anchor it holds.
+const ANY_ANCHOR =
+  /-----begin|sk-|gh[pousr]_|github_pat_|xox|aiza|akia|asia|eyj|bearer|auth|:\/\/|%3a%2f%2f|pass|pwd|secret|token|credential|key|:(?:\d+|\*):[^:\s]+:[^:\s]+:/i
 
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
@@ -226,7 +271,8 @@ const redactLines = (text: string): string => {
  * @since 0.1.0
  * @category redaction
  */
-export const redactSecrets = (text: string): string => redactKeyValues(redactLines(redactShapes(text)))
+export const redactSecrets = (text: string): string =>
+  ANY_ANCHOR.test(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
 
 const OPEN_TAG = /^<private(?:\s[^>]*)?>$/i
 const CLOSE_TAG = /^<\/private\s*>$/i
@@ -333,26 +379,80 @@ export const mapStrings = (
   depth = 0,
   secretKey?: (key: string) => boolean,
   maxDepth = MAX_DEPTH
-): unknown => {
-  if (typeof input === "string") return redact(input)
+): unknown => walk(input, { redact, secretKey, maxDepth, share: false }, depth)
+
+interface Walk {
+  readonly redact: (text: string) => string
+  readonly secretKey: ((key: string) => boolean) | undefined
+  readonly maxDepth: number
+  /** Give back an array or plain object whose strings all stay as they are as itself (no copy). */
+  readonly share: boolean
+}
+
+const walk = (input: unknown, how: Walk, depth: number): unknown => {
+  if (typeof input === "string") return how.redact(input)
   if (typeof input !== "object" || input === null) return input
-  if (depth >= maxDepth) return marker("too-deep")
-  if (Array.isArray(input)) return input.map((item) => mapStrings(item, redact, depth + 1, secretKey, maxDepth))
+  if (depth >= how.maxDepth) return marker("too-deep")
+  if (Array.isArray(input)) return walkArray(input, how, depth)
+  if (how.share && Object.getPrototypeOf(input) === Object.prototype) {
+    return walkShared(input as Record<string, unknown>, how, depth)
+  }
   const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(input)) {
-    const hidden = secretKey !== undefined && (typeof item === "string" || typeof item === "number") &&
-      secretKey(key) && item !== ""
-    const name = redact(key)
-    const value = hidden ? marker("credential") : mapStrings(item, redact, depth + 1, secretKey, maxDepth)
-    // a key named "__proto__" is data like any other (defineProperty); every other key is assigned,
-    // which is the same own property and many times faster (thousands of rows a page's list)
-    if (name === "__proto__") {
-      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
-    } else {
-      out[name] = value
+  for (const [key, item] of Object.entries(input)) put(out, how.redact(key), walkValue(key, item, how, depth))
+  return out
+}
+
+const walkArray = (input: ReadonlyArray<unknown>, how: Walk, depth: number): unknown => {
+  if (!how.share) return input.map((item) => walk(item, how, depth + 1))
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i]
+    const next = walk(item, how, depth + 1)
+    // the first change: copy what came before, map the rest
+    if (next !== item) {
+      return [
+        ...input.slice(0, i),
+        next,
+        ...input.slice(i + 1).map((rest) => walk(rest, how, depth + 1))
+      ]
     }
   }
-  return out
+  return input
+}
+
+// A plain object walked without a copy until a key or value changes.
+const walkShared = (input: Record<string, unknown>, how: Walk, depth: number): unknown => {
+  const keys = Object.keys(input)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const name = how.redact(key)
+    const value = walkValue(key, input[key], how, depth)
+    if (name === key && value === input[key]) continue
+    const out: Record<string, unknown> = {}
+    for (let j = 0; j < i; j++) put(out, keys[j]!, input[keys[j]!])
+    put(out, name, value)
+    for (let j = i + 1; j < keys.length; j++) {
+      put(out, how.redact(keys[j]!), walkValue(keys[j]!, input[keys[j]!], how, depth))
+    }
+    return out
+  }
+  return input
+}
+
+// A value under a key: replaced whole under a secret-named key, walked otherwise.
+const walkValue = (key: string, item: unknown, how: Walk, depth: number): unknown =>
+  how.secretKey !== undefined && (typeof item === "string" || typeof item === "number") && how.secretKey(key) &&
+    item !== ""
+    ? marker("credential")
+    : walk(item, how, depth + 1)
+
+// A key named "__proto__" is data like any other (defineProperty); every other key is assigned,
+// which is the same own property and many times faster (thousands of rows a page's list).
+const put = (out: Record<string, unknown>, name: string, value: unknown): void => {
+  if (name === "__proto__") {
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
+  } else {
+    out[name] = value
+  }
 }
 
 /**
@@ -360,7 +460,8 @@ export const mapStrings = (
  * string (keys too), the mask the page applies to what it shows (`@acx/ui/SecretMask`), applied
  * on the way into a store (`acx sync`, `acx import`). Walks as deep as a stored entry may be
  * (`JsonDepth.MAX_DEPTH`), so nothing a store keeps is cut. An entry without a secret comes back
- * as itself (the same object), with 0.
+ * as itself (the same object), with 0, and nothing is copied on the way; in one with a secret,
+ * the arrays and plain objects holding none are the entry's own (shared, not copied).
  *
  * @since 0.5.0
  * @category redaction
@@ -372,7 +473,11 @@ export const maskEntry = <A>(input: A): { readonly value: A; readonly masked: nu
     if (out !== text) masked += Math.max(1, markers(out) - markers(text))
     return out
   }
-  const value = mapStrings(input, mask, 0, undefined, JsonDepth.MAX_DEPTH + 1) as A
+  const value = walk(
+    input,
+    { redact: mask, secretKey: undefined, maxDepth: JsonDepth.MAX_DEPTH + 1, share: true },
+    0
+  ) as A
   return masked === 0 ? { value: input, masked } : { value, masked }
 }
 
