@@ -154,7 +154,7 @@ describe("a hub's shared clock", () => {
         server.url,
         `DROP TABLE acx_session_owner CASCADE;
        DROP FUNCTION acx_clock_tick(), acx_clock_lock(), acx_claim_session(text, text);
-       DELETE FROM acx_session_store_migrations WHERE migration_id = 8;
+       DELETE FROM acx_session_store_migrations WHERE migration_id >= 8;
        GRANT UPDATE ON acx_clock TO ${roles.sync}`
       )
       expect((await hub((h) => h.init())).changed).toBe(true)
@@ -326,6 +326,29 @@ describe("a session belongs to the member that started it", () => {
     },
     60_000
   )
+
+  it("member B may not choose a row's id: the number it took ahead of the sequence would stop A's writes", async () => {
+    const mine = await storeSession(beta, "beta's own")
+    const ahead = (sequence: string) => `(SELECT last_value + 1 FROM ${sequence})`
+    const [p, s] = [`'${mine.projectKey}'`, `'${mine.sessionId}'`]
+    for (
+      const statement of [
+        `INSERT INTO claude_session_entries (id, project_key, session_id, subpath, entry)
+          VALUES (${ahead("claude_session_entries_id_seq")}, ${p}, ${s}, '', '{"type":"user"}')`,
+        `INSERT INTO acx_session_usage (id, project_key, session_id, subpath, message_key)
+          VALUES (${ahead("acx_session_usage_id_seq")}, ${p}, ${s}, '', 'planted')`,
+        `INSERT INTO acx_session_text (id, project_key, session_id, subpath, role, body, words)
+          VALUES (${ahead("acx_session_text_id_seq")}, ${p}, ${s}, '', 'user', 'b', to_tsvector('simple', 'b'))`,
+        `UPDATE acx_session_usage SET id = id + 1 WHERE session_id = ${s}`
+      ]
+    ) {
+      expect(await refusal(beta, statement), statement).toMatch(/^42501: permission denied/)
+    }
+    // every other machine still writes, derives and indexes
+    await storeSession(alpha, "after the attack")
+    // and B's own rows still take their numbers from the sequence
+    await storeSession(beta, "beta writes on")
+  }, 60_000)
 
   it("a member's store writes, derives, records origins and reads its own sessions as before", async () => {
     const key = await storeSession(beta, "beta writes")
