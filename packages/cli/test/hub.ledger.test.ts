@@ -6,13 +6,15 @@
  * file)` alone: A's next sync met a row it could neither read nor update (its policies) and failed
  * with `new row violates row-level security policy`. Each member's records now live in a key
  * space of its own (`db_user`, migration 9): A syncs on, stores the new session exactly once and
- * exits 0, and an unchanged sync after it stores nothing.
+ * exits 0, and an unchanged sync after it stores nothing. `hub user rotate B A` then keeps A's
+ * record of a file both recorded (it stands for what A stored) and drops B's.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { oneSessionConfigDir, query, type RunningHub, startHub } from "./utils/hub.js"
+import { acxInProcess } from "./utils/inProcess.js"
 
 const FIXTURE = "d-kimuson-claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"
 
@@ -76,6 +78,22 @@ describe("acx hub: another member's import records", () => {
       expect(await count(`SELECT count(*)::int AS n FROM acx_import_ledger WHERE db_user = $1`, "laptop_b")).toBe(
         planted.length
       )
+    },
+    4 * TEST_TIMEOUT_MS
+  )
+
+  it(
+    "hub user rotate B A, both with a record of one file: A's record stays and A syncs on storing nothing twice",
+    async () => {
+      const stored = await entriesOf("laptop_a")
+      const rotated = await acxInProcess(["hub", "user", "rotate", "laptop_b", "laptop_a", "--hub", hub.admin])
+      expect(rotated.code, rotated.stderr).toBe(0)
+      expect(await count(`SELECT count(*)::int AS n FROM acx_import_ledger WHERE fingerprint = $1`, "planted")).toBe(
+        0
+      )
+      const again = await hub.sync(alpha, path.join(dir, "a"), "a")
+      expect(again.code, again.stderr).toBe(0)
+      expect(await entriesOf("laptop_a")).toBe(stored)
     },
     4 * TEST_TIMEOUT_MS
   )
