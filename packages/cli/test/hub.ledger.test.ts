@@ -26,7 +26,8 @@ describe("acx hub: another member's import records", () => {
   const count = async (sql: string, role: string) => (await query(hub.admin, sql, [role]))[0]!["n"] as number
   const entriesOf = (role: string) =>
     count(`SELECT count(*)::int AS n FROM claude_session_entries WHERE db_user = $1`, role)
-  const sessionsOf = (role: string) => count(`SELECT count(*)::int AS n FROM acx_session_owner WHERE db_user = $1`, role)
+  const sessionsOf = (role: string) =>
+    count(`SELECT count(*)::int AS n FROM acx_session_owner WHERE db_user = $1`, role)
 
   beforeAll(async () => {
     dir = tempDir("hub-ledger")

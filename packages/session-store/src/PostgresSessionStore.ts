@@ -481,7 +481,9 @@ export const makeWithClient = (
       run(
         "importedFiles",
         { source },
-        sql<LedgerRow>`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE db_user = current_user AND source = ${source}`
+        sql<
+          LedgerRow
+        >`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE db_user = current_user AND source = ${source}`
       ).pipe(Effect.map((rows) =>
         rows.map((row): ImportLedger.ImportedFile => ({
           file: row.file,
