@@ -259,6 +259,17 @@ const refusedUnlessOwner =
       (cause) => Effect.fail(notOwner(key, claim()!, cause))
     )
 
+/**
+ * Whether the connection's role may write into `key`'s session, owned by another: it sees the
+ * session's owner row (an admin, the tables' owner, any role of a store without policies); a
+ * hub's sync member does not.
+ */
+const writesInto = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.SessionKey) =>
+  sql`SELECT 1 FROM ${sql(`${schema}.acx_session_owner`)}
+    WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`.pipe(
+    Effect.map((rows) => rows.length > 0)
+  )
+
 interface SummaryRow {
   readonly session_id: string
   readonly mtime: string | number
@@ -477,14 +488,6 @@ export const makeWithClient = (
 
     const ledger = sql(`${schema}.acx_import_ledger`)
 
-    // whether this role may write into another's session: it sees the session's owner row (an
-    // admin, the tables' owner, any role of a store without policies), a hub's sync member does not
-    const writesInto = (key: SessionStore.SessionKey) =>
-      sql`SELECT 1 FROM ${sql(`${schema}.acx_session_owner`)}
-        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`.pipe(
-        Effect.map((rows) => rows.length > 0)
-      )
-
     const importedFiles: ImportLedger.ImportLedger["importedFiles"] = (source) =>
       run(
         "importedFiles",
@@ -521,7 +524,7 @@ export const makeWithClient = (
             // a record of another's session: no row of the session's own refuses it (an empty file's
             // batch writes none, and each writer's records are its own), so the claim does, where
             // policies guard the session (a hub's sync member); a role that may write into it may
-            if (claim!.owner !== claim!.me && !(yield* writesInto(key))) {
+            if (claim!.owner !== claim!.me && !(yield* writesInto(sql, schema, key))) {
               return yield* Effect.fail(notOwner(key, claim!, "a record of another member's session"))
             }
             const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
