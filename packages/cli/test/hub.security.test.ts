@@ -437,6 +437,10 @@ const makeLegacy = async (legacy: string, groups: { sync: string; viewer: string
             WHERE grantee = '${group}' AND table_schema = 'public' LOOP
           EXECUTE format('GRANT %s ON public.%I TO ${old}', r.privilege_type, r.table_name);
         END LOOP;
+        FOR r IN SELECT table_name, column_name, privilege_type FROM information_schema.column_privileges
+            WHERE grantee = '${group}' AND table_schema = 'public' LOOP
+          EXECUTE format('GRANT %s (%I) ON public.%I TO ${old}', r.privilege_type, r.column_name, r.table_name);
+        END LOOP;
         FOR r IN SELECT tablename, policyname, roles FROM pg_policies WHERE schemaname = 'public' LOOP
           EXECUTE format('ALTER POLICY %I ON public.%I TO %s', r.policyname, r.tablename,
             array_to_string(array_replace(r.roles, '${group}'::name, '${old}'::name), ', '));

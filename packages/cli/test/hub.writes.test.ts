@@ -5,7 +5,7 @@
  *   violates row-level security policy (USING expression) for table "acx_session_keys"`, storing
  *   nothing: now it stores every session it may (its new ones), skips each session of the old
  *   member with one warning naming it and `acx hub user rotate OLD NEW` (one whose transcript is
- *   empty too: its import record alone would clash), and exits 0;
+ *   empty too: its import record alone is refused, the session being another's), and exits 0;
  * - `acx hub user rotate OLD NEW` hands OLD's sessions, ledger and grants to an existing member or
  *   to one it creates (printing its URL once) and drops OLD: the machine syncs on as NEW, nothing
  *   skipped, nothing stored twice, and OLD can no longer connect;

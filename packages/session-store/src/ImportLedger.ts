@@ -15,6 +15,11 @@
  * is told from one that grew; `size` and `mtimeMs` are the file's when it was read, so an
  * unchanged file is skipped without opening it.
  *
+ * On Postgres each writer (login role) keeps records of its own: a record is per `(db_user,
+ * source, file)`, and a writer reads and moves only its own. Another role's record of the same
+ * source and file (a hub member's, planted or not) is no record of this writer's: it neither
+ * stops nor skips its import.
+ *
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"

@@ -449,6 +449,10 @@ const rotateMember = (
       if (password !== undefined) yield* createMember(sql, to, role, password, roles)
       const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
         WHERE db_user = ${from} RETURNING 1`
+      // a file both recorded (each writer's records are its own): NEW's record stays, it stored that
+      const ledger = sql(`${schema}.acx_import_ledger`)
+      yield* sql`DELETE FROM ${ledger} f WHERE f.db_user = ${from} AND EXISTS (SELECT 1 FROM ${ledger} t
+        WHERE t.db_user = ${to} AND t.source = f.source AND t.file = f.file)`
       for (const table of OWNED_TABLES) {
         yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
       }

@@ -32,9 +32,11 @@
  * -- the store clock: one row, strictly increasing epoch milliseconds
  * CREATE TABLE acx_clock (id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id), last BIGINT NOT NULL);
  * -- the ImportLedger: what an import took of each source file (see ImportLedger.ts)
+ * -- (migration 9: each writer's records in a key space of their own, see ImportLedger.ts)
  * CREATE TABLE acx_import_ledger (
  *   source TEXT NOT NULL, file TEXT NOT NULL, size BIGINT NOT NULL, mtime_ms DOUBLE PRECISION NOT NULL,
- *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (source, file)
+ *   "offset" BIGINT NOT NULL, fingerprint TEXT NOT NULL, db_user TEXT NOT NULL DEFAULT current_user,
+ *   PRIMARY KEY (db_user, source, file)
  * );
  * -- migration 6: a trigger on acx_clock pg_notify()s channel acx_clock_<schema> (payload: the
  * -- schema) whenever the clock moves: StoreCatalog.changes listens (internal/pgNotify.ts)
@@ -256,6 +258,17 @@ const refusedUnlessOwner =
       },
       (cause) => Effect.fail(notOwner(key, claim()!, cause))
     )
+
+/**
+ * Whether the connection's role may write into `key`'s session, owned by another: it sees the
+ * session's owner row (an admin, the tables' owner, any role of a store without policies); a
+ * hub's sync member does not.
+ */
+const writesInto = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.SessionKey) =>
+  sql`SELECT 1 FROM ${sql(`${schema}.acx_session_owner`)}
+    WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`.pipe(
+    Effect.map((rows) => rows.length > 0)
+  )
 
 interface SummaryRow {
   readonly session_id: string
@@ -479,7 +492,9 @@ export const makeWithClient = (
       run(
         "importedFiles",
         { source },
-        sql<LedgerRow>`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE source = ${source}`
+        sql<
+          LedgerRow
+        >`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE db_user = current_user AND source = ${source}`
       ).pipe(Effect.map((rows) =>
         rows.map((row): ImportLedger.ImportedFile => ({
           file: row.file,
@@ -506,8 +521,14 @@ export const makeWithClient = (
             yield* sql`SELECT ${clockLock}()`
             // the file's session first: its record is another's too when the session is (an empty file)
             claim = yield* claimOf(key)
+            // a record of another's session: no row of the session's own refuses it (an empty file's
+            // batch writes none, and each writer's records are its own), so the claim does, where
+            // policies guard the session (a hub's sync member); a role that may write into it may
+            if (claim!.owner !== claim!.me && !(yield* writesInto(sql, schema, key))) {
+              return yield* Effect.fail(notOwner(key, claim!, "a record of another member's session"))
+            }
             const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
-            FROM ${ledger} WHERE source = ${source} AND file = ${next.file}`
+            FROM ${ledger} WHERE db_user = current_user AND source = ${source} AND file = ${next.file}`
             const current = stored === undefined
               ? undefined
               : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
@@ -516,7 +537,7 @@ export const makeWithClient = (
             yield* PhaseBarrier.pause("append")
             yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
             VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
-            ON CONFLICT (source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
+            ON CONFLICT (db_user, source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
               "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
             return true
           })).pipe(refusedUnlessOwner(key, () => claim))

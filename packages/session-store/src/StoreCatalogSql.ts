@@ -30,7 +30,7 @@ export const SCHEMA_VERSION = 4
  * @since 0.4.0
  * @category constants
  */
-export const POSTGRES_SCHEMA_VERSION = 8
+export const POSTGRES_SCHEMA_VERSION = 9
 
 // A key with entries not derived yet (the partial index `acx_session_keys_behind` holds them).
 const BEHIND = "mtime > derived_mtime"

@@ -154,7 +154,7 @@ describe("a hub's shared clock", () => {
         server.url,
         `DROP TABLE acx_session_owner CASCADE;
        DROP FUNCTION acx_clock_tick(), acx_clock_lock(), acx_claim_session(text, text);
-       DELETE FROM acx_session_store_migrations WHERE migration_id = 8;
+       DELETE FROM acx_session_store_migrations WHERE migration_id >= 8;
        GRANT UPDATE ON acx_clock TO ${roles.sync}`
       )
       expect((await hub((h) => h.init())).changed).toBe(true)
@@ -177,6 +177,54 @@ describe("a hub's shared clock", () => {
     expect(await refusal(beta, "UPDATE acx_clock SET last = last")).toMatch(/^42501/)
     expect((await hub((h) => h.init())).changed).toBe(false)
   }, 60_000)
+})
+
+describe("the import ledger: each writer's records are its own", () => {
+  it(
+    "migration 9 keys the ledger by writer on a store migration 8 left, records from before going to the tables' owner",
+    async () => {
+      const source = `/planted/${randomUUID()}`
+      // the ledger as migration 8 left it, with a record from before owners were kept
+      await query(
+        server.url,
+        `ALTER TABLE acx_import_ledger DROP CONSTRAINT acx_import_ledger_pkey;
+       ALTER TABLE acx_import_ledger ALTER COLUMN db_user DROP NOT NULL;
+       ALTER TABLE acx_import_ledger ADD PRIMARY KEY (source, file);
+       INSERT INTO acx_import_ledger (source, file, size, mtime_ms, "offset", fingerprint, db_user)
+         VALUES ('${source}', 'a.jsonl', 1, 1, 1, 'old', NULL), ('${source}', 'b.jsonl', 1, 1, 1, 'alpha', 'alpha');
+       DELETE FROM acx_session_store_migrations WHERE migration_id = 9`
+      )
+      expect((await hub((h) => h.init())).changed).toBe(true)
+      const key = await query(
+        server.url,
+        `SELECT array_agg(a.attname::text ORDER BY k.ord) AS columns FROM pg_index i
+        CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+        JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE i.indrelid = 'acx_import_ledger'::regclass AND i.indisprimary`
+      )
+      expect(key).toEqual([{ columns: ["db_user", "source", "file"] }])
+      const rows = await query(
+        server.url,
+        `SELECT l.file, l.db_user = t.tableowner AS by_owner, l.db_user FROM acx_import_ledger l, pg_tables t
+        WHERE t.schemaname = 'public' AND t.tablename = 'acx_import_ledger' AND l.source = $1 ORDER BY 1`,
+        [source]
+      )
+      expect(rows.map((row) => [row["file"], row["by_owner"] || row["db_user"]])).toEqual([
+        ["a.jsonl", true],
+        ["b.jsonl", "alpha"]
+      ])
+      // beta's record of alpha's file is beta's own; alpha's stays as it was
+      await query(
+        beta,
+        `INSERT INTO acx_import_ledger (source, file, size, mtime_ms, "offset", fingerprint) VALUES ($1, 'b.jsonl', 2, 2, 2, 'beta')`,
+        [source]
+      )
+      expect(await query(alpha, `SELECT fingerprint FROM acx_import_ledger WHERE source = $1`, [source])).toEqual([{
+        fingerprint: "alpha"
+      }])
+    },
+    60_000
+  )
 })
 
 describe("a session belongs to the member that started it", () => {
@@ -326,6 +374,29 @@ describe("a session belongs to the member that started it", () => {
     },
     60_000
   )
+
+  it("member B may not choose a row's id: the number it took ahead of the sequence would stop A's writes", async () => {
+    const mine = await storeSession(beta, "beta's own")
+    const ahead = (sequence: string) => `(SELECT last_value + 1 FROM ${sequence})`
+    const [p, s] = [`'${mine.projectKey}'`, `'${mine.sessionId}'`]
+    for (
+      const statement of [
+        `INSERT INTO claude_session_entries (id, project_key, session_id, subpath, entry)
+          VALUES (${ahead("claude_session_entries_id_seq")}, ${p}, ${s}, '', '{"type":"user"}')`,
+        `INSERT INTO acx_session_usage (id, project_key, session_id, subpath, message_key)
+          VALUES (${ahead("acx_session_usage_id_seq")}, ${p}, ${s}, '', 'planted')`,
+        `INSERT INTO acx_session_text (id, project_key, session_id, subpath, role, body, words)
+          VALUES (${ahead("acx_session_text_id_seq")}, ${p}, ${s}, '', 'user', 'b', to_tsvector('simple', 'b'))`,
+        `UPDATE acx_session_usage SET id = id + 1 WHERE session_id = ${s}`
+      ]
+    ) {
+      expect(await refusal(beta, statement), statement).toMatch(/^42501: permission denied/)
+    }
+    // every other machine still writes, derives and indexes
+    await storeSession(alpha, "after the attack")
+    // and B's own rows still take their numbers from the sequence
+    await storeSession(beta, "beta writes on")
+  }, 60_000)
 
   it("a member's store writes, derives, records origins and reads its own sessions as before", async () => {
     const key = await storeSession(beta, "beta writes")

@@ -237,6 +237,32 @@ const createGrantsTable = (sql: SqlClient.SqlClient, schema: string) =>
       ON ${schema}.acx_session_origin (project, project_key, session_id)`)
   ], { discard: true })
 
+/** The tables whose `id` a sequence numbers (`SEQUENCES`). */
+const NUMBERED_TABLES: ReadonlyArray<string> = SEQUENCES.map((sequence) => sequence.replace(/_id_seq$/, ""))
+
+/**
+ * `privileges` on `table` to the sync group. On a numbered table its INSERT and UPDATE cover
+ * every column but `id`: a member's row takes its number from the sequence. A member that chose
+ * one (the sequence's next value, or a row of its own moved there) would hold the number the
+ * next writer's insert draws, and that writer's every sync would fail on the primary key.
+ */
+const grantSync = (sql: SqlClient.SqlClient, schema: string, table: string, privileges: string, sync: string) =>
+  Effect.gen(function*() {
+    if (!NUMBERED_TABLES.includes(table)) {
+      return yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${sync}`)
+    }
+    const all = privileges.split(", ")
+    const whole = all.filter((privilege) => privilege !== "INSERT" && privilege !== "UPDATE")
+    const columns = yield* sql<{ readonly name: string }>`SELECT a.attname AS name FROM pg_catalog.pg_attribute a
+      WHERE a.attrelid = (pg_catalog.quote_ident(${schema}) || '.' || ${table})::regclass
+        AND a.attnum > 0 AND NOT a.attisdropped AND a.attname <> 'id' ORDER BY a.attnum`
+    const list = columns.map((column) => quoted(column.name)).join(", ")
+    yield* sql.unsafe(`GRANT ${whole.join(", ")} ON ${schema}.${table} TO ${sync}`)
+    for (const privilege of all.filter((privilege) => !whole.includes(privilege))) {
+      yield* sql.unsafe(`GRANT ${privilege} (${list}) ON ${schema}.${table} TO ${sync}`)
+    }
+  })
+
 /** Privileges: what each role may do on each table (added to; `init` revokes only the legacy groups'). */
 const grantPrivileges = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) =>
   Effect.gen(function*() {
@@ -244,8 +270,9 @@ const grantPrivileges = (sql: SqlClient.SqlClient, schema: string, roles: HubRol
     yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${sync}, ${viewer}, ${admin}`)
     for (const [table, privileges] of Object.entries(SYNC_PRIVILEGES)) {
       // exactly these: what an older acx (UPDATE on the clock) or a DBA granted the group goes
+      // (a table's REVOKE takes its columns' privileges too)
       yield* sql.unsafe(`REVOKE ALL ON ${schema}.${table} FROM ${sync}`)
-      yield* sql.unsafe(`GRANT ${privileges} ON ${schema}.${table} TO ${sync}`)
+      yield* grantSync(sql, schema, table, privileges, sync)
     }
     for (const fn of WRITE_FUNCTIONS) {
       yield* sql.unsafe(`GRANT EXECUTE ON FUNCTION ${schema}.${fn} TO ${sync}, ${admin}`)

@@ -102,6 +102,20 @@ const migrations = (schema: string) => ({
       FROM ${sql(`${schema}.acx_session_keys`)} ORDER BY project_key, session_id, subpath
       ON CONFLICT DO NOTHING`
     yield* createWriteFunctions(sql, schema)
+  }),
+  // each writer's ledger records in a key space of its own: the primary key (db_user, source,
+  // file). Keyed by (source, file) alone, a hub member that knew another machine's source could
+  // insert a record first, which that machine could then neither read nor update (its policies),
+  // and its every sync failed. Records written before owners were kept go to the table's owner
+  // (the role that set the store up and imported into it), not to whoever runs the migration.
+  "9_ledger_per_writer": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ledger = sql(`${schema}.acx_import_ledger`)
+    yield* sql`UPDATE ${ledger} SET db_user = (SELECT pg_catalog.pg_get_userbyid(c.relowner)
+      FROM pg_catalog.pg_class c WHERE c.oid = (pg_catalog.quote_ident(${schema}) || '.acx_import_ledger')::regclass) WHERE db_user IS NULL`
+    yield* sql`ALTER TABLE ${ledger} ALTER COLUMN db_user SET NOT NULL`
+    yield* sql`ALTER TABLE ${ledger} DROP CONSTRAINT IF EXISTS acx_import_ledger_pkey`
+    yield* sql`ALTER TABLE ${ledger} ADD CONSTRAINT acx_import_ledger_pkey PRIMARY KEY (db_user, source, file)`
   })
 })
 

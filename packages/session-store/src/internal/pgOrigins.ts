@@ -33,9 +33,10 @@ export const makeOrigins = (
   const span = (operation: string) => Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema } })
   const adopt = (from: string, to: string) =>
     writeTransaction(Effect.gen(function*() {
-      const taken = yield* sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`
+      const taken = yield* sql`SELECT 1 FROM ${ledger} WHERE db_user = current_user AND source = ${to} LIMIT 1`
       if (taken.length > 0) return false
-      const moved = yield* sql`UPDATE ${ledger} SET source = ${to} WHERE source = ${from} RETURNING 1`
+      const moved = yield* sql`UPDATE ${ledger} SET source = ${to}
+        WHERE db_user = current_user AND source = ${from} RETURNING 1`
       return moved.length > 0
     }))
   return {
@@ -66,7 +67,7 @@ export const makeOrigins = (
     adoptSource: (from, to) =>
       // A source with records has adopted (or never needed to): told without the clock row's
       // lock, which every writer of the hub waits on; only a first sync takes it to adopt
-      sql`SELECT 1 FROM ${ledger} WHERE source = ${to} LIMIT 1`.pipe(
+      sql`SELECT 1 FROM ${ledger} WHERE db_user = current_user AND source = ${to} LIMIT 1`.pipe(
         Effect.flatMap((taken) => taken.length > 0 ? Effect.succeed(false) : adopt(from, to)),
         Effect.mapError(storageError("adoptSource")),
         span("adoptSource")
