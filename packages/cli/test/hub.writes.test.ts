@@ -160,4 +160,23 @@ describe("acx hub: a machine's credential replaced", () => {
     },
     TEST_TIMEOUT_MS
   )
+
+  it("a sync member refused for another cause keeps the store's reason, not a word about its role", async () => {
+    // the admin takes one privilege back: the member's next sync is refused, and the line must
+    // not say it needs a sync member (it is one), but what was refused
+    const member = await addUser("laptop_cause")
+    await query(hub.admin, `REVOKE INSERT ON acx_session_text FROM ${hub.groups.sync}`)
+    try {
+      oneSessionConfigDir(configDir, FIXTURE, "-home-dev-cli")
+      const refused = await sync(member)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain("permission denied")
+      expect(refused.stderr).not.toContain("needs a sync member")
+    } finally {
+      const again = await acxInProcess(["hub", "init", hub.admin])
+      expect(again.code, again.stderr).toBe(0)
+    }
+    const synced = await sync(member)
+    expect(synced.code, synced.stderr).toBe(0)
+  }, TEST_TIMEOUT_MS)
 })

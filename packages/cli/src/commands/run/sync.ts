@@ -98,7 +98,8 @@ const withRerunHint = <E>(error: E): E =>
 /**
  * A store that refused a write for want of a privilege (a hub's viewer, or a member of another
  * hub, given to `sync --to`): said as which role the URL is and that a sync needs a sync member,
- * in one line (the driver's "permission denied for table …" alone names neither).
+ * in one line (the driver's "permission denied for table …" alone names neither). A sync member
+ * or an admin refused keeps the store's own message: its role is not the cause.
  */
 const explainRefusal = (target: Target) => (error: SessionStore.SessionStoreError) => {
   const database = target.database
@@ -111,10 +112,13 @@ const explainRefusal = (target: Target) => (error: SessionStore.SessionStoreErro
     Effect.option,
     Effect.flatMap((who) =>
       Effect.fail(
-        Option.isNone(who) ? error : new SessionStore.SessionStoreError({
-          ...error,
-          description: PostgresHub.roleRefusal(who.value, "acx sync --to", "sync", reason)
-        })
+        // a sync member or an admin refused has another cause: the driver's message says it
+        Option.isNone(who) || who.value.access === "sync" || who.value.access === "admin"
+          ? error
+          : new SessionStore.SessionStoreError({
+            ...error,
+            description: PostgresHub.roleRefusal(who.value, "acx sync --to", "sync", reason)
+          })
       )
     )
   )
