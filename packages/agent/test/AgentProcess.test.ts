@@ -1,7 +1,8 @@
 /**
  * Waiting for an agent's Claude Code process to exit (`internal/agentProcess.ts` `awaitExit`) by
- * `ProcessLiveness`'s rule: a zombie has exited (no grace period waited, no signal sent), and a
- * pid that another process has since is neither waited for nor killed.
+ * `ProcessLiveness`'s rule: another process's zombie has exited (no grace period waited, no signal
+ * sent), our own child's only once Node reaped it (its `exit` event, which the SDK waits for, has
+ * fired), and a pid that another process has since is neither waited for nor killed.
  */
 import * as ProcessLiveness from "@acx/environment/ProcessLiveness"
 import * as UnreapedProcess from "@acx/testing/UnreapedProcess"
@@ -26,6 +27,20 @@ describe.skipIf(!fs.existsSync("/proc/self/stat"))("awaitExit", () => {
     await zombie.kill()
     expect(() => process.kill(pid, 0)).not.toThrow()
     await underTestClock(awaitExit(pid, start))
+  })
+
+  it("our own child's zombie is waited for until Node reaps it: its exit event has fired", async () => {
+    const child = spawn("sleep", ["600"], { stdio: "ignore" })
+    onTestFinished(() => void child.kill("SIGKILL"))
+    const pid = child.pid!
+    const start = ProcessLiveness.startTime(pid)
+    child.kill("SIGKILL")
+    // a zombie before the event loop turns (no await): only Node's reaping ends it
+    const stateOf = () => fs.readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0]
+    while (stateOf() !== "Z") { /* the kernel ends it: a few microseconds */ }
+    expect(child.exitCode === null && child.signalCode === null).toBe(true)
+    await Effect.runPromise(awaitExit(pid, start))
+    expect(child.signalCode).toBe("SIGKILL")
   })
 
   it("a pid another process has now is not waited for, nor killed", async () => {

@@ -38,6 +38,8 @@ import * as fs from "node:fs"
 export interface ProcStat {
   /** The state letter: `R`, `S`, `D`, `T`, `t`, `Z` (zombie), `X` (dead), … */
   readonly state: string
+  /** Its parent's pid (field 4). */
+  readonly ppid: number
   /** When it started, in clock ticks since boot (field 22). */
   readonly startTime: number
 }
@@ -80,12 +82,17 @@ export const parseStat = (text: string): ProcStat | undefined => {
   if (close < 0 || text.indexOf("(") < 0 || text.indexOf("(") > close) return undefined
   const fields = text.slice(close + 1).trim().split(/\s+/)
   const state = fields[0]
+  const parent = fields[1]
   const start = fields[START_TIME_INDEX]
-  if (state === undefined || !/^[A-Za-z]$/.test(state) || start === undefined || !/^\d+$/.test(start)) {
+  if (
+    state === undefined || !/^[A-Za-z]$/.test(state) || start === undefined || !/^\d+$/.test(start) ||
+    parent === undefined || !/^\d+$/.test(parent)
+  ) {
     return undefined
   }
   const startTime = Number(start)
-  return Number.isSafeInteger(startTime) ? { state, startTime } : undefined
+  const ppid = Number(parent)
+  return Number.isSafeInteger(startTime) && Number.isSafeInteger(ppid) ? { state, ppid, startTime } : undefined
 }
 
 let procMounted: boolean | undefined
@@ -167,6 +174,19 @@ export const check = (pid: number, recordedStart?: number | null): Liveness => {
   if (stat.state === "Z" || stat.state === "X" || stat.state === "x") return dead("Zombie")
   if (recorded !== undefined && recorded !== stat.startTime) return dead("Reused")
   return ALIVE
+}
+
+/**
+ * The pid of `pid`'s parent, from `/proc` (`undefined` without `/proc`, or when `pid` is gone).
+ * A zombie whose parent is this process is a child Node has not reaped yet: its `exit` event is
+ * still to come, so a caller that waits for that event waits for the reap, not only the exit.
+ *
+ * @since 0.4.0
+ * @category liveness
+ */
+export const parentOf = (pid: number): number | undefined => {
+  if (!isPid(pid)) return undefined
+  return readStat(pid)?.ppid ?? undefined
 }
 
 /**

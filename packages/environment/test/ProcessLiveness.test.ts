@@ -31,7 +31,11 @@ describe("parseStat", () => {
         FastCheck.constantFrom("R", "S", "D", "Z", "T", "t", "X", "I"),
         FastCheck.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
         (pid, comm, state, start) => {
-          expect(ProcessLiveness.parseStat(statLine(pid, comm, state, start))).toEqual({ state, startTime: start })
+          expect(ProcessLiveness.parseStat(statLine(pid, comm, state, start))).toEqual({
+            state,
+            ppid: 1,
+            startTime: start
+          })
         }
       )
     )
@@ -39,7 +43,7 @@ describe("parseStat", () => {
 
   it("a command that looks like the fields that follow it does not shift them", () => {
     const comm = ") Z 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 99 ("
-    expect(ProcessLiveness.parseStat(statLine(42, comm, "S", 777))).toEqual({ state: "S", startTime: 777 })
+    expect(ProcessLiveness.parseStat(statLine(42, comm, "S", 777))).toEqual({ state: "S", ppid: 1, startTime: 777 })
   })
 
   it("text that is not a stat line is undefined", () => {
@@ -54,6 +58,8 @@ describe("parseStat", () => {
     const own = ProcessLiveness.parseStat(fs.readFileSync("/proc/self/stat", "latin1"))
     expect(own?.state).toBe("R")
     expect(own?.startTime).toBe(ProcessLiveness.startTime(process.pid))
+    expect(own?.ppid).toBe(process.ppid)
+    expect(ProcessLiveness.parentOf(process.pid)).toBe(process.ppid)
   })
 })
 

@@ -23,14 +23,26 @@ export const STDERR_KEPT = 4096
 export const GRACEFUL_EXIT = Duration.seconds(10)
 
 /**
+ * Whether the process is still to be waited for: running, or a zombie that is this process's own
+ * child (the SDK spawns Claude Code): Node reaps it and emits its `exit`, which the SDK's query
+ * awaits, so returning before the reap leaves that wait behind (the chat then never ended).
+ */
+const stillRunning = (pid: number, pidStart: number | undefined): boolean => {
+  const liveness = ProcessLiveness.check(pid, pidStart)
+  return liveness._tag === "Alive" ||
+    (liveness.reason === "Zombie" && ProcessLiveness.parentOf(pid) === process.pid)
+}
+
+/**
  * Waits (polling) until the process has exited; kills it after the grace period. Exited means
- * `ProcessLiveness`'s rule: a zombie (exited, not yet reaped) has, and a pid that another process
- * has since (its start time is not `pidStart`) is not waited for nor killed.
+ * `ProcessLiveness`'s rule: another process's zombie has (no grace period waited), our own
+ * child's only once Node reaped it, and a pid that another process has since (its start time is
+ * not `pidStart`) is not waited for nor killed.
  */
 export const awaitExit = (pid: number, pidStart: number | undefined): Effect.Effect<void> =>
   Effect.gen(function*() {
     const deadline = Date.now() + Duration.toMillis(GRACEFUL_EXIT)
-    while (ProcessLiveness.isAlive(pid, pidStart)) {
+    while (stillRunning(pid, pidStart)) {
       if (Date.now() >= deadline) {
         yield* Effect.sync(() => process.kill(pid, "SIGKILL")).pipe(Effect.ignore)
         return
