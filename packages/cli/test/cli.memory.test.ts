@@ -143,7 +143,7 @@ describe("acx hook and acx memory", () => {
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(context.stdout.trimEnd())
 
     const forget = await acx(["memory", "forget", "--session", "s-cli"], { env })
-    expect(forget.stdout).toMatch(/^forgot \d+ observations, 1 summaries, 1 prompts, 5 events, 1 sessions/)
+    expect(forget.stdout).toMatch(/^forgot \d+ observations?, 1 summary, 1 prompt, 5 events, 1 session$/m)
     const after = await acx(["memory", "search", "cart"], { env })
     expect(after.stdout.trim()).toBe("nothing found for \"cart\"")
     const nothing = await acx(["memory", "forget"], { env })

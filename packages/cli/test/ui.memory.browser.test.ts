@@ -112,11 +112,11 @@ describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () =>
     // forget one, then undo
     await cards.first().getByRole("button", { name: "Forget", exact: true }).click()
     await expect.poll(() => cards.count()).toBe(0)
-    await expect.poll(() => page.locator(".curation").textContent()).toContain("Forgot O2")
+    await expect.poll(() => page.locator(".curation").textContent()).toContain("Forgot observation #2.")
     await expect.poll(() => shown.textContent()).not.toContain("aardvark")
     await page.getByRole("button", { name: "Undo" }).click()
     await expect.poll(titles).toEqual(["Wrote JOKE.md with an aardvark joke"])
-    await expect.poll(() => page.locator(".curation").textContent()).toContain("Restored O2")
+    await expect.poll(() => page.locator(".curation").textContent()).toContain("Restored observation #2.")
     await expect.poll(() => shown.textContent()).toBe(printed.stdout)
 
     // forget all matching the filter (confirmed), then undo

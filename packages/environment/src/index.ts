@@ -18,6 +18,14 @@ export * as AcxHome from "./AcxHome.js"
 export * as ClaudeBinary from "./ClaudeBinary.js"
 
 /**
+ * The one way a database driver is imported, so that an earlier `stat` of a FIFO cannot change
+ * how it resolves.
+ *
+ * @since 0.4.0
+ */
+export * as DriverImport from "./DriverImport.js"
+
+/**
  * The one grammar for naming a database (`sqlite:FILE`, `FILE.db`, `postgres://…?schema=`), the
  * password never shown.
  *

@@ -24,6 +24,7 @@
  */
 import { plural } from "@acx/convert/Plural"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as DriverImport from "@acx/environment/DriverImport"
 import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -248,7 +249,7 @@ export const connect = (settings: TeamSettings, connectTimeoutMs = 5_000, ensure
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const { default: pg } = await import("pg")
+        const { default: pg } = await DriverImport.load(() => import("pg"))
         const client = new pg.Client({
           connectionString: PgDriverUrl.driverUrl(Redacted.value(settings.url)),
           connectionTimeoutMillis: connectTimeoutMs,

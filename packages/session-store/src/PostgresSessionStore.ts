@@ -75,6 +75,7 @@
  *
  * @since 0.1.0
  */
+import * as DriverImport from "@acx/environment/DriverImport"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Config from "effect/Config"
@@ -598,7 +599,7 @@ export const make = (
     // the clock's notifications, on a connection of the listener's own (the driver is loaded)
     const changes = clockChanges(
       // the part of pg.Client it uses (its `on` overloads are wider than one listener each)
-      () => import("pg").then((pg) => pg.default.Client as unknown as ClientConstructor),
+      () => DriverImport.load(() => import("pg")).then((pg) => pg.default.Client as unknown as ClientConstructor),
       driverUrl(Redacted.value(options.url)),
       options.schema ?? "public"
     )

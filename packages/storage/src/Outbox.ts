@@ -31,6 +31,7 @@
  *
  * @since 0.1.0
  */
+import * as DriverImport from "@acx/environment/DriverImport"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -166,7 +167,7 @@ export const make = (
 ): Effect.Effect<Outbox, OutboxError, Scope.Scope> =>
   Effect.gen(function*() {
     const Sqlite = yield* Effect.tryPromise({
-      try: () => import("@effect/sql-sqlite-node/SqliteClient"),
+      try: () => DriverImport.load(() => import("@effect/sql-sqlite-node/SqliteClient")),
       catch: (cause) =>
         new OutboxError({
           reason: "MissingDriver",

@@ -4,6 +4,17 @@ import * as Money from "@acx/convert/Money"
 /** Dollars: the CLI's rule (`Money.usd`), cents for every amount. */
 export const usd: (value: number) => string = Money.usd
 
+const ENTRY_KINDS: Record<string, string> = { O: "observation", S: "summary", P: "prompt" }
+
+/**
+ * A memory entry as the page names it: `O5` → "observation #5" (`S3` a summary, `P7` a prompt).
+ * "O5" in a monospace font reads like "05"; the id itself stays for the memory tools and the CLI.
+ */
+export const memoryEntry = (id: string): string => {
+  const kind = ENTRY_KINDS[id.charAt(0)]
+  return kind === undefined ? id : `${kind} #${id.slice(1)}`
+}
+
 /** A count as 950, 12.3K, 4.56M, 2.95B. */
 export const count = (value: number): string => {
   const abs = Math.abs(value)

@@ -5,6 +5,7 @@
  */
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as DriverImport from "@acx/environment/DriverImport"
 import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -28,7 +29,7 @@ const startFailed = (spec: DatabaseSpec.DatabaseSpec) => (cause: unknown) =>
 
 const importDriver = <A>(name: string, load: () => Promise<A>) =>
   Effect.tryPromise({
-    try: load,
+    try: () => DriverImport.load(load),
     catch: (cause) =>
       new AgentError({
         reason: "StartFailed",

@@ -4,6 +4,9 @@
  * callback allows itself.
  */
 import type { AgentEvent } from "@acx/convert/AgentEvent"
+import type * as AgentUsage from "@acx/convert/AgentUsage"
+import * as Money from "@acx/convert/Money"
+import { plural } from "@acx/convert/Plural"
 import { printable } from "../CliError.js"
 
 type ApiRetry = Extract<AgentEvent, { readonly _tag: "ApiRetry" }>
@@ -114,3 +117,13 @@ export const isPreapproved = (preapproved: ReadonlyArray<string>, toolName: stri
     (entry.startsWith("mcp__") &&
       (toolName.startsWith(`${entry}__`) || (entry.endsWith("__*") && toolName.startsWith(entry.slice(0, -1)))))
   )
+
+/**
+ * `/cost`'s line: the spend so far in dollars as acx shows them everywhere (`Money.usd`), the
+ * turns, the tokens, and the last turn's spend.
+ */
+export const costLine = (usage: AgentUsage.ConversationUsage): string =>
+  `cost: ${Money.usd(usage.costUsd)} over ${
+    plural(usage.turns, "turn")
+  }; tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
+  (usage.lastTurn === undefined ? "" : `; last turn ${Money.usd(usage.lastTurn.costUsd)}`)

@@ -40,7 +40,7 @@ export const MemoryObservation = (
         <h3 id={`obs-title-${o.id}`}>{o.title}</h3>
         {/* "O5" in a monospace font reads like "05": the page says what it is */}
         <span class="muted obs-id" title={`${o.id}: its id in the memory tools (get_observations)`}>
-          observation #{o.rowId}
+          {format.memoryEntry(o.id)}
         </span>
         <time class="muted" dateTime={new Date(o.createdAt).toISOString()}>{format.dateTime(o.createdAt)}</time>
       </header>

@@ -33,6 +33,10 @@ interface Done {
   readonly undone: boolean
 }
 
+/** The entries a curation changed: "observation #2" for one, "3 observations" for more. */
+const entries = (ids: ReadonlyArray<string>): string =>
+  ids.length === 1 ? format.memoryEntry(ids[0]!) : `${ids.length} observations`
+
 const query = (params: Record<string, string | number | undefined>): string => {
   const search = new URLSearchParams()
   for (const [key, value] of Object.entries(params)) {
@@ -383,10 +387,10 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
           done.ids.length === 0
             ? <span>Nothing changed.</span>
             : done.undone
-            ? <span>Restored {done.ids.join(", ")}.</span>
+            ? <span>Restored {entries(done.ids)}.</span>
             : (
               <span>
-                Forgot {done.ids.length === 1 ? done.ids[0] : `${done.ids.length} observations`}.{" "}
+                Forgot {entries(done.ids)}.{" "}
                 <button type="button" class="undo" disabled={busy} onClick={undo}>Undo</button>
               </span>
             )

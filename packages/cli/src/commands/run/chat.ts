@@ -5,8 +5,6 @@
  */
 import * as AgentSession from "@acx/agent/AgentSession"
 import type { AgentEvent } from "@acx/convert/AgentEvent"
-import type * as AgentUsage from "@acx/convert/AgentUsage"
-import { plural } from "@acx/convert/Plural"
 import type { CanUseTool, PermissionMode } from "@anthropic-ai/claude-agent-sdk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -15,7 +13,7 @@ import * as Stream from "effect/Stream"
 import * as readline from "node:readline"
 import { type CliError, describeError, printable, turnFailed } from "../../CliError.js"
 import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
-import { isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
+import { costLine, isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatArgs } from "../args/chat.js"
 
@@ -34,12 +32,6 @@ const toolLine = (name: string, input: unknown): string => {
     input
   return `⏺ ${name}(${oneLine(main)})`
 }
-
-const costLine = (usage: AgentUsage.ConversationUsage): string =>
-  `cost: $${usage.costUsd.toFixed(4)} over ${
-    plural(usage.turns, "turn")
-  }; tokens in ${usage.tokens.input}, out ${usage.tokens.output}, cache read ${usage.tokens.cacheRead}, cache write ${usage.tokens.cacheWrite}` +
-  (usage.lastTurn === undefined ? "" : `; last turn $${usage.lastTurn.costUsd.toFixed(4)}`)
 
 /** Fails with the one line for an API address that refuses or does not resolve (`apiReach`). */
 const deadApi = Effect.suspend(() => {

@@ -248,7 +248,11 @@ export const forget = ({ before, ids, project, session }: ForgetArgs) =>
       before: Option.isSome(before) ? yield* parseDate(before.value) : undefined
     })
     yield* Console.log(
-      `forgot ${forgotten.observations} observations, ${forgotten.summaries} summaries, ${forgotten.prompts} prompts, ${forgotten.events} events, ${forgotten.sessions} sessions`
+      `forgot ${plural(forgotten.observations, "observation")}, ${
+        plural(forgotten.summaries, "summary", "summaries")
+      }, ${plural(forgotten.prompts, "prompt")}, ${plural(forgotten.events, "event")}, ${
+        plural(forgotten.sessions, "session")
+      }`
     )
   }))
 

@@ -198,11 +198,18 @@ const fromMessageRow = (row: MessageRow): MessageRecord => ({
 const openSqlite = (filename: string): Effect.Effect<SqliteClient.SqliteClient, unknown, Scope.Scope> =>
   Effect.gen(function*() {
     const Sqlite = yield* Effect.tryPromise({
-      try: () => import("@effect/sql-sqlite-node/SqliteClient"),
+      // through the one driver loader (see `DriverImport` of `@acx/environment`, an optional peer too)
+      try: () =>
+        import("@acx/environment/DriverImport").then((DriverImport) =>
+          DriverImport.load(() => import("@effect/sql-sqlite-node/SqliteClient"))
+        ),
       catch: (cause) =>
-        new Error("the emulator's SQLite storage needs @effect/sql-sqlite-node: npm install @effect/sql-sqlite-node", {
-          cause
-        })
+        new Error(
+          "the emulator's SQLite storage needs @effect/sql-sqlite-node and @acx/environment: npm install @effect/sql-sqlite-node @acx/environment",
+          {
+            cause
+          }
+        )
     })
     const context = yield* Layer.build(Sqlite.layer({ filename }))
     return Context.get(context, Sqlite.SqliteClient)
