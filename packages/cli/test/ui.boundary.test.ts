@@ -45,7 +45,11 @@ beforeAll(async () => {
     (server) => server.routes
   )))
   // the default sync store: the search box's route answers from it, with the planted secrets in it
-  const synced = await acx(["sync", "--config-dir", planted.configDir], { env: { ACX_HOME: acxHome } })
+  // --no-mask: the store holds the secrets as written (a default sync masks them on the way in,
+  // cli.sync.mask.test.ts), so what is proved here is the page's own mask over what it reads
+  const synced = await acx(["sync", "--no-mask", "--config-dir", planted.configDir], {
+    env: { ACX_HOME: acxHome }
+  })
   expect(synced.code, synced.stderr).toBe(0)
   ui = await startUi(["--config-dir", planted.configDir], { ACX_HOME: acxHome })
 }, TEST_TIMEOUT_MS)
