@@ -31,9 +31,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -57,7 +55,10 @@ import {
   takeOverPlan,
   takeOverRefusal
 } from "./internal/pgHub.js"
-import { LATEST_MIGRATION, migrate, OWNED_TABLES } from "./internal/pgMigrations.js"
+import { fail, failure } from "./internal/pgHubErrors.js"
+import { createMember, memberRole, membership, roleName, rotateMember } from "./internal/pgHubMembers.js"
+import { lookups, readRoleAccess, readStatus } from "./internal/pgHubStatus.js"
+import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
 import type * as SessionStore from "./SessionStore.js"
@@ -323,23 +324,6 @@ export interface PostgresHub {
   readonly status: (options?: { readonly lagHours?: number | undefined }) => Effect.Effect<HubStatus, PostgresHubError>
 }
 
-const failure = (operation: string) => (cause: unknown): PostgresHubError =>
-  new PostgresHubError({
-    reason: isPermissionDenied(cause) ? "Privilege" : "Storage",
-    operation,
-    description: describeStatementFailure(cause),
-    cause
-  })
-
-const fail = (operation: string, reason: PostgresHubError["reason"], description: string) =>
-  Effect.fail(new PostgresHubError({ reason, operation, description }))
-
-const roleName = (operation: string, name: string) =>
-  Either.match(HubCredentials.checkRoleName(name), {
-    onLeft: (description) => fail(operation, "InvalidName", description),
-    onRight: Effect.succeed
-  })
-
 /** What a member owns of the store, given to the admin group before anything else, or init fails. */
 const takeOverStore = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
   Effect.gen(function*() {
@@ -379,95 +363,6 @@ const initTransaction = (
     const connect = yield* closeDatabase(sql, roles)
     return { moved, ...connect, snapshot: yield* snapshot(sql, schema, roles) }
   }))
-
-/** A role's login flag and the groups it is a member of; `undefined` when there is no such role. */
-const membership = (sql: SqlClient.SqlClient, name: string) =>
-  sql<{ readonly rolcanlogin: boolean; readonly groups: ReadonlyArray<string> | null }>`SELECT r.rolcanlogin,
-    (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_auth_members a
-      JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid) AS groups
-    FROM pg_catalog.pg_roles r WHERE r.rolname = ${name}`.pipe(Effect.map(([row]) => row))
-
-/** A login role in `role`'s group; a verifier, not the password (see HubCredentials). */
-const createMember = (
-  sql: SqlClient.SqlClient,
-  name: string,
-  role: MemberRole,
-  password: Redacted.Redacted,
-  roles: GroupRoles
-) =>
-  // the name was checked to be an identifier
-  sql.unsafe(
-    `CREATE ROLE "${name}" LOGIN PASSWORD '${HubCredentials.scramVerifier(password)}' IN ROLE "${roles[role]}"`
-  )
-
-/** The member group (`sync` or `viewer`) of a login role, if it is in one. */
-const memberRole = (sql: SqlClient.SqlClient, operation: string, name: string, roles: GroupRoles) =>
-  Effect.gen(function*() {
-    yield* roleName(operation, name)
-    const row = yield* membership(sql, name).pipe(Effect.mapError(failure(operation)))
-    const groups = row?.groups ?? []
-    const role: MemberRole | undefined = row === undefined || !row.rolcanlogin
-      ? undefined
-      : groups.includes(roles.sync)
-      ? "sync"
-      : groups.includes(roles.viewer)
-      ? "viewer"
-      : undefined
-    return { exists: row !== undefined, role }
-  })
-
-/** `PostgresHub.rotateUser`: checks both names, then one transaction moves the rows and drops `from`. */
-const rotateMember = (
-  sql: SqlClient.SqlClient,
-  options: { readonly adminUrl: Redacted.Redacted; readonly schema: string; readonly roles: GroupRoles },
-  from: string,
-  to: string
-) =>
-  Effect.gen(function*() {
-    const { roles, schema } = options
-    const old = yield* memberRole(sql, "rotateUser", from, roles)
-    if (old.role === undefined) {
-      return yield* fail("rotateUser", "NotFound", `${from} is no member of the hub (${roles.sync} or ${roles.viewer})`)
-    }
-    const role = old.role
-    if (from === to) {
-      return yield* fail("rotateUser", "Conflict", `${from} cannot take its own place; nothing was changed`)
-    }
-    const next = yield* memberRole(sql, "rotateUser", to, roles)
-    if (next.exists && next.role !== role) {
-      return yield* fail(
-        "rotateUser",
-        "Conflict",
-        `${to} exists and is no member of ${roles[role]}, ${from}'s group; nothing was changed`
-      )
-    }
-    const grants = sql(`${schema}.acx_hub_grants`)
-    const password = next.exists ? undefined : HubCredentials.generatePassword()
-    const sessions = yield* sql.withTransaction(Effect.gen(function*() {
-      // every writer's lock first: a sync of `from` running now commits before, or waits and fails
-      yield* sql`SELECT ${sql(`${schema}.acx_clock_lock`)}()`
-      if (password !== undefined) yield* createMember(sql, to, role, password, roles)
-      const moved = yield* sql`UPDATE ${sql(`${schema}.acx_session_owner`)} SET db_user = ${to}
-        WHERE db_user = ${from} RETURNING 1`
-      // a file both recorded (each writer's records are its own): NEW's record stays, it stored that
-      const ledger = sql(`${schema}.acx_import_ledger`)
-      yield* sql`DELETE FROM ${ledger} f WHERE f.db_user = ${from} AND EXISTS (SELECT 1 FROM ${ledger} t
-        WHERE t.db_user = ${to} AND t.source = f.source AND t.file = f.file)`
-      for (const table of OWNED_TABLES) {
-        yield* sql`UPDATE ${sql(`${schema}.${table}`)} SET db_user = ${to} WHERE db_user = ${from}`
-      }
-      yield* sql`INSERT INTO ${grants} (role_name, project, granted_ms)
-        SELECT ${to}, project, granted_ms FROM ${grants} WHERE role_name = ${from} ON CONFLICT DO NOTHING`
-      yield* sql`DELETE FROM ${grants} WHERE role_name = ${from}`
-      yield* sql.unsafe(`DROP ROLE "${from}"`)
-      return moved.length
-    })).pipe(Effect.mapError(failure("rotateUser")))
-    return {
-      url: password === undefined ? undefined : HubCredentials.memberUrl(options.adminUrl, to, password, schema),
-      sessions,
-      role
-    }
-  })
 
 /**
  * The hub over an open `SqlClient` connected as an admin (`status` works as any role: a member
@@ -590,71 +485,6 @@ export const makeWithClient = (options: {
     }
   })
 
-interface MachineRow {
-  readonly machine: string | null
-  readonly os_users: ReadonlyArray<string> | null
-  readonly db_users: ReadonlyArray<string> | null
-  readonly sessions: string | number
-  readonly last_ms: string | number | null
-}
-
-/** The kind of member the role `who` (a fragment naming it) is: the first of admin, sync, viewer it is in. */
-const kindOf = (sql: SqlClient.SqlClient, roles: GroupRoles, who: Statement.Fragment) =>
-  Effect.map(
-    sql<{ readonly groups: ReadonlyArray<string> | null; readonly superuser: boolean | null }>`SELECT
-        (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_roles g
-          WHERE g.rolname IN (${roles.admin}, ${roles.sync}, ${roles.viewer})
-            AND pg_catalog.pg_has_role(r.oid, g.oid, 'MEMBER')) AS groups, r.rolsuper AS superuser
-      FROM pg_catalog.pg_roles r WHERE r.rolname = ${who}`,
-    ([row]): "admin" | "sync" | "viewer" | "none" | undefined => {
-      if (row === undefined) return undefined
-      const groups = row.groups ?? []
-      if (row.superuser === true || groups.includes(roles.admin)) return "admin"
-      return groups.includes(roles.sync) ? "sync" : groups.includes(roles.viewer) ? "viewer" : "none"
-    }
-  )
-
-/** The connected role's part in the hub (see {@link HubAccess}). */
-const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, restricted: boolean) =>
-  Effect.gen(function*() {
-    // the login that ran `init` owns the tables, in no group (a managed service's admin is no superuser)
-    const [owner] = yield* sql<{ readonly owns: boolean | null }>`SELECT pg_catalog.pg_has_role(current_user,
-        c.relowner, 'MEMBER') AS owns FROM pg_catalog.pg_class c
-      WHERE c.oid = pg_catalog.to_regclass(${`${schema}.acx_hub_grants`})`
-    if (owner?.owns === true) return "admin" as const
-    const kind = yield* kindOf(sql, roles, sql.literal("current_user"))
-    return kind === "viewer" && restricted ? "restricted viewer" as const : kind ?? "none"
-  })
-
-/** What `grant` checks: the kind of a role, and the projects the hub knows. */
-const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) => ({
-  memberKind: Effect.fn("PostgresHub.memberKind")(function*(role: string) {
-    const kind = yield* kindOf(sql, roles, sql`${role}`).pipe(Effect.mapError(failure("grant")))
-    if (kind === undefined) return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
-    return kind
-  }),
-  knownProjects: Effect.fn("PostgresHub.knownProjects")(function*() {
-    const rows = yield* sql<{ readonly project: string }>`SELECT DISTINCT project FROM (
-        SELECT project FROM ${sql(`${schema}.acx_session_origin`)}
-        UNION SELECT project FROM ${sql(`${schema}.acx_hub_grants`)}) p ORDER BY 1`.pipe(
-      Effect.mapError(failure("grant"))
-    )
-    return rows.map((row) => row.project)
-  })
-})
-
-/** Who the connection is (see {@link RoleAccess}); restricted when one of its roles has a grant. */
-const readRoleAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) =>
-  Effect.gen(function*() {
-    const [me] = yield* sql<{ readonly user: string }>`SELECT current_user AS user`
-    const [granted] = yield* sql<{ readonly any: boolean }>`SELECT EXISTS (SELECT 1
-      FROM ${sql(`${schema}.acx_hub_grants`)} g WHERE g.role_name IN (SELECT r.rolname FROM pg_catalog.pg_roles r
-        WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))) AS any`
-      .pipe(Effect.orElseSucceed(() => [{ any: false }]))
-    const access = yield* readAccess(sql, schema, roles, granted?.any === true)
-    return { user: me!.user, access, roles }
-  })
-
 /**
  * `effect` with a refusal of the server (a privilege it lacks, told in the driver's words) said
  * as {@link roleRefusal}: which role the URL is, and which `command` needs. Refusals acx words
@@ -677,77 +507,6 @@ const explainRefusal =
           )
         })
     )
-
-/** The machines of `status`, with their entries' counts and sizes: what the role's policies let it read. */
-const readMachines = (sql: SqlClient.SqlClient, schema: string, lagHours: number) =>
-  Effect.gen(function*() {
-    const t = (name: string) => sql(`${schema}.${name}`)
-    const origin = sql`LEFT JOIN ${t("acx_session_origin")} o
-      ON o.project_key = x.project_key AND o.session_id = x.session_id`
-    const machines = yield* sql<MachineRow>`SELECT o.machine,
-        array_remove(array_agg(DISTINCT o.os_user), NULL) AS os_users,
-        array_remove(array_agg(DISTINCT o.db_user), NULL) AS db_users,
-        count(DISTINCT (x.project_key, x.session_id)) AS sessions, max(x.mtime) AS last_ms
-      FROM ${t("acx_session_keys")} x ${origin} GROUP BY o.machine ORDER BY o.machine NULLS LAST`
-    const sizes = yield* sql<
-      { readonly machine: string | null; readonly entries: string; readonly bytes: string }
-    >`SELECT
-        o.machine, count(*) AS entries, coalesce(sum(pg_column_size(x.entry)), 0) AS bytes
-      FROM ${t("claude_session_entries")} x ${origin} GROUP BY o.machine`
-    const bySize = new Map(sizes.map((row) => [row.machine ?? "", row]))
-    const cutoff = Date.now() - lagHours * 3_600_000
-    return machines.map((row): MachineStatus => {
-      const machine = row.machine ?? ""
-      const lastSyncMs = Number(row.last_ms ?? 0)
-      return {
-        machine,
-        osUsers: row.os_users ?? [],
-        dbUsers: row.db_users ?? [],
-        sessions: Number(row.sessions),
-        entries: Number(bySize.get(machine)?.entries ?? 0),
-        entryBytes: Number(bySize.get(machine)?.bytes ?? 0),
-        lastSyncMs,
-        lagging: lastSyncMs < cutoff
-      }
-    })
-  })
-
-const readStatus = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, lagHours: number) =>
-  Effect.gen(function*() {
-    const t = (name: string) => sql(`${schema}.${name}`)
-    // a store that was never made a hub has no grants table; a member reads only its own grants
-    const grants = yield* sql<{ readonly role: string; readonly project: string }>`SELECT role_name AS role, project
-      FROM ${t("acx_hub_grants")} ORDER BY 1, 2`.pipe(Effect.orElseSucceed(() => []))
-    const access = yield* readAccess(sql, schema, roles, grants.length > 0)
-    // the size of the whole store and the team's names: for those who see every project
-    const seesAll = access === "admin" || access === "viewer"
-    const machines = yield* readMachines(sql, schema, lagHours)
-    const [store] = seesAll
-      ? yield* sql<{ readonly bytes: string | number }>`SELECT
-        coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
-      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = ${schema} AND c.relkind = 'r'`
-      : []
-    const members = yield* sql<{ readonly role: string; readonly member: string }>`SELECT g.rolname AS role,
-        r.rolname AS member
-      FROM pg_catalog.pg_auth_members a JOIN pg_catalog.pg_roles g ON g.oid = a.roleid
-      JOIN pg_catalog.pg_roles r ON r.oid = a.member
-      WHERE g.rolname IN (${roles.sync}, ${roles.viewer}, ${roles.admin}) AND r.rolname <> ${roles.admin}
-        AND (${seesAll} OR r.rolname = current_user) ORDER BY 1, 2`
-    const projects = yield* sql<{ readonly project: string; readonly sessions: string | number }>`SELECT project,
-        count(*) AS sessions FROM ${t("acx_session_origin")} GROUP BY project ORDER BY 2 DESC, 1`
-    return {
-      schema,
-      access,
-      roles,
-      machines,
-      members,
-      grants,
-      projects: projects.map((row) => ({ project: row.project, sessions: Number(row.sessions) })),
-      storeBytes: store === undefined ? null : Number(store.bytes),
-      lagHours
-    }
-  })
 
 /**
  * Opens a pool on `url` (closed with the scope) and builds the hub on it. Connection failures are

@@ -1,0 +1,245 @@
+/**
+ * The write path of `PostgresSessionStore` (its module doc, "Concurrency"): `append`, one
+ * transaction under the store clock's lock that claims the session, inserts the entries and folds
+ * the summary; and the import ledger, whose record of a file moves in the same transaction as the
+ * batch it took (`appendImported`). A write a hub's policies refuse because the session is another
+ * member's fails `NotOwner`, naming both roles.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as ImportLedger from "../ImportLedger.js"
+import * as PhaseBarrier from "../PhaseBarrier.js"
+import * as SessionStore from "../SessionStore.js"
+import { isRowSecurityViolation } from "./pgConnect.js"
+
+/** Rows per INSERT statement: 5 parameters per row stays far below Postgres' 65535 limit. */
+const INSERT_CHUNK = 2000
+
+/**
+ * What the write path shares with the store: its client, its schema, and `run`, which says a
+ * failed statement as the store's error and traces the operation.
+ */
+export interface WriteContext {
+  readonly sql: SqlClient.SqlClient
+  readonly schema: string
+  readonly run: <A, R>(
+    operation: string,
+    attributes: Record<string, unknown>,
+    effect: Effect.Effect<A, SqlError | SessionStore.SessionStoreError, R>
+  ) => Effect.Effect<A, SessionStore.SessionStoreError, R>
+}
+
+/** A key as a span's attributes. */
+export const keyAttributes = (key: SessionStore.SessionKey) => ({
+  projectKey: key.projectKey,
+  sessionId: key.sessionId,
+  subpath: key.subpath ?? ""
+})
+
+interface LedgerRow {
+  readonly file: string
+  readonly size: string | number
+  readonly mtime_ms: number
+  readonly offset: string | number
+  readonly fingerprint: string
+}
+
+/** A session's owner as `acx_claim_session` returned it, and the role asking. */
+interface Claim {
+  readonly owner: string | null
+  readonly me: string
+}
+
+/**
+ * An append refused by a shared store's row-level security because the session is another
+ * role's: reason `NotOwner`, naming both roles.
+ */
+const notOwner = (key: SessionStore.SessionKey, claim: Claim, cause: unknown) =>
+  new SessionStore.SessionStoreError({
+    reason: "NotOwner",
+    operation: "append",
+    description: claim.owner === null
+      ? `session ${key.sessionId} was stored before the hub kept owners, so no member may extend it (only an admin)`
+      : `session ${key.sessionId} belongs to the hub member ${claim.owner}, not to ${claim.me}: an admin hands ` +
+        `${claim.owner}'s sessions over with \`acx hub user rotate ${claim.owner} ${claim.me}\``,
+    cause
+  })
+
+/**
+ * A write refused by row-level security as `NotOwner` when the session it wrote to is another
+ * role's (`claim()`: what `acx_claim_session` said in its transaction).
+ */
+const refusedUnlessOwner =
+  (key: SessionStore.SessionKey, claim: () => Claim | undefined) =>
+  <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | SessionStore.SessionStoreError, R> =>
+    Effect.catchIf(
+      write,
+      (error) => {
+        const now = claim()
+        return now !== undefined && now.owner !== now.me && isRowSecurityViolation(error)
+      },
+      (cause) => Effect.fail(notOwner(key, claim()!, cause))
+    )
+
+/**
+ * Whether the connection's role may write into `key`'s session, owned by another: it sees the
+ * session's owner row (an admin, the tables' owner, any role of a store without policies); a
+ * hub's sync member does not.
+ */
+const writesInto = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.SessionKey) =>
+  sql`SELECT 1 FROM ${sql(`${schema}.acx_session_owner`)}
+    WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`.pipe(
+    Effect.map((rows) => rows.length > 0)
+  )
+
+/** A summary row as read back. */
+export interface SummaryRow {
+  readonly session_id: string
+  readonly mtime: string | number
+  readonly data: Record<string, unknown>
+}
+
+/**
+ * The session's owner (claimed by the connection's role when it has none; after the clock's
+ * lock): a hub's policies let only it write the session's rows.
+ */
+const claimOf = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.SessionKey) =>
+  sql<Claim>`SELECT ${sql(`${schema}.acx_claim_session`)}(${key.projectKey}, ${key.sessionId}) AS owner,
+    current_user AS me`.pipe(Effect.map(([row]) => row))
+
+/** `append`: see the module doc. */
+export const makeAppend = (context: WriteContext): SessionStore.SessionStore["append"] => {
+  const { run, schema, sql } = context
+  const entries = sql(`${schema}.claude_session_entries`)
+  const keys = sql(`${schema}.acx_session_keys`)
+  const summaries = sql(`${schema}.acx_session_summaries`)
+  // the clock changes through the store's functions only (migration 8)
+  const clockTick = sql(`${schema}.acx_clock_tick`)
+  return (rawKey, rawEntries) =>
+    Effect.gen(function*() {
+      const key = yield* SessionStore.validateKey("append", rawKey)
+      const batch = yield* SessionStore.validateEntries("append", rawEntries)
+      if (batch.length === 0) return
+      const subpath = key.subpath ?? ""
+      // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
+      const seen = new Set<string>()
+      const candidates = batch.filter((entry) => {
+        if (typeof entry.uuid !== "string") return true
+        if (seen.has(entry.uuid)) return false
+        seen.add(entry.uuid)
+        return true
+      })
+      // before the clock row's lock: the lock is held for the statements only
+      if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
+      let claim: Claim | undefined
+      yield* run(
+        "append",
+        { ...keyAttributes(key), entries: batch.length },
+        sql.withTransaction(Effect.gen(function*() {
+          const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
+          const mtime = Number(tick!.last)
+          claim = yield* claimOf(sql, schema, key)
+          const inserted = new Set<string>()
+          for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
+            const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
+              project_key: key.projectKey,
+              session_id: key.sessionId,
+              subpath,
+              uuid: typeof entry.uuid === "string" ? entry.uuid : null,
+              entry: JSON.stringify(entry)
+            }))
+            const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
+              ON CONFLICT DO NOTHING RETURNING uuid`
+            for (const row of returned) {
+              if (row.uuid !== null) inserted.add(row.uuid)
+            }
+          }
+          yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
+            VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
+            ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
+          if (!SessionStore.isMainKey(key)) return
+          const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
+          const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
+            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
+          const prev = prevRow === undefined
+            ? undefined
+            : { sessionId: prevRow.session_id, mtime: Number(prevRow.mtime), data: prevRow.data }
+          const summary = yield* SessionStore.foldSummary(prev, key, fresh, mtime)
+          yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
+            VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
+            ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
+        })).pipe(refusedUnlessOwner(key, () => claim))
+      )
+    })
+}
+
+/**
+ * The import ledger's `importedFiles` (this role's records of `source`) and `appendImported`
+ * (a batch and its file's record in one transaction, through `append`).
+ */
+export const makeImportLedger = (
+  context: WriteContext,
+  append: SessionStore.SessionStore["append"]
+): ImportLedger.ImportLedger => {
+  const { run, schema, sql } = context
+  const ledger = sql(`${schema}.acx_import_ledger`)
+  const clockLock = sql(`${schema}.acx_clock_lock`)
+  const importedFiles: ImportLedger.ImportLedger["importedFiles"] = (source) =>
+    run(
+      "importedFiles",
+      { source },
+      sql<
+        LedgerRow
+      >`SELECT file, size, mtime_ms, "offset", fingerprint FROM ${ledger} WHERE db_user = current_user AND source = ${source}`
+    ).pipe(Effect.map((rows) =>
+      rows.map((row): ImportLedger.ImportedFile => ({
+        file: row.file,
+        size: Number(row.size),
+        mtimeMs: Number(row.mtime_ms),
+        offset: Number(row.offset),
+        fingerprint: row.fingerprint
+      }))
+    ))
+
+  const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
+    const { next, source } = advance
+    let claim: Claim | undefined
+    // the summary's fold loaded before the clock row's lock (see `append`)
+    const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
+    return Effect.zipRight(
+      ready,
+      run(
+        "appendImported",
+        { ...keyAttributes(key), entries: batch.length, file: next.file },
+        sql.withTransaction(Effect.gen(function*() {
+          // the clock row's lock first: every writer of the store waits on it (see the module doc),
+          // so the record read below cannot move before the commit
+          yield* sql`SELECT ${clockLock}()`
+          // the file's session first: its record is another's too when the session is (an empty file)
+          claim = yield* claimOf(sql, schema, key)
+          // a record of another's session: no row of the session's own refuses it (an empty file's
+          // batch writes none, and each writer's records are its own), so the claim does, where
+          // policies guard the session (a hub's sync member); a role that may write into it may
+          if (claim!.owner !== claim!.me && !(yield* writesInto(sql, schema, key))) {
+            return yield* Effect.fail(notOwner(key, claim!, "a record of another member's session"))
+          }
+          const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
+          FROM ${ledger} WHERE db_user = current_user AND source = ${source} AND file = ${next.file}`
+          const current = stored === undefined
+            ? undefined
+            : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+          if (!ImportLedger.isExpected(current, advance.expected)) return false
+          yield* append(key, batch)
+          yield* PhaseBarrier.pause("append")
+          yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
+          VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+          ON CONFLICT (db_user, source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
+            "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
+          return true
+        })).pipe(refusedUnlessOwner(key, () => claim))
+      )
+    )
+  }
+  return { importedFiles, appendImported }
+}
