@@ -80,6 +80,7 @@ describe("forkTranscript", () => {
   it("copies the main entries with fresh uuids and a remapped chain", () => {
     const fork = forkTranscript(entries, options())
     expect(fork.map((entry) => raw(entry)["type"])).toEqual([
+      "api-request-route",
       "user",
       "assistant",
       "user",
@@ -88,7 +89,13 @@ describe("forkTranscript", () => {
       "custom-title"
     ])
     checkStructure(entries, fork)
-    const copied = fork.slice(0, -1).map(raw)
+    expect(fork[0]).toEqual({
+      type: "api-request-route",
+      provider: "unrecorded",
+      credential: "unrecorded",
+      sessionId: NEW_SID
+    })
+    const copied = fork.slice(1, -1).map(raw)
     expect(copied.map((entry) => entry["forkedFrom"])).toEqual(
       ["u1", "a1", "u2", "a2", "u3"].map((messageUuid) => ({ sessionId: "old", messageUuid }))
     )
@@ -114,7 +121,8 @@ describe("forkTranscript", () => {
 
   it("stops at upToUuid, keeps its ancestry only, and uses the given title", () => {
     const fork = forkTranscript(entries, options({ upToUuid: "u2", title: "  Mine " }))
-    expect(fork.map((entry) => raw(entry)["forkedFrom"] ?? raw(entry)["customTitle"])).toEqual([
+    expect(fork.map((entry) => raw(entry)["forkedFrom"] ?? raw(entry)["customTitle"] ?? raw(entry)["type"])).toEqual([
+      "api-request-route",
       { sessionId: "old", messageUuid: "u1" },
       { sessionId: "old", messageUuid: "a1" },
       { sessionId: "old", messageUuid: "u2" },
@@ -140,12 +148,57 @@ describe("forkTranscript", () => {
     ])
     const fork = forkTranscript(compacted, options())
     checkStructure(compacted, fork)
-    const boundary = raw(fork[2]!)
+    const boundary = raw(fork[3]!)
     expect(boundary["logicalParentUuid"]).toBe("fresh-1")
     expect(boundary["compactMetadata"]).toEqual({
       trigger: "auto",
       preservedSegment: { headUuid: "fresh-0", anchorUuid: "fresh-2", tailUuid: "fresh-1" }
     })
+  })
+
+  it("carries the session's API request routes first, as the SDK reads them", () => {
+    const route = (provider: unknown, credential: unknown, sessionId = "old"): Raw => ({
+      type: "api-request-route",
+      provider,
+      credential,
+      sessionId
+    })
+    const routed = decode([
+      route("customEndpoint", "key"),
+      msg("u1", null),
+      route("bedrock", "cloud", "elsewhere"),
+      route("customEndpoint", "key"),
+      route("someday", "passkey"),
+      route("unrecorded", "unrecorded"),
+      route("unrecorded", "key"),
+      route(7, "key"),
+      msg("a1", "u1", "assistant")
+    ])
+    const fork = forkTranscript(routed, options()).map(raw)
+    expect(fork.filter((entry) => entry["type"] === "api-request-route")).toEqual([
+      route("customEndpoint", "key", NEW_SID),
+      route("bedrock", "cloud", NEW_SID),
+      route("other", "other", NEW_SID),
+      route("unrecorded", "unrecorded", NEW_SID),
+      route("other", "key", NEW_SID)
+    ])
+    expect(fork.slice(0, 5).every((entry) => entry["type"] === "api-request-route")).toBe(true)
+  })
+
+  it("clears the fields the SDK clears on each copy, and only those", () => {
+    const fields = {
+      entrypointInherited: true,
+      nestedSession: true,
+      askedToGoOn: true,
+      sessionKind: "bg",
+      rowsAheadOfPutBack: 2
+    }
+    const fork = forkTranscript(decode([msg("u1", null, "user", fields)]), options()).map(raw)
+    const copy = fork.find((entry) => entry["type"] === "user")
+    expect(copy).toMatchObject({ rowsAheadOfPutBack: 2 })
+    for (const field of ["entrypointInherited", "nestedSession", "askedToGoOn", "sessionKind"]) {
+      expect(copy?.[field]).toBeUndefined()
+    }
   })
 
   it("is empty when there is nothing to fork", () => {
@@ -176,7 +229,8 @@ const loadSdk = async (): Promise<Sdk> => {
   return (await import(pathToFileURL(entry).href)) as Sdk
 }
 
-// Entries the SDK writes after the copied ones from session state, which forkTranscript does not.
+// Entries the SDK writes around the copied ones from session state, which forkTranscript does
+// not (it does write the `api-request-route` ones).
 const SESSION_STATE_TYPES = new Set([
   "content-replacement",
   "atis-latch",
@@ -186,7 +240,9 @@ const SESSION_STATE_TYPES = new Set([
   "derived-from",
   "relocated",
   "history-suppression",
-  "hybrid-organization"
+  "hybrid-organization",
+  "session-owner",
+  "isolation-latch"
 ])
 
 const IDS = ["uuid", "parentUuid", "logicalParentUuid", "forkedFrom", "sessionId", "timestamp"]
@@ -254,7 +310,7 @@ describe(
               uuid: () => crypto.randomUUID(),
               ...(upToUuid === undefined ? {} : { upToUuid })
             }).map(raw)
-            // inherent: the session-state entries the SDK writes after the copied ones (see Fork.ts)
+            // inherent: the session-state entries the SDK writes around the copied ones (see Fork.ts)
             // are not reproduced; everything else must agree
             const compare = theirs.filter((entry) => !SESSION_STATE_TYPES.has(String(entry["type"])))
             expect(compare.at(-1)?.["customTitle"], label).toBe("Forked")
