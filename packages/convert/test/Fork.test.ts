@@ -264,24 +264,54 @@ const shape = (entries: ReadonlyArray<Raw>) => {
   ])
 }
 
+// Runs `use` with a fork function that forks a transcript (its JSONL text) with the SDK's
+// forkSession in store mode, in a project of a fresh config dir.
+type SdkFork = (text: string, upToUuid: string | undefined) => Promise<{
+  readonly sessionId: string
+  readonly forkedId: string
+  readonly theirs: Array<Raw>
+}>
+const withSdkFork = async (use: (fork: SdkFork) => Promise<void>): Promise<void> => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-fork-")))
+  const configDir = path.join(root, "config")
+  const projectDir = path.join(root, "project")
+  fs.mkdirSync(projectDir, { recursive: true })
+  const projectKey = encodeProjectDir(fs.realpathSync(projectDir))
+  const transcriptsDir = path.join(configDir, "projects", projectKey)
+  fs.mkdirSync(transcriptsDir, { recursive: true })
+  const previous = process.env["CLAUDE_CONFIG_DIR"]
+  process.env["CLAUDE_CONFIG_DIR"] = configDir
+  try {
+    const sdk = await loadSdk()
+    await use(async (text, upToUuid) => {
+      const sessionId = crypto.randomUUID()
+      fs.writeFileSync(path.join(transcriptsDir, `${sessionId}.jsonl`), text)
+      const store = new sdk.InMemorySessionStore()
+      await sdk.importSessionToStore(sessionId, store, { dir: projectDir })
+      const forked = await sdk.forkSession(sessionId, {
+        dir: projectDir,
+        sessionStore: store,
+        title: "Forked",
+        ...(upToUuid === undefined ? {} : { upToMessageId: upToUuid })
+      })
+      const theirs = (await store.load({ projectKey, sessionId: forked.sessionId })) ?? []
+      return { sessionId, forkedId: forked.sessionId, theirs }
+    })
+  } finally {
+    if (previous === undefined) delete process.env["CLAUDE_CONFIG_DIR"]
+    else process.env["CLAUDE_CONFIG_DIR"] = previous
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
 describe(
   "fixture transcripts against the SDK's forkSession",
   () => {
     it("gives the SDK's entries, in its order, uuids aside", async () => {
       const files = Fixtures.transcriptFiles().filter((file) => !file.includes(`${path.sep}subagents${path.sep}`))
       expect(files.length).toBeGreaterThan(0)
-      const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-fork-")))
-      const configDir = path.join(root, "config")
-      const projectDir = path.join(root, "project")
-      fs.mkdirSync(projectDir, { recursive: true })
-      const projectKey = encodeProjectDir(fs.realpathSync(projectDir))
-      const transcriptsDir = path.join(configDir, "projects", projectKey)
-      fs.mkdirSync(transcriptsDir, { recursive: true })
-      const previous = process.env["CLAUDE_CONFIG_DIR"]
-      process.env["CLAUDE_CONFIG_DIR"] = configDir
       let compared = 0
-      try {
-        const sdk = await loadSdk()
+      await withSdkFork(async (sdkFork) => {
         for (const file of files) {
           const text = fs.readFileSync(file, "utf8")
           const entries = parseTranscript(text).entries.map(({ entry }) => entry)
@@ -291,19 +321,9 @@ describe(
           const middle = turns[Math.floor(turns.length / 2)]?.uuid
           for (const upToUuid of [undefined, middle]) {
             const label = `${Fixtures.relative(file)} up to ${upToUuid ?? "the end"}`
-            const sessionId = crypto.randomUUID()
-            fs.writeFileSync(path.join(transcriptsDir, `${sessionId}.jsonl`), text)
-            const store = new sdk.InMemorySessionStore()
-            await sdk.importSessionToStore(sessionId, store, { dir: projectDir })
-            const forked = await sdk.forkSession(sessionId, {
-              dir: projectDir,
-              sessionStore: store,
-              title: "Forked",
-              ...(upToUuid === undefined ? {} : { upToMessageId: upToUuid })
-            })
-            const theirs = (await store.load({ projectKey, sessionId: forked.sessionId })) ?? []
+            const { forkedId, sessionId, theirs } = await sdkFork(text, upToUuid)
             const ours = forkTranscript(entries, {
-              newSessionId: forked.sessionId,
+              newSessionId: forkedId,
               sourceSessionId: sessionId,
               title: "Forked",
               now: NOW,
@@ -327,12 +347,37 @@ describe(
             compared++
           }
         }
-      } finally {
-        if (previous === undefined) delete process.env["CLAUDE_CONFIG_DIR"]
-        else process.env["CLAUDE_CONFIG_DIR"] = previous
-        fs.rmSync(root, { recursive: true, force: true })
-      }
+      })
       expect(compared).toBeGreaterThan(0)
+    })
+
+    it("carries the same API request routes as the SDK", async () => {
+      const route = (provider: unknown, credential: unknown): Raw => ({
+        type: "api-request-route",
+        provider,
+        credential,
+        sessionId: "old"
+      })
+      const [u1, a1] = [crypto.randomUUID(), crypto.randomUUID()]
+      const lines = [
+        route("customEndpoint", "key"),
+        msg(u1, null),
+        route("bedrock", "cloud"),
+        route("customEndpoint", "key"),
+        route("someday", "passkey"),
+        route("unrecorded", "unrecorded"),
+        route("unrecorded", "key"),
+        route(7, "key"),
+        msg(a1, u1, "assistant")
+      ]
+      await withSdkFork(async (sdkFork) => {
+        const text = lines.map((line) => JSON.stringify(line)).join("\n") + "\n"
+        const { forkedId, theirs } = await sdkFork(text, undefined)
+        const ours = forkTranscript(decode(lines), { ...options(), newSessionId: forkedId }).map(raw)
+        const routes = (entries: ReadonlyArray<Raw>) => entries.filter((entry) => entry["type"] === "api-request-route")
+        expect(routes(theirs)).toHaveLength(5)
+        expect(routes(ours)).toEqual(routes(theirs))
+      })
     })
   }
 )
