@@ -24,9 +24,12 @@ const sdkEncoder = (): ((p: string) => string) | undefined => {
 // The SDK's check of CLAUDE_CODE_PROJECT_DIR_NAME: its two patterns, read out of sdk.mjs.
 const sdkNameCheck = (): ((name: string) => boolean) | undefined => {
   const source = fs.readFileSync(createRequire(import.meta.url).resolve("@anthropic-ai/claude-agent-sdk"), "utf8")
-  const check = /function [\w$]+\(e\)\{if\(!e\|\|!([\w$]+)\.test\(e\)\|\|([\w$]+)\.test\(e\)\)return;return e\}/.exec(source)
+  const check = /function [\w$]+\(e\)\{if\(!e\|\|!([\w$]+)\.test\(e\)\|\|([\w$]+)\.test\(e\)\)return;return e\}/.exec(
+    source
+  )
   if (check === null) return undefined
-  const pattern = (name: string) => new RegExp(`(?<![\\w$])${name.replaceAll("$", "\\$")}=(/[^\\n]*?/[a-z]*)[,;]`).exec(source)?.[1]
+  const pattern = (name: string) =>
+    new RegExp(`(?<![\\w$])${name.replaceAll("$", "\\$")}=(/[^\\n]*?/[a-z]*)[,;]`).exec(source)?.[1]
   const valid = pattern(check[1]!)
   const reserved = pattern(check[2]!)
   if (valid === undefined || reserved === undefined) return undefined
