@@ -15,9 +15,9 @@
  * Not reproduced: the other session-state entries the SDK writes around the copied ones
  * (`history-suppression`, `hybrid-organization`, `session-owner`, `isolation-latch` before
  * them; content replacements, `relocated`, data-flow records, `derived-from`, … after), the
- * remapping of `source_uuid` in commands and of the uuids in deferred-tool records,
- * `attachment_answer` and `blocked_prompts_withdrawn` attachments, and the `state:kept` plugin
- * row the SDK carries past `upToUuid`.
+ * remapping of `source_uuid` in commands and of the uuids in deferred-tool records, and the
+ * `state:kept` plugin row the SDK carries past `upToUuid`. The row uuids of `attachment_answer`
+ * and `blocked_prompts_withdrawn` attachments are remapped.
  *
  * @since 0.1.0
  */
@@ -172,6 +172,22 @@ const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unk
   return copy
 }
 
+// The row uuids an attachment names, remapped as the SDK does: an `attachment_answer`'s
+// `rowUuid` (when it names a copied entry), a `blocked_prompts_withdrawn`'s `prompts` and `rest`.
+const remapAttachment = (attachment: unknown, map: ReadonlyMap<string, string>): unknown => {
+  if (!isObj(attachment)) return attachment
+  const rowUuid = str(attachment["rowUuid"])
+  if (attachment["type"] === "attachment_answer" && rowUuid !== undefined && map.has(rowUuid)) {
+    return { ...attachment, rowUuid: map.get(rowUuid) }
+  }
+  const { prompts, rest } = attachment
+  if (attachment["type"] === "blocked_prompts_withdrawn" && Array.isArray(prompts) && Array.isArray(rest)) {
+    const one = (value: unknown): unknown => map.get(value as string) ?? value
+    return { ...attachment, prompts: prompts.map(one), rest: rest.map(one) }
+  }
+  return attachment
+}
+
 /**
  * The entries of a new session forked from `entries` (a main transcript): the main entries up
  * to and including `upToUuid` along its ancestry (all of them when absent), copied with fresh
@@ -218,6 +234,9 @@ export const forkTranscript = (
     const copy: Record<string, unknown> = { ...item.obj }
     if (item.type === "system" && "compactMetadata" in copy) {
       copy["compactMetadata"] = remapMetadata(copy["compactMetadata"], keptFresh)
+    }
+    if (item.type === "attachment" && "attachment" in copy) {
+      copy["attachment"] = remapAttachment(copy["attachment"], fresh)
     }
     copy["uuid"] = fresh.get(item.uuid) ?? item.uuid
     copy["parentUuid"] = parentOf(item)

@@ -351,6 +351,48 @@ describe(
       expect(compared).toBeGreaterThan(0)
     })
 
+    it("remaps the row uuids of attachments as the SDK does", async () => {
+      const [u1, a1, u2] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
+      const attachment = (uuid: string, parentUuid: string, body: Raw): Raw => ({
+        type: "attachment",
+        uuid,
+        parentUuid,
+        sessionId: "old",
+        timestamp: "2026-01-01T00:00:01.000Z",
+        attachment: body
+      })
+      const [b1, b2, b3] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
+      const lines = [
+        msg(u1, null),
+        msg(a1, u1, "assistant"),
+        attachment(b1, a1, { type: "attachment_answer", rowUuid: u1 }),
+        attachment(b2, b1, { type: "attachment_answer", rowUuid: "gone" }),
+        attachment(b3, b2, { type: "blocked_prompts_withdrawn", prompts: [u1, "gone"], rest: [a1, 7] }),
+        msg(u2, b3)
+      ]
+      // each fork's uuids back to the originals they copy, so the two forks compare
+      const originals = (entries: ReadonlyArray<Raw>) => {
+        const back = new Map(
+          entries.map((entry) => [entry["uuid"], (entry["forkedFrom"] as Raw | undefined)?.["messageUuid"]])
+        )
+        return entries.filter((entry) => entry["type"] === "attachment").map((entry) =>
+          JSON.parse(JSON.stringify(entry["attachment"]), (_, value) => back.get(value) ?? value) as unknown
+        )
+      }
+      await withSdkFork(async (sdkFork) => {
+        const { forkedId, theirs } = await sdkFork(
+          lines.map((line) => JSON.stringify(line)).join("\n") + "\n",
+          undefined
+        )
+        const ours = forkTranscript(decode(lines), { ...options(), newSessionId: forkedId }).map(raw)
+        expect(originals(ours)).toEqual(originals(theirs))
+        expect(originals(ours)).toEqual(lines.slice(2, 5).map((line) => line["attachment"]))
+        // and no original uuid is left in them
+        const left = JSON.stringify(ours.map((entry) => entry["attachment"]))
+        for (const uuid of [u1, a1]) expect(left).not.toContain(uuid)
+      })
+    })
+
     it("carries the same API request routes as the SDK", async () => {
       const route = (provider: unknown, credential: unknown): Raw => ({
         type: "api-request-route",
