@@ -15,9 +15,9 @@
  * Not reproduced: the other session-state entries the SDK writes around the copied ones
  * (`history-suppression`, `hybrid-organization`, `session-owner`, `isolation-latch` before
  * them; content replacements, `relocated`, data-flow records, `derived-from`, … after), the
- * remapping of `source_uuid` in commands and of the uuids in deferred-tool records, and the
- * `state:kept` plugin row the SDK carries past `upToUuid`. The row uuids of `attachment_answer`
- * and `blocked_prompts_withdrawn` attachments are remapped.
+ * remapping of `source_uuid` in commands and of the uuids in deferred-tool records. The row
+ * uuids of `attachment_answer` and `blocked_prompts_withdrawn` attachments are remapped; past
+ * `upToUuid`, the `state:kept` plugin rows hanging off it are carried, as the SDK does.
  *
  * @since 0.1.0
  */
@@ -146,7 +146,25 @@ const select = (
     ...ancestry(entries, upToUuid).map((item) => item.uuid),
     ...conversation([...entries.slice(0, end + 1), leaf]).map((item) => item.uuid)
   ])
-  return candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
+  const chosen = candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
+  return [...chosen, ...keptRows(candidates.slice(last + 1), chosen)]
+}
+
+// Past `upToUuid` the SDK carries the `state:kept` plugin rows that hang off the fork's last
+// entry (directly or through other rows that are not messages), each re-parented onto the entry
+// before it in the fork.
+const keptRows = (after: ReadonlyArray<Copied>, chosen: ReadonlyArray<Copied>): Array<Copied> => {
+  const rows: Array<Copied> = []
+  const reached = new Set<unknown>([chosen.at(-1)?.uuid])
+  for (const item of after) {
+    if (item.type === "user" || item.type === "assistant" || !reached.has(item.obj["parentUuid"])) continue
+    reached.add(item.uuid)
+    if (item.type === "system" && item.obj["content"] === "" && get(item.obj["pluginRow"], "name") === "state:kept") {
+      const parentUuid = (rows.at(-1) ?? chosen.at(-1))?.uuid ?? null
+      rows.push({ ...item, obj: { ...item.obj, parentUuid } })
+    }
+  }
+  return rows
 }
 
 const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unknown => {

@@ -393,6 +393,39 @@ describe(
       })
     })
 
+    it("carries the state:kept plugin rows past upToUuid as the SDK does", async () => {
+      const id = () => crypto.randomUUID()
+      const [u1, a1, k1, n1, k2, k3, u2] = [id(), id(), id(), id(), id(), id(), id()]
+      const row = (uuid: string, parentUuid: string, name: string, content = ""): Raw => ({
+        type: "system",
+        uuid,
+        parentUuid,
+        sessionId: "old",
+        timestamp: "2026-01-01T00:00:01.000Z",
+        content,
+        pluginRow: { name }
+      })
+      const lines = [
+        msg(u1, null),
+        msg(a1, u1, "assistant"),
+        row(k1, a1, "state:kept"),
+        row(n1, a1, "other"),
+        row(k2, n1, "state:kept"),
+        row(k3, a1, "state:kept", "not empty"),
+        msg(u2, k2),
+        row(id(), u2, "state:kept")
+      ]
+      const copiedFrom = (entries: ReadonlyArray<Raw>) =>
+        entries.map((entry) => (entry["forkedFrom"] as Raw | undefined)?.["messageUuid"]).filter(Boolean)
+      await withSdkFork(async (sdkFork) => {
+        const { forkedId, theirs } = await sdkFork(lines.map((line) => JSON.stringify(line)).join("\n") + "\n", a1)
+        const ours = forkTranscript(decode(lines), { ...options({ upToUuid: a1 }), newSessionId: forkedId }).map(raw)
+        expect(copiedFrom(ours)).toEqual([u1, a1, k1, k2])
+        expect(copiedFrom(ours)).toEqual(copiedFrom(theirs))
+        expect(shape(ours)).toEqual(shape(theirs.filter((entry) => !SESSION_STATE_TYPES.has(String(entry["type"])))))
+      })
+    })
+
     it("carries the same API request routes as the SDK", async () => {
       const route = (provider: unknown, credential: unknown): Raw => ({
         type: "api-request-route",
