@@ -10,9 +10,14 @@
  * no metadata entry (ai-title, last-prompt, queue-operation, file history, …) is carried over;
  * `isSidechain` becomes `false` and the team, agent, slug and per-turn bookkeeping fields are
  * removed; the compact metadata's preserved uuids are remapped; the last entry's timestamp
- * becomes `now`; a `custom-title` entry is appended. Not reproduced: the session-state entries
- * the SDK writes after the copied ones (content replacements, `relocated`, data-flow records,
- * `derived-from`, …) and the remapping of `source_uuid` in commands and deferred-tool records.
+ * becomes `now`; a `custom-title` entry is appended. Before the copies come the session's API
+ * request routes (`api-request-route`, one "unrecorded" route when the original records none).
+ * Not reproduced: the other session-state entries the SDK writes around the copied ones
+ * (`history-suppression`, `hybrid-organization`, `session-owner`, `isolation-latch` before
+ * them; content replacements, `relocated`, data-flow records, `derived-from`, … after), the
+ * remapping of `source_uuid` in commands and of the uuids in deferred-tool records. The row
+ * uuids of `attachment_answer` and `blocked_prompts_withdrawn` attachments are remapped; past
+ * `upToUuid`, the `state:kept` plugin rows hanging off it are carried, as the SDK does.
  *
  * @since 0.1.0
  */
@@ -52,14 +57,54 @@ const CLEARED_FIELDS: ReadonlyArray<string> = [
   "teamName",
   "agentName",
   "sessionKind",
+  "entrypointInherited",
+  "nestedSession",
   "slug",
   "sourceToolAssistantUUID",
   "summarizedTurnPromptUuids",
   "droppedPromptUuids",
   "sentAsUuid",
-  "rowsAheadOfPutBack",
-  "turnAttributionKey"
+  "turnAttributionKey",
+  "askedToGoOn"
 ]
+
+const ROUTE_TYPE = "api-request-route"
+const UNRECORDED = "unrecorded"
+const ROUTE_PROVIDERS: ReadonlySet<string> = new Set([
+  "anthropic",
+  "customEndpoint",
+  "bedrock",
+  "vertex",
+  "foundry",
+  "anthropicAws",
+  "mantle",
+  "gateway"
+])
+const ROUTE_CREDENTIALS: ReadonlySet<string> = new Set(["login", "key", "token", "cloud", "gateway", "none"])
+
+// The API request routes the fork inherits, as the SDK reads them: every `api-request-route`
+// entry with a string provider and credential, an unknown one becoming "other" (the
+// unrecorded pair stays as is), one per distinct pair in first-seen order; the unrecorded route
+// when there is none.
+const requestRoutes = (
+  entries: ReadonlyArray<Transcript.TranscriptEntry>
+): Array<{ readonly provider: string; readonly credential: string }> => {
+  const routes = new Map<string, { readonly provider: string; readonly credential: string }>()
+  for (const entry of entries) {
+    if (get(entry, "type") !== ROUTE_TYPE) continue
+    const provider = str(get(entry, "provider"))
+    const credential = str(get(entry, "credential"))
+    if (provider === undefined || credential === undefined) continue
+    const route = provider === UNRECORDED && credential === UNRECORDED
+      ? { provider, credential }
+      : {
+        provider: ROUTE_PROVIDERS.has(provider) ? provider : "other",
+        credential: ROUTE_CREDENTIALS.has(credential) ? credential : "other"
+      }
+    routes.set(`${route.provider}:${route.credential}`, route)
+  }
+  return routes.size === 0 ? [{ provider: UNRECORDED, credential: UNRECORDED }] : [...routes.values()]
+}
 
 const str = (value: unknown): string | undefined => typeof value === "string" ? value : undefined
 
@@ -101,7 +146,25 @@ const select = (
     ...ancestry(entries, upToUuid).map((item) => item.uuid),
     ...conversation([...entries.slice(0, end + 1), leaf]).map((item) => item.uuid)
   ])
-  return candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
+  const chosen = candidates.slice(0, last + 1).filter((item) => chain.has(item.uuid))
+  return [...chosen, ...keptRows(candidates.slice(last + 1), chosen)]
+}
+
+// Past `upToUuid` the SDK carries the `state:kept` plugin rows that hang off the fork's last
+// entry (directly or through other rows that are not messages), each re-parented onto the entry
+// before it in the fork.
+const keptRows = (after: ReadonlyArray<Copied>, chosen: ReadonlyArray<Copied>): Array<Copied> => {
+  const rows: Array<Copied> = []
+  const reached = new Set<unknown>([chosen.at(-1)?.uuid])
+  for (const item of after) {
+    if (item.type === "user" || item.type === "assistant" || !reached.has(item.obj["parentUuid"])) continue
+    reached.add(item.uuid)
+    if (item.type === "system" && item.obj["content"] === "" && get(item.obj["pluginRow"], "name") === "state:kept") {
+      const parentUuid = (rows.at(-1) ?? chosen.at(-1))?.uuid ?? null
+      rows.push({ ...item, obj: { ...item.obj, parentUuid } })
+    }
+  }
+  return rows
 }
 
 const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unknown => {
@@ -127,12 +190,29 @@ const remapMetadata = (metadata: unknown, map: ReadonlyMap<string, string>): unk
   return copy
 }
 
+// The row uuids an attachment names, remapped as the SDK does: an `attachment_answer`'s
+// `rowUuid` (when it names a copied entry), a `blocked_prompts_withdrawn`'s `prompts` and `rest`.
+const remapAttachment = (attachment: unknown, map: ReadonlyMap<string, string>): unknown => {
+  if (!isObj(attachment)) return attachment
+  const rowUuid = str(attachment["rowUuid"])
+  if (attachment["type"] === "attachment_answer" && rowUuid !== undefined && map.has(rowUuid)) {
+    return { ...attachment, rowUuid: map.get(rowUuid) }
+  }
+  const { prompts, rest } = attachment
+  if (attachment["type"] === "blocked_prompts_withdrawn" && Array.isArray(prompts) && Array.isArray(rest)) {
+    const one = (value: unknown): unknown => map.get(value as string) ?? value
+    return { ...attachment, prompts: prompts.map(one), rest: rest.map(one) }
+  }
+  return attachment
+}
+
 /**
  * The entries of a new session forked from `entries` (a main transcript): the main entries up
  * to and including `upToUuid` along its ancestry (all of them when absent), copied with fresh
  * uuids (`parentUuid` and `logicalParentUuid` remapped through the same map), `sessionId` set to
  * `newSessionId`, `forkedFrom: { sessionId, messageUuid }` naming the original, the last
- * entry's timestamp set to `now`, then a `custom-title` entry. Empty when there is nothing to
+ * entry's timestamp set to `now`, after the session's `api-request-route` entries and before a
+ * `custom-title` entry. Empty when there is nothing to
  * fork (no main conversation entry, or `upToUuid` is not one), where the SDK throws.
  *
  * @since 0.1.0
@@ -173,6 +253,9 @@ export const forkTranscript = (
     if (item.type === "system" && "compactMetadata" in copy) {
       copy["compactMetadata"] = remapMetadata(copy["compactMetadata"], keptFresh)
     }
+    if (item.type === "attachment" && "attachment" in copy) {
+      copy["attachment"] = remapAttachment(copy["attachment"], fresh)
+    }
     copy["uuid"] = fresh.get(item.uuid) ?? item.uuid
     copy["parentUuid"] = parentOf(item)
     const logical = item.obj["logicalParentUuid"]
@@ -199,5 +282,8 @@ export const forkTranscript = (
     uuid: options.uuid(),
     timestamp: options.now
   }
-  return [...copies, titleEntry as Transcript.TranscriptEntry]
+  const routes = requestRoutes(entries).map((route) =>
+    ({ type: ROUTE_TYPE, ...route, sessionId: options.newSessionId }) as unknown as Transcript.TranscriptEntry
+  )
+  return [...routes, ...copies, titleEntry as Transcript.TranscriptEntry]
 }

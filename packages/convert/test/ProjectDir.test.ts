@@ -6,14 +6,15 @@ import { createRequire } from "node:module"
 
 // The SDK's own encoder is not exported: read it out of sdk.mjs (the function that cuts the
 // name at 200 and appends the base-36 hash), so our encoding is compared with the real one.
+// Minified names may hold `$` (0.3.337 calls the hash `$Ne`), hence `[\w$]+`, never `\w+`.
 const sdkEncoder = (): ((p: string) => string) | undefined => {
   const entry = createRequire(import.meta.url).resolve("@anthropic-ai/claude-agent-sdk")
   const source = fs.readFileSync(entry, "utf8")
   const hash =
-    /function (\w+)\(e\)\{let t=0;for\(let n=0;n<e\.length;n\+\+\)t=\(t<<5\)-t\+e\.charCodeAt\(n\)\|0;return t\}/
+    /function ([\w$]+)\(e\)\{let t=0;for\(let n=0;n<e\.length;n\+\+\)t=\(t<<5\)-t\+e\.charCodeAt\(n\)\|0;return t\}/
       .exec(source)
   const encode =
-    /var (\w+)=200;function (\w+)\(e\)\{return Math\.abs\((\w+)\(e\)\)\.toString\(36\)\}function (\w+)\(e\)\{return e\.replace\(\/\[\^a-zA-Z0-9\]\/g,"-"\)\}function (\w+)\(e\)\{let t=\4\(e\);if\(t\.length<=\1\)return t;return`\$\{t\.slice\(0,\1\)\}-\$\{\2\(e\)\}`\}/
+    /var ([\w$]+)=200;function ([\w$]+)\(e\)\{return Math\.abs\(([\w$]+)\(e\)\)\.toString\(36\)\}function ([\w$]+)\(e\)\{return e\.replace\(\/\[\^a-zA-Z0-9\]\/g,"-"\)\}function ([\w$]+)\(e\)\{let t=\4\(e\);if\(t\.length<=\1\)return t;return`\$\{t\.slice\(0,\1\)\}-\$\{\2\(e\)\}`\}/
       .exec(source)
   if (hash === null || encode === null || encode[3] !== hash[1]) return undefined
   const body = `${hash[0]};${encode[0]};return ${encode[5]}`
@@ -23,9 +24,12 @@ const sdkEncoder = (): ((p: string) => string) | undefined => {
 // The SDK's check of CLAUDE_CODE_PROJECT_DIR_NAME: its two patterns, read out of sdk.mjs.
 const sdkNameCheck = (): ((name: string) => boolean) | undefined => {
   const source = fs.readFileSync(createRequire(import.meta.url).resolve("@anthropic-ai/claude-agent-sdk"), "utf8")
-  const check = /function \w+\(e\)\{if\(!e\|\|!(\w+)\.test\(e\)\|\|(\w+)\.test\(e\)\)return;return e\}/.exec(source)
+  const check = /function [\w$]+\(e\)\{if\(!e\|\|!([\w$]+)\.test\(e\)\|\|([\w$]+)\.test\(e\)\)return;return e\}/.exec(
+    source
+  )
   if (check === null) return undefined
-  const pattern = (name: string) => new RegExp(`${name}=(/[^\\n]*?/[a-z]*)[,;]`).exec(source)?.[1]
+  const pattern = (name: string) =>
+    new RegExp(`(?<![\\w$])${name.replaceAll("$", "\\$")}=(/[^\\n]*?/[a-z]*)[,;]`).exec(source)?.[1]
   const valid = pattern(check[1]!)
   const reserved = pattern(check[2]!)
   if (valid === undefined || reserved === undefined) return undefined
