@@ -33,7 +33,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as HubCredentials from "./HubCredentials.js"
 import { describeStatementFailure, isPermissionDenied, rootCause } from "./internal/pgConnect.js"
@@ -44,6 +43,7 @@ import {
   hubRoles,
   LEGACY_ROLES,
   memberOwnedQuery,
+  type MemberRole as InternalMemberRole,
   type MovedMember,
   moveOffLegacy,
   projectVisible,
@@ -57,40 +57,22 @@ import {
 } from "./internal/pgHub.js"
 import { fail, failure } from "./internal/pgHubErrors.js"
 import { createMember, memberRole, membership, roleName, rotateMember } from "./internal/pgHubMembers.js"
+import type * as Status from "./internal/pgHubStatus.js"
 import { lookups, readRoleAccess, readStatus } from "./internal/pgHubStatus.js"
 import { LATEST_MIGRATION, migrate } from "./internal/pgMigrations.js"
 import { openPool } from "./internal/pgPool.js"
+import { PostgresHubError } from "./PostgresHubError.js"
 import * as PostgresSessionStore from "./PostgresSessionStore.js"
 import type * as SessionStore from "./SessionStore.js"
 import { SessionStoreError } from "./SessionStore.js"
 
 /**
- * Why a hub operation failed:
- * - `InvalidName`: a role name that is not a plain identifier, or a reserved one;
- * - `NotFound`: the role named does not exist, or is no member of the hub;
- * - `Conflict`: the role to create exists already;
- * - `Privilege`: the connecting role may not do this (e.g. `init` without CREATEROLE);
- * - `Storage`: any other failure of the database.
+ * Why a hub operation failed (its reasons: `PostgresHubError.ts`).
  *
  * @since 0.4.0
  * @category errors
  */
-export class PostgresHubError extends Schema.TaggedError<PostgresHubError>("@acx/session-store/PostgresHubError")(
-  "PostgresHubError",
-  {
-    reason: Schema.Literal("InvalidName", "NotFound", "Conflict", "Privilege", "Storage"),
-    operation: Schema.String,
-    description: Schema.String,
-    cause: Schema.optionalWith(Schema.Defect, { exact: true })
-  }
-) {
-  /**
-   * @since 0.4.0
-   */
-  override get message(): string {
-    return `PostgresHub ${this.operation} failed (${this.reason}): ${this.description}`
-  }
-}
+export { PostgresHubError } from "./PostgresHubError.js"
 
 /**
  * A hub's group roles: machines sync as members of `sync`, people read as members of `viewer`,
@@ -156,7 +138,7 @@ export const memberOwned: {
  * @since 0.4.0
  * @category models
  */
-export type MemberRole = "sync" | "viewer"
+export type MemberRole = InternalMemberRole
 
 /**
  * What the connected role is to a hub: an `admin` (a member of its admin group, a superuser, or
@@ -167,7 +149,7 @@ export type MemberRole = "sync" | "viewer"
  * @since 0.4.0
  * @category models
  */
-export type HubAccess = "admin" | "sync" | "viewer" | "restricted viewer" | "none"
+export type HubAccess = Status.HubAccess
 
 /**
  * Who a connection is to a hub: its login role, its part, and the hub's groups.
@@ -175,11 +157,7 @@ export type HubAccess = "admin" | "sync" | "viewer" | "restricted viewer" | "non
  * @since 0.4.0
  * @category models
  */
-export interface RoleAccess {
-  readonly user: string
-  readonly access: HubAccess
-  readonly roles: GroupRoles
-}
+export type RoleAccess = Status.RoleAccess
 
 const partOf = (who: RoleAccess): string => {
   switch (who.access) {
@@ -216,20 +194,7 @@ export const roleRefusal = (who: RoleAccess, command: string, needs: "sync" | "a
  * @since 0.4.0
  * @category models
  */
-export interface MachineStatus {
-  readonly machine: string
-  /** The OS users and the database roles that synced its sessions. */
-  readonly osUsers: ReadonlyArray<string>
-  readonly dbUsers: ReadonlyArray<string>
-  readonly sessions: number
-  readonly entries: number
-  /** The size of its entries' JSON, in bytes. */
-  readonly entryBytes: number
-  /** The store clock's epoch ms of the last write to one of its sessions. */
-  readonly lastSyncMs: number
-  /** `lastSyncMs` is older than the lag limit `status` was given. */
-  readonly lagging: boolean
-}
+export type MachineStatus = Status.MachineStatus
 
 /**
  * What `status` shows depends on `access`: machines, projects and grants are what the role's
@@ -239,21 +204,7 @@ export interface MachineStatus {
  * @since 0.4.0
  * @category models
  */
-export interface HubStatus {
-  readonly schema: string
-  /** The connected role's part in the hub, and the hub's group roles. */
-  readonly access: HubAccess
-  readonly roles: GroupRoles
-  readonly machines: ReadonlyArray<MachineStatus>
-  /** The roles in each of the hub's groups (login roles and the groups a DBA made in them). */
-  readonly members: ReadonlyArray<{ readonly role: string; readonly member: string }>
-  readonly grants: ReadonlyArray<{ readonly role: string; readonly project: string }>
-  /** The projects of the sessions' origins (the IDs `grant` takes), most sessions first. */
-  readonly projects: ReadonlyArray<{ readonly project: string; readonly sessions: number }>
-  /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included); `null`: not shown to this role. */
-  readonly storeBytes: number | null
-  readonly lagHours: number
-}
+export type HubStatus = Status.HubStatus
 
 /**
  * What `init` did: whether anything changed, the hub's groups, the members it moved from the

@@ -16,11 +16,33 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
-import type { FileWarning } from "../ClaudeImport.js"
 import * as ClaudeProjects from "../ClaudeProjects.js"
 import * as TranscriptReader from "../TranscriptReader.js"
 import { canonicalJson } from "./dedupeUuidless.js"
 import { entryOfLine } from "./jsonl.js"
+
+/** Lines of one file that were not stored as they were (`ClaudeImport.FileWarning`). */
+export interface FileWarning {
+  /** The file, relative to the projects directory. */
+  readonly file: string
+  /**
+   * Non-blank lines that are not entries (malformed JSON, non-objects, JSON nested deeper than
+   * `JsonDepth.MAX_DEPTH`, a line over `TranscriptReader.MAX_LINE_BYTES`); a torn last line is
+   * `incompleteAt`.
+   */
+  readonly malformedLines: number
+  /** Lines that were not valid UTF-8, stored with U+FFFD in place of the bad bytes. */
+  readonly invalidUtf8Lines: number
+  /** Byte offset of the first such line (malformed or not UTF-8). */
+  readonly firstOffset: number
+  /** Why the file was not read at all: gone, or not a regular file (a FIFO, a socket, …). */
+  readonly unread?: string | undefined
+  /**
+   * The byte offset of a last line without its newline that is not a whole entry (a line being
+   * written): not stored, and read again by the next import (once complete, it is stored).
+   */
+  readonly incompleteAt?: number | undefined
+}
 
 const PRINT = 1024
 // A batch whose record another import moved is retried from the new record; an import that

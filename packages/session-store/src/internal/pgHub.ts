@@ -35,6 +35,9 @@ export const hubRoles = (database: string, schema: string): HubRoles => {
   return { sync: `${base}_sync`, viewer: `${base}_viewer`, admin: `${base}_admin` }
 }
 
+/** The member groups a login role is made in: a machine's (`sync`) or a person's (`viewer`). */
+export type MemberRole = "sync" | "viewer"
+
 /** Tables holding session data: a viewer's rows are limited by project on each. */
 export const SESSION_TABLES = OWNED_TABLES.filter((table) => table !== "acx_import_ledger")
 

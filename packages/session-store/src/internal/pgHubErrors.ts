@@ -3,7 +3,7 @@
  * (`Privilege` when the server refused it, else `Storage`), and a failure acx words itself.
  */
 import * as Effect from "effect/Effect"
-import { PostgresHubError } from "../PostgresHub.js"
+import { PostgresHubError } from "../PostgresHubError.js"
 import { describeStatementFailure, isPermissionDenied } from "./pgConnect.js"
 
 export const failure = (operation: string) => (cause: unknown): PostgresHubError =>

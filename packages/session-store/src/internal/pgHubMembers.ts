@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as HubCredentials from "../HubCredentials.js"
-import type { GroupRoles, MemberRole } from "../PostgresHub.js"
+import type { HubRoles, MemberRole } from "./pgHub.js"
 import { fail, failure } from "./pgHubErrors.js"
 import { OWNED_TABLES } from "./pgMigrations.js"
 
@@ -31,7 +31,7 @@ export const createMember = (
   name: string,
   role: MemberRole,
   password: Redacted.Redacted,
-  roles: GroupRoles
+  roles: HubRoles
 ) =>
   // the name was checked to be an identifier
   sql.unsafe(
@@ -39,7 +39,7 @@ export const createMember = (
   )
 
 /** The member group (`sync` or `viewer`) of a login role, if it is in one. */
-export const memberRole = (sql: SqlClient.SqlClient, operation: string, name: string, roles: GroupRoles) =>
+export const memberRole = (sql: SqlClient.SqlClient, operation: string, name: string, roles: HubRoles) =>
   Effect.gen(function*() {
     yield* roleName(operation, name)
     const row = yield* membership(sql, name).pipe(Effect.mapError(failure(operation)))
@@ -57,7 +57,7 @@ export const memberRole = (sql: SqlClient.SqlClient, operation: string, name: st
 /** `PostgresHub.rotateUser`: checks both names, then one transaction moves the rows and drops `from`. */
 export const rotateMember = (
   sql: SqlClient.SqlClient,
-  options: { readonly adminUrl: Redacted.Redacted; readonly schema: string; readonly roles: GroupRoles },
+  options: { readonly adminUrl: Redacted.Redacted; readonly schema: string; readonly roles: HubRoles },
   from: string,
   to: string
 ) =>

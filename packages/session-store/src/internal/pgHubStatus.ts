@@ -7,8 +7,65 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
-import type { GroupRoles, HubStatus, MachineStatus, RoleAccess } from "../PostgresHub.js"
+import type { HubRoles } from "./pgHub.js"
 import { fail, failure } from "./pgHubErrors.js"
+
+/**
+ * What the connected role is to a hub: an `admin` (a member of its admin group, a superuser, or
+ * the owner of its tables), a `sync` member, a `viewer` (`restricted` when one of its roles has a
+ * grant), or `none` (no member of this hub). `status` shows each what its part covers
+ * (docs/hub.md, "Who may do what").
+ */
+export type HubAccess = "admin" | "sync" | "viewer" | "restricted viewer" | "none"
+
+/**
+ * Who a connection is to a hub: its login role, its part, and the hub's groups.
+ */
+export interface RoleAccess {
+  readonly user: string
+  readonly access: HubAccess
+  readonly roles: HubRoles
+}
+
+/**
+ * One machine of `status`: what the sessions whose origin names it hold. `machine` is `""` for
+ * sessions stored without an origin (by an acx before origins, or by the SDK's own mirroring).
+ */
+export interface MachineStatus {
+  readonly machine: string
+  /** The OS users and the database roles that synced its sessions. */
+  readonly osUsers: ReadonlyArray<string>
+  readonly dbUsers: ReadonlyArray<string>
+  readonly sessions: number
+  readonly entries: number
+  /** The size of its entries' JSON, in bytes. */
+  readonly entryBytes: number
+  /** The store clock's epoch ms of the last write to one of its sessions. */
+  readonly lastSyncMs: number
+  /** `lastSyncMs` is older than the lag limit `status` was given. */
+  readonly lagging: boolean
+}
+
+/**
+ * What `status` shows depends on `access`: machines, projects and grants are what the role's
+ * policies let it read; `members` is every member of the hub's groups for an admin and an
+ * unrestricted viewer, the role itself for the others; `storeBytes` is `null` but for those two.
+ */
+export interface HubStatus {
+  readonly schema: string
+  /** The connected role's part in the hub, and the hub's group roles. */
+  readonly access: HubAccess
+  readonly roles: HubRoles
+  readonly machines: ReadonlyArray<MachineStatus>
+  /** The roles in each of the hub's groups (login roles and the groups a DBA made in them). */
+  readonly members: ReadonlyArray<{ readonly role: string; readonly member: string }>
+  readonly grants: ReadonlyArray<{ readonly role: string; readonly project: string }>
+  /** The projects of the sessions' origins (the IDs `grant` takes), most sessions first. */
+  readonly projects: ReadonlyArray<{ readonly project: string; readonly sessions: number }>
+  /** `pg_total_relation_size` over the schema's tables (indexes and TOAST included); `null`: not shown to this role. */
+  readonly storeBytes: number | null
+  readonly lagHours: number
+}
 
 interface MachineRow {
   readonly machine: string | null
@@ -19,7 +76,7 @@ interface MachineRow {
 }
 
 /** The kind of member the role `who` (a fragment naming it) is: the first of admin, sync, viewer it is in. */
-export const kindOf = (sql: SqlClient.SqlClient, roles: GroupRoles, who: Statement.Fragment) =>
+export const kindOf = (sql: SqlClient.SqlClient, roles: HubRoles, who: Statement.Fragment) =>
   Effect.map(
     sql<{ readonly groups: ReadonlyArray<string> | null; readonly superuser: boolean | null }>`SELECT
         (SELECT array_agg(g.rolname::text) FROM pg_catalog.pg_roles g
@@ -35,7 +92,7 @@ export const kindOf = (sql: SqlClient.SqlClient, roles: GroupRoles, who: Stateme
   )
 
 /** The connected role's part in the hub (see {@link HubAccess}). */
-export const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles, restricted: boolean) =>
+export const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles, restricted: boolean) =>
   Effect.gen(function*() {
     // the login that ran `init` owns the tables, in no group (a managed service's admin is no superuser)
     const [owner] = yield* sql<{ readonly owns: boolean | null }>`SELECT pg_catalog.pg_has_role(current_user,
@@ -47,7 +104,7 @@ export const readAccess = (sql: SqlClient.SqlClient, schema: string, roles: Grou
   })
 
 /** What `grant` checks: the kind of a role, and the projects the hub knows. */
-export const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRoles) => ({
+export const lookups = (sql: SqlClient.SqlClient, schema: string, roles: HubRoles) => ({
   memberKind: Effect.fn("PostgresHub.memberKind")(function*(role: string) {
     const kind = yield* kindOf(sql, roles, sql`${role}`).pipe(Effect.mapError(failure("grant")))
     if (kind === undefined) return yield* fail("grant", "NotFound", `there is no role ${JSON.stringify(role)}`)
@@ -67,7 +124,7 @@ export const lookups = (sql: SqlClient.SqlClient, schema: string, roles: GroupRo
 export const readRoleAccess = (
   sql: SqlClient.SqlClient,
   schema: string,
-  roles: GroupRoles
+  roles: HubRoles
 ): Effect.Effect<RoleAccess, SqlError> =>
   Effect.gen(function*() {
     const [me] = yield* sql<{ readonly user: string }>`SELECT current_user AS user`
@@ -117,7 +174,7 @@ export const readMachines = (sql: SqlClient.SqlClient, schema: string, lagHours:
 export const readStatus = (
   sql: SqlClient.SqlClient,
   schema: string,
-  roles: GroupRoles,
+  roles: HubRoles,
   lagHours: number
 ): Effect.Effect<HubStatus, SqlError> =>
   Effect.gen(function*() {
