@@ -166,7 +166,7 @@ npm_config_better_sqlite3_local_prebuilds=$local_prebuilds \
 
 check_minimal() {
 step "4. minimal: @acx/storage and its required peers only"
-minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
+minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz environment)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
 absent "$minimal" pg better-sqlite3 vitest @anthropic-ai/claude-agent-sdk
 cp "$checks/minimal.mjs" "$minimal/"
 (cd "$minimal" && node minimal.mjs)
@@ -174,7 +174,7 @@ cp "$checks/minimal.mjs" "$minimal/"
 
 check_runtime() {
 step "1. runtime: storage + testing without vitest"
-runtime=$(project runtime "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz testing)" \
+runtime=$(project runtime "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz environment)" "$(tgz testing)" \
   "effect@$EFFECT" "@effect/platform@$PLATFORM" "@effect/platform-node@$PLATFORM_NODE" \
   "typescript@$TYPESCRIPT" "@types/node@$TYPES_NODE")
 absent "$runtime" vitest @vitest/runner @anthropic-ai/claude-agent-sdk
