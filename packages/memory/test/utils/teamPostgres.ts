@@ -36,9 +36,10 @@ export const pgQuery = async <R extends Record<string, unknown>>(
 
 /**
  * Waits until every transaction running on the server now has ended. A pull reads only below the
- * oldest transaction still running (docs/design.md, "Pull by transaction id"), and the server is
- * shared with the other test files: a transaction of theirs open since before a teammate's write
- * would hold that write back from this sync (what a CI run under load showed), to the next.
+ * oldest transaction still running (docs/design.md, "Team memory: Postgres between workers, never
+ * in a hook"), and the server is shared with the other test files: a transaction of theirs open
+ * since before a teammate's write would hold that write back from this sync (what a CI run under
+ * load showed), to the next.
  */
 export const settled = async (): Promise<void> => {
   const [{ now }] = await pgQuery<{ now: string }>("SELECT pg_current_xact_id()::text AS now")
