@@ -196,7 +196,12 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
         const mtime = yield* nextMtime
         // Fold before any mutation, so a failing fold leaves the store untouched.
         const summary = SessionStore.isMainKey(key)
-          ? yield* SessionStore.foldSummary(sessionOf(projects, key.projectKey, key.sessionId)?.summary, key, stored, mtime)
+          ? yield* SessionStore.foldSummary(
+            sessionOf(projects, key.projectKey, key.sessionId)?.summary,
+            key,
+            stored,
+            mtime
+          )
           : undefined
         storeEntries(projects, key, stored, mtime, summary)
       }))
@@ -251,7 +256,8 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
         (key) => serialized(Effect.sync(() => removeKey(projects, key)))
       ),
     listSubkeys,
-    deleteOlderThan: (cutoff, options) => serialized(Effect.sync(() => removeOlderThan(projects, cutoff, options?.projectKey)))
+    deleteOlderThan: (cutoff, options) =>
+      serialized(Effect.sync(() => removeOlderThan(projects, cutoff, options?.projectKey)))
   } satisfies SessionStore.SessionStore
 })
 

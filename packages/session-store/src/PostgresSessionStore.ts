@@ -88,13 +88,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import type * as ImportLedger from "./ImportLedger.js"
-import {
-  keyAttributes,
-  makeAppend,
-  makeImportLedger,
-  type SummaryRow,
-  type WriteContext
-} from "./internal/pgAppend.js"
+import { keyAttributes, makeAppend, makeImportLedger, type SummaryRow, type WriteContext } from "./internal/pgAppend.js"
 import {
   connectionLost,
   describeConnectionLoss,

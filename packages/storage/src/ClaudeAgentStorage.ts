@@ -148,20 +148,21 @@ const runHandler = (
   )
 
 /** Publishes a failure, then applies the policy: `save` fails, logs, or runs the handler. */
-const reportWith = (hub: PubSub.PubSub<StorageError>, policy: ErrorPolicy) =>
-(error: StorageError): Effect.Effect<SaveOutcome, StorageError> =>
-  PubSub.publish(hub, error).pipe(
-    Effect.zipRight(
-      policy === "fail"
-        ? Effect.fail(error)
-        : policy === "log"
-        ? Effect.logWarning(error.message).pipe(
-          Effect.annotateLogs({ "acx.session_id": error.sessionId ?? "", "acx.reason": error.reason })
-        )
-        : runHandler(policy, error)
-    ),
-    Effect.as<SaveOutcome>({ _tag: "Failed", error })
-  )
+const reportWith =
+  (hub: PubSub.PubSub<StorageError>, policy: ErrorPolicy) =>
+  (error: StorageError): Effect.Effect<SaveOutcome, StorageError> =>
+    PubSub.publish(hub, error).pipe(
+      Effect.zipRight(
+        policy === "fail"
+          ? Effect.fail(error)
+          : policy === "log"
+          ? Effect.logWarning(error.message).pipe(
+            Effect.annotateLogs({ "acx.session_id": error.sessionId ?? "", "acx.reason": error.reason })
+          )
+          : runHandler(policy, error)
+      ),
+      Effect.as<SaveOutcome>({ _tag: "Failed", error })
+    )
 
 type StoreDecision = Extract<Decider.Decision, { _tag: "Store" }>
 
@@ -236,7 +237,14 @@ const storeQueued = (saver: Saver, queue: Outbox, current: Decider.StorageState,
       Effect.matchEffect({
         onFailure: (cause) =>
           saver.report(
-            new StorageError({ reason: "Journal", sessionId, blob: decision.blob, meta: decision.meta, attempts: 1, cause })
+            new StorageError({
+              reason: "Journal",
+              sessionId,
+              blob: decision.blob,
+              meta: decision.meta,
+              attempts: 1,
+              cause
+            })
           ),
         onSuccess: () => recordStored(saver, decision, { _tag: "Queued", sessionId })
       })

@@ -179,7 +179,9 @@ const tryAcquire = (lock: LockDir) =>
       Effect.catchIf(isAlreadyExists, () => Effect.succeed(Option.none<Held>())),
       Effect.mapError(ioError(lock, `cannot create ${lock.file}`)),
       Scope.extend(scope),
-      Effect.onExit((exit) => Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Scope.close(scope, exit))
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Scope.close(scope, exit)
+      )
     )
     if (Option.isNone(created)) return created
     // A marker may hold a live lock moved aside by a breaker (step 4 of the module doc): give
@@ -276,7 +278,10 @@ const acquire = (lock: LockDir, timeoutMillis: number) =>
       if (Option.isSome(held)) return held.value
       yield* breakIfStale(lock)
       if (Date.now() - start > timeoutMillis) {
-        const holder = Option.getOrElse(yield* Effect.orElseSucceed(readOptional(lock, lock.file), Option.none), () => "")
+        const holder = Option.getOrElse(
+          yield* Effect.orElseSucceed(readOptional(lock, lock.file), Option.none),
+          () => ""
+        )
         return yield* Effect.fail(
           new DirectoryLockError({
             reason: "Timeout",
@@ -301,7 +306,11 @@ export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock
     const semaphore = yield* Effect.makeSemaphore(1)
     const withLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       semaphore.withPermits(1)(
-        Effect.acquireUseRelease(acquire(lock, timeoutMillis), () => effect, (held) => Effect.ignore(release(lock, held)))
+        Effect.acquireUseRelease(
+          acquire(lock, timeoutMillis),
+          () => effect,
+          (held) => Effect.ignore(release(lock, held))
+        )
       )
     return { file: lock.file, withLock, breakStale: (seen: string) => breakStale(lock, seen) }
   })

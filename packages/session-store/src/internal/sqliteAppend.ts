@@ -150,13 +150,17 @@ const appendBatch = (
     // The key row first, for its id: a new key gets this append's mtime, an existing one keeps
     // its own (older: the clock is strictly increasing) until something is actually stored.
     const keyRows = yield* sql<{ readonly id: number; readonly mtime: number }>`INSERT INTO acx_session_keys
-      (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${subpathOf(key)}, ${mtime})
+      (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${
+      subpathOf(key)
+    }, ${mtime})
       ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = acx_session_keys.mtime
       RETURNING id, mtime`
     const keyId = Number(keyRows[0]!.id)
     const newKey = Number(keyRows[0]!.mtime) === mtime
     const changes = yield* insertRows(sql, keyId, batch, mtime)
-    const stored = changes === entries.length ? entries : yield* storedEntries(sql, keyId, entries, batch.uuids, changes)
+    const stored = changes === entries.length
+      ? entries
+      : yield* storedEntries(sql, keyId, entries, batch.uuids, changes)
     if (stored.length === 0) {
       // nothing stored: leave the key as it was (a new key cannot get here, but stays unwritten)
       if (newKey) yield* sql`DELETE FROM acx_session_keys WHERE id = ${keyId}`
