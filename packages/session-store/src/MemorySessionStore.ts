@@ -24,6 +24,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { firstOfEachUuid, uuidOf } from "./internal/entryUuids.js"
 import * as SessionStore from "./SessionStore.js"
 
 interface KeyData {
@@ -37,9 +38,6 @@ interface SessionData {
   readonly subkeys: Map<string, KeyData>
   summary: SessionStore.SessionSummaryEntry | undefined
 }
-
-const uuidOf = (entry: SessionStore.SessionStoreEntry): string | undefined =>
-  typeof entry.uuid === "string" ? entry.uuid : undefined
 
 const copy = <A>(operation: string, value: A): Effect.Effect<A, SessionStore.SessionStoreError> =>
   Effect.try({
@@ -84,24 +82,6 @@ const sessionFor = (projects: Projects, key: SessionStore.SessionKey): SessionDa
     project.set(key.sessionId, session)
   }
   return session
-}
-
-/** The entries of a batch not stored yet: a `uuid` already under the key, or earlier in the batch, is skipped. */
-const unstoredEntries = (
-  existing: KeyData | undefined,
-  entries: ReadonlyArray<SessionStore.SessionStoreEntry>
-): Array<SessionStore.SessionStoreEntry> => {
-  const seen = new Set(existing?.uuids)
-  const fresh: Array<SessionStore.SessionStoreEntry> = []
-  for (const entry of entries) {
-    const uuid = uuidOf(entry)
-    if (uuid !== undefined) {
-      if (seen.has(uuid)) continue
-      seen.add(uuid)
-    }
-    fresh.push(entry)
-  }
-  return fresh
 }
 
 /** Adds `stored` under `key` at `mtime` (the key created when missing), with the main key's new summary. */
@@ -191,7 +171,7 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
       if (validated.length === 0) return
       const entries = yield* copy("append", validated)
       yield* serialized(Effect.gen(function*() {
-        const stored = unstoredEntries(keyDataOf(projects, key), entries)
+        const stored = firstOfEachUuid(entries, keyDataOf(projects, key)?.uuids)
         if (stored.length === 0) return
         const mtime = yield* nextMtime
         // Fold before any mutation, so a failing fold leaves the store untouched.

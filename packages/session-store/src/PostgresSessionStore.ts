@@ -77,7 +77,6 @@
  */
 import * as DriverImport from "@acx/environment/DriverImport"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
@@ -88,7 +87,14 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import type * as ImportLedger from "./ImportLedger.js"
-import { keyAttributes, makeAppend, makeImportLedger, type SummaryRow, type WriteContext } from "./internal/pgAppend.js"
+import {
+  keyAttributes,
+  makeAppend,
+  makeImportLedger,
+  type SummaryRow,
+  tablesOf,
+  type WriteContext
+} from "./internal/pgAppend.js"
 import {
   connectionLost,
   describeConnectionLoss,
@@ -206,12 +212,7 @@ interface EntryRow {
 }
 
 /** The store's functions: the write path's context, its tables, and what `load` reports corrupt rows to. */
-interface StoreContext extends WriteContext {
-  readonly entries: Statement.Identifier
-  readonly keys: Statement.Identifier
-  readonly summaries: Statement.Identifier
-  /** Moves the clock under its row's lock (the clock changes through the store's functions only, migration 8). */
-  readonly clockTick: Statement.Identifier
+interface StoreContext extends WriteContext, ReturnType<typeof tablesOf> {
   readonly onCorruptEntry: CorruptEntry.OnCorruptEntry | undefined
 }
 
@@ -356,10 +357,7 @@ export const makeWithClient = (
           Effect.mapError((error) => error._tag === "SqlError" ? storageError(operation)(error) : error),
           Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema, ...attributes } })
         ),
-      entries: sql(`${schema}.claude_session_entries`),
-      keys: sql(`${schema}.acx_session_keys`),
-      summaries: sql(`${schema}.acx_session_summaries`),
-      clockTick: sql(`${schema}.acx_clock_tick`),
+      ...tablesOf(sql, schema),
       onCorruptEntry: options.onCorruptEntry
     }
     const append = makeAppend(context)
