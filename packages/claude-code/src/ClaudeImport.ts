@@ -38,7 +38,6 @@ import * as PhaseBarrier from "@acx/session-store/PhaseBarrier"
 import * as SessionOrigins from "@acx/session-store/SessionOrigins"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
-import type * as PlatformError from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
@@ -52,7 +51,6 @@ import { ledgerSource, recordOrigins } from "./internal/importOrigins.js"
 import { readMeta } from "./internal/projectsListing.js"
 import * as PlainListing from "./PlainListing.js"
 import type * as ProjectOrigin from "./ProjectOrigin.js"
-import type * as TranscriptReader from "./TranscriptReader.js"
 import * as UnchangedSync from "./UnchangedSync.js"
 
 /**
@@ -142,6 +140,13 @@ export interface ImportResult {
   readonly secretsMasked: number
 }
 
+type ImportError = ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError
+
+interface SessionRef {
+  readonly projectKey: string
+  readonly sessionId: string
+}
+
 /**
  * Imports every session (or one project's) into the store; see the module docs.
  *
@@ -156,182 +161,227 @@ export const importClaudeDir = (
   FileSystem.FileSystem | Path.Path
 > =>
   Effect.gen(function*() {
+    const source = "listSessions" in options.from ? options.from : yield* ClaudeProjects.make(options.from)
+    const context = yield* importContext(options, source)
+    yield* context.loadRecords
+    const moved = movedFiles(options, source, context)
+    if (moved !== undefined) {
+      const unchanged = yield* unchangedImport(options.to, moved, context.records, options.origin)
+      if (unchanged !== undefined) {
+        // an import killed while it derived left entries behind their watermark: derived here
+        yield* refreshCatalog(options.to)
+        return unchanged
+      }
+    }
+    const listed = moved === undefined ? yield* source.listSessionFiles(options.projectKey) : moved.sessions
+    const walk: Walk = {
+      context,
+      source,
+      path: yield* Path.Path,
+      onProgress: options.onProgress,
+      total: listed.length,
+      refused: new Set(),
+      imported: [],
+      subagents: 0
+    }
+    if (moved !== undefined) yield* importMovedFiles(walk, moved)
+    else yield* importListedSessions(walk, listed as ReadonlyArray<ClaudeProjects.SessionFile>)
+    if (options.origin !== undefined) {
+      yield* PhaseBarrier.pause("origins")
+      yield* recordOrigins(options.to, source, options.origin, walk.imported, options.projectKey)
+    }
+    yield* deriveCatalog(walk)
+    const { totals } = context
+    return {
+      sessions: walk.imported.length,
+      entries: totals.entries,
+      subagents: walk.subagents,
+      skippedLines: totals.skipped,
+      filesRead: totals.filesRead,
+      filesUnchanged: totals.filesUnchanged,
+      bytesRead: totals.bytes,
+      warnings: context.warnings,
+      secretsMasked: totals.masked
+    }
+  })
+
+/** What every file's import shares: the store, its ledger's records, the totals and warnings. */
+const importContext = (options: ImportOptions, source: ClaudeProjects.ClaudeProjects) =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const source = "listSessions" in options.from ? options.from : yield* ClaudeProjects.make(options.from)
     const store = options.to
     const ledger = ImportLedger.ledgerOf(store)
-    const filter = uuidlessFilter(store)
-    const batchSize = Math.max(1, options.batchSize ?? 500)
-    const ioError = (file: string) => (cause: PlatformError.PlatformError | TranscriptReader.TranscriptReaderError) =>
-      new ClaudeProjects.ClaudeProjectsError({
-        reason: "Io",
-        operation: "importClaudeDir",
-        description: `cannot read ${file}: ${
-          cause._tag === "TranscriptReaderError" ? cause.description : cause.message
-        }`,
-        cause
-      })
-
     const sourceId = yield* ledgerSource(
       store,
       options.origin,
       yield* fs.realPath(source.projectsDir).pipe(Effect.orElseSucceed(() => path.resolve(source.projectsDir)))
     )
     const records = new Map<string, ImportLedger.ImportedFile>()
-    const loadRecords = Effect.gen(function*() {
-      if (ledger === undefined) return
-      records.clear()
-      for (const record of yield* ledger.importedFiles(sourceId)) records.set(record.file, record)
-    })
-    yield* loadRecords
-    // A re-sync's usual case, a plain tree with records: one synchronous listing with its `stat`s
-    // tells the files that moved since their record. None moved (and every origin is recorded):
-    // the import returns at once (`UnchangedSync`); else it goes over the moved ones only.
-    // (a `ClaudeProjects` over anything but a config directory's `projects` is walked)
-    const configDir = nodePath.dirname(nodePath.resolve(source.projectsDir))
-    const plain = ledger !== undefined && options.projectKey === undefined && records.size > 0 &&
-        nodePath.join(configDir, "projects") === nodePath.resolve(source.projectsDir)
-      ? PlainListing.importFiles(configDir)
-      : undefined
-    const moved = plain !== undefined && plain.sessions.length > 0 ? plain : undefined
-    if (moved !== undefined) {
-      const unchanged = yield* unchangedImport(store, moved, records, options.origin)
-      if (unchanged !== undefined) {
-        // an import killed while it derived left entries behind their watermark: derived here
-        yield* refreshCatalog(store)
-        return unchanged
-      }
-    }
-
     const totals = { entries: 0, bytes: 0, skipped: 0, filesRead: 0, filesUnchanged: 0, masked: 0 }
-    // what is stored: the entry, its secrets masked unless the caller keeps them
-    const stored = <A>(entry: A): A => {
-      if (options.mask === false) return entry
-      const { masked, value } = Redact.maskEntry(entry)
-      totals.masked += masked
-      return value
-    }
-    const warnings: Array<FileWarning> = []
     const context: ImportContext = {
       fs,
       store,
       ledger,
-      filter,
+      filter: uuidlessFilter(store),
       sourceId,
-      batchSize,
+      batchSize: Math.max(1, options.batchSize ?? 500),
       records,
-      loadRecords,
+      loadRecords: Effect.gen(function*() {
+        if (ledger === undefined) return
+        records.clear()
+        for (const record of yield* ledger.importedFiles(sourceId)) records.set(record.file, record)
+      }),
       totals,
-      stored,
-      ioError,
-      warnings
+      // what is stored: the entry, its secrets masked unless the caller keeps them
+      stored: <A>(entry: A): A => {
+        if (options.mask === false) return entry
+        const { masked, value } = Redact.maskEntry(entry)
+        totals.masked += masked
+        return value
+      },
+      ioError: (file) => (cause) =>
+        new ClaudeProjects.ClaudeProjectsError({
+          reason: "Io",
+          operation: "importClaudeDir",
+          description: `cannot read ${file}: ${
+            cause._tag === "TranscriptReaderError" ? cause.description : cause.message
+          }`,
+          cause
+        }),
+      warnings: []
     }
+    return context
+  })
 
-    const relative = (file: string) => path.relative(source.projectsDir, file).split(path.sep).join("/")
-    // Sessions a shared store refused as another writer's (reason `NotOwner`: a hub member's
-    // sessions are its own): skipped whole with one warning naming why, the others stored.
-    const refused = new Set<string>()
-    const unlessRefused = <R>(task: FileTask, store: Effect.Effect<void, ImportError, R>) =>
-      skipRefused(refused, warnings, task, store)
-    const importTranscript = (key: SessionStore.SessionKey, file: string) => {
-      const task: FileTask = { key, path: file, name: relative(file) }
-      return unlessRefused(task, importFile.importTranscript(context, task))
-    }
+/**
+ * A re-sync's usual case, a plain tree with records: one synchronous listing with its `stat`s
+ * tells the files that moved since their record (`undefined`: walk the source instead). None moved
+ * (and every origin is recorded): the import returns at once (`UnchangedSync`); else it goes over
+ * the moved ones only. (a `ClaudeProjects` over anything but a config directory's `projects` is
+ * walked)
+ */
+const movedFiles = (
+  options: ImportOptions,
+  source: ClaudeProjects.ClaudeProjects,
+  context: ImportContext
+): PlainListing.PlainImport | undefined => {
+  const configDir = nodePath.dirname(nodePath.resolve(source.projectsDir))
+  const plain = context.ledger !== undefined && options.projectKey === undefined && context.records.size > 0 &&
+      nodePath.join(configDir, "projects") === nodePath.resolve(source.projectsDir)
+    ? PlainListing.importFiles(configDir)
+    : undefined
+  return plain !== undefined && plain.sessions.length > 0 ? plain : undefined
+}
 
-    let sessions = 0
-    let subagents = 0
-    const imported: Array<{ readonly projectKey: string; readonly sessionId: string }> = []
-    const listed = moved === undefined ? yield* source.listSessionFiles(options.projectKey) : moved.sessions
-    const sessionDone = (session: { readonly projectKey: string; readonly sessionId: string }) =>
-      Effect.gen(function*() {
-        if (refused.has(SessionOrigins.originKey(session))) return
-        sessions++
-        imported.push(session)
-        if (options.onProgress !== undefined) {
-          yield* options.onProgress({
-            sessions,
-            total: listed.length,
-            entries: totals.entries,
-            bytes: totals.bytes,
-            currentSession: { projectKey: session.projectKey, sessionId: session.sessionId }
-          })
-        }
-      })
-    const importMeta = (key: SessionStore.SessionKey, metaFile: string, meta: Record<string, unknown>) => {
-      const task: FileTask = { key, path: metaFile, name: relative(metaFile) }
-      return unlessRefused(task, importFile.importMeta(context, task, meta))
-    }
+/** The walk over the sessions: what it imported, and the sessions a shared store refused. */
+interface Walk {
+  readonly context: ImportContext
+  readonly source: ClaudeProjects.ClaudeProjects
+  readonly path: Path.Path
+  readonly onProgress: ImportOptions["onProgress"]
+  /** Sessions listed. */
+  readonly total: number
+  /**
+   * Sessions a shared store refused as another writer's (reason `NotOwner`: a hub member's
+   * sessions are its own): skipped whole with one warning naming why, the others stored.
+   */
+  readonly refused: Set<string>
+  /** Sessions imported, in order. */
+  readonly imported: Array<SessionRef>
+  subagents: number
+}
 
-    if (moved !== undefined) {
-      // the listing's order is the walk's: a session's transcript, then its subagents' files
-      for (const group of PlainListing.bySession(moved)) {
-        subagents += group.subagents
-        for (const file of group.files) {
-          const record = records.get(file.name)
-          if (record !== undefined && record.size === file.size && record.mtimeMs === file.mtime) {
-            totals.filesUnchanged++
-          } else if (file.kind !== "meta") {
-            yield* importTranscript(file.key, file.path)
-          } else {
-            // read as the full listing reads it: what no longer parses is no metadata
-            const meta = yield* readMeta(file.path)
-            if (Option.isSome(meta)) yield* importMeta(file.key, file.path, meta.value)
-          }
+const fileTask = (walk: Walk, key: SessionStore.SessionKey, file: string): FileTask => ({
+  key,
+  path: file,
+  name: walk.path.relative(walk.source.projectsDir, file).split(walk.path.sep).join("/")
+})
+
+const importTranscript = (walk: Walk, key: SessionStore.SessionKey, file: string) => {
+  const task = fileTask(walk, key, file)
+  return skipRefused(walk.refused, walk.context.warnings, task, importFile.importTranscript(walk.context, task))
+}
+
+const importMeta = (walk: Walk, key: SessionStore.SessionKey, metaFile: string, meta: Record<string, unknown>) => {
+  const task = fileTask(walk, key, metaFile)
+  return skipRefused(walk.refused, walk.context.warnings, task, importFile.importMeta(walk.context, task, meta))
+}
+
+const reportProgress = (walk: Walk, session: SessionRef, indexing?: true) =>
+  walk.onProgress === undefined ? Effect.void : walk.onProgress({
+    sessions: walk.imported.length,
+    total: walk.total,
+    entries: walk.context.totals.entries,
+    bytes: walk.context.totals.bytes,
+    currentSession: { projectKey: session.projectKey, sessionId: session.sessionId },
+    ...(indexing ? { indexing } : {})
+  })
+
+const sessionDone = (walk: Walk, session: SessionRef) =>
+  Effect.suspend(() => {
+    if (walk.refused.has(SessionOrigins.originKey(session))) return Effect.void
+    walk.imported.push(session)
+    return reportProgress(walk, session)
+  })
+
+/** The files a plain listing showed moved; the listing's order is the walk's. */
+const importMovedFiles = (walk: Walk, moved: PlainListing.PlainImport) =>
+  Effect.gen(function*() {
+    const { records, totals } = walk.context
+    // a session's transcript, then its subagents' files
+    for (const group of PlainListing.bySession(moved)) {
+      walk.subagents += group.subagents
+      for (const file of group.files) {
+        const record = records.get(file.name)
+        if (record !== undefined && record.size === file.size && record.mtimeMs === file.mtime) {
+          totals.filesUnchanged++
+        } else if (file.kind !== "meta") {
+          yield* importTranscript(walk, file.key, file.path)
+        } else {
+          // read as the full listing reads it: what no longer parses is no metadata
+          const meta = yield* readMeta(file.path)
+          if (Option.isSome(meta)) yield* importMeta(walk, file.key, file.path, meta.value)
         }
-        yield* sessionDone(group.session)
       }
-    } else {
-      for (const info of listed as ReadonlyArray<ClaudeProjects.SessionFile>) {
-        const { projectKey, sessionId } = info
-        yield* importTranscript({ projectKey, sessionId }, info.file)
-        const agents = yield* source.listSubagents(projectKey, sessionId)
-        const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
-        for (const agent of agents) {
-          const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
-          const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
-          yield* importTranscript(key, agent.file)
-          if (agent.meta !== undefined) {
-            yield* importMeta(key, agent.file.slice(0, -".jsonl".length) + ".meta.json", agent.meta)
-          }
-          subagents++
+      yield* sessionDone(walk, group.session)
+    }
+  })
+
+/** Every listed session: its transcript, then each subagent's transcript and metadata. */
+const importListedSessions = (walk: Walk, listed: ReadonlyArray<ClaudeProjects.SessionFile>) =>
+  Effect.gen(function*() {
+    const { path, source } = walk
+    for (const { file, projectKey, sessionId } of listed) {
+      yield* importTranscript(walk, { projectKey, sessionId }, file)
+      const agents = yield* source.listSubagents(projectKey, sessionId)
+      const sessionDir = path.join(source.projectsDir, projectKey, sessionId)
+      for (const agent of agents) {
+        const subpath = path.relative(sessionDir, agent.file).split(path.sep).join("/").slice(0, -".jsonl".length)
+        const key: SessionStore.SessionKey = { projectKey, sessionId, subpath }
+        yield* importTranscript(walk, key, agent.file)
+        if (agent.meta !== undefined) {
+          yield* importMeta(walk, key, agent.file.slice(0, -".jsonl".length) + ".meta.json", agent.meta)
         }
-        yield* sessionDone({ projectKey, sessionId })
+        walk.subagents++
       }
+      yield* sessionDone(walk, { projectKey, sessionId })
     }
-    if (options.origin !== undefined) {
-      yield* PhaseBarrier.pause("origins")
-      yield* recordOrigins(store, source, options.origin, imported, options.projectKey)
-    }
-    // The catalog's derived data is advanced here, by the writer (docs/design.md, "Derived data in
-    // the SQL stores"), so the first read after an import or a sync — `acx sessions --from`, a
-    // search, the page — finds it current instead of deriving a whole store itself. Whatever this
-    // import appended: an earlier one killed before its catalog step left entries to derive too.
-    const last = imported.at(-1)
-    if (StoreCatalog.catalogOf(store) !== undefined) {
-      if (options.onProgress !== undefined && last !== undefined && totals.entries > 0) {
-        yield* options.onProgress({
-          sessions,
-          total: listed.length,
-          entries: totals.entries,
-          bytes: totals.bytes,
-          currentSession: { projectKey: last.projectKey, sessionId: last.sessionId },
-          indexing: true
-        })
-      }
-      yield* refreshCatalog(store)
-    }
-    return {
-      sessions,
-      entries: totals.entries,
-      subagents,
-      skippedLines: totals.skipped,
-      filesRead: totals.filesRead,
-      filesUnchanged: totals.filesUnchanged,
-      bytesRead: totals.bytes,
-      warnings,
-      secretsMasked: totals.masked
-    }
+  })
+
+/**
+ * The catalog's derived data is advanced here, by the writer (docs/design.md, "Derived data in
+ * the SQL stores"), so the first read after an import or a sync — `acx sessions --from`, a
+ * search, the page — finds it current instead of deriving a whole store itself. Whatever this
+ * import appended: an earlier one killed before its catalog step left entries to derive too.
+ */
+const deriveCatalog = (walk: Walk) =>
+  Effect.gen(function*() {
+    const { store, totals } = walk.context
+    if (StoreCatalog.catalogOf(store) === undefined) return
+    const last = walk.imported.at(-1)
+    if (last !== undefined && totals.entries > 0) yield* reportProgress(walk, last, true)
+    yield* refreshCatalog(store)
   })
 
 /**
@@ -365,8 +415,6 @@ const unchangedImport = (
       (projectKey, sessionId) => known === undefined || known.has(SessionOrigins.originKey({ projectKey, sessionId }))
     )
   })
-
-type ImportError = ClaudeProjects.ClaudeProjectsError | SessionStore.SessionStoreError
 
 /**
  * `store` (the import of one file of a session) unless its session was refused before. A store

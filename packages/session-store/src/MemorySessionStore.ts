@@ -24,6 +24,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { firstOfEachUuid, uuidOf } from "./internal/entryUuids.js"
 import * as SessionStore from "./SessionStore.js"
 
 interface KeyData {
@@ -37,9 +38,6 @@ interface SessionData {
   readonly subkeys: Map<string, KeyData>
   summary: SessionStore.SessionSummaryEntry | undefined
 }
-
-const uuidOf = (entry: SessionStore.SessionStoreEntry): string | undefined =>
-  typeof entry.uuid === "string" ? entry.uuid : undefined
 
 const copy = <A>(operation: string, value: A): Effect.Effect<A, SessionStore.SessionStoreError> =>
   Effect.try({
@@ -59,6 +57,93 @@ const newestMtime = (session: SessionData): number => {
   return mtime
 }
 
+/** projectKey → sessionId → the session's keys and summary. */
+type Projects = Map<string, Map<string, SessionData>>
+
+const sessionOf = (projects: Projects, projectKey: string, sessionId: string): SessionData | undefined =>
+  projects.get(projectKey)?.get(sessionId)
+
+const keyDataOf = (projects: Projects, key: SessionStore.SessionKey): KeyData | undefined => {
+  const session = sessionOf(projects, key.projectKey, key.sessionId)
+  if (session === undefined) return undefined
+  return key.subpath === undefined ? session.main : session.subkeys.get(key.subpath)
+}
+
+/** The session of `key`, created (with its project) when missing. */
+const sessionFor = (projects: Projects, key: SessionStore.SessionKey): SessionData => {
+  let project = projects.get(key.projectKey)
+  if (project === undefined) {
+    project = new Map()
+    projects.set(key.projectKey, project)
+  }
+  let session = project.get(key.sessionId)
+  if (session === undefined) {
+    session = { main: undefined, subkeys: new Map(), summary: undefined }
+    project.set(key.sessionId, session)
+  }
+  return session
+}
+
+/** Adds `stored` under `key` at `mtime` (the key created when missing), with the main key's new summary. */
+const storeEntries = (
+  projects: Projects,
+  key: SessionStore.SessionKey,
+  stored: ReadonlyArray<SessionStore.SessionStoreEntry>,
+  mtime: number,
+  summary: SessionStore.SessionSummaryEntry | undefined
+): void => {
+  const session = sessionFor(projects, key)
+  let data = key.subpath === undefined ? session.main : session.subkeys.get(key.subpath)
+  if (data === undefined) {
+    data = { entries: [], uuids: new Set(), mtime }
+    if (key.subpath === undefined) session.main = data
+    else session.subkeys.set(key.subpath, data)
+  }
+  data.entries.push(...stored)
+  for (const entry of stored) {
+    const uuid = uuidOf(entry)
+    if (uuid !== undefined) data.uuids.add(uuid)
+  }
+  data.mtime = mtime
+  if (summary !== undefined) session.summary = summary
+}
+
+/** Removes a key; the main key takes its whole session (summary and subkeys) with it. */
+const removeKey = (projects: Projects, key: SessionStore.SessionKey): void => {
+  const project = projects.get(key.projectKey)
+  const session = project?.get(key.sessionId)
+  if (project === undefined || session === undefined) return
+  if (key.subpath === undefined) {
+    session.main = undefined
+    session.summary = undefined
+    session.subkeys.clear()
+  } else {
+    session.subkeys.delete(key.subpath)
+  }
+  if (session.main === undefined && session.subkeys.size === 0 && session.summary === undefined) {
+    project.delete(key.sessionId)
+    if (project.size === 0) projects.delete(key.projectKey)
+  }
+}
+
+/** Removes the sessions (of one project, or all) whose newest key is older than `cutoff`; how many. */
+const removeOlderThan = (projects: Projects, cutoff: number, projectKey: string | undefined): number => {
+  let deleted = 0
+  const projectKeys = projectKey === undefined ? Array.from(projects.keys()) : [projectKey]
+  for (const key of projectKeys) {
+    const project = projects.get(key)
+    if (project === undefined) continue
+    for (const [sessionId, session] of Array.from(project)) {
+      if (newestMtime(session) < cutoff) {
+        project.delete(sessionId)
+        deleted++
+      }
+    }
+    if (project.size === 0) projects.delete(key)
+  }
+  return deleted
+}
+
 /**
  * Creates an empty store. Each call gives an independent store with its own clock.
  *
@@ -66,8 +151,7 @@ const newestMtime = (session: SessionData): number => {
  * @category constructors
  */
 export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(function*() {
-  /** projectKey → sessionId → the session's keys and summary. */
-  const projects = new Map<string, Map<string, SessionData>>()
+  const projects: Projects = new Map()
   let lastMtime = 0
   const lock = yield* Effect.makeSemaphore(1)
   const serialized = lock.withPermits(1)
@@ -76,25 +160,6 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
     lastMtime = Math.max(now, lastMtime + 1)
     return lastMtime
   })
-
-  const sessionOf = (projectKey: string, sessionId: string): SessionData | undefined =>
-    projects.get(projectKey)?.get(sessionId)
-
-  const keyDataOf = (key: SessionStore.SessionKey): KeyData | undefined => {
-    const session = sessionOf(key.projectKey, key.sessionId)
-    if (session === undefined) return undefined
-    return key.subpath === undefined ? session.main : session.subkeys.get(key.subpath)
-  }
-
-  const dropIfEmpty = (projectKey: string, sessionId: string) => {
-    const project = projects.get(projectKey)
-    const session = project?.get(sessionId)
-    if (project === undefined || session === undefined) return
-    if (session.main === undefined && session.subkeys.size === 0 && session.summary === undefined) {
-      project.delete(sessionId)
-      if (project.size === 0) projects.delete(projectKey)
-    }
-  }
 
   const append = (
     rawKey: SessionStore.SessionKey,
@@ -106,47 +171,19 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
       if (validated.length === 0) return
       const entries = yield* copy("append", validated)
       yield* serialized(Effect.gen(function*() {
-        const existing = keyDataOf(key)
-        const seen = new Set(existing?.uuids)
-        const stored: Array<SessionStore.SessionStoreEntry> = []
-        for (const entry of entries) {
-          const uuid = uuidOf(entry)
-          if (uuid !== undefined) {
-            if (seen.has(uuid)) continue
-            seen.add(uuid)
-          }
-          stored.push(entry)
-        }
+        const stored = firstOfEachUuid(entries, keyDataOf(projects, key)?.uuids)
         if (stored.length === 0) return
         const mtime = yield* nextMtime
-        const session = sessionOf(key.projectKey, key.sessionId)
         // Fold before any mutation, so a failing fold leaves the store untouched.
         const summary = SessionStore.isMainKey(key)
-          ? yield* SessionStore.foldSummary(session?.summary, key, stored, mtime)
+          ? yield* SessionStore.foldSummary(
+            sessionOf(projects, key.projectKey, key.sessionId)?.summary,
+            key,
+            stored,
+            mtime
+          )
           : undefined
-        let project = projects.get(key.projectKey)
-        if (project === undefined) {
-          project = new Map()
-          projects.set(key.projectKey, project)
-        }
-        let target = session
-        if (target === undefined) {
-          target = { main: undefined, subkeys: new Map(), summary: undefined }
-          project.set(key.sessionId, target)
-        }
-        let data = existing
-        if (data === undefined) {
-          data = { entries: [], uuids: new Set(), mtime }
-          if (key.subpath === undefined) target.main = data
-          else target.subkeys.set(key.subpath, data)
-        }
-        data.entries.push(...stored)
-        for (const entry of stored) {
-          const uuid = uuidOf(entry)
-          if (uuid !== undefined) data.uuids.add(uuid)
-        }
-        data.mtime = mtime
-        if (summary !== undefined) target.summary = summary
+        storeEntries(projects, key, stored, mtime, summary)
       }))
     })
 
@@ -154,7 +191,7 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
     rawKey: SessionStore.SessionKey
   ): Effect.Effect<Array<SessionStore.SessionStoreEntry> | null, SessionStore.SessionStoreError> =>
     Effect.flatMap(SessionStore.validateKey("load", rawKey), (key) => {
-      const data = keyDataOf(key)
+      const data = keyDataOf(projects, key)
       return data === undefined ? Effect.succeed(null) : copy("load", data.entries)
     })
 
@@ -180,58 +217,27 @@ export const make: Effect.Effect<SessionStore.SessionStore> = Effect.gen(functio
       return copy("listSessionSummaries", summaries)
     })
 
-  const remove = (rawKey: SessionStore.SessionKey): Effect.Effect<void, SessionStore.SessionStoreError> =>
-    Effect.flatMap(SessionStore.validateKey("delete", rawKey), (key) =>
-      serialized(Effect.sync(() => {
-        const session = sessionOf(key.projectKey, key.sessionId)
-        if (session === undefined) return
-        if (key.subpath === undefined) {
-          session.main = undefined
-          session.summary = undefined
-          session.subkeys.clear()
-        } else {
-          session.subkeys.delete(key.subpath)
-        }
-        dropIfEmpty(key.projectKey, key.sessionId)
-      })))
-
   const listSubkeys = (
     rawKey: SessionStore.MainSessionKey
   ): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
     Effect.map(SessionStore.validateKey("listSubkeys", rawKey), (key) => {
-      const session = sessionOf(key.projectKey, key.sessionId)
+      const session = sessionOf(projects, key.projectKey, key.sessionId)
       return session === undefined ? [] : Array.from(session.subkeys.keys()).sort()
     })
-
-  const deleteOlderThan = (
-    cutoff: number,
-    options?: { readonly projectKey?: string | undefined }
-  ): Effect.Effect<number, SessionStore.SessionStoreError> =>
-    serialized(Effect.sync(() => {
-      let deleted = 0
-      const projectKeys = options?.projectKey === undefined ? Array.from(projects.keys()) : [options.projectKey]
-      for (const projectKey of projectKeys) {
-        const project = projects.get(projectKey)
-        if (project === undefined) continue
-        for (const [sessionId, session] of Array.from(project)) {
-          if (newestMtime(session) < cutoff) {
-            project.delete(sessionId)
-            deleted++
-          }
-        }
-        if (project.size === 0) projects.delete(projectKey)
-      }
-      return deleted
-    }))
 
   return {
     append,
     load,
     listSessions,
     listSessionSummaries,
-    delete: remove,
+    delete: (rawKey) =>
+      Effect.flatMap(
+        SessionStore.validateKey("delete", rawKey),
+        (key) => serialized(Effect.sync(() => removeKey(projects, key)))
+      ),
     listSubkeys,
-    deleteOlderThan
+    deleteOlderThan: (cutoff, options) =>
+      serialized(Effect.sync(() => removeOlderThan(projects, cutoff, options?.projectKey)))
   } satisfies SessionStore.SessionStore
 })
 

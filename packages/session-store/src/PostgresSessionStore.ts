@@ -77,7 +77,6 @@
  */
 import * as DriverImport from "@acx/environment/DriverImport"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
@@ -88,7 +87,14 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as CorruptEntry from "./CorruptEntry.js"
 import type * as ImportLedger from "./ImportLedger.js"
-import { keyAttributes, makeAppend, makeImportLedger, type SummaryRow } from "./internal/pgAppend.js"
+import {
+  keyAttributes,
+  makeAppend,
+  makeImportLedger,
+  type SummaryRow,
+  tablesOf,
+  type WriteContext
+} from "./internal/pgAppend.js"
 import {
   connectionLost,
   describeConnectionLoss,
@@ -205,6 +211,123 @@ interface EntryRow {
   readonly entry: string
 }
 
+/** The store's functions: the write path's context, its tables, and what `load` reports corrupt rows to. */
+interface StoreContext extends WriteContext, ReturnType<typeof tablesOf> {
+  readonly onCorruptEntry: CorruptEntry.OnCorruptEntry | undefined
+}
+
+/** Runs the migrations in `schema`; a role that may not migrate is told who can. */
+const migrateSchema = (schema: string, storageError: ReturnType<typeof storageErrorAt>) =>
+  migrate(schema).pipe(
+    failDeadSqlError,
+    Effect.mapError((cause) => {
+      const error = storageError("migrate")(cause)
+      // a hub's member meets a schema an older acx set up: only its admin can bring it up to date
+      return error.reason === "ReadOnly"
+        ? new SessionStore.SessionStoreError({
+          ...error,
+          description:
+            `${error.description} (the store's schema is older than this acx, and this role may not migrate it: an admin runs \`acx hub init\` again)`
+        })
+        : error
+    }),
+    Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
+  )
+
+const loadKey = ({ entries, onCorruptEntry, run, sql }: StoreContext): SessionStore.SessionStore["load"] => (rawKey) =>
+  Effect.gen(function*() {
+    const key = yield* SessionStore.validateKey("load", rawKey)
+    const rows = yield* run(
+      "load",
+      keyAttributes(key),
+      // The text itself (`::text` is free on JSON): each row is decoded on its own, so one
+      // corrupt row is skipped and reported instead of failing the load.
+      sql<EntryRow>`SELECT id, entry::text AS entry FROM ${entries}
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
+          AND subpath = ${key.subpath ?? ""}
+        ORDER BY id`
+    )
+    return rows.length === 0 ? null : yield* CorruptEntry.decodeRows(key, rows, onCorruptEntry)
+  })
+
+const listSessionsOf = ({ keys, run, sql }: StoreContext): SessionStore.SessionStore["listSessions"] => (projectKey) =>
+  run(
+    "listSessions",
+    { projectKey },
+    sql<{ readonly session_id: string; readonly mtime: string | number }>`SELECT session_id, mtime
+      FROM ${keys} WHERE project_key = ${projectKey} AND subpath = '' ORDER BY mtime DESC`
+  ).pipe(Effect.map((rows) => rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime) }))))
+
+const listSummariesOf =
+  ({ run, sql, summaries }: StoreContext): SessionStore.SessionStore["listSessionSummaries"] => (projectKey) =>
+    run(
+      "listSessionSummaries",
+      { projectKey },
+      sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
+        WHERE project_key = ${projectKey} ORDER BY mtime DESC`
+    ).pipe(
+      Effect.map((rows) => rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime), data: row.data })))
+    )
+
+const deleteKey = (context: StoreContext): SessionStore.SessionStore["delete"] => (rawKey) =>
+  Effect.gen(function*() {
+    const { clockTick, entries, keys, run, schema, sql, summaries } = context
+    const key = yield* SessionStore.validateKey("delete", rawKey)
+    const same = sql`project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
+    const scope = SessionStore.isMainKey(key) ? same : sql`${same} AND subpath = ${key.subpath!}`
+    yield* run(
+      "delete",
+      keyAttributes(key),
+      sql.withTransaction(Effect.gen(function*() {
+        // the clock row's lock first, as every append takes it: no append derives in between;
+        // and the clock moves, so a reader that follows the store (the web page) sees the delete
+        yield* sql`SELECT ${clockTick}()`
+        yield* SessionStore.isMainKey(key)
+          ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
+          : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
+        yield* sql`DELETE FROM ${entries} WHERE ${scope}`
+        yield* sql`DELETE FROM ${keys} WHERE ${scope}`
+        if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
+        // the session's counts lose what the subagent added: derived again from what is left
+        else yield* resetSession(sql, schema, key.projectKey, key.sessionId)
+      }))
+    )
+  })
+
+const listSubkeysOf = ({ keys, run, sql }: StoreContext): SessionStore.SessionStore["listSubkeys"] => (rawKey) =>
+  Effect.gen(function*() {
+    const key = yield* SessionStore.validateKey("listSubkeys", rawKey)
+    const rows = yield* run(
+      "listSubkeys",
+      keyAttributes(key),
+      sql<{ readonly subpath: string }>`SELECT subpath FROM ${keys}
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath <> ''
+        ORDER BY subpath`
+    )
+    return rows.map((row) => row.subpath)
+  })
+
+const deleteOlderThanIn =
+  ({ entries, keys, run, schema, sql, summaries }: StoreContext): SessionStore.SessionStore["deleteOlderThan"] =>
+  (cutoff, options) => {
+    const projectKey = options?.projectKey
+    const inProject = projectKey === undefined ? sql`TRUE` : sql`project_key = ${projectKey}`
+    // A session's age is the newest mtime over its main transcript and its subkeys.
+    const victims = sql`SELECT project_key, session_id FROM ${keys} WHERE ${inProject}
+      GROUP BY project_key, session_id HAVING max(mtime) < ${Math.floor(cutoff)}`
+    const matches = sql`(project_key, session_id) IN (SELECT project_key, session_id FROM victims)`
+    return run(
+      "deleteOlderThan",
+      { cutoff, projectKey: projectKey ?? "*" },
+      sql<{ readonly deleted: string | number }>`WITH victims AS (${victims}),
+        ${deleteVictims(sql, schema)}
+        gone_entries AS (DELETE FROM ${entries} WHERE ${matches}),
+        gone_summaries AS (DELETE FROM ${summaries} WHERE ${matches}),
+        gone_keys AS (DELETE FROM ${keys} WHERE ${matches} RETURNING project_key, session_id)
+        SELECT count(*) AS deleted FROM (SELECT DISTINCT project_key, session_id FROM gone_keys) AS d`
+    ).pipe(Effect.map(([row]) => Number(row?.deleted ?? 0)))
+  }
+
 /**
  * Builds the store on the Postgres `SqlClient` in context (e.g. an application's own
  * `PgClient.layer`, which provides it) and runs the migrations in `schema` (default `public`).
@@ -224,148 +347,33 @@ export const makeWithClient = (
     const schema = yield* validateOptions(options)
     const sql = yield* SqlClient.SqlClient
     const storageError = storageErrorAt(options.server)
-    yield* migrate(schema).pipe(
-      failDeadSqlError,
-      Effect.mapError((cause) => {
-        const error = storageError("migrate")(cause)
-        // a hub's member meets a schema an older acx set up: only its admin can bring it up to date
-        return error.reason === "ReadOnly"
-          ? new SessionStore.SessionStoreError({
-            ...error,
-            description:
-              `${error.description} (the store's schema is older than this acx, and this role may not migrate it: an admin runs \`acx hub init\` again)`
-          })
-          : error
-      }),
-      Effect.withSpan("PostgresSessionStore.migrate", { attributes: { schema } })
-    )
-
-    const entries = sql(`${schema}.claude_session_entries`)
-    const keys = sql(`${schema}.acx_session_keys`)
-    const summaries = sql(`${schema}.acx_session_summaries`)
-    // the clock changes through the store's functions only (migration 8)
-    const clockTick = sql(`${schema}.acx_clock_tick`)
-    const clockLock = sql(`${schema}.acx_clock_lock`)
-
-    const run = <A, R>(
-      operation: string,
-      attributes: Record<string, unknown>,
-      effect: Effect.Effect<A, SqlError | SessionStore.SessionStoreError, R>
-    ): Effect.Effect<A, SessionStore.SessionStoreError, R> =>
-      effect.pipe(
-        failDeadSqlError,
-        Effect.mapError((error) => error._tag === "SqlError" ? storageError(operation)(error) : error),
-        Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema, ...attributes } })
-      )
-
-    const append = makeAppend({ sql, schema, run })
-
-    const load: SessionStore.SessionStore["load"] = (rawKey) =>
-      Effect.gen(function*() {
-        const key = yield* SessionStore.validateKey("load", rawKey)
-        const rows = yield* run(
-          "load",
-          keyAttributes(key),
-          // The text itself (`::text` is free on JSON): each row is decoded on its own, so one
-          // corrupt row is skipped and reported instead of failing the load.
-          sql<EntryRow>`SELECT id, entry::text AS entry FROM ${entries}
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
-              AND subpath = ${key.subpath ?? ""}
-            ORDER BY id`
-        )
-        return rows.length === 0 ? null : yield* CorruptEntry.decodeRows(key, rows, options.onCorruptEntry)
-      })
-
-    const listSessions: SessionStore.SessionStore["listSessions"] = (projectKey) =>
-      run(
-        "listSessions",
-        { projectKey },
-        sql<{ readonly session_id: string; readonly mtime: string | number }>`SELECT session_id, mtime
-          FROM ${keys} WHERE project_key = ${projectKey} AND subpath = '' ORDER BY mtime DESC`
-      ).pipe(Effect.map((rows) => rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime) }))))
-
-    const listSessionSummaries: SessionStore.SessionStore["listSessionSummaries"] = (projectKey) =>
-      run(
-        "listSessionSummaries",
-        { projectKey },
-        sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
-          WHERE project_key = ${projectKey} ORDER BY mtime DESC`
-      ).pipe(
-        Effect.map((rows) =>
-          rows.map((row) => ({ sessionId: row.session_id, mtime: Number(row.mtime), data: row.data }))
-        )
-      )
-
-    const deleteKey: SessionStore.SessionStore["delete"] = (rawKey) =>
-      Effect.gen(function*() {
-        const key = yield* SessionStore.validateKey("delete", rawKey)
-        const same = sql`project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
-        const scope = SessionStore.isMainKey(key) ? same : sql`${same} AND subpath = ${key.subpath!}`
-        yield* run(
-          "delete",
-          keyAttributes(key),
-          sql.withTransaction(Effect.gen(function*() {
-            // the clock row's lock first, as every append takes it: no append derives in between;
-            // and the clock moves, so a reader that follows the store (the web page) sees the delete
-            yield* sql`SELECT ${clockTick}()`
-            yield* SessionStore.isMainKey(key)
-              ? deleteDerived(sql, schema, key.projectKey, key.sessionId)
-              : deleteDerived(sql, schema, key.projectKey, key.sessionId, key.subpath!)
-            yield* sql`DELETE FROM ${entries} WHERE ${scope}`
-            yield* sql`DELETE FROM ${keys} WHERE ${scope}`
-            if (SessionStore.isMainKey(key)) yield* sql`DELETE FROM ${summaries} WHERE ${same}`
-            // the session's counts lose what the subagent added: derived again from what is left
-            else yield* resetSession(sql, schema, key.projectKey, key.sessionId)
-          }))
-        )
-      })
-
-    const listSubkeys: SessionStore.SessionStore["listSubkeys"] = (rawKey) =>
-      Effect.gen(function*() {
-        const key = yield* SessionStore.validateKey("listSubkeys", rawKey)
-        const rows = yield* run(
-          "listSubkeys",
-          keyAttributes(key),
-          sql<{ readonly subpath: string }>`SELECT subpath FROM ${keys}
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath <> ''
-            ORDER BY subpath`
-        )
-        return rows.map((row) => row.subpath)
-      })
-
-    const deleteOlderThan: SessionStore.SessionStore["deleteOlderThan"] = (cutoff, options) => {
-      const projectKey = options?.projectKey
-      const inProject = projectKey === undefined ? sql`TRUE` : sql`project_key = ${projectKey}`
-      // A session's age is the newest mtime over its main transcript and its subkeys.
-      const victims = sql`SELECT project_key, session_id FROM ${keys} WHERE ${inProject}
-        GROUP BY project_key, session_id HAVING max(mtime) < ${Math.floor(cutoff)}`
-      const matches = sql`(project_key, session_id) IN (SELECT project_key, session_id FROM victims)`
-      return run(
-        "deleteOlderThan",
-        { cutoff, projectKey: projectKey ?? "*" },
-        sql<{ readonly deleted: string | number }>`WITH victims AS (${victims}),
-          ${deleteVictims(sql, schema)}
-          gone_entries AS (DELETE FROM ${entries} WHERE ${matches}),
-          gone_summaries AS (DELETE FROM ${summaries} WHERE ${matches}),
-          gone_keys AS (DELETE FROM ${keys} WHERE ${matches} RETURNING project_key, session_id)
-          SELECT count(*) AS deleted FROM (SELECT DISTINCT project_key, session_id FROM gone_keys) AS d`
-      ).pipe(Effect.map(([row]) => Number(row?.deleted ?? 0)))
+    yield* migrateSchema(schema, storageError)
+    const context: StoreContext = {
+      sql,
+      schema,
+      run: (operation, attributes, effect) =>
+        effect.pipe(
+          failDeadSqlError,
+          Effect.mapError((error) => error._tag === "SqlError" ? storageError(operation)(error) : error),
+          Effect.withSpan(`PostgresSessionStore.${operation}`, { attributes: { schema, ...attributes } })
+        ),
+      ...tablesOf(sql, schema),
+      onCorruptEntry: options.onCorruptEntry
     }
-
-    const { appendImported, importedFiles } = makeImportLedger({ sql, schema, run }, append)
-
+    const append = makeAppend(context)
+    const { appendImported, importedFiles } = makeImportLedger(context, append)
     // every writer takes the clock row's lock first (see the module doc)
+    const clockLock = sql(`${schema}.acx_clock_lock`)
     const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       failDeadSqlError(sql.withTransaction(Effect.zipRight(sql`SELECT ${clockLock}()`, effect)))
-
     const store: ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog = {
       append,
-      load,
-      listSessions,
-      listSessionSummaries,
-      delete: deleteKey,
-      listSubkeys,
-      deleteOlderThan,
+      load: loadKey(context),
+      listSessions: listSessionsOf(context),
+      listSessionSummaries: listSummariesOf(context),
+      delete: deleteKey(context),
+      listSubkeys: listSubkeysOf(context),
+      deleteOlderThan: deleteOlderThanIn(context),
       importedFiles,
       appendImported,
       ...makeOrigins(sql, schema, writeTransaction, storageError),

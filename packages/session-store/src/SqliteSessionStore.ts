@@ -55,6 +55,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -69,30 +70,14 @@ import * as CorruptEntry from "./CorruptEntry.js"
 import * as ImportLedger from "./ImportLedger.js"
 import * as ImportLedgerSql from "./ImportLedgerSql.js"
 import { importDriver } from "./internal/driver.js"
+import { type AppendContext, MAIN, makeAppend, subpathOf, type SummaryRow } from "./internal/sqliteAppend.js"
 import { deleteDerived, makeCatalog, resetSession } from "./internal/sqliteDerived.js"
-import { classify } from "./internal/sqliteErrors.js"
+import { classify, describe, parseJson, storageErrorOf } from "./internal/sqliteErrors.js"
 import { migrate } from "./internal/sqliteMigrations.js"
 import { makeOrigins } from "./internal/sqliteOrigins.js"
 import * as PhaseBarrier from "./PhaseBarrier.js"
 import * as SessionStore from "./SessionStore.js"
 import type * as StoreCatalog from "./StoreCatalog.js"
-
-// Rows per INSERT statement: 4 parameters each, under SQLite's default 32 766.
-const INSERT_CHUNK = 1000
-
-// The multi-row INSERT text for `rows` rows; full chunks always reuse the same text, so the
-// client's prepared-statement cache serves them.
-const insertTexts = new Map<number, string>()
-const insertText = (rows: number): string => {
-  let text = insertTexts.get(rows)
-  if (text === undefined) {
-    text = `INSERT INTO acx_session_entries (key_id, uuid, entry, created_at) VALUES ${
-      Array(rows).fill("(?, ?, ?, ?)").join(",")
-    } ON CONFLICT DO NOTHING`
-    if (insertTexts.size < 64) insertTexts.set(rows, text)
-  }
-  return text
-}
 
 /**
  * @since 0.1.0
@@ -142,29 +127,6 @@ export const validateOptions = (
         description: `filename must be a non-empty path without NUL, got ${JSON.stringify(options.filename)}`
       })
     )
-
-const MAIN = ""
-
-const subpathOf = (key: SessionStore.SessionKey): string => key.subpath ?? MAIN
-
-const uuidOf = (entry: SessionStore.SessionStoreEntry): string | null =>
-  typeof entry.uuid === "string" && entry.uuid.length > 0 ? entry.uuid : null
-
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
-/** A database failure; the read-only and cannot-open cases told as such (see internal/sqliteErrors). */
-const storageErrorOf = (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
-  const known = classify(cause, filename)
-  return new SessionStore.SessionStoreError({
-    reason: known?.reason ?? "Storage",
-    operation,
-    description: known?.description ?? describe(cause),
-    cause
-  })
-}
-
-const parseJson = (operation: string, text: string): Effect.Effect<unknown, SessionStore.SessionStoreError> =>
-  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageErrorOf(operation) })
 
 /**
  * Opens (and migrates) the SQLite file and returns the store; the connection is closed with the
@@ -253,168 +215,67 @@ interface KeyRow {
   readonly mtime: number
 }
 
-interface SummaryRow {
-  readonly sessionId: string
-  readonly mtime: number
-  readonly data: string
-}
-
 interface SessionRow {
   readonly projectKey: string
   readonly sessionId: string
 }
 
-// Multi-row INSERTs (chunked under SQLite's 32 766 bound parameters); a row the unique uuid
-// index rejects, already stored or earlier in this batch, is skipped by ON CONFLICT. How many
-// rows were inserted.
-const insertRows = (
-  sql: SqlClient.SqlClient,
-  keyId: number,
-  uuids: ReadonlyArray<string | null>,
-  jsons: ReadonlyArray<string>,
-  mtime: number
-) =>
-  Effect.gen(function*() {
-    const count = jsons.length
-    let changes = 0
-    for (let start = 0; start < count; start += INSERT_CHUNK) {
-      const end = Math.min(count, start + INSERT_CHUNK)
-      const params = new Array<unknown>((end - start) * 4)
-      for (let i = start, p = 0; i < end; i++, p += 4) {
-        params[p] = keyId
-        params[p + 1] = uuids[i]
-        params[p + 2] = jsons[i]
-        params[p + 3] = mtime
-      }
-      const result = (yield* sql.unsafe(insertText(end - start), params).raw) as { readonly changes: number }
-      changes += result.changes
-    }
-    return changes
-  })
-
-// What an append stored when some rows were skipped, in call order: every entry without uuid,
-// and the first occurrence of each uuid the database accepted, i.e. stored under this key by this
-// append: its `changes` newest rows (ids only grow, and the transaction holds the write lock).
-const storedEntries = (
-  sql: SqlClient.SqlClient,
-  keyId: number,
-  entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
-  uuids: ReadonlyArray<string | null>,
-  changes: number
-) =>
-  Effect.gen(function*() {
-    const inserted = yield* sql<{ readonly uuid: string | null }>`SELECT uuid FROM acx_session_entries
-      WHERE key_id = ${keyId} ORDER BY id DESC LIMIT ${changes}`
-    const insertedUuids = new Set<string>()
-    for (const row of inserted) if (row.uuid !== null) insertedUuids.add(row.uuid)
-    const kept: Array<SessionStore.SessionStoreEntry> = []
-    for (let i = 0; i < entries.length; i++) {
-      const uuid = uuids[i] ?? null
-      if (uuid === null || insertedUuids.delete(uuid)) kept.push(entries[i]!)
-    }
-    return kept
-  })
-
-const makeStore = (
-  sql: SqlClient.SqlClient,
-  options: SqliteSessionStoreClientOptions
-): ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog => {
-  const storageError = (operation: string) => storageErrorOf(operation, options.filename)
-
+/** What the store's functions share: the write path's context, and the write transaction. */
+interface StoreContext extends AppendContext {
   /** Runs `effect` in a transaction that first takes the database write lock (see the module doc). */
-  const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    sql.withTransaction(
-      Effect.zipRight(sql`UPDATE acx_session_store_clock SET mtime = mtime WHERE id = 1`, effect)
-    )
+  readonly writeTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+}
 
-  const nextMtime = Effect.flatMap(
-    Clock.currentTimeMillis,
-    (now) =>
-      sql<{ readonly mtime: number }>`UPDATE acx_session_store_clock SET mtime = max(${now}, mtime + 1)
-      WHERE id = 1 RETURNING mtime`.pipe(Effect.map((rows) => Number(rows[0]?.mtime ?? now)))
+/** Fails a write's SQL error, and its failed COMMIT (a defect from `withTransaction`), as the store's. */
+const failedWrite = (context: StoreContext, operation: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.mapError(context.storageError(operation)),
+    Effect.catchAllDefect((cause) => Effect.fail(context.storageError(operation)(cause)))
   )
 
-  const deleteSession = (projectKey: string, sessionId: string) =>
-    Effect.all([
-      deleteDerived(sql, projectKey, sessionId),
-      sql`DELETE FROM acx_session_entries WHERE key_id IN
-        (SELECT id FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId})`,
-      sql`DELETE FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
-      sql`DELETE FROM acx_session_summaries WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
-    ], { discard: true })
+/** Deletes a whole session: its derived rows, entries, keys and summary. */
+const deleteSession = (sql: SqlClient.SqlClient, projectKey: string, sessionId: string) =>
+  Effect.all([
+    deleteDerived(sql, projectKey, sessionId),
+    sql`DELETE FROM acx_session_entries WHERE key_id IN
+      (SELECT id FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId})`,
+    sql`DELETE FROM acx_session_keys WHERE project_key = ${projectKey} AND session_id = ${sessionId}`,
+    sql`DELETE FROM acx_session_summaries WHERE project_key = ${projectKey} AND session_id = ${sessionId}`
+  ], { discard: true })
 
-  const append = Effect.fn("SqliteSessionStore.append")(function*(
-    rawKey: SessionStore.SessionKey,
-    rawEntries: ReadonlyArray<SessionStore.SessionStoreEntry>
-  ) {
-    const key = yield* SessionStore.validateKey("append", rawKey)
-    const entries = yield* SessionStore.validateEntries("append", rawEntries)
-    if (entries.length === 0) return
-    const subpath = subpathOf(key)
-    const count = entries.length
-    const uuids = new Array<string | null>(count)
-    const jsons = new Array<string>(count)
-    for (let i = 0; i < count; i++) {
-      const entry = entries[i]!
-      uuids[i] = uuidOf(entry)
-      jsons[i] = JSON.stringify(entry)
-    }
-    yield* Effect.annotateCurrentSpan({ projectKey: key.projectKey, sessionId: key.sessionId, subpath })
-    yield* sql.withTransaction(Effect.gen(function*() {
-      const mtime = yield* nextMtime
-      // The key row first, for its id: a new key gets this append's mtime, an existing one keeps
-      // its own (older: the clock is strictly increasing) until something is actually stored.
-      const keyRows = yield* sql<{ readonly id: number; readonly mtime: number }>`INSERT INTO acx_session_keys
-        (project_key, session_id, subpath, mtime) VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
-        ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = acx_session_keys.mtime
-        RETURNING id, mtime`
-      const keyId = Number(keyRows[0]!.id)
-      const newKey = Number(keyRows[0]!.mtime) === mtime
-      const changes = yield* insertRows(sql, keyId, uuids, jsons, mtime)
-      const stored = changes === count ? entries : yield* storedEntries(sql, keyId, entries, uuids, changes)
-      if (stored.length === 0) {
-        // nothing stored: leave the key as it was (a new key cannot get here, but stays unwritten)
-        if (newKey) yield* sql`DELETE FROM acx_session_keys WHERE id = ${keyId}`
-        return
-      }
-      if (!newKey) yield* sql`UPDATE acx_session_keys SET mtime = ${mtime} WHERE id = ${keyId}`
-      if (!SessionStore.isMainKey(key)) return
-      const previous = yield* sql<SummaryRow>`SELECT session_id AS "sessionId", mtime, data
-        FROM acx_session_summaries WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
-      const prev = previous[0] === undefined ? undefined : {
-        sessionId: previous[0].sessionId,
-        mtime: Number(previous[0].mtime),
-        data: (yield* parseJson("append", previous[0].data)) as Record<string, unknown>
-      }
-      const summary = yield* SessionStore.foldSummary(prev, key, stored, mtime)
-      yield* sql`INSERT INTO acx_session_summaries (project_key, session_id, mtime, data)
-        VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)})
-        ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = excluded.mtime, data = excluded.data`
-    })).pipe(
-      Effect.catchTag("SqlError", (cause) => Effect.fail(storageError("append")(cause))),
-      // a failed COMMIT surfaces as a defect from `withTransaction`
-      Effect.catchAllDefect((cause) => Effect.fail(storageError("append")(cause)))
-    )
-  })
+/** Deletes one subagent's key; the session's derived counts are derived again from what is left. */
+const deleteSubkey = (sql: SqlClient.SqlClient, key: SessionStore.SessionKey) => {
+  const subpath = subpathOf(key)
+  return Effect.all([
+    deleteDerived(sql, key.projectKey, key.sessionId, subpath),
+    sql`DELETE FROM acx_session_entries WHERE key_id = (SELECT id FROM acx_session_keys
+      WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})`,
+    sql`DELETE FROM acx_session_keys
+      WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
+    resetSession(sql, key.projectKey, key.sessionId)
+  ], { discard: true })
+}
 
-  const load = Effect.fn("SqliteSessionStore.load")(function*(rawKey: SessionStore.SessionKey) {
+const makeLoad = ({ sql, storageError }: StoreContext, onCorruptEntry: CorruptEntry.OnCorruptEntry | undefined) =>
+  Effect.fn("SqliteSessionStore.load")(function*(rawKey: SessionStore.SessionKey) {
     const key = yield* SessionStore.validateKey("load", rawKey)
-    const subpath = subpathOf(key)
     const rows = yield* sql<EntryRow>`SELECT id, entry FROM acx_session_entries
       WHERE key_id = (SELECT id FROM acx_session_keys
-        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})
+        WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpathOf(key)})
       ORDER BY id`.pipe(Effect.mapError(storageError("load")))
     if (rows.length === 0) return null
-    return yield* CorruptEntry.decodeRows(key, rows, options.onCorruptEntry)
+    return yield* CorruptEntry.decodeRows(key, rows, onCorruptEntry)
   })
 
-  const listSessions = Effect.fn("SqliteSessionStore.listSessions")(function*(projectKey: string) {
+const makeListSessions = ({ sql, storageError }: StoreContext) =>
+  Effect.fn("SqliteSessionStore.listSessions")(function*(projectKey: string) {
     const rows = yield* sql<KeyRow>`SELECT session_id AS "sessionId", mtime FROM acx_session_keys
       WHERE project_key = ${projectKey} AND subpath = ${MAIN}`.pipe(Effect.mapError(storageError("listSessions")))
     return rows.map((row): SessionStore.SessionListing => ({ sessionId: row.sessionId, mtime: Number(row.mtime) }))
   })
 
-  const listSessionSummaries = Effect.fn("SqliteSessionStore.listSessionSummaries")(function*(projectKey: string) {
+const makeListSessionSummaries = ({ sql, storageError }: StoreContext) =>
+  Effect.fn("SqliteSessionStore.listSessionSummaries")(function*(projectKey: string) {
     const rows = yield* sql<SummaryRow>`SELECT session_id AS "sessionId", mtime, data FROM acx_session_summaries
       WHERE project_key = ${projectKey}`.pipe(Effect.mapError(storageError("listSessionSummaries")))
     return yield* Effect.forEach(
@@ -428,30 +289,20 @@ const makeStore = (
     )
   })
 
-  const remove = Effect.fn("SqliteSessionStore.delete")(function*(rawKey: SessionStore.SessionKey) {
+const makeDelete = (context: StoreContext) =>
+  Effect.fn("SqliteSessionStore.delete")(function*(rawKey: SessionStore.SessionKey) {
     const key = yield* SessionStore.validateKey("delete", rawKey)
-    const subpath = subpathOf(key)
-    yield* writeTransaction(Effect.zipRight(
+    yield* context.writeTransaction(Effect.zipRight(
       // a delete moves the clock too: a reader that follows the store (the web page) sees it
-      nextMtime,
+      context.nextMtime,
       SessionStore.isMainKey(key)
-        ? deleteSession(key.projectKey, key.sessionId)
-        : Effect.all([
-          deleteDerived(sql, key.projectKey, key.sessionId, subpath),
-          sql`DELETE FROM acx_session_entries WHERE key_id = (SELECT id FROM acx_session_keys
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath})`,
-          sql`DELETE FROM acx_session_keys
-            WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath = ${subpath}`,
-          // the session's counts lose what the subagent added: derived again from what is left
-          resetSession(sql, key.projectKey, key.sessionId)
-        ], { discard: true })
-    )).pipe(
-      Effect.mapError(storageError("delete")),
-      Effect.catchAllDefect((cause) => Effect.fail(storageError("delete")(cause)))
-    )
+        ? deleteSession(context.sql, key.projectKey, key.sessionId)
+        : deleteSubkey(context.sql, key)
+    )).pipe(failedWrite(context, "delete"))
   })
 
-  const listSubkeys = Effect.fn("SqliteSessionStore.listSubkeys")(function*(rawKey: SessionStore.MainSessionKey) {
+const makeListSubkeys = ({ sql, storageError }: StoreContext) =>
+  Effect.fn("SqliteSessionStore.listSubkeys")(function*(rawKey: SessionStore.MainSessionKey) {
     const key = yield* SessionStore.validateKey("listSubkeys", rawKey)
     const rows = yield* sql<{ readonly subpath: string }>`SELECT subpath FROM acx_session_keys
       WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId} AND subpath <> ${MAIN}
@@ -459,27 +310,27 @@ const makeStore = (
     return rows.map((row) => row.subpath)
   })
 
-  const deleteOlderThan = Effect.fn("SqliteSessionStore.deleteOlderThan")(function*(
+const makeDeleteOlderThan = (context: StoreContext) =>
+  Effect.fn("SqliteSessionStore.deleteOlderThan")(function*(
     cutoff: number,
     options?: { readonly projectKey?: string | undefined }
   ) {
+    const { sql } = context
     const projectKey = options?.projectKey
-    return yield* writeTransaction(Effect.gen(function*() {
+    return yield* context.writeTransaction(Effect.gen(function*() {
       const sessions = yield* sql<SessionRow>`SELECT project_key AS "projectKey", session_id AS "sessionId"
         FROM acx_session_keys
         ${projectKey === undefined ? sql`` : sql`WHERE project_key = ${projectKey}`}
         GROUP BY project_key, session_id HAVING MAX(mtime) < ${cutoff}`
-      yield* Effect.forEach(sessions, (session) => deleteSession(session.projectKey, session.sessionId), {
+      yield* Effect.forEach(sessions, (session) => deleteSession(sql, session.projectKey, session.sessionId), {
         discard: true
       })
       return sessions.length
-    })).pipe(
-      Effect.mapError(storageError("deleteOlderThan")),
-      Effect.catchAllDefect((cause) => Effect.fail(storageError("deleteOlderThan")(cause)))
-    )
+    })).pipe(failedWrite(context, "deleteOlderThan"))
   })
 
-  const importedFiles = Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
+const makeImportedFiles = ({ sql, storageError }: StoreContext) =>
+  Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
     // the statement the CLI's fast path of an unchanged sync runs too (ImportLedgerSql)
     const rows = yield* sql.unsafe<ImportLedgerSql.LedgerRow>(ImportLedgerSql.IMPORTED_FILES, [source]).pipe(
       Effect.mapError(storageError("importedFiles"))
@@ -493,14 +344,16 @@ const makeStore = (
     }))
   })
 
-  const appendImported = Effect.fn("SqliteSessionStore.appendImported")(function*(
+const makeAppendImported = (context: StoreContext, append: SessionStore.SessionStore["append"]) =>
+  Effect.fn("SqliteSessionStore.appendImported")(function*(
     key: SessionStore.SessionKey,
     entries: ReadonlyArray<SessionStore.SessionStoreEntry>,
     advance: ImportLedger.LedgerAdvance
   ) {
+    const { sql } = context
     const { next, source } = advance
     // the write lock first, so the record read below cannot change before the commit
-    return yield* writeTransaction(Effect.gen(function*() {
+    return yield* context.writeTransaction(Effect.gen(function*() {
       const [stored] = yield* sql<
         Pick<ImportLedgerSql.LedgerRow, "offset" | "fingerprint">
       >`SELECT "offset", fingerprint
@@ -517,23 +370,40 @@ const makeStore = (
           "offset" = excluded."offset", fingerprint = excluded.fingerprint`
       return true
     })).pipe(
-      Effect.catchTag("SqlError", (cause) => Effect.fail(storageError("appendImported")(cause))),
-      Effect.catchAllDefect((cause) => Effect.fail(storageError("appendImported")(cause)))
+      Effect.catchTag("SqlError", (cause) => Effect.fail(context.storageError("appendImported")(cause))),
+      Effect.catchAllDefect((cause) => Effect.fail(context.storageError("appendImported")(cause)))
     )
   })
 
+const makeStore = (
+  sql: SqlClient.SqlClient,
+  options: SqliteSessionStoreClientOptions
+): ImportLedger.SessionStoreWithLedger & StoreCatalog.WithCatalog => {
+  const context: StoreContext = {
+    sql,
+    storageError: (operation) => storageErrorOf(operation, options.filename),
+    writeTransaction: (effect) =>
+      sql.withTransaction(Effect.zipRight(sql`UPDATE acx_session_store_clock SET mtime = mtime WHERE id = 1`, effect)),
+    nextMtime: Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) =>
+        sql<{ readonly mtime: number }>`UPDATE acx_session_store_clock SET mtime = max(${now}, mtime + 1)
+        WHERE id = 1 RETURNING mtime`.pipe(Effect.map((rows) => Number(rows[0]?.mtime ?? now)))
+    )
+  }
+  const append = makeAppend(context)
   return {
     append,
-    load,
-    listSessions,
-    listSessionSummaries,
-    delete: remove,
-    listSubkeys,
-    deleteOlderThan,
-    importedFiles,
-    appendImported,
-    ...makeOrigins(sql, writeTransaction, storageError),
-    catalog: makeCatalog(sql, writeTransaction, storageError)
+    load: makeLoad(context, options.onCorruptEntry),
+    listSessions: makeListSessions(context),
+    listSessionSummaries: makeListSessionSummaries(context),
+    delete: makeDelete(context),
+    listSubkeys: makeListSubkeys(context),
+    deleteOlderThan: makeDeleteOlderThan(context),
+    importedFiles: makeImportedFiles(context),
+    appendImported: makeAppendImported(context, append),
+    ...makeOrigins(sql, context.writeTransaction, context.storageError),
+    catalog: makeCatalog(sql, context.writeTransaction, context.storageError)
   }
 }
 

@@ -138,6 +138,178 @@ const messageType = (message: unknown): string => {
 
 const blobOf = (error: StorageError): AnthropicBlob.AnthropicBlob => error.blob as AnthropicBlob.AnthropicBlob
 
+/** Runs an `onError` handler; one that fails or dies is logged, never propagated. */
+const runHandler = (
+  handler: Extract<ErrorPolicy, (...args: ReadonlyArray<never>) => unknown>,
+  error: StorageError
+): Effect.Effect<void> =>
+  Effect.suspend(() => handler(error, blobOf(error))).pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("acx onError handler failed", cause))
+  )
+
+/** Publishes a failure, then applies the policy: `save` fails, logs, or runs the handler. */
+const reportWith =
+  (hub: PubSub.PubSub<StorageError>, policy: ErrorPolicy) =>
+  (error: StorageError): Effect.Effect<SaveOutcome, StorageError> =>
+    PubSub.publish(hub, error).pipe(
+      Effect.zipRight(
+        policy === "fail"
+          ? Effect.fail(error)
+          : policy === "log"
+          ? Effect.logWarning(error.message).pipe(
+            Effect.annotateLogs({ "acx.session_id": error.sessionId ?? "", "acx.reason": error.reason })
+          )
+          : runHandler(policy, error)
+      ),
+      Effect.as<SaveOutcome>({ _tag: "Failed", error })
+    )
+
+type StoreDecision = Extract<Decider.Decision, { _tag: "Store" }>
+
+/** What the store steps of `save` work with. */
+interface Saver {
+  readonly delivery: Delivery
+  readonly user: string | null
+  /** Applies an event to the decider state; the new state. */
+  readonly evolve: (event: Decider.StorageEvent) => Effect.Effect<Decider.StorageState>
+  readonly report: (error: StorageError) => Effect.Effect<SaveOutcome, StorageError>
+}
+
+const deliveryFailed = (
+  saver: Saver,
+  reason: StorageError["reason"],
+  sessionId: string | null,
+  decision: StoreDecision,
+  failure: DeliveryFailure
+) =>
+  saver.report(
+    new StorageError({
+      reason,
+      sessionId,
+      blob: decision.blob,
+      meta: decision.meta,
+      attempts: failure.attempts,
+      cause: failure.error
+    })
+  )
+
+/** The message is stored: the decider records it, `save` answers `outcome`. */
+const recordStored = (saver: Saver, decision: StoreDecision, outcome: SaveOutcome) =>
+  saver.evolve(Decider.StorageEvent.MessageStored({ role: decision.role, uuid: decision.uuid })).pipe(
+    Effect.as(outcome)
+  )
+
+/** Stores straight to the delivery target, creating the session first when it is not yet. */
+const storeDirect = (saver: Saver, current: Decider.StorageState, decision: StoreDecision) =>
+  Effect.gen(function*() {
+    let ensured = current
+    if (!current.ensured) {
+      const created = yield* Effect.either(saver.delivery.createSession(current.sessionId, saver.user))
+      if (created._tag === "Right") {
+        ensured = yield* saver.evolve(
+          Decider.StorageEvent.SessionEnsured({ id: SessionId.unsafeMake(created.right.value.id) })
+        )
+      } else if (created.left.conflict && current.sessionId !== null) {
+        // 409: the UUID exists (a create race): continue with it.
+        ensured = yield* saver.evolve(Decider.StorageEvent.SessionEnsured({ id: current.sessionId }))
+      } else {
+        return yield* deliveryFailed(saver, "CreateSession", current.sessionId, decision, created.left)
+      }
+    }
+    const sessionId = ensured.sessionId as string
+    return yield* saver.delivery.storeMessage(sessionId, decision.blob, decision.meta).pipe(
+      Effect.matchEffect({
+        onFailure: (failure) => deliveryFailed(saver, "StoreMessage", sessionId, decision, failure),
+        onSuccess: ({ attempts }) => recordStored(saver, decision, { _tag: "Stored", sessionId, attempts })
+      })
+    )
+  })
+
+/** Journals the message in the outbox, naming the session first when the stream has not. */
+const storeQueued = (saver: Saver, queue: Outbox, current: Decider.StorageState, decision: StoreDecision) =>
+  Effect.gen(function*() {
+    // Journaled messages must all target one session, known before delivery: when the
+    // stream has not named one yet, acx names it (Acontext's create accepts the UUID).
+    const sessionId = current.sessionId ??
+      (yield* saver.evolve(Decider.StorageEvent.SessionResolved({ id: SessionId.unsafeMake(randomUUID()) })))
+        .sessionId as string
+    return yield* queue.enqueue({ sessionId, user: saver.user, blob: decision.blob, meta: decision.meta }).pipe(
+      Effect.matchEffect({
+        onFailure: (cause) =>
+          saver.report(
+            new StorageError({
+              reason: "Journal",
+              sessionId,
+              blob: decision.blob,
+              meta: decision.meta,
+              attempts: 1,
+              cause
+            })
+          ),
+        onSuccess: () => recordStored(saver, decision, { _tag: "Queued", sessionId })
+      })
+    )
+  })
+
+/**
+ * Every save is logged at debug level; checking the level first keeps the cost (building the
+ * annotations) off the hot path when debug logging is off, the default.
+ */
+const logSave = (outcome: SaveOutcome, sessionId: string | null) =>
+  FiberRef.getWith(FiberRef.currentMinimumLogLevel, (level) =>
+    LogLevel.greaterThan(level, LogLevel.Debug)
+      ? Effect.void
+      : Effect.logDebug("acx save").pipe(Effect.annotateLogs({
+        "acx.outcome": outcome._tag,
+        "acx.session_id": sessionId ?? "",
+        "acx.attempts": outcome._tag === "Stored"
+          ? outcome.attempts
+          : outcome._tag === "Failed"
+          ? outcome.error.attempts
+          : 0
+      })))
+
+/** What `save` does with the decider's decision. */
+const applyDecision = (
+  saver: Saver,
+  outbox: Option.Option<Outbox>,
+  current: Decider.StorageState,
+  decision: Decider.Decision
+): Effect.Effect<SaveOutcome, StorageError> => {
+  switch (decision._tag) {
+    case "Skip":
+      return Effect.as(
+        decision.reason === "InvalidSessionId" ? Effect.logWarning(decision.detail) : Effect.void,
+        { _tag: "Skipped", reason: decision.reason, detail: decision.detail } as const
+      )
+    case "ResolveSession":
+      return Effect.as(
+        saver.evolve(Decider.StorageEvent.SessionResolved({ id: decision.id })),
+        { _tag: "SessionResolved", sessionId: decision.id } as const
+      )
+    case "Store":
+      return Option.match(outbox, {
+        onNone: () => storeDirect(saver, current, decision),
+        onSome: (queue) => storeQueued(saver, queue, current, decision)
+      })
+  }
+}
+
+/**
+ * The outbox reports permanent delivery failures after `save` returned: the policy still applies
+ * (a "fail" policy cannot fail a save that already succeeded, so those are logged by the outbox).
+ */
+const handleOutboxFailures = (queue: Outbox, policy: ErrorPolicy) =>
+  Effect.gen(function*() {
+    yield* Effect.forkScoped(
+      Stream.runForEach(
+        queue.failures,
+        (error) => policy === "fail" || policy === "log" ? Effect.void : runHandler(policy, error)
+      )
+    )
+    yield* Effect.yieldNow()
+  })
+
 /**
  * Builds the storage on a {@link Delivery} target (use {@link layer} for acx's
  * `AcontextClient`). Fails with `InvalidSessionId` when `options.sessionId` is not a UUID. The
@@ -155,157 +327,33 @@ export const make = (
     const initial = yield* Decider.initialState({ sessionId: options.sessionId })
     const state = yield* Ref.make(initial)
     let latestSessionId: string | null = initial.sessionId
-    const evolve = (event: Decider.StorageEvent) =>
-      Ref.updateAndGet(state, (s) => Decider.evolve(s, event)).pipe(
-        Effect.tap((s) => {
-          latestSessionId = s.sessionId
-        })
-      )
     const hub = yield* Effect.acquireRelease(PubSub.unbounded<StorageError>(), PubSub.shutdown)
     const lock = yield* Effect.makeSemaphore(1)
-    const user = options.user ?? null
     const policy: ErrorPolicy = options.onError ?? "log"
-
-    const report = (error: StorageError): Effect.Effect<SaveOutcome, StorageError> =>
-      PubSub.publish(hub, error).pipe(
-        Effect.zipRight(
-          policy === "fail"
-            ? Effect.fail(error)
-            : policy === "log"
-            ? Effect.logWarning(error.message).pipe(
-              Effect.annotateLogs({ "acx.session_id": error.sessionId ?? "", "acx.reason": error.reason })
-            )
-            : Effect.suspend(() => policy(error, blobOf(error))).pipe(
-              Effect.catchAllCause((cause) => Effect.logWarning("acx onError handler failed", cause))
-            )
+    const saver: Saver = {
+      delivery,
+      user: options.user ?? null,
+      evolve: (event) =>
+        Ref.updateAndGet(state, (s) => Decider.evolve(s, event)).pipe(
+          Effect.tap((s) => {
+            latestSessionId = s.sessionId
+          })
         ),
-        Effect.as<SaveOutcome>({ _tag: "Failed", error })
-      )
-
-    const failed = (
-      reason: StorageError["reason"],
-      sessionId: string | null,
-      blob: unknown,
-      meta: unknown,
-      failure: DeliveryFailure
-    ) =>
-      report(
-        new StorageError({ reason, sessionId, blob, meta, attempts: failure.attempts, cause: failure.error })
-      )
-
-    const storeDirect = (current: Decider.StorageState, decision: Extract<Decider.Decision, { _tag: "Store" }>) =>
-      Effect.gen(function*() {
-        let ensured = current
-        if (!current.ensured) {
-          const created = yield* Effect.either(delivery.createSession(current.sessionId, user))
-          if (created._tag === "Right") {
-            ensured = yield* evolve(
-              Decider.StorageEvent.SessionEnsured({ id: SessionId.unsafeMake(created.right.value.id) })
-            )
-          } else if (created.left.conflict && current.sessionId !== null) {
-            // 409: the UUID exists (a create race): continue with it.
-            ensured = yield* evolve(Decider.StorageEvent.SessionEnsured({ id: current.sessionId }))
-          } else {
-            return yield* failed("CreateSession", current.sessionId, decision.blob, decision.meta, created.left)
-          }
-        }
-        const sessionId = ensured.sessionId as string
-        return yield* delivery.storeMessage(sessionId, decision.blob, decision.meta).pipe(
-          Effect.matchEffect({
-            onFailure: (failure) => failed("StoreMessage", sessionId, decision.blob, decision.meta, failure),
-            onSuccess: ({ attempts }) =>
-              evolve(Decider.StorageEvent.MessageStored({ role: decision.role, uuid: decision.uuid })).pipe(
-                Effect.as<SaveOutcome>({ _tag: "Stored", sessionId, attempts })
-              )
-          })
-        )
-      })
-
-    const storeQueued = (
-      queue: Outbox,
-      current: Decider.StorageState,
-      decision: Extract<Decider.Decision, { _tag: "Store" }>
-    ) =>
-      Effect.gen(function*() {
-        // Journaled messages must all target one session, known before delivery: when the
-        // stream has not named one yet, acx names it (Acontext's create accepts the UUID).
-        const sessionId = current.sessionId ??
-          (yield* evolve(Decider.StorageEvent.SessionResolved({ id: SessionId.unsafeMake(randomUUID()) })))
-            .sessionId as string
-        return yield* queue.enqueue({ sessionId, user, blob: decision.blob, meta: decision.meta }).pipe(
-          Effect.matchEffect({
-            onFailure: (cause) =>
-              report(
-                new StorageError({
-                  reason: "Journal",
-                  sessionId,
-                  blob: decision.blob,
-                  meta: decision.meta,
-                  attempts: 1,
-                  cause
-                })
-              ),
-            onSuccess: () =>
-              evolve(Decider.StorageEvent.MessageStored({ role: decision.role, uuid: decision.uuid })).pipe(
-                Effect.as<SaveOutcome>({ _tag: "Queued", sessionId })
-              )
-          })
-        )
-      })
-
-    // Every save is logged at debug level; checking the level first keeps the cost (building
-    // the annotations) off the hot path when debug logging is off, the default.
-    const logSave = (outcome: SaveOutcome) =>
-      FiberRef.getWith(FiberRef.currentMinimumLogLevel, (level) =>
-        LogLevel.greaterThan(level, LogLevel.Debug)
-          ? Effect.void
-          : Effect.logDebug("acx save").pipe(Effect.annotateLogs({
-            "acx.outcome": outcome._tag,
-            "acx.session_id": latestSessionId ?? "",
-            "acx.attempts": outcome._tag === "Stored"
-              ? outcome.attempts
-              : outcome._tag === "Failed"
-              ? outcome.error.attempts
-              : 0
-          })))
+      report: reportWith(hub, policy)
+    }
 
     const save = (message: unknown): Effect.Effect<SaveOutcome, StorageError> =>
       lock.withPermits(1)(
-        Effect.gen(function*() {
-          const current = yield* Ref.get(state)
-          const decision = Decider.decide(current, message, options)
-          switch (decision._tag) {
-            case "Skip":
-              if (decision.reason === "InvalidSessionId") yield* Effect.logWarning(decision.detail)
-              return { _tag: "Skipped", reason: decision.reason, detail: decision.detail } as const
-            case "ResolveSession":
-              yield* evolve(Decider.StorageEvent.SessionResolved({ id: decision.id }))
-              return { _tag: "SessionResolved", sessionId: decision.id } as const
-            case "Store":
-              return yield* Option.match(outbox, {
-                onNone: () => storeDirect(current, decision),
-                onSome: (queue) => storeQueued(queue, current, decision)
-              })
-          }
-        })
+        Effect.flatMap(
+          Ref.get(state),
+          (current) => applyDecision(saver, outbox, current, Decider.decide(current, message, options))
+        )
       ).pipe(
-        Effect.tap(logSave),
+        Effect.tap((outcome) => logSave(outcome, latestSessionId)),
         Effect.withSpan("ClaudeAgentStorage.save", { attributes: { "acx.message_type": messageType(message) } })
       )
 
-    // The outbox reports permanent delivery failures after `save` returned: the policy still
-    // applies (a "fail" policy cannot fail a save that already succeeded, so those are logged).
-    if (Option.isSome(outbox)) {
-      yield* Effect.forkScoped(
-        Stream.runForEach(outbox.value.failures, (error) =>
-          policy === "fail" || policy === "log"
-            ? Effect.void
-            : Effect.suspend(() => policy(error, blobOf(error))).pipe(
-              Effect.catchAllCause((cause) => Effect.logWarning("acx onError handler failed", cause))
-            ))
-      )
-      yield* Effect.yieldNow()
-    }
+    if (Option.isSome(outbox)) yield* handleOutboxFailures(outbox.value, policy)
 
     return ClaudeAgentStorage.of({
       save,

@@ -32,6 +32,7 @@
  * @since 0.1.0
  */
 import * as DriverImport from "@acx/environment/DriverImport"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -152,7 +153,268 @@ interface Row {
   readonly lastError: string | null
 }
 
+type SqliteClient = SqlClient.SqlClient
+
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+const parseMeta = (meta: string | null): { readonly [key: string]: unknown } | null =>
+  meta === null ? null : JSON.parse(meta) as { readonly [key: string]: unknown }
+
+const journalError = (what: string) => <A>(effect: Effect.Effect<A, SqlError>) =>
+  Effect.mapError(effect, (cause) => new OutboxError({ reason: "Journal", description: what, cause }))
+
+const openError = (filename: string) => (cause: unknown) =>
+  new OutboxError({ reason: "Open", description: `cannot open journal ${filename}`, cause })
+
+/** Loads the optional SQLite driver and opens the journal file (closed with the scope). */
+const openJournal = (options: OutboxOptions): Effect.Effect<SqliteClient, OutboxError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const Sqlite = yield* Effect.tryPromise({
+      try: () => DriverImport.load(() => import("@effect/sql-sqlite-node/SqliteClient")),
+      catch: (cause) =>
+        new OutboxError({
+          reason: "MissingDriver",
+          description:
+            "the outbox needs the SQLite driver @effect/sql-sqlite-node: npm install @effect/sql-sqlite-node",
+          cause
+        })
+    })
+    const sql = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
+      Effect.map((context): SqliteClient => Context.get(context, Sqlite.SqliteClient)),
+      Effect.mapError(openError(options.filename))
+    )
+    yield* createTables(sql, options.synchronous ?? "NORMAL").pipe(Effect.mapError(openError(options.filename)))
+    return sql
+  })
+
+/** The journal's settings and tables. */
+const createTables = (sql: SqliteClient, synchronous: "NORMAL" | "FULL") =>
+  Effect.all([
+    sql`PRAGMA busy_timeout = 5000`,
+    sql.unsafe(`PRAGMA synchronous = ${synchronous}`),
+    sql`CREATE TABLE IF NOT EXISTS acx_outbox (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      session_id TEXT NOT NULL,
+      user TEXT,
+      blob TEXT NOT NULL,
+      meta TEXT,
+      status TEXT NOT NULL DEFAULT 'pending',
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT,
+      created_at INTEGER NOT NULL
+    )`,
+    sql`CREATE INDEX IF NOT EXISTS acx_outbox_pending ON acx_outbox (status, id)`,
+    // Per session, the id of the newest message delivered from this journal (written with the
+    // removal of its entry): after a restart it tells the entry that was in flight from an
+    // equal message stored just before it.
+    sql`CREATE TABLE IF NOT EXISTS acx_outbox_position (
+      session_id TEXT PRIMARY KEY,
+      last_message_id TEXT NOT NULL
+    )`
+  ], { discard: true })
+
+const countPending = (sql: SqliteClient) =>
+  sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM acx_outbox WHERE status = 'pending'`
+    .pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)), journalError("count"))
+
+const nextPending = (sql: SqliteClient) =>
+  sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
+    FROM acx_outbox WHERE status = 'pending' ORDER BY id LIMIT 1`.pipe(
+    Effect.map((rows) => rows[0]),
+    journalError("read next entry")
+  )
+
+/**
+ * Delivery is sequential, so only the first pending entry can have been in flight when the
+ * previous process stopped (a crash, or a shutdown past its grace period): Acontext may hold it
+ * already. Its session's tail is read before it is delivered again.
+ */
+const markInDoubtAfterRestart = (sql: SqliteClient, delivery: Delivery) =>
+  Effect.gen(function*() {
+    const inFlightBefore = yield* nextPending(sql)
+    if (inFlightBefore === undefined) return
+    const position = yield* sql<{ readonly id: string }>`SELECT last_message_id AS id FROM acx_outbox_position
+      WHERE session_id = ${inFlightBefore.sessionId}`.pipe(journalError("read the session position"))
+    yield* delivery.markInDoubt(inFlightBefore.sessionId, position[0]?.id)
+  })
+
+/** What the delivery fiber works with. */
+interface Courier {
+  readonly sql: SqliteClient
+  readonly delivery: Delivery
+  readonly backoff: Schedule.Schedule<unknown, DeliveryFailure>
+  /** Sessions created (or found existing) by this process. */
+  readonly ensured: Set<string>
+  readonly failures: PubSub.PubSub<StorageError>
+  /**
+   * Shutdown is graceful: `stopping` is signalled, the attempt in flight finishes (so an
+   * acknowledged entry is removed, not redelivered), no new attempt or backoff starts, and only
+   * after `shutdownGracePeriod` is the delivery fiber interrupted.
+   */
+  readonly stopping: Deferred.Deferred<void>
+  readonly wake: Queue.Queue<void>
+  readonly refreshPending: Effect.Effect<void>
+}
+
+type Attempted =
+  | { readonly _tag: "Delivered"; readonly id: StoredId }
+  | { readonly _tag: "Failed"; readonly failure: DeliveryFailure }
+  | { readonly _tag: "Stopped" }
+
+/** One attempt: creates the entry's session the first time this process meets it, then stores. */
+const deliverOnce = (courier: Courier, row: Row): Effect.Effect<StoredId, DeliveryFailure> =>
+  Effect.gen(function*() {
+    const blob: unknown = JSON.parse(row.blob)
+    const meta = parseMeta(row.meta)
+    if (!courier.ensured.has(row.sessionId)) {
+      yield* courier.delivery.createSession(row.sessionId, row.user).pipe(
+        Effect.catchIf((failure) => failure.conflict, () => Effect.void)
+      )
+      courier.ensured.add(row.sessionId)
+    }
+    return (yield* courier.delivery.storeMessage(row.sessionId, blob, meta)).value
+  })
+
+/** Attempts until delivered, failed permanently, out of backoff, or stopping. */
+const deliverWithRetry = (courier: Courier, row: Row): Effect.Effect<Attempted> =>
+  Effect.gen(function*() {
+    const { sql, stopping } = courier
+    const backoff = yield* Schedule.driver(courier.backoff)
+    while (true) {
+      const result = yield* Effect.either(deliverOnce(courier, row))
+      if (result._tag === "Right") return { _tag: "Delivered", id: result.right } as const
+      const failure = result.left
+      if (!failure.transient) return { _tag: "Failed", failure } as const
+      yield* sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
+        describe(failure.error)
+      } WHERE id = ${row.id}`.pipe(Effect.orDie)
+      if (yield* Deferred.isDone(stopping)) return { _tag: "Stopped" } as const
+      const waited = yield* Effect.raceFirst(
+        backoff.next(failure).pipe(Effect.as("retry" as const), Effect.orElseSucceed(() => "exhausted" as const)),
+        Deferred.await(stopping).pipe(Effect.as("stopped" as const))
+      )
+      if (waited === "stopped") return { _tag: "Stopped" } as const
+      if (waited === "exhausted") return { _tag: "Failed", failure } as const
+    }
+  })
+
+/** A delivered entry leaves the journal, and its message becomes its session's position. */
+const removeDelivered = (sql: SqliteClient, row: Row, id: StoredId) =>
+  sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(
+    Effect.zipRight(
+      id === null
+        ? Effect.void
+        : sql`INSERT OR REPLACE INTO acx_outbox_position (session_id, last_message_id)
+            VALUES (${row.sessionId}, ${id})`
+    ),
+    sql.withTransaction,
+    Effect.orDie
+  )
+
+/** A permanent failure: kept in the journal as failed, published and logged. */
+const markFailed = (courier: Courier, row: Row, failure: DeliveryFailure) =>
+  Effect.gen(function*() {
+    const lastError = describe(failure.error)
+    yield* courier.sql`UPDATE acx_outbox SET status = 'failed', attempts = attempts + ${failure.attempts},
+      last_error = ${lastError} WHERE id = ${row.id}`.pipe(Effect.orDie)
+    yield* PubSub.publish(
+      courier.failures,
+      new StorageError({
+        reason: "Delivery",
+        sessionId: row.sessionId,
+        blob: JSON.parse(row.blob),
+        meta: parseMeta(row.meta),
+        attempts: row.attempts + failure.attempts,
+        cause: failure.error
+      })
+    )
+    yield* Effect.logWarning(`acx outbox: entry ${row.id} failed permanently: ${lastError}`).pipe(
+      Effect.annotateLogs({ "acx.session_id": row.sessionId })
+    )
+  })
+
+/** Delivers one entry; the bookkeeping after an answer (remove, or mark failed) runs uninterruptibly. */
+const deliver = (courier: Courier, row: Row) =>
+  Effect.uninterruptibleMask((restore) =>
+    restore(deliverWithRetry(courier, row)).pipe(
+      Effect.flatMap((attempted) => {
+        switch (attempted._tag) {
+          case "Delivered":
+            return removeDelivered(courier.sql, row, attempted.id)
+          case "Failed":
+            return markFailed(courier, row, attempted.failure)
+          case "Stopped":
+            return Effect.void
+        }
+      }),
+      Effect.zipRight(courier.refreshPending)
+    )
+  ).pipe(
+    Effect.withSpan("Outbox.deliver", { attributes: { "acx.session_id": row.sessionId, "acx.entry": row.id } })
+  )
+
+/** The delivery fiber's loop: the oldest pending entry, else a wait for an enqueue or the stop. */
+const deliveryLoop = (courier: Courier) =>
+  Effect.gen(function*() {
+    while (!(yield* Deferred.isDone(courier.stopping))) {
+      const row = yield* Effect.orDie(nextPending(courier.sql))
+      if (row === undefined) yield* Effect.raceFirst(Queue.take(courier.wake), Deferred.await(courier.stopping))
+      else yield* deliver(courier, row)
+    }
+  })
+
+/** Starts the delivery fiber; the scope's close stops it gracefully (see {@link Courier}). */
+const startDelivery = (courier: Courier, gracePeriod: Duration.DurationInput | undefined) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.forkDaemon(deliveryLoop(courier))
+    yield* Effect.addFinalizer(() =>
+      Deferred.succeed(courier.stopping, undefined).pipe(
+        Effect.zipRight(Effect.timeout(Fiber.await(fiber), gracePeriod ?? "10 seconds")),
+        Effect.ignore,
+        Effect.zipRight(Fiber.interrupt(fiber))
+      )
+    )
+  })
+
+const enqueueEntry = (
+  sql: SqliteClient,
+  pendingCount: SubscriptionRef.SubscriptionRef<number>,
+  wake: Queue.Queue<void>
+) =>
+(entry: OutboxEntry) =>
+  sql`INSERT INTO acx_outbox (session_id, user, blob, meta, created_at) VALUES (${entry.sessionId}, ${entry.user}, ${
+    JSON.stringify(entry.blob)
+  }, ${entry.meta === null || entry.meta === undefined ? null : JSON.stringify(entry.meta)}, ${Date.now()})`.pipe(
+    journalError("append entry"),
+    Effect.zipRight(SubscriptionRef.update(pendingCount, (n) => n + 1)),
+    Effect.zipRight(Queue.offer(wake, undefined)),
+    Effect.asVoid,
+    Effect.withSpan("Outbox.enqueue", { attributes: { "acx.session_id": entry.sessionId } })
+  )
+
+const failedEntries = (sql: SqliteClient) =>
+  sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
+    FROM acx_outbox WHERE status = 'failed' ORDER BY id`.pipe(
+    journalError("read failed entries"),
+    Effect.map((rows) =>
+      rows.map((row): FailedEntry => ({
+        id: row.id,
+        sessionId: row.sessionId,
+        user: row.user,
+        blob: JSON.parse(row.blob),
+        meta: parseMeta(row.meta),
+        attempts: row.attempts,
+        lastError: row.lastError ?? ""
+      }))
+    )
+  )
+
+const requeueFailed = (sql: SqliteClient) =>
+  sql<{ readonly n: number }>`UPDATE acx_outbox SET status = 'pending' WHERE status = 'failed'
+    RETURNING id AS n`.pipe(
+    journalError("requeue failed entries"),
+    Effect.map((rows) => rows.length)
+  )
 
 /**
  * Opens the journal and starts the delivery fiber (stopped when the scope closes; an entry
@@ -166,230 +428,32 @@ export const make = (
   delivery: Delivery
 ): Effect.Effect<Outbox, OutboxError, Scope.Scope> =>
   Effect.gen(function*() {
-    const Sqlite = yield* Effect.tryPromise({
-      try: () => DriverImport.load(() => import("@effect/sql-sqlite-node/SqliteClient")),
-      catch: (cause) =>
-        new OutboxError({
-          reason: "MissingDriver",
-          description:
-            "the outbox needs the SQLite driver @effect/sql-sqlite-node: npm install @effect/sql-sqlite-node",
-          cause
-        })
-    })
-    const sql = yield* Layer.build(Sqlite.layer({ filename: options.filename })).pipe(
-      Effect.map((context) => Context.get(context, Sqlite.SqliteClient)),
-      Effect.mapError((cause) =>
-        new OutboxError({ reason: "Open", description: `cannot open journal ${options.filename}`, cause })
-      )
-    )
-    const journal = <A>(what: string) => (effect: Effect.Effect<A, SqlError>) =>
-      Effect.mapError(effect, (cause) => new OutboxError({ reason: "Journal", description: what, cause }))
-
-    yield* Effect.all([
-      sql`PRAGMA busy_timeout = 5000`,
-      sql.unsafe(`PRAGMA synchronous = ${options.synchronous ?? "NORMAL"}`),
-      sql`CREATE TABLE IF NOT EXISTS acx_outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        session_id TEXT NOT NULL,
-        user TEXT,
-        blob TEXT NOT NULL,
-        meta TEXT,
-        status TEXT NOT NULL DEFAULT 'pending',
-        attempts INTEGER NOT NULL DEFAULT 0,
-        last_error TEXT,
-        created_at INTEGER NOT NULL
-      )`,
-      sql`CREATE INDEX IF NOT EXISTS acx_outbox_pending ON acx_outbox (status, id)`,
-      // Per session, the id of the newest message delivered from this journal (written with the
-      // removal of its entry): after a restart it tells the entry that was in flight from an
-      // equal message stored just before it.
-      sql`CREATE TABLE IF NOT EXISTS acx_outbox_position (
-        session_id TEXT PRIMARY KEY,
-        last_message_id TEXT NOT NULL
-      )`
-    ], { discard: true }).pipe(
-      Effect.mapError((cause) =>
-        new OutboxError({ reason: "Open", description: `cannot open journal ${options.filename}`, cause })
-      )
-    )
-
-    const countPending = sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM acx_outbox WHERE status = 'pending'`
-      .pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)), journal("count"))
-    const pendingCount = yield* SubscriptionRef.make(yield* countPending)
-    const refreshPending = Effect.flatMap(Effect.orDie(countPending), (n) => SubscriptionRef.set(pendingCount, n))
+    const sql = yield* openJournal(options)
+    const pendingCount = yield* SubscriptionRef.make(yield* countPending(sql))
+    const refreshPending = Effect.flatMap(Effect.orDie(countPending(sql)), (n) => SubscriptionRef.set(pendingCount, n))
     const wake = yield* Queue.sliding<void>(1)
-    const hub = yield* Effect.acquireRelease(PubSub.unbounded<StorageError>(), PubSub.shutdown)
-    const ensured = new Set<string>()
-
-    const next = sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
-      FROM acx_outbox WHERE status = 'pending' ORDER BY id LIMIT 1`.pipe(
-      Effect.map((rows) => rows[0]),
-      journal("read next entry")
-    )
-
-    // Delivery is sequential, so only the first pending entry can have been in flight when the
-    // previous process stopped (a crash, or a shutdown past its grace period): Acontext may hold
-    // it already. Its session's tail is read before it is delivered again.
-    const inFlightBefore = yield* next
-    if (inFlightBefore !== undefined) {
-      const position = yield* sql<{ readonly id: string }>`SELECT last_message_id AS id FROM acx_outbox_position
-        WHERE session_id = ${inFlightBefore.sessionId}`.pipe(journal("read the session position"))
-      yield* delivery.markInDoubt(inFlightBefore.sessionId, position[0]?.id)
-    }
-
-    const deliverOnce = (row: Row): Effect.Effect<StoredId, DeliveryFailure> =>
-      Effect.gen(function*() {
-        const blob: unknown = JSON.parse(row.blob)
-        const meta = row.meta === null ? null : JSON.parse(row.meta) as { readonly [key: string]: unknown }
-        if (!ensured.has(row.sessionId)) {
-          yield* delivery.createSession(row.sessionId, row.user).pipe(
-            Effect.catchIf((failure) => failure.conflict, () => Effect.void)
-          )
-          ensured.add(row.sessionId)
-        }
-        return (yield* delivery.storeMessage(row.sessionId, blob, meta)).value
-      })
-
-    const markFailed = (row: Row, failure: DeliveryFailure) =>
-      Effect.gen(function*() {
-        const lastError = describe(failure.error)
-        yield* sql`UPDATE acx_outbox SET status = 'failed', attempts = attempts + ${failure.attempts},
-          last_error = ${lastError} WHERE id = ${row.id}`.pipe(Effect.orDie)
-        yield* PubSub.publish(
-          hub,
-          new StorageError({
-            reason: "Delivery",
-            sessionId: row.sessionId,
-            blob: JSON.parse(row.blob),
-            meta: row.meta === null ? null : JSON.parse(row.meta),
-            attempts: row.attempts + failure.attempts,
-            cause: failure.error
-          })
-        )
-        yield* Effect.logWarning(`acx outbox: entry ${row.id} failed permanently: ${lastError}`).pipe(
-          Effect.annotateLogs({ "acx.session_id": row.sessionId })
-        )
-      })
-
-    // Shutdown is graceful: `stopping` is signalled, the attempt in flight finishes (so an
-    // acknowledged entry is removed, not redelivered), no new attempt or backoff starts, and
-    // only after `shutdownGracePeriod` is the delivery fiber interrupted.
-    const stopping = yield* Deferred.make<void>()
-    const isStopping = Deferred.isDone(stopping)
-
-    type Attempted =
-      | { readonly _tag: "Delivered"; readonly id: StoredId }
-      | { readonly _tag: "Failed"; readonly failure: DeliveryFailure }
-      | { readonly _tag: "Stopped" }
-
-    const deliverWithRetry = (row: Row): Effect.Effect<Attempted> =>
-      Effect.gen(function*() {
-        const backoff = yield* Schedule.driver(options.backoff ?? defaultBackoff)
-        while (true) {
-          const result = yield* Effect.either(deliverOnce(row))
-          if (result._tag === "Right") return { _tag: "Delivered", id: result.right } as const
-          const failure = result.left
-          if (!failure.transient) return { _tag: "Failed", failure } as const
-          yield* sql`UPDATE acx_outbox SET attempts = attempts + ${failure.attempts}, last_error = ${
-            describe(failure.error)
-          } WHERE id = ${row.id}`.pipe(Effect.orDie)
-          if (yield* isStopping) return { _tag: "Stopped" } as const
-          const waited = yield* Effect.raceFirst(
-            backoff.next(failure).pipe(Effect.as("retry" as const), Effect.orElseSucceed(() => "exhausted" as const)),
-            Deferred.await(stopping).pipe(Effect.as("stopped" as const))
-          )
-          if (waited === "stopped") return { _tag: "Stopped" } as const
-          if (waited === "exhausted") return { _tag: "Failed", failure } as const
-        }
-      })
-
-    // The bookkeeping after an answer (remove, or mark failed) runs uninterruptibly.
-    const deliver = (row: Row) =>
-      Effect.uninterruptibleMask((restore) =>
-        restore(deliverWithRetry(row)).pipe(
-          Effect.flatMap((attempted) => {
-            switch (attempted._tag) {
-              case "Delivered":
-                return sql`DELETE FROM acx_outbox WHERE id = ${row.id}`.pipe(
-                  Effect.zipRight(
-                    attempted.id === null
-                      ? Effect.void
-                      : sql`INSERT OR REPLACE INTO acx_outbox_position (session_id, last_message_id)
-                          VALUES (${row.sessionId}, ${attempted.id})`
-                  ),
-                  sql.withTransaction,
-                  Effect.orDie
-                )
-              case "Failed":
-                return markFailed(row, attempted.failure)
-              case "Stopped":
-                return Effect.void
-            }
-          }),
-          Effect.zipRight(refreshPending)
-        )
-      ).pipe(
-        Effect.withSpan("Outbox.deliver", { attributes: { "acx.session_id": row.sessionId, "acx.entry": row.id } })
-      )
-
-    const loop = Effect.gen(function*() {
-      while (!(yield* isStopping)) {
-        const row = yield* Effect.orDie(next)
-        if (row === undefined) yield* Effect.raceFirst(Queue.take(wake), Deferred.await(stopping))
-        else yield* deliver(row)
-      }
-    })
-
-    const fiber = yield* Effect.forkDaemon(loop)
-    yield* Effect.addFinalizer(() =>
-      Deferred.succeed(stopping, undefined).pipe(
-        Effect.zipRight(Effect.timeout(Fiber.await(fiber), options.shutdownGracePeriod ?? "10 seconds")),
-        Effect.ignore,
-        Effect.zipRight(Fiber.interrupt(fiber))
-      )
-    )
-
-    const enqueue = (entry: OutboxEntry) =>
-      sql`INSERT INTO acx_outbox (session_id, user, blob, meta, created_at) VALUES (${entry.sessionId}, ${entry.user}, ${
-        JSON.stringify(entry.blob)
-      }, ${entry.meta === null || entry.meta === undefined ? null : JSON.stringify(entry.meta)}, ${Date.now()})`.pipe(
-        journal("append entry"),
-        Effect.zipRight(SubscriptionRef.update(pendingCount, (n) => n + 1)),
-        Effect.zipRight(Queue.offer(wake, undefined)),
-        Effect.asVoid,
-        Effect.withSpan("Outbox.enqueue", { attributes: { "acx.session_id": entry.sessionId } })
-      )
-
-    const failed = sql<Row>`SELECT id, session_id AS "sessionId", user, blob, meta, attempts, last_error AS "lastError"
-      FROM acx_outbox WHERE status = 'failed' ORDER BY id`.pipe(
-      journal("read failed entries"),
-      Effect.map((rows) =>
-        rows.map((row): FailedEntry => ({
-          id: row.id,
-          sessionId: row.sessionId,
-          user: row.user,
-          blob: JSON.parse(row.blob),
-          meta: row.meta === null ? null : JSON.parse(row.meta),
-          attempts: row.attempts,
-          lastError: row.lastError ?? ""
-        }))
-      )
-    )
-
-    const retryFailed = sql<{ readonly n: number }>`UPDATE acx_outbox SET status = 'pending' WHERE status = 'failed'
-      RETURNING id AS n`.pipe(
-      journal("requeue failed entries"),
-      Effect.map((rows) => rows.length),
-      Effect.tap(() => Effect.zipRight(refreshPending, Queue.offer(wake, undefined)))
-    )
+    const failures = yield* Effect.acquireRelease(PubSub.unbounded<StorageError>(), PubSub.shutdown)
+    yield* markInDoubtAfterRestart(sql, delivery)
+    yield* startDelivery({
+      sql,
+      delivery,
+      backoff: options.backoff ?? defaultBackoff,
+      ensured: new Set(),
+      failures,
+      stopping: yield* Deferred.make<void>(),
+      wake,
+      refreshPending
+    }, options.shutdownGracePeriod)
 
     return Outbox.of({
-      enqueue,
+      enqueue: enqueueEntry(sql, pendingCount, wake),
       pending: SubscriptionRef.get(pendingCount),
       flush: pendingCount.changes.pipe(Stream.takeUntil((n) => n === 0), Stream.runDrain),
-      failed,
-      retryFailed,
-      failures: Stream.fromPubSub(hub)
+      failed: failedEntries(sql),
+      retryFailed: requeueFailed(sql).pipe(
+        Effect.tap(() => Effect.zipRight(refreshPending, Queue.offer(wake, undefined)))
+      ),
+      failures: Stream.fromPubSub(failures)
     })
   })
 

@@ -124,163 +124,193 @@ export const isStale = (token: string, ageMillis: number, host: string = os.host
   return !ProcessLiveness.isAlive(pid, start)
 }
 
+/** What the lock's steps share: the file system and the locked directory's paths. */
+interface LockDir {
+  readonly fs: FileSystem.FileSystem
+  readonly dir: string
+  readonly file: string
+  readonly host: string
+}
+
+const ioError = (lock: LockDir, description: string) => (cause: unknown) =>
+  new DirectoryLockError({ reason: "Io", file: lock.file, description, cause })
+
+const readOptional = (lock: LockDir, target: string) =>
+  lock.fs.readFileString(target).pipe(
+    Effect.map(Option.some),
+    Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<string>())),
+    Effect.mapError(ioError(lock, `cannot read ${target}`))
+  )
+
+/** Removes `target`; false when it was not there. */
+const removeIgnoringMissing = (lock: LockDir, target: string) =>
+  lock.fs.remove(target).pipe(
+    Effect.as(true),
+    Effect.catchIf(isNotFound, () => Effect.succeed(false)),
+    Effect.mapError(ioError(lock, `cannot remove ${target}`))
+  )
+
+/** The breakers' markers in the directory; stale ones (a crashed breaker's) are removed. */
+const liveMarkers = (lock: LockDir) =>
+  Effect.gen(function*() {
+    const names = yield* lock.fs.readDirectory(lock.dir).pipe(Effect.mapError(ioError(lock, `cannot list ${lock.dir}`)))
+    const now = Date.now()
+    const live: Array<string> = []
+    for (const name of names) {
+      if (!name.startsWith(MARKER_PREFIX)) continue
+      const made = Number(name.slice(MARKER_PREFIX.length).split("-")[0])
+      if (Number.isFinite(made) && now - made <= STALE_MILLIS) live.push(path.join(lock.dir, name))
+      else yield* Effect.ignore(lock.fs.remove(path.join(lock.dir, name)))
+    }
+    return live
+  })
+
+/**
+ * Takes the lock if it is free and no break is under way. The lock's handle stays open until the
+ * release, which writes the tombstone through it.
+ */
+const tryAcquire = (lock: LockDir) =>
+  Effect.gen(function*() {
+    const token = tokenFor(process.pid, lock.host)
+    const scope = yield* Scope.make()
+    const created = yield* lock.fs.open(lock.file, { flag: "wx", mode: 0o644 }).pipe(
+      Effect.tap((handle) => handle.writeAll(new TextEncoder().encode(token))),
+      Effect.map((handle) => Option.some<Held>({ token, handle, scope })),
+      Effect.catchIf(isAlreadyExists, () => Effect.succeed(Option.none<Held>())),
+      Effect.mapError(ioError(lock, `cannot create ${lock.file}`)),
+      Scope.extend(scope),
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Scope.close(scope, exit)
+      )
+    )
+    if (Option.isNone(created)) return created
+    // A marker may hold a live lock moved aside by a breaker (step 4 of the module doc): give
+    // the lock back before doing anything under it.
+    if ((yield* liveMarkers(lock)).length > 0) {
+      yield* release(lock, created.value)
+      return Option.none<Held>()
+    }
+    return created
+  })
+
+/** Breaks the lock if it is a dead holder's (steps 1–3 of the module doc). */
+const breakIfStale = (lock: LockDir) =>
+  Effect.gen(function*() {
+    const seen = yield* readOptional(lock, lock.file)
+    if (Option.isNone(seen)) return
+    const info = yield* Effect.option(lock.fs.stat(lock.file))
+    if (Option.isNone(info)) return
+    const mtime = Option.match(info.value.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
+    if (isStale(seen.value, Date.now() - mtime, lock.host)) yield* breakStale(lock, seen.value)
+  })
+
+/** Steps 2–3 of the module doc (see `DirectoryLock.breakStale`). */
+const breakStale = (lock: LockDir, seen: string) =>
+  Effect.gen(function*() {
+    const marker = path.join(lock.dir, `${MARKER_PREFIX}${Date.now()}-${process.pid}-${randomUUID()}`)
+    const moved = yield* lock.fs.rename(lock.file, marker).pipe(
+      Effect.as(true),
+      Effect.catchIf(isNotFound, () => Effect.succeed(false)),
+      Effect.mapError(ioError(lock, `cannot rename ${lock.file}`))
+    )
+    if (!moved) return // broken by another waiter, or released
+    const captured = yield* readOptional(lock, marker)
+    // a released lock is nobody's: it stays broken
+    if (Option.isSome(captured) && captured.value !== seen && !isReleased(captured.value)) {
+      yield* putBack(lock, marker)
+    }
+    yield* removeIgnoringMissing(lock, marker)
+  })
+
+/**
+ * A live lock, taken after the stale one was broken, moved to `marker`: put back (link never
+ * replaces; a waiter that created the lock meanwhile gives it up on seeing the marker).
+ */
+const putBack = (lock: LockDir, marker: string) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + STALE_MILLIS
+    for (;;) {
+      const restored = yield* lock.fs.link(marker, lock.file).pipe(
+        Effect.as("restored" as const),
+        Effect.catchIf(isAlreadyExists, () => Effect.succeed("busy" as const)),
+        // its holder released it meanwhile and removed the marker
+        Effect.catchIf(isNotFound, () => Effect.succeed("released" as const)),
+        Effect.mapError(ioError(lock, `cannot restore ${lock.file}`))
+      )
+      if (restored !== "busy" || Date.now() > deadline) return
+      yield* Effect.sleep(Duration.millis(1))
+    }
+  })
+
+/**
+ * Releases a lock taken here: the tombstone first, through the handle (wherever a breaker has the
+ * file), then the file, or the marker a breaker moved it to.
+ */
+const release = (lock: LockDir, held: Held): Effect.Effect<void, DirectoryLockError> =>
+  Effect.gen(function*() {
+    const tombstone = `${RELEASED_PREFIX}${held.token}`
+    yield* Effect.ignore(Effect.zipRight(
+      held.handle.truncate(0),
+      Effect.zipRight(held.handle.seek(0, "start"), held.handle.writeAll(new TextEncoder().encode(tombstone)))
+    ))
+    yield* Scope.close(held.scope, Exit.void)
+    // removed the way a breaker removes a stale lock (a rename, then a look): a plain remove
+    // after reading the tombstone would race with a breaker that moved it aside meanwhile
+    // and with the next holder's new lock in its place
+    yield* breakStale(lock, tombstone)
+    // a breaker that moved it aside removes it when it reads the tombstone; one that stopped
+    // (a crash) left a marker holding it: nobody's, removed here
+    for (const marker of yield* liveMarkers(lock)) {
+      const content = yield* readOptional(lock, marker)
+      if (Option.isSome(content) && content.value === tombstone) yield* removeIgnoringMissing(lock, marker)
+    }
+  })
+
+/** Waits for the lock (breaking a dead holder's) up to `timeoutMillis`, then fails `Timeout`. */
+const acquire = (lock: LockDir, timeoutMillis: number) =>
+  Effect.gen(function*() {
+    yield* lock.fs.makeDirectory(lock.dir, { recursive: true }).pipe(
+      Effect.mapError(ioError(lock, `cannot create ${lock.dir}`))
+    )
+    const start = Date.now()
+    for (let attempt = 0;; attempt++) {
+      const held = yield* tryAcquire(lock)
+      if (Option.isSome(held)) return held.value
+      yield* breakIfStale(lock)
+      if (Date.now() - start > timeoutMillis) {
+        const holder = Option.getOrElse(
+          yield* Effect.orElseSucceed(readOptional(lock, lock.file), Option.none),
+          () => ""
+        )
+        return yield* Effect.fail(
+          new DirectoryLockError({
+            reason: "Timeout",
+            file: lock.file,
+            description: `${lock.file} is held by another writer (${holder || "unknown"}) for over ${timeoutMillis} ms`
+          })
+        )
+      }
+      yield* Effect.sleep(Duration.millis(Math.min(50, 1 + attempt) + Math.random() * 5))
+    }
+  })
+
 export const make = (options: DirectoryLockOptions): Effect.Effect<DirectoryLock, never, FileSystem.FileSystem> =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const dir = options.dir
-    const file = path.join(dir, LOCK)
-    const host = os.hostname()
+    const lock: LockDir = {
+      fs: yield* FileSystem.FileSystem,
+      dir: options.dir,
+      file: path.join(options.dir, LOCK),
+      host: os.hostname()
+    }
     const timeoutMillis = Math.max(0, Math.round(Duration.toMillis(options.timeout)))
     const semaphore = yield* Effect.makeSemaphore(1)
-
-    const ioError = (description: string) => (cause: unknown) =>
-      new DirectoryLockError({ reason: "Io", file, description, cause })
-
-    const readOptional = (target: string) =>
-      fs.readFileString(target).pipe(
-        Effect.map(Option.some),
-        Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<string>())),
-        Effect.mapError(ioError(`cannot read ${target}`))
-      )
-
-    /** Removes `target`; false when it was not there. */
-    const removeIgnoringMissing = (target: string) =>
-      fs.remove(target).pipe(
-        Effect.as(true),
-        Effect.catchIf(isNotFound, () => Effect.succeed(false)),
-        Effect.mapError(ioError(`cannot remove ${target}`))
-      )
-
-    /** The breakers' markers in the directory; stale ones (a crashed breaker's) are removed. */
-    const markers = Effect.gen(function*() {
-      const names = yield* fs.readDirectory(dir).pipe(Effect.mapError(ioError(`cannot list ${dir}`)))
-      const now = Date.now()
-      const live: Array<string> = []
-      for (const name of names) {
-        if (!name.startsWith(MARKER_PREFIX)) continue
-        const made = Number(name.slice(MARKER_PREFIX.length).split("-")[0])
-        if (Number.isFinite(made) && now - made <= STALE_MILLIS) live.push(path.join(dir, name))
-        else yield* Effect.ignore(fs.remove(path.join(dir, name)))
-      }
-      return live
-    })
-
-    /**
-     * Takes the lock if it is free and no break is under way. The lock's handle stays open until
-     * the release, which writes the tombstone through it.
-     */
-    const tryAcquire = Effect.gen(function*() {
-      const token = tokenFor(process.pid, host)
-      const scope = yield* Scope.make()
-      const created = yield* fs.open(file, { flag: "wx", mode: 0o644 }).pipe(
-        Effect.tap((handle) => handle.writeAll(new TextEncoder().encode(token))),
-        Effect.map((handle) => Option.some<Held>({ token, handle, scope })),
-        Effect.catchIf(isAlreadyExists, () => Effect.succeed(Option.none<Held>())),
-        Effect.mapError(ioError(`cannot create ${file}`)),
-        Scope.extend(scope),
-        Effect.onExit((exit) =>
-          Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Scope.close(scope, exit)
-        )
-      )
-      if (Option.isNone(created)) return created
-      // A marker may hold a live lock moved aside by a breaker (step 4 of the module doc): give
-      // the lock back before doing anything under it.
-      if ((yield* markers).length > 0) {
-        yield* release(created.value)
-        return Option.none<Held>()
-      }
-      return created
-    })
-
-    /** Breaks the lock if it is a dead holder's (steps 1–3 of the module doc). */
-    const breakIfStale = Effect.gen(function*() {
-      const seen = yield* readOptional(file)
-      if (Option.isNone(seen)) return
-      const info = yield* Effect.option(fs.stat(file))
-      if (Option.isNone(info)) return
-      const mtime = Option.match(info.value.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
-      if (isStale(seen.value, Date.now() - mtime, host)) yield* breakStale(seen.value)
-    })
-
-    const breakStale = (seen: string) =>
-      Effect.gen(function*() {
-        const marker = path.join(dir, `${MARKER_PREFIX}${Date.now()}-${process.pid}-${randomUUID()}`)
-        const moved = yield* fs.rename(file, marker).pipe(
-          Effect.as(true),
-          Effect.catchIf(isNotFound, () => Effect.succeed(false)),
-          Effect.mapError(ioError(`cannot rename ${file}`))
-        )
-        if (!moved) return // broken by another waiter, or released
-        const captured = yield* readOptional(marker)
-        // a released lock is nobody's: it stays broken
-        if (Option.isSome(captured) && captured.value !== seen && !isReleased(captured.value)) {
-          // A live lock, taken after the stale one was broken: put it back (link never replaces;
-          // a waiter that created the lock meanwhile gives it up on seeing the marker).
-          const deadline = Date.now() + STALE_MILLIS
-          for (;;) {
-            const restored = yield* fs.link(marker, file).pipe(
-              Effect.as("restored" as const),
-              Effect.catchIf(isAlreadyExists, () => Effect.succeed("busy" as const)),
-              // its holder released it meanwhile and removed the marker
-              Effect.catchIf(isNotFound, () => Effect.succeed("released" as const)),
-              Effect.mapError(ioError(`cannot restore ${file}`))
-            )
-            if (restored !== "busy" || Date.now() > deadline) break
-            yield* Effect.sleep(Duration.millis(1))
-          }
-        }
-        yield* removeIgnoringMissing(marker)
-      })
-
-    /**
-     * Releases a lock taken here: the tombstone first, through the handle (wherever a breaker has
-     * the file), then the file, or the marker a breaker moved it to.
-     */
-    const release = (held: Held) =>
-      Effect.gen(function*() {
-        const tombstone = `${RELEASED_PREFIX}${held.token}`
-        yield* Effect.ignore(Effect.zipRight(
-          held.handle.truncate(0),
-          Effect.zipRight(held.handle.seek(0, "start"), held.handle.writeAll(new TextEncoder().encode(tombstone)))
-        ))
-        yield* Scope.close(held.scope, Exit.void)
-        // removed the way a breaker removes a stale lock (a rename, then a look): a plain remove
-        // after reading the tombstone would race with a breaker that moved it aside meanwhile
-        // and with the next holder's new lock in its place
-        yield* breakStale(tombstone)
-        // a breaker that moved it aside removes it when it reads the tombstone; one that stopped
-        // (a crash) left a marker holding it: nobody's, removed here
-        for (const marker of yield* markers) {
-          const content = yield* readOptional(marker)
-          if (Option.isSome(content) && content.value === tombstone) yield* removeIgnoringMissing(marker)
-        }
-      })
-
-    const acquire = Effect.gen(function*() {
-      yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError(ioError(`cannot create ${dir}`)))
-      const start = Date.now()
-      for (let attempt = 0;; attempt++) {
-        const held = yield* tryAcquire
-        if (Option.isSome(held)) return held.value
-        yield* breakIfStale
-        if (Date.now() - start > timeoutMillis) {
-          const holder = Option.getOrElse(yield* Effect.orElseSucceed(readOptional(file), Option.none), () => "")
-          return yield* Effect.fail(
-            new DirectoryLockError({
-              reason: "Timeout",
-              file,
-              description: `${file} is held by another writer (${holder || "unknown"}) for over ${timeoutMillis} ms`
-            })
-          )
-        }
-        yield* Effect.sleep(Duration.millis(Math.min(50, 1 + attempt) + Math.random() * 5))
-      }
-    })
-
     const withLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       semaphore.withPermits(1)(
-        Effect.acquireUseRelease(acquire, () => effect, (held) => Effect.ignore(release(held)))
+        Effect.acquireUseRelease(
+          acquire(lock, timeoutMillis),
+          () => effect,
+          (held) => Effect.ignore(release(lock, held))
+        )
       )
-
-    return { file, withLock, breakStale }
+    return { file: lock.file, withLock, breakStale: (seen: string) => breakStale(lock, seen) }
   })

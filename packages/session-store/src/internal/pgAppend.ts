@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as ImportLedger from "../ImportLedger.js"
 import * as PhaseBarrier from "../PhaseBarrier.js"
 import * as SessionStore from "../SessionStore.js"
+import { firstOfEachUuid, uuidOf } from "./entryUuids.js"
 import { isRowSecurityViolation } from "./pgConnect.js"
 
 /** Rows per INSERT statement: 5 parameters per row stays far below Postgres' 65535 limit. */
@@ -29,6 +30,15 @@ export interface WriteContext {
     effect: Effect.Effect<A, SqlError | SessionStore.SessionStoreError, R>
   ) => Effect.Effect<A, SessionStore.SessionStoreError, R>
 }
+
+/** The store's tables in `schema`, and its clock function. */
+export const tablesOf = (sql: SqlClient.SqlClient, schema: string) => ({
+  entries: sql(`${schema}.claude_session_entries`),
+  keys: sql(`${schema}.acx_session_keys`),
+  summaries: sql(`${schema}.acx_session_summaries`),
+  /** Moves the clock under its row's lock (the clock changes through the store's functions only, migration 8). */
+  clockTick: sql(`${schema}.acx_clock_tick`)
+})
 
 /** A key as a span's attributes. */
 export const keyAttributes = (key: SessionStore.SessionKey) => ({
@@ -111,11 +121,7 @@ const claimOf = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.Ses
 /** `append`: see the module doc. */
 export const makeAppend = (context: WriteContext): SessionStore.SessionStore["append"] => {
   const { run, schema, sql } = context
-  const entries = sql(`${schema}.claude_session_entries`)
-  const keys = sql(`${schema}.acx_session_keys`)
-  const summaries = sql(`${schema}.acx_session_summaries`)
-  // the clock changes through the store's functions only (migration 8)
-  const clockTick = sql(`${schema}.acx_clock_tick`)
+  const { clockTick, entries, keys, summaries } = tablesOf(sql, schema)
   return (rawKey, rawEntries) =>
     Effect.gen(function*() {
       const key = yield* SessionStore.validateKey("append", rawKey)
@@ -123,13 +129,7 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
       if (batch.length === 0) return
       const subpath = key.subpath ?? ""
       // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
-      const seen = new Set<string>()
-      const candidates = batch.filter((entry) => {
-        if (typeof entry.uuid !== "string") return true
-        if (seen.has(entry.uuid)) return false
-        seen.add(entry.uuid)
-        return true
-      })
+      const candidates = firstOfEachUuid(batch)
       // before the clock row's lock: the lock is held for the statements only
       if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
       let claim: Claim | undefined
@@ -146,7 +146,7 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
               project_key: key.projectKey,
               session_id: key.sessionId,
               subpath,
-              uuid: typeof entry.uuid === "string" ? entry.uuid : null,
+              uuid: uuidOf(entry) ?? null,
               entry: JSON.stringify(entry)
             }))
             const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
@@ -159,7 +159,10 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
             VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
             ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
           if (!SessionStore.isMainKey(key)) return
-          const fresh = candidates.filter((entry) => typeof entry.uuid !== "string" || inserted.has(entry.uuid))
+          const fresh = candidates.filter((entry) => {
+            const uuid = uuidOf(entry)
+            return uuid === undefined || inserted.has(uuid)
+          })
           const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
           const prev = prevRow === undefined

@@ -5,8 +5,10 @@
  * database another process holds locked past the busy timeout (SQLITE_BUSY, SQLITE_LOCKED).
  * Everything else stays a `Storage` error with the driver's message.
  */
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as SessionStore from "../SessionStore.js"
 
 /** The SQLite result code (`SQLITE_…`) somewhere under `cause`, if any. */
 export const sqliteCode = (cause: unknown): string | undefined => {
@@ -66,3 +68,22 @@ export const classify = (cause: unknown, filename: string | undefined): Classifi
       : `cannot create database ${file}: the directory ${dir} does not exist`
   }
 }
+
+/** A failure's message. */
+export const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
+/** A database failure as the store's error; the read-only and cannot-open cases told as such. */
+export const storageErrorOf =
+  (operation: string, filename?: string) => (cause: unknown): SessionStore.SessionStoreError => {
+    const known = classify(cause, filename)
+    return new SessionStore.SessionStoreError({
+      reason: known?.reason ?? "Storage",
+      operation,
+      description: known?.description ?? describe(cause),
+      cause
+    })
+  }
+
+/** A stored JSON text, parsed; a text that does not parse fails as a `Storage` error. */
+export const parseJson = (operation: string, text: string): Effect.Effect<unknown, SessionStore.SessionStoreError> =>
+  Effect.try({ try: () => JSON.parse(text) as unknown, catch: storageErrorOf(operation) })
