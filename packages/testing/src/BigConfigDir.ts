@@ -220,7 +220,12 @@ const writeAssistantMessage = (writer: TranscriptWriter, model: string, stepTag:
   const toolInput = tool === "Bash"
     ? { command: `pnpm ${pick(WORDS)}` }
     : { file_path: `${writer.ids.cwd}/src/${pick(WORDS)}.ts` }
-  fragment(uuidOf(`${stepTag}/tool`), { type: "tool_use", id: toolUseId, name: tool, input: toolInput }, "tool_use", finalOutput)
+  fragment(
+    uuidOf(`${stepTag}/tool`),
+    { type: "tool_use", id: toolUseId, name: tool, input: toolInput },
+    "tool_use",
+    finalOutput
+  )
   return toolUseId
 }
 
@@ -298,7 +303,9 @@ const writeTranscript = (
     })
   }
   for (let turn = 0; writer.size < budget; turn++) writeTurn(writer, model, `${name}/${turn}`, turn, budget)
-  if (ids.agentId === undefined) push(writer, { type: "custom-title", customTitle: `${words(4)}`, sessionId: ids.sessionId })
+  if (ids.agentId === undefined) {
+    push(writer, { type: "custom-title", customTitle: `${words(4)}`, sessionId: ids.sessionId })
+  }
   const text = writer.out.join("\n") + "\n"
   fs.writeFileSync(file, text)
   return { lines: writer.out.length, bytes: Buffer.byteLength(text) }
@@ -345,7 +352,14 @@ const writeSession = (plan: Plan, draw: Draw, i: number) => {
   const startMs = plan.end - Math.floor(((sessionCount - i) / sessionCount) * plan.daysBack * 86_400_000)
   const withAgent = i % plan.subagentEvery === plan.subagentEvery - 1
   const mainBudget = withAgent ? plan.perSession * 0.8 : plan.perSession
-  const main = writeTranscript(draw, path.join(dir, `${sessionId}.jsonl`), { sessionId, cwd }, mainBudget, startMs, `s${seed}/${i}`)
+  const main = writeTranscript(
+    draw,
+    path.join(dir, `${sessionId}.jsonl`),
+    { sessionId, cwd },
+    mainBudget,
+    startMs,
+    `s${seed}/${i}`
+  )
   if (!withAgent) return { ...main, subagents: 0 }
   const agentId = idOf("a", `agent/${seed}/${i}`).slice(0, 8).toLowerCase()
   const agentDir = path.join(dir, sessionId, "subagents")

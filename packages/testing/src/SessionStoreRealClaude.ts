@@ -293,7 +293,8 @@ export const runSessionStoreRealClaudeSuite = (
     // costs about a CPU-second; a separate resume case ran the same two turns again)
     it(
       "mirrors two turns of one process, then resumes from the store alone: the whole history, the running cost, the new turn stored",
-      ({ skip }) => withWorld(makeStore, model, skip, async (world) => resumeFromStore(world, await mirrorTwoTurns(world))),
+      ({ skip }) =>
+        withWorld(makeStore, model, skip, async (world) => resumeFromStore(world, await mirrorTwoTurns(world))),
       timeout
     )
     it(
