@@ -19,7 +19,9 @@ const digestOf = (dir: string): string => {
   const files = (fs.readdirSync(dir, { recursive: true, encoding: "utf8" }) as Array<string>).sort()
   for (const file of files) {
     const full = path.join(dir, file)
-    if (file !== ".acx-big-config-dir.json" && fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full))
+    if (file !== ".acx-big-config-dir.json" && fs.statSync(full).isFile()) {
+      hash.update(file).update(fs.readFileSync(full))
+    }
   }
   return hash.digest("hex")
 }
