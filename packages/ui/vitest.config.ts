@@ -6,8 +6,13 @@ export default mergeConfig(
   defineProject({
     test: {
       name: "ui",
-      // the server under test serves the built assets: build them once per run
-      globalSetup: [new URL("./test/utils/buildAssets.ts", import.meta.url).pathname]
+      globalSetup: [
+        // the server under test serves the built assets: build them once per run
+        new URL("./test/utils/buildAssets.ts", import.meta.url).pathname,
+        // the `ui.*` tests start `acx ui` (and `acx sync`, `acx stats`, …) from the CLI's bundle,
+        // as a user does: bundle it once per run, as the CLI's own tests do
+        new URL("../cli/test/utils/buildOnce.ts", import.meta.url).pathname
+      ]
     }
   })
 )

@@ -9,6 +9,7 @@
  * entry is kept by each of them. The attacks and the generated directories are projects of one
  * config directory, read once by every reader (`readAll`).
  */
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
@@ -17,7 +18,6 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, removeDir, SPAWN_TIMEOUT_MS, tempDir } from "./utils/acx.js"
 import { type BadLine, buildHostileDir, type HostileDir, type HostileSpec } from "./utils/hostileDir.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 
 /**
  * How long the tests wait for every reader over every directory: some thirty process runs one after

@@ -3,6 +3,7 @@
  * host, the token and Host checks over real HTTP, and exports byte-equal to `acx show`.
  */
 import * as Fixtures from "@acx/fixtures"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
@@ -10,7 +11,6 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { acxInProcess } from "./utils/inProcess.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 
 let dir: string
 let built: Fixtures.BuiltConfigDir

@@ -229,6 +229,186 @@ const listenError = (cause: unknown, host: string, port: number) => {
   })
 }
 
+// The store the emulator keeps its sessions in: in memory, or the SQLite file of `storage`.
+const openStore = (options: AcontextEmulatorOptions) =>
+  options.storage === undefined
+    ? Store.memory
+    : Store.sqlite(options.storage.filename).pipe(
+      Effect.catchAllDefect((cause) => Effect.fail(cause)),
+      Effect.mapError((cause) =>
+        new AcontextEmulatorError({
+          reason: "Storage",
+          description: `cannot open ${options.storage!.filename}`,
+          cause
+        })
+      )
+    )
+
+// The two projects (each with its API key, given or generated), which must not share a key.
+const openProjects = Effect.fnUntraced(function*(store: Store.Store, options: AcontextEmulatorOptions) {
+  const project = yield* store.project(
+    "default",
+    { id: randomUUID(), apiKey: options.apiKey ?? generateApiKey() },
+    options.apiKey
+  )
+  const otherProject = yield* store.project(
+    "other",
+    { id: randomUUID(), apiKey: options.otherProjectApiKey ?? generateApiKey() },
+    options.otherProjectApiKey
+  )
+  if (project.apiKey === otherProject.apiKey) return yield* invalid("both projects would have the same API key")
+  return { project, otherProject }
+})
+
+// What the routes share: the handlers' environment, the projects by API key, the lock that runs
+// one request at a time, the faults, and the request log.
+interface Emulation {
+  readonly env: Handlers.Env
+  readonly projectsByKey: ReadonlyMap<string, Store.ProjectRecord>
+  readonly lock: Effect.Semaphore
+  readonly faults: Faults.FaultBox
+  readonly log: Array<AcontextRequestLogEntry>
+}
+
+// The request, its URL and its body (read once: the log and the handler both need it).
+const describeRequest = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const url = new URL(request.url, "http://emulator")
+  const bodyText = yield* Effect.orElseSucceed(request.text, () => "")
+  return { request, url, bodyText }
+})
+
+type Described = Effect.Effect.Success<typeof describeRequest>
+
+const record = (
+  emulation: Emulation,
+  route: AcontextRequestLogEntry["route"],
+  described: Described,
+  status: AcontextRequestLogEntry["status"],
+  faulted: boolean
+) =>
+  Effect.sync(() => {
+    const body = parseBody(described.bodyText)
+    emulation.log.push({
+      route,
+      method: described.request.method,
+      path: described.url.pathname,
+      query: Object.fromEntries(described.url.searchParams),
+      status,
+      ...(body === undefined ? {} : { body }),
+      faulted
+    })
+  })
+
+const reply = (status: number, body: unknown, headers?: Readonly<Record<string, string>>) =>
+  typeof body === "string"
+    ? HttpServerResponse.text(body, { status, ...(headers === undefined ? {} : { headers }) })
+    : HttpServerResponse.unsafeJson(body, {
+      status,
+      contentType: "application/json; charset=utf-8",
+      ...(headers === undefined ? {} : { headers })
+    })
+
+// The route's handler for the project the bearer token names (401 without one), one at a time;
+// a defect in a handler answers 500.
+const handle = (emulation: Emulation, route: AcontextRoute, described: Described) =>
+  Effect.gen(function*() {
+    const authorization = described.request.headers["authorization"] ?? ""
+    const token = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : ""
+    const owner = token.startsWith("sk-ac-") ? emulation.projectsByKey.get(token) : undefined
+    if (owner === undefined) return { status: 401, body: { code: 401, msg: "Unauthorized" } }
+    const params = yield* HttpRouter.params
+    return yield* Handlers.handlers[route](emulation.env, owner, {
+      query: described.url.searchParams,
+      contentType: described.request.headers["content-type"] ?? "",
+      bodyText: described.bodyText,
+      params
+    })
+  }).pipe(
+    emulation.lock.withPermits(1),
+    Effect.catchAllDefect((defect) =>
+      Effect.succeed({
+        status: 500,
+        body: { code: 500, msg: "internal server error", error: `acx emulator defect: ${String(defect)}` }
+      })
+    )
+  )
+
+// A tracked route: the fault decided for it (latency before or after the handler, a status in
+// place of the answer, or a dropped connection), else the handler's answer; each request logged
+// once, as `aborted` when the client left first.
+const serve = (emulation: Emulation, route: AcontextRoute) =>
+  Effect.gen(function*() {
+    const described = yield* describeRequest
+    const state = { answered: false, faulted: false }
+    const answer = (status: AcontextRequestLogEntry["status"], faulted: boolean) =>
+      Effect.suspend(() => {
+        state.answered = true
+        return record(emulation, route, described, status, faulted)
+      })
+    return yield* Effect.gen(function*() {
+      const decision = yield* emulation.faults.decide(route)
+      state.faulted = decision.faulted
+      const delay = decision.latencyMs > 0 ? Effect.sleep(Duration.millis(decision.latencyMs)) : Effect.void
+      if (!decision.afterEffect) yield* delay
+      const fault = decision.outcome
+      if (fault === undefined || decision.afterEffect) {
+        const response = yield* handle(emulation, route, described)
+        if (decision.afterEffect) yield* delay
+        if (fault === undefined) {
+          yield* answer(response.status, decision.faulted)
+          return reply(response.status, response.body)
+        }
+      }
+      if (fault._tag === "Status") {
+        yield* answer(fault.status, true)
+        return reply(fault.status, fault.body, fault.headers)
+      }
+      yield* answer("dropped", true)
+      NodeHttpServerRequest.toIncomingMessage(described.request).socket.destroy()
+      // The server interrupts this fiber when it sees the connection close.
+      return yield* Effect.never
+    }).pipe(Effect.onInterrupt(() => (state.answered ? Effect.void : answer("aborted", state.faulted))))
+  })
+
+// A route no fault applies to, logged as it is answered.
+const untracked = (emulation: Emulation, route: "ping" | "unknown", status: number, body: unknown) =>
+  Effect.gen(function*() {
+    const described = yield* describeRequest
+    yield* record(emulation, route, described, status, false)
+    return reply(status, body)
+  })
+
+const router = (emulation: Emulation) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.post("/api/v1/session", serve(emulation, "createSession")),
+    HttpRouter.get("/api/v1/session", serve(emulation, "listSessions")),
+    HttpRouter.del("/api/v1/session/:id", serve(emulation, "deleteSession")),
+    HttpRouter.post("/api/v1/session/:id/messages", serve(emulation, "storeMessage")),
+    HttpRouter.get("/api/v1/session/:id/messages", serve(emulation, "getMessages")),
+    HttpRouter.get("/api/v1/ping", untracked(emulation, "ping", 200, { code: 0, msg: "pong" })),
+    Effect.catchTag("RouteNotFound", (e) =>
+      untracked(emulation, "unknown", 404, {
+        code: 404,
+        msg: "not found",
+        error: `${e.request.method} ${new URL(e.request.url, "http://emulator").pathname} is not emulated`
+      }))
+  )
+
+// Serves `app` on host:port in the scope; the port it got.
+const listen = Effect.fnUntraced(function*(app: ReturnType<typeof router>, host: string, port: number) {
+  let nodeServer: Http.Server | undefined
+  const server = yield* NodeHttpServer.make(() => {
+    nodeServer = Http.createServer()
+    return nodeServer
+  }, { port, host }).pipe(Effect.mapError((e) => listenError(e.cause, host, port)))
+  // Runs before the server's own release, which waits for open connections to end.
+  yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
+  // A real server keeps real time, even when started under a TestClock.
+  yield* server.serve(app).pipe(Effect.withClock(Clock.make()))
+  return server.address._tag === "TcpAddress" ? server.address.port : port
+})
+
 /**
  * Starts an emulator; it stops (connections closed, SQLite file closed) when the scope closes.
  *
@@ -242,164 +422,18 @@ export const make: (
     const problem = checkOptions(options)
     if (problem !== undefined) return yield* problem
     const host = options.host ?? "127.0.0.1"
-    const port = options.port ?? 0
-
-    const store = options.storage === undefined
-      ? yield* Store.memory
-      : yield* Store.sqlite(options.storage.filename).pipe(
-        Effect.catchAllDefect((cause) => Effect.fail(cause)),
-        Effect.mapError((cause) =>
-          new AcontextEmulatorError({
-            reason: "Storage",
-            description: `cannot open ${options.storage!.filename}`,
-            cause
-          })
-        )
-      )
-    const project = yield* store.project(
-      "default",
-      { id: randomUUID(), apiKey: options.apiKey ?? generateApiKey() },
-      options.apiKey
-    )
-    const otherProject = yield* store.project(
-      "other",
-      { id: randomUUID(), apiKey: options.otherProjectApiKey ?? generateApiKey() },
-      options.otherProjectApiKey
-    )
-    if (project.apiKey === otherProject.apiKey) return yield* invalid("both projects would have the same API key")
-    const projectsByKey = new Map([[project.apiKey, project], [otherProject.apiKey, otherProject]])
-
+    const store = yield* openStore(options)
+    const { otherProject, project } = yield* openProjects(store, options)
     const faults = yield* Faults.make(options.faults ?? [])
-    const lock = yield* Effect.makeSemaphore(1)
-    const log: Array<AcontextRequestLogEntry> = []
-    const env: Handlers.Env = { store, now: makeClock(), uuid: randomUUID }
-
-    const describe = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const url = new URL(request.url, "http://emulator")
-      const bodyText = yield* Effect.orElseSucceed(request.text, () => "")
-      return { request, url, bodyText }
-    })
-
-    const record = (
-      route: AcontextRequestLogEntry["route"],
-      described: Effect.Effect.Success<typeof describe>,
-      status: AcontextRequestLogEntry["status"],
-      faulted: boolean
-    ) =>
-      Effect.sync(() => {
-        const body = parseBody(described.bodyText)
-        log.push({
-          route,
-          method: described.request.method,
-          path: described.url.pathname,
-          query: Object.fromEntries(described.url.searchParams),
-          status,
-          ...(body === undefined ? {} : { body }),
-          faulted
-        })
-      })
-
-    const reply = (status: number, body: unknown, headers?: Readonly<Record<string, string>>) =>
-      typeof body === "string"
-        ? HttpServerResponse.text(body, { status, ...(headers === undefined ? {} : { headers }) })
-        : HttpServerResponse.unsafeJson(body, {
-          status,
-          contentType: "application/json; charset=utf-8",
-          ...(headers === undefined ? {} : { headers })
-        })
-
-    const handle = (route: AcontextRoute, described: Effect.Effect.Success<typeof describe>) =>
-      Effect.gen(function*() {
-        const authorization = described.request.headers["authorization"] ?? ""
-        const token = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : ""
-        const owner = token.startsWith("sk-ac-") ? projectsByKey.get(token) : undefined
-        if (owner === undefined) return { status: 401, body: { code: 401, msg: "Unauthorized" } }
-        const params = yield* HttpRouter.params
-        return yield* Handlers.handlers[route](env, owner, {
-          query: described.url.searchParams,
-          contentType: described.request.headers["content-type"] ?? "",
-          bodyText: described.bodyText,
-          params
-        })
-      }).pipe(
-        lock.withPermits(1),
-        Effect.catchAllDefect((defect) =>
-          Effect.succeed({
-            status: 500,
-            body: { code: 500, msg: "internal server error", error: `acx emulator defect: ${String(defect)}` }
-          })
-        )
-      )
-
-    const serve = (route: AcontextRoute) =>
-      Effect.gen(function*() {
-        const described = yield* describe
-        const state = { answered: false, faulted: false }
-        const answer = (status: AcontextRequestLogEntry["status"], faulted: boolean) =>
-          Effect.suspend(() => {
-            state.answered = true
-            return record(route, described, status, faulted)
-          })
-        return yield* Effect.gen(function*() {
-          const decision = yield* faults.decide(route)
-          state.faulted = decision.faulted
-          const delay = decision.latencyMs > 0 ? Effect.sleep(Duration.millis(decision.latencyMs)) : Effect.void
-          if (!decision.afterEffect) yield* delay
-          const fault = decision.outcome
-          if (fault === undefined || decision.afterEffect) {
-            const response = yield* handle(route, described)
-            if (decision.afterEffect) yield* delay
-            if (fault === undefined) {
-              yield* answer(response.status, decision.faulted)
-              return reply(response.status, response.body)
-            }
-          }
-          if (fault._tag === "Status") {
-            yield* answer(fault.status, true)
-            return reply(fault.status, fault.body, fault.headers)
-          }
-          yield* answer("dropped", true)
-          NodeHttpServerRequest.toIncomingMessage(described.request).socket.destroy()
-          // The server interrupts this fiber when it sees the connection close.
-          return yield* Effect.never
-        }).pipe(Effect.onInterrupt(() => (state.answered ? Effect.void : answer("aborted", state.faulted))))
-      })
-
-    const untracked = (route: "ping" | "unknown", status: number, body: unknown) =>
-      Effect.gen(function*() {
-        const described = yield* describe
-        yield* record(route, described, status, false)
-        return reply(status, body)
-      })
-
-    const app = HttpRouter.empty.pipe(
-      HttpRouter.post("/api/v1/session", serve("createSession")),
-      HttpRouter.get("/api/v1/session", serve("listSessions")),
-      HttpRouter.del("/api/v1/session/:id", serve("deleteSession")),
-      HttpRouter.post("/api/v1/session/:id/messages", serve("storeMessage")),
-      HttpRouter.get("/api/v1/session/:id/messages", serve("getMessages")),
-      HttpRouter.get("/api/v1/ping", untracked("ping", 200, { code: 0, msg: "pong" })),
-      Effect.catchTag("RouteNotFound", (e) =>
-        untracked("unknown", 404, {
-          code: 404,
-          msg: "not found",
-          error: `${e.request.method} ${new URL(e.request.url, "http://emulator").pathname} is not emulated`
-        }))
-    )
-
-    let nodeServer: Http.Server | undefined
-    const server = yield* NodeHttpServer.make(() => {
-      nodeServer = Http.createServer()
-      return nodeServer
-    }, { port, host }).pipe(Effect.mapError((e) => listenError(e.cause, host, port)))
-    // Runs before the server's own release, which waits for open connections to end.
-    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
-    // A real server keeps real time, even when started under a TestClock.
-    yield* server.serve(app).pipe(Effect.withClock(Clock.make()))
-    const boundPort = server.address._tag === "TcpAddress" ? server.address.port : port
+    const emulation: Emulation = {
+      env: { store, now: makeClock(), uuid: randomUUID },
+      projectsByKey: new Map([[project.apiKey, project], [otherProject.apiKey, otherProject]]),
+      lock: yield* Effect.makeSemaphore(1),
+      faults,
+      log: []
+    }
+    const boundPort = yield* listen(router(emulation), host, options.port ?? 0)
     const urlHost = host.includes(":") ? `[${host}]` : host
-
     return AcontextEmulator.of({
       url: `http://${urlHost}:${boundPort}/api/v1`,
       port: boundPort,
@@ -413,9 +447,9 @@ export const make: (
           return error === undefined ? faults.set(list) : Effect.fail(invalid(error))
         }),
       clearFaults: faults.set([]),
-      requests: Effect.sync(() => [...log]),
+      requests: Effect.sync(() => [...emulation.log]),
       clearRequests: Effect.sync(() => {
-        log.length = 0
+        emulation.log.length = 0
       }),
       sessions: Effect.map(store.allSessions, (all) => all.map(Handlers.sessionDto)),
       messages: (sessionId) => Effect.map(store.listMessages(sessionId), (all) => all.map(Handlers.messageDto))

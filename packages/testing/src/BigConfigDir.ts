@@ -86,6 +86,299 @@ const uuidOf = (name: string): string => {
 const idOf = (prefix: string, name: string): string =>
   `${prefix}${createHash("sha256").update(name).digest("base64url").slice(0, 24)}`
 
+// The seeded generator and the text it makes: the same seed draws the same numbers in the same
+// order, so every step below draws in a fixed order.
+interface Draw {
+  readonly rand: () => number
+  readonly pick: <A>(xs: ReadonlyArray<A>) => A
+  readonly words: (n: number) => string
+  /** Tool output: long runs of varied lines (most of a real transcript's bytes). */
+  readonly output: (approx: number) => string
+}
+
+const makeDraw = (seed: number): Draw => {
+  const rand = random(seed)
+  const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(rand() * xs.length)]!
+  const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(" ")
+  const output = (approx: number): string => {
+    const parts: Array<string> = []
+    let size = 0
+    while (size < approx) {
+      const line = `${words(6 + Math.floor(rand() * 10))} ${Math.floor(rand() * 1e6)}`
+      parts.push(line)
+      size += line.length + 1
+    }
+    return parts.join("\n")
+  }
+  return { rand, pick, words, output }
+}
+
+// Whose transcript is written: a main session's, or (with `agentId`) its subagent's.
+interface TranscriptIds {
+  readonly sessionId: string
+  readonly cwd: string
+  readonly agentId?: string
+}
+
+// One transcript being written: its lines so far, their size, the last entry's uuid (the next
+// one's parent), the clock, and the fields every entry carries.
+interface TranscriptWriter {
+  readonly ids: TranscriptIds
+  readonly draw: Draw
+  readonly out: Array<string>
+  size: number
+  parent: string | null
+  clock: number
+}
+
+const push = (writer: TranscriptWriter, entry: Record<string, unknown>): void => {
+  const text = JSON.stringify(entry)
+  writer.out.push(text)
+  writer.size += text.length + 1
+}
+
+const base = (writer: TranscriptWriter, uuid: string) => ({
+  parentUuid: writer.parent,
+  isSidechain: writer.ids.agentId !== undefined,
+  userType: "external",
+  cwd: writer.ids.cwd,
+  sessionId: writer.ids.sessionId,
+  version: "2.0.31",
+  gitBranch: "main",
+  ...(writer.ids.agentId === undefined ? {} : { agentId: writer.ids.agentId }),
+  uuid,
+  timestamp: new Date(writer.clock).toISOString()
+})
+
+/** A turn's prompt (the first one, now and then, a slash command) and, in a main session, its file-history snapshot. */
+const writePrompt = (writer: TranscriptWriter, tag: string, turn: number): void => {
+  const { rand, words } = writer.draw
+  const userUuid = uuidOf(`${tag}/user`)
+  const slash = turn === 0 && rand() < 0.2
+  push(writer, {
+    ...base(writer, userUuid),
+    type: "user",
+    message: {
+      role: "user",
+      content: slash
+        ? `<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>${
+          words(5)
+        }</command-args>`
+        : `${words(12 + Math.floor(rand() * 30))}?`
+    }
+  })
+  writer.parent = userUuid
+  if (writer.ids.agentId === undefined) {
+    push(writer, {
+      type: "file-history-snapshot",
+      messageId: userUuid,
+      snapshot: { messageId: userUuid, trackedFileBackups: {}, timestamp: new Date(writer.clock).toISOString() },
+      isSnapshotUpdate: false
+    })
+  }
+}
+
+/** One API message's streamed fragments (a text, then a tool call): same id, the last carries the final output count. */
+const writeAssistantMessage = (writer: TranscriptWriter, model: string, stepTag: string): string => {
+  const { pick, rand, words } = writer.draw
+  const messageId = idOf("msg_", stepTag)
+  const requestId = idOf("req_", stepTag)
+  const input = 3 + Math.floor(rand() * 200)
+  const cacheRead = Math.floor(rand() * 60_000)
+  const write5m = Math.floor(rand() * 4_000)
+  const write1h = rand() < 0.2 ? Math.floor(rand() * 2_000) : 0
+  const finalOutput = 20 + Math.floor(rand() * 900)
+  const usage = (outputTokens: number) => ({
+    input_tokens: input,
+    cache_creation_input_tokens: write5m + write1h,
+    cache_read_input_tokens: cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h },
+    output_tokens: outputTokens,
+    service_tier: "standard"
+  })
+  const fragment = (uuid: string, content: unknown, stopReason: string | null, outputTokens: number) => {
+    push(writer, {
+      ...base(writer, uuid),
+      type: "assistant",
+      requestId,
+      message: {
+        id: messageId,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [content],
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: usage(outputTokens)
+      }
+    })
+    writer.parent = uuid
+  }
+  fragment(uuidOf(`${stepTag}/text`), { type: "text", text: words(15 + Math.floor(rand() * 40)) }, null, 1)
+  const tool = pick(TOOLS)
+  const toolUseId = idOf("toolu_", stepTag)
+  const toolInput = tool === "Bash"
+    ? { command: `pnpm ${pick(WORDS)}` }
+    : { file_path: `${writer.ids.cwd}/src/${pick(WORDS)}.ts` }
+  fragment(
+    uuidOf(`${stepTag}/tool`),
+    { type: "tool_use", id: toolUseId, name: tool, input: toolInput },
+    "tool_use",
+    finalOutput
+  )
+  return toolUseId
+}
+
+/** The tool's progress line and its result (mostly short, one in ten long: real lines average about 1.5 KB). */
+const writeToolResult = (writer: TranscriptWriter, stepTag: string, toolUseId: string): void => {
+  const { output, rand, words } = writer.draw
+  writer.clock += 500 + Math.floor(rand() * 5_000)
+  const resultUuid = uuidOf(`${stepTag}/result`)
+  const text = output(rand() < 0.9 ? 200 + Math.floor(rand() * 2_800) : 5_000 + Math.floor(rand() * 25_000))
+  push(writer, {
+    ...base(writer, uuidOf(`${stepTag}/progress`)),
+    type: "progress",
+    toolUseID: toolUseId,
+    parentToolUseID: toolUseId,
+    data: { type: "bash_progress", output: words(20), elapsedTimeSeconds: 2 }
+  })
+  push(writer, {
+    ...base(writer, resultUuid),
+    type: "user",
+    message: { role: "user", content: [{ tool_use_id: toolUseId, type: "tool_result", content: text }] },
+    toolUseResult: { stdout: text.slice(0, 2_000), stderr: "", interrupted: false, isImage: false }
+  })
+  writer.parent = resultUuid
+}
+
+/** A compaction boundary, now and then after a main session's fourth turn. */
+const maybeWriteCompaction = (writer: TranscriptWriter, tag: string, turn: number): void => {
+  const { rand } = writer.draw
+  if (writer.ids.agentId !== undefined || turn !== 3 || !(rand() < 0.3)) return
+  const boundary = uuidOf(`${tag}/compact`)
+  push(writer, {
+    ...base(writer, boundary),
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    level: "info",
+    compactMetadata: { trigger: "auto", preTokens: 150_000 + Math.floor(rand() * 20_000) }
+  })
+  writer.parent = boundary
+}
+
+/** One turn: the prompt, one to four steps of assistant message and tool result, maybe a compaction. */
+const writeTurn = (writer: TranscriptWriter, model: string, tag: string, turn: number, budget: number): void => {
+  const { rand } = writer.draw
+  writePrompt(writer, tag, turn)
+  const steps = 1 + Math.floor(rand() * 4)
+  for (let step = 0; step < steps && writer.size < budget; step++) {
+    writer.clock += 2_000 + Math.floor(rand() * 20_000)
+    const toolUseId = writeAssistantMessage(writer, model, `${tag}/${step}`)
+    writeToolResult(writer, `${tag}/${step}`, toolUseId)
+  }
+  maybeWriteCompaction(writer, tag, turn)
+  writer.clock += 30_000 + Math.floor(rand() * 600_000)
+}
+
+/** A transcript of about `budget` bytes written to `file`: its lines and bytes. */
+const writeTranscript = (
+  draw: Draw,
+  file: string,
+  ids: TranscriptIds,
+  budget: number,
+  startMs: number,
+  name: string
+): { readonly lines: number; readonly bytes: number } => {
+  const { rand, words } = draw
+  const writer: TranscriptWriter = { ids, draw, out: [], size: 0, parent: null, clock: startMs }
+  const model = MODELS[Math.floor(rand() * 10) < 6 ? 0 : Math.floor(rand() * 10) < 7 ? 2 : 1]!
+  if (ids.agentId === undefined) {
+    push(writer, {
+      type: "queue-operation",
+      operation: "enqueue",
+      timestamp: new Date(writer.clock).toISOString(),
+      sessionId: ids.sessionId,
+      content: words(8)
+    })
+  }
+  for (let turn = 0; writer.size < budget; turn++) writeTurn(writer, model, `${name}/${turn}`, turn, budget)
+  if (ids.agentId === undefined) {
+    push(writer, { type: "custom-title", customTitle: `${words(4)}`, sessionId: ids.sessionId })
+  }
+  const text = writer.out.join("\n") + "\n"
+  fs.writeFileSync(file, text)
+  return { lines: writer.out.length, bytes: Buffer.byteLength(text) }
+}
+
+// The options with their defaults applied.
+interface Plan {
+  readonly configDir: string
+  readonly sessionCount: number
+  readonly perSession: number
+  readonly cwds: ReadonlyArray<string> | undefined
+  readonly projectCount: number
+  readonly subagentEvery: number
+  readonly seed: number
+  readonly end: number
+  readonly daysBack: number
+}
+
+const planOf = (options: BigConfigDirOptions, configDir: string): Plan => {
+  const sessionCount = Math.max(1, Math.floor(options.sessions ?? 200))
+  const totalBytes = Math.max(10_000, options.bytes ?? 100_000_000)
+  const cwds = options.cwds !== undefined && options.cwds.length > 0 ? options.cwds : undefined
+  return {
+    configDir,
+    sessionCount,
+    perSession: totalBytes / sessionCount,
+    cwds,
+    projectCount: cwds?.length ?? Math.max(1, Math.floor(options.projects ?? 12)),
+    subagentEvery: Math.max(1, Math.floor(options.subagentEvery ?? 4)),
+    seed: options.seed ?? 1,
+    end: Date.parse(`${options.endDate ?? "2026-11-01"}T18:00:00.000Z`),
+    daysBack: Math.max(1, Math.ceil(sessionCount / 60))
+  }
+}
+
+/** Session `i` and, one in `subagentEvery`, its subagent with its `.meta.json`: lines, bytes and subagents written. */
+const writeSession = (plan: Plan, draw: Draw, i: number) => {
+  const { seed, sessionCount } = plan
+  const project = i % plan.projectCount
+  const cwd = plan.cwds?.[project] ?? `/home/dev/src/project-${project}`
+  const sessionId = uuidOf(`session/${seed}/${i}`)
+  const dir = path.join(plan.configDir, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"))
+  fs.mkdirSync(dir, { recursive: true })
+  const startMs = plan.end - Math.floor(((sessionCount - i) / sessionCount) * plan.daysBack * 86_400_000)
+  const withAgent = i % plan.subagentEvery === plan.subagentEvery - 1
+  const mainBudget = withAgent ? plan.perSession * 0.8 : plan.perSession
+  const main = writeTranscript(
+    draw,
+    path.join(dir, `${sessionId}.jsonl`),
+    { sessionId, cwd },
+    mainBudget,
+    startMs,
+    `s${seed}/${i}`
+  )
+  if (!withAgent) return { ...main, subagents: 0 }
+  const agentId = idOf("a", `agent/${seed}/${i}`).slice(0, 8).toLowerCase()
+  const agentDir = path.join(dir, sessionId, "subagents")
+  fs.mkdirSync(agentDir, { recursive: true })
+  const agent = writeTranscript(
+    draw,
+    path.join(agentDir, `agent-${agentId}.jsonl`),
+    { sessionId, cwd, agentId },
+    plan.perSession * 0.2,
+    startMs + 60_000,
+    `a${seed}/${i}`
+  )
+  fs.writeFileSync(
+    path.join(agentDir, `agent-${agentId}.meta.json`),
+    JSON.stringify({ agentType: "Explore", description: draw.words(5) })
+  )
+  return { lines: main.lines + agent.lines, bytes: main.bytes + agent.bytes, subagents: 1 }
+}
+
 /**
  * Writes the directory; see the module docs.
  *
@@ -103,226 +396,19 @@ export const generateBigConfigDir = (options: BigConfigDirOptions): BigConfigDir
     // no usable marker: generate
   }
   fs.rmSync(path.join(configDir, "projects"), { recursive: true, force: true })
-  const sessionCount = Math.max(1, Math.floor(options.sessions ?? 200))
-  const totalBytes = Math.max(10_000, options.bytes ?? 100_000_000)
-  const cwds = options.cwds !== undefined && options.cwds.length > 0 ? options.cwds : undefined
-  const projectCount = cwds?.length ?? Math.max(1, Math.floor(options.projects ?? 12))
-  const subagentEvery = Math.max(1, Math.floor(options.subagentEvery ?? 4))
-  const seed = options.seed ?? 1
-  const end = Date.parse(`${options.endDate ?? "2026-11-01"}T18:00:00.000Z`)
-  const perSession = totalBytes / sessionCount
-  const rand = random(seed)
-  const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(rand() * xs.length)]!
-  const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(" ")
-  // Tool output is most of a real transcript's bytes; long runs of varied lines.
-  const output = (approx: number): string => {
-    const parts: Array<string> = []
-    let size = 0
-    while (size < approx) {
-      const line = `${words(6 + Math.floor(rand() * 10))} ${Math.floor(rand() * 1e6)}`
-      parts.push(line)
-      size += line.length + 1
-    }
-    return parts.join("\n")
-  }
-
+  const plan = planOf(options, configDir)
+  const draw = makeDraw(plan.seed)
+  fs.mkdirSync(path.join(configDir, "projects"), { recursive: true })
   let lines = 0
   let bytes = 0
   let subagents = 0
-  fs.mkdirSync(path.join(configDir, "projects"), { recursive: true })
-
-  const writeTranscript = (
-    file: string,
-    ids: { readonly sessionId: string; readonly cwd: string; readonly agentId?: string },
-    budget: number,
-    startMs: number,
-    name: string
-  ): number => {
-    const out: Array<string> = []
-    let size = 0
-    let parent: string | null = null
-    let clock = startMs
-    let turn = 0
-    const push = (entry: Record<string, unknown>) => {
-      const text = JSON.stringify(entry)
-      out.push(text)
-      size += text.length + 1
-    }
-    const base = (uuid: string) => ({
-      parentUuid: parent,
-      isSidechain: ids.agentId !== undefined,
-      userType: "external",
-      cwd: ids.cwd,
-      sessionId: ids.sessionId,
-      version: "2.0.31",
-      gitBranch: "main",
-      ...(ids.agentId === undefined ? {} : { agentId: ids.agentId }),
-      uuid,
-      timestamp: new Date(clock).toISOString()
-    })
-    const model = MODELS[Math.floor(rand() * 10) < 6 ? 0 : Math.floor(rand() * 10) < 7 ? 2 : 1]!
-    if (ids.agentId === undefined) {
-      push({
-        type: "queue-operation",
-        operation: "enqueue",
-        timestamp: new Date(clock).toISOString(),
-        sessionId: ids.sessionId,
-        content: words(8)
-      })
-    }
-    while (size < budget) {
-      const tag = `${name}/${turn}`
-      const userUuid = uuidOf(`${tag}/user`)
-      const slash = turn === 0 && rand() < 0.2
-      push({
-        ...base(userUuid),
-        type: "user",
-        message: {
-          role: "user",
-          content: slash
-            ? `<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>${
-              words(5)
-            }</command-args>`
-            : `${words(12 + Math.floor(rand() * 30))}?`
-        }
-      })
-      parent = userUuid
-      if (ids.agentId === undefined) {
-        push({
-          type: "file-history-snapshot",
-          messageId: userUuid,
-          snapshot: { messageId: userUuid, trackedFileBackups: {}, timestamp: new Date(clock).toISOString() },
-          isSnapshotUpdate: false
-        })
-      }
-      const steps = 1 + Math.floor(rand() * 4)
-      for (let step = 0; step < steps && size < budget; step++) {
-        clock += 2_000 + Math.floor(rand() * 20_000)
-        const messageId = idOf("msg_", `${tag}/${step}`)
-        const requestId = idOf("req_", `${tag}/${step}`)
-        const input = 3 + Math.floor(rand() * 200)
-        const cacheRead = Math.floor(rand() * 60_000)
-        const write5m = Math.floor(rand() * 4_000)
-        const write1h = rand() < 0.2 ? Math.floor(rand() * 2_000) : 0
-        const finalOutput = 20 + Math.floor(rand() * 900)
-        const usage = (outputTokens: number) => ({
-          input_tokens: input,
-          cache_creation_input_tokens: write5m + write1h,
-          cache_read_input_tokens: cacheRead,
-          cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h },
-          output_tokens: outputTokens,
-          service_tier: "standard"
-        })
-        // the streamed fragments of one API message: same id, the last carries the final output count
-        const fragment = (uuid: string, content: unknown, stopReason: string | null, outputTokens: number) => {
-          push({
-            ...base(uuid),
-            type: "assistant",
-            requestId,
-            message: {
-              id: messageId,
-              type: "message",
-              role: "assistant",
-              model,
-              content: [content],
-              stop_reason: stopReason,
-              stop_sequence: null,
-              usage: usage(outputTokens)
-            }
-          })
-          parent = uuid
-        }
-        fragment(uuidOf(`${tag}/${step}/text`), { type: "text", text: words(15 + Math.floor(rand() * 40)) }, null, 1)
-        const tool = pick(TOOLS)
-        const toolUseId = idOf("toolu_", `${tag}/${step}`)
-        fragment(
-          uuidOf(`${tag}/${step}/tool`),
-          {
-            type: "tool_use",
-            id: toolUseId,
-            name: tool,
-            input: tool === "Bash"
-              ? { command: `pnpm ${pick(WORDS)}` }
-              : { file_path: `${ids.cwd}/src/${pick(WORDS)}.ts` }
-          },
-          "tool_use",
-          finalOutput
-        )
-        clock += 500 + Math.floor(rand() * 5_000)
-        const resultUuid = uuidOf(`${tag}/${step}/result`)
-        // mostly short outputs, one in ten long: real transcripts average about 1.5 KB a line
-        const text = output(rand() < 0.9 ? 200 + Math.floor(rand() * 2_800) : 5_000 + Math.floor(rand() * 25_000))
-        push({
-          ...base(uuidOf(`${tag}/${step}/progress`)),
-          type: "progress",
-          toolUseID: toolUseId,
-          parentToolUseID: toolUseId,
-          data: { type: "bash_progress", output: words(20), elapsedTimeSeconds: 2 }
-        })
-        push({
-          ...base(resultUuid),
-          type: "user",
-          message: { role: "user", content: [{ tool_use_id: toolUseId, type: "tool_result", content: text }] },
-          toolUseResult: { stdout: text.slice(0, 2_000), stderr: "", interrupted: false, isImage: false }
-        })
-        parent = resultUuid
-      }
-      if (ids.agentId === undefined && turn === 3 && rand() < 0.3) {
-        const boundary = uuidOf(`${tag}/compact`)
-        push({
-          ...base(boundary),
-          type: "system",
-          subtype: "compact_boundary",
-          content: "Conversation compacted",
-          level: "info",
-          compactMetadata: { trigger: "auto", preTokens: 150_000 + Math.floor(rand() * 20_000) }
-        })
-        parent = boundary
-      }
-      clock += 30_000 + Math.floor(rand() * 600_000)
-      turn++
-    }
-    if (ids.agentId === undefined) {
-      push({ type: "custom-title", customTitle: `${words(4)}`, sessionId: ids.sessionId })
-    }
-    const text = out.join("\n") + "\n"
-    fs.writeFileSync(file, text)
-    lines += out.length
-    bytes += Buffer.byteLength(text)
-    return clock
+  for (let i = 0; i < plan.sessionCount; i++) {
+    const written = writeSession(plan, draw, i)
+    lines += written.lines
+    bytes += written.bytes
+    subagents += written.subagents
   }
-
-  const daysBack = Math.max(1, Math.ceil(sessionCount / 60))
-  for (let i = 0; i < sessionCount; i++) {
-    const project = i % projectCount
-    const cwd = cwds?.[project] ?? `/home/dev/src/project-${project}`
-    const projectKey = cwd.replace(/[^A-Za-z0-9]/g, "-")
-    const sessionId = uuidOf(`session/${seed}/${i}`)
-    const dir = path.join(configDir, "projects", projectKey)
-    fs.mkdirSync(dir, { recursive: true })
-    const startMs = end - Math.floor(((sessionCount - i) / sessionCount) * daysBack * 86_400_000)
-    const withAgent = i % subagentEvery === subagentEvery - 1
-    const mainBudget = withAgent ? perSession * 0.8 : perSession
-    writeTranscript(path.join(dir, `${sessionId}.jsonl`), { sessionId, cwd }, mainBudget, startMs, `s${seed}/${i}`)
-    if (withAgent) {
-      const agentId = idOf("a", `agent/${seed}/${i}`).slice(0, 8).toLowerCase()
-      const agentDir = path.join(dir, sessionId, "subagents")
-      fs.mkdirSync(agentDir, { recursive: true })
-      writeTranscript(
-        path.join(agentDir, `agent-${agentId}.jsonl`),
-        { sessionId, cwd, agentId },
-        perSession * 0.2,
-        startMs + 60_000,
-        `a${seed}/${i}`
-      )
-      fs.writeFileSync(
-        path.join(agentDir, `agent-${agentId}.meta.json`),
-        JSON.stringify({ agentType: "Explore", description: words(5) })
-      )
-      subagents++
-    }
-  }
-  const result = { configDir, sessions: sessionCount, subagents, lines, bytes }
+  const result = { configDir, sessions: plan.sessionCount, subagents, lines, bytes }
   fs.writeFileSync(marker, JSON.stringify({ options: wanted, result }))
   return result
 }

@@ -234,6 +234,115 @@ export const lastUserText: (request: ModelRequest) => string | undefined = Inter
 
 const token = (bytes: number) => randomBytes(bytes).toString("hex")
 
+// The request as the script and the log see it: path, query, headers and the JSON body (empty
+// when it is not a JSON object: the answer then says why).
+const describe = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const url = new URL(request.url, "http://double")
+  const text = yield* Effect.orElseSucceed(request.text, () => "")
+  let body: { readonly [key: string]: unknown } = {}
+  try {
+    const parsed: unknown = text === "" ? {} : JSON.parse(text)
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) body = parsed as typeof body
+  } catch {
+    // logged with an empty body; the answer below says why
+  }
+  const described: ModelRequest = {
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: { ...request.headers },
+    body
+  }
+  return { request, described }
+})
+
+const headers = () => ({ "request-id": `req_double_${token(8)}` })
+
+const errorResponse = (error: ModelError["error"]) =>
+  HttpServerResponse.unsafeJson(
+    { type: "error", error: { type: error.type ?? "api_error", message: error.message ?? "model double error" } },
+    { status: error.status, headers: headers() }
+  )
+
+// A double's state: the script's progress, the requests so far, the messages answered. Requests
+// are answered one after another on this thread: plain mutable state suffices.
+interface DoubleState {
+  script: ReturnType<typeof Internal.initialState>
+  readonly log: Array<ModelRequestLogEntry>
+  served: number
+}
+
+// `POST /v1/messages`: the script's answer (an error when it throws), as JSON or as a stream.
+const messages = (double: DoubleState) =>
+  Effect.gen(function*() {
+    const { described, request } = yield* describe
+    const answer = yield* Effect.try({
+      try: () => Internal.choose(double.script, described),
+      catch: (cause) => (cause instanceof Error ? cause.message : String(cause))
+    }).pipe(
+      Effect.catchAll((thrown) =>
+        Effect.succeed<ModelAnswer>({ error: { status: 500, message: `model double: the script threw: ${thrown}` } })
+      )
+    )
+    if (Internal.isError(answer)) {
+      double.log.push({ ...described, route: "messages", method: request.method, status: answer.error.status })
+      return errorResponse(answer.error)
+    }
+    double.served++
+    const rendered = Internal.render(answer, described, {
+      message: `msg_double_${double.served}_${token(6)}`,
+      toolUse: () => `toolu_double_${token(8)}`
+    })
+    double.log.push({ ...described, route: "messages", method: request.method, status: 200, response: rendered })
+    return described.body["stream"] === true
+      ? HttpServerResponse.text(Internal.sse(rendered), {
+        contentType: "text/event-stream",
+        headers: { ...headers(), "cache-control": "no-cache" }
+      })
+      : HttpServerResponse.unsafeJson(rendered, { headers: headers() })
+  })
+
+const countTokens = (double: DoubleState) =>
+  Effect.gen(function*() {
+    const { described, request } = yield* describe
+    double.log.push({ ...described, route: "count_tokens", method: request.method, status: 200 })
+    return HttpServerResponse.unsafeJson(
+      { input_tokens: Internal.estimateTokens([described.body["system"], described.body["messages"]]) },
+      { headers: headers() }
+    )
+  })
+
+const unknown = (double: DoubleState) =>
+  Effect.gen(function*() {
+    const { described, request } = yield* describe
+    double.log.push({ ...described, route: "unknown", method: request.method, status: 404 })
+    return errorResponse({
+      status: 404,
+      type: "not_found_error",
+      message: `model double: no route ${described.path}`
+    })
+  })
+
+// Serves the double's routes on 127.0.0.1:port in the scope; the port it got.
+const listen = Effect.fnUntraced(function*(double: DoubleState, port: number) {
+  const router = HttpRouter.empty.pipe(
+    HttpRouter.post("/v1/messages", messages(double)),
+    HttpRouter.post("/v1/messages/count_tokens", countTokens(double)),
+    HttpRouter.all("*", unknown(double))
+  )
+  const context = yield* Layer.build(
+    HttpServer.serve(router).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(() => Http.createServer(), { host: "127.0.0.1", port }))
+    )
+  ).pipe(
+    Effect.mapError((cause) =>
+      new ModelDoubleError({ reason: "Listen", description: `cannot listen on 127.0.0.1:${port}`, cause })
+    )
+  )
+  const address = Context.get(context, HttpServer.HttpServer).address
+  return address._tag === "TcpAddress" ? address.port : 0
+})
+
 /**
  * Starts a double; it stops when the scope closes.
  *
@@ -242,110 +351,9 @@ const token = (bytes: number) => randomBytes(bytes).toString("hex")
  */
 export const make: (options?: ModelDoubleOptions) => Effect.Effect<ModelDouble, ModelDoubleError, Scope.Scope> = Effect
   .fn("ModelDouble.make")(function*(options: ModelDoubleOptions = {}) {
-    // Requests are answered one after another on this thread: plain mutable state suffices.
-    let state = Internal.initialState(options.script ?? [])
-    const log: Array<ModelRequestLogEntry> = []
-    let served = 0
-
-    const describe = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const url = new URL(request.url, "http://double")
-      const text = yield* Effect.orElseSucceed(request.text, () => "")
-      let body: { readonly [key: string]: unknown } = {}
-      try {
-        const parsed: unknown = text === "" ? {} : JSON.parse(text)
-        if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) body = parsed as typeof body
-      } catch {
-        // logged with an empty body; the answer below says why
-      }
-      const described: ModelRequest = {
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: { ...request.headers },
-        body
-      }
-      return { request, described }
-    })
-
-    const headers = () => ({ "request-id": `req_double_${token(8)}` })
-
-    const errorResponse = (error: ModelError["error"]) =>
-      HttpServerResponse.unsafeJson(
-        { type: "error", error: { type: error.type ?? "api_error", message: error.message ?? "model double error" } },
-        { status: error.status, headers: headers() }
-      )
-
-    const messages = Effect.gen(function*() {
-      const { described, request } = yield* describe
-      const answer = yield* Effect.try({
-        try: () => Internal.choose(state, described),
-        catch: (cause) => (cause instanceof Error ? cause.message : String(cause))
-      }).pipe(
-        Effect.catchAll((thrown) =>
-          Effect.succeed<ModelAnswer>({ error: { status: 500, message: `model double: the script threw: ${thrown}` } })
-        )
-      )
-      if (Internal.isError(answer)) {
-        log.push({ ...described, route: "messages", method: request.method, status: answer.error.status })
-        return errorResponse(answer.error)
-      }
-      served++
-      const rendered = Internal.render(answer, described, {
-        message: `msg_double_${served}_${token(6)}`,
-        toolUse: () => `toolu_double_${token(8)}`
-      })
-      log.push({ ...described, route: "messages", method: request.method, status: 200, response: rendered })
-      return described.body["stream"] === true
-        ? HttpServerResponse.text(Internal.sse(rendered), {
-          contentType: "text/event-stream",
-          headers: { ...headers(), "cache-control": "no-cache" }
-        })
-        : HttpServerResponse.unsafeJson(rendered, { headers: headers() })
-    })
-
-    const countTokens = Effect.gen(function*() {
-      const { described, request } = yield* describe
-      log.push({ ...described, route: "count_tokens", method: request.method, status: 200 })
-      return HttpServerResponse.unsafeJson(
-        { input_tokens: Internal.estimateTokens([described.body["system"], described.body["messages"]]) },
-        { headers: headers() }
-      )
-    })
-
-    const unknown = Effect.gen(function*() {
-      const { described, request } = yield* describe
-      log.push({ ...described, route: "unknown", method: request.method, status: 404 })
-      return errorResponse({
-        status: 404,
-        type: "not_found_error",
-        message: `model double: no route ${described.path}`
-      })
-    })
-
-    const router = HttpRouter.empty.pipe(
-      HttpRouter.post("/v1/messages", messages),
-      HttpRouter.post("/v1/messages/count_tokens", countTokens),
-      HttpRouter.all("*", unknown)
-    )
-
-    const context = yield* Layer.build(
-      HttpServer.serve(router).pipe(
-        Layer.provideMerge(
-          NodeHttpServer.layer(() => Http.createServer(), { host: "127.0.0.1", port: options.port ?? 0 })
-        )
-      )
-    ).pipe(
-      Effect.mapError((cause) =>
-        new ModelDoubleError({
-          reason: "Listen",
-          description: `cannot listen on 127.0.0.1:${options.port ?? 0}`,
-          cause
-        })
-      )
-    )
-    const address = Context.get(context, HttpServer.HttpServer).address
-    const port = address._tag === "TcpAddress" ? address.port : 0
-    const snapshot = Effect.sync((): ReadonlyArray<ModelRequestLogEntry> => [...log])
+    const double: DoubleState = { script: Internal.initialState(options.script ?? []), log: [], served: 0 }
+    const port = yield* listen(double, options.port ?? 0)
+    const snapshot = Effect.sync((): ReadonlyArray<ModelRequestLogEntry> => [...double.log])
     return {
       url: `http://127.0.0.1:${port}`,
       port,
@@ -356,10 +364,10 @@ export const make: (options?: ModelDoubleOptions) => Effect.Effect<ModelDouble, 
       ),
       setScript: (script: Script) =>
         Effect.sync(() => {
-          state = Internal.initialState(script)
+          double.script = Internal.initialState(script)
         }),
       clearRequests: Effect.sync(() => {
-        log.length = 0
+        double.log.length = 0
       })
     }
   })

@@ -108,6 +108,172 @@ const script = [
 
 type Message = { readonly type: string; readonly [key: string]: unknown }
 
+// One case's world: the model double, the real CLI, the store, a HOME and a project directory.
+interface World {
+  readonly double: Awaited<ReturnType<typeof startModelDouble>>
+  readonly claude: Awaited<ReturnType<typeof realClaude>>
+  readonly store: RealClaudeStore
+  readonly home: string
+  readonly cwd: string
+  readonly query: typeof Sdk.query
+  readonly model: string
+}
+
+/** Runs `body` in a fresh world (skipped without a Claude Code binary); everything released after it. */
+const withWorld = async (
+  makeStore: () => Promise<RealClaudeStore> | RealClaudeStore,
+  model: string,
+  skip: (note?: string) => void,
+  body: (world: World) => Promise<void>
+) => {
+  const detected = await detectClaude()
+  if (!detected.available) return skip(`no Claude Code binary: ${detected.reason}`)
+  const { query } = await loadSdk()
+  const double = await startModelDouble({ script })
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-home-"))
+  const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-project-")))
+  const store = await makeStore()
+  try {
+    const claude = await realClaude({ baseUrl: double.url, path: detected.path })
+    await body({ double, claude, store, home, cwd, query, model })
+  } finally {
+    await store.close?.()
+    await double.close()
+    fs.rmSync(home, { recursive: true, force: true })
+    fs.rmSync(cwd, { recursive: true, force: true })
+  }
+}
+
+/** Every message of one `query()` in the world, with the store mirroring it. */
+const collect = async (
+  world: World,
+  prompt: string | AsyncIterable<Sdk.SDKUserMessage>,
+  options: Partial<Sdk.Options>
+): Promise<Array<Message>> => {
+  const messages: Array<Message> = []
+  for await (
+    const message of world.query({
+      prompt,
+      options: {
+        ...world.claude.queryOptions(world.home),
+        cwd: world.cwd,
+        sessionStore: world.store,
+        model: world.model,
+        ...options
+      }
+    })
+  ) messages.push(message as Message)
+  return messages
+}
+
+/** Two prompts in one process, the second sent once the first turn's result arrived. */
+const twoTurns = async (world: World): Promise<Array<Message>> => {
+  let firstDone!: () => void
+  const first = new Promise<void>((resolve) => (firstDone = resolve))
+  const prompts = async function*() {
+    yield promptMessage("List the project")
+    await first
+    yield promptMessage("Now the tests")
+  }
+  const messages: Array<Message> = []
+  for await (
+    const message of world.query({
+      prompt: prompts() as AsyncIterable<Sdk.SDKUserMessage>,
+      options: {
+        ...world.claude.queryOptions(world.home),
+        cwd: world.cwd,
+        sessionStore: world.store,
+        allowedTools: ["Bash"],
+        model: world.model
+      }
+    })
+  ) {
+    messages.push(message as Message)
+    if (message.type === "result") firstDone()
+  }
+  return messages
+}
+
+/** The JSON lines of a transcript the CLI wrote under the world's HOME. */
+const readTranscript = (file: string): Array<Message> =>
+  fs.readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").map((line) =>
+    JSON.parse(line) as Message
+  )
+
+const transcriptOf = (home: string, key: { projectKey: string; sessionId: string }): Array<Message> =>
+  readTranscript(path.join(home, ".claude", "projects", key.projectKey, `${key.sessionId}.jsonl`))
+
+/** Two turns in one process: both mirrored, in order, but what the CLI keeps local. */
+const mirrorTwoTurns = async (world: World) => {
+  const { expect } = await loadVitest()
+  const messages = await twoTurns(world)
+  const results = messages.filter((message) => message.type === "result")
+  expect(results.map((result) => result["subtype"])).toEqual(["success", "success"])
+  const sessionId = String(results[0]!["session_id"])
+  expect(results[1]!["session_id"]).toBe(sessionId)
+  const key = { projectKey: projectKeyFor(world.cwd), sessionId }
+  const stored = (await world.store.load(key)) ?? []
+  const written = transcriptOf(world.home, key)
+  // everything the CLI wrote, in order, but what it keeps local
+  expect(stored).toEqual(written.filter((entry) => !KEPT_LOCAL.has(entry.type)))
+  expect(stored.filter((entry) => entry.type === "user" || entry.type === "assistant").length)
+    .toBeGreaterThanOrEqual(6)
+  const [summary] = (await world.store.listSessionSummaries?.(key.projectKey)) ?? []
+  if (world.store.listSessionSummaries !== undefined) expect(summary?.sessionId).toBe(sessionId)
+  return { key, stored: stored.length, savedCost: Number(results.at(-1)!["total_cost_usd"]) }
+}
+
+/** A resume from the store alone: the whole history sent, the running cost continued, the new turn stored. */
+const resumeFromStore = async (world: World, mirrored: Awaited<ReturnType<typeof mirrorTwoTurns>>) => {
+  const { expect } = await loadVitest()
+  const { key } = mirrored
+  // only the store has the session now
+  fs.rmSync(path.join(world.home, ".claude", "projects"), { recursive: true, force: true })
+  const asked = world.double.agentRequests().length
+  const resumed = await collect(world, "And the docs", { resume: key.sessionId })
+  const result = resumed.find((message) => message.type === "result")
+  expect(result?.["subtype"]).toBe("success")
+  expect(result?.["session_id"]).toBe(key.sessionId)
+  // the model saw both earlier turns, the tool round included, then the new prompt
+  const firstRequest = world.double.agentRequests()[asked]!
+  const history = firstRequest.body["messages"] as ReadonlyArray<unknown>
+  const roles = world.double.agentRequests()[asked - 1]!.body["messages"] as ReadonlyArray<unknown>
+  expect(history.length).toBeGreaterThan(roles.length)
+  expect(JSON.stringify(history)).toContain("List the project")
+  expect(JSON.stringify(history)).toContain("Now the tests")
+  expect(lastUserText(firstRequest)).toContain("And the docs")
+  // cost is cumulative per session: the resumed run starts from the saved total
+  expect(Number(result?.["total_cost_usd"])).toBeGreaterThan(mirrored.savedCost)
+  expect(((await world.store.load(key)) ?? []).length).toBeGreaterThan(mirrored.stored)
+}
+
+/** A Task subagent's transcript mirrored under its subpath, with its `agent_metadata`. */
+const mirrorSubagent = async (world: World) => {
+  const { expect } = await loadVitest()
+  const messages = await collect(world, "Delegate the count", { allowedTools: ["Task"] })
+  const result = messages.find((message) => message.type === "result")
+  expect(result?.["subtype"]).toBe("success")
+  const key = { projectKey: projectKeyFor(world.cwd), sessionId: String(result?.["session_id"]) }
+  if (world.store.listSubkeys === undefined) return
+  const subkeys = await world.store.listSubkeys(key)
+  const subagents = subkeys.filter((subpath) => subpath.startsWith("subagents/agent-"))
+  expect(subagents).toHaveLength(1)
+  const entries = (await world.store.load({ ...key, subpath: subagents[0]! })) ?? []
+  // the subagent's conversation, as the CLI wrote it, and its metadata: the CLI mirrors an
+  // `agent_metadata` entry as the subagent starts and as it ends (the SDK restores the last)
+  expect(JSON.stringify(entries)).toContain(SUBAGENT_PROMPT)
+  expect(JSON.stringify(entries)).toContain("There are 0 files.")
+  const metadata = entries.filter((entry) => entry.type === "agent_metadata")
+  expect(metadata.length).toBeGreaterThanOrEqual(1)
+  for (const entry of metadata) expect(entry).toMatchObject({ agentType: "general-purpose" })
+  const written = readTranscript(
+    path.join(world.home, ".claude", "projects", key.projectKey, key.sessionId, `${subagents[0]!}.jsonl`)
+  )
+  expect(entries.filter((entry) => entry.type !== "agent_metadata")).toEqual(
+    written.filter((entry) => !KEPT_LOCAL.has(entry.type))
+  )
+}
+
 /**
  * Registers the suite (one `describe(name)`, one `it` per case).
  *
@@ -122,168 +288,19 @@ export const runSessionStoreRealClaudeSuite = (
   const { describe, it } = requireRunner("runSessionStoreRealClaudeSuite")
   const timeout = options.timeoutMs ?? 60_000
   const model = options.model ?? "claude-sonnet-4-5"
-
-  /** One case's world: double, CLI, store, HOME and project; everything released after `body`. */
-  const withWorld = async (
-    skip: (note?: string) => void,
-    body: (world: {
-      readonly double: Awaited<ReturnType<typeof startModelDouble>>
-      readonly claude: Awaited<ReturnType<typeof realClaude>>
-      readonly store: RealClaudeStore
-      readonly home: string
-      readonly cwd: string
-      readonly query: typeof Sdk.query
-    }) => Promise<void>
-  ) => {
-    const detected = await detectClaude()
-    if (!detected.available) return skip(`no Claude Code binary: ${detected.reason}`)
-    const { query } = await loadSdk()
-    const double = await startModelDouble({ script })
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-home-"))
-    const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acx-real-project-")))
-    const store = await makeStore()
-    try {
-      const claude = await realClaude({ baseUrl: double.url, path: detected.path })
-      await body({ double, claude, store, home, cwd, query })
-    } finally {
-      await store.close?.()
-      await double.close()
-      fs.rmSync(home, { recursive: true, force: true })
-      fs.rmSync(cwd, { recursive: true, force: true })
-    }
-  }
-
-  /** Two prompts in one process, the second sent once the first turn's result arrived. */
-  const twoTurns = async (world: Parameters<Parameters<typeof withWorld>[1]>[0]): Promise<Array<Message>> => {
-    let firstDone!: () => void
-    const first = new Promise<void>((resolve) => (firstDone = resolve))
-    const prompts = async function*() {
-      yield promptMessage("List the project")
-      await first
-      yield promptMessage("Now the tests")
-    }
-    const messages: Array<Message> = []
-    for await (
-      const message of world.query({
-        prompt: prompts() as AsyncIterable<Sdk.SDKUserMessage>,
-        options: {
-          ...world.claude.queryOptions(world.home),
-          cwd: world.cwd,
-          sessionStore: world.store,
-          allowedTools: ["Bash"],
-          model
-        }
-      })
-    ) {
-      messages.push(message as Message)
-      if (message.type === "result") firstDone()
-    }
-    return messages
-  }
-
-  const transcriptOf = (home: string, key: { projectKey: string; sessionId: string }): Array<Message> =>
-    fs.readFileSync(path.join(home, ".claude", "projects", key.projectKey, `${key.sessionId}.jsonl`), "utf8")
-      .split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Message)
-
   describe(`${name} with the real Claude Code CLI`, () => {
     // one case, not two: the resume continues the two mirrored turns (each CLI process started
     // costs about a CPU-second; a separate resume case ran the same two turns again)
     it(
       "mirrors two turns of one process, then resumes from the store alone: the whole history, the running cost, the new turn stored",
-      async ({ skip }) => {
-        await withWorld(skip, async (world) => {
-          const { expect } = await loadVitest()
-          const messages = await twoTurns(world)
-          const results = messages.filter((message) => message.type === "result")
-          expect(results.map((result) => result["subtype"])).toEqual(["success", "success"])
-          const sessionId = String(results[0]!["session_id"])
-          expect(results[1]!["session_id"]).toBe(sessionId)
-          const key = { projectKey: projectKeyFor(world.cwd), sessionId }
-          const stored = (await world.store.load(key)) ?? []
-          const written = transcriptOf(world.home, key)
-          // everything the CLI wrote, in order, but what it keeps local
-          expect(stored).toEqual(written.filter((entry) => !KEPT_LOCAL.has(entry.type)))
-          expect(stored.filter((entry) => entry.type === "user" || entry.type === "assistant").length)
-            .toBeGreaterThanOrEqual(6)
-          const [summary] = (await world.store.listSessionSummaries?.(key.projectKey)) ?? []
-          if (world.store.listSessionSummaries !== undefined) expect(summary?.sessionId).toBe(sessionId)
-
-          const before = stored.length
-          // only the store has the session now
-          fs.rmSync(path.join(world.home, ".claude", "projects"), { recursive: true, force: true })
-          const asked = world.double.agentRequests().length
-          const resumed: Array<Message> = []
-          for await (
-            const message of world.query({
-              prompt: "And the docs",
-              options: {
-                ...world.claude.queryOptions(world.home),
-                cwd: world.cwd,
-                sessionStore: world.store,
-                resume: sessionId,
-                model
-              }
-            })
-          ) resumed.push(message as Message)
-          const result = resumed.find((message) => message.type === "result")
-          expect(result?.["subtype"]).toBe("success")
-          expect(result?.["session_id"]).toBe(sessionId)
-          // the model saw both earlier turns, the tool round included, then the new prompt
-          const firstRequest = world.double.agentRequests()[asked]!
-          const history = firstRequest.body["messages"] as ReadonlyArray<unknown>
-          const roles = world.double.agentRequests()[asked - 1]!.body["messages"] as ReadonlyArray<unknown>
-          expect(history.length).toBeGreaterThan(roles.length)
-          expect(JSON.stringify(history)).toContain("List the project")
-          expect(JSON.stringify(history)).toContain("Now the tests")
-          expect(lastUserText(firstRequest)).toContain("And the docs")
-          // cost is cumulative per session: the resumed run starts from the saved total
-          const saved = Number(results.at(-1)!["total_cost_usd"])
-          expect(Number(result?.["total_cost_usd"])).toBeGreaterThan(saved)
-          expect(((await world.store.load(key)) ?? []).length).toBeGreaterThan(before)
-        })
-      },
+      ({ skip }) =>
+        withWorld(makeStore, model, skip, async (world) => resumeFromStore(world, await mirrorTwoTurns(world))),
       timeout
     )
-
-    it("mirrors a Task subagent's transcript under its subpath, with its agent_metadata", async ({ skip }) => {
-      await withWorld(skip, async (world) => {
-        const { expect } = await loadVitest()
-        const messages: Array<Message> = []
-        for await (
-          const message of world.query({
-            prompt: "Delegate the count",
-            options: {
-              ...world.claude.queryOptions(world.home),
-              cwd: world.cwd,
-              sessionStore: world.store,
-              allowedTools: ["Task"],
-              model
-            }
-          })
-        ) messages.push(message as Message)
-        const result = messages.find((message) => message.type === "result")
-        expect(result?.["subtype"]).toBe("success")
-        const key = { projectKey: projectKeyFor(world.cwd), sessionId: String(result?.["session_id"]) }
-        if (world.store.listSubkeys === undefined) return
-        const subkeys = await world.store.listSubkeys(key)
-        const subagents = subkeys.filter((subpath) => subpath.startsWith("subagents/agent-"))
-        expect(subagents).toHaveLength(1)
-        const entries = (await world.store.load({ ...key, subpath: subagents[0]! })) ?? []
-        // the subagent's conversation, as the CLI wrote it, and its metadata: the CLI mirrors an
-        // `agent_metadata` entry as the subagent starts and as it ends (the SDK restores the last)
-        expect(JSON.stringify(entries)).toContain(SUBAGENT_PROMPT)
-        expect(JSON.stringify(entries)).toContain("There are 0 files.")
-        const metadata = entries.filter((entry) => entry.type === "agent_metadata")
-        expect(metadata.length).toBeGreaterThanOrEqual(1)
-        for (const entry of metadata) expect(entry).toMatchObject({ agentType: "general-purpose" })
-        const written = fs.readFileSync(
-          path.join(world.home, ".claude", "projects", key.projectKey, key.sessionId, `${subagents[0]!}.jsonl`),
-          "utf8"
-        ).split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Message)
-        expect(entries.filter((entry) => entry.type !== "agent_metadata")).toEqual(
-          written.filter((entry) => !KEPT_LOCAL.has(entry.type))
-        )
-      })
-    }, timeout)
+    it(
+      "mirrors a Task subagent's transcript under its subpath, with its agent_metadata",
+      ({ skip }) => withWorld(makeStore, model, skip, mirrorSubagent),
+      timeout
+    )
   })
 }

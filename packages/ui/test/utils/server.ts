@@ -97,6 +97,22 @@ export const dropSchemas = async (): Promise<void> => {
 }
 
 /**
+ * The server started in this process on a config directory as it is (nothing built into it),
+ * as `acx ui --config-dir` serves it: its URL (the one `acx ui` prints, token included), its
+ * origin and token, and stop. For a test about the page, where the process adds nothing.
+ */
+export const serveConfigDir = async (configDir: string, acxHome: string) => {
+  const scope = Effect.runSync(Scope.make())
+  const server = await Effect.runPromise(Scope.extend(UiServer.make({ configDir, acxHome, port: 0 }), scope))
+  return {
+    url: server.url,
+    origin: `http://127.0.0.1:${server.port}`,
+    token: server.token,
+    stop: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+/**
  * Starts the server on a fresh copy of the fixtures (or on `configDir`) with a fresh ACX_HOME;
  * with `store`, on a store filled from that copy instead.
  */

@@ -5,22 +5,15 @@
  * one line per window and listed (damaged lines skipped, markup in the file never rendered);
  * nothing loads from another origin and no error reaches the console.
  */
+import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
+import { assistantLine } from "@acx/fixtures/assistantLine"
 import * as CostsView from "@acx/ui/CostsView"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { assistantLine } from "./utils/assistantLine.js"
-import {
-  browserAvailable,
-  closeClean,
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  startUi,
-  stopWithBrowser
-} from "./utils/ui.js"
+import { browserAvailable, closeClean, launchBrowser, openPage, stopWithBrowser } from "./utils/browser.js"
 
 const SESSION = "00000000-0000-4000-8000-0000000000aa"
 

@@ -7,12 +7,12 @@
  * in both.
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import type * as UiApi from "@acx/ui/UiApi"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 
 let dir: string
 let built: Fixtures.BuiltConfigDir

@@ -7,22 +7,22 @@
  * open session page and in the open list.
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi } from "@acx/fixtures/acxUi"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   horizontalOverflow,
   openPage,
-  type RunningUi,
   startWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 const TASK_TOOL = "toolu_01VmaERAwhb19LGUwu9GenaK"
 const HOSTILE_ID = "77777777-7777-4777-8777-777777777777"

@@ -9,6 +9,8 @@
  * - the server back: the page says it is live again without being reloaded, and a session
  *   appended after the restart shows up the same way.
  */
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi } from "@acx/fixtures/acxUi"
 import { startEmbeddedPostgres } from "@acx/fixtures/postgres"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import * as Effect from "effect/Effect"
@@ -16,15 +18,7 @@ import * as Redacted from "effect/Redacted"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import {
-  browserAvailable,
-  closeClean,
-  openPage,
-  type RunningUi,
-  startWithBrowser,
-  stopWithBrowser
-} from "./utils/ui.js"
+import { browserAvailable, closeClean, openPage, startWithBrowser, stopWithBrowser } from "./utils/browser.js"
 
 // Well under the page's safety-net poll (storeClock's LISTENED_POLL, 30 s): what arrives within
 // it was announced, not polled for.

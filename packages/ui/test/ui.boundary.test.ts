@@ -6,6 +6,8 @@
  * And every string a route shows is masked: a secret planted in each field the page or an export
  * shows comes out of no route, while with `mask=0` each one does (the check can fail).
  */
+import { acx, BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as UiSecurity from "@acx/ui/UiSecurity"
 import * as UiServer from "@acx/ui/UiServer"
 import * as Effect from "effect/Effect"
@@ -13,8 +15,6 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 import {
   PLANTED_FIELDS,
   type PlantedSession,

@@ -7,12 +7,12 @@
  * $12.23 / 15.4 M and $0.33 / 376 K.
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import type * as SessionView from "@acx/ui/SessionView"
 import type * as UiApi from "@acx/ui/UiApi"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 
 let dir: string
 let built: Fixtures.BuiltConfigDir

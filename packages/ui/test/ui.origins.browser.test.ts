@@ -8,19 +8,13 @@
  *   clones are one project, `github.com/org/app`), and that row opens the sessions list filtered
  *   to the project's sessions on both machines.
  */
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi } from "@acx/fixtures/acxUi"
+import { laptop } from "@acx/fixtures/team"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { laptop } from "./utils/team.js"
-import {
-  browserAvailable,
-  closeClean,
-  openPage,
-  type RunningUi,
-  startWithBrowser,
-  stopWithBrowser
-} from "./utils/ui.js"
+import { browserAvailable, closeClean, openPage, startWithBrowser, stopWithBrowser } from "./utils/browser.js"
 
 describe.skipIf(!browserAvailable)("acx ui --from a team's store: machines, users, projects across machines", () => {
   let dir: string

@@ -4,20 +4,20 @@
  * browser without the token is refused.
  */
 import * as Fixtures from "@acx/fixtures"
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi } from "@acx/fixtures/acxUi"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   horizontalOverflow,
   openPage,
-  type RunningUi,
   screenshot,
   startWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 describe.skipIf(!browserAvailable)("acx ui: the sessions page in a browser", () => {
   let dir: string

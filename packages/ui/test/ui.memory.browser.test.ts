@@ -7,22 +7,21 @@
  * written while the page is open appears on it (SSE). Nothing loads from another origin.
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as MemorySeed from "@acx/memory/MemorySeed"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   openPage,
-  type RunningUi,
   screenshot,
-  startUi,
   startWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 describe.skipIf(!browserAvailable)("acx ui: the memory page in a browser", () => {
   let dir: string

@@ -7,14 +7,14 @@
  * config directory's, are `@acx/ui`'s StoreRoutes test; in a browser, `ui.store.browser.test.ts`.)
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
+import { dropSchema, showsPassword } from "@acx/fixtures/postgresTools"
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
 import { randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { dropSchema, showsPassword } from "./utils/postgres.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 import { request } from "./utils/uiFixture.js"
 
 const PG_URL = process.env["ACX_PG_URL"]

@@ -1,6 +1,6 @@
 /**
  * `acx ui --from postgres://VIEWER@…` over a hub, as a viewer limited by `acx hub grant` to one
- * project, on an embedded Postgres of this file's own (see utils/hub.ts): every route of the page
+ * project, on an embedded Postgres of this file's own (see `@acx/fixtures/hub`): every route of the page
  * that reads the store answers with the granted project's sessions only. The list, the usage, the
  * costs and the search name no other session; a session of another project, its subagents, its
  * blocks, its lines, its export and its event stream are "not found", as a session that does not
@@ -9,11 +9,12 @@
  * rows of before. (The memory routes read the machine's own memory database, not the store.)
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
+import { asRole, hubOf, query, type RunningHub, startHub } from "@acx/fixtures/hub"
+import * as PostgresHub from "@acx/session-store/PostgresHub"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { asRole, query, type RunningHub, startHub } from "./utils/hub.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 import { request } from "./utils/uiFixture.js"
 
 const STUDIO = "/Users/philipp/dev/studio"
@@ -33,7 +34,9 @@ describe("acx ui --from a hub, as a viewer limited to one project", () => {
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "laptop"))
     const synced = await hub.sync(laptop, built.configDir, "laptop1")
     expect(synced.code, synced.stderr).toBe(0)
-    await query(hub.admin, `CREATE ROLE carol LOGIN PASSWORD 'carol-secret-pw' IN ROLE ${hub.groups.viewer}`)
+    const { database, schema } = hubOf(hub.admin)
+    const viewers = PostgresHub.groupRoles(database, schema).viewer
+    await query(hub.admin, `CREATE ROLE carol LOGIN PASSWORD 'carol-secret-pw' IN ROLE ${viewers}`)
     const grant = await acx(["hub", "grant", "--project", STUDIO, "--role", "carol", "--hub", hub.admin])
     expect(grant.code, grant.stderr).toBe(0)
     granted = (await query(hub.admin, `SELECT session_id FROM acx_session_origin WHERE project = $1`, [STUDIO]))

@@ -1,29 +1,31 @@
 /**
- * The session page in the machine's Chromium: the printed URL opens the list, the session with
- * subagents opens with a tool call, its result and the nested subagent; a planted hostile
- * transcript (`<script>`, `<img onerror>`, a `javascript:` link) runs nothing; a line appended
- * to the open session's transcript appears on the page; nothing overflows at phone width; every
- * session's header shows the list's figure (subagents included) and follows the transcript as it
- * grows; Claude Code's command markup shows as the command and its output; hostile edits, writes
- * and todos (`<script>`, `</details>`, entities, a lone surrogate, a 5 MB old string, 10 000
- * todos, a secret) show as bounded, masked diffs and checklists and run nothing.
+ * The session page in the machine's Chromium, served by the page's server in this process (the
+ * `acx ui` process is `ui.sessions.browser.test.ts`'s): the server's URL (the one `acx ui` prints)
+ * opens the list, the session with subagents opens with a tool call, its result and the nested
+ * subagent; a planted hostile transcript (`<script>`, `<img onerror>`, a `javascript:` link) runs
+ * nothing; a line appended to the open session's transcript appears on the page; nothing overflows
+ * at phone width; every session's header shows the list's figure (subagents included) and follows
+ * the transcript as it grows; Claude Code's command markup shows as the command and its output;
+ * hostile edits, writes and todos (`<script>`, `</details>`, entities, a lone surrogate, a 5 MB
+ * old string, 10 000 todos, a secret) show as bounded, masked diffs and checklists and run
+ * nothing.
  */
 import * as Fixtures from "@acx/fixtures"
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   horizontalOverflow,
   openPage,
-  type RunningUi,
   screenshot,
-  startWithBrowser,
+  type ServedPage,
+  serveWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 const HOSTILE_ID = "66666666-6666-4666-8666-666666666666"
 const TASK_TOOL = "toolu_01VmaERAwhb19LGUwu9GenaK"
@@ -141,7 +143,7 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
   let dir: string
   let built: Fixtures.BuiltConfigDir
   let hostileFile: string
-  let ui: RunningUi
+  let ui: ServedPage
   let browser: Browser
 
   beforeAll(async () => {
@@ -149,7 +151,7 @@ describe.skipIf(!browserAvailable)("acx ui: the session page in a browser", () =
     built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
     hostileFile = path.join(built.configDir, "projects", built.sessions[0]!.projectKey, `${HOSTILE_ID}.jsonl`)
     fs.writeFileSync(hostileFile, hostileTranscript())
-    ;({ browser, ui } = await startWithBrowser(["--config-dir", built.configDir], { ACX_HOME: path.join(dir, "home") }))
+    ;({ browser, ui } = await serveWithBrowser(built.configDir, path.join(dir, "home")))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {

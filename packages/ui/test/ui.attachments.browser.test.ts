@@ -2,23 +2,24 @@
  * The session page on a transcript the real Claude Code writes (three prompts against the model
  * double): the attachments it records beside each prompt (`environment`, `skill_listing`,
  * `deferred_tools_delta`, …) fold into one quiet line that names them and opens on demand, never
- * a card each; the page counts turns (prompts and answers), not entries.
+ * a card each; the page counts turns (prompts and answers), not entries. The page is served by
+ * its server in this process, on the config directory the real Claude Code wrote.
  */
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
 import * as ModelDouble from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   openPage,
-  type RunningUi,
-  startWithBrowser,
+  type ServedPage,
+  serveWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 const claude = await detectClaude()
 if (!claude.available) console.warn(`[acx] real Claude Code tests skipped: ${claude.reason}`)
@@ -31,7 +32,7 @@ describe.skipIf(!browserAvailable || !claude.available)("acx ui: a real Claude C
   let configDir: string
   let attachments: number
   let double: ModelDouble.ModelDoubleHandle
-  let ui: RunningUi
+  let ui: ServedPage
   let browser: Browser
 
   beforeAll(async () => {
@@ -59,7 +60,7 @@ describe.skipIf(!browserAvailable || !claude.available)("acx ui: a real Claude C
     // what today's Claude Code writes: attachments outnumber the prompts
     attachments = lines.filter((line) => line.type === "attachment").length
     expect(attachments).toBeGreaterThan(PROMPTS.length)
-    ;({ browser, ui } = await startWithBrowser(["--config-dir", configDir]))
+    ;({ browser, ui } = await serveWithBrowser(configDir, path.join(dir, "acx-home")))
   }, TEST_TIMEOUT_MS)
 
   afterAll(async () => {

@@ -4,12 +4,12 @@
  * (counted in the bytes the process read, from `/proc/<pid>/io`, not timed). Then a line appended
  * reaches every connection.
  */
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
-import { type RunningUi, startUi } from "./utils/ui.js"
 import { type PlantedSession, plantSecrets, request } from "./utils/uiFixture.js"
 
 const CONNECTIONS = 200

@@ -1,16 +1,16 @@
 /**
- * The web page's end-to-end kit: `acx ui` started as the user starts it (the BUILT binary, a
- * real process, its printed URL read from stdout), and the machine's Chromium driven by
- * playwright-core (no browser download: `CHROME_PATH`, else `/usr/bin/chromium`; where neither
- * exists the browser tests are skipped with the reason printed).
+ * The web page's browser kit: the machine's Chromium driven by playwright-core (no browser
+ * download: `CHROME_PATH`, else `/usr/bin/chromium`; where neither exists the browser tests are
+ * skipped with the reason printed), a page that records its errors and requests to other
+ * origins, screenshots and layout checks. `acx ui` itself is started by `@acx/fixtures/acxUi`.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { expect } from "vitest"
-import { BIN, TEST_ACX_HOME } from "./acx.js"
+import { serveConfigDir } from "./server.js"
 
 /** Chromium's path, or why there is none. */
 export const chromiumPath = (): { readonly path: string } | { readonly reason: string } => {
@@ -49,71 +49,6 @@ export const launchBrowser = (): Promise<Browser> => {
     ]
   })
 }
-
-/** A running `acx ui`: the URL it printed, its port and token, its stderr so far, and stop. */
-export interface RunningUi {
-  readonly url: string
-  readonly origin: string
-  readonly port: number
-  readonly token: string
-  readonly line: string
-  readonly stderr: () => string
-  readonly process: ChildProcess
-  readonly stop: () => Promise<void>
-}
-
-/**
- * Starts `acx ui --port 0 …args` and resolves when it printed its URL line (rejects with its
- * output when it exits first or prints nothing within 30 s).
- */
-export const startUi = (
-  args: ReadonlyArray<string>,
-  env: Readonly<Record<string, string | undefined>> = {}
-): Promise<RunningUi> =>
-  new Promise((resolve, reject) => {
-    const childEnv: Record<string, string> = {}
-    for (const [key, value] of Object.entries({ ACX_HOME: TEST_ACX_HOME, ...process.env, ...env })) {
-      if (value !== undefined && key !== "CLAUDE_CONFIG_DIR") childEnv[key] = value
-    }
-    if (!("ACX_HOME" in env)) childEnv["ACX_HOME"] = TEST_ACX_HOME
-    const child = spawn(process.execPath, [BIN, "ui", ...(args.includes("--port") ? [] : ["--port", "0"]), ...args], {
-      env: childEnv,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    let err = ""
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`acx ui printed no URL within 30 s\nstdout: ${out}\nstderr: ${err}`))
-    }, 30_000)
-    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")))
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8")
-      const match = /(http:\/\/[^\s]+\/\?token=([A-Za-z0-9_-]+))/.exec(out)
-      if (match === null) return
-      clearTimeout(timer)
-      const url = new URL(match[1]!)
-      resolve({
-        url: match[1]!,
-        origin: url.origin,
-        port: Number(url.port),
-        token: match[2]!,
-        line: out.split("\n")[0]!,
-        stderr: () => err,
-        process: child,
-        stop: () =>
-          new Promise((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done()
-            child.once("exit", () => done())
-            child.kill("SIGINT")
-          })
-      })
-    })
-    child.on("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`acx ui exited (${code}) before printing its URL\nstdout: ${out}\nstderr: ${err}`))
-    })
-  })
 
 /** Where the pages' screenshots go (docs/images, shown by docs/ui.md and the README). */
 export const SCREENSHOT_DIR = fileURLToPath(new URL("../../../../docs/images/", import.meta.url))
@@ -154,8 +89,23 @@ export const startWithBrowser = async (
   return { ui, browser }
 }
 
-/** Closes the browser and stops `acx ui` (either may be missing when the set-up failed). */
-export const stopWithBrowser = async (ui: RunningUi | undefined, browser: Browser | undefined): Promise<void> => {
+/** A page being served: by `acx ui` (a {@link RunningUi}), or by the server started in this process. */
+export type ServedPage = Pick<RunningUi, "url" | "origin" | "token" | "stop">
+
+/**
+ * The page's server started in this process on `configDir` (see `serveConfigDir`) and the
+ * browser, together: for a test of what the page shows, where the `acx ui` process adds nothing.
+ */
+export const serveWithBrowser = async (
+  configDir: string,
+  acxHome: string
+): Promise<{ readonly ui: ServedPage; readonly browser: Browser }> => {
+  const [ui, browser] = await Promise.all([serveConfigDir(configDir, acxHome), launchBrowser()])
+  return { ui, browser }
+}
+
+/** Closes the browser and stops the page's server (either may be missing when the set-up failed). */
+export const stopWithBrowser = async (ui: ServedPage | undefined, browser: Browser | undefined): Promise<void> => {
   await browser?.close()
   await ui?.stop()
 }

@@ -7,20 +7,20 @@
  * off or spill out of it (scrolling boxes and text ending in an ellipsis excepted).
  */
 import * as Fixtures from "@acx/fixtures"
+import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi } from "@acx/fixtures/acxUi"
 import * as MemorySeed from "@acx/memory/MemorySeed"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   layoutProblems,
   openPage,
-  type RunningUi,
   startWithBrowser,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 const WIDTHS = [390, 1280] as const
 

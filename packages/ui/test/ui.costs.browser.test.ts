@@ -6,23 +6,22 @@
  * them) reaches the console.
  */
 import * as Fixtures from "@acx/fixtures"
+import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
+import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
 import * as CostsView from "@acx/ui/CostsView"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import {
   browserAvailable,
   closeClean,
   horizontalOverflow,
   launchBrowser,
   openPage,
-  type RunningUi,
   screenshot,
-  startUi,
   stopWithBrowser
-} from "./utils/ui.js"
+} from "./utils/browser.js"
 
 // the fixtures' days (UTC): 2025-09-07, 2025-10-10, 2025-10-12, 2026-02-10, 2026-02-11; and a
 // session planted on 2025-10-11 that used a model no table prices yet, with a secret in its prompt
