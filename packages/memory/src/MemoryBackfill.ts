@@ -22,6 +22,7 @@
 import { plural } from "@acx/convert/Plural"
 import * as AcxHome from "@acx/environment/AcxHome"
 import type * as SqlClient from "@effect/sql/SqlClient"
+import type Database from "better-sqlite3"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as BackfillEstimate from "./BackfillEstimate.js"
@@ -234,6 +235,40 @@ const spentReason = (config: MemoryConfig.MemoryConfig, spend: MemoryStore.DaySp
   return undefined
 }
 
+type Counts = { -readonly [K in SessionOutcome | "events"]: number }
+
+/** One run's state: what it was asked, the memory database, and the counts so far. */
+interface RunState<E> {
+  readonly options: BackfillOptions<E>
+  readonly config: MemoryConfig.MemoryConfig
+  readonly db: Database.Database
+  readonly counts: Counts
+  observations: number
+  summaries: number
+  total: number
+  done: number
+  /** Another worker holds the lock: it distils what is queued, with its own handling of the budget. */
+  busy: boolean
+}
+
+/** What the run reads: the sessions to queue, and which sessions the run speaks of. */
+interface Scan {
+  readonly candidates: ReadonlyArray<PastSession>
+  /** The candidates whose transcript could not be read, with the problem. */
+  readonly unreadable: ReadonlyMap<string, string>
+  /** The listed sessions in scope: the candidates and those already marked. */
+  readonly inScope: ReadonlyArray<PastSession>
+  readonly estimate: BackfillEstimate.Estimate | undefined
+}
+
+type Loaded =
+  | {
+    readonly _tag: "Loaded"
+    readonly project: string | undefined
+    readonly captures: ReturnType<typeof TranscriptHooks.captures>
+  }
+  | { readonly _tag: "Unreadable"; readonly problem: string }
+
 /**
  * Runs a backfill (see the module documentation).
  *
@@ -258,54 +293,17 @@ export const run = <E>(
       }),
       (db) => Effect.sync(() => db.close())
     )
-    const counts = {
-      backfilled: 0,
-      resumed: 0,
-      already: 0,
-      live: 0,
-      empty: 0,
-      excluded: 0,
-      waiting: 0,
-      unreadable: 0,
-      events: 0
+    const r: RunState<E> = {
+      options,
+      config,
+      db,
+      counts: { backfilled: 0, resumed: 0, already: 0, live: 0, empty: 0, excluded: 0, waiting: 0, unreadable: 0, events: 0 },
+      observations: 0,
+      summaries: 0,
+      total: listed.length,
+      done: 0,
+      busy: false
     }
-    let observations = 0
-    let summaries = 0
-    let total = listed.length
-    let done = 0
-    const progress = (sessionId: string, outcome: SessionOutcome, problem?: string) =>
-      Effect.suspend(() => {
-        done++
-        counts[outcome]++
-        if (outcome === "resumed") counts.backfilled++
-        return options.onProgress?.({ done, total, sessionId, outcome, problem }) ?? Effect.void
-      })
-    // another worker holds the lock: it distils what is queued, with its own handling of the budget
-    let busy = false
-    const distil = (sessionId: string) =>
-      Effect.gen(function*() {
-        if (options.mode === "model" && options.distil !== undefined) {
-          if ((yield* options.distil) === "busy") {
-            busy = true
-            return false
-          }
-        } else {
-          yield* distilLocally(sessionId, config)
-        }
-        const now = yield* Clock.currentTimeMillis
-        return yield* Effect.try({
-          try: () => {
-            const finished = BackfillStore.finish(db, sessionId, now)
-            // counted from the rows, whoever distilled them (here, or the worker with the model)
-            const made = BackfillStore.made(db, sessionId)
-            observations += made.observations
-            summaries += made.summaries
-            return finished
-          },
-          catch: databaseError("marking a session done")
-        })
-      })
-
     // what a killed run left queued comes first
     const wanted = new Set(listed.map((session) => session.sessionId))
     const unfinished = dryRun ?
@@ -315,145 +313,211 @@ export const run = <E>(
       )
     // the sessions to read: not marked (a live one is told apart when it is queued)
     const marks = BackfillStore.marked(db)
-    /** A session's transcript read and turned into captures (read again when needed: nothing is held across sessions). */
-    const load = (session: PastSession) =>
-      options.source.entries(session).pipe(
-        Effect.map((entries) => {
-          const project = session.project ?? TranscriptHooks.projectOf(entries)
-          return {
-            _tag: "Loaded" as const,
-            project,
-            captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, config, session.lastActivity)
-          }
-        }),
-        // one transcript that cannot be read (deleted since the listing) does not stop the others
-        Effect.catchAll((error) =>
-          Effect.succeed({
-            _tag: "Unreadable" as const,
-            problem: (error as { readonly message?: unknown } | null)?.message?.toString() ?? String(error)
-          })
-        )
-      )
+    const scanned = yield* scan(r, listed, marks)
+    const report = (stopped: string | undefined, declined: boolean) =>
+      Effect.map(Clock.currentTimeMillis, (now): BackfillReport => ({
+        mode: options.mode,
+        dryRun,
+        sessions: scanned.inScope.length,
+        ...r.counts,
+        observations: r.observations,
+        summaries: r.summaries,
+        estimate: scanned.estimate,
+        stopped,
+        declined,
+        elapsedMs: now - started
+      }))
+    if (dryRun) return yield* report(undefined, false)
+    const estimate = scanned.estimate
+    if (options.mode === "model" && estimate !== undefined && estimate.calls > 0 && options.confirm !== undefined) {
+      if (!(yield* options.confirm(estimate))) return yield* report(undefined, true)
+    }
+    r.total = scanned.inScope.length
+    const stopped = yield* backfill(r, unfinished, marks, scanned)
+    return yield* report(stopped, false)
+  }).pipe(Effect.scoped, Effect.withSpan("MemoryBackfill.run"))
+
+/** Counts a session's outcome and tells the caller. */
+const progress = <E>(r: RunState<E>, sessionId: string, outcome: SessionOutcome, problem?: string) =>
+  Effect.suspend(() => {
+    r.done++
+    r.counts[outcome]++
+    if (outcome === "resumed") r.counts.backfilled++
+    return r.options.onProgress?.({ done: r.done, total: r.total, sessionId, outcome, problem }) ?? Effect.void
+  })
+
+/**
+ * Distils a queued session (here, or by the worker with the model) and marks it done; answers
+ * `false` when a worker that holds the lock distils it instead.
+ */
+const distil = <E>(r: RunState<E>, sessionId: string) =>
+  Effect.gen(function*() {
+    if (r.options.mode === "model" && r.options.distil !== undefined) {
+      if ((yield* r.options.distil) === "busy") {
+        r.busy = true
+        return false
+      }
+    } else {
+      yield* distilLocally(sessionId, r.config)
+    }
+    const now = yield* Clock.currentTimeMillis
+    return yield* Effect.try({
+      try: () => {
+        const finished = BackfillStore.finish(r.db, sessionId, now)
+        // counted from the rows, whoever distilled them (here, or the worker with the model)
+        const made = BackfillStore.made(r.db, sessionId)
+        r.observations += made.observations
+        r.summaries += made.summaries
+        return finished
+      },
+      catch: databaseError("marking a session done")
+    })
+  })
+
+/** A session's transcript read and turned into captures (read again when needed: nothing is held across sessions). */
+const load = <E>(r: RunState<E>, session: PastSession): Effect.Effect<Loaded> =>
+  r.options.source.entries(session).pipe(
+    Effect.map((entries): Loaded => {
+      const project = session.project ?? TranscriptHooks.projectOf(entries)
+      return {
+        _tag: "Loaded",
+        project,
+        captures: TranscriptHooks.captures({ ...session, cwd: project }, entries, r.config, session.lastActivity)
+      }
+    }),
+    // one transcript that cannot be read (deleted since the listing) does not stop the others
+    Effect.catchAll((error) =>
+      Effect.succeed<Loaded>({
+        _tag: "Unreadable",
+        problem: (error as { readonly message?: unknown } | null)?.message?.toString() ?? String(error)
+      })
+    )
+  )
+
+/**
+ * The sessions to queue: those not marked, of the project asked for. A session whose project is
+ * unknown is read to learn it; with the model (or a dry run) every one is read to size the
+ * estimate.
+ */
+const scan = <E>(r: RunState<E>, listed: ReadonlyArray<PastSession>, marks: ReadonlyMap<string, string>) =>
+  Effect.gen(function*() {
+    const project = r.options.project
+    const sized = r.options.mode === "model" || r.options.dryRun === true
     const unreadable = new Map<string, string>()
-    const sized = options.mode === "model" || dryRun
     const sizes: Array<ReadonlyArray<BackfillEstimate.EventSize>> = []
     const candidates: Array<PastSession> = []
     for (const session of listed) {
       if (marks.has(session.sessionId)) continue
       const known = session.project !== undefined && !sized
-      if (known && options.project !== undefined && session.project !== options.project) continue
+      if (known && project !== undefined && session.project !== project) continue
       if (known) {
         candidates.push(session)
         continue
       }
-      const loaded = yield* load(session)
+      const loaded = yield* load(r, session)
       if (loaded._tag === "Unreadable") {
         unreadable.set(session.sessionId, loaded.problem)
         candidates.push(session)
         continue
       }
-      if (options.project !== undefined && loaded.project !== options.project) continue
+      if (project !== undefined && loaded.project !== project) continue
       candidates.push(session)
       sizes.push(BackfillEstimate.sizesOf(loaded.captures.map((timed) => timed.capture)))
     }
     const candidateIds = new Set(candidates.map((session) => session.sessionId))
     const inScope = listed.filter((session) =>
       candidateIds.has(session.sessionId) ||
-      (marks.has(session.sessionId) &&
-        (options.project === undefined || marks.get(session.sessionId) === options.project))
+      (marks.has(session.sessionId) && (project === undefined || marks.get(session.sessionId) === project))
     )
-    const estimate = sized ? BackfillEstimate.estimate(sizes, config) : undefined
-    const report = (stopped: string | undefined, declined: boolean) =>
-      Effect.map(Clock.currentTimeMillis, (now): BackfillReport => ({
-        mode: options.mode,
-        dryRun,
-        sessions: inScope.length,
-        ...counts,
-        observations,
-        summaries,
-        estimate,
-        stopped,
-        declined,
-        elapsedMs: now - started
-      }))
-    if (dryRun) return yield* report(undefined, false)
-    if (options.mode === "model" && estimate !== undefined && estimate.calls > 0 && options.confirm !== undefined) {
-      if (!(yield* options.confirm(estimate))) return yield* report(undefined, true)
+    const estimate = sized ? BackfillEstimate.estimate(sizes, r.config) : undefined
+    return { candidates, unreadable, inScope, estimate } satisfies Scan
+  })
+
+/** Why the run stops before the next session (a busy worker, the budget spent), or `undefined`. */
+const budgetStop = <E>(r: RunState<E>) =>
+  Effect.gen(function*() {
+    if (r.options.mode !== "model") return undefined
+    if (r.busy) {
+      return `stopped: a memory worker is running; it distils the ${
+        plural(r.counts.waiting, "session")
+      } queued so far; ${r.total - r.done} left for a later run (acx memory backfill goes on from here)`
     }
-    total = inScope.length
-    const budgetStop = Effect.gen(function*() {
-      if (options.mode !== "model") return undefined
-      if (busy) {
-        return `stopped: a memory worker is running; it distils the ${
-          plural(counts.waiting, "session")
-        } queued so far; ${total - done} left for a later run (acx memory backfill goes on from here)`
-      }
-      const reason = spentReason(config, yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis))
-      return reason === undefined
-        ? undefined
-        : `stopped: ${reason}; ${counts.backfilled} of ${total} sessions backfilled, ${
-          total - done
-        } left for a later run (acx memory backfill goes on from here)`
-    })
+    const reason = spentReason(r.config, yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis))
+    return reason === undefined
+      ? undefined
+      : `stopped: ${reason}; ${r.counts.backfilled} of ${r.total} sessions backfilled, ${
+        r.total - r.done
+      } left for a later run (acx memory backfill goes on from here)`
+  })
+
+/**
+ * Resumes what a killed run left queued, counts the sessions already marked, then queues and
+ * distils each candidate; answers why it stopped early, or `undefined`.
+ */
+const backfill = <E>(
+  r: RunState<E>,
+  unfinished: ReadonlyArray<{ readonly sessionId: string }>,
+  marks: ReadonlyMap<string, string>,
+  scanned: Scan
+) =>
+  Effect.gen(function*() {
     for (const row of unfinished) {
-      const stop = yield* budgetStop
-      if (stop !== undefined) return yield* report(stop, false)
-      if (options.mode === "local") {
+      const stop = yield* budgetStop(r)
+      if (stop !== undefined) return stop
+      if (r.options.mode === "local") {
         yield* Effect.try({
-          try: () => BackfillStore.setLocal(db, row.sessionId, LOCAL_REASON),
+          try: () => BackfillStore.setLocal(r.db, row.sessionId, LOCAL_REASON),
           catch: databaseError("marking a session local")
         })
       }
-      const finished = yield* distil(row.sessionId)
-      yield* progress(row.sessionId, finished ? "resumed" : "waiting")
+      const finished = yield* distil(r, row.sessionId)
+      yield* progress(r, row.sessionId, finished ? "resumed" : "waiting")
     }
     const resumedIds = new Set(unfinished.map((row) => row.sessionId))
-    for (const session of inScope) {
+    for (const session of scanned.inScope) {
       if (marks.has(session.sessionId) && !resumedIds.has(session.sessionId)) {
-        yield* progress(session.sessionId, "already")
+        yield* progress(r, session.sessionId, "already")
       }
     }
-    for (const session of candidates) {
-      const stop = yield* budgetStop
-      if (stop !== undefined) return yield* report(stop, false)
-      const loaded = unreadable.has(session.sessionId)
-        ? { _tag: "Unreadable" as const, problem: unreadable.get(session.sessionId)! }
-        : yield* load(session)
-      if (loaded._tag === "Unreadable") {
-        yield* progress(session.sessionId, "unreadable", loaded.problem)
-        continue
-      }
-      const { captures, project } = loaded
-      if (project !== undefined && MemoryConfig.isExcluded(config, project)) {
-        yield* progress(session.sessionId, "excluded")
-        continue
-      }
-      const now = yield* Clock.currentTimeMillis
-      const queued = yield* Effect.try({
-        try: () =>
-          BackfillStore.queue(db, {
-            sessionId: session.sessionId,
-            project: project ?? "",
-            source: options.source.name,
-            mode: options.mode,
-            localReason: options.mode === "local" ? LOCAL_REASON : undefined,
-            now
-          }, captures),
-        catch: databaseError(`queueing session ${session.sessionId}`)
-      })
-      if (queued._tag !== "Queued") {
-        yield* progress(session.sessionId, queued._tag === "Live" ? "live" : "already")
-        continue
-      }
-      counts.events += queued.events
-      if (queued.events === 0) {
-        yield* progress(session.sessionId, "empty")
-        continue
-      }
-      const finished = yield* distil(session.sessionId)
-      yield* progress(session.sessionId, finished ? "backfilled" : "waiting")
+    for (const session of scanned.candidates) {
+      const stop = yield* budgetStop(r)
+      if (stop !== undefined) return stop
+      yield* backfillSession(r, session, scanned.unreadable.get(session.sessionId))
     }
-    const stop = yield* budgetStop
-    if (busy && stop !== undefined) return yield* report(stop, false)
-    return yield* report(undefined, false)
-  }).pipe(Effect.scoped, Effect.withSpan("MemoryBackfill.run"))
+    const stop = yield* budgetStop(r)
+    return r.busy ? stop : undefined
+  })
+
+/** Reads one session (unless it is known unreadable), queues its captures and distils them. */
+const backfillSession = <E>(r: RunState<E>, session: PastSession, unreadable: string | undefined) =>
+  Effect.gen(function*() {
+    const loaded: Loaded = unreadable !== undefined
+      ? { _tag: "Unreadable", problem: unreadable }
+      : yield* load(r, session)
+    if (loaded._tag === "Unreadable") return yield* progress(r, session.sessionId, "unreadable", loaded.problem)
+    const { captures, project } = loaded
+    if (project !== undefined && MemoryConfig.isExcluded(r.config, project)) {
+      return yield* progress(r, session.sessionId, "excluded")
+    }
+    const now = yield* Clock.currentTimeMillis
+    const mode = r.options.mode
+    const queued = yield* Effect.try({
+      try: () =>
+        BackfillStore.queue(r.db, {
+          sessionId: session.sessionId,
+          project: project ?? "",
+          source: r.options.source.name,
+          mode,
+          localReason: mode === "local" ? LOCAL_REASON : undefined,
+          now
+        }, captures),
+      catch: databaseError(`queueing session ${session.sessionId}`)
+    })
+    if (queued._tag !== "Queued") {
+      return yield* progress(r, session.sessionId, queued._tag === "Live" ? "live" : "already")
+    }
+    r.counts.events += queued.events
+    if (queued.events === 0) return yield* progress(r, session.sessionId, "empty")
+    const finished = yield* distil(r, session.sessionId)
+    yield* progress(r, session.sessionId, finished ? "backfilled" : "waiting")
+  })
