@@ -3,13 +3,6 @@
  */
 
 /**
- * Claude Code settings and MCP files merged and unmerged, pure: acx's hooks and server added or removed, everything else kept.
- *
- * @since 0.1.0
- */
-export * as ClaudeSettingsMerge from "./ClaudeSettingsMerge.js"
-
-/**
  * What a hook's stdin asks the memory to record, pure: checked, private parts removed, secrets redacted, large values cut.
  *
  * @since 0.1.0
