@@ -297,7 +297,17 @@ export const run = <E>(
       options,
       config,
       db,
-      counts: { backfilled: 0, resumed: 0, already: 0, live: 0, empty: 0, excluded: 0, waiting: 0, unreadable: 0, events: 0 },
+      counts: {
+        backfilled: 0,
+        resumed: 0,
+        already: 0,
+        live: 0,
+        empty: 0,
+        excluded: 0,
+        waiting: 0,
+        unreadable: 0,
+        events: 0
+      },
       observations: 0,
       summaries: 0,
       total: listed.length,

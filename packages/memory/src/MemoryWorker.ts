@@ -35,10 +35,9 @@ import * as WorkerLock from "./internal/workerLock.js"
 import { closeAll } from "./internal/workerObservers.js"
 import { describe } from "./internal/workerParse.js"
 import * as MemoryConfig from "./MemoryConfig.js"
-import { MemoryError } from "./MemoryError.js"
+import type { MemoryError } from "./MemoryError.js"
 import * as MemoryStore from "./MemoryStore.js"
 import * as ObserverPrompts from "./ObserverPrompts.js"
-
 
 /**
  * @since 0.1.0
@@ -251,7 +250,9 @@ const pass = (w: WorkerContext) =>
     let batches = 0
     let events = 0
     for (const sessionId of sessions) {
-      const count = yield* Batch.step(w, sessionId).pipe(Effect.mapError(databaseError(`processing session ${sessionId}`)))
+      const count = yield* Batch.step(w, sessionId).pipe(
+        Effect.mapError(databaseError(`processing session ${sessionId}`))
+      )
       if (count > 0) {
         batches++
         events += count

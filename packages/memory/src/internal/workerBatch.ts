@@ -5,7 +5,7 @@
  * replies that never parse) the unit is recorded locally (`LocalObservations`); an error fails
  * its events, which are retried on the backoff schedule.
  */
-import * as ObserverReply from "@acx/convert/ObserverReply"
+import type * as ObserverReply from "@acx/convert/ObserverReply"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Clock from "effect/Clock"
@@ -160,7 +160,8 @@ const consult = (
 const observe = (w: WorkerContext, session: MemoryStore.SessionRow, batch: ReadonlyArray<MemoryStore.EventRow>): Done =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    const complete = (observations: ReadonlyArray<ObserverReply.Observation>, source: "model" | "local") =>
+    const complete =
+      (observations: ReadonlyArray<ObserverReply.Observation>, source: "model" | "local") =>
       (ledger: ReadonlyArray<MemoryStore.LedgerEntry>) =>
         MemoryStore.completeBatch({
           sessionId: session.id,

@@ -15,7 +15,11 @@ import { parseUsage } from "./workerParse.js"
 /** What one question (and its reminder) came to, with the ledger of every turn it took. */
 export type Asked =
   | { readonly _tag: "Error"; readonly answer: ObserverAnswer; readonly ledger: ReadonlyArray<MemoryStore.LedgerEntry> }
-  | { readonly _tag: "Reply"; readonly reply: ObserverReply.ObserverReply; readonly ledger: ReadonlyArray<MemoryStore.LedgerEntry> }
+  | {
+    readonly _tag: "Reply"
+    readonly reply: ObserverReply.ObserverReply
+    readonly ledger: ReadonlyArray<MemoryStore.LedgerEntry>
+  }
   | { readonly _tag: "Unreadable"; readonly text: string; readonly ledger: ReadonlyArray<MemoryStore.LedgerEntry> }
 
 /** Ends the observer of `sessionId`, if one is warm. */
