@@ -21,6 +21,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -372,44 +373,44 @@ const eventsRoute = (context: UiContext) =>
     }).pipe(Effect.withSpan("MemoryRoutes.events"))
   )
 
+/**
+ * A curation request: the JSON body decoded with `schema` (a 400 for a body that is not JSON or
+ * not of the schema), then `change` run on the memory.
+ */
+const curation = <A, I, E>(
+  context: UiContext,
+  schema: Schema.Schema<A, I>,
+  change: (request: A) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, MemoryRepo.MemoryRepo>
+) =>
+  Effect.gen(function*() {
+    const raw = yield* body
+    if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
+    const decoded = MemoryView.decodeBody(schema, raw.right)
+    if (Either.isLeft(decoded)) return problem(400, decoded.left)
+    return yield* badRequest(withDatabase(context, change(decoded.right)))
+  })
+
 /** `POST /api/memory/forget`: forgets the observations named by ids or by a filter. */
 const forgetRoute = (context: UiContext) =>
   handled(
-    Effect.gen(function*() {
-      const raw = yield* body
-      if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
-      const decoded = MemoryView.decodeBody(MemoryView.ForgetBody, raw.right)
-      if (Either.isLeft(decoded)) return problem(400, decoded.left)
-      const selection = decoded.right
-      return yield* badRequest(withDatabase(
-        context,
-        Effect.map(
-          Effect.flatMap(
-            MemoryRepo.MemoryRepo,
-            (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
-          ),
-          (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
-        )
-      ))
-    }).pipe(Effect.withSpan("MemoryRoutes.forget"))
+    curation(context, MemoryView.ForgetBody, (selection) =>
+      Effect.map(
+        Effect.flatMap(
+          MemoryRepo.MemoryRepo,
+          (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
+        ),
+        (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
+      )).pipe(Effect.withSpan("MemoryRoutes.forget"))
   )
 
 /** `POST /api/memory/restore`: brings forgotten observations back. */
 const restoreRoute = (context: UiContext) =>
   handled(
-    Effect.gen(function*() {
-      const raw = yield* body
-      if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
-      const decoded = MemoryView.decodeBody(MemoryView.RestoreBody, raw.right)
-      if (Either.isLeft(decoded)) return problem(400, decoded.left)
-      return yield* badRequest(withDatabase(
-        context,
-        Effect.map(
-          Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.restore(decoded.right.ids)),
-          (restored) => json({ restored } satisfies MemoryView.CurationResponse)
-        )
-      ))
-    }).pipe(Effect.withSpan("MemoryRoutes.restore"))
+    curation(context, MemoryView.RestoreBody, (request) =>
+      Effect.map(
+        Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.restore(request.ids)),
+        (restored) => json({ restored } satisfies MemoryView.CurationResponse)
+      )).pipe(Effect.withSpan("MemoryRoutes.restore"))
   )
 
 /** The memory page's API: reads, live observations, and curation. */
