@@ -178,6 +178,13 @@ export * as MemoryWorker from "./MemoryWorker.js"
 export * as MemoryBackfill from "./MemoryBackfill.js"
 
 /**
+ * The options and report of `MemoryBackfill`.
+ *
+ * @since 0.5.0
+ */
+export * as MemoryBackfillOptions from "./MemoryBackfillOptions.js"
+
+/**
  * The hook calls Claude Code would have made for a past session, derived from its transcript and captured with the live hook's privacy rules.
  *
  * @since 0.3.0

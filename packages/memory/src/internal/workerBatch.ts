@@ -14,6 +14,7 @@ import * as LocalObservations from "../LocalObservations.js"
 import type { MemoryError } from "../MemoryError.js"
 import * as MemoryStore from "../MemoryStore.js"
 import * as ObserverPrompts from "../ObserverPrompts.js"
+import { spentReason } from "./dailyBudget.js"
 import type { ObserverAnswer } from "./observer.js"
 import type { WorkerContext } from "./workerContext.js"
 import { askParsed, closeObserver } from "./workerObservers.js"
@@ -34,14 +35,7 @@ const localReason = (w: WorkerContext, session: MemoryStore.SessionRow) =>
     if (config.mode === "local") return "mode is local"
     if (!w.credentials.ok) return w.credentials.reason
     if (session.observerLocalReason !== null) return session.observerLocalReason
-    const spend = yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis)
-    if (config.dailyBudgetUsd !== null && spend.costUsd >= config.dailyBudgetUsd) {
-      return `the daily budget of $${config.dailyBudgetUsd} is spent ($${spend.costUsd.toFixed(4)} on ${spend.day})`
-    }
-    if (config.dailyBudgetTokens !== null && spend.tokens >= config.dailyBudgetTokens) {
-      return `the daily budget of ${config.dailyBudgetTokens} tokens is spent (${spend.tokens} on ${spend.day})`
-    }
-    return undefined
+    return spentReason(config, yield* MemoryStore.spendOn(yield* Clock.currentTimeMillis))
   })
 
 const facts = (session: MemoryStore.SessionRow, now: number): ObserverPrompts.SessionFacts => ({
