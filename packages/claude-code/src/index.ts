@@ -168,3 +168,24 @@ export * as UnchangedSync from "./UnchangedSync.js"
  * @since 0.4.0
  */
 export * as SessionIndexCache from "./SessionIndexCache.js"
+
+/**
+ * Claude Code settings and MCP files merged and unmerged, pure: acx's hooks and server added or removed, everything else kept.
+ *
+ * @since 0.5.0
+ */
+export * as ClaudeSettingsMerge from "./ClaudeSettingsMerge.js"
+
+/**
+ * Claude Code's settings files per scope, read whole, backed up, and replaced atomically.
+ *
+ * @since 0.5.0
+ */
+export * as ClaudeSettingsFiles from "./ClaudeSettingsFiles.js"
+
+/**
+ * The error of changing Claude Code's settings files.
+ *
+ * @since 0.5.0
+ */
+export * as ClaudeSettingsError from "./ClaudeSettingsError.js"

@@ -1,13 +1,13 @@
 /**
  * The entry of the statusline bundle (`dist/statusline.cjs`, CommonJS): what
  * `acx statusline install` writes runs this file directly, and `acx statusline [options]` hands
- * over to it before loading anything else (`internal/statuslineMain.ts`). No CLI framework, no
+ * over to it before loading anything else (`@acx/claude-code/StatuslineMain`). No CLI framework, no
  * Effect: Claude Code runs it several times a second.
  *
  * @since 0.4.0
  */
+import { main } from "@acx/claude-code/StatuslineMain"
 import { fileURLToPath } from "node:url"
-import { main } from "./internal/statuslineMain.js"
 
 // the refresh runs as the acx bin beside this bundle
 const acxBin = fileURLToPath(new URL("../bin/acx.mjs", import.meta.url))

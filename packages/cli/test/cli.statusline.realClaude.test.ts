@@ -6,7 +6,7 @@
  * same config directory: acx's line appears on Claude Code's terminal, and uninstall puts the
  * recorder back.
  */
-import * as StatuslinePayload from "@acx/convert/StatuslinePayload"
+import * as StatuslinePayload from "@acx/claude-code/StatuslinePayload"
 import { startModelDouble } from "@acx/testing/ModelDouble"
 import { detectClaude, realClaude } from "@acx/testing/RealClaude"
 import * as fs from "node:fs"

@@ -208,7 +208,7 @@ describe("the statusline's bundle", () => {
     const map = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), "../dist/statusline.cjs.map"), "utf8")) as {
       sources: Array<string>
     }
-    expect(map.sources.some((source) => source.includes("statuslineMain.ts"))).toBe(true)
+    expect(map.sources.some((source) => source.includes("claude-code/src/StatuslineMain.ts"))).toBe(true)
     expect(map.sources.filter((source) => /node_modules\/(effect|@effect)\//.test(source))).toEqual([])
     expect(map.sources.filter((source) => /TranscriptReader|statsFile|lineSplitter/.test(source))).toEqual([])
   })

@@ -3,18 +3,18 @@
  * line, its warning (stderr), starts the worker detached when events wait and none runs, and
  * always exits 0. Claude Code runs it on every tool call, so it loads as little as it can: it is
  * bundled on its own as CommonJS (`dist/hook.cjs`: no CLI framework, no Effect, no ES module
- * loader), reads stdin without `process.stdin` (internal/fdInput.ts) and writes with
+ * loader), reads stdin without `process.stdin` (`@acx/claude-code/HookInput`) and writes with
  * `fs.writeSync` (either stream on a pipe loads Node's socket modules), and loads
  * `node:child_process` only when it starts the worker (docs/memory.md, "Hook latency").
  *
  * @since 0.1.0
  */
+import { type StdinSource, stdinSource } from "@acx/claude-code/HookInput"
 import * as AcxHome from "@acx/environment/AcxHome"
 import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as HookRunner from "./HookRunner.js"
-import { type StdinSource, stdinSource } from "./internal/fdInput.js"
 import * as MemoryConfig from "./MemoryConfig.js"
 
 /**

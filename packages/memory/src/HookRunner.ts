@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+import * as HookInput from "@acx/claude-code/HookInput"
 import * as AcxHome from "@acx/environment/AcxHome"
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
@@ -94,110 +95,40 @@ const output = (event: MemoryHookEvent | undefined, context: string | undefined)
 const describe = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300)
 
+// Reading a hook's stdin (the deadline, the cap, a whole object ends it) is Claude Code's hook
+// contract: `@acx/claude-code/HookInput`'s, which `acx hook`, the sync hook and the statusline share.
+
 /**
- * How long a hook waits for stdin to end before it goes on with what it has (ms): Claude Code
- * writes the whole input at once, so only a stuck writer ever meets it.
+ * How long a hook waits for stdin to end before it goes on with what it has (ms).
  *
  * @since 0.1.0
  * @category constants
  */
-export const STDIN_DEADLINE_MS = 2_000
+export const STDIN_DEADLINE_MS: number = HookInput.STDIN_DEADLINE_MS
 
 /**
- * Where a hook's input comes from: a readable stream (`process.stdin`) or anything emitting its
- * `data`, `end` and `error` events (the hook reads its stdin descriptor directly).
+ * Where a hook's input comes from (`HookInput.InputSource`).
  *
  * @since 0.1.0
  * @category reading
  */
-export interface InputSource {
-  readonly on: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
-  readonly removeListener: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
-  readonly destroy?: (() => void) | undefined
-}
+export type InputSource = HookInput.InputSource
 
 /**
- * What reading a hook's stdin gave: the text, the bytes taken, and how the reading ended —
- * `"ended"` (end of input), `"complete"` (a whole JSON object arrived and the writer kept the
- * pipe open), `"tooLarge"` (more than the cap arrived: reading stopped there, the text is
- * empty), `"timedOut"` (the deadline passed first; the text is what arrived).
+ * What reading a hook's stdin gave (`HookInput.StdinInput`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface StdinInput {
-  readonly text: string
-  readonly bytes: number
-  readonly ending: "ended" | "complete" | "tooLarge" | "timedOut"
-}
-
-/** Whether a chunk ends in `}` (white space aside): only such a chunk can finish an object. */
-const endsAnObject = (chunk: Buffer): boolean => {
-  let end = chunk.length - 1
-  while (end >= 0 && (chunk[end] === 0x20 || chunk[end] === 0x0a || chunk[end] === 0x0d || chunk[end] === 0x09)) end--
-  return end >= 0 && chunk[end] === 0x7d
-}
-
-/** Whether the text read so far is one whole JSON object (a writer may keep its end open). */
-const isWholeObject = (chunks: ReadonlyArray<Buffer>): boolean => {
-  if (!endsAnObject(chunks.at(-1)!)) return false
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-  } catch {
-    return false
-  }
-}
+export type StdinInput = HookInput.StdinInput
 
 /**
- * Reads a hook's stdin without ever blocking Claude Code: it stops as soon as more than
- * `maxBytes` arrived (never reading the rest), as soon as a whole JSON object arrived, and at
- * `deadlineMs` after the start whatever the writer does. The stream is destroyed when reading
- * stops early. Never rejects (a stream error ends the reading with what arrived).
+ * Reads a hook's stdin without ever blocking Claude Code (`HookInput.readInput`).
  *
  * @since 0.1.0
  * @category reading
  */
-export const readInput = (
-  stream: InputSource,
-  limits: { readonly maxBytes: number; readonly deadlineMs: number }
-): Promise<StdinInput> =>
-  new Promise((resolve) => {
-    const chunks: Array<Buffer> = []
-    let bytes = 0
-    let done = false
-    const finish = (ending: StdinInput["ending"]) => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      stream.removeListener("data", onData)
-      stream.removeListener("end", onEnd)
-      stream.removeListener("error", onEnd)
-      if (ending !== "ended") stream.destroy?.()
-      resolve({
-        text: ending === "tooLarge" ? "" : Buffer.concat(chunks).toString("utf8"),
-        bytes,
-        ending
-      })
-    }
-    // after a parse that failed, the next waits until the input has doubled: however the chunks
-    // fall, the parsing stays within twice the input (the deadline or the end catches the rest)
-    let parseFrom = 0
-    const onData = (chunk: Buffer | string) => {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
-      bytes += buffer.length
-      if (bytes > limits.maxBytes) return finish("tooLarge")
-      chunks.push(buffer)
-      if (bytes < parseFrom) return
-      if (isWholeObject(chunks)) return finish("complete")
-      if (endsAnObject(buffer)) parseFrom = bytes * 2
-    }
-    const onEnd = () => finish("ended")
-    const timer = setTimeout(() => finish("timedOut"), limits.deadlineMs)
-    stream.on("data", onData)
-    stream.on("end", onEnd)
-    stream.on("error", onEnd)
-  })
+export const readInput: typeof HookInput.readInput = HookInput.readInput
 
 /**
  * The warning for a stdin over `memory.maxHookInputBytes`.

@@ -19,25 +19,17 @@
  *
  * @since 0.1.0
  */
+import type { ClaudeSettingsError } from "@acx/claude-code/ClaudeSettingsError"
+import * as SettingsFiles from "@acx/claude-code/ClaudeSettingsFiles"
+import { copyToBackup, type JsonFile, toText, writeAtomically, writeTarget } from "@acx/claude-code/ClaudeSettingsFiles"
+import * as Merge from "@acx/claude-code/ClaudeSettingsMerge"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import * as Merge from "./ClaudeSettingsMerge.js"
 import { MEMORY_HOOK_EVENTS, type MemoryHookEvent } from "./HookCapture.js"
-import {
-  attempt,
-  copyToBackup,
-  type JsonFile,
-  readJsonFile,
-  settingsError,
-  toText,
-  writeAtomically,
-  writeTarget
-} from "./internal/installFiles.js"
 import { MemoryError } from "./MemoryError.js"
 import type {
   FileReport,
@@ -135,9 +127,6 @@ const emptyManifest: Manifest = { version: 1, entries: [], createdFiles: [] }
 // paths
 // ---------------------------------------------------------------------------------------------
 
-const nonEmpty = (value: string | undefined): string | undefined =>
-  value === undefined || value === "" ? undefined : value
-
 /**
  * The manifest's path under acx's home.
  *
@@ -153,34 +142,36 @@ const manifestOf = (options: LocationOptions): string =>
   options.manifest !== undefined ? path.resolve(options.manifest) : manifestPath(acxHomeOf(options))
 
 /**
- * The files of a scope, resolved as Claude Code resolves them: for `user`, `settings.json` in
- * the config dir, and `.claude.json` in the config dir when one is given (option or
- * `CLAUDE_CONFIG_DIR`), else in the home directory.
+ * The files of a scope, resolved as Claude Code resolves them (`ClaudeSettingsFiles.targetFiles`).
  *
  * @since 0.1.0
  * @category paths
  */
-export const targetFiles = (scope: InstallScope, options: LocationOptions = {}): TargetFiles => {
-  if (scope === "project") {
-    const project = path.resolve(options.projectDir ?? process.cwd())
-    return { settings: path.join(project, ".claude", "settings.json"), mcp: path.join(project, ".mcp.json") }
-  }
-  const home = path.resolve(options.home ?? os.homedir())
-  const configDir = nonEmpty(options.claudeConfigDir) ?? nonEmpty((options.env ?? process.env)["CLAUDE_CONFIG_DIR"])
-  return configDir === undefined
-    ? { settings: path.join(home, ".claude", "settings.json"), mcp: path.join(home, ".claude.json") }
-    : {
-      settings: path.join(path.resolve(configDir), "settings.json"),
-      mcp: path.join(path.resolve(configDir), ".claude.json")
-    }
-}
+export const targetFiles: (scope: InstallScope, options?: LocationOptions) => TargetFiles = SettingsFiles.targetFiles
 
 // ---------------------------------------------------------------------------------------------
 // files
 // ---------------------------------------------------------------------------------------------
 
-// Reading a JSON file and replacing it safely are `internal/installFiles`'s: read whole before any
-// write, backed up before it changes, written to a temporary file renamed over the target.
+// Reading a JSON file and replacing it safely are `@acx/claude-code/ClaudeSettingsFiles`'s: read
+// whole before any write, backed up before it changes, written to a temporary file renamed over
+// the target. Its errors become the memory's, with the same reason and description.
+
+const asMemoryError = (error: ClaudeSettingsError): MemoryError =>
+  new MemoryError({
+    reason: error.reason,
+    description: error.description,
+    ...(error.cause === undefined ? {} : { cause: error.cause })
+  })
+
+const settingsError = (description: string, cause?: unknown): MemoryError =>
+  asMemoryError(SettingsFiles.settingsError(description, cause))
+
+const attempt = <A>(what: string, run: () => A): Effect.Effect<A, MemoryError> =>
+  Effect.mapError(SettingsFiles.attempt(what, run), asMemoryError)
+
+const readJsonFile = (file: string): Effect.Effect<JsonFile, MemoryError> =>
+  Effect.mapError(SettingsFiles.readJsonFile(file), asMemoryError)
 
 // ---------------------------------------------------------------------------------------------
 // plans: every change computed before anything is written

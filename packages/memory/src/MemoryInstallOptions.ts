@@ -4,41 +4,16 @@
  *
  * @since 0.1.0
  */
-import type * as Merge from "./ClaudeSettingsMerge.js"
+import type { InstallScope, LocationOptions } from "@acx/claude-code/ClaudeSettingsFiles"
+import type * as Merge from "@acx/claude-code/ClaudeSettingsMerge"
 
 /**
- * `user`: every session of this user; `project`: sessions in one project directory.
+ * Where Claude Code's settings files are, per scope (`@acx/claude-code/ClaudeSettingsFiles`).
  *
  * @since 0.1.0
  * @category models
  */
-export type InstallScope = "user" | "project"
-
-/**
- * Where the files are; each defaults as Claude Code resolves it.
- *
- * @since 0.1.0
- * @category models
- */
-export interface LocationOptions {
-  /** The project (project scope); default the current directory. */
-  readonly projectDir?: string | undefined
-  /** The `CLAUDE_CONFIG_DIR` Claude Code runs with; default the environment's, else `<home>/.claude`. */
-  readonly claudeConfigDir?: string | undefined
-  /** The user's home directory; default `os.homedir()`. */
-  readonly home?: string | undefined
-  /** acx's home, which keeps the manifest; default `ACX_HOME`, else `~/.acx`. */
-  readonly acxHome?: string | undefined
-  /** The environment read for `CLAUDE_CONFIG_DIR` and `ACX_HOME`; default `process.env`. */
-  readonly env?: { readonly [name: string]: string | undefined } | undefined
-  /** The time in backup names; default now. */
-  readonly now?: Date | undefined
-  /**
-   * The manifest that records what was installed; default `$ACX_HOME/memory-install.json`. Each
-   * installer keeps its own, so uninstalling one never removes another's hooks.
-   */
-  readonly manifest?: string | undefined
-}
+export type { InstallScope, LocationOptions, TargetFiles } from "@acx/claude-code/ClaudeSettingsFiles"
 
 /**
  * @since 0.1.0
@@ -70,17 +45,6 @@ export interface UninstallOptions extends LocationOptions {
    * `projectDir` (project) or a `claudeConfigDir`/`home` (user) narrows it to those files.
    */
   readonly scope?: InstallScope | undefined
-}
-
-/**
- * The two files of a scope.
- *
- * @since 0.1.0
- * @category models
- */
-export interface TargetFiles {
-  readonly settings: string
-  readonly mcp: string
 }
 
 /**

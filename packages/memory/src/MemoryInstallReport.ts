@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import type * as Merge from "./ClaudeSettingsMerge.js"
+import type * as Merge from "@acx/claude-code/ClaudeSettingsMerge"
 import type { FileReport, InstallReport } from "./MemoryInstallOptions.js"
 
 const describeChange = (change: Merge.Change): string =>

@@ -3,13 +3,6 @@
  */
 
 /**
- * Claude Code settings and MCP files merged and unmerged, pure: acx's hooks and server added or removed, everything else kept.
- *
- * @since 0.1.0
- */
-export * as ClaudeSettingsMerge from "./ClaudeSettingsMerge.js"
-
-/**
  * What a hook's stdin asks the memory to record, pure: checked, private parts removed, secrets redacted, large values cut.
  *
  * @since 0.1.0
@@ -183,6 +176,13 @@ export * as MemoryWorker from "./MemoryWorker.js"
  * @since 0.3.0
  */
 export * as MemoryBackfill from "./MemoryBackfill.js"
+
+/**
+ * The options and report of `MemoryBackfill`.
+ *
+ * @since 0.5.0
+ */
+export * as MemoryBackfillOptions from "./MemoryBackfillOptions.js"
 
 /**
  * The hook calls Claude Code would have made for a past session, derived from its transcript and captured with the live hook's privacy rules.

@@ -1,4 +1,4 @@
-import type * as Merge from "@acx/memory/ClaudeSettingsMerge"
+import type * as Merge from "@acx/claude-code/ClaudeSettingsMerge"
 import { MEMORY_HOOK_EVENTS } from "@acx/memory/HookCapture"
 import { MemoryError } from "@acx/memory/MemoryError"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"

@@ -1,9 +1,9 @@
 /**
- * How the fast paths (`fastRead.ts`, `fastDir.ts`) write their answer: `fdWrite.writeAll`, and
+ * How the fast paths (`fastRead.ts`, `fastDir.ts`) write their answer: `FdWrite.writeAll`, and
  * a failure as the full path words it.
  */
+import { writeAll } from "@acx/environment/FdWrite"
 import * as fs from "node:fs"
-import { writeAll } from "./fdWrite.js"
 
 /**
  * Prints a fast path's answer (`output`: text without its final newline, or bytes as they are

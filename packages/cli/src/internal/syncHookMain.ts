@@ -6,37 +6,24 @@
  * by it. Two hooks firing together start two syncs; the second finds the first's lock, marks it to
  * run once more and exits (`ClaudeSync`). Plain TypeScript, no Effect: it is bundled on its own.
  */
+import * as HookInput from "@acx/claude-code/HookInput"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as HookRunner from "@acx/memory/HookRunner"
 import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
-import * as path from "node:path"
 
 /** The most the hook reads from stdin: Claude Code's hook input for these events is a few hundred bytes. */
 export const MAX_INPUT_BYTES = 1024 * 1024
 
-const PROJECTS = "projects"
-
 /**
- * The config directory a transcript path lies in (`<dir>/projects/<project>/<session>.jsonl`),
- * else `undefined`. Shared with the statusline, which is handed the same `transcript_path`.
- */
-export const configDirOfTranscript = (transcript: unknown): string | undefined => {
-  if (typeof transcript !== "string" || !path.isAbsolute(transcript) || !transcript.endsWith(".jsonl")) {
-    return undefined
-  }
-  const projects = path.dirname(path.dirname(transcript))
-  return path.basename(projects) === PROJECTS ? path.dirname(projects) : undefined
-}
-
-/**
- * The config directory of a hook input's transcript ({@link configDirOfTranscript}), else
+ * The config directory of a hook input's transcript (`HookInput.configDirOfTranscript`), else
  * `undefined` (the sync then reads `CLAUDE_CONFIG_DIR`, which Claude Code's hooks inherit).
  */
 export const configDirOf = (input: string): string | undefined => {
   try {
-    return configDirOfTranscript((JSON.parse(input) as { readonly transcript_path?: unknown } | null)?.transcript_path)
+    return HookInput.configDirOfTranscript(
+      (JSON.parse(input) as { readonly transcript_path?: unknown } | null)?.transcript_path
+    )
   } catch {
     return undefined
   }
@@ -58,9 +45,9 @@ export const main = async (argv: ReadonlyArray<string>, acxBin: string): Promise
   // handle, so a writer that keeps the pipe open without writing cannot keep this process from
   // exiting (a read pending on the thread pool does: Node waits for it at exit). Its socket
   // modules cost a few milliseconds, paid a few times per session, not on every tool call.
-  const input = await HookRunner.readInput(process.stdin, {
+  const input = await HookInput.readInput(process.stdin, {
     maxBytes: MAX_INPUT_BYTES,
-    deadlineMs: HookRunner.STDIN_DEADLINE_MS
+    deadlineMs: HookInput.STDIN_DEADLINE_MS
   })
   try {
     // required here: the hook loads node:child_process only when it spawns

@@ -21,6 +21,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -256,148 +257,171 @@ const liveObservations = (context: UiContext, after: number, mask: boolean) => {
 
 const body = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.either(request.json))
 
-export const memoryRoutes = (context: UiContext) => {
-  /** Runs a read on the database, or answers that there is none. */
-  const withDatabase = <E>(
-    read: Effect.Effect<HttpServerResponse.HttpServerResponse, E, MemoryRepo.MemoryRepo>
-  ) =>
-    Effect.map(
-      context.memory.use(read),
-      Option.getOrElse(() => noDatabase(context))
+/** Runs a read on the database, or answers that there is none. */
+const withDatabase = <E>(
+  context: UiContext,
+  read: Effect.Effect<HttpServerResponse.HttpServerResponse, E, MemoryRepo.MemoryRepo>
+) =>
+  Effect.map(
+    context.memory.use(read),
+    Option.getOrElse(() => noDatabase(context))
+  )
+
+/** `GET /api/memory`: the overview, or where the database would be and how to enable memory. */
+const overviewRoute = (context: UiContext) =>
+  handled(Effect.gen(function*() {
+    const params = yield* searchParams
+    const found = yield* context.memory.use(overview(context))
+    return Option.match(found, {
+      onNone: () =>
+        masked(
+          params,
+          {
+            exists: false,
+            database: context.memory.file,
+            enable: ENABLE
+          } satisfies MemoryView.MemoryOverview
+        ),
+      onSome: (overview) => masked(params, overview)
+    })
+  }))
+
+/** `GET /api/memory/observations`: a page of observations for the query. */
+const observationsRoute = (context: UiContext) =>
+  handled(Effect.gen(function*() {
+    const params = yield* searchParams
+    const query = MemoryView.observationsQuery(params)
+    if (Either.isLeft(query)) return problem(400, query.left)
+    return yield* badRequest(
+      withDatabase(context, Effect.map(observations(context, query.right), (b) => masked(params, b)))
     )
-  return HttpRouter.empty.pipe(
-    HttpRouter.get(
-      "/api/memory",
-      handled(Effect.gen(function*() {
-        const params = yield* searchParams
-        const found = yield* context.memory.use(overview(context))
-        return Option.match(found, {
-          onNone: () =>
-            masked(
-              params,
-              {
-                exists: false,
-                database: context.memory.file,
-                enable: ENABLE
-              } satisfies MemoryView.MemoryOverview
-            ),
-          onSome: (overview) => masked(params, overview)
+  }))
+
+/** `GET /api/memory/session/:id`: what the memory holds of one session. */
+const sessionRoute = (context: UiContext) =>
+  handled(Effect.gen(function*() {
+    const params = yield* searchParams
+    const { id } = yield* HttpRouter.params
+    if (id === undefined || !SESSION_ID.test(id)) return notFound("no such session in the memory")
+    return yield* withDatabase(
+      context,
+      Effect.map(
+        sessionMemory(context, id),
+        Option.match({
+          onNone: () => notFound("no such session in the memory"),
+          onSome: (found) => masked(params, found)
         })
-      }))
-    ),
-    HttpRouter.get(
-      "/api/memory/observations",
-      handled(Effect.gen(function*() {
-        const params = yield* searchParams
-        const query = MemoryView.observationsQuery(params)
-        if (Either.isLeft(query)) return problem(400, query.left)
-        return yield* badRequest(withDatabase(Effect.map(observations(context, query.right), (b) => masked(params, b))))
-      }))
-    ),
-    HttpRouter.get(
-      "/api/memory/session/:id",
-      handled(Effect.gen(function*() {
-        const params = yield* searchParams
-        const { id } = yield* HttpRouter.params
-        if (id === undefined || !SESSION_ID.test(id)) return notFound("no such session in the memory")
-        return yield* withDatabase(Effect.map(
-          sessionMemory(context, id),
-          Option.match({
-            onNone: () => notFound("no such session in the memory"),
-            onSome: (found) => masked(params, found)
-          })
-        ))
-      }))
-    ),
-    HttpRouter.get(
-      "/api/memory/context",
-      handled(
-        Effect.gen(function*() {
-          const params = yield* searchParams
-          const project = params.get("project")
-          if (project === null || !path.isAbsolute(project)) {
-            return problem(400, "project must be the absolute directory Claude Code ran in")
-          }
-          // the hook's own query and rendering; without a database it opens nothing and says so
-          const report = yield* Effect.try(() => HookRunner.contextReport(context.acxHome, project))
-          const mask = SecretMask.maskingOn(params)
-          const text = `${mask ? SecretMask.maskText(report.text) : report.text}\n`
-          return HttpServerResponse.text(text, {
-            contentType: "text/plain; charset=utf-8",
-            headers: {
-              "x-acx-context-tokens": String(report.context === "" ? 0 : MemoryContext.estimateTokens(report.context)),
-              "x-acx-context-budget": String(MemoryConfig.load(context.acxHome).config.contextTokens)
-            }
-          })
-        }).pipe(Effect.withSpan("MemoryRoutes.context"))
       )
-    ),
-    HttpRouter.get(
-      "/api/memory/spend",
-      // the spend names projects and sessions: masked like every other answer
-      handled(
-        Effect.flatMap(searchParams, (params) => withDatabase(Effect.map(spend(context), (b) => masked(params, b))))
-      )
-    ),
-    HttpRouter.get(
-      "/api/memory/events",
-      handled(
-        Effect.gen(function*() {
-          const params = yield* searchParams
-          const request = yield* HttpServerRequest.HttpServerRequest
-          // a reconnecting EventSource says where it stopped: nothing written meanwhile is missed
-          const afterText = params.get("after") ?? request.headers["last-event-id"] ?? null
-          const after = afterText === null ? undefined : Number(afterText)
-          if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) {
-            return problem(400, "after must be an observation's row id")
-          }
-          const start = yield* context.memory.use(
-            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.lastObservationId)
-          )
-          if (Option.isNone(start)) {
-            return noDatabase(context)
-          }
-          const from = after ?? start.value
-          return HttpServerResponse.stream(liveObservations(context, from, SecretMask.maskingOn(params)), {
-            contentType: "text/event-stream",
-            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
-          })
-        }).pipe(Effect.withSpan("MemoryRoutes.events"))
-      )
-    ),
-    HttpRouter.post(
-      "/api/memory/forget",
-      handled(
-        Effect.gen(function*() {
-          const raw = yield* body
-          if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
-          const decoded = MemoryView.decodeBody(MemoryView.ForgetBody, raw.right)
-          if (Either.isLeft(decoded)) return problem(400, decoded.left)
-          const selection = decoded.right
-          return yield* badRequest(withDatabase(Effect.map(
-            Effect.flatMap(
-              MemoryRepo.MemoryRepo,
-              (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
-            ),
-            (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
-          )))
-        }).pipe(Effect.withSpan("MemoryRoutes.forget"))
-      )
-    ),
-    HttpRouter.post(
-      "/api/memory/restore",
-      handled(
-        Effect.gen(function*() {
-          const raw = yield* body
-          if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
-          const decoded = MemoryView.decodeBody(MemoryView.RestoreBody, raw.right)
-          if (Either.isLeft(decoded)) return problem(400, decoded.left)
-          return yield* badRequest(withDatabase(Effect.map(
-            Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.restore(decoded.right.ids)),
-            (restored) => json({ restored } satisfies MemoryView.CurationResponse)
-          )))
-        }).pipe(Effect.withSpan("MemoryRoutes.restore"))
-      )
+    )
+  }))
+
+/** `GET /api/memory/context?project=DIR`: the context the hook would give a session in DIR. */
+const contextRoute = (context: UiContext) =>
+  handled(
+    Effect.gen(function*() {
+      const params = yield* searchParams
+      const project = params.get("project")
+      if (project === null || !path.isAbsolute(project)) {
+        return problem(400, "project must be the absolute directory Claude Code ran in")
+      }
+      // the hook's own query and rendering; without a database it opens nothing and says so
+      const report = yield* Effect.try(() => HookRunner.contextReport(context.acxHome, project))
+      const mask = SecretMask.maskingOn(params)
+      const text = `${mask ? SecretMask.maskText(report.text) : report.text}\n`
+      return HttpServerResponse.text(text, {
+        contentType: "text/plain; charset=utf-8",
+        headers: {
+          "x-acx-context-tokens": String(report.context === "" ? 0 : MemoryContext.estimateTokens(report.context)),
+          "x-acx-context-budget": String(MemoryConfig.load(context.acxHome).config.contextTokens)
+        }
+      })
+    }).pipe(Effect.withSpan("MemoryRoutes.context"))
+  )
+
+/** `GET /api/memory/spend`: the observer's spend (it names projects and sessions: masked like every other answer). */
+const spendRoute = (context: UiContext) =>
+  handled(
+    Effect.flatMap(
+      searchParams,
+      (params) => withDatabase(context, Effect.map(spend(context), (b) => masked(params, b)))
     )
   )
-}
+
+/** `GET /api/memory/events`: new observations as server-sent events, from `after` (or Last-Event-ID) on. */
+const eventsRoute = (context: UiContext) =>
+  handled(
+    Effect.gen(function*() {
+      const params = yield* searchParams
+      const request = yield* HttpServerRequest.HttpServerRequest
+      // a reconnecting EventSource says where it stopped: nothing written meanwhile is missed
+      const afterText = params.get("after") ?? request.headers["last-event-id"] ?? null
+      const after = afterText === null ? undefined : Number(afterText)
+      if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) {
+        return problem(400, "after must be an observation's row id")
+      }
+      const start = yield* context.memory.use(
+        Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.lastObservationId)
+      )
+      if (Option.isNone(start)) {
+        return noDatabase(context)
+      }
+      const from = after ?? start.value
+      return HttpServerResponse.stream(liveObservations(context, from, SecretMask.maskingOn(params)), {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+      })
+    }).pipe(Effect.withSpan("MemoryRoutes.events"))
+  )
+
+/**
+ * A curation request: the JSON body decoded with `schema` (a 400 for a body that is not JSON or
+ * not of the schema), then `change` run on the memory.
+ */
+const curation = <A, I, E>(
+  context: UiContext,
+  schema: Schema.Schema<A, I>,
+  change: (request: A) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, MemoryRepo.MemoryRepo>
+) =>
+  Effect.gen(function*() {
+    const raw = yield* body
+    if (Either.isLeft(raw)) return problem(400, "the body must be JSON")
+    const decoded = MemoryView.decodeBody(schema, raw.right)
+    if (Either.isLeft(decoded)) return problem(400, decoded.left)
+    return yield* badRequest(withDatabase(context, change(decoded.right)))
+  })
+
+/** `POST /api/memory/forget`: forgets the observations named by ids or by a filter. */
+const forgetRoute = (context: UiContext) =>
+  handled(
+    curation(context, MemoryView.ForgetBody, (selection) =>
+      Effect.map(
+        Effect.flatMap(
+          MemoryRepo.MemoryRepo,
+          (repo) => repo.forget("ids" in selection ? { ids: selection.ids } : { filter: selection.filter })
+        ),
+        (forgotten) => json({ forgotten } satisfies MemoryView.CurationResponse)
+      )).pipe(Effect.withSpan("MemoryRoutes.forget"))
+  )
+
+/** `POST /api/memory/restore`: brings forgotten observations back. */
+const restoreRoute = (context: UiContext) =>
+  handled(
+    curation(context, MemoryView.RestoreBody, (request) =>
+      Effect.map(
+        Effect.flatMap(MemoryRepo.MemoryRepo, (repo) => repo.restore(request.ids)),
+        (restored) => json({ restored } satisfies MemoryView.CurationResponse)
+      )).pipe(Effect.withSpan("MemoryRoutes.restore"))
+  )
+
+/** The memory page's API: reads, live observations, and curation. */
+export const memoryRoutes = (context: UiContext) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.get("/api/memory", overviewRoute(context)),
+    HttpRouter.get("/api/memory/observations", observationsRoute(context)),
+    HttpRouter.get("/api/memory/session/:id", sessionRoute(context)),
+    HttpRouter.get("/api/memory/context", contextRoute(context)),
+    HttpRouter.get("/api/memory/spend", spendRoute(context)),
+    HttpRouter.get("/api/memory/events", eventsRoute(context)),
+    HttpRouter.post("/api/memory/forget", forgetRoute(context)),
+    HttpRouter.post("/api/memory/restore", restoreRoute(context))
+  )

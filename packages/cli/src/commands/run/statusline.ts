@@ -1,6 +1,6 @@
 /**
  * What `acx statusline`, `install`, `uninstall` and `refresh` do. The line is printed by the
- * statusline's own bundle (`internal/statuslineMain.ts`), which the bin hands `acx statusline`
+ * statusline's own bundle (`@acx/claude-code/StatuslineMain`), which the bin hands `acx statusline`
  * to; this module runs the same code when the full CLI is reached anyway. Install and uninstall
  * are `StatuslineInstall`'s (the memory's settings merge: backups first, idempotent, the
  * statusline replaced kept). Refresh folds the recent transcripts into the cached totals
@@ -8,10 +8,11 @@
  *
  * @since 0.4.0
  */
+import * as StatuslineInstall from "@acx/claude-code/StatuslineInstall"
+import { main } from "@acx/claude-code/StatuslineMain"
 import * as StatuslineTotals from "@acx/claude-code/StatuslineTotals"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as StatuslineInstall from "@acx/memory/StatuslineInstall"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -20,7 +21,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
 import { statuslineCommand } from "../../internal/hookCommand.js"
-import { main } from "../../internal/statuslineMain.js"
 import type { InstallArgs, RefreshArgs, StatuslineArgs, UninstallArgs } from "../args/statusline.js"
 
 const acxBin = () => path.resolve(process.argv[1] ?? "acx")

@@ -9,8 +9,8 @@
  *
  * @since 0.4.0
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 import type { Payload, RateWindow } from "./StatuslinePayload.js"
-import * as TerminalText from "./TerminalText.js"
 
 /**
  * The current 5-hour block of the transcripts, as the cache holds it.

@@ -1,6 +1,6 @@
 /**
  * `acx statusline install` / `uninstall`: sets Claude Code's `statusLine` in the scope's
- * `settings.json` (`MemoryInstall.targetFiles`) to acx's command, the way `acx memory install`
+ * `settings.json` (`ClaudeSettingsFiles.targetFiles`) to acx's command, the way `acx memory install`
  * edits that file (read whole first, backed up before it changes, replaced atomically, twice
  * changes nothing), and keeps the statusline it replaced in a manifest of its own
  * (`$ACX_HOME/statusline-install.json`): uninstall puts it back, `--wrap` runs it. The merge
@@ -14,11 +14,19 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { ClaudeSettingsError } from "./ClaudeSettingsError.js"
+import {
+  attempt,
+  copyToBackup,
+  type InstallScope,
+  type LocationOptions,
+  readJsonFile,
+  settingsError,
+  targetFiles,
+  toText,
+  writeAtomically
+} from "./ClaudeSettingsFiles.js"
 import type { JsonObject } from "./ClaudeSettingsMerge.js"
-import { attempt, copyToBackup, readJsonFile, settingsError, toText, writeAtomically } from "./internal/installFiles.js"
-import { MemoryError } from "./MemoryError.js"
-import { targetFiles } from "./MemoryInstall.js"
-import type { InstallScope, LocationOptions } from "./MemoryInstallOptions.js"
 import * as StatuslineSettings from "./StatuslineSettings.js"
 
 const JsonObjectSchema = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -77,7 +85,7 @@ const manifestFile = (options: LocationOptions): string =>
       options.acxHome !== undefined ? path.resolve(options.acxHome) : AcxHome.acxHome(options.env ?? process.env)
     ).statuslineInstallManifest
 
-const readManifest = (file: string): Effect.Effect<Manifest, MemoryError> =>
+const readManifest = (file: string): Effect.Effect<Manifest, ClaudeSettingsError> =>
   Effect.gen(function*() {
     const json = yield* readJsonFile(file)
     if (json.value === undefined) return { version: 1, files: {} } as const
@@ -92,7 +100,7 @@ const readManifest = (file: string): Effect.Effect<Manifest, MemoryError> =>
 const apply = (
   options: LocationOptions & { readonly scope: InstallScope },
   merge: (settings: unknown, record: StatuslineSettings.Installed | undefined) => StatuslineSettings.Outcome
-): Effect.Effect<StatuslineReport, MemoryError> =>
+): Effect.Effect<StatuslineReport, ClaudeSettingsError> =>
   Effect.gen(function*() {
     const settingsPath = targetFiles(options.scope, options).settings
     const manifestPath = manifestFile(options)
@@ -143,21 +151,22 @@ const apply = (
  * @since 0.4.0
  * @category install
  */
-export const install: (options: StatuslineInstallOptions) => Effect.Effect<StatuslineReport, MemoryError> = Effect
-  .fn("StatuslineInstall.install")(function*(options: StatuslineInstallOptions) {
-    if (options.scope !== "user" && options.scope !== "project") {
-      return yield* Effect.fail(
-        new MemoryError({ reason: "InvalidArgument", description: `scope must be "user" or "project"` })
-      )
-    }
-    return yield* apply(options, (settings, record) =>
-      StatuslineSettings.install(
-        settings,
-        (previous) =>
-          StatuslineSettings.statusLineOf(options.command(StatuslineSettings.commandOf(previous)), previous),
-        record
-      ))
-  })
+export const install: (options: StatuslineInstallOptions) => Effect.Effect<StatuslineReport, ClaudeSettingsError> =
+  Effect
+    .fn("StatuslineInstall.install")(function*(options: StatuslineInstallOptions) {
+      if (options.scope !== "user" && options.scope !== "project") {
+        return yield* Effect.fail(
+          new ClaudeSettingsError({ reason: "InvalidArgument", description: `scope must be "user" or "project"` })
+        )
+      }
+      return yield* apply(options, (settings, record) =>
+        StatuslineSettings.install(
+          settings,
+          (previous) =>
+            StatuslineSettings.statusLineOf(options.command(StatuslineSettings.commandOf(previous)), previous),
+          record
+        ))
+    })
 
 /**
  * Puts back the statusline acx's replaced (or removes acx's when there was none), if the file
@@ -168,7 +177,7 @@ export const install: (options: StatuslineInstallOptions) => Effect.Effect<Statu
  */
 export const uninstall: (
   options: LocationOptions & { readonly scope: InstallScope }
-) => Effect.Effect<StatuslineReport, MemoryError> = Effect.fn("StatuslineInstall.uninstall")(
+) => Effect.Effect<StatuslineReport, ClaudeSettingsError> = Effect.fn("StatuslineInstall.uninstall")(
   function*(options: LocationOptions & { readonly scope: InstallScope }) {
     return yield* apply(options, StatuslineSettings.uninstall)
   }

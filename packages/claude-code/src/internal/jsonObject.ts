@@ -1,7 +1,7 @@
 /**
  * Reading and changing a settings object from `JSON.parse` without its prototype getting in the
  * way: own properties only, and new objects built with `Object.fromEntries` (which defines
- * properties, so a `"__proto__"` key stays a plain key). The settings merges (memory's hooks, the
+ * properties, so a `"__proto__"` key stays a plain key). The settings merges (hooks, the
  * statusline) share them.
  */
 

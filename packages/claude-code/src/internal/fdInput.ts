@@ -13,7 +13,18 @@
  */
 import { EventEmitter } from "node:events"
 import * as fs from "node:fs"
-import type { InputSource } from "../HookRunner.js"
+
+/**
+ * Where a hook's input comes from: a readable stream (`process.stdin`) or anything emitting its
+ * `data`, `end` and `error` events (the hook reads its stdin descriptor directly).
+ *
+ * @since 0.1.0
+ */
+export interface InputSource {
+  readonly on: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
+  readonly removeListener: (event: "data" | "end" | "error", listener: (chunk: Buffer | string) => void) => unknown
+  readonly destroy?: (() => void) | undefined
+}
 
 const CHUNK_BYTES = 64 * 1024
 /** The longest wait between two reads of an empty pipe (ms); the first waits 1 ms. */

@@ -1,39 +1,49 @@
 /**
- * `acx statusline` (`dist/statusline.cjs`): reads Claude Code's statusline input from stdin with
+ * `acx statusline` (`dist/statusline.cjs` in `@acx/cli`): reads Claude Code's statusline input from stdin with
  * the hooks' deadline and cap, records its `rate_limits` readings, and prints one line from the
  * input and the cached totals (`StatuslineTotals`: never a transcript read here). A stale or
  * missing summary starts `acx statusline refresh` detached, at most one at a time per config
  * directory; this run shows what the cache has. Plain TypeScript, no Effect: it is bundled on its
  * own and runs several times a second. It always prints a line and exits 0 on bad input.
+ *
+ * @since 0.5.0
  */
-import * as StatusLineTotals from "@acx/claude-code/StatuslineTotals"
-import * as StatuslineLine from "@acx/convert/StatuslineLine"
-import * as StatuslinePayload from "@acx/convert/StatuslinePayload"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as HookRunner from "@acx/memory/HookRunner"
-import { type StdinSource, stdinSource } from "@acx/memory/HookStdin"
+import { writeAll } from "@acx/environment/FdWrite"
 import type * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseArgs } from "./fastArgs.js"
-import { writeAll } from "./fdWrite.js"
-import { recordReadings } from "./quotaAppend.js"
-import { configDirOfTranscript } from "./syncHookMain.js"
+import { parseArgs } from "node:util"
+import * as HookInput from "./HookInput.js"
+import { recordReadings } from "./internal/quotaAppend.js"
+import * as StatuslineLine from "./StatuslineLine.js"
+import * as StatuslinePayload from "./StatuslinePayload.js"
+import * as StatusLineTotals from "./StatuslineTotals.js"
 
-/** The most read from stdin: Claude Code's statusline input is a few kilobytes. */
+/**
+ * The most read from stdin: Claude Code's statusline input is a few kilobytes.
+ *
+ * @since 0.5.0
+ */
 export const MAX_INPUT_BYTES = 1024 * 1024
 
 /** How long a refresh may hold its lock before another statusline starts one anyway. */
 const REFRESH_LOCK_MS = 60_000
 
-/** How long the wrapped command may run (`--wrap`): its output is dropped after this. */
+/**
+ * How long the wrapped command may run (`--wrap`): its output is dropped after this.
+ *
+ * @since 0.5.0
+ */
 export const WRAP_TIMEOUT_MS = 1_000
 
 /**
  * The options of `acx statusline` (`--format T`, `--plain`, `--wrap CMD`, `--config-dir D`), or
  * `undefined` for any other command line.
+ *
+ * @since 0.5.0
  */
 export interface StatuslineArgs {
   readonly format: string | undefined
@@ -42,24 +52,53 @@ export interface StatuslineArgs {
   readonly configDir: string | undefined
 }
 
-/** The statusline's options from the arguments after `statusline`, or `undefined`. */
-export const parseStatuslineArgs = (args: ReadonlyArray<string>): StatuslineArgs | undefined => {
-  const options = parseArgs(args, {
-    values: { "--format": "format", "--wrap": "wrap", "--config-dir": "configDir" },
-    flags: { "--plain": "plain" }
-  })
-  if (options === undefined) return undefined
-  const text = (name: string) => typeof options[name] === "string" ? options[name] as string : undefined
-  return { format: text("format"), plain: options["plain"] === true, wrap: text("wrap"), configDir: text("configDir") }
+const OPTIONS = {
+  format: { type: "string" },
+  wrap: { type: "string" },
+  "config-dir": { type: "string" },
+  plain: { type: "boolean" }
+} as const
+
+/** `node:util`'s strict parse of the statusline's options, or `undefined` where it throws. */
+const strictParse = (args: ReadonlyArray<string>) => {
+  try {
+    return parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false, tokens: true })
+  } catch {
+    return undefined
+  }
 }
 
-/** The config directory whose totals the line shows: the transcript's, else the environment's. */
+/**
+ * The statusline's options from the arguments after `statusline`, or `undefined`: exactly the
+ * options it names, each at most once, in any order, `--name value` (never `--name=value`), no
+ * value that looks like an option, nothing else.
+ *
+ * @since 0.5.0
+ */
+export const parseStatuslineArgs = (args: ReadonlyArray<string>): StatuslineArgs | undefined => {
+  const parsed = strictParse(args)
+  if (parsed === undefined) return undefined
+  const names = new Set<string>()
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || token.inlineValue === true || names.has(token.name)) return undefined
+    if (token.value?.startsWith("-") === true) return undefined
+    names.add(token.name)
+  }
+  const { format, plain, wrap } = parsed.values
+  return { format, plain: plain === true, wrap, configDir: parsed.values["config-dir"] }
+}
+
+/**
+ * The config directory whose totals the line shows: the transcript's, else the environment's.
+ *
+ * @since 0.5.0
+ */
 export const configDirFor = (
   payload: StatuslinePayload.Payload,
   args: StatuslineArgs,
   env: { readonly [name: string]: string | undefined }
 ): string => {
-  const given = args.configDir ?? configDirOfTranscript(payload.transcriptPath) ?? env["CLAUDE_CONFIG_DIR"]
+  const given = args.configDir ?? HookInput.configDirOfTranscript(payload.transcriptPath) ?? env["CLAUDE_CONFIG_DIR"]
   if (given === undefined || given === "") return path.join(os.homedir(), ".claude")
   return given.startsWith("~/") ? path.join(os.homedir(), given.slice(2)) : path.resolve(given)
 }
@@ -155,10 +194,12 @@ const runWrapped = (command: string, input: string): Promise<string> =>
  * How long the statusline waits for input that never completes: the hooks' deadline, or
  * `ACX_STDIN_DEADLINE_MS` (a positive integer) where given. Input that arrives whole is used at
  * once whatever the deadline.
+ *
+ * @since 0.5.0
  */
 export const stdinDeadlineMs = (env: { readonly [name: string]: string | undefined }): number => {
   const given = Number(env["ACX_STDIN_DEADLINE_MS"] ?? "")
-  return Number.isSafeInteger(given) && given > 0 ? given : HookRunner.STDIN_DEADLINE_MS
+  return Number.isSafeInteger(given) && given > 0 ? given : HookInput.STDIN_DEADLINE_MS
 }
 
 const isSocket = (fd: number): boolean => {
@@ -173,6 +214,8 @@ const isSocket = (fd: number): boolean => {
  * Runs the statusline with `args`, the arguments after the command; resolves to the exit code (2 for options it
  * does not take, else 0). `acxBin` starts the refresh. Output goes to descriptor 1 synchronously,
  * so the caller may exit at once.
+ *
+ * @since 0.5.0
  */
 export const main = async (
   args: ReadonlyArray<string>,
@@ -187,8 +230,8 @@ export const main = async (
   // a socket (how Node and Bun hand a child its stdin pipe) is read through `process.stdin`: a
   // non-blocking handle, so a writer that never closes it cannot hold the exit, and the process
   // exits 0 (the descriptor reads of `acx hook` would leave a read pending there, ended by SIGKILL)
-  const source: HookRunner.InputSource = isSocket(0) ? process.stdin : stdinSource()
-  const input = await HookRunner.readInput(source, {
+  const source: HookInput.InputSource = isSocket(0) ? process.stdin : HookInput.stdinSource()
+  const input = await HookInput.readInput(source, {
     maxBytes: MAX_INPUT_BYTES,
     deadlineMs: stdinDeadlineMs(env)
   })
@@ -220,6 +263,6 @@ export const main = async (
   const theirs = wrapped === undefined ? "" : await wrapped
   writeAll(1, `${theirs === "" ? ours : `${theirs} │ ${ours}`}\n`)
   // a writer holding stdin open: the read Node cannot cancel would keep the process alive
-  if (source !== process.stdin && (source as StdinSource).readPending()) process.kill(process.pid, "SIGKILL")
+  if (source !== process.stdin && (source as HookInput.StdinSource).readPending()) process.kill(process.pid, "SIGKILL")
   return 0
 }

@@ -1,4 +1,4 @@
-import * as StatuslineSettings from "@acx/memory/StatuslineSettings"
+import * as StatuslineSettings from "@acx/claude-code/StatuslineSettings"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 

@@ -1,5 +1,5 @@
-import * as StatuslineLine from "@acx/convert/StatuslineLine"
-import * as StatuslinePayload from "@acx/convert/StatuslinePayload"
+import * as StatuslineLine from "@acx/claude-code/StatuslineLine"
+import * as StatuslinePayload from "@acx/claude-code/StatuslinePayload"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 

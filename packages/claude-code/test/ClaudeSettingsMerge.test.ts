@@ -1,4 +1,4 @@
-import * as Merge from "@acx/memory/ClaudeSettingsMerge"
+import * as Merge from "@acx/claude-code/ClaudeSettingsMerge"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 
