@@ -35,8 +35,6 @@ const echo = echoScript(gate)
 const LEASE_TTL_MS = 20_000
 // what is left of a paused or killed owner's lease when the test cuts it short
 const LEFT_MS = 1_500
-// each pool process's slots
-const MAX_WARM = 3
 
 interface Answer {
   readonly id: string
@@ -207,8 +205,8 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
     if (skip) return
     world = await makeWorld(echo)
     ;[a, b] = await Promise.all([
-      startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: MAX_WARM }),
-      startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: MAX_WARM })
+      startWorker(world, "a", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 3 }),
+      startWorker(world, "b", { leaseTtlMs: LEASE_TTL_MS, maxWarm: 3 })
     ])
   }, 120_000)
   afterAll(async () => {
@@ -233,15 +231,7 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
       }
       return answer
     }
-    // in waves of maxWarm conversations, each wave waiting for the last (a barrier): a send
-    // waits for the other process's turn on its conversation, never for a slot behind the whole
-    // list (all 40 at once, the last ones waited through every turn before them, and a loaded
-    // machine took longer than the minute's acquire timeout)
-    const answers: Array<Answer> = []
-    for (let wave = 0; wave < keys.length; wave += MAX_WARM) {
-      const competing = keys.slice(wave, wave + MAX_WARM)
-      answers.push(...await Promise.all(competing.flatMap((key) => [askThenClose(a, key), askThenClose(b, key)])))
-    }
+    const answers = await Promise.all(keys.flatMap((key) => [askThenClose(a, key), askThenClose(b, key)]))
     for (const answer of answers) expect(answer.error).toBeUndefined()
     for (const key of keys) {
       const seen = answers.filter((answer) => answer.key === key).map((answer) =>
