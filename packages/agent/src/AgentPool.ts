@@ -136,6 +136,379 @@ type Attempt =
 
 const defaultOwner = () => `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`
 
+/** A pool's options, decoded, with its defaults. */
+interface Settings {
+  readonly options: AgentPoolOptions
+  readonly maxWarm: number
+  readonly idleTimeout: Duration.Duration
+  readonly acquireTimeout: Duration.Duration
+  readonly leaseTtl: Duration.Duration
+  readonly owner: string
+  readonly defaultCwd: string
+}
+
+const settingsOf = (options: AgentPoolOptions): Settings => ({
+  options,
+  maxWarm: Math.max(1, Math.floor(options.maxWarm ?? 4)),
+  idleTimeout: Duration.decode(options.idleTimeout ?? Duration.minutes(10)),
+  acquireTimeout: Duration.decode(options.acquireTimeout ?? Duration.seconds(60)),
+  leaseTtl: Duration.decode(options.leaseTtl ?? Duration.seconds(30)),
+  owner: options.owner ?? defaultOwner(),
+  defaultCwd: path.resolve(options.cwd ?? process.cwd())
+})
+
+/**
+ * A running pool's state: the warm conversations (`entries`), those being made (`creating`), the
+ * sends waiting for a slot (`queue`, first come first served), all changed under `lock`; `changed`
+ * wakes the waiting sends when a slot may have come free.
+ */
+interface Pool {
+  readonly settings: Settings
+  readonly registry: AgentRegistry.AgentRegistry
+  readonly store: SessionStore.SessionStore
+  readonly poolScope: Scope.Scope
+  readonly lock: Effect.Semaphore
+  readonly entries: Map<string, Entry>
+  readonly creating: Map<string, Deferred.Deferred<Entry, AgentError>>
+  readonly changed: Ref.Ref<Deferred.Deferred<void>>
+  // a newcomer never takes a slot or a victim ahead of a send already waiting (it would run
+  // first, being already scheduled)
+  readonly queue: Array<object>
+}
+
+/** Wakes every send waiting for a slot. */
+const signal = (pool: Pool): Effect.Effect<void> =>
+  Effect.flatMap(
+    Deferred.make<void>(),
+    (next) => Effect.flatMap(Ref.getAndSet(pool.changed, next), (previous) => Deferred.succeed(previous, undefined))
+  )
+
+/** Closes an entry already taken out of `entries`: its process ends, its lease is released. */
+const closeEntry = (pool: Pool, entry: Entry): Effect.Effect<void> =>
+  entry.session.close.pipe(
+    Effect.zipRight(Scope.close(entry.scope, Exit.void)),
+    Effect.zipRight(pool.registry.release(entry.lease).pipe(Effect.ignoreLogged)),
+    Effect.withSpan("AgentPool.closeEntry", { attributes: { key: entry.key } })
+  )
+
+const lostLease = (entry: Entry, error: AgentError) =>
+  Effect.sync(() => {
+    entry.lost ??= error
+  })
+
+/** The store the conversation's SDK writes to: every append checks the lease in its transaction. */
+const fencedStore = (
+  pool: Pool,
+  lease: AgentRegistry.Lease,
+  entry: () => Entry | undefined
+): SessionStore.SessionStore => ({
+  ...pool.store,
+  append: (key, entries) =>
+    pool.registry.withLease(lease, pool.store.append(key, entries)).pipe(
+      Effect.catchIf(
+        (error): error is AgentError => error instanceof AgentError,
+        (error) => {
+          const current = entry()
+          return (current === undefined ? Effect.void : lostLease(current, error)).pipe(
+            Effect.zipRight(Effect.fail(
+              new SessionStore.SessionStoreError({
+                reason: "Storage",
+                operation: "append",
+                description: error.description,
+                cause: error
+              })
+            ))
+          )
+        }
+      )
+    )
+})
+
+/** The conversation's lease, waiting (until `deadline`) while another pool process holds it. */
+const claim = (
+  pool: Pool,
+  key: string,
+  cwd: string,
+  deadline: number
+): Effect.Effect<AgentRegistry.Lease, AgentError> =>
+  Effect.gen(function*() {
+    const { acquireTimeout, leaseTtl, owner } = pool.settings
+    while (true) {
+      const lease = yield* pool.registry.claim(key, { owner, cwd, ttl: leaseTtl })
+      if (Option.isSome(lease)) return lease.value
+      if ((yield* Clock.currentTimeMillis) >= deadline) {
+        const held = yield* pool.registry.get(key)
+        return yield* new AgentError({
+          reason: "LeaseLost",
+          description: `conversation ${key} is held by ${
+            Option.match(held, { onNone: () => "another process", onSome: (c) => c.owner ?? "another process" })
+          } (waited ${Duration.format(acquireTimeout)})`
+        })
+      }
+      yield* Effect.sleep(Duration.millis(Math.min(250, Duration.toMillis(leaseTtl) / 4)))
+    }
+  })
+
+/** Keeps the lease while warm; a lease that cannot be renewed closes the conversation. */
+const keepLease = (pool: Pool, entry: Entry) => {
+  const every = Duration.millis(Duration.toMillis(pool.settings.leaseTtl) / 3)
+  return pool.registry.renew(entry.lease).pipe(
+    Effect.repeat(Schedule.spaced(every)),
+    Effect.delay(every),
+    // evicted from outside: closing the entry's scope interrupts this very fiber
+    Effect.catchAll((error) =>
+      lostLease(entry, error).pipe(
+        Effect.zipRight(Effect.forkIn(Effect.interruptible(evict(pool, entry)), pool.poolScope))
+      )
+    ),
+    // a pool used inside an uninterruptible region must still be able to stop this loop
+    Effect.interruptible,
+    Effect.forkIn(entry.scope)
+  )
+}
+
+/** A warm conversation: its lease, then its session (resumed from the registry's record). */
+const create = (pool: Pool, key: string, cwd: string, deadline: number): Effect.Effect<Entry, AgentError> =>
+  Effect.gen(function*() {
+    const lease = yield* claim(pool, key, cwd, deadline)
+    const scope = yield* Scope.make()
+    let entry: Entry | undefined
+    const built = yield* Effect.gen(function*() {
+      const sdkStore = yield* SessionStore.toSdkWithRuntime(fencedStore(pool, lease, () => entry))
+      const conversation = lease.conversation
+      const session = yield* AgentSession.make({
+        ...pool.settings.options.session,
+        cwd: conversation.cwd,
+        resume: conversation.sessionId,
+        ...(conversation.turns > 0 ? { usage: conversation.usage } : {}),
+        sessionStore: sdkStore,
+        onTurnComplete: (turn) => recordTurn(pool, key, turn)
+      }).pipe(Scope.extend(scope))
+      entry = { key, lease, session, scope, inUse: 0, lastUsed: Date.now(), lost: undefined }
+      yield* keepLease(pool, entry)
+      return entry
+    }).pipe(Effect.exit)
+    if (Exit.isFailure(built)) {
+      yield* Scope.close(scope, Exit.void)
+      yield* pool.registry.release(lease).pipe(Effect.ignoreLogged)
+      return yield* Effect.failCause(built.cause)
+    }
+    return built.value
+  }).pipe(Effect.withSpan("AgentPool.create", { attributes: { key } }))
+
+const recordTurn = (pool: Pool, key: string, turn: AgentSession.Turn): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const entry = pool.entries.get(key)
+    if (entry === undefined) return
+    const recorded = yield* Effect.either(
+      pool.registry.record(entry.lease, { sessionId: turn.sessionId, usage: turn.conversation, status: "warm" })
+    )
+    if (recorded._tag === "Left") return yield* lostLease(entry, recorded.left)
+    const onTurnComplete = pool.settings.options.onTurnComplete
+    if (entry.lost === undefined && onTurnComplete !== undefined) {
+      yield* Effect.suspend(() => onTurnComplete(key, turn)).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("acx agent pool: onTurnComplete failed", cause))
+      )
+    }
+  })
+
+/** Takes an entry out of the pool (if still there) and closes it. */
+const evict = (pool: Pool, entry: Entry): Effect.Effect<void> =>
+  pool.lock.withPermits(1)(Effect.sync(() => {
+    const present = pool.entries.get(entry.key) === entry
+    if (present) pool.entries.delete(entry.key)
+    return present
+  })).pipe(
+    Effect.flatMap((present) => (present ? closeEntry(pool, entry).pipe(Effect.zipRight(signal(pool))) : Effect.void))
+  )
+
+const leaveQueue = (pool: Pool, ticket: object) => {
+  const index = pool.queue.indexOf(ticket)
+  if (index !== -1) pool.queue.splice(index, 1)
+  return index === 0
+}
+
+// The least recently used idle entry, when every slot is taken and this send is first in line.
+const victimFor = (pool: Pool, first: boolean): Entry | undefined => {
+  let victim: Entry | undefined
+  if (!first || pool.entries.size + pool.creating.size < pool.settings.maxWarm) return undefined
+  for (const entry of pool.entries.values()) {
+    if (entry.inUse === 0 && (victim === undefined || entry.lastUsed < victim.lastUsed)) victim = entry
+  }
+  return victim
+}
+
+/** One look (under the lock) at what a send for `key` can do now. */
+const attempt = (pool: Pool, key: string, ticket: object): Effect.Effect<Attempt> =>
+  Effect.gen(function*() {
+    const ready = pool.entries.get(key)
+    if (ready !== undefined) {
+      ready.inUse += 1
+      ready.lastUsed = Date.now()
+      leaveQueue(pool, ticket)
+      return { _tag: "Ready", entry: ready } as const
+    }
+    const pending = pool.creating.get(key)
+    if (pending !== undefined) return { _tag: "Await", created: pending } as const
+    const first = pool.queue.length === 0 || pool.queue[0] === ticket
+    const full = pool.entries.size + pool.creating.size >= pool.settings.maxWarm
+    const victim = victimFor(pool, first)
+    if (!first || (full && victim === undefined)) {
+      if (!pool.queue.includes(ticket)) pool.queue.push(ticket)
+      return { _tag: "Wait", changed: yield* Ref.get(pool.changed) } as const
+    }
+    if (victim !== undefined) pool.entries.delete(victim.key)
+    leaveQueue(pool, ticket)
+    const created = yield* Deferred.make<Entry, AgentError>()
+    pool.creating.set(key, created)
+    return { _tag: "Create", created, victim } as const
+  })
+
+type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+
+/** Waits for a slot to come free until `deadline`: false when it did not in time. */
+const waitForSlot = (
+  changed: Deferred.Deferred<void>,
+  deadline: number,
+  restore: Restore
+): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    const left = deadline - (yield* Clock.currentTimeMillis)
+    return left > 0 &&
+      Option.isSome(yield* restore(Deferred.await(changed).pipe(Effect.timeoutOption(Duration.millis(left)))))
+  })
+
+/** Makes the entry of a `Create` attempt, hands it to the sends awaiting it, and counts its creator's use. */
+const createEntry = (
+  pool: Pool,
+  next: Extract<Attempt, { readonly _tag: "Create" }>,
+  key: string,
+  cwd: string,
+  deadline: number,
+  restore: Restore
+): Effect.Effect<Entry, AgentError> =>
+  Effect.gen(function*() {
+    // the victim's process ends before the new one starts: never maxWarm + 1 processes
+    if (next.victim !== undefined) yield* closeEntry(pool, next.victim)
+    const made = yield* Effect.exit(restore(create(pool, key, cwd, deadline)))
+    yield* pool.lock.withPermits(1)(Effect.sync(() => {
+      pool.creating.delete(key)
+      if (Exit.isSuccess(made)) {
+        // in use by its creator from the start: no waiter may take it for a victim
+        made.value.inUse = 1
+        made.value.lastUsed = Date.now()
+        pool.entries.set(key, made.value)
+      }
+    }))
+    yield* Deferred.done(next.created, made)
+    yield* signal(pool)
+    return yield* made
+  })
+
+/**
+ * Waits for (or makes) the conversation's entry and counts one use of it. Run uninterruptibly
+ * with `restore` around the waits, so an interrupted caller never leaves a use counted.
+ */
+const acquire = (pool: Pool, key: string, cwd: string, restore: Restore): Effect.Effect<Entry, AgentError> => {
+  const ticket = {}
+  const { acquireTimeout, maxWarm } = pool.settings
+  return Effect.gen(function*() {
+    const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(acquireTimeout)
+    while (true) {
+      const next = yield* pool.lock.withPermits(1)(attempt(pool, key, ticket))
+      switch (next._tag) {
+        case "Ready":
+          return next.entry
+        case "Await":
+          yield* restore(Effect.either(Deferred.await(next.created)))
+          continue
+        case "Wait": {
+          if (yield* waitForSlot(next.changed, deadline, restore)) continue
+          return yield* new AgentError({
+            reason: "Timeout",
+            description: `every one of the ${maxWarm} warm conversations is busy (waited ${
+              Duration.format(acquireTimeout)
+            } for a slot)`
+          })
+        }
+        case "Create":
+          return yield* createEntry(pool, next, key, cwd, deadline, restore)
+      }
+    }
+  }).pipe(
+    // a send that stops waiting (timeout, interruption) leaves the queue; the next one looks again
+    Effect.ensuring(
+      pool.lock.withPermits(1)(Effect.sync(() => leaveQueue(pool, ticket))).pipe(
+        Effect.flatMap((wasFirst) => (wasFirst ? signal(pool) : Effect.void))
+      )
+    )
+  )
+}
+
+const releaseUse = (pool: Pool, entry: Entry) =>
+  pool.lock.withPermits(1)(Effect.sync(() => {
+    entry.inUse -= 1
+    entry.lastUsed = Date.now()
+  })).pipe(
+    Effect.zipRight(signal(pool)),
+    // a conversation whose lease was lost stops here
+    Effect.zipRight(Effect.suspend(() => entry.lost === undefined ? Effect.void : evict(pool, entry)))
+  )
+
+// a turn cut short because the lease was lost (the session closed under it) says so
+const lostOr = (entry: Entry, error: AgentError): AgentError => entry.lost ?? error
+
+/** One use of the conversation's entry for the current scope. */
+const use = (pool: Pool, key: string, cwd: string | undefined): Effect.Effect<Entry, AgentError, Scope.Scope> =>
+  Effect.uninterruptibleMask((restore) =>
+    acquire(pool, key, cwd === undefined ? pool.settings.defaultCwd : path.resolve(cwd), restore).pipe(
+      Effect.tap((entry) => Effect.addFinalizer(() => releaseUse(pool, entry)))
+    )
+  )
+
+const send = (pool: Pool): AgentPool["send"] => (key, prompt, sendOptions) =>
+  Stream.unwrapScoped(Effect.gen(function*() {
+    const entry = yield* use(pool, key, sendOptions?.cwd)
+    const events = yield* entry.session.submit(prompt)
+    const leaseCheck = Effect.suspend(() => (entry.lost === undefined ? Effect.void : Effect.fail(entry.lost)))
+    return Stream.concat(events, Stream.drain(Stream.fromEffect(leaseCheck))).pipe(
+      Stream.catchAll((error) => Stream.fail(lostOr(entry, error)))
+    )
+  })).pipe(Stream.withSpan("AgentPool.send", { attributes: { key } }))
+
+const ask = (pool: Pool): AgentPool["ask"] => (key, prompt, askOptions) =>
+  Effect.scoped(Effect.gen(function*() {
+    const entry = yield* use(pool, key, askOptions?.cwd)
+    const turn = yield* entry.session.ask(prompt).pipe(Effect.mapError((error) => lostOr(entry, error)))
+    if (entry.lost !== undefined) return yield* entry.lost
+    return turn
+  })).pipe(Effect.withSpan("AgentPool.ask", { attributes: { key } }))
+
+/** Takes out (under the lock) the entries that `pick` chooses, and closes them: how many it closed. */
+const closeAll = (pool: Pool, pick: (entry: Entry) => boolean): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    const picked = yield* pool.lock.withPermits(1)(Effect.sync(() => {
+      const found = [...pool.entries.values()].filter(pick)
+      for (const entry of found) pool.entries.delete(entry.key)
+      return found
+    }))
+    yield* Effect.forEach(picked, (entry) => closeEntry(pool, entry), { discard: true, concurrency: "unbounded" })
+    return picked.length
+  })
+
+// idle conversations are closed after idleTimeout
+const sweepIdle = (pool: Pool) => {
+  const idleMillis = Duration.toMillis(pool.settings.idleTimeout)
+  const sweep = Effect.suspend(() => {
+    const now = Date.now()
+    return closeAll(pool, (entry) => entry.inUse === 0 && now - entry.lastUsed >= idleMillis).pipe(
+      Effect.flatMap((closed) => (closed > 0 ? signal(pool) : Effect.void))
+    )
+  })
+  const every = Duration.millis(Math.max(10, Math.min(idleMillis / 2, 5_000)))
+  return Effect.forkIn(Effect.interruptible(Effect.repeat(sweep, Schedule.spaced(every))), pool.poolScope)
+}
+
 /**
  * Starts a pool; the scope closes every conversation and releases its leases.
  *
@@ -146,331 +519,36 @@ export const make = (
   options: AgentPoolOptions = {}
 ): Effect.Effect<AgentPool, never, Scope.Scope | AgentRegistry.AgentRegistry | SessionStore.SessionStore> =>
   Effect.gen(function*() {
-    const registry = yield* AgentRegistry.AgentRegistry
-    const store = yield* SessionStore.SessionStore
-    const poolScope = yield* Effect.scope
-    const maxWarm = Math.max(1, Math.floor(options.maxWarm ?? 4))
-    const idleTimeout = Duration.decode(options.idleTimeout ?? Duration.minutes(10))
-    const acquireTimeout = Duration.decode(options.acquireTimeout ?? Duration.seconds(60))
-    const leaseTtl = Duration.decode(options.leaseTtl ?? Duration.seconds(30))
-    const owner = options.owner ?? defaultOwner()
-    const defaultCwd = path.resolve(options.cwd ?? process.cwd())
-
-    const lock = yield* Effect.makeSemaphore(1)
-    const entries = new Map<string, Entry>()
-    const creating = new Map<string, Deferred.Deferred<Entry, AgentError>>()
-    const changedRef = yield* Ref.make(yield* Deferred.make<void>())
-    const signal = Effect.flatMap(
-      Deferred.make<void>(),
-      (next) => Effect.flatMap(Ref.getAndSet(changedRef, next), (previous) => Deferred.succeed(previous, undefined))
-    )
-
-    /** Closes an entry already taken out of `entries`: its process ends, its lease is released. */
-    const closeEntry = (entry: Entry): Effect.Effect<void> =>
-      entry.session.close.pipe(
-        Effect.zipRight(Scope.close(entry.scope, Exit.void)),
-        Effect.zipRight(registry.release(entry.lease).pipe(Effect.ignoreLogged)),
-        Effect.withSpan("AgentPool.closeEntry", { attributes: { key: entry.key } })
-      )
-
-    const lostLease = (entry: Entry, error: AgentError) =>
-      Effect.sync(() => {
-        entry.lost ??= error
-      })
-
-    /** The store the conversation's SDK writes to: every append checks the lease in its transaction. */
-    const fencedStore = (lease: AgentRegistry.Lease, entry: () => Entry | undefined): SessionStore.SessionStore => ({
-      ...store,
-      append: (key, entries) =>
-        registry.withLease(lease, store.append(key, entries)).pipe(
-          Effect.catchIf(
-            (error): error is AgentError => error instanceof AgentError,
-            (error) => {
-              const current = entry()
-              return (current === undefined ? Effect.void : lostLease(current, error)).pipe(
-                Effect.zipRight(Effect.fail(
-                  new SessionStore.SessionStoreError({
-                    reason: "Storage",
-                    operation: "append",
-                    description: error.description,
-                    cause: error
-                  })
-                ))
-              )
-            }
-          )
-        )
-    })
-
-    const claim = (key: string, cwd: string, deadline: number): Effect.Effect<AgentRegistry.Lease, AgentError> =>
-      Effect.gen(function*() {
-        while (true) {
-          const lease = yield* registry.claim(key, { owner, cwd, ttl: leaseTtl })
-          if (Option.isSome(lease)) return lease.value
-          if ((yield* Clock.currentTimeMillis) >= deadline) {
-            const held = yield* registry.get(key)
-            return yield* new AgentError({
-              reason: "LeaseLost",
-              description: `conversation ${key} is held by ${
-                Option.match(held, { onNone: () => "another process", onSome: (c) => c.owner ?? "another process" })
-              } (waited ${Duration.format(acquireTimeout)})`
-            })
-          }
-          yield* Effect.sleep(Duration.millis(Math.min(250, Duration.toMillis(leaseTtl) / 4)))
-        }
-      })
-
-    const create = (key: string, cwd: string, deadline: number): Effect.Effect<Entry, AgentError> =>
-      Effect.gen(function*() {
-        const lease = yield* claim(key, cwd, deadline)
-        const scope = yield* Scope.make()
-        let entry: Entry | undefined
-        const built = yield* Effect.gen(function*() {
-          const sdkStore = yield* SessionStore.toSdkWithRuntime(fencedStore(lease, () => entry))
-          const conversation = lease.conversation
-          const session = yield* AgentSession.make({
-            ...options.session,
-            cwd: conversation.cwd,
-            resume: conversation.sessionId,
-            ...(conversation.turns > 0 ? { usage: conversation.usage } : {}),
-            sessionStore: sdkStore,
-            onTurnComplete: (turn) => recordTurn(key, turn)
-          }).pipe(Scope.extend(scope))
-          entry = { key, lease, session, scope, inUse: 0, lastUsed: Date.now(), lost: undefined }
-          const owned = entry
-          // keep the lease while warm; a lease that cannot be renewed closes the conversation
-          yield* registry.renew(lease).pipe(
-            Effect.repeat(Schedule.spaced(Duration.millis(Duration.toMillis(leaseTtl) / 3))),
-            Effect.delay(Duration.millis(Duration.toMillis(leaseTtl) / 3)),
-            // evicted from outside: closing the entry's scope interrupts this very fiber
-            Effect.catchAll((error) =>
-              lostLease(owned, error).pipe(
-                Effect.zipRight(Effect.forkIn(Effect.interruptible(evict(owned)), poolScope))
-              )
-            ),
-            // a pool used inside an uninterruptible region must still be able to stop this loop
-            Effect.interruptible,
-            Effect.forkIn(scope)
-          )
-          return owned
-        }).pipe(Effect.exit)
-        if (Exit.isFailure(built)) {
-          yield* Scope.close(scope, Exit.void)
-          yield* registry.release(lease).pipe(Effect.ignoreLogged)
-          return yield* Effect.failCause(built.cause)
-        }
-        return built.value
-      }).pipe(Effect.withSpan("AgentPool.create", { attributes: { key } }))
-
-    const recordTurn = (key: string, turn: AgentSession.Turn): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        const entry = entries.get(key)
-        if (entry === undefined) return
-        const recorded = yield* Effect.either(
-          registry.record(entry.lease, { sessionId: turn.sessionId, usage: turn.conversation, status: "warm" })
-        )
-        if (recorded._tag === "Left") return yield* lostLease(entry, recorded.left)
-        if (entry.lost === undefined && options.onTurnComplete !== undefined) {
-          yield* Effect.suspend(() => options.onTurnComplete!(key, turn)).pipe(
-            Effect.catchAllCause((cause) => Effect.logWarning("acx agent pool: onTurnComplete failed", cause))
-          )
-        }
-      })
-
-    /** Takes an entry out of the pool (if still there) and closes it. */
-    const evict = (entry: Entry): Effect.Effect<void> =>
-      lock.withPermits(1)(Effect.sync(() => {
-        const present = entries.get(entry.key) === entry
-        if (present) entries.delete(entry.key)
-        return present
-      })).pipe(
-        Effect.flatMap((present) => (present ? closeEntry(entry).pipe(Effect.zipRight(signal)) : Effect.void))
-      )
-
-    // sends waiting for a slot, first come first served: a newcomer never takes a slot or a
-    // victim ahead of a send already waiting (it would run first, being already scheduled)
-    const queue: Array<object> = []
-    const leaveQueue = (ticket: object) => {
-      const index = queue.indexOf(ticket)
-      if (index !== -1) queue.splice(index, 1)
-      return index === 0
+    const pool: Pool = {
+      settings: settingsOf(options),
+      registry: yield* AgentRegistry.AgentRegistry,
+      store: yield* SessionStore.SessionStore,
+      poolScope: yield* Effect.scope,
+      lock: yield* Effect.makeSemaphore(1),
+      entries: new Map(),
+      creating: new Map(),
+      changed: yield* Ref.make(yield* Deferred.make<void>()),
+      queue: []
     }
-
-    const attempt = (key: string, ticket: object): Effect.Effect<Attempt> =>
-      Effect.gen(function*() {
-        const ready = entries.get(key)
-        if (ready !== undefined) {
-          ready.inUse += 1
-          ready.lastUsed = Date.now()
-          leaveQueue(ticket)
-          return { _tag: "Ready", entry: ready } as const
-        }
-        const pending = creating.get(key)
-        if (pending !== undefined) return { _tag: "Await", created: pending } as const
-        const first = queue.length === 0 || queue[0] === ticket
-        const occupied = entries.size + creating.size
-        let victim: Entry | undefined
-        if (first && occupied >= maxWarm) {
-          for (const entry of entries.values()) {
-            if (entry.inUse === 0 && (victim === undefined || entry.lastUsed < victim.lastUsed)) victim = entry
-          }
-        }
-        if (!first || (occupied >= maxWarm && victim === undefined)) {
-          if (!queue.includes(ticket)) queue.push(ticket)
-          return { _tag: "Wait", changed: yield* Ref.get(changedRef) } as const
-        }
-        if (victim !== undefined) entries.delete(victim.key)
-        leaveQueue(ticket)
-        const created = yield* Deferred.make<Entry, AgentError>()
-        creating.set(key, created)
-        return { _tag: "Create", created, victim } as const
-      })
-
-    /**
-     * Waits for (or makes) the conversation's entry and counts one use of it. Run uninterruptibly
-     * with `restore` around the waits, so an interrupted caller never leaves a use counted.
-     */
-    const acquire = (
-      key: string,
-      cwd: string,
-      restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-    ): Effect.Effect<Entry, AgentError> => {
-      const ticket = {}
-      return Effect.gen(function*() {
-        const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(acquireTimeout)
-        while (true) {
-          const next = yield* lock.withPermits(1)(attempt(key, ticket))
-          switch (next._tag) {
-            case "Ready":
-              return next.entry
-            case "Await":
-              yield* restore(Effect.either(Deferred.await(next.created)))
-              continue
-            case "Wait": {
-              const left = deadline - (yield* Clock.currentTimeMillis)
-              const woke = left > 0 &&
-                Option.isSome(
-                  yield* restore(Deferred.await(next.changed).pipe(Effect.timeoutOption(Duration.millis(left))))
-                )
-              if (!woke) {
-                return yield* new AgentError({
-                  reason: "Timeout",
-                  description: `every one of the ${maxWarm} warm conversations is busy (waited ${
-                    Duration.format(acquireTimeout)
-                  } for a slot)`
-                })
-              }
-              continue
-            }
-            case "Create": {
-              // the victim's process ends before the new one starts: never maxWarm + 1 processes
-              if (next.victim !== undefined) yield* closeEntry(next.victim)
-              const made = yield* Effect.exit(restore(create(key, cwd, deadline)))
-              yield* lock.withPermits(1)(Effect.sync(() => {
-                creating.delete(key)
-                if (Exit.isSuccess(made)) {
-                  // in use by its creator from the start: no waiter may take it for a victim
-                  made.value.inUse = 1
-                  made.value.lastUsed = Date.now()
-                  entries.set(key, made.value)
-                }
-              }))
-              yield* Deferred.done(next.created, made)
-              yield* signal
-              if (Exit.isFailure(made)) return yield* Effect.failCause(made.cause)
-              return made.value
-            }
-          }
-        }
-      }).pipe(
-        // a send that stops waiting (timeout, interruption) leaves the queue; the next one looks again
-        Effect.ensuring(
-          lock.withPermits(1)(Effect.sync(() => leaveQueue(ticket))).pipe(
-            Effect.flatMap((wasFirst) => (wasFirst ? signal : Effect.void))
-          )
-        )
-      )
-    }
-
-    const releaseUse = (entry: Entry) =>
-      lock.withPermits(1)(Effect.sync(() => {
-        entry.inUse -= 1
-        entry.lastUsed = Date.now()
-      })).pipe(
-        Effect.zipRight(signal),
-        // a conversation whose lease was lost stops here
-        Effect.zipRight(entry.lost === undefined ? Effect.void : evict(entry))
-      )
-
-    // a turn cut short because the lease was lost (the session closed under it) says so
-    const lostOr = (entry: Entry, error: AgentError): AgentError => entry.lost ?? error
-
-    const cwdOf = (given: string | undefined) => (given === undefined ? defaultCwd : path.resolve(given))
-
-    /** One use of the conversation's entry for the current scope. */
-    const use = (key: string, cwd: string | undefined): Effect.Effect<Entry, AgentError, Scope.Scope> =>
-      Effect.uninterruptibleMask((restore) =>
-        acquire(key, cwdOf(cwd), restore).pipe(Effect.tap((entry) => Effect.addFinalizer(() => releaseUse(entry))))
-      )
-
-    const send: AgentPool["send"] = (key, prompt, sendOptions) =>
-      Stream.unwrapScoped(Effect.gen(function*() {
-        const entry = yield* use(key, sendOptions?.cwd)
-        const events = yield* entry.session.submit(prompt)
-        const leaseCheck = Effect.suspend(() => (entry.lost === undefined ? Effect.void : Effect.fail(entry.lost)))
-        return Stream.concat(events, Stream.drain(Stream.fromEffect(leaseCheck))).pipe(
-          Stream.catchAll((error) => Stream.fail(lostOr(entry, error)))
-        )
-      })).pipe(Stream.withSpan("AgentPool.send", { attributes: { key } }))
-
-    // idle conversations are closed after idleTimeout
-    const sweep = Effect.gen(function*() {
-      const now = Date.now()
-      const idle = yield* lock.withPermits(1)(Effect.sync(() => {
-        const found = [...entries.values()].filter((entry) =>
-          entry.inUse === 0 && now - entry.lastUsed >= Duration.toMillis(idleTimeout)
-        )
-        for (const entry of found) entries.delete(entry.key)
-        return found
-      }))
-      if (idle.length === 0) return
-      yield* Effect.forEach(idle, closeEntry, { discard: true, concurrency: "unbounded" })
-      yield* signal
-    })
-    const sweepEvery = Duration.millis(Math.max(10, Math.min(Duration.toMillis(idleTimeout) / 2, 5_000)))
-    yield* Effect.forkIn(Effect.interruptible(Effect.repeat(sweep, Schedule.spaced(sweepEvery))), poolScope)
-
-    yield* Effect.addFinalizer(() =>
-      lock.withPermits(1)(Effect.sync(() => {
-        const all = [...entries.values()]
-        entries.clear()
-        return all
-      })).pipe(Effect.flatMap((all) => Effect.forEach(all, closeEntry, { discard: true, concurrency: "unbounded" })))
-    )
-
+    yield* sweepIdle(pool)
+    yield* Effect.addFinalizer(() => closeAll(pool, () => true))
     return {
-      send,
-      ask: (key, prompt, askOptions) =>
-        Effect.scoped(Effect.gen(function*() {
-          const entry = yield* use(key, askOptions?.cwd)
-          const turn = yield* entry.session.ask(prompt).pipe(Effect.mapError((error) => lostOr(entry, error)))
-          if (entry.lost !== undefined) return yield* entry.lost
-          return turn
-        })).pipe(Effect.withSpan("AgentPool.ask", { attributes: { key } })),
+      send: send(pool),
+      ask: ask(pool),
       interrupt: (key) =>
         Effect.suspend(() => {
-          const entry = entries.get(key)
+          const entry = pool.entries.get(key)
           return entry === undefined ? Effect.void : entry.session.interrupt
         }),
       close: (key) =>
         Effect.suspend(() => {
-          const entry = entries.get(key)
-          return entry === undefined ? Effect.void : evict(entry)
+          const entry = pool.entries.get(key)
+          return entry === undefined ? Effect.void : evict(pool, entry)
         }),
-      warm: Effect.sync(() => [...entries.keys()]),
-      conversation: registry.get,
-      conversations: registry.list,
-      owner
+      warm: Effect.sync(() => [...pool.entries.keys()]),
+      conversation: pool.registry.get,
+      conversations: pool.registry.list,
+      owner: pool.settings.owner
     }
   })
 

@@ -187,6 +187,31 @@ export interface MakeOptions {
   readonly schema?: string | undefined
 }
 
+const millis = (ttl: Duration.DurationInput) => Math.max(1, Math.round(Duration.toMillis(ttl)))
+
+// The registry's table, created if missing; concurrent CREATE TABLE IF NOT EXISTS can collide on
+// Postgres: serialised there by an advisory lock.
+const createTable = (sql: SqlClient.SqlClient, qualified: string, isPg: boolean): Effect.Effect<void, AgentError> => {
+  const table = sql(qualified)
+  const create = sql`CREATE TABLE IF NOT EXISTS ${table} (
+    key TEXT PRIMARY KEY,
+    session_id TEXT NULL,
+    cwd TEXT NOT NULL,
+    status TEXT NOT NULL,
+    turns BIGINT NOT NULL DEFAULT 0,
+    cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+    usage TEXT NOT NULL,
+    owner TEXT NULL,
+    lease_expires_at BIGINT NULL,
+    fence BIGINT NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`
+  return (isPg
+    ? sql.withTransaction(sql`SELECT pg_advisory_xact_lock(hashtext(${qualified}))`.pipe(Effect.zipRight(create)))
+    : create).pipe(Effect.asVoid, Effect.mapError(registryError("create table")))
+}
+
 /**
  * Builds the registry on the `SqlClient` in context (SQLite or Postgres), creating its table.
  *
@@ -205,28 +230,7 @@ export const makeWith = (options: MakeOptions = {}): Effect.Effect<AgentRegistry
         ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
         : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
     )
-    const createTable = sql`CREATE TABLE IF NOT EXISTS ${table} (
-    key TEXT PRIMARY KEY,
-    session_id TEXT NULL,
-    cwd TEXT NOT NULL,
-    status TEXT NOT NULL,
-    turns BIGINT NOT NULL DEFAULT 0,
-    cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
-    usage TEXT NOT NULL,
-    owner TEXT NULL,
-    lease_expires_at BIGINT NULL,
-    fence BIGINT NOT NULL DEFAULT 0,
-    created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL
-  )`
-    yield* (isPg
-      // concurrent CREATE TABLE IF NOT EXISTS can collide on Postgres: serialise it
-      ? sql.withTransaction(
-        sql`SELECT pg_advisory_xact_lock(hashtext(${qualified}))`.pipe(Effect.zipRight(createTable))
-      )
-      : createTable).pipe(Effect.mapError(registryError("create table")))
-
-    const millis = (ttl: Duration.DurationInput) => Math.max(1, Math.round(Duration.toMillis(ttl)))
+    yield* createTable(sql, qualified, isPg)
 
     const get = (key: string) =>
       sql<Row>`SELECT * FROM ${table} WHERE key = ${key}`.pipe(

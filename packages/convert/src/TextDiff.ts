@@ -1,7 +1,7 @@
 /**
- * A line diff of two texts as unified-diff hunks, for showing what an edit changed: Myers'
- * shortest edit script on the lines between the common head and tail, hunks with 3 lines of
- * context. Its work and its output are bounded whatever the input: at most
+ * A line diff of two texts as unified-diff hunks, for showing what an edit changed: the
+ * shortest edit script (jsdiff's `diffArrays`, Myers' search) on the lines between the common
+ * head and tail, hunks with 3 lines of context. Its work and its output are bounded whatever the input: at most
  * {@link MAX_INPUT_LINES} lines of each side are compared, the search stops at
  * {@link MAX_EDIT_DISTANCE} changed lines, fewer on long texts ({@link SEARCH_BUDGET}; the
  * middle is then shown as one replacement, still a correct diff, only not the shortest), and at most {@link MAX_SHOWN_LINES} lines of
@@ -11,6 +11,7 @@
  *
  * @since 0.1.0
  */
+import { diffArrays } from "diff"
 
 /**
  * At most this many lines of each side are compared (the rest is counted in `cut`).
@@ -124,75 +125,15 @@ export const lines = (text: string): Array<string> => text.split("\n")
 
 type Op = 0 | 1 | 2 // kept, deleted, inserted
 
-// Lines as numbers, equal lines equal numbers: the search compares integers.
-const intern = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): [Int32Array, Int32Array] => {
-  const ids = new Map<string, number>()
-  const code = (line: string) => {
-    let id = ids.get(line)
-    if (id === undefined) ids.set(line, id = ids.size)
-    return id
-  }
-  return [Int32Array.from(a, code), Int32Array.from(b, code)]
-}
+const repeat = (op: Op, count: number): Array<Op> => new Array<Op>(count).fill(op)
 
 /**
- * Myers' O((N+M)·D) search: the edit script from `a` to `b` (kept, deleted, inserted), or
- * `undefined` when it takes more than `maxD` changes. Each step's frontier is kept for the walk
- * back: memory grows with D², bounded by `maxD`.
+ * jsdiff's Myers search over the lines: the edit script from `a` to `b`, or `undefined` when it
+ * takes more than `maxD` changes.
  */
-const shortestEdit = (a: Int32Array, b: Int32Array, maxD: number): Array<Op> | undefined => {
-  const n = a.length
-  const m = b.length
-  const max = Math.min(n + m, maxD)
-  const offset = max + 1
-  const v = new Int32Array(2 * max + 3)
-  const trace: Array<Int32Array> = []
-  for (let d = 0; d <= max; d++) {
-    // the frontier before step d, for k in [-d-1, d+1]
-    trace.push(v.slice(offset - d - 1, offset + d + 2))
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
-        ? v[offset + k + 1]!
-        : v[offset + k - 1]! + 1
-      let y = x - k
-      while (x < n && y < m && a[x] === b[y]) {
-        x++
-        y++
-      }
-      v[offset + k] = x
-      if (x >= n && y >= m) return walkBack(trace, d, n, m)
-    }
-  }
-  return undefined
-}
-
-const walkBack = (trace: ReadonlyArray<Int32Array>, depth: number, n: number, m: number): Array<Op> => {
-  const ops: Array<Op> = []
-  let x = n
-  let y = m
-  for (let d = depth; d > 0; d--) {
-    const frontier = trace[d]!
-    const at = (k: number) => frontier[k + d + 1]!
-    const k = x - y
-    const down = k === -d || (k !== d && at(k - 1) < at(k + 1))
-    const prevK = down ? k + 1 : k - 1
-    const prevX = at(prevK)
-    const prevY = prevX - prevK
-    while (x > prevX && y > prevY) {
-      ops.push(0)
-      x--
-      y--
-    }
-    ops.push(down ? 2 : 1)
-    x = prevX
-    y = prevY
-  }
-  while (x > 0 && y > 0) {
-    ops.push(0)
-    x--
-    y--
-  }
-  return ops.reverse()
+const shortestEdit = (a: Array<string>, b: Array<string>, maxD: number): Array<Op> | undefined => {
+  const changes = diffArrays(a, b, { maxEditLength: maxD })
+  return changes?.flatMap((change) => repeat(change.added ? 2 : change.removed ? 1 : 0, change.count))
 }
 
 /**
@@ -204,11 +145,11 @@ const editScript = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): Array<O
   while (head < a.length && head < b.length && a[head] === b[head]) head++
   let tail = 0
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
-  const [x, y] = intern(a.slice(head, a.length - tail), b.slice(head, b.length - tail))
+  const x = a.slice(head, a.length - tail)
+  const y = b.slice(head, b.length - tail)
   const maxD = Math.min(MAX_EDIT_DISTANCE, Math.floor(SEARCH_BUDGET / Math.max(1, x.length + y.length)))
-  const middle = shortestEdit(x, y, maxD) ??
-    [...new Array<Op>(x.length).fill(1), ...new Array<Op>(y.length).fill(2)]
-  return [...new Array<Op>(head).fill(0), ...middle, ...new Array<Op>(tail).fill(0)]
+  const middle = shortestEdit(x, y, maxD) ?? [...repeat(1, x.length), ...repeat(2, y.length)]
+  return [...repeat(0, head), ...middle, ...repeat(0, tail)]
 }
 
 /**

@@ -106,6 +106,50 @@ describe("TextDiff", () => {
     expect(diff.cut).toEqual({ uncompared: 0, hiddenLines: 959 - TextDiff.MAX_SHOWN_LINES, longLines: 0 })
   })
 
+  it("keeps CRLF line ends in the line text and tells them from LF ends", () => {
+    const before = "one\r\ntwo\r\nthree\r\n"
+    const after = "one\r\ntwo\nthree\r\n"
+    const diff = TextDiff.diff(before, after)
+    expect(diff.hunks.flatMap((hunk) => hunk.lines.map((l) => l.op + l.text))).toEqual([
+      " one\r",
+      "-two\r",
+      "+two",
+      " three\r",
+      " "
+    ])
+    expect(TextDiff.apply(before, diff.hunks)).toBe(after)
+    expect(TextDiff.diff("a\r\nb\r\n", "a\r\nb\r\n")).toEqual({ hunks: [], cut: undefined })
+  })
+
+  it("shows a missing or added final newline as a change of the last line", () => {
+    const added = TextDiff.diff("a\nb", "a\nb\n")
+    expect(added.hunks.map(TextDiff.hunkHeader)).toEqual(["@@ -1,2 +1,3 @@"])
+    expect(added.hunks[0]!.lines.map((l) => l.op + l.text)).toEqual([" a", " b", "+"])
+    const removed = TextDiff.diff("a\nb\n", "a\nb")
+    expect(removed.hunks[0]!.lines.map((l) => l.op + l.text)).toEqual([" a", " b", "-"])
+    expect(TextDiff.apply("a\nb\n", removed.hunks)).toBe("a\nb")
+    const lastLine = TextDiff.diff("a\nb", "a\nc")
+    expect(lastLine.hunks[0]!.lines.map((l) => l.op + l.text)).toEqual([" a", "-b", "+c"])
+  })
+
+  it("on a long text, gives up the search after fewer changes (SEARCH_BUDGET) and stays correct", () => {
+    // 20 000 lines each side, every 50th changed: 800 changes, over the 50 the budget allows here
+    const before = Array.from({ length: TextDiff.MAX_INPUT_LINES }, (_, i) => `line ${i}`)
+    const after = before.map((l, i) => (i % 50 === 1 ? `${l} changed` : l))
+    const diff = TextDiff.diff(before.join("\n"), after.join("\n"), Number.POSITIVE_INFINITY)
+    // the changed middle (from the first change to the last) is one replacement
+    expect(diff.hunks).toHaveLength(1)
+    const ops = diff.hunks[0]!.lines.map((l) => l.op).join("")
+    expect(ops.startsWith(" -")).toBe(true)
+    expect(diff.cut?.hiddenLines).toBeGreaterThan(0)
+    // a few changes in the same text are still the shortest script
+    const few = before.map((l, i) => (i === 10 || i === 19_000 ? `${l} changed` : l))
+    const short = TextDiff.diff(before.join("\n"), few.join("\n"))
+    expect(short.cut).toBeUndefined()
+    expect(short.hunks.map(TextDiff.hunkHeader)).toEqual(["@@ -8,7 +8,7 @@", "@@ -18998,7 +18998,7 @@"])
+    expect(TextDiff.apply(before.join("\n"), short.hunks)).toBe(few.join("\n"))
+  })
+
   it("never cuts a surrogate pair in half", () => {
     const long = "a".repeat(TextDiff.MAX_LINE_CHARS - 1) + "\u{1F41B}"
     const cut = TextDiff.diff(long, "").hunks[0]!.lines[0]!.text

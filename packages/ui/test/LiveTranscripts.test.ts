@@ -158,6 +158,30 @@ describe("LiveTranscripts", () => {
     await fresh.stop()
   })
 
+  it("opens one new reader after a rewrite while a stream still holds the closed one", async () => {
+    const { file, session } = await plant("aaaaaaaa-0000-4000-8000-000000000008", [prompt("a", "first line")])
+    const before = live.counts().readers
+    // a client that reads its first event and then nothing: it holds the old reader past its close
+    const gate = Effect.runSync(Deferred.make<void>())
+    const stuck = open(session, 0, true, gate)
+    await vi.waitFor(() => expect(live.counts().readers).toBe(before + 1))
+    fs.writeFileSync(file, prompt("z", "short"))
+    await vi.waitFor(() => expect(live.counts().readers).toBe(before))
+    const fresh = open(session, 0)
+    await vi.waitFor(() => expect(fresh.keys()).toEqual(["z"]))
+    // the old reader's last stream goes: the new reader stays the transcript's one reader
+    Effect.runSync(Deferred.succeed(gate, undefined))
+    await vi.waitFor(() => expect(stuck.done()).toBe(true))
+    expect(stuck.lines().at(-1)).toEqual({ type: "reload" })
+    const late = open(session, 0)
+    await vi.waitFor(() => expect(late.keys()).toEqual(["z"]))
+    expect(live.counts().readers).toBe(before + 1)
+    fs.appendFileSync(file, prompt("y", "next"))
+    await vi.waitFor(() => expect([fresh.keys(), late.keys()]).toEqual([["z", "y"], ["z", "y"]]))
+    await Promise.all([fresh.stop(), late.stop()])
+    await vi.waitFor(() => expect(live.counts().readers).toBe(before))
+  })
+
   it("tells every stream to reload when the transcript is deleted, and lets the reader go", async () => {
     const { file, session } = await plant("aaaaaaaa-0000-4000-8000-000000000006", [prompt("a", "first")])
     const before = live.counts().readers

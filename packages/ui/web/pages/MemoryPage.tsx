@@ -161,65 +161,52 @@ const SessionPanel = ({ mask, onClose, sessionId }: {
   )
 }
 
-export const MemoryPage = ({ route }: { readonly route: Route }) => {
-  const [overview, setOverview] = useState<MemoryOverview | undefined>()
-  const [error, setError] = useState<string | undefined>()
-  const [filter, setFilter] = useState<Filter>({
-    project: route.query.get("project") ?? "",
-    q: route.query.get("q") ?? "",
-    type: route.query.get("type") ?? ""
-  })
-  const [typed, setTyped] = useState(filter.q)
-  const [mask, setMask] = useState(true)
+type SetError = (error: string | undefined) => void
+
+const observationsUrl = (filter: Filter, mask: boolean, before?: number): string =>
+  `/api/memory/observations?${
+    query({
+      project: filter.project,
+      q: before === undefined ? filter.q : undefined,
+      type: filter.type,
+      limit: PAGE,
+      before,
+      mask: mask ? undefined : 0
+    })
+  }`
+
+/**
+ * The timeline (or the search's results) for the filter, a page at a time, with the observations
+ * that arrive live (server-sent events) put in front when they match it.
+ */
+const useObservations = (
+  { exists, filter, mask, onError, onLive, version }: {
+    readonly exists: boolean
+    readonly filter: Filter
+    readonly mask: boolean
+    readonly version: number
+    readonly onError: SetError
+    readonly onLive: () => void
+  }
+) => {
   const [list, setList] = useState<ReadonlyArray<ObservationView> | undefined>()
   const [next, setNext] = useState<number | null>(null)
-  const [listError, setListError] = useState<string | undefined>()
-  const [session, setSession] = useState<string | undefined>(route.query.get("session") ?? undefined)
-  const [spend, setSpend] = useState<SpendResponse | undefined>()
-  const [done, setDone] = useState<Done | undefined>()
-  const [busy, setBusy] = useState(false)
-  const [version, setVersion] = useState(0)
   const [live, setLive] = useState(false)
   // observations that arrived live: the context may have changed
   const [fresh, setFresh] = useState(0)
-  const lastId = useRef(0)
 
-  const refreshOverview = useCallback(
-    () => getJson<MemoryOverview>("/api/memory").then(setOverview, (e: Error) => setError(e.message)),
-    []
-  )
-  useEffect(() => {
-    void refreshOverview()
-  }, [])
-  const exists = overview?.exists === true
-
-  // the timeline (or the search's results) for the filter
   useEffect(() => {
     if (!exists) return
     const abort = new AbortController()
-    setListError(undefined)
-    getJson<ObservationsResponse>(
-      `/api/memory/observations?${
-        query({ project: filter.project, q: filter.q, type: filter.type, limit: PAGE, mask: mask ? undefined : 0 })
-      }`,
-      abort.signal
-    ).then((body) => {
+    onError(undefined)
+    getJson<ObservationsResponse>(observationsUrl(filter, mask), abort.signal).then((body) => {
       setList(body.observations)
       setNext(body.next)
     }, (e: Error) => {
-      if (!abort.signal.aborted) setListError(e.message)
+      if (!abort.signal.aborted) onError(e.message)
     })
     return () => abort.abort()
   }, [exists, filter, mask, version])
-
-  useEffect(() => {
-    if (!exists) return
-    getJson<SpendResponse>("/api/memory/spend").then(setSpend, () => setSpend(undefined))
-  }, [exists])
-
-  useEffect(() => {
-    for (const o of list ?? []) lastId.current = Math.max(lastId.current, o.rowId)
-  }, [list])
 
   // new observations as the worker writes them
   const filterRef = useRef(filter)
@@ -231,11 +218,10 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
     source.onerror = () => setLive(false)
     source.addEventListener("observation", (event) => {
       const o = JSON.parse((event as MessageEvent<string>).data) as ObservationView
-      lastId.current = Math.max(lastId.current, o.rowId)
       if (matchesFilter(o, filterRef.current)) {
         setList((current) => current === undefined || current.some((c) => c.id === o.id) ? current : [o, ...current])
       }
-      void refreshOverview()
+      onLive()
       setFresh((n) => n + 1)
     })
     return () => source.close()
@@ -243,37 +229,37 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
 
   const more = () => {
     if (next === null) return
-    getJson<ObservationsResponse>(
-      `/api/memory/observations?${
-        query({
-          project: filter.project,
-          type: filter.type,
-          limit: PAGE,
-          before: next,
-          mask: mask ? undefined : 0
-        })
-      }`
-    ).then((body) => {
+    getJson<ObservationsResponse>(observationsUrl(filter, mask, next)).then((body) => {
       setList((current) => [...(current ?? []), ...body.observations])
       setNext(body.next)
-    }, (e: Error) => setListError(e.message))
+    }, (e: Error) => onError(e.message))
   }
+  return { list, next, live, fresh, more }
+}
 
+/** Forgetting one observation or all matching the filter, and the undo of the last one. */
+const useCuration = ({ filter, onChanged, onError }: {
+  readonly filter: Filter
+  readonly onChanged: () => void
+  readonly onError: SetError
+}) => {
+  const [done, setDone] = useState<Done | undefined>()
+  const [busy, setBusy] = useState(false)
+  const [version, setVersion] = useState(0)
   const curate = async (action: () => Promise<CurationResponse>, undone: boolean) => {
     setBusy(true)
     try {
       const answer = await action()
       setDone({ ids: answer.forgotten ?? answer.restored ?? [], undone })
       setVersion((v) => v + 1)
-      void refreshOverview()
+      onChanged()
     } catch (e) {
-      setListError((e as Error).message)
+      onError((e as Error).message)
     } finally {
       setBusy(false)
     }
   }
   const forgetOne = (id: string) => curate(() => postJson<CurationResponse>("/api/memory/forget", { ids: [id] }), false)
-  const filtered = filter.project !== "" || filter.q !== "" || filter.type !== ""
   const forgetMatching = () => {
     const what = [
       filter.q !== "" ? `matching “${filter.q}”` : undefined,
@@ -294,29 +280,179 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
     if (done === undefined || done.ids.length === 0) return
     void curate(() => postJson<CurationResponse>("/api/memory/restore", { ids: done.ids }), true)
   }
+  return { done, busy, version, forgetOne, forgetMatching, undo }
+}
+
+const MemoryAbsent = ({ overview }: { readonly overview: { readonly database: string; readonly enable: string } }) => (
+  <section class="page memory">
+    <h1>Memory</h1>
+    <div class="memory-absent" role="status">
+      <p>
+        <strong>The memory is not turned on:</strong> there is no memory database at <code>{overview.database}</code>.
+      </p>
+      <p>
+        Turn it on with{" "}
+        <code>{overview.enable}</code>: Claude Code's hooks then record what each session does, and the next session
+        starts with what earlier ones learned. This page only reads the memory; it never creates it.
+      </p>
+    </div>
+  </section>
+)
+
+/** The filter's form: project, type, words, secrets shown, and "Forget all matching". */
+const MemoryToolbar = ({ busy, filter, mask, onForgetMatching, projects, setFilter, setMask }: {
+  readonly filter: Filter
+  readonly setFilter: (filter: Filter) => void
+  readonly mask: boolean
+  readonly setMask: (mask: boolean) => void
+  readonly projects: ReadonlyArray<{ readonly project: string; readonly observations: number }>
+  readonly busy: boolean
+  readonly onForgetMatching: () => void
+}) => {
+  const [typed, setTyped] = useState(filter.q)
+  const filtered = filter.project !== "" || filter.q !== "" || filter.type !== ""
+  return (
+    <form
+      class="toolbar"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault()
+        setFilter({ ...filter, q: typed.trim() })
+      }}
+    >
+      <label>
+        Project{" "}
+        <select
+          value={filter.project}
+          onChange={(e) => setFilter({ ...filter, project: e.currentTarget.value })}
+        >
+          <option value="">All projects ({projects.length})</option>
+          {projects.map((p) => (
+            <option value={p.project} key={p.project}>
+              {p.project} ({p.observations})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Type{" "}
+        <select value={filter.type} onChange={(e) => setFilter({ ...filter, type: e.currentTarget.value })}>
+          <option value="">Any</option>
+          {TYPES.map((type) => <option value={type} key={type}>{type}</option>)}
+        </select>
+      </label>
+      <label>
+        Search{" "}
+        <input
+          type="search"
+          name="q"
+          placeholder="words (full-text)"
+          value={typed}
+          onInput={(e) => setTyped(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit">Search</button>
+      <label>
+        <input type="checkbox" checked={!mask} onChange={(e) => setMask(!e.currentTarget.checked)} /> Show secrets
+      </label>
+      {filtered && (
+        <button type="button" class="forget" disabled={busy} onClick={onForgetMatching}>
+          Forget all matching
+        </button>
+      )}
+    </form>
+  )
+}
+
+/** What the last curation did, with its undo. */
+const CurationStatus = ({ busy, done, onUndo }: {
+  readonly done: Done | undefined
+  readonly busy: boolean
+  readonly onUndo: () => void
+}) => (
+  <div class="curation" role="status" aria-live="polite">
+    {done !== undefined && (
+      done.ids.length === 0
+        ? <span>Nothing changed.</span>
+        : done.undone
+        ? <span>Restored {entries(done.ids)}.</span>
+        : (
+          <span>
+            Forgot {entries(done.ids)}.{" "}
+            <button type="button" class="undo" disabled={busy} onClick={onUndo}>Undo</button>
+          </span>
+        )
+    )}
+  </div>
+)
+
+/** The observations found, newest first (or best first for words), and the pager. */
+const Timeline = ({ busy, filter, list, more, next, onForget, onSession }: {
+  readonly filter: Filter
+  readonly list: ReadonlyArray<ObservationView> | undefined
+  readonly next: number | null
+  readonly busy: boolean
+  readonly onForget: (id: string) => void
+  readonly onSession: (sessionId: string) => void
+  readonly more: () => void
+}) => (
+  <div class="memory-timeline">
+    <h2>{filter.q !== "" ? `Best matches for “${filter.q}”` : "Timeline"}</h2>
+    {list === undefined && <p class="loading">Loading observations…</p>}
+    {list !== undefined && list.length === 0 && <p class="muted">No observation here.</p>}
+    {list?.map((o) => (
+      <MemoryObservation key={o.id} observation={o} busy={busy} onForget={onForget} onSession={onSession} />
+    ))}
+    {next !== null && filter.q === "" && (
+      <div class="pager">
+        <button type="button" onClick={more}>Older observations</button>
+      </div>
+    )}
+  </div>
+)
+
+export const MemoryPage = ({ route }: { readonly route: Route }) => {
+  const [overview, setOverview] = useState<MemoryOverview | undefined>()
+  const [error, setError] = useState<string | undefined>()
+  const [filter, setFilter] = useState<Filter>({
+    project: route.query.get("project") ?? "",
+    q: route.query.get("q") ?? "",
+    type: route.query.get("type") ?? ""
+  })
+  const [mask, setMask] = useState(true)
+  const [listError, setListError] = useState<string | undefined>()
+  const [session, setSession] = useState<string | undefined>(route.query.get("session") ?? undefined)
+  const [spend, setSpend] = useState<SpendResponse | undefined>()
+
+  const refreshOverview = useCallback(
+    () => getJson<MemoryOverview>("/api/memory").then(setOverview, (e: Error) => setError(e.message)),
+    []
+  )
+  useEffect(() => {
+    void refreshOverview()
+  }, [])
+  const exists = overview?.exists === true
+  const onChanged = () => void refreshOverview()
+  const curation = useCuration({ filter, onChanged, onError: setListError })
+  const { fresh, list, live, more, next } = useObservations({
+    exists,
+    filter,
+    mask,
+    version: curation.version,
+    onError: setListError,
+    onLive: onChanged
+  })
+
+  useEffect(() => {
+    if (!exists) return
+    getJson<SpendResponse>("/api/memory/spend").then(setSpend, () => setSpend(undefined))
+  }, [exists])
 
   const projects = useMemo(() => overview?.exists === true ? overview.projects : [], [overview])
 
   if (error !== undefined) return <p class="error" role="alert">{error}</p>
   if (overview === undefined) return <p class="loading">Loading the memory…</p>
-  if (!overview.exists) {
-    return (
-      <section class="page memory">
-        <h1>Memory</h1>
-        <div class="memory-absent" role="status">
-          <p>
-            <strong>The memory is not turned on:</strong> there is no memory database at{" "}
-            <code>{overview.database}</code>.
-          </p>
-          <p>
-            Turn it on with{" "}
-            <code>{overview.enable}</code>: Claude Code's hooks then record what each session does, and the next session
-            starts with what earlier ones learned. This page only reads the memory; it never creates it.
-          </p>
-        </div>
-      </section>
-    )
-  }
+  if (!overview.exists) return <MemoryAbsent overview={overview} />
 
   return (
     <section class="page memory">
@@ -333,90 +469,27 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
         observer: {overview.worker.observer} ·{" "}
         <span class={live ? "live on" : "live"}>{live ? "live" : "not live"}</span>
       </p>
-      <form
-        class="toolbar"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault()
-          setFilter({ ...filter, q: typed.trim() })
-        }}
-      >
-        <label>
-          Project{" "}
-          <select
-            value={filter.project}
-            onChange={(e) => setFilter({ ...filter, project: e.currentTarget.value })}
-          >
-            <option value="">All projects ({projects.length})</option>
-            {projects.map((p) => (
-              <option value={p.project} key={p.project}>
-                {p.project} ({p.observations})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Type{" "}
-          <select value={filter.type} onChange={(e) => setFilter({ ...filter, type: e.currentTarget.value })}>
-            <option value="">Any</option>
-            {TYPES.map((type) => <option value={type} key={type}>{type}</option>)}
-          </select>
-        </label>
-        <label>
-          Search{" "}
-          <input
-            type="search"
-            name="q"
-            placeholder="words (full-text)"
-            value={typed}
-            onInput={(e) => setTyped(e.currentTarget.value)}
-          />
-        </label>
-        <button type="submit">Search</button>
-        <label>
-          <input type="checkbox" checked={!mask} onChange={(e) => setMask(!e.currentTarget.checked)} /> Show secrets
-        </label>
-        {filtered && (
-          <button type="button" class="forget" disabled={busy} onClick={forgetMatching}>
-            Forget all matching
-          </button>
-        )}
-      </form>
-      <div class="curation" role="status" aria-live="polite">
-        {done !== undefined && (
-          done.ids.length === 0
-            ? <span>Nothing changed.</span>
-            : done.undone
-            ? <span>Restored {entries(done.ids)}.</span>
-            : (
-              <span>
-                Forgot {entries(done.ids)}.{" "}
-                <button type="button" class="undo" disabled={busy} onClick={undo}>Undo</button>
-              </span>
-            )
-        )}
-      </div>
+      <MemoryToolbar
+        filter={filter}
+        setFilter={setFilter}
+        mask={mask}
+        setMask={setMask}
+        projects={projects}
+        busy={curation.busy}
+        onForgetMatching={curation.forgetMatching}
+      />
+      <CurationStatus done={curation.done} busy={curation.busy} onUndo={curation.undo} />
       {listError !== undefined && <p class="error" role="alert">{listError}</p>}
       <div class="memory-grid">
-        <div class="memory-timeline">
-          <h2>{filter.q !== "" ? `Best matches for “${filter.q}”` : "Timeline"}</h2>
-          {list === undefined && <p class="loading">Loading observations…</p>}
-          {list !== undefined && list.length === 0 && <p class="muted">No observation here.</p>}
-          {list?.map((o) => (
-            <MemoryObservation
-              key={o.id}
-              observation={o}
-              busy={busy}
-              onForget={(id) => void forgetOne(id)}
-              onSession={setSession}
-            />
-          ))}
-          {next !== null && filter.q === "" && (
-            <div class="pager">
-              <button type="button" onClick={more}>Older observations</button>
-            </div>
-          )}
-        </div>
+        <Timeline
+          filter={filter}
+          list={list}
+          next={next}
+          busy={curation.busy}
+          onForget={(id) => void curation.forgetOne(id)}
+          onSession={setSession}
+          more={more}
+        />
         <aside class="memory-side">
           {session !== undefined && (
             <SessionPanel
@@ -428,7 +501,7 @@ export const MemoryPage = ({ route }: { readonly route: Route }) => {
           <h2>Context of the next session</h2>
           {filter.project === ""
             ? <p class="muted">Choose a project to see the context its next session starts with.</p>
-            : <ContextPanel project={filter.project} mask={mask} version={version + fresh} />}
+            : <ContextPanel project={filter.project} mask={mask} version={curation.version + fresh} />}
           <h2>The memory's own spend</h2>
           <p class="muted">
             The observer model's tokens and cost, apart from your sessions' (see <a href={href("costs")}>Costs</a>).

@@ -105,20 +105,19 @@ const Header = (
   )
 }
 
-export const SessionPage = ({ route }: { readonly route: Route }) => {
-  const id = route.id ?? ""
-  const asked = route.query.get("turn") ?? undefined
-  const agent = route.query.get("agent") ?? undefined
-  const [mask, setMask] = useState(true)
+/**
+ * The session streamed in, then kept live over server-sent events: its header, its items (in
+ * `view`, `version` moving once per animation frame as they arrive), and `reloads` counting the
+ * times the server said to read it afresh (a rewritten transcript).
+ */
+const useSessionStream = (id: string, mask: boolean) => {
   const [reloads, setReloads] = useState(0)
   const [header, setHeader] = useState<SessionHeader | undefined>()
   const [error, setError] = useState<string | undefined>()
   const [version, setVersion] = useState(0)
   const [done, setDone] = useState(false)
   const [live, setLive] = useState(false)
-  const [limit, setLimit] = useState(BATCH)
   const view = useRef<View>({ order: [], byKey: new Map() })
-  const sentinel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     view.current = { order: [], byKey: new Map() }
@@ -126,7 +125,6 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     setError(undefined)
     setDone(false)
     setLive(false)
-    setLimit(BATCH)
     setVersion((v) => v + 1)
     const abort = new AbortController()
     let events: EventSource | undefined
@@ -188,17 +186,21 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     }
     return { nested, top }
   }, [version])
-  const turns = useMemo(() => turnCount(top), [top])
+  return { header, error, done, live, reloads, nested, top }
+}
 
-  const ctx: ItemContext = useMemo(() => ({
-    sessionId: header?.sessionId ?? id,
-    agent: undefined,
-    mask,
-    subagents: new Map((header?.subagents ?? []).map((row) => [row.agentId, row])),
-    nested
-  }), [header, id, mask, nested])
-
-  // a turn inside a subagent's transcript is shown at the Task call that started the subagent
+/**
+ * The turn asked for: rendered (the list grows to it), opened, scrolled to, highlighted. A turn
+ * inside a subagent's transcript is shown at the Task call that started the subagent.
+ */
+const useTurnFocus = ({ agent, asked, limit, nested, setLimit, top }: {
+  readonly asked: string | undefined
+  readonly agent: string | undefined
+  readonly top: ReadonlyArray<Item>
+  readonly nested: ReadonlyMap<string, ReadonlyArray<Item>>
+  readonly limit: number
+  readonly setLimit: (limit: number) => void
+}) => {
   const turn = useMemo(() => {
     if (agent === undefined) return asked
     for (const item of top) {
@@ -209,7 +211,6 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     return asked
   }, [asked, agent, top])
 
-  // the turn asked for: rendered (the list grows to it), opened, scrolled to, highlighted
   const [found, setFound] = useState<string | undefined>()
   useEffect(() => {
     if (turn === undefined || found === turn) return
@@ -236,6 +237,51 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     target.focus({ preventScroll: true })
     setFound(turn)
   }, [turn, top, limit, found, nested])
+}
+
+// j/k and the arrow keys (on a turn) move between turns
+const onTurnKey = (event: KeyboardEvent) => {
+  const target = event.target as HTMLElement | null
+  if (event.altKey || event.ctrlKey || event.metaKey) return
+  if (target !== null && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return
+  const onTurn = target?.closest("[data-turn]") !== null && target?.closest("[data-turn]") !== undefined
+  const down = event.key === "j" || (onTurn && event.key === "ArrowDown")
+  const up = event.key === "k" || (onTurn && event.key === "ArrowUp")
+  if (!down && !up) return
+  const turns = [...document.querySelectorAll<HTMLElement>(".turns > [data-turn]")]
+  if (turns.length === 0) return
+  const current = target?.closest<HTMLElement>(".turns > [data-turn]")
+  const at = current === null || current === undefined ? -1 : turns.indexOf(current)
+  const next = turns[Math.max(0, Math.min(turns.length - 1, at < 0 ? 0 : at + (down ? 1 : -1)))]!
+  event.preventDefault()
+  next.focus({ preventScroll: true })
+  next.scrollIntoView({ block: "nearest" })
+}
+
+export const SessionPage = ({ route }: { readonly route: Route }) => {
+  const id = route.id ?? ""
+  const [mask, setMask] = useState(true)
+  const { done, error, header, live, nested, reloads, top } = useSessionStream(id, mask)
+  const [limit, setLimit] = useState(BATCH)
+  const sentinel = useRef<HTMLDivElement>(null)
+  useEffect(() => setLimit(BATCH), [id, mask, reloads])
+  const turns = useMemo(() => turnCount(top), [top])
+  useTurnFocus({
+    asked: route.query.get("turn") ?? undefined,
+    agent: route.query.get("agent") ?? undefined,
+    top,
+    nested,
+    limit,
+    setLimit
+  })
+
+  const ctx: ItemContext = useMemo(() => ({
+    sessionId: header?.sessionId ?? id,
+    agent: undefined,
+    mask,
+    subagents: new Map((header?.subagents ?? []).map((row) => [row.agentId, row])),
+    nested
+  }), [header, id, mask, nested])
 
   // more of the list when its end comes into view
   useEffect(() => {
@@ -248,27 +294,9 @@ export const SessionPage = ({ route }: { readonly route: Route }) => {
     return () => observer.disconnect()
   }, [top.length > limit])
 
-  // j/k and the arrow keys (on a turn) move between turns
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null
-      if (event.altKey || event.ctrlKey || event.metaKey) return
-      if (target !== null && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return
-      const onTurn = target?.closest("[data-turn]") !== null && target?.closest("[data-turn]") !== undefined
-      const down = event.key === "j" || (onTurn && event.key === "ArrowDown")
-      const up = event.key === "k" || (onTurn && event.key === "ArrowUp")
-      if (!down && !up) return
-      const turns = [...document.querySelectorAll<HTMLElement>(".turns > [data-turn]")]
-      if (turns.length === 0) return
-      const current = target?.closest<HTMLElement>(".turns > [data-turn]")
-      const at = current === null || current === undefined ? -1 : turns.indexOf(current)
-      const next = turns[Math.max(0, Math.min(turns.length - 1, at < 0 ? 0 : at + (down ? 1 : -1)))]!
-      event.preventDefault()
-      next.focus({ preventScroll: true })
-      next.scrollIntoView({ block: "nearest" })
-    }
-    addEventListener("keydown", onKey)
-    return () => removeEventListener("keydown", onKey)
+    addEventListener("keydown", onTurnKey)
+    return () => removeEventListener("keydown", onTurnKey)
   }, [])
 
   if (error !== undefined) {

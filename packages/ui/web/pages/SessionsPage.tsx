@@ -44,23 +44,17 @@ const OriginSelect = (
   </label>
 )
 
-export const SessionsPage = ({ route }: { readonly route: Route }) => {
+/**
+ * The sessions and their usage, read again when the server says the list changed (a store
+ * appended to); `reconnecting` while the store's server is away (a Postgres restart).
+ */
+const useSessions = () => {
   const [list, setList] = useState<SessionsResponse | undefined>()
   const [usage, setUsage] = useState<ReadonlyMap<string, SessionUsage> | undefined>()
   const [error, setError] = useState<string | undefined>()
-  const [project, setProject] = useState(route.query.get("project") ?? "")
-  // a project across machines (the costs page links to one gathering several path keys), a machine, a user
-  const [projectId, setProjectId] = useState(route.query.get("projectId") ?? "")
-  const [machine, setMachine] = useState(route.query.get("machine") ?? "")
-  const [user, setUser] = useState(route.query.get("user") ?? "")
-  const [text, setText] = useState("")
-  const [page, setPage] = useState(0)
-
   const [version, setVersion] = useState(0)
   const [reconnecting, setReconnecting] = useState(false)
 
-  // the list is read again when the server says it changed (a store appended to); while the
-  // store's server is away (a Postgres restart), the page says the list is not live
   useEffect(() => {
     const events = new EventSource("/api/sessions/events")
     events.onmessage = (message: MessageEvent<string>) => {
@@ -87,23 +81,185 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
     })
     return () => abort.abort()
   }, [version])
+  return { list, usage, error, reconnecting }
+}
 
-  const shown = useMemo(() => {
-    if (list === undefined) return []
-    const words = text.toLowerCase().split(/\s+/).filter((word) => word !== "")
-    return list.sessions.filter((row) => {
-      const origin = originOf(list, row)
-      return (project === "" || row.projectKey === project) && (projectId === "" || origin.project === projectId) &&
-        (machine === "" || origin.machine === machine) && (user === "" || origin.user === user) &&
-        matches(row, words)
-    })
-  }, [list, project, projectId, machine, user, text])
+/** One session's row: its title and first prompt, where it came from, when, and its usage. */
+const SessionRowView = ({ list, names, row, used, users }: {
+  readonly list: SessionsResponse
+  readonly row: SessionRow
+  readonly names: ReadonlyMap<string, string>
+  readonly used: SessionUsage | undefined
+  readonly users: number
+}) => (
+  <tr class={used?.outlier === true ? "outlier" : undefined}>
+    <td class="title-cell">
+      <a href={href("session", row.sessionId)}>{row.title ?? row.firstPrompt ?? row.sessionId}</a>
+      {row.title !== undefined && row.firstPrompt !== undefined && <div class="muted clip">{row.firstPrompt}</div>}
+      <div class="muted mono">
+        {row.sessionId.slice(0, 8)}
+        {row.gitBranch !== undefined && ` · ${row.gitBranch}`}
+      </div>
+    </td>
+    <td class="col-project" title={originOf(list, row).project}>
+      {names.get(row.projectKey) ?? row.projectKey}
+    </td>
+    <td class="machine">{originOf(list, row).machine}</td>
+    {users > 1 && <td class="user">{originOf(list, row).user}</td>}
+    <td class="col-started">{format.dateTime(row.startTime)}</td>
+    <td>{format.dateTime(row.lastTime ?? row.mtime)}</td>
+    <td class="num col-messages">{used === undefined ? "…" : used.messages}</td>
+    <td class="num">{used === undefined ? "…" : format.count(used.tokens)}</td>
+    <td class="num">
+      {used === undefined ? "…" : format.usd(used.costUSD) + (used.unpriced.length > 0 ? "+?" : "")}
+      {used?.outlier === true && (
+        <span class="badge warn" title="Cost far more than this project's usual session">
+          unusual
+        </span>
+      )}
+    </td>
+  </tr>
+)
+
+const SessionsTable = ({ list, rows, usage, users }: {
+  readonly list: SessionsResponse
+  readonly rows: ReadonlyArray<SessionRow>
+  readonly usage: ReadonlyMap<string, SessionUsage> | undefined
+  readonly users: number
+}) => {
+  const names = new Map(list.projects.map((p) => [p.projectKey, p.name]))
+  return (
+    <div class="table-wrap">
+      <table class="sessions-table">
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col" class="col-project">Project</th>
+            <th scope="col" class="machine">Machine</th>
+            {users > 1 && <th scope="col" class="user">User</th>}
+            <th scope="col" class="col-started">Started</th>
+            <th scope="col">Last activity</th>
+            <th scope="col" class="num col-messages">Messages</th>
+            <th scope="col" class="num">Tokens</th>
+            <th scope="col" class="num">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <SessionRowView
+              key={row.sessionId}
+              list={list}
+              row={row}
+              names={names}
+              used={usage?.get(row.sessionId)}
+              users={users}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** The list's filters; a project across machines, a machine, a user, and words. */
+interface SessionsFilter {
+  readonly project: string
+  readonly projectId: string
+  readonly machine: string
+  readonly user: string
+  readonly text: string
+}
+
+const SessionsToolbar = ({ filter, list, machines, onChange, users }: {
+  readonly list: SessionsResponse
+  readonly filter: SessionsFilter
+  readonly machines: ReadonlyArray<string>
+  readonly users: ReadonlyArray<string>
+  readonly onChange: (change: Partial<SessionsFilter>) => void
+}) => (
+  <div class="toolbar">
+    <label>
+      Project{" "}
+      <select value={filter.project} onChange={(e) => onChange({ project: e.currentTarget.value })}>
+        <option value="">All projects ({list.projects.length})</option>
+        {list.projects.map((p) => (
+          <option value={p.projectKey} key={p.projectKey} title={p.cwd ?? p.projectKey}>
+            {p.name} ({p.sessions})
+          </option>
+        ))}
+      </select>
+    </label>
+    {machines.length > 1 && (
+      <OriginSelect
+        label="Machine"
+        all="All machines"
+        values={machines}
+        value={filter.machine}
+        onChange={(machine) => onChange({ machine })}
+      />
+    )}
+    {users.length > 1 && (
+      <OriginSelect
+        label="User"
+        all="All users"
+        values={users}
+        value={filter.user}
+        onChange={(user) => onChange({ user })}
+      />
+    )}
+    {filter.projectId !== "" && (
+      <span class="chip project-id">
+        Project {filter.projectId}{" "}
+        <button type="button" aria-label="Every project" onClick={() => onChange({ projectId: "" })}>×</button>
+      </span>
+    )}
+    <label>
+      Filter{" "}
+      <input
+        type="search"
+        placeholder="title, prompt, id, branch…"
+        value={filter.text}
+        onInput={(e) => onChange({ text: e.currentTarget.value })}
+      />
+    </label>
+  </div>
+)
+
+const filterRows = (list: SessionsResponse | undefined, filter: SessionsFilter): Array<SessionRow> => {
+  if (list === undefined) return []
+  const { machine, project, projectId, user } = filter
+  const words = filter.text.toLowerCase().split(/\s+/).filter((word) => word !== "")
+  return list.sessions.filter((row) => {
+    const origin = originOf(list, row)
+    return (project === "" || row.projectKey === project) && (projectId === "" || origin.project === projectId) &&
+      (machine === "" || origin.machine === machine) && (user === "" || origin.user === user) &&
+      matches(row, words)
+  })
+}
+
+export const SessionsPage = ({ route }: { readonly route: Route }) => {
+  const { error, list, reconnecting, usage } = useSessions()
+  const [filter, setFilter] = useState<SessionsFilter>({
+    project: route.query.get("project") ?? "",
+    // a project across machines (the costs page links to one gathering several path keys)
+    projectId: route.query.get("projectId") ?? "",
+    machine: route.query.get("machine") ?? "",
+    user: route.query.get("user") ?? "",
+    text: ""
+  })
+  const [page, setPage] = useState(0)
+  const onChange = (change: Partial<SessionsFilter>) => {
+    setFilter((current) => ({ ...current, ...change }))
+    // clearing the project id keeps the page, as before; every other filter goes back to the first
+    if (change.projectId === undefined) setPage(0)
+  }
+
+  const shown = useMemo(() => filterRows(list, filter), [list, filter])
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE))
   const current = Math.min(page, pages - 1)
 
   if (error !== undefined) return <p class="error" role="alert">{error}</p>
   if (list === undefined) return <p class="loading">Loading sessions…</p>
-  const names = new Map(list.projects.map((p) => [p.projectKey, p.name]))
   const machines = distinct(list, (origin) => origin.machine)
   const users = distinct(list, (origin) => origin.user)
   return (
@@ -116,124 +272,17 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
           The store's server is away: reconnecting (the list is as it was).
         </p>
       )}
-      <SearchPanel project={project} />
-      <div class="toolbar">
-        <label>
-          Project{" "}
-          <select
-            value={project}
-            onChange={(e) => {
-              setProject(e.currentTarget.value)
-              setPage(0)
-            }}
-          >
-            <option value="">All projects ({list.projects.length})</option>
-            {list.projects.map((p) => (
-              <option value={p.projectKey} key={p.projectKey} title={p.cwd ?? p.projectKey}>
-                {p.name} ({p.sessions})
-              </option>
-            ))}
-          </select>
-        </label>
-        {machines.length > 1 && (
-          <OriginSelect
-            label="Machine"
-            all="All machines"
-            values={machines}
-            value={machine}
-            onChange={(next) => {
-              setMachine(next)
-              setPage(0)
-            }}
-          />
-        )}
-        {users.length > 1 && (
-          <OriginSelect
-            label="User"
-            all="All users"
-            values={users}
-            value={user}
-            onChange={(next) => {
-              setUser(next)
-              setPage(0)
-            }}
-          />
-        )}
-        {projectId !== "" && (
-          <span class="chip project-id">
-            Project {projectId}{" "}
-            <button type="button" aria-label="Every project" onClick={() => setProjectId("")}>×</button>
-          </span>
-        )}
-        <label>
-          Filter{" "}
-          <input
-            type="search"
-            placeholder="title, prompt, id, branch…"
-            value={text}
-            onInput={(e) => {
-              setText(e.currentTarget.value)
-              setPage(0)
-            }}
-          />
-        </label>
-      </div>
+      <SearchPanel project={filter.project} />
+      <SessionsToolbar list={list} filter={filter} machines={machines} users={users} onChange={onChange} />
       {shown.length === 0
         ? <p class="muted">No sessions{list.sessions.length > 0 ? " match" : ` in ${list.configDir}`}.</p>
         : (
-          <div class="table-wrap">
-            <table class="sessions-table">
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col" class="col-project">Project</th>
-                  <th scope="col" class="machine">Machine</th>
-                  {users.length > 1 && <th scope="col" class="user">User</th>}
-                  <th scope="col" class="col-started">Started</th>
-                  <th scope="col">Last activity</th>
-                  <th scope="col" class="num col-messages">Messages</th>
-                  <th scope="col" class="num">Tokens</th>
-                  <th scope="col" class="num">Cost</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE).map((row) => {
-                  const used = usage?.get(row.sessionId)
-                  return (
-                    <tr key={row.sessionId} class={used?.outlier === true ? "outlier" : undefined}>
-                      <td class="title-cell">
-                        <a href={href("session", row.sessionId)}>{row.title ?? row.firstPrompt ?? row.sessionId}</a>
-                        {row.title !== undefined && row.firstPrompt !== undefined && (
-                          <div class="muted clip">{row.firstPrompt}</div>
-                        )}
-                        <div class="muted mono">
-                          {row.sessionId.slice(0, 8)}
-                          {row.gitBranch !== undefined && ` · ${row.gitBranch}`}
-                        </div>
-                      </td>
-                      <td class="col-project" title={originOf(list, row).project}>
-                        {names.get(row.projectKey) ?? row.projectKey}
-                      </td>
-                      <td class="machine">{originOf(list, row).machine}</td>
-                      {users.length > 1 && <td class="user">{originOf(list, row).user}</td>}
-                      <td class="col-started">{format.dateTime(row.startTime)}</td>
-                      <td>{format.dateTime(row.lastTime ?? row.mtime)}</td>
-                      <td class="num col-messages">{used === undefined ? "…" : used.messages}</td>
-                      <td class="num">{used === undefined ? "…" : format.count(used.tokens)}</td>
-                      <td class="num">
-                        {used === undefined ? "…" : format.usd(used.costUSD) + (used.unpriced.length > 0 ? "+?" : "")}
-                        {used?.outlier === true && (
-                          <span class="badge warn" title="Cost far more than this project's usual session">
-                            unusual
-                          </span>
-                        )}
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </div>
+          <SessionsTable
+            list={list}
+            rows={shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE)}
+            usage={usage}
+            users={users.length}
+          />
         )}
       {pages > 1 && (
         <nav class="pager" aria-label="Pages of sessions">
