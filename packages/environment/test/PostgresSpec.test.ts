@@ -27,7 +27,11 @@ describe("PostgresSpec", () => {
       href: "postgres://bob:pw@h:5433/db?sslmode=require",
       schema: "hub"
     })
-    expect(PostgresSpec.parse("postgresql://h/db")).toEqual({ _tag: "Parsed", href: "postgresql://h/db", schema: undefined })
+    expect(PostgresSpec.parse("postgresql://h/db")).toEqual({
+      _tag: "Parsed",
+      href: "postgresql://h/db",
+      schema: undefined
+    })
     for (const spec of ["postgres://u:12/x@host/db", "postgres://@h/db", "postgres://[::1/db"]) {
       const parsed = PostgresSpec.parse(spec)
       expect(parsed._tag, spec).toBe("Invalid")
@@ -48,7 +52,9 @@ describe("PostgresSpec", () => {
   })
 
   it("accepts the schema names a store accepts", () => {
-    for (const name of ["public", "_x", "hub_2", "a".repeat(63)]) expect(PostgresSpec.isSchemaName(name), name).toBe(true)
+    for (const name of ["public", "_x", "hub_2", "a".repeat(63)]) {
+      expect(PostgresSpec.isSchemaName(name), name).toBe(true)
+    }
     for (const name of ["", "Hub", "2x", "a-b", "a".repeat(64), "a b"]) {
       expect(PostgresSpec.isSchemaName(name), name).toBe(false)
     }
