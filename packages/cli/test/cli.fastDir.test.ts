@@ -241,6 +241,8 @@ describe("the fast path over a config directory: acx stats", () => {
     fs.mkdirSync(custom, { recursive: true })
     const models = { "claude-sonnet-4-5": { input: 1000, output: 2000 } }
     fs.writeFileSync(path.join(custom, "pricing.json"), JSON.stringify({ models }))
+    // cold then warm: the warm run is what the fast path prints from the cache the cold one left
+    expect((await run(["stats", "--json"], custom, false)).code).toBe(0)
     const fullCustom = await run(["stats", "--json"], custom, false)
     expect(fullCustom.code, fullCustom.stderr).toBe(0)
     expect(fullCustom.stdout).toContain("pricing.json for claude-sonnet-4-5")
