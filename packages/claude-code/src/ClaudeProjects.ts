@@ -324,7 +324,6 @@ const projectsTree = (options: ClaudeProjectsOptions) =>
       configDir,
       projectsDir: path.join(configDir, "projects"),
       followSymlinks: options.followSymlinks === true,
-      realConfigDir: yield* Effect.cached(fs.realPath(configDir).pipe(Effect.orElseSucceed(() => configDir))),
       skip: (target, reason, description) => onSkipped({ path: target, reason, description })
     }
     return tree

@@ -33,15 +33,13 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as DirectoryLock from "./internal/directoryLock.js"
-import { readEntryLines } from "./internal/jsonl.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
-import * as TranscriptReader from "./TranscriptReader.js"
+import * as StoreFiles from "./internal/storeFiles.js"
 
 /**
  * @since 0.1.0
@@ -57,20 +55,281 @@ export interface ClaudeProjectsSessionStoreOptions {
   readonly lockTimeout?: Duration.DurationInput | undefined
 }
 
-interface Sidecar {
-  mtime?: number
-  summary?: SessionStore.SessionSummaryEntry
-  subkeys: Record<string, number>
-}
+type Serialized = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+) => Effect.Effect<A, E | SessionStore.SessionStoreError, R>
 
-const SIDECAR = ".acx.json"
-const CLOCK = ".acx-clock"
+// A key the store can hold: the SDK's rules, and every segment a safe file name.
+const checkKey = (operation: string, raw: unknown) =>
+  Effect.flatMap(SessionStore.validateKey(operation, raw), (key) => {
+    const badSub = key.subpath !== undefined &&
+      key.subpath.split("/").some((segment) => segment === "" || segment === "." || segment.includes("\0"))
+    return isSafeSegment(key.projectKey) && isSafeSegment(key.sessionId) && !badSub
+      ? Effect.succeed(key)
+      : Effect.fail(
+        new SessionStore.SessionStoreError({
+          reason: "InvalidKey",
+          operation,
+          description: `not representable as Claude project files: ${JSON.stringify(key)}`
+        })
+      )
+  })
 
-// The largest sidecar read (it holds a session's clocks and summary: a few KiB).
-const SIDECAR_BYTES = 16 * 1024 * 1024
+// One writer at a time: in this instance, then across processes. Writers in other processes (or
+// on other machines sharing the volume), and `ClaudeProjects.appendEntries`, take the same lock
+// file (internal/directoryLock: a dead holder's lock is broken by a rename, see docs/design.md).
+const serializedBy = (directoryLock: DirectoryLock.DirectoryLock): Serialized => (effect) =>
+  directoryLock.withLock(effect).pipe(
+    Effect.catchIf(
+      (error): error is DirectoryLock.DirectoryLockError => error instanceof DirectoryLock.DirectoryLockError,
+      (error) =>
+        Effect.fail(
+          new SessionStore.SessionStoreError({
+            reason: "Storage",
+            operation: "lock",
+            description: error.description,
+            ...(error.cause === undefined ? {} : { cause: error.cause })
+          })
+        )
+    )
+  )
 
-const storageError = (operation: string, description: string) => (cause: unknown) =>
-  new SessionStore.SessionStoreError({ reason: "Storage", operation, description, cause })
+// The lines of `entries` not stored yet (by `uuid`, against `seen`), each as it reads back.
+const newLines = (entries: ReadonlyArray<SessionStore.SessionStoreEntry>, seen: Set<string>) =>
+  Effect.gen(function*() {
+    const stored: Array<SessionStore.SessionStoreEntry> = []
+    let text = ""
+    for (const entry of entries) {
+      if (typeof entry.uuid === "string") {
+        if (seen.has(entry.uuid)) continue
+        seen.add(entry.uuid)
+      }
+      const line = JSON.stringify(entry)
+      if (typeof line !== "string") {
+        return yield* Effect.fail(
+          new SessionStore.SessionStoreError({
+            reason: "InvalidEntry",
+            operation: "append",
+            description: "an entry is not JSON-serialisable"
+          })
+        )
+      }
+      stored.push(JSON.parse(line) as SessionStore.SessionStoreEntry)
+      text += line + "\n"
+    }
+    return { stored, text }
+  })
+
+// Under the lock: the entries not stored yet appended in one write, the sidecar's clocks and
+// summary advanced.
+const appendLocked = (
+  files: StoreFiles.StoreFiles,
+  key: SessionStore.SessionKey,
+  entries: ReadonlyArray<SessionStore.SessionStoreEntry>
+) =>
+  Effect.gen(function*() {
+    const file = StoreFiles.fileOf(files, key)
+    const existing = yield* StoreFiles.readEntriesOptional("append", file)
+    const seen = new Set<string>()
+    if (Option.isSome(existing)) {
+      for (const entry of existing.value.entries) {
+        if (typeof entry.uuid === "string") seen.add(entry.uuid)
+      }
+    }
+    const { stored, text } = yield* newLines(entries, seen)
+    if (stored.length === 0) return
+    const mtime = yield* StoreFiles.nextMtime(files)
+    const sidecar = (yield* StoreFiles.readSidecar(files, "append", key.projectKey, key.sessionId)) ?? { subkeys: {} }
+    if (key.subpath === undefined) {
+      sidecar.summary = yield* SessionStore.foldSummary(sidecar.summary, key, stored, mtime)
+      sidecar.mtime = mtime
+    } else {
+      sidecar.subkeys[key.subpath] = mtime
+    }
+    const torn = Option.isSome(existing) && !existing.value.endsWithNewline
+    yield* files.fs.makeDirectory(files.path.dirname(file), { recursive: true }).pipe(
+      Effect.zipRight(files.fs.writeFileString(file, (torn ? "\n" : "") + text, { flag: "a" })),
+      Effect.mapError(StoreFiles.storageError("append", `cannot append to ${file}`))
+    )
+    yield* StoreFiles.writeSidecar(files, "append", key.projectKey, key.sessionId, sidecar)
+  })
+
+const appendWith = (files: StoreFiles.StoreFiles, serialized: Serialized) =>
+(
+  rawKey: SessionStore.SessionKey,
+  rawEntries: ReadonlyArray<SessionStore.SessionStoreEntry>
+): Effect.Effect<void, SessionStore.SessionStoreError> =>
+  Effect.gen(function*() {
+    const key = yield* checkKey("append", rawKey)
+    const validated = yield* SessionStore.validateEntries("append", rawEntries)
+    if (validated.length === 0) return
+    yield* serialized(appendLocked(files, key, validated))
+  })
+
+const loadFrom = (files: StoreFiles.StoreFiles) =>
+(
+  rawKey: SessionStore.SessionKey
+): Effect.Effect<Array<SessionStore.SessionStoreEntry> | null, SessionStore.SessionStoreError> =>
+  Effect.flatMap(checkKey("load", rawKey), (key) =>
+    Effect.map(
+      StoreFiles.readEntriesOptional("load", StoreFiles.fileOf(files, key)),
+      (read) => Option.getOrNull(Option.map(read, (value) => value.entries))
+    ))
+
+// A session's mtime: its sidecar's store clock, else its transcript's file mtime.
+const listSessionsIn = (files: StoreFiles.StoreFiles) =>
+(
+  projectKey: string
+): Effect.Effect<Array<SessionStore.SessionListing>, SessionStore.SessionStoreError> =>
+  isSafeSegment(projectKey)
+    ? Effect.flatMap(StoreFiles.mainSessions(files, "listSessions", projectKey), (ids) =>
+      Effect.forEach(ids, (sessionId) =>
+        Effect.flatMap(StoreFiles.readSidecar(files, "listSessions", projectKey, sessionId), (sidecar) =>
+          sidecar?.mtime !== undefined
+            ? Effect.succeed({ sessionId, mtime: sidecar.mtime })
+            : Effect.map(
+              StoreFiles.fileMtime(files, StoreFiles.fileOf(files, { projectKey, sessionId })),
+              (mtime): SessionStore.SessionListing => ({ sessionId, mtime })
+            ))))
+    : Effect.succeed([])
+
+const listSummariesIn = (files: StoreFiles.StoreFiles) =>
+(
+  projectKey: string
+): Effect.Effect<Array<SessionStore.SessionSummaryEntry>, SessionStore.SessionStoreError> =>
+  isSafeSegment(projectKey)
+    ? Effect.flatMap(StoreFiles.mainSessions(files, "listSessionSummaries", projectKey), (ids) =>
+      Effect.map(
+        Effect.forEach(
+          ids,
+          (sessionId) => StoreFiles.readSidecar(files, "listSessionSummaries", projectKey, sessionId)
+        ),
+        (sidecars) => sidecars.flatMap((sidecar) => sidecar?.summary !== undefined ? [sidecar.summary] : [])
+      ))
+    : Effect.succeed([])
+
+// A subkey's file removed, and its clock from the sidecar.
+const removeSubkey = (files: StoreFiles.StoreFiles, key: SessionStore.SessionKey, subpath: string) =>
+  Effect.gen(function*() {
+    const file = StoreFiles.fileOf(files, key)
+    yield* files.fs.remove(file, { force: true }).pipe(
+      Effect.mapError(StoreFiles.storageError("delete", `cannot delete ${file}`))
+    )
+    const sidecar = yield* StoreFiles.readSidecar(files, "delete", key.projectKey, key.sessionId)
+    if (sidecar !== undefined && subpath in sidecar.subkeys) {
+      delete sidecar.subkeys[subpath]
+      yield* StoreFiles.writeSidecar(files, "delete", key.projectKey, key.sessionId, sidecar)
+    }
+  })
+
+const removeFrom = (files: StoreFiles.StoreFiles, serialized: Serialized) =>
+(
+  rawKey: SessionStore.SessionKey
+): Effect.Effect<void, SessionStore.SessionStoreError> =>
+  Effect.flatMap(checkKey("delete", rawKey), (key) =>
+    serialized(
+      key.subpath === undefined
+        ? StoreFiles.removeSession(files, "delete", key.projectKey, key.sessionId)
+        : removeSubkey(files, key, key.subpath)
+    ))
+
+// The subkeys under a session's directory: every `.jsonl` file's path without the extension.
+const walkSubkeys = (
+  files: StoreFiles.StoreFiles,
+  dir: string,
+  prefix: string
+): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
+  Effect.flatMap(StoreFiles.listDir(files, "listSubkeys", dir), (names) =>
+    Effect.map(
+      Effect.forEach(names, (name) => {
+        const full = files.path.join(dir, name)
+        return files.fs.stat(full).pipe(
+          Effect.map((info) => info.type),
+          Effect.orElseSucceed(() => "Unknown" as const),
+          Effect.flatMap((type): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
+            type === "Directory"
+              ? walkSubkeys(files, full, `${prefix}${name}/`)
+              : Effect.succeed(
+                type === "File" && name.endsWith(".jsonl") ? [`${prefix}${name.slice(0, -".jsonl".length)}`] : []
+              )
+          )
+        )
+      }),
+      (lists) => lists.flat()
+    ))
+
+const listSubkeysOf = (files: StoreFiles.StoreFiles) =>
+(
+  rawKey: SessionStore.MainSessionKey
+): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
+  Effect.flatMap(
+    checkKey("listSubkeys", rawKey),
+    (key) =>
+      Effect.map(
+        walkSubkeys(files, files.path.join(StoreFiles.projectDir(files, key.projectKey), key.sessionId), ""),
+        (subkeys) => subkeys.sort()
+      )
+  )
+
+// The sessions of a project for retention: a transcript or a sidecar names one.
+const sessionIdsIn = (files: StoreFiles.StoreFiles, projectKey: string) =>
+  Effect.map(StoreFiles.listDir(files, "deleteOlderThan", StoreFiles.projectDir(files, projectKey)), (names) => {
+    const ids = new Set<string>()
+    for (const name of names) {
+      if (name.endsWith(".jsonl")) {
+        ids.add(name.slice(0, -".jsonl".length))
+      } else if (name.endsWith(StoreFiles.SIDECAR)) {
+        ids.add(name.slice(0, -StoreFiles.SIDECAR.length))
+      }
+    }
+    return Array.from(ids)
+  })
+
+// A session's newest store clock (main and subkeys), else its transcript's file mtime.
+const newestMtime = (files: StoreFiles.StoreFiles, projectKey: string, sessionId: string) =>
+  Effect.gen(function*() {
+    const sidecar = yield* StoreFiles.readSidecar(files, "deleteOlderThan", projectKey, sessionId)
+    if (sidecar === undefined) {
+      return yield* StoreFiles.fileMtime(files, StoreFiles.fileOf(files, { projectKey, sessionId }))
+    }
+    let mtime = sidecar.mtime ?? Number.NEGATIVE_INFINITY
+    for (const value of Object.values(sidecar.subkeys)) {
+      mtime = Math.max(mtime, value)
+    }
+    return mtime
+  })
+
+// The project directories retention goes over: the one named (if safe), else every directory.
+const retentionProjects = (files: StoreFiles.StoreFiles, projectKey: string | undefined) =>
+  projectKey !== undefined
+    ? Effect.succeed(isSafeSegment(projectKey) ? [projectKey] : [])
+    : Effect.flatMap(StoreFiles.listDir(files, "deleteOlderThan", files.projectsDir), (names) =>
+      Effect.filter(
+        names.filter(isSafeSegment),
+        (name) =>
+          files.fs.stat(files.path.join(files.projectsDir, name)).pipe(
+            Effect.map((info) => info.type === "Directory"),
+            Effect.orElseSucceed(() => false)
+          )
+      ))
+
+const deleteOlderThanIn = (files: StoreFiles.StoreFiles, serialized: Serialized) =>
+(
+  cutoff: number,
+  options?: { readonly projectKey?: string | undefined }
+): Effect.Effect<number, SessionStore.SessionStoreError> =>
+  serialized(Effect.gen(function*() {
+    let deleted = 0
+    for (const projectKey of yield* retentionProjects(files, options?.projectKey)) {
+      for (const sessionId of yield* sessionIdsIn(files, projectKey)) {
+        if ((yield* newestMtime(files, projectKey, sessionId)) < cutoff) {
+          yield* StoreFiles.removeSession(files, "deleteOlderThan", projectKey, sessionId)
+          deleted++
+        }
+      }
+    }
+    return deleted
+  }))
 
 /**
  * Builds the store over `FileSystem` and `Path`.
@@ -84,339 +343,24 @@ export const make = (
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const projectsDir = path.join(path.resolve(expandHome(options.configDir)), "projects")
-    const clockFile = path.join(projectsDir, CLOCK)
-
-    const checkKey = (operation: string, raw: unknown) =>
-      Effect.flatMap(SessionStore.validateKey(operation, raw), (key) => {
-        const badSub = key.subpath !== undefined &&
-          key.subpath.split("/").some((segment) => segment === "" || segment === "." || segment.includes("\0"))
-        return isSafeSegment(key.projectKey) && isSafeSegment(key.sessionId) && !badSub
-          ? Effect.succeed(key)
-          : Effect.fail(
-            new SessionStore.SessionStoreError({
-              reason: "InvalidKey",
-              operation,
-              description: `not representable as Claude project files: ${JSON.stringify(key)}`
-            })
-          )
-      })
-
-    const projectDir = (projectKey: string) => path.join(projectsDir, projectKey)
-    const fileOf = (key: SessionStore.SessionKey) =>
-      key.subpath === undefined
-        ? path.join(projectDir(key.projectKey), `${key.sessionId}.jsonl`)
-        : path.join(projectDir(key.projectKey), key.sessionId, `${key.subpath}.jsonl`)
-    const sidecarOf = (projectKey: string, sessionId: string) =>
-      path.join(projectDir(projectKey), `${sessionId}${SIDECAR}`)
-
-    // A sidecar: a regular file only (a FIFO in its place is never waited on), at most 16 MiB.
-    const readOptional = (operation: string, file: string) =>
-      TranscriptReader.readText(file, SIDECAR_BYTES).pipe(
-        Effect.map(Option.some),
-        Effect.catchIf(
-          (error) => error.reason === "NotFound",
-          () => Effect.succeed(Option.none<string>())
-        ),
-        Effect.mapError(storageError(operation, `cannot read ${file}`))
-      )
-
-    // Transcripts are read by TranscriptReader (regular files only, any size); NotFound is `None`.
-    const readEntriesOptional = (operation: string, file: string) =>
-      readEntryLines(file).pipe(
-        Effect.map(Option.some),
-        Effect.catchIf(
-          (error) => error.reason === "NotFound",
-          () =>
-            Effect.succeed(
-              Option.none<
-                { readonly entries: Array<SessionStore.SessionStoreEntry>; readonly endsWithNewline: boolean }
-              >()
-            )
-        ),
-        Effect.mapError(storageError(operation, `cannot read ${file}`))
-      )
-
-    const writeAtomic = (operation: string, file: string, text: string) =>
-      Effect.gen(function*() {
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-        yield* fs.makeDirectory(path.dirname(file), { recursive: true })
-        yield* fs.writeFileString(tmp, text)
-        yield* fs.rename(tmp, file)
-      }).pipe(Effect.mapError(storageError(operation, `cannot write ${file}`)))
-
-    const readSidecar = (operation: string, projectKey: string, sessionId: string) =>
-      Effect.map(readOptional(operation, sidecarOf(projectKey, sessionId)), (text): Sidecar | undefined => {
-        if (Option.isNone(text)) return undefined
-        try {
-          const value = JSON.parse(text.value) as Sidecar
-          return { ...value, subkeys: value.subkeys ?? {} }
-        } catch {
-          return undefined
-        }
-      })
-
-    const writeSidecar = (operation: string, projectKey: string, sessionId: string, sidecar: Sidecar) =>
-      writeAtomic(operation, sidecarOf(projectKey, sessionId), JSON.stringify(sidecar))
-
-    const nextMtime = Effect.gen(function*() {
-      const text = yield* readOptional("append", clockFile)
-      const last = Option.match(text, { onNone: () => 0, onSome: (t) => Number(t.trim()) || 0 })
-      const now = yield* Clock.currentTimeMillis
-      const next = Math.max(now, last + 1)
-      yield* writeAtomic("append", clockFile, String(next))
-      return next
-    })
-
-    // Writers in other processes (or on other machines sharing the volume), and
-    // `ClaudeProjects.appendEntries`, take the same lock file (internal/directoryLock: a dead
-    // holder's lock is broken by a rename, see docs/design.md).
+    const files: StoreFiles.StoreFiles = {
+      fs,
+      path,
+      projectsDir: path.join(path.resolve(expandHome(options.configDir)), "projects")
+    }
     const directoryLock = yield* DirectoryLock.make({
-      dir: projectsDir,
+      dir: files.projectsDir,
       timeout: options.lockTimeout ?? Duration.seconds(10)
     })
-
-    // One writer at a time: in this instance, then across processes.
-    const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      directoryLock.withLock(effect).pipe(
-        Effect.catchIf(
-          (error): error is DirectoryLock.DirectoryLockError => error instanceof DirectoryLock.DirectoryLockError,
-          (error) =>
-            Effect.fail(
-              new SessionStore.SessionStoreError({
-                reason: "Storage",
-                operation: "lock",
-                description: error.description,
-                ...(error.cause === undefined ? {} : { cause: error.cause })
-              })
-            )
-        )
-      )
-
-    const loadKey = (operation: string, key: SessionStore.SessionKey) =>
-      Effect.map(readEntriesOptional(operation, fileOf(key)), Option.map((read) => read.entries))
-
-    const append = (
-      rawKey: SessionStore.SessionKey,
-      rawEntries: ReadonlyArray<SessionStore.SessionStoreEntry>
-    ): Effect.Effect<void, SessionStore.SessionStoreError> =>
-      Effect.gen(function*() {
-        const key = yield* checkKey("append", rawKey)
-        const validated = yield* SessionStore.validateEntries("append", rawEntries)
-        if (validated.length === 0) return
-        yield* serialized(Effect.gen(function*() {
-          const file = fileOf(key)
-          const existing = yield* readEntriesOptional("append", file)
-          const seen = new Set<string>()
-          if (Option.isSome(existing)) {
-            for (const entry of existing.value.entries) {
-              if (typeof entry.uuid === "string") seen.add(entry.uuid)
-            }
-          }
-          const stored: Array<SessionStore.SessionStoreEntry> = []
-          let text = ""
-          for (const entry of validated) {
-            if (typeof entry.uuid === "string") {
-              if (seen.has(entry.uuid)) continue
-              seen.add(entry.uuid)
-            }
-            const line = JSON.stringify(entry)
-            if (typeof line !== "string") {
-              return yield* Effect.fail(
-                new SessionStore.SessionStoreError({
-                  reason: "InvalidEntry",
-                  operation: "append",
-                  description: "an entry is not JSON-serialisable"
-                })
-              )
-            }
-            stored.push(JSON.parse(line) as SessionStore.SessionStoreEntry)
-            text += line + "\n"
-          }
-          if (stored.length === 0) return
-          const mtime = yield* nextMtime
-          const sidecar = (yield* readSidecar("append", key.projectKey, key.sessionId)) ?? { subkeys: {} }
-          if (key.subpath === undefined) {
-            sidecar.summary = yield* SessionStore.foldSummary(sidecar.summary, key, stored, mtime)
-            sidecar.mtime = mtime
-          } else {
-            sidecar.subkeys[key.subpath] = mtime
-          }
-          const torn = Option.isSome(existing) && !existing.value.endsWithNewline
-          yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
-            Effect.zipRight(fs.writeFileString(file, (torn ? "\n" : "") + text, { flag: "a" })),
-            Effect.mapError(storageError("append", `cannot append to ${file}`))
-          )
-          yield* writeSidecar("append", key.projectKey, key.sessionId, sidecar)
-        }))
-      })
-
-    const load = (
-      rawKey: SessionStore.SessionKey
-    ): Effect.Effect<Array<SessionStore.SessionStoreEntry> | null, SessionStore.SessionStoreError> =>
-      Effect.flatMap(checkKey("load", rawKey), (key) => Effect.map(loadKey("load", key), Option.getOrNull))
-
-    const listDir = (operation: string, dir: string) =>
-      fs.readDirectory(dir).pipe(
-        Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
-          () => Effect.succeed<Array<string>>([])
-        ),
-        Effect.mapError(storageError(operation, `cannot list ${dir}`))
-      )
-
-    const fileMtime = (file: string) =>
-      fs.stat(file).pipe(
-        Effect.map((info) => Option.match(info.mtime, { onNone: () => 0, onSome: (d) => Math.floor(d.getTime()) })),
-        Effect.orElseSucceed(() => 0)
-      )
-
-    const mainSessions = (operation: string, projectKey: string) =>
-      Effect.map(
-        listDir(operation, projectDir(projectKey)),
-        (names) => names.filter((name) => name.endsWith(".jsonl")).map((name) => name.slice(0, -".jsonl".length))
-      )
-
-    const listSessions = (
-      projectKey: string
-    ): Effect.Effect<Array<SessionStore.SessionListing>, SessionStore.SessionStoreError> =>
-      isSafeSegment(projectKey)
-        ? Effect.flatMap(mainSessions("listSessions", projectKey), (ids) =>
-          Effect.forEach(ids, (sessionId) =>
-            Effect.flatMap(readSidecar("listSessions", projectKey, sessionId), (sidecar) =>
-              sidecar?.mtime !== undefined
-                ? Effect.succeed({ sessionId, mtime: sidecar.mtime })
-                : Effect.map(
-                  fileMtime(fileOf({ projectKey, sessionId })),
-                  (mtime): SessionStore.SessionListing => ({ sessionId, mtime })
-                ))))
-        : Effect.succeed([])
-
-    const listSessionSummaries = (
-      projectKey: string
-    ): Effect.Effect<Array<SessionStore.SessionSummaryEntry>, SessionStore.SessionStoreError> =>
-      isSafeSegment(projectKey)
-        ? Effect.flatMap(mainSessions("listSessionSummaries", projectKey), (ids) =>
-          Effect.map(
-            Effect.forEach(ids, (sessionId) => readSidecar("listSessionSummaries", projectKey, sessionId)),
-            (sidecars) => sidecars.flatMap((sidecar) => sidecar?.summary !== undefined ? [sidecar.summary] : [])
-          ))
-        : Effect.succeed([])
-
-    const removeSession = (operation: string, projectKey: string, sessionId: string) =>
-      Effect.all([
-        fs.remove(fileOf({ projectKey, sessionId }), { force: true }),
-        fs.remove(path.join(projectDir(projectKey), sessionId), { recursive: true, force: true }),
-        fs.remove(sidecarOf(projectKey, sessionId), { force: true })
-      ], { discard: true }).pipe(Effect.mapError(storageError(operation, `cannot delete session ${sessionId}`)))
-
-    const remove = (rawKey: SessionStore.SessionKey): Effect.Effect<void, SessionStore.SessionStoreError> =>
-      Effect.flatMap(checkKey("delete", rawKey), (key) =>
-        serialized(
-          key.subpath === undefined
-            ? removeSession("delete", key.projectKey, key.sessionId)
-            : Effect.gen(function*() {
-              const subpath = key.subpath as string
-              yield* fs.remove(fileOf(key), { force: true }).pipe(
-                Effect.mapError(storageError("delete", `cannot delete ${fileOf(key)}`))
-              )
-              const sidecar = yield* readSidecar("delete", key.projectKey, key.sessionId)
-              if (sidecar !== undefined && subpath in sidecar.subkeys) {
-                delete sidecar.subkeys[subpath]
-                yield* writeSidecar("delete", key.projectKey, key.sessionId, sidecar)
-              }
-            })
-        ))
-
-    const walk = (dir: string, prefix: string): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
-      Effect.flatMap(listDir("listSubkeys", dir), (names) =>
-        Effect.map(
-          Effect.forEach(names, (name) => {
-            const full = path.join(dir, name)
-            return fs.stat(full).pipe(
-              Effect.map((info) => info.type),
-              Effect.orElseSucceed(() => "Unknown" as const),
-              Effect.flatMap((type): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
-                type === "Directory"
-                  ? walk(full, `${prefix}${name}/`)
-                  : Effect.succeed(
-                    type === "File" && name.endsWith(".jsonl") ? [`${prefix}${name.slice(0, -".jsonl".length)}`] : []
-                  )
-              )
-            )
-          }),
-          (lists) => lists.flat()
-        ))
-
-    const listSubkeys = (
-      rawKey: SessionStore.MainSessionKey
-    ): Effect.Effect<Array<string>, SessionStore.SessionStoreError> =>
-      Effect.flatMap(
-        checkKey("listSubkeys", rawKey),
-        (key) => Effect.map(walk(path.join(projectDir(key.projectKey), key.sessionId), ""), (subkeys) => subkeys.sort())
-      )
-
-    const sessionIdsIn = (projectKey: string) =>
-      Effect.map(listDir("deleteOlderThan", projectDir(projectKey)), (names) => {
-        const ids = new Set<string>()
-        for (const name of names) {
-          if (name.endsWith(".jsonl")) {
-            ids.add(name.slice(0, -".jsonl".length))
-          } else if (name.endsWith(SIDECAR)) {
-            ids.add(name.slice(0, -SIDECAR.length))
-          }
-        }
-        return Array.from(ids)
-      })
-
-    const newestMtime = (projectKey: string, sessionId: string) =>
-      Effect.gen(function*() {
-        const sidecar = yield* readSidecar("deleteOlderThan", projectKey, sessionId)
-        if (sidecar === undefined) {
-          return yield* fileMtime(fileOf({ projectKey, sessionId }))
-        }
-        let mtime = sidecar.mtime ?? Number.NEGATIVE_INFINITY
-        for (const value of Object.values(sidecar.subkeys)) {
-          mtime = Math.max(mtime, value)
-        }
-        return mtime
-      })
-
-    const deleteOlderThan = (
-      cutoff: number,
-      options?: { readonly projectKey?: string | undefined }
-    ): Effect.Effect<number, SessionStore.SessionStoreError> =>
-      serialized(Effect.gen(function*() {
-        const projectKeys = options?.projectKey !== undefined
-          ? (isSafeSegment(options.projectKey) ? [options.projectKey] : [])
-          : yield* Effect.filter(
-            (yield* listDir("deleteOlderThan", projectsDir)).filter(isSafeSegment),
-            (name) =>
-              fs.stat(path.join(projectsDir, name)).pipe(
-                Effect.map((info) => info.type === "Directory"),
-                Effect.orElseSucceed(() => false)
-              )
-          )
-        let deleted = 0
-        for (const projectKey of projectKeys) {
-          for (const sessionId of yield* sessionIdsIn(projectKey)) {
-            if ((yield* newestMtime(projectKey, sessionId)) < cutoff) {
-              yield* removeSession("deleteOlderThan", projectKey, sessionId)
-              deleted++
-            }
-          }
-        }
-        return deleted
-      }))
-
+    const serialized = serializedBy(directoryLock)
     return {
-      append,
-      load,
-      listSessions,
-      listSessionSummaries,
-      delete: remove,
-      listSubkeys,
-      deleteOlderThan
+      append: appendWith(files, serialized),
+      load: loadFrom(files),
+      listSessions: listSessionsIn(files),
+      listSessionSummaries: listSummariesIn(files),
+      delete: removeFrom(files, serialized),
+      listSubkeys: listSubkeysOf(files),
+      deleteOlderThan: deleteOlderThanIn(files, serialized)
     } satisfies SessionStore.SessionStore
   })
 

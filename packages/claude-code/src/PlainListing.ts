@@ -3,18 +3,18 @@
  * (`acx stats` and `acx sessions` answered before the CLI loads): the main transcripts
  * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
  * subagent transcripts `listSubagents` walks to, in its order, and every file an import reads
- * (`importFiles`: the transcripts and the subagents' metadata). It is certain only of plain trees:
- * wherever `ClaudeProjects` would resolve a symbolic link, leave a path out with a warning, or
- * fail, this returns `undefined` and the caller hands the command to the full path. A test keeps
- * both listings equal on the fixtures and on trees with links, FIFOs and odd names.
+ * (`importFiles`: the transcripts and the subagents' metadata). Both list by the one walk of the
+ * tree (`internal/configTree.ts`: `ClaudeProjects` wraps it in Effect). These answers are given
+ * only for plain trees: wherever the walk resolved a symbolic link, left a path out (a warning on
+ * the full path) or failed, this returns `undefined`. A test keeps both listings equal on the
+ * fixtures and on trees with links, FIFOs and odd names.
  *
  * @since 0.4.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
-import { isUuid } from "@acx/schema/Uuid"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { isSafeSegment } from "./internal/paths.js"
+import * as ConfigTree from "./internal/configTree.js"
 
 /**
  * A main transcript as `ClaudeProjects` lists it, with what `stat` said.
@@ -49,80 +49,33 @@ export interface PlainTranscript {
 // Thrown to say "not certain": caught at the top, where it becomes `undefined`.
 class Unsure extends Error {}
 
-// A directory's entries by name, sorted as `ClaudeProjects` sorts them; one that does not exist
-// is empty; anything else is not this listing's to judge.
-const entriesOf = (dir: string): Array<fs.Dirent> => {
-  let entries: Array<fs.Dirent>
+/**
+ * `list` over the one walk of the tree (`internal/configTree.ts`, which `ClaudeProjects` lists
+ * through), when it is certain: it met no symbolic link, left no path out (each is a warning on
+ * the full path) and did not fail. `undefined` otherwise.
+ */
+const certain = <A>(configDir: string, list: (walk: ConfigTree.Walk) => A): A | undefined => {
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true })
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return []
-    throw new Unsure()
-  }
-  return entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-}
-
-type Kind = "directory" | "file" | "other"
-
-// What an entry is without following links: a link is resolved (and perhaps refused) by
-// `ClaudeProjects`, so it is not certain here.
-const kindOf = (dir: string, entry: fs.Dirent): Kind => {
-  if (entry.isSymbolicLink()) throw new Unsure()
-  if (entry.isDirectory()) return "directory"
-  if (entry.isFile()) return "file"
-  if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) return "other"
-  // the file system did not say (DT_UNKNOWN): ask
-  const stat = fs.lstatSync(path.join(dir, entry.name))
-  if (stat.isSymbolicLink()) throw new Unsure()
-  return stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "other"
-}
-
-const projectKeysIn = (projectsDir: string): Array<string> =>
-  entriesOf(projectsDir).flatMap((entry) =>
-    isSafeSegment(entry.name) && !entry.name.includes("..") && kindOf(projectsDir, entry) === "directory"
-      ? [entry.name]
-      : []
-  )
-
-const sessionsOf = (projectsDir: string, projectKey: string): Array<PlainSession> => {
-  const dir = path.join(projectsDir, projectKey)
-  return entriesOf(dir).flatMap((entry) => {
-    const sessionId = entry.name.slice(0, -".jsonl".length)
-    if (!entry.name.endsWith(".jsonl") || !isUuid(sessionId)) return []
-    // a directory or FIFO named like a transcript is skipped with a warning by the full path
-    if (kindOf(dir, entry) !== "file") throw new Unsure()
-    const file = path.join(dir, entry.name)
-    const stat = fs.statSync(file)
-    if (!stat.isFile()) throw new Unsure()
-    return [{ projectKey, sessionId, file, size: stat.size, mtime: stat.mtime.getTime() }]
-  })
-}
-
-// The regular files under `dir`, depth first in name order, as `ClaudeProjects`' walk finds them.
-const filesUnder = (dir: string): Array<string> =>
-  entriesOf(dir).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    const kind = kindOf(dir, entry)
-    if (kind === "directory") return filesUnder(full)
-    if (kind === "file") return [full]
-    // a FIFO or device is left out; one named like a transcript is warned about
-    if (full.endsWith(".jsonl")) throw new Unsure()
-    return []
-  })
-
-const subagentFiles = (projectsDir: string, session: PlainSession): Array<string> =>
-  filesUnder(path.join(projectsDir, session.projectKey, session.sessionId, "subagents")).filter((file) => {
-    const match = /^agent-(.+)\.jsonl$/.exec(path.basename(file))
-    return match !== null && isSafeSegment(match[1])
-  })
-
-const certain = <A>(list: () => A): A | undefined => {
-  try {
-    return list()
+    const walk = ConfigTree.walkOf(configDir)
+    const result = list(walk)
+    return walk.skipped.length === 0 && walk.links === 0 ? result : undefined
   } catch {
     return undefined
   }
 }
+
+const sessionsOf = (walk: ConfigTree.Walk): Array<PlainSession> =>
+  ConfigTree.listedSessions(walk, undefined).map(({ file, mtime, projectKey, sessionId, size }) => ({
+    projectKey,
+    sessionId,
+    file,
+    size,
+    mtime
+  }))
+
+const subagentFiles = (walk: ConfigTree.Walk, session: PlainSession): Array<string> =>
+  ConfigTree.subagentsUnder(walk, path.join(walk.projectsDir, session.projectKey, session.sessionId, "subagents"))
+    .map((agent) => agent.file)
 
 /**
  * The main transcripts under `<configDir>/projects` (resolved), every project's, in
@@ -131,11 +84,7 @@ const certain = <A>(list: () => A): A | undefined => {
  * @since 0.4.0
  * @category listing
  */
-export const listSessions = (configDir: string): Array<PlainSession> | undefined =>
-  certain(() => {
-    const projectsDir = path.join(configDir, "projects")
-    return projectKeysIn(projectsDir).flatMap((projectKey) => sessionsOf(projectsDir, projectKey))
-  })
+export const listSessions = (configDir: string): Array<PlainSession> | undefined => certain(configDir, sessionsOf)
 
 /**
  * Every transcript `SessionStats.transcriptFiles` folds for the whole config directory: each
@@ -145,23 +94,19 @@ export const listSessions = (configDir: string): Array<PlainSession> | undefined
  * @category listing
  */
 export const listTranscripts = (configDir: string): Array<PlainTranscript> | undefined =>
-  certain(() => {
-    const projectsDir = path.join(configDir, "projects")
-    return projectKeysIn(projectsDir).flatMap((projectKey) =>
-      sessionsOf(projectsDir, projectKey).flatMap((session): Array<PlainTranscript> => {
-        const { file, projectKey, sessionId } = session
-        return [
-          { projectKey, sessionId, file, kind: "main" },
-          ...subagentFiles(projectsDir, session).map((agent) => ({
-            projectKey,
-            sessionId,
-            file: agent,
-            kind: "subagent" as const
-          }))
-        ]
-      })
-    )
-  })
+  certain(configDir, (walk) =>
+    sessionsOf(walk).flatMap((session): Array<PlainTranscript> => {
+      const { file, projectKey, sessionId } = session
+      return [
+        { projectKey, sessionId, file, kind: "main" },
+        ...subagentFiles(walk, session).map((agent) => ({
+          projectKey,
+          sessionId,
+          file: agent,
+          kind: "subagent" as const
+        }))
+      ]
+    }))
 
 /**
  * The largest subagent `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes); a
@@ -254,25 +199,23 @@ const metaFile = (file: string): { readonly size: number; readonly mtime: number
  * @category listing
  */
 export const importFiles = (configDir: string): PlainImport | undefined =>
-  certain(() => {
-    const projectsDir = path.join(configDir, "projects")
+  certain(configDir, (walk) => {
+    const projectsDir = walk.projectsDir
     // every path here is `projectsDir` joined with names (`path.relative` resolves each anew)
     const name = (file: string) => file.slice(projectsDir.length + 1).split(path.sep).join("/")
     const files: Array<PlainFile> = []
     const sessions: Array<{ readonly projectKey: string; readonly sessionId: string }> = []
     let subagents = 0
-    for (const projectKey of projectKeysIn(projectsDir)) {
-      for (const session of sessionsOf(projectsDir, projectKey)) {
-        sessions.push({ projectKey, sessionId: session.sessionId })
-        const { file, mtime, size } = session
-        files.push({ name: name(file), size, mtime, kind: "main", path: file })
-        for (const agent of subagentFiles(projectsDir, session)) {
-          subagents++
-          files.push({ name: name(agent), ...statFile(agent), kind: "subagent", path: agent })
-          const meta = agent.slice(0, -".jsonl".length) + ".meta.json"
-          const metaStat = metaFile(meta)
-          if (metaStat !== undefined) files.push({ name: name(meta), ...metaStat, kind: "meta", path: meta })
-        }
+    for (const session of sessionsOf(walk)) {
+      const { file, mtime, projectKey, sessionId, size } = session
+      sessions.push({ projectKey, sessionId })
+      files.push({ name: name(file), size, mtime, kind: "main", path: file })
+      for (const agent of subagentFiles(walk, session)) {
+        subagents++
+        files.push({ name: name(agent), ...statFile(agent), kind: "subagent", path: agent })
+        const meta = agent.slice(0, -".jsonl".length) + ".meta.json"
+        const metaStat = metaFile(meta)
+        if (metaStat !== undefined) files.push({ name: name(meta), ...metaStat, kind: "meta", path: meta })
       }
     }
     return { sessions, subagents, files }

@@ -13,7 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as fs from "node:fs"
+import * as StatsPricing from "./StatsPricing.js"
 import * as TranscriptFolds from "./TranscriptFolds.js"
 
 /**
@@ -127,17 +127,13 @@ const isNodeIoError = (cause: unknown): boolean =>
 export const loadPricing = Effect.fn("TranscriptStats.loadPricing")(function*(
   file: string = paths().pricing
 ) {
-  let text: string
-  try {
-    text = fs.readFileSync(file, "utf8")
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return Pricing.builtinPricing
-    return yield* new PricingFile.PricingError({
-      reason: "Unreadable",
-      description: `${file}: cannot be read (${(cause as Error).message})`
-    })
+  // the one loader (`StatsPricing`, which the CLI's plain readers call too); a refusal typed here
+  const loaded = StatsPricing.load(file)
+  if (loaded._tag === "Table") return loaded.table
+  if (loaded._tag === "Unreadable") {
+    return yield* new PricingFile.PricingError({ reason: "Unreadable", description: loaded.description })
   }
-  return yield* PricingFile.decode(Pricing.builtinPricing, text, file)
+  return yield* PricingFile.decode(Pricing.builtinPricing, loaded.text, file)
 })
 
 /**

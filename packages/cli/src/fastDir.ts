@@ -8,8 +8,9 @@
  *   not this path's to judge);
  * - the config directory is a directory and its tree is plain (`PlainListing`: no symbolic
  *   link, no path the full listing would leave out with a warning), and lists a session;
- * - `stats`: the prices are the built-in ones (no `$ACX_HOME/pricing.json`), the day range
- *   parses, and the fold skipped no file, met no malformed line and wrote its cache;
+ * - `stats`: the prices load (`StatsPricing.load`, the full path's loader: the built-in table
+ *   with a valid `$ACX_HOME/pricing.json` applied; a refused file is the full path's error), the
+ *   day range parses, and the fold skipped no file, met no malformed line and wrote its cache;
  * - `sessions`: `SessionIndex`' cache holds every transcript at its size and mtime, and no other
  *   (the full path would read and write nothing).
  *
@@ -37,7 +38,7 @@ import * as path from "node:path"
 import { configDirOf } from "./internal/configDir.js"
 import { parseArgs } from "./internal/fastArgs.js"
 import { answer } from "./internal/fastOutput.js"
-import { builtinPricing } from "./internal/fastStats.js"
+import { pricingTable } from "./internal/fastStats.js"
 import * as format from "./internal/format.js"
 import { sessionsTable } from "./internal/sessionsTable.js"
 import * as StatsSummary from "./internal/statsSummary.js"
@@ -117,7 +118,7 @@ const configDirectory = (option: string | undefined): string | undefined => {
 export const statsOutput = async (request: DirRequest): Promise<string | undefined> => {
   const parsed = StatsReport.parseDayRange(request.since, request.until)
   const configDir = configDirectory(request.configDir)
-  const pricing = builtinPricing(AcxHome.acxHome())
+  const pricing = pricingTable(AcxHome.acxHome())
   if (parsed._tag !== "Range" || configDir === undefined || pricing === undefined) return undefined
   const files = PlainListing.listTranscripts(configDir)
   if (files === undefined || files.length === 0) return undefined

@@ -236,6 +236,17 @@ describe("the fast path over a config directory: acx stats", () => {
     fs.mkdirSync(priced, { recursive: true })
     fs.writeFileSync(path.join(priced, "pricing.json"), "{}")
     expect(await statsInProcess(["stats"], priced)).toBeUndefined()
+    // a valid one is loaded by the full path's own loader (`StatsPricing`): answered, its prices
+    const custom = freshHome()
+    fs.mkdirSync(custom, { recursive: true })
+    const models = { "claude-sonnet-4-5": { input: 1000, output: 2000 } }
+    fs.writeFileSync(path.join(custom, "pricing.json"), JSON.stringify({ models }))
+    // cold then warm: the warm run is what the fast path prints from the cache the cold one left
+    expect((await run(["stats", "--json"], custom, false)).code).toBe(0)
+    const fullCustom = await run(["stats", "--json"], custom, false)
+    expect(fullCustom.code, fullCustom.stderr).toBe(0)
+    expect(fullCustom.stdout).toContain("pricing.json for claude-sonnet-4-5")
+    expect(`${await statsInProcess(["stats", "--json"], custom)}\n`).toBe(fullCustom.stdout)
     // through the binary: no config directory is the full path's error
     const missing = await run(["stats"], home, true, path.join(root, "nowhere"))
     handedBack(missing, "stats")

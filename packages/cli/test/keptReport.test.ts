@@ -4,6 +4,9 @@
  * same identity and request, and while the statistics cache it speaks of is unchanged; a damaged
  * or foreign file is no report (the full path runs), never an error.
  */
+import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -38,9 +41,35 @@ describe("keptReport", () => {
         "postgres://u:12/x@host/db",
         "postgres://h/db?schema=a&schema=b",
         "postgres://h/db?schema=Bad-Name",
-        "postgres://h/db?schema="
+        "postgres://h/db?schema=",
+        // `DatabaseSpec` refuses an `@` with no user before it: so does the kept report's reader
+        "postgres://@h/db",
+        "postgres://:pw@h/db"
       ]
     ) expect(KeptReport.postgresStore(spec, env), spec).toBeUndefined()
+  })
+
+  it("reads a spec as DatabaseSpec does: the same URL and schema, or nothing where it refuses", () => {
+    const specs = [
+      "postgres://bob@h/db",
+      "postgresql://bob:pw@h:5433/db?schema=hub&sslmode=require",
+      "POSTGRES://h/db?application_name=x",
+      "postgres://@h/db",
+      "postgres://u:12/x@host/db",
+      "postgres://h/db?schema=a&schema=b",
+      "postgres://h/db?schema=",
+      "postgres://[::1/db",
+      "sqlite:/x.db",
+      "x.db"
+    ]
+    for (const spec of specs) {
+      const full = Either.getOrUndefined(DatabaseSpec.parse(spec))
+      const kept = KeptReport.postgresStore(spec, env)
+      const expected = full?._tag === "Postgres"
+        ? { url: Redacted.value(full.url), schema: full.schema ?? "public" }
+        : undefined
+      expect(kept === undefined ? undefined : { url: kept.url, schema: kept.schema }, spec).toEqual(expected)
+    }
   })
 
   it("reads a report back for the same identity and request while its statistics cache is unchanged", () => {

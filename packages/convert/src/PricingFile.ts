@@ -8,7 +8,8 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { type ModelRates, normaliseModelId, type PricingTable, WEB_SEARCH } from "./Pricing.js"
+import type { PricingTable } from "./Pricing.js"
+import * as UserPricing from "./UserPricing.js"
 
 const Rate = Schema.Number.pipe(Schema.finite(), Schema.nonNegative())
 
@@ -55,15 +56,6 @@ export class PricingError extends Schema.TaggedError<PricingError>("@acx/convert
   }
 }
 
-const fromFile = (row: Schema.Schema.Type<typeof PricingFile>["models"][string]): ModelRates => ({
-  input: row.input,
-  output: row.output,
-  cacheWrite5m: row.cacheWrite5m ?? row.input * 1.25,
-  cacheWrite1h: row.cacheWrite1h ?? row.input * 2,
-  cacheRead: row.cacheRead ?? row.input * 0.1,
-  webSearch: row.webSearch ?? WEB_SEARCH
-})
-
 /**
  * The table with a user's pricing file applied: each model of the file (by normalised id)
  * replaces or adds a row; `source` says which file. `text` is the file's contents; a file that is
@@ -85,6 +77,9 @@ export const decode = (
       new PricingError({ reason: "InvalidJson", description: `${name}: not JSON (${(cause as Error).message})` })
     )
   }
+  // applied by the one loader's rules (`UserPricing`); the Schema words a refusal
+  const models = UserPricing.modelsOf(json)
+  if (models !== undefined) return Either.right(UserPricing.withModels(base, name, models))
   return Schema.decodeUnknownEither(PricingFile, { onExcessProperty: "error" })(json).pipe(
     Either.mapLeft((error) =>
       new PricingError({
@@ -92,13 +87,7 @@ export const decode = (
         description: `${name}: ${ParseResult.TreeFormatter.formatErrorSync(error).replace(/\s+/g, " ")}`
       })
     ),
-    Either.map((file) => ({
-      source: `${base.source}; ${name} for ${Object.keys(file.models).join(", ") || "no model"}`,
-      date: base.date,
-      models: {
-        ...base.models,
-        ...Object.fromEntries(Object.entries(file.models).map(([id, row]) => [normaliseModelId(id), fromFile(row)]))
-      }
-    }))
+    // a file the Schema takes and the loader does not: a test holds that there is none
+    Either.map((file) => UserPricing.withModels(base, name, file.models))
   )
 }

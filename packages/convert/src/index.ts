@@ -137,6 +137,13 @@ export * as Pricing from "./Pricing.js"
 export * as PricingFile from "./PricingFile.js"
 
 /**
+ * The user's pricing file checked and applied without Effect: the one set of rules `acx stats` loads it by.
+ *
+ * @since 0.4.0
+ */
+export * as UserPricing from "./UserPricing.js"
+
+/**
  * A resumable, cacheable fold of one transcript file into statistics by local day and model.
  *
  * @since 0.1.0

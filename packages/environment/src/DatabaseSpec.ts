@@ -20,6 +20,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as path from "node:path"
+import * as PostgresSpec from "./PostgresSpec.js"
 import * as SqliteSpec from "./SqliteSpec.js"
 
 /**
@@ -82,10 +83,8 @@ export class DatabaseSpecError extends Schema.TaggedError<DatabaseSpecError>(
  */
 export const GRAMMAR = "sqlite:FILE, a FILE.db / FILE.sqlite path, or postgres://URL[?schema=NAME]"
 
-const POSTGRES_SCHEME = /^postgres(?:ql)?:\/\//i
 const SECRET_PARAMETER = /password/i
 const HIDDEN = "***"
-const UNSAFE = "/ ? # @ :"
 const SHOWN_CHARACTERS = 80
 
 /**
@@ -112,25 +111,10 @@ const parseSqlite = (name: string, cwd: string): Either.Either<DatabaseSpec, Dat
     : Either.right({ _tag: "Sqlite", filename: path.resolve(cwd, name) })
 
 const parsePostgres = (spec: string): Either.Either<DatabaseSpec, DatabaseSpecError> => {
-  let url: URL
-  try {
-    url = new URL(spec)
-  } catch {
-    // the input is not echoed: it may hold a password in a form the URL parser could not split
-    return fail("InvalidUrl", "not a valid postgres:// URL")
-  }
-  // A password typed with a `/`, `?` or `#` in it splits early: `postgres://u:1234/x@host/db`
-  // parses as host `u`, port 1234 and a path holding the rest of the password. Any `@` left
-  // outside the user part means that happened: refused, and said without echoing the input.
-  const outside = [url.host, url.pathname, url.search, url.hash]
-  if ((url.username === "" && spec.includes("@")) || outside.some((part) => part.includes("@"))) {
-    return fail("InvalidUrl", `not a valid postgres:// URL (a password's ${UNSAFE} must be percent-encoded)`)
-  }
-  const schemas = url.searchParams.getAll("schema")
-  if (schemas.length > 1) return fail("InvalidSchema", "the URL names more than one schema")
-  if (schemas.length === 1 && schemas[0] === "") return fail("InvalidSchema", "?schema= needs a name")
-  url.searchParams.delete("schema")
-  return Either.right({ _tag: "Postgres", url: Redacted.make(url.href), schema: schemas[0] })
+  const parsed = PostgresSpec.parse(spec)
+  return parsed._tag === "Invalid"
+    ? fail(parsed.reason, parsed.description)
+    : Either.right({ _tag: "Postgres", url: Redacted.make(parsed.href), schema: parsed.schema })
 }
 
 /**
@@ -144,11 +128,11 @@ export const parse = (
   spec: string,
   options: { readonly cwd?: string | undefined } = {}
 ): Either.Either<DatabaseSpec, DatabaseSpecError> => {
-  // the SQLite forms (SqliteSpec, shared with readers that start without Effect); a Postgres URL
-  // is never one (`sqlite:` is not its scheme, and a bare path holds no `://`)
+  // the SQLite forms (SqliteSpec) and the Postgres URL (PostgresSpec), both shared with readers
+  // that start without Effect; a Postgres URL is never a SQLite spec (`sqlite:` is not its scheme, and a bare path holds no `://`)
   const file = SqliteSpec.fileOf(spec)
   if (file !== undefined) return parseSqlite(file, options.cwd ?? process.cwd())
-  if (POSTGRES_SCHEME.test(spec)) return parsePostgres(spec)
+  if (PostgresSpec.isPostgres(spec)) return parsePostgres(spec)
   const shown = hideCredentials(spec)
   return fail(
     "Unrecognized",

@@ -48,6 +48,13 @@ export * as SqliteAddon from "./SqliteAddon.js"
 export * as SqliteSpec from "./SqliteSpec.js"
 
 /**
+ * The Postgres half of `DatabaseSpec`'s grammar, without Effect (for readers that start without it).
+ *
+ * @since 0.4.0
+ */
+export * as PostgresSpec from "./PostgresSpec.js"
+
+/**
  * Finding a session by its id or a unique prefix of at least 4 characters, case-insensitively.
  *
  * @since 0.1.0

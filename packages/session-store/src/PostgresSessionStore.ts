@@ -76,6 +76,7 @@
  * @since 0.1.0
  */
 import * as DriverImport from "@acx/environment/DriverImport"
+import * as PostgresSpec from "@acx/environment/PostgresSpec"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -158,8 +159,6 @@ export interface PostgresSessionStoreClientOptions {
   readonly server?: string | undefined
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
-
 /**
  * A failed statement as the store's error: reason `Connection` with one line naming the server
  * when the connection was lost (a restart, a crash, a network cut: run the operation again);
@@ -191,8 +190,8 @@ const invalidOption = (description: string) =>
 export const validateOptions = (
   options: { readonly schema?: unknown; readonly maxConnections?: unknown }
 ): Either.Either<string, SessionStore.SessionStoreError> => {
-  const schema = options.schema ?? "public"
-  if (typeof schema !== "string" || !SCHEMA_NAME.test(schema)) {
+  const schema = options.schema ?? PostgresSpec.DEFAULT_SCHEMA
+  if (typeof schema !== "string" || !PostgresSpec.isSchemaName(schema)) {
     return Either.left(invalidOption(
       `invalid Postgres schema name ${
         JSON.stringify(schema)

@@ -10,6 +10,13 @@ export const isSafeSegment = (value: unknown): value is string =>
   typeof value === "string" && value.length > 0 && !/[/\\\0]/.test(value) && !/^[. ]+$/.test(value)
 
 /**
+ * A project key: one safe path segment without `..` anywhere in it.
+ *
+ * @internal
+ */
+export const isProjectKey = (value: unknown): value is string => isSafeSegment(value) && !value.includes("..")
+
+/**
  * `~` and a leading `~/` expanded to the home directory.
  *
  * @internal

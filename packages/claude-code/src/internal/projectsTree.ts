@@ -9,11 +9,12 @@ import type * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import { ClaudeProjectsError } from "../ClaudeProjectsError.js"
 import type * as TranscriptReader from "../TranscriptReader.js"
-import { isSafeSegment } from "./paths.js"
+import type { SkipReason } from "./configTree.js"
+import { isProjectKey, isSafeSegment } from "./paths.js"
 import { errorWords } from "./regularFile.js"
 
 /** Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons). */
-export type SkipReason = "Directory" | "NotAFile" | "Symlink" | "Unreadable"
+export type { SkipReason } from "./configTree.js"
 
 /** The directory a service works in, with what its steps need. */
 export interface ProjectsTree {
@@ -22,8 +23,6 @@ export interface ProjectsTree {
   readonly configDir: string
   readonly projectsDir: string
   readonly followSymlinks: boolean
-  /** The config directory with its links resolved (computed once). */
-  readonly realConfigDir: Effect.Effect<string>
   /** Tells the service's `onSkipped` of a path a listing left out. */
   readonly skip: (target: string, reason: SkipReason, description: string) => Effect.Effect<void>
 }
@@ -91,7 +90,7 @@ export const inside = (tree: ProjectsTree, operation: string, ...segments: Reado
 
 /** A project key is one safe path segment. */
 export const checkProject = (operation: string, projectKey: string) =>
-  isSafeSegment(projectKey) && !projectKey.includes("..")
+  isProjectKey(projectKey)
     ? Effect.void
     : Effect.fail(fail("PathEscape", operation, `invalid project key: ${JSON.stringify(projectKey)}`))
 

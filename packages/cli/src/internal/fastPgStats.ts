@@ -4,7 +4,8 @@
  * (`StoreCatalogSql.postgresListDigest`, as the connecting role sees the store: row-level security
  * applies) says the session list is the one it was made from (and the origins, for `--by
  * project|machine|user`), the store needs no migration and
- * no derivation (which the full path would run first), and the prices are the built-in ones.
+ * no derivation (which the full path would run first), and the prices load as the full path
+ * loads them (`StatsPricing`: a refused pricing file is the full path's error).
  * Anything else, and any error (no kept report, a server that does not answer, a refused login),
  * hands the command back: the full path connects again and says what went wrong in its words.
  */
@@ -15,7 +16,7 @@ import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { createRequire } from "node:module"
 import type { StatsRequest } from "./fastStats.js"
-import { builtinPricing } from "./fastStats.js"
+import { pricingTable } from "./fastStats.js"
 import * as KeptReport from "./keptReport.js"
 
 // `pg`'s client, loaded only for a Postgres spec (the SQLite fast path never pays for it).
@@ -40,7 +41,7 @@ export const statsOutput = async (request: StatsRequest): Promise<Uint8Array | u
   let client: PgClient | undefined
   try {
     const store = KeptReport.postgresStore(request.from)
-    const pricing = store === undefined ? undefined : builtinPricing(AcxHome.acxHome())
+    const pricing = store === undefined ? undefined : pricingTable(AcxHome.acxHome())
     if (store === undefined || pricing === undefined) return undefined
     const kept = KeptReport.read(store, { by: request.by, json: request.json, pricing: Pricing.fingerprint(pricing) })
     if (kept === undefined) return undefined

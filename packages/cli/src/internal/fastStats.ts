@@ -2,18 +2,18 @@
  * `acx stats --from sqlite:FILE [--json] [--by GROUP]` on the fast read path (`fastRead.ts`):
  * answered only when the full path would fold nothing and write nothing — every session of the
  * store cached by `StoreStats` as the catalog has it now (same `mtime` and entries, every state
- * intact, no other session in the cache), the built-in prices (no `$ACX_HOME/pricing.json`),
+ * intact, no other session in the cache), prices the full path would load too (`StatsPricing`),
  * no malformed entry to warn about, something to show. Then the report is the full path's,
  * computed by its own parts: `StoreStatsCache` (the cache, the directory order, the file folds,
  * the run), `StatsOutput.reportStats`, and `statsReport` / `StatsOutput.statsJson`.
  */
 import * as StatsOutput from "@acx/claude-code/StatsOutput"
+import * as StatsPricing from "@acx/claude-code/StatsPricing"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import * as fs from "node:fs"
 import { parseArgs } from "./fastArgs.js"
 import * as format from "./format.js"
 import { statsReport } from "./statsTable.js"
@@ -40,16 +40,13 @@ export const parseStats = (args: ReadonlyArray<string>, origins = false): StatsR
 }
 
 /**
- * The built-in prices, which are the full path's only when there is no pricing file (it reads
- * one that exists, and fails on one it cannot read); `undefined` when there is one.
+ * The prices the full path uses (`StatsPricing.load`: the built-in table, with
+ * `$ACX_HOME/pricing.json` applied when there is one), or `undefined` when it refuses the file
+ * (the full path says why, in its words).
  */
-export const builtinPricing = (home: string): Pricing.PricingTable | undefined => {
-  try {
-    fs.lstatSync(AcxHome.paths(home).pricing)
-    return undefined
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? Pricing.builtinPricing : undefined
-  }
+export const pricingTable = (home: string): Pricing.PricingTable | undefined => {
+  const loaded = StatsPricing.load(AcxHome.paths(home).pricing)
+  return loaded._tag === "Table" ? loaded.table : undefined
 }
 
 /** What `acx stats` prints for `request` over the store's meta `rows`, or `undefined`. */
@@ -60,7 +57,7 @@ export const statsOutput = (
 ): string | undefined => {
   try {
     const home = AcxHome.acxHome()
-    const pricing = builtinPricing(home)
+    const pricing = pricingTable(home)
     if (pricing === undefined) return undefined
     const cached = StoreStatsCache.readCache(
       StoreStatsCache.cacheFileOf(AcxHome.paths(home).cache, location),

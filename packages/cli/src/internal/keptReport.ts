@@ -14,6 +14,7 @@
  */
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as PostgresSpec from "@acx/environment/PostgresSpec"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -26,9 +27,6 @@ declare const ACX_BUILD_ID: string | undefined
 export const BUILD: string = typeof ACX_BUILD_ID === "string" ? ACX_BUILD_ID : "source"
 
 const VERSION = 1
-
-// As `PostgresSessionStore` checks a schema name.
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 /** A `--from postgres://…` spec the fast path can connect to: its URL, schema and identity. */
 export interface PostgresStore {
@@ -58,24 +56,16 @@ const decoded = (text: string): string => {
 }
 
 /**
- * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` might read
- * otherwise or refuse (then the full path runs and says so): not a `postgres://` URL, an `@`
- * outside the user part, more than one `schema`, a schema name a store refuses.
+ * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` reads otherwise or
+ * refuses (then the full path runs and says so): the one grammar (`PostgresSpec`, which
+ * `DatabaseSpec` parses with), and a schema name a store accepts.
  */
 export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env): PostgresStore | undefined => {
-  if (!/^postgres(ql)?:\/\//i.test(spec)) return undefined
-  let url: URL
-  try {
-    url = new URL(spec)
-  } catch {
-    return undefined
-  }
-  if ([url.host, url.pathname, url.search, url.hash].some((part) => part.includes("@"))) return undefined
-  const schemas = url.searchParams.getAll("schema")
-  const schema = schemas[0] ?? "public"
-  if (schemas.length > 1 || !SCHEMA_NAME.test(schema)) return undefined
-  url.searchParams.delete("schema")
-  const href = url.href
+  const parsed = PostgresSpec.isPostgres(spec) ? PostgresSpec.parse(spec) : undefined
+  const schema = parsed?._tag === "Parsed" ? parsed.schema ?? PostgresSpec.DEFAULT_SCHEMA : undefined
+  if (parsed?._tag !== "Parsed" || schema === undefined || !PostgresSpec.isSchemaName(schema)) return undefined
+  const href = parsed.href
+  const url = new URL(href)
   // who logs in, as the driver decides it: the URL's user, else PGUSER, else USER (USERNAME)
   const login = decoded(url.username) || url.searchParams.get("user") || env["PGUSER"] ||
     env[process.platform === "win32" ? "USERNAME" : "USER"] || osUser()

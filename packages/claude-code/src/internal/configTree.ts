@@ -1,0 +1,274 @@
+/**
+ * The one walk of a config directory's `projects` tree, without Effect (node:fs, synchronous):
+ * its project directories, the main transcripts of each (with their size and mtime), and the
+ * subagent transcripts under a session. `ClaudeProjects` lists through it (wrapped in Effect:
+ * `projectsListing.ts`), and so does `PlainListing` (the readers that start without Effect).
+ *
+ * A path that is not what it should be is left out and recorded in the walk's `skipped`, with the
+ * reason and the words a user reads: a directory named like a transcript, a FIFO or device, a
+ * symbolic link resolving outside the config directory (unless links are followed), a file `stat`
+ * cannot read, a directory the user may not list. What stops an operation is a
+ * {@link TreeFailure}: a project asked for that is not there, an invalid project key, a
+ * directory that cannot be listed for another reason.
+ */
+import { isUuid } from "@acx/schema/Uuid"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { isProjectKey, isSafeSegment } from "./paths.js"
+import { errorWords } from "./regularFile.js"
+
+/** Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons). */
+export type SkipReason = "Directory" | "NotAFile" | "Symlink" | "Unreadable"
+
+/** A path a listing left out, and why in words. */
+export interface Skipped {
+  readonly path: string
+  readonly reason: SkipReason
+  readonly description: string
+}
+
+/** What stops a listing: `ClaudeProjectsError`'s reason and description, without the operation. */
+export class TreeFailure extends Error {
+  constructor(
+    readonly reason: "NotFound" | "Io" | "PathEscape",
+    readonly description: string,
+    override readonly cause?: unknown
+  ) {
+    super(description)
+  }
+}
+
+/** One walk: where it is, and what it met on the way. */
+export interface Walk {
+  readonly configDir: string
+  readonly projectsDir: string
+  readonly followSymlinks: boolean
+  /** The paths left out so far, in the order met. */
+  readonly skipped: Array<Skipped>
+  /** How many symbolic links were met (resolved, or followed). */
+  links: number
+  realConfigDir?: string
+}
+
+/** A main transcript: where it is, with what `stat` said. */
+export interface TreeSession {
+  readonly projectKey: string
+  readonly sessionId: string
+  readonly file: string
+  /** Epoch milliseconds (whole: a `Date`'s). */
+  readonly mtime: number
+  /** Size in bytes. */
+  readonly size: number
+}
+
+/** A walk of `<configDir>/projects` (`configDir` absolute). */
+export const walkOf = (configDir: string, followSymlinks = false): Walk => ({
+  configDir,
+  projectsDir: path.join(configDir, "projects"),
+  followSymlinks,
+  skipped: [],
+  links: 0
+})
+
+const skip = (walk: Walk, target: string, reason: SkipReason, description: string): void => {
+  walk.skipped.push({ path: target, reason, description })
+}
+
+const code = (cause: unknown) => (cause as NodeJS.ErrnoException | undefined)?.code
+
+const byName = (a: fs.Dirent, b: fs.Dirent) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+
+/**
+ * A directory's entries by name; one that does not exist is empty unless it must exist, and one
+ * the user may not read is skipped (it never stops the rest) unless it must exist.
+ */
+const listDir = (walk: Walk, dir: string, mustExist = false): Array<fs.Dirent> => {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).sort(byName)
+  } catch (cause) {
+    if (!mustExist && code(cause) === "ENOENT") return []
+    if (!mustExist && code(cause) === "EACCES") {
+      skip(walk, dir, "Unreadable", errorWords(cause))
+      return []
+    }
+    throw code(cause) === "ENOENT"
+      ? new TreeFailure("NotFound", `not found: ${dir}`, cause)
+      : new TreeFailure("Io", `I/O error: ${dir}: ${errorWords(cause)}`, cause)
+  }
+}
+
+// Whether an entry is a symbolic link: its dirent says, unless the file system did not (DT_UNKNOWN).
+const isLink = (entry: fs.Dirent | undefined, target: string): boolean => {
+  if (entry !== undefined && (entry.isSymbolicLink() || entry.isFile() || entry.isDirectory())) {
+    return entry.isSymbolicLink()
+  }
+  try {
+    return fs.lstatSync(target).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Whether `target` may be read: not a symbolic link resolving outside the config directory
+ * (unless links are followed). Only a link pays for the resolution.
+ */
+const linkAllowed = (walk: Walk, target: string, entry?: fs.Dirent): boolean => {
+  if (!isLink(entry, target)) return true
+  walk.links++
+  if (walk.followSymlinks) return true
+  walk.realConfigDir ??= realOr(walk.configDir, walk.configDir)
+  let real: string
+  try {
+    real = fs.realpathSync(target)
+  } catch {
+    return true
+  }
+  const rel = path.relative(walk.realConfigDir, real)
+  if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return true
+  skip(walk, target, "Symlink", `a symbolic link to ${real}, outside the config directory ${walk.configDir}`)
+  return false
+}
+
+const realOr = (target: string, otherwise: string): string => {
+  try {
+    return fs.realpathSync(target)
+  } catch {
+    return otherwise
+  }
+}
+
+// A file's type in the words of `@effect/platform`'s `File.Type`.
+const typeOf = (stat: fs.Stats): string =>
+  stat.isFile()
+    ? "File"
+    : stat.isDirectory()
+    ? "Directory"
+    : stat.isSymbolicLink()
+    ? "SymbolicLink"
+    : stat.isBlockDevice()
+    ? "BlockDevice"
+    : stat.isCharacterDevice()
+    ? "CharacterDevice"
+    : stat.isFIFO()
+    ? "FIFO"
+    : stat.isSocket()
+    ? "Socket"
+    : "Unknown"
+
+const isDirectory = (target: string, entry?: fs.Dirent): boolean => {
+  if (entry !== undefined && !entry.isSymbolicLink() && (entry.isDirectory() || entry.isFile())) {
+    return entry.isDirectory()
+  }
+  try {
+    return fs.statSync(target).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** The project directories: safe names of directories (or links allowed to them), sorted. */
+export const projectKeys = (walk: Walk): Array<string> =>
+  listDir(walk, walk.projectsDir).flatMap((entry) => {
+    const name = entry.name
+    if (!isProjectKey(name)) return []
+    const dir = path.join(walk.projectsDir, name)
+    return isDirectory(dir, entry) && linkAllowed(walk, dir, entry) ? [name] : []
+  })
+
+// A `<uuid>.jsonl` entry that is a readable regular file, with its size and mtime.
+const checkTranscript = (walk: Walk, projectKey: string, entry: fs.Dirent): TreeSession | undefined => {
+  const sessionId = entry.name.slice(0, -".jsonl".length)
+  const file = path.join(walk.projectsDir, projectKey, entry.name)
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(file)
+  } catch (cause) {
+    skip(walk, file, "Unreadable", `cannot be read: ${errorWords(cause)}`)
+    return undefined
+  }
+  if (stat.isDirectory()) {
+    skip(walk, file, "Directory", "a directory, not a transcript")
+    return undefined
+  }
+  if (!stat.isFile()) {
+    skip(walk, file, "NotAFile", `not a regular file (${typeOf(stat)})`)
+    return undefined
+  }
+  if (!linkAllowed(walk, file, entry)) return undefined
+  return { projectKey, sessionId, file, mtime: stat.mtime.getTime(), size: stat.size }
+}
+
+/** The main transcripts of one project directory, in name order. */
+export const sessionsIn = (walk: Walk, projectKey: string, mustExist = false): Array<TreeSession> =>
+  listDir(walk, path.join(walk.projectsDir, projectKey), mustExist).flatMap((entry) => {
+    if (!entry.name.endsWith(".jsonl") || !isUuid(entry.name.slice(0, -".jsonl".length))) return []
+    const found = checkTranscript(walk, projectKey, entry)
+    return found === undefined ? [] : [found]
+  })
+
+/** The sessions of one project (its directory must exist) or of every project. */
+export const listedSessions = (walk: Walk, projectKey: string | undefined): Array<TreeSession> => {
+  if (projectKey === undefined) return projectKeys(walk).flatMap((key) => sessionsIn(walk, key))
+  if (!isProjectKey(projectKey)) {
+    throw new TreeFailure("PathEscape", `invalid project key: ${JSON.stringify(projectKey)}`)
+  }
+  const dir = path.join(walk.projectsDir, projectKey)
+  if (!isDirectory(dir)) throw new TreeFailure("NotFound", `no project ${projectKey} in ${walk.projectsDir}`)
+  if (!linkAllowed(walk, dir)) return []
+  return sessionsIn(walk, projectKey, true)
+}
+
+// What a walk meets: a directory to descend into, a regular file, or nothing (skipped).
+const entryKind = (walk: Walk, target: string, entry: fs.Dirent): "directory" | "file" | "skip" => {
+  if (!linkAllowed(walk, target, entry)) return "skip"
+  let type: string
+  if (!entry.isSymbolicLink() && (entry.isDirectory() || entry.isFile())) {
+    type = entry.isDirectory() ? "Directory" : "File"
+  } else {
+    try {
+      type = typeOf(fs.statSync(target))
+    } catch (cause) {
+      skip(walk, target, "Unreadable", `cannot be read: ${errorWords(cause)}`)
+      return "skip"
+    }
+  }
+  if (type === "Directory") return "directory"
+  if (type === "File") return "file"
+  // a FIFO, socket or device is never opened: reading one would wait for a writer forever
+  // named like what a listing reads (a transcript, a subagent's metadata): said
+  if (target.endsWith(".jsonl") || target.endsWith(".meta.json")) {
+    skip(walk, target, "NotAFile", `not a regular file (${type})`)
+  }
+  return "skip"
+}
+
+// The regular files under `dir`, depth first in name order; a directory met again through a
+// link loop is walked once.
+const walkFiles = (walk: Walk, dir: string, seen: Set<string>): Array<string> => {
+  // listed first: most sessions have no subagents directory, and an empty listing needs no
+  // resolution
+  const entries = listDir(walk, dir)
+  if (entries.length === 0) return []
+  const real = realOr(dir, dir)
+  if (seen.has(real)) return []
+  seen.add(real)
+  return entries.flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    const kind = entryKind(walk, full, entry)
+    return kind === "directory" ? walkFiles(walk, full, seen) : kind === "file" ? [full] : []
+  })
+}
+
+/** A subagent's transcript under a session's `subagents` directory. */
+export interface TreeSubagent {
+  readonly agentId: string
+  readonly file: string
+}
+
+/** The `agent-<agentId>.jsonl` files anywhere under `dir` (a session's `subagents` directory). */
+export const subagentsUnder = (walk: Walk, dir: string): Array<TreeSubagent> =>
+  walkFiles(walk, dir, new Set()).flatMap((file) => {
+    const match = /^agent-(.+)\.jsonl$/.exec(path.basename(file))
+    return match !== null && isSafeSegment(match[1]) ? [{ agentId: match[1], file }] : []
+  })
