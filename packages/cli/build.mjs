@@ -32,7 +32,6 @@ const startedAt = Date.now()
 /** What a reader opens first: renamed into dist/ after everything they import. */
 const ENTRIES = new Set([
   "acx.mjs",
-  "acx-mcp.mjs",
   "hook.cjs",
   "sync-hook.cjs",
   "fast-read.cjs",
@@ -210,9 +209,9 @@ await Promise.all([
   // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
   bundle({
     ...common,
-    // `acx memory mcp` starts from acx-mcp.mjs: it answers Claude Code's first request before the
-    // CLI loads (src/mcpMain.ts), then imports acx.mjs
-    entryPoints: { acx: path.join(here, "src/bin.ts"), "acx-mcp": path.join(here, "src/mcpMain.ts") },
+    // the command table's entry (src/bin.ts, no Effect); `acx memory mcp` answers Claude Code's
+    // first request from its command's module, before the server's chunks load
+    entryPoints: { acx: path.join(here, "src/bin.ts") },
     outdir: stage,
     outExtension: { ".js": ".mjs" },
     splitting: true

@@ -19,7 +19,6 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -30,7 +29,7 @@ import { acontextLayer } from "../../internal/acontext.js"
 import { summarizeMessage } from "../../internal/blocks.js"
 import * as format from "../../internal/format.js"
 import { runRealSession } from "../../internal/realSession.js"
-import type { DemoArgs } from "../args/demo.js"
+import type { DemoOptions } from "../demo.js"
 import { sessionsTable } from "./sessions.js"
 import { statsReport } from "./stats.js"
 
@@ -52,22 +51,21 @@ const sdkMessagesOf = (entries: ReadonlyArray<unknown>, sessionId: string): Arra
 
 const section = (n: number, title: string) => Console.log(`\n${n}. ${title}\n`)
 
+const keptDir = (chosen: string): string => {
+  fs.mkdirSync(chosen, { recursive: true })
+  return path.resolve(chosen)
+}
+
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
 
 /**
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ dir, generated, json, thinking }: DemoArgs) =>
+export const run = ({ dir, generated, json, thinking }: DemoOptions) =>
   Effect.gen(function*() {
-    const root = Option.match(dir, {
-      onNone: () => fs.mkdtempSync(path.join(os.tmpdir(), "acx-demo-")),
-      onSome: (chosen) => {
-        fs.mkdirSync(chosen, { recursive: true })
-        return path.resolve(chosen)
-      }
-    })
-    const keep = Option.isSome(dir)
+    const root = dir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "acx-demo-")) : keptDir(dir)
+    const keep = dir !== undefined
     yield* Effect.addFinalizer(() =>
       keep ? Effect.void : Effect.sync(() => fs.rmSync(root, { recursive: true, force: true }))
     )
