@@ -2,7 +2,7 @@
  * Every command of `acx`, as data: its options (value type, choices, default, whether required),
  * its positional arguments, its subcommands and descriptions, and the module that runs it,
  * imported only when it runs. The parser (`internal/parseArgs.ts`), `--help`
- * (`internal/help.ts`) and the command reference in docs/cli.md (`pnpm --filter @acx/cli docs`)
+ * (`internal/help.ts`) and the command reference in docs/cli.md (`pnpm --filter @acx/cli reference`)
  * are all read from here. No Effect: loading the table costs no more than the text it holds.
  *
  * @since 0.6.0
