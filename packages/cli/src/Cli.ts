@@ -39,10 +39,14 @@ const runCommand = async (
   return run(options, io)
 }
 
+// by name: a command's module is a bundle of its own, with its own copy of the class
+const isUsageFailure = (error: unknown): boolean =>
+  error instanceof UsageFailure || (error instanceof Error && error.name === "UsageFailure")
+
 const failureLine = (error: unknown): string => {
   const message = error instanceof Error ? error.message : String(error)
   const line = TerminalText.line(message.split("\n").find((part) => part.trim() !== "") ?? message)
-  return error instanceof UsageFailure ? line : `internal error: ${line}`
+  return isUsageFailure(error) ? line : `internal error: ${line}`
 }
 
 /**
@@ -68,6 +72,6 @@ export const run = async (argv: ReadonlyArray<string>, io: CommandIo = processIo
     }
   } catch (error) {
     io.stderr(`acx: ${failureLine(error)}\n`)
-    return error instanceof UsageFailure ? 2 : 1
+    return isUsageFailure(error) ? 2 : 1
   }
 }
