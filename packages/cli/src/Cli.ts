@@ -8,10 +8,10 @@
  */
 import * as TerminalText from "@acx/convert/TerminalText"
 import { type CommandIo, processIo } from "./CommandIo.js"
-import { type CommandSpec, UsageFailure } from "./CommandSpec.js"
+import { UsageFailure } from "./CommandSpec.js"
 import { acx } from "./CommandTable.js"
 import { requireBundled } from "./internal/bundled.js"
-import { parseCommandLine } from "./internal/commandLine.js"
+import { commandPath, HELP, parseCommandLine } from "./internal/commandLine.js"
 import { helpPage, useColor } from "./internal/help.js"
 import { VERSION as version } from "./internal/version.js"
 
@@ -23,20 +23,16 @@ import { VERSION as version } from "./internal/version.js"
 export const VERSION = version
 
 /**
- * Runs `command` with `options`. A command with a bundle of its own beside the built entry
- * (`hook.cjs`, `statusline.cjs`) has it required instead, which reads the command line itself and
- * ends the process: the promise then never settles.
+ * Whether the command `args` name has a bundle of its own beside the built entry (`hook.cjs`,
+ * `statusline.cjs`: what Claude Code runs within a deadline), now required: it reads the command
+ * line itself, answers its own bad ones (a hook or statusline never fails Claude Code on them) and
+ * ends the process. Not for `--help`, which the table answers. From the sources there is none.
  */
-const runCommand = async (
-  command: CommandSpec,
-  options: { readonly [key: string]: unknown },
-  io: CommandIo
-): Promise<number> => {
-  if (command.bundle !== undefined && requireBundled(command.bundle, import.meta.url) !== undefined) {
-    return new Promise<number>(() => undefined)
-  }
-  const run = await command.load!()
-  return run(options, io)
+const handedToBundle = (args: ReadonlyArray<string>): boolean => {
+  const { path, rest } = commandPath(acx, args)
+  const { bundle } = path[path.length - 1]!
+  return bundle !== undefined && !rest.some((word) => HELP.has(word)) &&
+    requireBundled(bundle, import.meta.url) !== undefined
 }
 
 // by name: a command's module is a bundle of its own, with its own copy of the class
@@ -59,6 +55,8 @@ const failureLine = (error: unknown): string => {
  */
 export const run = async (argv: ReadonlyArray<string>, io: CommandIo = processIo(argv)): Promise<number> => {
   try {
+    // the bundle ends the process: this promise never settles
+    if (handedToBundle(argv.slice(2))) return await new Promise<number>(() => undefined)
     const request = parseCommandLine(acx, argv.slice(2), io.cwd)
     switch (request._tag) {
       case "Version":
@@ -68,7 +66,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CommandIo = processIo
         await io.stdout(helpPage(request.path, VERSION, useColor(io.env, io.isTTY)))
         return 0
       case "Run":
-        return await runCommand(request.path[request.path.length - 1]!, request.options, io)
+        return await request.path[request.path.length - 1]!.load!().then((run) => run(request.options, io))
     }
   } catch (error) {
     io.stderr(`acx: ${failureLine(error)}\n`)

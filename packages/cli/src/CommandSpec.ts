@@ -81,7 +81,8 @@ export interface CommandSpec {
   readonly load?: () => Promise<CommandRun>
   /**
    * A bundle of its own beside the built entry (`hook.cjs`), required instead of `load` when it
-   * exists: for what Claude Code runs within a deadline. It reads `process.argv` itself.
+   * exists (not for `--help`): for what Claude Code runs within a deadline. It reads
+   * `process.argv` itself and answers its own bad command lines.
    */
   readonly bundle?: string
   /**

@@ -54,7 +54,8 @@ export const commandName = (path: ReadonlyArray<CommandSpec>): string => path.ma
 export const visibleSubcommands = (command: CommandSpec): ReadonlyArray<CommandSpec> =>
   (command.subcommands ?? []).filter((child) => child.hidden !== true)
 
-const HELP = new Set(["--help", "-h"])
+/** What asks for a command's help. */
+export const HELP: ReadonlySet<string> = new Set(["--help", "-h"])
 const VERSION = "--version"
 
 const usage = (text: string): UsageFailure => new UsageFailure(text)
@@ -64,7 +65,10 @@ const seeHelp = (path: ReadonlyArray<CommandSpec>): string => ` (see ${commandNa
 const isOptionLike = (word: string): boolean => word.startsWith("-") && word !== "-" && !/^-\d/.test(word)
 
 /** The commands the leading words of `args` walk down to, and the words after them. */
-const walk = (root: CommandSpec, args: ReadonlyArray<string>) => {
+export const commandPath = (
+  root: CommandSpec,
+  args: ReadonlyArray<string>
+): { readonly path: ReadonlyArray<CommandSpec>; readonly rest: ReadonlyArray<string> } => {
   const path: Array<CommandSpec> = [root]
   let index = 0
   for (; index < args.length; index++) {
@@ -245,7 +249,7 @@ const argumentValues = (path: ReadonlyArray<CommandSpec>, words: ReadonlyArray<s
  * line throws a {@link UsageFailure}. `cwd` resolves a `directory` option's value.
  */
 export const parseCommandLine = (root: CommandSpec, args: ReadonlyArray<string>, cwd: string): Request => {
-  const { path, rest } = walk(root, args)
+  const { path, rest } = commandPath(root, args)
   const command = path[path.length - 1]!
   if (command.passthrough === true) return { _tag: "Run", path, options: {}, raw: rest }
   if (command.load === undefined) return groupRequest(path, rest)
