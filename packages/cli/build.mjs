@@ -32,7 +32,6 @@ const startedAt = Date.now()
 /** What a reader opens first: renamed into dist/ after everything they import. */
 const ENTRIES = new Set([
   "acx.mjs",
-  "acx-mcp.mjs",
   "hook.cjs",
   "sync-hook.cjs",
   "fast-read.cjs",
@@ -205,18 +204,52 @@ const unwrapBuiltins = (file) =>
     )
   )
 
-await Promise.all([
-  // chunks sit beside acx.mjs, not in a folder: code that finds files next to itself
-  // (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk
-  bundle({
+// The command table's entry, `acx.mjs` (src/bin.ts: the table, the parser, the help; no Effect),
+// is one file that imports nothing before it runs: every module it shares with a command is
+// copied into it rather than split into a chunk of its own (each ES module loaded is start-up
+// time, and `acx hook` and `acx statusline` pass through it). The commands' modules
+// (src/commands/*.ts) are the entries of the split build, `command-<name>-<hash>.mjs`, which
+// acx.mjs imports by name when the command runs; chunks sit beside them, not in a folder: code
+// that finds files next to itself (`./acx-stats-worker.mjs`, `./prompts/`) finds them from any chunk.
+const commandsBundle = async () => {
+  const commands = fs.readdirSync(path.join(here, "src/commands")).filter((name) => name.endsWith(".ts"))
+  const built = await bundle({
     ...common,
-    // `acx memory mcp` starts from acx-mcp.mjs: it answers Claude Code's first request before the
-    // CLI loads (src/mcpMain.ts), then imports acx.mjs
-    entryPoints: { acx: path.join(here, "src/bin.ts"), "acx-mcp": path.join(here, "src/mcpMain.ts") },
+    entryPoints: Object.fromEntries(
+      commands.map((name) => [`command-${path.basename(name, ".ts")}`, path.join(here, "src/commands", name)])
+    ),
+    entryNames: "[name]-[hash]",
     outdir: stage,
     outExtension: { ".js": ".mjs" },
     splitting: true
-  }),
+  })
+  // each command's module → its output file
+  const outputs = new Map()
+  for (const [file, output] of Object.entries(built.metafile.outputs)) {
+    if (output.entryPoint !== undefined) outputs.set(path.resolve(output.entryPoint), path.basename(file))
+  }
+  await bundle({
+    ...common,
+    entryPoints: { acx: path.join(here, "src/bin.ts") },
+    outdir: stage,
+    outExtension: { ".js": ".mjs" },
+    // no bundled CommonJS here, which the banner's `require` is for: one module import less
+    banner: {},
+    plugins: [{
+      name: "command-modules",
+      setup: (build) =>
+        build.onResolve({ filter: /^\.\/commands\/[A-Za-z]+\.js$/ }, (args) => {
+          const source = path.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"))
+          const output = outputs.get(source)
+          if (output === undefined) return { errors: [{ text: `no command module built for ${args.path}` }] }
+          return { path: `./${output}`, external: true }
+        })
+    }]
+  })
+}
+
+await Promise.all([
+  commandsBundle(),
   hookBundles(),
   syncHookBundle(),
   sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),

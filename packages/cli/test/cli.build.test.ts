@@ -20,7 +20,7 @@ const cli = fileURLToPath(new URL("..", import.meta.url))
 const dist = path.join(cli, "build", `test-dist-${process.pid}`)
 beforeAll(() => fs.rmSync(dist, { recursive: true, force: true }))
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }))
-const ENTRIES = ["acx.mjs", "acx-mcp.mjs", "hook.cjs", "acx-stats-worker.mjs"]
+const ENTRIES = ["acx.mjs", "hook.cjs", "acx-stats-worker.mjs"]
 
 /** What is wrong with dist/ as a reader sees it now: missing entries, or imports of missing chunks. */
 const problems = (): Array<string> => {

@@ -1,7 +1,7 @@
 /**
  * `--help` and bad command lines: help is plain text in a pipe (colour only on a terminal or with
  * FORCE_COLOR), every option and argument of every command has a description of its own (not
- * @effect/cli's "A user-defined piece of text."), defaults and required options are shown, and
+ * a library's "A user-defined piece of text."), defaults and required options are shown, and
  * every kind of parse error is one `acx:` line naming the option.
  *
  * Through the BUILT binary once per promise (a help page into a pipe, FORCE_COLOR into a pipe, a
@@ -38,7 +38,7 @@ const section = (help: string, title: string): Array<{ label: string; text: stri
   return entries
 }
 
-// What @effect/cli writes on its own for a value type or an optional setting
+// What a CLI library writes on its own for a value type or an optional setting (@effect/cli did)
 const BOILERPLATE = [
   "A user-defined piece of text",
   "An integer.",
@@ -137,7 +137,7 @@ describe("a bad command line is one acx: line, exit 2, nothing on stdout", () =>
     else expect(result.stderrLines[0]).toMatch(expected)
   }
 
-  // through the binary: an invalid value (@effect/cli's validation) and an unknown command
+  // through the binary: an invalid value and an unknown command
   it.each([
     [["import", "--to", "sqlite:x.db", "--batch-size=abc"], "acx: --batch-size: 'abc' is not an integer"],
     [["memory", "frobnicate"], /^acx: unknown command 'frobnicate' for acx memory \(commands: status, search, .*\)$/]

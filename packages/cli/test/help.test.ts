@@ -1,12 +1,29 @@
+import * as StatsReport from "@acx/convert/StatsReport"
+import * as MemoryConfig from "@acx/memory/MemoryConfig"
+import * as AcontextDefaults from "@acx/storage/AcontextDefaults"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import * as Option from "effect/Option"
-import { acx as acxCommand } from "../src/Cli.js"
-import { commandPath, commandTree, findOption } from "../src/internal/commandTree.js"
+import type { CommandSpec } from "../src/CommandSpec.js"
+import { UsageFailure } from "../src/CommandSpec.js"
+import { ACONTEXT_BASE_URL, acx, CONTEXT_TOKENS, groupings } from "../src/CommandTable.js"
+import { parseCommandLine, type Request } from "../src/internal/commandLine.js"
 import { useColor } from "../src/internal/help.js"
-import { describeUsageError } from "../src/internal/usageError.js"
 
-const tree = commandTree(acxCommand.descriptor)
+/** What `args` asks for, or the one line of its usage error. */
+const parse = (args: ReadonlyArray<string>): Request | string => {
+  try {
+    return parseCommandLine(acx, args, process.cwd())
+  } catch (error) {
+    if (error instanceof UsageFailure) return error.message
+    throw error
+  }
+}
+
+const find = (path: ReadonlyArray<string>): CommandSpec => {
+  let command = acx
+  for (const name of path) command = command.subcommands!.find((child) => child.name === name)!
+  return command
+}
 
 describe("useColor", () => {
   it.each([
@@ -24,58 +41,107 @@ describe("useColor", () => {
   })
 })
 
-describe("commandTree", () => {
-  it("reads every command, nested ones included, with options, choices and defaults", () => {
-    expect(tree.name).toBe("acx")
-    expect(tree.children.map((child) => child.name)).toEqual(
+describe("the command table", () => {
+  it("has every command, nested ones included, with options, choices and defaults", () => {
+    expect(acx.name).toBe("acx")
+    expect(acx.subcommands!.map((child) => child.name)).toEqual(
       expect.arrayContaining(["sessions", "show", "search", "import", "memory"])
     )
-    const path = commandPath(tree, ["memory", "search", "--limit", "3", "q"])
-    expect(path.map((node) => node.name)).toEqual(["acx", "memory", "search"])
-    expect(Option.getOrUndefined(findOption(path[2]!, "--limit")!.defaultValue)).toBe("20")
-    const show = commandPath(tree, ["show"])[1]!
-    const format = findOption(show, "-f")!
-    expect(format.names).toEqual(["--format", "-f"])
-    expect(format.choices).toEqual(["markdown", "anthropic", "jsonl"])
-    expect(Option.getOrUndefined(format.defaultValue)).toBe("markdown")
-    // optional options and flags have no default to show
-    expect(Option.isNone(findOption(show, "--project")!.defaultValue)).toBe(true)
-    expect(Option.isNone(findOption(show, "--no-thinking")!.defaultValue)).toBe(true)
+    const search = parse(["memory", "search", "--limit", "3", "q"])
+    expect(search).toMatchObject({ _tag: "Run", options: { limit: 3, query: "q", json: false, project: undefined } })
+    expect((search as Extract<Request, { _tag: "Run" }>).path.map((command) => command.name))
+      .toEqual(["acx", "memory", "search"])
+    expect(parse(["memory", "search", "q"])).toMatchObject({ options: { limit: 20 } })
+    const format = find(["show"]).options!.find((option) => option.name === "format")!
+    expect(format).toMatchObject({ alias: "f", choices: ["markdown", "anthropic", "jsonl"], default: "markdown" })
+    // optional options and flags have no default
+    expect(parse(["show", "abcd"])).toMatchObject({
+      options: { id: "abcd", format: "markdown", project: undefined, noThinking: false }
+    })
+  })
+
+  it("holds the values other packages define, as they define them", () => {
+    expect([...groupings]).toEqual([...StatsReport.groupings, "block"])
+    expect(CONTEXT_TOKENS).toBe(MemoryConfig.defaults.contextTokens)
+    expect(ACONTEXT_BASE_URL).toBe(AcontextDefaults.DEFAULT_BASE_URL)
+  })
+
+  it("every command is described, and every option and argument", () => {
+    const visit = (command: CommandSpec): void => {
+      expect(command.description, command.name).toMatch(/[a-z]{3}/i)
+      for (const option of command.options ?? []) expect(option.description, option.name).toMatch(/[a-z]{3}/i)
+      for (const argument of command.arguments ?? []) {
+        expect(argument.description, argument.name).toMatch(/[a-z]{3}/i)
+      }
+      expect(command.load !== undefined || (command.subcommands ?? []).length > 0, command.name).toBe(true)
+      for (const child of command.subcommands ?? []) visit(child)
+    }
+    visit(acx)
   })
 })
 
-describe("describeUsageError", () => {
-  it("is one printable line for any message and command line", () => {
+describe("usage errors", () => {
+  it("are one printable line for any command line", () => {
     fc.assert(
-      fc.property(fc.string(), fc.array(fc.string(), { maxLength: 6 }), (message, args) => {
-        const line = describeUsageError(message, args, tree)
-        expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/)
-        expect(line.trim()).not.toBe("")
+      fc.property(fc.array(fc.string(), { maxLength: 6 }), fc.constantFrom([], ["show"], ["memory"], ["import"]), (
+        words,
+        command
+      ) => {
+        const result = parse([...command, ...words])
+        if (typeof result !== "string") return
+        expect(result).not.toMatch(/\n/)
+        expect(result.trim()).not.toBe("")
       })
     )
   })
 
-  it("names the option a bad value was given to, in any of its spellings", () => {
+  it("name the option a bad value was given to, in any of its spellings", () => {
     fc.assert(
       fc.property(
-        fc.stringMatching(/^[a-z]{1,8}$/),
+        fc.stringMatching(/^[a-z]{1,8}$/).filter((value) => !["markdown", "anthropic", "jsonl"].includes(value)),
         fc.constantFrom("-f", "--format"),
         fc.boolean(),
         (value, name, inline) => {
-          const args = inline ? ["show", `${name}=${value}`, "abcd"] : ["show", name, value, "abcd"]
-          expect(describeUsageError("Expected one of the following cases: markdown, anthropic, jsonl", args, tree))
-            .toBe(
-              `--format: '${value}' is not one of markdown, anthropic, jsonl`
-            )
+          const args = inline && name === "--format"
+            ? ["show", `${name}=${value}`, "abcd"]
+            : ["show", name, value, "abcd"]
+          expect(parse(args)).toBe(`--format: '${value}' is not one of markdown, anthropic, jsonl`)
         }
       )
     )
   })
 
-  it("says an, not a, before a vowel", () => {
-    expect(describeUsageError("'x' is not a integer", ["import", "--batch-size", "x"], tree)).toBe(
-      "--batch-size: 'x' is not an integer"
+  it("say an, not a, before a vowel", () => {
+    expect(parse(["import", "--to", "x.db", "--batch-size", "x"])).toBe("--batch-size: 'x' is not an integer")
+    expect(parse(["hub", "status", "--lag-hours", "x"])).toBe("--lag-hours: 'x' is not a float")
+  })
+
+  it("say what is missing, unknown or repeated", () => {
+    expect(parse(["hub", "grant"])).toBe("missing required option --project (see acx hub grant --help)")
+    expect(parse(["hub", "user"])).toBe("missing argument <ACTION> (see acx hub user --help)")
+    expect(parse(["hub", "user", "bogus", "name"])).toBe("<ACTION>: 'bogus' is not one of add, remove, rotate")
+    expect(parse(["sessions", "--json=yes"])).toBe("--json: 'yes' is not true or false")
+    expect(parse(["sessions", "--json=true"])).toMatchObject({ options: { json: true } })
+    expect(parse(["sessions", "-p", "x", "--project", "y"])).toBe("--project given more than once")
+    expect(parse(["memory", "--bogus"])).toBe("unknown option --bogus for acx memory (see acx memory --help)")
+    expect(parse(["sync", "frob"])).toBe("unknown command 'frob' for acx sync (commands: install, uninstall)")
+  })
+
+  it("help and version come before the command runs, unknown options before help", () => {
+    expect(parse([])).toMatchObject({ _tag: "Help" })
+    expect(parse(["--version"])).toEqual({ _tag: "Version" })
+    expect(parse(["import", "--help"])).toMatchObject({ _tag: "Help" })
+    expect(parse(["import", "-h"])).toMatchObject({ _tag: "Help" })
+    expect(parse(["memory"])).toMatchObject({ _tag: "Help" })
+    expect(parse(["sessions", "--help", "--bogus"])).toBe(
+      "unknown option --bogus for acx sessions (see acx sessions --help)"
     )
-    expect(describeUsageError("'x' is not a date", ["import", "--since", "x"], tree)).toBe("--since: 'x' is not a date")
+  })
+
+  it("hook's words go to the hook as they are: a hook never fails Claude Code on its command line", () => {
+    expect(parse(["hook", "PostToolUse", "--whatever"])).toMatchObject({
+      _tag: "Run",
+      raw: ["PostToolUse", "--whatever"]
+    })
   })
 })

@@ -13,17 +13,29 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as ChatOptions from "./args/chat.js"
+import type { CommandRun } from "../CommandSpec.js"
+import type { permissionModes } from "../CommandTable.js"
+import { effectCommand } from "../internal/effectCommand.js"
 
 /**
- * @since 0.1.0
+ * What `acx chat` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ChatOptions {
+  readonly resume: string | undefined
+  readonly model: string | undefined
+  readonly store: string | undefined
+  readonly cwd: string | undefined
+  readonly allowedTools: string | undefined
+  readonly permissionMode: typeof permissionModes[number] | undefined
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const chat = Command.make("chat", ChatOptions.config, lazyHandler(() => import("./run/chat.js"), (m) => m.run))
-  .pipe(
-    Command.withDescription(
-      "Talk to Claude Code on one warm process; every turn kept in a session store (default $ACX_HOME/agent.db), resumable with --resume"
-    )
-  )
+export const run: CommandRun<ChatOptions> = effectCommand(async (options) =>
+  (await import("./run/chat.js")).run(options)
+)

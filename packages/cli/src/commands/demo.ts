@@ -12,17 +12,26 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as DemoOptions from "./args/demo.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
 
 /**
- * @since 0.1.0
+ * What `acx demo` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface DemoOptions {
+  readonly dir: string | undefined
+  readonly generated: boolean
+  readonly thinking: boolean
+  readonly json: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const demo = Command.make("demo", DemoOptions.config, lazyHandler(() => import("./run/demo.js"), (m) => m.run))
-  .pipe(
-    Command.withDescription(
-      "Run the real Claude Code CLI offline against a local model double (a generated session where no binary is installed, or with --generated), import the session into SQLite, push it into an in-process Acontext, print the results"
-    )
-  )
+export const run: CommandRun<DemoOptions> = effectCommand(async (options) =>
+  (await import("./run/demo.js")).run(options)
+)

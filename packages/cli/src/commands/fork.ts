@@ -6,15 +6,31 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as ForkOptions from "./args/fork.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
 
 /**
- * @since 0.1.0
+ * What `acx fork` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ForkOptions {
+  readonly id: string
+  readonly at: string | undefined
+  readonly title: string | undefined
+  readonly project: string | undefined
+  readonly configDir: string | undefined
+  readonly from: string | undefined
+  readonly json: boolean
+  readonly followSymlinks: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const fork = Command.make("fork", ForkOptions.config, lazyHandler(() => import("./run/fork.js"), (m) => m.run))
-  .pipe(
-    Command.withDescription("Fork a session up to a message into a new session (fresh uuids, remapped chain)")
-  )
+export const run: CommandRun<ForkOptions> = effectCommand(async (options) =>
+  (await import("./run/fork.js")).run(withProjectKey(options))
+)

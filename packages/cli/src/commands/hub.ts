@@ -6,47 +6,91 @@
  *
  * @since 0.4.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as HubOptions from "./args/hub.js"
-
-const runs = () => import("./run/hub.js")
-
-const init = Command.make("init", HubOptions.initConfig, lazyHandler(runs, (m) => m.init)).pipe(
-  Command.withDescription(
-    "Create the store's tables and the team memory's (schema acx_team, or --team NAME), the hub's own group roles (acx_<db>_<schema>_<hash>_sync, _viewer, _admin), their privileges, CONNECT and row-level security (twice changes nothing; moves a hub off the old cluster-wide acx_sync/acx_viewer/acx_admin)"
-  )
-)
-
-const user = Command.make("user", HubOptions.userConfig, lazyHandler(runs, (m) => m.user)).pipe(
-  Command.withDescription(
-    "add NAME --role sync|viewer: create a login role in the hub's sync or viewer group and print its connection URL, with its generated password, once; remove NAME: drop it and its grants (the rows it synced stay); rotate NAME NEW: hand NAME's sessions and grants to NEW (created when missing, its URL printed once) and drop NAME"
-  )
-)
-
-const grant = Command.make("grant", HubOptions.grantConfig, lazyHandler(runs, (m) => m.grant)).pipe(
-  Command.withDescription(
-    "Limit a viewer to the projects granted to it (a viewer with no grant sees every project; a sync member's grants limit its team memory); the project must be one the hub knows unless --allow-unknown"
-  )
-)
-
-const revoke = Command.make("revoke", HubOptions.grantConfig, lazyHandler(runs, (m) => m.revoke)).pipe(
-  Command.withDescription("Take a grant back (a viewer left with no grant sees every project again)")
-)
-
-const status = Command.make("status", HubOptions.statusConfig, lazyHandler(runs, (m) => m.status)).pipe(
-  Command.withDescription(
-    "Machines, last sync per machine, sessions, entries and sizes, lagging machines, members and grants: as much as the connecting role may see"
-  )
-)
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
 
 /**
- * @since 0.4.0
+ * What `acx hub init` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface InitOptions {
+  readonly url: string | undefined
+  readonly hub: string | undefined
+  readonly team: string | undefined
+}
+
+/**
+ * What `acx hub user` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface UserOptions {
+  readonly action: "add" | "remove" | "rotate"
+  readonly name: string
+  readonly url: string | undefined
+  readonly next: string | undefined
+  readonly role: "sync" | "viewer" | undefined
+  readonly hub: string | undefined
+}
+
+/**
+ * What `acx hub grant` and `acx hub revoke` are given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface GrantOptions {
+  readonly url: string | undefined
+  readonly project: string
+  readonly role: string
+  readonly allowUnknown: boolean
+  readonly hub: string | undefined
+}
+
+/**
+ * What `acx hub status` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatusOptions {
+  readonly url: string | undefined
+  readonly hub: string | undefined
+  readonly json: boolean
+  readonly lagHours: number
+}
+
+const hub = () => import("./run/hub.js")
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const hub = Command.make("hub").pipe(
-  Command.withDescription(
-    "A team on one Postgres: set it up, add members, limit viewers to projects, see each machine"
-  ),
-  Command.withSubcommands([init, user, grant, revoke, status])
-)
+export const init: CommandRun<InitOptions> = effectCommand(async (options) => (await hub()).init(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const user: CommandRun<UserOptions> = effectCommand(async (options) => (await hub()).user(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const grant: CommandRun<GrantOptions> = effectCommand(async (options) => (await hub()).grant(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const revoke: CommandRun<GrantOptions> = effectCommand(async (options) => (await hub()).revoke(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await hub()).status(options))

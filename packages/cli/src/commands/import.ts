@@ -7,20 +7,32 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as ImportOptions from "./args/import.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
 
 /**
- * @since 0.1.0
+ * What `acx import` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ImportOptions {
+  readonly from: string | undefined
+  readonly to: string
+  readonly project: string | undefined
+  readonly batchSize: number
+  readonly json: boolean
+  readonly followSymlinks: boolean
+  readonly machine: string | undefined
+  readonly user: string | undefined
+  readonly noMask: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const importCommand = Command.make(
-  "import",
-  ImportOptions.config,
-  lazyHandler(() => import("./run/import.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Import every session of a Claude Code config directory into SQLite or Postgres"
-  )
+export const run: CommandRun<ImportOptions> = effectCommand(async (options) =>
+  (await import("./run/import.js")).run(withProjectKey(options))
 )

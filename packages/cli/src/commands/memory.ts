@@ -8,124 +8,255 @@
  *
  * @since 0.1.0
  */
-import * as MemoryConfig from "@acx/memory/MemoryConfig"
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as MemoryOptions from "./args/memory.js"
-import { memoryDemo } from "./memoryDemo.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectDir } from "../internal/options.js"
 
+/**
+ * What `acx memory status` and `acx memory sync` are given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatusOptions {
+  readonly json: boolean
+}
+
+/**
+ * @since 0.6.0
+ * @category models
+ */
+export type SyncOptions = StatusOptions
+
+/**
+ * What `acx memory search` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly query: string
+  readonly project: string | undefined
+  readonly type: string | undefined
+  readonly since: string | undefined
+  readonly limit: number
+  readonly json: boolean
+}
+
+/**
+ * What `acx memory show` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ShowOptions {
+  readonly id: string
+  readonly json: boolean
+}
+
+/**
+ * What `acx memory timeline` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface TimelineOptions {
+  readonly id: string
+  readonly window: number
+  readonly json: boolean
+}
+
+/**
+ * What `acx memory context` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ContextOptions {
+  readonly project: string | undefined
+}
+
+/**
+ * What `acx memory forget` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ForgetOptions {
+  readonly ids: ReadonlyArray<string>
+  readonly session: string | undefined
+  readonly project: string | undefined
+  readonly before: string | undefined
+}
+
+/**
+ * What `acx memory restore` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface RestoreOptions {
+  readonly file: string
+}
+
+/**
+ * What `acx memory install` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface InstallOptions {
+  readonly scope: "user" | "project"
+  readonly project: string | undefined
+  readonly sessionsFrom: string | undefined
+  readonly team: string | undefined
+  readonly user: string | undefined
+  readonly machine: string | undefined
+}
+
+/**
+ * What `acx memory uninstall` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface UninstallOptions {
+  readonly scope: "user" | "project" | undefined
+  readonly project: string | undefined
+}
+
+/**
+ * What `acx memory backfill` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface BackfillOptions {
+  readonly configDir: string | undefined
+  readonly from: string | undefined
+  readonly project: string | undefined
+  readonly since: string | undefined
+  readonly mode: "local" | "model"
+  readonly yes: boolean
+  readonly dryRun: boolean
+  readonly json: boolean
+}
+
+/**
+ * What `acx memory demo` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface DemoOptions {
+  readonly dir: string | undefined
+}
+
+// the administration's module; the worker, backfill, team sync and demo load their own
 const admin = () => import("./run/memory.js")
 
-const worker = Command.make("worker", {}, lazyHandler(() => import("./run/memoryWorker.js"), (m) => m.run)).pipe(
-  Command.withDescription(
-    "Turn queued hook events into observations and summaries, then exit when idle (hooks start it)"
-  )
-)
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await admin()).status(options))
 
-const statusCommand = Command.make("status", MemoryOptions.statusConfig, lazyHandler(admin, (m) => m.status)).pipe(
-  Command.withDescription("Queue, worker, today's spend against the budget, failures, the settings in force")
-)
-
-const search = Command.make("search", MemoryOptions.searchConfig, lazyHandler(admin, (m) => m.search)).pipe(
-  Command.withDescription("Full-text search of observations, summaries and prompts, best matches first")
-)
-
-const show = Command.make("show", MemoryOptions.showConfig, lazyHandler(admin, (m) => m.show)).pipe(
-  Command.withDescription("One observation, summary or prompt in full")
-)
-
-const timeline = Command.make("timeline", MemoryOptions.timelineConfig, lazyHandler(admin, (m) => m.timeline)).pipe(
-  Command.withDescription("What happened in the project around an entry")
-)
-
-const context = Command.make("context", MemoryOptions.contextConfig, lazyHandler(admin, (m) => m.context)).pipe(
-  Command.withDescription(
-    `Print exactly what SessionStart injects for a project (default: here), within contextTokens (default ${MemoryConfig.defaults.contextTokens})`
-  )
-)
-
-const retry = Command.make("retry", {}, lazyHandler(admin, (m) => m.retry)).pipe(
-  Command.withDescription("Queue the failed events again")
-)
-
-const forget = Command.make("forget", MemoryOptions.forgetConfig, lazyHandler(admin, (m) => m.forget)).pipe(
-  Command.withDescription(
-    "Hide entries by id (O12, S3; for the whole team when shared), or delete a session's, a project's or everything before a date's memory"
-  )
-)
-
-const sync = Command.make(
-  "sync",
-  MemoryOptions.syncConfig,
-  lazyHandler(() => import("./run/memoryTeam.js"), (m) => m.sync)
-).pipe(
-  Command.withDescription(
-    "Sync the team memory now (acx memory install --team): share your entries, push forgotten ones, pull teammates'"
-  )
-)
-
-const backup = Command.make("backup", {}, lazyHandler(admin, (m) => m.backup)).pipe(
-  Command.withDescription("Back the memory database up now (online; the worker also does it daily)")
-)
-
-const restore = Command.make("restore", MemoryOptions.restoreConfig, lazyHandler(admin, (m) => m.restore)).pipe(
-  Command.withDescription("Replace the memory database with a backup (the current one is kept first)")
-)
-
-const install = Command.make("install", MemoryOptions.installConfig, lazyHandler(admin, (m) => m.install)).pipe(
-  Command.withDescription(
-    "Add acx's memory hooks to Claude Code's settings and its MCP server where Claude Code reads them (backups first; twice changes nothing)"
-  )
-)
-
-const uninstall = Command.make("uninstall", MemoryOptions.uninstallConfig, lazyHandler(admin, (m) => m.uninstall)).pipe(
-  Command.withDescription("Remove exactly what acx memory install added (backups first)")
-)
-
-const backfill = Command.make(
-  "backfill",
-  MemoryOptions.backfillConfig,
-  lazyHandler(() => import("./run/memoryBackfill.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Distil past sessions' transcripts into observations and summaries, as if the hooks had seen them (once per session; resumable)"
-  )
-)
-
-const mcp = Command.make(
-  "mcp",
-  MemoryOptions.mcpConfig,
-  lazyHandler(() => import("./run/memoryMcp.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "The memory as an MCP server on stdio (search, get_observations, timeline; search_sessions and get_session_turns over the session store) for Claude Code: acx memory install registers it"
-  )
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const search: CommandRun<SearchOptions> = effectCommand(async (options) =>
+  (await admin()).search(withProjectDir(options))
 )
 
 /**
- * @since 0.1.0
+ * @since 0.6.0
  * @category commands
  */
-export const memory = Command.make("memory").pipe(
-  Command.withDescription(
-    "Claude Code's memory across sessions: hooks capture, a model distils, the next session starts with it"
-  ),
-  Command.withSubcommands([
-    statusCommand,
-    search,
-    show,
-    timeline,
-    context,
-    retry,
-    forget,
-    sync,
-    backup,
-    restore,
-    install,
-    uninstall,
-    mcp,
-    backfill,
-    memoryDemo,
-    worker
-  ])
+export const show: CommandRun<ShowOptions> = effectCommand(async (options) => (await admin()).show(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const timeline: CommandRun<TimelineOptions> = effectCommand(async (options) => (await admin()).timeline(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const context: CommandRun<ContextOptions> = effectCommand(async (options) =>
+  (await admin()).context(withProjectDir(options))
 )
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const retry: CommandRun<object> = effectCommand(async () => (await admin()).retry())
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const forget: CommandRun<ForgetOptions> = effectCommand(async (options) =>
+  (await admin()).forget(withProjectDir(options))
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const sync: CommandRun<SyncOptions> = effectCommand(async (options) =>
+  (await import("./run/memoryTeam.js")).sync(options)
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const backup: CommandRun<object> = effectCommand(async () => (await admin()).backup())
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const restore: CommandRun<RestoreOptions> = effectCommand(async (options) => (await admin()).restore(options))
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const install: CommandRun<InstallOptions> = effectCommand(async (options) =>
+  (await admin()).install(withProjectDir(options))
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const uninstall: CommandRun<UninstallOptions> = effectCommand(async (options) =>
+  (await admin()).uninstall(withProjectDir(options))
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const backfill: CommandRun<BackfillOptions> = effectCommand(async (options) =>
+  (await import("./run/memoryBackfill.js")).run(withProjectDir(options))
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const demo: CommandRun<DemoOptions> = effectCommand(async (options) =>
+  (await import("./run/memoryDemo.js")).run(options)
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const worker: CommandRun<object> = effectCommand(async () => (await import("./run/memoryWorker.js")).run())

@@ -8,15 +8,32 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as PushOptions from "./args/push.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
 
 /**
- * @since 0.1.0
+ * What `acx push` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface PushOptions {
+  readonly id: string
+  readonly baseUrl: string | undefined
+  readonly project: string | undefined
+  readonly configDir: string | undefined
+  readonly thinking: boolean
+  readonly includeSidechains: boolean
+  readonly newSession: boolean
+  readonly json: boolean
+  readonly followSymlinks: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const push = Command.make("push", PushOptions.config, lazyHandler(() => import("./run/push.js"), (m) => m.run))
-  .pipe(
-    Command.withDescription("Push one session to Acontext (resumable; ACONTEXT_API_KEY)")
-  )
+export const run: CommandRun<PushOptions> = effectCommand(async (options) =>
+  (await import("./run/push.js")).run(withProjectKey(options))
+)

@@ -6,20 +6,30 @@
  *
  * @since 0.3.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as SearchOptions from "./args/search.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
 
 /**
- * @since 0.3.0
+ * What `acx search` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly query: ReadonlyArray<string>
+  readonly project: string | undefined
+  readonly since: string | undefined
+  readonly role: "user" | "assistant" | "tool" | undefined
+  readonly limit: number | undefined
+  readonly json: boolean
+  readonly from: string | undefined
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const search = Command.make(
-  "search",
-  SearchOptions.config,
-  lazyHandler(() => import("./run/search.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Search inside every conversation of the session store acx sync keeps (prompts, replies, thinking, tool calls and results), best matches first"
-  )
+export const run: CommandRun<SearchOptions> = effectCommand(async (options) =>
+  (await import("./run/search.js")).run(withProjectKey(options))
 )

@@ -7,17 +7,33 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as ShowOptions from "./args/show.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
 
 /**
- * @since 0.1.0
+ * What `acx show` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface ShowOptions {
+  readonly id: string
+  readonly agent: string | undefined
+  readonly uuids: boolean
+  readonly format: "markdown" | "anthropic" | "jsonl"
+  readonly project: string | undefined
+  readonly configDir: string | undefined
+  readonly from: string | undefined
+  readonly noThinking: boolean
+  readonly noMask: boolean
+  readonly followSymlinks: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const show = Command.make("show", ShowOptions.config, lazyHandler(() => import("./run/show.js"), (m) => m.run))
-  .pipe(
-    Command.withDescription(
-      "Print one session (or one of its subagents) as Markdown, Anthropic messages (JSON) or JSONL entries"
-    )
-  )
+export const run: CommandRun<ShowOptions> = effectCommand(async (options) =>
+  (await import("./run/show.js")).run(withProjectKey(options))
+)

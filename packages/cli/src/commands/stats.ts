@@ -9,20 +9,40 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as StatsOptions from "./args/stats.js"
+import type { CommandRun } from "../CommandSpec.js"
+import type { groupings } from "../CommandTable.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectKey } from "../internal/options.js"
+import { fastAnswer } from "./sessions.js"
 
 /**
- * @since 0.1.0
+ * What `acx stats` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatsOptions {
+  readonly configDir: string | undefined
+  readonly from: string | undefined
+  readonly project: string | undefined
+  readonly json: boolean
+  readonly by: typeof groupings[number]
+  readonly followSymlinks: boolean
+  readonly since: string | undefined
+  readonly until: string | undefined
+  readonly live: boolean
+  readonly interval: number
+}
+
+const full: CommandRun<StatsOptions> = effectCommand(async (options) =>
+  (await import("./run/stats.js")).run(withProjectKey(options))
+)
+
+/**
+ * The fast answer first (`sessions.ts`' {@link fastAnswer}), else the full report.
+ *
+ * @since 0.6.0
  * @category commands
  */
-export const stats = Command.make(
-  "stats",
-  StatsOptions.config,
-  lazyHandler(() => import("./run/stats.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Tokens and US dollars per session, day, week, month, model, project (local days) or 5-hour window, with each row's models"
-  )
-)
+export const run: CommandRun<StatsOptions> = async (options, io) =>
+  (await fastAnswer(options.from, io)) ? 0 : full(options, io)

@@ -6,36 +6,97 @@
  *
  * @since 0.4.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as StatuslineOptions from "./args/statusline.js"
+import * as path from "node:path"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectDir } from "../internal/options.js"
 
-const runs = () => import("./run/statusline.js")
+/**
+ * What `acx statusline` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatuslineOptions {
+  readonly format: string | undefined
+  readonly plain: boolean
+  readonly wrap: string | undefined
+  readonly configDir: string | undefined
+}
 
-const install = Command.make("install", StatuslineOptions.installConfig, lazyHandler(runs, (m) => m.install)).pipe(
-  Command.withDescription(
-    "Set acx's statusline in Claude Code's settings (backup first; twice changes nothing; the one replaced is kept for uninstall and --wrap)"
-  )
-)
+/**
+ * What `acx statusline install` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatuslineInstallOptions {
+  readonly scope: "user" | "project"
+  readonly project: string | undefined
+  readonly format: string | undefined
+  readonly wrap: boolean
+}
 
-const uninstall = Command.make("uninstall", StatuslineOptions.uninstallConfig, lazyHandler(runs, (m) => m.uninstall))
-  .pipe(Command.withDescription("Put back the statusline acx's replaced (backup first)"))
+/**
+ * What `acx statusline uninstall` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface StatuslineUninstallOptions {
+  readonly scope: "user" | "project"
+  readonly project: string | undefined
+}
 
-const refresh = Command.make("refresh", StatuslineOptions.refreshConfig, lazyHandler(runs, (m) => m.refresh)).pipe(
-  Command.withDescription("Recompute the cached totals the statusline shows (today's cost, the current 5-hour block)")
+/**
+ * What `acx statusline refresh` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface RefreshOptions {
+  readonly configDir: string | undefined
+}
+
+/**
+ * `acx statusline`: the statusline's own code (`@acx/claude-code/StatuslineMain`, no Effect), given the
+ * options as its command line. Built, the table's entry requires its bundle (`dist/statusline.cjs`)
+ * instead.
+ *
+ * @since 0.6.0
+ * @category commands
+ */
+export const run: CommandRun<StatuslineOptions> = async ({ configDir, format, plain, wrap }, io) => {
+  const { main } = await import("@acx/claude-code/StatuslineMain")
+  const args = [
+    ...(format === undefined ? [] : ["--format", format]),
+    ...(plain ? ["--plain"] : []),
+    ...(wrap === undefined ? [] : ["--wrap", wrap]),
+    ...(configDir === undefined ? [] : ["--config-dir", configDir])
+  ]
+  return main(args, path.resolve(io.argv[1] ?? "acx"))
+}
+
+const installs = () => import("./run/statusline.js")
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const install: CommandRun<StatuslineInstallOptions> = effectCommand(async (options) =>
+  (await installs()).install(withProjectDir(options))
 )
 
 /**
- * @since 0.4.0
+ * @since 0.6.0
  * @category commands
  */
-export const statusline = Command.make(
-  "statusline",
-  StatuslineOptions.config,
-  lazyHandler(runs, (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Print Claude Code's status line from its JSON on stdin: model, context, session and today's cost, 5-hour and 7-day quota"
-  ),
-  Command.withSubcommands([install, uninstall, refresh])
+export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(async (options) =>
+  (await installs()).uninstall(withProjectDir(options))
 )
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const refresh: CommandRun<RefreshOptions> = effectCommand(async (options) => (await installs()).refresh(options))

@@ -6,32 +6,85 @@
  *
  * @since 0.3.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as SyncOptions from "./args/sync.js"
-
-const installs = () => import("./run/syncInstall.js")
-
-const install = Command.make("install", SyncOptions.installConfig, lazyHandler(installs, (m) => m.install)).pipe(
-  Command.withDescription(
-    "Add hooks (Stop, SessionEnd, PreCompact) to Claude Code's settings that sync in the background (backups first; twice changes nothing)"
-  )
-)
-
-const uninstall = Command.make("uninstall", SyncOptions.uninstallConfig, lazyHandler(installs, (m) => m.uninstall))
-  .pipe(Command.withDescription("Remove exactly what acx sync install added (backups first)"))
+import type { CommandRun } from "../CommandSpec.js"
+import type * as FastSync from "../fastSync.js"
+import { requireBundled } from "../internal/bundled.js"
+import { effectCommand } from "../internal/effectCommand.js"
+import { withProjectDir } from "../internal/options.js"
 
 /**
- * @since 0.3.0
+ * What `acx sync` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface SyncOptions {
+  readonly to: string | undefined
+  readonly configDir: string | undefined
+  readonly json: boolean
+  readonly watch: boolean
+  readonly background: boolean
+  readonly machine: string | undefined
+  readonly user: string | undefined
+  readonly noMask: boolean
+}
+
+/**
+ * What `acx sync install` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface SyncInstallOptions {
+  readonly scope: "user" | "project"
+  readonly project: string | undefined
+  readonly to: string | undefined
+}
+
+/**
+ * What `acx sync uninstall` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface SyncUninstallOptions {
+  readonly scope: "user" | "project" | undefined
+  readonly project: string | undefined
+}
+
+const full: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
+
+/**
+ * An unchanged `acx sync` into a SQLite store is answered by `fastSync.ts` (no Effect: the
+ * store's ledger and the files' stat), when it is sure nothing changed and no sync is running;
+ * else, into Postgres, or with `ACX_NO_FAST=1`, the full sync runs. Built, the fast answer is a
+ * CommonJS bundle of its own beside the entry.
+ *
+ * @since 0.6.0
  * @category commands
  */
-export const sync = Command.make(
-  "sync",
-  SyncOptions.config,
-  lazyHandler(() => import("./run/sync.js"), (m) => m.run)
-).pipe(
-  Command.withDescription(
-    "Keep every session of a Claude Code config directory in a store (SQLite or Postgres), also after Claude Code deletes it"
-  ),
-  Command.withSubcommands([install, uninstall])
+export const run: CommandRun<SyncOptions> = async (options, io) => {
+  const toPostgres = /^postgres(ql)?:\/\//i.test(options.to ?? "")
+  if (io.env["ACX_NO_FAST"] !== "1" && !toPostgres) {
+    const fast = requireBundled<typeof FastSync>("fast-sync.cjs", import.meta.url) ??
+      await import("../fastSync.js")
+    if (fast.main(io.argv, io.env as NodeJS.ProcessEnv)) return 0
+  }
+  return full(options, io)
+}
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const install: CommandRun<SyncInstallOptions> = effectCommand(async (options) =>
+  (await import("./run/syncInstall.js")).install(withProjectDir(options))
+)
+
+/**
+ * @since 0.6.0
+ * @category commands
+ */
+export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options) =>
+  (await import("./run/syncInstall.js")).uninstall(withProjectDir(options))
 )

@@ -5,16 +5,26 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
-import { lazyHandler } from "../internal/lazyHandler.js"
-import * as UiOptions from "./args/ui.js"
+import type { CommandRun } from "../CommandSpec.js"
+import { effectCommand } from "../internal/effectCommand.js"
 
 /**
- * @since 0.1.0
+ * What `acx ui` is given.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface UiOptions {
+  readonly port: number | undefined
+  readonly host: string
+  readonly configDir: string | undefined
+  readonly from: string | undefined
+  readonly open: boolean
+  readonly followSymlinks: boolean
+}
+
+/**
+ * @since 0.6.0
  * @category commands
  */
-export const ui = Command.make("ui", UiOptions.config, lazyHandler(() => import("./run/ui.js"), (m) => m.run)).pipe(
-  Command.withDescription(
-    "Serve the local web page: sessions, costs and memory, on 127.0.0.1 behind a token (prints its URL)"
-  )
-)
+export const run: CommandRun<UiOptions> = effectCommand(async (options) => (await import("./run/ui.js")).run(options))

@@ -5,7 +5,6 @@
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 import { findSession } from "./source.js"
 
@@ -49,9 +48,9 @@ const agentOf = (projects: ClaudeProjects.ClaudeProjects, session: ClaudeProject
   })
 
 // The one subagent of any session (of `projectKey`, or all) whose id is `id` or starts with it.
-const anySubagent = (projects: ClaudeProjects.ClaudeProjects, id: string, projectKey: Option.Option<string>) =>
+const anySubagent = (projects: ClaudeProjects.ClaudeProjects, id: string, projectKey: string | undefined) =>
   Effect.gen(function*() {
-    const sessions = yield* projects.listSessionFiles(Option.getOrUndefined(projectKey))
+    const sessions = yield* projects.listSessionFiles(projectKey)
     const all = (yield* Effect.forEach(
       sessions,
       (session) =>
@@ -72,13 +71,13 @@ const anySubagent = (projects: ClaudeProjects.ClaudeProjects, id: string, projec
 export const findTranscript = (
   projects: ClaudeProjects.ClaudeProjects,
   id: string,
-  projectKey: Option.Option<string>,
-  agent: Option.Option<string>
+  projectKey: string | undefined,
+  agent: string | undefined
 ): Effect.Effect<FoundTranscript, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
   Effect.gen(function*() {
-    if (Option.isSome(agent)) {
+    if (agent !== undefined) {
       const session = yield* findSession(projects, id, projectKey)
-      return { session, agent: yield* agentOf(projects, session, agent.value) }
+      return { session, agent: yield* agentOf(projects, session, agent) }
     }
     const asSession = yield* Effect.either(findSession(projects, id, projectKey))
     if (asSession._tag === "Right") return { session: asSession.right, agent: undefined }
@@ -89,7 +88,7 @@ export const findTranscript = (
     const matches = yield* anySubagent(projects, id, projectKey)
     if (matches.length === 1) return { session: matches[0]!.session, agent: matches[0]!.agent }
     if (matches.length === 0) {
-      const where = Option.match(projectKey, { onNone: () => projects.projectsDir, onSome: (key) => `project ${key}` })
+      const where = projectKey === undefined ? projects.projectsDir : `project ${projectKey}`
       return yield* CliError.notFound(`no session or subagent ${id} in ${where}`)
     }
     const names = matches.slice(0, 5).map((match) => `${match.session.sessionId}/${match.agentId}`).join(", ")

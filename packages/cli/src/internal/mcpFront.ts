@@ -54,7 +54,7 @@ export const startFront = (version: string): void => {
   ;(globalThis as { [KEY]?: Front })[KEY] = front
 }
 
-/** The front this process started, if any (`acx memory mcp` started through `dist/acx-mcp.mjs`). */
+/** The front this process started, if any (`acx memory mcp`: its command's module starts it). */
 export const takeFront = (): Front | undefined => {
   const holder = globalThis as { [KEY]?: Front }
   const front = holder[KEY]

@@ -6,15 +6,14 @@
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
 import * as SessionOrigins from "@acx/session-store/SessionOrigins"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as CliError from "../CliError.js"
 
 /** The origin of an import: `--machine` (checked), else the hostname; `--user`, else the OS user. */
 export const originOf = (
-  machine: Option.Option<string>,
-  user: Option.Option<string>
+  machine: string | undefined,
+  user: string | undefined
 ): Effect.Effect<ProjectOrigin.Origin, CliError.CliError> => {
-  const named = Option.getOrUndefined(machine)
+  const named = machine
   if (named !== undefined && !SessionOrigins.isMachineName(named)) {
     return Effect.fail(
       CliError.invalidArgument(
@@ -24,6 +23,6 @@ export const originOf = (
       )
     )
   }
-  const local = ProjectOrigin.localOrigin({ user: Option.getOrUndefined(user) })
+  const local = ProjectOrigin.localOrigin({ user })
   return Effect.succeed({ machine: named ?? SessionOrigins.machineName(local.machine), user: local.user })
 }

@@ -12,11 +12,10 @@ import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 import { configDirOf } from "./configDir.js"
-import { projectLabel } from "./options.js"
+import { projectLabel } from "./projectKey.js"
 import { isStoreBacked } from "./storeBacked.js"
 
 /** The warning line for a path a listing left out. */
@@ -31,12 +30,12 @@ export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
  * `listSessions` caches under `$ACX_HOME/cache`.
  */
 export const projectsLayer = (
-  configDir: Option.Option<string>,
+  configDir: string | undefined,
   options: { readonly followSymlinks?: boolean } = {}
 ): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const { dir, resolved } = configDirOf(Option.getOrUndefined(configDir))
+    const { dir, resolved } = configDirOf(configDir)
     const type = yield* fs.stat(resolved).pipe(
       Effect.map((info) => info.type),
       Effect.orElseSucceed(() => undefined)
@@ -105,20 +104,17 @@ const namingProjects = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects
 export const findSession = (
   projects: ClaudeProjects.ClaudeProjects,
   id: string,
-  projectKey: Option.Option<string>
+  projectKey: string | undefined
 ): Effect.Effect<ClaudeProjects.SessionFile, CliError.CliError | ClaudeProjects.ClaudeProjectsError> =>
   Effect.gen(function*() {
     const notAnId = () =>
       CliError.invalidArgument(`not a session id: ${JSON.stringify(id)} (expected a UUID or its prefix)`)
     if (!SessionIdLookup.isWellFormed(id)) return yield* notAnId()
-    const sessions = yield* projects.listSessionFiles(Option.getOrUndefined(projectKey))
+    const sessions = yield* projects.listSessionFiles(projectKey)
     const found = SessionIdLookup.lookup(sessions, (session) => session.sessionId, id)
     if (found._tag === "Found") return found.value
     if (found._tag === "Malformed") return yield* notAnId()
-    const where = Option.match(projectKey, {
-      onNone: () => projects.projectsDir,
-      onSome: (key) => `project ${projectLabel(key)}`
-    })
+    const where = projectKey === undefined ? projects.projectsDir : `project ${projectLabel(projectKey)}`
     if (found._tag === "NotFound") return yield* CliError.notFound(`no session ${id} in ${where}`)
     const names = found.matches.slice(0, 5).map((session) => `${session.projectKey}/${session.sessionId}`).join(", ")
     return yield* CliError.ambiguous(
@@ -156,14 +152,12 @@ export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | 
 }
 
 /** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
-export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: Option.Option<string>): string =>
-  Option.match(projectKey, {
-    onNone: () => `in ${projects.projectsDir}`,
-    onSome: (key) =>
-      isStoreBacked(projects)
-        ? `for project ${projectLabel(key)} in ${projects.projectsDir}`
-        : `for project ${projectLabel(key)} (${path.join(projects.projectsDir, key)})`
-  })
+export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: string | undefined): string =>
+  projectKey === undefined
+    ? `in ${projects.projectsDir}`
+    : isStoreBacked(projects)
+    ? `for project ${projectLabel(projectKey)} in ${projects.projectsDir}`
+    : `for project ${projectLabel(projectKey)} (${path.join(projects.projectsDir, projectKey)})`
 
 /** The main transcript's entries plus every subagent's, for statistics. */
 export const readWithSubagents = (
@@ -197,21 +191,19 @@ export { isStoreBacked } from "./storeBacked.js"
  * directory loads no SQL client.
  */
 export const readingLayer = (
-  from: Option.Option<string>,
-  configDir: Option.Option<string>,
+  from: string | undefined,
+  configDir: string | undefined,
   options: { readonly followSymlinks?: boolean } = {}
 ): Layer.Layer<
   ClaudeProjects.ClaudeProjects,
   CliError.CliError | SessionStore.SessionStoreError,
   FileSystem.FileSystem
 > =>
-  Option.match(from, {
-    onNone: () => projectsLayer(configDir, options),
-    onSome: (spec) =>
-      Layer.unwrapEffect(
-        Effect.map(
-          Effect.promise(storeSource),
-          (store) => Layer.scoped(ClaudeProjects.ClaudeProjects, Effect.map(store.openStore(spec), store.storeProjects))
-        )
+  from === undefined
+    ? projectsLayer(configDir, options)
+    : Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(storeSource),
+        (store) => Layer.scoped(ClaudeProjects.ClaudeProjects, Effect.map(store.openStore(from), store.storeProjects))
       )
-  })
+    )

@@ -1,21 +1,25 @@
 /**
  * Runs `acx` IN this test process: `run` of `src/Cli.ts`, the function the built binary's entry
- * (`src/bin.ts`) calls, with its output collected — the same {@link AcxResult} a spawned
+ * (`src/bin.ts`) calls, with a fake `CommandIo` (stdout and stderr collected, the environment and
+ * directory the test names, stdout not a terminal) — the same {@link AcxResult} a spawned
  * `acx(…)` gives. A spawned process costs about 0.3 s of CPU to start (Effect and the bundle) on
  * top of its work; a test that checks many command lines of one promise (every help page, every
  * kind of parse error, a report per grouping) runs them here, and keeps one spawned `acx` per
  * promise for what only a process shows (the bundle, exit codes, stdout/stderr as pipes, the
- * fast paths of `bin/acx.mjs`).
+ * fast answers of `sessions`, `stats` and `sync`).
  *
- * What differs from a spawned run, on purpose: no `bin/acx.mjs` (no fast read path: this is the
- * full path the fast ones are compared with), stdout is never a terminal. Runs one at a time
- * (the process's stdout, stderr, console, argv, environment and, with `cwd`, working directory
- * are borrowed while one runs; vitest's default `forks` pool lets a test file change directory,
- * a worker thread could not). Not for commands that read stdin, start background processes or
- * run until stopped: those are the binary's.
+ * What differs from a spawned run, on purpose: `ACX_NO_FAST=1` unless the test names it (this is
+ * the full path the fast answers are compared with), stdout is never a terminal. Runs one at a
+ * time: what a command's deeper code reads and writes without the io (Effect's console, modules
+ * that write to `process.stdout`, read `process.env` or the working directory) is borrowed from
+ * the process while one runs — its stdout, stderr, console, argv, environment and, with `cwd`,
+ * working directory (vitest's default `forks` pool lets a test file change directory, a worker
+ * thread could not). Not for commands that read stdin, start background processes or run until
+ * stopped: those are the binary's.
  */
 import { Console } from "node:console"
 import { Writable } from "node:stream"
+import type { CommandIo } from "../../src/CommandIo.js"
 import { type AcxOptions, type AcxResult, BIN, TEST_ACX_HOME } from "./acx.js"
 
 // a console's stream: what it writes joins `chunks` at once (in order with direct writes)
@@ -51,7 +55,7 @@ const runOnce = async (args: ReadonlyArray<string>, options: Pick<AcxOptions, "e
   // loaded on first use: a file that never runs acx in process does not pay for the CLI's modules
   const { run } = await import("../../src/Cli.js")
   const given = options.env ?? {}
-  const env: Record<string, string | undefined> = { NO_COLOR: "1", FORCE_COLOR: undefined, ...given }
+  const env: Record<string, string | undefined> = { NO_COLOR: "1", FORCE_COLOR: undefined, ACX_NO_FAST: "1", ...given }
   // as `acx(…)`: a scratch ACX_HOME unless the test names one (or a HOME whose ~/.acx it means)
   if (!("ACX_HOME" in given) && !("HOME" in given)) env["ACX_HOME"] = TEST_ACX_HOME
   for (const key of ["ACONTEXT_API_KEY", "ACONTEXT_BASE_URL", "CLAUDE_CONFIG_DIR"]) {
@@ -82,7 +86,22 @@ const runOnce = async (args: ReadonlyArray<string>, options: Pick<AcxOptions, "e
     Object.defineProperty(process.stdout, "isTTY", { value: false, configurable: true })
     // Effect's default Console calls the global console when it logs
     globalThis.console = new Console({ stdout: collector(out), stderr: collector(err) })
-    const code = await run(process.argv)
+    const io: CommandIo = {
+      stdout: async (text) => {
+        out.push(text)
+      },
+      stderr: (text) => {
+        err.push(text)
+      },
+      env: { ...process.env },
+      cwd: process.cwd(),
+      get stdin() {
+        return process.stdin
+      },
+      isTTY: false,
+      argv: process.argv
+    }
+    const code = await run(process.argv, io)
     const stdout = out.join("")
     const stderr = err.join("")
     return {

@@ -15,7 +15,7 @@ import { type CliError, describeError, printable, turnFailed } from "../../CliEr
 import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { costLine, isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ChatArgs } from "../args/chat.js"
+import type { ChatOptions } from "../chat.js"
 
 const err = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))
 
@@ -74,16 +74,15 @@ const makeInput = (interactive: boolean) => {
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }: ChatArgs) =>
+export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }: ChatOptions) =>
   Effect.gen(function*() {
     const interactive = process.stdin.isTTY === true
     const input = makeInput(interactive)
     yield* Effect.addFinalizer(() => Effect.sync(() => input.close()))
-    const tools = Option.getOrElse(
-      Option.map(allowedTools, (list) => list.split(",").map((tool) => tool.trim()).filter((t) => t !== "")),
-      () => []
-    )
-    const mode = Option.getOrUndefined(permissionMode)
+    const tools = allowedTools === undefined
+      ? []
+      : allowedTools.split(",").map((tool) => tool.trim()).filter((t) => t !== "")
+    const mode = permissionMode
     const plan = permissionPlan(tools, mode)
     const allowHint = (name: string) => `--allowed-tools ${[...tools, name].join(",")}`
     const canUseTool: CanUseTool = async (toolName, toolInput) => {
@@ -100,9 +99,9 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         : { behavior: "deny", message: `The user denied ${toolName}.` }
     }
     const session = yield* AgentSession.make({
-      cwd: Option.getOrUndefined(cwd) ?? process.cwd(),
-      resume: Option.getOrUndefined(resume),
-      model: Option.getOrUndefined(model),
+      cwd: cwd ?? process.cwd(),
+      resume,
+      model,
       allowedTools: plan.allowedTools.length > 0 ? [...plan.allowedTools] : undefined,
       permissionMode: mode as PermissionMode | undefined,
       canUseTool: plan.ask ? canUseTool : undefined
@@ -195,9 +194,8 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
   }).pipe(
     Effect.scoped,
     Effect.provide(
-      Option.match(store, {
-        onNone: () => Layer.empty,
-        onSome: (spec) => Layer.unwrapEffect(Effect.map(parseTarget(spec, "--store"), (target) => target.layer))
-      })
+      store === undefined
+        ? Layer.empty
+        : Layer.unwrapEffect(Effect.map(parseTarget(store, "--store"), (target) => target.layer))
     )
   )

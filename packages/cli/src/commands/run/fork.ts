@@ -8,26 +8,25 @@
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { findSession, projectsLayer, storeSource } from "../../internal/source.js"
-import type { ForkArgs } from "../args/fork.js"
+import type { ForkOptions } from "../fork.js"
 
 /**
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ at, configDir, followSymlinks, from, id, json, project, title }: ForkArgs) =>
+export const run = ({ at, configDir, followSymlinks, from, id, json, project, title }: ForkOptions) =>
   Effect.gen(function*() {
     // where the fork goes: always the config directory, which Claude Code resumes from
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const store = Option.isSome(from) ? yield* Effect.promise(storeSource) : undefined
-    const opened = store === undefined || Option.isNone(from) ? undefined : yield* store.openStore(from.value)
+    const store = from === undefined ? undefined : yield* Effect.promise(storeSource)
+    const opened = store === undefined || from === undefined ? undefined : yield* store.openStore(from)
     const source = store === undefined || opened === undefined ? projects : store.storeProjects(opened)
     const session = yield* findSession(source, id, project)
     const result = yield* projects.forkSession(session.projectKey, session.sessionId, {
-      upToUuid: Option.getOrUndefined(at),
-      title: Option.getOrUndefined(title),
+      upToUuid: at,
+      title,
       ...(opened === undefined ? {} : { from: source })
     })
     if (json) {

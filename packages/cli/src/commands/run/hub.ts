@@ -15,12 +15,12 @@ import * as PostgresHub from "@acx/session-store/PostgresHub"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as CliError from "../../CliError.js"
+import { HUB_ENV } from "../../CommandTable.js"
+import { distance } from "../../internal/commandLine.js"
 import * as format from "../../internal/format.js"
-import { distance } from "../../internal/usageError.js"
-import { type GrantArgs, HUB_ENV, type InitArgs, type StatusArgs, type UserArgs } from "../args/hub.js"
+import type { GrantOptions, InitOptions, StatusOptions, UserOptions } from "../hub.js"
 
 /** The Postgres spec of `spec` (`flag` names it in the one line a bad one gets). */
 const postgresSpec = (spec: string, flag: string) =>
@@ -33,17 +33,16 @@ const postgresSpec = (spec: string, flag: string) =>
   })
 
 /** The positional URL, else `--hub`, else `$ACX_HUB_URL` (both given: they must agree). */
-const hubSpec = (url: Option.Option<string>, hub: Option.Option<string>) => {
-  if (Option.isSome(url) && Option.isSome(hub) && url.value !== hub.value) {
+const hubSpec = (url: string | undefined, hub: string | undefined) => {
+  if (url !== undefined && hub !== undefined && url !== hub) {
     return Effect.fail(CliError.invalidArgument("the hub is named twice (URL and --hub): give one"))
   }
-  return Option.match(Option.orElse(Option.orElse(url, () => hub), () => Option.fromNullable(process.env[HUB_ENV])), {
-    onNone: () =>
-      Effect.fail(
-        CliError.invalidArgument(`name the hub: acx hub … postgres://ADMIN@host/db, --hub URL or ${HUB_ENV}`)
-      ),
-    onSome: (spec) => postgresSpec(spec, "URL")
-  })
+  const spec = url ?? hub ?? process.env[HUB_ENV]
+  return spec === undefined
+    ? Effect.fail(
+      CliError.invalidArgument(`name the hub: acx hub … postgres://ADMIN@host/db, --hub URL or ${HUB_ENV}`)
+    )
+    : postgresSpec(spec, "URL")
 }
 
 /** Runs `use` on the hub `database` names, the pool closed after. */
@@ -74,11 +73,11 @@ const initNotes = (result: PostgresHub.InitResult): ReadonlyArray<string> => {
  * @since 0.4.0
  * @category handlers
  */
-export const init = ({ hub: hubOption, team, url }: InitArgs) =>
+export const init = ({ hub: hubOption, team, url }: InitOptions) =>
   Effect.gen(function*() {
     const database = yield* hubSpec(url, hubOption)
     // the team memory is part of every hub: its schema is acx_team unless --team names another
-    const teamSchema = Option.getOrElse(team, () => TeamConfig.DEFAULT_SCHEMA)
+    const teamSchema = team ?? TeamConfig.DEFAULT_SCHEMA
     if (!TeamConfig.SCHEMA_NAME.test(teamSchema)) {
       return yield* CliError.invalidArgument(
         `--team: ${JSON.stringify(teamSchema)} is not a schema name (letters, digits, _)`
@@ -103,21 +102,21 @@ export const init = ({ hub: hubOption, team, url }: InitArgs) =>
  * @since 0.4.0
  * @category handlers
  */
-export const user = ({ action, hub, name, next: second, role, url: first }: UserArgs) =>
+export const user = ({ action, hub, name, next: second, role, url: first }: UserOptions) =>
   Effect.gen(function*() {
     const { next, url: urlArg } = yield* userWords(first, second)
     if (action === "rotate") return yield* rotate(urlArg, hub, name, next)
-    if (Option.isSome(next)) return yield* CliError.invalidArgument(`user ${action} takes one NAME`)
+    if (next !== undefined) return yield* CliError.invalidArgument(`user ${action} takes one NAME`)
     if (action === "remove") {
       const database = yield* hubSpec(urlArg, hub)
       yield* withHub(database, (h) => h.removeUser(name))
       return yield* Console.log(`removed ${name} and its grants; the sessions it synced stay`)
     }
-    if (Option.isNone(role)) return yield* CliError.invalidArgument("user add needs --role sync or --role viewer")
+    if (role === undefined) return yield* CliError.invalidArgument("user add needs --role sync or --role viewer")
     const database = yield* hubSpec(urlArg, hub)
     const { group, url } = yield* withHub(
       database,
-      (h) => Effect.map(h.addUser(name, role.value), ({ url }) => ({ url, group: h.roles[role.value] }))
+      (h) => Effect.map(h.addUser(name, role), ({ url }) => ({ url, group: h.roles[role] }))
     )
     // the only place a password is printed: the new member's, on stdout, this once
     yield* Console.log(Redacted.value(url))
@@ -180,25 +179,25 @@ const grantNote = (role: string, kind: "sync" | "viewer" | "admin" | "none") =>
 
 /** `user rotate NAME NEW`: NAME's sessions and grants handed to NEW, NAME dropped. */
 const rotate = (
-  hubUrl: Option.Option<string>,
-  hub: Option.Option<string>,
+  hubUrl: string | undefined,
+  hub: string | undefined,
   name: string,
-  next: Option.Option<string>
+  next: string | undefined
 ) =>
   Effect.gen(function*() {
-    if (Option.isNone(next)) {
+    if (next === undefined) {
       return yield* CliError.invalidArgument(
         "user rotate needs the member taking NAME's place: acx hub user rotate NAME NEW"
       )
     }
     const database = yield* hubSpec(hubUrl, hub)
-    const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next.value))
-    const moved = `${name}'s ${plural(sessions, "session")} and grants now belong to ${next.value}; ${name} was dropped`
+    const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next))
+    const moved = `${name}'s ${plural(sessions, "session")} and grants now belong to ${next}; ${name} was dropped`
     if (url === undefined) return yield* Console.log(moved)
     // the only other place a password is printed: the new member's, on stdout, this once
     yield* Console.log(Redacted.value(url))
     yield* Console.error(
-      `created ${next.value} in the hub's ${role} group; ${moved}; the URL above holds its password and is not shown again`
+      `created ${next} in the hub's ${role} group; ${moved}; the URL above holds its password and is not shown again`
     )
   })
 
@@ -206,14 +205,14 @@ const rotate = (
  * `user`'s words after NAME: the one that is a URL (`postgres://…`) names the hub, the other is
  * `rotate`'s NEW, in either order (`user rotate OLD NEW URL`, `user add NAME URL`).
  */
-const userWords = (first: Option.Option<string>, second: Option.Option<string>) => {
-  const words = [first, second].flatMap(Option.toArray)
+const userWords = (first: string | undefined, second: string | undefined) => {
+  const words = [first, second].filter((word): word is string => word !== undefined)
   const isUrl = (word: string) => /^postgres(ql)?:\/\//i.test(word)
   const urls = words.filter(isUrl)
   const names = words.filter((word) => !isUrl(word))
   return urls.length > 1 || names.length > 1
     ? Effect.fail(CliError.invalidArgument(`hub user: unexpected ${JSON.stringify(words.at(-1))}`))
-    : Effect.succeed({ next: Option.fromNullable(names[0]), url: Option.fromNullable(urls[0]) })
+    : Effect.succeed({ next: names[0], url: urls[0] })
 }
 
 /**
@@ -230,7 +229,7 @@ export const heldInHub = (sessions: number): string =>
  * @since 0.4.0
  * @category handlers
  */
-export const grant = ({ allowUnknown, hub, project, role, url }: GrantArgs) =>
+export const grant = ({ allowUnknown, hub, project, role, url }: GrantOptions) =>
   Effect.gen(function*() {
     const database = yield* hubSpec(url, hub)
     const { added, kind, sessions } = yield* withHub(database, (h) =>
@@ -265,7 +264,7 @@ const noGrantLeft = (role: string, kind: "sync" | "viewer" | "admin" | "none") =
  * @since 0.4.0
  * @category handlers
  */
-export const revoke = ({ hub, project, role, url }: GrantArgs) =>
+export const revoke = ({ hub, project, role, url }: GrantOptions) =>
   Effect.gen(function*() {
     const database = yield* hubSpec(url, hub)
     const { kind, left, removed } = yield* withHub(database, (h) =>
@@ -318,7 +317,7 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
  * @since 0.4.0
  * @category handlers
  */
-export const status = ({ hub, json, lagHours, url }: StatusArgs) =>
+export const status = ({ hub, json, lagHours, url }: StatusOptions) =>
   Effect.gen(function*() {
     if (!(lagHours > 0)) return yield* CliError.invalidArgument(`--lag-hours must be above 0, got ${lagHours}`)
     const database = yield* hubSpec(url, hub)

@@ -10,7 +10,6 @@ import * as SessionStore from "@acx/session-store/SessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
@@ -18,7 +17,7 @@ import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
 import { outcome } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ImportArgs } from "../args/import.js"
+import type { ImportOptions } from "../import.js"
 
 const SHOWN_FILES = 5
 
@@ -76,13 +75,13 @@ export const importWarnings = (warnings: ReadonlyArray<ClaudeImport.FileWarning>
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, project, to, user }: ImportArgs) =>
+export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, project, to, user }: ImportOptions) =>
   Effect.gen(function*() {
     if (batchSize < 1) return yield* CliError.invalidArgument("--batch-size must be at least 1")
     const target = yield* parseTarget(to)
     const origin = yield* originOf(machine, user)
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const projectKey = Option.getOrUndefined(project)
+    const projectKey = project
     const total = (yield* projects.listSessionFiles(projectKey)).length
     const bar = progress("importing", { enabled: !json, unit: "sessions" })
     const started = Date.now()

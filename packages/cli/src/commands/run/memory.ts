@@ -19,7 +19,6 @@ import * as TeamSync from "@acx/memory/TeamSync"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as path from "node:path"
 import { type CliError, invalidArgument, printable } from "../../CliError.js"
 import * as format from "../../internal/format.js"
@@ -27,16 +26,16 @@ import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import type {
-  ContextArgs,
-  ForgetArgs,
-  InstallArgs,
-  RestoreArgs,
-  SearchArgs,
-  ShowArgs,
-  StatusArgs,
-  TimelineArgs,
-  UninstallArgs
-} from "../args/memory.js"
+  ContextOptions,
+  ForgetOptions,
+  InstallOptions,
+  RestoreOptions,
+  SearchOptions,
+  ShowOptions,
+  StatusOptions,
+  TimelineOptions,
+  UninstallOptions
+} from "../memory.js"
 
 /**
  * `acx memory status`.
@@ -44,7 +43,7 @@ import type {
  * @since 0.1.0
  * @category handlers
  */
-export const status = ({ json }: StatusArgs) =>
+export const status = ({ json }: StatusOptions) =>
   withDatabase(Effect.gen(function*() {
     const paths = files()
     const settings = MemoryConfig.load(paths.home)
@@ -128,12 +127,12 @@ const teamLines = (team: NonNullable<Effect.Effect.Success<ReturnType<typeof tea
  * @since 0.1.0
  * @category handlers
  */
-export const search = ({ json, limit, project, query, since, type }: SearchArgs) =>
+export const search = ({ json, limit, project, query, since, type }: SearchOptions) =>
   withDatabase(Effect.gen(function*() {
     const results = yield* (yield* MemoryRepo.MemoryRepo).search(query, {
-      project: Option.getOrUndefined(project),
-      type: Option.getOrUndefined(type),
-      since: Option.isSome(since) ? yield* parseDate(since.value) : undefined,
+      project,
+      type,
+      since: since === undefined ? undefined : yield* parseDate(since),
       limit
     })
     if (json) return yield* Console.log(format.json(results))
@@ -153,7 +152,7 @@ export const search = ({ json, limit, project, query, since, type }: SearchArgs)
  * @since 0.1.0
  * @category handlers
  */
-export const show = ({ id, json }: ShowArgs) =>
+export const show = ({ id, json }: ShowOptions) =>
   withDatabase(Effect.gen(function*() {
     const entry = yield* (yield* MemoryRepo.MemoryRepo).show(id)
     if (json) return yield* Console.log(format.json(entry))
@@ -176,7 +175,7 @@ export const show = ({ id, json }: ShowArgs) =>
  * @since 0.1.0
  * @category handlers
  */
-export const timeline = ({ id, json, window }: TimelineArgs) =>
+export const timeline = ({ id, json, window }: TimelineOptions) =>
   withDatabase(Effect.gen(function*() {
     const entries = yield* (yield* MemoryRepo.MemoryRepo).timeline(id, window)
     if (json) return yield* Console.log(format.json(entries))
@@ -195,9 +194,9 @@ export const timeline = ({ id, json, window }: TimelineArgs) =>
  * @since 0.1.0
  * @category handlers
  */
-export const context = ({ project }: ContextArgs) =>
+export const context = ({ project }: ContextOptions) =>
   Effect.gen(function*() {
-    const dir = Option.getOrElse(project, () => process.cwd())
+    const dir = project ?? process.cwd()
     yield* MemoryBackup.check(files())
     // the same text the web page's memory view serves
     const { text } = yield* Effect.try({
@@ -230,10 +229,10 @@ export const retry = () =>
  * @since 0.1.0
  * @category handlers
  */
-export const forget = ({ before, ids, project, session }: ForgetArgs) =>
+export const forget = ({ before, ids, project, session }: ForgetOptions) =>
   withDatabase(Effect.gen(function*() {
     if (ids.length > 0) {
-      if (Option.isSome(before) || Option.isSome(project) || Option.isSome(session)) {
+      if (before !== undefined || project !== undefined || session !== undefined) {
         return yield* invalidArgument("forget takes ids, or --session/--project/--before, not both")
       }
       // soft, as on the page: hidden everywhere, and for the whole team when the entry is shared
@@ -243,9 +242,9 @@ export const forget = ({ before, ids, project, session }: ForgetArgs) =>
       )
     }
     const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(files(), {
-      session: Option.getOrUndefined(session),
-      project: Option.getOrUndefined(project),
-      before: Option.isSome(before) ? yield* parseDate(before.value) : undefined
+      session,
+      project,
+      before: before === undefined ? undefined : yield* parseDate(before)
     })
     yield* Console.log(
       `forgot ${plural(forgotten.observations, "observation")}, ${
@@ -275,7 +274,7 @@ export const backup = () =>
  * @since 0.1.0
  * @category handlers
  */
-export const restore = ({ file }: RestoreArgs) =>
+export const restore = ({ file }: RestoreOptions) =>
   Effect.gen(function*() {
     const info = yield* MemoryBackup.restore(files(), path.resolve(file))
     yield* Console.log(
@@ -301,20 +300,19 @@ const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
  * @since 0.1.0
  * @category handlers
  */
-export const install = ({ machine, project, scope, sessionsFrom, team, user }: InstallArgs) =>
+export const install = ({ machine, project, scope, sessionsFrom, team, user }: InstallOptions) =>
   Effect.gen(function*() {
     // the team URL is checked before anything is installed
-    const teamSetup = Option.isNone(team) ? undefined : yield* Effect.promise(() => import("./memoryTeam.js"))
-    const teamSettings = teamSetup === undefined || Option.isNone(team)
+    const teamSetup = team === undefined ? undefined : yield* Effect.promise(() => import("./memoryTeam.js"))
+    const teamSettings = teamSetup === undefined || team === undefined
       ? undefined
-      : yield* teamSetup.parse(team.value, { user, machine })
-    const from = yield* Option.match(sessionsFrom, {
-      onNone: () => Effect.succeed([]),
-      onSome: (spec) => Effect.map(serverSpec(spec), (given) => ["--from", given])
-    })
+      : yield* teamSetup.parse(team, { user, machine })
+    const from = sessionsFrom === undefined
+      ? []
+      : yield* Effect.map(serverSpec(sessionsFrom), (given) => ["--from", given])
     const report = yield* MemoryInstall.install({
       scope,
-      projectDir: Option.getOrUndefined(project),
+      projectDir: project,
       hookCommand: hookCommand(),
       mcpServer: {
         command: process.execPath,
@@ -331,11 +329,11 @@ export const install = ({ machine, project, scope, sessionsFrom, team, user }: I
  * @since 0.1.0
  * @category handlers
  */
-export const uninstall = ({ project, scope }: UninstallArgs) =>
+export const uninstall = ({ project, scope }: UninstallOptions) =>
   Effect.gen(function*() {
     const report = yield* MemoryInstall.uninstall({
-      scope: Option.getOrUndefined(scope),
-      projectDir: Option.getOrUndefined(project)
+      scope,
+      projectDir: project
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
     // the team settings go with the hooks (what was shared stays in the team's database)

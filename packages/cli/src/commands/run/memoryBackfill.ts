@@ -15,7 +15,6 @@ import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as readline from "node:readline"
 import type { CliError } from "../../CliError.js"
 import { invalidArgument, printable } from "../../CliError.js"
@@ -24,7 +23,7 @@ import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
 import { isStoreBacked, type MalformedFile, malformedWarning, readingLayer } from "../../internal/source.js"
-import type { BackfillArgs } from "../args/memory.js"
+import type { BackfillOptions } from "../memory.js"
 
 /**
  * A config directory's main transcripts, or a store's (`--from`), as a backfill source (its
@@ -87,11 +86,11 @@ const ask = (question: string) =>
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }: BackfillArgs) =>
+export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }: BackfillOptions) =>
   Effect.gen(function*() {
     const paths = files()
     const { config } = MemoryConfig.load(paths.home)
-    const sinceMs = Option.isSome(since) ? yield* parseDate(since.value) : undefined
+    const sinceMs = since === undefined ? undefined : yield* parseDate(since)
     const projects = yield* ClaudeProjects.ClaudeProjects
     const bar = progress("backfill", { enabled: !json, unit: "sessions" })
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
@@ -99,7 +98,7 @@ export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }
     const report = yield* withDatabase(MemoryBackfill.run({
       source: configDirSource(projects, malformed),
       mode,
-      project: Option.getOrUndefined(project),
+      project,
       since: sinceMs,
       dryRun,
       home: paths.home,

@@ -10,13 +10,12 @@ import * as MemoryConfig from "@acx/memory/MemoryConfig"
 import * as MemoryRepo from "@acx/memory/MemoryRepo"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as format from "../../internal/format.js"
 import { PROMPTS, runMemoryDemo } from "../../internal/memoryDemo.js"
-import type { MemoryDemoArgs } from "../args/memoryDemo.js"
+import type { DemoOptions } from "../memory.js"
 
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
 
@@ -68,12 +67,10 @@ const report = (acxHome: string, project: string) =>
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ dir }: MemoryDemoArgs) =>
+export const run = ({ dir }: DemoOptions) =>
   Effect.scoped(Effect.gen(function*() {
-    const root = Option.isSome(dir)
-      ? path.resolve(dir.value)
-      : fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-demo-"))
-    if (Option.isNone(dir)) {
+    const root = dir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-demo-")) : path.resolve(dir)
+    if (dir === undefined) {
       yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(root, { recursive: true, force: true })))
     }
     fs.mkdirSync(root, { recursive: true })
@@ -98,7 +95,7 @@ export const run = ({ dir }: MemoryDemoArgs) =>
         }`
       )
     }
-    yield* Console.log(Option.isSome(dir) ? `\nkept in ${root}` : "")
+    yield* Console.log(dir === undefined ? "" : `\nkept in ${root}`)
     if (world.mode._tag === "Real" && !world.injected) {
       return yield* Effect.fail(new Error("the second session did not start with the memory"))
     }

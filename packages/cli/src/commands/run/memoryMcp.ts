@@ -16,7 +16,6 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { describeError } from "../../CliError.js"
@@ -25,7 +24,7 @@ import { withDatabase } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { readTarget } from "../../internal/target.js"
 import { VERSION } from "../../internal/version.js"
-import type { McpArgs } from "../args/memory.js"
+import type { McpOptions } from "../memoryMcp.js"
 
 /** Stdin as the server reads it: through the front when one started first, else directly. */
 const stdin = (): Stream.Stream<Uint8Array, unknown> => {
@@ -64,13 +63,13 @@ const sessionsSource = (from: string | undefined): Effect.Effect<SessionTools.Se
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ from }: McpArgs) =>
+export const run = ({ from }: McpOptions) =>
   withDatabase(Effect.scoped(Effect.gen(function*() {
     // the client closed stdin and got every answer it asked for: no one is left to answer
     const done = yield* Deferred.make<void>()
     // listening before the server starts: a signal before a raced listener ran killed it at once
     const stopped = yield* listenForSignal
-    const source = yield* sessionsSource(Option.getOrUndefined(from))
+    const source = yield* sessionsSource(from)
     yield* Layer.launch(
       MemoryMcp.layerDispatched({ version: VERSION, stdin: stdin(), stdout: NodeSink.stdout, done })
     ).pipe(

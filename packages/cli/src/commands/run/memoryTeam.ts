@@ -13,10 +13,9 @@ import * as TeamSync from "@acx/memory/TeamSync"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import { type CliError, invalidArgument } from "../../CliError.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
-import type { SyncArgs } from "../args/memory.js"
+import type { SyncOptions } from "../memory.js"
 
 /**
  * A working directory's project identity: its git remote (`github.com/org/repo`), else its path.
@@ -55,10 +54,10 @@ const describe = describeTeamSync
  */
 export const parse = (
   url: string,
-  named: { readonly user: Option.Option<string>; readonly machine: Option.Option<string> }
+  named: { readonly user: string | undefined; readonly machine: string | undefined }
 ): Effect.Effect<TeamConfig.TeamSettings, CliError> =>
   Either.match(
-    TeamConfig.fromUrl(url, { user: Option.getOrUndefined(named.user), machine: Option.getOrUndefined(named.machine) }),
+    TeamConfig.fromUrl(url, { user: named.user, machine: named.machine }),
     { onLeft: (error) => Effect.fail(invalidArgument(error.description)), onRight: Effect.succeed }
   )
 
@@ -100,7 +99,7 @@ export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, Cl
  * @since 0.4.0
  * @category handlers
  */
-export const sync = ({ json }: SyncArgs) =>
+export const sync = ({ json }: SyncOptions) =>
   Effect.gen(function*() {
     const settings = yield* settingsOrFail
     const report = yield* withDatabase(TeamSync.syncOnce({ settings, identify, by: "manual" }))

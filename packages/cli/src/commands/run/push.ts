@@ -9,28 +9,27 @@ import { plural } from "@acx/convert/Plural"
 import * as AcontextClient from "@acx/storage/AcontextClient"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
 import * as CliError from "../../CliError.js"
 import { acontextLayer } from "../../internal/acontext.js"
 import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
-import type { PushArgs } from "../args/push.js"
+import type { PushOptions } from "../push.js"
 
 /**
  * @since 0.1.0
  * @category handlers
  */
 export const run = (
-  { baseUrl, configDir, followSymlinks, id, includeSidechains, json, newSession, project, thinking }: PushArgs
+  { baseUrl, configDir, followSymlinks, id, includeSidechains, json, newSession, project, thinking }: PushOptions
 ) =>
   Effect.gen(function*() {
     const key = process.env["ACONTEXT_API_KEY"]
     if (key === undefined || key.trim() === "") {
       return yield* CliError.invalidArgument("ACONTEXT_API_KEY is not set (the Acontext API key to push with)")
     }
-    const url = Option.getOrElse(baseUrl, () => process.env["ACONTEXT_BASE_URL"] ?? AcontextClient.DEFAULT_BASE_URL)
+    const url = baseUrl ?? process.env["ACONTEXT_BASE_URL"] ?? AcontextClient.DEFAULT_BASE_URL
     if (!/^https?:\/\//.test(url)) {
       return yield* CliError.invalidArgument(`--base-url must be http(s)://…, got ${url}`)
     }

@@ -12,14 +12,13 @@ import * as SessionStore from "@acx/session-store/SessionStore"
 import * as StoreCatalog from "@acx/session-store/StoreCatalog"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import { useColor } from "../../internal/help.js"
 import { projectLabel } from "../../internal/options.js"
 import { readTarget } from "../../internal/target.js"
-import type { SearchArgs } from "../args/search.js"
+import type { SearchOptions } from "../search.js"
 
 // Where the snippet marks a match, until the line is made printable: private-use characters,
 // which no control-character filter touches, then bold (a terminal) or `**` (anything else).
@@ -72,43 +71,39 @@ export const hitsText = (
   return lines.join("\n")
 }
 
-const sinceOf = (since: Option.Option<string>): Effect.Effect<number | undefined, CliError.CliError> => {
-  if (Option.isNone(since)) return Effect.succeed(undefined)
-  const start = StatsReport.localDayStart(since.value)
+const sinceOf = (since: string | undefined): Effect.Effect<number | undefined, CliError.CliError> => {
+  if (since === undefined) return Effect.succeed(undefined)
+  const start = StatsReport.localDayStart(since)
   return start === undefined
     ? Effect.fail(
       CliError.invalidArgument(
-        StatsReport.dayRangeMessage({ _tag: "NotADate", bound: "since", value: since.value }, () => "--since")
+        StatsReport.dayRangeMessage({ _tag: "NotADate", bound: "since", value: since }, () => "--since")
       )
     )
     : Effect.succeed(start)
 }
 
-const limitOf = (limit: Option.Option<number>): Effect.Effect<number | undefined, CliError.CliError> =>
-  Option.match(limit, {
-    onNone: () => Effect.succeed(undefined),
-    onSome: (n) =>
-      n >= 1 && n <= StoreCatalog.MAX_LIMIT
-        ? Effect.succeed(n)
-        : Effect.fail(CliError.invalidArgument(`--limit: expected 1 to ${StoreCatalog.MAX_LIMIT}, got ${n}`))
-  })
+const limitOf = (limit: number | undefined): Effect.Effect<number | undefined, CliError.CliError> =>
+  limit === undefined || (limit >= 1 && limit <= StoreCatalog.MAX_LIMIT)
+    ? Effect.succeed(limit)
+    : Effect.fail(CliError.invalidArgument(`--limit: expected 1 to ${StoreCatalog.MAX_LIMIT}, got ${limit}`))
 
 /**
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ from, json, limit, project, query, role, since }: SearchArgs) =>
+export const run = ({ from, json, limit, project, query, role, since }: SearchOptions) =>
   Effect.gen(function*() {
     const text = query.join(" ")
     const options = {
-      projectKey: Option.getOrUndefined(project),
+      projectKey: project,
       since: yield* sinceOf(since),
-      role: Option.getOrUndefined(role),
+      role,
       limit: yield* limitOf(limit),
       open: json ? "**" : OPEN,
       close: json ? "**" : CLOSE
     }
-    const target = yield* readTarget(Option.getOrUndefined(from))
+    const target = yield* readTarget(from)
     const hits = yield* Effect.gen(function*() {
       const store = yield* SessionStore.SessionStore
       const catalog = StoreCatalog.catalogOf(store)

@@ -9,12 +9,11 @@ import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as format from "../../internal/format.js"
 import { sessionsTable as table } from "../../internal/sessionsTable.js"
 import { isStoreBacked, listingPlace, readingLayer } from "../../internal/source.js"
 import { storeOf } from "../../internal/storeBacked.js"
-import type { SessionsArgs } from "../args/sessions.js"
+import type { SessionsOptions } from "../sessions.js"
 
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print), last active first
@@ -29,15 +28,15 @@ export const sessionsTable = table
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ configDir, followSymlinks, from, json, project }: SessionsArgs) =>
+export const run = ({ configDir, followSymlinks, from, json, project }: SessionsOptions) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const listed = yield* projects.listSessions(Option.getOrUndefined(project))
+    const listed = yield* projects.listSessions(project)
     // where each came from: a store's recorded origins, else this machine's
     const store = storeOf(projects)
     const origins = store === undefined
       ? ProjectOrigin.originsOfSessions(listed)
-      : yield* StatsOrigins.ofStore(store, Option.getOrUndefined(project))
+      : yield* StatsOrigins.ofStore(store, project)
     // the rows and the order of the page's list (`GET /api/sessions`) too
     const list = SessionListing.rows(listed, origins)
     if (json) return yield* Console.log(format.json(list))

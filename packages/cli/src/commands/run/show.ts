@@ -13,7 +13,7 @@ import { describeError, printable } from "../../CliError.js"
 import { findTranscript } from "../../internal/findTranscript.js"
 import { readingLayer } from "../../internal/source.js"
 import { writeStdout } from "../../internal/stdout.js"
-import type { ShowArgs } from "../args/show.js"
+import type { ShowOptions } from "../show.js"
 
 // "Subagent a881341 (Explore: what it was asked) of session 258c7280-…"
 const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): string => {
@@ -33,7 +33,7 @@ function* mapChunks(f: (chunk: string) => string, chunks: Iterable<string>): Ite
  * @category handlers
  */
 export const run = (
-  { agent, configDir, followSymlinks, format, from, id, noMask, noThinking, project, uuids }: ShowArgs
+  { agent, configDir, followSymlinks, format, from, id, noMask, noThinking, project, uuids }: ShowOptions
 ) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects

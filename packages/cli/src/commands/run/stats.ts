@@ -15,13 +15,12 @@ import * as AcxHome from "@acx/environment/AcxHome"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
-import type { StatsArgs } from "../args/stats.js"
+import type { StatsOptions } from "../stats.js"
 
 /**
  * The table (a row per group; a row with several models is followed by one sub-row per model)
@@ -37,39 +36,37 @@ export const statsReport = table
 // `ClaudeProjects` they came from (where "no sessions …" looked). `fold` folds again each time it
 // runs (`--live`), from the cache: only what was appended is read. Grouped by project, machine or
 // user, each session's origin (`StatsOrigins`: recorded in the store, else this machine).
-const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => {
-  const key = Option.getOrUndefined(project)
+const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) => {
+  const key = project
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
-  return Option.match(from, {
-    onNone: () =>
-      Effect.gen(function*() {
-        const projects = yield* ClaudeProjects.ClaudeProjects
-        const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-        const folds = SessionStats.foldStats(projects, key)
-        const fold = (byOrigin
-          ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
-          : folds).pipe(Effect.provide(context))
-        return { projects, fold }
-      }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks }))),
-    onSome: (spec) =>
-      Effect.gen(function*() {
-        const { openStore, storeProjects } = yield* Effect.promise(storeSource)
-        const opened = yield* openStore(spec)
-        const projects = storeProjects(opened)
-        // a project the store has no session of is said as a listing says it
-        if (key !== undefined) yield* projects.listSessionFiles(key)
-        const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
-        // the origins kept beside the folds: a kept report is keyed by them too
-        const fold = byOrigin
-          ? Effect.zipWith(
-            folds,
-            StatsOrigins.ofStore(opened.store, key),
-            (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
-          )
-          : folds
-        return { projects, fold, store: { spec, location: opened.display } }
-      })
-  })
+  return from === undefined
+    ? Effect.gen(function*() {
+      const projects = yield* ClaudeProjects.ClaudeProjects
+      const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
+      const folds = SessionStats.foldStats(projects, key)
+      const fold = (byOrigin
+        ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
+        : folds).pipe(Effect.provide(context))
+      return { projects, fold }
+    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+    : Effect.gen(function*() {
+      const spec = from
+      const { openStore, storeProjects } = yield* Effect.promise(storeSource)
+      const opened = yield* openStore(spec)
+      const projects = storeProjects(opened)
+      // a project the store has no session of is said as a listing says it
+      if (key !== undefined) yield* projects.listSessionFiles(key)
+      const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+      // the origins kept beside the folds: a kept report is keyed by them too
+      const fold = byOrigin
+        ? Effect.zipWith(
+          folds,
+          StatsOrigins.ofStore(opened.store, key),
+          (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
+        )
+        : folds
+      return { projects, fold, store: { spec, location: opened.display } }
+    })
 }
 
 // A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
@@ -79,7 +76,7 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsArgs) => 
 // Kept as the full path prints it once that cache holds them: every transcript from the cache
 // (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
-  args: StatsArgs,
+  args: StatsOptions,
   store: { readonly spec: string; readonly location: string },
   folds: SessionStats.StatsFolds,
   result: ReturnType<typeof SessionStats.reportStats>,
@@ -89,7 +86,7 @@ const keepReport = (
   const { listed, origins } = folds as Partial<StoreStats.StoreStatsFolds & { origins: StatsOrigins.Origins }>
   const { run } = result
   if (
-    kept === undefined || listed === undefined || Option.isSome(args.project) || args.by === "block" ||
+    kept === undefined || listed === undefined || args.project !== undefined || args.by === "block" ||
     (StatsReport.byOrigin(args.by) && origins === undefined) || result.range.since !== undefined ||
     result.range.until !== undefined ||
     result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
@@ -115,10 +112,10 @@ const keepReport = (
  * @since 0.1.0
  * @category handlers
  */
-export const run = (args: StatsArgs) =>
+export const run = (args: StatsOptions) =>
   Effect.gen(function*() {
     const { by, json, project, since, until } = args
-    const parsed = StatsReport.parseDayRange(Option.getOrUndefined(since), Option.getOrUndefined(until))
+    const parsed = StatsReport.parseDayRange(since, until)
     if (parsed._tag !== "Range") {
       return yield* CliError.invalidArgument(StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`))
     }

@@ -19,7 +19,7 @@ import * as CliError from "../../CliError.js"
 import { blocksTable, nowLine } from "../../internal/blocksTable.js"
 import * as format from "../../internal/format.js"
 import { listenForSignal } from "../../internal/signals.js"
-import type { StatsArgs } from "../args/stats.js"
+import type { StatsOptions } from "../stats.js"
 
 const HIDE_CURSOR = "\u001b[?25l"
 const SHOW_CURSOR = "\u001b[?25h"
@@ -47,7 +47,7 @@ const warnings = (folds: StatsOutput.StatsFolds, warning: string | undefined) =>
  * @category handlers
  */
 export const runOnce = <E, R>(
-  args: StatsArgs,
+  args: StatsOptions,
   range: StatsReport.DayRange,
   fold: Effect.Effect<StatsOutput.StatsFolds, E, R>
 ) =>
@@ -67,7 +67,7 @@ export const runOnce = <E, R>(
  * @category handlers
  */
 export const runLive = <E, R>(
-  args: StatsArgs,
+  args: StatsOptions,
   range: StatsReport.DayRange,
   fold: Effect.Effect<StatsOutput.StatsFolds, E, R>
 ) =>

@@ -15,34 +15,14 @@ import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
 import { statuslineCommand } from "../../internal/hookCommand.js"
-import type { InstallArgs, RefreshArgs, StatuslineArgs, UninstallArgs } from "../args/statusline.js"
+import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../statusline.js"
 
 const acxBin = () => path.resolve(process.argv[1] ?? "acx")
-
-/**
- * `acx statusline` on the full path: the statusline's own code.
- *
- * @since 0.4.0
- * @category handlers
- */
-export const run = ({ configDir, format, plain, wrap }: StatuslineArgs) =>
-  Effect.promise(() =>
-    main(
-      [
-        ...Option.match(format, { onNone: () => [], onSome: (value) => ["--format", value] }),
-        ...(plain ? ["--plain"] : []),
-        ...Option.match(wrap, { onNone: () => [], onSome: (value) => ["--wrap", value] }),
-        ...Option.match(configDir, { onNone: () => [], onSome: (value) => ["--config-dir", value] })
-      ],
-      acxBin()
-    )
-  ).pipe(Effect.flatMap((code) => Effect.sync(() => (process.exitCode = code))))
 
 const describe = (report: StatuslineInstall.StatuslineReport, done: string, unchanged: string) =>
   Effect.gen(function*() {
@@ -58,12 +38,11 @@ const describe = (report: StatuslineInstall.StatuslineReport, done: string, unch
  * @since 0.4.0
  * @category handlers
  */
-export const install = ({ format, project, scope, wrap }: InstallArgs) =>
+export const install = ({ format, project, scope, wrap }: StatuslineInstallOptions) =>
   StatuslineInstall.install({
     scope,
-    projectDir: Option.getOrUndefined(project),
-    command: (previous) =>
-      statuslineCommand({ format: Option.getOrUndefined(format), wrap: wrap ? previous : undefined }, acxBin())
+    projectDir: project,
+    command: (previous) => statuslineCommand({ format: format, wrap: wrap ? previous : undefined }, acxBin())
   }).pipe(
     Effect.flatMap((report) => describe(report, "statusline installed", "statusline already installed"))
   )
@@ -74,13 +53,13 @@ export const install = ({ format, project, scope, wrap }: InstallArgs) =>
  * @since 0.4.0
  * @category handlers
  */
-export const uninstall = ({ project, scope }: UninstallArgs) =>
-  StatuslineInstall.uninstall({ scope, projectDir: Option.getOrUndefined(project) }).pipe(
+export const uninstall = ({ project, scope }: StatuslineUninstallOptions) =>
+  StatuslineInstall.uninstall({ scope, projectDir: project }).pipe(
     Effect.flatMap((report) => describe(report, "statusline uninstalled", "nothing to uninstall"))
   )
 
-const resolveConfigDir = (configDir: Option.Option<string>): string => {
-  const dir = Option.getOrElse(configDir, () => process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude")
+const resolveConfigDir = (configDir: string | undefined): string => {
+  const dir = configDir ?? process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude"
   return dir.startsWith("~/") ? path.join(os.homedir(), dir.slice(2)) : path.resolve(dir)
 }
 
@@ -90,7 +69,7 @@ const resolveConfigDir = (configDir: Option.Option<string>): string => {
  * @since 0.4.0
  * @category handlers
  */
-export const refresh = ({ configDir }: RefreshArgs) =>
+export const refresh = ({ configDir }: RefreshOptions) =>
   Effect.gen(function*() {
     const dir = resolveConfigDir(configDir)
     const cacheDir = AcxHome.paths().cache

@@ -29,7 +29,7 @@ import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { summary, summaryJson } from "../../internal/syncSummary.js"
 import { parseTarget, type Target } from "../../internal/target.js"
-import type { SyncArgs } from "../args/sync.js"
+import type { SyncOptions } from "../sync.js"
 import { importWarnings } from "./import.js"
 
 /**
@@ -167,10 +167,10 @@ const megabytesPerSecond = (bytes: number, millis: number): string =>
  * @since 0.3.0
  * @category handlers
  */
-export const run = ({ background, configDir, json, machine, noMask, to, user, watch }: SyncArgs) =>
+export const run = ({ background, configDir, json, machine, noMask, to, user, watch }: SyncOptions) =>
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const given = Option.getOrUndefined(to)
+    const given = to
     const target = yield* checkTarget(given ?? defaultTarget(), given === undefined)
     const origin = yield* originOf(machine, user)
     yield* Effect.gen(function*() {

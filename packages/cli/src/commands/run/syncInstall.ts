@@ -13,10 +13,9 @@ import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as CliError from "../../CliError.js"
 import { syncHookCommand } from "../../internal/hookCommand.js"
-import type { InstallArgs, UninstallArgs } from "../args/sync.js"
+import type { SyncInstallOptions, SyncUninstallOptions } from "../sync.js"
 
 /**
  * The events the sync hook runs on, with their timeouts in seconds: the hook only starts a sync
@@ -34,9 +33,9 @@ export const SYNC_HOOK_EVENTS = { Stop: 10, SessionEnd: 10, PreCompact: 10 } as 
  * @since 0.3.0
  * @category handlers
  */
-export const install = ({ project, scope, to }: InstallArgs) =>
+export const install = ({ project, scope, to }: SyncInstallOptions) =>
   Effect.gen(function*() {
-    const target = Option.getOrUndefined(to)
+    const target = to
     if (target !== undefined) {
       const parsed = DatabaseSpec.parse(target)
       if (Either.isLeft(parsed)) return yield* CliError.invalidArgument(`--to: ${parsed.left.description}`)
@@ -51,7 +50,7 @@ export const install = ({ project, scope, to }: InstallArgs) =>
     }
     const report = yield* MemoryInstall.install({
       scope,
-      projectDir: Option.getOrUndefined(project),
+      projectDir: project,
       hookCommand: syncHookCommand(target),
       hookEvents: SYNC_HOOK_EVENTS,
       manifest: AcxHome.paths().syncInstallManifest
@@ -65,11 +64,11 @@ export const install = ({ project, scope, to }: InstallArgs) =>
  * @since 0.3.0
  * @category handlers
  */
-export const uninstall = ({ project, scope }: UninstallArgs) =>
+export const uninstall = ({ project, scope }: SyncUninstallOptions) =>
   Effect.gen(function*() {
     const report = yield* MemoryInstall.uninstall({
-      scope: Option.getOrUndefined(scope),
-      projectDir: Option.getOrUndefined(project),
+      scope,
+      projectDir: project,
       manifest: AcxHome.paths().syncInstallManifest
     })
     for (const line of MemoryInstallReport.describeReport(report, "sync")) yield* Console.log(line)

@@ -13,7 +13,6 @@ import * as UiServer from "@acx/ui/UiServer"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -21,7 +20,7 @@ import * as CliError from "../../CliError.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { openStore } from "../../internal/storeSource.js"
-import type { UiArgs } from "../args/ui.js"
+import type { UiOptions } from "../ui.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
 const openBrowser = (url: string) =>
@@ -53,25 +52,22 @@ const sqliteFile = (spec: string): string | undefined => {
 }
 
 // What the page shows: the store --from names, else the config directory (which must exist).
-const shown = (from: Option.Option<string>, configDir: Option.Option<string>, followSymlinks: boolean) =>
-  Option.match(from, {
-    onSome: (spec) =>
-      Effect.map(openStore(spec), ({ display, store }) => ({
-        store: { store, location: display, file: sqliteFile(spec) }
-      })),
-    onNone: () =>
-      Effect.map(ClaudeProjects.ClaudeProjects, (projects) => ({ configDir: projects.configDir })).pipe(
-        Effect.provide(projectsLayer(configDir, { followSymlinks }))
-      )
-  })
+const shown = (from: string | undefined, configDir: string | undefined, followSymlinks: boolean) =>
+  from === undefined
+    ? Effect.map(ClaudeProjects.ClaudeProjects, (projects) => ({ configDir: projects.configDir })).pipe(
+      Effect.provide(projectsLayer(configDir, { followSymlinks }))
+    )
+    : Effect.map(openStore(from), ({ display, store }) => ({
+      store: { store, location: display, file: sqliteFile(from) }
+    }))
 
-export const run = ({ configDir, followSymlinks, from, host, open, port }: UiArgs) =>
+export const run = ({ configDir, followSymlinks, from, host, open, port }: UiOptions) =>
   Effect.gen(function*() {
-    const port_ = Option.getOrUndefined(port)
+    const port_ = port
     if (port_ !== undefined && (port_ < 0 || port_ > 65535)) {
       return yield* CliError.invalidArgument(`--port: ${port_} is not a port (0 to 65535)`)
     }
-    if (Option.isSome(from) && Option.isSome(configDir)) {
+    if (from !== undefined && configDir !== undefined) {
       return yield* CliError.invalidArgument(
         "--from and --config-dir: choose one (the page shows a store or a config directory)"
       )
