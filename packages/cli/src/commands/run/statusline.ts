@@ -9,7 +9,6 @@
  * @since 0.4.0
  */
 import * as StatuslineInstall from "@acx/claude-code/StatuslineInstall"
-import { main } from "@acx/claude-code/StatuslineMain"
 import * as StatuslineTotals from "@acx/claude-code/StatuslineTotals"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as AcxHome from "@acx/environment/AcxHome"
