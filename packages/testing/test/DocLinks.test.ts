@@ -87,10 +87,13 @@ export const brokenCitations = (
   return broken
 }
 
+/** This file cites headings that do not exist, on purpose (the test below). */
+const SELF = "packages/testing/test/DocLinks.test.ts"
+
 const trackedFiles = (): Array<string> =>
   execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" })
     .split("\n")
-    .filter((file) => CITING.test(file) && !file.endsWith("pnpm-lock.yaml"))
+    .filter((file) => CITING.test(file) && !file.endsWith("pnpm-lock.yaml") && file !== SELF)
 
 describe("citations of the reference docs", () => {
   const headings = new Map(
