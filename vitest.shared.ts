@@ -26,7 +26,7 @@ export const shared: ViteUserConfig = {
  * (a group of 10 such files: 23 → 11 CPU-seconds); their files restore any process-wide state they
  * change. vitest's pool isolation is one setting per pool, not per project, hence the pool. They
  * run after the other projects (`groupOrder` 1): many short files end the run evenly on two
- * cores. The agent, session-store, cli and ui files keep a fresh process each (pool `forks`,
+ * cores. The agent, session-store, cli, ui and environment files keep a process each (`forks`,
  * isolated): one file's leftover processes and servers never reach another's.
  */
 export const sharedGraph: ViteUserConfig = mergeConfig(shared, {

@@ -1,4 +1,6 @@
 import { defineProject, mergeConfig } from "vitest/config"
-import { sharedGraph } from "../../vitest.shared.js"
+import { shared } from "../../vitest.shared.js"
 
-export default mergeConfig(sharedGraph, defineProject({ test: { name: "environment" } }))
+// a process of its own per file, not `sharedGraph`: ProcessLiveness reads /proc/self, which is
+// the process's main thread, asleep while a worker thread runs the test
+export default mergeConfig(shared, defineProject({ test: { name: "environment" } }))
