@@ -1,4 +1,4 @@
 import { defineProject, mergeConfig } from "vitest/config"
-import { shared } from "../../vitest.shared.js"
+import { sharedGraph } from "../../vitest.shared.js"
 
-export default mergeConfig(shared, defineProject({ test: { name: "schema" } }))
+export default mergeConfig(sharedGraph, defineProject({ test: { name: "schema" } }))

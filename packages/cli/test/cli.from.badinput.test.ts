@@ -228,8 +228,9 @@ describe("acx … --from a store it cannot read", () => {
       url.password = ""
       url.searchParams.set("schema", "acx_nopw")
       const server = `${url.hostname}:${url.port}`
-      // a hang is killed long before the server's own authentication timeout (a minute) ends it
-      const quick = { env: { ...env, PGPASSWORD: undefined }, timeoutMs: 20_000 }
+      // a hang is killed before the server's own authentication timeout (a minute) ends it; the
+      // bound leaves a loaded machine time to start acx (20 s was within reach of CI's load)
+      const quick = { env: { ...env, PGPASSWORD: undefined }, timeoutMs: 45_000 }
       for (
         const args of [
           ["sessions", "--from", url.href],

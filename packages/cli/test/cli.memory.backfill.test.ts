@@ -390,6 +390,7 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
     return { db, home, configDir: modelConfigDir, env, double, settings, calls: () => calls }
   }
 
+  const MODEL_STORY_MS = 300_000
   // One world for the whole story (each observer session is a real Claude Code start, ≈1 CPU-s):
   // the budget stops the first run after the first session, and the sessions it left are the ones
   // the run with the budget raised is killed among, then finished by the rerun.
@@ -414,7 +415,9 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
       )
       try {
         const args = ["memory", "backfill", "--config-dir", configDir, "--mode", "model"]
-        const run = (...more: Array<string>) => acx([...args, ...more], { env })
+        // each run bounded by the test's own bound, not the default spawn bound: a run with real
+        // observers took over a minute on a loaded CI machine and was killed with every check to come
+        const run = (...more: Array<string>) => acx([...args, ...more], { env, timeoutMs: MODEL_STORY_MS })
 
         // no terminal to ask on: the estimate, and --yes to spend it
         const unasked = await run()
@@ -492,6 +495,6 @@ describe.skipIf(!claude.available)("acx memory backfill --mode model", () => {
         await double.close()
       }
     },
-    300_000
+    MODEL_STORY_MS
   )
 })

@@ -80,7 +80,11 @@ describe("a Postgres restart under running syncs", () => {
       await pool.query("CREATE TABLE kept (n INT)")
       await pool.query("INSERT INTO kept VALUES (1)")
       const open = pool.query("SELECT pg_sleep(30)").then(() => "answered", (error: Error) => error.message)
-      await sleep(200)
+      // the restart comes once the server runs the query (seen from another connection), not
+      // after a pause that a loaded machine may outlast
+      const running =
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'"
+      await expect.poll(async () => (await pool.query<{ n: number }>(running)).rows[0]?.n).toBe(1)
       await pg.restart()
       expect(await open).toMatch(/terminating connection due to administrator command/)
       // like a crash, an immediate stop may lose the last moment's commits (synchronous_commit is

@@ -329,10 +329,10 @@ describe("typed errors", () => {
   it.live("Timeout: an injected latency longer than the timeout option", () =>
     Effect.gen(function*() {
       const emu = yield* AcontextEmulator
-      yield* emu.setFaults([{ route: "createSession", latencyMs: 400 }])
-      const start = Date.now()
+      // the answer would come after the test's own timeout: a client that waited for it fails the
+      // test instead of timing out (no elapsed time measured: that depends on the machine's load)
+      yield* emu.setFaults([{ route: "createSession", latencyMs: 600_000 }])
       const error = yield* Effect.flip((yield* AcontextClient).createSession({ useUuid: SID }))
-      expect(Date.now() - start).toBeLessThan(350)
       expect(error).toMatchObject({
         reason: "Timeout",
         operation: "createSession",
