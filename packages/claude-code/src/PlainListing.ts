@@ -9,6 +9,11 @@
  * the full path) or failed, this returns `undefined`. A test keeps both listings equal on the
  * fixtures and on trees with links, FIFOs and odd names.
  *
+ * `sessionsListing` answers every case: the rows `acx sessions` prints for a config directory
+ * with their metadata (`SessionIndexCache.indexFiles`), the paths left out with their words
+ * (`ListingWarnings.skippedWarning` prints them), `--project`, `--follow-symlinks`, and the
+ * failure that stops it; `ClaudeProjects.listSessions` calls the same `walkedSessions`.
+ *
  * @since 0.4.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
