@@ -27,7 +27,13 @@ import type { ClaudeProjectsError } from "./ClaudeProjectsError.js"
 import * as DirectoryLock from "./internal/directoryLock.js"
 import { forkEntries, nothingToFork } from "./internal/forkEntries.js"
 import { expandHome, isSafeSegment } from "./internal/paths.js"
-import { listedSessions, projectKeys, sessionsIn, subagentsUnder } from "./internal/projectsListing.js"
+import {
+  listedSessions,
+  projectKeys,
+  sessionsIn,
+  sessionsWithMetadata,
+  subagentsUnder
+} from "./internal/projectsListing.js"
 import {
   checkAgent,
   fail,
@@ -39,7 +45,7 @@ import {
 } from "./internal/projectsTree.js"
 import * as ProjectsWrite from "./internal/projectsWrite.js"
 import { foldTranscript, lineParser } from "./internal/transcriptFile.js"
-import * as SessionIndex from "./SessionIndex.js"
+import * as SessionIndexCache from "./SessionIndexCache.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
@@ -330,7 +336,7 @@ const projectsTree = (options: ClaudeProjectsOptions) =>
   })
 
 // The listings: projects, session files, sessions with their (cached) metadata.
-const listings = (tree: ProjectsTree, index: SessionIndex.SessionIndex) => ({
+const listings = (tree: ProjectsTree, index: SessionIndexCache.IndexOptions) => ({
   listProjects: Effect.fn("ClaudeProjects.listProjects")(function*() {
     const keys = yield* projectKeys(tree, "listProjects")
     return yield* Effect.forEach(keys, (projectKey) =>
@@ -347,12 +353,7 @@ const listings = (tree: ProjectsTree, index: SessionIndex.SessionIndex) => ({
     return found.map(({ file, projectKey, sessionId }): SessionFile => ({ projectKey, sessionId, file }))
   }),
   listSessions: Effect.fn("ClaudeProjects.listSessions")(function*(projectKey?: string) {
-    const found = yield* listedSessions(tree, "listSessions", projectKey)
-    const under = projectKey === undefined ? undefined : tree.path.join(tree.projectsDir, projectKey)
-    const metadata = yield* index.metadata(found, { under }).pipe(
-      Effect.mapError((error) => fail("Io", "listSessions", `I/O error: ${error.file}`, error.cause))
-    )
-    return found.map((session, i): SessionInfo => ({ ...session, ...metadata[i] }))
+    return yield* sessionsWithMetadata(tree, projectKey, index)
   })
 })
 
@@ -425,11 +426,14 @@ export const make: (
 ) => Effect.Effect<ClaudeProjects, never, FileSystem.FileSystem | Path.Path> = Effect.fnUntraced(
   function*(options: ClaudeProjectsOptions) {
     const tree = yield* projectsTree(options)
-    const index = yield* SessionIndex.make({
-      projectsDir: tree.projectsDir,
-      cacheDir: options.cacheDir,
-      onUnread: (file, description) => tree.skip(file, "Unreadable", description)
-    })
+    // SessionIndex's cache, read and written by the one plain listing (`PlainListing.walkedSessions`)
+    const projectsDir = tree.path.resolve(tree.projectsDir)
+    const index: SessionIndexCache.IndexOptions = {
+      projectsDir,
+      cacheFile: options.cacheDir === undefined
+        ? undefined
+        : SessionIndexCache.cacheFileFor(options.cacheDir, projectsDir)
+    }
     // The writers' lock ClaudeProjectsSessionStore takes on the same directory: an append here
     // never interleaves with a store's read-check-append of the same file.
     const directoryLock = yield* DirectoryLock.make({ dir: tree.projectsDir, timeout: "10 seconds" })

@@ -4,17 +4,26 @@
  * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
  * subagent transcripts `listSubagents` walks to, in its order, and every file an import reads
  * (`importFiles`: the transcripts and the subagents' metadata). Both list by the one walk of the
- * tree (`internal/configTree.ts`: `ClaudeProjects` wraps it in Effect). These answers are given
+ * tree (`ConfigTree`: `ClaudeProjects` wraps it in Effect). These answers are given
  * only for plain trees: wherever the walk resolved a symbolic link, left a path out (a warning on
  * the full path) or failed, this returns `undefined`. A test keeps both listings equal on the
  * fixtures and on trees with links, FIFOs and odd names.
+ *
+ * `sessionsListing` answers every case: the rows `acx sessions` prints for a config directory
+ * with their metadata (`SessionIndexCache.indexFiles`), the paths left out with their words
+ * (`ListingWarnings.skippedWarning` prints them), `--project`, `--follow-symlinks`, and the
+ * failure that stops it; `ClaudeProjects.listSessions` calls the same `walkedSessions`.
  *
  * @since 0.4.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import * as ConfigTree from "./internal/configTree.js"
+import type * as ClaudeProjects from "./ClaudeProjects.js"
+import * as ConfigTree from "./ConfigTree.js"
+import * as ListingRows from "./ListingRows.js"
+import * as ProjectOrigin from "./ProjectOrigin.js"
+import * as SessionIndexCache from "./SessionIndexCache.js"
 
 /**
  * A main transcript as `ClaudeProjects` lists it, with what `stat` said.
@@ -50,7 +59,7 @@ export interface PlainTranscript {
 class Unsure extends Error {}
 
 /**
- * `list` over the one walk of the tree (`internal/configTree.ts`, which `ClaudeProjects` lists
+ * `list` over the one walk of the tree (`ConfigTree`, which `ClaudeProjects` lists
  * through), when it is certain: it met no symbolic link, left no path out (each is a warning on
  * the full path) and did not fail. `undefined` otherwise.
  */
@@ -272,4 +281,121 @@ export const bySession = (listing: PlainImport): Array<SessionFiles> => {
     group.files.push({ ...file, key: { ...group.session, subpath } })
   }
   return groups
+}
+
+/**
+ * What stops a listing of sessions: `ClaudeProjectsError`'s reason and description (without the
+ * operation): a project asked for that is not there, an invalid project key, a directory or a
+ * transcript the file system failed on.
+ *
+ * @since 0.5.0
+ * @category sessions
+ */
+export interface ListingFailure {
+  readonly reason: ConfigTree.TreeFailure["reason"]
+  readonly description: string
+  readonly cause?: unknown
+}
+
+/**
+ * The sessions of a walk with their listing metadata (`ClaudeProjects.listSessions`' answer, in
+ * the walk's order), and the paths left out on the way, in the order met: the walk's, then the
+ * transcripts listed but not read (`Unreadable`).
+ *
+ * @since 0.5.0
+ * @category sessions
+ */
+export type WalkedSessions =
+  | {
+    readonly sessions: Array<ClaudeProjects.SessionInfo>
+    readonly skipped: ReadonlyArray<ConfigTree.Skipped>
+    readonly failure?: undefined
+  }
+  | { readonly skipped: ReadonlyArray<ConfigTree.Skipped>; readonly failure: ListingFailure }
+
+/**
+ * The sessions of one project (`projectKey`; its directory must exist) or of every project, over
+ * `walk`, with their metadata from the index (`SessionIndexCache.indexFiles`: cached, resumed or
+ * read, the cache saved). `ClaudeProjects.listSessions` is this, wrapped in Effect.
+ *
+ * @since 0.5.0
+ * @category sessions
+ */
+export const walkedSessions = (
+  walk: ConfigTree.Walk,
+  projectKey: string | undefined,
+  index: SessionIndexCache.IndexOptions
+): WalkedSessions => {
+  let found: Array<ConfigTree.TreeSession>
+  try {
+    found = ConfigTree.listedSessions(walk, projectKey)
+  } catch (cause) {
+    if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
+    return {
+      skipped: walk.skipped,
+      failure: { reason: cause.reason, description: cause.description, cause: cause.cause }
+    }
+  }
+  const under = projectKey === undefined ? undefined : path.join(walk.projectsDir, projectKey)
+  const run = SessionIndexCache.indexFiles(index, found, under)
+  if (run.failure !== undefined) {
+    const { cause, file } = run.failure
+    return { skipped: walk.skipped, failure: { reason: "Io", description: `I/O error: ${file}`, cause } }
+  }
+  const unread = run.unread.map(({ description, file }): ConfigTree.Skipped => ({
+    path: file,
+    reason: "Unreadable",
+    description
+  }))
+  return {
+    sessions: found.map((session, i) => ({ ...session, ...run.metadata[i] })),
+    skipped: [...walk.skipped, ...unread]
+  }
+}
+
+/**
+ * Where {@link sessionsListing} lists: one project (`project`, a project key) or every one,
+ * following symbolic links out of the config directory or not, caching metadata in `cacheDir`
+ * (`$ACX_HOME/cache`; absent: no cache).
+ *
+ * @since 0.5.0
+ * @category sessions
+ */
+export interface SessionsListingOptions {
+  readonly project?: string | undefined
+  readonly followSymlinks?: boolean | undefined
+  readonly cacheDir?: string | undefined
+  readonly limits?: SessionIndexCache.IndexOptions["limits"]
+}
+
+/**
+ * What `acx sessions` prints for a config directory: its `rows` (`ListingRows.rows`, each
+ * project from its working directory, this machine's), the paths left out with their words
+ * (each warned about once: `ListingWarnings.skippedWarning`), or the `failure` that stops it.
+ * `configDir` is absolute and exists.
+ *
+ * @since 0.5.0
+ * @category sessions
+ */
+export const sessionsListing = (
+  configDir: string,
+  options: SessionsListingOptions = {}
+): {
+  readonly rows: Array<ListingRows.ListedSession>
+  readonly skipped: ReadonlyArray<ConfigTree.Skipped>
+  readonly failure?: ListingFailure | undefined
+} => {
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks === true)
+  const cacheFile = options.cacheDir === undefined
+    ? undefined
+    : SessionIndexCache.cacheFileFor(options.cacheDir, walk.projectsDir)
+  const listed = walkedSessions(walk, options.project, {
+    projectsDir: walk.projectsDir,
+    cacheFile,
+    limits: options.limits
+  })
+  const seen = new Set<string>()
+  const skipped = listed.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+  if (listed.failure !== undefined) return { rows: [], skipped, failure: listed.failure }
+  return { rows: ListingRows.rows(listed.sessions, ProjectOrigin.originsOfSessions(listed.sessions)), skipped }
 }

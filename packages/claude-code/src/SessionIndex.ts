@@ -21,18 +21,13 @@
  *
  * @since 0.1.0
  */
-import * as SessionMetadata from "@acx/convert/SessionMetadata"
-import * as AcxHome from "@acx/environment/AcxHome"
-import * as FileSystem from "@effect/platform/FileSystem"
+import type * as SessionMetadata from "@acx/convert/SessionMetadata"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { randomUUID } from "node:crypto"
 import type * as HeadTail from "./internal/headTail.js"
-import { defaultLimits, type Indexed, readIndexed, resumeIndexed } from "./internal/headTail.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
-import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
  * How much of a transcript is read (bytes): `window` at each end first (doubled on every further
@@ -123,12 +118,9 @@ export interface SessionIndex {
  */
 export const cacheFileFor: (cacheDir: string, projectsDir: string) => string = SessionIndexCache.cacheFileFor
 
-type CacheEntry = SessionIndexCache.CacheEntry
-const parseCache = SessionIndexCache.parseCache
-const VERSION = SessionIndexCache.VERSION
-
 /**
- * Builds the index over `FileSystem` and `Path`.
+ * Builds the index: `metadata` runs `SessionIndexCache.indexFiles` (the one implementation, plain
+ * node:fs) and tells each transcript it could not read to `onUnread`.
  *
  * @since 0.1.0
  * @category constructors
@@ -137,98 +129,23 @@ export const make = (
   options: SessionIndexOptions
 ): Effect.Effect<SessionIndex, never, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const limits: ReadLimits = { ...defaultLimits, ...options.limits }
     const projectsDir = path.resolve(options.projectsDir)
     const cacheFile = options.cacheDir === undefined ? undefined : cacheFileFor(options.cacheDir, projectsDir)
-
-    const loadCache = Effect.suspend(() =>
-      cacheFile === undefined
-        ? Effect.succeed(new Map<string, CacheEntry>())
-        : fs.readFileString(cacheFile).pipe(
-          Effect.map((text) => parseCache(text, projectsDir)),
-          Effect.orElseSucceed(() => new Map<string, CacheEntry>())
-        )
-    )
-
-    // Written beside the cache, then renamed over it: a reader never sees half a cache. Owner-only
-    // (directory 0700, file 0600), like everything under acx's home: it holds the sessions' titles.
-    const saveCache = (entries: ReadonlyMap<string, CacheEntry>) =>
-      Effect.suspend(() => {
-        if (cacheFile === undefined) return Effect.void
-        const temp = `${cacheFile}.${process.pid}.${randomUUID()}.tmp`
-        const body = JSON.stringify({ version: VERSION, projectsDir, files: Object.fromEntries(entries) })
-        return fs.makeDirectory(path.dirname(cacheFile), { recursive: true, mode: AcxHome.PRIVATE_DIRECTORY_MODE })
-          .pipe(
-            Effect.zipRight(fs.writeFileString(temp, body, { flag: "wx", mode: AcxHome.PRIVATE_FILE_MODE })),
-            Effect.zipRight(fs.rename(temp, cacheFile)),
-            Effect.catchAll(() => fs.remove(temp, { force: true }).pipe(Effect.ignore))
-          )
-      }).pipe(Effect.withSpan("SessionIndex.saveCache"))
-
-    // `unread`: the transcripts of this run that were not read, never cached (read again next time)
-    const index = (listed: IndexedFile, saved: CacheEntry | undefined, unread: Set<string>) =>
-      Effect.scoped(Effect.gen(function*() {
-        const file = yield* TranscriptReader.open(listed.file)
-        if (saved !== undefined && listed.size > saved.size) {
-          const resumed = yield* resumeIndexed(file, listed.size, saved, limits)
-          if (Option.isSome(resumed)) return resumed.value
-        }
-        return yield* readIndexed(file, listed.size, limits)
-      })).pipe(
-        // not readable (permission denied), gone, or no longer a regular file since it was listed:
-        // listed without metadata, said, and read again next time
-        Effect.catchIf(
-          (error) => error.reason !== "Io",
-          (error) => {
-            unread.add(listed.file)
-            return Effect.as(
-              options.onUnread?.(listed.file, error.reason === "NotFound" ? "not found" : error.description) ??
-                Effect.void,
-              { state: SessionMetadata.initialState, foldedTo: 0, fingerprint: "" } satisfies Indexed
-            )
-          }
-        ),
-        // redacted before the cache keeps it (and so before anything shows it): a first prompt
-        // may hold a pasted key
-        Effect.map((indexed): CacheEntry => ({
-          ...indexed,
-          state: SessionMetadata.redacted(indexed.state),
-          size: listed.size,
-          mtime: listed.mtime
-        })),
-        Effect.mapError((cause) => new SessionIndexError({ reason: "Io", file: listed.file, cause }))
-      )
+    const indexOptions = { projectsDir, cacheFile, limits: options.limits }
 
     const metadata = Effect.fn("SessionIndex.metadata")(function*(
       files: ReadonlyArray<IndexedFile>,
       scope: { readonly under?: string | undefined } = {}
     ) {
-      const cache = yield* loadCache
-      const unread = new Set<string>()
-      let changed = false
-      const results = yield* Effect.forEach(files, (listed) => {
-        const saved = cache.get(listed.file)
-        if (saved !== undefined && saved.size === listed.size && saved.mtime === listed.mtime) {
-          return Effect.succeed(saved)
-        }
-        changed = true
-        return index(listed, saved, unread)
-      }, { concurrency: 16 })
-      const under = path.resolve(scope.under ?? projectsDir) + path.sep
-      const listedFiles = new Set(files.map((listed) => listed.file))
-      const kept = new Map<string, CacheEntry>()
-      for (const [file, entry] of cache) {
-        if (!file.startsWith(under) || listedFiles.has(file)) kept.set(file, entry)
-        else changed = true
+      const run = SessionIndexCache.indexFiles(indexOptions, files, scope.under)
+      if (run.failure !== undefined) {
+        return yield* new SessionIndexError({ reason: "Io", file: run.failure.file, cause: run.failure.cause })
       }
-      files.forEach((listed, i) => {
-        if (unread.has(listed.file)) kept.delete(listed.file)
-        else kept.set(listed.file, results[i]!)
-      })
-      if (changed) yield* saveCache(kept)
-      return results.map((entry) => SessionMetadata.metadataOf(entry.state))
+      if (options.onUnread !== undefined) {
+        for (const { description, file } of run.unread) yield* options.onUnread(file, description)
+      }
+      return run.metadata
     })
 
     return { cacheFile, metadata }

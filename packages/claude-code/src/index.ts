@@ -163,11 +163,26 @@ export * as PlainListing from "./PlainListing.js"
 export * as UnchangedSync from "./UnchangedSync.js"
 
 /**
- * `SessionIndex`' cache file, read without Effect.
+ * `SessionIndex` without Effect: its cache file and the index itself (head/tail reads, resumes,
+ * the cache write).
  *
  * @since 0.4.0
  */
 export * as SessionIndexCache from "./SessionIndexCache.js"
+
+/**
+ * The one walk of a config directory's `projects` tree, without Effect.
+ *
+ * @since 0.5.0
+ */
+export * as ConfigTree from "./ConfigTree.js"
+
+/**
+ * The warning lines of a listing and of the stats fold, in the words the CLI prints.
+ *
+ * @since 0.5.0
+ */
+export * as ListingWarnings from "./ListingWarnings.js"
 
 /**
  * Claude Code settings and MCP files merged and unmerged, pure: acx's hooks and server added or removed, everything else kept.

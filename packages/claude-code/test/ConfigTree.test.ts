@@ -1,5 +1,5 @@
 /**
- * The one walk of a config directory (`src/internal/configTree.ts`), which `ClaudeProjects` lists
+ * The one walk of a config directory (`@acx/claude-code/ConfigTree`), which `ClaudeProjects` lists
  * through and `PlainListing` answers from: on real trees, what it lists, what it leaves out with
  * which words (symbolic links inside and outside the config directory, `--follow-symlinks`,
  * directories and FIFOs named like transcripts or metadata, a link loop), and what stops it (a
@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as ConfigTree from "../src/internal/configTree.js"
+import * as ConfigTree from "../src/ConfigTree.js"
 
 let root: string
 beforeEach(() => {

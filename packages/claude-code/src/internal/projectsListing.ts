@@ -1,17 +1,19 @@
 /**
  * The walks of a `ClaudeProjects` service: its project directories, the main transcripts of
  * each (with their size and mtime), and the subagent transcripts under a session, all by the one
- * plain walk (`configTree.ts`). A path that is not what it should be (a directory named like a
+ * plain walk (`ConfigTree`). A path that is not what it should be (a directory named like a
  * transcript, a FIFO, a link leading out of the config directory, a file `stat` cannot read) is
  * left out and told to the service's `skip`.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { SessionInfo } from "../ClaudeProjects.js"
 import type { ClaudeProjectsError } from "../ClaudeProjectsError.js"
-import { META_BYTES, metaOfText } from "../PlainListing.js"
+import * as ConfigTree from "../ConfigTree.js"
+import { META_BYTES, metaOfText, walkedSessions } from "../PlainListing.js"
 import type * as SessionIndex from "../SessionIndex.js"
+import type * as SessionIndexCache from "../SessionIndexCache.js"
 import * as TranscriptReader from "../TranscriptReader.js"
-import * as ConfigTree from "./configTree.js"
 import { fail, type ProjectsTree } from "./projectsTree.js"
 
 /** A main transcript as listed: where it is, with what `stat` said. */
@@ -28,7 +30,7 @@ export interface ListedSubagent {
 }
 
 /**
- * `list` run over a walk of the tree (`configTree.ts`, the one walk: `PlainListing` lists through
+ * `list` run over a walk of the tree (`ConfigTree`, the one walk: `PlainListing` lists through
  * it too); the paths it left out are told to the service's `skip`, in the order met, and a failure
  * becomes the operation's error.
  */
@@ -64,6 +66,28 @@ export const listedSessions = (
   projectKey: string | undefined
 ): Effect.Effect<Array<ListedTranscript>, ClaudeProjectsError> =>
   walked(tree, operation, (walk) => ConfigTree.listedSessions(walk, projectKey))
+
+/**
+ * The sessions of one project or of every project with their metadata: the one plain listing
+ * (`PlainListing.walkedSessions`); what it left out is told to the service's `skip`, in the order
+ * met, and a failure becomes the operation's error.
+ */
+export const sessionsWithMetadata = (
+  tree: ProjectsTree,
+  projectKey: string | undefined,
+  index: SessionIndexCache.IndexOptions
+): Effect.Effect<Array<SessionInfo>, ClaudeProjectsError> =>
+  Effect.suspend(() => {
+    const listed = walkedSessions(ConfigTree.walkOf(tree.configDir, tree.followSymlinks), projectKey, index)
+    const told = listed.skipped.map((skipped) => tree.skip(skipped.path, skipped.reason, skipped.description))
+    const { failure } = listed
+    return Effect.zipRight(
+      Effect.all(told, { discard: true }),
+      failure === undefined
+        ? Effect.succeed(listed.sessions)
+        : Effect.fail(fail(failure.reason, "listSessions", failure.description, failure.cause))
+    )
+  }).pipe(Effect.withSpan("SessionIndex.metadata"))
 
 // A sidecar read like a transcript: a regular file only (a FIFO is never waited on), at most
 // META_BYTES, not nested deeper than a line may be; anything else is no metadata.

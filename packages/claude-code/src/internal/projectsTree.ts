@@ -8,13 +8,13 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import { ClaudeProjectsError } from "../ClaudeProjectsError.js"
+import type { SkipReason } from "../ConfigTree.js"
 import type * as TranscriptReader from "../TranscriptReader.js"
-import type { SkipReason } from "./configTree.js"
 import { isProjectKey, isSafeSegment } from "./paths.js"
 import { errorWords } from "./regularFile.js"
 
 /** Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons). */
-export type { SkipReason } from "./configTree.js"
+export type { SkipReason } from "../ConfigTree.js"
 
 /** The directory a service works in, with what its steps need. */
 export interface ProjectsTree {

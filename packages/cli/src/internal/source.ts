@@ -3,7 +3,7 @@
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`), and how a session is found by id or id prefix.
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import { plural } from "@acx/convert/Plural"
+import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -18,11 +18,8 @@ import { configDirOf } from "./configDir.js"
 import { projectLabel } from "./projectKey.js"
 import { isStoreBacked } from "./storeBacked.js"
 
-/** The warning line for a path a listing left out. */
-export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
-  `acx: warning: skipped ${CliError.printable(skipped.path)}: ${CliError.printable(skipped.description)}${
-    skipped.reason === "Symlink" ? " (--follow-symlinks reads it)" : ""
-  }`
+/** The warning line for a path a listing left out (`@acx/claude-code/ListingWarnings`). */
+export const skippedWarning = ListingWarnings.skippedWarning
 
 /**
  * The config directory as a `ClaudeProjects` layer: it must exist (else `NotFound`, before any
@@ -123,33 +120,13 @@ export const findSession = (
   })
 
 /** A transcript and how many of its lines were malformed. */
-export interface MalformedFile {
-  readonly file: string
-  readonly lines: number
-  /** The byte offset of the first, when known. */
-  readonly firstOffset?: number | undefined
-}
-
-const MALFORMED_FILES_SHOWN = 5
+export type MalformedFile = ListingWarnings.MalformedFile
 
 /**
- * The one warning line for malformed lines skipped over several files: the total, then the
- * files with their counts (the first five, then how many more); `undefined` when none were.
+ * The one warning line for malformed lines skipped over several files
+ * (`@acx/claude-code/ListingWarnings`); `undefined` when none were.
  */
-export const malformedWarning = (files: ReadonlyArray<MalformedFile>): string | undefined => {
-  const bad = files.filter((file) => file.lines > 0)
-  if (bad.length === 0) return undefined
-  const total = bad.reduce((sum, file) => sum + file.lines, 0)
-  const shown = bad.slice(0, MALFORMED_FILES_SHOWN).map((file) =>
-    `${CliError.printable(file.file)} (${file.lines}${
-      file.firstOffset === undefined ? "" : `, first at byte ${file.firstOffset}`
-    })`
-  )
-  const more = bad.length > MALFORMED_FILES_SHOWN ? ` and ${bad.length - MALFORMED_FILES_SHOWN} more` : ""
-  return `acx: warning: ${plural(total, "malformed line")} skipped in ${plural(bad.length, "file")}: ${
-    shown.join(", ")
-  }${more}`
-}
+export const malformedWarning = ListingWarnings.malformedWarning
 
 /** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
 export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: string | undefined): string =>

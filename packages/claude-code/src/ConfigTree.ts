@@ -10,24 +10,41 @@
  * cannot read, a directory the user may not list. What stops an operation is a
  * {@link TreeFailure}: a project asked for that is not there, an invalid project key, a
  * directory that cannot be listed for another reason.
+ *
+ * @since 0.5.0
  */
 import { isUuid } from "@acx/schema/Uuid"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { isProjectKey, isSafeSegment } from "./paths.js"
-import { errorWords } from "./regularFile.js"
+import { isProjectKey, isSafeSegment } from "./internal/paths.js"
+import { errorWords } from "./internal/regularFile.js"
 
-/** Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons). */
+/**
+ * Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons).
+ *
+ * @since 0.5.0
+ * @category models
+ */
 export type SkipReason = "Directory" | "NotAFile" | "Symlink" | "Unreadable"
 
-/** A path a listing left out, and why in words. */
+/**
+ * A path a listing left out, and why in words.
+ *
+ * @since 0.5.0
+ * @category models
+ */
 export interface Skipped {
   readonly path: string
   readonly reason: SkipReason
   readonly description: string
 }
 
-/** What stops a listing: `ClaudeProjectsError`'s reason and description, without the operation. */
+/**
+ * What stops a listing: `ClaudeProjectsError`'s reason and description, without the operation.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
 export class TreeFailure extends Error {
   constructor(
     readonly reason: "NotFound" | "Io" | "PathEscape",
@@ -38,7 +55,12 @@ export class TreeFailure extends Error {
   }
 }
 
-/** One walk: where it is, and what it met on the way. */
+/**
+ * One walk: where it is, and what it met on the way.
+ *
+ * @since 0.5.0
+ * @category models
+ */
 export interface Walk {
   readonly configDir: string
   readonly projectsDir: string
@@ -50,7 +72,12 @@ export interface Walk {
   realConfigDir?: string
 }
 
-/** A main transcript: where it is, with what `stat` said. */
+/**
+ * A main transcript: where it is, with what `stat` said.
+ *
+ * @since 0.5.0
+ * @category models
+ */
 export interface TreeSession {
   readonly projectKey: string
   readonly sessionId: string
@@ -61,7 +88,12 @@ export interface TreeSession {
   readonly size: number
 }
 
-/** A walk of `<configDir>/projects` (`configDir` absolute). */
+/**
+ * A walk of `<configDir>/projects` (`configDir` absolute).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
 export const walkOf = (configDir: string, followSymlinks = false): Walk => ({
   configDir,
   projectsDir: path.join(configDir, "projects"),
@@ -167,7 +199,12 @@ const isDirectory = (target: string, entry?: fs.Dirent): boolean => {
   }
 }
 
-/** The project directories: safe names of directories (or links allowed to them), sorted. */
+/**
+ * The project directories: safe names of directories (or links allowed to them), sorted.
+ *
+ * @since 0.5.0
+ * @category walking
+ */
 export const projectKeys = (walk: Walk): Array<string> =>
   listDir(walk, walk.projectsDir).flatMap((entry) => {
     const name = entry.name
@@ -199,7 +236,12 @@ const checkTranscript = (walk: Walk, projectKey: string, entry: fs.Dirent): Tree
   return { projectKey, sessionId, file, mtime: stat.mtime.getTime(), size: stat.size }
 }
 
-/** The main transcripts of one project directory, in name order. */
+/**
+ * The main transcripts of one project directory, in name order.
+ *
+ * @since 0.5.0
+ * @category walking
+ */
 export const sessionsIn = (walk: Walk, projectKey: string, mustExist = false): Array<TreeSession> =>
   listDir(walk, path.join(walk.projectsDir, projectKey), mustExist).flatMap((entry) => {
     if (!entry.name.endsWith(".jsonl") || !isUuid(entry.name.slice(0, -".jsonl".length))) return []
@@ -207,7 +249,12 @@ export const sessionsIn = (walk: Walk, projectKey: string, mustExist = false): A
     return found === undefined ? [] : [found]
   })
 
-/** The sessions of one project (its directory must exist) or of every project. */
+/**
+ * The sessions of one project (its directory must exist) or of every project.
+ *
+ * @since 0.5.0
+ * @category walking
+ */
 export const listedSessions = (walk: Walk, projectKey: string | undefined): Array<TreeSession> => {
   if (projectKey === undefined) return projectKeys(walk).flatMap((key) => sessionsIn(walk, key))
   if (!isProjectKey(projectKey)) {
@@ -260,13 +307,23 @@ const walkFiles = (walk: Walk, dir: string, seen: Set<string>): Array<string> =>
   })
 }
 
-/** A subagent's transcript under a session's `subagents` directory. */
+/**
+ * A subagent's transcript under a session's `subagents` directory.
+ *
+ * @since 0.5.0
+ * @category models
+ */
 export interface TreeSubagent {
   readonly agentId: string
   readonly file: string
 }
 
-/** The `agent-<agentId>.jsonl` files anywhere under `dir` (a session's `subagents` directory). */
+/**
+ * The `agent-<agentId>.jsonl` files anywhere under `dir` (a session's `subagents` directory).
+ *
+ * @since 0.5.0
+ * @category walking
+ */
 export const subagentsUnder = (walk: Walk, dir: string): Array<TreeSubagent> =>
   walkFiles(walk, dir, new Set()).flatMap((file) => {
     const match = /^agent-(.+)\.jsonl$/.exec(path.basename(file))
