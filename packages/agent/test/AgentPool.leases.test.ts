@@ -1,7 +1,7 @@
 /**
  * Two pool processes on one Postgres (the registry and the session store on it), each running
  * the real Claude Code CLI against the model double:
- * - competing for the same 20 conversations, never two owners at once: every conversation's two
+ * - competing for the same 8 conversations, never two owners at once: every conversation's two
  *   turns see one another (the second sees the first's prompt — no process ran it from a stale copy);
  * - an owner paused (SIGSTOP) past its lease while a turn runs: another takes the conversation
  *   over once the lease expires, not before; when it wakes it appends nothing and records no turn
@@ -216,8 +216,11 @@ describe(`Two AgentPool processes on one Postgres${pgUrl === undefined ? " — s
     gate.close()
   }, 60_000)
 
-  maybe("compete for 20 conversations: never two owners, every second turn sees the first", async () => {
-    const keys = Array.from({ length: 20 }, (_, i) => `conv-${run}-${i}`)
+  maybe("compete for 8 conversations: never two owners, every second turn sees the first", async () => {
+    // 8 conversations, 16 asks at once, 6 slots (maxWarm 3 each): every ask contends for its
+    // conversation's lease and most wait for a slot too; more conversations repeat the same
+    // contention at a Claude Code start each
+    const keys = Array.from({ length: 8 }, (_, i) => `conv-${run}-${i}`)
     // whoever answers a conversation first closes it at once, handing its lease to the other
     // process waiting for it: left warm, it would keep the lease until its pool evicted it for a
     // newcomer (while asks were queued) or until the idle timeout — a minute (the later tests need
