@@ -46,6 +46,7 @@ import {
 import * as ProjectsWrite from "./internal/projectsWrite.js"
 import { foldTranscript, lineParser } from "./internal/transcriptFile.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
+import type * as SessionInfoModel from "./SessionInfo.js"
 import * as TranscriptReader from "./TranscriptReader.js"
 
 /**
@@ -80,22 +81,12 @@ export interface SessionFile {
 }
 
 /**
- * A session as a listing shows it: where it is, and its metadata (`@acx/convert/SessionMetadata`:
- * title, first prompt as a listing shows it — a slash command as `/name args` —, last prompt,
- * cwd, branch, start and last times).
+ * A session as a listing shows it (`SessionInfo.ts`, where the plain readers find it too).
  *
  * @since 0.1.0
  * @category models
  */
-export interface SessionInfo extends SessionMetadata.SessionMetadata {
-  readonly projectKey: string
-  readonly sessionId: string
-  readonly file: string
-  /** Epoch milliseconds. */
-  readonly mtime: number
-  /** Bytes. */
-  readonly size: number
-}
+export type SessionInfo = SessionInfoModel.SessionInfo
 
 /**
  * A path a listing left out, and why:

@@ -7,7 +7,7 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type * as SessionMetadata from "@acx/convert/SessionMetadata"
-import type * as ClaudeProjects from "./ClaudeProjects.js"
+import type * as SessionInfo from "./SessionInfo.js"
 
 /**
  * One row of a listing: the shape of `SessionListing.ListedSession` (its Schema's type), declared
@@ -127,7 +127,7 @@ const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"
  * @category rows
  */
 export const rows = (
-  sessions: ReadonlyArray<ClaudeProjects.SessionInfo>,
+  sessions: ReadonlyArray<SessionInfo.SessionInfo>,
   origins: RowOrigins = new Map()
 ): Array<ListedSession> =>
   // each session's time parsed once, not at every comparison (a hub lists thousands)

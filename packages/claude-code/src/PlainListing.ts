@@ -19,11 +19,11 @@
 import { exceedsDepth } from "@acx/schema/JsonDepth"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type * as ClaudeProjects from "./ClaudeProjects.js"
 import * as ConfigTree from "./ConfigTree.js"
 import * as ListingRows from "./ListingRows.js"
 import * as ProjectOrigin from "./ProjectOrigin.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
+import type * as SessionInfo from "./SessionInfo.js"
 
 /**
  * A main transcript as `ClaudeProjects` lists it, with what `stat` said.
@@ -307,7 +307,7 @@ export interface ListingFailure {
  */
 export type WalkedSessions =
   | {
-    readonly sessions: Array<ClaudeProjects.SessionInfo>
+    readonly sessions: Array<SessionInfo.SessionInfo>
     readonly skipped: ReadonlyArray<ConfigTree.Skipped>
     readonly failure?: undefined
   }

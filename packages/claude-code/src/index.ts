@@ -204,3 +204,10 @@ export * as ClaudeSettingsFiles from "./ClaudeSettingsFiles.js"
  * @since 0.5.0
  */
 export * as ClaudeSettingsError from "./ClaudeSettingsError.js"
+
+/**
+ * A session as a listing shows it: the model the listings and their rows share.
+ *
+ * @since 0.5.0
+ */
+export * as SessionInfo from "./SessionInfo.js"

@@ -7,12 +7,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { SessionInfo } from "../ClaudeProjects.js"
 import type { ClaudeProjectsError } from "../ClaudeProjectsError.js"
 import * as ConfigTree from "../ConfigTree.js"
 import { META_BYTES, metaOfText, walkedSessions } from "../PlainListing.js"
 import type * as SessionIndex from "../SessionIndex.js"
 import type * as SessionIndexCache from "../SessionIndexCache.js"
+import type { SessionInfo } from "../SessionInfo.js"
 import * as TranscriptReader from "../TranscriptReader.js"
 import { fail, type ProjectsTree } from "./projectsTree.js"
 
