@@ -18,6 +18,8 @@ import { sessionsTable } from "../src/commands/run/sessions.js"
 import { statsReport } from "../src/commands/run/stats.js"
 import * as format from "../src/internal/format.js"
 import { openStore } from "../src/internal/storeSource.js"
+import { processIo } from "../src/CommandIo.js"
+import { CurrentIo } from "../src/internal/currentIo.js"
 
 const [command, spec, ...flags] = process.argv.slice(2)
 const json = flags.includes("--json")
@@ -33,7 +35,7 @@ const program = Effect.gen(function*() {
   yield* Console.log(json ? format.json(SessionStats.statsJson(result)) : statsReport(result))
 })
 
-Effect.runPromise(Effect.scoped(program)).catch((error: unknown) => {
+Effect.runPromise(Effect.scoped(program).pipe(Effect.provideService(CurrentIo, processIo()))).catch((error: unknown) => {
   process.stderr.write(`store-read: ${String(error)}\n`)
   process.exitCode = 1
 })

@@ -36,6 +36,6 @@ export interface ChatOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<ChatOptions> = effectCommand(async (options) =>
+export const run: CommandRun<ChatOptions> = effectCommand(async (options, io) =>
   (await import("./run/chat.js")).run(options)
 )

@@ -159,34 +159,34 @@ const admin = () => import("./run/memory.js")
  * @since 0.6.0
  * @category commands
  */
-export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await admin()).status(options))
+export const status: CommandRun<StatusOptions> = effectCommand(async (options, io) => (await admin()).status(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const search: CommandRun<SearchOptions> = effectCommand(async (options) =>
-  (await admin()).search(withProjectDir(options))
+export const search: CommandRun<SearchOptions> = effectCommand(async (options, io) =>
+  (await admin()).search(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const show: CommandRun<ShowOptions> = effectCommand(async (options) => (await admin()).show(options))
+export const show: CommandRun<ShowOptions> = effectCommand(async (options, io) => (await admin()).show(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const timeline: CommandRun<TimelineOptions> = effectCommand(async (options) => (await admin()).timeline(options))
+export const timeline: CommandRun<TimelineOptions> = effectCommand(async (options, io) => (await admin()).timeline(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const context: CommandRun<ContextOptions> = effectCommand(async (options) =>
-  (await admin()).context(withProjectDir(options))
+export const context: CommandRun<ContextOptions> = effectCommand(async (options, io) =>
+  (await admin()).context(withProjectDir(options, io))
 )
 
 /**
@@ -199,15 +199,15 @@ export const retry: CommandRun<object> = effectCommand(async () => (await admin(
  * @since 0.6.0
  * @category commands
  */
-export const forget: CommandRun<ForgetOptions> = effectCommand(async (options) =>
-  (await admin()).forget(withProjectDir(options))
+export const forget: CommandRun<ForgetOptions> = effectCommand(async (options, io) =>
+  (await admin()).forget(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const sync: CommandRun<SyncOptions> = effectCommand(async (options) =>
+export const sync: CommandRun<SyncOptions> = effectCommand(async (options, io) =>
   (await import("./run/memoryTeam.js")).sync(options)
 )
 
@@ -221,37 +221,37 @@ export const backup: CommandRun<object> = effectCommand(async () => (await admin
  * @since 0.6.0
  * @category commands
  */
-export const restore: CommandRun<RestoreOptions> = effectCommand(async (options) => (await admin()).restore(options))
+export const restore: CommandRun<RestoreOptions> = effectCommand(async (options, io) => (await admin()).restore(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const install: CommandRun<InstallOptions> = effectCommand(async (options) =>
-  (await admin()).install(withProjectDir(options))
+export const install: CommandRun<InstallOptions> = effectCommand(async (options, io) =>
+  (await admin()).install(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const uninstall: CommandRun<UninstallOptions> = effectCommand(async (options) =>
-  (await admin()).uninstall(withProjectDir(options))
+export const uninstall: CommandRun<UninstallOptions> = effectCommand(async (options, io) =>
+  (await admin()).uninstall(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const backfill: CommandRun<BackfillOptions> = effectCommand(async (options) =>
-  (await import("./run/memoryBackfill.js")).run(withProjectDir(options))
+export const backfill: CommandRun<BackfillOptions> = effectCommand(async (options, io) =>
+  (await import("./run/memoryBackfill.js")).run(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const demo: CommandRun<DemoOptions> = effectCommand(async (options) =>
+export const demo: CommandRun<DemoOptions> = effectCommand(async (options, io) =>
   (await import("./run/memoryDemo.js")).run(options)
 )
 

@@ -52,7 +52,7 @@ export interface SyncUninstallOptions {
   readonly project: string | undefined
 }
 
-const full: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
+const full: CommandRun<SyncOptions> = effectCommand(async (options, io) => (await import("./run/sync.js")).run(options))
 
 /**
  * An unchanged `acx sync` into a SQLite store is answered by `fastSync.ts` (no Effect: the
@@ -77,14 +77,14 @@ export const run: CommandRun<SyncOptions> = async (options, io) => {
  * @since 0.6.0
  * @category commands
  */
-export const install: CommandRun<SyncInstallOptions> = effectCommand(async (options) =>
-  (await import("./run/syncInstall.js")).install(withProjectDir(options))
+export const install: CommandRun<SyncInstallOptions> = effectCommand(async (options, io) =>
+  (await import("./run/syncInstall.js")).install(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options) =>
-  (await import("./run/syncInstall.js")).uninstall(withProjectDir(options))
+export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options, io) =>
+  (await import("./run/syncInstall.js")).uninstall(withProjectDir(options, io))
 )

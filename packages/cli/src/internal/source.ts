@@ -4,7 +4,6 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import { plural } from "@acx/convert/Plural"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -15,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 import { configDirOf } from "./configDir.js"
+import * as CurrentIo from "./currentIo.js"
 import { projectLabel } from "./projectKey.js"
 import { isStoreBacked } from "./storeBacked.js"
 
@@ -32,10 +32,11 @@ export const skippedWarning = (skipped: ClaudeProjects.SkippedPath): string =>
 export const projectsLayer = (
   configDir: string | undefined,
   options: { readonly followSymlinks?: boolean } = {}
-): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem> =>
+): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem | CurrentIo.CurrentIo> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const { dir, resolved } = configDirOf(configDir)
+    const io = yield* CurrentIo.CurrentIo
+    const { dir, resolved } = configDirOf(configDir, io.env, io.cwd)
     const type = yield* fs.stat(resolved).pipe(
       Effect.map((info) => info.type),
       Effect.orElseSucceed(() => undefined)
@@ -51,7 +52,7 @@ export const projectsLayer = (
       ClaudeProjects.layerNode({
         configDir: resolved,
         followSymlinks: options.followSymlinks === true,
-        cacheDir: AcxHome.paths().cache,
+        cacheDir: CurrentIo.acxPaths(io).cache,
         onSkipped: (skipped) =>
           Effect.suspend(() => {
             if (warned.has(skipped.path)) return Effect.void
@@ -197,7 +198,7 @@ export const readingLayer = (
 ): Layer.Layer<
   ClaudeProjects.ClaudeProjects,
   CliError.CliError | SessionStore.SessionStoreError,
-  FileSystem.FileSystem
+  FileSystem.FileSystem | CurrentIo.CurrentIo
 > =>
   from === undefined
     ? projectsLayer(configDir, options)

@@ -18,6 +18,7 @@ import { projectsLayer } from "../../internal/source.js"
 import { outcome } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ImportOptions } from "../import.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 
 const SHOWN_FILES = 5
 
@@ -83,7 +84,7 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, pr
     const projects = yield* ClaudeProjects.ClaudeProjects
     const projectKey = project
     const total = (yield* projects.listSessionFiles(projectKey)).length
-    const bar = progress("importing", { enabled: !json, unit: "sessions" })
+    const bar = progress("importing", yield* CurrentIo, { enabled: !json, unit: "sessions" })
     const started = Date.now()
     const result = yield* Effect.gen(function*() {
       const store = yield* SessionStore.SessionStore

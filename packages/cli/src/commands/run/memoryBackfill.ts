@@ -24,6 +24,7 @@ import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
 import { isStoreBacked, type MalformedFile, malformedWarning, readingLayer } from "../../internal/source.js"
 import type { BackfillOptions } from "../memory.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * A config directory's main transcripts, or a store's (`--from`), as a backfill source (its
@@ -88,12 +89,13 @@ const ask = (question: string) =>
  */
 export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }: BackfillOptions) =>
   Effect.gen(function*() {
-    const paths = files()
+    const paths = yield* files
     const { config } = MemoryConfig.load(paths.home)
     const sinceMs = since === undefined ? undefined : yield* parseDate(since)
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const bar = progress("backfill", { enabled: !json, unit: "sessions" })
-    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
+    const io = yield* CurrentIo
+    const bar = progress("backfill", io, { enabled: !json, unit: "sessions" })
+    const interactive = process.stdin.isTTY === true && io.stderrIsTTY
     const malformed = new Map<string, MalformedFile>()
     const report = yield* withDatabase(MemoryBackfill.run({
       source: configDirSource(projects, malformed),

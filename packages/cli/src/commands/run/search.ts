@@ -19,6 +19,7 @@ import { useColor } from "../../internal/help.js"
 import { projectLabel } from "../../internal/options.js"
 import { readTarget } from "../../internal/target.js"
 import type { SearchOptions } from "../search.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 
 // Where the snippet marks a match, until the line is made printable: private-use characters,
 // which no control-character filter touches, then bold (a terminal) or `**` (anything else).
@@ -117,6 +118,7 @@ export const run = ({ from, json, limit, project, query, role, since }: SearchOp
       const where = options.projectKey === undefined ? "" : ` in project ${projectLabel(options.projectKey)}`
       return yield* Console.log(`no match for ${JSON.stringify(text)}${where} in ${target.display}`)
     }
-    const color = useColor(process.env, process.stdout.isTTY === true)
+    const io = yield* CurrentIo
+    const color = useColor(io.env, io.isTTY)
     yield* Console.log(hitsText(result, color ? { open: BOLD, close: NORMAL } : { open: "**", close: "**" }))
   })

@@ -11,7 +11,6 @@ import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -21,6 +20,8 @@ import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsOptions } from "../stats.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * The table (a row per group; a row with several models is followed by one sub-row per model)
@@ -76,13 +77,14 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) 
 // Kept as the full path prints it once that cache holds them: every transcript from the cache
 // (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
+  io: CommandIo,
   args: StatsOptions,
   store: { readonly spec: string; readonly location: string },
   folds: SessionStats.StatsFolds,
   result: ReturnType<typeof SessionStats.reportStats>,
   output: string
 ) => {
-  const kept = KeptReport.postgresStore(store.spec)
+  const kept = KeptReport.postgresStore(store.spec, io.env as NodeJS.ProcessEnv)
   const { listed, origins } = folds as Partial<StoreStats.StoreStatsFolds & { origins: StatsOrigins.Origins }>
   const { run } = result
   if (
@@ -92,7 +94,7 @@ const keepReport = (
     result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
     run.folds.some((item) => item.fold.malformed > 0)
   ) return
-  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(AcxHome.paths().cache, store.location))
+  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(acxPaths(io).cache, store.location))
   if (statsCache === undefined) return
   const transcripts = run.files.cached + run.files.appended + run.files.folded
   const asCached = { ...result, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } }
@@ -104,7 +106,8 @@ const keepReport = (
       origins: origins === undefined ? undefined : StoreCatalogSql.originsDigest(origins),
       statsCache
     },
-    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output
+    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output,
+    acxPaths(io).cache
   )
 }
 
@@ -135,7 +138,7 @@ export const run = (args: StatsOptions) =>
     if (json) {
       const output = format.json(SessionStats.statsJson(result))
       yield* Console.log(output)
-      if (store !== undefined) keepReport(args, store, folds, result, output)
+      if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
       return
     }
     if (result.report.rows.length === 0) {
@@ -144,7 +147,7 @@ export const run = (args: StatsOptions) =>
     }
     const output = statsReport(result)
     yield* Console.log(output)
-    if (store !== undefined) keepReport(args, store, folds, result, output)
+    if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
     const warning = malformedWarning(
       result.run.folds.map((item) => ({
         file: item.file,

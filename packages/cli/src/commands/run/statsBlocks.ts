@@ -20,6 +20,7 @@ import { blocksTable, nowLine } from "../../internal/blocksTable.js"
 import * as format from "../../internal/format.js"
 import { listenForSignal } from "../../internal/signals.js"
 import type { StatsOptions } from "../stats.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 
 const HIDE_CURSOR = "\u001b[?25l"
 const SHOW_CURSOR = "\u001b[?25h"
@@ -73,7 +74,8 @@ export const runLive = <E, R>(
 ) =>
   Effect.gen(function*() {
     if (args.interval < 1) return yield* CliError.invalidArgument("--interval: at least 1 second")
-    const tty = process.stdout.isTTY === true && !args.json
+    const io = yield* CurrentIo
+    const tty = io.isTTY && !args.json
     let warned = false
     const tick = Effect.gen(function*() {
       const folds = yield* fold
@@ -87,14 +89,14 @@ export const runLive = <E, R>(
       }
       if (!tty) return yield* Console.log(nowLine(blocks))
       const recent = { ...blocks, rows: blocks.rows.slice(-Math.max(3, (process.stdout.rows ?? 24) - 8)) }
-      yield* Effect.sync(() => process.stdout.write(`${HOME_AND_CLEAR}${blocksTable(recent)}\n`))
+      yield* Effect.promise(() => io.stdout(`${HOME_AND_CLEAR}${blocksTable(recent)}\n`))
     })
     const loop = Effect.forever(Effect.zipRight(tick, Effect.sleep(Duration.seconds(args.interval))))
     const restore = Effect.sync(() => {
-      if (tty) process.stdout.write(SHOW_CURSOR)
+      if (tty) void io.stdout(SHOW_CURSOR)
     })
     // listening before the cursor is hidden: a Ctrl-C at any moment after is answered
     const stopped = yield* listenForSignal
-    if (tty) yield* Effect.sync(() => process.stdout.write(HIDE_CURSOR))
+    if (tty) yield* Effect.promise(() => io.stdout(HIDE_CURSOR))
     yield* Effect.raceFirst(loop, stopped).pipe(Effect.ensuring(restore))
   }).pipe(Effect.scoped)
