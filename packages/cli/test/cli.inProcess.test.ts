@@ -101,11 +101,21 @@ describe("the io reaches all the way down", () => {
     const b = machine("d", "-tmp-d")
     const cwdBefore = process.cwd()
     const envBefore = { ...process.env }
-    const [first, second, missing] = await Promise.all([
+    const runs = Promise.all([
       acxInProcess(["sessions", "--config-dir", "claude"], { cwd: a.dir }),
       acxInProcess(["sessions"], { env: { CLAUDE_CONFIG_DIR: b.configDir } }),
       acxInProcess(["sessions", "--config-dir", "claude"], { cwd: root })
     ])
+    // the process as the runs leave it at every turn of the event loop while they go
+    const seen = new Set<string>()
+    let done = false
+    void runs.finally(() => (done = true))
+    while (!done) {
+      seen.add(`${process.cwd()} ${process.env["CLAUDE_CONFIG_DIR"]} ${process.env["ACX_HOME"]}`)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect([...seen]).toEqual([`${cwdBefore} ${envBefore["CLAUDE_CONFIG_DIR"]} ${envBefore["ACX_HOME"]}`])
+    const [first, second, missing] = await runs
     expect(first.code).toBe(0)
     expect(first.stdout).toContain(a.sessionId.slice(0, 8))
     expect(first.stdout).not.toContain(b.sessionId.slice(0, 8))
