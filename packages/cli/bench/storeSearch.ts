@@ -13,9 +13,9 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { openStore } from "../src/internal/storeSource.js"
 import { processIo } from "../src/CommandIo.js"
 import { CurrentIo } from "../src/internal/currentIo.js"
+import { openStore } from "../src/internal/storeSource.js"
 
 /** A synced store the later parts read. */
 export interface StoreUnderTest {

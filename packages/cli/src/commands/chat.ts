@@ -36,6 +36,6 @@ export interface ChatOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<ChatOptions> = effectCommand(async (options, io) =>
+export const run: CommandRun<ChatOptions> = effectCommand(async (options) =>
   (await import("./run/chat.js")).run(options)
 )

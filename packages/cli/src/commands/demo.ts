@@ -32,6 +32,6 @@ export interface DemoOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<DemoOptions> = effectCommand(async (options, io) =>
+export const run: CommandRun<DemoOptions> = effectCommand(async (options) =>
   (await import("./run/demo.js")).run(options)
 )

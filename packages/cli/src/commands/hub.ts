@@ -69,28 +69,28 @@ const hub = () => import("./run/hub.js")
  * @since 0.6.0
  * @category commands
  */
-export const init: CommandRun<InitOptions> = effectCommand(async (options, io) => (await hub()).init(options))
+export const init: CommandRun<InitOptions> = effectCommand(async (options) => (await hub()).init(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const user: CommandRun<UserOptions> = effectCommand(async (options, io) => (await hub()).user(options))
+export const user: CommandRun<UserOptions> = effectCommand(async (options) => (await hub()).user(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const grant: CommandRun<GrantOptions> = effectCommand(async (options, io) => (await hub()).grant(options))
+export const grant: CommandRun<GrantOptions> = effectCommand(async (options) => (await hub()).grant(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const revoke: CommandRun<GrantOptions> = effectCommand(async (options, io) => (await hub()).revoke(options))
+export const revoke: CommandRun<GrantOptions> = effectCommand(async (options) => (await hub()).revoke(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const status: CommandRun<StatusOptions> = effectCommand(async (options, io) => (await hub()).status(options))
+export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await hub()).status(options))

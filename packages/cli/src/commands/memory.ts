@@ -159,7 +159,7 @@ const admin = () => import("./run/memory.js")
  * @since 0.6.0
  * @category commands
  */
-export const status: CommandRun<StatusOptions> = effectCommand(async (options, io) => (await admin()).status(options))
+export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await admin()).status(options))
 
 /**
  * @since 0.6.0
@@ -173,13 +173,13 @@ export const search: CommandRun<SearchOptions> = effectCommand(async (options, i
  * @since 0.6.0
  * @category commands
  */
-export const show: CommandRun<ShowOptions> = effectCommand(async (options, io) => (await admin()).show(options))
+export const show: CommandRun<ShowOptions> = effectCommand(async (options) => (await admin()).show(options))
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const timeline: CommandRun<TimelineOptions> = effectCommand(async (options, io) => (await admin()).timeline(options))
+export const timeline: CommandRun<TimelineOptions> = effectCommand(async (options) => (await admin()).timeline(options))
 
 /**
  * @since 0.6.0
@@ -207,7 +207,7 @@ export const forget: CommandRun<ForgetOptions> = effectCommand(async (options, i
  * @since 0.6.0
  * @category commands
  */
-export const sync: CommandRun<SyncOptions> = effectCommand(async (options, io) =>
+export const sync: CommandRun<SyncOptions> = effectCommand(async (options) =>
   (await import("./run/memoryTeam.js")).sync(options)
 )
 
@@ -221,7 +221,7 @@ export const backup: CommandRun<object> = effectCommand(async () => (await admin
  * @since 0.6.0
  * @category commands
  */
-export const restore: CommandRun<RestoreOptions> = effectCommand(async (options, io) => (await admin()).restore(options))
+export const restore: CommandRun<RestoreOptions> = effectCommand(async (options) => (await admin()).restore(options))
 
 /**
  * @since 0.6.0
@@ -251,7 +251,7 @@ export const backfill: CommandRun<BackfillOptions> = effectCommand(async (option
  * @since 0.6.0
  * @category commands
  */
-export const demo: CommandRun<DemoOptions> = effectCommand(async (options, io) =>
+export const demo: CommandRun<DemoOptions> = effectCommand(async (options) =>
   (await import("./run/memoryDemo.js")).run(options)
 )
 

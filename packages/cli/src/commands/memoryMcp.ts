@@ -21,7 +21,7 @@ export interface McpOptions {
   readonly from: string | undefined
 }
 
-const server: CommandRun<McpOptions> = effectCommand(async (options, io) =>
+const server: CommandRun<McpOptions> = effectCommand(async (options) =>
   (await import("./run/memoryMcp.js")).run(options)
 )
 

@@ -99,4 +99,4 @@ export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(a
  * @since 0.6.0
  * @category commands
  */
-export const refresh: CommandRun<RefreshOptions> = effectCommand(async (options, io) => (await installs()).refresh(options))
+export const refresh: CommandRun<RefreshOptions> = effectCommand(async (options) => (await installs()).refresh(options))

@@ -52,7 +52,7 @@ export interface SyncUninstallOptions {
   readonly project: string | undefined
 }
 
-const full: CommandRun<SyncOptions> = effectCommand(async (options, io) => (await import("./run/sync.js")).run(options))
+const full: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
 
 /**
  * An unchanged `acx sync` into a SQLite store is answered by `fastSync.ts` (no Effect: the

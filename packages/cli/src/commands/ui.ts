@@ -27,4 +27,4 @@ export interface UiOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<UiOptions> = effectCommand(async (options, io) => (await import("./run/ui.js")).run(options))
+export const run: CommandRun<UiOptions> = effectCommand(async (options) => (await import("./run/ui.js")).run(options))

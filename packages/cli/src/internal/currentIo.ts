@@ -13,9 +13,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Console as NodeConsole } from "node:console"
 import * as path from "node:path"
-import { homeDir } from "./configDir.js"
 import { Writable } from "node:stream"
 import type { CommandIo } from "../CommandIo.js"
+import { homeDir } from "./configDir.js"
 
 /** The io of the command being run. */
 export class CurrentIo extends Context.Tag("@acx/cli/CurrentIo")<CurrentIo, CommandIo>() {}

@@ -14,9 +14,9 @@ import * as readline from "node:readline"
 import { type CliError, describeError, printable, turnFailed } from "../../CliError.js"
 import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { costLine, isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
+import { CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatOptions } from "../chat.js"
-import { CurrentIo, resolvePath } from "../../internal/currentIo.js"
 
 const err = (line: string) => Effect.flatMap(CurrentIo, (io) => Effect.sync(() => io.stderr(`${line}\n`)))
 

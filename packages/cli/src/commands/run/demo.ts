@@ -27,12 +27,12 @@ import { describeError } from "../../CliError.js"
 import { generateDemoSession } from "../../DemoSession.js"
 import { acontextLayer } from "../../internal/acontext.js"
 import { summarizeMessage } from "../../internal/blocks.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { runRealSession } from "../../internal/realSession.js"
 import type { DemoOptions } from "../demo.js"
 import { sessionsTable } from "./sessions.js"
 import { statsReport } from "./stats.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 /** The SDK messages a live `query()` would have streamed for the conversation, in order. */
 const sdkMessagesOf = (entries: ReadonlyArray<unknown>, sessionId: string): Array<Record<string, unknown>> => {

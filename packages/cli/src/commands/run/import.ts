@@ -11,6 +11,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
@@ -18,7 +19,6 @@ import { projectsLayer } from "../../internal/source.js"
 import { outcome } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ImportOptions } from "../import.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 const SHOWN_FILES = 5
 

@@ -20,11 +20,11 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { type CliError, invalidArgument, printable } from "../../CliError.js"
+import { binOf, CurrentIo, resolvePath, settingsLocation } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
-import { binOf, CurrentIo, resolvePath, settingsLocation } from "../../internal/currentIo.js"
 import type {
   ContextOptions,
   ForgetOptions,
@@ -65,7 +65,9 @@ export const status = ({ json }: StatusOptions) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
-      `model:    ${MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, (yield* CurrentIo).env))}`,
+      `model:    ${
+        MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, (yield* CurrentIo).env))
+      }`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,

@@ -18,13 +18,13 @@ import * as Effect from "effect/Effect"
 import * as readline from "node:readline"
 import type { CliError } from "../../CliError.js"
 import { invalidArgument, printable } from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
 import { isStoreBacked, type MalformedFile, malformedWarning, readingLayer } from "../../internal/source.js"
 import type { BackfillOptions } from "../memory.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * A config directory's main transcripts, or a store's (`--from`), as a backfill source (its

@@ -13,10 +13,10 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { binOf, CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { PROMPTS, runMemoryDemo } from "../../internal/memoryDemo.js"
 import type { DemoOptions } from "../memory.js"
-import { binOf, CurrentIo, resolvePath } from "../../internal/currentIo.js"
 
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
 

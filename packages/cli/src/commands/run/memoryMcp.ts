@@ -19,13 +19,13 @@ import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { describeError } from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import { takeFront } from "../../internal/mcpFront.js"
 import { withDatabase } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { readTarget } from "../../internal/target.js"
 import { VERSION } from "../../internal/version.js"
 import type { McpOptions } from "../memoryMcp.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 /** Stdin as the server reads it: through the front when one started first, else directly. */
 const stdin = (): Stream.Stream<Uint8Array, unknown> => {

@@ -13,9 +13,9 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { type CliError, invalidArgument } from "../../CliError.js"
+import type { CurrentIo } from "../../internal/currentIo.js"
 import { databaseLayer, files, withDatabase } from "../../internal/memoryHome.js"
 import type { SyncOptions } from "../memory.js"
-import type { CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * A working directory's project identity: its git remote (`github.com/org/repo`), else its path.
@@ -28,13 +28,13 @@ export const identify = (cwd: string): string | undefined => Effect.runSync(Proj
 const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError, CurrentIo> = Effect.flatMap(
   files,
   (paths) =>
-  Either.match(TeamConfig.load(paths.home), {
-    onLeft: (error): Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> => Effect.fail(error),
-    onRight: (settings) =>
-      settings === undefined
-        ? Effect.fail(invalidArgument("the team memory is not set up: acx memory install --team postgres://…"))
-        : Effect.succeed(settings)
-  })
+    Either.match(TeamConfig.load(paths.home), {
+      onLeft: (error): Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> => Effect.fail(error),
+      onRight: (settings) =>
+        settings === undefined
+          ? Effect.fail(invalidArgument("the team memory is not set up: acx memory install --team postgres://…"))
+          : Effect.succeed(settings)
+    })
 )
 
 /**

@@ -11,11 +11,11 @@ import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { CurrentIo } from "../../internal/currentIo.js"
 import { duration } from "../../internal/format.js"
 import { files } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
 import * as MemoryTeam from "./memoryTeam.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 /** "pid N, up 3m 05s": the live worker, and how long it has held the lock. */
 const holderOf = (exit: { readonly pid: number | null; readonly startedAt: number | null }) =>

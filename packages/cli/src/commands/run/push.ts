@@ -12,11 +12,11 @@ import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
 import * as CliError from "../../CliError.js"
 import { acontextLayer } from "../../internal/acontext.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
 import type { PushOptions } from "../push.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * @since 0.1.0

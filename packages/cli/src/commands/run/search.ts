@@ -14,12 +14,12 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as CliError from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { useColor } from "../../internal/help.js"
 import { projectLabel } from "../../internal/options.js"
 import { readTarget } from "../../internal/target.js"
 import type { SearchOptions } from "../search.js"
-import { CurrentIo } from "../../internal/currentIo.js"
 
 // Where the snippet marks a match, until the line is made printable: private-use characters,
 // which no control-character filter touches, then bold (a terminal) or `**` (anything else).

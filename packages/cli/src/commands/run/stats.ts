@@ -6,6 +6,7 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
@@ -15,13 +16,13 @@ import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsOptions } from "../stats.js"
-import type { CommandIo } from "../../CommandIo.js"
-import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 
 /**
  * The table (a row per group; a row with several models is followed by one sub-row per model)
@@ -37,14 +38,23 @@ export const statsReport = table
 // `ClaudeProjects` they came from (where "no sessions …" looked). `fold` folds again each time it
 // runs (`--live`), from the cache: only what was appended is read. Grouped by project, machine or
 // user, each session's origin (`StatsOrigins`: recorded in the store, else this machine).
-const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) => {
+// the pricing of the io's acx home, then the folds cached under it
+const folding = <A, E, R>(
+  io: CommandIo,
+  fold: (options: { readonly pricing: Pricing.PricingTable; readonly cacheDir: string }) => Effect.Effect<A, E, R>
+) => {
+  const paths = acxPaths(io)
+  return Effect.flatMap(TranscriptStats.loadPricing(paths.pricing), (pricing) => fold({ pricing, cacheDir: paths.cache }))
+}
+
+const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions, io: CommandIo) => {
   const key = project
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
   return from === undefined
     ? Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-      const folds = SessionStats.foldStats(projects, key)
+      const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
       const fold = (byOrigin
         ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
         : folds).pipe(Effect.provide(context))
@@ -57,7 +67,10 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) 
       const projects = storeProjects(opened)
       // a project the store has no session of is said as a listing says it
       if (key !== undefined) yield* projects.listSessionFiles(key)
-      const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+      const folds = folding(
+        io,
+        (options) => StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+      )
       // the origins kept beside the folds: a kept report is keyed by them too
       const fold = byOrigin
         ? Effect.zipWith(
@@ -124,7 +137,7 @@ export const run = (args: StatsOptions) =>
     }
     const range = parsed.range
     if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
-    const { fold, projects, store } = { store: undefined, ...yield* source(args) }
+    const { fold, projects, store } = { store: undefined, ...yield* source(args, yield* CurrentIo) }
     if (by === "block") {
       const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
       return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))

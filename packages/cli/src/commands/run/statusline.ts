@@ -15,11 +15,11 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as CliError from "../../CliError.js"
-import { statuslineCommand } from "../../internal/hookCommand.js"
-import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../statusline.js"
 import type { CommandIo } from "../../CommandIo.js"
 import { configDirOf } from "../../internal/configDir.js"
 import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
+import { statuslineCommand } from "../../internal/hookCommand.js"
+import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../statusline.js"
 
 const describe = (report: StatuslineInstall.StatuslineReport, done: string, unchanged: string) =>
   Effect.gen(function*() {
@@ -53,7 +53,10 @@ export const install = ({ format, project, scope, wrap }: StatuslineInstallOptio
  * @category handlers
  */
 export const uninstall = ({ project, scope }: StatuslineUninstallOptions) =>
-  Effect.flatMap(CurrentIo, (io) => StatuslineInstall.uninstall({ ...settingsLocation(io), scope, projectDir: project })).pipe(
+  Effect.flatMap(
+    CurrentIo,
+    (io) => StatuslineInstall.uninstall({ ...settingsLocation(io), scope, projectDir: project })
+  ).pipe(
     Effect.flatMap((report) => describe(report, "statusline uninstalled", "nothing to uninstall"))
   )
 
@@ -63,14 +66,13 @@ export const uninstall = ({ project, scope }: StatuslineUninstallOptions) =>
  * @since 0.4.0
  * @category handlers
  */
-export const refresh = ({ configDir }: RefreshOptions) =>
-  Effect.flatMap(CurrentIo, (io) => refreshIn(io, configDir))
+export const refresh = ({ configDir }: RefreshOptions) => Effect.flatMap(CurrentIo, (io) => refreshIn(io, configDir))
 
 const refreshIn = (io: CommandIo, configDir: string | undefined) => {
   const dir = configDirOf(configDir, io.env, io.cwd).resolved
   const cacheDir = acxPaths(io).cache
   return Effect.gen(function*() {
-    const pricing = yield* TranscriptStats.loadPricing()
+    const pricing = yield* TranscriptStats.loadPricing(acxPaths(io).pricing)
     const summary = yield* Effect.try({
       try: () => StatuslineTotals.refresh({ configDir: dir, cacheDir, pricing, nowMs: Date.now() }),
       catch: (cause) =>
@@ -78,6 +80,8 @@ const refreshIn = (io: CommandIo, configDir: string | undefined) => {
     })
     yield* Console.log(JSON.stringify(summary))
   }).pipe(
-    Effect.ensuring(Effect.sync(() => fs.rmSync(`${StatuslineTotals.summaryFile(cacheDir, dir)}.lock`, { force: true })))
+    Effect.ensuring(
+      Effect.sync(() => fs.rmSync(`${StatuslineTotals.summaryFile(cacheDir, dir)}.lock`, { force: true }))
+    )
   )
 }

@@ -23,6 +23,7 @@ import * as Schedule from "effect/Schedule"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
+import * as CurrentIo from "../../internal/currentIo.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { listenForSignal } from "../../internal/signals.js"
@@ -31,7 +32,6 @@ import { summary, summaryJson } from "../../internal/syncSummary.js"
 import { parseTarget, type Target } from "../../internal/target.js"
 import type { SyncOptions } from "../sync.js"
 import { importWarnings } from "./import.js"
-import * as CurrentIo from "../../internal/currentIo.js"
 
 /**
  * `--watch` waits this long after a change for the writes that follow it (Claude Code appends a

@@ -13,9 +13,9 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as CliError from "../../CliError.js"
+import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 import { syncHookCommand } from "../../internal/hookCommand.js"
 import type { SyncInstallOptions, SyncUninstallOptions } from "../sync.js"
-import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 
 /**
  * The events the sync hook runs on, with their timeouts in seconds: the hook only starts a sync

@@ -16,12 +16,12 @@ import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { openStore } from "../../internal/storeSource.js"
 import type { UiOptions } from "../ui.js"
-import type { CommandIo } from "../../CommandIo.js"
-import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
 const openBrowser = (url: string, io: CommandIo) =>
