@@ -245,6 +245,7 @@ export const forget = ({ before, ids, project, session }: ForgetOptions) =>
       )
     }
     const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(yield* files, {
+      env: (yield* CurrentIo).env,
       session,
       project,
       before: before === undefined ? undefined : yield* parseDate(before)
