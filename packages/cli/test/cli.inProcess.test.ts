@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { run } from "../src/Cli.js"
 import type { CommandIo } from "../src/CommandIo.js"
 import { BIN, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { assistantLine } from "./utils/assistantLine.js"
 import { userEntry } from "./utils/hostileDir.js"
 import { acxInProcess } from "./utils/inProcess.js"
 
@@ -130,5 +131,27 @@ describe("the io reaches all the way down", () => {
     ])
     expect(process.cwd()).toBe(cwdBefore)
     expect(process.env).toEqual(envBefore)
+  }, TEST_TIMEOUT_MS)
+
+  it("acx's home is the io's: stats --by block reads the quota readings under the io's ACX_HOME", async () => {
+    const { configDir, dir, sessionId } = machine("e", "-tmp-e")
+    const at = Date.UTC(2026, 0, 5, 9, 10)
+    fs.appendFileSync(
+      path.join(configDir, "projects", "-tmp-e", `${sessionId}.jsonl`),
+      `${assistantLine({ sessionId, i: 1, ms: at, output: 1000 })}\n`
+    )
+    fs.mkdirSync(path.join(dir, "acx-home", "quota"), { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, "acx-home", "quota", "readings.jsonl"),
+      `${
+        JSON.stringify({ at: at + 60_000, window: "five_hour", usedPercentage: 12, resetsAt: at / 1000 + 5 * 3600 })
+      }\n`
+    )
+    const result = await acxInProcess(["stats", "--by", "block", "--json", "--config-dir", "claude"], {
+      cwd: dir,
+      env: { ACX_HOME: "acx-home" }
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ quotaReadings: 1 })
   }, TEST_TIMEOUT_MS)
 })
