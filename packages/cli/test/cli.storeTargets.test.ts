@@ -1,7 +1,6 @@
 /**
- * Import targets the user cannot write to, through `acx`'s command line (in process: nothing here is
- * about the process): one `acx: …` line
- * that says what is wrong, exit 1, and nothing lost.
+ * Import targets the user cannot write to, through `acx`'s command line (in process: nothing here
+ * is about the process): one `acx: …` line that says what is wrong, exit 1, and nothing lost.
  * - a Postgres URL to a closed port: the line names host, port and the reason, never the password
  *   (as typed or percent-encoded);
  * - a read-only SQLite file, and a SQLite file in a read-only directory (where SQLite cannot
