@@ -11,8 +11,9 @@
  * What differs from a spawned run, on purpose: `ACX_NO_FAST=1` unless the test names it (this is
  * the full path the fast answers are compared with), stdout is never a terminal. The io is all a
  * run is given: the process's streams, console, environment and directory are left alone, so runs
- * with different environments and directories go at once (`Promise.all`). Not for commands that
- * read stdin, start background processes or run until stopped: those are the binary's.
+ * with different environments and directories go at once (`Promise.all`). The time zone is the
+ * process's (`TZ` in `env` changes nothing here). Not for commands that read stdin, start
+ * background processes or run until stopped: those are the binary's.
  */
 import type { CommandIo } from "../../src/CommandIo.js"
 import { type AcxOptions, type AcxResult, BIN, TEST_ACX_HOME } from "./acx.js"
