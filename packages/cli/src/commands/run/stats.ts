@@ -6,10 +6,10 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as SessionStats from "@acx/claude-code/SessionStats"
-import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
@@ -44,7 +44,10 @@ const folding = <A, E, R>(
   fold: (options: { readonly pricing: Pricing.PricingTable; readonly cacheDir: string }) => Effect.Effect<A, E, R>
 ) => {
   const paths = acxPaths(io)
-  return Effect.flatMap(TranscriptStats.loadPricing(paths.pricing), (pricing) => fold({ pricing, cacheDir: paths.cache }))
+  return Effect.flatMap(
+    TranscriptStats.loadPricing(paths.pricing),
+    (pricing) => fold({ pricing, cacheDir: paths.cache })
+  )
 }
 
 const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions, io: CommandIo) => {
@@ -69,7 +72,8 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions, 
       if (key !== undefined) yield* projects.listSessionFiles(key)
       const folds = folding(
         io,
-        (options) => StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+        (options) =>
+          StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
       )
       // the origins kept beside the folds: a kept report is keyed by them too
       const fold = byOrigin
