@@ -29,11 +29,13 @@ export type InstallScope = "user" | "project"
  * @category models
  */
 export interface LocationOptions {
-  /** The project (project scope); default the current directory. */
+  /** The project (project scope); default the working directory. */
   readonly projectDir?: string | undefined
+  /** The working directory relative paths resolve against; default `process.cwd()`. */
+  readonly cwd?: string | undefined
   /** The `CLAUDE_CONFIG_DIR` Claude Code runs with; default the environment's, else `<home>/.claude`. */
   readonly claudeConfigDir?: string | undefined
-  /** The user's home directory; default `os.homedir()`. */
+  /** The user's home directory; default `$HOME` of `env`, else `os.homedir()`. */
   readonly home?: string | undefined
   /** acx's home, which keeps the manifest; default `ACX_HOME`, else `~/.acx`. */
   readonly acxHome?: string | undefined
@@ -72,16 +74,18 @@ const nonEmpty = (value: string | undefined): string | undefined =>
  */
 export const targetFiles = (scope: InstallScope, options: LocationOptions = {}): TargetFiles => {
   if (scope === "project") {
-    const project = path.resolve(options.projectDir ?? process.cwd())
+    const cwd = options.cwd ?? process.cwd()
+    const project = path.resolve(cwd, options.projectDir ?? cwd)
     return { settings: path.join(project, ".claude", "settings.json"), mcp: path.join(project, ".mcp.json") }
   }
-  const home = path.resolve(options.home ?? os.homedir())
-  const configDir = nonEmpty(options.claudeConfigDir) ?? nonEmpty((options.env ?? process.env)["CLAUDE_CONFIG_DIR"])
+  const env = options.env ?? process.env
+  const home = path.resolve(options.home ?? nonEmpty(env["HOME"]) ?? os.homedir())
+  const configDir = nonEmpty(options.claudeConfigDir) ?? nonEmpty(env["CLAUDE_CONFIG_DIR"])
   return configDir === undefined
     ? { settings: path.join(home, ".claude", "settings.json"), mcp: path.join(home, ".claude.json") }
     : {
-      settings: path.join(path.resolve(configDir), "settings.json"),
-      mcp: path.join(path.resolve(configDir), ".claude.json")
+      settings: path.join(path.resolve(options.cwd ?? process.cwd(), configDir), "settings.json"),
+      mcp: path.join(path.resolve(options.cwd ?? process.cwd(), configDir), ".claude.json")
     }
 }
 

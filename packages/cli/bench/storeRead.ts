@@ -14,8 +14,10 @@ import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { processIo } from "../src/CommandIo.js"
 import { sessionsTable } from "../src/commands/run/sessions.js"
 import { statsReport } from "../src/commands/run/stats.js"
+import { CurrentIo } from "../src/internal/currentIo.js"
 import * as format from "../src/internal/format.js"
 import { openStore } from "../src/internal/storeSource.js"
 
@@ -33,7 +35,9 @@ const program = Effect.gen(function*() {
   yield* Console.log(json ? format.json(SessionStats.statsJson(result)) : statsReport(result))
 })
 
-Effect.runPromise(Effect.scoped(program)).catch((error: unknown) => {
-  process.stderr.write(`store-read: ${String(error)}\n`)
-  process.exitCode = 1
-})
+Effect.runPromise(Effect.scoped(program).pipe(Effect.provideService(CurrentIo, processIo()))).catch(
+  (error: unknown) => {
+    process.stderr.write(`store-read: ${String(error)}\n`)
+    process.exitCode = 1
+  }
+)

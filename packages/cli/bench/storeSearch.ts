@@ -13,6 +13,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { processIo } from "../src/CommandIo.js"
+import { CurrentIo } from "../src/internal/currentIo.js"
 import { openStore } from "../src/internal/storeSource.js"
 
 /** A synced store the later parts read. */
@@ -102,7 +104,7 @@ export const searchStore = async (
   const sqliteFile = store.name === "SQLite" ? store.spec.slice("sqlite:".length) : undefined
   const raw = sqliteFile === undefined ? undefined : new Database(sqliteFile, { readonly: true })
   const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const { store: opened } = yield* openStore(store.spec)
+    const { store: opened } = yield* openStore(store.spec).pipe(Effect.provideService(CurrentIo, processIo()))
     const catalog = opened.catalog
     let started = performance.now()
     const derived = yield* catalog.refresh()

@@ -21,6 +21,8 @@ export interface CommandIo {
   readonly stdin: NodeJS.ReadableStream
   /** Whether stdout is a terminal (colour, live redraws). */
   readonly isTTY: boolean
+  /** Whether stderr is a terminal (progress bars). */
+  readonly stderrIsTTY: boolean
   /** The command line as `process.argv` has it (node, the bin, then the words). */
   readonly argv: ReadonlyArray<string>
 }
@@ -47,5 +49,6 @@ export const processIo = (argv: ReadonlyArray<string> = process.argv): CommandIo
     return process.stdin
   },
   isTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
   argv
 })

@@ -30,7 +30,9 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { processIo } from "../src/CommandIo.js"
 import { parseSessions } from "../src/fastRead.js"
+import { CurrentIo } from "../src/internal/currentIo.js"
 import { parseStats } from "../src/internal/fastStats.js"
 import * as format from "../src/internal/format.js"
 import { sessionsTable } from "../src/internal/sessionsTable.js"
@@ -45,7 +47,7 @@ const FAST = "acx: fast path: sessions\n"
 /** What the full path prints for `acx sessions --from spec` (it derives what is behind first). */
 const fullOutput = (spec: string, options: { readonly json: boolean; readonly project?: string }) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const { display, store } = yield* openStore(spec)
+    const { display, store } = yield* openStore(spec).pipe(Effect.provideService(CurrentIo, processIo()))
     const projects = StoreProjects.make({ store, location: display })
     // with the origins the store recorded (`run/sessions.ts`)
     const origins = yield* StatsOrigins.ofStore(store, options.project)
@@ -57,7 +59,7 @@ const fullOutput = (spec: string, options: { readonly json: boolean; readonly pr
 /** What the full path prints for `acx stats --from spec` (caching its folds in `home`'s cache). */
 const fullStats = (spec: string, home: string, options: { readonly json: boolean; readonly by: StatsReport.GroupBy }) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const { display, store } = yield* openStore(spec)
+    const { display, store } = yield* openStore(spec).pipe(Effect.provideService(CurrentIo, processIo()))
     const folds = yield* StoreStats.foldStats({
       store,
       location: display,

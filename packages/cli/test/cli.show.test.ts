@@ -3,13 +3,15 @@
  * Markdown footer lists, or `--agent` under its session); `--uuids` puts each message's uuid in
  * the Markdown, and `acx fork --at` takes one as it is; Claude Code's command markup reads as the
  * command and its output (no tags, no terminal escapes), and a session that starts with `/clear`
- * is titled by its first real prompt, in `acx show` and `acx sessions` alike.
+ * is titled by its first real prompt, in `acx show` and `acx sessions` alike. In process: none of
+ * it is about the process.
  */
 import * as Fixtures from "@acx/fixtures"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 
 let dir: string
 let built: Fixtures.BuiltConfigDir
@@ -23,7 +25,7 @@ beforeAll(() => {
 
 afterAll(() => removeDir(dir))
 
-const show = (...args: Array<string>) => acx(["show", ...args, "--config-dir", built.configDir], { env })
+const show = (...args: Array<string>) => acxInProcess(["show", ...args, "--config-dir", built.configDir], { env })
 const withSubagents = () => built.sessions.find((session) => session.subagents.length > 0)!
 const bySource = (end: string) => built.sessions.find((session) => session.source.endsWith(end))!
 
@@ -97,7 +99,7 @@ describe.concurrent("acx show", () => {
     fs.mkdirSync(twin, { recursive: true })
     fs.copyFileSync(source.subagents[0]!.file, path.join(twin, path.basename(source.subagents[0]!.file)))
     const id = source.subagents[0]!.agentId
-    const run = (...args: Array<string>) => acx(["show", ...args, "--config-dir", own], { env })
+    const run = (...args: Array<string>) => acxInProcess(["show", ...args, "--config-dir", own], { env })
     const both = await run(id)
     expect(both.code).toBe(1)
     expect(both.stdout).toBe("")
@@ -128,7 +130,15 @@ describe.concurrent("acx show", () => {
     for (const uuid of uuids) expect(written.has(uuid)).toBe(true)
     // fork at the third message: the fork's Markdown ends with that message
     const at = uuids[2]!
-    const forked = await acx(["fork", session.sessionId, "--at", at, "--json", "--config-dir", built.configDir], {
+    const forked = await acxInProcess([
+      "fork",
+      session.sessionId,
+      "--at",
+      at,
+      "--json",
+      "--config-dir",
+      built.configDir
+    ], {
       env
     })
     expect(forked.code).toBe(0)
@@ -156,7 +166,7 @@ describe.concurrent("acx show", () => {
     const title = md.stdout.split("\n")[0]!
     expect(title).not.toBe("# /clear")
     expect(title).toBe("# how are you doing")
-    const listed = await acx(["sessions", "--json", "--config-dir", built.configDir], { env })
+    const listed = await acxInProcess(["sessions", "--json", "--config-dir", built.configDir], { env })
     const row = parseJson<Array<{ sessionId: string; firstPrompt?: string }>>(listed).find((info) =>
       info.sessionId === session.sessionId
     )

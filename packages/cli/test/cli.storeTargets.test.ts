@@ -1,6 +1,6 @@
 /**
- * Import targets the user cannot write to, through the BUILT `acx` binary: one `acx: …` line
- * that says what is wrong, exit 1, and nothing lost.
+ * Import targets the user cannot write to, through `acx`'s command line (in process: nothing here
+ * is about the process): one `acx: …` line that says what is wrong, exit 1, and nothing lost.
  * - a Postgres URL to a closed port: the line names host, port and the reason, never the password
  *   (as typed or percent-encoded);
  * - a read-only SQLite file, and a SQLite file in a read-only directory (where SQLite cannot
@@ -22,7 +22,8 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acx, type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { type AcxResult, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { closedPort, dropSchema } from "./utils/postgres.js"
 
 const PG_URL = process.env["ACX_PG_URL"]
@@ -63,7 +64,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
 
   /** A SQLite file holding the session, imported by acx itself. */
   const imported = async (file: string) => {
-    const result = await acx(["import", "--from", configDir, "--to", `sqlite:${file}`])
+    const result = await acxInProcess(["import", "--from", configDir, "--to", `sqlite:${file}`])
     expect(result.code, result.stderr).toBe(0)
   }
 
@@ -87,7 +88,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
     timeout: TEST_TIMEOUT_MS
   }, async (_, url, password) => {
     const port = await closedPort()
-    const result = await acx(["import", "--from", configDir, "--to", url(port)])
+    const result = await acxInProcess(["import", "--from", configDir, "--to", url(port)])
     expectOneError(result, `cannot connect to Postgres at 127.0.0.1:${port}: connection refused`)
     expect(result.stdout + result.stderr).not.toMatch(password)
     expect(result.stderr).not.toContain("Failed to connect")
@@ -101,7 +102,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
     const readOnly = makeReadOnly(file)
     try {
       expect(readOnly.ok).toBe(true)
-      const result = await acx(["import", "--from", configDir, "--to", `sqlite:${file}`])
+      const result = await acxInProcess(["import", "--from", configDir, "--to", `sqlite:${file}`])
       expectOneError(result, `database is read-only: ${file}`)
       expect(result.stderr).not.toContain("Failed to execute statement")
     } finally {
@@ -120,10 +121,16 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
     const readOnly = makeReadOnly(dir)
     try {
       expect(readOnly.ok).toBe(true)
-      const result = await acx(["import", "--from", configDir, "--to", `sqlite:${file}`])
+      const result = await acxInProcess(["import", "--from", configDir, "--to", `sqlite:${file}`])
       expectOneError(result, `database is read-only: ${file}`)
       // A new file there cannot be created either, and the line says why.
-      const fresh = await acx(["import", "--from", configDir, "--to", `sqlite:${path.join(dir, "new.sqlite")}`])
+      const fresh = await acxInProcess([
+        "import",
+        "--from",
+        configDir,
+        "--to",
+        `sqlite:${path.join(dir, "new.sqlite")}`
+      ])
       expectOneError(
         fresh,
         `cannot create database ${path.join(dir, "new.sqlite")}: the directory ${dir} is not writable`
@@ -141,7 +148,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
       const cwd = path.join(root, "work")
       fs.mkdirSync(cwd, { recursive: true })
       for (const name of ["foo.db", "store.sqlite"]) {
-        const result = await acx(["import", "--from", configDir, "--to", name, "--json"], { cwd })
+        const result = await acxInProcess(["import", "--from", configDir, "--to", name, "--json"], { cwd })
         expect(result.code, result.stderr).toBe(0)
         const file = path.join(cwd, name)
         expect(parseJson<{ target: string }>(result).target).toBe(`sqlite:${file}`)
@@ -163,7 +170,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
     "--to %s names no database: one line, exit 2, the credentials hidden",
     { timeout: TEST_TIMEOUT_MS },
     async (to, echoed) => {
-      const result = await acx(["import", "--from", configDir, "--to", to])
+      const result = await acxInProcess(["import", "--from", configDir, "--to", to])
       expect(result.code).toBe(2)
       expect(result.stdout).toBe("")
       expect(result.stderrLines).toEqual([
@@ -184,7 +191,7 @@ describe("acx import into targets it cannot write, and the --to grammar", () => 
       url.searchParams.set("password", password)
       url.searchParams.set("schema", schema)
       try {
-        const result = await acx(["import", "--from", configDir, "--to", url.href, "--json"])
+        const result = await acxInProcess(["import", "--from", configDir, "--to", url.href, "--json"])
         expect(result.code, result.stderr).toBe(0)
         const target = parseJson<{ target: string }>(result).target
         expect(target).toContain("password=***")

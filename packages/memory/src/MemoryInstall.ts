@@ -283,7 +283,8 @@ const validateInstall = (options: InstallOptions): Effect.Effect<void, MemoryErr
   if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
     return Effect.fail(invalid("mcpServer.args must be a list of strings"))
   }
-  return options.scope === "project" ? requireDirectory(path.resolve(options.projectDir ?? process.cwd())) : Effect.void
+  const cwd = options.cwd ?? process.cwd()
+  return options.scope === "project" ? requireDirectory(path.resolve(cwd, options.projectDir ?? cwd)) : Effect.void
 }
 
 const plan = (file: JsonFile, merged: Merge.Merged<unknown>, direction: "add" | "remove"): FilePlan => ({

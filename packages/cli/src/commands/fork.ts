@@ -31,6 +31,6 @@ export interface ForkOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<ForkOptions> = effectCommand(async (options) =>
-  (await import("./run/fork.js")).run(withProjectKey(options))
+export const run: CommandRun<ForkOptions> = effectCommand(async (options, io) =>
+  (await import("./run/fork.js")).run(withProjectKey(options, io))
 )

@@ -33,6 +33,6 @@ export interface ImportOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<ImportOptions> = effectCommand(async (options) =>
-  (await import("./run/import.js")).run(withProjectKey(options))
+export const run: CommandRun<ImportOptions> = effectCommand(async (options, io) =>
+  (await import("./run/import.js")).run(withProjectKey(options, io))
 )

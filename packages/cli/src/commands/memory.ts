@@ -165,8 +165,8 @@ export const status: CommandRun<StatusOptions> = effectCommand(async (options) =
  * @since 0.6.0
  * @category commands
  */
-export const search: CommandRun<SearchOptions> = effectCommand(async (options) =>
-  (await admin()).search(withProjectDir(options))
+export const search: CommandRun<SearchOptions> = effectCommand(async (options, io) =>
+  (await admin()).search(withProjectDir(options, io))
 )
 
 /**
@@ -185,8 +185,8 @@ export const timeline: CommandRun<TimelineOptions> = effectCommand(async (option
  * @since 0.6.0
  * @category commands
  */
-export const context: CommandRun<ContextOptions> = effectCommand(async (options) =>
-  (await admin()).context(withProjectDir(options))
+export const context: CommandRun<ContextOptions> = effectCommand(async (options, io) =>
+  (await admin()).context(withProjectDir(options, io))
 )
 
 /**
@@ -199,8 +199,8 @@ export const retry: CommandRun<object> = effectCommand(async () => (await admin(
  * @since 0.6.0
  * @category commands
  */
-export const forget: CommandRun<ForgetOptions> = effectCommand(async (options) =>
-  (await admin()).forget(withProjectDir(options))
+export const forget: CommandRun<ForgetOptions> = effectCommand(async (options, io) =>
+  (await admin()).forget(withProjectDir(options, io))
 )
 
 /**
@@ -227,24 +227,24 @@ export const restore: CommandRun<RestoreOptions> = effectCommand(async (options)
  * @since 0.6.0
  * @category commands
  */
-export const install: CommandRun<InstallOptions> = effectCommand(async (options) =>
-  (await admin()).install(withProjectDir(options))
+export const install: CommandRun<InstallOptions> = effectCommand(async (options, io) =>
+  (await admin()).install(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const uninstall: CommandRun<UninstallOptions> = effectCommand(async (options) =>
-  (await admin()).uninstall(withProjectDir(options))
+export const uninstall: CommandRun<UninstallOptions> = effectCommand(async (options, io) =>
+  (await admin()).uninstall(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const backfill: CommandRun<BackfillOptions> = effectCommand(async (options) =>
-  (await import("./run/memoryBackfill.js")).run(withProjectDir(options))
+export const backfill: CommandRun<BackfillOptions> = effectCommand(async (options, io) =>
+  (await import("./run/memoryBackfill.js")).run(withProjectDir(options, io))
 )
 
 /**

@@ -34,6 +34,6 @@ export interface PushOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<PushOptions> = effectCommand(async (options) =>
-  (await import("./run/push.js")).run(withProjectKey(options))
+export const run: CommandRun<PushOptions> = effectCommand(async (options, io) =>
+  (await import("./run/push.js")).run(withProjectKey(options, io))
 )

@@ -30,6 +30,6 @@ export interface SearchOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<SearchOptions> = effectCommand(async (options) =>
-  (await import("./run/search.js")).run(withProjectKey(options))
+export const run: CommandRun<SearchOptions> = effectCommand(async (options, io) =>
+  (await import("./run/search.js")).run(withProjectKey(options, io))
 )

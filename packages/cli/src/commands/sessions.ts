@@ -49,8 +49,8 @@ export const fastAnswer = async (from: string | undefined, io: CommandIo): Promi
   return fast.main(io.argv, io.env as NodeJS.ProcessEnv)
 }
 
-const full: CommandRun<SessionsOptions> = effectCommand(async (options) =>
-  (await import("./run/sessions.js")).run(withProjectKey(options))
+const full: CommandRun<SessionsOptions> = effectCommand(async (options, io) =>
+  (await import("./run/sessions.js")).run(withProjectKey(options, io))
 )
 
 /**

@@ -34,6 +34,6 @@ export interface ShowOptions {
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<ShowOptions> = effectCommand(async (options) =>
-  (await import("./run/show.js")).run(withProjectKey(options))
+export const run: CommandRun<ShowOptions> = effectCommand(async (options, io) =>
+  (await import("./run/show.js")).run(withProjectKey(options, io))
 )

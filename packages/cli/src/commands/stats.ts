@@ -34,8 +34,8 @@ export interface StatsOptions {
   readonly interval: number
 }
 
-const full: CommandRun<StatsOptions> = effectCommand(async (options) =>
-  (await import("./run/stats.js")).run(withProjectKey(options))
+const full: CommandRun<StatsOptions> = effectCommand(async (options, io) =>
+  (await import("./run/stats.js")).run(withProjectKey(options, io))
 )
 
 /**

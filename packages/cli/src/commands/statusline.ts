@@ -83,16 +83,16 @@ const installs = () => import("./run/statusline.js")
  * @since 0.6.0
  * @category commands
  */
-export const install: CommandRun<StatuslineInstallOptions> = effectCommand(async (options) =>
-  (await installs()).install(withProjectDir(options))
+export const install: CommandRun<StatuslineInstallOptions> = effectCommand(async (options, io) =>
+  (await installs()).install(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(async (options) =>
-  (await installs()).uninstall(withProjectDir(options))
+export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(async (options, io) =>
+  (await installs()).uninstall(withProjectDir(options, io))
 )
 
 /**

@@ -77,14 +77,14 @@ export const run: CommandRun<SyncOptions> = async (options, io) => {
  * @since 0.6.0
  * @category commands
  */
-export const install: CommandRun<SyncInstallOptions> = effectCommand(async (options) =>
-  (await import("./run/syncInstall.js")).install(withProjectDir(options))
+export const install: CommandRun<SyncInstallOptions> = effectCommand(async (options, io) =>
+  (await import("./run/syncInstall.js")).install(withProjectDir(options, io))
 )
 
 /**
  * @since 0.6.0
  * @category commands
  */
-export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options) =>
-  (await import("./run/syncInstall.js")).uninstall(withProjectDir(options))
+export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options, io) =>
+  (await import("./run/syncInstall.js")).uninstall(withProjectDir(options, io))
 )

@@ -6,14 +6,23 @@
 import * as os from "node:os"
 import * as path from "node:path"
 
-const expandHome = (dir: string): string =>
-  dir === "~" ? os.homedir() : dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir
+type Env = { readonly [name: string]: string | undefined }
 
-/** The directory as given (`dir`) and resolved (`resolved`). */
+/** The home directory of `env`: its `$HOME`, as `os.homedir()` reads the process's, else the user's. */
+export const homeDir = (env: Env): string => {
+  const home = env["HOME"]
+  return home !== undefined && home !== "" ? home : os.homedir()
+}
+
+const expandHome = (dir: string, env: Env): string =>
+  dir === "~" ? homeDir(env) : dir.startsWith("~/") ? homeDir(env) + dir.slice(1) : dir
+
+/** The directory as given (`dir`) and resolved (`resolved`, against `cwd`). */
 export const configDirOf = (
   option: string | undefined,
-  env: { readonly [name: string]: string | undefined } = process.env
+  env: Env = process.env,
+  cwd: string = process.cwd()
 ): { readonly dir: string; readonly resolved: string } => {
   const dir = option ?? env["CLAUDE_CONFIG_DIR"] ?? "~/.claude"
-  return { dir, resolved: path.resolve(expandHome(dir)) }
+  return { dir, resolved: path.resolve(cwd, expandHome(dir, env)) }
 }

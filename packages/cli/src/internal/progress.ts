@@ -1,8 +1,9 @@
 /**
- * A progress bar on stderr for long operations, drawn only when stderr is a terminal (and not
+ * A progress bar on the io's stderr for long operations, drawn only when stderr is a terminal (and not
  * for `--json`): scripts and CI logs stay quiet.
  */
 import * as Effect from "effect/Effect"
+import type { CommandIo } from "../CommandIo.js"
 
 export interface Progress {
   /** Sets the amount done (and the total, when it becomes known), and a detail shown after it. */
@@ -16,9 +17,12 @@ const quiet: Progress = { update: () => Effect.void, clear: Effect.void }
 const WIDTH = 28
 const REDRAW_MILLIS = 80
 
-export const progress = (label: string, options: { readonly enabled: boolean; readonly unit: string }): Progress => {
-  const stream = process.stderr
-  if (!options.enabled || !stream.isTTY) return quiet
+export const progress = (
+  label: string,
+  io: CommandIo,
+  options: { readonly enabled: boolean; readonly unit: string }
+): Progress => {
+  if (!options.enabled || !io.stderrIsTTY) return quiet
   let total = 0
   let lastDraw = 0
   let drawn = false
@@ -28,7 +32,7 @@ export const progress = (label: string, options: { readonly enabled: boolean; re
     const filled = Math.round(ratio * WIDTH)
     const bar = `${"█".repeat(filled)}${"░".repeat(WIDTH - filled)}`
     const amount = total > 0 ? `${done}/${total}` : String(done)
-    stream.write(`\r${label} ${bar} ${Math.round(ratio * 100)}% ${amount} ${options.unit}${detail}\x1b[K`)
+    io.stderr(`\r${label} ${bar} ${Math.round(ratio * 100)}% ${amount} ${options.unit}${detail}\x1b[K`)
     drawn = true
   }
   return {
@@ -42,7 +46,7 @@ export const progress = (label: string, options: { readonly enabled: boolean; re
         draw(done)
       }),
     clear: Effect.sync(() => {
-      if (drawn) stream.write("\r\x1b[K")
+      if (drawn) io.stderr("\r\x1b[K")
       drawn = false
     })
   }

@@ -19,7 +19,7 @@ const realPath = (value: string): string => {
   try {
     return fs.realpathSync(value)
   } catch {
-    return path.resolve(value)
+    return value
   }
 }
 
@@ -28,10 +28,14 @@ const realPath = (value: string): string => {
  * directory) is the working directory a session ran in, named as Claude Code names it (`CLAUDE_CODE_PROJECT_DIR_NAME` honoured, see
  * `ProjectDir.projectDirName`), so `--project "$PWD"` works; anything else is the directory name.
  */
-export const projectKeyOf = (value: string, env: NodeJS.ProcessEnv = process.env): string => {
+export const projectKeyOf = (
+  value: string,
+  env: { readonly [name: string]: string | undefined } = process.env,
+  cwd: string = process.cwd()
+): string => {
   // `.` and `./dir` are paths too (no directory name Claude Code makes starts with a dot)
   if (!path.isAbsolute(value) && value !== "." && !value.startsWith("./")) return value
-  const key = projectDirName(realPath(value), env)
+  const key = projectDirName(realPath(path.resolve(cwd, value)), env as NodeJS.ProcessEnv)
   projectPaths.set(key, value)
   return key
 }

@@ -4,7 +4,6 @@
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as SessionIdLookup from "@acx/environment/SessionIdLookup"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -15,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import * as CliError from "../CliError.js"
 import { configDirOf } from "./configDir.js"
+import * as CurrentIo from "./currentIo.js"
 import { projectLabel } from "./projectKey.js"
 import { isStoreBacked } from "./storeBacked.js"
 
@@ -29,10 +29,11 @@ export const skippedWarning = ListingWarnings.skippedWarning
 export const projectsLayer = (
   configDir: string | undefined,
   options: { readonly followSymlinks?: boolean } = {}
-): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem> =>
+): Layer.Layer<ClaudeProjects.ClaudeProjects, CliError.CliError, FileSystem.FileSystem | CurrentIo.CurrentIo> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const { dir, resolved } = configDirOf(configDir)
+    const io = yield* CurrentIo.CurrentIo
+    const { dir, resolved } = configDirOf(configDir, io.env, io.cwd)
     const type = yield* fs.stat(resolved).pipe(
       Effect.map((info) => info.type),
       Effect.orElseSucceed(() => undefined)
@@ -48,7 +49,7 @@ export const projectsLayer = (
       ClaudeProjects.layerNode({
         configDir: resolved,
         followSymlinks: options.followSymlinks === true,
-        cacheDir: AcxHome.paths().cache,
+        cacheDir: CurrentIo.acxPaths(io).cache,
         onSkipped: (skipped) =>
           Effect.suspend(() => {
             if (warned.has(skipped.path)) return Effect.void
@@ -174,7 +175,7 @@ export const readingLayer = (
 ): Layer.Layer<
   ClaudeProjects.ClaudeProjects,
   CliError.CliError | SessionStore.SessionStoreError,
-  FileSystem.FileSystem
+  FileSystem.FileSystem | CurrentIo.CurrentIo
 > =>
   from === undefined
     ? projectsLayer(configDir, options)

@@ -1,10 +1,9 @@
-/** Output that may be larger than one string: written chunk by chunk, waiting when stdout is full. */
+/** Output that may be larger than one string: written chunk by chunk to the io's stdout, waiting when it is full. */
 import * as Effect from "effect/Effect"
-import { once } from "node:events"
+import { CurrentIo } from "./currentIo.js"
 
-export const writeStdout = (chunks: Iterable<string>): Effect.Effect<void> =>
-  Effect.promise(async () => {
-    for (const chunk of chunks) {
-      if (!process.stdout.write(chunk)) await once(process.stdout, "drain")
-    }
-  })
+export const writeStdout = (chunks: Iterable<string>): Effect.Effect<void, never, CurrentIo> =>
+  Effect.flatMap(CurrentIo, (io) =>
+    Effect.promise(async () => {
+      for (const chunk of chunks) await io.stdout(chunk)
+    }))

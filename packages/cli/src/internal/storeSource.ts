@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as CliError from "../CliError.js"
+import type { CurrentIo } from "./currentIo.js"
 import { projectLabel } from "./options.js"
 import { markStoreBacked } from "./storeBacked.js"
 import { readTarget } from "./target.js"
@@ -29,7 +30,7 @@ export interface OpenStore {
 export const openStore = (
   spec: string,
   flag = "--from"
-): Effect.Effect<OpenStore, CliError.CliError | SessionStore.SessionStoreError, Scope.Scope> =>
+): Effect.Effect<OpenStore, CliError.CliError | SessionStore.SessionStoreError, Scope.Scope | CurrentIo> =>
   Effect.gen(function*() {
     const target = yield* readTarget(spec, flag)
     // built in the caller's scope: the store stays open until the command is done

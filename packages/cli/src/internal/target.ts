@@ -3,7 +3,6 @@
  * `FILE.db` path, `postgres://URL[?schema=S]`) as a SessionStore layer; and for readers
  * (`acx search --from`, `acx memory mcp --from`) the same, creating nothing.
  */
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as PostgresSessionStore from "@acx/session-store/PostgresSessionStore"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -13,6 +12,7 @@ import * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as CliError from "../CliError.js"
+import { acxPaths, CurrentIo } from "./currentIo.js"
 
 export interface Target {
   readonly layer: Layer.Layer<SessionStore.SessionStore, SessionStore.SessionStoreError>
@@ -21,9 +21,18 @@ export interface Target {
   readonly database: DatabaseSpec.DatabaseSpec
 }
 
-/** The store a spec names; a spec that names none is one line about `flag`, without its password. */
-export const parseTarget = (spec: string, flag = "--to"): Effect.Effect<Target, CliError.CliError> =>
-  Either.match(DatabaseSpec.parse(spec), {
+/**
+ * The store a spec names (a relative file against the io's directory); a spec that names none is
+ * one line about `flag`, without its password.
+ */
+export const parseTarget = (spec: string, flag = "--to"): Effect.Effect<Target, CliError.CliError, CurrentIo> =>
+  Effect.flatMap(CurrentIo, (io) => targetOf(DatabaseSpec.parse(spec, { cwd: io.cwd }), flag))
+
+const targetOf = (
+  parsed: ReturnType<typeof DatabaseSpec.parse>,
+  flag: string
+): Effect.Effect<Target, CliError.CliError> =>
+  Either.match(parsed, {
     onLeft: (error) => Effect.fail(CliError.invalidArgument(`${flag}: ${error.description}`)),
     onRight: (database) =>
       Effect.succeed({
@@ -63,8 +72,8 @@ const isSqliteFile = (file: string): boolean => {
  * How to get a store, for a reader that found none: `acx sync` builds the default one.
  * `alternative` ends the sentence (`, or name one with --from`).
  */
-export const noStoreHint = (alternative = ""): string =>
-  `no session store at ${AcxHome.paths().sessionsDatabase}: run \`acx sync\` to build it from your Claude Code sessions (\`acx sync install\` keeps it current)${alternative}`
+const noStoreHint = (sessionsDatabase: string, alternative: string): string =>
+  `no session store at ${sessionsDatabase}: run \`acx sync\` to build it from your Claude Code sessions (\`acx sync install\` keeps it current)${alternative}`
 
 /**
  * The store a reader opens (`--from` of every reading command, `acx memory mcp --from`), with read semantics:
@@ -77,16 +86,16 @@ export const readTarget = (
   spec: string | undefined,
   flag = "--from",
   alternative = `, or name one with ${flag}`
-): Effect.Effect<Target, CliError.CliError> =>
-  Effect.suspend(() => {
+): Effect.Effect<Target, CliError.CliError, CurrentIo> =>
+  Effect.flatMap(CurrentIo, (io) => {
     if (spec === undefined) {
-      const file = AcxHome.paths().sessionsDatabase
+      const file = acxPaths(io).sessionsDatabase
       // an empty file is what a sync stopped before its first write leaves: no store yet either
       return isFile(file) && isSqliteFile(file)
         ? parseTarget(`sqlite:${file}`, flag)
-        : Effect.fail(CliError.notFound(noStoreHint(alternative)))
+        : Effect.fail(CliError.notFound(noStoreHint(file, alternative)))
     }
-    const parsed = DatabaseSpec.parse(spec)
+    const parsed = DatabaseSpec.parse(spec, { cwd: io.cwd })
     if (Either.isRight(parsed) && parsed.right._tag === "Sqlite") {
       const file = parsed.right.filename
       if (!fs.existsSync(file)) {
@@ -103,5 +112,5 @@ export const readTarget = (
         return Effect.fail(CliError.conflict(`${flag}: ${file} is not a SQLite database; it was left as it is`))
       }
     }
-    return parseTarget(spec, flag)
+    return targetOf(parsed, flag)
   })

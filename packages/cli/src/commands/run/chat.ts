@@ -14,10 +14,11 @@ import * as readline from "node:readline"
 import { type CliError, describeError, printable, turnFailed } from "../../CliError.js"
 import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { costLine, isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
+import { CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import { parseTarget } from "../../internal/target.js"
 import type { ChatOptions } from "../chat.js"
 
-const err = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))
+const err = (line: string) => Effect.flatMap(CurrentIo, (io) => Effect.sync(() => io.stderr(`${line}\n`)))
 
 const oneLine = (value: unknown, max = 100): string => {
   const text = printable(typeof value === "string" ? value : JSON.stringify(value) ?? "")
@@ -34,15 +35,16 @@ const toolLine = (name: string, input: unknown): string => {
 }
 
 /** Fails with the one line for an API address that refuses or does not resolve (`apiReach`). */
-const deadApi = Effect.suspend(() => {
-  const baseUrl = apiBaseUrl(process.env)
+const deadApi = Effect.flatMap(CurrentIo, (io) => {
+  const baseUrl = apiBaseUrl(io.env)
   return Effect.flatMap(
-    Effect.promise(() => unreachable(baseUrl, process.env)),
+    Effect.promise(() => unreachable(baseUrl, io.env)),
     (cause) => cause === undefined ? Effect.void : turnFailed(`cannot reach the API at ${printable(baseUrl)}: ${cause}`)
   )
 })
 
 /** Lines from stdin: an async queue, so a permission question can take the next answer on a terminal. */
+// (the terminal's prompt and line editing are the process's: `acx chat` reads stdin)
 const makeInput = (interactive: boolean) => {
   const rl = readline.createInterface({ input: process.stdin, terminal: interactive, output: process.stderr })
   const lines: Array<string> = []
@@ -76,6 +78,7 @@ const makeInput = (interactive: boolean) => {
  */
 export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }: ChatOptions) =>
   Effect.gen(function*() {
+    const io = yield* CurrentIo
     const interactive = process.stdin.isTTY === true
     const input = makeInput(interactive)
     yield* Effect.addFinalizer(() => Effect.sync(() => input.close()))
@@ -88,7 +91,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
     const canUseTool: CanUseTool = async (toolName, toolInput) => {
       if (isPreapproved(plan.preapproved, toolName)) return { behavior: "allow", updatedInput: toolInput }
       if (!interactive) {
-        process.stderr.write(
+        io.stderr(
           `acx: denied ${toolLine(toolName, toolInput).slice(2)}: allow it with ${allowHint(toolName)}\n`
         )
         return { behavior: "deny", message: `The user did not allow ${toolName} (not asked: no terminal).` }
@@ -99,7 +102,7 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
         : { behavior: "deny", message: `The user denied ${toolName}.` }
     }
     const session = yield* AgentSession.make({
-      cwd: cwd ?? process.cwd(),
+      cwd: resolvePath(io, cwd ?? "."),
       resume,
       model,
       allowedTools: plan.allowedTools.length > 0 ? [...plan.allowedTools] : undefined,
@@ -130,11 +133,11 @@ export const run = ({ allowedTools, cwd, model, permissionMode, resume, store }:
       let failure: string | undefined
       const write = (text: string) =>
         Effect.sync(() => {
-          process.stdout.write(text)
+          void io.stdout(text)
           atLineStart = text.endsWith("\n")
         })
       const endLine = Effect.suspend(() => (atLineStart ? Effect.void : write("\n")))
-      const show = (event: AgentEvent): Effect.Effect<void, CliError> => {
+      const show = (event: AgentEvent): Effect.Effect<void, CliError, CurrentIo> => {
         switch (event._tag) {
           case "TextDelta":
             if (event.parentToolUseId !== null) return Effect.void

@@ -27,6 +27,7 @@ import { describeError } from "../../CliError.js"
 import { generateDemoSession } from "../../DemoSession.js"
 import { acontextLayer } from "../../internal/acontext.js"
 import { summarizeMessage } from "../../internal/blocks.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { runRealSession } from "../../internal/realSession.js"
 import type { DemoOptions } from "../demo.js"
@@ -51,9 +52,10 @@ const sdkMessagesOf = (entries: ReadonlyArray<unknown>, sessionId: string): Arra
 
 const section = (n: number, title: string) => Console.log(`\n${n}. ${title}\n`)
 
-const keptDir = (chosen: string): string => {
-  fs.mkdirSync(chosen, { recursive: true })
-  return path.resolve(chosen)
+const keptDir = (chosen: string, cwd: string): string => {
+  const dir = path.resolve(cwd, chosen)
+  fs.mkdirSync(dir, { recursive: true })
+  return dir
 }
 
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
@@ -61,7 +63,7 @@ const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "
 /** Where the demo writes: `--dir` (kept), else a temporary directory removed when the demo ends. */
 const demoRoot = (dir: string | undefined) =>
   Effect.gen(function*() {
-    if (dir !== undefined) return keptDir(dir)
+    if (dir !== undefined) return keptDir(dir, (yield* CurrentIo).cwd)
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-demo-"))
     yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(root, { recursive: true, force: true })))
     return root

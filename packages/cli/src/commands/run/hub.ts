@@ -17,8 +17,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
 import { HUB_ENV } from "../../CommandTable.js"
 import { distance } from "../../internal/commandLine.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import type { GrantOptions, InitOptions, StatusOptions, UserOptions } from "../hub.js"
 
@@ -33,11 +35,11 @@ const postgresSpec = (spec: string, flag: string) =>
   })
 
 /** The positional URL, else `--hub`, else `$ACX_HUB_URL` (both given: they must agree). */
-const hubSpec = (url: string | undefined, hub: string | undefined) => {
+const hubSpec = (url: string | undefined, hub: string | undefined, env: CommandIo["env"]) => {
   if (url !== undefined && hub !== undefined && url !== hub) {
     return Effect.fail(CliError.invalidArgument("the hub is named twice (URL and --hub): give one"))
   }
-  const spec = url ?? hub ?? process.env[HUB_ENV]
+  const spec = url ?? hub ?? env[HUB_ENV]
   return spec === undefined
     ? Effect.fail(
       CliError.invalidArgument(`name the hub: acx hub … postgres://ADMIN@host/db, --hub URL or ${HUB_ENV}`)
@@ -75,7 +77,7 @@ const initNotes = (result: PostgresHub.InitResult): ReadonlyArray<string> => {
  */
 export const init = ({ hub: hubOption, team, url }: InitOptions) =>
   Effect.gen(function*() {
-    const database = yield* hubSpec(url, hubOption)
+    const database = yield* hubSpec(url, hubOption, (yield* CurrentIo).env)
     // the team memory is part of every hub: its schema is acx_team unless --team names another
     const teamSchema = team ?? TeamConfig.DEFAULT_SCHEMA
     if (!TeamConfig.SCHEMA_NAME.test(teamSchema)) {
@@ -108,12 +110,12 @@ export const user = ({ action, hub, name, next: second, role, url: first }: User
     if (action === "rotate") return yield* rotate(urlArg, hub, name, next)
     if (next !== undefined) return yield* CliError.invalidArgument(`user ${action} takes one NAME`)
     if (action === "remove") {
-      const database = yield* hubSpec(urlArg, hub)
+      const database = yield* hubSpec(urlArg, hub, (yield* CurrentIo).env)
       yield* withHub(database, (h) => h.removeUser(name))
       return yield* Console.log(`removed ${name} and its grants; the sessions it synced stay`)
     }
     if (role === undefined) return yield* CliError.invalidArgument("user add needs --role sync or --role viewer")
-    const database = yield* hubSpec(urlArg, hub)
+    const database = yield* hubSpec(urlArg, hub, (yield* CurrentIo).env)
     const { group, url } = yield* withHub(
       database,
       (h) => Effect.map(h.addUser(name, role), ({ url }) => ({ url, group: h.roles[role] }))
@@ -190,7 +192,7 @@ const rotate = (
         "user rotate needs the member taking NAME's place: acx hub user rotate NAME NEW"
       )
     }
-    const database = yield* hubSpec(hubUrl, hub)
+    const database = yield* hubSpec(hubUrl, hub, (yield* CurrentIo).env)
     const { role, sessions, url } = yield* withHub(database, (h) => h.rotateUser(name, next))
     const moved = `${name}'s ${plural(sessions, "session")} and grants now belong to ${next}; ${name} was dropped`
     if (url === undefined) return yield* Console.log(moved)
@@ -231,7 +233,7 @@ export const heldInHub = (sessions: number): string =>
  */
 export const grant = ({ allowUnknown, hub, project, role, url }: GrantOptions) =>
   Effect.gen(function*() {
-    const database = yield* hubSpec(url, hub)
+    const database = yield* hubSpec(url, hub, (yield* CurrentIo).env)
     const { added, kind, sessions } = yield* withHub(database, (h) =>
       Effect.gen(function*() {
         yield* adminOnly(h, "acx hub grant")
@@ -266,7 +268,7 @@ const noGrantLeft = (role: string, kind: "sync" | "viewer" | "admin" | "none") =
  */
 export const revoke = ({ hub, project, role, url }: GrantOptions) =>
   Effect.gen(function*() {
-    const database = yield* hubSpec(url, hub)
+    const database = yield* hubSpec(url, hub, (yield* CurrentIo).env)
     const { kind, left, removed } = yield* withHub(database, (h) =>
       Effect.gen(function*() {
         const kind = yield* h.memberKind(role).pipe(Effect.orElseSucceed(() => "none" as const))
@@ -320,7 +322,7 @@ const statusTable = (status: PostgresHub.HubStatus): string => {
 export const status = ({ hub, json, lagHours, url }: StatusOptions) =>
   Effect.gen(function*() {
     if (!(lagHours > 0)) return yield* CliError.invalidArgument(`--lag-hours must be above 0, got ${lagHours}`)
-    const database = yield* hubSpec(url, hub)
+    const database = yield* hubSpec(url, hub, (yield* CurrentIo).env)
     const report = yield* withHub(database, (h) => h.status({ lagHours }))
     yield* Console.log(json ? format.json(report) : statusTable(report))
   })

@@ -11,6 +11,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
@@ -83,7 +84,7 @@ export const run = ({ batchSize, followSymlinks, from, json, machine, noMask, pr
     const projects = yield* ClaudeProjects.ClaudeProjects
     const projectKey = project
     const total = (yield* projects.listSessionFiles(projectKey)).length
-    const bar = progress("importing", { enabled: !json, unit: "sessions" })
+    const bar = progress("importing", yield* CurrentIo, { enabled: !json, unit: "sessions" })
     const started = Date.now()
     const result = yield* Effect.gen(function*() {
       const store = yield* SessionStore.SessionStore

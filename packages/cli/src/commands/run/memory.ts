@@ -19,8 +19,8 @@ import * as TeamSync from "@acx/memory/TeamSync"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as path from "node:path"
 import { type CliError, invalidArgument, printable } from "../../CliError.js"
+import { binOf, CurrentIo, resolvePath, settingsLocation } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { hookCommand } from "../../internal/hookCommand.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
@@ -45,7 +45,7 @@ import type {
  */
 export const status = ({ json }: StatusOptions) =>
   withDatabase(Effect.gen(function*() {
-    const paths = files()
+    const paths = yield* files
     const settings = MemoryConfig.load(paths.home)
     const status = yield* (yield* MemoryRepo.MemoryRepo).status(paths, settings)
     const team = yield* teamStatus(paths.home)
@@ -65,7 +65,9 @@ export const status = ({ json }: StatusOptions) =>
           ? `running (pid ${status.worker.pid})`
           : `not running${status.worker.stoppedAt === null ? "" : ` (stopped ${format.date(status.worker.stoppedAt)})`}`
       }`,
-      `model:    ${MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, process.env))}`,
+      `model:    ${
+        MemoryAdmin.modelLine(status, config, MemoryAdmin.observerCredentials(paths, (yield* CurrentIo).env))
+      }`,
       `today:    ${status.today.calls} model calls, ${format.count(status.today.tokens)} tokens, ${
         money(status.today.costUsd)
       }${budget.length > 0 ? ` (budget: ${budget.join(", ")})` : ""}`,
@@ -196,11 +198,12 @@ export const timeline = ({ id, json, window }: TimelineOptions) =>
  */
 export const context = ({ project }: ContextOptions) =>
   Effect.gen(function*() {
-    const dir = project ?? process.cwd()
-    yield* MemoryBackup.check(files())
+    const dir = project ?? (yield* CurrentIo).cwd
+    const paths = yield* files
+    yield* MemoryBackup.check(paths)
     // the same text the web page's memory view serves
     const { text } = yield* Effect.try({
-      try: () => HookRunner.contextReport(files().home, dir),
+      try: () => HookRunner.contextReport(paths.home, dir),
       catch: (cause) =>
         invalidArgument(`cannot read the memory: ${cause instanceof Error ? cause.message : String(cause)}`)
     })
@@ -241,7 +244,8 @@ export const forget = ({ before, ids, project, session }: ForgetOptions) =>
         forgotten.length === 0 ? "nothing to forget (unknown or already forgotten)" : `forgot ${forgotten.join(", ")}`
       )
     }
-    const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(files(), {
+    const forgotten = yield* (yield* MemoryRepo.MemoryRepo).purge(yield* files, {
+      env: (yield* CurrentIo).env,
       session,
       project,
       before: before === undefined ? undefined : yield* parseDate(before)
@@ -263,8 +267,9 @@ export const forget = ({ before, ids, project, session }: ForgetOptions) =>
  */
 export const backup = () =>
   Effect.gen(function*() {
-    const { config } = MemoryConfig.load(files().home)
-    const info = yield* MemoryBackup.backup(files(), { keep: config.backupsKept })
+    const paths = yield* files
+    const { config } = MemoryConfig.load(paths.home)
+    const info = yield* MemoryBackup.backup(paths, { keep: config.backupsKept })
     yield* Console.log(`backed up to ${info.path} (${format.bytes(info.size)})`)
   })
 
@@ -276,7 +281,7 @@ export const backup = () =>
  */
 export const restore = ({ file }: RestoreOptions) =>
   Effect.gen(function*() {
-    const info = yield* MemoryBackup.restore(files(), path.resolve(file))
+    const info = yield* MemoryBackup.restore(yield* files, resolvePath(yield* CurrentIo, file))
     yield* Console.log(
       `restored ${info.restored}${
         info.previous === undefined ? "" : `; the database it replaced is kept at ${info.previous}`
@@ -288,8 +293,8 @@ export const restore = ({ file }: RestoreOptions) =>
  * A store spec as the MCP server will be given it: checked, a SQLite file made absolute (Claude
  * Code starts the server in another directory); a Postgres URL as typed.
  */
-const serverSpec = (spec: string): Effect.Effect<string, CliError> =>
-  Either.match(DatabaseSpec.parse(spec), {
+const serverSpec = (spec: string, cwd: string): Effect.Effect<string, CliError> =>
+  Either.match(DatabaseSpec.parse(spec, { cwd }), {
     onLeft: (error) => Effect.fail(invalidArgument(`--sessions-from: ${error.description}`)),
     onRight: (database) => Effect.succeed(database._tag === "Sqlite" ? `sqlite:${database.filename}` : spec)
   })
@@ -309,14 +314,16 @@ export const install = ({ machine, project, scope, sessionsFrom, team, user }: I
       : yield* teamSetup.parse(team, { user, machine })
     const from = sessionsFrom === undefined
       ? []
-      : yield* Effect.map(serverSpec(sessionsFrom), (given) => ["--from", given])
+      : yield* Effect.map(serverSpec(sessionsFrom, (yield* CurrentIo).cwd), (given) => ["--from", given])
+    const io = yield* CurrentIo
     const report = yield* MemoryInstall.install({
+      ...settingsLocation(io),
       scope,
       projectDir: project,
-      hookCommand: hookCommand(),
+      hookCommand: hookCommand(binOf(io)),
       mcpServer: {
         command: process.execPath,
-        args: [path.resolve(process.argv[1] ?? "acx"), "memory", "mcp", ...from]
+        args: [binOf(io), "memory", "mcp", ...from]
       }
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
@@ -331,11 +338,13 @@ export const install = ({ machine, project, scope, sessionsFrom, team, user }: I
  */
 export const uninstall = ({ project, scope }: UninstallOptions) =>
   Effect.gen(function*() {
+    const io = yield* CurrentIo
     const report = yield* MemoryInstall.uninstall({
+      ...settingsLocation(io),
       scope,
       projectDir: project
     })
     for (const line of MemoryInstallReport.describeReport(report)) yield* Console.log(line)
     // the team settings go with the hooks (what was shared stays in the team's database)
-    if (TeamConfig.remove(files().home)) yield* Console.log(`removed the team memory's settings`)
+    if (TeamConfig.remove((yield* files).home)) yield* Console.log(`removed the team memory's settings`)
   })

@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as readline from "node:readline"
 import type { CliError } from "../../CliError.js"
 import { invalidArgument, printable } from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
@@ -88,12 +89,13 @@ const ask = (question: string) =>
  */
 export const run = ({ configDir, dryRun, from, json, mode, project, since, yes }: BackfillOptions) =>
   Effect.gen(function*() {
-    const paths = files()
+    const paths = yield* files
     const { config } = MemoryConfig.load(paths.home)
     const sinceMs = since === undefined ? undefined : yield* parseDate(since)
     const projects = yield* ClaudeProjects.ClaudeProjects
-    const bar = progress("backfill", { enabled: !json, unit: "sessions" })
-    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
+    const io = yield* CurrentIo
+    const bar = progress("backfill", io, { enabled: !json, unit: "sessions" })
+    const interactive = process.stdin.isTTY === true && io.stderrIsTTY
     const malformed = new Map<string, MalformedFile>()
     const report = yield* withDatabase(MemoryBackfill.run({
       source: configDirSource(projects, malformed),

@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { binOf, CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { PROMPTS, runMemoryDemo } from "../../internal/memoryDemo.js"
 import type { DemoOptions } from "../memory.js"
@@ -69,7 +70,10 @@ const report = (acxHome: string, project: string) =>
  */
 export const run = ({ dir }: DemoOptions) =>
   Effect.scoped(Effect.gen(function*() {
-    const root = dir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-demo-")) : path.resolve(dir)
+    const io = yield* CurrentIo
+    const root = dir === undefined
+      ? fs.mkdtempSync(path.join(os.tmpdir(), "acx-memory-demo-"))
+      : resolvePath(io, dir)
     if (dir === undefined) {
       yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(root, { recursive: true, force: true })))
     }
@@ -84,7 +88,7 @@ export const run = ({ dir }: DemoOptions) =>
         ? `   the real Claude Code CLI (${binary.path}) runs offline against a local model double;\n   its hooks run \`acx hook …\`, and the worker they start asks the stand-in observer (the double, scripted XML)`
         : `   no Claude Code CLI here (${binary.reason}):\n   the session's hook inputs go through \`acx hook\`'s function, and the worker records without a model`
     )
-    const world = yield* runMemoryDemo({ root, binary, bin: path.resolve(process.argv[1] ?? "acx") })
+    const world = yield* runMemoryDemo({ root, binary, bin: binOf(io) })
     yield* report(world.acxHome, world.project).pipe(
       Effect.provide(MemoryRepo.layerFile(MemoryConfig.paths(world.acxHome).database))
     )

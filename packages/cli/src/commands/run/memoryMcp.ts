@@ -19,6 +19,7 @@ import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { describeError } from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import { takeFront } from "../../internal/mcpFront.js"
 import { withDatabase } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
@@ -39,9 +40,12 @@ const stdin = (): Stream.Stream<Uint8Array, unknown> => {
  * The session tools' store, opened once on first use and kept for the server's life (in its
  * scope); a failed open is tried again by the next call (the store may exist by then).
  */
-const sessionsSource = (from: string | undefined): Effect.Effect<SessionTools.SessionsSource, never, Scope.Scope> =>
+const sessionsSource = (
+  from: string | undefined
+): Effect.Effect<SessionTools.SessionsSource, never, Scope.Scope | CurrentIo> =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
+    const io = yield* CurrentIo
     const lock = yield* Effect.makeSemaphore(1)
     let opened: SessionTools.OpenSessions | undefined
     const open = Effect.gen(function*() {
@@ -54,7 +58,8 @@ const sessionsSource = (from: string | undefined): Effect.Effect<SessionTools.Se
       return opened
     }).pipe(
       Effect.mapError((error) => typeof error === "string" ? error : describeError(error)),
-      lock.withPermits(1)
+      lock.withPermits(1),
+      Effect.provideService(CurrentIo, io)
     )
     return { open }
   })

@@ -6,7 +6,6 @@
  * @since 0.4.0
  */
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
-import * as MemoryDatabase from "@acx/memory/MemoryDatabase"
 import type { MemoryError } from "@acx/memory/MemoryError"
 import * as TeamConfig from "@acx/memory/TeamConfig"
 import * as TeamSync from "@acx/memory/TeamSync"
@@ -14,7 +13,8 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { type CliError, invalidArgument } from "../../CliError.js"
-import { files, withDatabase } from "../../internal/memoryHome.js"
+import type { CurrentIo } from "../../internal/currentIo.js"
+import { databaseLayer, files, withDatabase } from "../../internal/memoryHome.js"
 import type { SyncOptions } from "../memory.js"
 
 /**
@@ -25,14 +25,16 @@ import type { SyncOptions } from "../memory.js"
  */
 export const identify = (cwd: string): string | undefined => Effect.runSync(ProjectOrigin.projectOf(cwd))
 
-const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> = Effect.suspend(() =>
-  Either.match(TeamConfig.load(files().home), {
-    onLeft: (error): Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> => Effect.fail(error),
-    onRight: (settings) =>
-      settings === undefined
-        ? Effect.fail(invalidArgument("the team memory is not set up: acx memory install --team postgres://…"))
-        : Effect.succeed(settings)
-  })
+const settingsOrFail: Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError, CurrentIo> = Effect.flatMap(
+  files,
+  (paths) =>
+    Either.match(TeamConfig.load(paths.home), {
+      onLeft: (error): Effect.Effect<TeamConfig.TeamSettings, CliError | MemoryError> => Effect.fail(error),
+      onRight: (settings) =>
+        settings === undefined
+          ? Effect.fail(invalidArgument("the team memory is not set up: acx memory install --team postgres://…"))
+          : Effect.succeed(settings)
+    })
 )
 
 /**
@@ -70,12 +72,13 @@ export const parse = (
  * @since 0.4.0
  * @category handlers
  */
-export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, CliError | MemoryError> =>
+export const setup = (settings: TeamConfig.TeamSettings): Effect.Effect<void, CliError | MemoryError, CurrentIo> =>
   Effect.gen(function*() {
-    TeamConfig.save(files().home, settings)
+    const { home } = yield* files
+    TeamConfig.save(home, settings)
     yield* Console.log(
       `team memory: ${TeamConfig.display(settings)} as ${settings.user} on ${settings.machine} (settings in ${
-        TeamConfig.file(files().home)
+        TeamConfig.file(home)
       }, owner-only)`
     )
     yield* withDatabase(Effect.gen(function*() {
@@ -115,7 +118,7 @@ export const sync = ({ json }: SyncOptions) =>
  */
 export const workerSync = (log: (line: string) => void) =>
   Effect.gen(function*() {
-    const loaded = TeamConfig.load(files().home)
+    const loaded = TeamConfig.load((yield* files).home)
     if (Either.isLeft(loaded)) {
       log(`team sync: ${loaded.left.description}`)
       return yield* Effect.never
@@ -125,7 +128,7 @@ export const workerSync = (log: (line: string) => void) =>
       return yield* Effect.never
     }
     return yield* TeamSync.loop({ settings: loaded.right, identify, log })
-  }).pipe(Effect.provide(MemoryDatabase.layer(files().database)), Effect.orElse(() => Effect.never))
+  }).pipe(Effect.provide(databaseLayer), Effect.orElse(() => Effect.never))
 
 /**
  * A last sync when the worker ends idle: what it distilled last is shared before it exits.
@@ -135,12 +138,12 @@ export const workerSync = (log: (line: string) => void) =>
  */
 export const finalSync = (log: (line: string) => void) =>
   Effect.gen(function*() {
-    const loaded = TeamConfig.load(files().home)
+    const loaded = TeamConfig.load((yield* files).home)
     if (Either.isLeft(loaded) || loaded.right === undefined) return
     const report = yield* TeamSync.syncOnce({ settings: loaded.right, identify })
     if (report.pushed + report.forgotten + report.pulled > 0) log(`team sync: ${describeTeamSync(report)}`)
   }).pipe(
-    Effect.provide(MemoryDatabase.layer(files().database)),
+    Effect.provide(databaseLayer),
     Effect.catchAll((error) =>
       Effect.sync(() =>
         log(

@@ -11,6 +11,7 @@ import * as MemoryWorker from "@acx/memory/MemoryWorker"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { CurrentIo } from "../../internal/currentIo.js"
 import { duration } from "../../internal/format.js"
 import { files } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
@@ -34,13 +35,14 @@ export const run = () =>
     // $ACX_HOME/observer among them) is owner-only: the worker is a process of its own, so
     // narrowing its umask touches nothing else
     yield* Effect.sync(() => process.umask(0o077))
-    const paths = files()
+    const paths = yield* files
+    const io = yield* CurrentIo
     yield* MemoryBackup.check(paths)
     const { config } = MemoryConfig.load(paths.home)
     yield* MemoryBackup.backupIfDue(paths, { keep: config.backupsKept }).pipe(
       Effect.catchAll((error) => Console.error(`acx memory worker: no backup today: ${error.message}`))
     )
-    const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+    const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}\n`)
     // the team memory's sync runs beside the queue while the worker lives (never in a hook)
     const team = yield* Effect.fork(MemoryTeam.workerSync(log))
     // the settings are not handed over: given ones are kept as given, and the worker is to follow

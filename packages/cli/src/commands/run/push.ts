@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
 import * as CliError from "../../CliError.js"
 import { acontextLayer } from "../../internal/acontext.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
@@ -25,17 +26,18 @@ export const run = (
   { baseUrl, configDir, followSymlinks, id, includeSidechains, json, newSession, project, thinking }: PushOptions
 ) =>
   Effect.gen(function*() {
-    const key = process.env["ACONTEXT_API_KEY"]
+    const io = yield* CurrentIo
+    const key = io.env["ACONTEXT_API_KEY"]
     if (key === undefined || key.trim() === "") {
       return yield* CliError.invalidArgument("ACONTEXT_API_KEY is not set (the Acontext API key to push with)")
     }
-    const url = baseUrl ?? process.env["ACONTEXT_BASE_URL"] ?? AcontextClient.DEFAULT_BASE_URL
+    const url = baseUrl ?? io.env["ACONTEXT_BASE_URL"] ?? AcontextClient.DEFAULT_BASE_URL
     if (!/^https?:\/\//.test(url)) {
       return yield* CliError.invalidArgument(`--base-url must be http(s)://…, got ${url}`)
     }
     const projects = yield* ClaudeProjects.ClaudeProjects
     const session = yield* findSession(projects, id, project)
-    const bar = progress("pushing", { enabled: !json, unit: "messages" })
+    const bar = progress("pushing", io, { enabled: !json, unit: "messages" })
     const result = yield* ClaudePush.pushSession({
       from: projects,
       projectKey: session.projectKey,

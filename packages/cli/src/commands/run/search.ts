@@ -14,6 +14,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as CliError from "../../CliError.js"
+import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { useColor } from "../../internal/help.js"
 import { projectLabel } from "../../internal/options.js"
@@ -117,6 +118,7 @@ export const run = ({ from, json, limit, project, query, role, since }: SearchOp
       const where = options.projectKey === undefined ? "" : ` in project ${projectLabel(options.projectKey)}`
       return yield* Console.log(`no match for ${JSON.stringify(text)}${where} in ${target.display}`)
     }
-    const color = useColor(process.env, process.stdout.isTTY === true)
+    const io = yield* CurrentIo
+    const color = useColor(io.env, io.isTTY)
     yield* Console.log(hitsText(result, color ? { open: BOLD, close: NORMAL } : { open: "**", close: "**" }))
   })

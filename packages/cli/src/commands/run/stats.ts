@@ -9,13 +9,15 @@ import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
@@ -36,14 +38,26 @@ export const statsReport = table
 // `ClaudeProjects` they came from (where "no sessions …" looked). `fold` folds again each time it
 // runs (`--live`), from the cache: only what was appended is read. Grouped by project, machine or
 // user, each session's origin (`StatsOrigins`: recorded in the store, else this machine).
-const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) => {
+// the pricing of the io's acx home, then the folds cached under it
+const folding = <A, E, R>(
+  io: CommandIo,
+  fold: (options: { readonly pricing: Pricing.PricingTable; readonly cacheDir: string }) => Effect.Effect<A, E, R>
+) => {
+  const paths = acxPaths(io)
+  return Effect.flatMap(
+    TranscriptStats.loadPricing(paths.pricing),
+    (pricing) => fold({ pricing, cacheDir: paths.cache })
+  )
+}
+
+const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions, io: CommandIo) => {
   const key = project
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
   return from === undefined
     ? Effect.gen(function*() {
       const projects = yield* ClaudeProjects.ClaudeProjects
       const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-      const folds = SessionStats.foldStats(projects, key)
+      const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
       const fold = (byOrigin
         ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
         : folds).pipe(Effect.provide(context))
@@ -56,7 +70,11 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) 
       const projects = storeProjects(opened)
       // a project the store has no session of is said as a listing says it
       if (key !== undefined) yield* projects.listSessionFiles(key)
-      const folds = StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key })
+      const folds = folding(
+        io,
+        (options) =>
+          StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+      )
       // the origins kept beside the folds: a kept report is keyed by them too
       const fold = byOrigin
         ? Effect.zipWith(
@@ -76,13 +94,14 @@ const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions) 
 // Kept as the full path prints it once that cache holds them: every transcript from the cache
 // (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
+  io: CommandIo,
   args: StatsOptions,
   store: { readonly spec: string; readonly location: string },
   folds: SessionStats.StatsFolds,
   result: ReturnType<typeof SessionStats.reportStats>,
   output: string
 ) => {
-  const kept = KeptReport.postgresStore(store.spec)
+  const kept = KeptReport.postgresStore(store.spec, io.env as NodeJS.ProcessEnv)
   const { listed, origins } = folds as Partial<StoreStats.StoreStatsFolds & { origins: StatsOrigins.Origins }>
   const { run } = result
   if (
@@ -92,7 +111,7 @@ const keepReport = (
     result.report.rows.length === 0 || run.skipped.length > 0 || run.cacheWarning !== undefined ||
     run.folds.some((item) => item.fold.malformed > 0)
   ) return
-  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(AcxHome.paths().cache, store.location))
+  const statsCache = KeptReport.fileState(StoreStatsCache.cacheFileOf(acxPaths(io).cache, store.location))
   if (statsCache === undefined) return
   const transcripts = run.files.cached + run.files.appended + run.files.folded
   const asCached = { ...result, run: { ...run, files: { cached: transcripts, appended: 0, folded: 0 } } }
@@ -104,7 +123,8 @@ const keepReport = (
       origins: origins === undefined ? undefined : StoreCatalogSql.originsDigest(origins),
       statsCache
     },
-    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output
+    args.json && transcripts !== run.files.cached ? format.json(SessionStats.statsJson(asCached)) : output,
+    acxPaths(io).cache
   )
 }
 
@@ -121,7 +141,7 @@ export const run = (args: StatsOptions) =>
     }
     const range = parsed.range
     if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
-    const { fold, projects, store } = { store: undefined, ...yield* source(args) }
+    const { fold, projects, store } = { store: undefined, ...yield* source(args, yield* CurrentIo) }
     if (by === "block") {
       const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
       return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))
@@ -135,7 +155,7 @@ export const run = (args: StatsOptions) =>
     if (json) {
       const output = format.json(SessionStats.statsJson(result))
       yield* Console.log(output)
-      if (store !== undefined) keepReport(args, store, folds, result, output)
+      if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
       return
     }
     if (result.report.rows.length === 0) {
@@ -144,7 +164,7 @@ export const run = (args: StatsOptions) =>
     }
     const output = statsReport(result)
     yield* Console.log(output)
-    if (store !== undefined) keepReport(args, store, folds, result, output)
+    if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
     const warning = malformedWarning(
       result.run.folds.map((item) => ({
         file: item.file,

@@ -11,12 +11,13 @@
 import * as BlockStats from "@acx/claude-code/BlockStats"
 import type * as StatsOutput from "@acx/claude-code/StatsOutput"
 import type * as StatsReport from "@acx/convert/StatsReport"
-import { paths } from "@acx/environment/AcxHome"
 import * as Console from "effect/Console"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
 import { blocksTable, nowLine } from "../../internal/blocksTable.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { listenForSignal } from "../../internal/signals.js"
 import type { StatsOptions } from "../stats.js"
@@ -26,8 +27,8 @@ const SHOW_CURSOR = "\u001b[?25h"
 // to the top-left, then clear to the end of the screen
 const HOME_AND_CLEAR = "\u001b[H\u001b[J"
 
-const report = (folds: StatsOutput.StatsFolds, range: StatsReport.DayRange) => {
-  const read = BlockStats.readReadings(paths().quotaReadings)
+const report = (folds: StatsOutput.StatsFolds, range: StatsReport.DayRange, io: CommandIo) => {
+  const read = BlockStats.readReadings(acxPaths(io).quotaReadings)
   return { report: BlockStats.blockReport(folds, { range, nowMs: Date.now(), readings: read.readings }), read }
 }
 
@@ -53,7 +54,7 @@ export const runOnce = <E, R>(
 ) =>
   Effect.gen(function*() {
     const folds = yield* fold
-    const { read, report: blocks } = report(folds, range)
+    const { read, report: blocks } = report(folds, range, yield* CurrentIo)
     yield* warnings(folds, read.warning)
     if (args.json) return yield* Console.log(format.json(BlockStats.blockJson(blocks, folds.pricing)))
     if (blocks.rows.length === 0) return yield* Console.log("no windows: no message with usage")
@@ -73,11 +74,12 @@ export const runLive = <E, R>(
 ) =>
   Effect.gen(function*() {
     if (args.interval < 1) return yield* CliError.invalidArgument("--interval: at least 1 second")
-    const tty = process.stdout.isTTY === true && !args.json
+    const io = yield* CurrentIo
+    const tty = io.isTTY && !args.json
     let warned = false
     const tick = Effect.gen(function*() {
       const folds = yield* fold
-      const { read, report: blocks } = report(folds, range)
+      const { read, report: blocks } = report(folds, range, io)
       // warnings once: a live view repeats itself every tick
       if (!warned) yield* warnings(folds, read.warning)
       warned = true
@@ -87,14 +89,14 @@ export const runLive = <E, R>(
       }
       if (!tty) return yield* Console.log(nowLine(blocks))
       const recent = { ...blocks, rows: blocks.rows.slice(-Math.max(3, (process.stdout.rows ?? 24) - 8)) }
-      yield* Effect.sync(() => process.stdout.write(`${HOME_AND_CLEAR}${blocksTable(recent)}\n`))
+      yield* Effect.promise(() => io.stdout(`${HOME_AND_CLEAR}${blocksTable(recent)}\n`))
     })
     const loop = Effect.forever(Effect.zipRight(tick, Effect.sleep(Duration.seconds(args.interval))))
     const restore = Effect.sync(() => {
-      if (tty) process.stdout.write(SHOW_CURSOR)
+      if (tty) void io.stdout(SHOW_CURSOR)
     })
     // listening before the cursor is hidden: a Ctrl-C at any moment after is answered
     const stopped = yield* listenForSignal
-    if (tty) yield* Effect.sync(() => process.stdout.write(HIDE_CURSOR))
+    if (tty) yield* Effect.promise(() => io.stdout(HIDE_CURSOR))
     yield* Effect.raceFirst(loop, stopped).pipe(Effect.ensuring(restore))
   }).pipe(Effect.scoped)

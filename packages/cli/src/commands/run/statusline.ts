@@ -11,17 +11,15 @@
 import * as StatuslineInstall from "@acx/claude-code/StatuslineInstall"
 import * as StatuslineTotals from "@acx/claude-code/StatuslineTotals"
 import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { configDirOf } from "../../internal/configDir.js"
+import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 import { statuslineCommand } from "../../internal/hookCommand.js"
 import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../statusline.js"
-
-const acxBin = () => path.resolve(process.argv[1] ?? "acx")
 
 const describe = (report: StatuslineInstall.StatuslineReport, done: string, unchanged: string) =>
   Effect.gen(function*() {
@@ -38,13 +36,15 @@ const describe = (report: StatuslineInstall.StatuslineReport, done: string, unch
  * @category handlers
  */
 export const install = ({ format, project, scope, wrap }: StatuslineInstallOptions) =>
-  StatuslineInstall.install({
-    scope,
-    projectDir: project,
-    command: (previous) => statuslineCommand({ format: format, wrap: wrap ? previous : undefined }, acxBin())
-  }).pipe(
-    Effect.flatMap((report) => describe(report, "statusline installed", "statusline already installed"))
-  )
+  Effect.flatMap(CurrentIo, (io) =>
+    StatuslineInstall.install({
+      ...settingsLocation(io),
+      scope,
+      projectDir: project,
+      command: (previous) => statuslineCommand({ format: format, wrap: wrap ? previous : undefined }, binOf(io))
+    })).pipe(
+      Effect.flatMap((report) => describe(report, "statusline installed", "statusline already installed"))
+    )
 
 /**
  * `acx statusline uninstall`.
@@ -53,14 +53,12 @@ export const install = ({ format, project, scope, wrap }: StatuslineInstallOptio
  * @category handlers
  */
 export const uninstall = ({ project, scope }: StatuslineUninstallOptions) =>
-  StatuslineInstall.uninstall({ scope, projectDir: project }).pipe(
+  Effect.flatMap(
+    CurrentIo,
+    (io) => StatuslineInstall.uninstall({ ...settingsLocation(io), scope, projectDir: project })
+  ).pipe(
     Effect.flatMap((report) => describe(report, "statusline uninstalled", "nothing to uninstall"))
   )
-
-const resolveConfigDir = (configDir: string | undefined): string => {
-  const dir = configDir ?? process.env["CLAUDE_CONFIG_DIR"] ?? "~/.claude"
-  return dir.startsWith("~/") ? path.join(os.homedir(), dir.slice(2)) : path.resolve(dir)
-}
 
 /**
  * `acx statusline refresh`.
@@ -68,11 +66,13 @@ const resolveConfigDir = (configDir: string | undefined): string => {
  * @since 0.4.0
  * @category handlers
  */
-export const refresh = ({ configDir }: RefreshOptions) =>
-  Effect.gen(function*() {
-    const dir = resolveConfigDir(configDir)
-    const cacheDir = AcxHome.paths().cache
-    const pricing = yield* TranscriptStats.loadPricing()
+export const refresh = ({ configDir }: RefreshOptions) => Effect.flatMap(CurrentIo, (io) => refreshIn(io, configDir))
+
+const refreshIn = (io: CommandIo, configDir: string | undefined) => {
+  const dir = configDirOf(configDir, io.env, io.cwd).resolved
+  const cacheDir = acxPaths(io).cache
+  return Effect.gen(function*() {
+    const pricing = yield* TranscriptStats.loadPricing(acxPaths(io).pricing)
     const summary = yield* Effect.try({
       try: () => StatuslineTotals.refresh({ configDir: dir, cacheDir, pricing, nowMs: Date.now() }),
       catch: (cause) =>
@@ -80,9 +80,8 @@ export const refresh = ({ configDir }: RefreshOptions) =>
     })
     yield* Console.log(JSON.stringify(summary))
   }).pipe(
-    Effect.ensuring(Effect.sync(() =>
-      fs.rmSync(`${StatuslineTotals.summaryFile(AcxHome.paths().cache, resolveConfigDir(configDir))}.lock`, {
-        force: true
-      })
-    ))
+    Effect.ensuring(
+      Effect.sync(() => fs.rmSync(`${StatuslineTotals.summaryFile(cacheDir, dir)}.lock`, { force: true }))
+    )
   )
+}

@@ -23,6 +23,7 @@ import * as Schedule from "effect/Schedule"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as CliError from "../../CliError.js"
+import * as CurrentIo from "../../internal/currentIo.js"
 import { originOf } from "../../internal/origin.js"
 import { progress } from "../../internal/progress.js"
 import { listenForSignal } from "../../internal/signals.js"
@@ -128,10 +129,7 @@ const isRefusal = (error: unknown): error is SessionStore.SessionStoreError =>
   error instanceof SessionStore.SessionStoreError && error.reason === "ReadOnly"
 
 /** The default target, its directory made owner-only (what `acx sync` keeps can hold secrets). */
-const defaultTarget = (): string => {
-  const file = AcxHome.paths().sessionsDatabase
-  return `sqlite:${file}`
-}
+const defaultTarget = (paths: AcxHome.AcxPaths): string => `sqlite:${paths.sessionsDatabase}`
 
 /**
  * The SQLite file's directory must exist: a mistyped path is one line, not a new directory tree
@@ -139,7 +137,7 @@ const defaultTarget = (): string => {
  */
 const checkTarget = (spec: string, isDefault: boolean) =>
   Effect.gen(function*() {
-    const parsed = DatabaseSpec.parse(spec)
+    const parsed = DatabaseSpec.parse(spec, { cwd: (yield* CurrentIo.CurrentIo).cwd })
     if (Either.isRight(parsed) && parsed.right._tag === "Sqlite") {
       const dir = path.dirname(parsed.right.filename)
       if (isDefault) {
@@ -171,14 +169,14 @@ export const run = ({ background, configDir, json, machine, noMask, to, user, wa
   Effect.gen(function*() {
     const projects = yield* ClaudeProjects.ClaudeProjects
     const given = to
-    const target = yield* checkTarget(given ?? defaultTarget(), given === undefined)
+    const target = yield* checkTarget(given ?? defaultTarget(yield* CurrentIo.paths), given === undefined)
     const origin = yield* originOf(machine, user)
     yield* Effect.gen(function*() {
       const store = yield* SessionStore.SessionStore
-      const lockRoot = AcxHome.makePrivateDirectory(AcxHome.paths().syncLocks)
+      const lockRoot = AcxHome.makePrivateDirectory((yield* CurrentIo.paths).syncLocks)
 
       const syncOnce = Effect.gen(function*() {
-        const bar = progress("syncing", { enabled: !json, unit: "sessions" })
+        const bar = progress("syncing", yield* CurrentIo.CurrentIo, { enabled: !json, unit: "sessions" })
         const started = Date.now()
         const outcome = yield* ClaudeSync.sync({
           from: projects,

@@ -6,7 +6,6 @@
  *
  * @since 0.3.0
  */
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as MemoryInstall from "@acx/memory/MemoryInstall"
 import * as MemoryInstallReport from "@acx/memory/MemoryInstallReport"
@@ -14,6 +13,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as CliError from "../../CliError.js"
+import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 import { syncHookCommand } from "../../internal/hookCommand.js"
 import type { SyncInstallOptions, SyncUninstallOptions } from "../sync.js"
 
@@ -48,12 +48,14 @@ export const install = ({ project, scope, to }: SyncInstallOptions) =>
         )
       }
     }
+    const io = yield* CurrentIo
     const report = yield* MemoryInstall.install({
+      ...settingsLocation(io),
       scope,
       projectDir: project,
-      hookCommand: syncHookCommand(target),
+      hookCommand: syncHookCommand(target, binOf(io)),
       hookEvents: SYNC_HOOK_EVENTS,
-      manifest: AcxHome.paths().syncInstallManifest
+      manifest: acxPaths(io).syncInstallManifest
     })
     for (const line of MemoryInstallReport.describeReport(report, "sync")) yield* Console.log(line)
   })
@@ -66,10 +68,12 @@ export const install = ({ project, scope, to }: SyncInstallOptions) =>
  */
 export const uninstall = ({ project, scope }: SyncUninstallOptions) =>
   Effect.gen(function*() {
+    const io = yield* CurrentIo
     const report = yield* MemoryInstall.uninstall({
+      ...settingsLocation(io),
       scope,
       projectDir: project,
-      manifest: AcxHome.paths().syncInstallManifest
+      manifest: acxPaths(io).syncInstallManifest
     })
     for (const line of MemoryInstallReport.describeReport(report, "sync")) yield* Console.log(line)
   })

@@ -6,7 +6,6 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as DatabaseSpec from "@acx/environment/DatabaseSpec"
 import * as UiSecurity from "@acx/ui/UiSecurity"
 import * as UiServer from "@acx/ui/UiServer"
@@ -17,13 +16,15 @@ import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as CliError from "../../CliError.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { openStore } from "../../internal/storeSource.js"
 import type { UiOptions } from "../ui.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
-const openBrowser = (url: string) =>
+const openBrowser = (url: string, io: CommandIo) =>
   Effect.sync(() => {
     const [command, args] = process.platform === "darwin"
       ? ["open", [url]]
@@ -31,7 +32,7 @@ const openBrowser = (url: string) =>
       ? ["cmd", ["/c", "start", "", url]]
       : ["xdg-open", [url]]
     const child = spawn(command, args, { detached: true, stdio: "ignore" })
-    child.on("error", (error) => process.stderr.write(`acx: warning: cannot open a browser (${error.message})\n`))
+    child.on("error", (error) => io.stderr(`acx: warning: cannot open a browser (${error.message})\n`))
     child.unref()
   })
 
@@ -75,7 +76,7 @@ export const run = ({ configDir, followSymlinks, from, host, open, port }: UiOpt
     const source = yield* shown(from, configDir, followSymlinks)
     const server = yield* UiServer.make({
       ...source,
-      acxHome: AcxHome.acxHome(),
+      acxHome: acxPaths(yield* CurrentIo).home,
       port: port_,
       host,
       followSymlinks,
@@ -90,6 +91,6 @@ export const run = ({ configDir, followSymlinks, from, host, open, port }: UiOpt
     // listening before the line says Ctrl-C stops it: one right after is answered (exit 0)
     const stopped = yield* listenForSignal
     yield* Console.log(`acx ui: ${server.url}${taken} — Ctrl-C stops it`)
-    if (open) yield* openBrowser(server.url)
+    if (open) yield* openBrowser(server.url, yield* CurrentIo)
     yield* stopped
   }).pipe(Effect.scoped)
