@@ -5,9 +5,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import type { CommandSpec } from "../src/CommandSpec.js"
 import { UsageFailure } from "../src/CommandSpec.js"
-import { ACONTEXT_BASE_URL, acx, CONTEXT_TOKENS, groupings } from "../src/CommandTable.js"
+import { acx } from "../src/CommandTable.js"
 import { parseCommandLine, type Request } from "../src/internal/commandLine.js"
 import { useColor } from "../src/internal/help.js"
+import { ACONTEXT_BASE_URL, CONTEXT_TOKENS, groupings } from "../src/table/options.js"
 
 /** What `args` asks for, or the one line of its usage error. */
 const parse = (args: ReadonlyArray<string>): Request | string => {

@@ -14,23 +14,8 @@
  * @since 0.1.0
  */
 import type { CommandRun } from "../CommandSpec.js"
-import type { permissionModes } from "../CommandTable.js"
 import { effectCommand } from "../internal/effectCommand.js"
-
-/**
- * What `acx chat` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface ChatOptions {
-  readonly resume: string | undefined
-  readonly model: string | undefined
-  readonly store: string | undefined
-  readonly cwd: string | undefined
-  readonly allowedTools: string | undefined
-  readonly permissionMode: typeof permissionModes[number] | undefined
-}
+import type { ChatOptions } from "./args/chat.js"
 
 /**
  * @since 0.6.0
@@ -39,3 +24,5 @@ export interface ChatOptions {
 export const run: CommandRun<ChatOptions> = effectCommand(async (options) =>
   (await import("./run/chat.js")).run(options)
 )
+
+export type { ChatOptions }

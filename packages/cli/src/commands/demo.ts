@@ -14,19 +14,7 @@
  */
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
-
-/**
- * What `acx demo` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface DemoOptions {
-  readonly dir: string | undefined
-  readonly generated: boolean
-  readonly thinking: boolean
-  readonly json: boolean
-}
+import type { DemoOptions } from "./args/demo.js"
 
 /**
  * @since 0.6.0
@@ -35,3 +23,5 @@ export interface DemoOptions {
 export const run: CommandRun<DemoOptions> = effectCommand(async (options) =>
   (await import("./run/demo.js")).run(options)
 )
+
+export type { DemoOptions }

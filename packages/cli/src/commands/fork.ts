@@ -9,23 +9,7 @@
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx fork` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface ForkOptions {
-  readonly id: string
-  readonly at: string | undefined
-  readonly title: string | undefined
-  readonly project: string | undefined
-  readonly configDir: string | undefined
-  readonly from: string | undefined
-  readonly json: boolean
-  readonly followSymlinks: boolean
-}
+import type { ForkOptions } from "./args/fork.js"
 
 /**
  * @since 0.6.0
@@ -34,3 +18,5 @@ export interface ForkOptions {
 export const run: CommandRun<ForkOptions> = effectCommand(async (options, io) =>
   (await import("./run/fork.js")).run(withProjectKey(options, io))
 )
+
+export type { ForkOptions }

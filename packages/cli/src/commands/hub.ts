@@ -8,60 +8,7 @@
  */
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
-
-/**
- * What `acx hub init` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface InitOptions {
-  readonly url: string | undefined
-  readonly hub: string | undefined
-  readonly team: string | undefined
-}
-
-/**
- * What `acx hub user` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface UserOptions {
-  readonly action: "add" | "remove" | "rotate"
-  readonly name: string
-  readonly url: string | undefined
-  readonly next: string | undefined
-  readonly role: "sync" | "viewer" | undefined
-  readonly hub: string | undefined
-}
-
-/**
- * What `acx hub grant` and `acx hub revoke` are given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface GrantOptions {
-  readonly url: string | undefined
-  readonly project: string
-  readonly role: string
-  readonly allowUnknown: boolean
-  readonly hub: string | undefined
-}
-
-/**
- * What `acx hub status` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface StatusOptions {
-  readonly url: string | undefined
-  readonly hub: string | undefined
-  readonly json: boolean
-  readonly lagHours: number
-}
+import type { GrantOptions, InitOptions, StatusOptions, UserOptions } from "./args/hub.js"
 
 const hub = () => import("./run/hub.js")
 
@@ -94,3 +41,5 @@ export const revoke: CommandRun<GrantOptions> = effectCommand(async (options) =>
  * @category commands
  */
 export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await hub()).status(options))
+
+export type { GrantOptions, InitOptions, StatusOptions, UserOptions }

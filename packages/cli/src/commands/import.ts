@@ -10,24 +10,7 @@
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx import` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface ImportOptions {
-  readonly from: string | undefined
-  readonly to: string
-  readonly project: string | undefined
-  readonly batchSize: number
-  readonly json: boolean
-  readonly followSymlinks: boolean
-  readonly machine: string | undefined
-  readonly user: string | undefined
-  readonly noMask: boolean
-}
+import type { ImportOptions } from "./args/import.js"
 
 /**
  * @since 0.6.0
@@ -36,3 +19,5 @@ export interface ImportOptions {
 export const run: CommandRun<ImportOptions> = effectCommand(async (options, io) =>
   (await import("./run/import.js")).run(withProjectKey(options, io))
 )
+
+export type { ImportOptions }

@@ -10,16 +10,7 @@ import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { startFront } from "../internal/mcpFront.js"
 import { VERSION } from "../internal/version.js"
-
-/**
- * What `acx memory mcp` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface McpOptions {
-  readonly from: string | undefined
-}
+import type { McpOptions } from "./args/memoryMcp.js"
 
 const server: CommandRun<McpOptions> = effectCommand(async (options) =>
   (await import("./run/memoryMcp.js")).run(options)
@@ -33,3 +24,5 @@ export const run: CommandRun<McpOptions> = (options, io) => {
   startFront(VERSION)
   return server(options, io)
 }
+
+export type { McpOptions }

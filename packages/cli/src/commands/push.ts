@@ -11,24 +11,7 @@
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx push` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface PushOptions {
-  readonly id: string
-  readonly baseUrl: string | undefined
-  readonly project: string | undefined
-  readonly configDir: string | undefined
-  readonly thinking: boolean
-  readonly includeSidechains: boolean
-  readonly newSession: boolean
-  readonly json: boolean
-  readonly followSymlinks: boolean
-}
+import type { PushOptions } from "./args/push.js"
 
 /**
  * @since 0.6.0
@@ -37,3 +20,5 @@ export interface PushOptions {
 export const run: CommandRun<PushOptions> = effectCommand(async (options, io) =>
   (await import("./run/push.js")).run(withProjectKey(options, io))
 )
+
+export type { PushOptions }

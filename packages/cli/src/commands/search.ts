@@ -9,22 +9,7 @@
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx search` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface SearchOptions {
-  readonly query: ReadonlyArray<string>
-  readonly project: string | undefined
-  readonly since: string | undefined
-  readonly role: "user" | "assistant" | "tool" | undefined
-  readonly limit: number | undefined
-  readonly json: boolean
-  readonly from: string | undefined
-}
+import type { SearchOptions } from "./args/search.js"
 
 /**
  * @since 0.6.0
@@ -33,3 +18,5 @@ export interface SearchOptions {
 export const run: CommandRun<SearchOptions> = effectCommand(async (options, io) =>
   (await import("./run/search.js")).run(withProjectKey(options, io))
 )
+
+export type { SearchOptions }

@@ -13,20 +13,7 @@ import type * as FastRead from "../fastRead.js"
 import { requireBundled } from "../internal/bundled.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx sessions` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface SessionsOptions {
-  readonly configDir: string | undefined
-  readonly from: string | undefined
-  readonly project: string | undefined
-  readonly json: boolean
-  readonly followSymlinks: boolean
-}
+import type { SessionsOptions } from "./args/sessions.js"
 
 // The fast answers (`fastRead.ts` over a store, `fastDir.ts` over a config directory: no Effect)
 // come first; each answers only when it is sure to print what the full path prints, else the
@@ -59,3 +46,5 @@ const full: CommandRun<SessionsOptions> = effectCommand(async (options, io) =>
  */
 export const run: CommandRun<SessionsOptions> = async (options, io) =>
   (await fastAnswer(options.from, io)) ? 0 : full(options, io)
+
+export type { SessionsOptions }

@@ -10,25 +10,7 @@
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
-
-/**
- * What `acx show` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface ShowOptions {
-  readonly id: string
-  readonly agent: string | undefined
-  readonly uuids: boolean
-  readonly format: "markdown" | "anthropic" | "jsonl"
-  readonly project: string | undefined
-  readonly configDir: string | undefined
-  readonly from: string | undefined
-  readonly noThinking: boolean
-  readonly noMask: boolean
-  readonly followSymlinks: boolean
-}
+import type { ShowOptions } from "./args/show.js"
 
 /**
  * @since 0.6.0
@@ -37,3 +19,5 @@ export interface ShowOptions {
 export const run: CommandRun<ShowOptions> = effectCommand(async (options, io) =>
   (await import("./run/show.js")).run(withProjectKey(options, io))
 )
+
+export type { ShowOptions }

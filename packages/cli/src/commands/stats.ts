@@ -10,29 +10,10 @@
  * @since 0.1.0
  */
 import type { CommandRun } from "../CommandSpec.js"
-import type { groupings } from "../CommandTable.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
+import type { StatsOptions } from "./args/stats.js"
 import { fastAnswer } from "./sessions.js"
-
-/**
- * What `acx stats` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface StatsOptions {
-  readonly configDir: string | undefined
-  readonly from: string | undefined
-  readonly project: string | undefined
-  readonly json: boolean
-  readonly by: typeof groupings[number]
-  readonly followSymlinks: boolean
-  readonly since: string | undefined
-  readonly until: string | undefined
-  readonly live: boolean
-  readonly interval: number
-}
 
 const full: CommandRun<StatsOptions> = effectCommand(async (options, io) =>
   (await import("./run/stats.js")).run(withProjectKey(options, io))
@@ -46,3 +27,5 @@ const full: CommandRun<StatsOptions> = effectCommand(async (options, io) =>
  */
 export const run: CommandRun<StatsOptions> = async (options, io) =>
   (await fastAnswer(options.from, io)) ? 0 : full(options, io)
+
+export type { StatsOptions }

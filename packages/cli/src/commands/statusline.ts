@@ -10,53 +10,12 @@ import * as path from "node:path"
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectDir } from "../internal/options.js"
-
-/**
- * What `acx statusline` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface StatuslineOptions {
-  readonly format: string | undefined
-  readonly plain: boolean
-  readonly wrap: string | undefined
-  readonly configDir: string | undefined
-}
-
-/**
- * What `acx statusline install` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface StatuslineInstallOptions {
-  readonly scope: "user" | "project"
-  readonly project: string | undefined
-  readonly format: string | undefined
-  readonly wrap: boolean
-}
-
-/**
- * What `acx statusline uninstall` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface StatuslineUninstallOptions {
-  readonly scope: "user" | "project"
-  readonly project: string | undefined
-}
-
-/**
- * What `acx statusline refresh` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface RefreshOptions {
-  readonly configDir: string | undefined
-}
+import type {
+  RefreshOptions,
+  StatuslineInstallOptions,
+  StatuslineOptions,
+  StatuslineUninstallOptions
+} from "./args/statusline.js"
 
 /**
  * `acx statusline`: the statusline's own code (`@acx/claude-code/StatuslineMain`, no Effect), given the
@@ -100,3 +59,5 @@ export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(a
  * @category commands
  */
 export const refresh: CommandRun<RefreshOptions> = effectCommand(async (options) => (await installs()).refresh(options))
+
+export type { RefreshOptions, StatuslineInstallOptions, StatuslineOptions, StatuslineUninstallOptions }

@@ -11,46 +11,7 @@ import type * as FastSync from "../fastSync.js"
 import { requireBundled } from "../internal/bundled.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectDir } from "../internal/options.js"
-
-/**
- * What `acx sync` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface SyncOptions {
-  readonly to: string | undefined
-  readonly configDir: string | undefined
-  readonly json: boolean
-  readonly watch: boolean
-  readonly background: boolean
-  readonly machine: string | undefined
-  readonly user: string | undefined
-  readonly noMask: boolean
-}
-
-/**
- * What `acx sync install` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface SyncInstallOptions {
-  readonly scope: "user" | "project"
-  readonly project: string | undefined
-  readonly to: string | undefined
-}
-
-/**
- * What `acx sync uninstall` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface SyncUninstallOptions {
-  readonly scope: "user" | "project" | undefined
-  readonly project: string | undefined
-}
+import type { SyncInstallOptions, SyncOptions, SyncUninstallOptions } from "./args/sync.js"
 
 const full: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
 
@@ -88,3 +49,5 @@ export const install: CommandRun<SyncInstallOptions> = effectCommand(async (opti
 export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options, io) =>
   (await import("./run/syncInstall.js")).uninstall(withProjectDir(options, io))
 )
+
+export type { SyncInstallOptions, SyncOptions, SyncUninstallOptions }

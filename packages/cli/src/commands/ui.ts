@@ -7,24 +7,12 @@
  */
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
-
-/**
- * What `acx ui` is given.
- *
- * @since 0.6.0
- * @category models
- */
-export interface UiOptions {
-  readonly port: number | undefined
-  readonly host: string
-  readonly configDir: string | undefined
-  readonly from: string | undefined
-  readonly open: boolean
-  readonly followSymlinks: boolean
-}
+import type { UiOptions } from "./args/ui.js"
 
 /**
  * @since 0.6.0
  * @category commands
  */
 export const run: CommandRun<UiOptions> = effectCommand(async (options) => (await import("./run/ui.js")).run(options))
+
+export type { UiOptions }

@@ -16,7 +16,7 @@ import { apiBaseUrl, unreachable } from "../../internal/apiReach.js"
 import { costLine, isPreapproved, permissionPlan, retryLine, turnFailure } from "../../internal/chatTurn.js"
 import { CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ChatOptions } from "../chat.js"
+import type { ChatOptions } from "../args/chat.js"
 
 const err = (line: string) => Effect.flatMap(CurrentIo, (io) => Effect.sync(() => io.stderr(`${line}\n`)))
 

@@ -30,7 +30,7 @@ import { summarizeMessage } from "../../internal/blocks.js"
 import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { runRealSession } from "../../internal/realSession.js"
-import type { DemoOptions } from "../demo.js"
+import type { DemoOptions } from "../args/demo.js"
 import { sessionsTable } from "./sessions.js"
 import { statsReport } from "./stats.js"
 

@@ -10,7 +10,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as format from "../../internal/format.js"
 import { findSession, projectsLayer, storeSource } from "../../internal/source.js"
-import type { ForkOptions } from "../fork.js"
+import type { ForkOptions } from "../args/fork.js"
 
 /**
  * @since 0.1.0

@@ -18,11 +18,11 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as CliError from "../../CliError.js"
 import type { CommandIo } from "../../CommandIo.js"
-import { HUB_ENV } from "../../CommandTable.js"
 import { distance } from "../../internal/commandLine.js"
 import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
-import type { GrantOptions, InitOptions, StatusOptions, UserOptions } from "../hub.js"
+import { HUB_ENV } from "../../table/options.js"
+import type { GrantOptions, InitOptions, StatusOptions, UserOptions } from "../args/hub.js"
 
 /** The Postgres spec of `spec` (`flag` names it in the one line a bad one gets). */
 const postgresSpec = (spec: string, flag: string) =>

@@ -18,7 +18,7 @@ import { progress } from "../../internal/progress.js"
 import { projectsLayer } from "../../internal/source.js"
 import { outcome } from "../../internal/syncSummary.js"
 import { parseTarget } from "../../internal/target.js"
-import type { ImportOptions } from "../import.js"
+import type { ImportOptions } from "../args/import.js"
 
 const SHOWN_FILES = 5
 

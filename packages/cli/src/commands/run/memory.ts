@@ -35,7 +35,7 @@ import type {
   StatusOptions,
   TimelineOptions,
   UninstallOptions
-} from "../memory.js"
+} from "../args/memory.js"
 
 /**
  * `acx memory status`.

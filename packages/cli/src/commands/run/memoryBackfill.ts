@@ -24,7 +24,7 @@ import { files, withDatabase } from "../../internal/memoryHome.js"
 import { money, parseDate } from "../../internal/memoryValues.js"
 import { progress } from "../../internal/progress.js"
 import { isStoreBacked, type MalformedFile, malformedWarning, readingLayer } from "../../internal/source.js"
-import type { BackfillOptions } from "../memory.js"
+import type { BackfillOptions } from "../args/memory.js"
 
 /**
  * A config directory's main transcripts, or a store's (`--from`), as a backfill source (its

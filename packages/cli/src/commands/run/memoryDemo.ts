@@ -16,7 +16,7 @@ import * as path from "node:path"
 import { binOf, CurrentIo, resolvePath } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { PROMPTS, runMemoryDemo } from "../../internal/memoryDemo.js"
-import type { DemoOptions } from "../memory.js"
+import type { DemoOptions } from "../args/memory.js"
 
 const indent = (text: string) => text.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n")
 

@@ -25,7 +25,7 @@ import { withDatabase } from "../../internal/memoryHome.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { readTarget } from "../../internal/target.js"
 import { VERSION } from "../../internal/version.js"
-import type { McpOptions } from "../memoryMcp.js"
+import type { McpOptions } from "../args/memoryMcp.js"
 
 /** Stdin as the server reads it: through the front when one started first, else directly. */
 const stdin = (): Stream.Stream<Uint8Array, unknown> => {

@@ -15,7 +15,7 @@ import * as Either from "effect/Either"
 import { type CliError, invalidArgument } from "../../CliError.js"
 import type { CurrentIo } from "../../internal/currentIo.js"
 import { databaseLayer, files, withDatabase } from "../../internal/memoryHome.js"
-import type { SyncOptions } from "../memory.js"
+import type { SyncOptions } from "../args/memory.js"
 
 /**
  * A working directory's project identity: its git remote (`github.com/org/repo`), else its path.

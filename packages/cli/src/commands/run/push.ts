@@ -16,7 +16,7 @@ import { CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { progress } from "../../internal/progress.js"
 import { findSession, projectsLayer } from "../../internal/source.js"
-import type { PushOptions } from "../push.js"
+import type { PushOptions } from "../args/push.js"
 
 /**
  * @since 0.1.0

@@ -19,7 +19,7 @@ import * as format from "../../internal/format.js"
 import { useColor } from "../../internal/help.js"
 import { projectLabel } from "../../internal/options.js"
 import { readTarget } from "../../internal/target.js"
-import type { SearchOptions } from "../search.js"
+import type { SearchOptions } from "../args/search.js"
 
 // Where the snippet marks a match, until the line is made printable: private-use characters,
 // which no control-character filter touches, then bold (a terminal) or `**` (anything else).

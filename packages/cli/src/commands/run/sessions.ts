@@ -13,7 +13,7 @@ import * as format from "../../internal/format.js"
 import { sessionsTable as table } from "../../internal/sessionsTable.js"
 import { isStoreBacked, listingPlace, readingLayer } from "../../internal/source.js"
 import { storeOf } from "../../internal/storeBacked.js"
-import type { SessionsOptions } from "../sessions.js"
+import type { SessionsOptions } from "../args/sessions.js"
 
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print), last active first

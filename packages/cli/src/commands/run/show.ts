@@ -13,7 +13,7 @@ import { describeError, printable } from "../../CliError.js"
 import { findTranscript } from "../../internal/findTranscript.js"
 import { readingLayer } from "../../internal/source.js"
 import { writeStdout } from "../../internal/stdout.js"
-import type { ShowOptions } from "../show.js"
+import type { ShowOptions } from "../args/show.js"
 
 // "Subagent a881341 (Explore: what it was asked) of session 258c7280-…"
 const subagentTitle = (agent: ClaudeProjects.SubagentInfo, sessionId: string): string => {

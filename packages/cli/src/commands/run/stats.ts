@@ -22,7 +22,7 @@ import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
-import type { StatsOptions } from "../stats.js"
+import type { StatsOptions } from "../args/stats.js"
 
 /**
  * The table (a row per group; a row with several models is followed by one sub-row per model)

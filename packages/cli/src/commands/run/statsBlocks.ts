@@ -20,7 +20,7 @@ import { blocksTable, nowLine } from "../../internal/blocksTable.js"
 import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import { listenForSignal } from "../../internal/signals.js"
-import type { StatsOptions } from "../stats.js"
+import type { StatsOptions } from "../args/stats.js"
 
 const HIDE_CURSOR = "\u001b[?25l"
 const SHOW_CURSOR = "\u001b[?25h"

@@ -19,7 +19,7 @@ import type { CommandIo } from "../../CommandIo.js"
 import { configDirOf } from "../../internal/configDir.js"
 import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 import { statuslineCommand } from "../../internal/hookCommand.js"
-import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../statusline.js"
+import type { RefreshOptions, StatuslineInstallOptions, StatuslineUninstallOptions } from "../args/statusline.js"
 
 const describe = (report: StatuslineInstall.StatuslineReport, done: string, unchanged: string) =>
   Effect.gen(function*() {

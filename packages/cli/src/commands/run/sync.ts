@@ -30,7 +30,7 @@ import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { summary, summaryJson } from "../../internal/syncSummary.js"
 import { parseTarget, type Target } from "../../internal/target.js"
-import type { SyncOptions } from "../sync.js"
+import type { SyncOptions } from "../args/sync.js"
 import { importWarnings } from "./import.js"
 
 /**

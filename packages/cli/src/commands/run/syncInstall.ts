@@ -15,7 +15,7 @@ import * as Either from "effect/Either"
 import * as CliError from "../../CliError.js"
 import { acxPaths, binOf, CurrentIo, settingsLocation } from "../../internal/currentIo.js"
 import { syncHookCommand } from "../../internal/hookCommand.js"
-import type { SyncInstallOptions, SyncUninstallOptions } from "../sync.js"
+import type { SyncInstallOptions, SyncUninstallOptions } from "../args/sync.js"
 
 /**
  * The events the sync hook runs on, with their timeouts in seconds: the hook only starts a sync

@@ -21,7 +21,7 @@ import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import { listenForSignal } from "../../internal/signals.js"
 import { projectsLayer } from "../../internal/source.js"
 import { openStore } from "../../internal/storeSource.js"
-import type { UiOptions } from "../ui.js"
+import type { UiOptions } from "../args/ui.js"
 
 // The platform's opener, detached: a missing one is a warning, never a failure.
 const openBrowser = (url: string, io: CommandIo) =>
