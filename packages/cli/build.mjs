@@ -238,7 +238,9 @@ const commandsBundle = async () => {
     plugins: [{
       name: "command-modules",
       setup: (build) =>
-        build.onResolve({ filter: /^\.\/commands\/[A-Za-z]+\.js$/ }, (args) => {
+        // the table's `import("../commands/x.js")` (src/table/*.ts), not a dependency's own `./commands/`
+        build.onResolve({ filter: /^\.\.?\/commands\/[A-Za-z]+\.js$/ }, (args) => {
+          if (!args.importer.startsWith(path.join(here, "src") + path.sep)) return undefined
           const source = path.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"))
           const output = outputs.get(source)
           if (output === undefined) return { errors: [{ text: `no command module built for ${args.path}` }] }
