@@ -36,7 +36,6 @@ const ENTRIES = new Set([
   "sync-hook.cjs",
   "fast-read.cjs",
   "statusline.cjs",
-  "fast-dir.cjs",
   "fast-sync.cjs",
   "acx-stats-worker.mjs"
 ])
@@ -179,18 +178,6 @@ const statuslineBundle = async () => {
   unwrapBuiltins(path.join(stage, "statusline.cjs"))
 }
 
-// The fast path over a config directory (src/fastDir.ts): `acx stats` and `acx sessions` without
-// `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
-// SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
-const fastDirBundle = async () => {
-  await bundle({
-    ...hookCommon,
-    entryPoints: [path.join(here, "src/fastDir.ts")],
-    outfile: path.join(stage, "fast-dir.cjs")
-  })
-  unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
-}
-
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
 // `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
 // (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
@@ -254,7 +241,6 @@ await Promise.all([
   syncHookBundle(),
   sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
-  fastDirBundle(),
   sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,

@@ -82,7 +82,10 @@ const sessionsOf = (walk: ConfigTree.Walk): Array<PlainSession> =>
     mtime
   }))
 
-const subagentFiles = (walk: ConfigTree.Walk, session: PlainSession): Array<string> =>
+const subagentFiles = (
+  walk: ConfigTree.Walk,
+  session: { readonly projectKey: string; readonly sessionId: string }
+): Array<string> =>
   ConfigTree.subagentsUnder(walk, path.join(walk.projectsDir, session.projectKey, session.sessionId, "subagents"))
     .map((agent) => agent.file)
 
@@ -103,19 +106,24 @@ export const listSessions = (configDir: string): Array<PlainSession> | undefined
  * @category listing
  */
 export const listTranscripts = (configDir: string): Array<PlainTranscript> | undefined =>
-  certain(configDir, (walk) =>
-    sessionsOf(walk).flatMap((session): Array<PlainTranscript> => {
-      const { file, projectKey, sessionId } = session
-      return [
-        { projectKey, sessionId, file, kind: "main" },
-        ...subagentFiles(walk, session).map((agent) => ({
-          projectKey,
-          sessionId,
-          file: agent,
-          kind: "subagent" as const
-        }))
-      ]
-    }))
+  certain(configDir, (walk) => walkedTranscripts(walk, undefined))
+
+/**
+ * Every transcript `SessionStats.transcriptFiles` folds over `walk`, of one project (`projectKey`;
+ * its directory must exist, else a `ConfigTree.TreeFailure` is thrown) or of every one: each
+ * session's main transcript, then its subagents'. What the walk left out is in `walk.skipped`.
+ *
+ * @since 0.6.0
+ * @category listing
+ */
+export const walkedTranscripts = (walk: ConfigTree.Walk, projectKey: string | undefined): Array<PlainTranscript> =>
+  ConfigTree.listedSessions(walk, projectKey).flatMap((session): Array<PlainTranscript> => {
+    const { file, projectKey, sessionId } = session
+    return [
+      { projectKey, sessionId, file, kind: "main" },
+      ...subagentFiles(walk, session).map((agent) => ({ projectKey, sessionId, file: agent, kind: "subagent" as const }))
+    ]
+  })
 
 /**
  * The largest subagent `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes); a
