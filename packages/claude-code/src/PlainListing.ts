@@ -1,18 +1,19 @@
 /**
- * A config directory's transcripts listed without Effect, synchronously, for the CLI's fast path
- * (`acx stats` and `acx sessions` answered before the CLI loads): the main transcripts
+ * A config directory's transcripts listed without Effect, synchronously, for the CLI's plain
+ * commands (`acx sessions`, `acx stats`) and the unchanged-sync check: the main transcripts
  * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
  * subagent transcripts `listSubagents` walks to, in its order, and every file an import reads
  * (`importFiles`: the transcripts and the subagents' metadata). Both list by the one walk of the
- * tree (`ConfigTree`: `ClaudeProjects` wraps it in Effect). These answers are given
- * only for plain trees: wherever the walk resolved a symbolic link, left a path out (a warning on
- * the full path) or failed, this returns `undefined`. A test keeps both listings equal on the
- * fixtures and on trees with links, FIFOs and odd names.
+ * tree (`ConfigTree`: `ClaudeProjects` wraps it in Effect). A test keeps both listings equal on
+ * the fixtures and on trees with links, FIFOs and odd names.
  *
- * `sessionsListing` answers every case: the rows `acx sessions` prints for a config directory
- * with their metadata (`SessionIndexCache.indexFiles`), the paths left out with their words
- * (`ListingWarnings.skippedWarning` prints them), `--project`, `--follow-symlinks`, and the
- * failure that stops it; `ClaudeProjects.listSessions` calls the same `walkedSessions`.
+ * `sessionsListing` (what `acx sessions` prints) and `walkedTranscripts` (what `acx stats` folds)
+ * answer every case: the paths left out with their words (`ListingWarnings.skippedWarning` prints
+ * them), `--project`, `--follow-symlinks`, and the failure that stops it;
+ * `ClaudeProjects.listSessions` calls the same `walkedSessions`. `listSessions`, `listTranscripts`
+ * and `importFiles` answer only for plain trees (no symbolic link resolved, no path left out, no
+ * failure; else `undefined`): the unchanged-sync check (`UnchangedSync`) hands a linked tree to the
+ * full sync, which resolves it under its lock.
  *
  * @since 0.4.0
  */
@@ -121,7 +122,12 @@ export const walkedTranscripts = (walk: ConfigTree.Walk, projectKey: string | un
     const { file, projectKey, sessionId } = session
     return [
       { projectKey, sessionId, file, kind: "main" },
-      ...subagentFiles(walk, session).map((agent) => ({ projectKey, sessionId, file: agent, kind: "subagent" as const }))
+      ...subagentFiles(walk, session).map((agent) => ({
+        projectKey,
+        sessionId,
+        file: agent,
+        kind: "subagent" as const
+      }))
     ]
   })
 

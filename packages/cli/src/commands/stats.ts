@@ -94,7 +94,8 @@ const transcriptsOf = (configDir: string, options: StatsOptions) => {
  * `acx stats` over a config directory, grouped by what the folds hold: its report on stdout
  * between its warnings on stderr (what a fold skipped and a cache it could not write before, the
  * malformed lines after), as `run/stats.ts` prints a store's. A warm run with nothing to warn
- * about prints the report it kept (`internal/statsSummary.ts`) while nothing it read changed.
+ * about in its fold prints the report it kept (`internal/statsSummary.ts`) while nothing it read
+ * changed.
  *
  * @since 0.6.0
  * @category commands
@@ -114,8 +115,8 @@ export const statsOfConfigDir = async (options: StatsOptions, io: CommandIo): Pr
   if (listed.failure !== undefined) return fail(io, { _tag: "ClaudeProjectsError", description: listed.failure })
   const { projectsDir } = listed.walk
   const scope = { scope: projectsDir, complete: options.project === undefined }
-  // a warm run's report, kept while nothing it read has changed, when there is nothing to warn about
-  const keeps = options.project === undefined && listed.walk.skipped.length === 0
+  // a warm run's report, kept while nothing it read has changed (the walk's warnings are said above)
+  const keeps = options.project === undefined
   const summaryFile = StatsSummary.summaryFileOf(AcxHome.paths().cache, projectsDir)
   const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
   const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing }) : undefined
@@ -137,9 +138,9 @@ export const statsOfConfigDir = async (options: StatsOptions, io: CommandIo): Pr
   const output = options.json
     ? format.json(StatsOutput.statsJson(result))
     : result.report.rows.length === 0
-    ? `no sessions${parsed.range.since !== undefined || parsed.range.until !== undefined ? " in that date range" : ""} ${
-      listingPlace(projectsDir, options.project, false)
-    }`
+    ? `no sessions${
+      parsed.range.since !== undefined || parsed.range.until !== undefined ? " in that date range" : ""
+    } ${listingPlace(projectsDir, options.project, false)}`
     : statsReport(result)
   await io.stdout(`${output}\n`)
   // the malformed lines are said under a table (as `run/stats.ts` says them)

@@ -44,4 +44,6 @@ export const failureWords = (
     ? failure.description
     : failure.reason === "NotFound"
     ? `no sessions for project ${projectLabel(projectKey)} (no directory ${path.join(projectsDir, projectKey)})`
-    : `--project ${JSON.stringify(projectKey)} is neither a project directory name under ${projectsDir} nor an absolute path`
+    : `--project ${
+      JSON.stringify(projectKey)
+    } is neither a project directory name under ${projectsDir} nor an absolute path`
