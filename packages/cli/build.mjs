@@ -37,6 +37,7 @@ const ENTRIES = new Set([
   "fast-read.cjs",
   "statusline.cjs",
   "fast-sync.cjs",
+  "config-reads.cjs",
   "acx-stats-worker.mjs"
 ])
 if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
@@ -178,6 +179,18 @@ const statuslineBundle = async () => {
   unwrapBuiltins(path.join(stage, "statusline.cjs"))
 }
 
+// `acx sessions` and `acx stats` over a config directory (src/internal/configDirReads.ts, the one
+// path, no Effect): a CommonJS bundle of its own, as the hooks are. In the split ES build its
+// modules share chunks with Effect code, and a shared chunk loads Effect's (600 kB) with it.
+const configReadsBundle = async () => {
+  await bundle({
+    ...hookCommon,
+    entryPoints: [path.join(here, "src/internal/configDirReads.ts")],
+    outfile: path.join(stage, "config-reads.cjs")
+  })
+  unwrapBuiltins(path.join(stage, "config-reads.cjs"))
+}
+
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
 // `import * as fs` in `__toESM(require("node:fs"), 1)`, a copy of every property per import
 // (about 0.7 ms of a hook's start), and the hook's code only reads named members of them, which
@@ -241,6 +254,7 @@ await Promise.all([
   syncHookBundle(),
   sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
+  configReadsBundle(),
   sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,

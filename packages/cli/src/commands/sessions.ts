@@ -6,21 +6,13 @@
  *
  * @since 0.1.0
  */
-import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
-import * as PlainListing from "@acx/claude-code/PlainListing"
-import * as AcxHome from "@acx/environment/AcxHome"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import type { CommandIo } from "../CommandIo.js"
 import type { CommandRun } from "../CommandSpec.js"
 import type * as FastRead from "../fastRead.js"
 import { requireBundled } from "../internal/bundled.js"
+import type * as ConfigDirReads from "../internal/configDirReads.js"
 import { effectCommand } from "../internal/effectCommand.js"
-import * as format from "../internal/format.js"
-import { configDirectory, failureWords, listingPlace } from "../internal/listingWords.js"
 import { withProjectKey } from "../internal/options.js"
-import { sessionsTable } from "../internal/sessionsTable.js"
-import { errorLine } from "../internal/userMessage.js"
 
 /**
  * What `acx sessions` is given.
@@ -52,44 +44,16 @@ export const fastAnswer = async (io: CommandIo): Promise<boolean> => {
   return fast.main(io.argv, io.env as NodeJS.ProcessEnv)
 }
 
-const isDirectory = (dir: string): boolean | undefined => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()
-
 /**
- * `acx sessions` over a config directory: the one listing (`PlainListing.sessionsListing`), each
- * path it left out warned about once on stderr (`ListingWarnings.skippedWarning`), a failure as
- * one `acx:` line (exit 1).
+ * The one path over a config directory (`internal/configDirReads.ts`): its bundle when built,
+ * else the module.
  *
  * @since 0.6.0
  * @category commands
  */
-export const listConfigDir = async (options: SessionsOptions, io: CommandIo): Promise<number> => {
-  const found = configDirectory(options.configDir, isDirectory)
-  if ("problem" in found) {
-    io.stderr(`acx: ${errorLine({ _tag: "CliError", message: found.problem })}\n`)
-    return 1
-  }
-  const projectsDir = path.join(found.resolved, "projects")
-  const { project } = options
-  const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
-    project,
-    followSymlinks: options.followSymlinks,
-    cacheDir: AcxHome.paths().cache
-  })
-  for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
-  if (failure !== undefined) {
-    const description = failureWords(projectsDir, project, failure)
-    io.stderr(`acx: ${errorLine({ _tag: "ClaudeProjectsError", description, cause: failure.cause })}\n`)
-    return 1
-  }
-  await io.stdout(`${
-    options.json
-      ? format.json(rows)
-      : rows.length === 0
-      ? `no sessions ${listingPlace(projectsDir, project, false)}`
-      : sessionsTable(rows, { sizes: true })
-  }\n`)
-  return 0
-}
+export const configDirReads = async (): Promise<typeof ConfigDirReads> =>
+  requireBundled<typeof ConfigDirReads>("config-reads.cjs", import.meta.url) ??
+    await import("../internal/configDirReads.js")
 
 const fromStore = effectCommand<SessionsOptions & { readonly from: string }>(async (options) =>
   (await import("./run/sessions.js")).run(options)
@@ -101,7 +65,7 @@ const fromStore = effectCommand<SessionsOptions & { readonly from: string }>(asy
  */
 export const run: CommandRun<SessionsOptions> = async (options, io) =>
   options.from === undefined
-    ? listConfigDir(withProjectKey(options), io)
+    ? (await configDirReads()).listConfigDir(options, io)
     : (await fastAnswer(io))
     ? 0
     : fromStore(withProjectKey({ ...options, from: options.from }), io)
