@@ -41,11 +41,14 @@ const fail = (io: CommandIo, error: unknown, code = 1): number => {
   return code
 }
 
+// `$ACX_HOME`'s paths as the io's environment names them
+const homeOf = (io: CommandIo): AcxHome.AcxPaths => AcxHome.paths(AcxHome.acxHome(io.env))
+
 const isDirectory = (dir: string): boolean | undefined => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()
 
 // The prices, or the exit code of their refusal (`refused`: the one loader's words).
 const pricesOf = async (io: CommandIo, refused: Refusal): Promise<Pricing.PricingTable | number> => {
-  const loaded = StatsPricing.load(AcxHome.paths().pricing)
+  const loaded = StatsPricing.load(homeOf(io).pricing)
   return loaded._tag === "Table" ? loaded.table : refused(io)
 }
 
@@ -78,7 +81,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
     return fail(io, { message: StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`) }, 2)
   }
   if (options.live) return fail(io, { message: "--live: only with --by block" }, 2)
-  const found = configDirectory(options.configDir, isDirectory)
+  const found = configDirectory(options.configDir, isDirectory, io.env)
   if ("problem" in found) return fail(io, { message: found.problem })
   const pricing = await pricesOf(io, refused)
   if (typeof pricing === "number") return pricing
@@ -89,9 +92,10 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   const scope = { scope: projectsDir, complete: options.project === undefined }
   // a warm run's report, kept while nothing it read has changed (the walk's warnings are said above)
   const keeps = options.project === undefined
-  const summaryFile = StatsSummary.summaryFileOf(AcxHome.paths().cache, projectsDir)
+  const { cache } = homeOf(io)
+  const summaryFile = StatsSummary.summaryFileOf(cache, projectsDir)
   const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
-  const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing }) : undefined
+  const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) : undefined
   const kept = before === undefined ? undefined : StatsSummary.keptOutput(summaryFile, before, key)
   if (kept !== undefined) {
     await io.stdout(`${kept}\n`)
@@ -99,7 +103,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   }
   let run: TranscriptFolds.StatsRun
   try {
-    run = await TranscriptFolds.foldTranscripts(listed.files, scope, { pricing })
+    run = await TranscriptFolds.foldTranscripts(listed.files, scope, { pricing, cacheDir: cache })
   } catch (error) {
     const failure = error instanceof TranscriptFolds.FoldFailure ? error : new TranscriptFolds.FoldFailure(0, error)
     return fail(io, { _tag: "TranscriptStatsError", description: failure.message })
@@ -121,7 +125,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   const quiet = warnings.before.length === 0 && warnings.after === undefined && result.report.rows.length > 0
   if (before !== undefined && quiet && run.files.folded === 0 && run.files.appended === 0) {
     // what a run that folds nothing prints, as long as the state it read stays as it was
-    if (TranscriptFolds.stateDigest(listed.files, scope, { pricing }) === before) {
+    if (TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) === before) {
       StatsSummary.keepOutput(summaryFile, before, key, output)
     }
   }
@@ -138,7 +142,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
  */
 export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Promise<number> => {
   const options = withProjectKey(given)
-  const found = configDirectory(options.configDir, isDirectory)
+  const found = configDirectory(options.configDir, isDirectory, io.env)
   if ("problem" in found) {
     return fail(io, { message: found.problem })
   }
@@ -147,7 +151,7 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
     project,
     followSymlinks: options.followSymlinks,
-    cacheDir: AcxHome.paths().cache
+    cacheDir: homeOf(io).cache
   })
   for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
   if (failure !== undefined) {

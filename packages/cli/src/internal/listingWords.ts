@@ -8,14 +8,15 @@ import { configDirOf } from "./configDir.js"
 import { projectLabel } from "./projectKey.js"
 
 /**
- * The config directory `option` names (`--config-dir`, else `$CLAUDE_CONFIG_DIR`, else
+ * The config directory `option` names (`--config-dir`, else `$CLAUDE_CONFIG_DIR` of `env`, else
  * `~/.claude`), resolved, or why it cannot be listed (not there, a file).
  */
 export const configDirectory = (
   option: string | undefined,
-  isDirectory: (resolved: string) => boolean | undefined
+  isDirectory: (resolved: string) => boolean | undefined,
+  env: { readonly [name: string]: string | undefined } = process.env
 ): { readonly resolved: string } | { readonly problem: string } => {
-  const { dir, resolved } = configDirOf(option)
+  const { dir, resolved } = configDirOf(option, env)
   const type = isDirectory(resolved)
   if (type === true) return { resolved }
   const what = type === undefined ? "not found" : "is a file, not a directory"
