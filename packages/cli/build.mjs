@@ -36,8 +36,8 @@ const ENTRIES = new Set([
   "sync-hook.cjs",
   "fast-read.cjs",
   "statusline.cjs",
-  "fast-dir.cjs",
   "fast-sync.cjs",
+  "config-reads.cjs",
   "acx-stats-worker.mjs"
 ])
 if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
@@ -179,16 +179,16 @@ const statuslineBundle = async () => {
   unwrapBuiltins(path.join(stage, "statusline.cjs"))
 }
 
-// The fast path over a config directory (src/fastDir.ts): `acx stats` and `acx sessions` without
-// `--from`, answered before the CLI loads, when it can. Built like the fast read path, without
-// SQLite: it folds transcripts in the stats worker (acx-stats-worker.mjs, found beside it).
-const fastDirBundle = async () => {
+// `acx sessions` and `acx stats` over a config directory (src/internal/configDirReads.ts, the one
+// path, no Effect): a CommonJS bundle of its own, as the hooks are. In the split ES build its
+// modules share chunks with Effect code, and a shared chunk loads Effect's (600 kB) with it.
+const configReadsBundle = async () => {
   await bundle({
     ...hookCommon,
-    entryPoints: [path.join(here, "src/fastDir.ts")],
-    outfile: path.join(stage, "fast-dir.cjs")
+    entryPoints: [path.join(here, "src/internal/configDirReads.ts")],
+    outfile: path.join(stage, "config-reads.cjs")
   })
-  unwrapBuiltins(path.join(stage, "fast-dir.cjs"))
+  unwrapBuiltins(path.join(stage, "config-reads.cjs"))
 }
 
 // A CommonJS bundle's Node built-ins as the modules themselves: esbuild wraps each
@@ -256,7 +256,7 @@ await Promise.all([
   syncHookBundle(),
   sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
-  fastDirBundle(),
+  configReadsBundle(),
   sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,

@@ -1,18 +1,19 @@
 /**
- * A config directory's transcripts listed without Effect, synchronously, for the CLI's fast path
- * (`acx stats` and `acx sessions` answered before the CLI loads): the main transcripts
+ * A config directory's transcripts listed without Effect, synchronously, for the CLI's plain
+ * commands (`acx sessions`, `acx stats`) and the unchanged-sync check: the main transcripts
  * `ClaudeProjects.listSessionFiles` lists, in its order, with their size and mtime, and the
  * subagent transcripts `listSubagents` walks to, in its order, and every file an import reads
  * (`importFiles`: the transcripts and the subagents' metadata). Both list by the one walk of the
- * tree (`ConfigTree`: `ClaudeProjects` wraps it in Effect). These answers are given
- * only for plain trees: wherever the walk resolved a symbolic link, left a path out (a warning on
- * the full path) or failed, this returns `undefined`. A test keeps both listings equal on the
- * fixtures and on trees with links, FIFOs and odd names.
+ * tree (`ConfigTree`: `ClaudeProjects` wraps it in Effect). A test keeps both listings equal on
+ * the fixtures and on trees with links, FIFOs and odd names.
  *
- * `sessionsListing` answers every case: the rows `acx sessions` prints for a config directory
- * with their metadata (`SessionIndexCache.indexFiles`), the paths left out with their words
- * (`ListingWarnings.skippedWarning` prints them), `--project`, `--follow-symlinks`, and the
- * failure that stops it; `ClaudeProjects.listSessions` calls the same `walkedSessions`.
+ * `sessionsListing` (what `acx sessions` prints) and `walkedTranscripts` (what `acx stats` folds)
+ * answer every case: the paths left out with their words (`ListingWarnings.skippedWarning` prints
+ * them), `--project`, `--follow-symlinks`, and the failure that stops it;
+ * `ClaudeProjects.listSessions` calls the same `walkedSessions`. `listSessions`, `listTranscripts`
+ * and `importFiles` answer only for plain trees (no symbolic link resolved, no path left out, no
+ * failure; else `undefined`): the unchanged-sync check (`UnchangedSync`) hands a linked tree to the
+ * full sync, which resolves it under its lock.
  *
  * @since 0.4.0
  */
@@ -82,7 +83,10 @@ const sessionsOf = (walk: ConfigTree.Walk): Array<PlainSession> =>
     mtime
   }))
 
-const subagentFiles = (walk: ConfigTree.Walk, session: PlainSession): Array<string> =>
+const subagentFiles = (
+  walk: ConfigTree.Walk,
+  session: { readonly projectKey: string; readonly sessionId: string }
+): Array<string> =>
   ConfigTree.subagentsUnder(walk, path.join(walk.projectsDir, session.projectKey, session.sessionId, "subagents"))
     .map((agent) => agent.file)
 
@@ -103,19 +107,29 @@ export const listSessions = (configDir: string): Array<PlainSession> | undefined
  * @category listing
  */
 export const listTranscripts = (configDir: string): Array<PlainTranscript> | undefined =>
-  certain(configDir, (walk) =>
-    sessionsOf(walk).flatMap((session): Array<PlainTranscript> => {
-      const { file, projectKey, sessionId } = session
-      return [
-        { projectKey, sessionId, file, kind: "main" },
-        ...subagentFiles(walk, session).map((agent) => ({
-          projectKey,
-          sessionId,
-          file: agent,
-          kind: "subagent" as const
-        }))
-      ]
-    }))
+  certain(configDir, (walk) => walkedTranscripts(walk, undefined))
+
+/**
+ * Every transcript `SessionStats.transcriptFiles` folds over `walk`, of one project (`projectKey`;
+ * its directory must exist, else a `ConfigTree.TreeFailure` is thrown) or of every one: each
+ * session's main transcript, then its subagents'. What the walk left out is in `walk.skipped`.
+ *
+ * @since 0.6.0
+ * @category listing
+ */
+export const walkedTranscripts = (walk: ConfigTree.Walk, projectKey: string | undefined): Array<PlainTranscript> =>
+  ConfigTree.listedSessions(walk, projectKey).flatMap((session): Array<PlainTranscript> => {
+    const { file, projectKey, sessionId } = session
+    return [
+      { projectKey, sessionId, file, kind: "main" },
+      ...subagentFiles(walk, session).map((agent) => ({
+        projectKey,
+        sessionId,
+        file: agent,
+        kind: "subagent" as const
+      }))
+    ]
+  })
 
 /**
  * The largest subagent `agent-<id>.meta.json` read (Claude Code writes a few hundred bytes); a

@@ -98,7 +98,7 @@ export const remoteUrlOf = (cwd: string): string | undefined => {
 export const projectOf = (cwd: string): Effect.Effect<string> => Effect.sync(() => projectOfDirectory(cwd))
 
 /**
- * {@link projectOf} without Effect (for a reader that starts without it: the CLI's fast paths).
+ * {@link projectOf} without Effect (for a reader that starts without it: the CLI's plain commands).
  *
  * @since 0.5.0
  * @category identity
@@ -120,7 +120,7 @@ export const projectsOf = (
 ): Effect.Effect<Map<string, string>> => Effect.sync(() => projectsOfSessions(sessions))
 
 /**
- * {@link projectsOf} without Effect (for a reader that starts without it: the CLI's fast paths).
+ * {@link projectsOf} without Effect (for a reader that starts without it: the CLI's plain commands).
  *
  * @since 0.5.0
  * @category identity
@@ -148,7 +148,7 @@ export const projectsOfSessions = (
  * The origins of sessions listed from this machine's config directory, by `projectKey/sessionId`:
  * `local`'s machine (as stores keep its name, `OriginNames.machineName`) and user, each
  * session's project from its working directory ({@link projectsOfSessions}). Without Effect:
- * `StatsOrigins.ofProjects` and the CLI's fast path of a config directory's listing give these.
+ * `StatsOrigins.ofProjects` and `PlainListing.sessionsListing` give these.
  *
  * @since 0.5.0
  * @category identity

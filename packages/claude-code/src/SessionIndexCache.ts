@@ -84,39 +84,6 @@ export const parseCache = (text: string, projectsDir: string): Map<string, Cache
 }
 
 /**
- * The cached entry of each of `files`, in order, when the cache holds every one at its size and
- * mtime and no other transcript of `projectsDir` (so `SessionIndex.metadata` would read and write
- * nothing); else `undefined`.
- *
- * @since 0.4.0
- * @category cache
- */
-export const cachedEntries = (
-  cacheFile: string,
-  projectsDir: string,
-  files: ReadonlyArray<{ readonly file: string; readonly size: number; readonly mtime: number }>
-): Array<CacheEntry> | undefined => {
-  let text: string
-  try {
-    text = fs.readFileSync(cacheFile, "utf8")
-  } catch {
-    return undefined
-  }
-  const cache = parseCache(text, projectsDir)
-  const under = projectsDir + path.sep
-  let others = 0
-  for (const file of cache.keys()) if (file.startsWith(under)) others++
-  if (others !== files.length) return undefined
-  const out: Array<CacheEntry> = []
-  for (const listed of files) {
-    const saved = cache.get(listed.file)
-    if (saved === undefined || saved.size !== listed.size || saved.mtime !== listed.mtime) return undefined
-    out.push(saved)
-  }
-  return out
-}
-
-/**
  * The entries of the cache file (empty when it is absent, unreadable or not this version's for
  * `projectsDir`).
  *

@@ -1,7 +1,7 @@
 /**
  * The statistics of many transcript files without Effect: what `TranscriptStats` runs, and what
- * the CLI's fast path for `acx stats` over a config directory runs before the CLI loads (the same
- * function, so both print the same figures). Files are folded ({@link StatsFold}) on every core
+ * the CLI's `acx stats` over a config directory runs without loading Effect (the same function,
+ * so both print the same figures). Files are folded ({@link StatsFold}) on every core
  * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
  * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
  * that only grew is folded on from where its cached fold stopped (the bytes before that point

@@ -89,7 +89,7 @@ export const TranscriptStats: Context.Tag<TranscriptStats, TranscriptStats> = Co
 
 /**
  * A {@link TranscriptStats} with these options: `TranscriptFolds.foldTranscripts` (the fold the
- * CLI's fast path runs too), its failures as {@link TranscriptStatsError}s.
+ * CLI's plain `acx stats` runs too), its failures as {@link TranscriptStatsError}s.
  *
  * @since 0.1.0
  * @category constructors

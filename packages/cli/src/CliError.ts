@@ -6,7 +6,7 @@
 import * as TerminalText from "@acx/convert/TerminalText"
 import * as Cause from "effect/Cause"
 import * as Schema from "effect/Schema"
-import { userMessage } from "./internal/userMessage.js"
+import { errorLine } from "./internal/userMessage.js"
 
 /**
  * Why a command could not run:
@@ -72,11 +72,6 @@ export const turnFailed = (description: string): CliError => new CliError({ reas
  */
 export const printable: (text: string) => string = TerminalText.line
 
-const firstLine = (text: string): string => {
-  const line = printable(text.split("\n").find((part) => part.trim() !== "") ?? text)
-  return line.length > 400 ? `${line.slice(0, 397)}...` : line
-}
-
 /**
  * One line for any failure, in the user's terms: an acx library error says what failed with the
  * path, URL or network problem ("connection refused"), never its module or operation name; any
@@ -86,7 +81,7 @@ const firstLine = (text: string): string => {
  * @since 0.1.0
  * @category rendering
  */
-export const describeError = (error: unknown): string => firstLine(userMessage(error))
+export const describeError: (error: unknown) => string = errorLine
 
 /**
  * One line for a cause: its first failure, else its first defect, else "interrupted".

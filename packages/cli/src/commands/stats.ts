@@ -5,27 +5,53 @@
  * once (its last fragment). Days are local days (the time zone of the process, as ccusage).
  * Transcripts are folded on every core and cached under `$ACX_HOME/cache`. `--by block`: 5-hour
  * billing windows with burn rate and quota readings (`run/statsBlocks.ts`), `--live` redraws them.
- * What it does: `run/stats.ts`.
+ *
+ * Over a config directory, grouped by what the transcripts' folds hold (session, day, week,
+ * month, model), the report is made here without Effect: the walk (`ConfigTree`,
+ * `PlainListing.walkedTranscripts`), the prices (`StatsPricing.load`), the fold
+ * (`TranscriptFolds.foldTranscripts`), the warnings (`ListingWarnings`), the table or JSON
+ * (`StatsOutput`, `statsTable`). Grouped by origin (`project`, `machine`, `user`: each session's
+ * git remote, `StatsOrigins`) or by block, and over a store (`--from`): `run/stats.ts`.
  *
  * @since 0.1.0
  */
+import type { CommandIo } from "../CommandIo.js"
 import type { CommandRun } from "../CommandSpec.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectKey } from "../internal/options.js"
 import type { StatsOptions } from "./args/stats.js"
-import { fastAnswer } from "./sessions.js"
+import { configDirReads, fastAnswer } from "./sessions.js"
 
 const full: CommandRun<StatsOptions> = effectCommand(async (options, io) =>
   (await import("./run/stats.js")).run(withProjectKey(options, io))
 )
 
+// A refused `$ACX_HOME/pricing.json` in the one loader's words (`TranscriptStats.loadPricing`).
+const pricingRefused = async (io: CommandIo): Promise<number> => {
+  const [{ loadPricing }, { runEffect }, { acxPaths }] = await Promise.all([
+    import("@acx/claude-code/TranscriptStats"),
+    import("../internal/runEffect.js"),
+    import("../internal/currentIo.js")
+  ])
+  return runEffect(io, loadPricing(acxPaths(io).pricing))
+}
+
+// The groupings of the transcripts' folds alone (an origin grouping reads each session's git remote).
+const FOLD_GROUPINGS: ReadonlyArray<string> = ["session", "day", "week", "month", "model"]
+
 /**
- * The fast answer first (`sessions.ts`' {@link fastAnswer}), else the full report.
+ * Over a config directory grouped by the folds: `internal/configDirReads.ts` `statsOfConfigDir`; over a store, the
+ * fast answer first (`sessions.ts`' {@link fastAnswer}), else the full report (`run/stats.ts`);
+ * by origin or by block: `run/stats.ts`.
  *
  * @since 0.6.0
  * @category commands
  */
 export const run: CommandRun<StatsOptions> = async (options, io) =>
-  (await fastAnswer(options.from, io)) ? 0 : full(options, io)
+  options.from === undefined && FOLD_GROUPINGS.includes(options.by)
+    ? (await configDirReads()).statsOfConfigDir(options, io, pricingRefused)
+    : options.from !== undefined && (await fastAnswer(io))
+    ? 0
+    : full(options, io)
 
 export type { StatsOptions }

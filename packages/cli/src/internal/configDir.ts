@@ -1,7 +1,7 @@
 /**
  * Which Claude Code config directory a reading command reads: `--config-dir`, else
  * `$CLAUDE_CONFIG_DIR`, else `~/.claude`, with `~` expanded and made absolute. Without Effect:
- * the full path (`source.ts`) and the fast path (`fastDir.ts`) resolve it here.
+ * the Effect layer (`source.ts`) and the plain commands (`listingWords.ts`) resolve it here.
  */
 import * as os from "node:os"
 import * as path from "node:path"

@@ -5,17 +5,16 @@
  * directory and terminal it asks about are the io's. Provided by `runEffect.ts`; nothing below it
  * reads `process.stdout`, `process.env` or `process.cwd()`.
  */
-import * as AcxHome from "@acx/environment/AcxHome"
+import type * as AcxHome from "@acx/environment/AcxHome"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as EffectConsole from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Console as NodeConsole } from "node:console"
-import * as path from "node:path"
 import { Writable } from "node:stream"
 import type { CommandIo } from "../CommandIo.js"
-import { homeDir } from "./configDir.js"
+import * as IoPaths from "./ioPaths.js"
 
 /** The io of the command being run. */
 export class CurrentIo extends Context.Tag("@acx/cli/CurrentIo")<CurrentIo, CommandIo>() {}
@@ -75,16 +74,11 @@ export const layer = (io: CommandIo): Layer.Layer<CurrentIo> =>
     Layer.setConfigProvider(configProvider(io))
   )
 
-/** `file` resolved against `io`'s working directory. */
-export const resolvePath = (io: CommandIo, file: string): string => path.resolve(io.cwd, file)
+/** `file` resolved against `io`'s working directory (`ioPaths.ts`, without Effect). */
+export const resolvePath = IoPaths.resolvePath
 
-/** acx's home (`$ACX_HOME`, else `~/.acx`) and what it keeps, in `io`'s environment and directory. */
-export const acxPaths = (io: CommandIo): AcxHome.AcxPaths => {
-  const home = io.env[AcxHome.ENV_VAR]
-  return AcxHome.paths(
-    home !== undefined && home !== "" ? resolvePath(io, home) : path.join(homeDir(io.env), ".acx")
-  )
-}
+/** acx's home and what it keeps, in `io`'s environment and directory (`ioPaths.ts`, without Effect). */
+export const acxPaths = IoPaths.acxPaths
 
 /** {@link acxPaths} of the command being run. */
 export const paths: Effect.Effect<AcxHome.AcxPaths, never, CurrentIo> = Effect.map(CurrentIo, acxPaths)

@@ -1,5 +1,5 @@
 /**
- * How the fast paths (`fastRead.ts`, `fastDir.ts`) write their answer: `FdWrite.writeAll`, and
+ * How the fast paths (`fastRead.ts`, `fastSync.ts`) write their answer: `FdWrite.writeAll`, and
  * a failure as the full path words it.
  */
 import { writeAll } from "@acx/environment/FdWrite"

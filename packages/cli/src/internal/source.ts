@@ -11,10 +11,10 @@ import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as path from "node:path"
 import * as CliError from "../CliError.js"
 import { configDirOf } from "./configDir.js"
 import * as CurrentIo from "./currentIo.js"
+import { configDirectory, failureWords, listingPlace as placeOf } from "./listingWords.js"
 import { projectLabel } from "./projectKey.js"
 import { isStoreBacked } from "./storeBacked.js"
 
@@ -33,17 +33,18 @@ export const projectsLayer = (
   Layer.unwrapEffect(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const io = yield* CurrentIo.CurrentIo
-    const { dir, resolved } = configDirOf(configDir, io.env, io.cwd)
+    const { resolved } = configDirOf(configDir, io.env, io.cwd)
     const type = yield* fs.stat(resolved).pipe(
       Effect.map((info) => info.type),
       Effect.orElseSucceed(() => undefined)
     )
-    if (type !== "Directory") {
-      const what = type === undefined ? "not found" : "is a file, not a directory"
-      return yield* CliError.notFound(
-        `Claude Code config directory ${what}: ${resolved}${dir === resolved ? "" : ` (from ${dir})`}`
-      )
-    }
+    const found = configDirectory(
+      configDir,
+      () => type === undefined ? undefined : type === "Directory",
+      io.env,
+      io.cwd
+    )
+    if ("problem" in found) return yield* CliError.notFound(found.problem)
     const warned = new Set<string>()
     return Layer.map(
       ClaudeProjects.layerNode({
@@ -78,13 +79,7 @@ const namingProjects = (projects: ClaudeProjects.ClaudeProjects): ClaudeProjects
         : new ClaudeProjects.ClaudeProjectsError({
           reason: error.reason,
           operation: error.operation,
-          description: error.reason === "NotFound"
-            ? `no sessions for project ${projectLabel(projectKey)} (no directory ${
-              path.join(projects.projectsDir, projectKey)
-            })`
-            : `--project ${
-              JSON.stringify(projectKey)
-            } is neither a project directory name under ${projects.projectsDir} nor an absolute path`
+          description: failureWords(projects.projectsDir, projectKey, error)
         })
     )
   return {
@@ -129,13 +124,9 @@ export type MalformedFile = ListingWarnings.MalformedFile
  */
 export const malformedWarning = ListingWarnings.malformedWarning
 
-/** Where a listing looked, for "no sessions …": the project as the user named it, else every project. */
+/** Where a listing looked, for "no sessions …" (`listingWords.ts`). */
 export const listingPlace = (projects: ClaudeProjects.ClaudeProjects, projectKey: string | undefined): string =>
-  projectKey === undefined
-    ? `in ${projects.projectsDir}`
-    : isStoreBacked(projects)
-    ? `for project ${projectLabel(projectKey)} in ${projects.projectsDir}`
-    : `for project ${projectLabel(projectKey)} (${path.join(projects.projectsDir, projectKey)})`
+  placeOf(projects.projectsDir, projectKey, isStoreBacked(projects))
 
 /** The main transcript's entries plus every subagent's, for statistics. */
 export const readWithSubagents = (

@@ -5,6 +5,7 @@
  *
  * Pure, and matched on `_tag` alone: the CLI's entry chunk imports no library to render a line.
  */
+import * as TerminalText from "@acx/convert/TerminalText"
 
 type Fields = { readonly [key: string]: unknown }
 
@@ -155,4 +156,14 @@ export const userMessage = (error: unknown): string => {
   const message = text(error["message"])
   if (message !== undefined) return message
   return tag ?? (error instanceof Error ? error.name : String(error))
+}
+
+/**
+ * {@link userMessage} as one terminal line: its first non-blank line, made printable
+ * (`TerminalText.line`), at most 400 characters (`CliError.describeError`).
+ */
+export const errorLine = (error: unknown): string => {
+  const text = userMessage(error)
+  const line = TerminalText.line(text.split("\n").find((part) => part.trim() !== "") ?? text)
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line
 }

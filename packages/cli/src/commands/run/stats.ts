@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
@@ -20,7 +21,7 @@ import type { CommandIo } from "../../CommandIo.js"
 import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
-import { listingPlace, malformedWarning, projectsLayer, storeSource } from "../../internal/source.js"
+import { listingPlace, projectsLayer, storeSource } from "../../internal/source.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsOptions } from "../args/stats.js"
 
@@ -148,10 +149,9 @@ export const run = (args: StatsOptions) =>
     }
     const folds = yield* fold
     const result = SessionStats.reportStats(folds, by, range)
-    for (const skipped of result.run.skipped) {
-      yield* Console.error(`acx: warning: skipped ${skipped.file}: ${skipped.reason}`)
-    }
-    if (result.run.cacheWarning !== undefined) yield* Console.error(`acx: warning: ${result.run.cacheWarning}`)
+    // the one set of words (`ListingWarnings`, which `../stats.ts` prints too)
+    const warnings = ListingWarnings.statsWarnings(result)
+    for (const line of warnings.before) yield* Console.error(line)
     if (json) {
       const output = format.json(SessionStats.statsJson(result))
       yield* Console.log(output)
@@ -165,12 +165,5 @@ export const run = (args: StatsOptions) =>
     const output = statsReport(result)
     yield* Console.log(output)
     if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
-    const warning = malformedWarning(
-      result.run.folds.map((item) => ({
-        file: item.file,
-        lines: item.fold.malformed,
-        firstOffset: result.run.malformedAt[item.file]
-      }))
-    )
-    if (warning !== undefined) yield* Console.error(warning)
+    if (warnings.after !== undefined) yield* Console.error(warnings.after)
   }).pipe(Effect.scoped)

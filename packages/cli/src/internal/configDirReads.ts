@@ -1,0 +1,170 @@
+/**
+ * `acx sessions` and `acx stats` over a config directory: the one path, without Effect (the
+ * command modules `commands/sessions.ts` and `commands/stats.ts` call it). The walk
+ * (`ConfigTree`), the listing (`PlainListing.sessionsListing`) or the transcripts to fold
+ * (`PlainListing.walkedTranscripts`), the prices (`StatsPricing.load`), the fold
+ * (`TranscriptFolds.foldTranscripts`), the warnings (`ListingWarnings`), the table or JSON
+ * (`sessionsTable`, `StatsOutput`, `statsTable`). Built, it is a CommonJS bundle of its own
+ * (`dist/config-reads.cjs`): the split ES build's shared chunks would load Effect with it.
+ */
+import * as ConfigTree from "@acx/claude-code/ConfigTree"
+import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
+import * as PlainListing from "@acx/claude-code/PlainListing"
+import * as StatsOutput from "@acx/claude-code/StatsOutput"
+import * as StatsPricing from "@acx/claude-code/StatsPricing"
+import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
+import type * as Pricing from "@acx/convert/Pricing"
+import * as StatsReport from "@acx/convert/StatsReport"
+import type * as AcxHome from "@acx/environment/AcxHome"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { CommandIo } from "../CommandIo.js"
+import type { SessionsOptions } from "../commands/args/sessions.js"
+import type { StatsOptions } from "../commands/args/stats.js"
+import * as format from "./format.js"
+import { acxPaths } from "./ioPaths.js"
+import { configDirectory, failureWords, listingPlace } from "./listingWords.js"
+import { withProjectKey } from "./options.js"
+import { sessionsTable } from "./sessionsTable.js"
+import * as StatsSummary from "./statsSummary.js"
+import { statsReport } from "./statsTable.js"
+import { errorLine } from "./userMessage.js"
+
+/**
+ * Says why `$ACX_HOME/pricing.json` is refused and resolves to the exit code
+ * (`TranscriptStats.loadPricing` words a refused shape with its Schema: Effect, loaded only then,
+ * by the command module).
+ */
+export type Refusal = (io: CommandIo) => Promise<number>
+
+const fail = (io: CommandIo, error: unknown, code = 1): number => {
+  io.stderr(`acx: ${errorLine(error)}\n`)
+  return code
+}
+
+// `$ACX_HOME`'s paths as the io's environment names them
+const homeOf = (io: CommandIo): AcxHome.AcxPaths => acxPaths(io)
+
+const isDirectory = (dir: string): boolean | undefined => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()
+
+// The prices, or the exit code of their refusal (`refused`: the one loader's words).
+const pricesOf = async (io: CommandIo, refused: Refusal): Promise<Pricing.PricingTable | number> => {
+  const loaded = StatsPricing.load(homeOf(io).pricing)
+  return loaded._tag === "Table" ? loaded.table : refused(io)
+}
+
+// The transcripts to fold and the walk's left-out paths, or the listing's failure in the user's words.
+const transcriptsOf = (configDir: string, options: StatsOptions) => {
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks)
+  try {
+    return { walk, files: PlainListing.walkedTranscripts(walk, options.project) }
+  } catch (cause) {
+    if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
+    return { walk, failure: failureWords(walk.projectsDir, options.project, cause) }
+  }
+}
+
+/**
+ * `acx stats` over a config directory, grouped by what the folds hold: its report on stdout
+ * between its warnings on stderr (what a fold skipped and a cache it could not write before, the
+ * malformed lines after), as `run/stats.ts` prints a store's. A warm run with nothing to warn
+ * about in its fold prints the report it kept (`internal/statsSummary.ts`) while nothing it read
+ * changed.
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refused: Refusal): Promise<number> => {
+  // `--project` read here: its label (`projectLabel`) is this module's (the bundle's) to say
+  const options = withProjectKey(given, io)
+  const parsed = StatsReport.parseDayRange(options.since, options.until)
+  if (parsed._tag !== "Range") {
+    return fail(io, { message: StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`) }, 2)
+  }
+  if (options.live) return fail(io, { message: "--live: only with --by block" }, 2)
+  const found = configDirectory(options.configDir, isDirectory, io.env, io.cwd)
+  if ("problem" in found) return fail(io, { message: found.problem })
+  const pricing = await pricesOf(io, refused)
+  if (typeof pricing === "number") return pricing
+  const listed = transcriptsOf(found.resolved, options)
+  for (const skipped of listed.walk.skipped) io.stderr(`${ListingWarnings.skippedWarning(skipped)}\n`)
+  if (listed.failure !== undefined) return fail(io, { _tag: "ClaudeProjectsError", description: listed.failure })
+  const { projectsDir } = listed.walk
+  const scope = { scope: projectsDir, complete: options.project === undefined }
+  // a warm run's report, kept while nothing it read has changed (the walk's warnings are said above)
+  const keeps = options.project === undefined
+  const { cache } = homeOf(io)
+  const summaryFile = StatsSummary.summaryFileOf(cache, projectsDir)
+  const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
+  const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) : undefined
+  const kept = before === undefined ? undefined : StatsSummary.keptOutput(summaryFile, before, key)
+  if (kept !== undefined) {
+    await io.stdout(`${kept}\n`)
+    return 0
+  }
+  let run: TranscriptFolds.StatsRun
+  try {
+    run = await TranscriptFolds.foldTranscripts(listed.files, scope, { pricing, cacheDir: cache })
+  } catch (error) {
+    const failure = error instanceof TranscriptFolds.FoldFailure ? error : new TranscriptFolds.FoldFailure(0, error)
+    return fail(io, { _tag: "TranscriptStatsError", description: failure.message })
+  }
+  const result = StatsOutput.reportStats({ pricing, run }, options.by as StatsReport.GroupBy, parsed.range)
+  const warnings = ListingWarnings.statsWarnings(result)
+  for (const line of warnings.before) io.stderr(`${line}\n`)
+  const output = options.json
+    ? format.json(StatsOutput.statsJson(result))
+    : result.report.rows.length === 0
+    ? `no sessions${
+      parsed.range.since !== undefined || parsed.range.until !== undefined ? " in that date range" : ""
+    } ${listingPlace(projectsDir, options.project, false)}`
+    : statsReport(result)
+  await io.stdout(`${output}\n`)
+  // the malformed lines are said under a table (as `run/stats.ts` says them)
+  const table = !options.json && result.report.rows.length > 0
+  if (table && warnings.after !== undefined) io.stderr(`${warnings.after}\n`)
+  const quiet = warnings.before.length === 0 && warnings.after === undefined && result.report.rows.length > 0
+  if (before !== undefined && quiet && run.files.folded === 0 && run.files.appended === 0) {
+    // what a run that folds nothing prints, as long as the state it read stays as it was
+    if (TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) === before) {
+      StatsSummary.keepOutput(summaryFile, before, key, output)
+    }
+  }
+  return 0
+}
+
+/**
+ * `acx sessions` over a config directory: the one listing (`PlainListing.sessionsListing`), each
+ * path it left out warned about once on stderr (`ListingWarnings.skippedWarning`), a failure as
+ * one `acx:` line (exit 1).
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Promise<number> => {
+  const options = withProjectKey(given, io)
+  const found = configDirectory(options.configDir, isDirectory, io.env, io.cwd)
+  if ("problem" in found) {
+    return fail(io, { message: found.problem })
+  }
+  const projectsDir = path.join(found.resolved, "projects")
+  const { project } = options
+  const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
+    project,
+    followSymlinks: options.followSymlinks,
+    cacheDir: homeOf(io).cache
+  })
+  for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
+  if (failure !== undefined) {
+    const description = failureWords(projectsDir, project, failure)
+    return fail(io, { _tag: "ClaudeProjectsError", description, cause: failure.cause })
+  }
+  await io.stdout(`${
+    options.json
+      ? format.json(rows)
+      : rows.length === 0
+      ? `no sessions ${listingPlace(projectsDir, project, false)}`
+      : sessionsTable(rows, { sizes: true })
+  }\n`)
+  return 0
+}

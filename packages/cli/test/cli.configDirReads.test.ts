@@ -1,0 +1,104 @@
+/**
+ * `acx stats` and `acx sessions` over a config directory: one plain path (`commands/stats.ts`,
+ * `commands/sessions.ts`), in process, on a config directory built from the real fixtures.
+ * A warm `stats` prints the report it kept only while nothing it read changed (an appended line:
+ * what a cold run in a fresh `$ACX_HOME` prints); a kept report never hides a warning (a link
+ * added beside the transcripts is warned about on the warm run too); a tree with a link is listed
+ * with its warning and every other session, not handed to another path.
+ */
+import * as Fixtures from "@acx/fixtures"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
+
+let root = ""
+let built: Fixtures.BuiltConfigDir
+let homes = 0
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "acx-configdir-reads-"))
+  built = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+})
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
+
+const freshHome = () => path.join(root, `home-${homes++}`)
+const acx = (args: ReadonlyArray<string>, home: string) =>
+  acxInProcess([...args, "--config-dir", built.configDir], { env: { ACX_HOME: home } })
+
+/** A transcript of another session, linked into the first project (left out: a warning). */
+const addLink = () => {
+  const session = built.sessions[0]!
+  const outside = path.join(root, "outside.jsonl")
+  fs.copyFileSync(session.file, outside)
+  const link = path.join(path.dirname(session.file), "99999999-0000-4000-8000-000000000001.jsonl")
+  fs.symlinkSync(outside, link)
+  return link
+}
+
+describe("acx stats over a config directory", () => {
+  it("prints a kept report only while nothing it read changed", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const home = freshHome()
+    for (const args of [["stats"], ["stats", "--json", "--by", "day"]]) {
+      const cold = await acx(args, home)
+      expect(cold.code, cold.stderr).toBe(0)
+      expect(cold.stderr).toBe("")
+      const warm = await acx(args, home)
+      const kept = await acx(args, home)
+      expect(kept.stdout).toBe(warm.stdout)
+      expect(fs.readdirSync(path.join(home, "cache")).some((name) => name.startsWith("stats-summary-"))).toBe(true)
+    }
+    fs.appendFileSync(built.sessions[0]!.file, fs.readFileSync(built.sessions[0]!.file, "utf8").split("\n")[0] + "\n")
+    const after = await acx(["stats"], home)
+    const reference = await acx(["stats"], freshHome())
+    expect(after.stdout).toBe(reference.stdout)
+  })
+
+  it("never hides a warning behind a kept report", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const home = freshHome()
+    await acx(["stats"], home)
+    const kept = await acx(["stats"], home)
+    expect(kept.stderr).toBe("")
+    const link = addLink()
+    const warm = await acx(["stats"], home)
+    expect(warm.code, warm.stderr).toBe(0)
+    expect(warm.stderr).toContain(`acx: warning: skipped ${link}`)
+    expect(warm.stderr).toContain("(--follow-symlinks reads it)")
+    expect(warm.stdout).toBe(kept.stdout)
+  })
+})
+
+describe("acx sessions over a config directory", () => {
+  it("lists a tree with a link: the warning once, every other session", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const home = freshHome()
+    const before = await acx(["sessions", "--json"], home)
+    const link = addLink()
+    for (const args of [["sessions", "--json"], ["sessions"]]) {
+      const result = await acx(args, home)
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stderr).toMatch(/^acx: warning: skipped [^\n]+ \(--follow-symlinks reads it\)\n$/)
+      expect(result.stderr).toContain(`skipped ${link}: a symbolic link to`)
+      if (args.length === 2) expect(result.stdout).toBe(before.stdout)
+    }
+    const followed = await acx(["sessions", "--json", "--follow-symlinks"], home)
+    expect(followed.stderr).toBe("")
+    expect((JSON.parse(followed.stdout) as Array<unknown>).length).toBe(
+      (JSON.parse(before.stdout) as Array<unknown>).length + 1
+    )
+  })
+
+  it("says a missing config directory and a missing project in one line", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const home = freshHome()
+    const missing = await acxInProcess(["sessions", "--config-dir", path.join(root, "nope")], {
+      env: { ACX_HOME: home }
+    })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe(`acx: Claude Code config directory not found: ${path.join(root, "nope")}\n`)
+    const project = await acx(["sessions", "--project", "/srv/none"], home)
+    expect(project.code).toBe(1)
+    expect(project.stderr).toMatch(/^acx: no sessions for project \/srv\/none \(no directory .*-srv-none\)\n$/)
+    const stats = await acx(["stats", "--project", "/srv/none"], home)
+    expect(stats.stderr).toBe(project.stderr)
+  })
+})
