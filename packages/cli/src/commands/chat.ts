@@ -24,5 +24,3 @@ import type { ChatOptions } from "./args/chat.js"
 export const run: CommandRun<ChatOptions> = effectCommand(async (options) =>
   (await import("./run/chat.js")).run(options)
 )
-
-export type { ChatOptions }

@@ -23,5 +23,3 @@ import type { DemoOptions } from "./args/demo.js"
 export const run: CommandRun<DemoOptions> = effectCommand(async (options) =>
   (await import("./run/demo.js")).run(options)
 )
-
-export type { DemoOptions }

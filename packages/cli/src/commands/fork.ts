@@ -18,5 +18,3 @@ import type { ForkOptions } from "./args/fork.js"
 export const run: CommandRun<ForkOptions> = effectCommand(async (options, io) =>
   (await import("./run/fork.js")).run(withProjectKey(options, io))
 )
-
-export type { ForkOptions }

@@ -41,5 +41,3 @@ export const revoke: CommandRun<GrantOptions> = effectCommand(async (options) =>
  * @category commands
  */
 export const status: CommandRun<StatusOptions> = effectCommand(async (options) => (await hub()).status(options))
-
-export type { GrantOptions, InitOptions, StatusOptions, UserOptions }

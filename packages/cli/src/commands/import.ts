@@ -19,5 +19,3 @@ import type { ImportOptions } from "./args/import.js"
 export const run: CommandRun<ImportOptions> = effectCommand(async (options, io) =>
   (await import("./run/import.js")).run(withProjectKey(options, io))
 )
-
-export type { ImportOptions }

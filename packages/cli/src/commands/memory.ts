@@ -134,18 +134,3 @@ export const demo: CommandRun<DemoOptions> = effectCommand(async (options) =>
  * @category commands
  */
 export const worker: CommandRun<object> = effectCommand(async () => (await import("./run/memoryWorker.js")).run())
-
-export type {
-  BackfillOptions,
-  ContextOptions,
-  DemoOptions,
-  ForgetOptions,
-  InstallOptions,
-  RestoreOptions,
-  SearchOptions,
-  ShowOptions,
-  StatusOptions,
-  SyncOptions,
-  TimelineOptions,
-  UninstallOptions
-}

@@ -24,5 +24,3 @@ export const run: CommandRun<McpOptions> = (options, io) => {
   startFront(VERSION)
   return server(options, io)
 }
-
-export type { McpOptions }

@@ -20,5 +20,3 @@ import type { PushOptions } from "./args/push.js"
 export const run: CommandRun<PushOptions> = effectCommand(async (options, io) =>
   (await import("./run/push.js")).run(withProjectKey(options, io))
 )
-
-export type { PushOptions }

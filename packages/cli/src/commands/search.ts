@@ -18,5 +18,3 @@ import type { SearchOptions } from "./args/search.js"
 export const run: CommandRun<SearchOptions> = effectCommand(async (options, io) =>
   (await import("./run/search.js")).run(withProjectKey(options, io))
 )
-
-export type { SearchOptions }

@@ -56,5 +56,3 @@ export const run: CommandRun<SessionsOptions> = async (options, io) =>
     : (await fastAnswer(io))
     ? 0
     : fromStore({ ...options, from: options.from }, io)
-
-export type { SessionsOptions }

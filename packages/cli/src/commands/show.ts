@@ -19,5 +19,3 @@ import type { ShowOptions } from "./args/show.js"
 export const run: CommandRun<ShowOptions> = effectCommand(async (options, io) =>
   (await import("./run/show.js")).run(withProjectKey(options, io))
 )
-
-export type { ShowOptions }

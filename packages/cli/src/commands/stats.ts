@@ -53,5 +53,3 @@ export const run: CommandRun<StatsOptions> = async (options, io) =>
     : options.from !== undefined && (await fastAnswer(io))
     ? 0
     : full(options, io)
-
-export type { StatsOptions }

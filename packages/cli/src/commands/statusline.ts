@@ -59,5 +59,3 @@ export const uninstall: CommandRun<StatuslineUninstallOptions> = effectCommand(a
  * @category commands
  */
 export const refresh: CommandRun<RefreshOptions> = effectCommand(async (options) => (await installs()).refresh(options))
-
-export type { RefreshOptions, StatuslineInstallOptions, StatuslineOptions, StatuslineUninstallOptions }

@@ -49,5 +49,3 @@ export const install: CommandRun<SyncInstallOptions> = effectCommand(async (opti
 export const uninstall: CommandRun<SyncUninstallOptions> = effectCommand(async (options, io) =>
   (await import("./run/syncInstall.js")).uninstall(withProjectDir(options, io))
 )
-
-export type { SyncInstallOptions, SyncOptions, SyncUninstallOptions }

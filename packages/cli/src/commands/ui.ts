@@ -14,5 +14,3 @@ import type { UiOptions } from "./args/ui.js"
  * @category commands
  */
 export const run: CommandRun<UiOptions> = effectCommand(async (options) => (await import("./run/ui.js")).run(options))
-
-export type { UiOptions }
