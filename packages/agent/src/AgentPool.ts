@@ -183,10 +183,10 @@ const settingsOf = (options: AgentPoolOptions): Settings => ({
 /**
  * A running pool's state. The conversations live in an `RcMap`: a send holds its incarnation
  * for its scope, the last release starts the idle clock (`idleTimeout`), and the entry's scope
- * closes the process, releases the lease and frees the slot. Admission sits on top, changed under
- * `lock`: `taken` slots of `maxWarm`, the sends waiting for one (`queue`, first come first
- * served; `changed` wakes them), and the sends holding each incarnation (`users`), which says
- * which warm conversation is idle and may be closed for a newcomer.
+ * closes the process, releases the lease and frees the slot. Admission (`slots`: `maxWarm` slots,
+ * first come first served) sits on top; under its lock change the generations, the warm entries
+ * and the sends holding each incarnation (`users`), which says which warm conversation is idle
+ * and may be closed for a newcomer.
  */
 interface Pool {
   readonly settings: Settings
@@ -471,7 +471,10 @@ export const make = (
     }
     // runs before the map's own close (one entry after another): the processes end together
     yield* Effect.addFinalizer(() =>
-      Effect.forEach(pool.warm.values(), (entry) => entry.session.close, { discard: true, concurrency: "unbounded" })
+      Effect.forEach([...pool.warm.values()], (entry) => entry.session.close, {
+        discard: true,
+        concurrency: "unbounded"
+      })
     )
     return {
       send: send(pool),
