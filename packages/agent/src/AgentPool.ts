@@ -39,10 +39,14 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Equal from "effect/Equal"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
+import * as Hash from "effect/Hash"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
+import * as RcMap from "effect/RcMap"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -53,6 +57,7 @@ import { AgentError } from "./AgentError.js"
 import * as AgentRegistry from "./AgentRegistry.js"
 import * as AgentSession from "./AgentSession.js"
 import { openDatabase } from "./internal/database.js"
+import * as PoolSlots from "./internal/poolSlots.js"
 
 /**
  * @since 0.1.0
@@ -114,25 +119,43 @@ export interface AgentPool {
  */
 export const AgentPool: Context.Tag<AgentPool, AgentPool> = Context.GenericTag<AgentPool>("@acx/agent/AgentPool")
 
+/**
+ * A conversation's incarnation, the key of the pool's `RcMap`: the conversation's key and its
+ * generation (a closed conversation's successor is a new entry, so a late release of the old one
+ * never touches it). Equal by those alone, it carries what the send that opens it gives.
+ */
+class Incarnation implements Equal.Equal {
+  constructor(
+    readonly id: string,
+    readonly key: string,
+    readonly cwd: string,
+    readonly deadline: number,
+    readonly opener: object
+  ) {}
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof Incarnation && that.id === this.id
+  }
+  [Hash.symbol](): number {
+    return Hash.string(this.id)
+  }
+}
+
+/** A warm conversation: one Claude Code process, its lease, and the slot it holds. */
 interface Entry {
-  readonly key: string
+  readonly ref: Incarnation
   readonly lease: AgentRegistry.Lease
   readonly session: AgentSession.AgentSession
-  readonly scope: Scope.CloseableScope
-  inUse: number
+  readonly slot: PoolSlots.Slot
+  /** Done when its scope has closed: its process ended, its lease released. */
+  readonly closed: Deferred.Deferred<void>
   lastUsed: number
   lost: AgentError | undefined
 }
 
-type Attempt =
-  | { readonly _tag: "Ready"; readonly entry: Entry }
-  | { readonly _tag: "Await"; readonly created: Deferred.Deferred<Entry, AgentError> }
-  | {
-    readonly _tag: "Create"
-    readonly created: Deferred.Deferred<Entry, AgentError>
-    readonly victim: Entry | undefined
-  }
-  | { readonly _tag: "Wait"; readonly changed: Deferred.Deferred<void> }
+/** An open that failed, with the send that started it: the sends that joined it try again. */
+class OpenFailed {
+  constructor(readonly opener: object, readonly error: AgentError) {}
+}
 
 const defaultOwner = () => `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`
 
@@ -158,42 +181,44 @@ const settingsOf = (options: AgentPoolOptions): Settings => ({
 })
 
 /**
- * A running pool's state: the warm conversations (`entries`), those being made (`creating`), the
- * sends waiting for a slot (`queue`, first come first served), all changed under `lock`; `changed`
- * wakes the waiting sends when a slot may have come free.
+ * A running pool's state. The conversations live in an `RcMap`: a send holds its incarnation
+ * for its scope, the last release starts the idle clock (`idleTimeout`), and the entry's scope
+ * closes the process, releases the lease and frees the slot. Admission (`slots`: `maxWarm` slots,
+ * first come first served) sits on top; under its lock change the generations, the warm entries
+ * and the sends holding each incarnation (`users`), which says which warm conversation is idle
+ * and may be closed for a newcomer.
  */
 interface Pool {
   readonly settings: Settings
   readonly registry: AgentRegistry.AgentRegistry
   readonly store: SessionStore.SessionStore
   readonly poolScope: Scope.Scope
-  readonly lock: Effect.Semaphore
-  readonly entries: Map<string, Entry>
-  readonly creating: Map<string, Deferred.Deferred<Entry, AgentError>>
-  readonly changed: Ref.Ref<Deferred.Deferred<void>>
-  // a newcomer never takes a slot or a victim ahead of a send already waiting (it would run
-  // first, being already scheduled)
-  readonly queue: Array<object>
+  readonly conversations: RcMap.RcMap<Incarnation, Entry, OpenFailed>
+  /** Admission: slots, the queue, and the lock everything below changes under. */
+  readonly slots: PoolSlots.PoolSlots
+  /** The current generation of each conversation key. */
+  readonly generations: Map<string, number>
+  /** The open (warm) entry of each conversation key. */
+  readonly warm: Map<string, Entry>
+  /** How many sends hold each incarnation (by id). */
+  readonly users: Map<string, number>
 }
 
-/** Wakes every send waiting for a slot. */
-const signal = (pool: Pool): Effect.Effect<void> =>
-  Effect.flatMap(
-    Deferred.make<void>(),
-    (next) => Effect.flatMap(Ref.getAndSet(pool.changed, next), (previous) => Deferred.succeed(previous, undefined))
-  )
+/**
+ * Retires an incarnation (under the lock): the next send to its key opens a new one. True when
+ * it was the key's warm entry.
+ */
+const retire = (pool: Pool, ref: Incarnation): boolean => {
+  const generation = pool.generations.get(ref.key) ?? 0
+  if (ref.id === `${ref.key}#${generation}`) pool.generations.set(ref.key, generation + 1)
+  const warm = pool.warm.get(ref.key)?.ref === ref
+  if (warm) pool.warm.delete(ref.key)
+  return warm
+}
 
-/** Closes an entry already taken out of `entries`: its process ends, its lease is released. */
-const closeEntry = (pool: Pool, entry: Entry): Effect.Effect<void> =>
-  entry.session.close.pipe(
-    Effect.zipRight(Scope.close(entry.scope, Exit.void)),
-    Effect.zipRight(pool.registry.release(entry.lease).pipe(Effect.ignoreLogged)),
-    Effect.withSpan("AgentPool.closeEntry", { attributes: { key: entry.key } })
-  )
-
-const lostLease = (entry: Entry, error: AgentError) =>
+const lostLease = (entry: Entry | undefined, error: AgentError) =>
   Effect.sync(() => {
-    entry.lost ??= error
+    if (entry !== undefined) entry.lost ??= error
   })
 
 /** The store the conversation's SDK writes to: every append checks the lease in its transaction. */
@@ -207,9 +232,8 @@ const fencedStore = (
     pool.registry.withLease(lease, pool.store.append(key, entries)).pipe(
       Effect.catchIf(
         (error): error is AgentError => error instanceof AgentError,
-        (error) => {
-          const current = entry()
-          return (current === undefined ? Effect.void : lostLease(current, error)).pipe(
+        (error) =>
+          lostLease(entry(), error).pipe(
             Effect.zipRight(Effect.fail(
               new SessionStore.SessionStoreError({
                 reason: "Storage",
@@ -219,7 +243,6 @@ const fencedStore = (
               })
             ))
           )
-        }
       )
     )
 })
@@ -263,208 +286,144 @@ const keepLease = (pool: Pool, entry: Entry) => {
     ),
     // a pool used inside an uninterruptible region must still be able to stop this loop
     Effect.interruptible,
-    Effect.forkIn(entry.scope)
+    Effect.forkScoped
   )
 }
 
-/** A warm conversation: its lease, then its session (resumed from the registry's record). */
-const create = (pool: Pool, key: string, cwd: string, deadline: number): Effect.Effect<Entry, AgentError> =>
+const recordTurn = (pool: Pool, entry: Entry, turn: AgentSession.Turn): Effect.Effect<void> =>
   Effect.gen(function*() {
-    const lease = yield* claim(pool, key, cwd, deadline)
-    const scope = yield* Scope.make()
-    let entry: Entry | undefined
-    const built = yield* Effect.gen(function*() {
-      const sdkStore = yield* SessionStore.toSdkWithRuntime(fencedStore(pool, lease, () => entry))
-      const conversation = lease.conversation
-      const session = yield* AgentSession.make({
-        ...pool.settings.options.session,
-        cwd: conversation.cwd,
-        resume: conversation.sessionId,
-        ...(conversation.turns > 0 ? { usage: conversation.usage } : {}),
-        sessionStore: sdkStore,
-        onTurnComplete: (turn) => recordTurn(pool, key, turn)
-      }).pipe(Scope.extend(scope))
-      entry = { key, lease, session, scope, inUse: 0, lastUsed: Date.now(), lost: undefined }
-      yield* keepLease(pool, entry)
-      return entry
-    }).pipe(Effect.exit)
-    if (Exit.isFailure(built)) {
-      yield* Scope.close(scope, Exit.void)
-      yield* pool.registry.release(lease).pipe(Effect.ignoreLogged)
-      return yield* Effect.failCause(built.cause)
-    }
-    return built.value
-  }).pipe(Effect.withSpan("AgentPool.create", { attributes: { key } }))
-
-const recordTurn = (pool: Pool, key: string, turn: AgentSession.Turn): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    const entry = pool.entries.get(key)
-    if (entry === undefined) return
     const recorded = yield* Effect.either(
       pool.registry.record(entry.lease, { sessionId: turn.sessionId, usage: turn.conversation, status: "warm" })
     )
     if (recorded._tag === "Left") return yield* lostLease(entry, recorded.left)
     const onTurnComplete = pool.settings.options.onTurnComplete
     if (entry.lost === undefined && onTurnComplete !== undefined) {
-      yield* Effect.suspend(() => onTurnComplete(key, turn)).pipe(
+      yield* Effect.suspend(() => onTurnComplete(entry.ref.key, turn)).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("acx agent pool: onTurnComplete failed", cause))
       )
     }
   })
 
-/** Takes an entry out of the pool (if still there) and closes it. */
+/**
+ * Retires a warm entry (if still the key's) and closes it: at once when no send holds it,
+ * otherwise its process ends now and its scope closes with the last release.
+ */
 const evict = (pool: Pool, entry: Entry): Effect.Effect<void> =>
-  pool.lock.withPermits(1)(Effect.sync(() => {
-    const present = pool.entries.get(entry.key) === entry
-    if (present) pool.entries.delete(entry.key)
-    return present
-  })).pipe(
-    Effect.flatMap((present) => (present ? closeEntry(pool, entry).pipe(Effect.zipRight(signal(pool))) : Effect.void))
+  PoolSlots.locked(pool.slots, () => retire(pool, entry.ref)).pipe(
+    Effect.flatMap((warm) =>
+      warm ? RcMap.invalidate(pool.conversations, entry.ref).pipe(Effect.zipRight(entry.session.close)) : Effect.void
+    ),
+    Effect.withSpan("AgentPool.evict", { attributes: { key: entry.ref.key } })
   )
-
-const leaveQueue = (pool: Pool, ticket: object) => {
-  const index = pool.queue.indexOf(ticket)
-  if (index !== -1) pool.queue.splice(index, 1)
-  return index === 0
-}
-
-// The least recently used idle entry, when every slot is taken and this send is first in line.
-const victimFor = (pool: Pool, first: boolean): Entry | undefined => {
-  let victim: Entry | undefined
-  if (!first || pool.entries.size + pool.creating.size < pool.settings.maxWarm) return undefined
-  for (const entry of pool.entries.values()) {
-    if (entry.inUse === 0 && (victim === undefined || entry.lastUsed < victim.lastUsed)) victim = entry
-  }
-  return victim
-}
-
-/** One look (under the lock) at what a send for `key` can do now. */
-const attempt = (pool: Pool, key: string, ticket: object): Effect.Effect<Attempt> =>
-  Effect.gen(function*() {
-    const ready = pool.entries.get(key)
-    if (ready !== undefined) {
-      ready.inUse += 1
-      ready.lastUsed = Date.now()
-      leaveQueue(pool, ticket)
-      return { _tag: "Ready", entry: ready } as const
-    }
-    const pending = pool.creating.get(key)
-    if (pending !== undefined) return { _tag: "Await", created: pending } as const
-    const first = pool.queue.length === 0 || pool.queue[0] === ticket
-    const full = pool.entries.size + pool.creating.size >= pool.settings.maxWarm
-    const victim = victimFor(pool, first)
-    if (!first || (full && victim === undefined)) {
-      if (!pool.queue.includes(ticket)) pool.queue.push(ticket)
-      return { _tag: "Wait", changed: yield* Ref.get(pool.changed) } as const
-    }
-    if (victim !== undefined) pool.entries.delete(victim.key)
-    leaveQueue(pool, ticket)
-    const created = yield* Deferred.make<Entry, AgentError>()
-    pool.creating.set(key, created)
-    return { _tag: "Create", created, victim } as const
-  })
-
-type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-
-/** Waits for a slot to come free until `deadline`: false when it did not in time. */
-const waitForSlot = (
-  changed: Deferred.Deferred<void>,
-  deadline: number,
-  restore: Restore
-): Effect.Effect<boolean> =>
-  Effect.gen(function*() {
-    const left = deadline - (yield* Clock.currentTimeMillis)
-    return left > 0 &&
-      Option.isSome(yield* restore(Deferred.await(changed).pipe(Effect.timeoutOption(Duration.millis(left)))))
-  })
-
-/** Makes the entry of a `Create` attempt, hands it to the sends awaiting it, and counts its creator's use. */
-const createEntry = (
-  pool: Pool,
-  next: Extract<Attempt, { readonly _tag: "Create" }>,
-  key: string,
-  cwd: string,
-  deadline: number,
-  restore: Restore
-): Effect.Effect<Entry, AgentError> =>
-  Effect.gen(function*() {
-    // the victim's process ends before the new one starts: never maxWarm + 1 processes
-    if (next.victim !== undefined) yield* closeEntry(pool, next.victim)
-    const made = yield* Effect.exit(restore(create(pool, key, cwd, deadline)))
-    yield* pool.lock.withPermits(1)(Effect.sync(() => {
-      pool.creating.delete(key)
-      if (Exit.isSuccess(made)) {
-        // in use by its creator from the start: no waiter may take it for a victim
-        made.value.inUse = 1
-        made.value.lastUsed = Date.now()
-        pool.entries.set(key, made.value)
-      }
-    }))
-    yield* Deferred.done(next.created, made)
-    yield* signal(pool)
-    return yield* made
-  })
 
 /**
- * Waits for (or makes) the conversation's entry and counts one use of it. Run uninterruptibly
- * with `restore` around the waits, so an interrupted caller never leaves a use counted.
+ * Under the lock, every slot taken: the least recently used warm conversation that no send
+ * holds, retired; its close ends when its process has ended.
  */
-const acquire = (pool: Pool, key: string, cwd: string, restore: Restore): Effect.Effect<Entry, AgentError> => {
-  const ticket = {}
-  const { acquireTimeout, maxWarm } = pool.settings
-  return Effect.gen(function*() {
-    const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(acquireTimeout)
-    while (true) {
-      const next = yield* pool.lock.withPermits(1)(attempt(pool, key, ticket))
-      switch (next._tag) {
-        case "Ready":
-          return next.entry
-        case "Await":
-          yield* restore(Effect.either(Deferred.await(next.created)))
-          continue
-        case "Wait": {
-          if (yield* waitForSlot(next.changed, deadline, restore)) continue
-          return yield* new AgentError({
-            reason: "Timeout",
-            description: `every one of the ${maxWarm} warm conversations is busy (waited ${
-              Duration.format(acquireTimeout)
-            } for a slot)`
-          })
-        }
-        case "Create":
-          return yield* createEntry(pool, next, key, cwd, deadline, restore)
-      }
-    }
-  }).pipe(
-    // a send that stops waiting (timeout, interruption) leaves the queue; the next one looks again
-    Effect.ensuring(
-      pool.lock.withPermits(1)(Effect.sync(() => leaveQueue(pool, ticket))).pipe(
-        Effect.flatMap((wasFirst) => (wasFirst ? signal(pool) : Effect.void))
-      )
-    )
-  )
+const idleVictim = (pool: Pool): PoolSlots.Victim | undefined => {
+  let victim: Entry | undefined
+  for (const entry of pool.warm.values()) {
+    if ((pool.users.get(entry.ref.id) ?? 0) > 0) continue
+    if (victim === undefined || entry.lastUsed < victim.lastUsed) victim = entry
+  }
+  if (victim === undefined) return undefined
+  retire(pool, victim.ref)
+  const { closed, ref, slot } = victim
+  return { slot, close: RcMap.invalidate(pool.conversations, ref).pipe(Effect.zipRight(Deferred.await(closed))) }
 }
 
-const releaseUse = (pool: Pool, entry: Entry) =>
-  pool.lock.withPermits(1)(Effect.sync(() => {
-    entry.inUse -= 1
-    entry.lastUsed = Date.now()
-  })).pipe(
-    Effect.zipRight(signal(pool)),
-    // a conversation whose lease was lost stops here
-    Effect.zipRight(Effect.suspend(() => entry.lost === undefined ? Effect.void : evict(pool, entry)))
+/**
+ * The `RcMap`'s lookup: a slot, the conversation's lease, then its session (resumed from the
+ * registry's record), all closed with the entry's scope.
+ */
+const open = (pool: Pool, ref: Incarnation): Effect.Effect<Entry, OpenFailed, Scope.Scope> =>
+  Effect.gen(function*() {
+    const closed = yield* Deferred.make<void>()
+    yield* Effect.addFinalizer(() => Deferred.succeed(closed, undefined))
+    const slot = yield* PoolSlots.take(pool.slots, ref.opener, ref.deadline, () => idleVictim(pool))
+    const lease = yield* Effect.acquireRelease(
+      claim(pool, ref.key, ref.cwd, ref.deadline),
+      (lease) => pool.registry.release(lease).pipe(Effect.ignoreLogged)
+    )
+    // the session's store and turn hook see the entry once it is made
+    const made: { entry?: Entry } = {}
+    const conversation = lease.conversation
+    const session = yield* AgentSession.make({
+      ...pool.settings.options.session,
+      cwd: conversation.cwd,
+      resume: conversation.sessionId,
+      ...(conversation.turns > 0 ? { usage: conversation.usage } : {}),
+      sessionStore: yield* SessionStore.toSdkWithRuntime(fencedStore(pool, lease, () => made.entry)),
+      onTurnComplete: (turn) => made.entry === undefined ? Effect.void : recordTurn(pool, made.entry, turn)
+    })
+    const entry: Entry = { ref, lease, session, slot, closed, lastUsed: Date.now(), lost: undefined }
+    made.entry = entry
+    yield* Effect.addFinalizer(() => PoolSlots.locked(pool.slots, () => retire(pool, ref)))
+    yield* PoolSlots.locked(pool.slots, () => pool.warm.set(ref.key, entry))
+    yield* keepLease(pool, entry)
+    return entry
+  }).pipe(
+    Effect.mapError((error) => new OpenFailed(ref.opener, error)),
+    Effect.withSpan("AgentPool.create", { attributes: { key: ref.key } })
+  )
+
+/** Counts (under the lock) a send's hold on the key's current incarnation. */
+const enter = (pool: Pool, key: string, cwd: string, deadline: number, ticket: object): Incarnation => {
+  const ref = new Incarnation(`${key}#${pool.generations.get(key) ?? 0}`, key, cwd, deadline, ticket)
+  pool.users.set(ref.id, (pool.users.get(ref.id) ?? 0) + 1)
+  return ref
+}
+
+/**
+ * Ends a send's hold. An open nobody waits for any more (its sends were interrupted) stops and
+ * leaves the queue; a conversation whose lease was lost stops here.
+ */
+const leave = (pool: Pool, ref: Incarnation, entry: Entry | undefined): Effect.Effect<void> =>
+  PoolSlots.locked(pool.slots, () => {
+    const users = (pool.users.get(ref.id) ?? 1) - 1
+    if (users > 0) pool.users.set(ref.id, users)
+    else pool.users.delete(ref.id)
+    if (entry !== undefined) entry.lastUsed = Date.now()
+    return users === 0 && entry === undefined && pool.warm.get(ref.key)?.ref !== ref && (retire(pool, ref), true)
+  }).pipe(
+    Effect.tap((abandoned) => (abandoned ? RcMap.invalidate(pool.conversations, ref) : Effect.void)),
+    Effect.zipRight(PoolSlots.signal(pool.slots)),
+    Effect.zipRight(Effect.suspend(() => entry?.lost === undefined ? Effect.void : evict(pool, entry)))
+  )
+
+/**
+ * One hold of the conversation's entry for the current scope (an `RcMap` lease). A failed open
+ * is dropped from the map at once, so the next send tries again; a send that joined another
+ * send's failed open tries again itself (until its own deadline), as if it had come later.
+ */
+const use = (pool: Pool, key: string, cwd: string | undefined): Effect.Effect<Entry, AgentError, Scope.Scope> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      const ticket = {}
+      const resolved = cwd === undefined ? pool.settings.defaultCwd : path.resolve(cwd)
+      const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(pool.settings.acquireTimeout)
+      const outer = yield* Effect.scope
+      while (true) {
+        const ref = yield* PoolSlots.locked(pool.slots, () => enter(pool, key, resolved, deadline, ticket))
+        const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
+        let entry: Entry | undefined
+        yield* Scope.addFinalizer(scope, Effect.suspend(() => leave(pool, ref, entry)))
+        const got = yield* restore(RcMap.get(pool.conversations, ref)).pipe(Scope.extend(scope), Effect.either)
+        if (Either.isRight(got)) {
+          entry = got.right
+          entry.lastUsed = Date.now()
+          return entry
+        }
+        yield* RcMap.invalidate(pool.conversations, ref)
+        yield* PoolSlots.locked(pool.slots, () => retire(pool, ref))
+        yield* Scope.close(scope, Exit.void)
+        if (got.left.opener === ticket) return yield* got.left.error
+      }
+    })
   )
 
 // a turn cut short because the lease was lost (the session closed under it) says so
 const lostOr = (entry: Entry, error: AgentError): AgentError => entry.lost ?? error
-
-/** One use of the conversation's entry for the current scope. */
-const use = (pool: Pool, key: string, cwd: string | undefined): Effect.Effect<Entry, AgentError, Scope.Scope> =>
-  Effect.uninterruptibleMask((restore) =>
-    acquire(pool, key, cwd === undefined ? pool.settings.defaultCwd : path.resolve(cwd), restore).pipe(
-      Effect.tap((entry) => Effect.addFinalizer(() => releaseUse(pool, entry)))
-    )
-  )
 
 const send = (pool: Pool): AgentPool["send"] => (key, prompt, sendOptions) =>
   Stream.unwrapScoped(Effect.gen(function*() {
@@ -484,31 +443,6 @@ const ask = (pool: Pool): AgentPool["ask"] => (key, prompt, askOptions) =>
     return turn
   })).pipe(Effect.withSpan("AgentPool.ask", { attributes: { key } }))
 
-/** Takes out (under the lock) the entries that `pick` chooses, and closes them: how many it closed. */
-const closeAll = (pool: Pool, pick: (entry: Entry) => boolean): Effect.Effect<number> =>
-  Effect.gen(function*() {
-    const picked = yield* pool.lock.withPermits(1)(Effect.sync(() => {
-      const found = [...pool.entries.values()].filter(pick)
-      for (const entry of found) pool.entries.delete(entry.key)
-      return found
-    }))
-    yield* Effect.forEach(picked, (entry) => closeEntry(pool, entry), { discard: true, concurrency: "unbounded" })
-    return picked.length
-  })
-
-// idle conversations are closed after idleTimeout
-const sweepIdle = (pool: Pool) => {
-  const idleMillis = Duration.toMillis(pool.settings.idleTimeout)
-  const sweep = Effect.suspend(() => {
-    const now = Date.now()
-    return closeAll(pool, (entry) => entry.inUse === 0 && now - entry.lastUsed >= idleMillis).pipe(
-      Effect.flatMap((closed) => (closed > 0 ? signal(pool) : Effect.void))
-    )
-  })
-  const every = Duration.millis(Math.max(10, Math.min(idleMillis / 2, 5_000)))
-  return Effect.forkIn(Effect.interruptible(Effect.repeat(sweep, Schedule.spaced(every))), pool.poolScope)
-}
-
 /**
  * Starts a pool; the scope closes every conversation and releases its leases.
  *
@@ -519,33 +453,39 @@ export const make = (
   options: AgentPoolOptions = {}
 ): Effect.Effect<AgentPool, never, Scope.Scope | AgentRegistry.AgentRegistry | SessionStore.SessionStore> =>
   Effect.gen(function*() {
+    const settings = settingsOf(options)
     const pool: Pool = {
-      settings: settingsOf(options),
+      settings,
       registry: yield* AgentRegistry.AgentRegistry,
       store: yield* SessionStore.SessionStore,
       poolScope: yield* Effect.scope,
-      lock: yield* Effect.makeSemaphore(1),
-      entries: new Map(),
-      creating: new Map(),
-      changed: yield* Ref.make(yield* Deferred.make<void>()),
-      queue: []
+      // closed with the pool's scope: every entry's scope closes (its process, lease and slot)
+      conversations: yield* RcMap.make({
+        lookup: (ref: Incarnation) => open(pool, ref),
+        idleTimeToLive: settings.idleTimeout
+      }),
+      slots: yield* PoolSlots.make(settings.maxWarm, settings.acquireTimeout),
+      generations: new Map(),
+      warm: new Map(),
+      users: new Map()
     }
-    yield* sweepIdle(pool)
-    yield* Effect.addFinalizer(() => closeAll(pool, () => true))
+    // runs before the map's own close (one entry after another): the processes end together
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...pool.warm.values()], (entry) => entry.session.close, {
+        discard: true,
+        concurrency: "unbounded"
+      })
+    )
     return {
       send: send(pool),
       ask: ask(pool),
-      interrupt: (key) =>
-        Effect.suspend(() => {
-          const entry = pool.entries.get(key)
-          return entry === undefined ? Effect.void : entry.session.interrupt
-        }),
+      interrupt: (key) => Effect.suspend(() => pool.warm.get(key)?.session.interrupt ?? Effect.void),
       close: (key) =>
         Effect.suspend(() => {
-          const entry = pool.entries.get(key)
+          const entry = pool.warm.get(key)
           return entry === undefined ? Effect.void : evict(pool, entry)
         }),
-      warm: Effect.sync(() => [...pool.entries.keys()]),
+      warm: Effect.sync(() => [...pool.warm.keys()]),
       conversation: pool.registry.get,
       conversations: pool.registry.list,
       owner: pool.settings.owner

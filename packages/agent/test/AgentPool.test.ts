@@ -2,7 +2,8 @@
  * AgentPool on the real Claude Code CLI, offline against the model double: 12 conversations
  * through 4 processes (every answer to its own conversation, never a fifth process alive,
  * evicted conversations resumed with their history), a send that waits for a busy pool times
- * out typed, a restarted pool resumes from its registry, and idle conversations are closed.
+ * out typed, a restarted pool resumes from its registry, and idle conversations are closed; the
+ * sends holding one conversation share its process, and only the last one's release closes it.
  */
 import { AgentError } from "@acx/agent/AgentError"
 import * as AgentPool from "@acx/agent/AgentPool"
@@ -10,7 +11,9 @@ import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as path from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -153,5 +156,55 @@ describe("AgentPool on the real Claude Code CLI", () => {
     expect(record.cwd).toBe(world.cwd)
     expect(record.usage.tokens.input).toBe(200)
     expect(world.spawns()).toBe(spawnsBefore + 1)
+  }, TEST_TIMEOUT_MS)
+  skipWithout("sends hold a conversation together: only the last release closes it, never its successor", async () => {
+    world = await makeWorld(echo)
+    const w = world
+    const spawns: Array<number> = []
+    const outcome = await runPool(
+      w,
+      Effect.gen(function*() {
+        const pool = yield* AgentPool.AgentPool
+        // a send whose stream is open (one chunk read) holds its conversation until its scope closes
+        const hold = (key: string, prompt: string) =>
+          Effect.gen(function*() {
+            const scope = yield* Scope.make()
+            const pull = yield* Stream.toPull(pool.send(key, prompt)).pipe(Scope.extend(scope))
+            yield* pull.pipe(Effect.orDie)
+            return scope
+          })
+        const text = (key: string, prompt: string) => Effect.map(pool.ask(key, prompt), (t) => textOf(t.events))
+        // two holds of conv-a: the ask's release is not the last, conv-a stays warm in its process
+        const first = yield* hold("conv-a", "conv-a one")
+        const second = yield* text("conv-a", "conv-a two")
+        const warmWhileHeld = yield* pool.warm
+        spawns.push(w.spawns())
+        // the last release closes it (idleTimeout 0)
+        yield* Scope.close(first, Exit.void)
+        while ((yield* pool.warm).length > 0) yield* Effect.sleep("20 millis")
+        // conv-b closed while held; its successor is held too when the old hold lets go late
+        const old = yield* hold("conv-b", "conv-b one")
+        // its turn recorded (its transcript stored) before it closes
+        const turns = pool.conversation("conv-b").pipe(
+          Effect.map(Option.match({ onNone: () => 0, onSome: (c) => c.turns }))
+        )
+        while ((yield* turns) < 1) yield* Effect.sleep("20 millis")
+        yield* pool.close("conv-b")
+        const successor = yield* hold("conv-b", "conv-b two")
+        spawns.push(w.spawns())
+        yield* Scope.close(old, Exit.void)
+        const third = yield* text("conv-b", "conv-b three")
+        spawns.push(w.spawns())
+        yield* Scope.close(successor, Exit.void)
+        return { second, warmWhileHeld, third }
+      }),
+      { maxWarm: 2, idleTimeout: "0 millis" }
+    )
+    expect(outcome.second).toBe("ack conv-a two (seen 2)")
+    expect(outcome.warmWhileHeld).toEqual(["conv-a"])
+    expect(outcome.third).toBe("ack conv-b three (seen 3)")
+    // conv-a one process; conv-b two (the one closed, its successor): the late release closed
+    // nothing, conv-b three ran in the successor
+    expect(spawns).toEqual([1, 3, 3])
   }, TEST_TIMEOUT_MS)
 })
