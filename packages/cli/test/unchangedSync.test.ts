@@ -140,7 +140,9 @@ describe("the first step of acx sync: an unchanged directory", () => {
       expect(timeless(result.stdout)).toBe(timeless(`${step({ json })!}\n`))
       if (!json) {
         expect(result.stdout).toMatch(
-          new RegExp(`^synced ${built.sessions.length} sessions, .* 0 new entries into ${spec} in [\\d.]+s \\(0 files read`)
+          new RegExp(
+            `^synced ${built.sessions.length} sessions, .* 0 new entries into ${spec} in [\\d.]+s \\(0 files read`
+          )
         )
         continue
       }
@@ -374,7 +376,9 @@ describe("the first step of acx sync: an unchanged directory", () => {
     })
     let stderr = ""
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)))
+    const closed = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("close", (_code, signal) => resolve(signal))
+    )
     let exited = false
     void closed.then(() => (exited = true))
     await expect.poll(() => fs.existsSync(gate) || exited, { timeout: TEST_TIMEOUT_MS, interval: 20 }).toBe(true)
