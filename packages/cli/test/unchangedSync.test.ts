@@ -10,6 +10,7 @@
  * barrier (another process, killed there) is neither answered for nor lost: the next sync stores
  * every entry once.
  */
+import type * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as UnchangedSync from "@acx/claude-code/UnchangedSync"
 import * as Fixtures from "@acx/fixtures"
@@ -26,16 +27,8 @@ import { type AcxResult, BIN, parseJson, tempDir, TEST_TIMEOUT_MS } from "./util
 import { acxInProcess } from "./utils/inProcess.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
-interface SyncJson {
-  readonly sessions: number
-  readonly subagents: number
-  readonly entries: number
-  readonly filesRead: number
-  readonly filesUnchanged: number
-  readonly bytesRead: number
-  readonly passes: number
-  readonly target: string
-}
+/** What `acx sync --json` prints: the import's result, its passes and target. */
+type SyncJson = ClaudeImport.ImportResult & { readonly passes: number; readonly target: string }
 
 const timeless = (stdout: string) =>
   stdout.replace(/ in \d+(?:\.\d+)?s \(/, " in Ns (").replace(/"seconds":[\d.e-]+/, "\"seconds\":N")
