@@ -173,6 +173,21 @@ describe("the first step of acx sync: an unchanged directory", () => {
     expect(printed).toMatchObject({ entries: 0, target: `sqlite:${path.join(own, "sessions.db")}` })
   })
 
+  it("reads a relative --to and --config-dir against the io's directory, not the process's", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const relative = { to: "store.db", configDir: path.relative(root, built.configDir), json: true }
+    expect(process.cwd()).not.toBe(root)
+    expect(JSON.parse(unchangedSummary(options(relative), io())!)).toMatchObject({ entries: 0, target: spec })
+    const printed = await acxInProcess(["sync", "--to", "store.db", "--config-dir", relative.configDir, "--json"], {
+      env: { ACX_HOME: home },
+      cwd: root
+    })
+    expect(parseJson<SyncJson>(ok(printed))).toMatchObject({ entries: 0, target: spec })
+    // a Postgres target is the sync's: the step reads SQLite stores only
+    expect(step({ to: "postgres://acx@127.0.0.1:1/acx" })).toBeUndefined()
+  })
+
   it("says the sync must run whatever changed; the sync stores it, then it is unchanged again", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
