@@ -36,7 +36,6 @@ const ENTRIES = new Set([
   "sync-hook.cjs",
   "fast-read.cjs",
   "statusline.cjs",
-  "fast-sync.cjs",
   "config-reads.cjs",
   "acx-stats-worker.mjs"
 ])
@@ -155,8 +154,7 @@ const syncHookBundle = async () => {
 
 // The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
 // before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
-// with better-sqlite3's JavaScript bundled as the memory hook has it. The fast path of an
-// unchanged `acx sync` (src/fastSync.ts: the store's ledger and the files' stat) is built alike.
+// with better-sqlite3's JavaScript bundled as the memory hook has it.
 const sqliteFastBundle = async (source, outName) => {
   await bundle({
     ...hookCommon,
@@ -257,7 +255,6 @@ await Promise.all([
   sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
   statuslineBundle(),
   configReadsBundle(),
-  sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside
   // acx.mjs (TranscriptStats looks for `./acx-stats-worker.mjs` next to the code that starts them,
   // a chunk beside acx.mjs)

@@ -1,14 +1,14 @@
 /**
  * What `acx sync` finds in a config directory that has not changed since the last sync, decided
- * without Effect, synchronously, for the CLI's fast path (`acx sync` answered before the CLI
- * loads): the names of the sync's lock ({@link lockName}, {@link AGAIN}) and the check itself
+ * without Effect, synchronously: by the first step of `acx sync` (before Effect loads) and by
+ * `ClaudeImport` alike. The names of the sync's lock ({@link lockName}, {@link AGAIN}) and the check itself
  * ({@link unchangedImport}). `ClaudeSync` takes its lock by these names.
  *
  * The check is certain only when every file an import would go over
  * (`PlainListing.importFiles`: a plain tree) has a ledger record at its size and mtime (so
  * `ClaudeImport.importClaudeDir` would open none of them and append nothing) and every session
  * has its origin recorded (so it would record none): what it answers is then exactly that
- * import's result. Anything else is `undefined`, and the full sync runs.
+ * import's result. Anything else is `undefined`, and the import goes over the files.
  *
  * @since 0.4.0
  */

@@ -8,9 +8,9 @@
  *    included), each into a fresh SQLite file and a fresh Postgres schema (`ACX_PG_URL`, else an
  *    embedded server; `ACX_BENCH_PG=0` leaves Postgres out); rounds alternate the order
  *    (`ACX_BENCH_ROUNDS`, default 1); then a re-sync of the unchanged dir against a re-import,
- *    and against `node -e 0` and `acx --version` (and the full path, `ACX_NO_FAST=1`) in
- *    `ACX_BENCH_START_ROUNDS` interleaved rounds (alone on a synced store:
- *    `ACX_BENCH_FROM=SPEC ACX_BENCH_RESYNC_ONLY=1`; part 1 alone: `ACX_BENCH_SYNC_ONLY=1`).
+ *    and against `node -e 0` and `acx --version` in `ACX_BENCH_START_ROUNDS` interleaved rounds
+ *    (alone on a synced store: `ACX_BENCH_FROM=SPEC ACX_BENCH_RESYNC_ONLY=1`; part 1 alone:
+ *    `ACX_BENCH_SYNC_ONLY=1`).
  * 2. **The first catalog read** of the synced store (it derives every entry: metadata, usage, the
  *    full-text index), in process.
  * 3. **Search**, in process: `catalog.search` for 10 varied queries (rare word, common words,
@@ -160,21 +160,18 @@ const printAgainst = (
   })
 
 /**
- * Part 1b: the re-sync of the unchanged dir into a synced store as a user runs it (the fast path
- * where it answers), against `node -e 0` and `acx --version`, and the full path (`ACX_NO_FAST=1`),
- * `START_ROUNDS` interleaved rounds, medians.
+ * Part 1b: the re-sync of the unchanged dir into a synced store as a user runs it (the sync's first
+ * step finds it unchanged), against `node -e 0` and `acx --version`, `START_ROUNDS` interleaved
+ * rounds, medians.
  */
 const resyncCommands = (store: StoreUnderTest) => {
   const args = ["sync", "--config-dir", big.configDir, "--to", store.spec]
   // warm-up: the file cache, and the sync's lock directory the first sync of this home makes
   node([bin, ...args])
-  const fast = spawnSync(process.execPath, [bin, ...args], { env: { ...env, ACX_FAST_REPORT: "1" }, encoding: "utf8" })
-    .stderr.includes("acx: fast path:")
   const candidates: Array<Candidate> = [
     { name: "node -e 0 (baseline)", run: () => node(["-e", "0"]) },
     { name: "acx --version", run: () => node([bin, "--version"]) },
-    { name: `acx sync, unchanged${fast ? " (fast)" : ""}`, run: () => node([bin, ...args]) },
-    { name: "acx sync, unchanged (full)", run: () => node([bin, ...args], { ACX_NO_FAST: "1" }) }
+    { name: "acx sync, unchanged", run: () => node([bin, ...args]) }
   ]
   const samples = interleaved(candidates, START_ROUNDS)
   const base = median(samples[0]!)

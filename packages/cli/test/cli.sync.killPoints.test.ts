@@ -18,6 +18,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { unchangedSummary } from "../src/internal/unchangedSync.js"
 import { acx, type AcxResult, BIN, tempDir, TEST_ACX_HOME } from "./utils/acx.js"
 import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
@@ -122,9 +123,9 @@ const killAt = async (target: Target, configDir: string, at: string, root: strin
   expect(await closed).toBe("SIGKILL")
 }
 
-const sync = (target: Target, configDir: string, env: Record<string, string> = {}) =>
+const sync = (target: Target, configDir: string) =>
   acx(["sync", "--to", target.spec, "--config-dir", configDir, "--machine", "m1", "--json"], {
-    env: { ACX_HOME: TEST_ACX_HOME, ...env }
+    env: { ACX_HOME: TEST_ACX_HOME }
   })
 
 describe("acx sync killed at every phase, then run again", () => {
@@ -204,16 +205,29 @@ describe("acx sync killed at every phase, then run again", () => {
   }, async () => {
     const target = sqliteTarget(path.join(root, "behind-unlocked.db"))
     await killAt(target, configDir, "derived:3", root)
-    // the killed sync's lock broken, as a sync that ran meanwhile leaves it: the fast path may look
+    // the killed sync's lock broken, as a sync that ran meanwhile leaves it: the first step may look
     const locks = path.join(TEST_ACX_HOME, "sync")
     for (const dir of fs.readdirSync(locks)) {
       for (const file of fs.readdirSync(path.join(locks, dir))) fs.rmSync(path.join(locks, dir, file))
     }
-    const rerun = ok(await sync(target, configDir, { ACX_FAST_REPORT: "1" }))
-    expect(rerun.stderr).not.toMatch(/fast path/)
+    const options = {
+      to: target.spec,
+      configDir,
+      json: true,
+      watch: false,
+      background: false,
+      machine: "m1",
+      user: undefined,
+      noMask: false
+    }
+    const io = { env: { ACX_HOME: TEST_ACX_HOME }, cwd: root }
+    // entries behind their watermark: not unchanged, the sync derives them
+    expect(unchangedSummary(options, io)).toBeUndefined()
+    ok(await sync(target, configDir))
     expect(await snapshot(target)).toEqual(reference["SQLite"])
-    // and now unchanged and derived, the fast path answers
-    const again = ok(await sync(target, configDir, { ACX_FAST_REPORT: "1" }))
-    expect(again.stderr).toMatch(/fast path: sync/)
+    // and now unchanged and derived: the first step answers, and the sync prints it, storing nothing
+    expect(JSON.parse(unchangedSummary(options, io)!)).toMatchObject({ entries: 0, filesRead: 0 })
+    expect(JSON.parse(ok(await sync(target, configDir)).stdout)).toMatchObject({ entries: 0, filesRead: 0 })
+    expect(await snapshot(target)).toEqual(reference["SQLite"])
   })
 })

@@ -1,9 +1,9 @@
 /**
  * The SQLite store's reads of its import ledger and session origins as plain SQL text, without
  * Effect: `SqliteSessionStore` runs {@link IMPORTED_FILES} through `@effect/sql` for
- * `ImportLedger.importedFiles`, and a reader that must start without Effect (the CLI's fast path
- * of an unchanged `acx sync`) runs the same statements with a bare driver, so both see the same
- * records.
+ * `ImportLedger.importedFiles`, and a reader that must start without Effect (the first step of
+ * `acx sync`, which finds a directory unchanged) runs the same statements with a bare driver,
+ * so both see the same records.
  *
  * @since 0.4.0
  */

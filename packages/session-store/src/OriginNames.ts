@@ -1,7 +1,7 @@
 /**
  * The names an origin is kept under (`SessionOrigins`): a session's key, a machine's name, the
  * ledger source of a directory synced from a machine. Pure, without Effect: `SessionOrigins`
- * re-exports them, and the CLI's fast path of an unchanged `acx sync` names its ledger source
+ * re-exports them, and the first step of `acx sync` (an unchanged directory) names its ledger source
  * with them before Effect loads.
  *
  * @since 0.4.0

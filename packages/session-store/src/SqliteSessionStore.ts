@@ -331,7 +331,7 @@ const makeDeleteOlderThan = (context: StoreContext) =>
 
 const makeImportedFiles = ({ sql, storageError }: StoreContext) =>
   Effect.fn("SqliteSessionStore.importedFiles")(function*(source: string) {
-    // the statement the CLI's fast path of an unchanged sync runs too (ImportLedgerSql)
+    // the statement the first step of `acx sync` runs too (ImportLedgerSql)
     const rows = yield* sql.unsafe<ImportLedgerSql.LedgerRow>(ImportLedgerSql.IMPORTED_FILES, [source]).pipe(
       Effect.mapError(storageError("importedFiles"))
     )

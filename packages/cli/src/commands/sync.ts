@@ -7,31 +7,27 @@
  * @since 0.3.0
  */
 import type { CommandRun } from "../CommandSpec.js"
-import type * as FastSync from "../fastSync.js"
-import { requireBundled } from "../internal/bundled.js"
 import { effectCommand } from "../internal/effectCommand.js"
 import { withProjectDir } from "../internal/options.js"
 import type { SyncInstallOptions, SyncOptions, SyncUninstallOptions } from "./args/sync.js"
 
-const full: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
+const syncing: CommandRun<SyncOptions> = effectCommand(async (options) => (await import("./run/sync.js")).run(options))
 
 /**
- * An unchanged `acx sync` into a SQLite store is answered by `fastSync.ts` (no Effect: the
- * store's ledger and the files' stat), when it is sure nothing changed and no sync is running;
- * else, into Postgres, or with `ACX_NO_FAST=1`, the full sync runs. Built, the fast answer is a
- * CommonJS bundle of its own beside the entry.
+ * First whether the config directory is unchanged since the last sync into its SQLite store
+ * (`internal/unchangedSync.ts`: the store's ledger and the files' stat, no Effect): then the
+ * summary is printed and the command is done. Else the sync runs (Effect is loaded then).
  *
  * @since 0.6.0
  * @category commands
  */
 export const run: CommandRun<SyncOptions> = async (options, io) => {
-  const toPostgres = /^postgres(ql)?:\/\//i.test(options.to ?? "")
-  if (io.env["ACX_NO_FAST"] !== "1" && !toPostgres) {
-    const fast = requireBundled<typeof FastSync>("fast-sync.cjs", import.meta.url) ??
-      await import("../fastSync.js")
-    if (fast.main(io.argv, io.env as NodeJS.ProcessEnv)) return 0
-  }
-  return full(options, io)
+  const started = Date.now()
+  const { unchangedSummary } = await import("../internal/unchangedSync.js")
+  const unchanged = unchangedSummary(options, io, started)
+  if (unchanged === undefined) return syncing(options, io)
+  await io.stdout(`${unchanged}\n`)
+  return 0
 }
 
 /**

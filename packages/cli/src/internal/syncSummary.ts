@@ -1,7 +1,7 @@
 /**
  * What `acx sync` prints when a sync is done: the summary line, or with `--json` one object.
- * Without Effect: the full path (`commands/run/sync.ts`) and the fast path of an unchanged
- * directory (`fastSync.ts`) print through these, so both print the same.
+ * Without Effect: the sync (`commands/run/sync.ts`) and its first step, which finds the directory
+ * unchanged (`unchangedSync.ts`), print through these.
  */
 import type * as ClaudeImport from "@acx/claude-code/ClaudeImport"
 import { plural } from "@acx/convert/Plural"
