@@ -263,7 +263,9 @@ describe("acx on bad input", () => {
   }, async () => {
     const pushEnv = { ...env, ACONTEXT_API_KEY: emulator.apiKey }
     const results = await Promise.all(
-      [S.torn, S.binary, S.unknown].map((id) => acxInProcess(["push", id, "--base-url", emulator.url], { env: pushEnv }))
+      [S.torn, S.binary, S.unknown].map((id) =>
+        acxInProcess(["push", id, "--base-url", emulator.url], { env: pushEnv })
+      )
     )
     for (const [i, id] of [S.torn, S.binary, S.unknown].entries()) {
       const result = expectOk(results[i]!)
