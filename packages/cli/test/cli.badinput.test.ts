@@ -1,8 +1,13 @@
 /**
- * Bad input through the BUILT `acx` binary: a torn last line, binary garbage, one 50 MB line,
- * unknown entry types, and path-traversal ids and project keys. Every command must end with a
- * clear exit code and at most one `acx: …` line on stderr, keep every good entry, and write
- * nothing outside its target. Needs no fixtures: the sessions are generated in a temp dir.
+ * Bad input: a torn last line, binary garbage, one 50 MB line, unknown entry types, and
+ * path-traversal ids and project keys. Every command must end with a clear exit code and at most
+ * one `acx: …` line on stderr, keep every good entry, and write nothing outside its target. Needs
+ * no fixtures: the sessions are generated in a temp dir.
+ *
+ * Each promise is checked once through the BUILT binary (`acx`: the bundle, exit codes, stderr as
+ * a pipe): `sessions`, the torn session's `show` and the `stats` table, a refused id and a refused
+ * `--project`; the other command lines run the same `run` in this process (`acxInProcess`), a
+ * process start each saved.
  */
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
 import { type AcontextEmulatorHandle, startAcontextEmulator } from "@acx/testing"
@@ -10,6 +15,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, listTree, parseJson, removeDir, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 
 const PROJECT = "-home-dev-bad"
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
@@ -153,13 +159,13 @@ describe("acx on bad input", () => {
       )
       expect(md.stdout).toContain("hello torn")
       expect(md.stdout).toContain("reply before the tear")
-      const jsonl = expectOk(await acx(["show", S.torn, "--format", "jsonl"], { env }))
+      const jsonl = expectOk(await acxInProcess(["show", S.torn, "--format", "jsonl"], { env }))
       expect(jsonl.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { uuid: string }).map((e) => e.uuid))
         .toEqual([uuid(1), uuid(2)])
     })
 
     it("binary garbage: one printable warning line, the good entries shown", { timeout: TEST_TIMEOUT_MS }, async () => {
-      const md = expectOk(await acx(["show", S.binary], { env }))
+      const md = expectOk(await acxInProcess(["show", S.binary], { env }))
       expectOneWarning(
         md,
         new RegExp(
@@ -169,7 +175,7 @@ describe("acx on bad input", () => {
       expect(md.stdout).toContain("hello binary")
       expect(md.stdout).toContain("reply after garbage")
       const messages = parseJson<Array<{ role: string }>>(
-        expectOk(await acx(["show", S.binary, "--format", "anthropic"], { env }))
+        expectOk(await acxInProcess(["show", S.binary, "--format", "anthropic"], { env }))
       )
       expect(messages.map((m) => m.role)).toEqual(["user", "assistant"])
     })
@@ -178,11 +184,11 @@ describe("acx on bad input", () => {
       "unknown entry types: kept in jsonl, skipped in markdown, no warning",
       { timeout: TEST_TIMEOUT_MS },
       async () => {
-        const jsonl = expectOk(await acx(["show", S.unknown, "--format", "jsonl"], { env }))
+        const jsonl = expectOk(await acxInProcess(["show", S.unknown, "--format", "jsonl"], { env }))
         expect(jsonl.stderr).toBe("")
         const types = jsonl.stdout.trimEnd().split("\n").map((l) => (JSON.parse(l) as { type: string }).type)
         expect(types).toEqual(["user", "brand-new-thing", "another-new-thing", "assistant"])
-        const md = expectOk(await acx(["show", S.unknown], { env }))
+        const md = expectOk(await acxInProcess(["show", S.unknown], { env }))
         expect(md.stderr).toBe("")
         expect(md.stdout).toContain("hello unknown")
         expect(md.stdout).toContain("reply after unknown")
@@ -190,7 +196,7 @@ describe("acx on bad input", () => {
     )
 
     it("a 50 MB line is read whole", { timeout: TEST_TIMEOUT_MS }, async () => {
-      const result = expectOk(await acx(["show", S.huge, "--format", "jsonl"], { env }))
+      const result = expectOk(await acxInProcess(["show", S.huge, "--format", "jsonl"], { env }))
       expect(result.stderr).toBe("")
       const entries = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { message: { content: unknown } })
       expect(entries).toHaveLength(2)
@@ -199,7 +205,7 @@ describe("acx on bad input", () => {
   })
 
   it("stats: every session's good messages counted, skipped lines reported", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const [json, text] = await Promise.all([acx(["stats", "--json"], { env }), acx(["stats"], { env })])
+    const [json, text] = await Promise.all([acxInProcess(["stats", "--json"], { env }), acx(["stats"], { env })])
     const stats = parseJson<
       {
         rows: Array<{ sessionId: string; messages: { user: number; assistant: number } }>
@@ -226,7 +232,7 @@ describe("acx on bad input", () => {
     const file = path.join(root, "bad.sqlite")
     const run = async () =>
       parseJson<{ sessions: number; entries: number; filesRead: number }>(
-        expectOk(await acx(["import", "--to", `sqlite:${file}`, "--json"], { env }))
+        expectOk(await acxInProcess(["import", "--to", `sqlite:${file}`, "--json"], { env }))
       )
     expect(await run()).toMatchObject({ sessions: 4, entries: 2 + 2 + 4 + 2 })
     // nothing changed: the import ledger opens no file
@@ -257,7 +263,9 @@ describe("acx on bad input", () => {
   }, async () => {
     const pushEnv = { ...env, ACONTEXT_API_KEY: emulator.apiKey }
     const results = await Promise.all(
-      [S.torn, S.binary, S.unknown].map((id) => acx(["push", id, "--base-url", emulator.url], { env: pushEnv }))
+      [S.torn, S.binary, S.unknown].map((id) =>
+        acxInProcess(["push", id, "--base-url", emulator.url], { env: pushEnv })
+      )
     )
     for (const [i, id] of [S.torn, S.binary, S.unknown].entries()) {
       const result = expectOk(results[i]!)
@@ -271,7 +279,7 @@ describe("acx on bad input", () => {
   it("push of the 50 MB session ends cleanly: stored, or one error line (exit 1)", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const result = await acx(["push", S.huge, "--base-url", emulator.url, "--json"], {
+    const result = await acxInProcess(["push", S.huge, "--base-url", emulator.url, "--json"], {
       env: { ...env, ACONTEXT_API_KEY: emulator.apiKey }
     })
     if (result.code === 0) {
@@ -303,10 +311,11 @@ describe("acx on bad input", () => {
       await emulator.clearRequests()
       const pushEnv = { ...env, ACONTEXT_API_KEY: emulator.apiKey }
       const runs = [
-        ...badIds.map((id) => ({ id, run: acx(["show", id], { env }) })),
+        // the first through the binary, the rest in process
+        ...badIds.map((id, i) => ({ id, run: (i === 0 ? acx : acxInProcess)(["show", id], { env }) })),
         ...badIds.slice(0, 1).flatMap((id) => [
-          { id, run: acx(["push", id, "--base-url", emulator.url], { env: pushEnv }) },
-          { id, run: acx(["fork", id, "--title", "../../escape"], { env }) }
+          { id, run: acxInProcess(["push", id, "--base-url", emulator.url], { env: pushEnv }) },
+          { id, run: acxInProcess(["fork", id, "--title", "../../escape"], { env }) }
         ])
       ]
       for (const { id, run } of runs) {
@@ -327,13 +336,14 @@ describe("acx on bad input", () => {
     }, async () => {
       const before = listTree(root)
       const [first, ...others] = badProjects
+      // the first through the binary, the rest in process
       const runs = [
         acx(["sessions", "--project", first!], { env }),
-        acx(["show", S.torn, "--project", first!], { env }),
-        acx(["stats", "--project", first!], { env }),
-        acx(["import", "--project", first!, "--to", `sqlite:${path.join(root, "escape.sqlite")}`], { env }),
-        acx(["fork", S.torn, "--project", first!], { env }),
-        ...others.map((project) => acx(["sessions", "--project", project], { env }))
+        acxInProcess(["show", S.torn, "--project", first!], { env }),
+        acxInProcess(["stats", "--project", first!], { env }),
+        acxInProcess(["import", "--project", first!, "--to", `sqlite:${path.join(root, "escape.sqlite")}`], { env }),
+        acxInProcess(["fork", S.torn, "--project", first!], { env }),
+        ...others.map((project) => acxInProcess(["sessions", "--project", project], { env }))
       ]
       for (const result of await Promise.all(runs)) {
         expectRefused(
@@ -351,7 +361,7 @@ describe("acx on bad input", () => {
     it("fork writes only its new file into the session's project", { timeout: TEST_TIMEOUT_MS }, async () => {
       const before = listTree(root)
       const fork = parseJson<{ sessionId: string; file: string }>(
-        expectOk(await acx(["fork", S.unknown, "--title", "../../../escape", "--json"], { env }))
+        expectOk(await acxInProcess(["fork", S.unknown, "--title", "../../../escape", "--json"], { env }))
       )
       expect(path.dirname(fork.file)).toBe(projectDir)
       const added = listTree(root).filter((name) => !before.includes(name))

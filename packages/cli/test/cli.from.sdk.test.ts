@@ -5,6 +5,10 @@
  * --from` and `stats --from` read the store as they read the config dir the CLI wrote beside it:
  * the same listing (but where each transcript is), the same Markdown for the session and its
  * subagent, the same tokens.
+ *
+ * The store's side over SQLite runs through the BUILT binary (`acx`: the bundle and its fast read
+ * paths); the dir's side and the Postgres store's run the same `run` in this process
+ * (`acxInProcess`, the full path), a process start each saved.
  */
 import { createPostgresSessionStore } from "@acx/session-store/PostgresSessionStore"
 import { createSqliteSessionStore } from "@acx/session-store/SqliteSessionStore"
@@ -17,6 +21,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { acx, type AcxResult, parseJson, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
@@ -118,6 +123,10 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
   const env = { ACX_HOME: path.join(root, `acx-${backend.name}`) }
   const dir = () => ["--config-dir", path.join(home, ".claude")]
   const from = () => ["--from", backend.spec]
+  // the store's side through the binary over SQLite, in process over Postgres; the dir's in process
+  const onStore = (args: ReadonlyArray<string>) =>
+    (backend.name === "SQLite" ? acx : acxInProcess)([...args, ...from()], { env })
+  const onDir = (args: ReadonlyArray<string>) => acxInProcess([...args, ...dir()], { env })
 
   beforeAll(async () => {
     if (backend.skip) return
@@ -163,8 +172,8 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
       // where it comes from: this machine for the directory; the SDK's mirroring records no origin
       const strip = (rows: Array<Record<string, unknown>>) =>
         rows.map(({ file: _f, machine: _h, mtime: _m, project: _p, size: _s, ...rest }) => rest)
-      const fromDir = parseJson(ok(await acx(["sessions", "--json", ...dir()], { env })))
-      const fromStore = parseJson(ok(await acx(["sessions", "--json", ...from()], { env })))
+      const fromDir = parseJson(ok(await onDir(["sessions", "--json"])))
+      const fromStore = parseJson(ok(await onStore(["sessions", "--json"])))
       expect(fromStore.map((row: { sessionId: string }) => row.sessionId)).toEqual([sessionId])
       expect(strip(fromStore)).toEqual(strip(fromDir))
       expect(fromStore[0].firstPrompt).toBe("Look at the notes")
@@ -176,24 +185,24 @@ describe.runIf(claude.available).each(backends)("an app's agent mirrored into a 
   it.skipIf(backend.skip)("acx show --from: the session with its tool call, and its subagent", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    const fromDir = ok(await acx(["show", sessionId, ...dir()], { env })).stdout
-    const fromStore = ok(await acx(["show", sessionId, ...from()], { env })).stdout
+    const fromDir = ok(await onDir(["show", sessionId])).stdout
+    const fromStore = ok(await onStore(["show", sessionId])).stdout
     expect(fromStore).toBe(fromDir)
     expect(fromStore).toContain("Look at the notes")
     expect(fromStore).toMatch(/Bash/)
     expect(fromStore).toContain("The notes have 3 lines.")
     const agents = /subagent transcripts?: ([\w-]+)/.exec(fromStore)
     expect(agents, fromStore.slice(-300)).not.toBeNull()
-    const agent = ok(await acx(["show", agents![1]!, ...from()], { env })).stdout
-    expect(agent).toBe(ok(await acx(["show", agents![1]!, ...dir()], { env })).stdout)
+    const agent = ok(await onStore(["show", agents![1]!])).stdout
+    expect(agent).toBe(ok(await onDir(["show", agents![1]!])).stdout)
     expect(agent).toContain(SUBAGENT_PROMPT)
     expect(agent).toContain("notes.txt has 3 lines.")
   })
 
   it.skipIf(backend.skip)("acx stats --from: the dir's tokens and costs", { timeout: TEST_TIMEOUT_MS }, async () => {
     const report = ({ malformed: _m, read: _r, ...rest }: Record<string, unknown>) => rest
-    const fromDir = parseJson(ok(await acx(["stats", "--json", ...dir()], { env })))
-    const fromStore = parseJson(ok(await acx(["stats", "--json", ...from()], { env })))
+    const fromDir = parseJson(ok(await onDir(["stats", "--json"])))
+    const fromStore = parseJson(ok(await onStore(["stats", "--json"])))
     expect(report(fromStore)).toEqual(report(fromDir))
     // the main loop's three replies and the subagent's two
     expect(fromStore.total.tokens.input).toBe(2000 + 2100 + 2200 + 500 + 600)

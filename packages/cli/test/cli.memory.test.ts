@@ -4,6 +4,10 @@
  * observations and exits when idle, then status, search, show, timeline, context, forget,
  * retry; hooks from 8 processes at once store every event once; a SIGTERM the moment the worker
  * holds the lock releases it; bad stdin exits 0 with one line.
+ *
+ * Of the commands that read the memory back, `memory status --json` and a `memory show` that fails
+ * go through the BUILT binary (`acx`); the others run the same `run` in this process
+ * (`acxInProcess`), a process start each saved.
  */
 import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
@@ -12,6 +16,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { acx, BIN, runWithInput, TEST_TIMEOUT_MS } from "./utils/acx.js"
+import { acxInProcess } from "./utils/inProcess.js"
 import { processesWithHome, removeTreeWhenIdle, waitFor } from "./utils/memory.js"
 
 const roots: Array<string> = []
@@ -110,43 +115,43 @@ describe("acx hook and acx memory", () => {
       sessions: { completed: 1 },
       counts: { summaries: 1, prompts: 1 }
     })
-    const human = await acx(["memory", "status"], { env })
+    const human = await acxInProcess(["memory", "status"], { env })
     expect(human.stdout).toContain("queue:    0 pending, 5 done, 0 failed")
     expect(human.stdout).toContain("  mode: \"local\"")
     expect(human.stdout).toContain("model:    none, observations are recorded locally (mode is local)")
 
-    const search = await acx(["memory", "search", "cart", "--json"], { env })
+    const search = await acxInProcess(["memory", "search", "cart", "--json"], { env })
     const results = JSON.parse(search.stdout) as Array<{ id: string; snippet: string; project: string }>
     expect(results.length).toBeGreaterThan(0)
     expect(results.every((result) => result.project === project)).toBe(true)
     expect(results.some((result) => result.snippet.includes("**cart**"))).toBe(true)
-    const none = await acx(["memory", "search", "cart", "--project", "/elsewhere"], { env })
+    const none = await acxInProcess(["memory", "search", "cart", "--project", "/elsewhere"], { env })
     expect(none.stdout.trim()).toBe("nothing found for \"cart\"")
 
     const first = results[0]!.id
-    const show = await acx(["memory", "show", first], { env })
+    const show = await acxInProcess(["memory", "show", first], { env })
     expect(show.code).toBe(0)
     expect(show.stdout.split("\n")[0]).toMatch(new RegExp(`^${first} \\((observation|summary|prompt)\\)$`))
     const missing = await acx(["memory", "show", "O999"], { env })
     expect([missing.code, missing.stderr.trim()]).toEqual([1, "acx: no entry O999"])
-    const bad = await acx(["memory", "show", "cart"], { env })
+    const bad = await acxInProcess(["memory", "show", "cart"], { env })
     expect(bad.stderr.trim()).toMatch(/^acx: "cart" is not an id/)
 
-    const timeline = await acx(["memory", "timeline", first], { env })
+    const timeline = await acxInProcess(["memory", "timeline", first], { env })
     expect(timeline.stdout).toContain(`> ${first}`)
 
-    const context = await acx(["memory", "context", "--project", project], { env })
+    const context = await acxInProcess(["memory", "context", "--project", project], { env })
     expect(context.stdout).toContain(`# Memory of earlier sessions in ${project} (acx)`)
     expect(context.stdout).toContain("[session summary]")
     // exactly what the next SessionStart injects
     const start = await hook(home, "SessionStart", input(project, "s-next", "SessionStart", { source: "startup" }))
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(context.stdout.trimEnd())
 
-    const forget = await acx(["memory", "forget", "--session", "s-cli"], { env })
+    const forget = await acxInProcess(["memory", "forget", "--session", "s-cli"], { env })
     expect(forget.stdout).toMatch(/^forgot \d+ observations?, 1 summary, 1 prompt, 5 events, 1 session$/m)
-    const after = await acx(["memory", "search", "cart"], { env })
+    const after = await acxInProcess(["memory", "search", "cart"], { env })
     expect(after.stdout.trim()).toBe("nothing found for \"cart\"")
-    const nothing = await acx(["memory", "forget"], { env })
+    const nothing = await acxInProcess(["memory", "forget"], { env })
     expect([nothing.code, nothing.stderr.trim()]).toEqual([
       1,
       "acx: say what to forget: --session ID, --project DIR or --before DATE"

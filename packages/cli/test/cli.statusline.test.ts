@@ -97,24 +97,22 @@ describe("acx statusline", () => {
 
   it("prints within the stdin deadline when the writer never closes the pipe", async () => {
     const home = scratch("statusline-open")
+    // the pipe held open until the process has exited: only the deadline can end this test (a
+    // statusline that waited for the end of its input would run into the test's timeout)
     const run = await new Promise<{ code: number | null; stdout: string; exitedWhileOpen: boolean }>((resolve) => {
       const child = spawn(process.execPath, [BIN, "statusline"], {
         env: { ...process.env, ACX_HOME: home, NO_COLOR: "1", CLAUDE_CONFIG_DIR: home },
         stdio: ["pipe", "pipe", "pipe"]
       })
       let stdout = ""
-      let closed = false
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
       child.stdin.on("error", () => {})
-      // half an object, then nothing, the pipe held open for 15 s
+      // half an object, then nothing
       child.stdin.write("{\"model\":{\"display_name\":\"Opus")
-      const hold = setTimeout(() => {
-        closed = true
-        child.stdin.end()
-      }, 15_000)
       child.on("close", (code) => {
-        clearTimeout(hold)
-        resolve({ code, stdout, exitedWhileOpen: !closed })
+        const exitedWhileOpen = !child.stdin.writableEnded
+        child.stdin.end()
+        resolve({ code, stdout, exitedWhileOpen })
       })
     })
     expect(run.exitedWhileOpen).toBe(true)
