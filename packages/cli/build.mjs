@@ -34,7 +34,7 @@ const ENTRIES = new Set([
   "acx.mjs",
   "hook.cjs",
   "sync-hook.cjs",
-  "fast-read.cjs",
+  "store-reads.cjs",
   "statusline.cjs",
   "fast-sync.cjs",
   "config-reads.cjs",
@@ -153,10 +153,11 @@ const syncHookBundle = async () => {
   unwrapBuiltins(path.join(stage, "sync-hook.cjs"))
 }
 
-// The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
-// before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
-// with better-sqlite3's JavaScript bundled as the memory hook has it. The fast path of an
-// unchanged `acx sync` (src/fastSync.ts: the store's ledger and the files' stat) is built alike.
+// `acx sessions --from sqlite:…` and `acx stats --from …` (src/internal/storeReads.ts, the one
+// path, no Effect): built like the sync hook (CommonJS, one file), with better-sqlite3's
+// JavaScript bundled as the memory hook has it; in the split ES build its modules would share
+// chunks with Effect code. The fast path of an unchanged `acx sync` (src/fastSync.ts: the store's
+// ledger and the files' stat) is built alike.
 const sqliteFastBundle = async (source, outName) => {
   await bundle({
     ...hookCommon,
@@ -254,7 +255,7 @@ await Promise.all([
   commandsBundle(),
   hookBundles(),
   syncHookBundle(),
-  sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
+  sqliteFastBundle("src/internal/storeReads.ts", "store-reads.cjs"),
   statuslineBundle(),
   configReadsBundle(),
   sqliteFastBundle("src/fastSync.ts", "fast-sync.cjs"),

@@ -26,8 +26,8 @@ import { acxPaths } from "./ioPaths.js"
 import { configDirectory, failureWords, listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
 import { sessionsTable } from "./sessionsTable.js"
+import { printStats } from "./statsPrint.js"
 import * as StatsSummary from "./statsSummary.js"
-import { statsReport } from "./statsTable.js"
 import { errorLine } from "./userMessage.js"
 
 /**
@@ -110,19 +110,10 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
     return fail(io, { _tag: "TranscriptStatsError", description: failure.message })
   }
   const result = StatsOutput.reportStats({ pricing, run }, options.by as StatsReport.GroupBy, parsed.range)
-  const warnings = ListingWarnings.statsWarnings(result)
-  for (const line of warnings.before) io.stderr(`${line}\n`)
-  const output = options.json
-    ? format.json(StatsOutput.statsJson(result))
-    : result.report.rows.length === 0
-    ? `no sessions${
-      parsed.range.since !== undefined || parsed.range.until !== undefined ? " in that date range" : ""
-    } ${listingPlace(projectsDir, options.project, false)}`
-    : statsReport(result)
-  await io.stdout(`${output}\n`)
-  // the malformed lines are said under a table (as `run/stats.ts` says them)
-  const table = !options.json && result.report.rows.length > 0
-  if (table && warnings.after !== undefined) io.stderr(`${warnings.after}\n`)
+  const { output, warnings } = await printStats(io, result, {
+    json: options.json,
+    place: listingPlace(projectsDir, options.project, false)
+  })
   const quiet = warnings.before.length === 0 && warnings.after === undefined && result.report.rows.length > 0
   if (before !== undefined && quiet && run.files.folded === 0 && run.files.appended === 0) {
     // what a run that folds nothing prints, as long as the state it read stays as it was

@@ -10,15 +10,25 @@
  * exactly the sessions the report was made from, each with the same `mtime` and entry count, so
  * a grant, a revoke, an append, a delete or retention never lets a kept report answer.
  *
- * Without Effect: the fast read path (`fastPgStats.ts`) reads it before the CLI loads.
+ * Without Effect: {@link printKept}, the first step of `acx stats --from postgres://…`
+ * (`commands/stats.ts`), prints one before Effect loads; `commands/run/stats.ts` keeps them.
  */
+import * as StatsPricing from "@acx/claude-code/StatsPricing"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as Pricing from "@acx/convert/Pricing"
+import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as PostgresSpec from "@acx/environment/PostgresSpec"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { CommandIo } from "../CommandIo.js"
+import type { StatsOptions } from "../commands/args/stats.js"
+import { acxPaths } from "./ioPaths.js"
 
 // The build's identity (build.mjs defines it): a kept report was rendered by one build's code.
 declare const ACX_BUILD_ID: string | undefined
@@ -57,7 +67,7 @@ const decoded = (text: string): string => {
 
 /**
  * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` reads otherwise or
- * refuses (then the full path runs and says so): the one grammar (`PostgresSpec`, which
+ * refuses (then `run/stats.ts` opens it and says so): the one grammar (`PostgresSpec`, which
  * `DatabaseSpec` parses with), and a schema name a store accepts.
  */
 export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env): PostgresStore | undefined => {
@@ -182,4 +192,67 @@ export const write = (
   } catch {
     // not kept
   }
+}
+
+// `pg`'s client, loaded only for a Postgres store (a SQLite store's reads never pay for it).
+interface PgClient {
+  connect(): Promise<void>
+  query(text: string): Promise<{ readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }> }>
+  end(): Promise<void>
+  on(event: "error", listener: (error: unknown) => void): void
+}
+
+// The digests the statement gives for `schema` as the connecting role sees it (row-level security
+// applies), if the store is one this acx reads as is (nothing to migrate, nothing to derive).
+const digestsNow = async (client: PgClient, schema: string, origins: boolean) => {
+  await client.connect()
+  const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(schema, { origins }))
+  const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
+  return ready ? { digest: row?.["digest"], origins: row?.["origins"] } : undefined
+}
+
+// The kept report `options` may print now (its bytes, the final newline included), or `undefined`.
+const currentReport = async (options: StatsOptions, io: CommandIo): Promise<Uint8Array | undefined> => {
+  const store = options.from === undefined ? undefined : postgresStore(options.from, io.env)
+  const wholeStore = options.project === undefined && options.since === undefined && options.until === undefined
+  if (store === undefined || !wholeStore || options.by === "block" || options.live) return undefined
+  const paths = acxPaths(io)
+  // prices the report would load too (a refused pricing file is `run/stats.ts`' to say)
+  const pricing = StatsPricing.load(paths.pricing)
+  if (pricing._tag !== "Table") return undefined
+  const kept = read(store, { by: options.by, json: options.json, pricing: Pricing.fingerprint(pricing.table) }, paths.cache)
+  if (kept === undefined) return undefined
+  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
+  // a server that does not answer costs this before `run/stats.ts` tries (and says why) itself
+  const client = new Client({
+    connectionString: PgDriverUrl.driverUrl(store.url),
+    application_name: "acx",
+    connectionTimeoutMillis: 3_000
+  })
+  client.on("error", () => undefined)
+  try {
+    const origins = StatsReport.byOrigin(options.by as StatsReport.GroupBy)
+    const now = await digestsNow(client, store.schema, origins)
+    const same = now !== undefined && now.digest === kept.kept.digest && (!origins || now.origins === kept.kept.origins)
+    return same ? kept.output : undefined
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+/**
+ * The first step of `acx stats --from postgres://…`: prints the report kept for `options` when
+ * one statement (`StoreCatalogSql.postgresListDigest`, as the connecting role sees the store) says
+ * the session list (and the origins, for `--by project|machine|user`) is the one it was made
+ * from and the store needs no migration or derivation; `false` when nothing was printed (no kept
+ * report, another list, a server that does not answer: `run/stats.ts` connects and says why).
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const printKept = async (options: StatsOptions, io: CommandIo): Promise<boolean> => {
+  const output = await currentReport(options, io).catch(() => undefined)
+  if (output === undefined) return false
+  await io.stdout(Buffer.from(output).toString("utf8"))
+  return true
 }
