@@ -256,7 +256,9 @@ describe("acx hub", () => {
         const copy = `${home}-computed`
         fs.rmSync(copy, { recursive: true, force: true })
         fs.cpSync(home, copy, { recursive: true })
-        for (const name of fs.readdirSync(path.join(copy, "cache")).filter((name) => name.startsWith("store-report-"))) {
+        for (
+          const name of fs.readdirSync(path.join(copy, "cache")).filter((name) => name.startsWith("store-report-"))
+        ) {
           fs.rmSync(path.join(copy, "cache", name))
         }
         const result = await acx(["stats", "--from", url, ...args], { env: { ACX_HOME: copy } })

@@ -71,7 +71,11 @@ const edit = (file: string, sql: string) => {
   db.close()
 }
 
-const appendPrompt = (file: string, session: { readonly projectKey: string; readonly sessionId: string }, uuid: string) =>
+const appendPrompt = (
+  file: string,
+  session: { readonly projectKey: string; readonly sessionId: string },
+  uuid: string
+) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const store = yield* SqliteSessionStore.make({ filename: file })
     yield* store.append({ projectKey: session.projectKey, sessionId: session.sessionId }, [{
@@ -181,7 +185,11 @@ describe("acx sessions --from sqlite:", () => {
     for (const args of [["--from", `sqlite:${file}`, "-p", "nothere"], ["--from", empty, "-p", "nothere", "--json"]]) {
       const none = await acxInProcess(["sessions", ...args])
       const where = args[1]!.startsWith("sqlite:") ? args[1] : `sqlite:${args[1]}`
-      expect([none.code, none.stdout, none.stderr]).toEqual([1, "", `acx: no sessions for project nothere in ${where}\n`])
+      expect([none.code, none.stdout, none.stderr]).toEqual([
+        1,
+        "",
+        `acx: no sessions for project nothere in ${where}\n`
+      ])
     }
   })
 
@@ -246,10 +254,12 @@ describe("acx stats --from sqlite:", () => {
     expect(first.folded).toBeGreaterThan(0)
     const warm = await acxInProcess(["stats", "--from", spec, "--json"], { env })
     expect(readOf(warm.stdout)).toMatchObject({ cached: first.folded + first.cached, appended: 0, folded: 0 })
-    for (const [args, options] of [[["--from", spec], { json: false, by: "session" }], [["--by", "day", "--from", file], {
-      json: false,
-      by: "day"
-    }], [["--from", spec, "--json"], { json: true, by: "session" }]] as const) {
+    for (
+      const [args, options] of [[["--from", spec], { json: false, by: "session" }], [["--by", "day", "--from", file], {
+        json: false,
+        by: "day"
+      }], [["--from", spec, "--json"], { json: true, by: "session" }]] as const
+    ) {
       const result = await acxInProcess(["stats", ...args], { env })
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout, args.join(" ")).toBe(await folded(spec, home, options))
@@ -306,7 +316,9 @@ describe("acx stats --from sqlite:", () => {
     const file = copy("malformed.db")
     edit(file, "UPDATE acx_session_entries SET entry = '42' WHERE id = (SELECT max(id) FROM acx_session_entries)")
     const runs = []
-    for (let round = 0; round < 2; round++) runs.push(await acxInProcess(["stats", "--from", `sqlite:${file}`], { env }))
+    for (let round = 0; round < 2; round++) {
+      runs.push(await acxInProcess(["stats", "--from", `sqlite:${file}`], { env }))
+    }
     const [cold, warm] = runs
     expect(cold!.code, cold!.stderr).toBe(0)
     // (the store's log line of the skipped row goes to stdout: Effect's logger writes through the console)

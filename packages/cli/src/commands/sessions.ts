@@ -49,7 +49,9 @@ const prepare = async (from: string, projectKey: string | undefined, io: Command
 const fromStore = async (options: SessionsOptions & { readonly from: string }, io: CommandIo): Promise<number> => {
   const reads = await storeReads()
   const file = reads.sqliteFile(options.from, io)
-  return file === undefined ? throughStore(options, io) : reads.sessionsOfStore(options, file, io, { prepare, list: throughStore })
+  return file === undefined
+    ? throughStore(options, io)
+    : reads.sessionsOfStore(options, file, io, { prepare, list: throughStore })
 }
 
 /**

@@ -220,7 +220,11 @@ const currentReport = async (options: StatsOptions, io: CommandIo): Promise<Uint
   // prices the report would load too (a refused pricing file is `run/stats.ts`' to say)
   const pricing = StatsPricing.load(paths.pricing)
   if (pricing._tag !== "Table") return undefined
-  const kept = read(store, { by: options.by, json: options.json, pricing: Pricing.fingerprint(pricing.table) }, paths.cache)
+  const kept = read(
+    store,
+    { by: options.by, json: options.json, pricing: Pricing.fingerprint(pricing.table) },
+    paths.cache
+  )
   if (kept === undefined) return undefined
   const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
   // a server that does not answer costs this before `run/stats.ts` tries (and says why) itself

@@ -34,7 +34,9 @@ export const printStats = async (
   const output = options.json
     ? format.json(StatsOutput.statsJson(result))
     : empty
-    ? `no sessions${range.since !== undefined || range.until !== undefined ? " in that date range" : ""} ${options.place}`
+    ? `no sessions${
+      range.since !== undefined || range.until !== undefined ? " in that date range" : ""
+    } ${options.place}`
     : statsReport(result)
   await io.stdout(`${output}\n`)
   // the malformed lines are said under a table

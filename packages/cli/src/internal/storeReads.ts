@@ -187,7 +187,10 @@ export const cachedFolds = (
     if (transcripts === undefined) return undefined
     folds.push(...StoreStatsCache.fileFolds(location, session, transcripts))
   }
-  return { pricing: options.pricing, run: StoreStatsCache.storeRun(folds, { cached: folds.length, folded: 0 }, undefined) }
+  return {
+    pricing: options.pricing,
+    run: StoreStatsCache.storeRun(folds, { cached: folds.length, folded: 0 }, undefined)
+  }
 }
 
 /**
@@ -219,8 +222,9 @@ export const statsOfStore = async (
     return fail(io, `no sessions ${place}`)
   }
   const complete = options.project === undefined
-  const folds = (read === undefined ? undefined : cachedFolds(read, { pricing: loaded.table, cacheDir: cache, complete })) ??
-    await steps.fold(options, io)
+  const folds =
+    (read === undefined ? undefined : cachedFolds(read, { pricing: loaded.table, cacheDir: cache, complete })) ??
+      await steps.fold(options, io)
   if (typeof folds === "number") return folds
   const result = StatsOutput.reportStats(folds, options.by as StatsReport.GroupBy, parsed.range)
   await printStats(io, result, { json: options.json, place })

@@ -54,40 +54,39 @@ const folding = <A, E, R>(
 const dirSource = ({ by, configDir, followSymlinks, project: key }: StatsOptions, io: CommandIo) => {
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
   return Effect.gen(function*() {
-      const projects = yield* ClaudeProjects.ClaudeProjects
-      const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-      const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
-      const fold = (byOrigin
-        ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
-        : folds).pipe(Effect.provide(context))
-      return { projects, fold }
-    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
+    const projects = yield* ClaudeProjects.ClaudeProjects
+    const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
+    const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
+    const fold = (byOrigin
+      ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
+      : folds).pipe(Effect.provide(context))
+    return { projects, fold }
+  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 }
 
 // A store's folds (the store opened in the caller's scope), where they came from, and the store.
 const storeReading = ({ by, from: spec, project: key }: StatsOptions & { readonly from: string }, io: CommandIo) => {
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
   return Effect.gen(function*() {
-      const { openStore, storeProjects } = yield* Effect.promise(storeSource)
-      const opened = yield* openStore(spec)
-      const projects = storeProjects(opened)
-      // a project the store has no session of is said as a listing says it
-      if (key !== undefined) yield* projects.listSessionFiles(key)
-      const folds = folding(
-        io,
-        (options) =>
-          StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+    const { openStore, storeProjects } = yield* Effect.promise(storeSource)
+    const opened = yield* openStore(spec)
+    const projects = storeProjects(opened)
+    // a project the store has no session of is said as a listing says it
+    if (key !== undefined) yield* projects.listSessionFiles(key)
+    const folds = folding(
+      io,
+      (options) => StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+    )
+    // the origins kept beside the folds: a kept report is keyed by them too
+    const fold = byOrigin
+      ? Effect.zipWith(
+        folds,
+        StatsOrigins.ofStore(opened.store, key),
+        (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
       )
-      // the origins kept beside the folds: a kept report is keyed by them too
-      const fold = byOrigin
-        ? Effect.zipWith(
-          folds,
-          StatsOrigins.ofStore(opened.store, key),
-          (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
-        )
-        : folds
-      return { projects, fold, store: { spec, location: opened.display } }
-    })
+      : folds
+    return { projects, fold, store: { spec, location: opened.display } }
+  })
 }
 
 const source = (args: StatsOptions, io: CommandIo) =>
@@ -195,7 +194,9 @@ export const storeFolds = async (
   const { runEffect } = await import("../../internal/runEffect.js")
   const code = await runEffect(
     io,
-    Effect.scoped(Effect.flatMap(storeReading(args, io), (read): Effect.Effect<SessionStats.StatsFolds, unknown> => read.fold)).pipe(
+    Effect.scoped(
+      Effect.flatMap(storeReading(args, io), (read): Effect.Effect<SessionStats.StatsFolds, unknown> => read.fold)
+    ).pipe(
       Effect.map((folded: SessionStats.StatsFolds) => {
         folds = folded
       })
