@@ -1,14 +1,23 @@
 /**
- * `acx stats --from postgres://…`'s last reports, kept under `$ACX_HOME/cache` (owner-only) with
- * the digest of the session list each was made from (`StoreCatalogSql.listDigest`), so a new
- * process can print one again after a single statement instead of listing 4 000 sessions and
- * restoring their folds (docs/design.md, "A hub's statistics from a new process").
+ * Reports kept under a digest of what they were made from, under `$ACX_HOME/cache` (owner-only),
+ * one file per place and request: a JSON header on the first line (this format's version, the
+ * place, the request, the digest), then the report's bytes as printed. A report is printed again
+ * only while the digest is the same; a file that cannot be read, or of another version, place,
+ * request or digest, is no report; one that cannot be written is left (the run's answer stands).
  *
- * A report is kept per store and per login (the file is named by both: who asks is part of the
- * key), per request (`--by`, `--json`), for one build of acx, one pricing table and one time
- * zone. It is printed again only when the list the connected role sees now has the same digest:
- * exactly the sessions the report was made from, each with the same `mtime` and entry count, so
- * a grant, a revoke, an append, a delete or retention never lets a kept report answer.
+ * - `acx stats --from postgres://…` ({@link read}, {@link write}, {@link printKept}): kept with the
+ *   digest of the session list each was made from (`StoreCatalogSql.listDigest`), so a new
+ *   process can print one again after a single statement instead of listing 4 000 sessions and
+ *   restoring their folds (docs/design.md, "A hub's statistics from a new process"). Kept per
+ *   store and per login (who asks is part of the key), per request (`--by`, `--json`), for one
+ *   build of acx, one pricing table and one time zone. It is printed again only when the list the
+ *   connected role sees now has the same digest: exactly the sessions the report was made from,
+ *   each with the same `mtime` and entry count, so a grant, a revoke, an append, a delete or
+ *   retention never lets a kept report answer.
+ * - `acx stats` over a config directory ({@link keptOutput}, {@link keepOutput}): kept under
+ *   `TranscriptFolds.stateDigest` (every transcript's size and mtime, the statistics cache's, the
+ *   prices, the time zone) after a run that folded nothing, so any transcript appended to,
+ *   touched, added, removed or renamed, or the statistics cache rewritten, changes it.
  *
  * Without Effect: {@link printKept}, the first step of `acx stats --from postgres://…`
  * (`commands/stats.ts`), prints one before Effect loads; `commands/run/stats.ts` keeps them.
@@ -146,6 +155,30 @@ export const fileOf = (cacheDir: string, store: PostgresStore, key: ReportKey): 
     }.txt`
   )
 
+// A kept file's header (`undefined`: none, or not JSON) and the report's bytes after it.
+const readKept = (file: string): { readonly header: Partial<Header>; readonly output: Uint8Array } | undefined => {
+  try {
+    const bytes = fs.readFileSync(file)
+    const end = bytes.indexOf(10)
+    if (end < 0) return undefined
+    return {
+      header: JSON.parse(bytes.subarray(0, end).toString("utf8")) as Partial<Header>,
+      output: bytes.subarray(end + 1)
+    }
+  } catch {
+    return undefined
+  }
+}
+
+// Keeps `output` (as printed, without the final newline) under `header`; best effort.
+const writeKept = (file: string, header: object, output: string): void => {
+  try {
+    AcxHome.writePrivateFile(file, `${JSON.stringify({ version: VERSION, ...header })}\n${output}\n`)
+  } catch {
+    // not kept: the next run computes it again
+  }
+}
+
 /**
  * The kept report for `key` (its bytes as printed, with the final newline) and what it was kept
  * under, if any (and its statistics cache is as it was then).
@@ -155,17 +188,11 @@ export const read = (
   key: ReportKey,
   cacheDir: string = AcxHome.paths().cache
 ): { readonly kept: Kept; readonly output: Uint8Array } | undefined => {
-  try {
-    const bytes = fs.readFileSync(fileOf(cacheDir, store, key))
-    const end = bytes.indexOf(10)
-    if (end < 0) return undefined
-    const header = JSON.parse(bytes.subarray(0, end).toString("utf8")) as Partial<Header>
-    const fits = header.version === VERSION && header.identity === store.identity &&
-      header.request === requestOf(key) && typeof header.digest === "string" && sameFile(header.statsCache)
-    return fits ? { kept: header as Header, output: bytes.subarray(end + 1) } : undefined
-  } catch {
-    return undefined
-  }
+  const kept = readKept(fileOf(cacheDir, store, key))
+  const header = kept?.header
+  const fits = header?.version === VERSION && header.identity === store.identity &&
+    header.request === requestOf(key) && typeof header.digest === "string" && sameFile(header.statsCache)
+  return fits ? { kept: header as Header, output: kept!.output } : undefined
 }
 
 /**
@@ -178,21 +205,34 @@ export const write = (
   kept: Kept,
   output: string,
   cacheDir: string = AcxHome.paths().cache
-): void => {
-  const header: Header = {
-    version: VERSION,
+): void =>
+  writeKept(fileOf(cacheDir, store, key), {
     identity: store.identity,
     request: requestOf(key),
     digest: kept.digest,
     ...(kept.origins === undefined ? {} : { origins: kept.origins }),
     statsCache: kept.statsCache
-  }
-  try {
-    AcxHome.writePrivateFile(fileOf(cacheDir, store, key), `${JSON.stringify(header)}\n${output}\n`)
-  } catch {
-    // not kept
-  }
+  }, output)
+
+/** The file of the report kept for `request` over the `projects` directory `projectsDir`. */
+export const summaryFileOf = (cacheDir: string, projectsDir: string, request: string): string =>
+  path.join(
+    cacheDir,
+    `stats-summary-${
+      createHash("sha256").update(JSON.stringify([projectsDir, request])).digest("hex").slice(0, 24)
+    }.txt`
+  )
+
+/** The report kept in `file` for `request` under `digest` (as printed, without the final newline). */
+export const keptOutput = (file: string, digest: string, request: string): string | undefined => {
+  const kept = readKept(file)
+  const fits = kept?.header.version === VERSION && kept.header.request === request && kept.header.digest === digest
+  return fits ? Buffer.from(kept!.output).toString("utf8").replace(/\n$/, "") : undefined
 }
+
+/** Keeps `output` (as printed, without the final newline) in `file` for `request` under `digest`. */
+export const keepOutput = (file: string, digest: string, request: string, output: string): void =>
+  writeKept(file, { request, digest }, output)
 
 // `pg`'s client, loaded only for a Postgres store (a SQLite store's reads never pay for it).
 interface PgClient {
