@@ -23,9 +23,8 @@ export const sessionsTable = table
 
 /**
  * `acx sessions --from STORE` over a Postgres store (or a SQLite catalog of a later schema): the
- * store's sessions with their recorded
- * origins, printed as a SQLite store's are (`sessionsTable.storeListing`; a SQLite store is read
- * without Effect: `internal/storeReads.ts`).
+ * store's sessions with their recorded origins, printed as a SQLite store's are
+ * (`sessionsTable.storeListing`; a SQLite store is read without Effect: `internal/storeReads.ts`).
  *
  * @since 0.1.0
  * @category handlers
