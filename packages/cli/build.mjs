@@ -34,7 +34,7 @@ const ENTRIES = new Set([
   "acx.mjs",
   "hook.cjs",
   "sync-hook.cjs",
-  "fast-read.cjs",
+  "store-reads.cjs",
   "statusline.cjs",
   "config-reads.cjs",
   "acx-stats-worker.mjs"
@@ -152,10 +152,11 @@ const syncHookBundle = async () => {
   unwrapBuiltins(path.join(stage, "sync-hook.cjs"))
 }
 
-// The fast read path (src/fastRead.ts): `acx sessions --from sqlite:…` answered from the store
-// before the CLI loads, when it can. Built like the sync hook (CommonJS, no Effect, one file),
-// with better-sqlite3's JavaScript bundled as the memory hook has it.
-const sqliteFastBundle = async (source, outName) => {
+// `acx sessions --from sqlite:…` and `acx stats --from …` (src/internal/storeReads.ts, the one
+// path, no Effect): built like the sync hook (CommonJS, one file), with better-sqlite3's
+// JavaScript bundled as the memory hook has it; in the split ES build its modules would share
+// chunks with Effect code.
+const sqliteReadsBundle = async (source, outName) => {
   await bundle({
     ...hookCommon,
     external: [...external.filter((name) => name !== "better-sqlite3"), "bindings"],
@@ -252,7 +253,7 @@ await Promise.all([
   commandsBundle(),
   hookBundles(),
   syncHookBundle(),
-  sqliteFastBundle("src/fastRead.ts", "fast-read.cjs"),
+  sqliteReadsBundle("src/internal/storeReads.ts", "store-reads.cjs"),
   statuslineBundle(),
   configReadsBundle(),
   // `acx stats` folds transcripts in worker threads: their script is a bundle of its own beside

@@ -20,8 +20,7 @@
  * 4. **Reading commands over the store, end to end** against `node -e 0` (the baseline) and
  *    `acx --version` (the CLI's start-up), `ACX_BENCH_START_ROUNDS` interleaved rounds (default
  *    10): `acx sessions --from sqlite:` and `acx stats --from sqlite:` as the bin runs them
- *    (its fast path where it applies), `ACX_NO_FAST=1` for the full CLI path when the tree has
- *    `--from`, and `bench/storeRead.ts` bundled like the CLI (the same listing and rendering
+ *    (`stats` with its statistics cache warm), and `bench/storeRead.ts` bundled like the CLI (the same listing and rendering
  *    through Effect, without the command line) in any tree. Stats totals are checked against
  *    `acx stats` on the dir.
  * 5. `GET /api/search` when the web page has it (else said so).
@@ -215,15 +214,9 @@ const readingCommands = async (sqlite: StoreUnderTest) => {
     { name: "equivalent: sessions --json", run: () => node([equivalent, "sessions", spec, "--json"]) },
     { name: "equivalent: stats", run: () => node([equivalent, "stats", spec]) }
   ]
-  // the stats cache a first `stats --from` writes (the fast path answers only from it)
+  // the stats cache a first `stats --from` writes
   node([equivalent, "stats", spec])
-  const hasFrom = works(["sessions", "--from", spec], { ACX_NO_FAST: "1" })
-  if (hasFrom) {
-    candidates.push(
-      { name: "acx sessions --from (full)", run: () => node([bin, "sessions", "--from", spec], { ACX_NO_FAST: "1" }) },
-      { name: "acx stats --from (full)", run: () => node([bin, "stats", "--from", spec], { ACX_NO_FAST: "1" }) }
-    )
-  }
+  const hasFrom = works(["sessions", "--from", spec])
   const lines = [
     ["sessions", "--from", spec],
     ["sessions", "--from", spec, "--json"],
@@ -232,11 +225,7 @@ const readingCommands = async (sqlite: StoreUnderTest) => {
   ]
   for (const args of lines) {
     if (!works(args)) continue
-    const fast = spawnSync(process.execPath, [bin, ...args], {
-      env: { ...env, ACX_FAST_REPORT: "1" },
-      encoding: "utf8"
-    }).stderr.includes("acx: fast path:")
-    const name = `acx ${args[0]} --from${args.includes("--json") ? " --json" : ""}${fast ? " (fast)" : ""}`
+    const name = `acx ${args[0]} --from${args.includes("--json") ? " --json" : ""}`
     candidates.push({ name, run: () => node([bin, ...args]) })
   }
   // warm-up: the file cache, and the stats cache the first fold writes

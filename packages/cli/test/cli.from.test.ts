@@ -13,14 +13,13 @@
  *   original's up to the title;
  * - `memory backfill --from --dry-run`: the same sessions and events as from the dir.
  *
- * Each promise is checked once through the BUILT binary (`acx`: the bundle, the fast read paths
- * of `bin/acx.mjs`, exit codes and pipes); the many command lines of one promise (every session,
- * format, subagent, grouping) run the same `run` in this process (`acxInProcess`, the full path,
- * which cli.fastRead proves the fast read path prints byte for byte; a config directory has one path), a process start
- * (≈0.3 s of CPU) each saved. The dir's side of a comparison is run once for both stores. The
- * binary reads the Postgres store once (`sessions --json`: a process that ends, its pool closed);
- * the rest of what it runs over SQLite is the same wiring for any store (the fast read paths
- * take SQLite only), run in process over Postgres.
+ * Each promise is checked once through the BUILT binary (`acx`: the bundle, the store reads'
+ * bundle, exit codes and pipes); the many command lines of one promise (every session, format,
+ * subagent, grouping) run the same `run` in this process (`acxInProcess`, the one path), a
+ * process start (≈0.3 s of CPU) each saved. The dir's side of a comparison is run once for both
+ * stores. The binary reads the Postgres store once (`sessions --json`: a process that ends, its
+ * pool closed); the rest of what it runs over SQLite is the same wiring for any store, run in
+ * process over Postgres.
  */
 import * as Fixtures from "@acx/fixtures"
 import { randomUUID } from "node:crypto"
@@ -106,7 +105,7 @@ describe.each(backends)("--from a $name store", (backend) => {
   it.skipIf(backend.skip)("acx sessions: the dir's rows, but where each transcript is", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
-    // spawned: the built binary (over a store, the fast read path: cli.fastRead)
+    // spawned: the built binary (over a SQLite store, the store reads' bundle)
     const fromDir = parseJson<Array<Record<string, unknown>>>(await onDir("spawned", ["sessions", "--json"]))
     const fromStore = parseJson<Array<Record<string, unknown>>>(await onStore("spawned", ["sessions", "--json"]))
     expect(fromDir).toHaveLength(built.sessions.length)

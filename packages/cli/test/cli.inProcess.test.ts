@@ -77,9 +77,9 @@ describe("the io reaches all the way down", () => {
     const cwdBefore = process.cwd()
     const { errs, ios, outs } = barrierIos([
       // a: the config dir relative to its directory
-      { cwd: a.dir, env: { ACX_HOME: "acx-home", HOME: a.home, NO_COLOR: "1", ACX_NO_FAST: "1" } },
+      { cwd: a.dir, env: { ACX_HOME: "acx-home", HOME: a.home, NO_COLOR: "1" } },
       // b: from its environment, and a home of its own
-      { cwd: b.dir, env: { CLAUDE_CONFIG_DIR: b.configDir, HOME: b.home, NO_COLOR: "1", ACX_NO_FAST: "1" } }
+      { cwd: b.dir, env: { CLAUDE_CONFIG_DIR: b.configDir, HOME: b.home, NO_COLOR: "1" } }
     ])
     const codes = await Promise.all([
       run([process.execPath, BIN, "sessions", "--config-dir", "claude", "--json"], ios[0]!),

@@ -2,7 +2,7 @@
  * Every listing says where a session comes from (docs/cli.md, `acx sessions`): `project` (the
  * normalised git remote of its working directory, else the directory) and `machine`, in one row
  * shape, from a config directory (this machine), a SQLite store and a Postgres store (the origins
- * `acx sync` recorded); the CLI's fast paths print exactly what the full path prints; the table
+ * `acx sync` recorded), in process and by the binary alike; the table
  * adds a MACHINE column, and names projects across machines, when the sessions come from more
  * than one machine.
  */
@@ -117,12 +117,9 @@ describe("a listing says where each session comes from", () => {
       ["laptop1", plain],
       ["laptop1", "github.com/acme/api"]
     ])
-    const fast = ok(await acx(["sessions", "--from", spec, "--json"], { env: { ACX_FAST_REPORT: "1" } }))
-    expect(fast.stderr).toMatch(/fast path: sessions/)
-    expect(fast.stdout).toBe(full.stdout)
-    const table = ok(await acx(["sessions", "--from", spec], { env: { ACX_FAST_REPORT: "1" } }))
-    expect(table.stderr).toMatch(/fast path: sessions/)
-    expect(table.stdout).toBe(ok(await acxInProcess(["sessions", "--from", spec])).stdout)
+    // the binary prints the same (its store reads are a bundle of their own)
+    expect(ok(await acx(["sessions", "--from", spec, "--json"])).stdout).toBe(full.stdout)
+    const table = ok(await acxInProcess(["sessions", "--from", spec]))
     const [header, ...lines] = table.stdout.trimEnd().split("\n")
     expect(header).toMatch(/^SESSION\s+MACHINE\s+PROJECT\s+LAST ACTIVE/)
     expect(lines[0]).toMatch(/laptop2\s+github\.com\/acme\/api/)

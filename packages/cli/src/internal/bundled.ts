@@ -1,5 +1,5 @@
 /**
- * A CommonJS bundle built beside the CLI's entry (`dist/hook.cjs`, `dist/fast-read.cjs`, …), for
+ * A CommonJS bundle built beside the CLI's entry (`dist/hook.cjs`, `dist/store-reads.cjs`, …), for
  * what must start faster than the ES module loader lets it: required when it is there, which it
  * is only in a build. From the sources (tests, `tsx`) there is none, and the caller imports the
  * module instead.

@@ -23,11 +23,11 @@ import type { SessionsOptions } from "../commands/args/sessions.js"
 import type { StatsOptions } from "../commands/args/stats.js"
 import * as format from "./format.js"
 import { acxPaths } from "./ioPaths.js"
+import * as KeptReport from "./keptReport.js"
 import { configDirectory, failureWords, listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
 import { sessionsTable } from "./sessionsTable.js"
-import * as StatsSummary from "./statsSummary.js"
-import { statsReport } from "./statsTable.js"
+import { printStats } from "./statsPrint.js"
 import { errorLine } from "./userMessage.js"
 
 /**
@@ -68,7 +68,7 @@ const transcriptsOf = (configDir: string, options: StatsOptions) => {
  * `acx stats` over a config directory, grouped by what the folds hold: its report on stdout
  * between its warnings on stderr (what a fold skipped and a cache it could not write before, the
  * malformed lines after), as `run/stats.ts` prints a store's. A warm run with nothing to warn
- * about in its fold prints the report it kept (`internal/statsSummary.ts`) while nothing it read
+ * about in its fold prints the report it kept (`internal/keptReport.ts`) while nothing it read
  * changed.
  *
  * @since 0.6.0
@@ -94,10 +94,10 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   // a warm run's report, kept while nothing it read has changed (the walk's warnings are said above)
   const keeps = options.project === undefined
   const { cache } = homeOf(io)
-  const summaryFile = StatsSummary.summaryFileOf(cache, projectsDir)
   const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
+  const summaryFile = KeptReport.summaryFileOf(cache, projectsDir, key)
   const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) : undefined
-  const kept = before === undefined ? undefined : StatsSummary.keptOutput(summaryFile, before, key)
+  const kept = before === undefined ? undefined : KeptReport.keptOutput(summaryFile, before, key)
   if (kept !== undefined) {
     await io.stdout(`${kept}\n`)
     return 0
@@ -110,24 +110,15 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
     return fail(io, { _tag: "TranscriptStatsError", description: failure.message })
   }
   const result = StatsOutput.reportStats({ pricing, run }, options.by as StatsReport.GroupBy, parsed.range)
-  const warnings = ListingWarnings.statsWarnings(result)
-  for (const line of warnings.before) io.stderr(`${line}\n`)
-  const output = options.json
-    ? format.json(StatsOutput.statsJson(result))
-    : result.report.rows.length === 0
-    ? `no sessions${
-      parsed.range.since !== undefined || parsed.range.until !== undefined ? " in that date range" : ""
-    } ${listingPlace(projectsDir, options.project, false)}`
-    : statsReport(result)
-  await io.stdout(`${output}\n`)
-  // the malformed lines are said under a table (as `run/stats.ts` says them)
-  const table = !options.json && result.report.rows.length > 0
-  if (table && warnings.after !== undefined) io.stderr(`${warnings.after}\n`)
+  const { output, warnings } = await printStats(io, result, {
+    json: options.json,
+    place: listingPlace(projectsDir, options.project, false)
+  })
   const quiet = warnings.before.length === 0 && warnings.after === undefined && result.report.rows.length > 0
   if (before !== undefined && quiet && run.files.folded === 0 && run.files.appended === 0) {
     // what a run that folds nothing prints, as long as the state it read stays as it was
     if (TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) === before) {
-      StatsSummary.keepOutput(summaryFile, before, key, output)
+      KeptReport.keepOutput(summaryFile, before, key, output)
     }
   }
   return 0

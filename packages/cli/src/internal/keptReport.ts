@@ -1,24 +1,43 @@
 /**
- * `acx stats --from postgres://…`'s last reports, kept under `$ACX_HOME/cache` (owner-only) with
- * the digest of the session list each was made from (`StoreCatalogSql.listDigest`), so a new
- * process can print one again after a single statement instead of listing 4 000 sessions and
- * restoring their folds (docs/design.md, "A hub's statistics from a new process").
+ * Reports kept under a digest of what they were made from, under `$ACX_HOME/cache` (owner-only),
+ * one file per place and request: a JSON header on the first line (this format's version, the
+ * place, the request, the digest), then the report's bytes as printed. A report is printed again
+ * only while the digest is the same; a file that cannot be read, or of another version, place,
+ * request or digest, is no report; one that cannot be written is left (the run's answer stands).
  *
- * A report is kept per store and per login (the file is named by both: who asks is part of the
- * key), per request (`--by`, `--json`), for one build of acx, one pricing table and one time
- * zone. It is printed again only when the list the connected role sees now has the same digest:
- * exactly the sessions the report was made from, each with the same `mtime` and entry count, so
- * a grant, a revoke, an append, a delete or retention never lets a kept report answer.
+ * - `acx stats --from postgres://…` ({@link read}, {@link write}, {@link printKept}): kept with the
+ *   digest of the session list each was made from (`StoreCatalogSql.listDigest`), so a new
+ *   process can print one again after a single statement instead of listing 4 000 sessions and
+ *   restoring their folds (docs/design.md, "A hub's statistics from a new process"). Kept per
+ *   store and per login (who asks is part of the key), per request (`--by`, `--json`), for one
+ *   build of acx, one pricing table and one time zone. It is printed again only when the list the
+ *   connected role sees now has the same digest: exactly the sessions the report was made from,
+ *   each with the same `mtime` and entry count, so a grant, a revoke, an append, a delete or
+ *   retention never lets a kept report answer.
+ * - `acx stats` over a config directory ({@link keptOutput}, {@link keepOutput}): kept under
+ *   `TranscriptFolds.stateDigest` (every transcript's size and mtime, the statistics cache's, the
+ *   prices, the time zone) after a run that folded nothing, so any transcript appended to,
+ *   touched, added, removed or renamed, or the statistics cache rewritten, changes it.
  *
- * Without Effect: the fast read path (`fastPgStats.ts`) reads it before the CLI loads.
+ * Without Effect: {@link printKept}, the first step of `acx stats --from postgres://…`
+ * (`commands/stats.ts`), prints one before Effect loads; `commands/run/stats.ts` keeps them.
  */
+import * as StatsPricing from "@acx/claude-code/StatsPricing"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as Pricing from "@acx/convert/Pricing"
+import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
 import * as PostgresSpec from "@acx/environment/PostgresSpec"
+import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { CommandIo } from "../CommandIo.js"
+import type { StatsOptions } from "../commands/args/stats.js"
+import { acxPaths } from "./ioPaths.js"
 
 // The build's identity (build.mjs defines it): a kept report was rendered by one build's code.
 declare const ACX_BUILD_ID: string | undefined
@@ -57,7 +76,7 @@ const decoded = (text: string): string => {
 
 /**
  * The Postgres store `spec` names, or `undefined` for anything `DatabaseSpec` reads otherwise or
- * refuses (then the full path runs and says so): the one grammar (`PostgresSpec`, which
+ * refuses (then `run/stats.ts` opens it and says so): the one grammar (`PostgresSpec`, which
  * `DatabaseSpec` parses with), and a schema name a store accepts.
  */
 export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env): PostgresStore | undefined => {
@@ -136,6 +155,30 @@ export const fileOf = (cacheDir: string, store: PostgresStore, key: ReportKey): 
     }.txt`
   )
 
+// A kept file's header (`undefined`: none, or not JSON) and the report's bytes after it.
+const readKept = (file: string): { readonly header: Partial<Header>; readonly output: Uint8Array } | undefined => {
+  try {
+    const bytes = fs.readFileSync(file)
+    const end = bytes.indexOf(10)
+    if (end < 0) return undefined
+    return {
+      header: JSON.parse(bytes.subarray(0, end).toString("utf8")) as Partial<Header>,
+      output: bytes.subarray(end + 1)
+    }
+  } catch {
+    return undefined
+  }
+}
+
+// Keeps `output` (as printed, without the final newline) under `header`; best effort.
+const writeKept = (file: string, header: object, output: string): void => {
+  try {
+    AcxHome.writePrivateFile(file, `${JSON.stringify({ version: VERSION, ...header })}\n${output}\n`)
+  } catch {
+    // not kept: the next run computes it again
+  }
+}
+
 /**
  * The kept report for `key` (its bytes as printed, with the final newline) and what it was kept
  * under, if any (and its statistics cache is as it was then).
@@ -145,17 +188,11 @@ export const read = (
   key: ReportKey,
   cacheDir: string = AcxHome.paths().cache
 ): { readonly kept: Kept; readonly output: Uint8Array } | undefined => {
-  try {
-    const bytes = fs.readFileSync(fileOf(cacheDir, store, key))
-    const end = bytes.indexOf(10)
-    if (end < 0) return undefined
-    const header = JSON.parse(bytes.subarray(0, end).toString("utf8")) as Partial<Header>
-    const fits = header.version === VERSION && header.identity === store.identity &&
-      header.request === requestOf(key) && typeof header.digest === "string" && sameFile(header.statsCache)
-    return fits ? { kept: header as Header, output: bytes.subarray(end + 1) } : undefined
-  } catch {
-    return undefined
-  }
+  const kept = readKept(fileOf(cacheDir, store, key))
+  const header = kept?.header
+  const fits = header?.version === VERSION && header.identity === store.identity &&
+    header.request === requestOf(key) && typeof header.digest === "string" && sameFile(header.statsCache)
+  return fits ? { kept: header as Header, output: kept!.output } : undefined
 }
 
 /**
@@ -168,18 +205,98 @@ export const write = (
   kept: Kept,
   output: string,
   cacheDir: string = AcxHome.paths().cache
-): void => {
-  const header: Header = {
-    version: VERSION,
+): void =>
+  writeKept(fileOf(cacheDir, store, key), {
     identity: store.identity,
     request: requestOf(key),
     digest: kept.digest,
     ...(kept.origins === undefined ? {} : { origins: kept.origins }),
     statsCache: kept.statsCache
-  }
+  }, output)
+
+/** The file of the report kept for `request` over the `projects` directory `projectsDir`. */
+export const summaryFileOf = (cacheDir: string, projectsDir: string, request: string): string =>
+  path.join(
+    cacheDir,
+    `stats-summary-${
+      createHash("sha256").update(JSON.stringify([projectsDir, request])).digest("hex").slice(0, 24)
+    }.txt`
+  )
+
+/** The report kept in `file` for `request` under `digest` (as printed, without the final newline). */
+export const keptOutput = (file: string, digest: string, request: string): string | undefined => {
+  const kept = readKept(file)
+  const fits = kept?.header.version === VERSION && kept.header.request === request && kept.header.digest === digest
+  return fits ? Buffer.from(kept!.output).toString("utf8").replace(/\n$/, "") : undefined
+}
+
+/** Keeps `output` (as printed, without the final newline) in `file` for `request` under `digest`. */
+export const keepOutput = (file: string, digest: string, request: string, output: string): void =>
+  writeKept(file, { request, digest }, output)
+
+// `pg`'s client, loaded only for a Postgres store (a SQLite store's reads never pay for it).
+interface PgClient {
+  connect(): Promise<void>
+  query(text: string): Promise<{ readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }> }>
+  end(): Promise<void>
+  on(event: "error", listener: (error: unknown) => void): void
+}
+
+// The digests the statement gives for `schema` as the connecting role sees it (row-level security
+// applies), if the store is one this acx reads as is (nothing to migrate, nothing to derive).
+const digestsNow = async (client: PgClient, schema: string, origins: boolean) => {
+  await client.connect()
+  const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(schema, { origins }))
+  const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
+  return ready ? { digest: row?.["digest"], origins: row?.["origins"] } : undefined
+}
+
+// The kept report `options` may print now (its bytes, the final newline included), or `undefined`.
+const currentReport = async (options: StatsOptions, io: CommandIo): Promise<Uint8Array | undefined> => {
+  const store = options.from === undefined ? undefined : postgresStore(options.from, io.env)
+  const wholeStore = options.project === undefined && options.since === undefined && options.until === undefined
+  if (store === undefined || !wholeStore || options.by === "block" || options.live) return undefined
+  const paths = acxPaths(io)
+  // prices the report would load too (a refused pricing file is `run/stats.ts`' to say)
+  const pricing = StatsPricing.load(paths.pricing)
+  if (pricing._tag !== "Table") return undefined
+  const kept = read(
+    store,
+    { by: options.by, json: options.json, pricing: Pricing.fingerprint(pricing.table) },
+    paths.cache
+  )
+  if (kept === undefined) return undefined
+  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
+  // a server that does not answer costs this before `run/stats.ts` tries (and says why) itself
+  const client = new Client({
+    connectionString: PgDriverUrl.driverUrl(store.url),
+    application_name: "acx",
+    connectionTimeoutMillis: 3_000
+  })
+  client.on("error", () => undefined)
   try {
-    AcxHome.writePrivateFile(fileOf(cacheDir, store, key), `${JSON.stringify(header)}\n${output}\n`)
-  } catch {
-    // not kept
+    const origins = StatsReport.byOrigin(options.by as StatsReport.GroupBy)
+    const now = await digestsNow(client, store.schema, origins)
+    const same = now !== undefined && now.digest === kept.kept.digest && (!origins || now.origins === kept.kept.origins)
+    return same ? kept.output : undefined
+  } finally {
+    await client.end().catch(() => undefined)
   }
+}
+
+/**
+ * The first step of `acx stats --from postgres://…`: prints the report kept for `options` when
+ * one statement (`StoreCatalogSql.postgresListDigest`, as the connecting role sees the store) says
+ * the session list (and the origins, for `--by project|machine|user`) is the one it was made
+ * from and the store needs no migration or derivation; `false` when nothing was printed (no kept
+ * report, another list, a server that does not answer: `run/stats.ts` connects and says why).
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const printKept = async (options: StatsOptions, io: CommandIo): Promise<boolean> => {
+  const output = await currentReport(options, io).catch(() => undefined)
+  if (output === undefined) return false
+  await io.stdout(Buffer.from(output).toString("utf8"))
+  return true
 }

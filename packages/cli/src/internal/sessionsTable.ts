@@ -1,8 +1,9 @@
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print), last active first; without
  * sizes (`-`) for a store, which keeps entries, not files; with a MACHINE column, and each project
- * named across machines, when the sessions come from more than one machine. Loads without Effect: the fast read
- * path (`fastRead.ts`) prints it too.
+ * named across machines, when the sessions come from more than one machine; and a store's listing
+ * as `acx sessions --from` prints it ({@link storeListing}). Loads without Effect: the store reads
+ * (`storeReads.ts`) print it too.
  */
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import type * as SessionListing from "@acx/claude-code/SessionListing"
@@ -35,3 +36,18 @@ export const sessionsTable = (
     ])
   )
 }
+
+/**
+ * What `acx sessions --from STORE` prints (without the final newline): the JSON list, else
+ * `no sessions <place>` for an empty one, else the table without sizes (a store keeps entries,
+ * not files). `place` is where the listing looked (`listingWords.ts` `listingPlace`).
+ */
+export const storeListing = (
+  sessions: ReadonlyArray<SessionListing.ListedSession>,
+  options: { readonly json: boolean; readonly place: string }
+): string =>
+  options.json
+    ? format.json(sessions)
+    : sessions.length === 0
+    ? `no sessions ${options.place}`
+    : sessionsTable(sessions, { sizes: false })

@@ -8,8 +8,9 @@
  * promise for what only a process shows (the bundle, exit codes, stdout/stderr as pipes, the
  * fast answers of `sessions`, `stats` and `sync`).
  *
- * What differs from a spawned run, on purpose: `ACX_NO_FAST=1` unless the test names it (this is
- * the full path the fast answers are compared with), stdout is never a terminal. The io is all a
+ * What differs from a spawned run, on purpose: stdout is never a terminal, and `ACX_NO_FAST=1`
+ * unless the test names it (only `acx sync` reads it: its fast answer writes to fd 1, which a run
+ * in process cannot collect). The io is all a
  * run is given: the process's streams, console, environment and directory are left alone, so runs
  * with different environments and directories go at once (`Promise.all`). The time zone is the
  * process's (`TZ` in `env` changes nothing here). Not for commands that read stdin, start

@@ -7,14 +7,14 @@ import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as format from "../../internal/format.js"
-import { sessionsTable as table } from "../../internal/sessionsTable.js"
+import type { CommandIo } from "../../CommandIo.js"
+import { sessionsTable as table, storeListing } from "../../internal/sessionsTable.js"
 import { listingPlace, storeSource } from "../../internal/source.js"
 import type { SessionsOptions } from "../args/sessions.js"
 
 /**
  * The sessions as a table (what `acx sessions` and `acx demo` print), last active first
- * (`internal/sessionsTable.ts`, which the fast read path loads without Effect).
+ * (`internal/sessionsTable.ts`, which the store reads load without Effect).
  *
  * @since 0.1.0
  * @category rendering
@@ -22,8 +22,9 @@ import type { SessionsOptions } from "../args/sessions.js"
 export const sessionsTable = table
 
 /**
- * `acx sessions --from STORE`: the store's sessions with their recorded origins (a config
- * directory's are listed without Effect: `../sessions.ts`).
+ * `acx sessions --from STORE` over a Postgres store (or a SQLite catalog of a later schema): the
+ * store's sessions with their recorded origins, printed as a SQLite store's are
+ * (`sessionsTable.storeListing`; a SQLite store is read without Effect: `internal/storeReads.ts`).
  *
  * @since 0.1.0
  * @category handlers
@@ -37,8 +38,25 @@ export const run = ({ from, json, project }: SessionsOptions & { readonly from: 
     const origins = yield* StatsOrigins.ofStore(opened.store, project)
     // the rows and the order of the page's list (`GET /api/sessions`) too
     const list = SessionListing.rows(listed, origins)
-    if (json) return yield* Console.log(format.json(list))
-    if (list.length === 0) return yield* Console.log(`no sessions ${listingPlace(projects, project)}`)
-    // a store keeps entries, not files: its rows have no size to show
-    yield* Console.log(sessionsTable(list, { sizes: false }))
+    yield* Console.log(storeListing(list, { json, place: listingPlace(projects, project) }))
   }).pipe(Effect.scoped)
+
+/**
+ * Opens the store `from` names (migrating it, deriving what is behind its entries; of one
+ * project: none is an error, in a listing's words) and closes it, for the store reads
+ * (`internal/storeReads.ts`), which read its catalog next; a failure is said on `io`'s stderr and
+ * is the exit code.
+ *
+ * @since 0.6.0
+ * @category handlers
+ */
+export const prepareStore = async (from: string, projectKey: string | undefined, io: CommandIo): Promise<number> => {
+  const { runEffect } = await import("../../internal/runEffect.js")
+  return runEffect(
+    io,
+    Effect.gen(function*() {
+      const { openStore, storeProjects } = yield* Effect.promise(storeSource)
+      yield* storeProjects(yield* openStore(from)).listSessions(projectKey)
+    }).pipe(Effect.scoped)
+  )
+}

@@ -5,7 +5,6 @@
  * @since 0.1.0
  */
 import * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
-import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreStats from "@acx/claude-code/StoreStats"
@@ -14,7 +13,6 @@ import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as CliError from "../../CliError.js"
 import type { CommandIo } from "../../CommandIo.js"
@@ -22,6 +20,7 @@ import { acxPaths, CurrentIo } from "../../internal/currentIo.js"
 import * as format from "../../internal/format.js"
 import * as KeptReport from "../../internal/keptReport.js"
 import { listingPlace, projectsLayer, storeSource } from "../../internal/source.js"
+import { printStats } from "../../internal/statsPrint.js"
 import { statsReport as table } from "../../internal/statsTable.js"
 import type { StatsOptions } from "../args/stats.js"
 
@@ -51,48 +50,55 @@ const folding = <A, E, R>(
   )
 }
 
-const source = ({ by, configDir, followSymlinks, from, project }: StatsOptions, io: CommandIo) => {
-  const key = project
+// The config directory's folds, and where they came from.
+const dirSource = ({ by, configDir, followSymlinks, project: key }: StatsOptions, io: CommandIo) => {
   const byOrigin = by !== "block" && StatsReport.byOrigin(by)
-  return from === undefined
-    ? Effect.gen(function*() {
-      const projects = yield* ClaudeProjects.ClaudeProjects
-      const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
-      const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
-      const fold = (byOrigin
-        ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
-        : folds).pipe(Effect.provide(context))
-      return { projects, fold }
-    }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
-    : Effect.gen(function*() {
-      const spec = from
-      const { openStore, storeProjects } = yield* Effect.promise(storeSource)
-      const opened = yield* openStore(spec)
-      const projects = storeProjects(opened)
-      // a project the store has no session of is said as a listing says it
-      if (key !== undefined) yield* projects.listSessionFiles(key)
-      const folds = folding(
-        io,
-        (options) =>
-          StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
-      )
-      // the origins kept beside the folds: a kept report is keyed by them too
-      const fold = byOrigin
-        ? Effect.zipWith(
-          folds,
-          StatsOrigins.ofStore(opened.store, key),
-          (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
-        )
-        : folds
-      return { projects, fold, store: { spec, location: opened.display } }
-    })
+  return Effect.gen(function*() {
+    const projects = yield* ClaudeProjects.ClaudeProjects
+    const context = yield* Effect.context<ClaudeProjects.ClaudeProjects>()
+    const folds = folding(io, (options) => SessionStats.foldStats(projects, key, options))
+    const fold = (byOrigin
+      ? Effect.zipWith(folds, StatsOrigins.ofProjects(projects, key), StatsOrigins.withOrigins)
+      : folds).pipe(Effect.provide(context))
+    return { projects, fold }
+  }).pipe(Effect.provide(projectsLayer(configDir, { followSymlinks })))
 }
 
-// A Postgres store's report, kept for the fast read path (`internal/keptReport.ts`) under the digest
-// of the list it was made from (and of the origins it grouped by) — when the fast path could ask
-// for it (the whole store, no range), nothing was warned about, and the statistics cache holds
+// A store's folds (the store opened in the caller's scope), where they came from, and the store.
+const storeReading = ({ by, from: spec, project: key }: StatsOptions & { readonly from: string }, io: CommandIo) => {
+  const byOrigin = by !== "block" && StatsReport.byOrigin(by)
+  return Effect.gen(function*() {
+    const { openStore, storeProjects } = yield* Effect.promise(storeSource)
+    const opened = yield* openStore(spec)
+    const projects = storeProjects(opened)
+    // a project the store has no session of is said as a listing says it
+    if (key !== undefined) yield* projects.listSessionFiles(key)
+    const folds = folding(
+      io,
+      (options) => StoreStats.foldStats({ store: opened.store, location: opened.display, projectKey: key, ...options })
+    )
+    // the origins kept beside the folds: a kept report is keyed by them too
+    const fold = byOrigin
+      ? Effect.zipWith(
+        folds,
+        StatsOrigins.ofStore(opened.store, key),
+        (folded, origins) => Object.assign(StatsOrigins.withOrigins(folded, origins), { origins })
+      )
+      : folds
+    return { projects, fold, store: { spec, location: opened.display } }
+  })
+}
+
+const source = (args: StatsOptions, io: CommandIo) =>
+  args.from === undefined
+    ? Effect.map(dirSource(args, io), (read) => ({ ...read, store: undefined }))
+    : storeReading({ ...args, from: args.from }, io)
+
+// A Postgres store's report, kept for `keptReport.printKept` under the digest of the list it was
+// made from (and of the origins it grouped by) — when `printKept` could print it (the whole
+// store, no range), nothing was warned about, and the statistics cache holds
 // every session now.
-// Kept as the full path prints it once that cache holds them: every transcript from the cache
+// Kept as this path prints it once that cache holds them: every transcript from the cache
 // (the JSON's `read`; the printed `output` when nothing was read from the store).
 const keepReport = (
   io: CommandIo,
@@ -129,41 +135,72 @@ const keepReport = (
   )
 }
 
+// The report of `args` from `fold` and `projects` (where "no sessions …" looked), printed by the
+// one report step (`internal/statsPrint.ts`); a store's report kept for `printKept`.
+const report = <E, R>(
+  args: StatsOptions,
+  range: StatsReport.DayRange,
+  { fold, projects, store }: {
+    readonly fold: Effect.Effect<SessionStats.StatsFolds, E, R>
+    readonly projects: ClaudeProjects.ClaudeProjects
+    readonly store?: { readonly spec: string; readonly location: string } | undefined
+  }
+) =>
+  Effect.gen(function*() {
+    const io = yield* CurrentIo
+    const folds = yield* fold
+    const result = SessionStats.reportStats(folds, args.by as StatsReport.GroupBy, range)
+    const place = listingPlace(projects, args.project)
+    const printed = yield* Effect.promise(() => printStats(io, result, { json: args.json, place }))
+    if (store !== undefined && (args.json || result.report.rows.length > 0)) {
+      keepReport(io, args, store, folds, result, printed.output)
+    }
+  })
+
 /**
  * @since 0.1.0
  * @category handlers
  */
 export const run = (args: StatsOptions) =>
   Effect.gen(function*() {
-    const { by, json, project, since, until } = args
-    const parsed = StatsReport.parseDayRange(since, until)
+    const { by } = args
+    const parsed = StatsReport.parseDayRange(args.since, args.until)
     if (parsed._tag !== "Range") {
       return yield* CliError.invalidArgument(StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`))
     }
     const range = parsed.range
     if (args.live && by !== "block") return yield* CliError.invalidArgument("--live: only with --by block")
-    const { fold, projects, store } = { store: undefined, ...yield* source(args, yield* CurrentIo) }
+    const read = yield* source(args, yield* CurrentIo)
     if (by === "block") {
       const blocks = yield* Effect.promise(() => import("./statsBlocks.js"))
-      return yield* (args.live ? blocks.runLive(args, range, fold) : blocks.runOnce(args, range, fold))
+      return yield* (args.live ? blocks.runLive(args, range, read.fold) : blocks.runOnce(args, range, read.fold))
     }
-    const folds = yield* fold
-    const result = SessionStats.reportStats(folds, by, range)
-    // the one set of words (`ListingWarnings`, which `../stats.ts` prints too)
-    const warnings = ListingWarnings.statsWarnings(result)
-    for (const line of warnings.before) yield* Console.error(line)
-    if (json) {
-      const output = format.json(SessionStats.statsJson(result))
-      yield* Console.log(output)
-      if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
-      return
-    }
-    if (result.report.rows.length === 0) {
-      const where = range.since !== undefined || range.until !== undefined ? " in that date range" : ""
-      return yield* Console.log(`no sessions${where} ${listingPlace(projects, project)}`)
-    }
-    const output = statsReport(result)
-    yield* Console.log(output)
-    if (store !== undefined) keepReport(yield* CurrentIo, args, store, folds, result, output)
-    if (warnings.after !== undefined) yield* Console.error(warnings.after)
+    yield* report(args, range, read)
   }).pipe(Effect.scoped)
+
+/**
+ * The folds of the store `args.from` names (`StoreStats.foldStats`: it opens the store, migrating
+ * and deriving, folds what the statistics cache lacks and writes it), for the store reads
+ * (`internal/storeReads.ts`); a failure is said on `io`'s stderr and is the exit code.
+ *
+ * @since 0.6.0
+ * @category handlers
+ */
+export const storeFolds = async (
+  args: StatsOptions & { readonly from: string },
+  io: CommandIo
+): Promise<SessionStats.StatsFolds | number> => {
+  let folds: SessionStats.StatsFolds | undefined
+  const { runEffect } = await import("../../internal/runEffect.js")
+  const code = await runEffect(
+    io,
+    Effect.scoped(
+      Effect.flatMap(storeReading(args, io), (read): Effect.Effect<SessionStats.StatsFolds, unknown> => read.fold)
+    ).pipe(
+      Effect.map((folded: SessionStats.StatsFolds) => {
+        folds = folded
+      })
+    )
+  )
+  return folds ?? code
+}

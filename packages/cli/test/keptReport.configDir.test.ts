@@ -1,9 +1,10 @@
 /**
- * The kept `acx stats` reports (`internal/statsSummary.ts`) under `TranscriptFolds.stateDigest`,
+ * The kept `acx stats` reports of a config directory (`internal/keptReport.ts`, `keptOutput` and
+ * `keepOutput`) under `TranscriptFolds.stateDigest`,
  * on a real config directory and a real statistics cache: a report is printed again only while
  * nothing it was made from changed. Each staleness case changes one thing (a transcript appended
  * to, touched, deleted, renamed, the statistics cache rewritten) and the kept report must be gone;
- * a summary of another version or digest, or not JSON, is none.
+ * a kept file of another version, request or digest, or not JSON, is none.
  */
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
@@ -13,7 +14,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import * as StatsSummary from "../src/internal/statsSummary.js"
+import * as KeptReport from "../src/internal/keptReport.js"
 
 let root: string
 let configDir: string
@@ -40,26 +41,27 @@ const warmDigest = async () => {
   return digest!
 }
 
-const summaryFile = () => StatsSummary.summaryFileOf(cacheDir, path.join(configDir, "projects"))
+const summaryFile = (request = "request") =>
+  KeptReport.summaryFileOf(cacheDir, path.join(configDir, "projects"), request)
 
 /** A report kept under the digest of now, then what a run after `change` finds. */
 const keptAfter = async (change: () => void | Promise<void>) => {
   const before = await warmDigest()
-  StatsSummary.keepOutput(summaryFile(), before, "request", "the report")
-  expect(StatsSummary.keptOutput(summaryFile(), before, "request")).toBe("the report")
+  KeptReport.keepOutput(summaryFile(), before, "request", "the report")
+  expect(KeptReport.keptOutput(summaryFile(), before, "request")).toBe("the report")
   await change()
   const after = TranscriptFolds.stateDigest(files(), scope(), options())
-  return after === undefined ? undefined : StatsSummary.keptOutput(summaryFile(), after, "request")
+  return after === undefined ? undefined : KeptReport.keptOutput(summaryFile(), after, "request")
 }
 
-describe("statsSummary", () => {
+describe("keptReport over a config directory", () => {
   it("gives the kept report back while nothing changed, per request", async () => {
     expect(await keptAfter(() => undefined)).toBe("the report")
     const digest = TranscriptFolds.stateDigest(files(), scope(), options())!
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "another request")).toBeUndefined()
-    StatsSummary.keepOutput(summaryFile(), digest, "another request", "another report")
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "request")).toBe("the report")
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "another request")).toBe("another report")
+    expect(KeptReport.keptOutput(summaryFile("another request"), digest, "another request")).toBeUndefined()
+    KeptReport.keepOutput(summaryFile("another request"), digest, "another request", "another report")
+    expect(KeptReport.keptOutput(summaryFile(), digest, "request")).toBe("the report")
+    expect(KeptReport.keptOutput(summaryFile("another request"), digest, "another request")).toBe("another report")
   })
 
   it("is stale after a transcript is appended to", async () => {
@@ -98,15 +100,18 @@ describe("statsSummary", () => {
     expect(kept).toBeUndefined()
   })
 
-  it("is none when the summary is not JSON, of another version, or of another digest", async () => {
+  it("is none when the kept file is not JSON, of another version, request or digest", async () => {
     const digest = await warmDigest()
     fs.mkdirSync(path.dirname(summaryFile()), { recursive: true })
-    fs.writeFileSync(summaryFile(), "{ not json")
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
-    fs.writeFileSync(summaryFile(), JSON.stringify({ version: 99, digest, outputs: { request: "old" } }))
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
-    StatsSummary.keepOutput(summaryFile(), "another digest", "request", "the report")
-    expect(StatsSummary.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
-    expect(StatsSummary.keptOutput(summaryFile(), "another digest", "request")).toBe("the report")
+    fs.writeFileSync(summaryFile(), "{ not json\nold\n")
+    expect(KeptReport.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
+    fs.writeFileSync(summaryFile(), `${JSON.stringify({ version: 99, digest, request: "request" })}\nold\n`)
+    expect(KeptReport.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
+    // another request's report filed under this one's name
+    fs.writeFileSync(summaryFile(), `${JSON.stringify({ version: 1, digest, request: "another" })}\nold\n`)
+    expect(KeptReport.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
+    KeptReport.keepOutput(summaryFile(), "another digest", "request", "the report")
+    expect(KeptReport.keptOutput(summaryFile(), digest, "request")).toBeUndefined()
+    expect(KeptReport.keptOutput(summaryFile(), "another digest", "request")).toBe("the report")
   })
 })

@@ -1,0 +1,232 @@
+/**
+ * `acx sessions --from sqlite:FILE` and `acx stats --from sqlite:FILE`: the one path, without
+ * Effect (the command modules `commands/sessions.ts` and `commands/stats.ts` call it). The store's
+ * catalog is read here, the readiness check (`StoreCatalogSql.READINESS`: this schema, derived data
+ * current) and the statement in one read transaction. A store that must open first (derived data
+ * behind its entries, another schema version, not a store, not there) is opened by the Effect
+ * store, which migrates and derives or says why it cannot (the command's `prepare` step, loaded
+ * only then); then the catalog is read again. `stats` takes the folds from `StoreStatsCache` when
+ * it holds every listed session as the catalog has it now, else from `StoreStats.foldStats` (the
+ * command's `fold` step: it folds what the cache lacks and writes it). What is printed comes from
+ * the shared renderers: `sessionsTable.storeListing`, `statsPrint.printStats`.
+ *
+ * Built, it is a CommonJS bundle of its own (`dist/store-reads.cjs`): the split ES build's shared
+ * chunks would load Effect with it.
+ */
+import * as ListingRows from "@acx/claude-code/ListingRows"
+import * as StatsOutput from "@acx/claude-code/StatsOutput"
+import * as StatsPricing from "@acx/claude-code/StatsPricing"
+import * as StoreListing from "@acx/claude-code/StoreListing"
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
+import * as Pricing from "@acx/convert/Pricing"
+import * as StatsReport from "@acx/convert/StatsReport"
+import * as SqliteAddon from "@acx/environment/SqliteAddon"
+import * as SqliteSpec from "@acx/environment/SqliteSpec"
+import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
+import Database from "better-sqlite3"
+import * as fs from "node:fs"
+import type { CommandIo } from "../CommandIo.js"
+import type { SessionsOptions } from "../commands/args/sessions.js"
+import type { StatsOptions } from "../commands/args/stats.js"
+import { acxPaths } from "./ioPaths.js"
+import { listingPlace } from "./listingWords.js"
+import { withProjectKey } from "./options.js"
+import { storeListing } from "./sessionsTable.js"
+import { printStats } from "./statsPrint.js"
+import { errorLine } from "./userMessage.js"
+
+export { printKept } from "./keptReport.js"
+
+/** A store's catalog as one read saw it: its location (`sqlite:/abs/file`), rows and origins. */
+export interface Catalog {
+  readonly location: string
+  readonly rows: Array<StoreCatalogSql.MetaRow>
+  /** With `withOrigins`: the recorded origins, as `StatsOrigins.ofStore` reads them. */
+  readonly origins: ListingRows.RowOrigins
+}
+
+/**
+ * The Effect store's steps, loaded only when they run: `prepare` opens the store (migrating,
+ * deriving) and closes it, or says why it cannot (the exit code); `list` lists a store whose
+ * catalog these reads do not know (a later schema) through the store, printed as here; `fold`
+ * gives a store's folds (`StoreStats.foldStats`), or the exit code of its failure, said.
+ */
+export interface StoreSteps {
+  readonly prepare: (from: string, projectKey: string | undefined, io: CommandIo) => Promise<number>
+  readonly list: (options: SessionsOptions & { readonly from: string }, io: CommandIo) => Promise<number>
+  readonly fold: (
+    options: StatsOptions & { readonly from: string },
+    io: CommandIo
+  ) => Promise<StatsOutput.StatsFolds | number>
+  /** Says why `$ACX_HOME/pricing.json` is refused (the one loader's words); the exit code. */
+  readonly refused: (io: CommandIo) => Promise<number>
+}
+
+const fail = (io: CommandIo, message: string, code = 1): number => {
+  io.stderr(`acx: ${errorLine({ message })}\n`)
+  return code
+}
+
+/** The SQLite file `from` names, resolved against `io`'s directory; `undefined`: not a SQLite spec. */
+export const sqliteFile = (from: string, io: Pick<CommandIo, "cwd">): string | undefined =>
+  SqliteSpec.filenameOf(from, io.cwd)
+
+/** The store `file` opened read-only (never created), with acx's SQLite addon where it has one. */
+export const openReadOnly = (file: string): Database.Database => {
+  const addon = SqliteAddon.addonPath()
+  return new Database(file, {
+    readonly: true,
+    fileMustExist: true,
+    ...(addon === undefined ? {} : { nativeBinding: addon })
+  })
+}
+
+// The recorded origins by `projectKey/sessionId`.
+const originsOf = (db: Database.Database): ListingRows.RowOrigins => {
+  const origins = new Map<string, ListingRows.RowOrigin>()
+  for (const row of db.prepare(ImportLedgerSql.ORIGINS).all() as Array<ImportLedgerSql.OriginRow>) {
+    origins.set(`${row.project_key}/${row.session_id}`, { machine: row.machine, project: row.project })
+  }
+  return origins
+}
+
+/**
+ * The meta rows `statement` selects from the store in `file`, or `undefined` when the store must
+ * open first: not a file, not a SQLite database, another schema version, derived data behind
+ * its entries. The check and the read see one snapshot (an append in between is not half seen).
+ */
+export const readCatalog = (
+  file: string,
+  statement: StoreCatalogSql.Statement,
+  withOrigins = false
+): Catalog | undefined => {
+  try {
+    if (!fs.statSync(file).isFile()) return undefined
+    const db = openReadOnly(file)
+    try {
+      const read = db.transaction(() => {
+        const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
+        if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
+        const rows = db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
+        return { rows, origins: withOrigins ? originsOf(db) : new Map() }
+      })()
+      return read === undefined ? undefined : { location: SqliteSpec.display(file), ...read }
+    } finally {
+      db.close()
+    }
+  } catch {
+    return undefined
+  }
+}
+
+// The catalog read; when the store must open first, opened by the Effect store, then read again
+// (`undefined`: a catalog of a later schema, which only the store reads).
+const catalogOf = async (
+  from: string,
+  file: string,
+  projectKey: string | undefined,
+  io: CommandIo,
+  steps: Pick<StoreSteps, "prepare">
+): Promise<Catalog | number | undefined> => {
+  const statement = StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey })
+  const read = readCatalog(file, statement, true)
+  if (read !== undefined) return read
+  const code = await steps.prepare(from, projectKey, io)
+  return code !== 0 ? code : readCatalog(file, statement, true)
+}
+
+/**
+ * `acx sessions --from sqlite:FILE`: the store's sessions (of one project: none is an error, as
+ * a listing says it), with their recorded origins, as JSON, a table, or `no sessions in …`.
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const sessionsOfStore = async (
+  given: SessionsOptions & { readonly from: string },
+  file: string,
+  io: CommandIo,
+  steps: Pick<StoreSteps, "prepare" | "list">
+): Promise<number> => {
+  // `--project` read here: its label (`projectLabel`) is this module's (the bundle's) to say
+  const options = withProjectKey(given, io)
+  const read = await catalogOf(options.from, file, options.project, io, steps)
+  if (typeof read === "number") return read
+  if (read === undefined) return steps.list(given, io)
+  const place = listingPlace(read.location, options.project, true)
+  if (options.project !== undefined && read.rows.length === 0) return fail(io, `no sessions ${place}`)
+  const list = ListingRows.rows(
+    read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row))),
+    read.origins
+  )
+  await io.stdout(`${storeListing(list, { json: options.json, place })}\n`)
+  return 0
+}
+
+/**
+ * The folds of the listed sessions from `StoreStatsCache`, when the cache holds every one as the
+ * catalog has it now (and, for the whole store, no other: `StoreStats` would rewrite it);
+ * `undefined` otherwise (the store folds what the cache lacks).
+ */
+export const cachedFolds = (
+  read: Catalog,
+  options: { readonly pricing: Pricing.PricingTable; readonly cacheDir: string; readonly complete: boolean }
+): StatsOutput.StatsFolds | undefined => {
+  const { location } = read
+  const cached = StoreStatsCache.readCache(
+    StoreStatsCache.cacheFileOf(options.cacheDir, location),
+    location,
+    Pricing.fingerprint(options.pricing)
+  )
+  const sessions = StoreStatsCache.inDirectoryOrder(read.rows.map(StoreCatalogSql.storedSessionOf))
+  if (options.complete && Object.keys(cached).length !== sessions.length) return undefined
+  const folds: Array<StatsReport.FileFold> = []
+  for (const session of sessions) {
+    const transcripts = StoreStatsCache.reusable(cached, session)
+    if (transcripts === undefined) return undefined
+    folds.push(...StoreStatsCache.fileFolds(location, session, transcripts))
+  }
+  return {
+    pricing: options.pricing,
+    run: StoreStatsCache.storeRun(folds, { cached: folds.length, folded: 0 }, undefined)
+  }
+}
+
+/**
+ * `acx stats --from sqlite:FILE`, grouped by what the folds hold (session, day, week, month,
+ * model): the report of the store's sessions (of one project: none is an error) within the
+ * range, between its warnings.
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const statsOfStore = async (
+  given: StatsOptions & { readonly from: string },
+  file: string,
+  io: CommandIo,
+  steps: Pick<StoreSteps, "fold" | "refused">
+): Promise<number> => {
+  const options = withProjectKey(given, io)
+  const parsed = StatsReport.parseDayRange(options.since, options.until)
+  if (parsed._tag !== "Range") return fail(io, StatsReport.dayRangeMessage(parsed, (bound) => `--${bound}`), 2)
+  if (options.live) return fail(io, "--live: only with --by block", 2)
+  const { cache, pricing: pricingFile } = acxPaths(io)
+  const loaded = StatsPricing.load(pricingFile)
+  if (loaded._tag !== "Table") return steps.refused(io)
+  const location = SqliteSpec.display(file)
+  const place = listingPlace(location, options.project, true)
+  const statement = StoreCatalogSql.listSessions(options.project === undefined ? {} : { projectKey: options.project })
+  const read = readCatalog(file, statement)
+  if (read !== undefined && options.project !== undefined && read.rows.length === 0) {
+    return fail(io, `no sessions ${place}`)
+  }
+  const complete = options.project === undefined
+  const folds =
+    (read === undefined ? undefined : cachedFolds(read, { pricing: loaded.table, cacheDir: cache, complete })) ??
+      await steps.fold(options, io)
+  if (typeof folds === "number") return folds
+  const result = StatsOutput.reportStats(folds, options.by as StatsReport.GroupBy, parsed.range)
+  await printStats(io, result, { json: options.json, place })
+  return 0
+}
