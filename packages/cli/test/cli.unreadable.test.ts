@@ -106,24 +106,20 @@ describe.skipIf(ok === undefined)(
       expect(await storedSessions(db)).toEqual([LOCKED, ...READABLE, IN_FOLDER].sort())
     })
 
-    for (const fast of [true, false]) {
-      const extra: Record<string, string> = fast ? {} : { ACX_NO_FAST: "1" }
-      const label = fast ? "" : " (ACX_NO_FAST=1)"
-      it(`sync${label}: skipped with a warning, exit 0, the next sync reads it once readable`, {
-        timeout: TEST_TIMEOUT_MS
-      }, async () => {
-        const dir = build(setup, `sync${fast ? "" : "-full"}`)
-        skippedBoth(await acx(["sync"], as(dir, extra)), dir, "sync")
-        skippedBoth(await acx(["sync"], as(dir, extra)), dir, "sync (again)")
-        expect(await storedSessions(path.join(dir.home, "sessions.db"))).toEqual(READABLE)
-        dir.unlock()
-        const last = await acx(["sync"], as(dir, extra))
-        expect(last.code, last.stderr).toBe(0)
-        expect(await storedSessions(path.join(dir.home, "sessions.db"))).toEqual(
-          [LOCKED, ...READABLE, IN_FOLDER].sort()
-        )
-      })
-    }
+    it("sync: skipped with a warning, exit 0, the next sync reads it once readable", {
+      timeout: TEST_TIMEOUT_MS
+    }, async () => {
+      const dir = build(setup, "sync")
+      skippedBoth(await acx(["sync"], as(dir)), dir, "sync")
+      skippedBoth(await acx(["sync"], as(dir)), dir, "sync (again)")
+      expect(await storedSessions(path.join(dir.home, "sessions.db"))).toEqual(READABLE)
+      dir.unlock()
+      const last = await acx(["sync"], as(dir))
+      expect(last.code, last.stderr).toBe(0)
+      expect(await storedSessions(path.join(dir.home, "sessions.db"))).toEqual(
+        [LOCKED, ...READABLE, IN_FOLDER].sort()
+      )
+    })
 
     it("stats and sessions: skipped with a warning, the rest shown, exit 0", {
       timeout: TEST_TIMEOUT_MS

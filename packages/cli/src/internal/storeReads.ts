@@ -20,11 +20,10 @@ import * as StoreListing from "@acx/claude-code/StoreListing"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
-import * as SqliteAddon from "@acx/environment/SqliteAddon"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
 import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import type { CommandIo } from "../CommandIo.js"
 import type { SessionsOptions } from "../commands/args/sessions.js"
@@ -32,6 +31,7 @@ import type { StatsOptions } from "../commands/args/stats.js"
 import { acxPaths } from "./ioPaths.js"
 import { listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
+import { openReadOnly } from "./readOnlyStore.js"
 import { storeListing } from "./sessionsTable.js"
 import { printStats } from "./statsPrint.js"
 import { errorLine } from "./userMessage.js"
@@ -71,16 +71,6 @@ const fail = (io: CommandIo, message: string, code = 1): number => {
 /** The SQLite file `from` names, resolved against `io`'s directory; `undefined`: not a SQLite spec. */
 export const sqliteFile = (from: string, io: Pick<CommandIo, "cwd">): string | undefined =>
   SqliteSpec.filenameOf(from, io.cwd)
-
-/** The store `file` opened read-only (never created), with acx's SQLite addon where it has one. */
-export const openReadOnly = (file: string): Database.Database => {
-  const addon = SqliteAddon.addonPath()
-  return new Database(file, {
-    readonly: true,
-    fileMustExist: true,
-    ...(addon === undefined ? {} : { nativeBinding: addon })
-  })
-}
 
 // The recorded origins by `projectKey/sessionId`.
 const originsOf = (db: Database.Database): ListingRows.RowOrigins => {

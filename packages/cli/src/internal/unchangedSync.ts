@@ -30,12 +30,10 @@
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as UnchangedSync from "@acx/claude-code/UnchangedSync"
 import * as AcxHome from "@acx/environment/AcxHome"
-import * as SqliteAddon from "@acx/environment/SqliteAddon"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
 import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as OriginNames from "@acx/session-store/OriginNames"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
-import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -43,6 +41,7 @@ import type { CommandIo } from "../CommandIo.js"
 import type { SyncOptions } from "../commands/args/sync.js"
 import { configDirOf } from "./configDir.js"
 import { acxPaths } from "./ioPaths.js"
+import { openReadOnly } from "./readOnlyStore.js"
 import { summary, summaryJson } from "./syncSummary.js"
 
 type Io = Pick<CommandIo, "env" | "cwd">
@@ -71,16 +70,6 @@ const lockFree = (dir: string): boolean => {
   } catch {
     return false
   }
-}
-
-// The store opened read-only (nothing is ever created), with acx's addon where it has one.
-const openReadOnly = (file: string): Database.Database => {
-  const addon = SqliteAddon.addonPath()
-  return new Database(file, {
-    readonly: true,
-    fileMustExist: true,
-    ...(addon === undefined ? {} : { nativeBinding: addon })
-  })
 }
 
 interface Recorded {

@@ -6,11 +6,9 @@
  * top of its work; a test that checks many command lines of one promise (every help page, every
  * kind of parse error, a report per grouping) runs them here, and keeps one spawned `acx` per
  * promise for what only a process shows (the bundle, exit codes, stdout/stderr as pipes, the
- * fast answers of `sessions`, `stats` and `sync`).
+ * CommonJS bundles of the store and config-dir reads).
  *
- * What differs from a spawned run, on purpose: stdout is never a terminal, and `ACX_NO_FAST=1`
- * unless the test names it (only `acx sync` reads it: its fast answer writes to fd 1, which a run
- * in process cannot collect). The io is all a
+ * What differs from a spawned run, on purpose: stdout is never a terminal. The io is all a
  * run is given: the process's streams, console, environment and directory are left alone, so runs
  * with different environments and directories go at once (`Promise.all`). The time zone is the
  * process's (`TZ` in `env` changes nothing here). Not for commands that read stdin, start
@@ -63,7 +61,6 @@ const environment = (given: { readonly [name: string]: string | undefined }) => 
     ...process.env,
     NO_COLOR: "1",
     FORCE_COLOR: undefined,
-    ACX_NO_FAST: "1",
     ...given
   }
   // as `acx(…)`: a scratch ACX_HOME unless the test names one (or a HOME whose ~/.acx it means)
