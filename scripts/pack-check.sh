@@ -108,23 +108,24 @@ fi
 # dependencies are left out: none is needed here, and the SDK's would bring its 360 MB binary.
 # --prefer-offline: the three projects share most packages; what an earlier install cached is not
 # asked for again (the full project's install was most of this script's time).
+# (its package.json written here, as docInstalls.mjs does: `npm init` and `npm pkg` are an npm
+# start each, a CPU-second apiece on the loaded machine)
+empty_project() { mkdir -p "$1" && echo '{ "name": "pack-check", "private": true, "type": "module" }' >"$1/package.json"; }
 project() {
   local dir="$work/$1"
   shift
-  mkdir -p "$dir"
-  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module \
-    && npm_config_better_sqlite3_local_prebuilds=$local_prebuilds npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
+  empty_project "$dir"
+  (cd "$dir" && npm_config_better_sqlite3_local_prebuilds=$local_prebuilds npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
   echo "$dir"
 }
-absent() { # dir package…: fails when npm ls finds any of the packages
-  local dir=$1 name
+absent() { # dir package…: fails when npm ls finds any of the packages (one npm ls for them all:
+  # it exits 0 when it finds one of those named, 1 when none)
+  local dir=$1
   shift
-  for name in "$@"; do
-    if (cd "$dir" && npm ls --all "$name" >/dev/null 2>&1); then
-      (cd "$dir" && npm ls --all "$name") >&2
-      fail "$name is installed in $(basename "$dir")"
-    fi
-  done
+  if (cd "$dir" && npm ls --all "$@" >/dev/null 2>&1); then
+    (cd "$dir" && npm ls --all "$@") >&2
+    fail "one of $* is installed in $(basename "$dir")"
+  fi
 }
 
 # Each check below works in its own directory on the same tarballs, so they run at once: most of
@@ -141,8 +142,7 @@ sdk_line=$(sed -n 2p <<<"$readme_lines")
 echo "README: $app_line"
 echo "README: $sdk_line"
 readme="$work/readme"
-mkdir -p "$readme"
-(cd "$readme" && npm init -y >/dev/null && npm pkg set type=module)
+empty_project "$readme"
 echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
 # npm's settings by environment, so the lines themselves run as written (no optional packages:
 # the SDK's would bring its 360 MB binary)
