@@ -6,7 +6,8 @@
 #   0. readme:   the README's app-user install line, run exactly as written there (read from
 #                README.md) in an empty project, the @acx scope served from the tarballs by a
 #                registry on 127.0.0.1 and everything else from the npm registry: npm resolves the
-#                Effect 3 line, @acx/storage imports; then the README's SDK line, without ERESOLVE;
+#                Effect 3 line, @acx/storage imports; there, 4. below; then the README's SDK line,
+#                without ERESOLVE;
 #   1. runtime:  a plain Node script imports @acx/storage/promise and @acx/testing where vitest is
 #                not installed, saves a conversation into the emulator, reads it back, and runs the
 #                stand-in Claude Code CLI from the installed @acx/testing; there, a .ts file using
@@ -17,16 +18,17 @@
 #   3. cli:      `npx acx demo` from the packed @acx/cli, and `acx stats` in worker threads from
 #                the installed @acx/cli and @acx/claude-code (their worker scripts ship); `npx acx
 #                ui` and @acx/ui as a library serve their built page (the assets ship);
-#   4. minimal:  a project that installs only @acx/storage and its required peers has no pg,
+#   4. minimal:  a project that installs only @acx/storage and its required peers (the README's
+#                app-user line, in 0.'s project before its SDK line: one install fewer) has no pg,
 #                better-sqlite3, vitest or Claude Agent SDK, and both entry points import.
 #   5. prepack:  in a copy of the repository's files without any dist/ (a fresh clone), `npm pack`
 #                and `pnpm pack` build first: the tarballs hold dist/.
 #   6. docs:     every `npm install` line of README.md, docs/ and the packages' READMEs, run as
 #                written, each block in an empty project, the @acx scope served from the tarballs
 #                (pack-check/docInstalls.mjs: a line that names an unpinned version, or that npm
-#                cannot install, fails here);
+#                cannot install, fails here; the README's app-user line is 0.'s, not run twice);
 # Usage: bash scripts/pack-check.sh [--keep] [--no-build] [--only=readme|prepack|docs]: --only runs
-# that check alone (0., 5. or 6.); --keep keeps the work directory and
+# that check alone (0. with 4., 5. or 6.); --keep keeps the work directory and
 # prints where it is; --no-build packs what `pnpm build` already made, its prepack scripts not run
 # (CI builds first, then runs this beside the tests, which must not see their files rewritten).
 set -euo pipefail
@@ -106,23 +108,24 @@ fi
 # dependencies are left out: none is needed here, and the SDK's would bring its 360 MB binary.
 # --prefer-offline: the three projects share most packages; what an earlier install cached is not
 # asked for again (the full project's install was most of this script's time).
+# (its package.json written here, as docInstalls.mjs does: `npm init` and `npm pkg` are an npm
+# start each, a CPU-second apiece on the loaded machine)
+empty_project() { mkdir -p "$1" && echo '{ "name": "pack-check", "private": true, "type": "module" }' >"$1/package.json"; }
 project() {
   local dir="$work/$1"
   shift
-  mkdir -p "$dir"
-  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module \
-    && npm_config_better_sqlite3_local_prebuilds=$local_prebuilds npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
+  empty_project "$dir"
+  (cd "$dir" && npm_config_better_sqlite3_local_prebuilds=$local_prebuilds npm install --no-audit --no-fund --prefer-offline --loglevel=error --omit=optional "$@" >/dev/null)
   echo "$dir"
 }
-absent() { # dir package…: fails when npm ls finds any of the packages
-  local dir=$1 name
+absent() { # dir package…: fails when npm ls finds any of the packages (one npm ls for them all:
+  # it exits 0 when it finds one of those named, 1 when none)
+  local dir=$1
   shift
-  for name in "$@"; do
-    if (cd "$dir" && npm ls --all "$name" >/dev/null 2>&1); then
-      (cd "$dir" && npm ls --all "$name") >&2
-      fail "$name is installed in $(basename "$dir")"
-    fi
-  done
+  if (cd "$dir" && npm ls --all "$@" >/dev/null 2>&1); then
+    (cd "$dir" && npm ls --all "$@") >&2
+    fail "one of $* is installed in $(basename "$dir")"
+  fi
 }
 
 # Each check below works in its own directory on the same tarballs, so they run at once: most of
@@ -139,8 +142,7 @@ sdk_line=$(sed -n 2p <<<"$readme_lines")
 echo "README: $app_line"
 echo "README: $sdk_line"
 readme="$work/readme"
-mkdir -p "$readme"
-(cd "$readme" && npm init -y >/dev/null && npm pkg set type=module)
+empty_project "$readme"
 echo "@acx:registry=$(cat "$work/registry.url")" >"$readme/.npmrc"
 # npm's settings by environment, so the lines themselves run as written (no optional packages:
 # the SDK's would bring its 360 MB binary)
@@ -153,6 +155,10 @@ readme_npm() {
 readme_npm "$app_line" "the README's install line: $app_line"
 cp "$checks/readme.mjs" "$readme/"
 (cd "$readme" && node readme.mjs) || fail "@acx/storage on the README's install line"
+step "4. minimal: the README's app-user line installs @acx/storage and its required peers only"
+absent "$readme" pg better-sqlite3 vitest @anthropic-ai/claude-agent-sdk
+cp "$checks/minimal.mjs" "$readme/"
+(cd "$readme" && node minimal.mjs) || fail "minimal: @acx/storage on the README's install line alone"
 readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
 (cd "$readme" && node readme.mjs --sdk) || fail "@acx/storage beside the SDK"
 (cd "$readme" && npm ls --all >/dev/null) || { (cd "$readme" && npm ls --all) >&2; fail "npm ls: an invalid tree"; }
@@ -160,16 +166,12 @@ readme_npm "$sdk_line" "the README's SDK line after its install line: $sdk_line"
 
 check_docs() {
 step "6. docs: every npm install line of the docs, as written"
+# (the README's app-user line, when 0. runs it as written in an empty project, is not run twice)
+ran=()
+[[ " ${wanted_checks[*]} " != *" readme "* ]] || ran=(--ran "$(node "$checks/readmeInstall.mjs" "$repo/README.md" | sed -n 1p)")
 npm_config_better_sqlite3_local_prebuilds=$local_prebuilds \
-  node "$checks/docInstalls.mjs" "$repo" --run "$work/docs" "$(cat "$work/registry.url")" || fail "the docs' install lines"
-}
-
-check_minimal() {
-step "4. minimal: @acx/storage and its required peers only"
-minimal=$(project minimal "$(tgz storage)" "$(tgz schema)" "$(tgz convert)" "$(tgz environment)" "effect@$EFFECT" "@effect/platform@$PLATFORM")
-absent "$minimal" pg better-sqlite3 vitest @anthropic-ai/claude-agent-sdk
-cp "$checks/minimal.mjs" "$minimal/"
-(cd "$minimal" && node minimal.mjs)
+  node "$checks/docInstalls.mjs" "$repo" --run "$work/docs" "$(cat "$work/registry.url")" "${ran[@]}" \
+  || fail "the docs' install lines"
 }
 
 check_runtime() {
@@ -246,7 +248,7 @@ case "$only" in
   readme) wanted_checks=(readme) ;;
   prepack) wanted_checks=(prepack) ;;
   docs) wanted_checks=(docs) ;;
-  *) wanted_checks=(readme minimal runtime full prepack docs) ;;
+  *) wanted_checks=(readme runtime full prepack docs) ;;
 esac
 # The @acx scope's registry for the checks that run the docs' lines as written (readme, docs): it
 # serves until its stdin closes (fd 3, held by this shell and the checks, closed when all are done)

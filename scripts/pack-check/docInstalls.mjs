@@ -18,6 +18,9 @@
 //                                                  @acx scope from REGISTRY (pack-check's registry
 //                                                  of the tarballs), the rest from npm; a global
 //                                                  install (-g) goes to the project's own prefix
+//   … --run WORK REGISTRY --ran LINE               a group that is LINE alone is not run again:
+//                                                  pack-check's readme check runs the README's
+//                                                  app-user line as written in an empty project
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -195,7 +198,10 @@ if (runAt < 0) {
   const work = path.resolve(process.argv[runAt + 1])
   const registry = process.argv[runAt + 2]
   // one project per distinct group (the same line in two READMEs runs once), two at a time
+  const ranAt = process.argv.indexOf("--ran")
+  const ran = ranAt < 0 ? undefined : process.argv[ranAt + 1]
   const distinct = [...new Map(groups.map((group) => [group.commands.join("\n"), group])).values()]
+    .filter((group) => group.commands.join("\n") !== ran)
   const results = new Array(distinct.length)
   let next = 0
   const worker = async () => {
@@ -206,6 +212,7 @@ if (runAt < 0) {
   }
   await Promise.all([worker(), worker()])
   for (const result of results) console.log(result.text)
+  if (ran !== undefined) console.log(`not run again (the readme check runs it as written): ${ran}`)
   console.log(
     `${distinct.length} install groups from the docs, ${results.filter((result) => !result.ok).length} failed`
   )
