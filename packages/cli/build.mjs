@@ -179,8 +179,9 @@ const statuslineBundle = async () => {
 }
 
 // `acx sessions` and `acx stats` over a config directory (src/internal/configDirReads.ts, the one
-// path, no Effect): a CommonJS bundle of its own, as the hooks are. In the split ES build its
-// modules share chunks with Effect code, and a shared chunk loads Effect's (600 kB) with it.
+// path, no Effect: test/plainReads.imports.test.ts): a CommonJS bundle of its own, as the hooks
+// are. From the split ES build it loads no Effect either, but as some 35 chunks, and Node's ES
+// module loader takes longer over them than over one file (docs/benchmarks.md).
 const configReadsBundle = async () => {
   await bundle({
     ...hookCommon,

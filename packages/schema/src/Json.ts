@@ -67,10 +67,10 @@ export const JsonObject: Schema.Schema<JsonObject> = Schema.Record({ key: Record
   .annotations({ identifier: "JsonObject" })
 
 /**
- * Whether a value is a plain object (a JSON object: not null, not an array).
+ * Whether a value is a plain object (a JSON object: not null, not an array); `JsonGuards`, which
+ * readers without Effect import.
  *
  * @since 0.1.0
  * @category guards
  */
-export const isObject = (value: unknown): value is { readonly [key: string]: unknown } =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+export { isObject } from "./JsonGuards.js"

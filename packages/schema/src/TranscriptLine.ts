@@ -11,8 +11,9 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { excerpt, formatIssues, opt, orElse, preserve } from "./internal/schema.js"
-import { isObject } from "./Json.js"
-import { exceedsDepth, tooDeepDescription } from "./JsonDepth.js"
+import { tooDeepDescription } from "./JsonDepth.js"
+import { isObject } from "./JsonGuards.js"
+import * as TranscriptEnvelope from "./TranscriptEnvelope.js"
 
 /**
  * An entry of a `type` this version does not know (or of a known `type` with an unexpected
@@ -87,43 +88,9 @@ const describeInvalidEntry = (value: { readonly [key: string]: unknown }): strin
   )
 }
 
-// The one check that decides whether a parsed object is an entry: what `UnknownEntry`, the
-// union's catch-all, requires (a string `type`; `uuid` and `timestamp` strings when present).
-// Every known member requires at least as much, so the full union accepts exactly these objects,
-// and, as every member preserves unknown fields in their original order and none transforms, its
-// output is JSON-equal to the input (a deep copy, but for an explicit `undefined` where a required
-// `Schema.Unknown` key is absent). Validating the known members at parse time therefore only
-// costs time: whether an entry matches its known schema is asked on demand, by `Transcript.isKnown`.
-const isEntryEnvelope = (value: { readonly [key: string]: unknown }): boolean => {
-  if (typeof value.type !== "string") return false
-  const uuid = value.uuid
-  if (uuid !== undefined && typeof uuid !== "string") return false
-  const timestamp = value.timestamp
-  return timestamp === undefined || typeof timestamp === "string"
-}
-
-const parseObject = (
-  text: string,
-  lineNumber: number
-): Either.Either<{ readonly [key: string]: unknown }, TranscriptLineError> => {
-  // refused before it is parsed: nothing downstream can serialise or walk it (see JsonDepth)
-  if (exceedsDepth(text)) return lineError(text, lineNumber, "TooDeep", tooDeepDescription())
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    return lineError(text, lineNumber, "InvalidJson", error instanceof Error ? error.message : String(error))
-  }
-  if (!isObject(value)) {
-    return lineError(
-      text,
-      lineNumber,
-      "NotAnObject",
-      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
-    )
-  }
-  return Either.right(value)
-}
+// Why a value is not an object, for `NotAnObject`.
+const notAnObject = (value: unknown): string =>
+  `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
 
 const lineError = (text: string, lineNumber: number, reason: TranscriptLineError["reason"], description: string) =>
   Either.left(new TranscriptLineError({ reason, line: lineNumber, excerpt: excerpt(text), description }))
@@ -148,12 +115,19 @@ const lineError = (text: string, lineNumber: number, reason: TranscriptLineError
  * @category decoding
  */
 export const decodeLine = (text: string, lineNumber: number): Either.Either<EntryEnvelope, TranscriptLineError> => {
-  const parsed = parseObject(text, lineNumber)
-  if (Either.isLeft(parsed)) return Either.left(parsed.left)
-  const value = parsed.right
-  return isEntryEnvelope(value)
-    ? Either.right(value as EntryEnvelope)
-    : lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(value))
+  const read = TranscriptEnvelope.readLine(text)
+  switch (read._tag) {
+    case "Entry":
+      return Either.right(read.entry as EntryEnvelope)
+    case "TooDeep":
+      return lineError(text, lineNumber, "TooDeep", tooDeepDescription())
+    case "InvalidJson":
+      return lineError(text, lineNumber, "InvalidJson", read.message)
+    case "NotAnObject":
+      return lineError(text, lineNumber, "NotAnObject", notAnObject(read.value))
+    case "InvalidEntry":
+      return lineError(text, lineNumber, "InvalidEntry", describeInvalidEntry(read.value))
+  }
 }
 
 /**
@@ -166,15 +140,9 @@ export const decodeLine = (text: string, lineNumber: number): Either.Either<Entr
  */
 export const decodeValue = (value: unknown, position: number): Either.Either<EntryEnvelope, TranscriptLineError> => {
   if (!isObject(value)) {
-    const text = JSON.stringify(value) ?? String(value)
-    return lineError(
-      text,
-      position,
-      "NotAnObject",
-      `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`
-    )
+    return lineError(JSON.stringify(value) ?? String(value), position, "NotAnObject", notAnObject(value))
   }
-  return isEntryEnvelope(value)
+  return TranscriptEnvelope.isEntryEnvelope(value)
     ? Either.right(value as EntryEnvelope)
     : lineError(JSON.stringify(value), position, "InvalidEntry", describeInvalidEntry(value))
 }

@@ -52,6 +52,13 @@ export * as Json from "./Json.js"
 export * as JsonDepth from "./JsonDepth.js"
 
 /**
+ * Plain checks of parsed JSON, without Effect.
+ *
+ * @since 0.5.0
+ */
+export * as JsonGuards from "./JsonGuards.js"
+
+/**
  * The Python SDK's `asdict()` message shapes (no `type` keys).
  *
  * @since 0.1.0
@@ -86,6 +93,13 @@ export * as SessionStore from "./SessionStore.js"
  * @since 0.1.0
  */
 export * as Transcript from "./Transcript.js"
+
+/**
+ * A transcript line's envelope read without Effect.
+ *
+ * @since 0.5.0
+ */
+export * as TranscriptEnvelope from "./TranscriptEnvelope.js"
 
 /**
  * Reading one transcript line (the envelope check) without building the entry schemas.

@@ -1,4 +1,4 @@
-import { Transcript, TranscriptLine } from "@acx/schema"
+import { Transcript, TranscriptEnvelope, TranscriptLine } from "@acx/schema"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck } from "effect"
 import * as Either from "effect/Either"
@@ -416,6 +416,8 @@ const referenceDecodeLine = (text: string): Either.Either<Transcript.TranscriptE
 
 const expectAgreement = (text: string) => {
   const shallow = TranscriptLine.decodeLine(text, 1)
+  // the plain reader (the session index's, without Effect) takes exactly decodeLine's entries
+  expect(TranscriptEnvelope.entryOf(text)).toStrictEqual(Either.isRight(shallow) ? shallow.right : undefined)
   const reference = referenceDecodeLine(text)
   if (Either.isLeft(reference)) {
     if (reference.left !== "Throws") expect(Either.isLeft(shallow) && shallow.left.reason).toBe(reference.left)

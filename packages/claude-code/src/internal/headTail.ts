@@ -10,8 +10,7 @@
  * @internal
  */
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
-import * as TranscriptLine from "@acx/schema/TranscriptLine"
-import * as Either from "effect/Either"
+import * as TranscriptEnvelope from "@acx/schema/TranscriptEnvelope"
 import * as fs from "node:fs"
 import { LineSplitter, type RawLine } from "./lineSplitter.js"
 import { MAX_LINE_BYTES, type Opened } from "./regularFile.js"
@@ -81,8 +80,8 @@ const entriesOf = (buf: Buffer, start: number, end: number): Array<unknown> => {
   const out: Array<unknown> = []
   const take = (line: RawLine) => {
     if (line.tooLarge || line.to <= line.from) return
-    const decoded = TranscriptLine.decodeLine(line.bytes.toString("utf8", line.from, line.to), 0)
-    if (Either.isRight(decoded)) out.push(decoded.right)
+    const entry = TranscriptEnvelope.entryOf(line.bytes.toString("utf8", line.from, line.to))
+    if (entry !== undefined) out.push(entry)
   }
   const splitter = new LineSplitter(start, MAX_LINE)
   splitter.feedRaw(buf.subarray(start, Math.max(start, end)), take)

@@ -1,4 +1,4 @@
-import { isObject } from "@acx/schema/Json"
+import { isObject } from "@acx/schema/JsonGuards"
 
 /** @internal */
 export type Obj = { readonly [key: string]: unknown }
