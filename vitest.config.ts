@@ -4,13 +4,17 @@ export default defineConfig({
   test: {
     projects: ["packages/*/vitest.config.ts"],
     globalSetup: ["./vitest.globalSetup.ts"],
-    // Each file in a process of its own (forks), except in the projects whose files share one
-    // module graph (vitest.shared.ts, `sharedGraph`: threads, not isolated). vitest
-    // schedules the files: the slowest first by the last run's durations (its cache), by size on
-    // a clean clone. Most files wait on real processes (Claude Code, the CLI, hooks, Postgres)
-    // more than they compute: two at once keep two cores busy. Timing never decides a verdict.
+    // Two pools, neither isolating its files: a worker runs file after file in one module graph
+    // instead of loading Effect and the workspace sources anew for each (about 0.7 CPU-seconds a
+    // file). `forks` (a child process per worker) for the projects whose files start processes,
+    // servers and pools, or `process.chdir`; `threads` for the pure ones (vitest.shared.ts,
+    // `sharedGraph`). Every file cleans up what it starts and restores process-wide state it
+    // changes. vitest schedules the files: the slowest first by the last run's durations (its
+    // cache), by size on a clean clone. Most files wait on real processes (Claude Code, the CLI,
+    // hooks, Postgres) more than they compute: two at once keep two cores busy. Timing never
+    // decides a verdict.
     pool: "forks",
-    poolOptions: { threads: { isolate: false } },
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     maxWorkers: 2
   }
 })

@@ -20,14 +20,11 @@ export const shared: ViteUserConfig = {
 
 /**
  * The settings of a package whose test files start no pools, servers or swarms of processes:
- * [`shared`] with its files run in worker threads that do not isolate them (vitest.config.ts:
- * `poolOptions.threads.isolate: false`), one after another in a thread sharing one module graph.
- * Loading Effect and the workspace sources anew for every file cost about a second of CPU per file
- * (a group of 10 such files: 23 → 11 CPU-seconds); their files restore any process-wide state they
- * change. vitest's pool isolation is one setting per pool, not per project, hence the pool. They
- * run after the other projects (`groupOrder` 1): many short files end the run evenly on two
- * cores. The agent, session-store, cli, ui and environment files keep a process each (`forks`,
- * isolated): one file's leftover processes and servers never reach another's.
+ * [`shared`] with its files run in worker threads (vitest.config.ts: neither pool isolates its
+ * files), one after another in a thread sharing one module graph. They run after the other
+ * projects (`groupOrder` 1): many short files end the run evenly on two cores. The agent,
+ * session-store, cli, ui and environment files run in child processes (`forks`), which may
+ * `process.chdir` and read `/proc/self` as their own.
  */
 export const sharedGraph: ViteUserConfig = mergeConfig(shared, {
   test: { pool: "threads", sequence: { groupOrder: 1 } }
