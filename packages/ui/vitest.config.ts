@@ -6,6 +6,8 @@ export default mergeConfig(
   defineProject({
     test: {
       name: "ui",
+      // a scratch ACX_HOME per test file (the files of a worker share one module graph)
+      setupFiles: [new URL("../fixtures/src/scratchHomeSetup.ts", import.meta.url).pathname],
       globalSetup: [
         // the server under test serves the built assets: build them once per run
         new URL("./test/utils/buildAssets.ts", import.meta.url).pathname,
