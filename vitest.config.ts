@@ -11,10 +11,10 @@ export default defineConfig({
     // `sharedGraph`). Every file cleans up what it starts and restores process-wide state it
     // changes. vitest schedules the files: the slowest first by the last run's durations (its
     // cache), by size on a clean clone. Most files wait on real processes (Claude Code, the CLI,
-    // hooks, Postgres) more than they compute: three at once keep two cores busy, also beside
-    // another process that takes a core. Timing never decides a verdict.
+    // hooks, Postgres) more than they compute: two at once keep two cores busy. Timing never
+    // decides a verdict.
     pool: "forks",
     poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
-    maxWorkers: 3
+    maxWorkers: 2
   }
 })
