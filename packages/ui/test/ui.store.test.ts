@@ -97,12 +97,23 @@ describe.skipIf(PG_URL === undefined)("acx ui --from a Postgres store", () => {
       await writer.append({ projectKey, sessionId }, [entry("e1", "the first words")])
       const first = await get(`/api/session/${sessionId}`)
       expect(first.body).toContain(`{"type":"end","bytes":1,"lines":1}`)
-      // both streams open, then the append
-      const list = streamUntil(`/api/sessions/events`, (body) => body.includes(`"changed"`))
+      // the session's stream reads on from entry 1, whenever it starts; the list's says what
+      // changes once it listens, which the client cannot see: another writer appends until it says so
+      let listed: string | undefined
+      const list = streamUntil(`/api/sessions/events`, (body) => body.includes(`"changed"`)).then((body) => {
+        listed = body
+        return body
+      })
       const live = streamUntil(`/api/session/${sessionId}/events?from=1`, (body) => body.includes("appended later"))
-      await new Promise((resolve) => setTimeout(resolve, 1500))
       await writer.append({ projectKey, sessionId }, [entry("e2", "appended later")])
-      const [listed, followed] = await Promise.all([list, live])
+      let more = 2
+      await expect.poll(async () => {
+        if (listed === undefined) {
+          await writer.append({ projectKey, sessionId }, [entry(`e${++more}`, "appended again")])
+        }
+        return listed
+      }, { timeout: 30_000, interval: 1_000 }).toBeDefined()
+      const [, followed] = await Promise.all([list, live])
       expect(listed).toContain(`data: {"type":"changed"}`)
       expect(followed).toContain(`"key":"e2"`)
     } finally {
