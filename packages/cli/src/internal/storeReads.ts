@@ -86,7 +86,7 @@ const originsOf = (db: Database.Database): ListingRows.RowOrigins => {
  * open first: not a file, not a SQLite database, another schema version, derived data behind
  * its entries. The check and the read see one snapshot (an append in between is not half seen).
  */
-export const readCatalog = (
+const readCatalog = (
   file: string,
   statement: StoreCatalogSql.Statement,
   withOrigins = false
@@ -159,7 +159,7 @@ export const sessionsOfStore = async (
  * catalog has it now (and, for the whole store, no other: `StoreStats` would rewrite it);
  * `undefined` otherwise (the store folds what the cache lacks).
  */
-export const cachedFolds = (
+const cachedFolds = (
   read: Catalog,
   options: { readonly pricing: Pricing.PricingTable; readonly cacheDir: string; readonly complete: boolean }
 ): StatsOutput.StatsFolds | undefined => {
