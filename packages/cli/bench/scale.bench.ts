@@ -30,7 +30,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { dropSchema } from "./benchProcess.js"
-import { ccusageBinary, CCUSAGE_VERSION, checkAgreement } from "./ccusageBinary.js"
+import { CCUSAGE_VERSION, ccusageBinary, checkAgreement } from "./ccusageBinary.js"
 import { median } from "./rounds.js"
 import { pageFirstRow } from "./scalePage.js"
 
@@ -80,12 +80,17 @@ interface Row {
   readonly note?: string
 }
 
-const rowOf = (name: string, runs: ReadonlyArray<Run>, note?: string): Row => ({
-  name,
-  ms: median(runs.map((r) => r.ms)),
-  rssMB: Math.max(...runs.map((r) => r.rssMB)),
-  ...(note === undefined ? {} : { note })
-})
+/** A row from its runs, printed as it is measured (a long run shows its rows before the table). */
+const rowOf = (name: string, runs: ReadonlyArray<Run>, note?: string): Row => {
+  const row = {
+    name,
+    ms: median(runs.map((r) => r.ms)),
+    rssMB: Math.max(...runs.map((r) => r.rssMB)),
+    ...(note === undefined ? {} : { note })
+  }
+  console.log(`  ${name}: ${fmt(row.ms)}, peak ${row.rssMB.toFixed(0)} MB (${load()})`)
+  return row
+}
 
 const wanted = (name: string) => ONLY === undefined || ONLY.includes(name)
 
@@ -236,7 +241,9 @@ const measureScale = async (sessions: number, ccusage: string | undefined): Prom
   )
   // the page cache warm, the warm caches filled, the totals agreed
   const first = acx(["stats", "--json"], path.join(work, `first-${sessions}`))
-  console.log(ccusage === undefined ? "ccusage not run" : checkAgreement(first.stdout, ccusage, big.configDir, emptyHome))
+  console.log(
+    ccusage === undefined ? "ccusage not run" : checkAgreement(first.stdout, ccusage, big.configDir, emptyHome)
+  )
   acx(["stats", "--json"], scale.warmHome)
   acx(["sessions"], scale.warmHome)
   acx(["sessions", "--json"], scale.warmHome)
@@ -264,7 +271,9 @@ const printTable = (results: ReadonlyArray<{ readonly sessions: number; readonly
   const names = [...new Set(results.flatMap((r) => r.rows.map((row) => row.name)))]
   const head = results.map((r) => `${r.sessions}: time | ratio | peak RSS`).join(" | ")
   const growth = results.length > 1 ? ` | growth ${results[0]!.sessions} → ${results.at(-1)!.sessions}` : ""
-  console.log(`\n| row | ${head}${growth} |\n|---|${results.map(() => "---|---|---|").join("")}${growth === "" ? "" : "---|"}`)
+  console.log(
+    `\n| row | ${head}${growth} |\n|---|${results.map(() => "---|---|---|").join("")}${growth === "" ? "" : "---|"}`
+  )
   for (const name of names) {
     const cells = results.map(({ rows }) => {
       const row = rows.find((r) => r.name === name)
@@ -280,9 +289,11 @@ const main = async () => {
   execFileSync(process.execPath, [path.join(here, "../build.mjs")], { stdio: "inherit" })
   const ccusage = ccusageBinary()
   console.log(
-    `scale bench: ${COUNTS.join(", ")} sessions, ${(BYTES / 1e6).toFixed(0)} MB each; ${ROUNDS} rounds; ${
-      os.availableParallelism()
-    } cores, Node ${process.version}; ccusage ${ccusage === undefined ? "not available" : CCUSAGE_VERSION}`
+    `scale bench: ${COUNTS.join(", ")} sessions, ${
+      (BYTES / 1e6).toFixed(0)
+    } MB each; ${ROUNDS} rounds; ${os.availableParallelism()} cores, Node ${process.version}; ccusage ${
+      ccusage === undefined ? "not available" : CCUSAGE_VERSION
+    }`
   )
   const results: Array<{ sessions: number; rows: Array<Row> }> = []
   for (const sessions of COUNTS) results.push({ sessions, rows: await measureScale(sessions, ccusage) })

@@ -44,7 +44,13 @@ export const pageFirstRow = async (
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-dev-shm-usage"
+    ]
   })
   try {
     const page = await browser.newPage()
