@@ -177,6 +177,8 @@ const sqliteRows = (scale: Scale): Array<Row> => {
     const run = scale.acx(["sync", "--to", `sqlite:${partial}`], syncHome)
     fs.renameSync(partial, scale.storeFile)
     if (wanted("sync-full")) rows.push(rowOf("sync-full", [run], "× ccusage"))
+  } else if (wanted("sync-full")) {
+    console.log(`  sync-full: not run, ${scale.storeFile} is reused (ACX_BENCH_SCALE_FRESH_STORE=1 syncs it again)`)
   }
   if (wanted("sync-unchanged")) {
     scale.acx(["sync", "--to", spec], syncHome)
