@@ -28,9 +28,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { acxTotals, CCUSAGE_VERSION, ccusageBinary, ccusageTotals, sameTotals } from "./ccusageBinary.js"
 
 const ROUNDS = Number(process.env["ACX_BENCH_ROUNDS"] ?? 7)
-const CCUSAGE_VERSION = process.env["ACX_BENCH_CCUSAGE_VERSION"] ?? "20.0.24"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const bin = path.join(here, "../bin/acx.mjs")
@@ -39,23 +39,6 @@ const big = benchConfigDir()
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "acx-ccusage-bench-"))
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }))
-
-/** ccusage's native binary: installed by npm into the OS temp dir (kept for the next run). */
-const ccusageBinary = (): string | undefined => {
-  const given = process.env["ACX_BENCH_CCUSAGE"]
-  if (given !== undefined) return given
-  if (process.platform !== "linux" || process.arch !== "x64") return undefined
-  const prefix = path.join(os.tmpdir(), `acx-bench-ccusage-${CCUSAGE_VERSION}`)
-  const binary = path.join(prefix, "node_modules/@ccusage/ccusage-linux-x64/bin/ccusage")
-  if (!fs.existsSync(binary)) {
-    execFileSync("npm", ["install", "--prefix", prefix, "--no-save", `@ccusage/ccusage-linux-x64@${CCUSAGE_VERSION}`], {
-      stdio: "inherit"
-    })
-  }
-  // the package ships the binary without its execute bit
-  fs.chmodSync(binary, 0o755)
-  return binary
-}
 
 // the environment of a user's shell: not tsx's loader, which this script runs under
 const { NODE_OPTIONS: _loader, ...userEnv } = process.env
@@ -72,40 +55,6 @@ let homes = 0
 const acx = (args: ReadonlyArray<string>, acxHome: string) =>
   spawn(process.execPath, [bin, ...args], { ...userEnv, CLAUDE_CONFIG_DIR: big.configDir, ACX_HOME: acxHome })
 const warmHome = path.join(scratch, "warm")
-
-interface Totals {
-  readonly input: number
-  readonly output: number
-  readonly cacheRead: number
-  readonly cacheWrite: number
-  readonly costUSD: number
-}
-
-const acxTotals = (stdout: string): Totals => {
-  const { total } = JSON.parse(stdout) as {
-    total: { tokens: { input: number; output: number; cacheRead: number; cacheWrite: number }; costUSD: number }
-  }
-  return { ...total.tokens, costUSD: total.costUSD }
-}
-
-const ccusageTotals = (stdout: string): Totals => {
-  const { totals } = JSON.parse(stdout) as {
-    totals: {
-      inputTokens: number
-      outputTokens: number
-      cacheReadTokens: number
-      cacheCreationTokens: number
-      totalCost: number
-    }
-  }
-  return {
-    input: totals.inputTokens,
-    output: totals.outputTokens,
-    cacheRead: totals.cacheReadTokens,
-    cacheWrite: totals.cacheCreationTokens,
-    costUSD: totals.totalCost
-  }
-}
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${x.toFixed(0)} ms`
@@ -125,18 +74,7 @@ const main = () => {
   acx(["sessions"], warmHome)
   let agreement = "ccusage not run (no native binary for this platform)"
   if (ccusage !== undefined) {
-    const theirs = ccusageTotals(ccusageRun())
-    for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
-      if (theirs[key] !== acxFirst[key]) {
-        throw new Error(`${key} tokens differ: acx ${acxFirst[key]}, ccusage ${theirs[key]}`)
-      }
-    }
-    if (Math.round(theirs.costUSD * 100) !== Math.round(acxFirst.costUSD * 100)) {
-      throw new Error(`dollars differ: acx ${acxFirst.costUSD}, ccusage ${theirs.costUSD}`)
-    }
-    agreement = `acx and ccusage ${CCUSAGE_VERSION} agree: ${
-      (acxFirst.input + acxFirst.output + acxFirst.cacheRead + acxFirst.cacheWrite).toLocaleString("en-US")
-    } tokens, $${acxFirst.costUSD.toFixed(2)}`
+    agreement = sameTotals(acxFirst, ccusageTotals(ccusageRun()))
   }
   const candidates: ReadonlyArray<readonly [string, () => unknown]> = [
     ["node -e 0", () => spawn(process.execPath, ["-e", "0"], userEnv)],
