@@ -18,6 +18,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { isProjectKey, isSafeSegment } from "./internal/paths.js"
 import { errorWords } from "./internal/regularFile.js"
+import * as ProjectIndex from "./ProjectIndex.js"
 
 /**
  * Why a listing leaves a path out (`ClaudeProjects.SkippedPath`'s reasons).
@@ -70,6 +71,8 @@ export interface Walk {
   /** How many symbolic links were met (resolved, or followed). */
   links: number
   realConfigDir?: string
+  /** The index the walk lists through (`ProjectIndex`): absent, every directory is listed. */
+  readonly index?: ProjectIndex.ProjectIndex | undefined
 }
 
 /**
@@ -89,18 +92,34 @@ export interface TreeSession {
 }
 
 /**
- * A walk of `<configDir>/projects` (`configDir` absolute).
+ * A walk of `<configDir>/projects` (`configDir` absolute); with `cacheDir` (`$ACX_HOME/cache`), it
+ * lists through the project index kept there (`ProjectIndex`; {@link saveIndex} writes it back).
  *
  * @since 0.5.0
  * @category constructors
  */
-export const walkOf = (configDir: string, followSymlinks = false): Walk => ({
-  configDir,
-  projectsDir: path.join(configDir, "projects"),
-  followSymlinks,
-  skipped: [],
-  links: 0
-})
+export const walkOf = (configDir: string, followSymlinks = false, cacheDir?: string | undefined): Walk => {
+  const projectsDir = path.join(configDir, "projects")
+  return {
+    configDir,
+    projectsDir,
+    followSymlinks,
+    skipped: [],
+    links: 0,
+    ...(cacheDir === undefined ? {} : { index: ProjectIndex.open(cacheDir, projectsDir) })
+  }
+}
+
+/**
+ * Writes back what the walk listed anew into its index (`ProjectIndex.save`: only the projects
+ * that changed); nothing without an index.
+ *
+ * @since 0.7.0
+ * @category constructors
+ */
+export const saveIndex = (walk: Walk): void => {
+  if (walk.index !== undefined) ProjectIndex.save(walk.index)
+}
 
 const skip = (walk: Walk, target: string, reason: SkipReason, description: string): void => {
   walk.skipped.push({ path: target, reason, description })
@@ -108,20 +127,32 @@ const skip = (walk: Walk, target: string, reason: SkipReason, description: strin
 
 const code = (cause: unknown) => (cause as NodeJS.ErrnoException | undefined)?.code
 
-const byName = (a: fs.Dirent, b: fs.Dirent) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+const byName = (a: ProjectIndex.Entry, b: ProjectIndex.Entry) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 
 /**
  * A directory's entries by name; one that does not exist is empty unless it must exist, and one
- * the user may not read is skipped (it never stops the rest) unless it must exist.
+ * the user may not read is skipped (it never stops the rest) unless it must exist. With an index,
+ * a directory the index still holds is not listed again, and what is listed is kept in it.
  */
-const listDir = (walk: Walk, dir: string, mustExist = false): Array<fs.Dirent> => {
+const listDir = (walk: Walk, dir: string, mustExist = false): ReadonlyArray<ProjectIndex.Entry> => {
+  const index = walk.index
+  const recalled = index === undefined ? undefined : ProjectIndex.recall(index, dir)
+  if (recalled !== undefined) return recalled
+  const stamp = index === undefined ? undefined : ProjectIndex.stampBefore(index, dir)
+  const entries = readDir(walk, dir, mustExist)
+  if (index !== undefined && entries !== undefined) ProjectIndex.remember(index, dir, stamp, entries)
+  return entries ?? []
+}
+
+// `undefined`: not there (or not readable: skipped), when it need not exist.
+const readDir = (walk: Walk, dir: string, mustExist: boolean): Array<fs.Dirent> | undefined => {
   try {
     return fs.readdirSync(dir, { withFileTypes: true }).sort(byName)
   } catch (cause) {
-    if (!mustExist && code(cause) === "ENOENT") return []
+    if (!mustExist && code(cause) === "ENOENT") return undefined
     if (!mustExist && code(cause) === "EACCES") {
       skip(walk, dir, "Unreadable", errorWords(cause))
-      return []
+      return undefined
     }
     throw code(cause) === "ENOENT"
       ? new TreeFailure("NotFound", `not found: ${dir}`, cause)
@@ -130,7 +161,7 @@ const listDir = (walk: Walk, dir: string, mustExist = false): Array<fs.Dirent> =
 }
 
 // Whether an entry is a symbolic link: its dirent says, unless the file system did not (DT_UNKNOWN).
-const isLink = (entry: fs.Dirent | undefined, target: string): boolean => {
+const isLink = (entry: ProjectIndex.Entry | undefined, target: string): boolean => {
   if (entry !== undefined && (entry.isSymbolicLink() || entry.isFile() || entry.isDirectory())) {
     return entry.isSymbolicLink()
   }
@@ -145,7 +176,7 @@ const isLink = (entry: fs.Dirent | undefined, target: string): boolean => {
  * Whether `target` may be read: not a symbolic link resolving outside the config directory
  * (unless links are followed). Only a link pays for the resolution.
  */
-const linkAllowed = (walk: Walk, target: string, entry?: fs.Dirent): boolean => {
+const linkAllowed = (walk: Walk, target: string, entry?: ProjectIndex.Entry): boolean => {
   if (!isLink(entry, target)) return true
   walk.links++
   if (walk.followSymlinks) return true
@@ -188,7 +219,7 @@ const typeOf = (stat: fs.Stats): string =>
     ? "Socket"
     : "Unknown"
 
-const isDirectory = (target: string, entry?: fs.Dirent): boolean => {
+const isDirectory = (target: string, entry?: ProjectIndex.Entry): boolean => {
   if (entry !== undefined && !entry.isSymbolicLink() && (entry.isDirectory() || entry.isFile())) {
     return entry.isDirectory()
   }
@@ -214,7 +245,7 @@ export const projectKeys = (walk: Walk): Array<string> =>
   })
 
 // A `<uuid>.jsonl` entry that is a readable regular file, with its size and mtime.
-const checkTranscript = (walk: Walk, projectKey: string, entry: fs.Dirent): TreeSession | undefined => {
+const checkTranscript = (walk: Walk, projectKey: string, entry: ProjectIndex.Entry): TreeSession | undefined => {
   const sessionId = entry.name.slice(0, -".jsonl".length)
   const file = path.join(walk.projectsDir, projectKey, entry.name)
   let stat: fs.Stats
@@ -267,7 +298,7 @@ export const listedSessions = (walk: Walk, projectKey: string | undefined): Arra
 }
 
 // What a walk meets: a directory to descend into, a regular file, or nothing (skipped).
-const entryKind = (walk: Walk, target: string, entry: fs.Dirent): "directory" | "file" | "skip" => {
+const entryKind = (walk: Walk, target: string, entry: ProjectIndex.Entry): "directory" | "file" | "skip" => {
   if (!linkAllowed(walk, target, entry)) return "skip"
   let type: string
   if (!entry.isSymbolicLink() && (entry.isDirectory() || entry.isFile())) {

@@ -64,10 +64,15 @@ class Unsure extends Error {}
  * through), when it is certain: it met no symbolic link, left no path out (each is a warning on
  * the full path) and did not fail. `undefined` otherwise.
  */
-const certain = <A>(configDir: string, list: (walk: ConfigTree.Walk) => A): A | undefined => {
+const certain = <A>(
+  configDir: string,
+  list: (walk: ConfigTree.Walk) => A,
+  cacheDir?: string | undefined
+): A | undefined => {
   try {
-    const walk = ConfigTree.walkOf(configDir)
+    const walk = ConfigTree.walkOf(configDir, false, cacheDir)
     const result = list(walk)
+    ConfigTree.saveIndex(walk)
     return walk.skipped.length === 0 && walk.links === 0 ? result : undefined
   } catch {
     return undefined
@@ -216,12 +221,13 @@ const metaFile = (file: string): { readonly size: number; readonly mtime: number
 /**
  * Every file an import of the whole config directory reads (see {@link PlainImport}), in the
  * import's order: each session's transcript, then each of its subagents' transcript followed by
- * that subagent's metadata; `undefined` when not certain.
+ * that subagent's metadata; `undefined` when not certain. With `cacheDir` (`$ACX_HOME/cache`), the
+ * walk lists through the project index kept there (`ProjectIndex`).
  *
  * @since 0.4.0
  * @category listing
  */
-export const importFiles = (configDir: string): PlainImport | undefined =>
+export const importFiles = (configDir: string, cacheDir?: string | undefined): PlainImport | undefined =>
   certain(configDir, (walk) => {
     const projectsDir = walk.projectsDir
     // every path here is `projectsDir` joined with names (`path.relative` resolves each anew)
@@ -242,7 +248,7 @@ export const importFiles = (configDir: string): PlainImport | undefined =>
       }
     }
     return { sessions, subagents, files }
-  })
+  }, cacheDir)
 
 /**
  * A listed file with the key its entries are stored under: the session's for its transcript, the
@@ -399,7 +405,7 @@ export const sessionsListing = (
   readonly skipped: ReadonlyArray<ConfigTree.Skipped>
   readonly failure?: ListingFailure | undefined
 } => {
-  const walk = ConfigTree.walkOf(configDir, options.followSymlinks === true)
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks === true, options.cacheDir)
   const cacheFile = options.cacheDir === undefined
     ? undefined
     : SessionIndexCache.cacheFileFor(options.cacheDir, walk.projectsDir)
@@ -408,6 +414,7 @@ export const sessionsListing = (
     cacheFile,
     limits: options.limits
   })
+  ConfigTree.saveIndex(walk)
   const seen = new Set<string>()
   const skipped = listed.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
   if (listed.failure !== undefined) return { rows: [], skipped, failure: listed.failure }

@@ -55,10 +55,12 @@ const pricesOf = async (io: CommandIo, refused: Refusal): Promise<Pricing.Pricin
 }
 
 // The transcripts to fold and the walk's left-out paths, or the listing's failure in the user's words.
-const transcriptsOf = (configDir: string, options: StatsOptions) => {
-  const walk = ConfigTree.walkOf(configDir, options.followSymlinks)
+const transcriptsOf = (configDir: string, options: StatsOptions, cacheDir: string) => {
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks, cacheDir)
   try {
-    return { walk, files: PlainListing.walkedTranscripts(walk, options.project) }
+    const files = PlainListing.walkedTranscripts(walk, options.project)
+    ConfigTree.saveIndex(walk)
+    return { walk, files }
   } catch (cause) {
     if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
     return { walk, failure: failureWords(walk.projectsDir, options.project, cause) }
@@ -87,7 +89,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   if ("problem" in found) return fail(io, { message: found.problem })
   const pricing = await pricesOf(io, refused)
   if (typeof pricing === "number") return pricing
-  const listed = transcriptsOf(found.resolved, options)
+  const listed = transcriptsOf(found.resolved, options, homeOf(io).cache)
   for (const skipped of listed.walk.skipped) io.stderr(`${ListingWarnings.skippedWarning(skipped)}\n`)
   if (listed.failure !== undefined) return fail(io, { _tag: "ClaudeProjectsError", description: listed.failure })
   const { projectsDir } = listed.walk
