@@ -73,6 +73,11 @@ export interface Walk {
   realConfigDir?: string
   /** The index the walk lists through (`ProjectIndex`): absent, every directory is listed. */
   readonly index?: ProjectIndex.ProjectIndex | undefined
+  /**
+   * With an index, what `stat` said of each main transcript the walk returned (by path, mtime in
+   * fractional milliseconds): a warm read's digest takes them rather than `stat` each file again.
+   */
+  readonly stats?: Map<string, { readonly size: number; readonly mtimeMs: number }> | undefined
 }
 
 /**
@@ -106,7 +111,7 @@ export const walkOf = (configDir: string, followSymlinks = false, cacheDir?: str
     followSymlinks,
     skipped: [],
     links: 0,
-    ...(cacheDir === undefined ? {} : { index: ProjectIndex.open(cacheDir, projectsDir) })
+    ...(cacheDir === undefined ? {} : { index: ProjectIndex.open(cacheDir, projectsDir), stats: new Map() })
   }
 }
 
@@ -264,6 +269,7 @@ const checkTranscript = (walk: Walk, projectKey: string, entry: ProjectIndex.Ent
     return undefined
   }
   if (!linkAllowed(walk, file, entry)) return undefined
+  walk.stats?.set(file, { size: stat.size, mtimeMs: stat.mtimeMs })
   return { projectKey, sessionId, file, mtime: stat.mtime.getTime(), size: stat.size }
 }
 

@@ -117,6 +117,8 @@ export interface ProjectIndex {
   listed: number
   /** Directories answered from the index (confirmed by `stat`, or known absent) in this run. */
   kept: number
+  /** The clock a listing's age is told by (epoch milliseconds). */
+  readonly now: () => number
 }
 
 // A listing younger than this (by its directory's times) is not kept: a change within the same
@@ -145,18 +147,24 @@ export const projectFileFor = (indexDir: string, projectKey: string): string =>
 
 /**
  * The index of `projectsDir` kept in `cacheDir` (`$ACX_HOME/cache`); nothing is read until the
- * walk reaches a project.
+ * walk reaches a project. `now` is the clock listings are aged by (tests move it on, so that the
+ * listings of a tree they just wrote are kept).
  *
  * @since 0.7.0
  * @category index
  */
-export const open = (cacheDir: string, projectsDir: string): ProjectIndex => ({
+export const open = (
+  cacheDir: string,
+  projectsDir: string,
+  options: { readonly now?: (() => number) | undefined } = {}
+): ProjectIndex => ({
   dir: indexDirFor(cacheDir, projectsDir),
   projectsDir,
   projects: new Map(),
   dirty: new Set(),
   listed: 0,
-  kept: 0
+  kept: 0,
+  now: options.now ?? Date.now
 })
 
 const isTypeCode = (value: unknown): value is TypeCode =>
@@ -315,7 +323,7 @@ export const remember = (
     ...stamp,
     entries: entries.map((entry) => [entry.name, typeCodeOf(entry)] as const)
   }
-  const settled = stamp !== undefined && Date.now() - Math.max(stamp.ctimeMs, stamp.mtimeMs) > RACY_MS
+  const settled = stamp !== undefined && index.now() - Math.max(stamp.ctimeMs, stamp.mtimeMs) > RACY_MS
   if (listing !== undefined && settled) project.listings.set(place.under, listing)
   else project.listings.delete(place.under)
   // read now: what it says of its entries' absence holds for this run

@@ -316,7 +316,8 @@ export const cacheFileOf: (cacheDir: string, scope: string) => string = FoldCach
 /**
  * A digest of everything a run over `files` that folds nothing reads: each file's path, size and
  * mtime, the cache file's size and mtime, the prices and the time zone; `undefined` when a file
- * or the cache cannot be `stat`ed. Equal digests before and after a run mean the run saw one
+ * or the cache cannot be `stat`ed; a file `known` holds is taken as it says (what the walk's
+ * `stat` said this run: `ConfigTree.Walk.stats`). Equal digests before and after a run mean the run saw one
  * state; a later equal digest means a run now would read the same and report the same, so a
  * report kept under the digest (the CLI's warm `acx stats`) can be printed without folding.
  *
@@ -326,5 +327,6 @@ export const cacheFileOf: (cacheDir: string, scope: string) => string = FoldCach
 export const stateDigest: (
   files: ReadonlyArray<TranscriptFile>,
   scope: FoldScope,
-  options: FoldOptions
+  options: FoldOptions,
+  known?: ReadonlyMap<string, { readonly size: number; readonly mtimeMs: number }> | undefined
 ) => string | undefined = FoldCache.stateDigest

@@ -90,6 +90,21 @@ export const saveCache = (
 }
 
 /**
+ * A regular file's size and mtime, as `stat` said them.
+ *
+ * @since 0.7.0
+ */
+export interface FileStat {
+  readonly size: number
+  readonly mtimeMs: number
+}
+
+const regularStat = (file: string): FileStat | undefined => {
+  const stat = fs.statSync(file)
+  return stat.isFile() ? stat : undefined
+}
+
+/**
  * A digest of everything a run over `files` that folds nothing reads: each file's path, size and
  * mtime, the cache file's size and mtime, the prices and the time zone; `undefined` when a file
  * or the cache cannot be `stat`ed. Equal digests before and after a run mean the run saw one
@@ -102,7 +117,8 @@ export const saveCache = (
 export const stateDigest = (
   files: ReadonlyArray<TranscriptFile>,
   scope: FoldScope,
-  options: FoldOptions
+  options: FoldOptions,
+  known?: ReadonlyMap<string, FileStat> | undefined
 ): string | undefined => {
   const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
   if (cacheDir === null) return undefined
@@ -110,8 +126,8 @@ export const stateDigest = (
   const cacheFile = cacheFileOf(cacheDir, scope.scope)
   try {
     for (const file of [cacheFile, ...files.map((item) => item.file)]) {
-      const stat = fs.statSync(file)
-      if (!stat.isFile()) return undefined
+      const stat = known?.get(file) ?? regularStat(file)
+      if (stat === undefined) return undefined
       hash.update(`${JSON.stringify([file, stat.size, stat.mtimeMs])}\n`)
     }
   } catch {

@@ -99,7 +99,9 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   const { cache } = homeOf(io)
   const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
   const summaryFile = KeptReport.summaryFileOf(cache, projectsDir, key)
-  const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) : undefined
+  const before = keeps
+    ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }, listed.walk.stats)
+    : undefined
   const kept = before === undefined ? undefined : KeptReport.keptOutput(summaryFile, before, key)
   if (kept !== undefined) {
     await io.stdout(`${kept}\n`)
