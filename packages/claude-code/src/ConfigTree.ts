@@ -328,18 +328,26 @@ const entryKind = (walk: Walk, target: string, entry: ProjectIndex.Entry): "dire
 }
 
 // The regular files under `dir`, depth first in name order; a directory met again through a
-// link loop is walked once.
-const walkFiles = (walk: Walk, dir: string, seen: Set<string>): Array<string> => {
+// link loop is walked once. The root's own real path matters only once the walk descends (most
+// `subagents` directories hold files only): it is resolved then.
+const walkFiles = (walk: Walk, dir: string, seen: Set<string>, root = false): Array<string> => {
   // listed first: most sessions have no subagents directory, and an empty listing needs no
   // resolution
   const entries = listDir(walk, dir)
   if (entries.length === 0) return []
-  const real = realOr(dir, dir)
-  if (seen.has(real)) return []
-  seen.add(real)
+  let resolved = !root
+  if (!root) {
+    const real = realOr(dir, dir)
+    if (seen.has(real)) return []
+    seen.add(real)
+  }
   return entries.flatMap((entry) => {
     const full = path.join(dir, entry.name)
     const kind = entryKind(walk, full, entry)
+    if (kind === "directory" && !resolved) {
+      resolved = true
+      seen.add(realOr(dir, dir))
+    }
     return kind === "directory" ? walkFiles(walk, full, seen) : kind === "file" ? [full] : []
   })
 }
@@ -362,7 +370,7 @@ export interface TreeSubagent {
  * @category walking
  */
 export const subagentsUnder = (walk: Walk, dir: string): Array<TreeSubagent> =>
-  walkFiles(walk, dir, new Set()).flatMap((file) => {
+  walkFiles(walk, dir, new Set(), true).flatMap((file) => {
     const match = /^agent-(.+)\.jsonl$/.exec(path.basename(file))
     return match !== null && isSafeSegment(match[1]) ? [{ agentId: match[1], file }] : []
   })

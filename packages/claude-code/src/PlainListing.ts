@@ -386,6 +386,8 @@ export interface SessionsListingOptions {
   readonly followSymlinks?: boolean | undefined
   readonly cacheDir?: string | undefined
   readonly limits?: SessionIndexCache.IndexOptions["limits"]
+  /** At most this many rows, the last active first (`acx sessions --limit`). */
+  readonly limit?: number | undefined
 }
 
 /**
@@ -418,5 +420,6 @@ export const sessionsListing = (
   const seen = new Set<string>()
   const skipped = listed.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
   if (listed.failure !== undefined) return { rows: [], skipped, failure: listed.failure }
-  return { rows: ListingRows.rows(listed.sessions, ProjectOrigin.originsOfSessions(listed.sessions)), skipped }
+  const origins = ProjectOrigin.originsOfSessions(listed.sessions)
+  return { rows: ListingRows.rows(listed.sessions, origins, options.limit), skipped }
 }

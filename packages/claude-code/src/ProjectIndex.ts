@@ -219,9 +219,12 @@ const projectOf = (index: ProjectIndex, projectKey: string): ProjectFile => {
 const placeOf = (index: ProjectIndex, dir: string) => {
   const prefix = index.projectsDir + path.sep
   if (!dir.startsWith(prefix) || dir.length === prefix.length) return undefined
-  const [projectKey, ...under] = dir.slice(prefix.length).split(path.sep)
+  const rest = dir.slice(prefix.length)
+  const cut = rest.indexOf(path.sep)
+  const projectKey = cut < 0 ? rest : rest.slice(0, cut)
   if (projectKey === "" || projectKey === "." || projectKey === "..") return undefined
-  return { projectKey: projectKey!, under: under.join("/") }
+  const under = cut < 0 ? "" : rest.slice(cut + 1)
+  return { projectKey, under: path.sep === "/" ? under : under.split(path.sep).join("/") }
 }
 
 const parentOf = (under: string): string | undefined =>

@@ -148,7 +148,8 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
     project,
     followSymlinks: options.followSymlinks,
-    cacheDir: homeOf(io).cache
+    cacheDir: homeOf(io).cache,
+    limit: options.limit
   })
   for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
   if (failure !== undefined) {
