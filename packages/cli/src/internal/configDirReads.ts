@@ -13,6 +13,7 @@ import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as StatsPricing from "@acx/claude-code/StatsPricing"
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
 import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
@@ -145,23 +146,56 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   }
   const projectsDir = path.join(found.resolved, "projects")
   const { project } = options
-  const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
+  const kept = keptTable(homeOf(io).cache, projectsDir, options)
+  const listing = PlainListing.sessionsListing(found.resolved, {
     project,
     followSymlinks: options.followSymlinks,
     cacheDir: homeOf(io).cache,
-    limit: options.limit
+    limit: options.limit,
+    keeps: kept?.keeps
   })
+  if (listing.kept === true && kept?.output !== undefined) {
+    await io.stdout(`${kept.output}\n`)
+    return 0
+  }
+  const { digest, failure, rows, skipped } = listing
   for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
   if (failure !== undefined) {
     const description = failureWords(projectsDir, project, failure)
     return fail(io, { _tag: "ClaudeProjectsError", description, cause: failure.cause })
   }
-  await io.stdout(`${
-    options.json
-      ? format.json(rows)
-      : rows.length === 0
-      ? `no sessions ${listingPlace(projectsDir, project, false)}`
-      : sessionsTable(rows, { sizes: true })
-  }\n`)
+  const output = options.json
+    ? format.json(rows)
+    : rows.length === 0
+    ? `no sessions ${listingPlace(projectsDir, project, false)}`
+    : sessionsTable(rows, { sizes: true })
+  await io.stdout(`${output}\n`)
+  // the table, kept for the walk's digest while nothing was left out (`PlainListing.listingDigest`)
+  if (kept !== undefined && digest !== undefined && skipped.length === 0 && rows.length > 0) {
+    KeptReport.keepOutput(kept.file, digest, kept.request, output)
+  }
   return 0
+}
+
+/**
+ * The table `acx sessions` keeps (not `--json`: its rows name each project by its working
+ * directory's repository, which the walk does not see): its file, what it is kept for (the build,
+ * the project, the limit, the time zone its times are printed in), and the check the listing asks
+ * after its walk, which loads the kept table when its digest is the walk's.
+ */
+const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptions) => {
+  if (options.json) return undefined
+  const request = JSON.stringify([
+    "sessions",
+    KeptReport.BUILD,
+    options.project ?? null,
+    options.limit ?? null,
+    StoreStatsCache.zone()
+  ])
+  const kept: { readonly file: string; readonly request: string; output?: string; keeps: (digest: string) => boolean } = {
+    file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
+    request,
+    keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
+  }
+  return kept
 }
