@@ -367,7 +367,10 @@ export const walkedSessions = (
 }
 
 // The sessions of the walk, or the failure that stops it.
-const listed = (walk: ConfigTree.Walk, projectKey: string | undefined): Array<ConfigTree.TreeSession> | ListingFailure => {
+const listed = (
+  walk: ConfigTree.Walk,
+  projectKey: string | undefined
+): Array<ConfigTree.TreeSession> | ListingFailure => {
   try {
     return ConfigTree.listedSessions(walk, projectKey)
   } catch (cause) {

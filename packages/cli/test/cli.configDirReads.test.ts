@@ -93,32 +93,36 @@ describe("acx sessions over a config directory", () => {
     expect([zero.code, zero.stderr, zero.stdout]).toEqual([2, "acx: --limit: expected 1 or more, got 0\n", ""])
   })
 
-  it("prints the table it kept while nothing listed changed, reading no row", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const home = freshHome()
-    const cold = await acx(["sessions"], home)
-    expect(cold.code, cold.stderr).toBe(0)
-    const cache = path.join(home, "cache")
-    const listingCache = fs.readdirSync(cache).find((name) => name.startsWith("sessions-"))!
-    // the listing's own cache made unreadable: a run that reads rows rebuilds it
-    fs.writeFileSync(path.join(cache, listingCache), "{not json")
-    const warm = await acx(["sessions"], home)
-    expect([warm.code, warm.stderr, warm.stdout]).toEqual([0, "", cold.stdout])
-    expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).toBe("{not json")
-    // --json is never kept: it reads the rows (and rebuilds the cache)
-    expect((await acx(["sessions", "--json"], home)).code).toBe(0)
-    expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).not.toBe("{not json")
-    // a grown transcript, a new one, a limit: what a fresh home prints
-    const session = built.sessions[0]!
-    fs.appendFileSync(session.file, fs.readFileSync(session.file, "utf8").split("\n")[0] + "\n")
-    const copy = path.join(path.dirname(session.file), "99999999-0000-4000-8000-000000000002.jsonl")
-    fs.copyFileSync(session.file, copy)
-    for (const args of [["sessions"], ["sessions", "-n", "2"]]) {
-      const after = await acx(args, home)
-      expect(after.stdout).toBe((await acx(args, freshHome())).stdout)
-      expect((await acx(args, home)).stdout).toBe(after.stdout)
+  it(
+    "prints the table it kept while nothing listed changed, reading no row",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const home = freshHome()
+      const cold = await acx(["sessions"], home)
+      expect(cold.code, cold.stderr).toBe(0)
+      const cache = path.join(home, "cache")
+      const listingCache = fs.readdirSync(cache).find((name) => name.startsWith("sessions-"))!
+      // the listing's own cache made unreadable: a run that reads rows rebuilds it
+      fs.writeFileSync(path.join(cache, listingCache), "{not json")
+      const warm = await acx(["sessions"], home)
+      expect([warm.code, warm.stderr, warm.stdout]).toEqual([0, "", cold.stdout])
+      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).toBe("{not json")
+      // --json is never kept: it reads the rows (and rebuilds the cache)
+      expect((await acx(["sessions", "--json"], home)).code).toBe(0)
+      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).not.toBe("{not json")
+      // a grown transcript, a new one, a limit: what a fresh home prints
+      const session = built.sessions[0]!
+      fs.appendFileSync(session.file, fs.readFileSync(session.file, "utf8").split("\n")[0] + "\n")
+      const copy = path.join(path.dirname(session.file), "99999999-0000-4000-8000-000000000002.jsonl")
+      fs.copyFileSync(session.file, copy)
+      for (const args of [["sessions"], ["sessions", "-n", "2"]]) {
+        const after = await acx(args, home)
+        expect(after.stdout).toBe((await acx(args, freshHome())).stdout)
+        expect((await acx(args, home)).stdout).toBe(after.stdout)
+      }
+      expect((await acx(["sessions"], home)).stdout).toContain("99999999-0000-4000-8000-000000000002")
     }
-    expect((await acx(["sessions"], home)).stdout).toContain("99999999-0000-4000-8000-000000000002")
-  })
+  )
 
   it("keeps one project index file per project, read by sessions, stats and sync alike", {
     timeout: TEST_TIMEOUT_MS

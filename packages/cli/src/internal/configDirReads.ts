@@ -192,10 +192,11 @@ const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptio
     options.limit ?? null,
     StoreStatsCache.zone()
   ])
-  const kept: { readonly file: string; readonly request: string; output?: string; keeps: (digest: string) => boolean } = {
-    file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
-    request,
-    keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
-  }
+  const kept: { readonly file: string; readonly request: string; output?: string; keeps: (digest: string) => boolean } =
+    {
+      file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
+      request,
+      keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
+    }
   return kept
 }
