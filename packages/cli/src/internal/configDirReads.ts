@@ -177,6 +177,14 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   return 0
 }
 
+interface KeptTable {
+  readonly file: string
+  readonly request: string
+  /** The kept table, once `keeps` found it. */
+  output: string | undefined
+  readonly keeps: (digest: string) => boolean
+}
+
 /**
  * The table `acx sessions` keeps (not `--json`: its rows name each project by its working
  * directory's repository, which the walk does not see): its file, what it is kept for (the build,
@@ -192,11 +200,11 @@ const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptio
     options.limit ?? null,
     StoreStatsCache.zone()
   ])
-  const kept: { readonly file: string; readonly request: string; output?: string; keeps: (digest: string) => boolean } =
-    {
-      file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
-      request,
-      keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
-    }
+  const kept: KeptTable = {
+    file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
+    request,
+    output: undefined,
+    keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
+  }
   return kept
 }
