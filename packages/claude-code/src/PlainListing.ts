@@ -93,7 +93,11 @@ const subagentFiles = (
   walk: ConfigTree.Walk,
   session: { readonly projectKey: string; readonly sessionId: string }
 ): Array<string> =>
-  ConfigTree.subagentsUnder(walk, path.join(walk.projectsDir, session.projectKey, session.sessionId, "subagents"))
+  // joined as the walk joins (its names hold no separator): `path.join` normalises each of 20 000 again
+  ConfigTree.subagentsUnder(
+    walk,
+    [walk.projectsDir, session.projectKey, session.sessionId, "subagents"].join(path.sep)
+  )
     .map((agent) => agent.file)
 
 /**

@@ -5,9 +5,9 @@
  * its sessions) with the change time, modification time and inode each was listed at. The walk
  * (`ConfigTree`) asks it before it lists a directory: a directory whose `stat` still says what it
  * said when it was listed holds the same entries (adding, removing or renaming an entry changes
- * a directory's change time, which no one can set back), so it is not listed again; and a
- * session with no directory in a project listing that still holds has no `subagents` directory,
- * so nothing is asked of the file system for it. Files are not in the index: a transcript grows
+ * a directory's change time, which no one can set back), so it is not listed again (and a
+ * session with no directory in that listing has no `subagents` directory to ask about: the walk
+ * knows it from the listing). Files are not in the index: a transcript grows
  * without its directory changing, so the walk still `stat`s every file it returns (its size and
  * mtime are what the listing cache, the fold cache and the unchanged-sync check compare).
  *
@@ -94,11 +94,6 @@ interface Listing extends DirStamp {
 interface ProjectFile {
   /** By directory, relative to the project directory (`""`: the project directory itself). */
   readonly listings: Map<string, Listing>
-  /**
-   * The listings that `stat` confirmed (or that were read) in this run, by directory, as the set
-   * of their names: what absences are told by.
-   */
-  readonly confirmed: Map<string, ReadonlySet<string>>
 }
 
 /**
@@ -115,7 +110,7 @@ export interface ProjectIndex {
   readonly dirty: Set<string>
   /** Directories listed by `readdir` in this run. */
   listed: number
-  /** Directories answered from the index (confirmed by `stat`, or known absent) in this run. */
+  /** Directories answered from the index (confirmed by `stat`) in this run. */
   kept: number
   /** The clock a listing's age is told by (epoch milliseconds). */
   readonly now: () => number
@@ -207,7 +202,7 @@ const projectOf = (index: ProjectIndex, projectKey: string): ProjectFile => {
     } catch {
       // none yet, or unreadable: rebuilt
     }
-    project = { listings: parseProject(text, index.projectsDir, projectKey), confirmed: new Map() }
+    project = { listings: parseProject(text, index.projectsDir, projectKey) }
     index.projects.set(projectKey, project)
   }
   return project
@@ -227,21 +222,6 @@ const placeOf = (index: ProjectIndex, dir: string) => {
   return { projectKey, under: path.sep === "/" ? under : under.split(path.sep).join("/") }
 }
 
-const parentOf = (under: string): string | undefined =>
-  under === "" ? undefined : under.includes("/") ? under.slice(0, under.lastIndexOf("/")) : ""
-
-const baseOf = (under: string): string => under.slice(under.lastIndexOf("/") + 1)
-
-// Whether a listing confirmed in this run says `under` is not there: its parent's, or (for a
-// session's `subagents`) its grandparent's, when the parent is not there either.
-const knownAbsent = (project: ProjectFile, under: string): boolean => {
-  const parent = parentOf(under)
-  if (parent === undefined) return false
-  const names = project.confirmed.get(parent)
-  if (names !== undefined) return !names.has(baseOf(under))
-  return knownAbsent(project, parent) && !project.listings.has(parent)
-}
-
 const stampOf = (dir: string): DirStamp | undefined => {
   try {
     const stat = fs.statSync(dir)
@@ -256,9 +236,8 @@ const sameStamp = (a: DirStamp, b: DirStamp): boolean =>
 
 /**
  * The entries of `dir` (absolute, under a project directory) as the index holds them, when they
- * still hold: `[]` for a directory a confirmed listing says is not there, the kept entries for a
- * directory whose `stat` says what it said when it was listed; `undefined` when the walk must list
- * it (then {@link remember} keeps what it read).
+ * still hold: the kept entries of a directory whose `stat` says what it said when it was listed;
+ * `undefined` when the walk must list it (then {@link remember} keeps what it read).
  *
  * @since 0.7.0
  * @category index
@@ -267,15 +246,10 @@ export const recall = (index: ProjectIndex, dir: string): ReadonlyArray<Entry> |
   const place = placeOf(index, dir)
   if (place === undefined) return undefined
   const project = projectOf(index, place.projectKey)
-  if (knownAbsent(project, place.under)) {
-    index.kept++
-    return []
-  }
   const listing = project.listings.get(place.under)
   if (listing === undefined) return undefined
   const now = stampOf(dir)
   if (now === undefined || !sameStamp(now, listing)) return undefined
-  project.confirmed.set(place.under, new Set(listing.entries.map(([name]) => name)))
   index.kept++
   return listing.entries.map(([name, type]) => new KeptEntry(name, type))
 }
@@ -319,7 +293,7 @@ export const remember = (
   index.listed++
   let project = projectOf(index, place.projectKey)
   if (place.under === "") {
-    project = { listings: pruned(project.listings, entries), confirmed: project.confirmed }
+    project = { listings: pruned(project.listings, entries) }
     index.projects.set(place.projectKey, project)
   }
   const listing: Listing | undefined = stamp === undefined ? undefined : {
@@ -329,8 +303,6 @@ export const remember = (
   const settled = stamp !== undefined && index.now() - Math.max(stamp.ctimeMs, stamp.mtimeMs) > RACY_MS
   if (listing !== undefined && settled) project.listings.set(place.under, listing)
   else project.listings.delete(place.under)
-  // read now: what it says of its entries' absence holds for this run
-  if (listing !== undefined) project.confirmed.set(place.under, new Set(entries.map((entry) => entry.name)))
   index.dirty.add(place.projectKey)
 }
 
