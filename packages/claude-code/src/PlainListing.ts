@@ -458,7 +458,10 @@ export const sessionsListing = (
     ? undefined
     : SessionIndexCache.cacheFileFor(options.cacheDir, walk.projectsDir)
   const found = listed(walk, options.project)
-  const digest = Array.isArray(found) ? listingDigest(walk, found, options.project) : undefined
+  // only for a caller that keeps what it prints (`acx sessions`' table)
+  const digest = options.keeps !== undefined && Array.isArray(found)
+    ? listingDigest(walk, found, options.project)
+    : undefined
   if (digest !== undefined && options.keeps?.(digest) === true) {
     ConfigTree.saveIndex(walk)
     return { rows: [], skipped: [], digest, kept: true }
