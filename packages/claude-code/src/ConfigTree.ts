@@ -11,6 +11,12 @@
  * {@link TreeFailure}: a project asked for that is not there, an invalid project key, a
  * directory that cannot be listed for another reason.
  *
+ * A directory is listed once per walk, and a directory its parent's listing does not name (a
+ * session's `subagents` under a session with no directory) is not asked for. Given `$ACX_HOME/cache`
+ * ({@link walkOf}), the walk lists through the project index (`ProjectIndex`): a directory whose
+ * `stat` is what the index kept is not listed again, so a warm walk costs a `stat` per directory
+ * it holds and per transcript (what every reader compares), not a `readdir` per session.
+ *
  * @since 0.5.0
  */
 import { isUuid } from "@acx/schema/Uuid"
