@@ -120,15 +120,17 @@ const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"
 /**
  * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
  * order, each holding `ListedSession`'s fields only (absent ones left out, never `null`), secrets in
- * the title and prompts masked, each with its `project` and `machine` when `origins` has them. What
- * `acx sessions --json` prints and `GET /api/sessions` sends.
+ * the title and prompts masked, each with its `project` and `machine` when `origins` has them; the
+ * first `limit` only, when given (`acx sessions --limit`). What `acx sessions --json` prints and
+ * `GET /api/sessions` sends.
  *
  * @since 0.3.0
  * @category rows
  */
 export const rows = (
   sessions: ReadonlyArray<SessionInfo.SessionInfo>,
-  origins: RowOrigins = new Map()
+  origins: RowOrigins = new Map(),
+  limit?: number | undefined
 ): Array<ListedSession> =>
   // each session's time parsed once, not at every comparison (a hub lists thousands)
   sessions.map((session) => ({ session, at: lastActivity(session) }))
@@ -136,4 +138,6 @@ export const rows = (
       b.at - a.at ||
       (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0)
     )
+    // the rows past the limit are never built (their masking is most of a row's cost)
+    .slice(0, limit)
     .map(({ session }) => rowOf(session, origins.get(`${session.projectKey}/${session.sessionId}`)))

@@ -18,6 +18,7 @@
  * @since 0.4.0
  */
 import { exceedsDepth } from "@acx/schema/JsonDepth"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ConfigTree from "./ConfigTree.js"
@@ -64,10 +65,15 @@ class Unsure extends Error {}
  * through), when it is certain: it met no symbolic link, left no path out (each is a warning on
  * the full path) and did not fail. `undefined` otherwise.
  */
-const certain = <A>(configDir: string, list: (walk: ConfigTree.Walk) => A): A | undefined => {
+const certain = <A>(
+  configDir: string,
+  list: (walk: ConfigTree.Walk) => A,
+  cacheDir?: string | undefined
+): A | undefined => {
   try {
-    const walk = ConfigTree.walkOf(configDir)
+    const walk = ConfigTree.walkOf(configDir, false, cacheDir)
     const result = list(walk)
+    ConfigTree.saveIndex(walk)
     return walk.skipped.length === 0 && walk.links === 0 ? result : undefined
   } catch {
     return undefined
@@ -87,7 +93,11 @@ const subagentFiles = (
   walk: ConfigTree.Walk,
   session: { readonly projectKey: string; readonly sessionId: string }
 ): Array<string> =>
-  ConfigTree.subagentsUnder(walk, path.join(walk.projectsDir, session.projectKey, session.sessionId, "subagents"))
+  // joined as the walk joins (its names hold no separator): `path.join` normalises each of 20 000 again
+  ConfigTree.subagentsUnder(
+    walk,
+    [walk.projectsDir, session.projectKey, session.sessionId, "subagents"].join(path.sep)
+  )
     .map((agent) => agent.file)
 
 /**
@@ -216,12 +226,13 @@ const metaFile = (file: string): { readonly size: number; readonly mtime: number
 /**
  * Every file an import of the whole config directory reads (see {@link PlainImport}), in the
  * import's order: each session's transcript, then each of its subagents' transcript followed by
- * that subagent's metadata; `undefined` when not certain.
+ * that subagent's metadata; `undefined` when not certain. With `cacheDir` (`$ACX_HOME/cache`), the
+ * walk lists through the project index kept there (`ProjectIndex`).
  *
  * @since 0.4.0
  * @category listing
  */
-export const importFiles = (configDir: string): PlainImport | undefined =>
+export const importFiles = (configDir: string, cacheDir?: string | undefined): PlainImport | undefined =>
   certain(configDir, (walk) => {
     const projectsDir = walk.projectsDir
     // every path here is `projectsDir` joined with names (`path.relative` resolves each anew)
@@ -242,7 +253,7 @@ export const importFiles = (configDir: string): PlainImport | undefined =>
       }
     }
     return { sessions, subagents, files }
-  })
+  }, cacheDir)
 
 /**
  * A listed file with the key its entries are stored under: the session's for its transcript, the
@@ -338,18 +349,10 @@ export type WalkedSessions =
 export const walkedSessions = (
   walk: ConfigTree.Walk,
   projectKey: string | undefined,
-  index: SessionIndexCache.IndexOptions
+  index: SessionIndexCache.IndexOptions,
+  found: Array<ConfigTree.TreeSession> | ListingFailure = listed(walk, projectKey)
 ): WalkedSessions => {
-  let found: Array<ConfigTree.TreeSession>
-  try {
-    found = ConfigTree.listedSessions(walk, projectKey)
-  } catch (cause) {
-    if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
-    return {
-      skipped: walk.skipped,
-      failure: { reason: cause.reason, description: cause.description, cause: cause.cause }
-    }
-  }
+  if (!Array.isArray(found)) return { skipped: walk.skipped, failure: found }
   const under = projectKey === undefined ? undefined : path.join(walk.projectsDir, projectKey)
   const run = SessionIndexCache.indexFiles(index, found, under)
   if (run.failure !== undefined) {
@@ -367,6 +370,19 @@ export const walkedSessions = (
   }
 }
 
+// The sessions of the walk, or the failure that stops it.
+const listed = (
+  walk: ConfigTree.Walk,
+  projectKey: string | undefined
+): Array<ConfigTree.TreeSession> | ListingFailure => {
+  try {
+    return ConfigTree.listedSessions(walk, projectKey)
+  } catch (cause) {
+    if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
+    return { reason: cause.reason, description: cause.description, cause: cause.cause }
+  }
+}
+
 /**
  * Where {@link sessionsListing} lists: one project (`project`, a project key) or every one,
  * following symbolic links out of the config directory or not, caching metadata in `cacheDir`
@@ -380,13 +396,49 @@ export interface SessionsListingOptions {
   readonly followSymlinks?: boolean | undefined
   readonly cacheDir?: string | undefined
   readonly limits?: SessionIndexCache.IndexOptions["limits"]
+  /** At most this many rows, the last active first (`acx sessions --limit`). */
+  readonly limit?: number | undefined
+  /**
+   * Whether the caller keeps what it would print for the walk's digest (see
+   * {@link sessionsListing}): then nothing past the walk is read.
+   */
+  readonly keeps?: ((digest: string) => boolean) | undefined
+}
+
+/**
+ * A digest of what a listing's rows are made of, from its walk alone: each transcript's path,
+ * size and mtime as the walk's `stat` said them (the listing cache's own key), the cache's
+ * version and the project asked for. Equal digests mean equal rows, as long as the code that
+ * makes them is the same (the caller keys on its build). `undefined` without an index (the
+ * walk's stats), or when the walk left a path out or met a link (their warnings are the full
+ * listing's to say).
+ *
+ * @since 0.7.0
+ * @category sessions
+ */
+export const listingDigest = (
+  walk: ConfigTree.Walk,
+  found: ReadonlyArray<ConfigTree.TreeSession>,
+  projectKey: string | undefined
+): string | undefined => {
+  const stats = walk.stats
+  if (stats === undefined || walk.skipped.length > 0 || walk.links > 0) return undefined
+  const hash = createHash("sha256").update(JSON.stringify([SessionIndexCache.VERSION, walk.projectsDir, projectKey]))
+  for (const session of found) {
+    const stat = stats.get(session.file)
+    if (stat === undefined) return undefined
+    hash.update(`\n${session.file}\0${stat.size}\0${stat.mtimeMs}`)
+  }
+  return hash.digest("hex")
 }
 
 /**
  * What `acx sessions` prints for a config directory: its `rows` (`ListingRows.rows`, each
  * project from its working directory, this machine's), the paths left out with their words
- * (each warned about once: `ListingWarnings.skippedWarning`), or the `failure` that stops it.
- * `configDir` is absolute and exists.
+ * (each warned about once: `ListingWarnings.skippedWarning`), or the `failure` that stops it;
+ * and the walk's `digest` ({@link listingDigest}), under which the caller may keep what it
+ * printed. When `options.keeps` says the caller keeps output for that digest, the listing stops
+ * after the walk (`kept`: no row read). `configDir` is absolute and exists.
  *
  * @since 0.5.0
  * @category sessions
@@ -398,18 +450,31 @@ export const sessionsListing = (
   readonly rows: Array<ListingRows.ListedSession>
   readonly skipped: ReadonlyArray<ConfigTree.Skipped>
   readonly failure?: ListingFailure | undefined
+  readonly digest?: string | undefined
+  readonly kept?: boolean | undefined
 } => {
-  const walk = ConfigTree.walkOf(configDir, options.followSymlinks === true)
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks === true, options.cacheDir)
   const cacheFile = options.cacheDir === undefined
     ? undefined
     : SessionIndexCache.cacheFileFor(options.cacheDir, walk.projectsDir)
-  const listed = walkedSessions(walk, options.project, {
+  const found = listed(walk, options.project)
+  // only for a caller that keeps what it prints (`acx sessions`' table)
+  const digest = options.keeps !== undefined && Array.isArray(found)
+    ? listingDigest(walk, found, options.project)
+    : undefined
+  if (digest !== undefined && options.keeps?.(digest) === true) {
+    ConfigTree.saveIndex(walk)
+    return { rows: [], skipped: [], digest, kept: true }
+  }
+  const walked = walkedSessions(walk, options.project, {
     projectsDir: walk.projectsDir,
     cacheFile,
     limits: options.limits
-  })
+  }, found)
+  ConfigTree.saveIndex(walk)
   const seen = new Set<string>()
-  const skipped = listed.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
-  if (listed.failure !== undefined) return { rows: [], skipped, failure: listed.failure }
-  return { rows: ListingRows.rows(listed.sessions, ProjectOrigin.originsOfSessions(listed.sessions)), skipped }
+  const skipped = walked.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+  if (walked.failure !== undefined) return { rows: [], skipped, failure: walked.failure, digest }
+  const origins = ProjectOrigin.originsOfSessions(walked.sessions)
+  return { rows: ListingRows.rows(walked.sessions, origins, options.limit), skipped, digest }
 }

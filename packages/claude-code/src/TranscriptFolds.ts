@@ -15,13 +15,12 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as StatsFold from "@acx/convert/StatsFold"
 import type * as StatsReport from "@acx/convert/StatsReport"
 import { paths } from "@acx/environment/AcxHome"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
-import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
+import * as FoldCache from "./internal/foldCache.js"
+import { timeZone } from "./internal/statsCache.js"
 import { type FoldDone, type FoldJob, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
 
 /**
@@ -95,57 +94,8 @@ export class FoldFailure extends Error {
   }
 }
 
-// 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret); 3: the
-// folds keep figures per UTC hour (BillingWindows)
-const CACHE_VERSION = 3
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
-
-interface CacheEntry {
-  readonly size: number
-  readonly mtimeMs: number
-  readonly offset: number
-  readonly mark: string
-  readonly state: unknown
-  /** The byte offset of the file's first malformed line, if any. */
-  readonly malformedAt?: number | undefined
-}
-
-const isEntry = (value: unknown): value is CacheEntry => {
-  if (typeof value !== "object" || value === null) return false
-  const entry = value as { readonly [key: string]: unknown }
-  return typeof entry["size"] === "number" && typeof entry["mtimeMs"] === "number" &&
-    typeof entry["offset"] === "number" && typeof entry["mark"] === "string" && entry["offset"] <= entry["size"] &&
-    (entry["malformedAt"] === undefined || typeof entry["malformedAt"] === "number")
-}
-
-/**
- * The cache file of a scope in `cacheDir`.
- *
- * @since 0.4.0
- * @category cache
- */
-export const cacheFileOf = (cacheDir: string, scope: string): string => path.join(cacheDir, `stats-${fnv(scope)}.json`)
-
-// Anything unexpected (missing, unreadable, not JSON, another version) is an empty cache.
-const readCache = (file: string, pricing: string): { [file: string]: CacheEntry } => {
-  try {
-    const json = JSON.parse(fs.readFileSync(file, "utf8")) as {
-      readonly version?: unknown
-      readonly pricing?: unknown
-      readonly timeZone?: unknown
-      readonly files?: unknown
-    }
-    if (json.version !== CACHE_VERSION || json.pricing !== pricing || json.timeZone !== timeZone()) return {}
-    const files = json.files
-    if (typeof files !== "object" || files === null) return {}
-    const out: { [file: string]: CacheEntry } = {}
-    for (const [name, entry] of Object.entries(files)) if (isEntry(entry)) out[name] = entry
-    return out
-  } catch {
-    return {}
-  }
-}
 
 // The worker script: beside this module when built (`internal/…js`), or the CLI bundle's own.
 const workerScript = (): URL | undefined => {
@@ -212,10 +162,10 @@ interface Planned {
 
 // What each file needs: its cached fold as it is, a fold on from the cached offset, or a fold from
 // the start; and the files to skip.
-const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: string]: CacheEntry }) => {
+const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: string]: FoldCache.CacheEntry }) => {
   const skipped: Array<{ readonly file: string; readonly reason: string }> = []
   const jobs: Array<Planned> = []
-  const entries = new Array<CacheEntry | undefined>(files.length)
+  const entries = new Array<FoldCache.CacheEntry | undefined>(files.length)
   const tails = new Array<string | undefined>(files.length)
   const states = new Array<StatsFold.FoldState | undefined>(files.length)
   let appended = 0
@@ -259,31 +209,6 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
   return { skipped, jobs, entries, tails, states, appended, bytesToRead }
 }
 
-// The cache after a run: every file's entry (with `complete`, only theirs), written when anything
-// changed; the warning to show when it could not be written.
-const saveCache = (
-  cacheFile: string,
-  run: {
-    readonly files: ReadonlyArray<TranscriptFile>
-    readonly entries: ReadonlyArray<CacheEntry | undefined>
-    readonly cached: { readonly [file: string]: CacheEntry }
-    readonly fingerprint: string
-    readonly scope: FoldScope
-    readonly folded: number
-  }
-): string | undefined => {
-  const { cached, entries, files, fingerprint, folded, scope } = run
-  if (folded === 0 && !scope.complete) return undefined
-  const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
-  for (const [index, item] of files.entries()) {
-    const entry = entries[index]
-    if (entry !== undefined) kept[item.file] = entry
-  }
-  const changed = folded > 0 || Object.keys(kept).length !== Object.keys(cached).length
-  if (!changed) return undefined
-  return writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
-}
-
 /**
  * Folds `files` (see the module doc), with `options.pricing`. Rejects with a {@link FoldFailure}
  * when a transcript cannot be read or a worker fails; a file that is gone or not a regular file
@@ -300,8 +225,8 @@ export const foldTranscripts = async (
   const pricing = options.pricing
   const fingerprint = Pricing.fingerprint(pricing)
   const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
-  const cacheFile = cacheDir === null ? undefined : cacheFileOf(cacheDir, scope.scope)
-  const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
+  const cacheFile = cacheDir === null ? undefined : FoldCache.cacheFileOf(cacheDir, scope.scope)
+  const cached = cacheFile === undefined ? {} : FoldCache.readCache(cacheFile, fingerprint)
   const { appended, bytesToRead, entries, jobs, skipped, states, tails } = plan(files, cached)
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
@@ -364,7 +289,7 @@ export const foldTranscripts = async (
   }
   const cacheWarning = cacheFile === undefined
     ? undefined
-    : saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
+    : FoldCache.saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
   return {
     folds,
     skipped,
@@ -381,41 +306,27 @@ export const foldTranscripts = async (
 }
 
 /**
+ * The cache file of a scope in `cacheDir`.
+ *
+ * @since 0.4.0
+ * @category cache
+ */
+export const cacheFileOf: (cacheDir: string, scope: string) => string = FoldCache.cacheFileOf
+
+/**
  * A digest of everything a run over `files` that folds nothing reads: each file's path, size and
  * mtime, the cache file's size and mtime, the prices and the time zone; `undefined` when a file
- * or the cache cannot be `stat`ed. Equal digests before and after a run mean the run saw one
+ * or the cache cannot be `stat`ed; a file `known` holds is taken as it says (what the walk's
+ * `stat` said this run: `ConfigTree.Walk.stats`). Equal digests before and after a run mean the run saw one
  * state; a later equal digest means a run now would read the same and report the same, so a
  * report kept under the digest (the CLI's warm `acx stats`) can be printed without folding.
  *
  * @since 0.4.0
  * @category cache
  */
-export const stateDigest = (
+export const stateDigest: (
   files: ReadonlyArray<TranscriptFile>,
   scope: FoldScope,
-  options: FoldOptions
-): string | undefined => {
-  const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
-  if (cacheDir === null) return undefined
-  const hash = createHash("sha256")
-  const cacheFile = cacheFileOf(cacheDir, scope.scope)
-  try {
-    for (const file of [cacheFile, ...files.map((item) => item.file)]) {
-      const stat = fs.statSync(file)
-      if (!stat.isFile()) return undefined
-      hash.update(`${JSON.stringify([file, stat.size, stat.mtimeMs])}\n`)
-    }
-  } catch {
-    return undefined
-  }
-  hash.update(
-    JSON.stringify([
-      scope.scope,
-      scope.complete,
-      files.map((item) => item.kind),
-      Pricing.fingerprint(options.pricing),
-      timeZone()
-    ])
-  )
-  return hash.digest("hex")
-}
+  options: FoldOptions,
+  known?: ReadonlyMap<string, { readonly size: number; readonly mtimeMs: number }> | undefined
+) => string | undefined = FoldCache.stateDigest

@@ -70,6 +70,81 @@ describe("acx stats over a config directory", () => {
 })
 
 describe("acx sessions over a config directory", () => {
+  it("--limit N (-n N) prints the N last active sessions, as the full list orders them", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const home = freshHome()
+    const all = await acx(["sessions", "--json"], home)
+    expect(all.code, all.stderr).toBe(0)
+    const rows = JSON.parse(all.stdout) as Array<{ sessionId: string }>
+    expect(rows.length).toBeGreaterThan(2)
+    const limited = await acx(["sessions", "--json", "--limit", "2"], home)
+    expect(limited.code, limited.stderr).toBe(0)
+    expect(JSON.parse(limited.stdout)).toEqual(rows.slice(0, 2))
+    // the table's columns are as wide as the rows shown: the rows are told by their session ids
+    const ids = (stdout: string) => stdout.trim().split("\n").map((line) => line.split(" ")[0])
+    const table = await acx(["sessions"], home)
+    const short = await acx(["sessions", "-n", "1"], home)
+    expect(ids(short.stdout)).toEqual(ids(table.stdout).slice(0, 2))
+    expect(ids(short.stdout)).toEqual(["SESSION", rows[0]!.sessionId])
+    const more = await acx(["sessions", "--json", "-n", String(rows.length + 5)], home)
+    expect(JSON.parse(more.stdout)).toEqual(rows)
+    const zero = await acx(["sessions", "--limit", "0"], home)
+    expect([zero.code, zero.stderr, zero.stdout]).toEqual([2, "acx: --limit: expected 1 or more, got 0\n", ""])
+  })
+
+  it(
+    "prints the table it kept while nothing listed changed, reading no row",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const home = freshHome()
+      const cold = await acx(["sessions"], home)
+      expect(cold.code, cold.stderr).toBe(0)
+      const cache = path.join(home, "cache")
+      const listingCache = fs.readdirSync(cache).find((name) => name.startsWith("sessions-"))!
+      // the listing's own cache made unreadable: a run that reads rows rebuilds it
+      fs.writeFileSync(path.join(cache, listingCache), "{not json")
+      const warm = await acx(["sessions"], home)
+      expect([warm.code, warm.stderr, warm.stdout]).toEqual([0, "", cold.stdout])
+      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).toBe("{not json")
+      // --json is never kept: it reads the rows (and rebuilds the cache)
+      expect((await acx(["sessions", "--json"], home)).code).toBe(0)
+      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).not.toBe("{not json")
+      // a grown transcript, a new one, a limit: what a fresh home prints
+      const session = built.sessions[0]!
+      fs.appendFileSync(session.file, fs.readFileSync(session.file, "utf8").split("\n")[0] + "\n")
+      const copy = path.join(path.dirname(session.file), "99999999-0000-4000-8000-000000000002.jsonl")
+      fs.copyFileSync(session.file, copy)
+      for (const args of [["sessions"], ["sessions", "-n", "2"]]) {
+        const after = await acx(args, home)
+        expect(after.stdout).toBe((await acx(args, freshHome())).stdout)
+        expect((await acx(args, home)).stdout).toBe(after.stdout)
+      }
+      expect((await acx(["sessions"], home)).stdout).toContain("99999999-0000-4000-8000-000000000002")
+    }
+  )
+
+  it("keeps one project index file per project, read by sessions, stats and sync alike", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const home = freshHome()
+    expect((await acx(["sessions"], home)).code).toBe(0)
+    const cache = path.join(home, "cache")
+    const indexDirs = fs.readdirSync(cache).filter((name) => /^index-[0-9a-f]{16}$/.test(name))
+    expect(indexDirs).toHaveLength(1)
+    const projects = new Set(built.sessions.map((session) => path.basename(path.dirname(session.file))))
+    const files = fs.readdirSync(path.join(cache, indexDirs[0]!))
+    expect(files).toHaveLength(projects.size)
+    const kept = files.map((name) =>
+      JSON.parse(fs.readFileSync(path.join(cache, indexDirs[0]!, name), "utf8")) as { projectKey: string }
+    )
+    expect(new Set(kept.map((file) => file.projectKey))).toEqual(projects)
+    // stats walks through the same index: it lists the same projects, and prints what a fresh home prints
+    const stats = await acx(["stats", "--json"], home)
+    expect(stats.stdout).toBe((await acx(["stats", "--json"], freshHome())).stdout)
+    expect(fs.readdirSync(cache).filter((name) => name.startsWith("index-"))).toEqual(indexDirs)
+  })
+
   it("lists a tree with a link: the warning once, every other session", { timeout: TEST_TIMEOUT_MS }, async () => {
     const home = freshHome()
     const before = await acx(["sessions", "--json"], home)

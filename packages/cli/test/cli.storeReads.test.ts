@@ -143,6 +143,29 @@ describe("acx sessions --from sqlite:", () => {
     for (const session of built.sessions) expect(table).toContain(session.sessionId)
   })
 
+  it("--limit N (-n N): the N last active rows, read from the catalog and through the store alike", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const newer = copy("newer-limit.db")
+    edit(
+      newer,
+      "INSERT INTO acx_session_store_migrations (migration_id, name) SELECT max(migration_id) + 1, 'later' FROM acx_session_store_migrations"
+    )
+    // a current store is read from its catalog without Effect; one of a later schema through the store
+    for (const spec of [`sqlite:${file}`, `sqlite:${newer}`]) {
+      const all = JSON.parse((await acxInProcess(["sessions", "--from", spec, "--json"])).stdout) as Array<unknown>
+      expect(all.length).toBeGreaterThan(2)
+      for (const args of [["--limit", "2"], ["-n", "2"]]) {
+        const result = await acxInProcess(["sessions", "--from", spec, "--json", ...args])
+        expect(result.code, result.stderr).toBe(0)
+        expect(JSON.parse(result.stdout)).toEqual(all.slice(0, 2))
+      }
+      const table = (await acxInProcess(["sessions", "--from", spec, "-n", "1"])).stdout.trim().split("\n")
+      expect(table).toHaveLength(2)
+      expect(table[1]).toContain((all[0] as { sessionId: string }).sessionId)
+    }
+  })
+
   it("resolves a relative file against the working directory", { timeout: TEST_TIMEOUT_MS }, async () => {
     const result = await acxInProcess(["sessions", "--from", "sqlite:current.db", "--json"], { cwd: root })
     expect(result.code, result.stderr).toBe(0)

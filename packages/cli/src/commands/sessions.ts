@@ -58,7 +58,12 @@ const fromStore = async (options: SessionsOptions & { readonly from: string }, i
  * @since 0.6.0
  * @category commands
  */
-export const run: CommandRun<SessionsOptions> = async (options, io) =>
-  options.from === undefined
+export const run: CommandRun<SessionsOptions> = async (options, io) => {
+  if (options.limit !== undefined && options.limit < 1) {
+    io.stderr(`acx: --limit: expected 1 or more, got ${options.limit}\n`)
+    return 2
+  }
+  return options.from === undefined
     ? (await configDirReads()).listConfigDir(options, io)
     : fromStore({ ...options, from: options.from }, io)
+}

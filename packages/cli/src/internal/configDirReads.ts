@@ -13,6 +13,7 @@ import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as StatsPricing from "@acx/claude-code/StatsPricing"
+import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
 import type * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
@@ -55,10 +56,12 @@ const pricesOf = async (io: CommandIo, refused: Refusal): Promise<Pricing.Pricin
 }
 
 // The transcripts to fold and the walk's left-out paths, or the listing's failure in the user's words.
-const transcriptsOf = (configDir: string, options: StatsOptions) => {
-  const walk = ConfigTree.walkOf(configDir, options.followSymlinks)
+const transcriptsOf = (configDir: string, options: StatsOptions, cacheDir: string) => {
+  const walk = ConfigTree.walkOf(configDir, options.followSymlinks, cacheDir)
   try {
-    return { walk, files: PlainListing.walkedTranscripts(walk, options.project) }
+    const files = PlainListing.walkedTranscripts(walk, options.project)
+    ConfigTree.saveIndex(walk)
+    return { walk, files }
   } catch (cause) {
     if (!(cause instanceof ConfigTree.TreeFailure)) throw cause
     return { walk, failure: failureWords(walk.projectsDir, options.project, cause) }
@@ -87,7 +90,7 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   if ("problem" in found) return fail(io, { message: found.problem })
   const pricing = await pricesOf(io, refused)
   if (typeof pricing === "number") return pricing
-  const listed = transcriptsOf(found.resolved, options)
+  const listed = transcriptsOf(found.resolved, options, homeOf(io).cache)
   for (const skipped of listed.walk.skipped) io.stderr(`${ListingWarnings.skippedWarning(skipped)}\n`)
   if (listed.failure !== undefined) return fail(io, { _tag: "ClaudeProjectsError", description: listed.failure })
   const { projectsDir } = listed.walk
@@ -97,7 +100,9 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
   const { cache } = homeOf(io)
   const key = JSON.stringify([options.by, options.json, options.since ?? null, options.until ?? null])
   const summaryFile = KeptReport.summaryFileOf(cache, projectsDir, key)
-  const before = keeps ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }) : undefined
+  const before = keeps
+    ? TranscriptFolds.stateDigest(listed.files, scope, { pricing, cacheDir: cache }, listed.walk.stats)
+    : undefined
   const kept = before === undefined ? undefined : KeptReport.keptOutput(summaryFile, before, key)
   if (kept !== undefined) {
     await io.stdout(`${kept}\n`)
@@ -141,22 +146,65 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   }
   const projectsDir = path.join(found.resolved, "projects")
   const { project } = options
-  const { failure, rows, skipped } = PlainListing.sessionsListing(found.resolved, {
+  const kept = keptTable(homeOf(io).cache, projectsDir, options)
+  const listing = PlainListing.sessionsListing(found.resolved, {
     project,
     followSymlinks: options.followSymlinks,
-    cacheDir: homeOf(io).cache
+    cacheDir: homeOf(io).cache,
+    limit: options.limit,
+    keeps: kept?.keeps
   })
+  if (listing.kept === true && kept?.output !== undefined) {
+    await io.stdout(`${kept.output}\n`)
+    return 0
+  }
+  const { digest, failure, rows, skipped } = listing
   for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
   if (failure !== undefined) {
     const description = failureWords(projectsDir, project, failure)
     return fail(io, { _tag: "ClaudeProjectsError", description, cause: failure.cause })
   }
-  await io.stdout(`${
-    options.json
-      ? format.json(rows)
-      : rows.length === 0
-      ? `no sessions ${listingPlace(projectsDir, project, false)}`
-      : sessionsTable(rows, { sizes: true })
-  }\n`)
+  const output = options.json
+    ? format.json(rows)
+    : rows.length === 0
+    ? `no sessions ${listingPlace(projectsDir, project, false)}`
+    : sessionsTable(rows, { sizes: true })
+  await io.stdout(`${output}\n`)
+  // the table, kept for the walk's digest while nothing was left out (`PlainListing.listingDigest`)
+  if (kept !== undefined && digest !== undefined && skipped.length === 0 && rows.length > 0) {
+    KeptReport.keepOutput(kept.file, digest, kept.request, output)
+  }
   return 0
+}
+
+interface KeptTable {
+  readonly file: string
+  readonly request: string
+  /** The kept table, once `keeps` found it. */
+  output: string | undefined
+  readonly keeps: (digest: string) => boolean
+}
+
+/**
+ * The table `acx sessions` keeps (not `--json`: its rows name each project by its working
+ * directory's repository, which the walk does not see): its file, what it is kept for (the build,
+ * the project, the limit, the time zone its times are printed in), and the check the listing asks
+ * after its walk, which loads the kept table when its digest is the walk's.
+ */
+const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptions) => {
+  if (options.json) return undefined
+  const request = JSON.stringify([
+    "sessions",
+    KeptReport.BUILD,
+    options.project ?? null,
+    options.limit ?? null,
+    StoreStatsCache.zone()
+  ])
+  const kept: KeptTable = {
+    file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),
+    request,
+    output: undefined,
+    keeps: (digest) => (kept.output = KeptReport.keptOutput(kept.file, digest, request)) !== undefined
+  }
+  return kept
 }

@@ -148,7 +148,8 @@ export const sessionsOfStore = async (
   if (options.project !== undefined && read.rows.length === 0) return fail(io, `no sessions ${place}`)
   const list = ListingRows.rows(
     read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row))),
-    read.origins
+    read.origins,
+    options.limit
   )
   await io.stdout(`${storeListing(list, { json: options.json, place })}\n`)
   return 0

@@ -119,7 +119,7 @@ const unchangedResult = (
   const machine = options.machine ?? OriginNames.machineName(os.hostname())
   const recorded = readRecorded(file, OriginNames.sourceOf(machine, projectsDir))
   if (recorded === undefined) return undefined
-  const listing = PlainListing.importFiles(configDir)
+  const listing = PlainListing.importFiles(configDir, acxPaths(io).cache)
   if (listing === undefined) return undefined
   const result = UnchangedSync.unchangedImport(
     listing,

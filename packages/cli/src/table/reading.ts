@@ -9,7 +9,19 @@ import { configDir, followSymlinks, from, groupings, json, project, since, store
 export const sessions: CommandSpec = {
   name: "sessions",
   description: "List the sessions of a Claude Code config directory, last active first",
-  options: [configDir, from, project, json, followSymlinks],
+  options: [
+    configDir,
+    from,
+    project,
+    {
+      name: "limit",
+      alias: "n",
+      type: "integer",
+      description: "At most this many sessions, the last active first (default: every one)"
+    },
+    json,
+    followSymlinks
+  ],
   load: () => import("../commands/sessions.js").then((m) => m.run)
 }
 

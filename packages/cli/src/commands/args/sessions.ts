@@ -17,4 +17,6 @@ export interface SessionsOptions {
   readonly project: string | undefined
   readonly json: boolean
   readonly followSymlinks: boolean
+  /** At most this many rows, the last active first (absent: every one). */
+  readonly limit?: number | undefined
 }

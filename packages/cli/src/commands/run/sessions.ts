@@ -29,7 +29,7 @@ export const sessionsTable = table
  * @since 0.1.0
  * @category handlers
  */
-export const run = ({ from, json, project }: SessionsOptions & { readonly from: string }) =>
+export const run = ({ from, json, limit, project }: SessionsOptions & { readonly from: string }) =>
   Effect.gen(function*() {
     const { openStore, storeProjects } = yield* Effect.promise(storeSource)
     const opened = yield* openStore(from)
@@ -37,7 +37,7 @@ export const run = ({ from, json, project }: SessionsOptions & { readonly from: 
     const listed = yield* projects.listSessions(project)
     const origins = yield* StatsOrigins.ofStore(opened.store, project)
     // the rows and the order of the page's list (`GET /api/sessions`) too
-    const list = SessionListing.rows(listed, origins)
+    const list = SessionListing.rows(listed, origins, limit)
     yield* Console.log(storeListing(list, { json, place: listingPlace(projects, project) }))
   }).pipe(Effect.scoped)
 
