@@ -148,7 +148,7 @@ const dirRows = (scale: Scale, ccusage: string | undefined): Array<Row> => {
   if (wanted("new-transcript")) {
     const runs = repeat(() =>
       withNewTranscript(scale.configDir, (sessionId) => {
-        const run = scale.acx(["sessions", "--json"], scale.warmHome)
+        const run = scale.acx(["sessions"], scale.warmHome)
         if (!run.stdout.includes(sessionId)) throw new Error(`the new transcript ${sessionId} is not listed`)
         return run
       })
