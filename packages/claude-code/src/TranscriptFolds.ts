@@ -21,8 +21,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { fnv, timeZone, writeCache } from "./internal/statsCache.js"
-import { type FoldDone, type FoldJob, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
+import { fnv, timeZone, writeCacheText } from "./internal/statsCache.js"
+import { type FoldJob, type FoldResult, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
+import type { PoolData, PoolMessage } from "./internal/transcriptStatsWorker.js"
 
 /**
  * A transcript file to fold, and the session it belongs to.
@@ -156,19 +157,20 @@ const workerScript = (): URL | undefined => {
   return undefined
 }
 
-// `onDone` takes each result as it arrives: the calling thread is idle meanwhile, and what it does
-// with a result then is off the run's critical path.
+// The pool: `size` threads take the jobs in order from a shared counter (none waits for this
+// thread to hand it work) and send results in batches; `onDone` takes each as it arrives, while
+// the threads fold on.
 const runInWorkers = (
   script: URL,
   size: number,
   jobs: ReadonlyArray<FoldJob>,
   pricing: Pricing.PricingTable,
-  onDone: (id: number, done: FoldDone) => void
-): Promise<Array<FoldDone>> =>
+  onDone: (result: FoldResult) => void
+): Promise<void> =>
   new Promise((resolve, reject) => {
-    const results = new Array<FoldDone>(jobs.length)
+    const data: PoolData = { pricing, jobs, next: new SharedArrayBuffer(4) }
     const workers: Array<Worker> = []
-    let next = 0
+    let ended = 0
     let finished = 0
     let failed = false
     const stop = () => Promise.all(workers.map((worker) => worker.terminate()))
@@ -177,31 +179,55 @@ const runInWorkers = (
       failed = true
       void stop().finally(() => reject(error))
     }
-    const feed = (worker: Worker) => {
-      if (next >= jobs.length) return
-      const id = next++
-      worker.postMessage({ id, job: jobs[id] })
+    const take = (message: PoolMessage) => {
+      if (failed) return
+      if (message._tag === "Failed") return fail(new Error(message.error))
+      if (message._tag === "End") ended++
+      else {
+        for (const result of message.results) onDone(result)
+        finished += message.results.length
+      }
+      if (ended === workers.length) {
+        if (finished !== jobs.length) return fail(new Error(`${jobs.length - finished} jobs not folded`))
+        void stop().then(() => resolve(), reject)
+      }
     }
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(script, { workerData: { pricing } })
+      const worker = new Worker(script, { workerData: data })
       workers.push(worker)
-      worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
-        if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
-        results[message.id] = message.done
-        finished++
-        // the next job first: the worker folds while this thread takes the result
-        if (finished < jobs.length) feed(worker)
+      worker.on("message", (message: PoolMessage) => {
         try {
-          onDone(message.id, message.done)
+          take(message)
         } catch (cause) {
-          return fail(cause instanceof Error ? cause : new Error(String(cause)))
+          fail(cause instanceof Error ? cause : new Error(String(cause)))
         }
-        if (finished === jobs.length) void stop().then(() => resolve(results), reject)
       })
       worker.on("error", fail)
-      feed(worker)
+      // a thread ends by itself once it sent its End (code 0); any other end before that is a failure
+      worker.on("exit", (code) => {
+        if (code !== 0 && ended < workers.length) fail(new Error(`a worker thread stopped (exit code ${code})`))
+      })
     }
   })
+
+// A file's cache entry after the run: the one it had, kept as it is, or the one this run folded,
+// as JSON text (a worker's fold arrives as text and is written as it came, never parsed for it).
+interface Slot {
+  readonly offset: number
+  readonly malformedAt: number | undefined
+  readonly entry: CacheEntry | string
+}
+
+// A folded file's cache entry as JSON: what `JSON.stringify` of a `CacheEntry` writes, with the
+// fold's text as it came.
+const entryText = (
+  entry: Omit<CacheEntry, "state" | "malformedAt">,
+  malformedAt: number | undefined,
+  state: string
+): string =>
+  `{"size":${entry.size},"mtimeMs":${entry.mtimeMs},"offset":${entry.offset},"mark":${
+    JSON.stringify(entry.mark)
+  },"state":${state}${malformedAt === undefined ? "" : `,"malformedAt":${malformedAt}`}}`
 
 interface Planned {
   readonly job: FoldJob
@@ -215,7 +241,7 @@ interface Planned {
 const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: string]: CacheEntry }) => {
   const skipped: Array<{ readonly file: string; readonly reason: string }> = []
   const jobs: Array<Planned> = []
-  const entries = new Array<CacheEntry | undefined>(files.length)
+  const slots = new Array<Slot | undefined>(files.length)
   const tails = new Array<string | undefined>(files.length)
   const states = new Array<StatsFold.FoldState | undefined>(files.length)
   let appended = 0
@@ -235,7 +261,7 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
     const hit = Object.hasOwn(cached, item.file) ? cached[item.file] : undefined
     const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
     if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
-      entries[index] = hit
+      slots[index] = { offset: hit.offset, malformedAt: hit.malformedAt, entry: hit }
       states[index] = state
       // the unfinished last line is not in the cached fold: folded again, as on the cold run
       tails[index] = tailAt(item.file, hit.offset, hit.size)
@@ -256,32 +282,39 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
   }
   // biggest first, so no worker is left with one large file at the end
   jobs.sort((a, b) => b.bytes - a.bytes)
-  return { skipped, jobs, entries, tails, states, appended, bytesToRead }
+  return { skipped, jobs, slots, tails, states, appended, bytesToRead }
 }
 
 // The cache after a run: every file's entry (with `complete`, only theirs), written when anything
-// changed; the warning to show when it could not be written.
+// changed; the warning to show when it could not be written. The entries' text is joined as it is.
 const saveCache = (
   cacheFile: string,
   run: {
     readonly files: ReadonlyArray<TranscriptFile>
-    readonly entries: ReadonlyArray<CacheEntry | undefined>
+    readonly slots: ReadonlyArray<Slot | undefined>
     readonly cached: { readonly [file: string]: CacheEntry }
     readonly fingerprint: string
     readonly scope: FoldScope
     readonly folded: number
   }
 ): string | undefined => {
-  const { cached, entries, files, fingerprint, folded, scope } = run
+  const { cached, files, fingerprint, folded, scope, slots } = run
   if (folded === 0 && !scope.complete) return undefined
-  const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
+  const kept = new Map<string, CacheEntry | string>()
+  if (!scope.complete) for (const [name, entry] of Object.entries(cached)) kept.set(name, entry)
   for (const [index, item] of files.entries()) {
-    const entry = entries[index]
-    if (entry !== undefined) kept[item.file] = entry
+    const slot = slots[index]
+    if (slot !== undefined) kept.set(item.file, slot.entry)
   }
-  const changed = folded > 0 || Object.keys(kept).length !== Object.keys(cached).length
+  const changed = folded > 0 || kept.size !== Object.keys(cached).length
   if (!changed) return undefined
-  return writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+  const entries: Array<string> = []
+  for (const [name, entry] of kept) {
+    entries.push(`${JSON.stringify(name)}:${typeof entry === "string" ? entry : JSON.stringify(entry)}`)
+  }
+  kept.clear()
+  const head = JSON.stringify({ version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone() }).slice(0, -1)
+  return writeCacheText(cacheFile, `${head},"files":{${entries.join(",")}}}`)
 }
 
 /**
@@ -302,69 +335,68 @@ export const foldTranscripts = async (
   const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
   const cacheFile = cacheDir === null ? undefined : cacheFileOf(cacheDir, scope.scope)
   const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
-  const { appended, bytesToRead, entries, jobs, skipped, states, tails } = plan(files, cached)
+  const { appended, bytesToRead, jobs, skipped, slots, states, tails } = plan(files, cached)
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
   const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
+  const unreadOf = new Array<string | undefined>(jobs.length)
   // one job's result: its cache entry, its fold restored, its unfinished last line
-  const accept = (i: number, result: FoldDone) => {
-    const item = jobs[i]!
+  const accept = (result: FoldResult, state: StatsFold.FoldState | undefined) => {
+    const item = jobs[result.id]!
     // a file gone or swapped since it was listed: skipped below, in the jobs' order
-    if (result.unread !== undefined) return
+    if (result.unread !== undefined) return void (unreadOf[result.id] = result.unread)
     // a resumed fold keeps the offset its earlier part found first
     const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
     const malformedAt = earlier ?? result.malformedAt
-    entries[item.index] = {
-      size: result.size,
-      mtimeMs: item.mtimeMs,
-      offset: result.offset,
-      mark: result.mark,
-      state: result.state,
-      ...(malformedAt === undefined ? {} : { malformedAt })
-    }
-    states[item.index] = StatsFold.restore(result.state)
+    const entry = { size: result.size, mtimeMs: item.mtimeMs, offset: result.offset, mark: result.mark }
+    slots[item.index] = { offset: result.offset, malformedAt, entry: entryText(entry, malformedAt, result.state) }
+    states[item.index] = state
     tails[item.index] = result.tail
   }
-  let done: Array<FoldDone>
   try {
     if (workers > 0) {
-      const running = runInWorkers(script!, workers, jobs.map((item) => item.job), pricing, accept)
+      const running = runInWorkers(
+        script!,
+        workers,
+        jobs.map((item) => item.job),
+        pricing,
+        (result) => accept(result, StatsFold.restore(JSON.parse(result.state)))
+      )
       // the time zone (ICU's first use) while the workers fold: the cache and the report need it
       timeZone()
-      done = await running
+      await running
     } else {
-      done = jobs.map((item, i) => {
-        const result = runFoldJob(item.job, pricing)
-        accept(i, result)
-        return result
-      })
+      for (const [id, item] of jobs.entries()) {
+        const done = runFoldJob(item.job, pricing)
+        accept({ ...done, id, state: JSON.stringify(done.state) }, StatsFold.restore(done.state))
+      }
     }
   } catch (cause) {
     throw new FoldFailure(workers, cause)
   }
   let unread = 0
   for (const [i, item] of jobs.entries()) {
-    if (done[i]!.unread === undefined) continue
-    skipped.push({ file: item.job.file, reason: done[i]!.unread! })
+    if (unreadOf[i] === undefined) continue
+    skipped.push({ file: item.job.file, reason: unreadOf[i]! })
     unread++
   }
   const folds: Array<StatsReport.FileFold> = []
   const malformedAt: { [file: string]: number } = {}
   const dayOf = StatsFold.localDayOf()
   for (const [index, item] of files.entries()) {
-    const entry = entries[index]
-    if (entry === undefined) continue
-    const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
+    const slot = slots[index]
+    if (slot === undefined) continue
+    const state = states[index] ?? StatsFold.empty()
     const tail = tails[index]
     const before = state.malformed
     if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
-    const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
+    const first = slot.malformedAt ?? (state.malformed > before ? slot.offset : undefined)
     if (first !== undefined) malformedAt[item.file] = first
     folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
   }
   const cacheWarning = cacheFile === undefined
     ? undefined
-    : saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
+    : saveCache(cacheFile, { files, slots, cached, fingerprint, scope, folded: jobs.length })
   return {
     folds,
     skipped,

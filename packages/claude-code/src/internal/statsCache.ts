@@ -23,9 +23,12 @@ export const timeZone = (): string => `${Intl.DateTimeFormat().resolvedOptions()
  * Writes a cache file owner-only, like everything under acx's home (a cache holds folds of the
  * user's sessions); the warning to show when it could not be written, else `undefined`.
  */
-export const writeCache = (file: string, cache: unknown): string | undefined => {
+export const writeCache = (file: string, cache: unknown): string | undefined => writeCacheText(file, JSON.stringify(cache))
+
+/** {@link writeCache} of a cache already written as JSON text. */
+export const writeCacheText = (file: string, json: string): string | undefined => {
   try {
-    writePrivateFile(file, JSON.stringify(cache))
+    writePrivateFile(file, json)
     return undefined
   } catch (cause) {
     return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
