@@ -308,13 +308,19 @@ const saveCache = (
   }
   const changed = folded > 0 || kept.size !== Object.keys(cached).length
   if (!changed) return undefined
-  const entries: Array<string> = []
-  for (const [name, entry] of kept) {
-    entries.push(`${JSON.stringify(name)}:${typeof entry === "string" ? entry : JSON.stringify(entry)}`)
-  }
-  kept.clear()
   const head = JSON.stringify({ version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone() }).slice(0, -1)
-  return writeCacheText(cacheFile, `${head},"files":{${entries.join(",")}}}`)
+  return writeCacheText(cacheFile, cacheParts(head, kept))
+}
+
+// The cache file's text, one entry at a time.
+function* cacheParts(head: string, kept: ReadonlyMap<string, CacheEntry | string>): Generator<string> {
+  yield `${head},"files":{`
+  let first = true
+  for (const [name, entry] of kept) {
+    yield `${first ? "" : ","}${JSON.stringify(name)}:${typeof entry === "string" ? entry : JSON.stringify(entry)}`
+    first = false
+  }
+  yield "}}"
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { writePrivateFile } from "@acx/environment/AcxHome"
+import { writePrivateFileParts } from "@acx/environment/AcxHome"
 
 /** FNV-1a of a string, 8 hex digits: a cache file's name for a scope (a directory, a store). */
 export const fnv = (text: string): string => {
@@ -23,12 +23,12 @@ export const timeZone = (): string => `${Intl.DateTimeFormat().resolvedOptions()
  * Writes a cache file owner-only, like everything under acx's home (a cache holds folds of the
  * user's sessions); the warning to show when it could not be written, else `undefined`.
  */
-export const writeCache = (file: string, cache: unknown): string | undefined => writeCacheText(file, JSON.stringify(cache))
+export const writeCache = (file: string, cache: unknown): string | undefined => writeCacheText(file, [JSON.stringify(cache)])
 
-/** {@link writeCache} of a cache already written as JSON text. */
-export const writeCacheText = (file: string, json: string): string | undefined => {
+/** {@link writeCache} of a cache already written as JSON text, in parts (never joined whole). */
+export const writeCacheText = (file: string, json: Iterable<string>): string | undefined => {
   try {
-    writePrivateFile(file, json)
+    writePrivateFileParts(file, json)
     return undefined
   } catch (cause) {
     return `statistics cache not written (${file}): ${cause instanceof Error ? cause.message : String(cause)}`
