@@ -84,7 +84,7 @@ export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row): RowJson 
   Object.assign(json, row)
   json["firstTimestamp"] = row.firstMs === undefined ? null : new Date(row.firstMs).toISOString()
   json["lastTimestamp"] = row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
-  return json as RowJson
+  return json as unknown as RowJson
 }
 
 /**

@@ -69,6 +69,13 @@ export interface FoldOptions {
   readonly cacheDir?: string | null | undefined
   /** Worker threads; default `os.availableParallelism()`; 0 folds in the calling thread. */
   readonly workers?: number | undefined
+  /**
+   * Takes each file's fold as soon as it and every file before it in `files` are folded (in the
+   * order of `files`, as `StatsReport.reportReducer` needs them), and says whether
+   * `StatsRun.folds` keeps it: a caller that reduces the folds as they come (`acx stats`) never
+   * holds them all. Without it, `folds` keeps every fold.
+   */
+  readonly onFold?: ((fold: StatsReport.FileFold) => boolean) | undefined
 }
 
 /**
@@ -101,6 +108,8 @@ export class FoldFailure extends Error {
 const CACHE_VERSION = 3
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
+// a file this large is folded before the others
+const LARGE_FILE = 1024 * 1024
 
 interface CacheEntry {
   readonly size: number
@@ -280,8 +289,11 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
       job: { file: item.file, kind: item.kind, offset: resumable ? hit.offset : 0, state: resumable ? hit.state : null }
     })
   }
-  // biggest first, so no worker is left with one large file at the end
-  jobs.sort((a, b) => b.bytes - a.bytes)
+  // large files first, biggest first, so no worker is left with one at the end; then the others in
+  // the order of `files`, so folds come back nearly in that order and few wait to be handed on
+  jobs.sort((a, b) =>
+    a.bytes >= LARGE_FILE || b.bytes >= LARGE_FILE ? b.bytes - a.bytes || a.index - b.index : a.index - b.index
+  )
   return { skipped, jobs, slots, tails, states, appended, bytesToRead }
 }
 
@@ -323,6 +335,50 @@ function* cacheParts(head: string, kept: ReadonlyMap<string, CacheEntry | string
   yield "}}"
 }
 
+// Hands each file's fold on in the order of `files`, once it and every file before it are settled
+// (from the cache, folded, or skipped): its unfinished last line folded in (not in the cached
+// fold), the offset of its first malformed line noted, then `onFold`'s (or kept). A fold handed
+// on is let go of here.
+const handover = (
+  files: ReadonlyArray<TranscriptFile>,
+  planned: Pick<ReturnType<typeof plan>, "jobs" | "slots" | "states" | "tails">,
+  pricing: Pricing.PricingTable,
+  onFold: ((fold: StatsReport.FileFold) => boolean) | undefined
+) => {
+  const { jobs, slots, states, tails } = planned
+  const waiting = new Uint8Array(files.length)
+  for (const item of jobs) waiting[item.index] = 1
+  const folds: Array<StatsReport.FileFold> = []
+  const malformedAt: { [file: string]: number } = {}
+  const dayOf = StatsFold.localDayOf()
+  let next = 0
+  const handOn = (index: number) => {
+    const slot = slots[index]
+    if (slot === undefined) return
+    const item = files[index]!
+    const state = states[index] ?? StatsFold.empty()
+    const tail = tails[index]
+    states[index] = undefined
+    tails[index] = undefined
+    const before = state.malformed
+    if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+    const first = slot.malformedAt ?? (state.malformed > before ? slot.offset : undefined)
+    if (first !== undefined) malformedAt[item.file] = first
+    const fold = { file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state }
+    if (onFold === undefined || onFold(fold)) folds.push(fold)
+  }
+  /** Every fold now in order is handed on. */
+  const drain = () => {
+    for (; next < files.length && waiting[next] === 0; next++) handOn(next)
+  }
+  /** The file at `index` is settled. */
+  const settled = (index: number) => {
+    waiting[index] = 0
+    drain()
+  }
+  return { folds, malformedAt, settled, drain }
+}
+
 /**
  * Folds `files` (see the module doc), with `options.pricing`. Rejects with a {@link FoldFailure}
  * when a transcript cannot be read or a worker fails; a file that is gone or not a regular file
@@ -341,7 +397,9 @@ export const foldTranscripts = async (
   const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
   const cacheFile = cacheDir === null ? undefined : cacheFileOf(cacheDir, scope.scope)
   const cached = cacheFile === undefined ? {} : readCache(cacheFile, fingerprint)
-  const { appended, bytesToRead, jobs, skipped, slots, states, tails } = plan(files, cached)
+  const planned = plan(files, cached)
+  const { appended, bytesToRead, jobs, skipped, slots, states, tails } = planned
+  const handed = handover(files, planned, pricing, options.onFold)
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
   const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
@@ -350,7 +408,10 @@ export const foldTranscripts = async (
   const accept = (result: FoldResult, state: StatsFold.FoldState | undefined) => {
     const item = jobs[result.id]!
     // a file gone or swapped since it was listed: skipped below, in the jobs' order
-    if (result.unread !== undefined) return void (unreadOf[result.id] = result.unread)
+    if (result.unread !== undefined) {
+      unreadOf[result.id] = result.unread
+      return handed.settled(item.index)
+    }
     // a resumed fold keeps the offset its earlier part found first
     const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
     const malformedAt = earlier ?? result.malformedAt
@@ -358,8 +419,11 @@ export const foldTranscripts = async (
     slots[item.index] = { offset: result.offset, malformedAt, entry: entryText(entry, malformedAt, result.state) }
     states[item.index] = state
     tails[item.index] = result.tail
+    handed.settled(item.index)
   }
   try {
+    // the files before the first to fold (all of them, when nothing is folded)
+    handed.drain()
     if (workers > 0) {
       const running = runInWorkers(
         script!,
@@ -386,23 +450,10 @@ export const foldTranscripts = async (
     skipped.push({ file: item.job.file, reason: unreadOf[i]! })
     unread++
   }
-  const folds: Array<StatsReport.FileFold> = []
-  const malformedAt: { [file: string]: number } = {}
-  const dayOf = StatsFold.localDayOf()
-  for (const [index, item] of files.entries()) {
-    const slot = slots[index]
-    if (slot === undefined) continue
-    const state = states[index] ?? StatsFold.empty()
-    const tail = tails[index]
-    const before = state.malformed
-    if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
-    const first = slot.malformedAt ?? (state.malformed > before ? slot.offset : undefined)
-    if (first !== undefined) malformedAt[item.file] = first
-    folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
-  }
   const cacheWarning = cacheFile === undefined
     ? undefined
     : saveCache(cacheFile, { files, slots, cached, fingerprint, scope, folded: jobs.length })
+  const { folds, malformedAt } = handed
   return {
     folds,
     skipped,
