@@ -313,7 +313,7 @@ const saveCache = (
   const { cached, files, fingerprint, folded, scope, slots } = run
   if (folded === 0 && !scope.complete) return undefined
   const kept = new Map<string, CacheEntry | string>()
-  if (!scope.complete) for (const [name, entry] of Object.entries(cached)) kept.set(name, entry)
+  if (!scope.complete) { for (const [name, entry] of Object.entries(cached)) kept.set(name, entry) }
   for (const [index, item] of files.entries()) {
     const slot = slots[index]
     if (slot !== undefined) kept.set(item.file, slot.entry)

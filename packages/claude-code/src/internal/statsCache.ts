@@ -23,7 +23,8 @@ export const timeZone = (): string => `${Intl.DateTimeFormat().resolvedOptions()
  * Writes a cache file owner-only, like everything under acx's home (a cache holds folds of the
  * user's sessions); the warning to show when it could not be written, else `undefined`.
  */
-export const writeCache = (file: string, cache: unknown): string | undefined => writeCacheText(file, [JSON.stringify(cache)])
+export const writeCache = (file: string, cache: unknown): string | undefined =>
+  writeCacheText(file, [JSON.stringify(cache)])
 
 /** {@link writeCache} of a cache already written as JSON text, in parts (never joined whole). */
 export const writeCacheText = (file: string, json: Iterable<string>): string | undefined => {

@@ -11,7 +11,7 @@
 import * as ConfigTree from "@acx/claude-code/ConfigTree"
 import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as PlainListing from "@acx/claude-code/PlainListing"
-import * as StatsOutput from "@acx/claude-code/StatsOutput"
+import type * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as StatsPricing from "@acx/claude-code/StatsPricing"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
 import type * as Pricing from "@acx/convert/Pricing"
