@@ -21,7 +21,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { fnv, timeZone, writeCacheText } from "./internal/statsCache.js"
+import { cacheWriter, fnv, timeZone } from "./internal/statsCache.js"
 import { type FoldJob, type FoldResult, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
 import type { PoolData, PoolMessage } from "./internal/transcriptStatsWorker.js"
 
@@ -219,12 +219,12 @@ const runInWorkers = (
     }
   })
 
-// A file's cache entry after the run: the one it had, kept as it is, or the one this run folded,
-// as JSON text (a worker's fold arrives as text and is written as it came, never parsed for it).
+// A file's cache entry after the run: the one it had, kept as it is, or none when this run folded
+// it (that entry is written as it arrives, never held).
 interface Slot {
   readonly offset: number
   readonly malformedAt: number | undefined
-  readonly entry: CacheEntry | string
+  readonly entry: CacheEntry | undefined
 }
 
 // A folded file's cache entry as JSON: what `JSON.stringify` of a `CacheEntry` writes, with the
@@ -297,8 +297,29 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
   return { skipped, jobs, slots, tails, states, appended, bytesToRead }
 }
 
+// The cache file being written: each entry as it comes (a folded file's as its worker's text came,
+// never parsed for it), then `finish` with the entries kept as they were.
+const cacheWriting = (cacheFile: string, fingerprint: string) => {
+  const writer = cacheWriter(cacheFile)
+  writer.write(
+    `${JSON.stringify({ version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone() }).slice(0, -1)},"files":{`
+  )
+  let first = true
+  const entry = (name: string, text: string) => {
+    writer.write(`${first ? "" : ","}${JSON.stringify(name)}:${text}`)
+    first = false
+  }
+  const finish = (kept: ReadonlyMap<string, CacheEntry>): string | undefined => {
+    for (const [name, cacheEntry] of kept) entry(name, JSON.stringify(cacheEntry))
+    writer.write("}}")
+    return writer.commit()
+  }
+  return { entry, finish, abort: writer.abort }
+}
+
 // The cache after a run: every file's entry (with `complete`, only theirs), written when anything
-// changed; the warning to show when it could not be written. The entries' text is joined as it is.
+// changed (a run that folded has written its folds already); the warning to show when it could
+// not be written.
 const saveCache = (
   cacheFile: string,
   run: {
@@ -307,32 +328,24 @@ const saveCache = (
     readonly cached: { readonly [file: string]: CacheEntry }
     readonly fingerprint: string
     readonly scope: FoldScope
-    readonly folded: number
+    readonly writing: ReturnType<typeof cacheWriting> | undefined
   }
 ): string | undefined => {
-  const { cached, files, fingerprint, folded, scope, slots } = run
-  if (folded === 0 && !scope.complete) return undefined
-  const kept = new Map<string, CacheEntry | string>()
-  if (!scope.complete) { for (const [name, entry] of Object.entries(cached)) kept.set(name, entry) }
+  const { cached, files, fingerprint, scope, slots, writing } = run
+  if (writing === undefined && !scope.complete) return undefined
+  const kept = new Map<string, CacheEntry>()
+  if (!scope.complete) {
+    for (const [name, entry] of Object.entries(cached)) kept.set(name, entry)
+  }
   for (const [index, item] of files.entries()) {
     const slot = slots[index]
-    if (slot !== undefined) kept.set(item.file, slot.entry)
+    if (slot === undefined) continue
+    if (slot.entry === undefined) kept.delete(item.file)
+    else kept.set(item.file, slot.entry)
   }
-  const changed = folded > 0 || kept.size !== Object.keys(cached).length
-  if (!changed) return undefined
-  const head = JSON.stringify({ version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone() }).slice(0, -1)
-  return writeCacheText(cacheFile, cacheParts(head, kept))
-}
-
-// The cache file's text, one entry at a time.
-function* cacheParts(head: string, kept: ReadonlyMap<string, CacheEntry | string>): Generator<string> {
-  yield `${head},"files":{`
-  let first = true
-  for (const [name, entry] of kept) {
-    yield `${first ? "" : ","}${JSON.stringify(name)}:${typeof entry === "string" ? entry : JSON.stringify(entry)}`
-    first = false
-  }
-  yield "}}"
+  if (writing !== undefined) return writing.finish(kept)
+  if (kept.size === Object.keys(cached).length) return undefined
+  return cacheWriting(cacheFile, fingerprint).finish(kept)
 }
 
 // Hands each file's fold on in the order of `files`, once it and every file before it are settled
@@ -400,6 +413,7 @@ export const foldTranscripts = async (
   const planned = plan(files, cached)
   const { appended, bytesToRead, jobs, skipped, slots, states, tails } = planned
   const handed = handover(files, planned, pricing, options.onFold)
+  const writing = cacheFile === undefined || jobs.length === 0 ? undefined : cacheWriting(cacheFile, fingerprint)
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
   const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
@@ -416,7 +430,8 @@ export const foldTranscripts = async (
     const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
     const malformedAt = earlier ?? result.malformedAt
     const entry = { size: result.size, mtimeMs: item.mtimeMs, offset: result.offset, mark: result.mark }
-    slots[item.index] = { offset: result.offset, malformedAt, entry: entryText(entry, malformedAt, result.state) }
+    writing?.entry(item.job.file, entryText(entry, malformedAt, result.state))
+    slots[item.index] = { offset: result.offset, malformedAt, entry: undefined }
     states[item.index] = state
     tails[item.index] = result.tail
     handed.settled(item.index)
@@ -442,6 +457,7 @@ export const foldTranscripts = async (
       }
     }
   } catch (cause) {
+    writing?.abort()
     throw new FoldFailure(workers, cause)
   }
   let unread = 0
@@ -452,7 +468,7 @@ export const foldTranscripts = async (
   }
   const cacheWarning = cacheFile === undefined
     ? undefined
-    : saveCache(cacheFile, { files, slots, cached, fingerprint, scope, folded: jobs.length })
+    : saveCache(cacheFile, { files, slots, cached, fingerprint, scope, writing })
   const { folds, malformedAt } = handed
   return {
     folds,

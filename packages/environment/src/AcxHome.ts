@@ -285,36 +285,79 @@ const PART_WRITE = 1024 * 1024
  * @category files
  */
 export const writePrivateFileParts = (file: string, parts: Iterable<string | Uint8Array>): void => {
+  const writer = privateFileWriter(file)
+  try {
+    for (const part of parts) writer.write(part)
+  } catch (error) {
+    writer.abort()
+    throw error
+  }
+  writer.commit()
+}
+
+/**
+ * A file being written as {@link writePrivateFile} writes it, part by part as the caller has
+ * them: `commit` puts it in place, `abort` (or a failed `commit`) leaves the old one.
+ *
+ * @since 0.7.0
+ * @category files
+ */
+export interface PrivateFileWriter {
+  readonly write: (part: string | Uint8Array) => void
+  readonly commit: () => void
+  readonly abort: () => void
+}
+
+/**
+ * Starts writing `file` owner-only and atomically ({@link PrivateFileWriter}).
+ *
+ * @since 0.7.0
+ * @category files
+ */
+export const privateFileWriter = (file: string): PrivateFileWriter => {
   makePrivateDirectory(path.dirname(file))
   const temporary = temporaryNameFor(file)
-  try {
-    const fd = fs.openSync(temporary, "wx", PRIVATE_FILE_MODE)
+  const fd = fs.openSync(temporary, "wx", PRIVATE_FILE_MODE)
+  let open = true
+  let pending: Array<string> = []
+  let size = 0
+  const flush = () => {
+    if (size > 0) writeAll(fd, Buffer.from(pending.join("")))
+    pending = []
+    size = 0
+  }
+  const close = () => {
+    if (open) fs.closeSync(fd)
+    open = false
+  }
+  const abort = () => {
     try {
-      let pending: Array<string> = []
-      let size = 0
-      const flush = () => {
-        if (size > 0) writeAll(fd, Buffer.from(pending.join("")))
-        pending = []
-        size = 0
-      }
-      for (const part of parts) {
-        if (typeof part !== "string") {
-          flush()
-          writeAll(fd, part)
-          continue
-        }
-        pending.push(part)
-        size += part.length
-        if (size >= PART_WRITE) flush()
-      }
-      flush()
+      close()
     } finally {
-      fs.closeSync(fd)
+      fs.rmSync(temporary, { force: true })
     }
-    fs.renameSync(temporary, file)
-  } catch (error) {
-    fs.rmSync(temporary, { force: true })
-    throw error
+  }
+  return {
+    write: (part) => {
+      if (typeof part !== "string") {
+        flush()
+        return writeAll(fd, part)
+      }
+      pending.push(part)
+      size += part.length
+      if (size >= PART_WRITE) flush()
+    },
+    commit: () => {
+      try {
+        flush()
+        close()
+        fs.renameSync(temporary, file)
+      } catch (error) {
+        abort()
+        throw error
+      }
+    },
+    abort
   }
 }
 
