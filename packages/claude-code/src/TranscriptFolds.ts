@@ -2,8 +2,12 @@
  * The statistics of many transcript files without Effect: what `TranscriptStats` runs, and what
  * the CLI's `acx stats` over a config directory runs without loading Effect (the same function,
  * so both print the same figures). Files are folded ({@link StatsFold}) on every core
- * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
- * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
+ * (worker threads, as many as `os.availableParallelism()`, each taking its next file from a
+ * counter they share: files over 1 MB first, biggest first, then the others in their order), and
+ * each file's fold is cached under `$ACX_HOME/cache` (never in the Claude Code directory), keyed
+ * by path, size and mtime. The folds come back as JSON text, written to the cache as they arrive;
+ * a caller may take each fold as it comes, in the files' order, instead of all at the end
+ * ({@link FoldOptions.onFold}: `acx stats` reduces its report so and never holds them all). A file
  * that only grew is folded on from where its cached fold stopped (the bytes before that point
  * must be unchanged); anything else is folded again. The cache also records the pricing table's
  * fingerprint and the time zone (folds hold dollars and local days): a change of either refolds
