@@ -60,17 +60,32 @@ export const reportStats = (
 export type StatsJson = ReturnType<typeof statsJson>
 
 /**
+ * A report row as JSON: what {@link rowJson} returns.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type RowJson = StatsReport.Row & {
+  readonly sessionId?: string
+  readonly firstTimestamp: string | null
+  readonly lastTimestamp: string | null
+}
+
+/**
  * A report row as JSON: the row, with its session id on session rows and ISO timestamps.
  *
  * @since 0.3.0
  * @category rendering
  */
-export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row) => ({
-  ...(by === "session" ? { sessionId: row.key } : {}),
-  ...row,
-  firstTimestamp: row.firstMs === undefined ? null : new Date(row.firstMs).toISOString(),
-  lastTimestamp: row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
-})
+export const rowJson = (by: StatsReport.GroupBy, row: StatsReport.Row): RowJson => {
+  // assigned, not spread: `{ ...(cond ? { sessionId } : {}), ...row }` built each object in V8's
+  // slow path (1 s of a cold `acx stats --json` at 20 000 sessions)
+  const json: { [key: string]: unknown } = by === "session" ? { sessionId: row.key } : {}
+  Object.assign(json, row)
+  json["firstTimestamp"] = row.firstMs === undefined ? null : new Date(row.firstMs).toISOString()
+  json["lastTimestamp"] = row.lastMs === undefined ? null : new Date(row.lastMs).toISOString()
+  return json as unknown as RowJson
+}
 
 /**
  * The `--json` document: the rows and total, the day range and time zone, and the rates of

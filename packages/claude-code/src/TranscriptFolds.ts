@@ -2,8 +2,12 @@
  * The statistics of many transcript files without Effect: what `TranscriptStats` runs, and what
  * the CLI's `acx stats` over a config directory runs without loading Effect (the same function,
  * so both print the same figures). Files are folded ({@link StatsFold}) on every core
- * (worker threads, as many as `os.availableParallelism()`), and each file's fold is cached under
- * `$ACX_HOME/cache` (never in the Claude Code directory), keyed by path, size and mtime. A file
+ * (worker threads, as many as `os.availableParallelism()`, each taking its next file from a
+ * counter they share: files over 1 MB first, biggest first, then the others in their order), and
+ * each file's fold is cached under `$ACX_HOME/cache` (never in the Claude Code directory), keyed
+ * by path, size and mtime. The folds come back as JSON text, written to the cache as they arrive;
+ * a caller may take each fold as it comes, in the files' order, instead of all at the end
+ * ({@link FoldOptions.onFold}: `acx stats` reduces its report so and never holds them all). A file
  * that only grew is folded on from where its cached fold stopped (the bytes before that point
  * must be unchanged); anything else is folded again. The cache also records the pricing table's
  * fingerprint and the time zone (folds hold dollars and local days): a change of either refolds
@@ -21,7 +25,8 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import * as FoldCache from "./internal/foldCache.js"
 import { timeZone } from "./internal/statsCache.js"
-import { type FoldDone, type FoldJob, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
+import { type FoldJob, type FoldResult, markStill, runFoldJob, tailAt } from "./internal/statsFile.js"
+import type { PoolData, PoolMessage } from "./internal/transcriptStatsWorker.js"
 
 /**
  * A transcript file to fold, and the session it belongs to.
@@ -67,6 +72,13 @@ export interface FoldOptions {
   readonly cacheDir?: string | null | undefined
   /** Worker threads; default `os.availableParallelism()`; 0 folds in the calling thread. */
   readonly workers?: number | undefined
+  /**
+   * Takes each file's fold as soon as it and every file before it in `files` are folded (in the
+   * order of `files`, as `StatsReport.reportReducer` needs them), and says whether
+   * `StatsRun.folds` keeps it: a caller that reduces the folds as they come (`acx stats`) never
+   * holds them all. Without it, `folds` keeps every fold.
+   */
+  readonly onFold?: ((fold: StatsReport.FileFold) => boolean) | undefined
 }
 
 /**
@@ -96,6 +108,8 @@ export class FoldFailure extends Error {
 
 // below this many bytes to fold, starting workers costs more than it saves
 const INLINE_BYTES = 8 * 1024 * 1024
+// a file this large is folded before the others
+const LARGE_FILE = 1024 * 1024
 
 // The worker script: beside this module when built (`internal/…js`), or the CLI bundle's own.
 const workerScript = (): URL | undefined => {
@@ -106,19 +120,20 @@ const workerScript = (): URL | undefined => {
   return undefined
 }
 
-// `onDone` takes each result as it arrives: the calling thread is idle meanwhile, and what it does
-// with a result then is off the run's critical path.
+// The pool: `size` threads take the jobs in order from a shared counter (none waits for this
+// thread to hand it work) and send results in batches; `onDone` takes each as it arrives, while
+// the threads fold on.
 const runInWorkers = (
   script: URL,
   size: number,
   jobs: ReadonlyArray<FoldJob>,
   pricing: Pricing.PricingTable,
-  onDone: (id: number, done: FoldDone) => void
-): Promise<Array<FoldDone>> =>
+  onDone: (result: FoldResult) => void
+): Promise<void> =>
   new Promise((resolve, reject) => {
-    const results = new Array<FoldDone>(jobs.length)
+    const data: PoolData = { pricing, jobs, next: new SharedArrayBuffer(4) }
     const workers: Array<Worker> = []
-    let next = 0
+    let ended = 0
     let finished = 0
     let failed = false
     const stop = () => Promise.all(workers.map((worker) => worker.terminate()))
@@ -127,29 +142,34 @@ const runInWorkers = (
       failed = true
       void stop().finally(() => reject(error))
     }
-    const feed = (worker: Worker) => {
-      if (next >= jobs.length) return
-      const id = next++
-      worker.postMessage({ id, job: jobs[id] })
+    const take = (message: PoolMessage) => {
+      if (failed) return
+      if (message._tag === "Failed") return fail(new Error(message.error))
+      if (message._tag === "End") ended++
+      else {
+        for (const result of message.results) onDone(result)
+        finished += message.results.length
+      }
+      if (ended === workers.length) {
+        if (finished !== jobs.length) return fail(new Error(`${jobs.length - finished} jobs not folded`))
+        void stop().then(() => resolve(), reject)
+      }
     }
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(script, { workerData: { pricing } })
+      const worker = new Worker(script, { workerData: data })
       workers.push(worker)
-      worker.on("message", (message: { readonly id: number; readonly done?: FoldDone; readonly error?: string }) => {
-        if (message.done === undefined) return fail(new Error(message.error ?? "worker failed"))
-        results[message.id] = message.done
-        finished++
-        // the next job first: the worker folds while this thread takes the result
-        if (finished < jobs.length) feed(worker)
+      worker.on("message", (message: PoolMessage) => {
         try {
-          onDone(message.id, message.done)
+          take(message)
         } catch (cause) {
-          return fail(cause instanceof Error ? cause : new Error(String(cause)))
+          fail(cause instanceof Error ? cause : new Error(String(cause)))
         }
-        if (finished === jobs.length) void stop().then(() => resolve(results), reject)
       })
       worker.on("error", fail)
-      feed(worker)
+      // a thread ends by itself once it sent its End (code 0); any other end before that is a failure
+      worker.on("exit", (code) => {
+        if (code !== 0 && ended < workers.length) fail(new Error(`a worker thread stopped (exit code ${code})`))
+      })
     }
   })
 
@@ -165,7 +185,7 @@ interface Planned {
 const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: string]: FoldCache.CacheEntry }) => {
   const skipped: Array<{ readonly file: string; readonly reason: string }> = []
   const jobs: Array<Planned> = []
-  const entries = new Array<FoldCache.CacheEntry | undefined>(files.length)
+  const slots = new Array<FoldCache.Slot | undefined>(files.length)
   const tails = new Array<string | undefined>(files.length)
   const states = new Array<StatsFold.FoldState | undefined>(files.length)
   let appended = 0
@@ -185,7 +205,7 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
     const hit = Object.hasOwn(cached, item.file) ? cached[item.file] : undefined
     const state = hit === undefined ? undefined : StatsFold.restore(hit.state)
     if (hit !== undefined && state !== undefined && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) {
-      entries[index] = hit
+      slots[index] = { offset: hit.offset, malformedAt: hit.malformedAt, entry: hit }
       states[index] = state
       // the unfinished last line is not in the cached fold: folded again, as on the cold run
       tails[index] = tailAt(item.file, hit.offset, hit.size)
@@ -204,9 +224,56 @@ const plan = (files: ReadonlyArray<TranscriptFile>, cached: { readonly [file: st
       job: { file: item.file, kind: item.kind, offset: resumable ? hit.offset : 0, state: resumable ? hit.state : null }
     })
   }
-  // biggest first, so no worker is left with one large file at the end
-  jobs.sort((a, b) => b.bytes - a.bytes)
-  return { skipped, jobs, entries, tails, states, appended, bytesToRead }
+  // large files first, biggest first, so no worker is left with one at the end; then the others in
+  // the order of `files`, so folds come back nearly in that order and few wait to be handed on
+  jobs.sort((a, b) =>
+    a.bytes >= LARGE_FILE || b.bytes >= LARGE_FILE ? b.bytes - a.bytes || a.index - b.index : a.index - b.index
+  )
+  return { skipped, jobs, slots, tails, states, appended, bytesToRead }
+}
+
+// Hands each file's fold on in the order of `files`, once it and every file before it are settled
+// (from the cache, folded, or skipped): its unfinished last line folded in (not in the cached
+// fold), the offset of its first malformed line noted, then `onFold`'s (or kept). A fold handed
+// on is let go of here.
+const handover = (
+  files: ReadonlyArray<TranscriptFile>,
+  planned: Pick<ReturnType<typeof plan>, "jobs" | "slots" | "states" | "tails">,
+  pricing: Pricing.PricingTable,
+  onFold: ((fold: StatsReport.FileFold) => boolean) | undefined
+) => {
+  const { jobs, slots, states, tails } = planned
+  const waiting = new Uint8Array(files.length)
+  for (const item of jobs) waiting[item.index] = 1
+  const folds: Array<StatsReport.FileFold> = []
+  const malformedAt: { [file: string]: number } = {}
+  const dayOf = StatsFold.localDayOf()
+  let next = 0
+  const handOn = (index: number) => {
+    const slot = slots[index]
+    if (slot === undefined) return
+    const item = files[index]!
+    const state = states[index] ?? StatsFold.empty()
+    const tail = tails[index]
+    states[index] = undefined
+    tails[index] = undefined
+    const before = state.malformed
+    if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
+    const first = slot.malformedAt ?? (state.malformed > before ? slot.offset : undefined)
+    if (first !== undefined) malformedAt[item.file] = first
+    const fold = { file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state }
+    if (onFold === undefined || onFold(fold)) folds.push(fold)
+  }
+  /** Every fold now in order is handed on. */
+  const drain = () => {
+    for (; next < files.length && waiting[next] === 0; next++) handOn(next)
+  }
+  /** The file at `index` is settled. */
+  const settled = (index: number) => {
+    waiting[index] = 0
+    drain()
+  }
+  return { folds, malformedAt, settled, drain }
 }
 
 /**
@@ -227,69 +294,68 @@ export const foldTranscripts = async (
   const cacheDir = options.cacheDir === undefined ? paths().cache : options.cacheDir
   const cacheFile = cacheDir === null ? undefined : FoldCache.cacheFileOf(cacheDir, scope.scope)
   const cached = cacheFile === undefined ? {} : FoldCache.readCache(cacheFile, fingerprint)
-  const { appended, bytesToRead, entries, jobs, skipped, states, tails } = plan(files, cached)
+  const planned = plan(files, cached)
+  const { appended, bytesToRead, jobs, skipped, slots, states, tails } = planned
+  const handed = handover(files, planned, pricing, options.onFold)
+  const writing = cacheFile === undefined || jobs.length === 0
+    ? undefined
+    : FoldCache.cacheWriting(cacheFile, fingerprint)
   const script = workerScript()
   const poolSize = options.workers ?? os.availableParallelism()
   const workers = script === undefined || bytesToRead < INLINE_BYTES ? 0 : Math.min(poolSize, jobs.length)
+  const unreadOf = new Array<string | undefined>(jobs.length)
   // one job's result: its cache entry, its fold restored, its unfinished last line
-  const accept = (i: number, result: FoldDone) => {
-    const item = jobs[i]!
+  const accept = (result: FoldResult, state: StatsFold.FoldState | undefined) => {
+    const item = jobs[result.id]!
     // a file gone or swapped since it was listed: skipped below, in the jobs' order
-    if (result.unread !== undefined) return
+    if (result.unread !== undefined) {
+      unreadOf[result.id] = result.unread
+      return handed.settled(item.index)
+    }
     // a resumed fold keeps the offset its earlier part found first
     const earlier = item.job.offset > 0 ? cached[item.job.file]?.malformedAt : undefined
     const malformedAt = earlier ?? result.malformedAt
-    entries[item.index] = {
-      size: result.size,
-      mtimeMs: item.mtimeMs,
-      offset: result.offset,
-      mark: result.mark,
-      state: result.state,
-      ...(malformedAt === undefined ? {} : { malformedAt })
-    }
-    states[item.index] = StatsFold.restore(result.state)
+    const entry = { size: result.size, mtimeMs: item.mtimeMs, offset: result.offset, mark: result.mark }
+    writing?.entry(item.job.file, FoldCache.entryText(entry, malformedAt, result.state))
+    slots[item.index] = { offset: result.offset, malformedAt, entry: undefined }
+    states[item.index] = state
     tails[item.index] = result.tail
+    handed.settled(item.index)
   }
-  let done: Array<FoldDone>
   try {
+    // the files before the first to fold (all of them, when nothing is folded)
+    handed.drain()
     if (workers > 0) {
-      const running = runInWorkers(script!, workers, jobs.map((item) => item.job), pricing, accept)
+      const running = runInWorkers(
+        script!,
+        workers,
+        jobs.map((item) => item.job),
+        pricing,
+        (result) => accept(result, StatsFold.restore(JSON.parse(result.state)))
+      )
       // the time zone (ICU's first use) while the workers fold: the cache and the report need it
       timeZone()
-      done = await running
+      await running
     } else {
-      done = jobs.map((item, i) => {
-        const result = runFoldJob(item.job, pricing)
-        accept(i, result)
-        return result
-      })
+      for (const [id, item] of jobs.entries()) {
+        const done = runFoldJob(item.job, pricing)
+        accept({ ...done, id, state: JSON.stringify(done.state) }, StatsFold.restore(done.state))
+      }
     }
   } catch (cause) {
+    writing?.abort()
     throw new FoldFailure(workers, cause)
   }
   let unread = 0
   for (const [i, item] of jobs.entries()) {
-    if (done[i]!.unread === undefined) continue
-    skipped.push({ file: item.job.file, reason: done[i]!.unread! })
+    if (unreadOf[i] === undefined) continue
+    skipped.push({ file: item.job.file, reason: unreadOf[i]! })
     unread++
-  }
-  const folds: Array<StatsReport.FileFold> = []
-  const malformedAt: { [file: string]: number } = {}
-  const dayOf = StatsFold.localDayOf()
-  for (const [index, item] of files.entries()) {
-    const entry = entries[index]
-    if (entry === undefined) continue
-    const state = states[index] ?? StatsFold.restore(entry.state) ?? StatsFold.empty()
-    const tail = tails[index]
-    const before = state.malformed
-    if (tail !== undefined) StatsFold.foldLine(state, tail, { pricing, dayOf, kind: item.kind })
-    const first = entry.malformedAt ?? (state.malformed > before ? entry.offset : undefined)
-    if (first !== undefined) malformedAt[item.file] = first
-    folds.push({ file: item.file, projectKey: item.projectKey, sessionId: item.sessionId, fold: state })
   }
   const cacheWarning = cacheFile === undefined
     ? undefined
-    : FoldCache.saveCache(cacheFile, { files, entries, cached, fingerprint, scope, folded: jobs.length })
+    : FoldCache.saveCache(cacheFile, { files, slots, cached, fingerprint, scope, writing })
+  const { folds, malformedAt } = handed
   return {
     folds,
     skipped,

@@ -441,6 +441,31 @@ export const report = (
   range: DayRange,
   pricing: Pricing.PricingTable
 ): Report => {
+  const reducer = reportReducer(by, range, pricing)
+  for (const file of files) reducer.add(file)
+  return reducer.finish()
+}
+
+/**
+ * {@link report} one file at a time: `add` each file's fold (in the order {@link report} would
+ * take them: sums of dollars depend on their order), then `finish` once. A file's fold is not
+ * kept, so files folded one after another can be reported without holding them all.
+ *
+ * @since 0.7.0
+ * @category reports
+ */
+export interface ReportReducer {
+  readonly add: (file: FileFold) => void
+  readonly finish: () => Report
+}
+
+/**
+ * A {@link ReportReducer} grouping `by`, within `range`, priced with `pricing`.
+ *
+ * @since 0.7.0
+ * @category reports
+ */
+export const reportReducer = (by: GroupBy, range: DayRange, pricing: Pricing.PricingTable): ReportReducer => {
   const groups = new Map<string, Acc>()
   const total = newAcc("total")
   const agents = new Map<string, Set<string>>()
@@ -450,7 +475,29 @@ export const report = (
     if (acc === undefined) groups.set(key, acc = newAcc(key, projectKey))
     return acc
   }
-  for (const file of files) {
+  const addCell = (file: FileFold, session: string, day: string, cell: DayCell): void => {
+    switch (by) {
+      case "session":
+        return addDay(group(session, file.projectKey), session, cell)
+      case "day":
+        return addDay(group(day), session, cell)
+      case "week":
+        return addDay(group(weekOf(day)), session, cell)
+      case "month":
+        return addDay(group(day === UNDATED ? day : day.slice(0, 7)), session, cell)
+      case "project": {
+        const acc = group(originKey(file, "project"))
+        acc.projectKeys.add(file.projectKey)
+        return addDay(acc, session, cell)
+      }
+      case "machine":
+      case "user":
+        return addDay(group(originKey(file, by)), session, cell)
+      case "model":
+        for (const model of Object.keys(cell.models)) addDay(group(model), session, cell, model)
+    }
+  }
+  const add = (file: FileFold): void => {
     const session = sessionKey(file)
     malformed += file.fold.malformed
     let used = false
@@ -458,45 +505,22 @@ export const report = (
       if (!inRange(day, range)) continue
       used = true
       addDay(total, session, cell)
-      switch (by) {
-        case "session":
-          addDay(group(session, file.projectKey), session, cell)
-          break
-        case "day":
-          addDay(group(day), session, cell)
-          break
-        case "week":
-          addDay(group(weekOf(day)), session, cell)
-          break
-        case "month":
-          addDay(group(day === UNDATED ? day : day.slice(0, 7)), session, cell)
-          break
-        case "project": {
-          const acc = group(originKey(file, "project"))
-          acc.projectKeys.add(file.projectKey)
-          addDay(acc, session, cell)
-          break
-        }
-        case "machine":
-        case "user":
-          addDay(group(originKey(file, by)), session, cell)
-          break
-        case "model":
-          for (const model of Object.keys(cell.models)) addDay(group(model), session, cell, model)
-          break
-      }
+      addCell(file, session, day, cell)
     }
-    if (!used) continue
+    if (!used) return
     let set = agents.get(session)
     if (set === undefined) agents.set(session, set = new Set())
     for (const agent of file.fold.agents) set.add(agent)
     if (file.fold.anonymousSidechain) set.add("\u0000sidechain")
   }
-  const subagents = (session: string) => agents.get(session)?.size ?? 0
-  const rows = [...groups.values()].map((acc) => {
-    const row = finish(acc, pricing, subagents)
-    // a session row is keyed by its id (the group key also held the project)
-    return by === "session" ? { ...row, key: (JSON.parse(acc.key) as [string, string])[1] } : row
-  })
-  return { by, rows: rows.sort(order(by)), total: finish(total, pricing, subagents), malformed }
+  const finishAll = (): Report => {
+    const subagents = (session: string) => agents.get(session)?.size ?? 0
+    const rows = [...groups.values()].map((acc) => {
+      const row = finish(acc, pricing, subagents)
+      // a session row is keyed by its id (the group key also held the project)
+      return by === "session" ? { ...row, key: (JSON.parse(acc.key) as [string, string])[1] } : row
+    })
+    return { by, rows: rows.sort(order(by)), total: finish(total, pricing, subagents), malformed }
+  }
+  return { add, finish: finishAll }
 }

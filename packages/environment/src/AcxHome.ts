@@ -272,14 +272,95 @@ export const removeStaleTemporaries = (dir: string, olderThanMs = 60_000, now = 
  * @since 0.2.0
  * @category files
  */
-export const writePrivateFile = (file: string, data: string | Uint8Array): void => {
-  makePrivateDirectory(path.dirname(file))
-  const temporary = temporaryNameFor(file)
+export const writePrivateFile = (file: string, data: string | Uint8Array): void => writePrivateFileParts(file, [data])
+
+// text parts are gathered up to this many characters per write
+const PART_WRITE = 1024 * 1024
+
+/**
+ * {@link writePrivateFile} of data given in parts, written one after another: a large file (the
+ * statistics cache of 20 000 sessions, 65 MB) is never held whole as one string and its bytes.
+ *
+ * @since 0.7.0
+ * @category files
+ */
+export const writePrivateFileParts = (file: string, parts: Iterable<string | Uint8Array>): void => {
+  const writer = privateFileWriter(file)
   try {
-    fs.writeFileSync(temporary, data, { mode: PRIVATE_FILE_MODE, flag: "wx" })
-    fs.renameSync(temporary, file)
+    for (const part of parts) writer.write(part)
   } catch (error) {
-    fs.rmSync(temporary, { force: true })
+    writer.abort()
     throw error
   }
+  writer.commit()
+}
+
+/**
+ * A file being written as {@link writePrivateFile} writes it, part by part as the caller has
+ * them: `commit` puts it in place, `abort` (or a failed `commit`) leaves the old one.
+ *
+ * @since 0.7.0
+ * @category files
+ */
+export interface PrivateFileWriter {
+  readonly write: (part: string | Uint8Array) => void
+  readonly commit: () => void
+  readonly abort: () => void
+}
+
+/**
+ * Starts writing `file` owner-only and atomically ({@link PrivateFileWriter}).
+ *
+ * @since 0.7.0
+ * @category files
+ */
+export const privateFileWriter = (file: string): PrivateFileWriter => {
+  makePrivateDirectory(path.dirname(file))
+  const temporary = temporaryNameFor(file)
+  const fd = fs.openSync(temporary, "wx", PRIVATE_FILE_MODE)
+  let open = true
+  let pending: Array<string> = []
+  let size = 0
+  const flush = () => {
+    if (size > 0) writeAll(fd, Buffer.from(pending.join("")))
+    pending = []
+    size = 0
+  }
+  const close = () => {
+    if (open) fs.closeSync(fd)
+    open = false
+  }
+  const abort = () => {
+    try {
+      close()
+    } finally {
+      fs.rmSync(temporary, { force: true })
+    }
+  }
+  return {
+    write: (part) => {
+      if (typeof part !== "string") {
+        flush()
+        return writeAll(fd, part)
+      }
+      pending.push(part)
+      size += part.length
+      if (size >= PART_WRITE) flush()
+    },
+    commit: () => {
+      try {
+        flush()
+        close()
+        fs.renameSync(temporary, file)
+      } catch (error) {
+        abort()
+        throw error
+      }
+    },
+    abort
+  }
+}
+
+const writeAll = (fd: number, bytes: Uint8Array): void => {
+  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at)
 }

@@ -106,6 +106,24 @@ describe("AcxHome", () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(["stats.json"])
   })
 
+  it("writePrivateFileParts writes text and bytes in order, never joined; a failing part leaves the old file", () => {
+    const root = makeRoot()
+    const file = path.join(root, "cache", "stats.json")
+    AcxHome.writePrivateFile(file, "old")
+    // a part over the 1 MB a write gathers, multi-byte characters across parts, bytes between
+    const big = "é".repeat(700_000)
+    AcxHome.writePrivateFileParts(file, ["{", big, "\u{1F600}", Buffer.from("x"), big, "}"])
+    expect(fs.readFileSync(file, "utf8")).toBe(`{${big}\u{1F600}x${big}}`)
+    expect(mode(file)).toBe(0o600)
+    function* failing(): Generator<string> {
+      yield "new"
+      throw new Error("no more parts")
+    }
+    expect(() => AcxHome.writePrivateFileParts(file, failing())).toThrow("no more parts")
+    expect(fs.readFileSync(file, "utf8")).toBe(`{${big}\u{1F600}x${big}}`)
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["stats.json"])
+  })
+
   it("openPrivateAppend appends to a log 0600, tightening an old one", () => {
     const root = makeRoot()
     const log = path.join(root, "worker.log")

@@ -1,7 +1,7 @@
 /**
  * The fold cache's persistence: one JSON file per scope under the cache directory (each file's
  * size, mtime, where its fold stopped, a mark of the bytes before, the fold), read whole, written
- * whole (owner-only, renamed into place), and the digest of the state a run reads
+ * as the folds arrive (owner-only, renamed into place), and the digest of the state a run reads
  * (`TranscriptFolds.stateDigest`). `TranscriptFolds` folds; this module keeps.
  *
  * @internal
@@ -11,12 +11,26 @@ import { paths } from "@acx/environment/AcxHome"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { FoldOptions, FoldScope, TranscriptFile } from "../TranscriptFolds.js"
-import { fnv, timeZone, writeCache } from "./statsCache.js"
+import { cacheWriter, fnv, timeZone } from "./statsCache.js"
 
 // 2: the marks are digests (1 kept a transcript's raw bytes, which may hold a secret); 3: the
 // folds keep figures per UTC hour (BillingWindows)
 export const CACHE_VERSION = 3
+
+// What the cache needs of `TranscriptFolds`' models (that module imports this one): a file's path
+// and kind, the scope, where the cache lives and the prices.
+interface TranscriptFile {
+  readonly file: string
+  readonly kind: string
+}
+interface FoldScope {
+  readonly scope: string
+  readonly complete: boolean
+}
+interface FoldOptions {
+  readonly pricing: Pricing.PricingTable
+  readonly cacheDir?: string | null | undefined
+}
 
 export interface CacheEntry {
   readonly size: number
@@ -64,29 +78,74 @@ export const readCache = (file: string, pricing: string): { [file: string]: Cach
   }
 }
 
+// A file's cache entry after the run: the one it had, kept as it is, or none when this run folded
+// it (that entry is written as it arrives, never held).
+export interface Slot {
+  readonly offset: number
+  readonly malformedAt: number | undefined
+  readonly entry: CacheEntry | undefined
+}
+
+// A folded file's cache entry as JSON: what `JSON.stringify` of a `CacheEntry` writes, with the
+// fold's text as it came.
+export const entryText = (
+  entry: Omit<CacheEntry, "state" | "malformedAt">,
+  malformedAt: number | undefined,
+  state: string
+): string =>
+  `{"size":${entry.size},"mtimeMs":${entry.mtimeMs},"offset":${entry.offset},"mark":${
+    JSON.stringify(entry.mark)
+  },"state":${state}${malformedAt === undefined ? "" : `,"malformedAt":${malformedAt}`}}`
+
+// The cache file being written: each entry as it comes (a folded file's as its worker's text came,
+// never parsed for it), then `finish` with the entries kept as they were.
+export const cacheWriting = (cacheFile: string, fingerprint: string) => {
+  const writer = cacheWriter(cacheFile)
+  writer.write(
+    `${JSON.stringify({ version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone() }).slice(0, -1)},"files":{`
+  )
+  let first = true
+  const entry = (name: string, text: string) => {
+    writer.write(`${first ? "" : ","}${JSON.stringify(name)}:${text}`)
+    first = false
+  }
+  const finish = (kept: ReadonlyMap<string, CacheEntry>): string | undefined => {
+    for (const [name, cacheEntry] of kept) entry(name, JSON.stringify(cacheEntry))
+    writer.write("}}")
+    return writer.commit()
+  }
+  return { entry, finish, abort: writer.abort }
+}
+
 // The cache after a run: every file's entry (with `complete`, only theirs), written when anything
-// changed; the warning to show when it could not be written.
+// changed (a run that folded has written its folds already); the warning to show when it could
+// not be written.
 export const saveCache = (
   cacheFile: string,
   run: {
     readonly files: ReadonlyArray<TranscriptFile>
-    readonly entries: ReadonlyArray<CacheEntry | undefined>
+    readonly slots: ReadonlyArray<Slot | undefined>
     readonly cached: { readonly [file: string]: CacheEntry }
     readonly fingerprint: string
     readonly scope: FoldScope
-    readonly folded: number
+    readonly writing: ReturnType<typeof cacheWriting> | undefined
   }
 ): string | undefined => {
-  const { cached, entries, files, fingerprint, folded, scope } = run
-  if (folded === 0 && !scope.complete) return undefined
-  const kept: { [file: string]: CacheEntry } = scope.complete ? {} : { ...cached }
-  for (const [index, item] of files.entries()) {
-    const entry = entries[index]
-    if (entry !== undefined) kept[item.file] = entry
+  const { cached, files, fingerprint, scope, slots, writing } = run
+  if (writing === undefined && !scope.complete) return undefined
+  const kept = new Map<string, CacheEntry>()
+  if (!scope.complete) {
+    for (const [name, entry] of Object.entries(cached)) kept.set(name, entry)
   }
-  const changed = folded > 0 || Object.keys(kept).length !== Object.keys(cached).length
-  if (!changed) return undefined
-  return writeCache(cacheFile, { version: CACHE_VERSION, pricing: fingerprint, timeZone: timeZone(), files: kept })
+  for (const [index, item] of files.entries()) {
+    const slot = slots[index]
+    if (slot === undefined) continue
+    if (slot.entry === undefined) kept.delete(item.file)
+    else kept.set(item.file, slot.entry)
+  }
+  if (writing !== undefined) return writing.finish(kept)
+  if (kept.size === Object.keys(cached).length) return undefined
+  return cacheWriting(cacheFile, fingerprint).finish(kept)
 }
 
 /**

@@ -99,6 +99,15 @@ export interface FoldDone {
 }
 
 /**
+ * A job's result as it crosses threads: the job's index, and its fold as JSON text
+ * (`JSON.stringify` of {@link FoldDone.state}). @internal
+ */
+export interface FoldResult extends Omit<FoldDone, "state"> {
+  readonly id: number
+  readonly state: string
+}
+
+/**
  * A digest (SHA-256, hex) of the bytes of `file` in [offset − 64, offset): equal marks mean equal
  * bytes. A digest, not the bytes: the mark is kept in the cache under acx's home, and a
  * transcript's bytes may hold a secret. @internal

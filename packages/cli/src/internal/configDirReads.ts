@@ -11,7 +11,7 @@
 import * as ConfigTree from "@acx/claude-code/ConfigTree"
 import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as PlainListing from "@acx/claude-code/PlainListing"
-import * as StatsOutput from "@acx/claude-code/StatsOutput"
+import type * as StatsOutput from "@acx/claude-code/StatsOutput"
 import * as StatsPricing from "@acx/claude-code/StatsPricing"
 import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as TranscriptFolds from "@acx/claude-code/TranscriptFolds"
@@ -108,14 +108,21 @@ export const statsOfConfigDir = async (given: StatsOptions, io: CommandIo, refus
     await io.stdout(`${kept}\n`)
     return 0
   }
+  // the report made as the folds come, never all held: only those with malformed lines are kept
+  // (the warnings and the `--json` document name them)
+  const reducer = StatsReport.reportReducer(options.by as StatsReport.GroupBy, parsed.range, pricing)
+  const onFold = (fold: StatsReport.FileFold) => {
+    reducer.add(fold)
+    return fold.fold.malformed > 0
+  }
   let run: TranscriptFolds.StatsRun
   try {
-    run = await TranscriptFolds.foldTranscripts(listed.files, scope, { pricing, cacheDir: cache })
+    run = await TranscriptFolds.foldTranscripts(listed.files, scope, { pricing, cacheDir: cache, onFold })
   } catch (error) {
     const failure = error instanceof TranscriptFolds.FoldFailure ? error : new TranscriptFolds.FoldFailure(0, error)
     return fail(io, { _tag: "TranscriptStatsError", description: failure.message })
   }
-  const result = StatsOutput.reportStats({ pricing, run }, options.by as StatsReport.GroupBy, parsed.range)
+  const result: StatsOutput.StatsResult = { report: reducer.finish(), pricing, range: parsed.range, run }
   const { output, warnings } = await printStats(io, result, {
     json: options.json,
     place: listingPlace(projectsDir, options.project, false)
