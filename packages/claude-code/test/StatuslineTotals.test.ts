@@ -42,7 +42,11 @@ const statsCostOn = (lines: ReadonlyArray<string>, day: string): number => {
 
 describe("StatuslineTotals.refresh", () => {
   it("gives today's cost as acx stats counts it, the current block, and folds only what was appended", () => {
-    const now = Date.now()
+    // local noon, so that every line of the last 20 minutes falls on today whatever the hour the
+    // test runs at (just after midnight they would be yesterday's)
+    const noon = new Date()
+    noon.setHours(12, 30, 0, 0)
+    const now = noon.getTime()
     const lines = [assistant(now - 30 * HOUR), assistant(now - 20 * 60_000), assistant(now - 10 * 60_000)]
     const { dir, file } = configDirWith(lines)
     const cacheDir = path.join(dir, "cache")
