@@ -27,6 +27,8 @@ import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import * as StoreCatalogSql from "../StoreCatalogSql.js"
 import {
+  DERIVE_TRANSACTION_ENTRIES,
+  DERIVE_TRANSACTION_KEYS,
   deriveChunks,
   hitOf,
   type HitRow,
@@ -218,12 +220,6 @@ interface KeyRow {
   readonly derived_mtime: number
   readonly derived_id: number
 }
-
-// Keys derived per write transaction, at most, and entries, about (a key is never split over
-// two): the search index builds in bulk over many keys' texts (one flush of its pending terms per
-// transaction, not one per key), and a transaction still holds the write lock briefly.
-const DERIVE_TRANSACTION_KEYS = 16
-const DERIVE_TRANSACTION_ENTRIES = 10_000
 
 /** Derives the entries of key `id` not derived yet and moves its watermark; how many entries. */
 const deriveKey = (sql: SqlClient.SqlClient, id: number) =>
