@@ -88,27 +88,31 @@ const derivedRows = (file: string) => {
 }
 
 describe("SQLite catalog: many keys per derive transaction", () => {
-  it.scoped("derives what a refresh per key derives: same rows, same search index, same answers", () =>
-    Effect.gen(function*() {
-      const bulkFile = path.join(root, "bulk.db")
-      const perKeyFile = path.join(root, "per-key.db")
-      const bulk = yield* SqliteSessionStore.make({ filename: bulkFile })
-      const perKey = yield* SqliteSessionStore.make({ filename: perKeyFile })
-      // sizes vary, and one key alone is over a transaction's entries
-      const sizes = keys.map((_, i) => (i === 7 ? 5200 : 3 + (i * 7) % 40))
-      for (const [i, key] of keys.entries()) yield* bulk.append(key, transcript(i, sizes[i]!))
-      yield* bulk.catalog.refresh()
-      for (const [i, key] of keys.entries()) {
-        yield* perKey.append(key, transcript(i, sizes[i]!))
-        yield* perKey.catalog.refresh()
-      }
-      const bulkReads = yield* reads(bulk)
-      expect(bulkReads.searches.every((hits) => (hits as ReadonlyArray<unknown>).length > 0)).toBe(true)
-      expect(bulkReads.sessions.length).toBe(30)
-      expect(bulkReads).toEqual(yield* reads(perKey))
-      const rows = derivedRows(bulkFile)
-      expect(rows.behind).toEqual([])
-      expect(rows.texts.length).toBeGreaterThan(10_000)
-      expect(rows).toEqual(derivedRows(perKeyFile))
-    }), { timeout: 240_000 })
+  it.scoped(
+    "derives what a refresh per key derives: same rows, same search index, same answers",
+    () =>
+      Effect.gen(function*() {
+        const bulkFile = path.join(root, "bulk.db")
+        const perKeyFile = path.join(root, "per-key.db")
+        const bulk = yield* SqliteSessionStore.make({ filename: bulkFile })
+        const perKey = yield* SqliteSessionStore.make({ filename: perKeyFile })
+        // sizes vary, and one key alone is over a transaction's entries
+        const sizes = keys.map((_, i) => (i === 7 ? 5200 : 3 + (i * 7) % 40))
+        for (const [i, key] of keys.entries()) yield* bulk.append(key, transcript(i, sizes[i]!))
+        yield* bulk.catalog.refresh()
+        for (const [i, key] of keys.entries()) {
+          yield* perKey.append(key, transcript(i, sizes[i]!))
+          yield* perKey.catalog.refresh()
+        }
+        const bulkReads = yield* reads(bulk)
+        expect(bulkReads.searches.every((hits) => (hits as ReadonlyArray<unknown>).length > 0)).toBe(true)
+        expect(bulkReads.sessions.length).toBe(30)
+        expect(bulkReads).toEqual(yield* reads(perKey))
+        const rows = derivedRows(bulkFile)
+        expect(rows.behind).toEqual([])
+        expect(rows.texts.length).toBeGreaterThan(10_000)
+        expect(rows).toEqual(derivedRows(perKeyFile))
+      }),
+    { timeout: 240_000 }
+  )
 })
