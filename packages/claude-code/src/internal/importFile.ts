@@ -45,8 +45,6 @@ export interface FileWarning {
 }
 
 const PRINT = 1024
-// Reads of a transcript (a MiB each) taken ahead of the batch being stored.
-const READ_AHEAD = 1
 // A batch whose record another import moved is retried from the new record; an import that
 // loses this many times in a row on one file is racing something that never stops.
 const MAX_CONFLICTS = 1000
@@ -218,8 +216,8 @@ const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: W
         }
         commit(warning, seen)
       })
-    // a plain loop over a read's lines (an effect per line cost more than parsing it): the
-    // generator yields only to store a full batch
+    // a plain loop over a read's lines (an effect per line was the runtime's work on each of
+    // them): the generator yields only to store a full batch
     const take = (line: TranscriptReader.Line): void => {
       const entry = line.tooLarge ? undefined : entryOfLine(line.text)
       count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
@@ -228,9 +226,6 @@ const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: W
     }
     let rest: TranscriptReader.Line | undefined
     yield* TranscriptReader.lines(file, { from: start, until: size }).pipe(
-      // the next read is under way while a batch is stored (the store writes synchronously):
-      // one read ahead at most, so what is held stays bounded whatever the file's size
-      Stream.buffer({ capacity: READ_AHEAD }),
       Stream.mapError(ioError(task.name)),
       Stream.runForEach((read) =>
         Effect.gen(function*() {
