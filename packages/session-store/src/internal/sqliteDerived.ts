@@ -249,9 +249,8 @@ const deriveKey = (sql: SqlClient.SqlClient, id: number) =>
 /**
  * Derives every entry not derived yet, key by key (main transcripts first), up to
  * `DERIVE_TRANSACTION_KEYS` keys and about `DERIVE_TRANSACTION_ENTRIES` entries in one
- * `writeTransaction`; how many entries. Cheap
- * when nothing is behind (one indexed lookup). A transaction's keys commit together: stopped
- * inside it, none of them moved its watermark.
+ * `writeTransaction`; how many entries. Cheap when nothing is behind (one indexed lookup). A
+ * transaction's keys commit together: stopped inside it, none of them moved its watermark.
  */
 export const catchUp = (
   sql: SqlClient.SqlClient,
