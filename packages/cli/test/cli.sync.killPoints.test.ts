@@ -9,7 +9,8 @@
  * Phases: `read` (a transcript opened), `append` (a batch's entries written, its ledger record
  * not: inside the transaction), `ledger` (a batch and its record committed), `origins` (every
  * file stored, no origin recorded), `derive` (a key's derived rows written, its watermark not:
- * inside the transaction), `derived` (a key's derived data committed, the next not begun).
+ * inside the transaction, which holds several keys), `derived` (a key's derived data committed
+ * with its transaction's, the next transaction not begun).
  */
 import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import Database from "better-sqlite3"
@@ -199,6 +200,29 @@ describe("acx sync killed at every phase, then run again", () => {
       }
     }
   })
+
+  it.each(engines)(
+    "%s: killed inside a derive transaction of many keys, none of them is derived; the next sync derives them",
+    {
+      timeout: TIMEOUT
+    },
+    async (engine, make) => {
+      const target = await make("derive_many")
+      try {
+        // the 15th key's rows written, in the transaction that holds the first keys (none of them
+        // committed; when each key derived in its own transaction, 14 were)
+        await killAt(target, configDir, "derive:15", root)
+        const keys = await target.rows("SELECT count(*) AS n FROM acx_session_keys")
+        expect((await snapshot(target)).behind.length).toBe(Number(keys[0]!["n"]))
+        expect((await target.rows("SELECT count(*) AS n FROM acx_session_text")).map((row) => Number(row["n"])))
+          .toEqual([0])
+        ok(await sync(target, configDir))
+        expect(await snapshot(target)).toEqual(reference[engine])
+      } finally {
+        await target.close()
+      }
+    }
+  )
 
   it("SQLite: a store left behind with no lock held is derived by the next sync, not answered unchanged", {
     timeout: TIMEOUT

@@ -4,7 +4,7 @@
  * given); a re-sync of the unchanged dir reads no file and stores nothing (its time is printed,
  * not asserted); a transcript Claude Code deleted keeps its session in the store; a Postgres
  * target (a schema of the run's database) is synced the same; a bad target is one line before
- * anything is created, its password never printed; a TTY shows progress (files, entries, MB/s),
+ * anything is created, its password never printed; a TTY shows progress (files, entries, MB/s, time left),
  * a pipe only the summary.
  */
 import { plural } from "@acx/convert/Plural"
@@ -176,7 +176,7 @@ describe("acx sync", () => {
     })
   })
 
-  it("shows its progress on a terminal: sessions, entries and MB/s", { timeout: TEST_TIMEOUT_MS }, async () => {
+  it("shows its progress on a terminal: sessions, entries, MB/s, time left", { timeout: TEST_TIMEOUT_MS }, async () => {
     const home = path.join(root, "home-tty")
     const terminal = onTerminal([process.execPath, BIN, "sync", "--config-dir", built.configDir], {
       cwd: root,
@@ -185,7 +185,7 @@ describe("acx sync", () => {
     expect(await terminal.exited).toBe(0)
     const output = terminal.output()
     expect(output).toMatch(
-      new RegExp(`syncing .* \\d+/${built.sessions.length} sessions · \\d+ entries · [\\d.]+ MB/s`)
+      new RegExp(`syncing .* \\d+/${built.sessions.length} sessions · \\d+ entries · [\\d.]+ MB/s · [\\dhms ]+ left`)
     )
     expect(output).toContain(`synced ${plural(built.sessions.length, "session")}`)
   })

@@ -22,8 +22,9 @@ import * as fs from "node:fs"
  * - `append`: inside a batch's write transaction, the entries written, its ledger record not yet;
  * - `ledger`: a batch and its ledger record committed;
  * - `origins`: every file stored, before the sessions' origins are recorded;
- * - `derive`: inside a key's derive transaction, its derived rows written, its watermark not yet;
- * - `derived`: a key's derived data committed, before the next key's.
+ * - `derive`: inside a derive transaction, a key's derived rows written, its watermark not yet;
+ * - `derived`: a key's derived data committed (with the other keys of its transaction), before
+ *   the next transaction's (one arrival per key).
  *
  * @since 0.5.0
  * @category models

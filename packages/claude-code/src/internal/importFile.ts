@@ -216,21 +216,24 @@ const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: W
         }
         commit(warning, seen)
       })
-    const take = (line: TranscriptReader.Line) =>
-      Effect.gen(function*() {
-        const entry = line.tooLarge ? undefined : entryOfLine(line.text)
-        count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
-        if (entry !== undefined) batch.push(stored(entry))
-        taken = line.end
-        if (batch.length >= batchSize) yield* flush(false)
-      })
+    // a plain loop over a read's lines (an effect per line was the runtime's work on each of
+    // them): the generator yields only to store a full batch
+    const take = (line: TranscriptReader.Line): void => {
+      const entry = line.tooLarge ? undefined : entryOfLine(line.text)
+      count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
+      if (entry !== undefined) batch.push(stored(entry))
+      taken = line.end
+    }
     let rest: TranscriptReader.Line | undefined
     yield* TranscriptReader.lines(file, { from: start, until: size }).pipe(
       Stream.mapError(ioError(task.name)),
       Stream.runForEach((read) =>
         Effect.gen(function*() {
-          totals.bytes += read.lines.reduce((n, line) => n + line.end - line.start, 0)
-          for (const line of read.lines) yield* take(line)
+          for (const line of read.lines) {
+            totals.bytes += line.end - line.start
+            take(line)
+            if (batch.length >= batchSize) yield* flush(false)
+          }
           if (read.rest !== undefined) {
             rest = read.rest
             totals.bytes += rest.end - rest.start

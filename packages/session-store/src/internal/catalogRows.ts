@@ -147,6 +147,16 @@ const entryOf = (text: string): SessionStore.SessionStoreEntry | undefined => {
 }
 
 /**
+ * Keys derived per write transaction of a catalog's catch-up, at most, and entries, about (a key
+ * is never split over two): the search index builds in bulk over many keys' texts (SQLite's flushes
+ * its pending terms once per transaction, not once per key), a transaction's fixed cost is paid
+ * once for many keys, and it still holds the write lock briefly.
+ */
+export const DERIVE_TRANSACTION_KEYS = 16
+/** See {@link DERIVE_TRANSACTION_KEYS}. */
+export const DERIVE_TRANSACTION_ENTRIES = 10_000
+
+/**
  * Derives one key's entries after its watermark, chunk by chunk: `read(after)` gives the next
  * stored rows in id order (empty at the end), `write(entries, first, chunk)` derives them
  * (`first`: the key's first derivation, which `write` gets even when the key holds no entry;

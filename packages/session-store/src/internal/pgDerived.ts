@@ -2,8 +2,8 @@
  * `PostgresSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`), in the
  * store's schema, kept behind a per-key watermark as in SQLite (`acx_session_keys.derived_id`,
  * `derived_mtime`; see `sqliteDerived`): every catalog read first derives what its keys gained,
- * each key in its own transaction behind the clock row's lock. Per key, not store-wide, so a
- * reader that sees only some sessions (row-level security) derives exactly those.
+ * in transactions of many keys each (see `catchUp`) behind the clock row's lock. Per key, not
+ * store-wide, so a reader that sees only some sessions (row-level security) derives exactly those.
  *
  * - `acx_session_meta`: one row per session (as in SQLite);
  * - `acx_session_usage`: one row per API message of each transcript, keyed by
@@ -24,6 +24,8 @@ import * as SessionDerive from "../SessionDerive.js"
 import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import {
+  DERIVE_TRANSACTION_ENTRIES,
+  DERIVE_TRANSACTION_KEYS,
   deriveChunks,
   hitOf,
   type HitRow,
@@ -257,9 +259,42 @@ const spread = <K extends { readonly subpath: string }>(keys: ReadonlyArray<K>):
   return [...rotate(keys.filter((key) => key.subpath === "")), ...rotate(keys.filter((key) => key.subpath !== ""))]
 }
 
+type BehindKey = Pick<KeyRow, "project_key" | "session_id" | "subpath">
+
+/** Derives the entries of `behindKey` not derived yet and moves its watermark; how many entries. */
+const deriveKey = (sql: SqlClient.SqlClient, schema: string, behindKey: BehindKey) =>
+  Effect.gen(function*() {
+    const t = tables(sql, schema)
+    const same = sql`project_key = ${behindKey.project_key} AND session_id = ${behindKey.session_id}
+      AND subpath = ${behindKey.subpath}`
+    const [key] = yield* sql<KeyRow>`SELECT project_key, session_id, subpath, mtime, derived_mtime, derived_id
+      FROM ${t.keys} WHERE ${same}`
+    if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
+    const { after, count } = yield* deriveChunks(
+      { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
+      (after) =>
+        sql<{ readonly id: string | number; readonly entry: string }>`SELECT id, entry::text AS entry
+          FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
+      (entries, created, chunk) =>
+        writeDerived(
+          sql,
+          schema,
+          { projectKey: key.project_key, sessionId: key.session_id, subpath: key.subpath, created },
+          entries,
+          Number(key.mtime),
+          chunk
+        )
+    )
+    yield* PhaseBarrier.pause("derive")
+    yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`
+    return count
+  })
+
 /**
- * Derives every entry not derived yet, key by key (main transcripts first), each key in one
- * `writeTransaction`; how many entries.
+ * Derives every entry not derived yet, key by key (main transcripts first), up to
+ * `DERIVE_TRANSACTION_KEYS` keys and about `DERIVE_TRANSACTION_ENTRIES` entries in one
+ * `writeTransaction` (its begin, lock and commit paid once for them); how many entries. A
+ * transaction's keys commit together: stopped inside it, none of them moved its watermark.
  */
 export const catchUp = (
   sql: SqlClient.SqlClient,
@@ -268,44 +303,37 @@ export const catchUp = (
 ) =>
   Effect.gen(function*() {
     const t = tables(sql, schema)
-    const behind = yield* sql<Pick<KeyRow, "project_key" | "session_id" | "subpath">>`SELECT project_key, session_id,
-      subpath FROM ${t.keys} WHERE mtime > derived_mtime ORDER BY subpath <> '', project_key, session_id, subpath`
+    const behind = spread(
+      yield* sql<BehindKey>`SELECT project_key, session_id, subpath FROM ${t.keys}
+        WHERE mtime > derived_mtime ORDER BY subpath <> '', project_key, session_id, subpath`
+    )
     let derived = 0
-    for (const behindKey of spread(behind)) {
-      const same = sql`project_key = ${behindKey.project_key} AND session_id = ${behindKey.session_id}
-        AND subpath = ${behindKey.subpath}`
-      // done by another writer meanwhile: skipped without waiting for the write lock
-      const still = yield* sql`SELECT 1 FROM ${t.keys} WHERE ${same} AND mtime > derived_mtime`
-      if (still.length === 0) continue
-      derived += yield* writeTransaction(Effect.gen(function*() {
-        const [key] = yield* sql<KeyRow>`SELECT project_key, session_id, subpath, mtime, derived_mtime, derived_id
-          FROM ${t.keys} WHERE ${same}`
-        if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
-        const { after, count } = yield* deriveChunks(
-          { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
-          (after) =>
-            sql<{ readonly id: string | number; readonly entry: string }>`SELECT id, entry::text AS entry
-              FROM ${t.entries} WHERE ${same} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
-          (entries, created, chunk) =>
-            writeDerived(
-              sql,
-              schema,
-              {
-                projectKey: key.project_key,
-                sessionId: key.session_id,
-                subpath: key.subpath,
-                created
-              },
-              entries,
-              Number(key.mtime),
-              chunk
-            )
-        )
-        yield* PhaseBarrier.pause("derive")
-        yield* sql`UPDATE ${t.keys} SET derived_mtime = ${Number(key.mtime)}, derived_id = ${after} WHERE ${same}`
-        return count
+    let next = 0
+    // keys still behind, not derived yet: a transaction stopped at its entries leaves the rest here
+    let group: Array<BehindKey> = []
+    while (next < behind.length || group.length > 0) {
+      while (next < behind.length && group.length < DERIVE_TRANSACTION_KEYS) {
+        const key = behind[next++]!
+        // done by another writer meanwhile: skipped without waiting for the write lock
+        const still = yield* sql`SELECT 1 FROM ${t.keys} WHERE project_key = ${key.project_key}
+          AND session_id = ${key.session_id} AND subpath = ${key.subpath} AND mtime > derived_mtime`
+        if (still.length > 0) group.push(key)
+      }
+      if (group.length === 0) continue
+      const keys = group
+      const done = yield* writeTransaction(Effect.gen(function*() {
+        let count = 0
+        let taken = 0
+        while (taken < keys.length && (taken === 0 || count < DERIVE_TRANSACTION_ENTRIES)) {
+          count += yield* deriveKey(sql, schema, keys[taken]!)
+          taken++
+        }
+        return { count, taken }
       }))
-      yield* PhaseBarrier.pause("derived")
+      group = keys.slice(done.taken)
+      derived += done.count
+      // one arrival per key committed: the `n`th is the commit that took the `n`th key
+      for (let i = 0; i < done.taken; i++) yield* PhaseBarrier.pause("derived")
     }
     return derived
   })

@@ -2,8 +2,9 @@
  * `SqliteSessionStore`'s derived tables (see `SessionDerive` and `StoreCatalog`), kept behind a
  * per-key watermark: `acx_session_keys.derived_id` is the last entry id derived, and
  * `derived_mtime` the key's mtime then, so a key whose `mtime` moved past it has entries to
- * derive. Every catalog read first catches up ({@link catchUp}): each behind key in its own write
- * transaction (the clock-row write first, as appends do), its new entries in id order. Appends
+ * derive. Every catalog read first catches up ({@link catchUp}): the behind keys in write
+ * transactions of many keys each (the clock-row write first, as appends do), each key's new
+ * entries in id order. Appends
  * pay nothing; a reader sees every entry appended before it read.
  *
  * - `acx_session_meta (project_key, session_id, state, last_activity_ms, entries, user_messages,
@@ -26,6 +27,8 @@ import type * as SessionStore from "../SessionStore.js"
 import * as StoreCatalog from "../StoreCatalog.js"
 import * as StoreCatalogSql from "../StoreCatalogSql.js"
 import {
+  DERIVE_TRANSACTION_ENTRIES,
+  DERIVE_TRANSACTION_KEYS,
   deriveChunks,
   hitOf,
   type HitRow,
@@ -218,9 +221,36 @@ interface KeyRow {
   readonly derived_id: number
 }
 
+/** Derives the entries of key `id` not derived yet and moves its watermark; how many entries. */
+const deriveKey = (sql: SqlClient.SqlClient, id: number) =>
+  Effect.gen(function*() {
+    const [key] = yield* sql<KeyRow>`SELECT id, project_key, session_id, subpath, mtime, derived_mtime,
+      derived_id FROM acx_session_keys WHERE id = ${id}`
+    if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
+    const { after, count } = yield* deriveChunks(
+      { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
+      (after) =>
+        sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry FROM acx_session_entries
+          WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
+      (entries, created, chunk) =>
+        writeDerived(
+          sql,
+          { id, projectKey: key.project_key, sessionId: key.session_id, subpath: key.subpath, created },
+          entries,
+          Number(key.mtime),
+          chunk
+        )
+    )
+    yield* PhaseBarrier.pause("derive")
+    yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
+    return count
+  })
+
 /**
- * Derives every entry not derived yet, key by key (main transcripts first), each key in one
- * `writeTransaction`; how many entries. Cheap when nothing is behind (one indexed lookup).
+ * Derives every entry not derived yet, key by key (main transcripts first), up to
+ * `DERIVE_TRANSACTION_KEYS` keys and about `DERIVE_TRANSACTION_ENTRIES` entries in one
+ * `writeTransaction`; how many entries. Cheap when nothing is behind (one indexed lookup). A
+ * transaction's keys commit together: stopped inside it, none of them moved its watermark.
  */
 export const catchUp = (
   sql: SqlClient.SqlClient,
@@ -229,36 +259,25 @@ export const catchUp = (
   Effect.gen(function*() {
     const behind = yield* sql.unsafe<{ readonly id: number }>(StoreCatalogSql.BEHIND_KEYS)
     let derived = 0
-    for (const { id } of behind) {
-      derived += yield* writeTransaction(Effect.gen(function*() {
-        const [key] = yield* sql<KeyRow>`SELECT id, project_key, session_id, subpath, mtime, derived_mtime,
-          derived_id FROM acx_session_keys WHERE id = ${id}`
-        if (key === undefined || Number(key.mtime) <= Number(key.derived_mtime)) return 0 // another reader did it
-        const { after, count } = yield* deriveChunks(
-          { after: Number(key.derived_id), first: Number(key.derived_mtime) < 0 },
-          (after) =>
-            sql<{ readonly id: number; readonly entry: string }>`SELECT id, entry FROM acx_session_entries
-              WHERE key_id = ${id} AND id > ${after} ORDER BY id LIMIT ${CATCH_UP_CHUNK}`,
-          (entries, created, chunk) =>
-            writeDerived(
-              sql,
-              {
-                id,
-                projectKey: key.project_key,
-                sessionId: key.session_id,
-                subpath: key.subpath,
-                created
-              },
-              entries,
-              Number(key.mtime),
-              chunk
-            )
-        )
-        yield* PhaseBarrier.pause("derive")
-        yield* sql`UPDATE acx_session_keys SET derived_mtime = ${key.mtime}, derived_id = ${after} WHERE id = ${id}`
-        return count
+    let next = 0
+    while (next < behind.length) {
+      const from = next
+      const done = yield* writeTransaction(Effect.gen(function*() {
+        let count = 0
+        let keys = 0
+        while (
+          from + keys < behind.length &&
+          (keys === 0 || (keys < DERIVE_TRANSACTION_KEYS && count < DERIVE_TRANSACTION_ENTRIES))
+        ) {
+          count += yield* deriveKey(sql, behind[from + keys]!.id)
+          keys++
+        }
+        return { count, keys }
       }))
-      yield* PhaseBarrier.pause("derived")
+      next += done.keys
+      derived += done.count
+      // one arrival per key committed: the `n`th is the commit that took the `n`th key
+      for (let i = 0; i < done.keys; i++) yield* PhaseBarrier.pause("derived")
     }
     return derived
   })

@@ -162,6 +162,15 @@ const megabytesPerSecond = (bytes: number, millis: number): string =>
   `${(bytes / 1_048_576 / Math.max(millis / 1000, 0.001)).toFixed(1)} MB/s`
 
 /**
+ * The reading's time left at the rate so far (`1m 20s left`), whole seconds: the sessions not
+ * read yet take what the ones read took each.
+ */
+const timeLeft = (done: number, total: number, millis: number): string => {
+  const seconds = done <= 0 ? 0 : Math.ceil((millis / 1000) * Math.max(0, total - done) / done)
+  return done <= 0 ? "time left unknown" : `${Duration.format(Duration.seconds(Math.max(1, seconds)))} left`
+}
+
+/**
  * @since 0.3.0
  * @category handlers
  */
@@ -192,7 +201,9 @@ export const run = ({ background, configDir, json, machine, noMask, to, user, wa
               p.total,
               p.indexing === true
                 ? `${p.entries} entries · indexing them for search and stats`
-                : `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)}`
+                : `${p.entries} entries · ${megabytesPerSecond(p.bytes, Date.now() - started)} · ${
+                  timeLeft(p.sessions, p.total, Date.now() - started)
+                }`
             )
         }).pipe(Effect.ensuring(bar.clear))
         const seconds = (Date.now() - started) / 1000
