@@ -6,9 +6,12 @@
  *
  * @since 0.3.0
  */
+import * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as SessionStore from "@acx/session-store/SessionStore"
 import type * as StoreCatalog from "@acx/session-store/StoreCatalog"
+import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import type * as ClaudeProjects from "./ClaudeProjects.js"
+import * as ListingRows from "./ListingRows.js"
 
 /**
  * Where a stored transcript is, as a user reads it: `<location>#<projectKey>/<sessionId>[/<subpath>]`.
@@ -38,4 +41,21 @@ export const sessionInfoOf = (location: string, stored: StoreCatalog.StoredSessi
     ...rest
   } = stored
   return { ...rest, file: locationOf(location, stored), size: 0 }
+}
+
+/**
+ * A row of `StoreCatalogSql.listingRows` as the listing's row ({@link sessionInfoOf}'s session
+ * through `ListingRows.row`, in one step: no stored session or session info built on the way),
+ * with its recorded origin when the store has one. Unordered: `ListingRows.ordered` sorts.
+ *
+ * @since 0.6.0
+ * @category listing
+ */
+export const listedOf = (location: string, row: StoreCatalogSql.ListingRow): ListingRows.ListedSession => {
+  const [projectKey, sessionId, state, mtime, project, machine] = row
+  return ListingRows.row(
+    { projectKey, sessionId, file: locationOf(location, { projectKey, sessionId }), mtime: Number(mtime), size: 0 },
+    SessionMetadata.metadataOf(StoreCatalogSql.stateOf(state)),
+    project === null || machine === null ? undefined : { project, machine }
+  )
 }

@@ -262,6 +262,16 @@ const redactLines = (text: string): string => {
 const ANY_ANCHOR =
   /-----begin|sk-|gh[pousr]_|github_pat_|xox|aiza|akia|asia|eyj|bearer|auth|:\/\/|%3a%2f%2f|pass|pwd|secret|token|credential|key|:(?:\d+|\*):[^:\s]+:[^:\s]+:/i
 
+// The second pre-scan, for a text the first lets through (prose that says "token" or "key"): every
+// rule needs a separator (":", "=" or "%": key values, credential lines, URLs, `Authorization`)
+// or its own case-sensitive literal (the shapes; "passw" for a .netrc line). Without any, no rule
+// can change the text.
+const SHAPE_LITERAL = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox[abposr]-|AIza|AKIA|ASIA|eyJ|Bearer|passw/
+
+const mayHoldSecret = (text: string): boolean =>
+  ANY_ANCHOR.test(text) &&
+  (text.includes(":") || text.includes("=") || text.includes("%") || SHAPE_LITERAL.test(text))
+
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
  * shapes, then credential-file lines (env-style `NAME=…`, `.pgpass`, `.netrc`), then the values of
@@ -272,7 +282,7 @@ const ANY_ANCHOR =
  * @category redaction
  */
 export const redactSecrets = (text: string): string =>
-  ANY_ANCHOR.test(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
+  mayHoldSecret(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
 
 const OPEN_TAG = /^<private(?:\s[^>]*)?>$/i
 const CLOSE_TAG = /^<\/private\s*>$/i

@@ -65,17 +65,10 @@ export interface Statement {
   readonly params: ReadonlyArray<string | number>
 }
 
-/**
- * The meta rows of the sessions with a main transcript that pass `filter` (in no particular
- * order: the caller sorts with `StoreCatalog.byLastActivity`).
- *
- * @since 0.3.0
- * @category statements
- */
-export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+// The sessions with a main transcript that pass `filter`: the clauses after `FROM acx_session_meta m …`.
+const sessionsWhere = (filter: StoreCatalog.SessionFilter): Statement => {
   const params: Array<string | number> = []
-  let sql = `SELECT m.* FROM acx_session_meta m
-    WHERE EXISTS (SELECT 1 FROM acx_session_keys k
+  let sql = `WHERE EXISTS (SELECT 1 FROM acx_session_keys k
       WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`
   if (filter.projectKey !== undefined) {
     sql += " AND m.project_key = ?"
@@ -97,6 +90,53 @@ export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement
   }
   return { sql, params }
 }
+
+/**
+ * The meta rows of the sessions with a main transcript that pass `filter` (in no particular
+ * order: the caller sorts with `StoreCatalog.byLastActivity`).
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+  const where = sessionsWhere(filter)
+  return { sql: `SELECT m.* FROM acx_session_meta m\n    ${where.sql}`, params: where.params }
+}
+
+/**
+ * What a listing reads of the sessions {@link listSessions} selects, with their recorded origin
+ * (`acx_session_origin`) joined: a {@link ListingRow} each when run in raw (array) mode, in no
+ * particular order (the listing sorts).
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const listingRows = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+  const where = sessionsWhere(filter)
+  return {
+    sql: `SELECT m.project_key, m.session_id, m.state, m.mtime, o.project, o.machine
+    FROM acx_session_meta m
+    LEFT JOIN acx_session_origin o ON o.project_key = m.project_key AND o.session_id = m.session_id
+    ${where.sql}`,
+    params: where.params
+  }
+}
+
+/**
+ * A row of {@link listingRows} as an array: key, metadata state ({@link stateOf}), mtime, and the
+ * recorded origin's project and machine (`null` when the store recorded none).
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export type ListingRow = readonly [
+  projectKey: string,
+  sessionId: string,
+  state: string,
+  mtime: Num,
+  project: string | null,
+  machine: string | null
+]
 
 /**
  * A number as a driver returns it (Postgres' `pg` gives 64-bit integers as strings).
@@ -144,7 +184,10 @@ export const stateOf = (text: string | null | undefined): SessionMetadata.Metada
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return SessionMetadata.initialState
     const state: Record<string, string> = {}
-    for (const [key, value] of Object.entries(parsed)) if (typeof value === "string") state[key] = value
+    for (const key of Object.keys(parsed)) {
+      const value: unknown = (parsed as Record<string, unknown>)[key]
+      if (typeof value === "string") state[key] = value
+    }
     return state
   } catch {
     return SessionMetadata.initialState

@@ -21,7 +21,6 @@ import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
-import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
@@ -32,18 +31,16 @@ import { acxPaths } from "./ioPaths.js"
 import { listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
 import { openReadOnly } from "./readOnlyStore.js"
-import { storeListing } from "./sessionsTable.js"
+import { storeListingChunks } from "./sessionsTable.js"
 import { printStats } from "./statsPrint.js"
 import { errorLine } from "./userMessage.js"
 
 export { printKept } from "./keptReport.js"
 
-/** A store's catalog as one read saw it: its location (`sqlite:/abs/file`), rows and origins. */
+/** A store's catalog as one read saw it: its location (`sqlite:/abs/file`) and meta rows. */
 export interface Catalog {
   readonly location: string
   readonly rows: Array<StoreCatalogSql.MetaRow>
-  /** With `withOrigins`: the recorded origins, as `StatsOrigins.ofStore` reads them. */
-  readonly origins: ListingRows.RowOrigins
 }
 
 /**
@@ -72,36 +69,20 @@ const fail = (io: CommandIo, message: string, code = 1): number => {
 export const sqliteFile = (from: string, io: Pick<CommandIo, "cwd">): string | undefined =>
   SqliteSpec.filenameOf(from, io.cwd)
 
-// The recorded origins by `projectKey/sessionId`.
-const originsOf = (db: Database.Database): ListingRows.RowOrigins => {
-  const origins = new Map<string, ListingRows.RowOrigin>()
-  for (const row of db.prepare(ImportLedgerSql.ORIGINS).all() as Array<ImportLedgerSql.OriginRow>) {
-    origins.set(`${row.project_key}/${row.session_id}`, { machine: row.machine, project: row.project })
-  }
-  return origins
-}
-
 /**
- * The meta rows `statement` selects from the store in `file`, or `undefined` when the store must
- * open first: not a file, not a SQLite database, another schema version, derived data behind
- * its entries. The check and the read see one snapshot (an append in between is not half seen).
+ * What `read` reads of the store in `file`, or `undefined` when the store must open first: not a
+ * file, not a SQLite database, another schema version, derived data behind its entries. The check
+ * and the read see one snapshot (an append in between is not half seen).
  */
-const readCatalog = (
-  file: string,
-  statement: StoreCatalogSql.Statement,
-  withOrigins = false
-): Catalog | undefined => {
+const readStore = <A>(file: string, read: (db: Database.Database) => A): A | undefined => {
   try {
     if (!fs.statSync(file).isFile()) return undefined
     const db = openReadOnly(file)
     try {
-      const read = db.transaction(() => {
+      return db.transaction(() => {
         const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
-        if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
-        const rows = db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
-        return { rows, origins: withOrigins ? originsOf(db) : new Map() }
+        return ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0 ? undefined : read(db)
       })()
-      return read === undefined ? undefined : { location: SqliteSpec.display(file), ...read }
     } finally {
       db.close()
     }
@@ -110,20 +91,48 @@ const readCatalog = (
   }
 }
 
-// The catalog read; when the store must open first, opened by the Effect store, then read again
+/** The meta rows `statement` selects from the store in `file` (`undefined`: {@link readStore}'s). */
+const readCatalog = (file: string, statement: StoreCatalogSql.Statement): Catalog | undefined => {
+  const rows = readStore(
+    file,
+    (db) => db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
+  )
+  return rows === undefined ? undefined : { location: SqliteSpec.display(file), rows }
+}
+
+/**
+ * The listing of the sessions `statement` (`StoreCatalogSql.listingRows`) selects from the store
+ * in `file`: each row mapped as it is read (`StoreListing.listedOf`), then ordered
+ * (`ListingRows.ordered`); `undefined`: {@link readStore}'s.
+ */
+const readListing = (
+  file: string,
+  statement: StoreCatalogSql.Statement
+): Array<ListingRows.ListedSession> | undefined => {
+  const location = SqliteSpec.display(file)
+  const listed = readStore(file, (db) => {
+    const rows: Array<ListingRows.ListedSession> = []
+    const iterated = db.prepare(statement.sql).raw().iterate(...statement.params)
+    for (const row of iterated as Iterable<StoreCatalogSql.ListingRow>) rows.push(StoreListing.listedOf(location, row))
+    return rows
+  })
+  return listed === undefined ? undefined : ListingRows.ordered(listed)
+}
+
+// The listing; when the store must open first, opened by the Effect store, then read again
 // (`undefined`: a catalog of a later schema, which only the store reads).
-const catalogOf = async (
+const listingOf = async (
   from: string,
   file: string,
   projectKey: string | undefined,
   io: CommandIo,
   steps: Pick<StoreSteps, "prepare">
-): Promise<Catalog | number | undefined> => {
-  const statement = StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey })
-  const read = readCatalog(file, statement, true)
+): Promise<Array<ListingRows.ListedSession> | number | undefined> => {
+  const statement = StoreCatalogSql.listingRows(projectKey === undefined ? {} : { projectKey })
+  const read = readListing(file, statement)
   if (read !== undefined) return read
   const code = await steps.prepare(from, projectKey, io)
-  return code !== 0 ? code : readCatalog(file, statement, true)
+  return code !== 0 ? code : readListing(file, statement)
 }
 
 /**
@@ -141,16 +150,13 @@ export const sessionsOfStore = async (
 ): Promise<number> => {
   // `--project` read here: its label (`projectLabel`) is this module's (the bundle's) to say
   const options = withProjectKey(given, io)
-  const read = await catalogOf(options.from, file, options.project, io, steps)
-  if (typeof read === "number") return read
-  if (read === undefined) return steps.list(given, io)
-  const place = listingPlace(read.location, options.project, true)
-  if (options.project !== undefined && read.rows.length === 0) return fail(io, `no sessions ${place}`)
-  const list = ListingRows.rows(
-    read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row))),
-    read.origins
-  )
-  await io.stdout(`${storeListing(list, { json: options.json, place })}\n`)
+  const list = await listingOf(options.from, file, options.project, io, steps)
+  if (typeof list === "number") return list
+  if (list === undefined) return steps.list(given, io)
+  const place = listingPlace(SqliteSpec.display(file), options.project, true)
+  if (options.project !== undefined && list.length === 0) return fail(io, `no sessions ${place}`)
+  for (const chunk of storeListingChunks(list, { json: options.json, place })) await io.stdout(chunk)
+  await io.stdout("\n")
   return 0
 }
 
