@@ -31,16 +31,22 @@ export const locationOf = (location: string, key: SessionStore.SessionKey): stri
  * @category listing
  */
 export const sessionInfoOf = (location: string, stored: StoreCatalog.StoredSession): ClaudeProjects.SessionInfo => {
-  const {
-    assistantMessages: _a,
-    entries: _e,
-    lastActivityMs: _l,
-    subagents: _s,
-    toolCalls: _t,
-    userMessages: _u,
-    ...rest
-  } = stored
-  return { ...rest, file: locationOf(location, stored), size: 0 }
+  // the stored session's fields in its order but the counts, then the file's (a store lists thousands)
+  const info: { -readonly [K in keyof ClaudeProjects.SessionInfo]?: ClaudeProjects.SessionInfo[K] } = {
+    projectKey: stored.projectKey,
+    sessionId: stored.sessionId,
+    mtime: stored.mtime
+  }
+  if (stored.title !== undefined) info.title = stored.title
+  if (stored.firstPrompt !== undefined) info.firstPrompt = stored.firstPrompt
+  if (stored.lastPrompt !== undefined) info.lastPrompt = stored.lastPrompt
+  if (stored.cwd !== undefined) info.cwd = stored.cwd
+  if (stored.gitBranch !== undefined) info.gitBranch = stored.gitBranch
+  if (stored.startTime !== undefined) info.startTime = stored.startTime
+  if (stored.lastTime !== undefined) info.lastTime = stored.lastTime
+  info.file = locationOf(location, stored)
+  info.size = 0
+  return info as ClaudeProjects.SessionInfo
 }
 
 /**
