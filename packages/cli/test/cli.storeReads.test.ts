@@ -17,6 +17,7 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as Fixtures from "@acx/fixtures"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
+import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -220,6 +221,52 @@ describe("acx sessions --from sqlite:", () => {
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toHaveLength(built.sessions.length)
     expect(fs.readFileSync(readOnly).equals(before)).toBe(true)
+  })
+
+  it("a generated store of many sessions, origins of two machines, damaged and tied rows: as its catalog lists", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 400, bytes: 3_000_000, projects: 5 })
+    const store = path.join(root, "big.db")
+    const synced = await acxInProcess(["sync", "--config-dir", big.configDir, "--to", `sqlite:${store}`])
+    expect(synced.code, synced.stderr).toBe(0)
+    const spec = `sqlite:${store}`
+    await listed(spec, { json: true }) // derived: a current store
+    const keys = new Database(store, { readonly: true }).prepare(
+      "SELECT project_key, session_id FROM acx_session_meta ORDER BY project_key, session_id"
+    ).all() as Array<{ project_key: string; session_id: string }>
+    const at = (i: number) => `project_key = '${keys[i]!.project_key}' AND session_id = '${keys[i]!.session_id}'`
+    const tied = JSON.stringify({ lastTime: "2030-05-05T05:05:05.000Z", customTitle: "tied" })
+    edit(
+      store,
+      `UPDATE acx_session_meta SET state = '{not json' WHERE ${at(0)};
+      UPDATE acx_session_meta SET state = '[1, 2]' WHERE ${at(1)};
+      UPDATE acx_session_meta SET state = '{"customTitle": 5, "firstPrompt": "api_token=abc123 \\u001b]52;c;x\\u0007", "lastTime": "soon"}' WHERE ${at(2)};
+      UPDATE acx_session_meta SET state = '{"customTitle": "\\ud800 half a pair", "lastUserPrompt": "sk-ant-api03-abcdefghijklmnopqrstuvwx"}' WHERE ${at(3)};
+      UPDATE acx_session_meta SET state = '${tied}' WHERE ${at(4)} OR ${at(5)} OR ${at(6)};
+      UPDATE acx_session_origin SET machine = 'ci-runner', project = 'github.com/acme/app' WHERE ${at(7)} OR ${at(8)};
+      DELETE FROM acx_session_origin WHERE ${at(9)};`
+    )
+    const project = keys[10]!.project_key
+    for (const [args, options] of [
+      [["--from", spec], { json: false }],
+      [["--from", spec, "--json"], { json: true }],
+      [["--from", spec, "-p", project], { json: false, project }],
+      [["--from", spec, "-p", project, "--json"], { json: true, project }]
+    ] as const) {
+      const result = await acxInProcess(["sessions", ...args])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout, args.join(" ")).toBe(await listed(spec, options))
+    }
+    const rows = JSON.parse((await acxInProcess(["sessions", "--from", spec, "--json"])).stdout) as Array<
+      { sessionId: string; title?: string; lastPrompt?: string; machine?: string }
+    >
+    expect(rows).toHaveLength(big.sessions)
+    // the tied rows by session id; the secret masked; a machine column for the sessions of two machines
+    const ties = rows.filter((row) => row.title === "tied").map((row) => row.sessionId)
+    expect(ties).toEqual([keys[4]!, keys[5]!, keys[6]!].map((key) => key.session_id).sort())
+    expect(rows.find((row) => row.sessionId === keys[3]!.session_id)?.lastPrompt).toBe("[REDACTED:anthropic-key]")
+    expect((await acxInProcess(["sessions", "--from", spec])).stdout).toMatch(/^SESSION\s+MACHINE\s+PROJECT/)
   })
 
   it("the binary prints the same, and its store reads' bundle holds no Effect", {
