@@ -65,11 +65,15 @@ export interface Statement {
   readonly params: ReadonlyArray<string | number>
 }
 
+// A meta row `m` of a session with a main transcript (`prefix`: the tables' schema and a dot, or none).
+const withMainTranscript = (prefix = "") =>
+  `EXISTS (SELECT 1 FROM ${prefix}acx_session_keys k
+      WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`
+
 // The sessions with a main transcript that pass `filter`: the clauses after `FROM acx_session_meta m …`.
 const sessionsWhere = (filter: StoreCatalog.SessionFilter): Statement => {
   const params: Array<string | number> = []
-  let sql = `WHERE EXISTS (SELECT 1 FROM acx_session_keys k
-      WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`
+  let sql = `WHERE ${withMainTranscript()}`
   if (filter.projectKey !== undefined) {
     sql += " AND m.project_key = ?"
     params.push(filter.projectKey)
@@ -113,14 +117,43 @@ export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement
  */
 export const listingRows = (filter: StoreCatalog.SessionFilter = {}): Statement => {
   const where = sessionsWhere(filter)
-  return {
-    sql: `SELECT m.project_key, m.session_id, m.state, m.mtime, o.project, o.machine
-    FROM acx_session_meta m
-    LEFT JOIN acx_session_origin o ON o.project_key = m.project_key AND o.session_id = m.session_id
-    ${where.sql}`,
-    params: where.params
-  }
+  return { sql: `${listingSelect()}\n    ${where.sql}`, params: where.params }
 }
+
+const listingSelect = (prefix = "") =>
+  `SELECT m.project_key, m.session_id, m.state, m.mtime, o.project, o.machine
+    FROM ${prefix}acx_session_meta m
+    LEFT JOIN ${prefix}acx_session_origin o ON o.project_key = m.project_key AND o.session_id = m.session_id`
+
+/**
+ * {@link listingRows} over a Postgres store in `schema` (a plain identifier, checked by the
+ * caller), of one project (`$1`) or all: what a reader without the store lists once
+ * {@link postgresReadiness} says the derived rows are current.
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const postgresListingRows = (schema: string, projectKey: string | undefined): Statement => ({
+  sql: `${listingSelect(`${schema}.`)}
+    WHERE ${withMainTranscript(`${schema}.`)}${projectKey === undefined ? "" : " AND m.project_key = $1"}`,
+  params: projectKey === undefined ? [] : [projectKey]
+})
+
+// The readiness of a Postgres store in `schema`: its last migration and how many keys are behind.
+const postgresReady = (schema: string) =>
+  `(SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
+  (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind`
+
+/**
+ * One row over a Postgres store in `schema` (checked by the caller): `version`, its last migration,
+ * and `behind`, how many keys have entries not derived yet, as the connected role sees them. A
+ * reader answers from the derived tables as they are only when `version` is
+ * {@link POSTGRES_SCHEMA_VERSION} and `behind` is 0 ({@link READINESS}'s rule for SQLite).
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const postgresReadiness = (schema: string): string => `SELECT ${postgresReady(schema)}`
 
 /**
  * A row of {@link listingRows} as an array: key, metadata state ({@link stateOf}), mtime, and the
@@ -279,14 +312,12 @@ const sized = (column: string) => `octet_length(${column}) || ':' || ${column}`
  * @category digests
  */
 export const postgresListDigest = (schema: string, options: { readonly origins?: boolean } = {}): string =>
-  `SELECT (SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
-  (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind,
+  `SELECT ${postgresReady(schema)},
   ${
     digestOf(`SELECT md5(${sized("m.project_key")} || ':' || ${sized("m.session_id")} || ':' || m.mtime || ':' ||
         m.entries) AS h
       FROM ${schema}.acx_session_meta m
-      WHERE EXISTS (SELECT 1 FROM ${schema}.acx_session_keys k
-        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`)
+      WHERE ${withMainTranscript(`${schema}.`)}`)
   } AS digest${
     options.origins === true
       ? `,

@@ -28,6 +28,7 @@ import type { CommandIo } from "../CommandIo.js"
 import type { SessionsOptions } from "../commands/args/sessions.js"
 import type { StatsOptions } from "../commands/args/stats.js"
 import { acxPaths } from "./ioPaths.js"
+import { type PostgresStore, postgresStore, withClient } from "./keptReport.js"
 import { listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
 import { openReadOnly } from "./readOnlyStore.js"
@@ -135,6 +136,22 @@ const listingOf = async (
   return code !== 0 ? code : readListing(file, statement)
 }
 
+// What `acx sessions --from` prints of a store's listing (`display`: the store in messages): of one
+// project, none is an error, as a listing says it; else JSON, a table or `no sessions in …`,
+// written in pieces as it is rendered.
+const printListing = async (
+  list: ReadonlyArray<ListingRows.ListedSession>,
+  options: { readonly json: boolean; readonly project: string | undefined },
+  display: string,
+  io: CommandIo
+): Promise<number> => {
+  const place = listingPlace(display, options.project, true)
+  if (options.project !== undefined && list.length === 0) return fail(io, `no sessions ${place}`)
+  for (const chunk of storeListingChunks(list, { json: options.json, place })) await io.stdout(chunk)
+  await io.stdout("\n")
+  return 0
+}
+
 /**
  * `acx sessions --from sqlite:FILE`: the store's sessions (of one project: none is an error, as
  * a listing says it), with their recorded origins, as JSON, a table, or `no sessions in …`.
@@ -153,11 +170,50 @@ export const sessionsOfStore = async (
   const list = await listingOf(options.from, file, options.project, io, steps)
   if (typeof list === "number") return list
   if (list === undefined) return steps.list(given, io)
-  const place = listingPlace(SqliteSpec.display(file), options.project, true)
-  if (options.project !== undefined && list.length === 0) return fail(io, `no sessions ${place}`)
-  for (const chunk of storeListingChunks(list, { json: options.json, place })) await io.stdout(chunk)
-  await io.stdout("\n")
-  return 0
+  return printListing(list, options, SqliteSpec.display(file), io)
+}
+
+/**
+ * The listing of a Postgres store's sessions (of `projectKey`, else all) as the connecting role
+ * sees them, read in one read-only snapshot: `undefined` when the store must open first (another
+ * schema version, entries not derived yet: the store derives them) or does not answer.
+ */
+const readPostgresListing = (
+  store: PostgresStore,
+  projectKey: string | undefined
+): Promise<Array<ListingRows.ListedSession> | undefined> =>
+  withClient(store, async (client) => {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    const [ready] = (await client.query(StoreCatalogSql.postgresReadiness(store.schema))).rows
+    if (Number(ready?.["version"]) !== StoreCatalogSql.POSTGRES_SCHEMA_VERSION || Number(ready?.["behind"]) !== 0) {
+      return undefined
+    }
+    const statement = StoreCatalogSql.postgresListingRows(store.schema, projectKey)
+    const { rows } = await client.query({ text: statement.sql, values: statement.params, rowMode: "array" })
+    await client.query("COMMIT")
+    const listed: Array<ListingRows.ListedSession> = []
+    for (const row of rows) listed.push(StoreListing.listedOf(store.display, row as StoreCatalogSql.ListingRow))
+    return ListingRows.ordered(listed)
+  }).catch(() => undefined)
+
+/**
+ * `acx sessions --from postgres://…`: what {@link sessionsOfStore} prints of a SQLite store, read
+ * without Effect when the store is current (this schema version, every entry derived); otherwise
+ * (or a spec or server this read cannot use) the store lists it (`list`: it derives, migrates,
+ * or says why it cannot).
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const sessionsOfPostgres = async (
+  given: SessionsOptions & { readonly from: string },
+  io: CommandIo,
+  steps: Pick<StoreSteps, "list">
+): Promise<number> => {
+  const options = withProjectKey(given, io)
+  const store = postgresStore(options.from, io.env)
+  const list = store === undefined ? undefined : await readPostgresListing(store, options.project)
+  return list === undefined || store === undefined ? steps.list(given, io) : printListing(list, options, store.display, io)
 }
 
 /**
