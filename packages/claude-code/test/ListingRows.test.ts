@@ -8,7 +8,7 @@
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import * as StoreListing from "@acx/claude-code/StoreListing"
 import * as Redact from "@acx/convert/Redact"
-import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import type * as SessionMetadata from "@acx/convert/SessionMetadata"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
@@ -73,7 +73,11 @@ const rowAsBefore = (session: Record<string, unknown>, origin: ListingRows.RowOr
   const given = origin === undefined ? session : { ...session, project: origin.project, machine: origin.machine }
   for (const key of ListingRows.FIELDS) {
     const value = given[key]
-    if (value !== undefined) row[key] = TYPED.has(key) && typeof value === "string" ? Redact.redactSecrets(value) : value
+    if (value !== undefined) {
+      row[key] = TYPED.has(key) && typeof value === "string"
+        ? Redact.redactSecrets(value)
+        : value
+    }
   }
   return row
 }

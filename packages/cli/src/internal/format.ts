@@ -36,7 +36,11 @@ export function* tableChunks(
     let line = ""
     for (let i = 0; i <= last; i++) {
       const cell = cells[i] ?? ""
-      const text = columns[i]!.align === "right" ? cell.padStart(widths[i]!) : i === last ? cell : cell.padEnd(widths[i]!)
+      const text = columns[i]!.align === "right"
+        ? cell.padStart(widths[i]!)
+        : i === last
+        ? cell
+        : cell.padEnd(widths[i]!)
       line = i === 0 ? text : `${line}  ${text}`
     }
     return line.trimEnd()

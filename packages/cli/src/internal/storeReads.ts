@@ -213,7 +213,9 @@ export const sessionsOfPostgres = async (
   const options = withProjectKey(given, io)
   const store = postgresStore(options.from, io.env)
   const list = store === undefined ? undefined : await readPostgresListing(store, options.project)
-  return list === undefined || store === undefined ? steps.list(given, io) : printListing(list, options, store.display, io)
+  return list === undefined || store === undefined
+    ? steps.list(given, io)
+    : printListing(list, options, store.display, io)
 }
 
 /**
