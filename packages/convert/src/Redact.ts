@@ -262,15 +262,19 @@ const redactLines = (text: string): string => {
 const ANY_ANCHOR =
   /-----begin|sk-|gh[pousr]_|github_pat_|xox|aiza|akia|asia|eyj|bearer|auth|:\/\/|%3a%2f%2f|pass|pwd|secret|token|credential|key|:(?:\d+|\*):[^:\s]+:[^:\s]+:/i
 
-// The second pre-scan, for a text the first lets through (prose that says "token" or "key"): every
-// rule needs a separator (":", "=" or "%": key values, credential lines, URLs, `Authorization`)
-// or its own case-sensitive literal (the shapes; "passw" for a .netrc line). Without any, no rule
-// can change the text.
+// The pre-scan split by separators: every rule but the shapes and .netrc lines needs a ":", "="
+// or "%" (key values, credential lines, URLs, `Authorization`); without one, only a shape's own
+// case-sensitive literal or a .netrc line's "passw" can match, and each of those holds one of
+// ANY_ANCHOR's words too. So a text with a separator needs ANY_ANCHOR, one without needs
+// SHAPE_LITERAL (found first by the plain substrings it cannot match without: prose that says
+// "token" or "key" costs a few substring scans).
 const SHAPE_LITERAL = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox[abposr]-|AIza|AKIA|ASIA|eyJ|Bearer|passw/
+const SHAPE_WORDS = ["-----BEGIN", "sk-", "gh", "github_pat_", "xox", "AIza", "AKIA", "ASIA", "eyJ", "Bearer", "passw"]
 
 const mayHoldSecret = (text: string): boolean =>
-  ANY_ANCHOR.test(text) &&
-  (text.includes(":") || text.includes("=") || text.includes("%") || SHAPE_LITERAL.test(text))
+  text.includes(":") || text.includes("=") || text.includes("%")
+    ? ANY_ANCHOR.test(text)
+    : SHAPE_WORDS.some((word) => text.includes(word)) && SHAPE_LITERAL.test(text)
 
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
