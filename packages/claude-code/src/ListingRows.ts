@@ -6,6 +6,7 @@
  * @since 0.3.0
  */
 import * as Redact from "@acx/convert/Redact"
+import * as StatsFold from "@acx/convert/StatsFold"
 import type * as SessionMetadata from "@acx/convert/SessionMetadata"
 import type * as SessionInfo from "./SessionInfo.js"
 
@@ -81,7 +82,8 @@ export const FIELDS: ReadonlyArray<keyof ListedSession> = [
  * @category ordering
  */
 export const lastActivity = (session: Pick<ListedSession, "lastTime" | "mtime">): number => {
-  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
+  // `Date.parse`, with Claude Code's timestamps read without a full parse (a hub lists thousands)
+  const written = session.lastTime === undefined ? Number.NaN : StatsFold.parseTimestamp(session.lastTime)
   return Number.isNaN(written) ? session.mtime : written
 }
 
