@@ -6,8 +6,8 @@
  * @since 0.3.0
  */
 import * as Redact from "@acx/convert/Redact"
-import * as StatsFold from "@acx/convert/StatsFold"
 import type * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as StatsFold from "@acx/convert/StatsFold"
 import type * as SessionInfo from "./SessionInfo.js"
 
 /**
