@@ -303,8 +303,17 @@ describe.skipIf(PG_URL === undefined)("acx sessions --from postgres://", () => {
   }
   const spec = () => specOf(PG_URL!)
   const sql = async (statements: string) => {
-    const { default: pg } = await import("pg")
-    const client = new pg.Client({ connectionString: PG_URL })
+    // pg's types are not installed here
+    const pg = (await import("pg" as string)) as {
+      default: {
+        Client: new(options: object) => {
+          connect(): Promise<void>
+          query(text: string): Promise<unknown>
+          end(): Promise<void>
+        }
+      }
+    }
+    const client = new pg.default.Client({ connectionString: PG_URL })
     await client.connect()
     try {
       await client.query(statements.replaceAll("SCHEMA.", `${schema}.`))
@@ -323,12 +332,16 @@ describe.skipIf(PG_URL === undefined)("acx sessions --from postgres://", () => {
       stdout: async (text) => void out.push(text),
       stderr: (text) => void err.push(text)
     }
-    const code = await sessionsOfPostgres({ json: false, ...args }, io, {
-      list: async () => {
-        handed++
-        return 99
+    const code = await sessionsOfPostgres(
+      { configDir: undefined, followSymlinks: false, project: undefined, json: false, ...args },
+      io,
+      {
+        list: async () => {
+          handed++
+          return 99
+        }
       }
-    })
+    )
     return { code, stdout: out.join(""), stderr: err.join(""), handed }
   }
 
