@@ -10,6 +10,11 @@
  * command's `fold` step: it folds what the cache lacks and writes it). What is printed comes from
  * the shared renderers: `sessionsTable.storeListing`, `statsPrint.printStats`.
  *
+ * `acx sessions --from postgres://…` reads a current Postgres store the same way (`pg` alone, one
+ * read-only snapshot, `StoreCatalogSql.postgresReadiness`); any other (behind, another schema, no
+ * answer) the store lists (`list`). A listing maps each row as it is read
+ * (`StoreListing.listedOf`: origins joined in SQL), sorts once and is written in pieces.
+ *
  * Built, it is a CommonJS bundle of its own (`dist/store-reads.cjs`): the split ES build's shared
  * chunks would load Effect with it.
  */
