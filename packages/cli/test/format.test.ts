@@ -96,3 +96,23 @@ describe("format.tableChunks, format.jsonChunks", () => {
     for (const piece of table.slice(0, -1)) expect(piece.endsWith("\n")).toBe(false)
   })
 })
+
+describe("format.clip", () => {
+  it("property: a long text is clipped as the whole text collapsed and trimmed is", () => {
+    const clipAsBefore = (text: string, max: number) => {
+      const line = text.replace(/\s+/g, " ").trim()
+      return line.length > max ? `${line.slice(0, max - 1)}…` : line
+    }
+    const piece = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom(" ", "  ", "\n\t", " ".repeat(300), "\u00a0", "\u2028", "\ufeff", "😀", "x".repeat(90))
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.integer({ min: 1, max: 70 }), (pieces, max) => {
+        const text = pieces.join("")
+        expect(format.clip(text, max)).toBe(clipAsBefore(text, max))
+      }),
+      { numRuns: 3000 }
+    )
+  })
+})

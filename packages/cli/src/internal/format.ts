@@ -109,6 +109,12 @@ export const date = (epochMillis: number): string => {
 
 /** One line, at most `max` characters. */
 export const clip = (text: string, max: number): string => {
+  // a long text (a pasted prompt): when its head alone gives more than `max` characters, the rest
+  // is cut off whatever it holds, and is not read
+  if (text.length > 4 * max) {
+    const head = text.slice(0, 4 * max).replace(/\s+/g, " ").trimStart()
+    if (head.length >= max + 2) return `${head.slice(0, max - 1)}…`
+  }
   const line = text.replace(/\s+/g, " ").trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
