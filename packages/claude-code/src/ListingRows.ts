@@ -7,6 +7,7 @@
  */
 import * as Redact from "@acx/convert/Redact"
 import type * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as StatsFold from "@acx/convert/StatsFold"
 import type * as SessionInfo from "./SessionInfo.js"
 
 /**
@@ -81,7 +82,8 @@ export const FIELDS: ReadonlyArray<keyof ListedSession> = [
  * @category ordering
  */
 export const lastActivity = (session: Pick<ListedSession, "lastTime" | "mtime">): number => {
-  const written = session.lastTime === undefined ? Number.NaN : Date.parse(session.lastTime)
+  // `Date.parse`, with Claude Code's timestamps read without a full parse (a hub lists thousands)
+  const written = session.lastTime === undefined ? Number.NaN : StatsFold.parseTimestamp(session.lastTime)
   return Number.isNaN(written) ? session.mtime : written
 }
 
@@ -101,28 +103,72 @@ export const byLastActivity = (
 // (8 µs a row: 80 ms for 10 000 sessions).
 // The prompts and titles are what a user typed (or a model wrote from it): their secrets are
 // masked as the page masks them (`Redact.redactSecrets`), so `acx sessions` shows none the page hides.
-const rowOf = (session: ListedSession, origin: RowOrigin | undefined): ListedSession => {
-  const row: Record<string, unknown> = {}
-  const given = origin === undefined ? session : { ...session, project: origin.project, machine: origin.machine }
-  for (const key of FIELDS) {
-    const value = given[key]
-    if (value !== undefined) {
-      row[key] = TYPED.has(key) && typeof value === "string"
-        ? Redact.redactSecrets(value)
-        : value
-    }
-  }
-  return row as unknown as ListedSession
-}
-
-const TYPED: ReadonlySet<string> = new Set(["title", "firstPrompt", "lastPrompt"])
+const masked = (text: string | undefined): string | undefined =>
+  typeof text === "string" ? Redact.redactSecrets(text) : text
 
 /**
- * The sessions of `ClaudeProjects.listSessions` as a listing's rows: in {@link byLastActivity}
- * order, each holding `ListedSession`'s fields only (absent ones left out, never `null`), secrets in
- * the title and prompts masked, each with its `project` and `machine` when `origins` has them; the
- * first `limit` only, when given (`acx sessions --limit`). What `acx sessions --json` prints and
- * `GET /api/sessions` sends.
+ * One row of a listing: the session `where` (its key, file, mtime and size) with `metadata`, the
+ * title and prompts masked (`Redact.redactSecrets`), with `origin`'s project and machine (else the
+ * session's own, when it has them); exactly {@link FIELDS}, in their order, absent ones left out.
+ * A `SessionInfo` is both `where` and `metadata` (`row(session, session, origin)`); a reader of
+ * stored rows passes the two it holds, without building a session first.
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export const row = (
+  where: Pick<ListedSession, "projectKey" | "sessionId" | "file" | "mtime" | "size" | "project" | "machine">,
+  metadata: SessionMetadata.SessionMetadata,
+  origin: RowOrigin | undefined
+): ListedSession => {
+  const out: { -readonly [K in keyof ListedSession]?: ListedSession[K] } = {}
+  // assigned in FIELDS' order (the JSON's key order); an absent value is never set
+  if (where.projectKey !== undefined) out.projectKey = where.projectKey
+  if (where.sessionId !== undefined) out.sessionId = where.sessionId
+  if (where.file !== undefined) out.file = where.file
+  if (where.mtime !== undefined) out.mtime = where.mtime
+  if (where.size !== undefined) out.size = where.size
+  const title = masked(metadata.title)
+  if (title !== undefined) out.title = title
+  const firstPrompt = masked(metadata.firstPrompt)
+  if (firstPrompt !== undefined) out.firstPrompt = firstPrompt
+  const lastPrompt = masked(metadata.lastPrompt)
+  if (lastPrompt !== undefined) out.lastPrompt = lastPrompt
+  if (metadata.cwd !== undefined) out.cwd = metadata.cwd
+  if (metadata.gitBranch !== undefined) out.gitBranch = metadata.gitBranch
+  if (metadata.startTime !== undefined) out.startTime = metadata.startTime
+  if (metadata.lastTime !== undefined) out.lastTime = metadata.lastTime
+  const project = origin === undefined ? where.project : origin.project
+  if (project !== undefined) out.project = project
+  const machine = origin === undefined ? where.machine : origin.machine
+  if (machine !== undefined) out.machine = machine
+  return out as ListedSession
+}
+
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * `rows` in {@link byLastActivity} order, as a new array: each row's time parsed once, not at
+ * every comparison (a hub lists thousands); rows tied on time and session id keep their order.
+ *
+ * @since 0.6.0
+ * @category ordering
+ */
+export const ordered = <A extends Pick<ListedSession, "lastTime" | "mtime" | "sessionId">>(
+  rows: ReadonlyArray<A>
+): Array<A> => {
+  const at = rows.map(lastActivity)
+  return rows.map((_, i) => i)
+    .sort((i, j) => at[j]! - at[i]! || byId(rows[i]!.sessionId, rows[j]!.sessionId))
+    .map((i) => rows[i]!)
+}
+
+/**
+ * The sessions of `ClaudeProjects.listSessions` as a listing's rows ({@link row}): in
+ * {@link byLastActivity} order, each holding `ListedSession`'s fields only (absent ones left out,
+ * never `null`), secrets in the title and prompts masked, each with its `project` and `machine`
+ * when `origins` has them; the first `limit` only, when given (`acx sessions --limit`). What
+ * `acx sessions --json` prints and `GET /api/sessions` sends.
  *
  * @since 0.3.0
  * @category rows
@@ -132,12 +178,7 @@ export const rows = (
   origins: RowOrigins = new Map(),
   limit?: number | undefined
 ): Array<ListedSession> =>
-  // each session's time parsed once, not at every comparison (a hub lists thousands)
-  sessions.map((session) => ({ session, at: lastActivity(session) }))
-    .sort((a, b) =>
-      b.at - a.at ||
-      (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0)
-    )
-    // the rows past the limit are never built (their masking is most of a row's cost)
-    .slice(0, limit)
-    .map(({ session }) => rowOf(session, origins.get(`${session.projectKey}/${session.sessionId}`)))
+  // the rows past the limit are never built (their masking is most of a row's cost)
+  ordered(sessions).slice(0, limit).map((session) =>
+    row(session, session, origins.get(`${session.projectKey}/${session.sessionId}`))
+  )

@@ -17,19 +17,22 @@ import * as Pricing from "@acx/convert/Pricing"
 import * as Fixtures from "@acx/fixtures"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
+import { generateBigConfigDir } from "@acx/testing/BigConfigDir"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { processIo } from "../src/CommandIo.js"
+import { type CommandIo, processIo } from "../src/CommandIo.js"
 import { CurrentIo } from "../src/internal/currentIo.js"
 import * as format from "../src/internal/format.js"
 import { storeListing } from "../src/internal/sessionsTable.js"
 import { statsReport } from "../src/internal/statsTable.js"
+import { sessionsOfPostgres } from "../src/internal/storeReads.js"
 import { openStore } from "../src/internal/storeSource.js"
 import { acx, BIN, tempDir, TEST_TIMEOUT_MS } from "./utils/acx.js"
 import { acxInProcess } from "./utils/inProcess.js"
+import { closedPort, dropSchema } from "./utils/postgres.js"
 import { removeTreeWhenIdle } from "./utils/processes.js"
 
 /** The store's sessions as its own API lists them (it derives what is behind first), rendered. */
@@ -245,6 +248,58 @@ describe("acx sessions --from sqlite:", () => {
     expect(fs.readFileSync(readOnly).equals(before)).toBe(true)
   })
 
+  it("a generated store of many sessions, origins of two machines, damaged and tied rows: as its catalog lists", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const big = generateBigConfigDir({ dir: path.join(root, "big"), sessions: 400, bytes: 3_000_000, projects: 5 })
+    const store = path.join(root, "big.db")
+    const synced = await acxInProcess(["sync", "--config-dir", big.configDir, "--to", `sqlite:${store}`])
+    expect(synced.code, synced.stderr).toBe(0)
+    const spec = `sqlite:${store}`
+    await listed(spec, { json: true }) // derived: a current store
+    const keys = new Database(store, { readonly: true }).prepare(
+      "SELECT project_key, session_id FROM acx_session_meta ORDER BY project_key, session_id"
+    ).all() as Array<{ project_key: string; session_id: string }>
+    const at = (i: number) => `project_key = '${keys[i]!.project_key}' AND session_id = '${keys[i]!.session_id}'`
+    const tied = JSON.stringify({ lastTime: "2030-05-05T05:05:05.000Z", customTitle: "tied" })
+    edit(
+      store,
+      `UPDATE acx_session_meta SET state = '{not json' WHERE ${at(0)};
+      UPDATE acx_session_meta SET state = '[1, 2]' WHERE ${at(1)};
+      UPDATE acx_session_meta SET state = '{"customTitle": 5, "firstPrompt": "api_token=abc123 \\u001b]52;c;x\\u0007", "lastTime": "soon"}' WHERE ${
+        at(2)
+      };
+      UPDATE acx_session_meta SET state = '{"customTitle": "\\ud800 half a pair", "lastUserPrompt": "sk-ant-api03-abcdefghijklmnopqrstuvwx"}' WHERE ${
+        at(3)
+      };
+      UPDATE acx_session_meta SET state = '${tied}' WHERE ${at(4)} OR ${at(5)} OR ${at(6)};
+      UPDATE acx_session_origin SET machine = 'ci-runner', project = 'github.com/acme/app' WHERE ${at(7)} OR ${at(8)};
+      DELETE FROM acx_session_origin WHERE ${at(9)};`
+    )
+    const project = keys[10]!.project_key
+    for (
+      const [args, options] of [
+        [["--from", spec], { json: false }],
+        [["--from", spec, "--json"], { json: true }],
+        [["--from", spec, "-p", project], { json: false, project }],
+        [["--from", spec, "-p", project, "--json"], { json: true, project }]
+      ] as const
+    ) {
+      const result = await acxInProcess(["sessions", ...args])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout, args.join(" ")).toBe(await listed(spec, options))
+    }
+    const rows = JSON.parse((await acxInProcess(["sessions", "--from", spec, "--json"])).stdout) as Array<
+      { sessionId: string; title?: string; lastPrompt?: string; machine?: string }
+    >
+    expect(rows).toHaveLength(big.sessions)
+    // the tied rows by session id; the secret masked; a machine column for the sessions of two machines
+    const ties = rows.filter((row) => row.title === "tied").map((row) => row.sessionId)
+    expect(ties).toEqual([keys[4]!, keys[5]!, keys[6]!].map((key) => key.session_id).sort())
+    expect(rows.find((row) => row.sessionId === keys[3]!.session_id)?.lastPrompt).toBe("[REDACTED:anthropic-key]")
+    expect((await acxInProcess(["sessions", "--from", spec])).stdout).toMatch(/^SESSION\s+MACHINE\s+PROJECT/)
+  })
+
   it("the binary prints the same, and its store reads' bundle holds no Effect", {
     timeout: TEST_TIMEOUT_MS
   }, async () => {
@@ -257,6 +312,125 @@ describe("acx sessions --from sqlite:", () => {
     }
     expect(map.sources.filter((source) => /node_modules\/(effect|@effect)\//.test(source))).toEqual([])
     expect(map.sources.some((source) => source.endsWith("src/internal/storeReads.ts"))).toBe(true)
+  })
+})
+
+const PG_URL = process.env["ACX_PG_URL"]
+
+describe.skipIf(PG_URL === undefined)("acx sessions --from postgres://", () => {
+  const schema = `acx_storereads_${process.pid}`
+  const specOf = (url: string, name = schema) => {
+    const at = new URL(url)
+    at.searchParams.set("schema", name)
+    return at.href
+  }
+  const spec = () => specOf(PG_URL!)
+  const sql = async (statements: string) => {
+    // pg's types are not installed here
+    const pg = (await import("pg" as string)) as {
+      default: {
+        Client: new(options: object) => {
+          connect(): Promise<void>
+          query(text: string): Promise<unknown>
+          end(): Promise<void>
+        }
+      }
+    }
+    const client = new pg.default.Client({ connectionString: PG_URL })
+    await client.connect()
+    try {
+      await client.query(statements.replaceAll("SCHEMA.", `${schema}.`))
+    } finally {
+      await client.end()
+    }
+  }
+  // the read without Effect, in process: what it printed, its exit code, and whether it handed
+  // the listing to the store (`list`, which then answers 99)
+  const fastRead = async (args: { readonly from: string; readonly json?: boolean; readonly project?: string }) => {
+    const out: Array<string> = []
+    const err: Array<string> = []
+    let handed = 0
+    const io: CommandIo = {
+      ...processIo(),
+      stdout: async (text) => void out.push(text),
+      stderr: (text) => void err.push(text)
+    }
+    const code = await sessionsOfPostgres(
+      { configDir: undefined, followSymlinks: false, project: undefined, json: false, ...args },
+      io,
+      {
+        list: async () => {
+          handed++
+          return 99
+        }
+      }
+    )
+    return { code, stdout: out.join(""), stderr: err.join(""), handed }
+  }
+
+  beforeAll(async () => {
+    const synced = await acxInProcess(["sync", "--config-dir", built.configDir, "--to", spec()])
+    expect(synced.code, synced.stderr).toBe(0)
+    await listed(spec(), { json: true }) // derived: a current store
+  }, TEST_TIMEOUT_MS)
+  afterAll(() => dropSchema(PG_URL!, schema))
+
+  it("reads a current store without the store: what the store lists, every shape; damaged rows, two machines", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const project = built.sessions[0]!.projectKey
+    const check = async () => {
+      for (const options of [{ json: false }, { json: true }, { json: false, project }, { json: true, project }]) {
+        const read = await fastRead({ from: spec(), ...options })
+        expect([read.code, read.handed, read.stderr]).toEqual([0, 0, ""])
+        expect(read.stdout, JSON.stringify(options)).toBe(await listed(spec(), options))
+        const binary = await acxInProcess([
+          "sessions",
+          "--from",
+          spec(),
+          ...(options.json ? ["--json"] : []),
+          ...(
+            options.project === undefined ? [] : ["-p", options.project]
+          )
+        ])
+        expect(binary.stdout).toBe(read.stdout)
+      }
+    }
+    await check()
+    const [a, b, c] = built.sessions
+    await sql(`UPDATE SCHEMA.acx_session_meta SET state = '{not json' WHERE session_id = '${a!.sessionId}';
+      UPDATE SCHEMA.acx_session_meta SET state = '{"customTitle": 7, "lastUserPrompt": "password=hunter2x"}'
+        WHERE session_id = '${b!.sessionId}';
+      UPDATE SCHEMA.acx_session_origin SET machine = 'ci-runner', project = 'github.com/acme/app'
+        WHERE session_id = '${c!.sessionId}'`)
+    await check()
+    expect((await fastRead({ from: spec() })).stdout).toMatch(/^SESSION\s+MACHINE\s+PROJECT/)
+    const none = await fastRead({ from: spec(), project: "nothere" })
+    expect([none.code, none.stdout, none.handed]).toEqual([1, "", 0])
+    expect(none.stderr).toBe((await acxInProcess(["sessions", "--from", spec(), "-p", "nothere"])).stderr)
+  })
+
+  it("hands a store it cannot read as is to the store: entries not derived, a later schema, no answer, no store", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const session = built.sessions[0]!
+    await sql(`UPDATE SCHEMA.acx_session_keys SET derived_mtime = -1
+      WHERE project_key = '${session.projectKey}' AND session_id = '${session.sessionId}' AND subpath = ''`)
+    expect(await fastRead({ from: spec(), json: true })).toEqual({ code: 99, stdout: "", stderr: "", handed: 1 })
+    // through the store: derived, then read as is again
+    const derived = await acxInProcess(["sessions", "--from", spec(), "--json"])
+    expect(derived.code, derived.stderr).toBe(0)
+    expect((await fastRead({ from: spec(), json: true })).handed).toBe(0)
+    await sql(`INSERT INTO SCHEMA.acx_session_store_migrations (migration_id, name)
+      SELECT max(migration_id) + 1, 'later' FROM SCHEMA.acx_session_store_migrations`)
+    expect((await fastRead({ from: spec() })).handed).toBe(1)
+    await sql(`DELETE FROM SCHEMA.acx_session_store_migrations
+      WHERE migration_id = (SELECT max(migration_id) FROM SCHEMA.acx_session_store_migrations)`)
+    const closed = new URL(PG_URL!)
+    closed.port = String(await closedPort())
+    expect((await fastRead({ from: specOf(closed.href) })).handed).toBe(1)
+    expect((await fastRead({ from: specOf(PG_URL!, "acx_no_such_schema") })).handed).toBe(1)
+    expect((await fastRead({ from: "sqlite:/nowhere.db" })).handed).toBe(1)
   })
 })
 

@@ -262,6 +262,20 @@ const redactLines = (text: string): string => {
 const ANY_ANCHOR =
   /-----begin|sk-|gh[pousr]_|github_pat_|xox|aiza|akia|asia|eyj|bearer|auth|:\/\/|%3a%2f%2f|pass|pwd|secret|token|credential|key|:(?:\d+|\*):[^:\s]+:[^:\s]+:/i
 
+// The pre-scan split by separators: every rule but the shapes and .netrc lines needs a ":", "="
+// or "%" (key values, credential lines, URLs, `Authorization`); without one, only a shape's own
+// case-sensitive literal or a .netrc line's "passw" can match, and each of those holds one of
+// ANY_ANCHOR's words too. So a text with a separator needs ANY_ANCHOR, one without needs
+// SHAPE_LITERAL (found first by the plain substrings it cannot match without: prose that says
+// "token" or "key" costs a few substring scans).
+const SHAPE_LITERAL = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox[abposr]-|AIza|AKIA|ASIA|eyJ|Bearer|passw/
+const SHAPE_WORDS = ["-----BEGIN", "sk-", "gh", "github_pat_", "xox", "AIza", "AKIA", "ASIA", "eyJ", "Bearer", "passw"]
+
+const mayHoldSecret = (text: string): boolean =>
+  text.includes(":") || text.includes("=") || text.includes("%")
+    ? ANY_ANCHOR.test(text)
+    : SHAPE_WORDS.some((word) => text.includes(word)) && SHAPE_LITERAL.test(text)
+
 /**
  * Text with every recognised secret replaced by `[REDACTED:<kind>]`: the {@link SECRET_PATTERNS}
  * shapes, then credential-file lines (env-style `NAME=…`, `.pgpass`, `.netrc`), then the values of
@@ -272,7 +286,7 @@ const ANY_ANCHOR =
  * @category redaction
  */
 export const redactSecrets = (text: string): string =>
-  ANY_ANCHOR.test(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
+  mayHoldSecret(text) ? redactKeyValues(redactLines(redactShapes(text))) : text
 
 const OPEN_TAG = /^<private(?:\s[^>]*)?>$/i
 const CLOSE_TAG = /^<\/private\s*>$/i

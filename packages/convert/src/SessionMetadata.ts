@@ -192,16 +192,21 @@ export const redacted = (state: MetadataState): MetadataState => {
  * @since 0.1.0
  * @category folding
  */
-export const metadataOf = (state: MetadataState): SessionMetadata =>
-  compact({
-    title: state.customTitle ?? state.aiTitle ?? state.summary,
-    firstPrompt: state.firstPrompt ?? state.firstCommand,
-    lastPrompt: state.lastPromptEntry ?? state.lastUserPrompt,
-    cwd: state.cwd,
-    gitBranch: state.gitBranch,
-    startTime: state.startTime,
-    lastTime: state.lastTime
-  })
+export const metadataOf = (state: MetadataState): SessionMetadata => {
+  // in SessionMetadata's order; a field with no candidate left out (a listing reads thousands)
+  const out: { -readonly [K in keyof SessionMetadata]?: string } = {}
+  const title = state.customTitle ?? state.aiTitle ?? state.summary
+  if (title !== undefined) out.title = title
+  const firstPrompt = state.firstPrompt ?? state.firstCommand
+  if (firstPrompt !== undefined) out.firstPrompt = firstPrompt
+  const lastPrompt = state.lastPromptEntry ?? state.lastUserPrompt
+  if (lastPrompt !== undefined) out.lastPrompt = lastPrompt
+  if (state.cwd !== undefined) out.cwd = state.cwd
+  if (state.gitBranch !== undefined) out.gitBranch = state.gitBranch
+  if (state.startTime !== undefined) out.startTime = state.startTime
+  if (state.lastTime !== undefined) out.lastTime = state.lastTime
+  return out
+}
 
 /**
  * The metadata of a whole transcript.

@@ -301,6 +301,14 @@ describe("Redact pre-scan", () => {
     expect(Redact.maskEntry(clean).value).toBe(clean)
   })
 
+  it("prose that says token or key without a separator or a shape comes back as itself; with one, masked", () => {
+    const prose = "rotate the token and the api key before the secret credential review"
+    expect(Redact.redactSecrets(prose)).toBe(prose)
+    expect(Redact.redactSecrets(`${prose} token=abc123`)).toBe(`${prose} token=[REDACTED:credential]`)
+    expect(Redact.redactSecrets(`${prose}\npassword hunter22`)).toBe(`${prose}\npassword [REDACTED:netrc]`)
+    expect(Redact.redactSecrets(`${prose} AKIA${"A1".repeat(8)}`)).toBe(`${prose} [REDACTED:aws-access-key]`)
+  })
+
   it("a text with no anchor comes back as itself; one with a secret is still masked", () => {
     const plain = "the cart total was wrong because the discount applied twice; see src/cart.ts:42"
     expect(Redact.redactSecrets(plain)).toBe(plain)

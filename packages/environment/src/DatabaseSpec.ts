@@ -83,24 +83,17 @@ export class DatabaseSpecError extends Schema.TaggedError<DatabaseSpecError>(
  */
 export const GRAMMAR = "sqlite:FILE, a FILE.db / FILE.sqlite path, or postgres://URL[?schema=NAME]"
 
-const SECRET_PARAMETER = /password/i
-const HIDDEN = "***"
+const SECRET_PARAMETER = PostgresSpec.SECRET_PARAMETER
 const SHOWN_CHARACTERS = 80
 
 /**
- * Hides what may be a credential in text that was meant to be a database spec but is not one:
- * from the `:` after `//user` to the last `@`, and from the first `…password…=` parameter's
- * value to the end. For echoing bad input back: hiding too much is the safe side.
+ * Hides what may be a credential in text that was meant to be a database spec but is not one
+ * (`PostgresSpec.hideCredentials`, which loads without Effect).
  *
  * @since 0.1.0
  * @category display
  */
-export const hideCredentials = (text: string): string =>
-  text
-    // up to the last `@`: a password typed with a `/`, `?` or `#` in it is hidden whole
-    .replace(/(\/\/[^/?#@:]*):[\s\S]*@/, `$1:${HIDDEN}@`)
-    // to the end: the rest may be the password's own `&`
-    .replace(/([?&;][^=&#]*password[^=&#]*=)[\s\S]*$/i, `$1${HIDDEN}`)
+export const hideCredentials = PostgresSpec.hideCredentials
 
 const fail = (reason: DatabaseSpecError["reason"], description: string) =>
   Either.left(new DatabaseSpecError({ reason, description }))
@@ -143,24 +136,13 @@ export const parse = (
 }
 
 /**
- * A Postgres URL for messages: its password and every `…password…=` parameter replaced by `***`.
+ * A Postgres URL for messages: its password and every `…password…=` parameter replaced by `***`
+ * (`PostgresSpec.displayUrl`, which loads without Effect).
  *
  * @since 0.1.0
  * @category display
  */
-export const displayUrl = (href: string): string => {
-  let url: URL
-  try {
-    url = new URL(href)
-  } catch {
-    return hideCredentials(href)
-  }
-  if (url.password !== "") url.password = HIDDEN
-  for (const name of [...new Set(url.searchParams.keys())]) {
-    if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, HIDDEN)
-  }
-  return url.href
-}
+export const displayUrl = PostgresSpec.displayUrl
 
 /**
  * The database for messages: `sqlite:/abs/file.db`, or the Postgres URL without its password
@@ -172,7 +154,7 @@ export const displayUrl = (href: string): string => {
 export const display = (spec: DatabaseSpec): string =>
   spec._tag === "Sqlite"
     ? SqliteSpec.display(spec.filename)
-    : displayUrl(Redacted.value(spec.url)) + (spec.schema === undefined ? "" : ` (schema ${spec.schema})`)
+    : PostgresSpec.display(Redacted.value(spec.url), spec.schema)
 
 /**
  * Whether a spec carries a secret: a Postgres URL with a password or a `…password…=` parameter.

@@ -92,3 +92,58 @@ export const parse = (spec: string): Parsed | Invalid => {
   url.searchParams.delete("schema")
   return { _tag: "Parsed", href: url.href, schema: schemas[0] }
 }
+
+/**
+ * A query parameter whose value is a secret (`password`, `sslpassword`, …).
+ *
+ * @since 0.6.0
+ * @category display
+ */
+export const SECRET_PARAMETER = /password/i
+
+const HIDDEN = "***"
+
+/**
+ * Hides what may be a credential in text that was meant to be a database spec but is not one:
+ * from the `:` after `//user` to the last `@`, and from the first `…password…=` parameter's
+ * value to the end. For echoing bad input back: hiding too much is the safe side.
+ *
+ * @since 0.6.0
+ * @category display
+ */
+export const hideCredentials = (text: string): string =>
+  text
+    // up to the last `@`: a password typed with a `/`, `?` or `#` in it is hidden whole
+    .replace(/(\/\/[^/?#@:]*):[\s\S]*@/, `$1:${HIDDEN}@`)
+    // to the end: the rest may be the password's own `&`
+    .replace(/([?&;][^=&#]*password[^=&#]*=)[\s\S]*$/i, `$1${HIDDEN}`)
+
+/**
+ * A Postgres URL for messages: its password and every `…password…=` parameter replaced by `***`.
+ *
+ * @since 0.6.0
+ * @category display
+ */
+export const displayUrl = (href: string): string => {
+  let url: URL
+  try {
+    url = new URL(href)
+  } catch {
+    return hideCredentials(href)
+  }
+  if (url.password !== "") url.password = HIDDEN
+  for (const name of [...new Set(url.searchParams.keys())]) {
+    if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, HIDDEN)
+  }
+  return url.href
+}
+
+/**
+ * A Postgres store for messages: {@link displayUrl} of its URL, and ` (schema NAME)` when one is
+ * named (what `DatabaseSpec.display` says of it).
+ *
+ * @since 0.6.0
+ * @category display
+ */
+export const display = (href: string, schema: string | undefined): string =>
+  displayUrl(href) + (schema === undefined ? "" : ` (schema ${schema})`)

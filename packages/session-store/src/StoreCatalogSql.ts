@@ -65,18 +65,15 @@ export interface Statement {
   readonly params: ReadonlyArray<string | number>
 }
 
-/**
- * The meta rows of the sessions with a main transcript that pass `filter` (in no particular
- * order: the caller sorts with `StoreCatalog.byLastActivity`).
- *
- * @since 0.3.0
- * @category statements
- */
-export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement => {
-  const params: Array<string | number> = []
-  let sql = `SELECT m.* FROM acx_session_meta m
-    WHERE EXISTS (SELECT 1 FROM acx_session_keys k
+// A meta row `m` of a session with a main transcript (`prefix`: the tables' schema and a dot, or none).
+const withMainTranscript = (prefix = "") =>
+  `EXISTS (SELECT 1 FROM ${prefix}acx_session_keys k
       WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`
+
+// The sessions with a main transcript that pass `filter`: the clauses after `FROM acx_session_meta m …`.
+const sessionsWhere = (filter: StoreCatalog.SessionFilter): Statement => {
+  const params: Array<string | number> = []
+  let sql = `WHERE ${withMainTranscript()}`
   if (filter.projectKey !== undefined) {
     sql += " AND m.project_key = ?"
     params.push(filter.projectKey)
@@ -97,6 +94,82 @@ export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement
   }
   return { sql, params }
 }
+
+/**
+ * The meta rows of the sessions with a main transcript that pass `filter` (in no particular
+ * order: the caller sorts with `StoreCatalog.byLastActivity`).
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const listSessions = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+  const where = sessionsWhere(filter)
+  return { sql: `SELECT m.* FROM acx_session_meta m\n    ${where.sql}`, params: where.params }
+}
+
+/**
+ * What a listing reads of the sessions {@link listSessions} selects, with their recorded origin
+ * (`acx_session_origin`) joined: a {@link ListingRow} each when run in raw (array) mode, in no
+ * particular order (the listing sorts).
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const listingRows = (filter: StoreCatalog.SessionFilter = {}): Statement => {
+  const where = sessionsWhere(filter)
+  return { sql: `${listingSelect()}\n    ${where.sql}`, params: where.params }
+}
+
+const listingSelect = (prefix = "") =>
+  `SELECT m.project_key, m.session_id, m.state, m.mtime, o.project, o.machine
+    FROM ${prefix}acx_session_meta m
+    LEFT JOIN ${prefix}acx_session_origin o ON o.project_key = m.project_key AND o.session_id = m.session_id`
+
+/**
+ * {@link listingRows} over a Postgres store in `schema` (a plain identifier, checked by the
+ * caller), of one project (`$1`) or all: what a reader without the store lists once
+ * {@link postgresReadiness} says the derived rows are current.
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const postgresListingRows = (schema: string, projectKey: string | undefined): Statement => ({
+  sql: `${listingSelect(`${schema}.`)}
+    WHERE ${withMainTranscript(`${schema}.`)}${projectKey === undefined ? "" : " AND m.project_key = $1"}`,
+  params: projectKey === undefined ? [] : [projectKey]
+})
+
+// The readiness of a Postgres store in `schema`: its last migration and how many keys are behind.
+const postgresReady = (schema: string) =>
+  `(SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
+  (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind`
+
+/**
+ * One row over a Postgres store in `schema` (checked by the caller): `version`, its last migration,
+ * and `behind`, how many keys have entries not derived yet, as the connected role sees them. A
+ * reader answers from the derived tables as they are only when `version` is
+ * {@link POSTGRES_SCHEMA_VERSION} and `behind` is 0 ({@link READINESS}'s rule for SQLite).
+ *
+ * @since 0.6.0
+ * @category statements
+ */
+export const postgresReadiness = (schema: string): string => `SELECT ${postgresReady(schema)}`
+
+/**
+ * A row of {@link listingRows} as an array: key, metadata state ({@link stateOf}), mtime, and the
+ * recorded origin's project and machine (`null` when the store recorded none).
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export type ListingRow = readonly [
+  projectKey: string,
+  sessionId: string,
+  state: string,
+  mtime: Num,
+  project: string | null,
+  machine: string | null
+]
 
 /**
  * A number as a driver returns it (Postgres' `pg` gives 64-bit integers as strings).
@@ -144,7 +217,10 @@ export const stateOf = (text: string | null | undefined): SessionMetadata.Metada
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return SessionMetadata.initialState
     const state: Record<string, string> = {}
-    for (const [key, value] of Object.entries(parsed)) if (typeof value === "string") state[key] = value
+    for (const key of Object.keys(parsed)) {
+      const value: unknown = (parsed as Record<string, unknown>)[key]
+      if (typeof value === "string") state[key] = value
+    }
     return state
   } catch {
     return SessionMetadata.initialState
@@ -158,19 +234,18 @@ export const stateOf = (text: string | null | undefined): SessionMetadata.Metada
  * @category rows
  */
 export const storedSessionOf = (row: MetaRow): StoreCatalog.StoredSession => {
-  const lastActivityMs = row.last_activity_ms === null ? undefined : Number(row.last_activity_ms)
-  return {
-    projectKey: row.project_key,
-    sessionId: row.session_id,
-    mtime: Number(row.mtime),
-    ...SessionMetadata.metadataOf(stateOf(row.state)),
-    ...(lastActivityMs === undefined ? {} : { lastActivityMs }),
-    entries: Number(row.entries),
-    userMessages: Number(row.user_messages),
-    assistantMessages: Number(row.assistant_messages),
-    toolCalls: Number(row.tool_calls),
-    subagents: Number(row.subagents)
-  }
+  // built in StoredSession's field order, without spreading throw-away objects (a catalog lists thousands)
+  const stored: { -readonly [K in keyof StoreCatalog.StoredSession]?: StoreCatalog.StoredSession[K] } = Object.assign(
+    { projectKey: row.project_key, sessionId: row.session_id, mtime: Number(row.mtime) },
+    SessionMetadata.metadataOf(stateOf(row.state))
+  )
+  if (row.last_activity_ms !== null) stored.lastActivityMs = Number(row.last_activity_ms)
+  stored.entries = Number(row.entries)
+  stored.userMessages = Number(row.user_messages)
+  stored.assistantMessages = Number(row.assistant_messages)
+  stored.toolCalls = Number(row.tool_calls)
+  stored.subagents = Number(row.subagents)
+  return stored as StoreCatalog.StoredSession
 }
 
 const md5 = (text: string): string => createHash("md5").update(text, "utf8").digest("hex")
@@ -237,14 +312,12 @@ const sized = (column: string) => `octet_length(${column}) || ':' || ${column}`
  * @category digests
  */
 export const postgresListDigest = (schema: string, options: { readonly origins?: boolean } = {}): string =>
-  `SELECT (SELECT max(migration_id) FROM ${schema}.acx_session_store_migrations) AS version,
-  (SELECT count(*) FROM ${schema}.acx_session_keys WHERE ${BEHIND}) AS behind,
+  `SELECT ${postgresReady(schema)},
   ${
     digestOf(`SELECT md5(${sized("m.project_key")} || ':' || ${sized("m.session_id")} || ':' || m.mtime || ':' ||
         m.entries) AS h
       FROM ${schema}.acx_session_meta m
-      WHERE EXISTS (SELECT 1 FROM ${schema}.acx_session_keys k
-        WHERE k.project_key = m.project_key AND k.session_id = m.session_id AND k.subpath = '')`)
+      WHERE ${withMainTranscript(`${schema}.`)}`)
   } AS digest${
     options.origins === true
       ? `,

@@ -2,8 +2,8 @@
  * `acx sessions [--project P] [--json]`: the sessions of a Claude Code config directory, last
  * active first, with title (or first prompt), size, branch and cwd, read from the head and tail of each
  * transcript and cached under `$ACX_HOME/cache` (`@acx/claude-code/PlainListing.sessionsListing`,
- * no Effect). `--from STORE`: a store's sessions, a SQLite store's read without Effect
- * (`internal/storeReads.ts`), a Postgres store's through the store (`run/sessions.ts`).
+ * no Effect). `--from STORE`: a store's sessions, read without Effect when the store is current
+ * (`internal/storeReads.ts`), else through the store (`run/sessions.ts`).
  *
  * @since 0.1.0
  */
@@ -37,7 +37,7 @@ export const configDirReads = async (): Promise<typeof ConfigDirReads> =>
 export const storeReads = async (): Promise<typeof StoreReads> =>
   requireBundled<typeof StoreReads>("store-reads.cjs", import.meta.url) ?? await import("../internal/storeReads.js")
 
-// Through the store (`run/sessions.ts`): a Postgres store, a SQLite catalog of a later schema.
+// Through the store (`run/sessions.ts`): a store that is not current, a catalog of a later schema.
 const throughStore = effectCommand<SessionsOptions & { readonly from: string }>(async (options, io) =>
   (await import("./run/sessions.js")).run(withProjectKey(options, io))
 )
@@ -50,7 +50,7 @@ const fromStore = async (options: SessionsOptions & { readonly from: string }, i
   const reads = await storeReads()
   const file = reads.sqliteFile(options.from, io)
   return file === undefined
-    ? throughStore(options, io)
+    ? reads.sessionsOfPostgres(options, io, { list: throughStore })
     : reads.sessionsOfStore(options, file, io, { prepare, list: throughStore })
 }
 

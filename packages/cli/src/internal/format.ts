@@ -8,21 +8,52 @@ export interface Column {
   readonly align?: "left" | "right"
 }
 
+// About how many characters a piece of streamed output holds (a write each).
+const CHUNK = 64 * 1024
+
 /**
  * Pads every column to its widest cell; the last left-aligned column is not padded. A cell's
  * control characters (a title's terminal escapes) are shown as `?` (`TerminalText.line`).
  */
-export const table = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
+export const table = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<ReadonlyArray<string>>): string =>
+  [...tableChunks(columns, cells)].join("")
+
+/**
+ * {@link table} in pieces of about 64 KiB, each ending where a line does (joined, they are the
+ * table): output written as it is rendered, never held whole.
+ */
+export function* tableChunks(
+  columns: ReadonlyArray<Column>,
+  cells: ReadonlyArray<ReadonlyArray<string>>
+): Generator<string, void, undefined> {
   const rows = cells.map((row) => row.map(TerminalText.line))
-  const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? "").length)))
-  const render = (cells: ReadonlyArray<string>) =>
-    columns.map((column, i) => {
+  const widths = columns.map((column) => column.title.length)
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? "").length)
+  }
+  const last = columns.length - 1
+  const render = (cells: ReadonlyArray<string>) => {
+    let line = ""
+    for (let i = 0; i <= last; i++) {
       const cell = cells[i] ?? ""
-      const width = widths[i] ?? 0
-      if (column.align === "right") return cell.padStart(width)
-      return i === columns.length - 1 ? cell : cell.padEnd(width)
-    }).join("  ").trimEnd()
-  return [render(columns.map((column) => column.title)), ...rows.map(render)].join("\n")
+      const text = columns[i]!.align === "right"
+        ? cell.padStart(widths[i]!)
+        : i === last
+        ? cell
+        : cell.padEnd(widths[i]!)
+      line = i === 0 ? text : `${line}  ${text}`
+    }
+    return line.trimEnd()
+  }
+  let chunk = render(columns.map((column) => column.title))
+  for (const row of rows) {
+    chunk += `\n${render(row)}`
+    if (chunk.length >= CHUNK) {
+      yield chunk
+      chunk = ""
+    }
+  }
+  yield chunk
 }
 
 export const bytes = (size: number): string => {
@@ -78,9 +109,37 @@ export const date = (epochMillis: number): string => {
 
 /** One line, at most `max` characters. */
 export const clip = (text: string, max: number): string => {
+  // a long text (a pasted prompt): when its head alone gives more than `max` characters, the rest
+  // is cut off whatever it holds, and is not read
+  if (text.length > 4 * max) {
+    const head = text.slice(0, 4 * max).replace(/\s+/g, " ").trimStart()
+    if (head.length >= max + 2) return `${head.slice(0, max - 1)}…`
+  }
   const line = text.replace(/\s+/g, " ").trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
 /** Pretty JSON for `--json` output. */
 export const json = (value: unknown): string => JSON.stringify(value, null, 2)
+
+/**
+ * {@link json} of an array of JSON values (what `JSON.stringify` writes of them: no `undefined`,
+ * function or `toJSON` among them) in pieces of about 64 KiB: joined, they are its text; output
+ * written as it is rendered, never held whole.
+ */
+export function* jsonChunks(items: ReadonlyArray<unknown>): Generator<string, void, undefined> {
+  if (items.length === 0) {
+    yield "[]"
+    return
+  }
+  let chunk = "["
+  for (let i = 0; i < items.length; i++) {
+    // an item's own lines, one level deeper (a JSON text holds no raw newline but between its tokens)
+    chunk += `${i === 0 ? "\n  " : ",\n  "}${JSON.stringify(items[i], null, 2).replaceAll("\n", "\n  ")}`
+    if (chunk.length >= CHUNK) {
+      yield chunk
+      chunk = ""
+    }
+  }
+  yield `${chunk}\n]`
+}

@@ -54,6 +54,8 @@ export interface PostgresStore {
   readonly schema: string
   /** The store and the login, without the password: what the kept reports are filed under. */
   readonly identity: string
+  /** The store for messages (`PostgresSpec.display`: no password, the schema when one is named). */
+  readonly display: string
 }
 
 // The OS user's name; none (a uid without a passwd entry) is a name too.
@@ -91,7 +93,12 @@ export const postgresStore = (spec: string, env: NodeJS.ProcessEnv = process.env
   url.password = ""
   for (const name of [...new Set(url.searchParams.keys())]) if (/password/i.test(name)) url.searchParams.delete(name)
   const place = ["PGHOST", "PGPORT", "PGDATABASE", "PGSERVICE"].map((name) => env[name] ?? "")
-  return { url: href, schema, identity: JSON.stringify([url.href, schema, login, ...place]) }
+  return {
+    url: href,
+    schema,
+    identity: JSON.stringify([url.href, schema, login, ...place]),
+    display: PostgresSpec.display(href, parsed.schema)
+  }
 }
 
 /** What a report is kept for: the command's options and everything else its text depends on. */
@@ -235,17 +242,40 @@ export const keepOutput = (file: string, digest: string, request: string, output
   writeKept(file, { request, digest }, output)
 
 // `pg`'s client, loaded only for a Postgres store (a SQLite store's reads never pay for it).
-interface PgClient {
+export interface PgClient {
   connect(): Promise<void>
   query(text: string): Promise<{ readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }> }>
+  query(
+    config: { readonly text: string; readonly values: ReadonlyArray<unknown>; readonly rowMode: "array" }
+  ): Promise<{ readonly rows: ReadonlyArray<ReadonlyArray<unknown>> }>
   end(): Promise<void>
   on(event: "error", listener: (error: unknown) => void): void
+}
+
+/**
+ * What `use` does over a connection to `store` as the paths without Effect connect (`pg` loaded
+ * only now; a server that does not answer within 3 s fails it, before the store itself tries and
+ * says why); the connection is ended whatever `use` does.
+ */
+export const withClient = async <A>(store: PostgresStore, use: (client: PgClient) => Promise<A>): Promise<A> => {
+  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
+  const client = new Client({
+    connectionString: PgDriverUrl.driverUrl(store.url),
+    application_name: "acx",
+    connectionTimeoutMillis: 3_000
+  })
+  client.on("error", () => undefined)
+  try {
+    await client.connect()
+    return await use(client)
+  } finally {
+    await client.end().catch(() => undefined)
+  }
 }
 
 // The digests the statement gives for `schema` as the connecting role sees it (row-level security
 // applies), if the store is one this acx reads as is (nothing to migrate, nothing to derive).
 const digestsNow = async (client: PgClient, schema: string, origins: boolean) => {
-  await client.connect()
   const { rows: [row] } = await client.query(StoreCatalogSql.postgresListDigest(schema, { origins }))
   const ready = Number(row?.["version"]) === StoreCatalogSql.POSTGRES_SCHEMA_VERSION && Number(row?.["behind"]) === 0
   return ready ? { digest: row?.["digest"], origins: row?.["origins"] } : undefined
@@ -266,22 +296,13 @@ const currentReport = async (options: StatsOptions, io: CommandIo): Promise<Uint
     paths.cache
   )
   if (kept === undefined) return undefined
-  const { Client } = createRequire(import.meta.url)("pg") as { Client: new(config: object) => PgClient }
   // a server that does not answer costs this before `run/stats.ts` tries (and says why) itself
-  const client = new Client({
-    connectionString: PgDriverUrl.driverUrl(store.url),
-    application_name: "acx",
-    connectionTimeoutMillis: 3_000
-  })
-  client.on("error", () => undefined)
-  try {
+  return withClient(store, async (client) => {
     const origins = StatsReport.byOrigin(options.by as StatsReport.GroupBy)
     const now = await digestsNow(client, store.schema, origins)
     const same = now !== undefined && now.digest === kept.kept.digest && (!origins || now.origins === kept.kept.origins)
     return same ? kept.output : undefined
-  } finally {
-    await client.end().catch(() => undefined)
-  }
+  })
 }
 
 /**

@@ -13,11 +13,17 @@ import * as format from "./format.js"
 export const sessionsTable = (
   sessions: ReadonlyArray<SessionListing.ListedSession>,
   options: { readonly sizes?: boolean } = {}
-): string => {
+): string => [...sessionsTableChunks(sessions, options)].join("")
+
+/** {@link sessionsTable} in pieces (`format.tableChunks`): joined, they are the table. */
+export const sessionsTableChunks = (
+  sessions: ReadonlyArray<SessionListing.ListedSession>,
+  options: { readonly sizes?: boolean } = {}
+): Iterable<string> => {
   // sessions of several machines (a hub): each row says which, and names its project as a team
   // does (its git remote, else its path) rather than by one machine's directory key
   const across = new Set(sessions.map((session) => session.machine ?? "")).size > 1
-  return format.table(
+  return format.tableChunks(
     [
       { title: "SESSION" },
       ...(across ? [{ title: "MACHINE" }] : []),
@@ -26,14 +32,15 @@ export const sessionsTable = (
       { title: "SIZE", align: "right" as const },
       { title: "TITLE / FIRST PROMPT" }
     ],
-    sessions.map((session) => [
-      session.sessionId,
-      ...(across ? [format.clip(session.machine ?? "unknown", 24)] : []),
-      format.clip(across ? session.project ?? session.projectKey : session.projectKey, 40),
-      format.date(ListingRows.lastActivity(session)),
-      options.sizes === false ? "-" : format.bytes(session.size),
-      format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
-    ])
+    sessions.map((session) => {
+      const project = format.clip(across ? session.project ?? session.projectKey : session.projectKey, 40)
+      const active = format.date(ListingRows.lastActivity(session))
+      const size = options.sizes === false ? "-" : format.bytes(session.size)
+      const title = format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
+      return across
+        ? [session.sessionId, format.clip(session.machine ?? "unknown", 24), project, active, size, title]
+        : [session.sessionId, project, active, size, title]
+    })
   )
 }
 
@@ -45,9 +52,15 @@ export const sessionsTable = (
 export const storeListing = (
   sessions: ReadonlyArray<SessionListing.ListedSession>,
   options: { readonly json: boolean; readonly place: string }
-): string =>
+): string => [...storeListingChunks(sessions, options)].join("")
+
+/** {@link storeListing} in pieces (joined, they are its text), to write as they are rendered. */
+export const storeListingChunks = (
+  sessions: ReadonlyArray<SessionListing.ListedSession>,
+  options: { readonly json: boolean; readonly place: string }
+): Iterable<string> =>
   options.json
-    ? format.json(sessions)
+    ? format.jsonChunks(sessions)
     : sessions.length === 0
-    ? `no sessions ${options.place}`
-    : sessionsTable(sessions, { sizes: false })
+    ? [`no sessions ${options.place}`]
+    : sessionsTableChunks(sessions, { sizes: false })

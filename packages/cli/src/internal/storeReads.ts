@@ -10,6 +10,11 @@
  * command's `fold` step: it folds what the cache lacks and writes it). What is printed comes from
  * the shared renderers: `sessionsTable.storeListing`, `statsPrint.printStats`.
  *
+ * `acx sessions --from postgres://…` reads a current Postgres store the same way (`pg` alone, one
+ * read-only snapshot, `StoreCatalogSql.postgresReadiness`); any other (behind, another schema, no
+ * answer) the store lists (`list`). A listing maps each row as it is read
+ * (`StoreListing.listedOf`: origins joined in SQL), sorts once and is written in pieces.
+ *
  * Built, it is a CommonJS bundle of its own (`dist/store-reads.cjs`): the split ES build's shared
  * chunks would load Effect with it.
  */
@@ -21,7 +26,6 @@ import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as SqliteSpec from "@acx/environment/SqliteSpec"
-import * as ImportLedgerSql from "@acx/session-store/ImportLedgerSql"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
@@ -29,21 +33,20 @@ import type { CommandIo } from "../CommandIo.js"
 import type { SessionsOptions } from "../commands/args/sessions.js"
 import type { StatsOptions } from "../commands/args/stats.js"
 import { acxPaths } from "./ioPaths.js"
+import { type PostgresStore, postgresStore, withClient } from "./keptReport.js"
 import { listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
 import { openReadOnly } from "./readOnlyStore.js"
-import { storeListing } from "./sessionsTable.js"
+import { storeListingChunks } from "./sessionsTable.js"
 import { printStats } from "./statsPrint.js"
 import { errorLine } from "./userMessage.js"
 
 export { printKept } from "./keptReport.js"
 
-/** A store's catalog as one read saw it: its location (`sqlite:/abs/file`), rows and origins. */
+/** A store's catalog as one read saw it: its location (`sqlite:/abs/file`) and meta rows. */
 export interface Catalog {
   readonly location: string
   readonly rows: Array<StoreCatalogSql.MetaRow>
-  /** With `withOrigins`: the recorded origins, as `StatsOrigins.ofStore` reads them. */
-  readonly origins: ListingRows.RowOrigins
 }
 
 /**
@@ -72,36 +75,20 @@ const fail = (io: CommandIo, message: string, code = 1): number => {
 export const sqliteFile = (from: string, io: Pick<CommandIo, "cwd">): string | undefined =>
   SqliteSpec.filenameOf(from, io.cwd)
 
-// The recorded origins by `projectKey/sessionId`.
-const originsOf = (db: Database.Database): ListingRows.RowOrigins => {
-  const origins = new Map<string, ListingRows.RowOrigin>()
-  for (const row of db.prepare(ImportLedgerSql.ORIGINS).all() as Array<ImportLedgerSql.OriginRow>) {
-    origins.set(`${row.project_key}/${row.session_id}`, { machine: row.machine, project: row.project })
-  }
-  return origins
-}
-
 /**
- * The meta rows `statement` selects from the store in `file`, or `undefined` when the store must
- * open first: not a file, not a SQLite database, another schema version, derived data behind
- * its entries. The check and the read see one snapshot (an append in between is not half seen).
+ * What `read` reads of the store in `file`, or `undefined` when the store must open first: not a
+ * file, not a SQLite database, another schema version, derived data behind its entries. The check
+ * and the read see one snapshot (an append in between is not half seen).
  */
-const readCatalog = (
-  file: string,
-  statement: StoreCatalogSql.Statement,
-  withOrigins = false
-): Catalog | undefined => {
+const readStore = <A>(file: string, read: (db: Database.Database) => A): A | undefined => {
   try {
     if (!fs.statSync(file).isFile()) return undefined
     const db = openReadOnly(file)
     try {
-      const read = db.transaction(() => {
+      return db.transaction(() => {
         const ready = db.prepare(StoreCatalogSql.READINESS).get() as { version: unknown; behind: unknown }
-        if (ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0) return undefined
-        const rows = db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
-        return { rows, origins: withOrigins ? originsOf(db) : new Map() }
+        return ready.version !== StoreCatalogSql.SCHEMA_VERSION || ready.behind !== 0 ? undefined : read(db)
       })()
-      return read === undefined ? undefined : { location: SqliteSpec.display(file), ...read }
     } finally {
       db.close()
     }
@@ -110,20 +97,65 @@ const readCatalog = (
   }
 }
 
-// The catalog read; when the store must open first, opened by the Effect store, then read again
+/** The meta rows `statement` selects from the store in `file` (`undefined`: {@link readStore}'s). */
+const readCatalog = (file: string, statement: StoreCatalogSql.Statement): Catalog | undefined => {
+  const rows = readStore(
+    file,
+    (db) => db.prepare(statement.sql).all(...statement.params) as Array<StoreCatalogSql.MetaRow>
+  )
+  return rows === undefined ? undefined : { location: SqliteSpec.display(file), rows }
+}
+
+/**
+ * The listing of the sessions `statement` (`StoreCatalogSql.listingRows`) selects from the store
+ * in `file`: each row mapped as it is read (`StoreListing.listedOf`), then ordered
+ * (`ListingRows.ordered`); `undefined`: {@link readStore}'s.
+ */
+const readListing = (
+  file: string,
+  statement: StoreCatalogSql.Statement
+): Array<ListingRows.ListedSession> | undefined => {
+  const location = SqliteSpec.display(file)
+  const listed = readStore(file, (db) => {
+    const rows: Array<ListingRows.ListedSession> = []
+    const iterated = db.prepare(statement.sql).raw().iterate(...statement.params)
+    for (const row of iterated as Iterable<StoreCatalogSql.ListingRow>) rows.push(StoreListing.listedOf(location, row))
+    return rows
+  })
+  return listed === undefined ? undefined : ListingRows.ordered(listed)
+}
+
+// The listing; when the store must open first, opened by the Effect store, then read again
 // (`undefined`: a catalog of a later schema, which only the store reads).
-const catalogOf = async (
+const listingOf = async (
   from: string,
   file: string,
   projectKey: string | undefined,
   io: CommandIo,
   steps: Pick<StoreSteps, "prepare">
-): Promise<Catalog | number | undefined> => {
-  const statement = StoreCatalogSql.listSessions(projectKey === undefined ? {} : { projectKey })
-  const read = readCatalog(file, statement, true)
+): Promise<Array<ListingRows.ListedSession> | number | undefined> => {
+  const statement = StoreCatalogSql.listingRows(projectKey === undefined ? {} : { projectKey })
+  const read = readListing(file, statement)
   if (read !== undefined) return read
   const code = await steps.prepare(from, projectKey, io)
-  return code !== 0 ? code : readCatalog(file, statement, true)
+  return code !== 0 ? code : readListing(file, statement)
+}
+
+// What `acx sessions --from` prints of a store's listing (`display`: the store in messages): of one
+// project, none is an error, as a listing says it; else JSON, a table or `no sessions in …` of
+// the first `limit` (`--limit`), written in pieces as it is rendered.
+const printListing = async (
+  list: ReadonlyArray<ListingRows.ListedSession>,
+  options: { readonly json: boolean; readonly project: string | undefined; readonly limit?: number | undefined },
+  display: string,
+  io: CommandIo
+): Promise<number> => {
+  const place = listingPlace(display, options.project, true)
+  if (options.project !== undefined && list.length === 0) return fail(io, `no sessions ${place}`)
+  const shown = options.limit === undefined ? list : list.slice(0, options.limit)
+  for (const chunk of storeListingChunks(shown, { json: options.json, place })) await io.stdout(chunk)
+  await io.stdout("\n")
+  return 0
 }
 
 /**
@@ -141,18 +173,55 @@ export const sessionsOfStore = async (
 ): Promise<number> => {
   // `--project` read here: its label (`projectLabel`) is this module's (the bundle's) to say
   const options = withProjectKey(given, io)
-  const read = await catalogOf(options.from, file, options.project, io, steps)
-  if (typeof read === "number") return read
-  if (read === undefined) return steps.list(given, io)
-  const place = listingPlace(read.location, options.project, true)
-  if (options.project !== undefined && read.rows.length === 0) return fail(io, `no sessions ${place}`)
-  const list = ListingRows.rows(
-    read.rows.map((row) => StoreListing.sessionInfoOf(read.location, StoreCatalogSql.storedSessionOf(row))),
-    read.origins,
-    options.limit
-  )
-  await io.stdout(`${storeListing(list, { json: options.json, place })}\n`)
-  return 0
+  const list = await listingOf(options.from, file, options.project, io, steps)
+  if (typeof list === "number") return list
+  if (list === undefined) return steps.list(given, io)
+  return printListing(list, options, SqliteSpec.display(file), io)
+}
+
+/**
+ * The listing of a Postgres store's sessions (of `projectKey`, else all) as the connecting role
+ * sees them, read in one read-only snapshot: `undefined` when the store must open first (another
+ * schema version, entries not derived yet: the store derives them) or does not answer.
+ */
+const readPostgresListing = (
+  store: PostgresStore,
+  projectKey: string | undefined
+): Promise<Array<ListingRows.ListedSession> | undefined> =>
+  withClient(store, async (client) => {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    const [ready] = (await client.query(StoreCatalogSql.postgresReadiness(store.schema))).rows
+    if (Number(ready?.["version"]) !== StoreCatalogSql.POSTGRES_SCHEMA_VERSION || Number(ready?.["behind"]) !== 0) {
+      return undefined
+    }
+    const statement = StoreCatalogSql.postgresListingRows(store.schema, projectKey)
+    const { rows } = await client.query({ text: statement.sql, values: statement.params, rowMode: "array" })
+    await client.query("COMMIT")
+    const listed: Array<ListingRows.ListedSession> = []
+    for (const row of rows) listed.push(StoreListing.listedOf(store.display, row as StoreCatalogSql.ListingRow))
+    return ListingRows.ordered(listed)
+  }).catch(() => undefined)
+
+/**
+ * `acx sessions --from postgres://…`: what {@link sessionsOfStore} prints of a SQLite store, read
+ * without Effect when the store is current (this schema version, every entry derived); otherwise
+ * (or a spec or server this read cannot use) the store lists it (`list`: it derives, migrates,
+ * or says why it cannot).
+ *
+ * @since 0.6.0
+ * @category reading
+ */
+export const sessionsOfPostgres = async (
+  given: SessionsOptions & { readonly from: string },
+  io: CommandIo,
+  steps: Pick<StoreSteps, "list">
+): Promise<number> => {
+  const options = withProjectKey(given, io)
+  const store = postgresStore(options.from, io.env)
+  const list = store === undefined ? undefined : await readPostgresListing(store, options.project)
+  return list === undefined || store === undefined
+    ? steps.list(given, io)
+    : printListing(list, options, store.display, io)
 }
 
 /**

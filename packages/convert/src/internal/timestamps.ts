@@ -31,12 +31,25 @@ const isoMs = (text: string): number | undefined => {
   if (seconds >= 60) return undefined
   const minute = text.slice(0, 16)
   if (minute !== isoMinute) {
-    const ms = Date.parse(`${minute}:00.000Z`)
+    const ms = minuteMs(text)
     if (!Number.isFinite(ms)) return undefined
     isoMinute = minute
     isoMinuteMs = ms
   }
   return isoMinuteMs + seconds * 1000 + millis
+}
+
+// The epoch milliseconds of an ISO-shaped timestamp's minute: by arithmetic when every field is in
+// the range Date.parse accepts (a day past its month's end rolls over in both), else Date.parse's
+// answer (Date.UTC reads years 0 to 99 as 1900 to 1999; a listing reads thousands of minutes).
+const minuteMs = (text: string): number => {
+  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3)
+  const month = digit(text, 5) * 10 + digit(text, 6)
+  const day = digit(text, 8) * 10 + digit(text, 9)
+  const minute = digit(text, 14) * 10 + digit(text, 15)
+  return year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && minute <= 59
+    ? Date.UTC(year, month - 1, day, digit(text, 11) * 10 + digit(text, 12), minute)
+    : Date.parse(`${text.slice(0, 16)}:00.000Z`)
 }
 
 /** The day key of entries without a usable timestamp. */
