@@ -94,7 +94,7 @@ export const lastActivity = (session: Pick<ListedSession, "lastTime" | "mtime">)
 export const byLastActivity = (
   a: Pick<ListedSession, "lastTime" | "mtime" | "sessionId">,
   b: Pick<ListedSession, "lastTime" | "mtime" | "sessionId">
-): number => lastActivity(b) - lastActivity(a) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+): number => byKey(lastActivity(a), a.sessionId, lastActivity(b), b.sessionId)
 
 // What `Schema.encodeSync(ListedSession)` gives for a session (its fields are strings and numbers,
 // which encode as themselves; an absent field stays absent), without the Schema's per-row cost
@@ -134,10 +134,50 @@ export const rows = (
 ): Array<ListedSession> =>
   // each session's time parsed once, not at every comparison (a hub lists thousands)
   sessions.map((session) => ({ session, at: lastActivity(session) }))
-    .sort((a, b) =>
-      b.at - a.at ||
-      (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0)
-    )
+    .sort((a, b) => byKey(a.at, a.session.sessionId, b.at, b.session.sessionId))
     // the rows past the limit are never built (their masking is most of a row's cost)
     .slice(0, limit)
     .map(({ session }) => rowOf(session, origins.get(`${session.projectKey}/${session.sessionId}`)))
+
+// {@link byLastActivity} over times already parsed
+const byKey = (aAt: number, aId: string, bAt: number, bId: string): number =>
+  bAt - aAt || (aId < bId ? -1 : aId > bId ? 1 : 0)
+
+/**
+ * A row built without its origin (secrets masked), with when its session was last active: what a
+ * listing keeps per project (`PlainListing.sessionsListing`) to merge without building it again.
+ *
+ * @since 0.7.0
+ * @category rows
+ */
+export interface KeyedRow {
+  readonly at: number
+  readonly row: ListedSession
+}
+
+/**
+ * The sessions' rows, each built as {@link rows} builds it without an origin, with its sort key.
+ *
+ * @since 0.7.0
+ * @category rows
+ */
+export const keyedRows = (sessions: ReadonlyArray<SessionInfo.SessionInfo>): Array<KeyedRow> =>
+  sessions.map((session) => ({ at: lastActivity(session), row: rowOf(session, undefined) }))
+
+/**
+ * Kept rows as {@link rows} gives them: in its order, the first `limit` when given, each with its
+ * `project` and `machine` when `origins` has them (the rows of a config directory hold neither).
+ *
+ * @since 0.7.0
+ * @category rows
+ */
+export const mergedRows = (
+  keyed: ReadonlyArray<KeyedRow>,
+  origins: RowOrigins = new Map(),
+  limit?: number | undefined
+): Array<ListedSession> =>
+  [...keyed].sort((a, b) => byKey(a.at, a.row.sessionId, b.at, b.row.sessionId)).slice(0, limit).map(({ row }) => {
+    const origin = origins.get(`${row.projectKey}/${row.sessionId}`)
+    // `project` and `machine` are the last of `FIELDS`: added last, the keys keep `rowOf`'s order
+    return origin === undefined ? row : { ...row, project: origin.project, machine: origin.machine }
+  })

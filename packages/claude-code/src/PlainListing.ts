@@ -22,6 +22,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ConfigTree from "./ConfigTree.js"
+import * as ProjectRows from "./internal/projectRows.js"
 import * as ProjectOrigin from "./internal/projectOrigin.js"
 import * as ListingRows from "./ListingRows.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
@@ -403,6 +404,11 @@ export interface SessionsListingOptions {
    * {@link sessionsListing}): then nothing past the walk is read.
    */
   readonly keeps?: ((digest: string) => boolean) | undefined
+  /**
+   * The build of the code that makes rows (the CLI's). With `cacheDir`, the listing keeps each
+   * project's rows for it (see {@link sessionsListing}).
+   */
+  readonly build?: string | undefined
 }
 
 /**
@@ -466,15 +472,82 @@ export const sessionsListing = (
     ConfigTree.saveIndex(walk)
     return { rows: [], skipped: [], digest, kept: true }
   }
+  if (options.build !== undefined && options.cacheDir !== undefined && Array.isArray(found)) {
+    const byProject = projectRowsOf(walk, found, options.cacheDir, options.build, options.limits)
+    ConfigTree.saveIndex(walk)
+    const skipped = distinct(byProject.skipped)
+    if (byProject.failure !== undefined) return { rows: [], skipped, failure: byProject.failure, digest }
+    const origins = ProjectOrigin.originsOfSessions(byProject.keyed.map(({ row }) => row))
+    return { rows: ListingRows.mergedRows(byProject.keyed, origins, options.limit), skipped, digest }
+  }
   const walked = walkedSessions(walk, options.project, {
     projectsDir: walk.projectsDir,
     cacheFile,
     limits: options.limits
   }, found)
   ConfigTree.saveIndex(walk)
-  const seen = new Set<string>()
-  const skipped = walked.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+  const skipped = distinct(walked.skipped)
   if (walked.failure !== undefined) return { rows: [], skipped, failure: walked.failure, digest }
   const origins = ProjectOrigin.originsOfSessions(walked.sessions)
   return { rows: ListingRows.rows(walked.sessions, origins, options.limit), skipped, digest }
+}
+
+// each path left out said once, in the order met
+const distinct = (skipped: ReadonlyArray<ConfigTree.Skipped>): Array<ConfigTree.Skipped> => {
+  const seen = new Set<string>()
+  return skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+}
+
+/**
+ * The rows of the walk's sessions, project by project (`ProjectRows`): a project whose transcripts
+ * are what its kept rows were made of gives those; any other is indexed over its own entries
+ * (`SessionIndexCache.indexFiles`), built, and kept (unless a transcript was not read). The paths
+ * left out: the walk's, then the transcripts not read, in the order met.
+ */
+const projectRowsOf = (
+  walk: ConfigTree.Walk,
+  found: ReadonlyArray<ConfigTree.TreeSession>,
+  cacheDir: string,
+  build: string,
+  limits: SessionIndexCache.IndexOptions["limits"]
+):
+  | { readonly keyed: Array<ListingRows.KeyedRow>; readonly skipped: Array<ConfigTree.Skipped>; readonly failure?: undefined }
+  | { readonly skipped: Array<ConfigTree.Skipped>; readonly failure: ListingFailure } =>
+{
+  const { projectsDir } = walk
+  const dir = ProjectRows.dirFor(cacheDir, projectsDir)
+  const keyed: Array<ListingRows.KeyedRow> = []
+  const skipped: Array<ConfigTree.Skipped> = [...walk.skipped]
+  for (const [projectKey, files] of groupedByProject(found)) {
+    const digest = ProjectRows.digestOf(build, projectsDir, projectKey, files)
+    const kept = ProjectRows.loadRows(dir, projectsDir, projectKey, digest)
+    if (kept !== undefined) {
+      for (const row of kept) keyed.push(row)
+      continue
+    }
+    const cacheFile = ProjectRows.entriesFileFor(dir, projectKey)
+    const run = SessionIndexCache.indexFiles({ projectsDir, cacheFile, limits }, files, path.join(projectsDir, projectKey))
+    if (run.failure !== undefined) {
+      const { cause, file } = run.failure
+      return { skipped: [...walk.skipped], failure: { reason: "Io", description: `I/O error: ${file}`, cause } }
+    }
+    for (const { description, file } of run.unread) skipped.push({ path: file, reason: "Unreadable", description })
+    const built = ListingRows.keyedRows(files.map((session, i) => ({ ...session, ...run.metadata[i] })))
+    if (run.unread.length === 0) ProjectRows.saveRows(dir, projectsDir, projectKey, digest, built)
+    for (const row of built) keyed.push(row)
+  }
+  return { keyed, skipped }
+}
+
+// the walk's sessions by project, in its order
+const groupedByProject = (
+  found: ReadonlyArray<ConfigTree.TreeSession>
+): Map<string, Array<ConfigTree.TreeSession>> => {
+  const groups = new Map<string, Array<ConfigTree.TreeSession>>()
+  for (const session of found) {
+    const group = groups.get(session.projectKey)
+    if (group === undefined) groups.set(session.projectKey, [session])
+    else group.push(session)
+  }
+  return groups
 }

@@ -152,7 +152,8 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
     followSymlinks: options.followSymlinks,
     cacheDir: homeOf(io).cache,
     limit: options.limit,
-    keeps: kept?.keeps
+    keeps: kept?.keeps,
+    build: KeptReport.BUILD
   })
   if (listing.kept === true && kept?.output !== undefined) {
     await io.stdout(`${kept.output}\n`)
