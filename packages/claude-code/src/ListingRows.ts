@@ -166,7 +166,8 @@ export const keyedRows = (sessions: ReadonlyArray<SessionInfo.SessionInfo>): Arr
 
 /**
  * Kept rows as {@link rows} gives them: in its order, the first `limit` when given, each with its
- * `project` and `machine` when `origins` has them (the rows of a config directory hold neither).
+ * `project` and `machine` when `origins` has them (the rows of a config directory hold neither;
+ * they are set on the rows given, which the caller hands over).
  *
  * @since 0.7.0
  * @category rows
@@ -178,6 +179,11 @@ export const mergedRows = (
 ): Array<ListedSession> =>
   [...keyed].sort((a, b) => byKey(a.at, a.row.sessionId, b.at, b.row.sessionId)).slice(0, limit).map(({ row }) => {
     const origin = origins.get(`${row.projectKey}/${row.sessionId}`)
+    if (origin === undefined) return row
     // `project` and `machine` are the last of `FIELDS`: added last, the keys keep `rowOf`'s order
-    return origin === undefined ? row : { ...row, project: origin.project, machine: origin.machine }
+    // (set on the row itself: a copy of 20 000 rows costs more than the rest of the merge)
+    const given = row as { project?: string; machine?: string }
+    given.project = origin.project
+    given.machine = origin.machine
+    return row
   })
