@@ -165,25 +165,28 @@ export const keyedRows = (sessions: ReadonlyArray<SessionInfo.SessionInfo>): Arr
   sessions.map((session) => ({ at: lastActivity(session), row: rowOf(session, undefined) }))
 
 /**
- * Kept rows as {@link rows} gives them: in its order, the first `limit` when given, each with its
- * `project` and `machine` when `origins` has them (the rows of a config directory hold neither;
- * they are set on the rows given, which the caller hands over).
+ * The order of {@link rows} over keyed rows: last active first, ties by session id.
+ *
+ * @since 0.7.0
+ * @category ordering
+ */
+export const byKeyedRow = (a: KeyedRow, b: KeyedRow): number => byKey(a.at, a.row.sessionId, b.at, b.row.sessionId)
+
+/**
+ * Sets on each row its `project` and `machine` from `origins`, as {@link rows} gives them (the
+ * rows of a config directory hold neither: `project` and `machine` are the last of `FIELDS`, so
+ * added last the keys keep its order). The rows are changed in place: a copy of 20 000 rows costs
+ * more than the rest of a listing that keeps them.
  *
  * @since 0.7.0
  * @category rows
  */
-export const mergedRows = (
-  keyed: ReadonlyArray<KeyedRow>,
-  origins: RowOrigins = new Map(),
-  limit?: number | undefined
-): Array<ListedSession> =>
-  [...keyed].sort((a, b) => byKey(a.at, a.row.sessionId, b.at, b.row.sessionId)).slice(0, limit).map(({ row }) => {
+export const setOrigins = (keyed: ReadonlyArray<KeyedRow>, origins: RowOrigins): void => {
+  for (const { row } of keyed) {
     const origin = origins.get(`${row.projectKey}/${row.sessionId}`)
-    if (origin === undefined) return row
-    // `project` and `machine` are the last of `FIELDS`: added last, the keys keep `rowOf`'s order
-    // (set on the row itself: a copy of 20 000 rows costs more than the rest of the merge)
+    if (origin === undefined) continue
     const given = row as { project?: string; machine?: string }
     given.project = origin.project
     given.machine = origin.machine
-    return row
-  })
+  }
+}

@@ -88,3 +88,41 @@ export const saveRows = (
     // not kept: listed again next time
   }
 }
+
+/** A project's newest activity (the first of its rows), under the digest of what its rows are made of. */
+export interface Head {
+  readonly digest: string
+  readonly newest: number
+}
+
+const headsFileFor = (dir: string): string => path.join(dir, "heads.json")
+
+const isHead = (value: unknown): value is Head =>
+  typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)["digest"] === "string" &&
+  typeof (value as Record<string, unknown>)["newest"] === "number"
+
+/** Each project's head, by project key (empty when absent, corrupt or not this version's). */
+export const loadHeads = (dir: string, projectsDir: string): Map<string, Head> => {
+  const heads = new Map<string, Head>()
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(headsFileFor(dir), "utf8"))
+    if (typeof value !== "object" || value === null) return heads
+    const kept = value as Record<string, unknown>
+    const given = kept["heads"]
+    if (kept["version"] !== VERSION || kept["projectsDir"] !== projectsDir) return heads
+    if (typeof given !== "object" || given === null || Array.isArray(given)) return heads
+    for (const [projectKey, head] of Object.entries(given)) if (isHead(head)) heads.set(projectKey, head)
+  } catch {
+    // none kept: every project is checked before its rows are known to come later
+  }
+  return heads
+}
+
+/** Keeps the heads (owner-only, renamed into place); a write that fails keeps nothing. */
+export const saveHeads = (dir: string, projectsDir: string, heads: ReadonlyMap<string, Head>): void => {
+  try {
+    writePrivateFile(headsFileFor(dir), JSON.stringify({ version: VERSION, projectsDir, heads: Object.fromEntries(heads) }))
+  } catch {
+    // not kept: the next run checks the projects in the walk's order
+  }
+}
