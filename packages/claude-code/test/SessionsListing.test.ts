@@ -179,6 +179,60 @@ describe("PlainListing.sessionsListing, rows kept per project", () => {
   })
 })
 
+// a user line at `timestamp` appended to a transcript (created when absent)
+const writeTranscript = (configDir: string, projectKey: string, sessionId: string, timestamp: string) => {
+  const dir = path.join(configDir, "projects", projectKey)
+  fs.mkdirSync(dir, { recursive: true })
+  const line = {
+    type: "user",
+    uuid: `u-${sessionId}`,
+    sessionId,
+    timestamp,
+    cwd: `/home/dev/${projectKey}`,
+    message: { role: "user", content: `prompt of ${sessionId}` }
+  }
+  fs.appendFileSync(path.join(dir, `${sessionId}.jsonl`), `${JSON.stringify(line)}\n`)
+}
+
+describe("PlainListing.sessionsListing, rows as they become certain", () => {
+  it("hands on the newest project's rows before the last project is checked", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000002", "2026-11-03T09:00:00.000Z")
+    writeTranscript(configDir, "-b", "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-02T10:00:00.000Z")
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-01T10:00:00.000Z")
+    PlainListing.sessionsListing(configDir, { cacheDir, build })
+    // a change in the oldest project: it is checked first, then the others newest first
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000002", "2026-10-01T10:00:00.000Z")
+    const batches: Array<ReadonlyArray<ListingRows.ListedSession>> = []
+    const seen: Array<{ projectKey: string; rows: number }> = []
+    const listing = PlainListing.sessionsListing(configDir, {
+      cacheDir,
+      build,
+      onProject: (projectKey) => seen.push({ projectKey, rows: batches.flat().length }),
+      onRows: (rows) => batches.push(rows)
+    })
+    expect(seen).toEqual([{ projectKey: "-c", rows: 0 }, { projectKey: "-a", rows: 0 }, { projectKey: "-b", rows: 2 }])
+    const cold = PlainListing.sessionsListing(configDir, { cacheDir: path.join(root, "cache-cold") })
+    expect(batches.flat()).toEqual(cold.rows)
+    expect(listing.rows).toEqual(cold.rows)
+    expect(cold.rows.map((row) => row.sessionId.slice(0, 1))).toEqual(["a", "a", "b", "c", "c"])
+  })
+
+  it("a transcript appended to since (newer than every kept head) is checked first and its row comes first", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-01T10:00:00.000Z")
+    PlainListing.sessionsListing(configDir, { cacheDir, build })
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-05T10:00:00.000Z")
+    const batches: Array<ReadonlyArray<ListingRows.ListedSession>> = []
+    PlainListing.sessionsListing(configDir, { cacheDir, build, limit: 1, onRows: (rows) => batches.push(rows) })
+    expect(batches.flat().map((row) => row.sessionId)).toEqual(["cccccccc-0000-4000-8000-000000000001"])
+  })
+})
+
 describe("ListingWarnings", () => {
   it("words a skipped path, escaping what a terminal would run", () => {
     expect(ListingWarnings.skippedWarning({ path: "/a\u001b[2Jb", reason: "NotAFile", description: "a FIFO" }))
