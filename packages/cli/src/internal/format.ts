@@ -15,15 +15,26 @@ export interface Column {
 export const table = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
   const rows = cells.map((row) => row.map(TerminalText.line))
   const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? "").length)))
-  const render = (cells: ReadonlyArray<string>) =>
-    columns.map((column, i) => {
-      const cell = cells[i] ?? ""
-      const width = widths[i] ?? 0
-      if (column.align === "right") return cell.padStart(width)
-      return i === columns.length - 1 ? cell : cell.padEnd(width)
-    }).join("  ").trimEnd()
+  const render = (cells: ReadonlyArray<string>) => tableLine(columns, widths, cells)
   return [render(columns.map((column) => column.title)), ...rows.map(render)].join("\n")
 }
+
+/**
+ * One line of a table whose column widths are given (a cell wider than its column pushes the rest
+ * of the line): what {@link table} prints for a row, and what a table printed row by row on a
+ * terminal prints with fixed widths. The cells are printable already.
+ */
+export const tableLine = (
+  columns: ReadonlyArray<Column>,
+  widths: ReadonlyArray<number>,
+  cells: ReadonlyArray<string>
+): string =>
+  columns.map((column, i) => {
+    const cell = cells[i] ?? ""
+    const width = widths[i] ?? 0
+    if (column.align === "right") return cell.padStart(width)
+    return i === columns.length - 1 ? cell : cell.padEnd(width)
+  }).join("  ").trimEnd()
 
 export const bytes = (size: number): string => {
   if (size < 1024) return `${size} B`
