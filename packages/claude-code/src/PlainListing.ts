@@ -22,8 +22,8 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ConfigTree from "./ConfigTree.js"
-import * as ProjectRows from "./internal/projectRows.js"
 import * as ProjectOrigin from "./internal/projectOrigin.js"
+import * as ProjectRows from "./internal/projectRows.js"
 import * as ListingRows from "./ListingRows.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
 import type * as SessionInfo from "./SessionInfo.js"
@@ -528,7 +528,11 @@ const projectRowsOf = (
   found: ReadonlyArray<ConfigTree.TreeSession>,
   options: ProjectRowsOptions
 ):
-  | { readonly rows: Array<ListingRows.ListedSession>; readonly skipped: Array<ConfigTree.Skipped>; readonly failure?: undefined }
+  | {
+    readonly rows: Array<ListingRows.ListedSession>
+    readonly skipped: Array<ConfigTree.Skipped>
+    readonly failure?: undefined
+  }
   | { readonly skipped: Array<ConfigTree.Skipped>; readonly failure: ListingFailure } =>
 {
   const { projectsDir } = walk
@@ -609,7 +613,11 @@ const checkProject = (
     return { keyed: kept, unread: [], head }
   }
   const cacheFile = ProjectRows.entriesFileFor(dir, projectKey)
-  const run = SessionIndexCache.indexFiles({ projectsDir, cacheFile, limits }, files, path.join(projectsDir, projectKey))
+  const run = SessionIndexCache.indexFiles(
+    { projectsDir, cacheFile, limits },
+    files,
+    path.join(projectsDir, projectKey)
+  )
   if (run.failure !== undefined) {
     const { cause, file } = run.failure
     return { failure: { reason: "Io", description: `I/O error: ${file}`, cause } }

@@ -83,7 +83,10 @@ export const saveRows = (
   rows: ReadonlyArray<ListingRows.KeyedRow>
 ): void => {
   try {
-    writePrivateFile(rowsFileFor(dir, projectKey), JSON.stringify({ version: VERSION, projectsDir, projectKey, digest, rows }))
+    writePrivateFile(
+      rowsFileFor(dir, projectKey),
+      JSON.stringify({ version: VERSION, projectsDir, projectKey, digest, rows })
+    )
   } catch {
     // not kept: listed again next time
   }
@@ -121,7 +124,10 @@ export const loadHeads = (dir: string, projectsDir: string): Map<string, Head> =
 /** Keeps the heads (owner-only, renamed into place); a write that fails keeps nothing. */
 export const saveHeads = (dir: string, projectsDir: string, heads: ReadonlyMap<string, Head>): void => {
   try {
-    writePrivateFile(headsFileFor(dir), JSON.stringify({ version: VERSION, projectsDir, heads: Object.fromEntries(heads) }))
+    writePrivateFile(
+      headsFileFor(dir),
+      JSON.stringify({ version: VERSION, projectsDir, heads: Object.fromEntries(heads) })
+    )
   } catch {
     // not kept: the next run checks the projects in the walk's order
   }
