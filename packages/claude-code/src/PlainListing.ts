@@ -452,7 +452,10 @@ export const listingDigest = (
  * (each warned about once: `ListingWarnings.skippedWarning`), or the `failure` that stops it;
  * and the walk's `digest` ({@link listingDigest}), under which the caller may keep what it
  * printed. When `options.keeps` says the caller keeps output for that digest, the listing stops
- * after the walk (`kept`: no row read). `configDir` is absolute and exists.
+ * after the walk (`kept`: no row read). With `build` and `cacheDir`, each project's rows are kept
+ * (`internal/projectRows.ts`): only the projects that changed are indexed and built again, and
+ * the projects are checked newest first, their rows handed to `onRows` as they become certain.
+ * `configDir` is absolute and exists.
  *
  * @since 0.5.0
  * @category sessions

@@ -220,6 +220,28 @@ describe("PlainListing.sessionsListing, rows as they become certain", () => {
     expect(cold.rows.map((row) => row.sessionId.slice(0, 1))).toEqual(["a", "a", "b", "c", "c"])
   })
 
+  it("corrupt or missing heads: every project is checked before any row is handed on, in order", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-b", "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-02T10:00:00.000Z")
+    const first = PlainListing.sessionsListing(configDir, { cacheDir, build })
+    const dir = path.join(cacheDir, fs.readdirSync(cacheDir).find((name) => name.startsWith("listing-"))!)
+    for (const heads of ["{not json", JSON.stringify({ version: 1, projectsDir: "/elsewhere", heads: {} })]) {
+      fs.writeFileSync(path.join(dir, "heads.json"), heads)
+      const seen: Array<number> = []
+      let received = 0
+      const again = PlainListing.sessionsListing(configDir, {
+        cacheDir,
+        build,
+        onProject: () => seen.push(received),
+        onRows: (rows) => received += rows.length
+      })
+      expect(seen).toEqual([0, 0])
+      expect(again.rows).toEqual(first.rows)
+    }
+  })
+
   it("a transcript appended to since (newer than every kept head) is checked first and its row comes first", () => {
     const configDir = path.join(root, "claude")
     const cacheDir = path.join(root, "cache-kept")
