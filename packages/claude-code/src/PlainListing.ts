@@ -23,6 +23,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ConfigTree from "./ConfigTree.js"
 import * as ProjectOrigin from "./internal/projectOrigin.js"
+import * as ProjectRows from "./internal/projectRows.js"
 import * as ListingRows from "./ListingRows.js"
 import * as SessionIndexCache from "./SessionIndexCache.js"
 import type * as SessionInfo from "./SessionInfo.js"
@@ -403,6 +404,19 @@ export interface SessionsListingOptions {
    * {@link sessionsListing}): then nothing past the walk is read.
    */
   readonly keeps?: ((digest: string) => boolean) | undefined
+  /**
+   * The build of the code that makes rows (the CLI's). With `cacheDir`, the listing keeps each
+   * project's rows for it (see {@link sessionsListing}).
+   */
+  readonly build?: string | undefined
+  /**
+   * With `build`: called with the rows as they become certain, in order (the projects are checked
+   * newest first; see `projectRowsOf`), before the last project is checked when the kept heads
+   * allow. The rows returned are these, all of them.
+   */
+  readonly onRows?: ((rows: ReadonlyArray<ListingRows.ListedSession>) => void) | undefined
+  /** With `build`: called before each project's rows are checked (tests hold a run there). */
+  readonly onProject?: ((projectKey: string) => void) | undefined
 }
 
 /**
@@ -438,7 +452,10 @@ export const listingDigest = (
  * (each warned about once: `ListingWarnings.skippedWarning`), or the `failure` that stops it;
  * and the walk's `digest` ({@link listingDigest}), under which the caller may keep what it
  * printed. When `options.keeps` says the caller keeps output for that digest, the listing stops
- * after the walk (`kept`: no row read). `configDir` is absolute and exists.
+ * after the walk (`kept`: no row read). With `build` and `cacheDir`, each project's rows are kept
+ * (`internal/projectRows.ts`): only the projects that changed are indexed and built again, and
+ * the projects are checked newest first, their rows handed to `onRows` as they become certain.
+ * `configDir` is absolute and exists.
  *
  * @since 0.5.0
  * @category sessions
@@ -466,15 +483,184 @@ export const sessionsListing = (
     ConfigTree.saveIndex(walk)
     return { rows: [], skipped: [], digest, kept: true }
   }
+  if (options.build !== undefined && options.cacheDir !== undefined && Array.isArray(found)) {
+    const byProject = projectRowsOf(walk, found, { ...options, cacheDir: options.cacheDir, build: options.build })
+    ConfigTree.saveIndex(walk)
+    const skipped = distinct(byProject.skipped)
+    if (byProject.failure !== undefined) return { rows: [], skipped, failure: byProject.failure, digest }
+    return { rows: byProject.rows, skipped, digest }
+  }
   const walked = walkedSessions(walk, options.project, {
     projectsDir: walk.projectsDir,
     cacheFile,
     limits: options.limits
   }, found)
   ConfigTree.saveIndex(walk)
-  const seen = new Set<string>()
-  const skipped = walked.skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+  const skipped = distinct(walked.skipped)
   if (walked.failure !== undefined) return { rows: [], skipped, failure: walked.failure, digest }
   const origins = ProjectOrigin.originsOfSessions(walked.sessions)
   return { rows: ListingRows.rows(walked.sessions, origins, options.limit), skipped, digest }
+}
+
+// each path left out said once, in the order met
+const distinct = (skipped: ReadonlyArray<ConfigTree.Skipped>): Array<ConfigTree.Skipped> => {
+  const seen = new Set<string>()
+  return skipped.filter((item) => !seen.has(item.path) && seen.add(item.path) !== undefined)
+}
+
+type ProjectRowsOptions = SessionsListingOptions & { readonly cacheDir: string; readonly build: string }
+
+type ProjectCheck = {
+  readonly projectKey: string
+  readonly files: ReadonlyArray<ConfigTree.TreeSession>
+  readonly digest: string
+  /** The newest activity its rows can have: its kept head's, else unknown (`Infinity`). */
+  readonly bound: number
+}
+
+/**
+ * The rows of the walk's sessions, project by project (`ProjectRows`), in {@link ListingRows.rows}'
+ * order. A project whose transcripts are what its kept rows were made of gives those; any other is
+ * indexed over its own entries (`SessionIndexCache.indexFiles`), built, and kept (unless a
+ * transcript was not read). The projects are checked newest first (by their kept heads; a changed
+ * one first of all), and after each, the rows no unchecked project can beat go to `onRows`. The
+ * paths left out: the walk's, then the transcripts not read, in the walk's order.
+ */
+const projectRowsOf = (
+  walk: ConfigTree.Walk,
+  found: ReadonlyArray<ConfigTree.TreeSession>,
+  options: ProjectRowsOptions
+):
+  | {
+    readonly rows: Array<ListingRows.ListedSession>
+    readonly skipped: Array<ConfigTree.Skipped>
+    readonly failure?: undefined
+  }
+  | { readonly skipped: Array<ConfigTree.Skipped>; readonly failure: ListingFailure } =>
+{
+  const { projectsDir } = walk
+  const dir = ProjectRows.dirFor(options.cacheDir, projectsDir)
+  const heads = ProjectRows.loadHeads(dir, projectsDir)
+  const projects = checksOf(walk, found, options.build, heads)
+  const unread = new Map<string, Array<ConfigTree.Skipped>>()
+  const rows: Array<ListingRows.ListedSession> = []
+  const local = ProjectOrigin.localOrigin()
+  let pending: Array<ListingRows.KeyedRow> = []
+  let headsChanged = false
+  for (let i = 0; i < projects.length; i++) {
+    const project = projects[i]!
+    options.onProject?.(project.projectKey)
+    const checked = checkProject(dir, projectsDir, project, options.limits)
+    if ("failure" in checked) return { skipped: [...walk.skipped], failure: checked.failure }
+    unread.set(project.projectKey, checked.unread)
+    if (checked.head !== undefined) {
+      heads.set(project.projectKey, checked.head)
+      headsChanged = true
+    }
+    ListingRows.setOrigins(checked.keyed, ProjectOrigin.originsOfSessions(checked.keyed.map(({ row }) => row), local))
+    pending = mergeSorted(pending, checked.keyed)
+    // what no unchecked project can beat (a tie may sort either way: it waits)
+    const bound = projects[i + 1]?.bound ?? Number.NEGATIVE_INFINITY
+    let cut = 0
+    while (cut < pending.length && pending[cut]!.at > bound) cut++
+    const room = options.limit === undefined ? cut : Math.min(cut, Math.max(0, options.limit - rows.length))
+    const batch = pending.slice(0, room).map(({ row }) => row)
+    pending = pending.slice(cut)
+    for (const row of batch) rows.push(row)
+    if (batch.length > 0) options.onRows?.(batch)
+  }
+  if (headsChanged) ProjectRows.saveHeads(dir, projectsDir, heads)
+  const skipped = [...walk.skipped]
+  for (const projectKey of new Set(found.map((session) => session.projectKey))) {
+    for (const item of unread.get(projectKey) ?? []) skipped.push(item)
+  }
+  return { rows, skipped }
+}
+
+// The projects of the walk, newest first by their kept heads, a project without one (or changed
+// since) first of all.
+const checksOf = (
+  walk: ConfigTree.Walk,
+  found: ReadonlyArray<ConfigTree.TreeSession>,
+  build: string,
+  heads: ReadonlyMap<string, ProjectRows.Head>
+): Array<ProjectCheck> =>
+  [...groupedByProject(found)].map(([projectKey, files]): ProjectCheck => {
+    const digest = ProjectRows.digestOf(build, walk.projectsDir, projectKey, files)
+    const head = heads.get(projectKey)
+    return { projectKey, files, digest, bound: head?.digest === digest ? head.newest : Number.POSITIVE_INFINITY }
+  }).sort((a, b) => a.bound === b.bound ? 0 : b.bound > a.bound ? 1 : -1)
+
+// One project's rows, in order: kept, else indexed and built (and kept, with its new head).
+const checkProject = (
+  dir: string,
+  projectsDir: string,
+  project: ProjectCheck,
+  limits: SessionIndexCache.IndexOptions["limits"]
+):
+  | {
+    readonly keyed: Array<ListingRows.KeyedRow>
+    readonly unread: Array<ConfigTree.Skipped>
+    readonly head?: ProjectRows.Head | undefined
+  }
+  | { readonly failure: ListingFailure } =>
+{
+  const { digest, files, projectKey } = project
+  const kept = ProjectRows.loadRows(dir, projectsDir, projectKey, digest)
+  if (kept !== undefined) {
+    kept.sort(ListingRows.byKeyedRow)
+    // a head lost (or never kept) is kept again from the rows
+    const head = project.bound === Number.POSITIVE_INFINITY && kept.length > 0
+      ? { digest, newest: kept[0]!.at }
+      : undefined
+    return { keyed: kept, unread: [], head }
+  }
+  const cacheFile = ProjectRows.entriesFileFor(dir, projectKey)
+  const run = SessionIndexCache.indexFiles(
+    { projectsDir, cacheFile, limits },
+    files,
+    path.join(projectsDir, projectKey)
+  )
+  if (run.failure !== undefined) {
+    const { cause, file } = run.failure
+    return { failure: { reason: "Io", description: `I/O error: ${file}`, cause } }
+  }
+  const unread = run.unread.map(({ description, file }): ConfigTree.Skipped => ({
+    path: file,
+    reason: "Unreadable",
+    description
+  }))
+  const keyed = ListingRows.keyedRows(files.map((session, i) => ({ ...session, ...run.metadata[i] })))
+    .sort(ListingRows.byKeyedRow)
+  if (unread.length > 0) return { keyed, unread }
+  ProjectRows.saveRows(dir, projectsDir, projectKey, digest, keyed)
+  return { keyed, unread, head: { digest, newest: keyed[0]!.at } }
+}
+
+// Two lists in `ListingRows.byKeyedRow` order as one.
+const mergeSorted = (
+  a: ReadonlyArray<ListingRows.KeyedRow>,
+  b: ReadonlyArray<ListingRows.KeyedRow>
+): Array<ListingRows.KeyedRow> => {
+  if (a.length === 0) return [...b]
+  const merged: Array<ListingRows.KeyedRow> = []
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) merged.push(ListingRows.byKeyedRow(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!)
+  while (i < a.length) merged.push(a[i++]!)
+  while (j < b.length) merged.push(b[j++]!)
+  return merged
+}
+
+// the walk's sessions by project, in its order
+const groupedByProject = (
+  found: ReadonlyArray<ConfigTree.TreeSession>
+): Map<string, Array<ConfigTree.TreeSession>> => {
+  const groups = new Map<string, Array<ConfigTree.TreeSession>>()
+  for (const session of found) {
+    const group = groups.get(session.projectKey)
+    if (group === undefined) groups.set(session.projectKey, [session])
+    else group.push(session)
+  }
+  return groups
 }

@@ -59,7 +59,27 @@ const expectSame = async (
     expect(plain.failure).toBeUndefined()
     expect(plain.rows).toEqual(expected.rows.right)
   }
+  // the listing kept per project (`build` given): the same answer cold and warm
+  for (const run of ["cold", "warm"]) {
+    const kept = PlainListing.sessionsListing(configDir, { ...options, cacheDir: path.join(root, "cache-kept"), build })
+    expect({ run, skipped: kept.skipped }).toEqual({ run, skipped: plain.skipped })
+    expect({ run, failure: kept.failure }).toEqual({ run, failure: plain.failure })
+    expect({ run, rows: kept.rows }).toEqual({ run, rows: plain.rows })
+  }
   return plain
+}
+
+const build = "test-build"
+
+// each project's kept rows file and its identity (inode, mtime)
+const keptFiles = (cacheDir: string) => {
+  const dir = fs.readdirSync(cacheDir).find((name) => name.startsWith("listing-"))!
+  return new Map(
+    fs.readdirSync(path.join(cacheDir, dir)).filter((name) => name.endsWith(".rows.json")).map((name) => {
+      const stat = fs.statSync(path.join(cacheDir, dir, name))
+      return [name, `${stat.ino}:${stat.mtimeMs}`]
+    })
+  )
 }
 
 describe("PlainListing.sessionsListing", () => {
@@ -114,6 +134,124 @@ describe("PlainListing.sessionsListing", () => {
     expect(run.unread).toEqual([{ file: gone.file, description: "not found" }])
     expect(run.metadata[1]).toEqual({})
     expect([...SessionIndexCache.loadCache(cacheFile, projectsDir).keys()]).toEqual([sessions[0]!.file])
+  })
+})
+
+describe("PlainListing.sessionsListing, rows kept per project", () => {
+  it("after a change in one project, rebuilds only its rows; the output is a cold run's", () => {
+    const { configDir, sessions } = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+    const cacheDir = path.join(root, "cache-kept")
+    const projectKeys = new Set(sessions.map((session) => session.projectKey))
+    expect(projectKeys.size).toBeGreaterThan(1)
+    PlainListing.sessionsListing(configDir, { cacheDir, build })
+    const before = keptFiles(cacheDir)
+    expect(before.size).toBe(projectKeys.size)
+    // a new session in the first project, newer than every other
+    const changed = sessions[0]!
+    const added = path.join(path.dirname(changed.file), "44444444-4444-4444-8444-444444444444.jsonl")
+    fs.copyFileSync(changed.file, added)
+    const warm = PlainListing.sessionsListing(configDir, { cacheDir, build })
+    const cold = PlainListing.sessionsListing(configDir, { cacheDir: path.join(root, "cache-cold") })
+    expect(warm.rows).toEqual(cold.rows)
+    expect(warm.rows.some((row) => row.file === added)).toBe(true)
+    const after = keptFiles(cacheDir)
+    const rewritten = [...after].filter(([name, identity]) => before.get(name) !== identity)
+    expect(rewritten).toHaveLength(1)
+    // and with --limit: the first rows of the same order
+    expect(PlainListing.sessionsListing(configDir, { cacheDir, build, limit: 2 }).rows).toEqual(cold.rows.slice(0, 2))
+  })
+
+  it("a corrupt, foreign or stale rows file is not trusted: the project is listed again", () => {
+    const { configDir } = Fixtures.buildClaudeConfigDir(path.join(root, "claude"))
+    const cacheDir = path.join(root, "cache-kept")
+    const expected = PlainListing.sessionsListing(configDir, { cacheDir, build }).rows
+    const dir = path.join(cacheDir, fs.readdirSync(cacheDir).find((name) => name.startsWith("listing-"))!)
+    const files = fs.readdirSync(dir).filter((name) => name.endsWith(".rows.json"))
+    const [first, second, third] = files.map((name) => path.join(dir, name))
+    fs.writeFileSync(first!, "{not json")
+    // another project's rows under this one's name
+    if (second !== undefined && third !== undefined) fs.copyFileSync(third, second)
+    expect(PlainListing.sessionsListing(configDir, { cacheDir, build }).rows).toEqual(expected)
+    // another build's rows are not this build's
+    const other = PlainListing.sessionsListing(configDir, { cacheDir, build: "another-build" }).rows
+    expect(other).toEqual(expected)
+    expect(keptFiles(cacheDir).size).toBe(files.length)
+  })
+})
+
+// a user line at `timestamp` appended to a transcript (created when absent)
+const writeTranscript = (configDir: string, projectKey: string, sessionId: string, timestamp: string) => {
+  const dir = path.join(configDir, "projects", projectKey)
+  fs.mkdirSync(dir, { recursive: true })
+  const line = {
+    type: "user",
+    uuid: `u-${sessionId}`,
+    sessionId,
+    timestamp,
+    cwd: `/home/dev/${projectKey}`,
+    message: { role: "user", content: `prompt of ${sessionId}` }
+  }
+  fs.appendFileSync(path.join(dir, `${sessionId}.jsonl`), `${JSON.stringify(line)}\n`)
+}
+
+describe("PlainListing.sessionsListing, rows as they become certain", () => {
+  it("hands on the newest project's rows before the last project is checked", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000002", "2026-11-03T09:00:00.000Z")
+    writeTranscript(configDir, "-b", "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-02T10:00:00.000Z")
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-01T10:00:00.000Z")
+    PlainListing.sessionsListing(configDir, { cacheDir, build })
+    // a change in the oldest project: it is checked first, then the others newest first
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000002", "2026-10-01T10:00:00.000Z")
+    const batches: Array<ReadonlyArray<ListingRows.ListedSession>> = []
+    const seen: Array<{ projectKey: string; rows: number }> = []
+    const listing = PlainListing.sessionsListing(configDir, {
+      cacheDir,
+      build,
+      onProject: (projectKey) => seen.push({ projectKey, rows: batches.flat().length }),
+      onRows: (rows) => batches.push(rows)
+    })
+    expect(seen).toEqual([{ projectKey: "-c", rows: 0 }, { projectKey: "-a", rows: 0 }, { projectKey: "-b", rows: 2 }])
+    const cold = PlainListing.sessionsListing(configDir, { cacheDir: path.join(root, "cache-cold") })
+    expect(batches.flat()).toEqual(cold.rows)
+    expect(listing.rows).toEqual(cold.rows)
+    expect(cold.rows.map((row) => row.sessionId.slice(0, 1))).toEqual(["a", "a", "b", "c", "c"])
+  })
+
+  it("corrupt or missing heads: every project is checked before any row is handed on, in order", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-b", "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-02T10:00:00.000Z")
+    const first = PlainListing.sessionsListing(configDir, { cacheDir, build })
+    const dir = path.join(cacheDir, fs.readdirSync(cacheDir).find((name) => name.startsWith("listing-"))!)
+    for (const heads of ["{not json", JSON.stringify({ version: 1, projectsDir: "/elsewhere", heads: {} })]) {
+      fs.writeFileSync(path.join(dir, "heads.json"), heads)
+      const seen: Array<number> = []
+      let received = 0
+      const again = PlainListing.sessionsListing(configDir, {
+        cacheDir,
+        build,
+        onProject: () => seen.push(received),
+        onRows: (rows) => received += rows.length
+      })
+      expect(seen).toEqual([0, 0])
+      expect(again.rows).toEqual(first.rows)
+    }
+  })
+
+  it("a transcript appended to since (newer than every kept head) is checked first and its row comes first", () => {
+    const configDir = path.join(root, "claude")
+    const cacheDir = path.join(root, "cache-kept")
+    writeTranscript(configDir, "-a", "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-03T10:00:00.000Z")
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-01T10:00:00.000Z")
+    PlainListing.sessionsListing(configDir, { cacheDir, build })
+    writeTranscript(configDir, "-c", "cccccccc-0000-4000-8000-000000000001", "2026-11-05T10:00:00.000Z")
+    const batches: Array<ReadonlyArray<ListingRows.ListedSession>> = []
+    PlainListing.sessionsListing(configDir, { cacheDir, build, limit: 1, onRows: (rows) => batches.push(rows) })
+    expect(batches.flat().map((row) => row.sessionId)).toEqual(["cccccccc-0000-4000-8000-000000000001"])
   })
 })
 

@@ -101,15 +101,19 @@ describe("acx sessions over a config directory", () => {
       const cold = await acx(["sessions"], home)
       expect(cold.code, cold.stderr).toBe(0)
       const cache = path.join(home, "cache")
-      const listingCache = fs.readdirSync(cache).find((name) => name.startsWith("sessions-"))!
-      // the listing's own cache made unreadable: a run that reads rows rebuilds it
-      fs.writeFileSync(path.join(cache, listingCache), "{not json")
+      // the listing's own files (each project's rows, kept: `listing-*/`) made unreadable: a run
+      // that reads rows rebuilds them
+      const listingDir = path.join(cache, fs.readdirSync(cache).find((name) => name.startsWith("listing-"))!)
+      const rowFiles = fs.readdirSync(listingDir).filter((name) => name.endsWith(".rows.json"))
+        .map((name) => path.join(listingDir, name))
+      expect(rowFiles.length).toBeGreaterThan(1)
+      for (const file of rowFiles) fs.writeFileSync(file, "{not json")
       const warm = await acx(["sessions"], home)
       expect([warm.code, warm.stderr, warm.stdout]).toEqual([0, "", cold.stdout])
-      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).toBe("{not json")
-      // --json is never kept: it reads the rows (and rebuilds the cache)
+      for (const file of rowFiles) expect(fs.readFileSync(file, "utf8")).toBe("{not json")
+      // --json is never kept: it reads the rows (and rebuilds their files)
       expect((await acx(["sessions", "--json"], home)).code).toBe(0)
-      expect(fs.readFileSync(path.join(cache, listingCache), "utf8")).not.toBe("{not json")
+      for (const file of rowFiles) expect(fs.readFileSync(file, "utf8")).not.toBe("{not json")
       // a grown transcript, a new one, a limit: what a fresh home prints
       const session = built.sessions[0]!
       fs.appendFileSync(session.file, fs.readFileSync(session.file, "utf8").split("\n")[0] + "\n")
@@ -123,6 +127,35 @@ describe("acx sessions over a config directory", () => {
       expect((await acx(["sessions"], home)).stdout).toContain("99999999-0000-4000-8000-000000000002")
     }
   )
+
+  it("on a terminal, prints the rows as they come with fixed widths: the same rows, kept apart", {
+    timeout: TEST_TIMEOUT_MS
+  }, async () => {
+    const home = freshHome()
+    const terminal = (args: ReadonlyArray<string>) =>
+      acxInProcess([...args, "--config-dir", built.configDir], { env: { ACX_HOME: home }, isTTY: true })
+    const piped = await acx(["sessions"], home)
+    const shown = await terminal(["sessions"])
+    expect(shown.code, shown.stderr).toBe(0)
+    // the same rows, in the same order; each column starts where the heading's does
+    const cells = (stdout: string) => stdout.trim().split("\n").map((line) => line.split(/ {2,}/))
+    expect(cells(shown.stdout)).toEqual(cells(piped.stdout))
+    const lines = shown.stdout.trim().split("\n")
+    const at = lines[0]!.indexOf("LAST ACTIVE")
+    expect(at).toBe(36 + 2 + 40 + 2)
+    for (const line of lines.slice(1)) expect(line.slice(at, at + 16)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/)
+    // kept apart from the piped table: each warm run prints its own
+    expect((await terminal(["sessions"])).stdout).toBe(shown.stdout)
+    expect((await acx(["sessions"], home)).stdout).toBe(piped.stdout)
+    // after a change, and with a limit
+    const session = built.sessions[0]!
+    fs.copyFileSync(session.file, path.join(path.dirname(session.file), "99999999-0000-4000-8000-000000000003.jsonl"))
+    const after = await terminal(["sessions"])
+    expect(cells(after.stdout)).toEqual(cells((await acx(["sessions"], freshHome())).stdout))
+    expect(cells((await terminal(["sessions", "-n", "2"])).stdout)).toEqual(cells(after.stdout).slice(0, 3))
+    // --json is the whole list, as piped
+    expect((await terminal(["sessions", "--json"])).stdout).toBe((await acx(["sessions", "--json"], home)).stdout)
+  })
 
   it("keeps one project index file per project, read by sessions, stats and sync alike", {
     timeout: TEST_TIMEOUT_MS

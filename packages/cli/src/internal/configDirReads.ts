@@ -9,6 +9,7 @@
  * (`dist/config-reads.cjs`): one file starts faster than the split ES build's chunks.
  */
 import * as ConfigTree from "@acx/claude-code/ConfigTree"
+import type * as ListingRows from "@acx/claude-code/ListingRows"
 import * as ListingWarnings from "@acx/claude-code/ListingWarnings"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import type * as StatsOutput from "@acx/claude-code/StatsOutput"
@@ -28,7 +29,7 @@ import { acxPaths } from "./ioPaths.js"
 import * as KeptReport from "./keptReport.js"
 import { configDirectory, failureWords, listingPlace } from "./listingWords.js"
 import { withProjectKey } from "./options.js"
-import { sessionsTable } from "./sessionsTable.js"
+import { sessionsTable, terminalHeading, terminalRows } from "./sessionsTable.js"
 import { printStats } from "./statsPrint.js"
 import { errorLine } from "./userMessage.js"
 
@@ -153,35 +154,64 @@ export const listConfigDir = async (given: SessionsOptions, io: CommandIo): Prom
   }
   const projectsDir = path.join(found.resolved, "projects")
   const { project } = options
-  const kept = keptTable(homeOf(io).cache, projectsDir, options)
+  // on a terminal, a table's rows are printed as they become certain (fixed widths)
+  const terminal = io.isTTY && !options.json ? terminalTable(io) : undefined
+  const kept = keptTable(homeOf(io).cache, projectsDir, options, terminal !== undefined)
   const listing = PlainListing.sessionsListing(found.resolved, {
     project,
     followSymlinks: options.followSymlinks,
     cacheDir: homeOf(io).cache,
     limit: options.limit,
-    keeps: kept?.keeps
+    keeps: kept?.keeps,
+    build: KeptReport.BUILD,
+    onRows: terminal?.onRows
   })
   if (listing.kept === true && kept?.output !== undefined) {
     await io.stdout(`${kept.output}\n`)
     return 0
   }
+  await terminal?.written()
   const { digest, failure, rows, skipped } = listing
   for (const item of skipped) io.stderr(`${ListingWarnings.skippedWarning(item)}\n`)
   if (failure !== undefined) {
     const description = failureWords(projectsDir, project, failure)
     return fail(io, { _tag: "ClaudeProjectsError", description, cause: failure.cause })
   }
-  const output = options.json
+  const output = terminal !== undefined && rows.length > 0
+    ? terminal.printed()
+    : options.json
     ? format.json(rows)
     : rows.length === 0
     ? `no sessions ${listingPlace(projectsDir, project, false)}`
     : sessionsTable(rows, { sizes: true })
-  await io.stdout(`${output}\n`)
+  if (terminal === undefined || rows.length === 0) await io.stdout(`${output}\n`)
   // the table, kept for the walk's digest while nothing was left out (`PlainListing.listingDigest`)
   if (kept !== undefined && digest !== undefined && skipped.length === 0 && rows.length > 0) {
     KeptReport.keepOutput(kept.file, digest, kept.request, output)
   }
   return 0
+}
+
+/**
+ * The table `acx sessions` prints on a terminal, row by row as the listing hands them on: the
+ * heading with the first rows, fixed widths (`terminalRows`). `printed` is the text so far
+ * (without the final newline); `written` resolves when it is handed over.
+ */
+const terminalTable = (io: CommandIo) => {
+  const lines: Array<string> = []
+  let writing: Promise<void> = Promise.resolve()
+  return {
+    onRows: (rows: ReadonlyArray<ListingRows.ListedSession>) => {
+      const text = terminalRows(rows)
+      const head = lines.length === 0 ? `${terminalHeading()}\n` : ""
+      if (lines.length === 0) lines.push(terminalHeading())
+      lines.push(text)
+      // writes are handed over in order; the last one is awaited (`written`)
+      writing = io.stdout(`${head}${text}\n`)
+    },
+    written: () => writing,
+    printed: () => lines.join("\n")
+  }
 }
 
 interface KeptTable {
@@ -195,17 +225,20 @@ interface KeptTable {
 /**
  * The table `acx sessions` keeps (not `--json`: its rows name each project by its working
  * directory's repository, which the walk does not see): its file, what it is kept for (the build,
- * the project, the limit, the time zone its times are printed in), and the check the listing asks
+ * the project, the limit, the time zone its times are printed in, whether it goes to a terminal),
+ * and the check the listing asks
  * after its walk, which loads the kept table when its digest is the walk's.
  */
-const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptions) => {
+const keptTable = (cacheDir: string, projectsDir: string, options: SessionsOptions, terminal: boolean) => {
   if (options.json) return undefined
   const request = JSON.stringify([
     "sessions",
     KeptReport.BUILD,
     options.project ?? null,
     options.limit ?? null,
-    StoreStatsCache.zone()
+    StoreStatsCache.zone(),
+    // a terminal's table has fixed widths
+    terminal
   ])
   const kept: KeptTable = {
     file: KeptReport.summaryFileOf(cacheDir, projectsDir, request),

@@ -31,20 +31,7 @@ export function* tableChunks(
   for (const row of rows) {
     for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? "").length)
   }
-  const last = columns.length - 1
-  const render = (cells: ReadonlyArray<string>) => {
-    let line = ""
-    for (let i = 0; i <= last; i++) {
-      const cell = cells[i] ?? ""
-      const text = columns[i]!.align === "right"
-        ? cell.padStart(widths[i]!)
-        : i === last
-        ? cell
-        : cell.padEnd(widths[i]!)
-      line = i === 0 ? text : `${line}  ${text}`
-    }
-    return line.trimEnd()
-  }
+  const render = (cells: ReadonlyArray<string>) => tableLine(columns, widths, cells)
   let chunk = render(columns.map((column) => column.title))
   for (const row of rows) {
     chunk += `\n${render(row)}`
@@ -54,6 +41,27 @@ export function* tableChunks(
     }
   }
   yield chunk
+}
+
+/**
+ * One line of a table whose column widths are given (a cell wider than its column pushes the rest
+ * of the line): what {@link table} prints for a row, and what a table printed row by row on a
+ * terminal prints with fixed widths. The cells are printable already.
+ */
+export const tableLine = (
+  columns: ReadonlyArray<Column>,
+  widths: ReadonlyArray<number>,
+  cells: ReadonlyArray<string>
+): string => {
+  const last = columns.length - 1
+  let line = ""
+  for (let i = 0; i <= last; i++) {
+    const cell = cells[i] ?? ""
+    const width = widths[i] ?? 0
+    const text = columns[i]!.align === "right" ? cell.padStart(width) : i === last ? cell : cell.padEnd(width)
+    line = i === 0 ? text : `${line}  ${text}`
+  }
+  return line.trimEnd()
 }
 
 export const bytes = (size: number): string => {

@@ -8,6 +8,7 @@
 import * as ListingRows from "@acx/claude-code/ListingRows"
 import type * as SessionListing from "@acx/claude-code/SessionListing"
 import * as SessionMetadata from "@acx/convert/SessionMetadata"
+import * as TerminalText from "@acx/convert/TerminalText"
 import * as format from "./format.js"
 
 export const sessionsTable = (
@@ -24,25 +25,47 @@ export const sessionsTableChunks = (
   // does (its git remote, else its path) rather than by one machine's directory key
   const across = new Set(sessions.map((session) => session.machine ?? "")).size > 1
   return format.tableChunks(
-    [
-      { title: "SESSION" },
-      ...(across ? [{ title: "MACHINE" }] : []),
-      { title: "PROJECT" },
-      { title: "LAST ACTIVE" },
-      { title: "SIZE", align: "right" as const },
-      { title: "TITLE / FIRST PROMPT" }
-    ],
-    sessions.map((session) => {
-      const project = format.clip(across ? session.project ?? session.projectKey : session.projectKey, 40)
-      const active = format.date(ListingRows.lastActivity(session))
-      const size = options.sizes === false ? "-" : format.bytes(session.size)
-      const title = format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
-      return across
-        ? [session.sessionId, format.clip(session.machine ?? "unknown", 24), project, active, size, title]
-        : [session.sessionId, project, active, size, title]
-    })
+    columnsOf(across),
+    sessions.map((session) => cellsOf(session, across, options.sizes !== false))
   )
 }
+
+const columnsOf = (across: boolean): Array<format.Column> => [
+  { title: "SESSION" },
+  ...(across ? [{ title: "MACHINE" }] : []),
+  { title: "PROJECT" },
+  { title: "LAST ACTIVE" },
+  { title: "SIZE", align: "right" as const },
+  { title: "TITLE / FIRST PROMPT" }
+]
+
+const cellsOf = (session: SessionListing.ListedSession, across: boolean, sizes: boolean): Array<string> => {
+  const project = format.clip(across ? session.project ?? session.projectKey : session.projectKey, 40)
+  const active = format.date(ListingRows.lastActivity(session))
+  const size = sizes ? format.bytes(session.size) : "-"
+  const title = format.clip(SessionMetadata.displayTitle(session) ?? "", 60)
+  return across
+    ? [session.sessionId, format.clip(session.machine ?? "unknown", 24), project, active, size, title]
+    : [session.sessionId, project, active, size, title]
+}
+
+// A config directory's table on a terminal, printed as its rows come: fixed widths (a session id,
+// the 40 characters a project is clipped to, a date, a size up to `1023.9 KB`), one machine.
+const TERMINAL_WIDTHS = [36, 40, 16, 9, 0]
+
+/** The heading of {@link terminalRows}' table. */
+export const terminalHeading = (): string =>
+  format.tableLine(columnsOf(false), TERMINAL_WIDTHS, columnsOf(false).map((column) => column.title))
+
+/**
+ * A config directory's sessions as lines of the table a terminal gets (`acx sessions` on a TTY),
+ * with fixed column widths, so that rows printed as they come line up: the cells of
+ * {@link sessionsTable}, made printable.
+ */
+export const terminalRows = (sessions: ReadonlyArray<SessionListing.ListedSession>): string =>
+  sessions.map((session) =>
+    format.tableLine(columnsOf(false), TERMINAL_WIDTHS, cellsOf(session, false, true).map(TerminalText.line))
+  ).join("\n")
 
 /**
  * What `acx sessions --from STORE` prints (without the final newline): the JSON list, else

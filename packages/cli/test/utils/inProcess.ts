@@ -8,7 +8,7 @@
  * promise for what only a process shows (the bundle, exit codes, stdout/stderr as pipes, the
  * CommonJS bundles of the store and config-dir reads).
  *
- * What differs from a spawned run, on purpose: stdout is never a terminal. The io is all a
+ * What differs from a spawned run, on purpose: stdout is not a terminal unless `isTTY` says so. The io is all a
  * run is given: the process's streams, console, environment and directory are left alone, so runs
  * with different environments and directories go at once (`Promise.all`). The time zone is the
  * process's (`TZ` in `env` changes nothing here). Not for commands that read stdin, start
@@ -20,7 +20,10 @@ import { type AcxOptions, type AcxResult, BIN, TEST_ACX_HOME } from "./acx.js"
 /** `acx args` run in this process with its own io; `options.input` and `timeoutMs` are not taken. */
 export const acxInProcess = async (
   args: ReadonlyArray<string>,
-  options: Pick<AcxOptions, "env" | "cwd"> = {}
+  options: Pick<AcxOptions, "env" | "cwd"> & {
+    /** Whether the run's stdout is a terminal (`io.isTTY`); default not. */
+    readonly isTTY?: boolean
+  } = {}
 ): Promise<AcxResult> => {
   // loaded on first use: a file that never runs acx in process does not pay for the CLI's modules
   const { run } = await import("../../src/Cli.js")
@@ -39,7 +42,7 @@ export const acxInProcess = async (
     get stdin() {
       return process.stdin
     },
-    isTTY: false,
+    isTTY: options.isTTY === true,
     stderrIsTTY: false,
     argv
   }
