@@ -37,7 +37,8 @@ const ENTRIES = new Set([
   "store-reads.cjs",
   "statusline.cjs",
   "config-reads.cjs",
-  "acx-stats-worker.mjs"
+  "acx-stats-worker.mjs",
+  "acx-ui-list-worker.mjs"
 ])
 if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
 
@@ -264,6 +265,13 @@ await Promise.all([
     ...common,
     entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
     outfile: path.join(stage, "acx-stats-worker.mjs")
+  }),
+  // `acx ui` lists a config directory's sessions in a worker thread, off the server's event loop
+  // (the ui's configListing.ts looks for `./acx-ui-list-worker.mjs` next to its chunk)
+  bundle({
+    ...common,
+    entryPoints: [path.join(here, "../ui/src/internal/listWorker.ts")],
+    outfile: path.join(stage, "acx-ui-list-worker.mjs")
   })
 ])
 

@@ -10,6 +10,7 @@
  * only a session that moved is read again. The list hears the moves, and, over a store whose
  * listening connection was lost, that it is reconnecting.
  */
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
@@ -193,6 +194,10 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
         }),
       // through the store's own reads: a hub's row-level security applies to them as to the rest
       origins: StatsOrigins.ofStore(store),
+      listing: Effect.map(
+        Effect.all([projects.listSessions(), StatsOrigins.ofStore(store)], { concurrency: 2 }),
+        ([listed, origins]) => ({ rows: SessionListing.rows(listed, origins), origins })
+      ),
       watch,
       listChanges: Stream.merge(
         Stream.as(moves, "changed" as const),
