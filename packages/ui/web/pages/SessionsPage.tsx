@@ -92,15 +92,17 @@ const useSessions = (filter: SessionsFilter) => {
   const [error, setError] = useState<string | undefined>()
   const [loadingMore, setLoadingMore] = useState(false)
   const { reconnecting, version } = useListEvents()
-  const shown = useRef(PAGE_SIZE)
+  const shown = useRef({ filter, rows: PAGE_SIZE })
   const more = useRef<AbortController | undefined>(undefined)
 
   useEffect(() => {
     const abort = new AbortController()
     more.current?.abort()
-    const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, shown.current))
+    // other filters: their first page; the list changed: the rows shown, read again
+    if (shown.current.filter !== filter) shown.current = { filter, rows: PAGE_SIZE }
+    const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, shown.current.rows))
     getJson<SessionsResponse>(listUrl(filter, 0, limit), abort.signal).then((body) => {
-      shown.current = body.sessions.length
+      shown.current = { filter, rows: body.sessions.length }
       setList(body)
       setLoadingMore(false)
     }, (e: Error) => {
@@ -132,7 +134,7 @@ const useSessions = (filter: SessionsFilter) => {
       setList((current) => {
         if (current === undefined) return current
         const joined = appended(current, next)
-        shown.current = joined.sessions.length
+        shown.current = { filter, rows: joined.sessions.length }
         return joined
       })
       setLoadingMore(false)
