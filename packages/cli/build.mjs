@@ -38,7 +38,7 @@ const ENTRIES = new Set([
   "statusline.cjs",
   "config-reads.cjs",
   "acx-stats-worker.mjs",
-  "acx-ui-list-worker.mjs"
+  "acx-ui-worker.mjs"
 ])
 if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
 
@@ -266,12 +266,12 @@ await Promise.all([
     entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
     outfile: path.join(stage, "acx-stats-worker.mjs")
   }),
-  // `acx ui` lists a config directory's sessions in a worker thread, off the server's event loop
-  // (the ui's configListing.ts looks for `./acx-ui-list-worker.mjs` next to its chunk)
+  // `acx ui` lists a config directory and folds its usage in worker threads, off the server's event loop
+  // (the ui's offThread.ts looks for `./acx-ui-worker.mjs` next to its chunk)
   bundle({
     ...common,
-    entryPoints: [path.join(here, "../ui/src/internal/listWorker.ts")],
-    outfile: path.join(stage, "acx-ui-list-worker.mjs")
+    entryPoints: [path.join(here, "../ui/src/internal/uiWorker.ts")],
+    outfile: path.join(stage, "acx-ui-worker.mjs")
   })
 ])
 

@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as nodeFs from "node:fs"
 import * as path from "node:path"
-import { type ConfigListingOptions, listConfigDir } from "./configListing.js"
+import * as OffThread from "./offThread.js"
 import type { Listing } from "./sessionsList.js"
 import { locateLine, readLines, readRange } from "./transcriptLines.js"
 import type { Signal, Transcript, TranscriptSource } from "./transcriptSource.js"
@@ -70,8 +70,8 @@ const watchFiles = (session: ClaudeProjects.SessionFile, transcript: Transcript)
 }
 
 // The list, in a worker thread; what stopped the walk as the service's error would say it.
-const listing = (options: ConfigListingOptions): Effect.Effect<Listing, unknown> =>
-  Effect.flatMap(Effect.promise(() => listConfigDir(options)), (listed) =>
+const listing = (options: OffThread.ConfigDirOptions): Effect.Effect<Listing, unknown> =>
+  Effect.flatMap(Effect.tryPromise({ try: () => OffThread.run({ job: "list", options }), catch: (cause) => cause }), (listed) =>
     listed.failure === undefined
       ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins) })
       : Effect.fail(
@@ -81,6 +81,15 @@ const listing = (options: ConfigListingOptions): Effect.Effect<Listing, unknown>
           description: listed.failure.description
         })
       ))
+
+const offThread = (
+  projects: ClaudeProjects.ClaudeProjects,
+  options: { readonly acxHome: string; readonly followSymlinks?: boolean | undefined }
+): OffThread.ConfigDirOptions => ({
+  configDir: projects.configDir,
+  followSymlinks: options.followSymlinks === true,
+  acxHome: options.acxHome
+})
 
 /**
  * The config directory `projects` reads, as the page's source; statistics and the session
@@ -107,10 +116,10 @@ export const fileSource = (
       ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId })
     }),
   origins: StatsOrigins.ofProjects(projects),
-  listing: listing({
-    configDir: projects.configDir,
-    followSymlinks: options.followSymlinks === true,
-    cacheDir: AcxHome.paths(options.acxHome).cache
+  listing: listing(offThread(projects, options)),
+  usage: Effect.tryPromise({
+    try: () => OffThread.run({ job: "usage", options: offThread(projects, options) }),
+    catch: (cause) => cause
   }),
   watch: watchFiles,
   // the list of a config directory is read when the page asks (as before stores)

@@ -7,9 +7,6 @@
  * none, the page reads the list when it opens), a `reconnecting` when the Postgres store's
  * notifications were cut (its server restarted: the page says so until the next `changed`).
  */
-import * as SessionStats from "@acx/claude-code/SessionStats"
-import * as TranscriptStats from "@acx/claude-code/TranscriptStats"
-import * as AcxHome from "@acx/environment/AcxHome"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
@@ -69,17 +66,7 @@ export const sessionsRoutes = (context: UiContext) =>
     HttpRouter.get("/api/sessions", handled(listPage(context))),
     HttpRouter.get(
       "/api/sessions/usage",
-      handled(Effect.gen(function*() {
-        // priced and cached under the server's ACX_HOME, as the costs page and acx stats do
-        const pricing = yield* TranscriptStats.loadPricing(AcxHome.paths(context.acxHome).pricing)
-        const folds = yield* context.source.foldStats({}, pricing)
-        const result = SessionStats.reportStats(folds, "session")
-        const body: UiApi.UsageResponse = {
-          sessions: SessionList.usageRows(result.report),
-          pricing: { source: result.pricing.source, date: result.pricing.date }
-        }
-        return yield* shownJson(body)
-      }))
+      handled(Effect.flatMap(context.source.usage, shownJson))
     ),
     HttpRouter.get(
       "/api/sessions/events",

@@ -26,6 +26,7 @@ import * as PubSub from "effect/PubSub"
 import * as RcRef from "effect/RcRef"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { foldedUsage } from "./sessionUsage.js"
 import { clockMoves } from "./storeClock.js"
 import type { LinesChunk, ReadOptions } from "./transcriptLines.js"
 import type { Signal, Transcript, TranscriptSource } from "./transcriptSource.js"
@@ -169,6 +170,16 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
         // entries appended before the watch was set
         return Stream.concat(Stream.make<Array<Signal>>("transcript"), changed)
       }))
+    const foldStats: TranscriptSource["foldStats"] = (scope, pricing) =>
+      StoreStats.foldStats({
+        store,
+        location,
+        projectKey: scope.projectKey,
+        sessionId: scope.sessionId,
+        pricing,
+        cacheDir: AcxHome.paths(options.acxHome).cache,
+        memo
+      })
     return {
       kind: "store",
       projects,
@@ -182,16 +193,8 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           return Option.map(Option.fromNullable(subpath), (found) =>
             storeTranscript(options, { ...main, subpath: found }))
         }),
-      foldStats: (scope, pricing) =>
-        StoreStats.foldStats({
-          store,
-          location,
-          projectKey: scope.projectKey,
-          sessionId: scope.sessionId,
-          pricing,
-          cacheDir: AcxHome.paths(options.acxHome).cache,
-          memo
-        }),
+      foldStats,
+      usage: foldedUsage(foldStats, options.acxHome),
       // through the store's own reads: a hub's row-level security applies to them as to the rest
       origins: StatsOrigins.ofStore(store),
       listing: Effect.map(

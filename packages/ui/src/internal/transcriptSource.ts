@@ -16,6 +16,7 @@ import type * as Pricing from "@acx/convert/Pricing"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
+import type * as UiApi from "../UiApi.js"
 import type { Listing } from "./sessionsList.js"
 import type { LinesChunk, ReadOptions } from "./transcriptLines.js"
 
@@ -84,6 +85,8 @@ export interface TranscriptSource {
    * config directory read in a worker thread, never on the server's event loop.
    */
   readonly listing: Effect.Effect<Listing, unknown>
+  /** Every session's usage (`GET /api/sessions/usage`): over a config directory folded in a worker thread. */
+  readonly usage: Effect.Effect<UiApi.UsageResponse, unknown>
   /**
    * While consumed, the signals that `transcript` (the session's own) or its subagents may have
    * changed; the first one at once (what was written before the watch was set).
