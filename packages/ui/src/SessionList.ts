@@ -1,7 +1,8 @@
 /**
  * The sessions page's data as pure functions (its rows are `SessionListing.rows`): projects named
  * from the `cwd` their entries were written in; each session's usage from a stats report with
- * the sessions that cost far more than their project's usual flagged.
+ * the sessions that cost far more than their project's usual flagged; the query of a page of the
+ * list (`GET /api/sessions?offset=&limit=&…`) and what its filters compare.
  *
  * @since 0.1.0
  */

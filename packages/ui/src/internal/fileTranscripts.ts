@@ -71,16 +71,19 @@ const watchFiles = (session: ClaudeProjects.SessionFile, transcript: Transcript)
 
 // The list, in a worker thread; what stopped the walk as the service's error would say it.
 const listing = (options: OffThread.ConfigDirOptions): Effect.Effect<Listing, unknown> =>
-  Effect.flatMap(Effect.tryPromise({ try: () => OffThread.run({ job: "list", options }), catch: (cause) => cause }), (listed) =>
-    listed.failure === undefined
-      ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins) })
-      : Effect.fail(
-        new ClaudeProjectsError({
-          reason: listed.failure.reason,
-          operation: "listSessions",
-          description: listed.failure.description
-        })
-      ))
+  Effect.flatMap(
+    Effect.tryPromise({ try: () => OffThread.run({ job: "list", options }), catch: (cause) => cause }),
+    (listed) =>
+      listed.failure === undefined
+        ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins) })
+        : Effect.fail(
+          new ClaudeProjectsError({
+            reason: listed.failure.reason,
+            operation: "listSessions",
+            description: listed.failure.description
+          })
+        )
+  )
 
 const offThread = (
   projects: ClaudeProjects.ClaudeProjects,

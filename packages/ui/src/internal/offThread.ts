@@ -84,7 +84,9 @@ const inWorker = <A>(script: URL, job: Job): Promise<A> =>
       void worker.terminate()
     }
     worker.once("message", (message: { readonly answer?: A; readonly error?: string }) =>
-      settle(() => "answer" in message ? resolve(message.answer as A) : reject(new Error(message.error ?? "failed"))))
+      settle(() =>
+        "answer" in message ? resolve(message.answer as A) : reject(new Error(message.error ?? "failed"))
+      ))
     worker.once("error", (error) => settle(() => reject(error)))
     worker.once("exit", (code) => settle(() => reject(new Error(`acx ui's worker exited (${code})`))))
   })

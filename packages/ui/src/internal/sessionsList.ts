@@ -5,9 +5,9 @@
  *
  * Freshness: a build replaces the kept list when it ends. `refresh(false)` joins a build under
  * way (or starts one); `refresh(true)` waits for a build that started after the call, so what was
- * written before it is in. A page opening over a config directory asks for one (its event stream
- * does), and when the list it gives differs from the kept one `changes` says so (the page reads
- * its rows again); over a store each clock move asks for a strict one before the page is told.
+ * written before it is in. A page opening asks for one (its event stream does), and is told when
+ * the list it gives differs from the kept one (`version` moved: the page reads its rows again);
+ * over a store each clock move asks for a strict one before the page is told.
  * Until the first build ends, the first request waits for it; no request ever waits on a read in
  * the server's thread.
  *
@@ -19,7 +19,6 @@ import type * as StatsReport from "@acx/convert/StatsReport"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Stream from "effect/Stream"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
@@ -131,8 +130,8 @@ export interface SessionsList {
   readonly current: Effect.Effect<Snapshot, unknown>
   /** The list of a build under way or started now (`strict`: one started after this call). */
   readonly refresh: (strict: boolean) => Effect.Effect<Snapshot, unknown>
-  /** Each time a build replaced the kept list with different rows. */
-  readonly changes: Stream.Stream<void>
+  /** How many times a build has replaced the kept list with different rows. */
+  readonly version: () => number
 }
 
 // A run of `listing` as a promise that rejects with its error as it is (its message is the 500's).
@@ -147,13 +146,13 @@ export const make = (listing: Effect.Effect<Listing, unknown>): SessionsList => 
   let kept: Snapshot | undefined
   let running: Promise<Snapshot> | undefined
   let queued: Promise<Snapshot> | undefined
-  const listeners = new Set<() => void>()
+  let version = 0
   const start = (): Promise<Snapshot> => {
     const run = build().then((listing) => {
       const snapshot = snapshotOf(listing)
       const changed = kept !== undefined && !sameRows(kept.listing.rows, listing.rows)
       kept = snapshot
-      if (changed) for (const listener of listeners) listener()
+      if (changed) version++
       return snapshot
     })
     running = run
@@ -179,10 +178,6 @@ export const make = (listing: Effect.Effect<Listing, unknown>): SessionsList => 
       catch: (cause) => cause
     }),
     refresh: (strict) => Effect.tryPromise({ try: () => refresh(strict), catch: (cause) => cause }),
-    changes: Stream.async<void>((emit) => {
-      const listener = () => void emit.single(undefined)
-      listeners.add(listener)
-      return Effect.sync(() => listeners.delete(listener))
-    })
+    version: () => version
   }
 }

@@ -10,6 +10,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
@@ -49,17 +50,23 @@ const listPage = (context: UiContext) =>
   })
 
 // The list's changes a page hears: a listing started when it opens (the list of a config
-// directory is read when the page opens) whose rows differ from the kept ones; over a store each
-// move of its clock, once the kept list has been read again, and `reconnecting`.
-const listChanges = (context: UiContext): Stream.Stream<UiApi.SessionsEvent["type"], unknown> =>
-  Stream.merge(
-    Stream.as(context.sessions.changes, "changed" as const),
+// directory is read when the page opens) that found other rows than the kept ones; over a store
+// each move of its clock, once the kept list has been read again, and `reconnecting`.
+const listChanges = (context: UiContext): Stream.Stream<UiApi.SessionsEvent["type"], unknown> => {
+  const opened = Effect.gen(function*() {
+    const before = context.sessions.version()
+    yield* Effect.ignore(context.sessions.refresh(false))
+    return context.sessions.version() === before ? Option.none() : Option.some("changed" as const)
+  })
+  return Stream.merge(
+    Stream.filterMap(Stream.fromEffect(opened), (change) => change),
     context.source.listChanges.pipe(
       Stream.mapEffect((change) =>
         change === "changed" ? Effect.as(Effect.ignore(context.sessions.refresh(true)), change) : Effect.succeed(change)
       )
     )
-  ).pipe(Stream.merge(Stream.drain(Stream.fromEffect(Effect.ignore(context.sessions.refresh(false))))))
+  )
+}
 
 export const sessionsRoutes = (context: UiContext) =>
   HttpRouter.empty.pipe(
