@@ -76,6 +76,8 @@ const workerScript = (): URL | undefined => {
 const inWorker = <A>(script: URL, job: Job): Promise<A> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: job })
+    // a job under way never keeps a stopping server's process alive
+    worker.unref()
     let settled = false
     const settle = (settler: () => void) => {
       if (settled) return
