@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as SessionList from "../src/SessionList.js"
 import type * as UiApi from "../src/UiApi.js"
 import { startServer, type TestServer } from "./utils/server.js"
-import { plantSecrets, secret } from "./utils/uiFixture.js"
+import { plantSecrets, request, secret } from "./utils/uiFixture.js"
 
 let t: TestServer
 let root: string
@@ -127,5 +127,33 @@ describe("GET /api/sessions, paged", () => {
       req.end()
     })
     expect(status).toBe(403)
+  })
+
+  it("pages come from the kept list; a page opening reads the directory again and is told it changed", async () => {
+    const before = await list("?limit=100")
+    // a session written while the server keeps the list
+    const sessionId = "0e5a1d00-0000-4000-8000-00000000f00d"
+    const dir = path.join(planted.configDir, "projects", before.sessions[0]!.projectKey)
+    const entry = {
+      type: "user",
+      sessionId,
+      uuid: "0e5a1d00-0000-4000-8000-0000000000e1",
+      parentUuid: null,
+      cwd: "/home/dev/new",
+      timestamp: new Date().toISOString(),
+      message: { role: "user", content: "a session written while the page was open" }
+    }
+    fs.writeFileSync(path.join(dir, `${sessionId}.jsonl`), JSON.stringify(entry) + "\n")
+    // the kept list answers: no reading started since
+    expect((await list("?limit=100")).total).toBe(before.total)
+    // a page opening starts one, and its event stream says the list changed
+    const events = await request(t.server.port, "/api/sessions/events", {
+      headers: { cookie: `acx_ui_token=${t.server.token}` },
+      until: (body) => body.includes(`"changed"`)
+    })
+    expect(events.body).toContain(`data: {"type":"changed"}`)
+    const after = await list("?limit=100")
+    expect(after.total).toBe(before.total + 1)
+    expect(after.sessions[0]!.sessionId).toBe(sessionId)
   })
 })

@@ -12,6 +12,7 @@ import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
 import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
 import type * as StatsReport from "@acx/convert/StatsReport"
+import { createHash } from "node:crypto"
 
 /** Which config directory, read how, cached where. */
 export interface ConfigListingOptions {
@@ -22,17 +23,27 @@ export interface ConfigListingOptions {
   readonly cacheDir: string
 }
 
-/** The rows (newest first) and their origins by `projectKey/sessionId`, or what stopped the walk. */
+/**
+ * The rows (newest first), their origins by `projectKey/sessionId` and a fingerprint of both; or
+ * `unchanged` (the fingerprint asked about is this listing's); or what stopped the walk.
+ */
 export type ConfigListing =
   | {
     readonly rows: ReadonlyArray<ListingRows.ListedSession>
     readonly origins: ReadonlyArray<readonly [string, StatsReport.Origin]>
+    readonly fingerprint: string
     readonly failure?: undefined
+    readonly unchanged?: undefined
   }
-  | { readonly failure: Omit<PlainListing.ListingFailure, "cause"> }
+  | { readonly unchanged: true; readonly failure?: undefined }
+  | { readonly failure: Omit<PlainListing.ListingFailure, "cause">; readonly unchanged?: undefined }
 
-/** The listing, in the calling thread. */
-export const configListing = (options: ConfigListingOptions): ConfigListing => {
+/**
+ * The listing, in the calling thread; `unchanged` when its fingerprint is `unless` (the list the
+ * server keeps is sent back to it only when it changed: 20 000 rows copied between threads and
+ * compared cost its event loop a tenth of a second).
+ */
+export const configListing = (options: ConfigListingOptions, unless?: string): ConfigListing => {
   const walk = ConfigTree.walkOf(options.configDir, options.followSymlinks)
   const projectsDir = walk.projectsDir
   const listed = PlainListing.walkedSessions(walk, undefined, {
@@ -42,6 +53,9 @@ export const configListing = (options: ConfigListingOptions): ConfigListing => {
   if (listed.failure !== undefined) {
     return { failure: { reason: listed.failure.reason, description: listed.failure.description } }
   }
-  const origins = ProjectOrigin.originsOfSessions(listed.sessions)
-  return { rows: ListingRows.rows(listed.sessions, origins), origins: [...origins] }
+  const found = ProjectOrigin.originsOfSessions(listed.sessions)
+  const rows = ListingRows.rows(listed.sessions, found)
+  const origins = [...found]
+  const fingerprint = createHash("sha256").update(JSON.stringify([rows, origins])).digest("base64url")
+  return fingerprint === unless ? { unchanged: true } : { rows, origins, fingerprint }
 }

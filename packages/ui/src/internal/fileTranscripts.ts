@@ -70,12 +70,14 @@ const watchFiles = (session: ClaudeProjects.SessionFile, transcript: Transcript)
 }
 
 // The list, in a worker thread; what stopped the walk as the service's error would say it.
-const listing = (options: OffThread.ConfigDirOptions): Effect.Effect<Listing, unknown> =>
+const listing = (options: OffThread.ConfigDirOptions) => (unless: string | undefined) =>
   Effect.flatMap(
-    Effect.tryPromise({ try: () => OffThread.run({ job: "list", options }), catch: (cause) => cause }),
-    (listed) =>
-      listed.failure === undefined
-        ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins) })
+    Effect.tryPromise({ try: () => OffThread.run({ job: "list", options, unless }), catch: (cause) => cause }),
+    (listed): Effect.Effect<Listing | undefined, unknown> =>
+      listed.unchanged === true
+        ? Effect.succeed(undefined)
+        : listed.failure === undefined
+        ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins), fingerprint: listed.fingerprint })
         : Effect.fail(
           new ClaudeProjectsError({
             reason: listed.failure.reason,
@@ -120,10 +122,11 @@ export const fileSource = (
     }),
   origins: StatsOrigins.ofProjects(projects),
   listing: listing(offThread(projects, options)),
-  usage: Effect.tryPromise({
-    try: () => OffThread.run({ job: "usage", options: offThread(projects, options) }),
-    catch: (cause) => cause
-  }),
+  usage: (masked) =>
+    Effect.tryPromise({
+      try: () => OffThread.run({ job: "usage", options: offThread(projects, options), masked }),
+      catch: (cause) => cause
+    }),
   watch: watchFiles,
   // the list of a config directory is read when the page asks (as before stores)
   listChanges: Stream.never

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import type * as UiApi from "../UiApi.js"
 import { type ConfigListing, configListing } from "./configListing.js"
-import { foldedUsage } from "./sessionUsage.js"
+import { foldedUsage, usageJson } from "./sessionUsage.js"
 
 /** The config directory (absolute), read how, with acx's home (its caches and prices). */
 export interface ConfigDirOptions {
@@ -28,12 +28,14 @@ export interface ConfigDirOptions {
 
 /** A job and its answer. */
 export type Job =
-  | { readonly job: "list"; readonly options: ConfigDirOptions }
-  | { readonly job: "usage"; readonly options: ConfigDirOptions }
+  /** The list; `unless`: the fingerprint of the list kept (`unchanged` when it is this one's). */
+  | { readonly job: "list"; readonly options: ConfigDirOptions; readonly unless?: string | undefined }
+  /** The usage as the response's JSON text, masked or not (`masked`). */
+  | { readonly job: "usage"; readonly options: ConfigDirOptions; readonly masked: boolean }
 
 interface Answers {
   readonly list: ConfigListing
-  readonly usage: UiApi.UsageResponse
+  readonly usage: string
 }
 
 const usage = (options: ConfigDirOptions): Promise<UiApi.UsageResponse> =>
@@ -58,8 +60,8 @@ export const runHere = async <J extends Job>(job: J): Promise<Answers[J["job"]]>
       configDir: options.configDir,
       followSymlinks: options.followSymlinks,
       cacheDir: AcxHome.paths(options.acxHome).cache
-    })
-    : await usage(options)
+    }, job.unless)
+    : usageJson(await usage(options), job.masked)
   return answer as Answers[J["job"]]
 }
 

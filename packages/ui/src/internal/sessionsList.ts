@@ -23,10 +23,15 @@ import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 
-/** What a build gives: the rows, newest first, and the origins by `projectKey/sessionId`. */
+/**
+ * What a build gives: the rows, newest first, the origins by `projectKey/sessionId`, and a
+ * fingerprint of both when the source computes one (a build told the kept one's gives none
+ * when it is the same).
+ */
 export interface Listing {
   readonly rows: ReadonlyArray<UiApi.SessionRow>
   readonly origins: ReadonlyMap<string, StatsReport.Origin>
+  readonly fingerprint?: string | undefined
 }
 
 // The list as a request is shown it (masked or not): each row's origin, project key, and (once a
@@ -135,20 +140,28 @@ export interface SessionsList {
 }
 
 // A run of `listing` as a promise that rejects with its error as it is (its message is the 500's).
-const runOf = (listing: Effect.Effect<Listing, unknown>) => (): Promise<Listing> =>
-  Effect.runPromiseExit(listing).then((exit) =>
+const runOf = (listing: (unless: string | undefined) => Effect.Effect<Listing | undefined, unknown>) =>
+(
+  unless: string | undefined
+): Promise<Listing | undefined> =>
+  Effect.runPromiseExit(listing(unless)).then((exit) =>
     Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
   )
 
 /** A list kept from the runs of `listing` (one at a time). */
-export const make = (listing: Effect.Effect<Listing, unknown>): SessionsList => {
+export const make = (
+  listing: (unless: string | undefined) => Effect.Effect<Listing | undefined, unknown>
+): SessionsList => {
   const build = runOf(listing)
   let kept: Snapshot | undefined
   let running: Promise<Snapshot> | undefined
   let queued: Promise<Snapshot> | undefined
   let version = 0
   const start = (): Promise<Snapshot> => {
-    const run = build().then((listing) => {
+    const run = build(kept?.listing.fingerprint).then((listing) => {
+      // the same as the kept one
+      if (listing === undefined && kept !== undefined) return kept
+      if (listing === undefined) return Promise.reject(new Error("the list was not built"))
       const snapshot = snapshotOf(listing)
       const changed = kept !== undefined && !sameRows(kept.listing.rows, listing.rows)
       kept = snapshot

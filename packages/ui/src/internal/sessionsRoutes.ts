@@ -16,7 +16,7 @@ import * as SecretMask from "../SecretMask.js"
 import * as SessionList from "../SessionList.js"
 import type * as UiApi from "../UiApi.js"
 import type { UiContext } from "./context.js"
-import { handled, problem, searchParams, shownJson } from "./http.js"
+import { handled, jsonText, problem, searchParams, shownJson } from "./http.js"
 import { HEARTBEAT, PING, RETRY } from "./liveTranscripts.js"
 import * as SessionsList from "./sessionsList.js"
 
@@ -73,7 +73,10 @@ export const sessionsRoutes = (context: UiContext) =>
     HttpRouter.get("/api/sessions", handled(listPage(context))),
     HttpRouter.get(
       "/api/sessions/usage",
-      handled(Effect.flatMap(context.source.usage, shownJson))
+      handled(Effect.gen(function*() {
+        const text = yield* context.source.usage(SecretMask.maskingOn(yield* searchParams))
+        return jsonText(text)
+      }))
     ),
     HttpRouter.get(
       "/api/sessions/events",

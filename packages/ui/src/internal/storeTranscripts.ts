@@ -26,7 +26,7 @@ import * as PubSub from "effect/PubSub"
 import * as RcRef from "effect/RcRef"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { foldedUsage } from "./sessionUsage.js"
+import { foldedUsage, usageJson } from "./sessionUsage.js"
 import { clockMoves } from "./storeClock.js"
 import type { LinesChunk, ReadOptions } from "./transcriptLines.js"
 import type { Signal, Transcript, TranscriptSource } from "./transcriptSource.js"
@@ -194,13 +194,14 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
             storeTranscript(options, { ...main, subpath: found }))
         }),
       foldStats,
-      usage: foldedUsage(foldStats, options.acxHome),
+      usage: (masked) => Effect.map(foldedUsage(foldStats, options.acxHome), (usage) => usageJson(usage, masked)),
       // through the store's own reads: a hub's row-level security applies to them as to the rest
       origins: StatsOrigins.ofStore(store),
-      listing: Effect.map(
-        Effect.all([projects.listSessions(), StatsOrigins.ofStore(store)], { concurrency: 2 }),
-        ([listed, origins]) => ({ rows: SessionListing.rows(listed, origins), origins })
-      ),
+      listing: () =>
+        Effect.map(
+          Effect.all([projects.listSessions(), StatsOrigins.ofStore(store)], { concurrency: 2 }),
+          ([listed, origins]) => ({ rows: SessionListing.rows(listed, origins), origins })
+        ),
       watch,
       listChanges: Stream.merge(
         Stream.as(moves, "changed" as const),
