@@ -124,7 +124,7 @@ export const fileSource = (
   listing: listing(offThread(projects, options)),
   usage: (masked) =>
     Effect.tryPromise({
-      try: () => OffThread.run({ job: "usage", options: offThread(projects, options), masked }),
+      try: (signal) => OffThread.run({ job: "usage", options: offThread(projects, options), masked }, signal),
       catch: (cause) => cause
     }),
   watch: watchFiles,

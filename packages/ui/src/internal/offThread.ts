@@ -75,7 +75,7 @@ const workerScript = (): URL | undefined => {
   return undefined
 }
 
-const inWorker = <A>(script: URL, job: Job): Promise<A> =>
+const inWorker = <A>(script: URL, job: Job, signal: AbortSignal | undefined): Promise<A> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: job })
     // a job under way never keeps a stopping server's process alive
@@ -87,18 +87,24 @@ const inWorker = <A>(script: URL, job: Job): Promise<A> =>
       settler()
       void worker.terminate()
     }
-    worker.once("message", (message: { readonly answer?: A; readonly error?: string }) =>
-      settle(() =>
-        "answer" in message ? resolve(message.answer as A) : reject(new Error(message.error ?? "failed"))
-      ))
+    worker.once(
+      "message",
+      (message: { readonly answer?: A; readonly error?: string }) =>
+        settle(() => "answer" in message ? resolve(message.answer as A) : reject(new Error(message.error ?? "failed")))
+    )
     worker.once("error", (error) => settle(() => reject(error)))
     worker.once("exit", (code) => settle(() => reject(new Error(`acx ui's worker exited (${code})`))))
+    // its request went away (a page reloaded): its fold stops
+    signal?.addEventListener("abort", () => settle(() => reject(new Error("abandoned"))), { once: true })
   })
 
-/** A job in a worker thread (in this one where none was built): the event loop answers meanwhile. */
-export const run = <J extends Job>(job: J): Promise<Answers[J["job"]]> => {
+/**
+ * A job in a worker thread (in this one where none was built): the event loop answers meanwhile.
+ * `signal` aborted: the worker is ended.
+ */
+export const run = <J extends Job>(job: J, signal?: AbortSignal): Promise<Answers[J["job"]]> => {
   const script = workerScript()
   return script !== undefined
-    ? inWorker(script, job)
+    ? inWorker(script, job, signal)
     : new Promise((resolve, reject) => setImmediate(() => runHere(job).then(resolve, reject)))
 }
