@@ -1,7 +1,7 @@
 /**
  * The sessions page at more than one page of sessions, in the machine's Chromium over `acx ui`:
- * the first 100 rows are shown before the usage request answers (the test holds it), scrolling
- * to the end of the list loads the next 100, and the filter's words are the server's
+ * the first 50 rows are shown before the usage request answers (the test holds it), scrolling
+ * to the end of the list loads the next 50, and the filter's words are the server's
  * (`GET /api/sessions?q=`), with its count.
  */
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
@@ -53,18 +53,18 @@ describe.skipIf(!browserAvailable)("acx ui: the sessions page a page at a time",
     })
     await page.goto(ui.url)
     const rows = page.locator("table.sessions-table tbody tr")
-    await expect.poll(() => rows.count()).toBe(100)
+    await expect.poll(() => rows.count()).toBe(50)
     await expect(page.locator("h1 .muted").textContent()).resolves.toBe(`${SESSIONS} of ${SESSIONS}`)
     // usage is asked for once the rows are there, and held: no cost is shown yet
     await expect.poll(() => asked.some((url) => url.pathname === "/api/sessions/usage")).toBe(true)
     expect(await page.locator("td.num", { hasText: "$" }).count()).toBe(0)
     release()
-    await expect.poll(() => page.locator("td.num", { hasText: "$" }).count()).toBe(100)
+    await expect.poll(() => page.locator("td.num", { hasText: "$" }).count()).toBe(50)
 
     // scrolling to the end of the list reads the next page from the server
     await page.locator(".more-rows").scrollIntoViewIfNeeded()
-    await expect.poll(() => rows.count()).toBe(200)
-    expect(asked.some((url) => url.searchParams.get("offset") === "100")).toBe(true)
+    await expect.poll(() => rows.count()).toBe(100)
+    expect(asked.some((url) => url.searchParams.get("offset") === "50")).toBe(true)
 
     // the filter's words go to the server, which counts the matches
     const title = (await rows.first().locator(".title-cell > a").textContent())!.trim()
@@ -74,7 +74,7 @@ describe.skipIf(!browserAvailable)("acx ui: the sessions page a page at a time",
     const response = await page.request.get(`${ui.origin}/api/sessions?limit=1000&q=${encodeURIComponent(word)}`)
     const matched = ((await response.json()) as UiApi.SessionsResponse).matched
     expect(matched).toBeLessThan(SESSIONS)
-    await expect.poll(() => rows.count()).toBe(Math.min(100, matched))
+    await expect.poll(() => rows.count()).toBe(Math.min(50, matched))
     await expect(page.locator("h1 .muted").textContent()).resolves.toBe(`${matched} of ${SESSIONS}`)
     await closeClean(opened)
   }, TEST_TIMEOUT_MS)

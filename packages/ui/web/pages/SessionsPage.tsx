@@ -1,7 +1,8 @@
 // Sessions: every project's sessions, newest first, with the machine each came from (and its user
-// when there are several), filters by project, machine, user and text, 100 rows at first and the
-// next 100 as the list is scrolled to its end; usage (messages, tokens, cost) fills in when its
-// folds are read, and a session that cost far more than its project's usual is flagged. Above
+// when there are several), filters by project, machine, user and text, 50 rows at first (a screen
+// holds a dozen: the fewer rows, the sooner the first is drawn) and the next 50 as the list is
+// scrolled to its end; usage (messages, tokens, cost) fills in when its folds are read, and a
+// session that cost far more than its project's usual is flagged. Above
 // them, search inside every conversation (SearchPanel). The server keeps the list and sends it a
 // page at a time, filtered (GET /api/sessions?offset=&limit=&…): nothing on the way to the first
 // row reads every session. /api/sessions/events says when the list changed, and the rows shown
@@ -13,7 +14,7 @@ import { SearchPanel } from "../components/SearchPanel.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
 
-const PAGE_SIZE = 100
+const PAGE_SIZE = 50
 // the rows read again when the list changed: as many as are shown, within one request's limit
 const MAX_LIMIT = 1000
 
