@@ -6,7 +6,6 @@
  * or not a number is a 400 and a foreign Host a 403, with or without them.
  */
 import * as fs from "node:fs"
-import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -113,18 +112,8 @@ describe("GET /api/sessions, paged", () => {
   })
 
   it("refuses a foreign Host (403) whatever the page asked", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({
-        host: "127.0.0.1",
-        port: t.server.port,
-        path: "/api/sessions?offset=0&limit=1000&q=a",
-        headers: { host: `attacker.example:${t.server.port}`, cookie: `acx_ui_token=${t.server.token}` }
-      }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
-      req.on("error", reject)
-      req.end()
+    const { status } = await request(t.server.port, "/api/sessions?offset=0&limit=1000&q=a", {
+      headers: { host: `attacker.example:${t.server.port}`, cookie: `acx_ui_token=${t.server.token}` }
     })
     expect(status).toBe(403)
   })
