@@ -37,7 +37,8 @@ const ENTRIES = new Set([
   "store-reads.cjs",
   "statusline.cjs",
   "config-reads.cjs",
-  "acx-stats-worker.mjs"
+  "acx-stats-worker.mjs",
+  "acx-ui-worker.mjs"
 ])
 if (process.argv.includes("--if-stale") && staleReason(dist, here, ENTRIES) === undefined) process.exit(0)
 
@@ -264,6 +265,13 @@ await Promise.all([
     ...common,
     entryPoints: [path.join(here, "../claude-code/src/internal/transcriptStatsWorker.ts")],
     outfile: path.join(stage, "acx-stats-worker.mjs")
+  }),
+  // `acx ui` lists a config directory and folds its usage in worker threads, off the server's event loop
+  // (the ui's offThread.ts looks for `./acx-ui-worker.mjs` next to its chunk)
+  bundle({
+    ...common,
+    entryPoints: [path.join(here, "../ui/src/internal/uiWorker.ts")],
+    outfile: path.join(stage, "acx-ui-worker.mjs")
   })
 ])
 

@@ -1,7 +1,8 @@
 /**
  * The sessions page's data as pure functions (its rows are `SessionListing.rows`): projects named
  * from the `cwd` their entries were written in; each session's usage from a stats report with
- * the sessions that cost far more than their project's usual flagged.
+ * the sessions that cost far more than their project's usual flagged; the query of a page of the
+ * list (`GET /api/sessions?offset=&limit=&…`) and what its filters compare.
  *
  * @since 0.1.0
  */
@@ -102,3 +103,96 @@ export const listedOrigins = (
   }
   return listed
 }
+
+/**
+ * The most rows one `GET /api/sessions?limit=` page holds.
+ *
+ * @since 0.6.0
+ * @category paging
+ */
+export const MAX_LIMIT = 1000
+
+/**
+ * What `GET /api/sessions` was asked for: a page (`offset`, `limit`; no `limit`: every matching
+ * row from `offset`) of the sessions that match every filter given (`""`: no filter).
+ *
+ * @since 0.6.0
+ * @category paging
+ */
+export interface ListQuery {
+  readonly offset: number
+  readonly limit: number | undefined
+  /** A project key. */
+  readonly project: string
+  /** A project across machines (an origin's `project`). */
+  readonly projectId: string
+  readonly machine: string
+  readonly user: string
+  /** Words that must all appear in the id, title, first prompt, `cwd` or branch (any case). */
+  readonly q: string
+}
+
+const count = (params: URLSearchParams, name: string, min: number, max: number): number | string | undefined => {
+  const value = params.get(name)
+  if (value === null) return undefined
+  const n = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN
+  return Number.isSafeInteger(n) && n >= min && n <= max
+    ? n
+    : `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value.slice(0, 40))}`
+}
+
+/**
+ * The query of a `GET /api/sessions` request, or the message of its `400` (an `offset` or `limit`
+ * that is not a whole number in range).
+ *
+ * @since 0.6.0
+ * @category paging
+ */
+export const parseListQuery = (params: URLSearchParams): ListQuery | string => {
+  const offset = count(params, "offset", 0, Number.MAX_SAFE_INTEGER)
+  if (typeof offset === "string") return offset
+  const limit = count(params, "limit", 1, MAX_LIMIT)
+  if (typeof limit === "string") return limit
+  const text = (name: string) => params.get(name) ?? ""
+  return {
+    offset: offset ?? 0,
+    limit,
+    project: text("project"),
+    projectId: text("projectId"),
+    machine: text("machine"),
+    user: text("user"),
+    q: text("q")
+  }
+}
+
+/**
+ * The origin a listed session is shown with: its recorded one, else `unknown` (a store's session
+ * written without one) in its project key.
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export const originOf = (
+  row: UiApi.SessionRow,
+  origins: ReadonlyMap<string, StatsReport.Origin>
+): StatsReport.Origin =>
+  origins.get(`${row.projectKey}/${row.sessionId}`) ??
+    { machine: "unknown", user: "unknown", project: row.projectKey }
+
+/**
+ * The text a session's row is found by with the list's words: its id, title, first prompt, `cwd`
+ * and branch, lower case.
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export const searchText = (row: UiApi.SessionRow): string =>
+  [row.sessionId, row.title, row.firstPrompt, row.cwd, row.gitBranch].join("\n").toLowerCase()
+
+/**
+ * The words of a query's `q`: lower case, split on white space.
+ *
+ * @since 0.6.0
+ * @category rows
+ */
+export const wordsOf = (q: string): Array<string> => q.toLowerCase().split(/\s+/).filter((word) => word !== "")

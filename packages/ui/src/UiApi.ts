@@ -33,15 +33,29 @@ export interface ProjectRow {
 export type SessionRow = SessionListing.ListedSession
 
 /**
- * `GET /api/sessions`: the projects and every session, last active first (the page filters and pages
- * them itself).
+ * `GET /api/sessions?offset=&limit=&project=&projectId=&machine=&user=&q=`: a page of the
+ * sessions, last active first, that match every filter given: `project` (a project key),
+ * `projectId` (a project across machines), `machine`, `user` (as the response shows them:
+ * masked unless `mask=0`), and `q`, words that must all appear in the id, title, first prompt,
+ * `cwd` or branch. `offset` (default 0) and `limit` (1 to `SessionList.MAX_LIMIT`) choose the page,
+ * from the list the server keeps (the first request waits for it to be built); without `limit`,
+ * every matching session from `offset`, from a listing started after the request. Any other
+ * `offset` or `limit` is a `400`.
  *
  * @since 0.1.0
  * @category models
  */
 export interface SessionsResponse {
   readonly configDir: string
+  /** Every project of the list (not only the page's). */
   readonly projects: ReadonlyArray<ProjectRow>
+  /** How many sessions the list holds. */
+  readonly total: number
+  /** How many of them match the filters. */
+  readonly matched: number
+  /** The page's first row's place among the matching sessions. */
+  readonly offset: number
+  /** The page. */
   readonly sessions: ReadonlyArray<SessionRow>
   /**
    * Where the sessions came from, by `projectKey/sessionId`: machine, OS user and project across
@@ -49,6 +63,9 @@ export interface SessionsResponse {
    * store without one is absent (the page shows it as `unknown`).
    */
   readonly origins: { readonly [session: string]: StatsReport.Origin }
+  /** The machines and the OS users of every session of the list, sorted (`unknown` for none recorded). */
+  readonly machines: ReadonlyArray<string>
+  readonly users: ReadonlyArray<string>
 }
 
 /**
@@ -93,7 +110,8 @@ export interface UsageResponse {
 
 /**
  * `GET /api/sessions/events`: server-sent events; each `data:` says the list may have changed
- * (over a store: its clock moved), and the page reads `/api/sessions` again.
+ * (over a store: its clock moved; over a config directory: the listing started when the stream
+ * opened found other rows), and the page reads `/api/sessions` again.
  *
  * @since 0.3.0
  * @category models

@@ -33,6 +33,7 @@ import * as LiveTranscripts from "./internal/liveTranscripts.js"
 import * as MemoryDb from "./internal/memoryDb.js"
 import * as SearchIndex from "./internal/searchIndex.js"
 import { sessionFigure } from "./internal/sessionFigure.js"
+import * as SessionsList from "./internal/sessionsList.js"
 import { storeSource } from "./internal/storeTranscripts.js"
 import type { TranscriptSource } from "./internal/transcriptSource.js"
 import * as UiAssets from "./UiAssets.js"
@@ -182,7 +183,7 @@ const sourceOf = (options: UiServerOptions, acxHome: string): Effect.Effect<Tran
         followSymlinks: options.followSymlinks === true,
         cacheDir: AcxHome.paths(acxHome).cache
       }).pipe(Effect.provide(NodeContext.layer))
-      return fileSource(projects, { acxHome })
+      return fileSource(projects, { acxHome, followSymlinks: options.followSymlinks === true })
     })
 
 /**
@@ -217,6 +218,7 @@ export const make = (options: UiServerOptions): Effect.Effect<UiServer, UiError,
     })
     const context: UiContext = {
       source,
+      sessions: SessionsList.make(source.listing),
       projects,
       configDir: source.location,
       search,

@@ -3,6 +3,7 @@ import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
 import type { LiveTranscripts } from "./liveTranscripts.js"
 import type { MemoryDb } from "./memoryDb.js"
 import type { SearchIndex } from "./searchIndex.js"
+import type { SessionsList } from "./sessionsList.js"
 import type { TranscriptSource } from "./transcriptSource.js"
 
 /** The sources the routes read, fixed when the server starts. */
@@ -21,6 +22,8 @@ export interface UiContext {
   readonly allowedHosts: ReadonlySet<string>
   /** The memory database (`$ACX_HOME/memory.db`), opened on demand, never created. */
   readonly memory: MemoryDb
+  /** The sessions list, kept and paged from memory. */
+  readonly sessions: SessionsList
   /** The session page's live updates: one shared reader per transcript. */
   readonly live: LiveTranscripts
 }

@@ -4,6 +4,7 @@
  * project directory and the session's `subagents` directory (no polling).
  */
 import type * as ClaudeProjects from "@acx/claude-code/ClaudeProjects"
+import { ClaudeProjectsError } from "@acx/claude-code/ClaudeProjectsError"
 import * as SessionStats from "@acx/claude-code/SessionStats"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as AcxHome from "@acx/environment/AcxHome"
@@ -12,6 +13,8 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as nodeFs from "node:fs"
 import * as path from "node:path"
+import * as OffThread from "./offThread.js"
+import type { Listing } from "./sessionsList.js"
 import { locateLine, readLines, readRange } from "./transcriptLines.js"
 import type { Signal, Transcript, TranscriptSource } from "./transcriptSource.js"
 
@@ -66,10 +69,40 @@ const watchFiles = (session: ClaudeProjects.SessionFile, transcript: Transcript)
   )
 }
 
-/** The config directory `projects` reads, as the page's source; statistics cached under `acxHome`. */
+// The list, in a worker thread; what stopped the walk as the service's error would say it.
+const listing = (options: OffThread.ConfigDirOptions) => (unless: string | undefined) =>
+  Effect.flatMap(
+    Effect.tryPromise({ try: () => OffThread.run({ job: "list", options, unless }), catch: (cause) => cause }),
+    (listed): Effect.Effect<Listing | undefined, unknown> =>
+      listed.unchanged === true
+        ? Effect.succeed(undefined)
+        : listed.failure === undefined
+        ? Effect.succeed({ rows: listed.rows, origins: new Map(listed.origins), fingerprint: listed.fingerprint })
+        : Effect.fail(
+          new ClaudeProjectsError({
+            reason: listed.failure.reason,
+            operation: "listSessions",
+            description: listed.failure.description
+          })
+        )
+  )
+
+const offThread = (
+  projects: ClaudeProjects.ClaudeProjects,
+  options: { readonly acxHome: string; readonly followSymlinks?: boolean | undefined }
+): OffThread.ConfigDirOptions => ({
+  configDir: projects.configDir,
+  followSymlinks: options.followSymlinks === true,
+  acxHome: options.acxHome
+})
+
+/**
+ * The config directory `projects` reads, as the page's source; statistics and the session
+ * index cached under `acxHome`.
+ */
 export const fileSource = (
   projects: ClaudeProjects.ClaudeProjects,
-  options: { readonly acxHome: string }
+  options: { readonly acxHome: string; readonly followSymlinks?: boolean | undefined }
 ): TranscriptSource => ({
   kind: "files",
   projects,
@@ -88,6 +121,12 @@ export const fileSource = (
       ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId })
     }),
   origins: StatsOrigins.ofProjects(projects),
+  listing: listing(offThread(projects, options)),
+  usage: (masked) =>
+    Effect.tryPromise({
+      try: (signal) => OffThread.run({ job: "usage", options: offThread(projects, options), masked }, signal),
+      catch: (cause) => cause
+    }),
   watch: watchFiles,
   // the list of a config directory is read when the page asks (as before stores)
   listChanges: Stream.never

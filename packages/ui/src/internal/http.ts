@@ -9,6 +9,10 @@ import * as SecretMask from "../SecretMask.js"
 export const json = (body: unknown, status = 200): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.unsafeJson(body, { status })
 
+/** A JSON response whose text is written already. */
+export const jsonText = (text: string, status = 200): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(text, { status, contentType: "application/json" })
+
 /**
  * An error as `{ "error": message }` with its status; the message is always masked (an error can
  * name a path made of a session's cwd, and `mask=0` is for the page's content, not its errors).

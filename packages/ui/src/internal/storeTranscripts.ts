@@ -10,6 +10,7 @@
  * only a session that moved is read again. The list hears the moves, and, over a store whose
  * listening connection was lost, that it is reconnecting.
  */
+import * as SessionListing from "@acx/claude-code/SessionListing"
 import * as StatsOrigins from "@acx/claude-code/StatsOrigins"
 import * as StoreProjects from "@acx/claude-code/StoreProjects"
 import * as StoreStats from "@acx/claude-code/StoreStats"
@@ -25,6 +26,7 @@ import * as PubSub from "effect/PubSub"
 import * as RcRef from "effect/RcRef"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { foldedUsage, usageJson } from "./sessionUsage.js"
 import { clockMoves } from "./storeClock.js"
 import type { LinesChunk, ReadOptions } from "./transcriptLines.js"
 import type { Signal, Transcript, TranscriptSource } from "./transcriptSource.js"
@@ -168,6 +170,16 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
         // entries appended before the watch was set
         return Stream.concat(Stream.make<Array<Signal>>("transcript"), changed)
       }))
+    const foldStats: TranscriptSource["foldStats"] = (scope, pricing) =>
+      StoreStats.foldStats({
+        store,
+        location,
+        projectKey: scope.projectKey,
+        sessionId: scope.sessionId,
+        pricing,
+        cacheDir: AcxHome.paths(options.acxHome).cache,
+        memo
+      })
     return {
       kind: "store",
       projects,
@@ -181,18 +193,15 @@ export const storeSource = (options: StoreSourceOptions): Effect.Effect<Transcri
           return Option.map(Option.fromNullable(subpath), (found) =>
             storeTranscript(options, { ...main, subpath: found }))
         }),
-      foldStats: (scope, pricing) =>
-        StoreStats.foldStats({
-          store,
-          location,
-          projectKey: scope.projectKey,
-          sessionId: scope.sessionId,
-          pricing,
-          cacheDir: AcxHome.paths(options.acxHome).cache,
-          memo
-        }),
+      foldStats,
+      usage: (masked) => Effect.map(foldedUsage(foldStats, options.acxHome), (usage) => usageJson(usage, masked)),
       // through the store's own reads: a hub's row-level security applies to them as to the rest
       origins: StatsOrigins.ofStore(store),
+      listing: () =>
+        Effect.map(
+          Effect.all([projects.listSessions(), StatsOrigins.ofStore(store)], { concurrency: 2 }),
+          ([listed, origins]) => ({ rows: SessionListing.rows(listed, origins), origins })
+        ),
       watch,
       listChanges: Stream.merge(
         Stream.as(moves, "changed" as const),

@@ -16,6 +16,7 @@ import type * as Pricing from "@acx/convert/Pricing"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
+import type { Listing } from "./sessionsList.js"
 import type { LinesChunk, ReadOptions } from "./transcriptLines.js"
 
 /** Where a transcript ends now, and what it is (a file's inode: another one means it was replaced). */
@@ -78,6 +79,16 @@ export interface TranscriptSource {
    * and user for a config directory, with each session's project across machines.
    */
   readonly origins: Effect.Effect<StatsOrigins.Origins, unknown>
+  /**
+   * Every session as the list shows it, with its origin (`sessionsList.ts` keeps it): over a
+   * config directory read in a worker thread, never on the server's event loop.
+   */
+  readonly listing: (unless: string | undefined) => Effect.Effect<Listing | undefined, unknown>
+  /**
+   * Every session's usage (`GET /api/sessions/usage`, `UiApi.UsageResponse`) as its JSON text,
+   * masked unless `masked` is false: over a config directory folded in a worker thread.
+   */
+  readonly usage: (masked: boolean) => Effect.Effect<string, unknown>
   /**
    * While consumed, the signals that `transcript` (the session's own) or its subagents may have
    * changed; the first one at once (what was written before the watch was set).

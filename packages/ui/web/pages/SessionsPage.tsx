@@ -1,30 +1,27 @@
 // Sessions: every project's sessions, newest first, with the machine each came from (and its user
-// when there are several), filters by project, machine, user and text, and pages of 100 rows; usage (messages, tokens, cost) fills in when its folds are read, and a
-// session that cost far more than its project's usual is flagged. Above them, search inside
-// every conversation (SearchPanel). Over a store the list follows it: /api/sessions/events says
-// when it changed, and the list (then its usage) is read again.
-import { useEffect, useMemo, useState } from "preact/hooks"
+// when there are several), filters by project, machine, user and text, 50 rows at first (a screen
+// holds a dozen: the fewer rows, the sooner the first is drawn) and the next 50 as the list is
+// scrolled to its end; usage (messages, tokens, cost) fills in when its folds are read, and a
+// session that cost far more than its project's usual is flagged. Above
+// them, search inside every conversation (SearchPanel). The server keeps the list and sends it a
+// page at a time, filtered (GET /api/sessions?offset=&limit=&…): nothing on the way to the first
+// row reads every session. /api/sessions/events says when the list changed, and the rows shown
+// (then their usage) are read again.
+import { useEffect, useRef, useState } from "preact/hooks"
 import type { SessionRow, SessionsEvent, SessionsResponse, SessionUsage, UsageResponse } from "../../src/UiApi.js"
 import { getJson } from "../api.js"
 import { SearchPanel } from "../components/SearchPanel.js"
 import * as format from "../format.js"
 import { href, type Route } from "../router.js"
 
-const PAGE_SIZE = 100
-
-const matches = (row: SessionRow, words: ReadonlyArray<string>): boolean => {
-  if (words.length === 0) return true
-  const text = [row.sessionId, row.title, row.firstPrompt, row.cwd, row.gitBranch].join("\n").toLowerCase()
-  return words.every((word) => text.includes(word))
-}
+const PAGE_SIZE = 50
+// the rows read again when the list changed: as many as are shown, within one request's limit
+const MAX_LIMIT = 1000
 
 // where a session came from; a store's session without a recorded origin is unknown
 const originOf = (list: SessionsResponse, row: SessionRow) =>
   list.origins[`${row.projectKey}/${row.sessionId}`] ??
     { machine: "unknown", user: "unknown", project: row.projectKey }
-
-const distinct = (list: SessionsResponse, pick: (origin: ReturnType<typeof originOf>) => string) =>
-  [...new Set(list.sessions.map((row) => pick(originOf(list, row))))].sort()
 
 const OriginSelect = (
   { all, label, onChange, value, values }: {
@@ -44,17 +41,35 @@ const OriginSelect = (
   </label>
 )
 
-/**
- * The sessions and their usage, read again when the server says the list changed (a store
- * appended to); `reconnecting` while the store's server is away (a Postgres restart).
- */
-const useSessions = () => {
-  const [list, setList] = useState<SessionsResponse | undefined>()
-  const [usage, setUsage] = useState<ReadonlyMap<string, SessionUsage> | undefined>()
-  const [error, setError] = useState<string | undefined>()
+/** The list's filters; a project across machines, a machine, a user, and words. */
+interface SessionsFilter {
+  readonly project: string
+  readonly projectId: string
+  readonly machine: string
+  readonly user: string
+  readonly text: string
+}
+
+const listUrl = (filter: SessionsFilter, offset: number, limit: number): string => {
+  const params = new URLSearchParams({ offset: String(offset), limit: String(limit) })
+  const { machine, project, projectId, text, user } = filter
+  const filters = { project, projectId, machine, user, q: text }
+  for (const [name, value] of Object.entries(filters)) if (value !== "") params.set(name, value)
+  return `/api/sessions?${params.toString()}`
+}
+
+// The rows read so far and the next page appended: its origins merged, the rest as last sent.
+const appended = (list: SessionsResponse, next: SessionsResponse): SessionsResponse => ({
+  ...next,
+  offset: list.offset,
+  sessions: [...list.sessions, ...next.sessions],
+  origins: { ...list.origins, ...next.origins }
+})
+
+/** `changed` (read the list again) and `reconnecting` from the list's event stream. */
+const useListEvents = () => {
   const [version, setVersion] = useState(0)
   const [reconnecting, setReconnecting] = useState(false)
-
   useEffect(() => {
     const events = new EventSource("/api/sessions/events")
     events.onmessage = (message: MessageEvent<string>) => {
@@ -64,24 +79,71 @@ const useSessions = () => {
     }
     return () => events.close()
   }, [])
+  return { version, reconnecting }
+}
+
+/**
+ * The first page of the sessions that match `filter` (read again, as many rows as were shown,
+ * when the server says the list changed), the next pages on demand, and every session's usage
+ * once the first rows are shown.
+ */
+const useSessions = (filter: SessionsFilter) => {
+  const [list, setList] = useState<SessionsResponse | undefined>()
+  const [usage, setUsage] = useState<ReadonlyMap<string, SessionUsage> | undefined>()
+  const [error, setError] = useState<string | undefined>()
+  const [loadingMore, setLoadingMore] = useState(false)
+  const { reconnecting, version } = useListEvents()
+  const shown = useRef({ filter, rows: PAGE_SIZE })
+  const more = useRef<AbortController | undefined>(undefined)
 
   useEffect(() => {
     const abort = new AbortController()
-    // the list first: usage folds every transcript, and the list must not wait behind it
-    getJson<SessionsResponse>("/api/sessions", abort.signal).then((body) => {
+    more.current?.abort()
+    // other filters: their first page; the list changed: the rows shown, read again
+    if (shown.current.filter !== filter) shown.current = { filter, rows: PAGE_SIZE }
+    const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, shown.current.rows))
+    getJson<SessionsResponse>(listUrl(filter, 0, limit), abort.signal).then((body) => {
+      shown.current = { filter, rows: body.sessions.length }
       setList(body)
-      return getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
-        (usage) => setUsage(new Map(usage.sessions.map((row) => [row.sessionId, row]))),
-        () => {
-          if (!abort.signal.aborted) setUsage(new Map())
-        }
-      )
+      setLoadingMore(false)
     }, (e: Error) => {
       if (!abort.signal.aborted) setError(e.message)
     })
     return () => abort.abort()
-  }, [version])
-  return { list, usage, error, reconnecting }
+  }, [filter, version])
+
+  // usage folds every transcript: asked for once the first rows are there, never before them
+  const listed = list !== undefined
+  useEffect(() => {
+    if (!listed) return
+    const abort = new AbortController()
+    getJson<UsageResponse>("/api/sessions/usage", abort.signal).then(
+      (usage) => setUsage(new Map(usage.sessions.map((row) => [row.sessionId, row]))),
+      () => {
+        if (!abort.signal.aborted) setUsage(new Map())
+      }
+    )
+    return () => abort.abort()
+  }, [listed, version])
+
+  const loadMore = () => {
+    if (list === undefined || loadingMore || list.sessions.length >= list.matched) return
+    const abort = new AbortController()
+    more.current = abort
+    setLoadingMore(true)
+    getJson<SessionsResponse>(listUrl(filter, list.sessions.length, PAGE_SIZE), abort.signal).then((next) => {
+      setList((current) => {
+        if (current === undefined) return current
+        const joined = appended(current, next)
+        shown.current = { filter, rows: joined.sessions.length }
+        return joined
+      })
+      setLoadingMore(false)
+    }, (e: Error) => {
+      if (!abort.signal.aborted) setError(e.message)
+    })
+  }
+  return { list, usage, error, reconnecting, loadingMore, loadMore }
 }
 
 /** One session's row: its title and first prompt, where it came from, when, and its usage. */
@@ -161,15 +223,6 @@ const SessionsTable = ({ list, rows, usage, users }: {
   )
 }
 
-/** The list's filters; a project across machines, a machine, a user, and words. */
-interface SessionsFilter {
-  readonly project: string
-  readonly projectId: string
-  readonly machine: string
-  readonly user: string
-  readonly text: string
-}
-
 const SessionsToolbar = ({ filter, list, machines, onChange, users }: {
   readonly list: SessionsResponse
   readonly filter: SessionsFilter
@@ -225,20 +278,34 @@ const SessionsToolbar = ({ filter, list, machines, onChange, users }: {
   </div>
 )
 
-const filterRows = (list: SessionsResponse | undefined, filter: SessionsFilter): Array<SessionRow> => {
-  if (list === undefined) return []
-  const { machine, project, projectId, user } = filter
-  const words = filter.text.toLowerCase().split(/\s+/).filter((word) => word !== "")
-  return list.sessions.filter((row) => {
-    const origin = originOf(list, row)
-    return (project === "" || row.projectKey === project) && (projectId === "" || origin.project === projectId) &&
-      (machine === "" || origin.machine === machine) && (user === "" || origin.user === user) &&
-      matches(row, words)
+/** Below the rows: the next page, read when it scrolls into view (or at a click). */
+const MoreRows = ({ list, loading, onMore }: {
+  readonly list: SessionsResponse
+  readonly loading: boolean
+  readonly onMore: () => void
+}) => {
+  const sentinel = useRef<HTMLDivElement>(null)
+  const left = list.matched - list.sessions.length
+  useEffect(() => {
+    const element = sentinel.current
+    if (element === null || left <= 0) return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) onMore()
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
   })
+  if (left <= 0) return null
+  return (
+    <div class="more-rows" ref={sentinel}>
+      <button type="button" disabled={loading} onClick={onMore}>
+        {loading ? "Loading…" : `Show ${Math.min(PAGE_SIZE, left)} more of ${left}`}
+      </button>
+    </div>
+  )
 }
 
 export const SessionsPage = ({ route }: { readonly route: Route }) => {
-  const { error, list, reconnecting, usage } = useSessions()
   const [filter, setFilter] = useState<SessionsFilter>({
     project: route.query.get("project") ?? "",
     // a project across machines (the costs page links to one gathering several path keys)
@@ -247,25 +314,15 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
     user: route.query.get("user") ?? "",
     text: ""
   })
-  const [page, setPage] = useState(0)
-  const onChange = (change: Partial<SessionsFilter>) => {
-    setFilter((current) => ({ ...current, ...change }))
-    // clearing the project id keeps the page, as before; every other filter goes back to the first
-    if (change.projectId === undefined) setPage(0)
-  }
-
-  const shown = useMemo(() => filterRows(list, filter), [list, filter])
-  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE))
-  const current = Math.min(page, pages - 1)
+  const { error, list, loadMore, loadingMore, reconnecting, usage } = useSessions(filter)
+  const onChange = (change: Partial<SessionsFilter>) => setFilter((current) => ({ ...current, ...change }))
 
   if (error !== undefined) return <p class="error" role="alert">{error}</p>
   if (list === undefined) return <p class="loading">Loading sessions…</p>
-  const machines = distinct(list, (origin) => origin.machine)
-  const users = distinct(list, (origin) => origin.user)
   return (
     <section class="page sessions">
       <h1>
-        Sessions <span class="muted">{shown.length} of {list.sessions.length}</span>
+        Sessions <span class="muted">{list.matched} of {list.total}</span>
       </h1>
       {reconnecting && (
         <p class="warning reconnecting" role="status">
@@ -273,24 +330,17 @@ export const SessionsPage = ({ route }: { readonly route: Route }) => {
         </p>
       )}
       <SearchPanel project={filter.project} />
-      <SessionsToolbar list={list} filter={filter} machines={machines} users={users} onChange={onChange} />
-      {shown.length === 0
-        ? <p class="muted">No sessions{list.sessions.length > 0 ? " match" : ` in ${list.configDir}`}.</p>
-        : (
-          <SessionsTable
-            list={list}
-            rows={shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE)}
-            usage={usage}
-            users={users.length}
-          />
-        )}
-      {pages > 1 && (
-        <nav class="pager" aria-label="Pages of sessions">
-          <button disabled={current === 0} onClick={() => setPage(current - 1)}>Previous</button>
-          <span>Page {current + 1} of {pages}</span>
-          <button disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>Next</button>
-        </nav>
-      )}
+      <SessionsToolbar
+        list={list}
+        filter={filter}
+        machines={list.machines}
+        users={list.users}
+        onChange={onChange}
+      />
+      {list.sessions.length === 0
+        ? <p class="muted">No sessions{list.total > 0 ? " match" : ` in ${list.configDir}`}.</p>
+        : <SessionsTable list={list} rows={list.sessions} usage={usage} users={list.users.length} />}
+      <MoreRows list={list} loading={loadingMore} onMore={loadMore} />
     </section>
   )
 }

@@ -1,0 +1,76 @@
+/**
+ * The sessions list of a config directory as the page's server keeps it: the one plain listing
+ * (`PlainListing.walkedSessions`: the session index and its cache under `$ACX_HOME/cache`), each
+ * session with its origin (this machine and user, its project from its `cwd`), as rows in the
+ * listing's order. It walks every project and parses the whole index cache (tens of MB at
+ * 20 000 sessions): the server runs it in a worker thread (`offThread.ts`), so that no request
+ * waits on it.
+ */
+import * as ConfigTree from "@acx/claude-code/ConfigTree"
+import * as ListingRows from "@acx/claude-code/ListingRows"
+import * as PlainListing from "@acx/claude-code/PlainListing"
+import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
+import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
+import type * as StatsReport from "@acx/convert/StatsReport"
+import { createHash } from "node:crypto"
+
+/** Which config directory, read how, cached where. */
+export interface ConfigListingOptions {
+  /** Absolute. */
+  readonly configDir: string
+  readonly followSymlinks: boolean
+  /** `$ACX_HOME/cache`: the session index's cache. */
+  readonly cacheDir: string
+}
+
+/**
+ * The rows (newest first), their origins by `projectKey/sessionId` and the walk's fingerprint;
+ * or `unchanged` (the fingerprint asked about is this walk's); or what stopped the walk.
+ */
+export type ConfigListing =
+  | {
+    readonly rows: ReadonlyArray<ListingRows.ListedSession>
+    readonly origins: ReadonlyArray<readonly [string, StatsReport.Origin]>
+    readonly fingerprint: string
+    readonly failure?: undefined
+    readonly unchanged?: undefined
+  }
+  | { readonly unchanged: true; readonly failure?: undefined }
+  | { readonly failure: Omit<PlainListing.ListingFailure, "cause">; readonly unchanged?: undefined }
+
+// What the rows are made of: every main transcript's path, size and mtime (the index keys its
+// entries on them); none when the walk fails (the listing then says why).
+const walkPrint = (options: ConfigListingOptions): string | undefined => {
+  let found: Array<ConfigTree.TreeSession>
+  try {
+    found = ConfigTree.listedSessions(ConfigTree.walkOf(options.configDir, options.followSymlinks), undefined)
+  } catch {
+    return undefined
+  }
+  const hash = createHash("sha256")
+  for (const session of found) hash.update(`${session.file}\0${session.size}\0${session.mtime}\n`)
+  return hash.digest("base64url")
+}
+
+/**
+ * The listing, in the calling thread; `unchanged` when the walk's fingerprint is `unless`: a
+ * page opening reads the directory again, and when no transcript was added, removed or written
+ * since the kept list, the walk (a stat per transcript) is all it costs — not the index's cache
+ * parsed whole, nor 20 000 rows copied back to the server's thread and compared there.
+ */
+export const configListing = (options: ConfigListingOptions, unless?: string): ConfigListing => {
+  const fingerprint = walkPrint(options)
+  if (fingerprint !== undefined && fingerprint === unless) return { unchanged: true }
+  const walk = ConfigTree.walkOf(options.configDir, options.followSymlinks)
+  const projectsDir = walk.projectsDir
+  const listed = PlainListing.walkedSessions(walk, undefined, {
+    projectsDir,
+    cacheFile: SessionIndexCache.cacheFileFor(options.cacheDir, projectsDir)
+  })
+  if (listed.failure !== undefined) {
+    return { failure: { reason: listed.failure.reason, description: listed.failure.description } }
+  }
+  const found = ProjectOrigin.originsOfSessions(listed.sessions)
+  const rows = ListingRows.rows(listed.sessions, found)
+  return { rows, origins: [...found], fingerprint: fingerprint ?? "" }
+}
