@@ -27,6 +27,7 @@ import * as StoreStatsCache from "@acx/claude-code/StoreStatsCache"
 import * as Pricing from "@acx/convert/Pricing"
 import * as StatsReport from "@acx/convert/StatsReport"
 import * as AcxHome from "@acx/environment/AcxHome"
+import * as BuildId from "@acx/environment/BuildId"
 import * as PostgresSpec from "@acx/environment/PostgresSpec"
 import * as PgDriverUrl from "@acx/session-store/PgDriverUrl"
 import * as StoreCatalogSql from "@acx/session-store/StoreCatalogSql"
@@ -39,11 +40,8 @@ import type { CommandIo } from "../CommandIo.js"
 import type { StatsOptions } from "../commands/args/stats.js"
 import { acxPaths } from "./ioPaths.js"
 
-// The build's identity (build.mjs defines it): a kept report was rendered by one build's code.
-declare const ACX_BUILD_ID: string | undefined
-
-/** The build that renders reports now (`source` when run from the TypeScript sources). */
-export const BUILD: string = typeof ACX_BUILD_ID === "string" ? ACX_BUILD_ID : "source"
+/** The build that renders reports now (`BuildId.BUILD`: a kept report was rendered by one build's code). */
+export const BUILD: string = BuildId.BUILD
 
 const VERSION = 1
 

@@ -1,17 +1,17 @@
 /**
- * The sessions list of a config directory as the page's server keeps it: the one plain listing
- * (`PlainListing.walkedSessions`: the session index and its cache under `$ACX_HOME/cache`), each
- * session with its origin (this machine and user, its project from its `cwd`), as rows in the
- * listing's order. It walks every project and parses the whole index cache (tens of MB at
- * 20 000 sessions): the server runs it in a worker thread (`offThread.ts`), so that no request
- * waits on it.
+ * The sessions list of a config directory as the page's server keeps it: the one listing `acx
+ * sessions` prints (`PlainListing.sessionsListing` over the project index and the rows kept per
+ * project under `$ACX_HOME/cache`, for this build), each session with its origin (this machine
+ * and user, its project from its `cwd`), as rows in the listing's order. It stats every
+ * transcript and reads every project's kept rows (megabytes at 20 000 sessions): the server runs
+ * it in a worker thread (`offThread.ts`), so that no request waits on it.
  */
 import * as ConfigTree from "@acx/claude-code/ConfigTree"
-import * as ListingRows from "@acx/claude-code/ListingRows"
+import type * as ListingRows from "@acx/claude-code/ListingRows"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
-import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
 import type * as StatsReport from "@acx/convert/StatsReport"
+import * as BuildId from "@acx/environment/BuildId"
 import { createHash } from "node:crypto"
 
 /** Which config directory, read how, cached where. */
@@ -43,7 +43,10 @@ export type ConfigListing =
 const walkPrint = (options: ConfigListingOptions): string | undefined => {
   let found: Array<ConfigTree.TreeSession>
   try {
-    found = ConfigTree.listedSessions(ConfigTree.walkOf(options.configDir, options.followSymlinks), undefined)
+    found = ConfigTree.listedSessions(
+      ConfigTree.walkOf(options.configDir, options.followSymlinks, options.cacheDir),
+      undefined
+    )
   } catch {
     return undefined
   }
@@ -61,16 +64,20 @@ const walkPrint = (options: ConfigListingOptions): string | undefined => {
 export const configListing = (options: ConfigListingOptions, unless?: string): ConfigListing => {
   const fingerprint = walkPrint(options)
   if (fingerprint !== undefined && fingerprint === unless) return { unchanged: true }
-  const walk = ConfigTree.walkOf(options.configDir, options.followSymlinks)
-  const projectsDir = walk.projectsDir
-  const listed = PlainListing.walkedSessions(walk, undefined, {
-    projectsDir,
-    cacheFile: SessionIndexCache.cacheFileFor(options.cacheDir, projectsDir)
+  const listed = PlainListing.sessionsListing(options.configDir, {
+    followSymlinks: options.followSymlinks,
+    cacheDir: options.cacheDir,
+    build: BuildId.BUILD
   })
   if (listed.failure !== undefined) {
     return { failure: { reason: listed.failure.reason, description: listed.failure.description } }
   }
-  const found = ProjectOrigin.originsOfSessions(listed.sessions)
-  const rows = ListingRows.rows(listed.sessions, found)
-  return { rows, origins: [...found], fingerprint: fingerprint ?? "" }
+  // each row's origin as the listing set it: this machine and user, its project
+  const { user } = ProjectOrigin.localOrigin()
+  const origins = listed.rows.flatMap((row): Array<readonly [string, StatsReport.Origin]> =>
+    row.project === undefined || row.machine === undefined
+      ? []
+      : [[`${row.projectKey}/${row.sessionId}`, { machine: row.machine, user, project: row.project }]]
+  )
+  return { rows: listed.rows, origins, fingerprint: fingerprint ?? "" }
 }
