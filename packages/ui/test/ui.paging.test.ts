@@ -1,11 +1,11 @@
 /**
  * `acx ui` (the built binary) lists a config directory's sessions off its event loop: while the
- * listing is held — it reads the session index's cache, here a FIFO the test holds open without
+ * listing is held — it reads a project's index file, here a FIFO the test holds open without
  * writing, so the listing waits on it as on a slow disk — the page and its assets are answered,
  * and the list request stays pending; once the barrier is released, the list arrives whole.
  * (The listing used to run in the server's thread: one cold list held every other request.)
  */
-import * as SessionIndexCache from "@acx/claude-code/SessionIndexCache"
+import * as ProjectIndex from "@acx/claude-code/ProjectIndex"
 import * as Fixtures from "@acx/fixtures"
 import { removeDir, tempDir, TEST_TIMEOUT_MS } from "@acx/fixtures/acxCli"
 import { type RunningUi, startUi } from "@acx/fixtures/acxUi"
@@ -30,9 +30,10 @@ describe("acx ui: the sessions list is built off the event loop", () => {
     dir = tempDir("ui-paging")
     const built = Fixtures.buildClaudeConfigDir(path.join(dir, "claude"))
     const home = path.join(dir, "home")
-    const cacheFile = SessionIndexCache.cacheFileFor(
-      path.join(home, "cache"),
-      path.join(built.configDir, "projects")
+    const projectsDir = path.join(built.configDir, "projects")
+    const cacheFile = ProjectIndex.projectFileFor(
+      ProjectIndex.indexDirFor(path.join(home, "cache"), projectsDir),
+      fs.readdirSync(projectsDir).sort()[0]!
     )
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 })
     execFileSync("mkfifo", ["-m", "600", cacheFile])
@@ -43,7 +44,7 @@ describe("acx ui: the sessions list is built off the event loop", () => {
       settled = true
     })
     // opening the FIFO to write returns once the listing has opened it to read: it is now
-    // waiting on the cache, and waits until the writer closes
+    // waiting on the index, and waits until the writer closes
     writer = await fs.promises.open(cacheFile, "w")
     const page = await fetch(`${ui.origin}/`, { headers })
     expect(page.status).toBe(200)

@@ -6,13 +6,11 @@
  * transcript and reads every project's kept rows (megabytes at 20 000 sessions): the server runs
  * it in a worker thread (`offThread.ts`), so that no request waits on it.
  */
-import * as ConfigTree from "@acx/claude-code/ConfigTree"
 import type * as ListingRows from "@acx/claude-code/ListingRows"
 import * as PlainListing from "@acx/claude-code/PlainListing"
 import * as ProjectOrigin from "@acx/claude-code/ProjectOrigin"
 import type * as StatsReport from "@acx/convert/StatsReport"
 import * as BuildId from "@acx/environment/BuildId"
-import { createHash } from "node:crypto"
 
 /** Which config directory, read how, cached where. */
 export interface ConfigListingOptions {
@@ -38,37 +36,21 @@ export type ConfigListing =
   | { readonly unchanged: true; readonly failure?: undefined }
   | { readonly failure: Omit<PlainListing.ListingFailure, "cause">; readonly unchanged?: undefined }
 
-// What the rows are made of: every main transcript's path, size and mtime (the index keys its
-// entries on them); none when the walk fails (the listing then says why).
-const walkPrint = (options: ConfigListingOptions): string | undefined => {
-  let found: Array<ConfigTree.TreeSession>
-  try {
-    found = ConfigTree.listedSessions(
-      ConfigTree.walkOf(options.configDir, options.followSymlinks, options.cacheDir),
-      undefined
-    )
-  } catch {
-    return undefined
-  }
-  const hash = createHash("sha256")
-  for (const session of found) hash.update(`${session.file}\0${session.size}\0${session.mtime}\n`)
-  return hash.digest("base64url")
-}
-
 /**
- * The listing, in the calling thread; `unchanged` when the walk's fingerprint is `unless`: a
- * page opening reads the directory again, and when no transcript was added, removed or written
- * since the kept list, the walk (a stat per transcript) is all it costs — not the index's cache
- * parsed whole, nor 20 000 rows copied back to the server's thread and compared there.
+ * The listing, in the calling thread; `unchanged` when the walk's digest
+ * (`PlainListing.listingDigest`: every transcript's path, size and mtime) is `unless`: a page
+ * opening reads the directory again, and when no transcript was added, removed or written since
+ * the kept list, the walk (a stat per transcript) is all it costs — no kept rows read, nor 20 000
+ * rows copied back to the server's thread and compared there.
  */
 export const configListing = (options: ConfigListingOptions, unless?: string): ConfigListing => {
-  const fingerprint = walkPrint(options)
-  if (fingerprint !== undefined && fingerprint === unless) return { unchanged: true }
   const listed = PlainListing.sessionsListing(options.configDir, {
     followSymlinks: options.followSymlinks,
     cacheDir: options.cacheDir,
-    build: BuildId.BUILD
+    build: BuildId.BUILD,
+    keeps: (digest) => digest === unless
   })
+  if (listed.kept === true) return { unchanged: true }
   if (listed.failure !== undefined) {
     return { failure: { reason: listed.failure.reason, description: listed.failure.description } }
   }
@@ -79,5 +61,5 @@ export const configListing = (options: ConfigListingOptions, unless?: string): C
       ? []
       : [[`${row.projectKey}/${row.sessionId}`, { machine: row.machine, user, project: row.project }]]
   )
-  return { rows: listed.rows, origins, fingerprint: fingerprint ?? "" }
+  return { rows: listed.rows, origins, fingerprint: listed.digest ?? "" }
 }
