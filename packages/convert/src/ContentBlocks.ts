@@ -15,7 +15,7 @@ import { normalizeToolUseInput } from "./ToolUse.js"
  * How thinking is represented when it is included: `"text"` (the default, as Acontext's
  * integration plans specify: a text block, flagged by `meta.has_thinking`) or `"native"`
  * (`{type: "thinking", thinking, signature}`, and `redacted_thinking` kept; falls back to text
- * when the block has no string signature). See docs/design.md#thinking-blocks.
+ * when the block has no string signature). See docs/design.md#behaviour-decisions-for-claudeagentstorage.
  *
  * @since 0.1.0
  * @category models

@@ -30,7 +30,7 @@ import { sessionIdCandidate } from "./SessionIds.js"
  * What to do with replay frames (`type: "user", isReplay: true`): `"store"` (default) stores a
  * replay unless a user message with the same `uuid` was already stored in this session;
  * `"skip"` drops every replay, as Acontext's TypeScript integration does
- * (docs/design.md#replay-frames).
+ * (docs/design.md#behaviour-decisions-for-claudeagentstorage).
  *
  * @since 0.1.0
  * @category models

@@ -1,5 +1,5 @@
 /**
- * Session-id resolution (docs/convert.md, rule 2; ids must be UUIDs: docs/design.md#session-ids).
+ * Session-id resolution (docs/convert.md, rule 2; ids must be UUIDs: docs/design.md#behaviour-decisions-for-claudeagentstorage).
  *
  * @since 0.1.0
  */

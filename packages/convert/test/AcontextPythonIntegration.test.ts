@@ -10,7 +10,7 @@
  * decisions for ClaudeAgentStorage"), the test says which rule it follows ("TS Rule N" is the
  * numbering of the TypeScript integration's plan): errored assistant messages are stored with
  * `meta.error` (TS Rule 11, the plan's own Notes, and upstream code); a message before any
- * session id makes acx create a session lazily (docs/design.md#session-creation, TS Rule 9,
+ * session id makes acx create a session lazily (docs/design.md#behaviour-decisions-for-claudeagentstorage, TS Rule 9,
  * upstream code) instead of the plan's "skip with a warning"; ids are UUIDs; thinking is a text
  * block by default.
  */
@@ -198,7 +198,7 @@ describe("upstream py: assistant conversion (10 cases)", () => {
 
   it("thinking included when opted in: a text block", () => {
     // Upstream Python HEAD asserts a native thinking block; acx's default is the plans' text
-    // block (docs/design.md#thinking-blocks; native is thinkingFormat: "native").
+    // block (docs/design.md#behaviour-decisions-for-claudeagentstorage; native is thinkingFormat: "native").
     expect(assistantOf(pyAssistant([PY_THINKING, PY_TEXT]), true)).toStrictEqual({
       blob: assistantBlob(THINKING_AS_TEXT, TEXT_OUT),
       hasThinking: true
@@ -283,7 +283,7 @@ describe("upstream py: session id extraction (11 cases)", () => {
   })
 })
 
-// Upstream's Python storage tests pass session_id="sess-1"; a UUID here (docs/design.md#session-ids).
+// Upstream's Python storage tests pass session_id="sess-1"; a UUID here (docs/design.md#behaviour-decisions-for-claudeagentstorage).
 describe("upstream py: basic, session_id provided (6 cases)", () => {
   it("user message stored: format anthropic, blob, no meta", () => {
     expect(runPy({ sessionId: UUID_DEFAULT }, [pyUserText("Hi")]).calls).toStrictEqual([
@@ -646,7 +646,7 @@ describe("Acontext Python integration plan test cases: 2. session id (4 cases)",
 
   it("user/assistant before any session id → a session is CREATED (plan says skip with a warning)", () => {
     // The Python plan skips with a warning; upstream code, TS Rule 9 and
-    // docs/design.md#session-creation ("lazily, just before the first message is stored") create
+    // docs/design.md#behaviour-decisions-for-claudeagentstorage ("lazily, just before the first message is stored") create
     // the session instead. Nothing is warned.
     const r = runPy({}, [pyUserText("early"), pyAssistant([PY_TEXT])])
     expect(r.calls).toStrictEqual([

@@ -135,7 +135,7 @@ describe("Acontext TS integration: assistant conversion (12 cases)", () => {
   })
 
   it("thinking included when opted in: a text block (the plan's rule)", () => {
-    // Upstream HEAD emits {type: "thinking", thinking, signature} here. docs/design.md#thinking-blocks
+    // Upstream HEAD emits {type: "thinking", thinking, signature} here. docs/design.md#behaviour-decisions-for-claudeagentstorage
     // keeps the plan's text block as the default; native blocks need thinkingFormat: "native" (below).
     expect(claudeAssistantMessageToAnthropicBlob(assistant([THINKING, TEXT]), true)).toStrictEqual({
       blob: assistantBlob(THINKING_AS_TEXT, TEXT_OUT),
@@ -258,7 +258,7 @@ describe("Acontext TS integration: session id (7 cases; upstream has 10)", () =>
 })
 
 // Upstream's "basic" tests pass sessionId: "sess-1"; acx rejects non-UUID ids
-// (docs/design.md#session-ids), so every storage test with an explicit id uses UUID_DEFAULT.
+// (docs/design.md#behaviour-decisions-for-claudeagentstorage), so every storage test with an explicit id uses UUID_DEFAULT.
 describe("Acontext TS integration: basic, sessionId provided (6 cases)", () => {
   it("user message: created lazily, stored with its blob and meta null", () => {
     expect(run({ sessionId: UUID_DEFAULT }, [userText("Hi")]).calls).toStrictEqual([
@@ -485,7 +485,7 @@ describe("Acontext TS integration: session id not overwritten (2 cases)", () => 
   })
 
   it("an explicit id is not overwritten by the stream", () => {
-    // Upstream's explicit id was "explicit"; a UUID here (docs/design.md#session-ids).
+    // Upstream's explicit id was "explicit"; a UUID here (docs/design.md#behaviour-decisions-for-claudeagentstorage).
     const r = run({ sessionId: UUID_DEFAULT }, [systemInit(UUID_FROM_STREAM), userText("Hi")])
     expect(r.states.map((s) => s.sessionId)).toStrictEqual([UUID_DEFAULT, UUID_DEFAULT])
     expect(r.calls).toStrictEqual([create(UUID_DEFAULT), store(UUID_DEFAULT, userBlob(textBlock("Hi")))])

@@ -758,7 +758,7 @@ describe("session creation against a real server's answers", () => {
 
   it.live("409 for a UUID another project owns: acx treats it as \"exists\" and continues; every store then fails (400), reported, never stored", () =>
     Effect.gen(function*() {
-      // docs/design.md#session-creation: 200 and 409 both mean "exists, continue". On a real server a 409
+      // docs/design.md#behaviour-decisions-for-claudeagentstorage: 200 and 409 both mean "exists, continue". On a real server a 409
       // with a UUID means a create race OR another project's session; in the second case the
       // stores that follow are rejected with 400 (DBErr "session does not belong to project")
       // — acx reports each one through the error policy and does not create again.

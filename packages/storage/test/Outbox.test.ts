@@ -429,7 +429,7 @@ describe("the Promise facade's outbox option", () => {
   })
 
   it("a duck client's error is permanent for the outbox: the entry is marked failed, the rest delivered", async () => {
-    // Duck-typed clients own their transport (docs/design.md#delivery): acx does not retry their
+    // Duck-typed clients own their transport (docs/design.md#behaviour-decisions-for-claudeagentstorage): acx does not retry their
     // errors, so under an outbox any failure marks the entry failed (kept in the journal).
     await using emu = await startAcontextEmulator({ faults: [{ route: "storeMessage", status: 503, times: 1 }] })
     const storage = new PromiseStorage({
