@@ -134,7 +134,12 @@ describe("acx listing rows", () => {
     expectOk(second)
     expect(parseJson(second)).toEqual(parseJson(first))
     expect(listTree(configDir)).toEqual(before)
-    expect(fs.readdirSync(path.join(acxHome, "cache")).some((name) => /^sessions-[0-9a-f]{16}\.json$/.test(name)))
+    // the project index and the rows kept per project
+    const cache = fs.readdirSync(path.join(acxHome, "cache"))
+    expect(cache.some((name) => /^index-[0-9a-f]{16}$/.test(name))).toBe(true)
+    const listing = cache.find((name) => /^listing-[0-9a-f]{16}$/.test(name))
+    expect(listing).toBeDefined()
+    expect(fs.readdirSync(path.join(acxHome, "cache", listing!)).some((name) => name.endsWith(".rows.json")))
       .toBe(true)
   }, TEST_TIMEOUT_MS)
 
