@@ -8,6 +8,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as EntryText from "../EntryText.js"
 import * as ImportLedger from "../ImportLedger.js"
 import * as PhaseBarrier from "../PhaseBarrier.js"
 import * as SessionStore from "../SessionStore.js"
@@ -147,7 +148,7 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
               session_id: key.sessionId,
               subpath,
               uuid: uuidOf(entry) ?? null,
-              entry: JSON.stringify(entry)
+              entry: EntryText.textOf(entry)
             }))
             const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
               ON CONFLICT DO NOTHING RETURNING uuid`
