@@ -120,9 +120,40 @@ const claimOf = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.Ses
     current_user AS me`.pipe(Effect.map(([row]) => row))
 
 /**
- * Inserts a batch's rows under `key` (the first entry of each uuid; a uuid the key holds already
- * is skipped by the unique index): the entries actually stored, in order.
+ * A batch's rows under `key`, in INSERT statements of {@link INSERT_CHUNK} rows: the first entry
+ * of each uuid (a uuid the key holds already is skipped by the unique index), each as its text
+ * (`EntryText`).
  */
+const rowChunks = (key: SessionStore.SessionKey, batch: ReadonlyArray<SessionStore.SessionStoreEntry>) => {
+  // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
+  const candidates = firstOfEachUuid(batch)
+  const chunks: Array<Array<Record<string, string | null>>> = []
+  for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
+    chunks.push(
+      candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
+        project_key: key.projectKey,
+        session_id: key.sessionId,
+        subpath: key.subpath ?? "",
+        uuid: uuidOf(entry) ?? null,
+        entry: EntryText.textOf(entry)
+      }))
+    )
+  }
+  return { candidates, chunks }
+}
+
+/** The statement inserting one chunk of rows, answering the uuids it inserted. */
+const insertChunk = (sql: SqlClient.SqlClient, schema: string, rows: ReadonlyArray<Record<string, string | null>>) =>
+  sql`INSERT INTO ${tablesOf(sql, schema).entries} ${sql.insert(rows)} ON CONFLICT DO NOTHING RETURNING uuid`
+
+/** The candidates actually stored: without a uuid, or with one the inserts answered. */
+const storedOf = (candidates: ReadonlyArray<SessionStore.SessionStoreEntry>, inserted: ReadonlySet<string>) =>
+  candidates.filter((entry) => {
+    const uuid = uuidOf(entry)
+    return uuid === undefined || inserted.has(uuid)
+  })
+
+/** Inserts a batch's rows under `key` ({@link rowChunks}): the entries actually stored, in order. */
 const insertEntries = (
   sql: SqlClient.SqlClient,
   schema: string,
@@ -130,28 +161,14 @@ const insertEntries = (
   batch: ReadonlyArray<SessionStore.SessionStoreEntry>
 ) =>
   Effect.gen(function*() {
-    const { entries } = tablesOf(sql, schema)
-    // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
-    const candidates = firstOfEachUuid(batch)
+    const { candidates, chunks } = rowChunks(key, batch)
     const inserted = new Set<string>()
-    for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
-      const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
-        project_key: key.projectKey,
-        session_id: key.sessionId,
-        subpath: key.subpath ?? "",
-        uuid: uuidOf(entry) ?? null,
-        entry: EntryText.textOf(entry)
-      }))
-      const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
-        ON CONFLICT DO NOTHING RETURNING uuid`
-      for (const row of returned) {
+    for (const rows of chunks) {
+      for (const row of (yield* insertChunk(sql, schema, rows)) as ReadonlyArray<{ readonly uuid: string | null }>) {
         if (row.uuid !== null) inserted.add(row.uuid)
       }
     }
-    return candidates.filter((entry) => {
-      const uuid = uuidOf(entry)
-      return uuid === undefined || inserted.has(uuid)
-    })
+    return storedOf(candidates, inserted)
   })
 
 /** The previous summary as `foldSummary` takes it. */
@@ -205,9 +222,9 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
 
 /**
  * An imported batch's rows, inside `appendImported`'s transaction (the clock row locked, the
- * session claimed): as `append` stores them, in fewer round trips. The clock's tick, the key row
- * and the previous summary are one statement; the summary folded here is written with the
- * file's record (`undefined` for a subagent's key).
+ * session claimed): as `append` stores them, in fewer round trips. The last chunk of rows, the
+ * clock's tick, the key row and the previous summary are one statement; the summary folded here
+ * is written with the file's record (`undefined` for a subagent's key).
  */
 const importBatch = (
   sql: SqlClient.SqlClient,
@@ -217,23 +234,38 @@ const importBatch = (
 ) =>
   Effect.gen(function*() {
     const { clockTick, keys, summaries } = tablesOf(sql, schema)
-    const fresh = yield* insertEntries(sql, schema, key, batch)
-    const [row] = yield* sql<{ readonly mtime: string | number; readonly previous?: SummaryRow | null }>`
-      WITH tick AS (SELECT ${clockTick}() AS last),
+    const { candidates, chunks } = rowChunks(key, batch)
+    const inserted = new Set<string>()
+    for (const rows of chunks.slice(0, -1)) {
+      for (const row of (yield* insertChunk(sql, schema, rows)) as ReadonlyArray<{ readonly uuid: string | null }>) {
+        if (row.uuid !== null) inserted.add(row.uuid)
+      }
+    }
+    const last = chunks.at(-1)
+    const [row] = yield* sql<{
+      readonly mtime: string | number
+      readonly inserted: ReadonlyArray<string> | null
+      readonly previous?: SummaryRow | null
+    }>`
+      WITH ${last === undefined ? sql`` : sql`ins AS (${insertChunk(sql, schema, last)}),`}
+      tick AS (SELECT ${clockTick}() AS last),
       k AS (INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
         SELECT ${key.projectKey}, ${key.sessionId}, ${key.subpath ?? ""}, tick.last FROM tick
         ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime)
-      SELECT tick.last AS mtime${
+      SELECT tick.last AS mtime, ${
+      last === undefined ? sql`NULL` : sql`(SELECT json_agg(ins.uuid) FROM ins WHERE ins.uuid IS NOT NULL)`
+    } AS inserted${
       SessionStore.isMainKey(key)
         ? sql`, (SELECT json_build_object('session_id', s.session_id, 'mtime', s.mtime, 'data', s.data)
           FROM ${summaries} s WHERE s.project_key = ${key.projectKey} AND s.session_id = ${key.sessionId}) AS previous`
         : sql``
     } FROM tick`
+    for (const uuid of row!.inserted ?? []) inserted.add(uuid)
     if (!SessionStore.isMainKey(key)) return undefined
     return yield* SessionStore.foldSummary(
       previousSummary(row!.previous ?? undefined),
       key,
-      fresh,
+      storedOf(candidates, inserted),
       Number(row!.mtime)
     )
   })
