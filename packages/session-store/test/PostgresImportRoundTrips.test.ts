@@ -100,7 +100,7 @@ describe.skipIf(!PG_URL)("PostgresSessionStore: an imported batch's round trips"
         const sub = { ...imported, subpath: "subagents/agent-a1" }
         // the fold's SDK loaded and the connection opened before counting
         yield* store.append({ projectKey, sessionId: randomUUID() }, entriesOf("warm", 0))
-        for (const key of [imported, sub]) {
+        for (const key of [imported, sub] as ReadonlyArray<SessionStore.SessionKey>) {
           let expected: ImportLedger.ImportedFile | null = null
           const before = proxy.counter.statements
           for (let batch = 0; batch < BATCHES; batch++) {
