@@ -4,6 +4,7 @@
  * writes a key twice is never taken (the value `JSON.parse` dropped would be stored in the text);
  * an entry nobody remembered is encoded by `JSON.stringify`, as the SDK's `append` always did.
  */
+import { dropSchema } from "@acx/fixtures/postgresTools"
 import * as JsonDepth from "@acx/schema/JsonDepth"
 import * as EntryText from "@acx/session-store/EntryText"
 import * as Pg from "@acx/session-store/PostgresSessionStore"
@@ -26,14 +27,7 @@ const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "acx-entry-text-"))
 
 afterAll(async () => {
   fs.rmSync(tempDir, { recursive: true, force: true })
-  if (PG_URL === undefined) return
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
-  } finally {
-    await client.end()
-  }
+  if (PG_URL !== undefined) await dropSchema(PG_URL, SCHEMA)
 })
 
 // spaced and with a number JSON.stringify writes otherwise: told apart from a re-encoding

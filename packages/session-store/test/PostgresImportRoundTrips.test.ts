@@ -7,6 +7,7 @@
  * over one INSERT's rows adds one statement per further chunk. What it stores is what `append`
  * stores: the same rows, key and summary.
  */
+import { dropSchema } from "@acx/fixtures/postgresTools"
 import * as ImportLedger from "@acx/session-store/ImportLedger"
 import * as Pg from "@acx/session-store/PostgresSessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
@@ -14,21 +15,13 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { randomUUID } from "node:crypto"
 import * as net from "node:net"
-import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 
 const PG_URL = process.env.ACX_PG_URL
 const SCHEMA = `acx_pg_trips_${process.pid}_${randomUUID().slice(0, 8)}`
 
 afterAll(async () => {
-  if (PG_URL === undefined) return
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
-  } finally {
-    await client.end()
-  }
+  if (PG_URL !== undefined) await dropSchema(PG_URL, SCHEMA)
 })
 
 const SYNC = 0x53

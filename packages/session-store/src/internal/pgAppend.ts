@@ -153,22 +153,19 @@ const storedOf = (candidates: ReadonlyArray<SessionStore.SessionStoreEntry>, ins
     return uuid === undefined || inserted.has(uuid)
   })
 
-/** Inserts a batch's rows under `key` ({@link rowChunks}): the entries actually stored, in order. */
-const insertEntries = (
+/** Runs the INSERTs of `chunks`, adding the uuids they inserted to `inserted`. */
+const insertChunks = (
   sql: SqlClient.SqlClient,
   schema: string,
-  key: SessionStore.SessionKey,
-  batch: ReadonlyArray<SessionStore.SessionStoreEntry>
+  chunks: ReadonlyArray<ReadonlyArray<Record<string, string | null>>>,
+  inserted: Set<string>
 ) =>
   Effect.gen(function*() {
-    const { candidates, chunks } = rowChunks(key, batch)
-    const inserted = new Set<string>()
     for (const rows of chunks) {
       for (const row of (yield* insertChunk(sql, schema, rows)) as ReadonlyArray<{ readonly uuid: string | null }>) {
         if (row.uuid !== null) inserted.add(row.uuid)
       }
     }
-    return storedOf(candidates, inserted)
   })
 
 /** The previous summary as `foldSummary` takes it. */
@@ -206,7 +203,10 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
           const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
           const mtime = Number(tick!.last)
           claim = yield* claimOf(sql, schema, key)
-          const fresh = yield* insertEntries(sql, schema, key, batch)
+          const { candidates, chunks } = rowChunks(key, batch)
+          const inserted = new Set<string>()
+          yield* insertChunks(sql, schema, chunks, inserted)
+          const fresh = storedOf(candidates, inserted)
           yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
             VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
             ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
@@ -236,11 +236,7 @@ const importBatch = (
     const { clockTick, keys, summaries } = tablesOf(sql, schema)
     const { candidates, chunks } = rowChunks(key, batch)
     const inserted = new Set<string>()
-    for (const rows of chunks.slice(0, -1)) {
-      for (const row of (yield* insertChunk(sql, schema, rows)) as ReadonlyArray<{ readonly uuid: string | null }>) {
-        if (row.uuid !== null) inserted.add(row.uuid)
-      }
-    }
+    yield* insertChunks(sql, schema, chunks.slice(0, -1), inserted)
     const last = chunks.at(-1)
     const [row] = yield* sql<{
       readonly mtime: string | number
