@@ -5,7 +5,8 @@ import * as MemorySessionStore from "@acx/session-store/MemorySessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import Database from "better-sqlite3"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import { randomUUID } from "node:crypto"
@@ -137,20 +138,16 @@ describe("importClaudeDir: the text an entry is stored as", () => {
       Effect.provide(NodeContext.layer),
       Effect.runPromise
     )
-    const db = new Database(filename, { readonly: true })
-    try {
-      const rows = db.prepare("SELECT uuid, entry FROM acx_session_entries ORDER BY id").all() as Array<
-        { uuid: string; entry: string }
-      >
-      const parsed = lines.map((line) => JSON.parse(line) as SessionStore.SessionStoreEntry)
-      expect(rows.map((row) => row.entry)).toEqual([
-        lines[0],
-        JSON.stringify(Redact.maskEntry(parsed[1]!).value),
-        JSON.stringify(parsed[2])
-      ])
-      expect(rows[1]!.entry).not.toContain(key)
-    } finally {
-      db.close()
-    }
+    const rows = await Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<{ readonly entry: string }>`SELECT entry FROM acx_session_entries ORDER BY id`
+    }).pipe(Effect.provide(SqliteClient.layer({ filename, readonly: true })), Effect.runPromise)
+    const parsed = lines.map((line) => JSON.parse(line) as SessionStore.SessionStoreEntry)
+    expect(rows.map((row) => row.entry)).toEqual([
+      lines[0],
+      JSON.stringify(Redact.maskEntry(parsed[1]!).value),
+      JSON.stringify(parsed[2])
+    ])
+    expect(rows[1]!.entry).not.toContain(key)
   })
 })
