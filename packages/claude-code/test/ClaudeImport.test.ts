@@ -5,6 +5,8 @@ import * as MemorySessionStore from "@acx/session-store/MemorySessionStore"
 import * as SessionStore from "@acx/session-store/SessionStore"
 import * as SqliteSessionStore from "@acx/session-store/SqliteSessionStore"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import { randomUUID } from "node:crypto"
@@ -110,3 +112,42 @@ describe(
     }
   }
 )
+
+describe("importClaudeDir: the text an entry is stored as", () => {
+  it("stores a line as written when masking changes nothing, re-encoded when it masks or writes a key twice", async () => {
+    const configDir = path.join(tempDir, `as-written-${randomUUID()}`)
+    const sessionId = randomUUID()
+    const dir = path.join(configDir, "projects", "-as-written")
+    fs.mkdirSync(dir, { recursive: true })
+    const key = `sk-ant-api03-${"a1B2".repeat(12)}`
+    const lines = [
+      // spaced, a number JSON.stringify writes otherwise: kept as it is
+      `{ "type": "user", "uuid": "u-1", "sessionId": "${sessionId}", "n": 1.50, "message": { "content": "hi" } }`,
+      // a key: masked, so stored as the masked entry's encoding
+      `{ "type": "user", "uuid": "u-2", "sessionId": "${sessionId}", "message": { "content": "use ${key}" } }`,
+      // a key written twice: stored as the parsed value's encoding
+      `{ "type": "user", "uuid": "u-3", "sessionId": "${sessionId}", "message": { "content": "x", "content": "y" } }`
+    ]
+    fs.writeFileSync(path.join(dir, `${sessionId}.jsonl`), lines.join("\n") + "\n")
+    const filename = path.join(tempDir, `${randomUUID()}.sqlite`)
+    await Effect.gen(function*() {
+      const store = yield* SessionStore.SessionStore
+      yield* importClaudeDir({ from: { configDir }, to: store })
+    }).pipe(
+      Effect.provide(SqliteSessionStore.layer({ filename })),
+      Effect.provide(NodeContext.layer),
+      Effect.runPromise
+    )
+    const rows = await Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<{ readonly entry: string }>`SELECT entry FROM acx_session_entries ORDER BY id`
+    }).pipe(Effect.provide(SqliteClient.layer({ filename, readonly: true })), Effect.runPromise)
+    const parsed = lines.map((line) => JSON.parse(line) as SessionStore.SessionStoreEntry)
+    expect(rows.map((row) => row.entry)).toEqual([
+      lines[0],
+      JSON.stringify(Redact.maskEntry(parsed[1]!).value),
+      JSON.stringify(parsed[2])
+    ])
+    expect(rows[1]!.entry).not.toContain(key)
+  })
+})

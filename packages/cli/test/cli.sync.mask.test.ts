@@ -6,7 +6,8 @@
  * SQLite and into the run's Postgres: no column of any table holds any of them, and the summary
  * counts them. With `--no-mask` they are stored as written. Masked entries stay exactly once: a
  * second sync stores nothing, and a store whose ledger is gone reads every file again and adds
- * nothing (the masked entries compare equal to what is stored).
+ * nothing (the masked entries compare equal to what is stored). A line that writes a key twice
+ * stores neither the dropped value nor the line (`EntryText`: it is encoded again).
  */
 import Database from "better-sqlite3"
 import { randomUUID } from "node:crypto"
@@ -50,7 +51,8 @@ const moreSecrets = () => {
     envPassword: random(24),
     keyValue: random(22),
     titleKey: `sk-ant-api03-${random(40)}`,
-    metaKey: `ghp_${random(36)}`
+    metaKey: `ghp_${random(36)}`,
+    hiddenKey: `sk-ant-api03-${random(40)}`
   }
   return {
     secrets,
@@ -68,7 +70,9 @@ const moreSecrets = () => {
       secrets.keyValue,
       secrets.titleKey.slice(13),
       secrets.metaKey.slice(4)
-    ]
+    ],
+    // in a line that writes its key twice: the value JSON.parse dropped, stored by no sync
+    hidden: secrets.hiddenKey.slice(13)
   }
 }
 
@@ -92,7 +96,13 @@ const plantMore = (configDir: string, projectKey: string, secrets: More) => {
     { type: "custom-title", customTitle: `deploy with ${secrets.titleKey}`, sessionId }
   ]
   fs.mkdirSync(path.join(dir, sessionId, "subagents"), { recursive: true })
-  fs.writeFileSync(path.join(dir, `${sessionId}.jsonl`), entries.map((e) => JSON.stringify(e)).join("\n") + "\n")
+  // a key written twice: JSON.parse keeps the second value, the first (a key) is in the line only
+  const twice = `{"type":"user","uuid":"${randomUUID()}","sessionId":"${sessionId}","timestamp":"${at(9)}",` +
+    `"message":{"role":"user","content":"use ${secrets.hiddenKey}","content":"nothing to see"}}`
+  fs.writeFileSync(
+    path.join(dir, `${sessionId}.jsonl`),
+    [...entries.map((e) => JSON.stringify(e)), twice].join("\n") + "\n"
+  )
   const agent = path.join(dir, sessionId, "subagents", "agent-a1b2c3")
   fs.writeFileSync(
     `${agent}.jsonl`,
@@ -155,6 +165,7 @@ describe("secrets are masked on the way into a store", () => {
   let root = ""
   let configDir = ""
   let fragments: Array<string> = []
+  let hidden = ""
   const schemas: Array<string> = []
 
   beforeAll(() => {
@@ -165,13 +176,14 @@ describe("secrets are masked on the way into a store", () => {
     const more = moreSecrets()
     plantMore(configDir, "-planted", more.secrets)
     fragments = [...secretFragments(planted), ...more.fragments]
+    hidden = more.hidden
     // what the test looks for is really in the transcripts
     const written = fs.readdirSync(path.join(configDir, "projects", "-planted"), { recursive: true })
       .map((name) => path.join(configDir, "projects", "-planted", String(name)))
       .filter((file) => fs.statSync(file).isFile())
       .map((file) => fs.readFileSync(file, "utf8"))
       .join("\n")
-    for (const fragment of fragments) expect(written, fragment).toContain(fragment)
+    for (const fragment of [...fragments, hidden]) expect(written, fragment).toContain(fragment)
   })
   afterAll(async () => {
     for (const schema of schemas) await dropSchema(PG_URL, schema)
@@ -209,6 +221,7 @@ describe("secrets are masked on the way into a store", () => {
     expect(summary.secretsMasked).toBeGreaterThanOrEqual(17)
     expect(leaked(await target.dump())).toEqual([])
     const stored = await target.dump()
+    expect(stored).not.toContain(hidden)
     expect(stored).toContain("[REDACTED:anthropic-key]")
 
     // the text summary says so

@@ -3,7 +3,8 @@
  * takes any depth, but what comes after does not: `JSON.stringify` (every store's append, every
  * export) and every recursive walk overflow the stack a few thousand levels down, so a single
  * hostile line could stop a whole import, on every rerun. Readers skip a line nested deeper than
- * {@link MAX_DEPTH} as malformed, and nothing after them ever meets one.
+ * {@link MAX_DEPTH} as malformed, and nothing after them ever meets one. The same scan counts the
+ * members a text writes ({@link membersWritten}), which tells a key written twice.
  *
  * @since 0.1.0
  */
@@ -53,6 +54,32 @@ export const exceedsDepth = (text: string, max: number = MAX_DEPTH): boolean => 
     }
   }
   return false
+}
+
+const COLON = 58
+
+/**
+ * How many object members a JSON text writes: its colons outside strings, every key of every
+ * object counted once per time it is written (a key written twice in one object counts twice,
+ * though `JSON.parse` keeps one). -1 when a string is never closed. One pass, strings skipped
+ * with `indexOf` as in {@link exceedsDepth}.
+ *
+ * @since 0.5.0
+ * @category structure
+ */
+export const membersWritten = (text: string): number => {
+  let members = 0
+  const length = text.length
+  for (let at = 0; at < length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === QUOTE) {
+      at = closingQuote(text, at)
+      if (at === -1) return -1
+    } else if (code === COLON) {
+      members++
+    }
+  }
+  return members
 }
 
 // Whether the text holds at most `max` opening brackets (inside strings or not).

@@ -360,7 +360,7 @@ export const makeWithClient = (
       onCorruptEntry: options.onCorruptEntry
     }
     const append = makeAppend(context)
-    const { appendImported, importedFiles } = makeImportLedger(context, append)
+    const { appendImported, importedFiles } = makeImportLedger(context)
     // every writer takes the clock row's lock first (see the module doc)
     const clockLock = sql(`${schema}.acx_clock_lock`)
     const writeTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

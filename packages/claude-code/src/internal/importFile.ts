@@ -7,6 +7,7 @@
  *
  * @internal
  */
+import * as EntryText from "@acx/session-store/EntryText"
 import type * as ImportLedger from "@acx/session-store/ImportLedger"
 import * as PhaseBarrier from "@acx/session-store/PhaseBarrier"
 import type * as SessionStore from "@acx/session-store/SessionStore"
@@ -157,10 +158,22 @@ const unchanged = (
   mtimeMs: number
 ) => ledger !== undefined && record !== null && record.size === size && record.mtimeMs === mtimeMs
 
+// The entry of a line as it is stored; when masking left it as it was, the line is its stored
+// text (`EntryText`: appended without being encoded again).
+const storedLine = (
+  context: ImportContext,
+  text: string,
+  entry: SessionStore.SessionStoreEntry
+): SessionStore.SessionStoreEntry => {
+  const stored = context.stored(entry)
+  if (stored === entry) EntryText.remember(entry, text)
+  return stored
+}
+
 /** One pass over a transcript from where its record says; fails with a conflict to be retried. */
 const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: Warning) =>
   Effect.scoped(Effect.gen(function*() {
-    const { batchSize, ioError, ledger, records, sourceId, stored, totals } = context
+    const { batchSize, ioError, ledger, records, sourceId, totals } = context
     const stat = yield* statOf(context, task)
     if (Option.isNone(stat)) {
       warning.unread = "not found (removed after it was listed)"
@@ -221,7 +234,7 @@ const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: W
     const take = (line: TranscriptReader.Line): void => {
       const entry = line.tooLarge ? undefined : entryOfLine(line.text)
       count(seen, line, entry === undefined && (line.tooLarge || line.text.trim() !== ""))
-      if (entry !== undefined) batch.push(stored(entry))
+      if (entry !== undefined) batch.push(storedLine(context, line.text, entry))
       taken = line.end
     }
     let rest: TranscriptReader.Line | undefined
@@ -246,7 +259,7 @@ const importTranscriptOnce = (context: ImportContext, task: FileTask, warning: W
       if (entry !== undefined) {
         // a whole entry without its newline is taken (a `\n` added later reads as a blank line)
         count(seen, rest, false)
-        batch.push(stored(entry))
+        batch.push(storedLine(context, rest.text, entry))
         taken = rest.end
       } else if (rest.tooLarge) {
         // too large so far: left for the next import, which reads it again

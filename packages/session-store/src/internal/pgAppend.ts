@@ -8,6 +8,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as EntryText from "../EntryText.js"
 import * as ImportLedger from "../ImportLedger.js"
 import * as PhaseBarrier from "../PhaseBarrier.js"
 import * as SessionStore from "../SessionStore.js"
@@ -118,18 +119,80 @@ const claimOf = (sql: SqlClient.SqlClient, schema: string, key: SessionStore.Ses
   sql<Claim>`SELECT ${sql(`${schema}.acx_claim_session`)}(${key.projectKey}, ${key.sessionId}) AS owner,
     current_user AS me`.pipe(Effect.map(([row]) => row))
 
+/**
+ * A batch's rows under `key`, in INSERT statements of {@link INSERT_CHUNK} rows: the first entry
+ * of each uuid (a uuid the key holds already is skipped by the unique index), each as its text
+ * (`EntryText`).
+ */
+const rowChunks = (key: SessionStore.SessionKey, batch: ReadonlyArray<SessionStore.SessionStoreEntry>) => {
+  // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
+  const candidates = firstOfEachUuid(batch)
+  const chunks: Array<Array<Record<string, string | null>>> = []
+  for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
+    chunks.push(
+      candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
+        project_key: key.projectKey,
+        session_id: key.sessionId,
+        subpath: key.subpath ?? "",
+        uuid: uuidOf(entry) ?? null,
+        entry: EntryText.textOf(entry)
+      }))
+    )
+  }
+  return { candidates, chunks }
+}
+
+/** The statement inserting one chunk of rows, answering the uuids it inserted. */
+const insertChunk = (sql: SqlClient.SqlClient, schema: string, rows: ReadonlyArray<Record<string, string | null>>) =>
+  sql`INSERT INTO ${tablesOf(sql, schema).entries} ${sql.insert(rows)} ON CONFLICT DO NOTHING RETURNING uuid`
+
+/** The candidates actually stored: without a uuid, or with one the inserts answered. */
+const storedOf = (candidates: ReadonlyArray<SessionStore.SessionStoreEntry>, inserted: ReadonlySet<string>) =>
+  candidates.filter((entry) => {
+    const uuid = uuidOf(entry)
+    return uuid === undefined || inserted.has(uuid)
+  })
+
+/** Runs the INSERTs of `chunks`, adding the uuids they inserted to `inserted`. */
+const insertChunks = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  chunks: ReadonlyArray<ReadonlyArray<Record<string, string | null>>>,
+  inserted: Set<string>
+) =>
+  Effect.gen(function*() {
+    for (const rows of chunks) {
+      for (const row of (yield* insertChunk(sql, schema, rows)) as ReadonlyArray<{ readonly uuid: string | null }>) {
+        if (row.uuid !== null) inserted.add(row.uuid)
+      }
+    }
+  })
+
+/** The previous summary as `foldSummary` takes it. */
+const previousSummary = (row: SummaryRow | undefined) =>
+  row === undefined ? undefined : { sessionId: row.session_id, mtime: Number(row.mtime), data: row.data }
+
+/** The statement writing a main key's folded summary. */
+const writeSummary = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  key: SessionStore.SessionKey,
+  summary: SessionStore.SessionSummaryEntry
+) =>
+  sql`INSERT INTO ${tablesOf(sql, schema).summaries} (project_key, session_id, mtime, data)
+    VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
+    ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
+
 /** `append`: see the module doc. */
 export const makeAppend = (context: WriteContext): SessionStore.SessionStore["append"] => {
   const { run, schema, sql } = context
-  const { clockTick, entries, keys, summaries } = tablesOf(sql, schema)
+  const { clockTick, keys, summaries } = tablesOf(sql, schema)
   return (rawKey, rawEntries) =>
     Effect.gen(function*() {
       const key = yield* SessionStore.validateKey("append", rawKey)
       const batch = yield* SessionStore.validateEntries("append", rawEntries)
       if (batch.length === 0) return
       const subpath = key.subpath ?? ""
-      // Keep the first occurrence of a uuid within the batch; the unique index handles the rest.
-      const candidates = firstOfEachUuid(batch)
       // before the clock row's lock: the lock is held for the statements only
       if (SessionStore.isMainKey(key)) yield* SessionStore.loadSummaryFold
       let claim: Claim | undefined
@@ -140,51 +203,74 @@ export const makeAppend = (context: WriteContext): SessionStore.SessionStore["ap
           const [tick] = yield* sql<{ readonly last: string | number }>`SELECT ${clockTick}() AS last`
           const mtime = Number(tick!.last)
           claim = yield* claimOf(sql, schema, key)
+          const { candidates, chunks } = rowChunks(key, batch)
           const inserted = new Set<string>()
-          for (let start = 0; start < candidates.length; start += INSERT_CHUNK) {
-            const rows = candidates.slice(start, start + INSERT_CHUNK).map((entry) => ({
-              project_key: key.projectKey,
-              session_id: key.sessionId,
-              subpath,
-              uuid: uuidOf(entry) ?? null,
-              entry: JSON.stringify(entry)
-            }))
-            const returned = yield* sql<{ readonly uuid: string | null }>`INSERT INTO ${entries} ${sql.insert(rows)}
-              ON CONFLICT DO NOTHING RETURNING uuid`
-            for (const row of returned) {
-              if (row.uuid !== null) inserted.add(row.uuid)
-            }
-          }
+          yield* insertChunks(sql, schema, chunks, inserted)
+          const fresh = storedOf(candidates, inserted)
           yield* sql`INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
             VALUES (${key.projectKey}, ${key.sessionId}, ${subpath}, ${mtime})
             ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime`
           if (!SessionStore.isMainKey(key)) return
-          const fresh = candidates.filter((entry) => {
-            const uuid = uuidOf(entry)
-            return uuid === undefined || inserted.has(uuid)
-          })
           const [prevRow] = yield* sql<SummaryRow>`SELECT session_id, mtime, data FROM ${summaries}
             WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
-          const prev = prevRow === undefined
-            ? undefined
-            : { sessionId: prevRow.session_id, mtime: Number(prevRow.mtime), data: prevRow.data }
-          const summary = yield* SessionStore.foldSummary(prev, key, fresh, mtime)
-          yield* sql`INSERT INTO ${summaries} (project_key, session_id, mtime, data)
-            VALUES (${key.projectKey}, ${key.sessionId}, ${summary.mtime}, ${JSON.stringify(summary.data)}::json)
-            ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data`
+          const summary = yield* SessionStore.foldSummary(previousSummary(prevRow), key, fresh, mtime)
+          yield* writeSummary(sql, schema, key, summary)
         })).pipe(refusedUnlessOwner(key, () => claim))
       )
     })
 }
 
 /**
- * The import ledger's `importedFiles` (this role's records of `source`) and `appendImported`
- * (a batch and its file's record in one transaction, through `append`).
+ * An imported batch's rows, inside `appendImported`'s transaction (the clock row locked, the
+ * session claimed): as `append` stores them, in fewer round trips. The last chunk of rows, the
+ * clock's tick, the key row and the previous summary are one statement; the summary folded here
+ * is written with the file's record (`undefined` for a subagent's key).
  */
-export const makeImportLedger = (
-  context: WriteContext,
-  append: SessionStore.SessionStore["append"]
-): ImportLedger.ImportLedger => {
+const importBatch = (
+  sql: SqlClient.SqlClient,
+  schema: string,
+  key: SessionStore.SessionKey,
+  batch: ReadonlyArray<SessionStore.SessionStoreEntry>
+) =>
+  Effect.gen(function*() {
+    const { clockTick, keys, summaries } = tablesOf(sql, schema)
+    const { candidates, chunks } = rowChunks(key, batch)
+    const inserted = new Set<string>()
+    yield* insertChunks(sql, schema, chunks.slice(0, -1), inserted)
+    const last = chunks.at(-1)
+    const [row] = yield* sql<{
+      readonly mtime: string | number
+      readonly inserted: ReadonlyArray<string> | null
+      readonly previous?: SummaryRow | null
+    }>`
+      WITH ${last === undefined ? sql`` : sql`ins AS (${insertChunk(sql, schema, last)}),`}
+      tick AS (SELECT ${clockTick}() AS last),
+      k AS (INSERT INTO ${keys} (project_key, session_id, subpath, mtime)
+        SELECT ${key.projectKey}, ${key.sessionId}, ${key.subpath ?? ""}, tick.last FROM tick
+        ON CONFLICT (project_key, session_id, subpath) DO UPDATE SET mtime = EXCLUDED.mtime)
+      SELECT tick.last AS mtime, ${
+      last === undefined ? sql`NULL` : sql`(SELECT json_agg(ins.uuid) FROM ins WHERE ins.uuid IS NOT NULL)`
+    } AS inserted${
+      SessionStore.isMainKey(key)
+        ? sql`, (SELECT json_build_object('session_id', s.session_id, 'mtime', s.mtime, 'data', s.data)
+          FROM ${summaries} s WHERE s.project_key = ${key.projectKey} AND s.session_id = ${key.sessionId}) AS previous`
+        : sql``
+    } FROM tick`
+    for (const uuid of row!.inserted ?? []) inserted.add(uuid)
+    if (!SessionStore.isMainKey(key)) return undefined
+    return yield* SessionStore.foldSummary(
+      previousSummary(row!.previous ?? undefined),
+      key,
+      storedOf(candidates, inserted),
+      Number(row!.mtime)
+    )
+  })
+
+/**
+ * The import ledger's `importedFiles` (this role's records of `source`) and `appendImported`
+ * (a batch and its file's record in one transaction, stored as `append` stores it: `importBatch`).
+ */
+export const makeImportLedger = (context: WriteContext): ImportLedger.ImportLedger => {
   const { run, schema, sql } = context
   const ledger = sql(`${schema}.acx_import_ledger`)
   const clockLock = sql(`${schema}.acx_clock_lock`)
@@ -205,44 +291,52 @@ export const makeImportLedger = (
       }))
     ))
 
-  const appendImported: ImportLedger.ImportLedger["appendImported"] = (key, batch, advance) => {
-    const { next, source } = advance
-    let claim: Claim | undefined
-    // the summary's fold loaded before the clock row's lock (see `append`)
-    const ready = SessionStore.isMainKey(key) && batch.length > 0 ? SessionStore.loadSummaryFold : Effect.void
-    return Effect.zipRight(
-      ready,
-      run(
+  const appendImported: ImportLedger.ImportLedger["appendImported"] = (rawKey, rawBatch, advance) =>
+    Effect.gen(function*() {
+      const { next, source } = advance
+      const key = yield* SessionStore.validateKey("append", rawKey)
+      const batch = yield* SessionStore.validateEntries("append", rawBatch)
+      // the summary's fold loaded before the clock row's lock (see `append`)
+      if (SessionStore.isMainKey(key) && batch.length > 0) yield* SessionStore.loadSummaryFold
+      let claim: Claim | undefined
+      return yield* run(
         "appendImported",
         { ...keyAttributes(key), entries: batch.length, file: next.file },
         sql.withTransaction(Effect.gen(function*() {
           // the clock row's lock first: every writer of the store waits on it (see the module doc),
-          // so the record read below cannot move before the commit
+          // so the record read below (a statement after it) cannot move before the commit
           yield* sql`SELECT ${clockLock}()`
-          // the file's session first: its record is another's too when the session is (an empty file)
-          claim = yield* claimOf(sql, schema, key)
+          // the file's session claimed, and the file's record read, in one round trip: the session
+          // first, its record is another's too when the session is (an empty file)
+          const [row] = yield* sql<Claim & Partial<Pick<LedgerRow, "offset" | "fingerprint">>>`SELECT
+            ${sql(`${schema}.acx_claim_session`)}(${key.projectKey}, ${key.sessionId}) AS owner, current_user AS me,
+            l."offset", l.fingerprint
+            FROM (SELECT 1) AS one LEFT JOIN ${ledger} l
+              ON l.db_user = current_user AND l.source = ${source} AND l.file = ${next.file}`
+          claim = { owner: row!.owner, me: row!.me }
           // a record of another's session: no row of the session's own refuses it (an empty file's
           // batch writes none, and each writer's records are its own), so the claim does, where
           // policies guard the session (a hub's sync member); a role that may write into it may
-          if (claim!.owner !== claim!.me && !(yield* writesInto(sql, schema, key))) {
-            return yield* Effect.fail(notOwner(key, claim!, "a record of another member's session"))
+          if (claim.owner !== claim.me && !(yield* writesInto(sql, schema, key))) {
+            return yield* Effect.fail(notOwner(key, claim, "a record of another member's session"))
           }
-          const [stored] = yield* sql<Pick<LedgerRow, "offset" | "fingerprint">>`SELECT "offset", fingerprint
-          FROM ${ledger} WHERE db_user = current_user AND source = ${source} AND file = ${next.file}`
-          const current = stored === undefined
+          const current = row!.offset === undefined || row!.offset === null
             ? undefined
-            : { offset: Number(stored.offset), fingerprint: stored.fingerprint }
+            : { offset: Number(row!.offset), fingerprint: row!.fingerprint! }
           if (!ImportLedger.isExpected(current, advance.expected)) return false
-          yield* append(key, batch)
+          const summary = batch.length > 0 ? yield* importBatch(sql, schema, key, batch) : undefined
           yield* PhaseBarrier.pause("append")
-          yield* sql`INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
-          VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
-          ON CONFLICT (db_user, source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
-            "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
+          // the summary's row and the file's record in one statement
+          yield* sql`${
+            summary === undefined ? sql`` : sql`WITH summary AS (${writeSummary(sql, schema, key, summary)})`
+          }
+            INSERT INTO ${ledger} (source, file, size, mtime_ms, "offset", fingerprint)
+            VALUES (${source}, ${next.file}, ${next.size}, ${next.mtimeMs}, ${next.offset}, ${next.fingerprint})
+            ON CONFLICT (db_user, source, file) DO UPDATE SET size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms,
+              "offset" = EXCLUDED."offset", fingerprint = EXCLUDED.fingerprint`
           return true
         })).pipe(refusedUnlessOwner(key, () => claim))
       )
-    )
-  }
+    })
   return { importedFiles, appendImported }
 }

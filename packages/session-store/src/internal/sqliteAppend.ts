@@ -7,6 +7,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as EntryText from "../EntryText.js"
 import * as SessionStore from "../SessionStore.js"
 import { parseJson } from "./sqliteErrors.js"
 
@@ -52,7 +53,7 @@ const insertText = (rows: number): string => {
   return text
 }
 
-/** A batch as its rows' columns: each entry's `uuid` (or null) and JSON text. */
+/** A batch as its rows' columns: each entry's `uuid` (or null) and JSON text (`EntryText`). */
 interface EncodedBatch {
   readonly uuids: ReadonlyArray<string | null>
   readonly jsons: ReadonlyArray<string>
@@ -65,7 +66,7 @@ const encodeBatch = (entries: ReadonlyArray<SessionStore.SessionStoreEntry>): En
   for (let i = 0; i < count; i++) {
     const entry = entries[i]!
     uuids[i] = uuidOf(entry)
-    jsons[i] = JSON.stringify(entry)
+    jsons[i] = EntryText.textOf(entry)
   }
   return { uuids, jsons }
 }
