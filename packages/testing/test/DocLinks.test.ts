@@ -1,7 +1,7 @@
 /**
  * Every citation of a reference doc resolves to a heading. Code, scripts, READMEs and the other
  * docs cite `docs/design.md`, `docs/benchmarks.md` and `docs/testing.md` by anchor
- * (`docs/design.md#behaviour-decisions-for-claudeagentstorage`) or by the words of a heading (`docs/design.md, "Who owns a
+ * (`docs/design.md#a-project-across-machines`) or by the words of a heading (`docs/design.md, "Who owns a
  * hub's tables"`, a prefix of the heading is enough). Those headings are kept stable for that; a
  * heading renamed without its citers fails here, naming the file and the citation.
  */
@@ -121,14 +121,14 @@ describe("citations of the reference docs", () => {
     const headings = ["Session ids", "Who owns a hub's tables", "Edits as diffs: jsdiff, bounded, in convert"]
     const text = [
       "/**",
-      " * See docs/design.md#behaviour-decisions-for-claudeagentstorage and docs/design.md#behaviour-decisions-for-claudeagentstorage, and",
+      " * See docs/design.md#session-ids and docs/design.md#session-creation, and",
       " * docs/design.md, \"Who owns a hub's",
       " * tables\" and docs/design.md (\"Edits as diffs\"), not docs/design.md, \"Edits as Myers diffs\".",
-      " * docs/design.md#behaviour-decisions-for-claudeagentstorage (\"a quotation, not a heading\")",
+      " * docs/design.md#session-ids (\"a quotation, not a heading\")",
       " */"
     ].join("\n")
     expect(brokenCitations("x.ts", text, "design.md", headings)).toEqual([
-      { file: "x.ts", citation: "design.md#behaviour-decisions-for-claudeagentstorage" },
+      { file: "x.ts", citation: "design.md#session-creation" },
       { file: "x.ts", citation: "design.md, \"Edits as Myers diffs\"" }
     ])
   })
