@@ -147,6 +147,9 @@ export const row = (
 
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+// {@link byLastActivity} over times already parsed
+const byKey = (aAt: number, aId: string, bAt: number, bId: string): number => bAt - aAt || byId(aId, bId)
+
 /**
  * `rows` in {@link byLastActivity} order, as a new array: each row's time parsed once, not at
  * every comparison (a hub lists thousands); rows tied on time and session id keep their order.
@@ -159,7 +162,7 @@ export const ordered = <A extends Pick<ListedSession, "lastTime" | "mtime" | "se
 ): Array<A> => {
   const at = rows.map(lastActivity)
   return rows.map((_, i) => i)
-    .sort((i, j) => at[j]! - at[i]! || byId(rows[i]!.sessionId, rows[j]!.sessionId))
+    .sort((i, j) => byKey(at[i]!, rows[i]!.sessionId, at[j]!, rows[j]!.sessionId))
     .map((i) => rows[i]!)
 }
 
@@ -182,9 +185,6 @@ export const rows = (
   ordered(sessions).slice(0, limit).map((session) =>
     row(session, session, origins.get(`${session.projectKey}/${session.sessionId}`))
   )
-
-// {@link byLastActivity} over times already parsed
-const byKey = (aAt: number, aId: string, bAt: number, bId: string): number => bAt - aAt || byId(aId, bId)
 
 /**
  * A row built without its origin (secrets masked), with when its session was last active: what a
